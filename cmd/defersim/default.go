@@ -1,0 +1,10 @@
+package main
+
+import (
+	"errors"
+
+	"github.com/spf13/cobra"
+)
+
+// PLACEHOLDER: replaced by the implementation.
+func runDefault(cmd *cobra.Command) error { return errors.New("not implemented") }

@@ -1,0 +1,53 @@
+// Package shareddata locates the real-data folder (../shared/data relative to
+// the project root) for tests and benchmarks, which skip when it is absent.
+package shareddata
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Find walks up from the working directory looking for shared/data beside an
+// ancestor and returns its path, or "" when there is none.
+func Find() string {
+	if d := os.Getenv("DEFERSIM_SHARED_DATA"); d != "" {
+		return d
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		cand := filepath.Join(dir, "..", "shared", "data")
+		if st, err := os.Stat(cand); err == nil && st.IsDir() {
+			return filepath.Clean(cand)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// Dir returns the real-data folder, or skips tb with a clear message.
+func Dir(tb testing.TB) string {
+	tb.Helper()
+	d := Find()
+	if d == "" {
+		tb.Skip("real data not found: ../shared/data is absent (set DEFERSIM_SHARED_DATA to its path to run this test)")
+	}
+	return d
+}
+
+// Path joins elems under the real-data folder, skipping tb when the folder or
+// the path is absent.
+func Path(tb testing.TB, elems ...string) string {
+	tb.Helper()
+	p := filepath.Join(append([]string{Dir(tb)}, elems...)...)
+	if _, err := os.Stat(p); err != nil {
+		tb.Skipf("real data file %s not present: %v", p, err)
+	}
+	return p
+}

@@ -1,0 +1,43 @@
+// Package catalog models MCP tool catalogs: servers at versions, their
+// tools, canonical JSON, schema fingerprints and drift between versions.
+package catalog
+
+import "encoding/json"
+
+// Tool is one entry of an MCP tools/list result. Raw keeps the whole tool
+// object as served (including fields defersim does not interpret) so the
+// canonical form and fingerprint cover everything the model can see.
+type Tool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
+	Annotations json.RawMessage `json:"annotations,omitempty"`
+	Raw         json.RawMessage `json:"-"`
+
+	// Server is the name of the server that serves the tool.
+	Server string `json:"-"`
+	// Fingerprint is the hex SHA-256 of the canonical JSON of Raw.
+	Fingerprint string `json:"-"`
+	// Wire is the compact JSON a runtime sends for the tool:
+	// {"name":…,"description":…,"input_schema":…}; see docs/catalogs.md.
+	Wire []byte `json:"-"`
+}
+
+// Server is one MCP server at one version.
+type Server struct {
+	Name    string
+	Version string
+	Variant string
+	// Source is the file the server was loaded from ("" when built in memory).
+	Source string
+	Tools  []*Tool
+	// Fingerprint is the hex SHA-256 over the tools' fingerprints in order.
+	Fingerprint string
+}
+
+// Catalog is a set of servers, each possibly at several versions.
+type Catalog struct {
+	// Versions holds every loaded version of each server, keyed by server name,
+	// in ascending version order.
+	Versions map[string][]*Server
+}
