@@ -1,0 +1,286 @@
+package sim
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/defersim/defersim/sim/catalog"
+	"github.com/defersim/defersim/sim/tokens"
+)
+
+// Config is everything an Engine needs.
+type Config struct {
+	Strategies []Strategy
+	Model      Model
+	Params     Params
+	Catalog    *catalog.Catalog
+	Seed       int64
+	// Registry of search modes and other named components (NewRegistry() if nil).
+	Registry *Registry
+	// LocalServers names servers whose tools are the runtime's own (local)
+	// tools rather than MCP tools.
+	LocalServers []string
+	// Deny lists tool names or prefixes the permission check refuses.
+	Deny []string
+	// Validator checks stale-schema calls (nil: stale calls are counted but
+	// not validated).
+	Validator ArgValidator
+	// FidelityStrategy names the strategy whose requests are compared with
+	// recorded usage ("" = the first strategy whose trigger is never).
+	FidelityStrategy string
+	// Content counts prompt tokens (nil: tokens.ByName(Params.Tokenizer)).
+	Content tokens.Counter
+}
+
+// Engine replays needs under every strategy of a scenario. It is safe for
+// concurrent use: each worker gets its own replayer.
+type Engine struct {
+	strategies []Strategy
+	model      Model
+	params     Params
+	seed       int64
+	content    tokens.Counter
+	tables     *toolTables
+	registry   *Registry
+	rankers    *rankerCache
+	deny       []string
+	validator  ArgValidator
+	fidelity   int // strategy index, -1 none
+}
+
+// NewEngine prepares an engine: it counts every distinct schema once.
+func NewEngine(cfg Config) (*Engine, error) {
+	if len(cfg.Strategies) == 0 {
+		return nil, fmt.Errorf("no strategies")
+	}
+	if _, err := NewCache(cfg.Model.Cache); err != nil {
+		return nil, fmt.Errorf("model %s: %w", cfg.Model.Name, err)
+	}
+	lat := cfg.Model.Latency
+	if lat.PrefillTPS <= 0 || lat.CachedPrefillTPS <= 0 || lat.DecodeTPS <= 0 {
+		return nil, fmt.Errorf("model %s: latency rates must be positive (prefill_tps, cached_prefill_tps, decode_tps)", cfg.Model.Name)
+	}
+	content := cfg.Content
+	if content == nil {
+		c, err := tokens.ByName(cfg.Params.Tokenizer)
+		if err != nil {
+			return nil, fmt.Errorf("tokenizer: %w", err)
+		}
+		content = c
+	}
+	if _, ok := content.(*tokens.Memo); !ok {
+		content = tokens.NewMemo(content)
+	}
+	reg := cfg.Registry
+	if reg == nil {
+		reg = NewRegistry()
+	}
+	counters := map[string]tokens.Counter{}
+	seen := map[string]bool{}
+	for i := range cfg.Strategies {
+		s := &cfg.Strategies[i]
+		if seen[s.Name] {
+			return nil, fmt.Errorf("strategy %q defined twice", s.Name)
+		}
+		seen[s.Name] = true
+		if s.Trigger.Mode == "tokens" {
+			name := s.Trigger.Counter
+			if name == "" {
+				name = "bytes/3.5"
+			}
+			if _, ok := counters[name]; !ok {
+				c, err := tokens.ByName(name)
+				if err != nil {
+					return nil, fmt.Errorf("strategy %s: trigger counter: %w", s.Name, err)
+				}
+				counters[name] = c
+			}
+		}
+		if m := s.Search.Mode; m != "" && m != "select" {
+			if _, ok := reg.Ranker(m); !ok {
+				return nil, fmt.Errorf("strategy %s: search mode %q is not registered (have %s)", s.Name, m, strings.Join(reg.SearchModes(), ", "))
+			}
+		}
+	}
+	local := map[string]bool{}
+	for _, s := range cfg.LocalServers {
+		local[s] = true
+	}
+	e := &Engine{strategies: cfg.Strategies, model: cfg.Model, params: cfg.Params, seed: cfg.Seed,
+		content: content, registry: reg, rankers: &rankerCache{}, deny: cfg.Deny, validator: cfg.Validator, fidelity: -1}
+	e.tables = buildToolTables(cfg.Catalog, content, counters, cfg.Params.ToolOverheadTokens, local)
+	for i := range cfg.Strategies {
+		s := &cfg.Strategies[i]
+		if (cfg.FidelityStrategy == "" && s.Trigger.Mode == "never") || s.Name == cfg.FidelityStrategy {
+			e.fidelity = i
+			break
+		}
+	}
+	return e, nil
+}
+
+// Strategies returns the engine's strategies in order.
+func (e *Engine) Strategies() []Strategy { return e.strategies }
+
+// ContentCounter returns the prompt token counter in use.
+func (e *Engine) ContentCounter() tokens.Counter { return e.content }
+
+func (e *Engine) newCache() PromptCache {
+	c, _ := NewCache(e.model.Cache)
+	return c
+}
+
+func (e *Engine) countText(s string) int64 {
+	if s == "" {
+		return 0
+	}
+	return e.content.Count([]byte(s))
+}
+
+func (e *Engine) textTokens(text string, recorded int64) int64 {
+	if text != "" {
+		return e.countText(text)
+	}
+	return recorded
+}
+
+func (e *Engine) systemHash(n *Need) uint64 {
+	return mix(hashString(n.SystemText), uint64(n.SystemTokens))
+}
+
+func (e *Engine) systemTokens(n *Need) int64 { return e.textTokens(n.SystemText, n.SystemTokens) }
+
+// outputTokens is the recorded output of a model step, or its estimate from
+// the text and calls it produced.
+func (e *Engine) outputTokens(st *Step) int64 {
+	if st.Usage != nil && st.Usage.Output > 0 {
+		return st.Usage.Output
+	}
+	return e.assistantTokens(st)
+}
+
+// assistantTokens is the size of the assistant message a step adds to the
+// conversation: its text and its tool calls (name and raw arguments).
+func (e *Engine) assistantTokens(st *Step) int64 {
+	t := e.textTokens(st.Text, st.TextTokens)
+	for i := range st.Calls {
+		c := &st.Calls[i]
+		t += e.countText(c.Tool) + e.content.Count(c.Args) + e.params.MessageOverheadTokens
+	}
+	return t
+}
+
+func (e *Engine) resultTokens(c *Call) int64 {
+	switch {
+	case c.ResultTokens > 0:
+		return c.ResultTokens
+	case c.Result != "":
+		return e.countText(c.Result)
+	case c.ResultBytes > 0 && e.params.BytesPerToken > 0:
+		return int64(float64(c.ResultBytes)/e.params.BytesPerToken + 0.999999)
+	}
+	return 0
+}
+
+func (e *Engine) validate(seen, served *toolInfo, args []byte) string {
+	if e.validator == nil {
+		return ""
+	}
+	return e.validator.Check(seen.schema, served.schema, args)
+}
+
+// staticTrigger evaluates the parts of the trigger that depend only on the
+// registry (not on what is warm).
+func (e *Engine) staticTrigger(s *Strategy, tables []*serverTable, r *replayer) bool {
+	tr := &s.Trigger
+	anyDeferrable := false
+	var count int
+	var est, deferTok int64
+	estMap := e.tables.estBy[counterName(tr)]
+	for _, t := range tables {
+		for _, ti := range t.tools {
+			count++
+			if estMap != nil {
+				est += estMap[ti.fp]
+			}
+			if r.deferrable(ti) {
+				anyDeferrable = true
+				deferTok += ti.tokens
+			}
+		}
+	}
+	if !anyDeferrable {
+		return false
+	}
+	switch tr.Mode {
+	case "always":
+		return true
+	case "count":
+		return count > tr.Count
+	case "tokens":
+		return est > tr.Budget
+	case "percent":
+		return e.model.ContextWindow > 0 && float64(deferTok) >= tr.Percent/100*float64(e.model.ContextWindow)
+	}
+	return false
+}
+
+func counterName(tr *Trigger) string {
+	if tr.Counter == "" {
+		return "bytes/3.5"
+	}
+	return tr.Counter
+}
+
+// directory renders the directory block: the deferrable tools of the
+// registry, in the strategy's format, counted with the content tokenizer.
+func (e *Engine) directory(s *Strategy, tables []*serverTable, deferrable func(*toolInfo) bool) block {
+	var sb strings.Builder
+	width := s.Directory.DescChars
+	for _, t := range tables {
+		header := false
+		for _, ti := range t.tools {
+			if !deferrable(ti) {
+				continue
+			}
+			switch s.Directory.Format {
+			case "by-server":
+				if !header {
+					sb.WriteString(t.name + ":\n")
+					header = true
+				}
+				sb.WriteString("  " + ti.name + "\n")
+			case "names-desc":
+				d := firstLine(ti.desc)
+				if width > 0 && len(d) > width {
+					d = d[:width]
+				}
+				sb.WriteString(ti.name + ": " + d + "\n")
+			default:
+				sb.WriteString(ti.name + "\n")
+			}
+		}
+	}
+	text := sb.String()
+	if text == "" {
+		return block{}
+	}
+	return block{h: hashString("\x00dir" + text), tokens: e.countText(text) + e.params.MessageOverheadTokens, schema: true}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func sortTables(t []*serverTable) {
+	sort.SliceStable(t, func(i, j int) bool {
+		if t[i].local != t[j].local {
+			return t[i].local
+		}
+		return t[i].name < t[j].name
+	})
+}

@@ -1,0 +1,249 @@
+package sim
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/defersim/defersim/traces"
+)
+
+// StepKind says what one step of a session's need is.
+type StepKind uint8
+
+// Kinds of need steps.
+const (
+	StepUser StepKind = iota + 1
+	StepModel
+	StepCatalogChange
+	StepCanned // assistant text not produced by a model request (a canned greeting)
+)
+
+// Need is what a recorded session required, independent of any deferral
+// rule: its user turns, model steps with their tool calls, and catalog
+// changes, with the recording runtime's own deferral artefacts removed.
+type Need struct {
+	SessionID    string
+	Model        string
+	Start        time.Time
+	SystemText   string
+	SystemTokens int64 // when the trace gives only a size
+	Servers      []traces.ServerRef
+	Steps        []Step
+	// Removed counts recorded steps dropped as the recording runtime's own
+	// deferral (tool_search calls, calls rejected as not loaded, requests
+	// that only searched).
+	Removed int
+	// Queries are recorded tool_search queries, in order; QueryFor maps a
+	// tool name to the query that returned it.
+	Queries  []string
+	QueryFor map[string]string
+}
+
+// Step is one element of a need.
+type Step struct {
+	Kind StepKind
+	// Pause is the recorded idle time before a user step (ms), or -1 when
+	// the trace has no timestamps for it.
+	PauseMs float64
+	// Text and TextTokens: user or assistant text (or only its size).
+	Text       string
+	TextTokens int64
+	// Model step fields.
+	RequestID  string
+	Usage      *traces.Usage
+	TTFTMs     float64
+	DurationMs float64
+	Calls      []Call
+	// Catalog change.
+	Server, Version string
+	// Line is the source line of the event that started the step (0 if unknown).
+	Line int
+}
+
+// Call is one tool call of a model step.
+type Call struct {
+	ID           string
+	Tool, Server string
+	Args         json.RawMessage // raw, decoded only when validated
+	Status       string
+	DurationMs   float64 // -1 when not recorded
+	Result       string
+	ResultBytes  int64
+	ResultTokens int64
+}
+
+// searchToolNames are the names recording runtimes give their search tool.
+var searchToolNames = map[string]bool{"tool_search": true, "ToolSearch": true, "search_tools": true, "tool_search_tool_regex": true, "tool_search_tool_bm25": true}
+
+// IsSearchTool reports whether name is a runtime's tool-search tool.
+func IsSearchTool(name string) bool { return searchToolNames[name] }
+
+// ExtractNeed turns a recorded session into its need. Model steps are
+// delimited by model_request events; a trace without any model_request
+// event gets one implicit step per run of assistant output (a new step
+// starts after a user message, or when text follows tool calls).
+func ExtractNeed(s *traces.Session) *Need {
+	n := &Need{SessionID: s.ID, QueryFor: map[string]string{}}
+	explicit := false
+	for i := range s.Events {
+		if s.Events[i].Type == traces.ModelRequest {
+			explicit = true
+			break
+		}
+	}
+	byReq := map[string]int{} // request id -> step index
+	cur := -1                 // index of the open model step
+	var lastEnd time.Time     // recorded end of the latest event
+	haveTimes := true
+	line := func(i int) int {
+		if i < len(s.Lines) {
+			return s.Lines[i]
+		}
+		return 0
+	}
+	openImplicit := func(i int) int {
+		n.Steps = append(n.Steps, Step{Kind: StepModel, Line: line(i), TTFTMs: -1, DurationMs: -1})
+		return len(n.Steps) - 1
+	}
+	for i := range s.Events {
+		ev := &s.Events[i]
+		if ev.T.IsZero() {
+			haveTimes = false
+		}
+		switch ev.Type {
+		case traces.SessionStart:
+			n.Model = ev.Model
+			n.Start = ev.T
+			n.SystemText = ev.SystemPrompt
+			n.SystemTokens = ev.SystemPromptTokens
+			n.Servers = ev.Servers
+		case traces.UserMessage:
+			pause := -1.0
+			if haveTimes && !lastEnd.IsZero() && !ev.T.IsZero() {
+				pause = max(0, float64(ev.T.Sub(lastEnd))/float64(time.Millisecond))
+			}
+			n.Steps = append(n.Steps, Step{Kind: StepUser, PauseMs: pause, Text: ev.Text, TextTokens: ev.TextTokens, Line: line(i)})
+			cur = -1
+		case traces.ModelRequest:
+			st := Step{Kind: StepModel, RequestID: ev.ID, Usage: ev.Usage, TTFTMs: -1, DurationMs: -1, Line: line(i)}
+			if ev.TTFTMs > 0 {
+				st.TTFTMs = float64(ev.TTFTMs)
+			}
+			if ev.DurationMs > 0 {
+				st.DurationMs = float64(ev.DurationMs)
+			}
+			n.Steps = append(n.Steps, st)
+			cur = len(n.Steps) - 1
+			if ev.ID != "" {
+				byReq[ev.ID] = cur
+			}
+		case traces.AssistantMessage:
+			idx := stepFor(ev.Request, byReq, cur)
+			if idx < 0 && explicit {
+				n.Steps = append(n.Steps, Step{Kind: StepCanned, Text: ev.Text, TextTokens: ev.TextTokens, Line: line(i)})
+				break
+			}
+			if idx < 0 || (!explicit && len(n.Steps[idx].Calls) > 0) {
+				idx = openImplicit(i)
+				cur = idx
+			}
+			st := &n.Steps[idx]
+			if st.Text != "" && ev.Text != "" {
+				st.Text += "\n"
+			}
+			st.Text += ev.Text
+			st.TextTokens += ev.TextTokens
+		case traces.ToolSearch:
+			n.Removed++
+			if ev.Query != "" {
+				n.Queries = append(n.Queries, ev.Query)
+				for _, name := range ev.Returned {
+					if _, ok := n.QueryFor[name]; !ok {
+						n.QueryFor[name] = ev.Query
+					}
+				}
+			}
+		case traces.ToolCall:
+			if IsSearchTool(ev.Tool) {
+				n.Removed++
+				if q := searchQueryFromArgs(ev.Args); q != "" {
+					n.Queries = append(n.Queries, q)
+				}
+				break
+			}
+			if ev.Status == traces.StatusRejected {
+				n.Removed++
+				break
+			}
+			idx := stepFor(ev.Request, byReq, cur)
+			if idx < 0 {
+				idx = openImplicit(i)
+				cur = idx
+			}
+			dur := -1.0
+			if ev.DurationMs > 0 {
+				dur = float64(ev.DurationMs)
+			}
+			n.Steps[idx].Calls = append(n.Steps[idx].Calls, Call{ID: ev.CallID, Tool: ev.Tool, Server: ev.Server,
+				Args: ev.Args, Status: ev.Status, DurationMs: dur, Result: ev.Result,
+				ResultBytes: ev.ResultBytes, ResultTokens: ev.ResultTokens})
+		case traces.CatalogChange:
+			n.Steps = append(n.Steps, Step{Kind: StepCatalogChange, Server: ev.Server, Version: ev.Version, Line: line(i)})
+		}
+		if !ev.T.IsZero() {
+			end := ev.T.Add(time.Duration(ev.DurationMs) * time.Millisecond)
+			if end.After(lastEnd) {
+				lastEnd = end
+			}
+		}
+	}
+	// Drop model steps that produced nothing but removed artefacts: the
+	// recording runtime's own search round trips.
+	out := n.Steps[:0]
+	for _, st := range n.Steps {
+		if st.Kind == StepModel && len(st.Calls) == 0 && st.Text == "" && st.TextTokens == 0 && producedOnlySearch(s, st.RequestID) {
+			n.Removed++
+			continue
+		}
+		out = append(out, st)
+	}
+	n.Steps = out
+	return n
+}
+
+func stepFor(req string, byReq map[string]int, cur int) int {
+	if req != "" {
+		if idx, ok := byReq[req]; ok {
+			return idx
+		}
+	}
+	return cur
+}
+
+// producedOnlySearch reports whether the request id produced a search call
+// (so an empty step left after removing it was the recorder's round trip).
+func producedOnlySearch(s *traces.Session, req string) bool {
+	if req == "" {
+		return false
+	}
+	for i := range s.Events {
+		ev := &s.Events[i]
+		if ev.Request != req {
+			continue
+		}
+		if ev.Type == traces.ToolSearch || (ev.Type == traces.ToolCall && (IsSearchTool(ev.Tool) || ev.Status == traces.StatusRejected)) {
+			return true
+		}
+	}
+	return false
+}
+
+func searchQueryFromArgs(args json.RawMessage) string {
+	var a struct {
+		Query string `json:"query"`
+	}
+	if json.Unmarshal(args, &a) == nil {
+		return a.Query
+	}
+	return ""
+}

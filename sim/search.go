@@ -1,0 +1,94 @@
+package sim
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"sync"
+)
+
+// ToolDoc is what a search ranker sees of one tool.
+type ToolDoc struct {
+	Name, Server, Description string
+	Schema                    json.RawMessage
+}
+
+// Ranker ranks a fixed corpus of tools for a query. Rank returns corpus
+// indices, best first, at most k of them. Implementations are safe for
+// concurrent use once built.
+type Ranker interface {
+	Rank(query string, k int) []int
+}
+
+// RankerFactory builds a ranker over a corpus.
+type RankerFactory func(docs []ToolDoc) (Ranker, error)
+
+// Registry holds the named component factories a run can use: search
+// rankers and cache models. It is built once and read-only afterwards.
+type Registry struct {
+	rankers map[string]RankerFactory
+}
+
+// NewRegistry returns a registry with the built-in components ("select"
+// needs no ranker).
+func NewRegistry() *Registry { return &Registry{rankers: map[string]RankerFactory{}} }
+
+// RegisterRanker adds a search mode. It fails when name is taken.
+func (r *Registry) RegisterRanker(name string, f RankerFactory) error {
+	if _, ok := r.rankers[name]; ok || name == "select" {
+		return fmt.Errorf("search mode %q registered twice", name)
+	}
+	r.rankers[name] = f
+	return nil
+}
+
+// Ranker returns the factory registered as name.
+func (r *Registry) Ranker(name string) (RankerFactory, bool) {
+	f, ok := r.rankers[name]
+	return f, ok
+}
+
+// SearchModes lists the registered search modes, "select" first.
+func (r *Registry) SearchModes() []string {
+	out := []string{"select"}
+	for k := range r.rankers {
+		out = append(out, k)
+	}
+	sort.Strings(out[1:])
+	return out
+}
+
+// rankerCache builds each (mode, corpus) ranker once per run and shares it
+// between workers.
+type rankerCache struct {
+	mu sync.Mutex
+	m  map[string]*rankerEntry
+}
+
+type rankerEntry struct {
+	once  sync.Once
+	r     Ranker
+	err   error
+	tools []*toolInfo
+}
+
+func (c *rankerCache) get(mode string, f RankerFactory, key string, tools []*toolInfo) (*rankerEntry, error) {
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[string]*rankerEntry{}
+	}
+	e := c.m[mode+"\x00"+key]
+	if e == nil {
+		e = &rankerEntry{tools: tools}
+		c.m[mode+"\x00"+key] = e
+	}
+	c.mu.Unlock()
+	e.once.Do(func() {
+		docs := make([]ToolDoc, len(e.tools))
+		for i, t := range e.tools {
+			docs[i] = ToolDoc{Name: t.name, Server: t.server, Description: t.desc, Schema: t.schema}
+		}
+		e.r, e.err = f(docs)
+	})
+	return e, e.err
+}

@@ -1,0 +1,129 @@
+package sim
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/defersim/defersim/sim/catalog"
+	"github.com/defersim/defersim/sim/tokens"
+)
+
+// toolInfo is what the replay needs of one tool at one server version. It
+// is computed once per run and shared read-only by every worker.
+type toolInfo struct {
+	name, server string
+	local        bool
+	fp           string
+	h            uint64 // block hash of the schema
+	tokens       int64  // wire tokens under the content tokenizer, plus per-tool framing
+	est          int64  // tokens under the strategy trigger counter (filled per counter)
+	desc         string
+	schema       json.RawMessage
+	pretty       int64 // tokens of the schema pretty-printed (echo in results)
+}
+
+// serverTable is one server version's tools in canonical order.
+type serverTable struct {
+	name, version string
+	local         bool
+	tools         []*toolInfo
+}
+
+// toolTables holds every catalog version's tools, with counts computed once
+// per distinct schema.
+type toolTables struct {
+	byKey  map[string]*serverTable // "server@version"
+	latest map[string]*serverTable
+	names  []string                    // server names, sorted
+	estBy  map[string]map[string]int64 // counter name -> fingerprint -> tokens
+}
+
+func buildToolTables(cat *catalog.Catalog, content tokens.Counter, counters map[string]tokens.Counter, toolOverhead int64, local map[string]bool) *toolTables {
+	tt := &toolTables{byKey: map[string]*serverTable{}, latest: map[string]*serverTable{}, estBy: map[string]map[string]int64{}}
+	memo := map[string]*toolInfo{} // fingerprint+server -> info
+	if cat == nil {
+		return tt
+	}
+	for name := range cat.Versions {
+		tt.names = append(tt.names, name)
+	}
+	sort.Strings(tt.names)
+	for _, name := range tt.names {
+		for _, srv := range cat.Versions[name] {
+			st := &serverTable{name: name, version: srv.Version, local: local[name]}
+			for _, t := range srv.Tools {
+				key := name + "\x00" + t.Fingerprint
+				ti, ok := memo[key]
+				if !ok {
+					ti = &toolInfo{name: t.Name, server: name, local: local[name], fp: t.Fingerprint,
+						h: hashFingerprint(t.Fingerprint), desc: t.Description, schema: t.InputSchema}
+					ti.tokens = content.Count(t.Wire) + toolOverhead
+					ti.pretty = content.Count(prettySchema(t.InputSchema))
+					memo[key] = ti
+				}
+				st.tools = append(st.tools, ti)
+				for cname, c := range counters {
+					m := tt.estBy[cname]
+					if m == nil {
+						m = map[string]int64{}
+						tt.estBy[cname] = m
+					}
+					if _, ok := m[t.Fingerprint]; !ok {
+						m[t.Fingerprint] = c.Count(t.WireOpenAI)
+					}
+				}
+			}
+			sort.Slice(st.tools, func(i, j int) bool { return st.tools[i].name < st.tools[j].name })
+			tt.byKey[name+"@"+srv.Version] = st
+			tt.latest[name] = st
+		}
+	}
+	return tt
+}
+
+func prettySchema(raw json.RawMessage) []byte {
+	if len(raw) == 0 {
+		return nil
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return raw
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return raw
+	}
+	return b
+}
+
+// lookup returns the table for server at version ("" = latest).
+func (tt *toolTables) lookup(server, version string) *serverTable {
+	if version != "" {
+		if st := tt.byKey[server+"@"+version]; st != nil {
+			return st
+		}
+	}
+	return tt.latest[server]
+}
+
+// matchList reports whether name matches an entry of list: an exact name,
+// a prefix ending in "*", or "server:*" / "server:name".
+func matchList(list []string, server, name string) bool {
+	for _, p := range list {
+		if i := strings.IndexByte(p, ':'); i > 0 {
+			if p[:i] != server {
+				continue
+			}
+			p = p[i+1:]
+		}
+		if strings.HasSuffix(p, "*") {
+			if strings.HasPrefix(name, p[:len(p)-1]) {
+				return true
+			}
+		} else if p == name {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,123 @@
+package sim
+
+// warmEntry is one loaded schema: the tool as it was when loaded.
+type warmEntry struct {
+	ti       *toolInfo // schema snapshot at load time
+	loadedAt int       // load sequence number
+	usedAt   int       // last use sequence number
+}
+
+// warmSet is a session's memory of loaded schemas, keyed by tool identity
+// (server + name). Under fingerprint keying an entry only serves the exact
+// schema it holds; under name keying it serves whatever the name now means.
+type warmSet struct {
+	cfg     WarmSet
+	entries []warmEntry // in load order
+	tokens  int64
+	seq     int
+}
+
+func (w *warmSet) reset(cfg WarmSet) {
+	w.cfg = cfg
+	w.entries = w.entries[:0]
+	w.tokens = 0
+	w.seq = 0
+}
+
+func (w *warmSet) find(server, name string) int {
+	for i := range w.entries {
+		if w.entries[i].ti.name == name && w.entries[i].ti.server == server {
+			return i
+		}
+	}
+	return -1
+}
+
+// get returns the warm snapshot for a tool, or nil when the tool is cold.
+// served is the schema the server serves now.
+func (w *warmSet) get(served *toolInfo) *toolInfo {
+	i := w.find(served.server, served.name)
+	if i < 0 {
+		return nil
+	}
+	return w.entries[i].ti
+}
+
+// touch marks a tool as used now (for LRU eviction).
+func (w *warmSet) touch(server, name string) {
+	if i := w.find(server, name); i >= 0 {
+		w.seq++
+		w.entries[i].usedAt = w.seq
+	}
+}
+
+// add loads ti; it returns the tools evicted to respect the limits.
+func (w *warmSet) add(ti *toolInfo) (evicted int) {
+	w.seq++
+	if i := w.find(ti.server, ti.name); i >= 0 {
+		w.tokens += ti.tokens - w.entries[i].ti.tokens
+		w.entries[i] = warmEntry{ti: ti, loadedAt: w.seq, usedAt: w.seq}
+	} else {
+		w.entries = append(w.entries, warmEntry{ti: ti, loadedAt: w.seq, usedAt: w.seq})
+		w.tokens += ti.tokens
+	}
+	for w.over() && len(w.entries) > 1 {
+		w.evictOne()
+		evicted++
+	}
+	return evicted
+}
+
+func (w *warmSet) over() bool {
+	return (w.cfg.MaxTools > 0 && len(w.entries) > w.cfg.MaxTools) ||
+		(w.cfg.MaxTokens > 0 && w.tokens > w.cfg.MaxTokens)
+}
+
+// evictOne removes the least recently loaded (or used) entry, never the newest load.
+func (w *warmSet) evictOne() {
+	newest := 0
+	for i := range w.entries {
+		if w.entries[i].loadedAt > w.entries[newest].loadedAt {
+			newest = i
+		}
+	}
+	victim := -1
+	for i := range w.entries {
+		if i == newest {
+			continue
+		}
+		if victim < 0 || w.key(i) < w.key(victim) {
+			victim = i
+		}
+	}
+	if victim < 0 {
+		return
+	}
+	w.tokens -= w.entries[victim].ti.tokens
+	w.entries = append(w.entries[:victim], w.entries[victim+1:]...)
+}
+
+func (w *warmSet) key(i int) int {
+	if w.cfg.Eviction == "lru" {
+		return w.entries[i].usedAt
+	}
+	return w.entries[i].loadedAt
+}
+
+// dropChanged removes fingerprint-keyed entries whose server now serves a
+// different schema (or no longer serves the tool); it returns how many.
+func (w *warmSet) dropChanged(served func(server, name string) *toolInfo) int {
+	n := 0
+	out := w.entries[:0]
+	for _, e := range w.entries {
+		cur := served(e.ti.server, e.ti.name)
+		if cur == nil || cur.fp != e.ti.fp {
+			w.tokens -= e.ti.tokens
+			n++
+			continue
+		}
+		out = append(out, e)
+	}
+	w.entries = out
+	return n
+}
