@@ -284,3 +284,22 @@ func sortTables(t []*serverTable) {
 		return t[i].name < t[j].name
 	})
 }
+
+// FidelityStrategy names the strategy compared with recorded usage ("" = none).
+func (e *Engine) FidelityStrategy() string {
+	if e.fidelity < 0 {
+		return ""
+	}
+	return e.strategies[e.fidelity].Name
+}
+
+// Tools returns how many distinct tool schemas the engine counted.
+func (e *Engine) Tools() int {
+	seen := map[string]bool{}
+	for _, st := range e.tables.byKey {
+		for _, ti := range st.tools {
+			seen[ti.server+"\x00"+ti.fp] = true
+		}
+	}
+	return len(seen)
+}

@@ -97,6 +97,7 @@ func (p Params) Validate() error {
 		{"tool_overhead_tokens", p.ToolOverheadTokens},
 		{"request_overhead_tokens", p.RequestOverheadTokens},
 		{"search_tool_tokens", p.SearchToolTokens},
+		{"nudge_tokens", p.NudgeTokens},
 	} {
 		if f.v < 0 {
 			return fieldErr(f.name, "%d is negative", f.v)
@@ -105,7 +106,10 @@ func (p Params) Validate() error {
 	for _, f := range []struct {
 		name string
 		v    float64
-	}{{"default_tool_ms", p.DefaultToolMs}, {"search_exec_ms", p.SearchExecMs}, {"user_think_ms", p.UserThinkMs}} {
+	}{
+		{"default_tool_ms", p.DefaultToolMs}, {"search_exec_ms", p.SearchExecMs}, {"user_think_ms", p.UserThinkMs},
+		{"bytes_per_token", p.BytesPerToken},
+	} {
 		if err := nonNegative(f.name, f.v); err != nil {
 			return err
 		}

@@ -213,8 +213,8 @@ func TestWarmCapEvictsLeastRecentlyLoaded(t *testing.T) {
 func TestCacheTTLExpiresAcrossLongPause(t *testing.T) {
 	e := newTestEngine(t, []Strategy{{Name: "eager", Trigger: Trigger{Mode: "never"}}}, []testTool{{"x", 100, 0}})
 	for _, tc := range []struct {
-		pauseMs          float64
-		read, write      float64
+		pauseMs     float64
+		read, write float64
 	}{
 		// r1: [x 100][system 1000][user 10] written (1110). r2 adds [assistant 5][user 10].
 		{100_000, 1110, 1110 + 15},

@@ -17,7 +17,6 @@ type toolInfo struct {
 	fp           string
 	h            uint64 // block hash of the schema
 	tokens       int64  // wire tokens under the content tokenizer, plus per-tool framing
-	est          int64  // tokens under the strategy trigger counter (filled per counter)
 	desc         string
 	schema       json.RawMessage
 	pretty       int64 // tokens of the schema pretty-printed (echo in results)

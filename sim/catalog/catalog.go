@@ -21,6 +21,10 @@ type Tool struct {
 	// Wire is the compact JSON a runtime sends for the tool:
 	// {"name":…,"description":…,"input_schema":…}; see docs/catalogs.md.
 	Wire []byte `json:"-"`
+	// WireOpenAI is the compact OpenAI function-tool form
+	// {"type":"function","function":{"name":…,"description":…,"parameters":…}},
+	// the bytes the anchor runtime's bytes/3.5 estimator counts.
+	WireOpenAI []byte `json:"-"`
 }
 
 // Server is one MCP server at one version.
@@ -33,6 +37,11 @@ type Server struct {
 	Tools  []*Tool
 	// Fingerprint is the hex SHA-256 over the tools' fingerprints in order.
 	Fingerprint string
+	// Meta is the content of the <file>.meta.json beside the catalog file
+	// (the capture's initialize result and launch details), when present.
+	Meta json.RawMessage
+
+	byName map[string]*Tool
 }
 
 // Catalog is a set of servers, each possibly at several versions.
@@ -40,4 +49,7 @@ type Catalog struct {
 	// Versions holds every loaded version of each server, keyed by server name,
 	// in ascending version order.
 	Versions map[string][]*Server
+
+	// toolServers maps a tool name to the keys of the series serving it.
+	toolServers map[string][]string
 }

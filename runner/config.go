@@ -1,0 +1,53 @@
+// Package runner executes a replay end to end: it loads catalogs and
+// traces, builds the engine, replays every session under every strategy,
+// and summarises the outcomes into results. The CLI only parses flags and
+// calls it.
+package runner
+
+import (
+	"io"
+	"io/fs"
+
+	"github.com/defersim/defersim/sim"
+)
+
+// Source is one input file, on disk or in an fs.FS (the embedded default).
+type Source struct {
+	// Path names the file in messages and results.
+	Path string
+	// FS, when set, holds the file under Name; otherwise Path is opened.
+	FS   fs.FS
+	Name string
+}
+
+// Config is a fully resolved run.
+type Config struct {
+	Scenario            string
+	ScenarioFingerprint string
+	Seed                int64
+	Baseline            string
+	Strategies          []sim.Strategy
+	Model               sim.Model
+	Params              sim.Params
+	Traces              []Source
+	// Catalogs are directories or files (or an fs.FS directory).
+	Catalogs     []Source
+	LocalServers []string
+	Deny         []string
+	// Notes are the scenario's free-form documented assumptions.
+	Notes []sim.Assumption
+
+	Workers int
+	// SkipBad skips malformed trace lines (counted and reported) instead of stopping.
+	SkipBad bool
+	// Strict stops at the first session that fails to replay.
+	Strict bool
+	// Bootstrap resamples for confidence intervals (0 = default, <0 = none).
+	Bootstrap int
+	// Progress receives a progress line on a terminal (nil = quiet).
+	Progress io.Writer
+	// Registry of search modes (nil = built-ins plus sim/search rankers).
+	Registry *sim.Registry
+	// Validator of stale-schema calls (nil = the JSON Schema validator).
+	Validator sim.ArgValidator
+}

@@ -1,0 +1,129 @@
+package catalog
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// FormatStats writes stats as readable tables: one row per server version
+// and a total, then the top contributors overall.
+func FormatStats(w io.Writer, st Stats) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	header := []string{"SERVER", "TOOLS", "BYTES"}
+	for _, c := range st.Counters {
+		header = append(header, c)
+	}
+	if st.Reference != "" {
+		header = append(header, "B/TOK")
+	}
+	var estimators []string
+	for _, c := range st.Counters {
+		if IsEstimator(c) && st.Reference != "" {
+			estimators = append(estimators, c)
+			header = append(header, "ERR% "+c)
+		}
+	}
+	// Names are padded to one width so they read left-aligned in the
+	// right-aligned table.
+	total := fmt.Sprintf("TOTAL (%d servers)", st.Total.Servers)
+	width := max(len(total), len(header[0]))
+	for _, s := range st.Servers {
+		width = max(width, len(s.Server))
+	}
+	header[0] = fmt.Sprintf("%-*s", width, header[0])
+	row := func(name string, s Summary) {
+		cells := []string{fmt.Sprintf("%-*s", width, name), fmt.Sprint(s.Tools), fmt.Sprint(s.Bytes)}
+		for _, c := range st.Counters {
+			cells = append(cells, fmt.Sprint(s.Tokens[c]))
+		}
+		if st.Reference != "" {
+			cells = append(cells, fmt.Sprintf("%.2f", s.BytesPerToken[st.Reference]))
+		}
+		for _, c := range estimators {
+			cells = append(cells, fmt.Sprintf("%+.1f", s.EstimatorErrorPct[c]))
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
+	}
+	fmt.Fprintln(tw, strings.Join(header, "\t")+"\t")
+	for _, s := range st.Servers {
+		row(s.Server, s.Summary)
+	}
+	row(total, st.Total)
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("format stats: %w", err)
+	}
+	by := st.Reference
+	if by == "" && len(st.Counters) > 0 {
+		by = st.Counters[0]
+	}
+	fmt.Fprintf(w, "\nwire form: %s", st.Form)
+	if st.Reference != "" {
+		fmt.Fprintf(w, "; estimator error vs %s", st.Reference)
+	}
+	fmt.Fprintln(w)
+	if len(st.Total.Top) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "\ntop %d tools by %s tokens:\n", len(st.Total.Top), by)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "#\tTOOL\tSERVER\tBYTES\tTOKENS")
+	for i, t := range st.Total.Top {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\n", i+1, t.Tool, t.Server, t.Bytes, t.Tokens[by])
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("format stats: %w", err)
+	}
+	return nil
+}
+
+// FormatDiff writes a diff as text: the summary, then each changed tool with
+// its located changes.
+func FormatDiff(w io.Writer, d DiffResult) error {
+	fmt.Fprintf(w, "from: %s (%d tools)\n", d.From, d.FromTools)
+	fmt.Fprintf(w, "to:   %s (%d tools)\n", d.To, d.ToTools)
+	fmt.Fprintf(w, "class: %s\n", d.Class)
+	list := func(title string, names []string) {
+		fmt.Fprintf(w, "%s (%d)", title, len(names))
+		if len(names) > 0 {
+			fmt.Fprint(w, ": "+strings.Join(names, ", "))
+		}
+		fmt.Fprintln(w)
+	}
+	list("added", d.Added)
+	list("removed", d.Removed)
+	var parts []string
+	for c := ClassBreaking; c > ClassNone; c-- {
+		if n := d.ByClass[c.String()]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", c, n))
+		}
+	}
+	fmt.Fprintf(w, "changed (%d)", len(d.Changed))
+	if len(parts) > 0 {
+		fmt.Fprint(w, ": "+strings.Join(parts, ", "))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "unchanged (%d)\n", d.Unchanged)
+	for _, tc := range d.Changed {
+		fmt.Fprintf(w, "\n%s: %s\n", tc.Name, tc.Class)
+		var wp, wk, wc int
+		for _, c := range tc.Changes {
+			wp = max(wp, len(changePath(c)))
+			wk = max(wk, len(c.Kind))
+			wc = max(wc, len(c.Class.String()))
+		}
+		for _, c := range tc.Changes {
+			line := fmt.Sprintf("  %-*s  %-*s  %-*s  %s", wp, changePath(c), wk, c.Kind, wc, c.Class, c.Detail)
+			fmt.Fprintln(w, strings.TrimRight(line, " "))
+		}
+	}
+	return nil
+}
+
+func changePath(c Change) string {
+	if c.Path == "" {
+		return "(tool)"
+	}
+	return c.Path
+}

@@ -1,0 +1,153 @@
+package catalog
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+)
+
+// MaxFileSize bounds a catalog file read by LoadFile (64 MiB).
+const MaxFileSize = 64 << 20
+
+// LoadFile reads one catalog file. Its server name, version and variant come
+// from the file name ("<server>@<version>[+variant].json"); the content is
+// one of the shapes ParseFile accepts. A "<name>.meta.json" file beside it,
+// when present, is read into Server.Meta.
+func LoadFile(path string) (*Server, error) {
+	data, err := readLimited(path)
+	if err != nil {
+		return nil, err
+	}
+	name, version, variant := ParseFileName(path)
+	s, err := Parse(data, name, version, variant)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	s.Source = path
+	if strings.HasSuffix(path, ".json") && !IsMetaFile(path) {
+		metaPath := strings.TrimSuffix(path, ".json") + MetaSuffix
+		meta, err := readLimited(metaPath)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return nil, err
+		default:
+			v, err := parseValue(meta)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", metaPath, err)
+			}
+			s.Meta = v.appendCompact(nil)
+		}
+	}
+	return s, nil
+}
+
+func readLimited(path string) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("read catalog: %w", err)
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("read catalog %s: is a directory", path)
+	}
+	if st.Size() > MaxFileSize {
+		return nil, fmt.Errorf("read catalog %s: %d bytes is over the %d-byte limit", path, st.Size(), MaxFileSize)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read catalog: %w", err)
+	}
+	return data, nil
+}
+
+// Parse parses catalog content into a server called name at version and
+// variant. Accepted shapes:
+//
+//   - an MCP tools/list result: {"tools":[tool, …]} (other members such as
+//     "nextCursor" are ignored);
+//   - a JSON-RPC response carrying one: {"jsonrpc":…,"result":{"tools":[…]}};
+//   - a bare array of tools.
+//
+// Each tool is an MCP tool object, or an OpenAI function tool
+// {"type":"function","function":{"name","description","parameters"}} which
+// is converted to {"name","description","inputSchema"} (other members of
+// "function", such as "strict", are dropped). Errors name the tool's index
+// and the field at fault.
+func Parse(data []byte, name, version, variant string) (*Server, error) {
+	root, err := parseValue(data)
+	if err != nil {
+		return nil, fmt.Errorf("invalid JSON: %w", err)
+	}
+	list, err := toolList(root)
+	if err != nil {
+		return nil, err
+	}
+	tools := make([]*Tool, 0, len(list.items))
+	for i, item := range list.items {
+		tv, err := mcpShape(item)
+		if err != nil {
+			return nil, fmt.Errorf("tools[%d]: %w", i, err)
+		}
+		t, err := toolFromValue(tv)
+		if err != nil {
+			return nil, fmt.Errorf("tools[%d]: %w", i, err)
+		}
+		tools = append(tools, t)
+	}
+	s, err := NewServer(name, version, variant, tools)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// toolList finds the array of tools in a parsed file.
+func toolList(root *value) (*value, error) {
+	switch root.kind {
+	case kArray:
+		return root, nil
+	case kObject:
+		holder := root
+		if res := root.get("result"); res != nil && root.get("tools") == nil {
+			holder = res
+		}
+		tools := holder.get("tools")
+		if tools == nil {
+			return nil, errors.New(`no "tools" member: want {"tools":[…]}, a JSON-RPC result holding one, or an array of tools`)
+		}
+		if tools.kind != kArray {
+			return nil, errors.New(`field "tools" must be an array`)
+		}
+		return tools, nil
+	}
+	return nil, errors.New(`not a tools/list result: want {"tools":[…]} or an array of tools`)
+}
+
+// mcpShape returns item as an MCP tool object, converting an OpenAI
+// function tool.
+func mcpShape(item *value) (*value, error) {
+	if item.kind != kObject {
+		return nil, errors.New("not a JSON object")
+	}
+	typ := item.get("type")
+	fn := item.get("function")
+	if typ == nil || typ.kind != kString || typ.text != "function" || fn == nil || item.get("name") != nil {
+		return item, nil
+	}
+	if fn.kind != kObject {
+		return nil, errors.New(`field "function" must be an object`)
+	}
+	out := &value{kind: kObject}
+	if n := fn.get("name"); n != nil {
+		out.members = append(out.members, member{key: "name", val: n})
+	}
+	if d := fn.get("description"); d != nil {
+		out.members = append(out.members, member{key: "description", val: d})
+	}
+	if p := fn.get("parameters"); p != nil {
+		out.members = append(out.members, member{key: "inputSchema", val: p})
+	}
+	return out, nil
+}

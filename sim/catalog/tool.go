@@ -1,0 +1,140 @@
+package catalog
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+)
+
+// metadataFields are the MCP tool fields that do not reach a model in the
+// wire forms (drift in them is classified metadata-only).
+var metadataFields = map[string]bool{
+	"annotations": true, "title": true, "outputSchema": true,
+	"_meta": true, "icons": true, "execution": true,
+}
+
+// NewTool parses one MCP tool object (as served in a tools/list result) and
+// fills every derived field: Raw (compact, source key order), Fingerprint,
+// Wire and WireOpenAI. name must be a non-empty string; description, when
+// present, a string; inputSchema and annotations, when present, objects.
+func NewTool(raw []byte) (*Tool, error) {
+	v, err := parseValue(raw)
+	if err != nil {
+		return nil, fmt.Errorf("tool: %w", err)
+	}
+	t, err := toolFromValue(v)
+	if err != nil {
+		return nil, fmt.Errorf("tool: %w", err)
+	}
+	return t, nil
+}
+
+func toolFromValue(v *value) (*Tool, error) {
+	if v.kind != kObject {
+		return nil, fmt.Errorf("not a JSON object")
+	}
+	nameV := v.get("name")
+	if nameV == nil {
+		return nil, fmt.Errorf("missing field \"name\"")
+	}
+	if nameV.kind != kString || nameV.text == "" {
+		return nil, fmt.Errorf("field \"name\" must be a non-empty string")
+	}
+	t := &Tool{Name: nameV.text}
+	descV := v.get("description")
+	if descV != nil && descV.kind != kString && descV.kind != kNull {
+		return nil, fmt.Errorf("tool %q: field \"description\" must be a string", t.Name)
+	}
+	if descV != nil && descV.kind == kString {
+		t.Description = descV.text
+	}
+	schemaV := v.get("inputSchema")
+	if schemaV != nil {
+		if schemaV.kind != kObject {
+			return nil, fmt.Errorf("tool %q: field \"inputSchema\" must be an object", t.Name)
+		}
+		t.InputSchema = schemaV.appendCompact(nil)
+	}
+	if annV := v.get("annotations"); annV != nil {
+		if annV.kind != kObject && annV.kind != kNull {
+			return nil, fmt.Errorf("tool %q: field \"annotations\" must be an object", t.Name)
+		}
+		t.Annotations = annV.appendCompact(nil)
+	}
+	t.Raw = v.appendCompact(nil)
+	sum := sha256.Sum256(v.canonical())
+	t.Fingerprint = hex.EncodeToString(sum[:])
+	t.Wire = wireAnthropic(t.Name, descV, schemaV)
+	t.WireOpenAI = wireOpenAI(t.Name, descV, schemaV)
+	return t, nil
+}
+
+// emptySchema stands in for a missing inputSchema in the wire forms.
+var emptySchema = &value{kind: kObject, members: []member{{key: "type", val: &value{kind: kString, text: "object"}}}}
+
+// wireAnthropic builds {"name":…,"description":…,"input_schema":…}.
+// description is left out when the tool has none (absent or null); the
+// schema is compact in the order served, {"type":"object"} when absent.
+func wireAnthropic(name string, desc, schema *value) []byte {
+	b := append([]byte(nil), `{"name":`...)
+	b = appendString(b, name)
+	if desc != nil && desc.kind == kString {
+		b = append(b, `,"description":`...)
+		b = appendString(b, desc.text)
+	}
+	b = append(b, `,"input_schema":`...)
+	if schema == nil {
+		schema = emptySchema
+	}
+	b = schema.appendCompact(b)
+	return append(b, '}')
+}
+
+// wireOpenAI builds {"type":"function","function":{"name":…,"description":…,"parameters":…}}.
+func wireOpenAI(name string, desc, schema *value) []byte {
+	b := append([]byte(nil), `{"type":"function","function":{"name":`...)
+	b = appendString(b, name)
+	if desc != nil && desc.kind == kString {
+		b = append(b, `,"description":`...)
+		b = appendString(b, desc.text)
+	}
+	b = append(b, `,"parameters":`...)
+	if schema == nil {
+		schema = emptySchema
+	}
+	b = schema.appendCompact(b)
+	return append(b, "}}"...)
+}
+
+// WireForm names which bytes of a tool are counted.
+type WireForm string
+
+// Wire forms a tool can be counted in.
+const (
+	// FormAnthropic is Tool.Wire: {"name","description","input_schema"}.
+	FormAnthropic WireForm = "anthropic"
+	// FormOpenAI is Tool.WireOpenAI: {"type":"function","function":{…}}.
+	FormOpenAI WireForm = "openai"
+	// FormMCP is Tool.Raw: the whole tool object as served, compact.
+	FormMCP WireForm = "mcp"
+)
+
+// ParseWireForm accepts "anthropic", "openai" or "mcp".
+func ParseWireForm(s string) (WireForm, error) {
+	switch f := WireForm(s); f {
+	case FormAnthropic, FormOpenAI, FormMCP:
+		return f, nil
+	}
+	return "", fmt.Errorf("unknown wire form %q (want anthropic, openai or mcp)", s)
+}
+
+// Bytes returns the tool's bytes in form (Wire for an unknown form).
+func (t *Tool) Bytes(form WireForm) []byte {
+	switch form {
+	case FormOpenAI:
+		return t.WireOpenAI
+	case FormMCP:
+		return t.Raw
+	}
+	return t.Wire
+}

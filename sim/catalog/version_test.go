@@ -1,0 +1,47 @@
+package catalog
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestCompareVersions(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"0.0.9", "0.0.15", -1},
+		{"2025.4.8", "2025.11.25", -1},
+		{"2025.11.25", "2026.8.31", -1},
+		{"0.6.2", "2025.1.14", -1},
+		{"1.0.0-rc.1", "1.0.0", -1},
+		{"1.0.0-alpha", "1.0.0-beta", -1},
+		{"1.0.0-rc.2", "1.0.0-rc.10", -1},
+		{"1.0.0-rc", "1.0.0-rc.1", -1},
+		{"v1.2.3", "1.2.4", -1},
+		{"1.2", "1.2.0", -1}, // equal by value; bytewise tie-break
+		{"1.2.0", "1.2.0", 0},
+		{"1.2.x", "1.2.3", 1}, // numeric before non-numeric
+		{"", "0.1", -1},
+		{"99999999999999999999999", "1", 1}, // over uint64: compared as text
+	}
+	for _, tc := range tests {
+		if got := CompareVersions(tc.a, tc.b); got != tc.want {
+			t.Errorf("CompareVersions(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+		if got := CompareVersions(tc.b, tc.a); got != -tc.want {
+			t.Errorf("CompareVersions(%q, %q) = %d, want %d (antisymmetry)", tc.b, tc.a, got, -tc.want)
+		}
+	}
+}
+
+func TestSortVersions(t *testing.T) {
+	in := []string{"2025.11.25", "0.6.2", "2026.8.31", "2025.5.12", "2025.1.14"}
+	slices.SortFunc(in, CompareVersions)
+	want := []string{"0.6.2", "2025.1.14", "2025.5.12", "2025.11.25", "2026.8.31"}
+	if diff := cmp.Diff(want, in); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,103 @@
+package presets
+
+import "github.com/defersim/defersim/sim"
+
+// Other runtimes' documented rules (REFERENCE §2). Where a rule leaves a
+// detail open, the preset's Description says what was assumed.
+
+// ClaudeCodeAutoPercent is Claude Code's default auto:N threshold.
+const ClaudeCodeAutoPercent = 10
+
+// CopilotCLICount models Copilot CLI's "at least about 30 tools" as
+// count > 29, i.e. 30 tools or more.
+const CopilotCLICount = 29
+
+// claudeCodeDefault: every MCP tool deferred, inline references.
+func claudeCodeDefault() sim.Strategy {
+	return sim.Strategy{
+		Description: "Claude Code default: every MCP tool deferred, built-ins direct; loaded tools referenced inline " +
+			"(prompt prefix kept); search returns 5; loaded tools stay for the session.",
+		Source:    "Claude Code, default since about 2026-03: all MCP tools deferred; REFERENCE §2",
+		Trigger:   sim.Trigger{Mode: sim.TriggerAlways},
+		Scope:     sim.ScopeMCP,
+		Warm:      sim.WarmSet{Key: sim.WarmKeyName, Eviction: sim.EvictLRL},
+		Injection: sim.InjectInline,
+		Search:    sim.Search{Mode: "keyword", K: 5},
+		Directory: sim.Directory{Format: sim.DirNames},
+		Rejected:  sim.RejectRetry,
+	}
+}
+
+// claudeCodeAuto10: defer when deferrable definitions reach 10% of the
+// context window.
+func claudeCodeAuto10() sim.Strategy {
+	s := claudeCodeDefault()
+	s.Description = "Claude Code auto:10: MCP tools deferred when their definitions take at least 10% of the context " +
+		"window (counted with o200k_base, an assumption); otherwise as claude-code-default."
+	s.Source = "Claude Code, auto:N setting (default N = 10); REFERENCE §2"
+	s.Trigger = sim.Trigger{Mode: sim.TriggerPercent, Percent: ClaudeCodeAutoPercent, Counter: "o200k_base"}
+	return s
+}
+
+// anthropicAPIInline: per-tool defer_loading on every MCP tool, tool
+// references expanded inline, BM25 top 5.
+func anthropicAPIInline() sim.Strategy {
+	return sim.Strategy{
+		Description: "Anthropic API tool search: every MCP tool marked defer_loading, local tools direct; " +
+			"BM25 search, 5 results; tool references expanded inline (cached prefix untouched).",
+		Source:    "Anthropic API tool search (2025-2026 docs): per-tool defer_loading, inline tool_reference; REFERENCE §2",
+		Trigger:   sim.Trigger{Mode: sim.TriggerAlways},
+		Scope:     sim.ScopeMCP,
+		Warm:      sim.WarmSet{Key: sim.WarmKeyName, Eviction: sim.EvictLRL},
+		Injection: sim.InjectInline,
+		Search:    sim.Search{Mode: "bm25", K: 5},
+		Rejected:  sim.RejectRetry,
+	}
+}
+
+// copilotCLI30: about 30 tools or more → defer MCP tools; the first lookup
+// of a tool costs one more exchange and changes the tool list.
+func copilotCLI30() sim.Strategy {
+	return sim.Strategy{
+		Description: "GitHub Copilot CLI: MCP tools deferred from about 30 tools (modelled as count > 29); " +
+			"a lookup costs one more exchange and rebuilds tools[]; search algorithm undocumented (BM25 top 5 assumed).",
+		Source:    "GitHub Copilot CLI (2025-2026 docs): tool count >= ~30; REFERENCE §2",
+		Trigger:   sim.Trigger{Mode: sim.TriggerCount, Count: CopilotCLICount},
+		Scope:     sim.ScopeMCP,
+		Warm:      sim.WarmSet{Key: sim.WarmKeyName, Eviction: sim.EvictLRL},
+		Injection: sim.InjectToolsArray,
+		Search:    sim.Search{Mode: "bm25", K: 5},
+		Rejected:  sim.RejectRetry,
+	}
+}
+
+// codexCLI: all MCP tools deferred, BM25 top 8, name-keyed loaded tools.
+func codexCLI() sim.Strategy {
+	return sim.Strategy{
+		Description: "OpenAI Codex CLI: every MCP tool deferred; BM25 search, 8 results; loaded tools keyed by name " +
+			"(stale after upgrades); tools[] rebuilt on load (assumed).",
+		Source:    "OpenAI Codex CLI (2025-2026): all MCP deferred, BM25 top 8; REFERENCE §2",
+		Trigger:   sim.Trigger{Mode: sim.TriggerAlways},
+		Scope:     sim.ScopeMCP,
+		Warm:      sim.WarmSet{Key: sim.WarmKeyName, Eviction: sim.EvictLRL},
+		Injection: sim.InjectToolsArray,
+		Search:    sim.Search{Mode: "bm25", K: 8},
+		Rejected:  sim.RejectRetry,
+	}
+}
+
+// qwenCode: threshold 0 (always defer); the tool list never changes, so a
+// load behaves like an inline reference.
+func qwenCode() sim.Strategy {
+	return sim.Strategy{
+		Description: "Qwen Code: always defer (threshold 0); tools are revealed through a search/call bridge, so the " +
+			"tool list never changes (modelled as inline); search algorithm undocumented (BM25 top 5 assumed).",
+		Source:    "Qwen Code (2025-2026): threshold lowered from 10 to 0 once revealing stopped rewriting the tool list; REFERENCE §2",
+		Trigger:   sim.Trigger{Mode: sim.TriggerAlways},
+		Scope:     sim.ScopeMCP,
+		Warm:      sim.WarmSet{Key: sim.WarmKeyName, Eviction: sim.EvictLRL},
+		Injection: sim.InjectInline,
+		Search:    sim.Search{Mode: "bm25", K: 5},
+		Rejected:  sim.RejectRetry,
+	}
+}

@@ -1,0 +1,283 @@
+package search
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/defersim/defersim/sim"
+)
+
+// BM25Params are the parameters of a BM25 ranker.
+type BM25Params struct {
+	// K1 saturates term frequency; B scales length normalisation.
+	K1, B float64
+	// NameWeight is how many times a tool's name is counted in its
+	// document.
+	NameWeight int
+	// MinPrefix is the shortest query token (in characters) the prefix
+	// fallback expands; 0 disables the fallback.
+	MinPrefix int
+	// MaxQueryChars truncates the query to this many characters before
+	// tokenising (0: no limit).
+	MaxQueryChars int
+}
+
+// AnchorBM25 returns the anchor runtime's parameters (REFERENCE §1):
+// k1 = 1.2, b = 0.75, the name counted twice, prefix fallback for tokens of
+// at least 3 characters, no query limit.
+func AnchorBM25() BM25Params {
+	return BM25Params{K1: 1.2, B: 0.75, NameWeight: 2, MinPrefix: 3}
+}
+
+// AnthropicBM25 returns the Anthropic API variant: the anchor's scoring
+// with queries cut to 500 characters (REFERENCE §2).
+func AnthropicBM25() BM25Params {
+	p := AnchorBM25()
+	p.MaxQueryChars = 500
+	return p
+}
+
+func (p BM25Params) validate() error {
+	switch {
+	case !(p.K1 >= 0) || math.IsInf(p.K1, 0):
+		return fmt.Errorf("bm25: k1 = %v, want a finite value >= 0", p.K1)
+	case !(p.B >= 0 && p.B <= 1):
+		return fmt.Errorf("bm25: b = %v, want a value in [0,1]", p.B)
+	case p.NameWeight < 0:
+		return fmt.Errorf("bm25: name weight %d is negative", p.NameWeight)
+	case p.MinPrefix < 0:
+		return fmt.Errorf("bm25: min prefix %d is negative", p.MinPrefix)
+	case p.MaxQueryChars < 0:
+		return fmt.Errorf("bm25: max query chars %d is negative", p.MaxQueryChars)
+	}
+	return nil
+}
+
+// Hit is one scored document.
+type Hit struct {
+	Index int     // corpus index
+	Score float64 // BM25 score, > 0
+}
+
+type posting struct {
+	doc int32
+	tf  int32
+}
+
+// BM25 is an Okapi BM25 ranker over a fixed corpus of tools. It is
+// immutable once built and safe for concurrent use.
+type BM25 struct {
+	p        BM25Params
+	n        int
+	vocab    map[string]int32 // term → id
+	terms    []string         // sorted vocabulary, for prefix look-ups
+	termIDs  []int32          // termIDs[i] is the id of terms[i]
+	postings [][]posting      // by term id, in corpus order
+	idf      []float64        // by term id
+	norm     []float64        // by doc: k1·(1 − b + b·|D|/avgdl)
+	avgdl    float64
+	scratch  sync.Pool // *scoreBuf
+}
+
+type scoreBuf struct {
+	scores  []float64
+	touched []int32
+	terms   []int32
+}
+
+// NewBM25 indexes docs. A tool's document is the tokens of its name
+// (NameWeight times), its description, the names and descriptions of its
+// parameters (depth ≤ MaxParamDepth) and its server name.
+func NewBM25(docs []sim.ToolDoc, p BM25Params) (*BM25, error) {
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	if len(docs) > math.MaxInt32 {
+		return nil, fmt.Errorf("bm25: %d documents is too many", len(docs))
+	}
+	x := &BM25{p: p, n: len(docs), vocab: map[string]int32{}, norm: make([]float64, len(docs))}
+	dl := make([]int, len(docs))
+	var total int
+	var toks []string
+	counts := map[int32]int32{}
+	for d, doc := range docs {
+		toks = DocTokens(toks[:0], doc, p.NameWeight)
+		dl[d] = len(toks)
+		total += len(toks)
+		clear(counts)
+		for _, t := range toks {
+			id, ok := x.vocab[t]
+			if !ok {
+				id = int32(len(x.postings))
+				x.vocab[t] = id
+				x.postings = append(x.postings, nil)
+			}
+			counts[id]++
+		}
+		for id, tf := range counts {
+			x.postings[id] = append(x.postings[id], posting{doc: int32(d), tf: tf})
+		}
+	}
+	if len(docs) > 0 {
+		x.avgdl = float64(total) / float64(len(docs))
+	}
+	for d := range docs {
+		rel := 1.0
+		if x.avgdl > 0 {
+			rel = float64(dl[d]) / x.avgdl
+		}
+		x.norm[d] = p.K1 * (1 - p.B + p.B*rel)
+	}
+	x.idf = make([]float64, len(x.postings))
+	for id, ps := range x.postings {
+		x.idf[id] = IDF(len(docs), len(ps))
+	}
+	x.terms = make([]string, 0, len(x.vocab))
+	for t := range x.vocab {
+		x.terms = append(x.terms, t)
+	}
+	slices.Sort(x.terms)
+	x.termIDs = make([]int32, len(x.terms))
+	for i, t := range x.terms {
+		x.termIDs[i] = x.vocab[t]
+	}
+	x.scratch.New = func() any { return &scoreBuf{scores: make([]float64, x.n)} }
+	return x, nil
+}
+
+// IDF is the BM25 inverse document frequency of a term found in df of n
+// documents: ln(1 + (n − df + 0.5)/(df + 0.5)). It is always positive.
+func IDF(n, df int) float64 {
+	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// DocTokens appends the tokens of a tool's search document to dst: the
+// name nameWeight times, then the description, the parameter names and
+// descriptions, and the server name.
+func DocTokens(dst []string, doc sim.ToolDoc, nameWeight int) []string {
+	for range nameWeight {
+		dst = appendTokens(dst, doc.Name)
+	}
+	dst = appendTokens(dst, doc.Description)
+	ps := schemaParams(doc.Schema)
+	for _, n := range ps.names {
+		dst = appendTokens(dst, n)
+	}
+	for _, d := range ps.descs {
+		dst = appendTokens(dst, d)
+	}
+	return appendTokens(dst, doc.Server)
+}
+
+// AvgDocLen is the mean document length in tokens.
+func (x *BM25) AvgDocLen() float64 { return x.avgdl }
+
+// Rank returns the indices of the k best documents for query, best first;
+// see Search.
+func (x *BM25) Rank(query string, k int) []int {
+	hits := x.Search(query, k)
+	if len(hits) == 0 {
+		return nil
+	}
+	out := make([]int, len(hits))
+	for i, h := range hits {
+		out[i] = h.Index
+	}
+	return out
+}
+
+// Search scores every document containing a query term and returns the k
+// best, by score then corpus order. Each distinct query token counts once.
+// When no document contains any query token, each query token of at least
+// MinPrefix characters is expanded to the indexed terms it prefixes and the
+// documents are scored on those terms instead.
+func (x *BM25) Search(query string, k int) []Hit {
+	if k <= 0 || x.n == 0 {
+		return nil
+	}
+	query = truncateRunes(query, x.p.MaxQueryChars)
+	qtoks := Tokenize(query)
+	buf := x.scratch.Get().(*scoreBuf)
+	defer x.scratch.Put(buf)
+	buf.terms = buf.terms[:0]
+	for _, t := range qtoks {
+		if id, ok := x.vocab[t]; ok && !slices.Contains(buf.terms, id) {
+			buf.terms = append(buf.terms, id)
+		}
+	}
+	if len(buf.terms) == 0 && x.p.MinPrefix > 0 {
+		for _, t := range qtoks {
+			if utf8.RuneCountInString(t) >= x.p.MinPrefix {
+				buf.terms = x.appendPrefixed(buf.terms, t)
+			}
+		}
+	}
+	return x.score(buf, k)
+}
+
+// appendPrefixed appends the ids of indexed terms that start with prefix.
+func (x *BM25) appendPrefixed(ids []int32, prefix string) []int32 {
+	i := sort.SearchStrings(x.terms, prefix)
+	for ; i < len(x.terms) && strings.HasPrefix(x.terms[i], prefix); i++ {
+		if id := x.termIDs[i]; !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// score accumulates the scores of buf.terms and returns the top k.
+func (x *BM25) score(buf *scoreBuf, k int) []Hit {
+	k1 := x.p.K1
+	buf.touched = buf.touched[:0]
+	for _, id := range buf.terms {
+		idf := x.idf[id]
+		for _, ps := range x.postings[id] {
+			tf := float64(ps.tf)
+			if buf.scores[ps.doc] == 0 {
+				buf.touched = append(buf.touched, ps.doc)
+			}
+			buf.scores[ps.doc] += idf * tf * (k1 + 1) / (tf + x.norm[ps.doc])
+		}
+	}
+	slices.SortFunc(buf.touched, func(a, b int32) int {
+		if c := cmp.Compare(buf.scores[b], buf.scores[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	n := min(k, len(buf.touched))
+	if n == 0 {
+		return nil
+	}
+	out := make([]Hit, n)
+	for i := range n {
+		d := buf.touched[i]
+		out[i] = Hit{Index: int(d), Score: buf.scores[d]}
+	}
+	for _, d := range buf.touched {
+		buf.scores[d] = 0
+	}
+	return out
+}
+
+// truncateRunes cuts s to at most n characters (n = 0: no limit).
+func truncateRunes(s string, n int) string {
+	if n <= 0 || len(s) <= n {
+		return s
+	}
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j]
+		}
+		i++
+	}
+	return s
+}
