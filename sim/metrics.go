@@ -32,6 +32,7 @@ const (
 	MMalformedType
 	MMalformedEnum
 	MMalformedOther
+	MMalformedNoSchema
 	MCallsWithoutSchema
 	MStaleWarmCalls
 	MStaleValidCalls
@@ -63,6 +64,7 @@ var Metrics = [NumMetrics]Metric{
 	MMalformedType:            {"malformed_type", "calls", "malformed: a value of the wrong type", true},
 	MMalformedEnum:            {"malformed_enum", "calls", "malformed: a value outside an enum", true},
 	MMalformedOther:           {"malformed_other", "calls", "malformed: any other schema violation", true},
+	MMalformedNoSchema:        {"malformed_no_schema", "calls", "malformed: a call to a cold tool the model had no schema for, rejected", true},
 	MCallsWithoutSchema:       {"calls_without_schema", "calls", "calls that reached execution with no schema in view", true},
 	MStaleWarmCalls:           {"stale_warm_calls", "calls", "calls made against a warm schema older than the served one", true},
 	MStaleValidCalls:          {"stale_valid_calls", "calls", "stale-warm calls whose arguments still validate", false},

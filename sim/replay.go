@@ -134,7 +134,7 @@ func (r *replayer) run(n *Need, si int, out *Outcome, wantFid bool) {
 	c := e.model.Cache
 	v[MCostUSD] = ((v[MUncachedTokens]+v[MCacheWriteTokens]*c.WriteMultiplier+v[MCacheReadTokens]*c.ReadMultiplier)*p.InputPerMTok +
 		v[MOutputTokens]*p.OutputPerMTok) / 1e6
-	v[MMalformedCalls] = v[MMalformedMissingRequired] + v[MMalformedUnknownProperty] + v[MMalformedType] + v[MMalformedEnum] + v[MMalformedOther]
+	v[MMalformedCalls] = v[MMalformedMissingRequired] + v[MMalformedUnknownProperty] + v[MMalformedType] + v[MMalformedEnum] + v[MMalformedOther] + v[MMalformedNoSchema]
 }
 
 // setRegistry builds the session's tool registry from its server list (all
@@ -393,6 +393,7 @@ func (r *replayer) modelStep(st *Step, wantFid bool) {
 			cold = append(cold, ti)
 		}
 	}
+	cold = r.coldCalls(st, cold)
 	if len(cold) > 0 {
 		r.load(cold)
 	}
@@ -433,6 +434,44 @@ func (r *replayer) modelStep(st *Step, wantFid bool) {
 		r.transient = r.transient[:0]
 	}
 }
+
+// coldCalls applies the cold-call assumption: with probability ColdCallProb
+// the model calls a cold tool directly, guessing its schema from the
+// directory. Under rejected: execute, a guess that is well formed (with
+// probability ColdCallWellFormedProb) runs without a schema in view and
+// needs no load. Any other guess is rejected: the request that made it is
+// wasted (an extra round trip), the rejection is added to the conversation,
+// and the tool is loaded as usual. It returns the tools still to load.
+func (r *replayer) coldCalls(st *Step, cold []*toolInfo) []*toolInfo {
+	e := r.e
+	if e.params.ColdCallProb <= 0 || len(cold) == 0 {
+		return cold
+	}
+	keep := cold[:0:0]
+	rejected := 0
+	for _, ti := range cold {
+		if r.rng.Float64() >= e.params.ColdCallProb {
+			keep = append(keep, ti)
+			continue
+		}
+		if r.s.Rejected == "execute" && r.rng.Float64() < e.params.ColdCallWellFormedProb {
+			continue // executed without a schema in view: counted at the call
+		}
+		rejected++
+		r.out.Values[MMalformedNoSchema]++
+		keep = append(keep, ti)
+	}
+	if rejected > 0 {
+		r.send(true, e.outputTokens(st), nil, false)
+		r.appendMsg(e.assistantTokens(st), false)
+		r.appendMsg(e.countText(rejectionText)*int64(rejected), false)
+	}
+	return keep
+}
+
+// rejectionText is what a runtime answers to a call of an unloaded tool
+// (its token count is what the conversation grows by).
+const rejectionText = "Tool not loaded: call tool_search first, then retry."
 
 // classify records a validation outcome of a call made against a stale schema.
 func (r *replayer) classify(class string, stale bool) {

@@ -224,3 +224,20 @@ func TestCacheTTLExpiresAcrossLongPause(t *testing.T) {
 		check(t, "pause", out[0], want{MCacheReadTokens: tc.read, MCacheWriteTokens: tc.write})
 	}
 }
+
+// TestColdCallAssumption pins the cold-call assumption at its extremes: a
+// model that always guesses is rejected (one wasted request, then the
+// search) under rejected: retry, and runs without a schema under
+// rejected: execute when every guess is well formed.
+func TestColdCallAssumption(t *testing.T) {
+	always := Trigger{Mode: "always"}
+	e := newTestEngine(t, []Strategy{
+		{Name: "retry", Trigger: always, Rejected: "retry"},
+		{Name: "execute", Trigger: always, Rejected: "execute"},
+	}, []testTool{{"a", 100, 0}, {"b", 100, 0}})
+	e.params.ColdCallProb = 1
+	e.params.ColdCallWellFormedProb = 1
+	out := e.ReplayNeed(&Need{SessionID: "s7", SystemTokens: 100, Steps: []Step{user(10), call("a"), reply()}})
+	check(t, "retry", out[0], want{MRequests: 4, MExtraRoundTrips: 2, MSearches: 1, MMalformedNoSchema: 1, MMalformedCalls: 1, MCallsWithoutSchema: 0})
+	check(t, "execute", out[1], want{MRequests: 2, MExtraRoundTrips: 0, MSearches: 0, MMalformedCalls: 0, MCallsWithoutSchema: 1})
+}
