@@ -17,6 +17,7 @@ func (e exitError) Error() string { return e.msg }
 func asExit(err error, target *exitError) bool { return errors.As(err, target) }
 
 func newRootCmd() *cobra.Command {
+	var f runFlags
 	root := &cobra.Command{
 		Use:   "defersim",
 		Short: "Replay agent sessions under deferred tool loading strategies",
@@ -29,10 +30,11 @@ With no arguments it runs the embedded default scenario and writes a report.`,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runDefault(cmd)
+			return doRun(cmd, "", &f)
 		},
 	}
-	root.AddCommand(newTraceCmd(), newCatalogCmd())
+	f.register(root)
+	root.AddCommand(newRunCmd(), newReportCmd(), newTraceCmd(), newCatalogCmd())
 	return root
 }
 

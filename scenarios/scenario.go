@@ -1,0 +1,158 @@
+// Package scenarios loads scenario files: the YAML that names a replay's
+// traces, catalogs, model, parameters and strategies (docs/scenarios.md).
+// Loading resolves presets, expands matrices, normalizes and validates
+// every strategy, and reports any problem as FILE:LINE: FIELD: REASON.
+package scenarios
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/defersim/defersim/sim"
+)
+
+// EmbeddedPrefix marks a path inside the embedded default data
+// ("embedded:catalog", "embedded:trace.jsonl.gz"); such paths are not
+// resolved against the scenario's directory.
+const EmbeddedPrefix = "embedded:"
+
+// Scenario is a resolved scenario file: presets expanded, defaults filled,
+// every value validated.
+type Scenario struct {
+	// File is the name the scenario was loaded from (its path, or
+	// "default.yaml" for the embedded default).
+	File        string `json:"file"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Seed        int64  `json:"seed"`
+	// Traces and Catalogs are paths resolved against the scenario file's
+	// directory, or EmbeddedPrefix paths.
+	Traces   []string `json:"traces"`
+	Catalogs []string `json:"catalogs"`
+
+	Model  sim.Model  `json:"model"`
+	Params sim.Params `json:"params"`
+	// Strategies are normalized and valid, with unique names, in file order
+	// (strategies first, then matrix expansions).
+	Strategies []sim.Strategy `json:"strategies"`
+	// Baseline names the strategy others are compared with.
+	Baseline string `json:"baseline"`
+
+	// Data for later stages, validated but not interpreted here.
+	Permissions Permissions       `json:"permissions"`
+	Servers     map[string]Server `json:"servers,omitempty"`
+	Sweep       *Sweep            `json:"sweep,omitempty"`
+	Check       *Check            `json:"check,omitempty"`
+	Assumptions []string          `json:"assumptions,omitempty"`
+
+	// pathLines maps each trace and catalog path from the file to its line.
+	pathLines map[string]int
+}
+
+// Permissions are checked at execution for every call, deferred or not.
+// Entries are tool names or prefixes ending in "*", optionally scoped
+// "server:name". Deny wins over allow; an empty allow list allows all.
+type Permissions struct {
+	Allow []string `yaml:"allow" json:"allow,omitempty"`
+	Deny  []string `yaml:"deny" json:"deny,omitempty"`
+}
+
+// Server holds per-server settings, keyed by server name.
+type Server struct {
+	// Local marks the server's tools as built-in/local (direct unless
+	// always-deferred) rather than MCP.
+	Local bool `yaml:"local" json:"local,omitempty"`
+	// Upgrades move the server to another catalog version during the run.
+	Upgrades []Upgrade `yaml:"upgrades" json:"upgrades,omitempty"`
+}
+
+// Upgrade moves a server to catalog version To, either after a number of
+// sessions (AfterSession, counted in trace order) or at a point in trace
+// time (At, RFC 3339). Exactly one of the two is set.
+type Upgrade struct {
+	To           string `yaml:"to" json:"to"`
+	AfterSession *int64 `yaml:"after_session" json:"after_session,omitempty"`
+	At           string `yaml:"at" json:"at,omitempty"`
+}
+
+// Sweep varies one numeric parameter over [From, To] in steps of Step.
+// Param is a path: "params.KEY", "model.KEY[.KEY]" or "strategy.KEY[.KEY]"
+// (the latter applies to every strategy).
+type Sweep struct {
+	Param string  `yaml:"param" json:"param"`
+	From  float64 `yaml:"from" json:"from"`
+	To    float64 `yaml:"to" json:"to"`
+	Step  float64 `yaml:"step" json:"step"`
+}
+
+// Check holds regression-gate tolerances: relative changes of a metric
+// against a baseline run that are accepted.
+type Check struct {
+	// Tolerance applies to every metric without its own entry.
+	Tolerance float64 `yaml:"tolerance" json:"tolerance"`
+	// Metrics maps a metric name to its own relative tolerance.
+	Metrics map[string]float64 `yaml:"metrics" json:"metrics,omitempty"`
+}
+
+// Time parses At.
+func (u Upgrade) Time() (time.Time, error) {
+	t, err := time.Parse(time.RFC3339, u.At)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%q is not an RFC 3339 time (e.g. 2026-05-01T09:00:00Z)", u.At)
+	}
+	return t, nil
+}
+
+// Strategy returns the scenario's strategy called name.
+func (s *Scenario) Strategy(name string) (sim.Strategy, bool) {
+	for _, st := range s.Strategies {
+		if st.Name == name {
+			return st, true
+		}
+	}
+	return sim.Strategy{}, false
+}
+
+// Fingerprint is the hex SHA-256 of a canonical JSON form of everything
+// that changes replay numbers: seed, model, params, strategies (without
+// their prose description and source), baseline, permissions and servers.
+// Two results with the same fingerprint (and the same input files) are
+// comparable. Key order, comments and anchors in the YAML do not matter.
+func (s *Scenario) Fingerprint() string {
+	strategies := make([]sim.Strategy, len(s.Strategies))
+	for i, st := range s.Strategies {
+		st.Description, st.Source = "", ""
+		strategies[i] = st
+	}
+	canon := struct {
+		Version     int               `json:"v"`
+		Seed        int64             `json:"seed"`
+		Model       sim.Model         `json:"model"`
+		Params      sim.Params        `json:"params"`
+		Strategies  []sim.Strategy    `json:"strategies"`
+		Baseline    string            `json:"baseline"`
+		Permissions Permissions       `json:"permissions"`
+		Servers     map[string]Server `json:"servers"`
+	}{1, s.Seed, s.Model, s.Params, strategies, s.Baseline, s.Permissions, s.Servers}
+	b, err := json.Marshal(canon)
+	if err != nil {
+		// The value holds only strings, numbers, bools, slices and maps
+		// with string keys: Marshal cannot fail on it.
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
