@@ -138,3 +138,12 @@ func (s *Session) Start() *Event {
 	}
 	return nil
 }
+
+// End returns the session_end event, or nil when the session has none (it was
+// still open at the end of its file).
+func (s *Session) End() *Event {
+	if n := len(s.Events); n > 0 && s.Events[n-1].Type == SessionEnd {
+		return &s.Events[n-1]
+	}
+	return nil
+}

@@ -2,12 +2,122 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/defersim/defersim/traces"
 )
 
-// PLACEHOLDER: replaced by the implementation.
 func newTraceStatsCmd() *cobra.Command {
-	return &cobra.Command{Use: "stats", Short: "not implemented yet",
-		RunE: func(*cobra.Command, []string) error { return errors.New("not implemented") }}
+	var (
+		asJSON  bool
+		top     int
+		skipBad bool
+	)
+	c := &cobra.Command{
+		Use:   "stats FILE...",
+		Short: "Summarise trace files: sessions, events, tool calls, openers, top tools",
+		Long: `stats reads trace files (JSONL, plain or gzip) and prints, over all of
+them: sessions, events by type, model requests, tool calls (by status),
+distinct tools, tool calls and user turns per session, sessions with recorded
+usage or timings, openers (the first tool called in each session) and the most
+called tools.
+
+A malformed line stops the command (exit status 1) unless --skip-bad is given;
+"defersim trace validate" lists every problem.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if top < 0 {
+				return exitError{code: 2, msg: "--top must be 0 or more"}
+			}
+			rep, err := traceStats(args, traces.ReadOptions{SkipBad: skipBad})
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				rep.Stats = rep.Stats.Truncate(top)
+				return writeTraceJSON(out, rep)
+			}
+			return rep.writeText(out, top)
+		},
+	}
+	f := c.Flags()
+	f.BoolVar(&asJSON, "json", false, "print JSON instead of tables")
+	f.IntVar(&top, "top", 10, "number of openers and top tools to list (0 for all)")
+	f.BoolVar(&skipBad, "skip-bad", false, "skip malformed lines (counted in the output) instead of stopping")
+	return c
+}
+
+// statsReport is the output of trace stats.
+type statsReport struct {
+	Files []string `json:"files"`
+	// Skipped counts malformed lines skipped under --skip-bad, by kind.
+	Skipped     int64                 `json:"skipped_lines"`
+	SkipReasons map[traces.Kind]int64 `json:"skip_reasons,omitempty"`
+	Stats       traces.Stats          `json:"stats"`
+}
+
+// traceStats reads every file in turn.
+func traceStats(paths []string, opts traces.ReadOptions) (statsReport, error) {
+	rep := statsReport{Files: paths}
+	var acc traces.StatsAccumulator
+	for _, p := range paths {
+		if err := addFileStats(&acc, &rep, p, opts); err != nil {
+			return rep, err
+		}
+	}
+	rep.Stats = acc.Stats()
+	return rep, nil
+}
+
+func addFileStats(acc *traces.StatsAccumulator, rep *statsReport, path string, opts traces.ReadOptions) error {
+	r, err := traces.Open(path, opts)
+	if err != nil {
+		return traceReadError(err)
+	}
+	defer r.Close()
+	for s, err := range r.Sessions() {
+		if err != nil {
+			return traceReadError(err)
+		}
+		acc.Add(s)
+	}
+	c := r.Counts()
+	rep.Skipped += c.Skipped
+	for k, n := range c.SkipReasons {
+		if rep.SkipReasons == nil {
+			rep.SkipReasons = make(map[traces.Kind]int64)
+		}
+		rep.SkipReasons[k] += n
+	}
+	return nil
+}
+
+// traceReadError maps a read error to an exit status: 1 for bad content,
+// 2 for a file that cannot be opened.
+func traceReadError(err error) error {
+	var le *traces.LineError
+	if errors.As(err, &le) {
+		return exitError{code: 1, msg: err.Error()}
+	}
+	return exitError{code: 2, msg: err.Error()}
+}
+
+func (rep statsReport) writeText(w io.Writer, top int) error {
+	if rep.Skipped > 0 {
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(rep.SkipReasons)) {
+			parts = append(parts, fmt.Sprintf("%s %d", k, rep.SkipReasons[k]))
+		}
+		if _, err := fmt.Fprintf(w, "skipped %d malformed lines (%s)\n\n", rep.Skipped, strings.Join(parts, ", ")); err != nil {
+			return err
+		}
+	}
+	return traces.WriteStatsText(w, rep.Stats, top)
 }

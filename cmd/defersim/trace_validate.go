@@ -1,13 +1,173 @@
 package main
 
 import (
-	"errors"
+	"encoding/json"
+	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
+
+	"github.com/defersim/defersim/sim/catalog"
+	"github.com/defersim/defersim/traces"
 )
 
-// PLACEHOLDER: replaced by the implementation.
 func newTraceValidateCmd() *cobra.Command {
-	return &cobra.Command{Use: "validate", Short: "not implemented yet",
-		RunE: func(*cobra.Command, []string) error { return errors.New("not implemented") }}
+	var (
+		catalogDirs []string
+		asJSON      bool
+	)
+	c := &cobra.Command{
+		Use:   "validate FILE...",
+		Short: "Check trace files against trace format v1",
+		Long: `validate checks trace files (JSONL, plain or gzip) against trace format v1
+(docs/trace-format.md) and prints every problem as "file:line: reason", then a
+summary line. With --catalogs, a tool_call of a tool that no catalog in those
+directories serves is a problem too.
+
+Exit status: 0 when every file is valid, 1 when some file has problems,
+2 when some file or catalog cannot be read.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts := traces.ValidateOptions{}
+			if len(catalogDirs) > 0 {
+				idx, err := loadToolIndex(catalogDirs)
+				if err != nil {
+					return exitError{code: 2, msg: err.Error()}
+				}
+				opts.Tools = idx
+			}
+			rep := validateFiles(args, opts)
+			out := cmd.OutOrStdout()
+			var err error
+			if asJSON {
+				err = writeTraceJSON(out, rep)
+			} else {
+				err = rep.writeText(out)
+			}
+			if err != nil {
+				return err
+			}
+			return rep.exit()
+		},
+	}
+	c.Flags().StringSliceVar(&catalogDirs, "catalogs", nil,
+		"catalog directory whose tools tool_calls may name (repeatable or comma-separated)")
+	c.Flags().BoolVar(&asJSON, "json", false, "print a JSON report instead of text")
+	return c
+}
+
+// toolIndexes is a traces.ToolIndex over several catalogs.
+type toolIndexes []traces.ToolIndex
+
+func (ts toolIndexes) HasTool(server, tool string) bool {
+	for _, t := range ts {
+		if t.HasTool(server, tool) {
+			return true
+		}
+	}
+	return false
+}
+
+// loadToolIndex loads each catalog directory.
+func loadToolIndex(dirs []string) (traces.ToolIndex, error) {
+	var idx toolIndexes
+	for _, d := range dirs {
+		cat, err := catalog.LoadDir(d)
+		if err != nil {
+			return nil, fmt.Errorf("load catalogs from %s: %w", d, err)
+		}
+		idx = append(idx, cat)
+	}
+	return idx, nil
+}
+
+// validateReport is the outcome of validating several files.
+type validateReport struct {
+	Valid    bool             `json:"valid"`
+	Problems int              `json:"problems"`
+	Files    []validateResult `json:"files"`
+}
+
+// validateResult is the outcome for one file.
+type validateResult struct {
+	File     string           `json:"file"`
+	Valid    bool             `json:"valid"`
+	Error    string           `json:"error,omitempty"`
+	Counts   traces.Counts    `json:"counts"`
+	Problems []traces.Problem `json:"problems"`
+}
+
+func validateFiles(paths []string, opts traces.ValidateOptions) validateReport {
+	rep := validateReport{Valid: true, Files: []validateResult{}}
+	for _, p := range paths {
+		probs, counts, err := traces.Validate(p, opts)
+		r := validateResult{File: p, Counts: counts, Problems: probs}
+		if r.Problems == nil {
+			r.Problems = []traces.Problem{}
+		}
+		if err != nil {
+			r.Error = err.Error()
+		}
+		r.Valid = err == nil && len(probs) == 0
+		rep.Valid = rep.Valid && r.Valid
+		rep.Problems += len(probs)
+		rep.Files = append(rep.Files, r)
+	}
+	return rep
+}
+
+func (rep validateReport) writeText(w io.Writer) error {
+	var lines, events, sessions int64
+	unreadable := 0
+	for _, f := range rep.Files {
+		if f.Error != "" {
+			unreadable++
+			if _, err := fmt.Fprintf(w, "%s: %s\n", f.File, f.Error); err != nil {
+				return err
+			}
+		}
+		for _, p := range f.Problems {
+			if _, err := fmt.Fprintln(w, p.String()); err != nil {
+				return err
+			}
+		}
+		lines += f.Counts.Lines
+		events += f.Counts.Events
+		sessions += f.Counts.Sessions
+	}
+	status := "valid"
+	if !rep.Valid {
+		status = "INVALID"
+	}
+	_, err := fmt.Fprintf(w, "%s: %d files (%d unreadable), %d lines, %d events, %d sessions, %d problems\n",
+		status, len(rep.Files), unreadable, lines, events, sessions, rep.Problems)
+	return err
+}
+
+// exit returns the command's outcome as an exit status.
+func (rep validateReport) exit() error {
+	invalid, unreadable := 0, 0
+	for _, f := range rep.Files {
+		switch {
+		case f.Error != "":
+			unreadable++
+		case !f.Valid:
+			invalid++
+		}
+	}
+	switch {
+	case unreadable > 0:
+		return exitError{code: 2, msg: fmt.Sprintf("%d of %d trace files could not be read", unreadable, len(rep.Files))}
+	case invalid > 0:
+		return exitError{code: 1, msg: fmt.Sprintf("%d problems in %d of %d trace files", rep.Problems, invalid, len(rep.Files))}
+	}
+	return nil
+}
+
+// writeTraceJSON writes v as indented JSON.
+func writeTraceJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runTraceCmd runs "defersim trace ARGS..." and returns stdout and the exit status.
+func runTraceCmd(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	root := newRootCmd()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetArgs(append([]string{"trace"}, args...))
+	err := root.Execute()
+	var ex exitError
+	switch {
+	case err == nil:
+		return out.String(), 0
+	case errors.As(err, &ex):
+		return out.String(), ex.code
+	default:
+		t.Fatalf("trace %v: %v", args, err)
+		return "", -1
+	}
+}
+
+func TestTraceValidateAndStatsCmds(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join("..", "..", "traces", "testdata", "small.jsonl")
+	bad := filepath.Join(dir, "bad.jsonl")
+	data := `{"v":1,"type":"session_start","session":"a","t":"2026-01-01T00:00:00Z"}` + "\nnot json\n" +
+		`{"type":"session_end","session":"a","t":"2026-01-01T00:00:01Z"}` + "\n"
+	if err := os.WriteFile(bad, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cats := filepath.Join(dir, "catalogs")
+	if err := os.Mkdir(cats, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for file, tools := range map[string][]string{
+		"files@1.4.0.json":   {"read_file"},
+		"issues@2.0.1.json":  {"list_issues"},
+		"browser@0.9.3.json": {"browser_navigate", "browser_snapshot"},
+	} {
+		var list []string
+		for _, name := range tools {
+			list = append(list, `{"name":"`+name+`","description":"d","inputSchema":{"type":"object"}}`)
+		}
+		if err := os.WriteFile(filepath.Join(cats, file), []byte(`{"tools":[`+strings.Join(list, ",")+`]}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	partial := filepath.Join(dir, "partial")
+	if err := os.Mkdir(partial, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(cats, "browser@0.9.3.json"), filepath.Join(partial, "browser@0.9.3.json")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		want     []string
+	}{
+		{"valid file", []string{"validate", good}, 0, []string{"valid: 1 files (0 unreadable), 32 lines, 32 events, 3 sessions, 0 problems"}},
+		{"invalid file", []string{"validate", good, bad}, 1, []string{
+			bad + ":2: invalid JSON at column 2: invalid character 'o' in literal null (expecting 'u')",
+			"INVALID: 2 files (0 unreadable)"}},
+		{"every tool in some catalog", []string{"validate", "--catalogs", cats, "--catalogs", partial, good}, 0, []string{"valid: 1 files"}},
+		{"tool no catalog knows", []string{"validate", "--catalogs", cats, good}, 1, []string{
+			good + `:22: session "ops-003": tool_call of tool "browser_navigate" of server "browser", which no catalog knows`}},
+		{"unreadable catalog", []string{"validate", "--catalogs", filepath.Join(dir, "nope"), good}, 2, nil},
+		{"unreadable file", []string{"validate", filepath.Join(dir, "absent.jsonl")}, 2, []string{"absent.jsonl: open trace:"}},
+		{"json report", []string{"validate", "--json", bad}, 1, []string{`"valid": false`, `"kind": "bad_json"`}},
+		{"stats", []string{"stats", "--top", "1", good}, 0, []string{"tool calls                          5  (ok 4, error 1)", "2   40.0%  files   read_file"}},
+		{"stats json", []string{"stats", "--json", good}, 0, []string{`"tool_calls": 5`, `"sessions": 3`}},
+		{"stats of a bad file", []string{"stats", bad}, 1, nil},
+		{"stats skipping bad lines", []string{"stats", "--skip-bad", bad}, 0, []string{"skipped 1 malformed lines (bad_json 1)"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, code := runTraceCmd(t, tc.args...)
+			if code != tc.wantCode {
+				t.Errorf("exit status %d, want %d; output:\n%s", code, tc.wantCode, out)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,199 @@
+package traces
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// decodeEvent decodes one trace line into ev (which it resets first) and
+// checks everything that can be checked from the line alone: encoding, JSON,
+// event type, required fields, version and value ranges. It is the only place
+// lines are decoded, so the decoder can be swapped after measurement. The
+// returned error, when not nil, is a *lineProblem.
+func decodeEvent(line []byte, ev *Event) error {
+	var buf [1]lineProblem
+	probs := decodeEventAll(line, ev, buf[:0])
+	if len(probs) == 0 {
+		return nil
+	}
+	p := probs[0]
+	return &p
+}
+
+// decodeEventAll is decodeEvent reporting every problem of the line (by
+// appending to probs) instead of only the first.
+func decodeEventAll(line []byte, ev *Event, probs []lineProblem) []lineProblem {
+	if p := decodeJSON(line, ev); p != nil {
+		return append(probs, *p)
+	}
+	return checkEvent(ev, probs)
+}
+
+// decodeJSON resets ev and decodes line into it, after checking that line
+// holds no NUL byte and is valid UTF-8 (encoding/json would silently replace
+// invalid bytes). On a problem ev is left zero.
+func decodeJSON(line []byte, ev *Event) *lineProblem {
+	*ev = Event{}
+	if i := bytes.IndexByte(line, 0); i >= 0 {
+		return &lineProblem{kind: KindNUL, reason: fmt.Sprintf("NUL byte at column %d", i+1)}
+	}
+	if !utf8.Valid(line) {
+		return &lineProblem{kind: KindInvalidUTF8,
+			reason: fmt.Sprintf("invalid UTF-8 at column %d", invalidUTF8At(line)+1)}
+	}
+	if err := json.Unmarshal(line, ev); err != nil {
+		*ev = Event{}
+		p := jsonProblem(err)
+		return &p
+	}
+	return nil
+}
+
+// invalidUTF8At returns the offset of the first byte of line that is not
+// part of a valid UTF-8 sequence.
+func invalidUTF8At(line []byte) int {
+	for i := 0; i < len(line); {
+		r, n := utf8.DecodeRune(line[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(line)
+}
+
+// jsonProblem turns an encoding/json error into a readable reason.
+func jsonProblem(err error) lineProblem {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return lineProblem{kind: KindBadJSON, err: err,
+			reason: fmt.Sprintf("invalid JSON at column %d: %v", syn.Offset, err)}
+	case errors.As(err, &typ):
+		if typ.Field == "" {
+			return lineProblem{kind: KindBadJSON, err: err,
+				reason: fmt.Sprintf("invalid JSON: line is a JSON %s, not an object", typ.Value)}
+		}
+		return lineProblem{kind: KindBadValue, err: err,
+			reason: fmt.Sprintf("field %q: cannot use JSON %s as %s", typ.Field, typ.Value, typ.Type)}
+	default:
+		// The only field with a custom decoder that can fail is "t".
+		return lineProblem{kind: KindBadValue, err: err,
+			reason: fmt.Sprintf("field \"t\": not an RFC 3339 time (%v)", err)}
+	}
+}
+
+// checkEvent appends to probs every per-line rule ev breaks.
+func checkEvent(ev *Event, probs []lineProblem) []lineProblem {
+	missing := func(field string) {
+		probs = append(probs, lineProblem{kind: KindMissingField,
+			reason: "missing required field \"" + field + "\""})
+	}
+	known := true
+	switch ev.Type {
+	case "":
+		missing("type")
+		known = false
+	case SessionStart, UserMessage, ModelRequest, AssistantMessage, ToolCall,
+		ToolSearch, CatalogChange, DeferralChange, SessionEnd:
+	default:
+		probs = append(probs, lineProblem{kind: KindUnknownType,
+			reason: fmt.Sprintf("unknown event type %q", ev.Type)})
+		known = false
+	}
+	if ev.Session == "" {
+		missing("session")
+	}
+	if ev.T.IsZero() {
+		missing("t")
+	}
+	if ev.V != 0 && ev.V != Version {
+		probs = append(probs, lineProblem{kind: KindUnsupportedVersion,
+			reason: fmt.Sprintf("unsupported format version %d (this reader supports %d)", ev.V, Version)})
+	}
+	if !known {
+		return probs
+	}
+	switch ev.Type {
+	case SessionStart:
+		if ev.V == 0 {
+			missing("v")
+		}
+		for i := range ev.Servers {
+			if ev.Servers[i].Name == "" {
+				missing("servers[" + strconv.Itoa(i) + "].name")
+			}
+		}
+	case ModelRequest:
+		if ev.ID == "" {
+			missing("id")
+		}
+	case ToolCall:
+		if ev.CallID == "" {
+			missing("call_id")
+		}
+		if ev.Tool == "" {
+			missing("tool")
+		}
+		if ev.Server == "" {
+			missing("server")
+		}
+	case ToolSearch:
+		if ev.Query == "" {
+			missing("query")
+		}
+	case CatalogChange:
+		if ev.Server == "" {
+			missing("server")
+		}
+		if ev.Version == "" {
+			missing("version")
+		}
+	case DeferralChange:
+		if len(ev.Added) == 0 && len(ev.Removed) == 0 {
+			missing("added\" or \"removed")
+		}
+	}
+	if ev.Status != "" {
+		switch ev.Status {
+		case StatusOK, StatusError, StatusRejected, StatusDenied:
+		default:
+			probs = append(probs, lineProblem{kind: KindBadValue,
+				reason: fmt.Sprintf("field \"status\": unknown status %q (want ok, error, rejected or denied)", ev.Status)})
+		}
+	}
+	if len(ev.Args) > 0 && ev.Args[0] != '{' && ev.Args[0] != '"' {
+		probs = append(probs, lineProblem{kind: KindBadValue,
+			reason: "field \"args\": must be a JSON object or string"})
+	}
+	probs = checkNonNegative(ev, probs)
+	return probs
+}
+
+// checkNonNegative appends a problem for each count or duration below zero.
+func checkNonNegative(ev *Event, probs []lineProblem) []lineProblem {
+	check := func(field string, v int64) {
+		if v < 0 {
+			probs = append(probs, lineProblem{kind: KindNegative,
+				reason: fmt.Sprintf("field %q: negative value %d", field, v)})
+		}
+	}
+	check("system_prompt_tokens", ev.SystemPromptTokens)
+	check("text_tokens", ev.TextTokens)
+	check("ttft_ms", ev.TTFTMs)
+	check("duration_ms", ev.DurationMs)
+	check("result_bytes", ev.ResultBytes)
+	check("result_tokens", ev.ResultTokens)
+	if u := ev.Usage; u != nil {
+		check("usage.input", u.Input)
+		check("usage.cache_read", u.CacheRead)
+		check("usage.cache_write", u.CacheWrite)
+		check("usage.output", u.Output)
+	}
+	return probs
+}

@@ -1,0 +1,68 @@
+package traces
+
+import "strconv"
+
+// Kind classifies why a line of a trace was rejected. Counts.SkipReasons is
+// keyed by Kind.
+type Kind string
+
+// The kinds of line errors the reader and the validator report.
+const (
+	KindLineTooLong        Kind = "line_too_long"
+	KindNUL                Kind = "nul_byte"
+	KindInvalidUTF8        Kind = "invalid_utf8"
+	KindBadJSON            Kind = "bad_json"
+	KindBadValue           Kind = "bad_value"
+	KindUnknownType        Kind = "unknown_type"
+	KindMissingField       Kind = "missing_field"
+	KindUnsupportedVersion Kind = "unsupported_version"
+	KindNegative           Kind = "negative_value"
+	KindSessionNotOpen     Kind = "session_not_open"
+	KindDuplicateStart     Kind = "duplicate_session_start"
+	KindTooManySessions    Kind = "too_many_open_sessions"
+	KindCompression        Kind = "compression"
+	KindIO                 Kind = "io"
+	// The kinds below are only reported by Validate.
+	KindUnknownField     Kind = "unknown_field"
+	KindOrder            Kind = "order"
+	KindTimeBackwards    Kind = "time_backwards"
+	KindAfterEnd         Kind = "after_session_end"
+	KindDuplicateSession Kind = "duplicate_session"
+	KindNoSessionEnd     Kind = "no_session_end"
+	KindUnknownRequest   Kind = "unknown_request"
+	KindDuplicateRequest Kind = "duplicate_request"
+	KindUnknownTool      Kind = "unknown_tool"
+)
+
+// LineError is an error at one line of a trace file. Its Error() is
+// "file:line: reason".
+type LineError struct {
+	File   string
+	Line   int
+	Reason string
+	// Kind classifies the error; Err is the underlying cause, when there is one.
+	Kind Kind
+	Err  error
+}
+
+// Error returns "file:line: reason".
+func (e *LineError) Error() string {
+	return e.File + ":" + strconv.Itoa(e.Line) + ": " + e.Reason
+}
+
+// Unwrap returns the underlying cause, if any.
+func (e *LineError) Unwrap() error { return e.Err }
+
+// lineProblem is a problem found in one line before its location is known;
+// the reader turns it into a *LineError.
+type lineProblem struct {
+	kind   Kind
+	reason string
+	err    error
+}
+
+func (p *lineProblem) Error() string { return p.reason }
+
+func (p *lineProblem) at(file string, line int) *LineError {
+	return &LineError{File: file, Line: line, Reason: p.reason, Kind: p.kind, Err: p.err}
+}

@@ -1,0 +1,320 @@
+package traces
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"maps"
+	"os"
+	"slices"
+)
+
+// Defaults of ReadOptions.
+const (
+	// DefaultMaxLineBytes bounds the length of one line (64 MiB).
+	DefaultMaxLineBytes = 64 << 20
+	// DefaultMaxOpenSessions bounds the sessions open at once in one file.
+	DefaultMaxOpenSessions = 10000
+	// MaxSkipRecords is how many skipped lines Counts.FirstSkips keeps.
+	MaxSkipRecords = 100
+)
+
+// ReadOptions tune a Reader. The zero value gives the defaults.
+type ReadOptions struct {
+	// MaxLineBytes bounds one line, newline excluded (<= 0: DefaultMaxLineBytes).
+	// A longer line is an error "file:line: line longer than N bytes"; it is
+	// never held in memory beyond the bound.
+	MaxLineBytes int
+	// MaxOpenSessions bounds how many sessions may be open (started and not
+	// ended) at once (<= 0: DefaultMaxOpenSessions). Going over it is an error
+	// even with SkipBad.
+	MaxOpenSessions int
+	// SkipBad skips malformed lines, counting them in Counts, instead of
+	// stopping at the first one.
+	SkipBad bool
+}
+
+func (o ReadOptions) maxLine() int {
+	if o.MaxLineBytes <= 0 {
+		return DefaultMaxLineBytes
+	}
+	return o.MaxLineBytes
+}
+
+func (o ReadOptions) maxOpen() int {
+	if o.MaxOpenSessions <= 0 {
+		return DefaultMaxOpenSessions
+	}
+	return o.MaxOpenSessions
+}
+
+// Counts tallies what a Reader (or Validate) saw.
+type Counts struct {
+	// Lines is the number of lines read, blank and skipped ones included.
+	Lines int64 `json:"lines"`
+	// Bytes is the number of uncompressed bytes read.
+	Bytes int64 `json:"bytes"`
+	// Events is the number of events decoded and accepted.
+	Events int64 `json:"events"`
+	// Sessions is the number of sessions yielded (Validate: distinct sessions seen).
+	Sessions int64 `json:"sessions"`
+	// Skipped is the number of malformed lines skipped (Validate: lines with
+	// a problem of their own).
+	Skipped int64 `json:"skipped"`
+	// Incomplete is the number of sessions that had no session_end at EOF.
+	Incomplete int64 `json:"incomplete"`
+	// SkipReasons counts skipped lines by kind of problem.
+	SkipReasons map[Kind]int64 `json:"skip_reasons,omitempty"`
+	// FirstSkips records the first MaxSkipRecords skipped lines and why.
+	FirstSkips []Problem `json:"first_skips,omitempty"`
+}
+
+// clone returns a copy that shares nothing with c.
+func (c Counts) clone() Counts {
+	c.SkipReasons = maps.Clone(c.SkipReasons)
+	c.FirstSkips = slices.Clone(c.FirstSkips)
+	return c
+}
+
+func (c *Counts) skip(e *LineError) {
+	c.Skipped++
+	if c.SkipReasons == nil {
+		c.SkipReasons = make(map[Kind]int64)
+	}
+	c.SkipReasons[e.Kind]++
+	if len(c.FirstSkips) < MaxSkipRecords {
+		c.FirstSkips = append(c.FirstSkips, Problem{File: e.File, Line: e.Line, Reason: e.Reason, Kind: e.Kind})
+	}
+}
+
+// Reader streams the sessions of one trace file (plain or gzip JSONL).
+//
+// Sessions may interleave: the reader keeps each open session in memory until
+// its session_end and yields it then, so sessions come out in the order of
+// their session_end lines; sessions still open at EOF follow, in the order of
+// their session_start lines. Memory is bounded by the open sessions
+// (ReadOptions.MaxOpenSessions) and one line (ReadOptions.MaxLineBytes). The
+// reader does not remember ended sessions, so a session id that starts again
+// after its session_end is yielded as a second session (Validate reports it).
+//
+// A Reader is not safe for concurrent use.
+type Reader struct {
+	name   string
+	opts   ReadOptions
+	src    *lineSource
+	file   io.Closer
+	counts Counts
+	open   map[string]*openSession
+	seq    int64
+	used   bool
+	ev     Event
+}
+
+// openSession is a session between its session_start and its session_end.
+type openSession struct {
+	s   *Session
+	seq int64
+}
+
+// Open opens the trace file at path. Call Close when done.
+func Open(path string, opts ReadOptions) (*Reader, error) {
+	f, err := openFile(path)
+	if err != nil {
+		return nil, err
+	}
+	r, err := NewReader(f, path, opts)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	r.file = f
+	return r, nil
+}
+
+// NewReader returns a Reader on r; name is used in error messages. A gzip
+// stream is detected by its magic bytes. A corrupt gzip header is a *LineError.
+func NewReader(r io.Reader, name string, opts ReadOptions) (*Reader, error) {
+	src, err := newLineSource(r, name, opts.maxLine())
+	if err != nil {
+		return nil, err
+	}
+	return &Reader{name: name, opts: opts, src: src, open: make(map[string]*openSession)}, nil
+}
+
+// Counts returns what the reader has seen so far.
+func (r *Reader) Counts() Counts {
+	c := r.counts.clone()
+	c.Bytes = r.src.bytes
+	return c
+}
+
+// Close releases the reader and, when it was made by Open, closes the file.
+// It may be called more than once.
+func (r *Reader) Close() error {
+	err := r.src.close()
+	if r.file != nil {
+		if cerr := r.file.Close(); err == nil {
+			err = cerr
+		}
+		r.file = nil
+	}
+	return err
+}
+
+// Sessions yields each complete session once (see Reader for the order). On
+// an error it yields (nil, err) and stops; errors about the content of a
+// line are *LineError. With SkipBad, malformed lines are skipped instead, but
+// a read error (corrupt or truncated gzip) or too many open sessions still
+// stops. Sessions may be ranged over only once.
+func (r *Reader) Sessions() iter.Seq2[*Session, error] {
+	return func(yield func(*Session, error) bool) {
+		if r.used {
+			yield(nil, errors.New("traces: Sessions called twice on one Reader"))
+			return
+		}
+		r.used = true
+		for {
+			line, tooLong, err := r.src.next()
+			if errors.Is(err, io.EOF) {
+				r.flush(yield)
+				return
+			}
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			r.counts.Lines++
+			var s *Session
+			var lerr *LineError
+			switch {
+			case tooLong:
+				lerr = &LineError{File: r.name, Line: r.src.line, Kind: KindLineTooLong,
+					Reason: fmt.Sprintf("line longer than %d bytes", r.src.max)}
+			case isBlank(line):
+				continue
+			default:
+				s, lerr = r.add(line)
+			}
+			if lerr != nil {
+				if !r.opts.SkipBad || lerr.Kind == KindTooManySessions {
+					yield(nil, lerr)
+					return
+				}
+				r.counts.skip(lerr)
+				continue
+			}
+			if s != nil {
+				r.counts.Sessions++
+				if !yield(s, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// add decodes line and files its event under its session. It returns the
+// session when the event ended it.
+func (r *Reader) add(line []byte) (*Session, *LineError) {
+	ev := &r.ev
+	if err := decodeEvent(line, ev); err != nil {
+		var p *lineProblem
+		if errors.As(err, &p) {
+			return nil, p.at(r.name, r.src.line)
+		}
+		return nil, &LineError{File: r.name, Line: r.src.line, Kind: KindBadJSON, Reason: err.Error(), Err: err}
+	}
+	o := r.open[ev.Session]
+	if ev.Type == SessionStart {
+		if o != nil {
+			return nil, r.lineError(KindDuplicateStart, fmt.Sprintf(
+				"session_start for session %q, which is already open since line %d", ev.Session, o.s.Lines[0]))
+		}
+		if len(r.open) >= r.opts.maxOpen() {
+			return nil, r.lineError(KindTooManySessions, fmt.Sprintf(
+				"more than %d sessions open at once (raise ReadOptions.MaxOpenSessions)", r.opts.maxOpen()))
+		}
+		r.seq++
+		o = &openSession{s: &Session{ID: ev.Session, File: r.name}, seq: r.seq}
+		r.open[ev.Session] = o
+	} else if o == nil {
+		return nil, r.lineError(KindSessionNotOpen, fmt.Sprintf(
+			"%s event for session %q, which is not open (no session_start before it, or it already ended)",
+			ev.Type, ev.Session))
+	}
+	s := o.s
+	ev.Session = s.ID // share one string per session
+	s.Events = append(s.Events, *ev)
+	s.Lines = append(s.Lines, r.src.line)
+	r.counts.Events++
+	if ev.Type != SessionEnd {
+		return nil, nil
+	}
+	delete(r.open, s.ID)
+	return s, nil
+}
+
+func (r *Reader) lineError(kind Kind, reason string) *LineError {
+	return &LineError{File: r.name, Line: r.src.line, Kind: kind, Reason: reason}
+}
+
+// flush yields the sessions still open at EOF in the order they started.
+func (r *Reader) flush(yield func(*Session, error) bool) {
+	rest := slices.Collect(maps.Values(r.open))
+	slices.SortFunc(rest, func(a, b *openSession) int { return cmp.Compare(a.seq, b.seq) })
+	clear(r.open)
+	for _, o := range rest {
+		r.counts.Sessions++
+		r.counts.Incomplete++
+		if !yield(o.s, nil) {
+			return
+		}
+	}
+}
+
+// isBlank reports whether line holds only JSON whitespace.
+func isBlank(line []byte) bool {
+	for _, c := range line {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return false
+		}
+	}
+	return true
+}
+
+// ReadAll reads every session of the file at path with the default options.
+// It is meant for tests and small files: it holds the whole trace in memory.
+func ReadAll(path string) ([]*Session, Counts, error) {
+	r, err := Open(path, ReadOptions{})
+	if err != nil {
+		return nil, Counts{}, err
+	}
+	defer r.Close()
+	var out []*Session
+	for s, err := range r.Sessions() {
+		if err != nil {
+			return out, r.Counts(), err
+		}
+		out = append(out, s)
+	}
+	return out, r.Counts(), nil
+}
+
+// openFile opens a trace file for reading, refusing directories.
+func openFile(path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open trace: %w", err)
+	}
+	st, err := f.Stat()
+	if err == nil && st.IsDir() {
+		err = fmt.Errorf("%s is a directory", path)
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("open trace: %w", err)
+	}
+	return f, nil
+}

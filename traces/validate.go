@@ -1,0 +1,230 @@
+package traces
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// ToolIndex says whether some catalog knows a tool. *catalog.Catalog
+// satisfies it.
+type ToolIndex interface {
+	HasTool(server, tool string) bool
+}
+
+// ValidateOptions tune Validate. The zero value checks everything but tool
+// names.
+type ValidateOptions struct {
+	// Tools, when set, makes a tool_call for a tool it does not know a problem.
+	Tools ToolIndex
+	// MaxLineBytes bounds one line (<= 0: DefaultMaxLineBytes).
+	MaxLineBytes int
+}
+
+// Problem is one thing wrong with a trace, at a line of a file.
+type Problem struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Reason string `json:"reason"`
+	Kind   Kind   `json:"kind"`
+}
+
+// String returns "file:line: reason".
+func (p Problem) String() string { return p.File + ":" + strconv.Itoa(p.Line) + ": " + p.Reason }
+
+// Validate checks the trace file at path and returns every problem found,
+// ordered by line (problems of one line in the order checked), with the
+// counts of what it read. The error is non-nil only when the file cannot be
+// opened; a corrupt or truncated gzip stream is a Problem that ends the check.
+//
+// Unlike a Reader, Validate remembers every session id of the file (to report
+// a session id that starts again after its session_end), so its memory grows
+// with the number of sessions.
+func Validate(path string, opts ValidateOptions) ([]Problem, Counts, error) {
+	f, err := openFile(path)
+	if err != nil {
+		return nil, Counts{}, err
+	}
+	defer f.Close()
+	return ValidateReader(f, path, opts)
+}
+
+// ValidateReader is Validate on a stream; name is used in problems.
+func ValidateReader(r io.Reader, name string, opts ValidateOptions) ([]Problem, Counts, error) {
+	v := &validator{name: name, opts: opts, sessions: make(map[string]*vsession)}
+	src, err := newLineSource(r, name, ReadOptions{MaxLineBytes: opts.MaxLineBytes}.maxLine())
+	if err != nil {
+		var le *LineError
+		if errors.As(err, &le) {
+			v.add(le.Line, le.Kind, le.Reason)
+			return v.problems, v.counts, nil
+		}
+		return nil, Counts{}, err
+	}
+	defer src.close()
+	v.run(src)
+	v.counts.Bytes = src.bytes
+	slices.SortStableFunc(v.problems, func(a, b Problem) int { return cmp.Compare(a.Line, b.Line) })
+	return v.problems, v.counts, nil
+}
+
+// validator holds the state of one Validate run.
+type validator struct {
+	name     string
+	opts     ValidateOptions
+	problems []Problem
+	counts   Counts
+	sessions map[string]*vsession
+	order    []string // session ids in order of first appearance
+	ev       Event
+	probs    []lineProblem
+}
+
+// vsession is what Validate remembers of a session.
+type vsession struct {
+	first    int // line of its first event
+	lastT    time.Time
+	lastLine int
+	ended    bool
+	endLine  int
+	requests map[string]int // model_request id -> line; dropped at session_end
+}
+
+func (v *validator) add(line int, kind Kind, reason string) {
+	v.problems = append(v.problems, Problem{File: v.name, Line: line, Reason: reason, Kind: kind})
+}
+
+func (v *validator) run(src *lineSource) {
+	for {
+		line, tooLong, err := src.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			var le *LineError
+			if errors.As(err, &le) {
+				v.add(le.Line, le.Kind, le.Reason)
+			} else {
+				v.add(src.line+1, KindIO, err.Error())
+			}
+			return // the rest of the stream is unreadable; skip the EOF checks
+		}
+		v.counts.Lines++
+		n := src.line
+		if tooLong {
+			v.add(n, KindLineTooLong, fmt.Sprintf("line longer than %d bytes", src.max))
+			continue
+		}
+		if isBlank(line) {
+			continue
+		}
+		v.line(n, line)
+	}
+	for _, id := range v.order {
+		if s := v.sessions[id]; !s.ended {
+			v.counts.Incomplete++
+			v.add(s.first, KindNoSessionEnd, fmt.Sprintf("session %q has no session_end", id))
+		}
+	}
+}
+
+// line checks one non-blank line.
+func (v *validator) line(n int, line []byte) {
+	ev := &v.ev
+	var decoded bool
+	decoded, v.probs = checkLine(line, ev, v.probs[:0])
+	for _, p := range v.probs {
+		v.add(n, p.kind, p.reason)
+	}
+	if len(v.probs) > 0 {
+		v.counts.Skipped++
+	} else {
+		v.counts.Events++
+	}
+	if !decoded || ev.Session == "" || !isKnownType(ev.Type) {
+		return
+	}
+	v.session(n, ev)
+}
+
+// checkLine decodes line into ev and appends every problem the line has on
+// its own (the rules of the JSON Schema). decoded reports whether ev holds
+// the line's content.
+func checkLine(line []byte, ev *Event, probs []lineProblem) (decoded bool, _ []lineProblem) {
+	if p := decodeJSON(line, ev); p != nil {
+		return false, append(probs, *p)
+	}
+	probs = checkEvent(ev, probs)
+	return true, checkFields(line, probs)
+}
+
+// session checks the rules that span the events of one session.
+func (v *validator) session(n int, ev *Event) {
+	id := ev.Session
+	s := v.sessions[id]
+	switch {
+	case s == nil:
+		s = &vsession{first: n}
+		v.sessions[id] = s
+		v.order = append(v.order, id)
+		v.counts.Sessions++
+		if ev.Type != SessionStart {
+			v.add(n, KindOrder, fmt.Sprintf("session %q: first event is %s, not session_start", id, ev.Type))
+		}
+	case s.ended && ev.Type == SessionStart:
+		v.add(n, KindDuplicateSession, fmt.Sprintf(
+			"session %q starts again after its session_end at line %d (duplicate session id)", id, s.endLine))
+		*s = vsession{first: n}
+		v.counts.Sessions++
+	case s.ended:
+		v.add(n, KindAfterEnd, fmt.Sprintf("session %q: %s event after its session_end at line %d", id, ev.Type, s.endLine))
+		return
+	case ev.Type == SessionStart:
+		v.add(n, KindOrder, fmt.Sprintf("session %q: session_start is not the first event (session began at line %d)", id, s.first))
+	}
+	if !ev.T.IsZero() {
+		if !s.lastT.IsZero() && ev.T.Before(s.lastT) {
+			v.add(n, KindTimeBackwards, fmt.Sprintf("session %q: time goes backwards: %s is before %s at line %d",
+				id, ev.T.Format(time.RFC3339Nano), s.lastT.Format(time.RFC3339Nano), s.lastLine))
+		}
+		s.lastT, s.lastLine = ev.T, n
+	}
+	switch ev.Type {
+	case ModelRequest:
+		if prev, ok := s.requests[ev.ID]; ok {
+			v.add(n, KindDuplicateRequest, fmt.Sprintf("session %q: model_request id %q already used at line %d", id, ev.ID, prev))
+		} else if ev.ID != "" {
+			if s.requests == nil {
+				s.requests = make(map[string]int)
+			}
+			s.requests[ev.ID] = n
+		}
+	case SessionEnd:
+		s.ended, s.endLine, s.requests = true, n, nil
+	}
+	if ev.Request != "" && ev.Type != ModelRequest {
+		if _, ok := s.requests[ev.Request]; !ok {
+			v.add(n, KindUnknownRequest, fmt.Sprintf("session %q: %s names request %q, which is no earlier model_request",
+				id, ev.Type, ev.Request))
+		}
+	}
+	if ev.Type == ToolCall && v.opts.Tools != nil && ev.Tool != "" && ev.Server != "" &&
+		!v.opts.Tools.HasTool(ev.Server, ev.Tool) {
+		v.add(n, KindUnknownTool, fmt.Sprintf("session %q: tool_call of tool %q of server %q, which no catalog knows",
+			id, ev.Tool, ev.Server))
+	}
+}
+
+// isKnownType reports whether t is an event type of format v1.
+func isKnownType(t EventType) bool {
+	switch t {
+	case SessionStart, UserMessage, ModelRequest, AssistantMessage, ToolCall,
+		ToolSearch, CatalogChange, DeferralChange, SessionEnd:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,132 @@
+package traces
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// toolSet is a ToolIndex of "server/tool" names.
+type toolSet map[string]bool
+
+func (ts toolSet) HasTool(server, tool string) bool { return ts[server+"/"+tool] }
+
+func TestValidateTools(t *testing.T) {
+	data := lines(
+		ev("session_start", "s1", 0, ""),
+		ev("model_request", "s1", 1, `"id":"r1"`),
+		ev("tool_call", "s1", 2, `"request":"r1","call_id":"c1","tool":"read_file","server":"files"`),
+		ev("tool_call", "s1", 3, `"request":"r1","call_id":"c2","tool":"delete_everything","server":"files"`),
+		ev("tool_call", "s1", 4, `"request":"r1","call_id":"c3","tool":"read_file","server":"other"`),
+		ev("session_end", "s1", 5, ""),
+	)
+	tests := []struct {
+		name  string
+		tools ToolIndex
+		want  []string
+	}{
+		{name: "no catalog: tools unchecked"},
+		{name: "catalog", tools: toolSet{"files/read_file": true}, want: []string{
+			`f.jsonl:4: session "s1": tool_call of tool "delete_everything" of server "files", which no catalog knows`,
+			`f.jsonl:5: session "s1": tool_call of tool "read_file" of server "other", which no catalog knows`,
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			probs, counts, err := ValidateReader(bytes.NewReader(data), "f.jsonl", ValidateOptions{Tools: tc.tools})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, p := range probs {
+				got = append(got, p.String())
+				if p.Kind != KindUnknownTool {
+					t.Errorf("problem %s has kind %s", p, p.Kind)
+				}
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("problems (-want +got):\n%s", diff)
+			}
+			if counts.Lines != 6 || counts.Events != 6 || counts.Sessions != 1 {
+				t.Errorf("counts = %+v", counts)
+			}
+		})
+	}
+}
+
+// TestValidateGenerated checks that generated traces, sequential and
+// interleaved, plain and gzip, are valid.
+func TestValidateGenerated(t *testing.T) {
+	sessions := genSessions(11, 25)
+	tools := toolSet{}
+	for srv, names := range testTools {
+		for _, n := range names {
+			tools[srv+"/"+n] = true
+		}
+	}
+	for _, compress := range []bool{false, true} {
+		for _, group := range []int{1, 4} {
+			data := encodeSessions(t, sessions, compress, group)
+			probs, counts, err := ValidateReader(bytes.NewReader(data), "gen.jsonl", ValidateOptions{Tools: tools})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(probs) > 0 {
+				t.Fatalf("gzip=%v group=%d: %d problems, first %s", compress, group, len(probs), probs[0])
+			}
+			if counts.Sessions != 25 || counts.Skipped != 0 {
+				t.Errorf("counts = %+v", counts)
+			}
+		}
+	}
+}
+
+func TestValidateFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.jsonl")
+	if err := os.WriteFile(path, lines(ev("session_start", "s", 0, ""), "{oops", ev("session_end", "s", 1, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	probs, _, err := Validate(path, ValidateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Problem{{File: path, Line: 2, Kind: KindBadJSON, Reason: "invalid JSON at column 2: invalid character 'o' looking for beginning of object key string"}}
+	if diff := cmp.Diff(want, probs); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+	if _, _, err := Validate(filepath.Join(dir, "absent"), ValidateOptions{}); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: err = %v", err)
+	}
+	if _, _, err := Validate(dir, ValidateOptions{}); err == nil {
+		t.Error("Validate of a directory: no error")
+	}
+	if _, err := Open(dir, ReadOptions{}); err == nil {
+		t.Error("Open of a directory: no error")
+	}
+}
+
+// TestEventFieldsKnown keeps isEventField in step with the json tags of Event.
+func TestEventFieldsKnown(t *testing.T) {
+	var tags []string
+	typ := reflect.TypeFor[Event]()
+	for i := range typ.NumField() {
+		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		tags = append(tags, name)
+		if !isEventField(name) {
+			t.Errorf("field %q of Event is not known to isEventField", name)
+		}
+	}
+	for _, extra := range []string{"x", "sesion", "Type", "usage.input"} {
+		if isEventField(extra) && !slices.Contains(tags, extra) {
+			t.Errorf("isEventField(%q) = true", extra)
+		}
+	}
+}
