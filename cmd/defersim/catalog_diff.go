@@ -1,13 +1,67 @@
 package main
 
 import (
-	"errors"
+	"encoding/json"
+	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/defersim/defersim/sim/catalog"
 )
 
-// PLACEHOLDER: replaced by the implementation.
 func newCatalogDiffCmd() *cobra.Command {
-	return &cobra.Command{Use: "diff", Short: "not implemented yet",
-		RunE: func(*cobra.Command, []string) error { return errors.New("not implemented") }}
+	var (
+		asJSON bool
+		failOn string
+	)
+	c := &cobra.Command{
+		Use:   "diff A B",
+		Short: "Drift between two catalog files: added, removed and changed tools, classified",
+		Long: `diff compares catalog file A (older) with B (newer). Each changed tool is
+classified as metadata-only, description-only, schema-compatible or breaking,
+with the JSON path of every change (see docs/catalogs.md).
+
+--fail-on breaking exits 1 when any change is breaking (a removed tool counts);
+--fail-on any exits 1 when anything differs; --fail-on none (default) never does.`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch failOn {
+			case "none", "any", "breaking":
+			default:
+				return fmt.Errorf("--fail-on: want breaking, any or none, not %q", failOn)
+			}
+			a, err := catalog.LoadFile(args[0])
+			if err != nil {
+				return err
+			}
+			b, err := catalog.LoadFile(args[1])
+			if err != nil {
+				return err
+			}
+			d := catalog.Diff(a, b)
+			out := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				enc.SetEscapeHTML(false)
+				err = enc.Encode(d)
+			} else {
+				err = catalog.FormatDiff(out, d)
+			}
+			if err != nil {
+				return err
+			}
+			drift := len(d.Added)+len(d.Removed)+len(d.Changed) > 0
+			switch {
+			case failOn == "any" && drift:
+				return exitError{code: 1, msg: fmt.Sprintf("catalog drift: %d added, %d removed, %d changed", len(d.Added), len(d.Removed), len(d.Changed))}
+			case failOn == "breaking" && d.Class == catalog.ClassBreaking:
+				return exitError{code: 1, msg: "breaking catalog drift"}
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of text")
+	c.Flags().StringVar(&failOn, "fail-on", "none", "exit 1 on drift of this class: breaking, any or none")
+	return c
 }

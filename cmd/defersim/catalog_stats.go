@@ -1,13 +1,106 @@
 package main
 
 import (
-	"errors"
+	"encoding/json"
+	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/defersim/defersim/sim/catalog"
+	"github.com/defersim/defersim/sim/tokens"
 )
 
-// PLACEHOLDER: replaced by the implementation.
 func newCatalogStatsCmd() *cobra.Command {
-	return &cobra.Command{Use: "stats", Short: "not implemented yet",
-		RunE: func(*cobra.Command, []string) error { return errors.New("not implemented") }}
+	var (
+		asJSON      bool
+		counterList string
+		top         int
+		allVersions bool
+		form        string
+	)
+	c := &cobra.Command{
+		Use:   "stats PATH...",
+		Short: "Token cost of catalogs: tools, bytes, tokens per counter, estimator error",
+		Long: `stats counts the tokens of MCP catalogs. PATH is a catalog file
+(<server>@<version>[+variant].json), a directory of them (the latest version
+of each server, or every version with --all-versions) or a manifest
+(catalog.yaml / manifest.json). Tokens are counted on each tool's compact
+wire form (see docs/catalogs.md); the estimator error is measured against
+o200k_base when it is among the counters.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			counters, err := tokens.ParseList(counterList)
+			if err != nil {
+				return err
+			}
+			wf, err := catalog.ParseWireForm(form)
+			if err != nil {
+				return err
+			}
+			if top < 0 {
+				return fmt.Errorf("--top must be 0 or more")
+			}
+			var servers []*catalog.Server
+			for _, p := range args {
+				ss, err := loadServers(p, allVersions)
+				if err != nil {
+					return err
+				}
+				servers = append(servers, ss...)
+			}
+			memo := make([]tokens.Counter, len(counters))
+			for i, c := range counters {
+				memo[i] = tokens.NewMemo(c)
+			}
+			opt := catalog.StatsOptions{Form: wf, Top: top}
+			if top == 0 {
+				opt.Top = -1
+			}
+			st := catalog.ComputeStatsWith(servers, memo, opt)
+			out := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				enc.SetEscapeHTML(false)
+				return enc.Encode(st)
+			}
+			return catalog.FormatStats(out, st)
+		},
+	}
+	f := c.Flags()
+	f.BoolVar(&asJSON, "json", false, "print JSON instead of tables")
+	f.StringVar(&counterList, "counters", "o200k_base,cl100k_base,bytes/3.5", "comma-separated counters: o200k_base, cl100k_base, bytes/N")
+	f.IntVar(&top, "top", 10, "number of top tools to list (0 for none)")
+	f.BoolVar(&allVersions, "all-versions", false, "for a directory, include every version, not just the latest")
+	f.StringVar(&form, "form", string(catalog.FormAnthropic), "bytes counted per tool: anthropic, openai or mcp")
+	return c
+}
+
+// loadServers loads PATH: a file, a manifest or a directory.
+func loadServers(path string, allVersions bool) ([]*catalog.Server, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	var cat *catalog.Catalog
+	switch {
+	case st.IsDir():
+		cat, err = catalog.LoadDir(path)
+	case catalog.IsManifest(path):
+		cat, err = catalog.LoadManifest(path)
+	default:
+		s, err := catalog.LoadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		return []*catalog.Server{s}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if allVersions {
+		return cat.All(), nil
+	}
+	return cat.LatestAll(), nil
 }

@@ -21,8 +21,10 @@ func TestEveryCatalogFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// cl100k_base is exercised by the golden test; one tokenizer keeps this
+	// test fast.
 	cs := []tokens.Counter{}
-	for _, n := range []string{"o200k_base", "cl100k_base", "bytes/3.5"} {
+	for _, n := range []string{"o200k_base", "bytes/3.5"} {
 		c, err := tokens.ByName(n)
 		if err != nil {
 			t.Fatal(err)

@@ -11,10 +11,7 @@ import (
 // and a total, then the top contributors overall.
 func FormatStats(w io.Writer, st Stats) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	header := []string{"SERVER", "TOOLS", "BYTES"}
-	for _, c := range st.Counters {
-		header = append(header, c)
-	}
+	header := append([]string{"SERVER", "TOOLS", "BYTES"}, st.Counters...)
 	if st.Reference != "" {
 		header = append(header, "B/TOK")
 	}

@@ -6,13 +6,6 @@ import (
 	"fmt"
 )
 
-// metadataFields are the MCP tool fields that do not reach a model in the
-// wire forms (drift in them is classified metadata-only).
-var metadataFields = map[string]bool{
-	"annotations": true, "title": true, "outputSchema": true,
-	"_meta": true, "icons": true, "execution": true,
-}
-
 // NewTool parses one MCP tool object (as served in a tools/list result) and
 // fills every derived field: Raw (compact, source key order), Fingerprint,
 // Wire and WireOpenAI. name must be a non-empty string; description, when
