@@ -40,7 +40,8 @@ type Engine struct {
 	model      Model
 	params     Params
 	seed       int64
-	content    tokens.Counter
+	content    tokens.Counter // memoised: schemas, directories, names, system prompts
+	raw        tokens.Counter // per-session text, counted once per session
 	tables     *toolTables
 	registry   *Registry
 	rankers    *rankerCache
@@ -69,7 +70,10 @@ func NewEngine(cfg Config) (*Engine, error) {
 		}
 		content = c
 	}
-	if _, ok := content.(*tokens.Memo); !ok {
+	raw := content
+	if m, ok := content.(*tokens.Memo); ok {
+		raw = m
+	} else if _, est := content.(*tokens.Estimator); !est {
 		content = tokens.NewMemo(content)
 	}
 	reg := cfg.Registry
@@ -108,7 +112,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 		local[s] = true
 	}
 	e := &Engine{strategies: cfg.Strategies, model: cfg.Model, params: cfg.Params, seed: cfg.Seed,
-		content: content, registry: reg, rankers: &rankerCache{}, deny: cfg.Deny, validator: cfg.Validator, fidelity: -1}
+		content: content, raw: raw, registry: reg, rankers: &rankerCache{}, deny: cfg.Deny, validator: cfg.Validator, fidelity: -1}
 	e.tables = buildToolTables(cfg.Catalog, content, counters, cfg.Params.ToolOverheadTokens, local)
 	for i := range cfg.Strategies {
 		s := &cfg.Strategies[i]
@@ -138,18 +142,40 @@ func (e *Engine) countText(s string) int64 {
 	return e.content.Count([]byte(s))
 }
 
-func (e *Engine) textTokens(text string, recorded int64) int64 {
-	if text != "" {
-		return e.countText(text)
+// prepare counts the tokens of a need's text once, before it is replayed
+// under every strategy: message text and tool arguments with the raw
+// counter (their content is unique to the session, so memoising it would
+// only grow memory), system prompts and tool names with the memo.
+func (e *Engine) prepare(n *Need) {
+	if n.SystemText != "" {
+		n.SystemTokens = e.content.Count([]byte(n.SystemText))
 	}
-	return recorded
+	for i := range n.Steps {
+		st := &n.Steps[i]
+		if st.Text != "" {
+			st.TextTokens = e.raw.Count([]byte(st.Text))
+		}
+		for j := range st.Calls {
+			c := &st.Calls[j]
+			c.NameTokens = e.countText(c.Tool)
+			c.ArgTokens = e.raw.Count(c.Args)
+			switch {
+			case c.ResultTokens > 0:
+			case c.Result != "":
+				c.ResultTokens = e.raw.Count([]byte(c.Result))
+			case c.ResultBytes > 0 && e.params.BytesPerToken > 0:
+				c.ResultTokens = int64(float64(c.ResultBytes)/e.params.BytesPerToken + 0.999999)
+			}
+		}
+	}
+	n.prepared = true
 }
 
 func (e *Engine) systemHash(n *Need) uint64 {
 	return mix(hashString(n.SystemText), uint64(n.SystemTokens))
 }
 
-func (e *Engine) systemTokens(n *Need) int64 { return e.textTokens(n.SystemText, n.SystemTokens) }
+func (e *Engine) systemTokens(n *Need) int64 { return n.SystemTokens }
 
 // outputTokens is the recorded output of a model step, or its estimate from
 // the text and calls it produced.
@@ -163,25 +189,15 @@ func (e *Engine) outputTokens(st *Step) int64 {
 // assistantTokens is the size of the assistant message a step adds to the
 // conversation: its text and its tool calls (name and raw arguments).
 func (e *Engine) assistantTokens(st *Step) int64 {
-	t := e.textTokens(st.Text, st.TextTokens)
+	t := st.TextTokens
 	for i := range st.Calls {
 		c := &st.Calls[i]
-		t += e.countText(c.Tool) + e.content.Count(c.Args) + e.params.MessageOverheadTokens
+		t += c.NameTokens + c.ArgTokens + e.params.MessageOverheadTokens
 	}
 	return t
 }
 
-func (e *Engine) resultTokens(c *Call) int64 {
-	switch {
-	case c.ResultTokens > 0:
-		return c.ResultTokens
-	case c.Result != "":
-		return e.countText(c.Result)
-	case c.ResultBytes > 0 && e.params.BytesPerToken > 0:
-		return int64(float64(c.ResultBytes)/e.params.BytesPerToken + 0.999999)
-	}
-	return 0
-}
+func (e *Engine) resultTokens(c *Call) int64 { return c.ResultTokens }
 
 func (e *Engine) validate(seen, served *toolInfo, args []byte) string {
 	if e.validator == nil {

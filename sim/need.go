@@ -37,6 +37,8 @@ type Need struct {
 	// tool name to the query that returned it.
 	Queries  []string
 	QueryFor map[string]string
+
+	prepared bool // token counts filled by Engine.prepare
 }
 
 // Step is one element of a need.
@@ -70,6 +72,9 @@ type Call struct {
 	Result       string
 	ResultBytes  int64
 	ResultTokens int64
+	// ArgTokens and NameTokens are filled by Engine.prepare.
+	ArgTokens  int64
+	NameTokens int64
 }
 
 // searchToolNames are the names recording runtimes give their search tool.

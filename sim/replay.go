@@ -77,6 +77,9 @@ type FidelityPair struct {
 
 func (r *replayer) run(n *Need, si int, out *Outcome, wantFid bool) {
 	e := r.e
+	if !n.prepared {
+		e.prepare(n)
+	}
 	r.s = &e.strategies[si]
 	r.si = si
 	r.n = n
@@ -112,9 +115,9 @@ func (r *replayer) run(n *Need, si int, out *Outcome, wantFid bool) {
 				r.t0 = r.clock
 			}
 			r.lastUser = st.Text
-			r.appendMsg(e.textTokens(st.Text, st.TextTokens), false)
+			r.appendMsg(st.TextTokens, false)
 		case StepCanned:
-			r.appendMsg(e.textTokens(st.Text, st.TextTokens), false)
+			r.appendMsg(st.TextTokens, false)
 		case StepCatalogChange:
 			r.changeVersion(st.Server, st.Version)
 		case StepModel:
@@ -598,7 +601,7 @@ func (r *replayer) queryFor(ti *toolInfo) string {
 // output is the search call, the search itself, and its result loading got.
 func (r *replayer) searchRoundTrip(query string, got []*toolInfo) {
 	e := r.e
-	out := e.countText(`{"query":`+jsonQuote(query)+`}`) + e.params.MessageOverheadTokens
+	out := e.raw.Count([]byte(`{"query":`+jsonQuote(query)+`}`)) + e.params.MessageOverheadTokens
 	r.send(true, out, nil, false)
 	r.out.Values[MSearches]++
 	r.appendMsg(out, false)

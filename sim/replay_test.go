@@ -38,7 +38,7 @@ func newTestEngine(t *testing.T, strategies []Strategy, tools []testTool) *Engin
 		fillTestDefaults(&strategies[i])
 	}
 	e := &Engine{strategies: strategies, model: testModel(), params: testParams(), seed: 1,
-		content: tokens.NewEstimator(1), registry: NewRegistry(), rankers: &rankerCache{}, fidelity: -1}
+		content: tokens.NewEstimator(1), raw: tokens.NewEstimator(1), registry: NewRegistry(), rankers: &rankerCache{}, fidelity: -1}
 	st := &serverTable{name: "s", version: "1"}
 	est := map[string]int64{}
 	for _, tt := range tools {

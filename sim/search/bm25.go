@@ -104,24 +104,29 @@ func NewBM25(docs []sim.ToolDoc, p BM25Params) (*BM25, error) {
 	x := &BM25{p: p, n: len(docs), vocab: map[string]int32{}, norm: make([]float64, len(docs))}
 	dl := make([]int, len(docs))
 	var total int
-	var toks []string
-	counts := map[int32]int32{}
+	var tf []int32    // by term id: frequency in the current document
+	var inDoc []int32 // term ids seen in the current document
+	var buf [64]byte
 	for d, doc := range docs {
-		toks = DocTokens(toks[:0], doc, p.NameWeight)
-		dl[d] = len(toks)
-		total += len(toks)
-		clear(counts)
-		for _, t := range toks {
-			id, ok := x.vocab[t]
+		inDoc = inDoc[:0]
+		EachDocToken(doc, p.NameWeight, buf[:0], func(tok []byte) {
+			id, ok := x.vocab[string(tok)]
 			if !ok {
 				id = int32(len(x.postings))
-				x.vocab[t] = id
+				x.vocab[string(tok)] = id
 				x.postings = append(x.postings, nil)
+				tf = append(tf, 0)
 			}
-			counts[id]++
-		}
-		for id, tf := range counts {
-			x.postings[id] = append(x.postings[id], posting{doc: int32(d), tf: tf})
+			if tf[id] == 0 {
+				inDoc = append(inDoc, id)
+			}
+			tf[id]++
+			dl[d]++
+		})
+		total += dl[d]
+		for _, id := range inDoc {
+			x.postings[id] = append(x.postings[id], posting{doc: int32(d), tf: tf[id]})
+			tf[id] = 0
 		}
 	}
 	if len(docs) > 0 {
@@ -161,18 +166,27 @@ func IDF(n, df int) float64 {
 // name nameWeight times, then the description, the parameter names and
 // descriptions, and the server name.
 func DocTokens(dst []string, doc sim.ToolDoc, nameWeight int) []string {
+	var buf [64]byte
+	EachDocToken(doc, nameWeight, buf[:0], func(tok []byte) { dst = append(dst, string(tok)) })
+	return dst
+}
+
+// EachDocToken calls emit with each token of a tool's search document, in
+// DocTokens order. The slice passed to emit is only valid during the call;
+// buf is scratch space.
+func EachDocToken(doc sim.ToolDoc, nameWeight int, buf []byte, emit func(tok []byte)) {
 	for range nameWeight {
-		dst = appendTokens(dst, doc.Name)
+		eachToken(doc.Name, buf, emit)
 	}
-	dst = appendTokens(dst, doc.Description)
+	eachToken(doc.Description, buf, emit)
 	ps := schemaParams(doc.Schema)
 	for _, n := range ps.names {
-		dst = appendTokens(dst, n)
+		eachToken(n, buf, emit)
 	}
 	for _, d := range ps.descs {
-		dst = appendTokens(dst, d)
+		eachToken(d, buf, emit)
 	}
-	return appendTokens(dst, doc.Server)
+	eachToken(doc.Server, buf, emit)
 }
 
 // AvgDocLen is the mean document length in tokens.

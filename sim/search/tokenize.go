@@ -1,7 +1,6 @@
 package search
 
 import (
-	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -24,44 +23,71 @@ func Tokenize(s string) []string {
 	return appendTokens(nil, s)
 }
 
+// appendTokens appends the tokens of s to dst.
+func appendTokens(dst []string, s string) []string {
+	var buf [64]byte
+	eachToken(s, buf[:0], func(tok []byte) { dst = append(dst, string(tok)) })
+	return dst
+}
+
+// firstCJK is below every rune of the CJK scripts (Hangul Jamo, U+1100).
+const firstCJK = 0x1100
+
 // isCJK reports a rune of a script written without spaces between words.
 func isCJK(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+	return r >= firstCJK && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
 // isWord reports a rune that belongs to a (non-CJK) word.
 func isWord(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
 	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r))
 }
 
-// appendTokens appends the tokens of s to dst.
-func appendTokens(dst []string, s string) []string {
-	var word strings.Builder
+// eachToken calls emit with each token of s (see Tokenize). The slice
+// passed to emit is only valid during the call; buf is scratch space.
+func eachToken(s string, buf []byte, emit func(tok []byte)) {
+	word := buf[:0]
+	prevCJK := -1 // byte offset of the previous rune when it was CJK
 	flush := func() {
-		if word.Len() > 0 {
-			dst = append(dst, word.String())
-			word.Reset()
+		if len(word) > 0 {
+			emit(word)
+			word = word[:0]
 		}
 	}
-	prevCJK := -1 // byte offset of the previous rune when it was CJK
-	for i, r := range s {
+	for i := 0; i < len(s); {
+		r, n := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(s[i:])
+		}
 		switch {
+		case r < utf8.RuneSelf && isWord(r):
+			prevCJK = -1
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			word = append(word, byte(r))
 		case isCJK(r):
 			flush()
-			n := utf8.RuneLen(r)
-			dst = append(dst, s[i:i+n])
+			word = append(word, s[i:i+n]...)
+			emit(word)
+			word = word[:0]
 			if prevCJK >= 0 {
-				dst = append(dst, s[prevCJK:i+n])
+				word = append(word, s[prevCJK:i+n]...)
+				emit(word)
+				word = word[:0]
 			}
 			prevCJK = i
 		case isWord(r):
 			prevCJK = -1
-			word.WriteRune(unicode.ToLower(r))
+			word = utf8.AppendRune(word, unicode.ToLower(r))
 		default:
 			prevCJK = -1
 			flush()
 		}
+		i += n
 	}
 	flush()
-	return dst
 }

@@ -1,0 +1,43 @@
+package search
+
+import (
+	"testing"
+)
+
+func BenchmarkBM25Build1000(b *testing.B) {
+	docs := syntheticCorpus(1000)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := NewBM25(docs, AnchorBM25()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkRank500(b *testing.B) {
+	docs := syntheticCorpus(500)
+	queries := map[string]string{
+		ModeBM25:      "create a pull request for this branch",
+		ModeRegex:     "pull.*request",
+		ModeSubstring: "request",
+	}
+	for mode, q := range queries {
+		rk, err := Factories()[mode](docs)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(mode, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				rk.Rank(q, 8)
+			}
+		})
+	}
+	bm, _ := NewBM25(docs, AnchorBM25())
+	b.Run("bm25-prefix-fallback", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			bm.Rank("reque", 8)
+		}
+	})
+}
