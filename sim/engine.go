@@ -23,6 +23,8 @@ type Config struct {
 	LocalServers []string
 	// Deny lists tool names or prefixes the permission check refuses.
 	Deny []string
+	// Upgrades move servers to other catalog versions during the run.
+	Upgrades []Upgrade
 	// Validator checks stale-schema calls (nil: stale calls are counted but
 	// not validated).
 	Validator ArgValidator
@@ -48,6 +50,7 @@ type Engine struct {
 	deny       []string
 	validator  ArgValidator
 	fidelity   int // strategy index, -1 none
+	upgrades   []Upgrade
 }
 
 // NewEngine prepares an engine: it counts every distinct schema once.
@@ -114,6 +117,15 @@ func NewEngine(cfg Config) (*Engine, error) {
 	e := &Engine{strategies: cfg.Strategies, model: cfg.Model, params: cfg.Params, seed: cfg.Seed,
 		content: content, raw: raw, registry: reg, rankers: &rankerCache{}, deny: cfg.Deny, validator: cfg.Validator, fidelity: -1}
 	e.tables = buildToolTables(cfg.Catalog, content, counters, cfg.Params.ToolOverheadTokens, local)
+	for _, u := range cfg.Upgrades {
+		if e.tables.byKey[u.Server+"@"+u.To] == nil {
+			return nil, fmt.Errorf("upgrade of %s to %s: no such server version in the catalogs (have %s)", u.Server, u.To, strings.Join(e.tables.versions[u.Server], ", "))
+		}
+		if (u.AfterSession < 0) == u.At.IsZero() {
+			return nil, fmt.Errorf("upgrade of %s to %s: give exactly one of after_session and at", u.Server, u.To)
+		}
+	}
+	e.upgrades = cfg.Upgrades
 	for i := range cfg.Strategies {
 		s := &cfg.Strategies[i]
 		if (cfg.FidelityStrategy == "" && s.Trigger.Mode == "never") || s.Name == cfg.FidelityStrategy {

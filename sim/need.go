@@ -60,6 +60,8 @@ type Step struct {
 	Server, Version string
 	// Line is the source line of the event that started the step (0 if unknown).
 	Line int
+	// T is the recorded time of the event that started the step (zero if unknown).
+	T time.Time
 }
 
 // Call is one tool call of a model step.
@@ -107,7 +109,7 @@ func ExtractNeed(s *traces.Session) *Need {
 		return 0
 	}
 	openImplicit := func(i int) int {
-		n.Steps = append(n.Steps, Step{Kind: StepModel, Line: line(i), TTFTMs: -1, DurationMs: -1})
+		n.Steps = append(n.Steps, Step{Kind: StepModel, Line: line(i), T: s.Events[i].T, TTFTMs: -1, DurationMs: -1})
 		return len(n.Steps) - 1
 	}
 	for i := range s.Events {
@@ -127,10 +129,10 @@ func ExtractNeed(s *traces.Session) *Need {
 			if haveTimes && !lastEnd.IsZero() && !ev.T.IsZero() {
 				pause = max(0, float64(ev.T.Sub(lastEnd))/float64(time.Millisecond))
 			}
-			n.Steps = append(n.Steps, Step{Kind: StepUser, PauseMs: pause, Text: ev.Text, TextTokens: ev.TextTokens, Line: line(i)})
+			n.Steps = append(n.Steps, Step{Kind: StepUser, PauseMs: pause, Text: ev.Text, TextTokens: ev.TextTokens, Line: line(i), T: ev.T})
 			cur = -1
 		case traces.ModelRequest:
-			st := Step{Kind: StepModel, RequestID: ev.ID, Usage: ev.Usage, TTFTMs: -1, DurationMs: -1, Line: line(i)}
+			st := Step{Kind: StepModel, RequestID: ev.ID, Usage: ev.Usage, TTFTMs: -1, DurationMs: -1, Line: line(i), T: ev.T}
 			if ev.TTFTMs > 0 {
 				st.TTFTMs = float64(ev.TTFTMs)
 			}
@@ -145,7 +147,7 @@ func ExtractNeed(s *traces.Session) *Need {
 		case traces.AssistantMessage:
 			idx := stepFor(ev.Request, byReq, cur)
 			if idx < 0 && explicit {
-				n.Steps = append(n.Steps, Step{Kind: StepCanned, Text: ev.Text, TextTokens: ev.TextTokens, Line: line(i)})
+				n.Steps = append(n.Steps, Step{Kind: StepCanned, Text: ev.Text, TextTokens: ev.TextTokens, Line: line(i), T: ev.T})
 				break
 			}
 			if idx < 0 || (!explicit && len(n.Steps[idx].Calls) > 0) {
@@ -193,7 +195,7 @@ func ExtractNeed(s *traces.Session) *Need {
 				Args: ev.Args, Status: ev.Status, DurationMs: dur, Result: ev.Result,
 				ResultBytes: ev.ResultBytes, ResultTokens: ev.ResultTokens})
 		case traces.CatalogChange:
-			n.Steps = append(n.Steps, Step{Kind: StepCatalogChange, Server: ev.Server, Version: ev.Version, Line: line(i)})
+			n.Steps = append(n.Steps, Step{Kind: StepCatalogChange, Server: ev.Server, Version: ev.Version, Line: line(i), T: ev.T})
 		}
 		if !ev.T.IsZero() {
 			end := ev.T.Add(time.Duration(ev.DurationMs) * time.Millisecond)

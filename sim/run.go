@@ -157,6 +157,7 @@ func (e *Engine) replayOne(r *replayer, j job) (res jobResult) {
 		}
 	}()
 	n := ExtractNeed(j.s)
+	e.applyUpgrades(n, int64(j.idx))
 	res.removed = n.Removed
 	S := len(e.strategies)
 	res.values = make([][NumMetrics]float64, S)

@@ -32,14 +32,15 @@ type serverTable struct {
 // toolTables holds every catalog version's tools, with counts computed once
 // per distinct schema.
 type toolTables struct {
-	byKey  map[string]*serverTable // "server@version"
-	latest map[string]*serverTable
-	names  []string                    // server names, sorted
-	estBy  map[string]map[string]int64 // counter name -> fingerprint -> tokens
+	byKey    map[string]*serverTable // "server@version"
+	latest   map[string]*serverTable
+	names    []string                    // server names, sorted
+	versions map[string][]string         // server -> versions, ascending
+	estBy    map[string]map[string]int64 // counter name -> fingerprint -> tokens
 }
 
 func buildToolTables(cat *catalog.Catalog, content tokens.Counter, counters map[string]tokens.Counter, toolOverhead int64, local map[string]bool) *toolTables {
-	tt := &toolTables{byKey: map[string]*serverTable{}, latest: map[string]*serverTable{}, estBy: map[string]map[string]int64{}}
+	tt := &toolTables{byKey: map[string]*serverTable{}, latest: map[string]*serverTable{}, estBy: map[string]map[string]int64{}, versions: map[string][]string{}}
 	memo := map[string]*toolInfo{} // fingerprint+server -> info
 	if cat == nil {
 		return tt
@@ -75,6 +76,7 @@ func buildToolTables(cat *catalog.Catalog, content tokens.Counter, counters map[
 			}
 			sort.Slice(st.tools, func(i, j int) bool { return st.tools[i].name < st.tools[j].name })
 			tt.byKey[name+"@"+srv.Version] = st
+			tt.versions[name] = append(tt.versions[name], srv.Version)
 			tt.latest[name] = st
 		}
 	}

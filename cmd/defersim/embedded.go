@@ -1,6 +1,10 @@
 package main
 
-import "io/fs"
+import (
+	"io/fs"
+
+	defaultdata "github.com/defersim/defersim/scenarios/default"
+)
 
 // embeddedData returns the embedded default data set (catalog/ and trace.jsonl.gz).
-func embeddedData() fs.FS { return nil }
+func embeddedData() fs.FS { return defaultdata.FS() }

@@ -1,0 +1,141 @@
+package gen
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/traces"
+)
+
+// Files written by WriteDir, relative to its directory.
+const (
+	CatalogDir = "catalog"
+	TraceFile  = "trace.jsonl.gz"
+	ParamsFile = "params.yaml"
+)
+
+// WriteOptions tune WriteDir.
+type WriteOptions struct {
+	// Clean removes catalog files in DIR/catalog that this generation does
+	// not write. Without it, such files are an error (they would silently
+	// join the catalog).
+	Clean bool
+}
+
+// Summary describes what WriteDir wrote.
+type Summary struct {
+	Servers       int   `json:"servers"`
+	ServerFiles   int   `json:"server_versions"`
+	Tools         int   `json:"tools"`
+	Sessions      int   `json:"sessions"`
+	Events        int64 `json:"events"`
+	ToolCalls     int64 `json:"tool_calls"`
+	CatalogChange int64 `json:"catalog_changes"`
+	TraceBytes    int64 `json:"trace_bytes"`
+	CatalogBytes  int64 `json:"catalog_bytes"`
+}
+
+// WriteDir writes DIR/catalog/<server>@<version>.json (MCP tools/list),
+// DIR/trace.jsonl.gz and DIR/params.yaml, each atomically. Sessions are
+// streamed: memory stays bounded whatever p.Sessions is.
+func (g *Generator) WriteDir(dir string, opt WriteOptions) (*Summary, error) {
+	cdir := filepath.Join(dir, CatalogDir)
+	if err := os.MkdirAll(cdir, 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", cdir, err)
+	}
+	sum := &Summary{Servers: len(g.servers)}
+	want := map[string][]byte{}
+	tools := map[string]bool{}
+	for _, s := range g.servers {
+		for _, v := range s.versions {
+			want[s.name+"@"+v.version+".json"] = v.toolsList()
+			for _, t := range v.tools {
+				tools[s.name+"/"+t.name] = true
+			}
+		}
+	}
+	sum.Tools = len(tools)
+	sum.ServerFiles = len(want)
+	if err := checkStale(cdir, want, opt.Clean); err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(want))
+	for n := range want {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if err := atomicfile.WriteFile(filepath.Join(cdir, n), want[n], 0o644); err != nil {
+			return nil, err
+		}
+		sum.CatalogBytes += int64(len(want[n]))
+	}
+	py, err := g.p.YAML()
+	if err != nil {
+		return nil, err
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, ParamsFile), py, 0o644); err != nil {
+		return nil, err
+	}
+	tpath := filepath.Join(dir, TraceFile)
+	err = atomicfile.Write(tpath, 0o644, func(f *os.File) error {
+		w := traces.NewWriter(f, true)
+		for s := range g.Sessions() {
+			sum.Sessions++
+			for i := range s.Events {
+				sum.Events++
+				switch s.Events[i].Type {
+				case traces.ToolCall:
+					sum.ToolCalls++
+				case traces.CatalogChange:
+					sum.CatalogChange++
+				}
+			}
+			if err := w.WriteSession(s); err != nil {
+				return err
+			}
+		}
+		return w.Close()
+	})
+	if err != nil {
+		return nil, err
+	}
+	if st, err := os.Stat(tpath); err == nil {
+		sum.TraceBytes = st.Size()
+	}
+	return sum, nil
+}
+
+// checkStale finds catalog files this generation would not rewrite.
+func checkStale(cdir string, want map[string][]byte, clean bool) error {
+	ents, err := os.ReadDir(cdir)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", cdir, err)
+	}
+	var stale []string
+	for _, e := range ents {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".json") {
+			continue
+		}
+		if _, ok := want[n]; !ok {
+			stale = append(stale, n)
+		}
+	}
+	if len(stale) == 0 {
+		return nil
+	}
+	if !clean {
+		return fmt.Errorf("%s holds %d catalog file(s) this generation does not write (first: %s); remove them, choose another directory, or clean (--force)", cdir, len(stale), stale[0])
+	}
+	for _, n := range stale {
+		if err := os.Remove(filepath.Join(cdir, n)); err != nil {
+			return fmt.Errorf("remove stale catalog file: %w", err)
+		}
+	}
+	return nil
+}
