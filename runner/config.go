@@ -33,6 +33,7 @@ type Config struct {
 	// Catalogs are directories or files (or an fs.FS directory).
 	Catalogs     []Source
 	LocalServers []string
+	Upgrades     []sim.Upgrade
 	Deny         []string
 	// Notes are the scenario's free-form documented assumptions.
 	Notes []sim.Assumption

@@ -35,7 +35,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		val = defaultValidator()
 	}
 	eng, err := sim.NewEngine(sim.Config{Strategies: cfg.Strategies, Model: cfg.Model, Params: cfg.Params,
-		Catalog: cat, Seed: cfg.Seed, Registry: reg, LocalServers: cfg.LocalServers, Deny: cfg.Deny,
+		Catalog: cat, Seed: cfg.Seed, Registry: reg, LocalServers: cfg.LocalServers, Deny: cfg.Deny, Upgrades: cfg.Upgrades,
 		Validator: val})
 	if err != nil {
 		return nil, err

@@ -50,12 +50,30 @@ func FromScenario(sc *scenarios.Scenario, ov Overrides, embedded fs.FS) (Config,
 	}
 	cfg := Config{Scenario: sc.Name, ScenarioFingerprint: sc.Fingerprint(), Seed: sc.Seed, Baseline: sc.Baseline,
 		Strategies: sc.Strategies, Model: sc.Model, Params: sc.Params, Deny: sc.Permissions.Deny}
-	for name, s := range sc.Servers {
+	names := make([]string, 0, len(sc.Servers))
+	for name := range sc.Servers {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		s := sc.Servers[name]
 		if s.Local {
 			cfg.LocalServers = append(cfg.LocalServers, name)
 		}
+		for _, u := range s.Upgrades {
+			up := sim.Upgrade{Server: name, To: u.To, AfterSession: -1}
+			if u.AfterSession != nil {
+				up.AfterSession = *u.AfterSession
+			} else {
+				t, err := u.Time()
+				if err != nil {
+					return Config{}, fmt.Errorf("servers.%s.upgrades: %w", name, err)
+				}
+				up.At = t
+			}
+			cfg.Upgrades = append(cfg.Upgrades, up)
+		}
 	}
-	sort.Strings(cfg.LocalServers)
 	for _, n := range sc.Assumptions {
 		cfg.Notes = append(cfg.Notes, sim.Assumption{Name: "note", Value: n, Source: "scenario assumptions"})
 	}
