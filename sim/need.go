@@ -98,6 +98,12 @@ func ExtractNeed(s *traces.Session) *Need {
 			break
 		}
 	}
+	// Importers of sources without timestamps write a placeholder time and
+	// mark the session meta timing=synthetic: such times are not used.
+	synthetic := false
+	if st := s.Start(); st != nil && st.Meta["timing"] == "synthetic" {
+		synthetic = true
+	}
 	byReq := map[string]int{} // request id -> step index
 	cur := -1                 // index of the open model step
 	var lastEnd time.Time     // recorded end of the latest event
@@ -114,7 +120,7 @@ func ExtractNeed(s *traces.Session) *Need {
 	}
 	for i := range s.Events {
 		ev := &s.Events[i]
-		if ev.T.IsZero() {
+		if ev.T.IsZero() || synthetic {
 			haveTimes = false
 		}
 		switch ev.Type {

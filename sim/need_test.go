@@ -114,3 +114,21 @@ func TestExtractNeed(t *testing.T) {
 		})
 	}
 }
+
+// TestExtractNeedSyntheticTiming pins that placeholder timestamps of
+// importers (meta timing=synthetic) are not read as zero-length pauses.
+func TestExtractNeedSyntheticTiming(t *testing.T) {
+	epoch := time.Unix(0, 0).UTC()
+	s := &traces.Session{ID: "s", Events: []traces.Event{
+		{Type: traces.SessionStart, T: epoch, Meta: map[string]string{"timing": "synthetic"}},
+		{Type: traces.UserMessage, T: epoch, Text: "a"},
+		{Type: traces.AssistantMessage, T: epoch, Text: "b"},
+		{Type: traces.UserMessage, T: epoch, Text: "c"},
+	}}
+	n := ExtractNeed(s)
+	for _, st := range n.Steps {
+		if st.Kind == StepUser && st.PauseMs != -1 {
+			t.Errorf("pause = %v, want -1 (unknown) for synthetic timing", st.PauseMs)
+		}
+	}
+}

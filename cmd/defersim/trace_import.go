@@ -1,13 +1,65 @@
 package main
 
 import (
-	"errors"
+	"encoding/json"
+	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/defersim/defersim/traces/importers"
 )
 
-// PLACEHOLDER: replaced by the implementation.
 func newTraceImportCmd() *cobra.Command {
-	return &cobra.Command{Use: "import", Short: "not implemented yet",
-		RunE: func(*cobra.Command, []string) error { return errors.New("not implemented") }}
+	var req importers.Request
+	var asJSON bool
+	var formatList strings.Builder
+	summary := importers.Summary()
+	for _, n := range importers.Names() {
+		fmt.Fprintf(&formatList, "  %-20s %s\n", n, summary[n])
+	}
+	c := &cobra.Command{
+		Use:   "import --from FORMAT IN... -o OUT",
+		Short: "Import recorded sessions from other formats into trace v1",
+		Long: `Import recorded sessions into trace v1 (JSONL; gzip when OUT ends in .gz),
+written atomically, with the catalog the sessions reference written beside it
+as MCP tools/list files named <server>@<version>.json (in OUT.catalog/, or
+--catalog-out). Tool schemas come from the source when it carries them, else
+from --tools (an MCP tools/list result, an OpenAI or Anthropic tools array,
+or the tau2 tools-data listing; repeatable, first definition wins). Tools
+called without any schema are reported, never invented. The report lists
+what could not be mapped and the credential fields dropped.
+
+Formats:
+` + formatList.String() + `
+See docs/importers.md for the field mappings.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			req.Inputs = args
+			rep, err := importers.Run(req)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				enc.SetEscapeHTML(false)
+				return enc.Encode(rep)
+			}
+			return rep.WriteText(out)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&req.Format, "from", "", "source format: "+strings.Join(importers.Names(), ", "))
+	f.StringVarP(&req.Out, "out", "o", "", "trace file to write (.gz suffix: gzip)")
+	f.StringVar(&req.CatalogDir, "catalog-out", "", "catalog directory (default OUT.catalog)")
+	f.StringArrayVar(&req.ToolFiles, "tools", nil, "tool schema file (repeatable; first definition of a tool wins)")
+	f.StringVar(&req.SystemPromptFile, "system-prompt", "", "system prompt file for sessions whose source records none")
+	f.StringVar(&req.Model, "model", "", "model of every session (overrides the recorded one)")
+	f.StringVar(&req.Server, "server", "", "server name for tools whose source names no server")
+	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	_ = c.MarkFlagRequired("from")
+	_ = c.MarkFlagRequired("out")
+	return c
 }

@@ -1,0 +1,60 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// Conversations splits a file of chat transcripts into conversations and
+// calls fn for each with its position ("" for a whole-file conversation,
+// "[i]" for element i of a whole-file array, "line N" for JSON Lines).
+//
+//   - A file holding one JSON object is one conversation.
+//   - A file holding one JSON array is one conversation when its first
+//     element is a message (an object with a "role"), else an array of
+//     conversations.
+//   - Anything else is read as JSON Lines, one conversation (object or bare
+//     message array) per line.
+func Conversations(data []byte, fn func(pos string, raw json.RawMessage) error) error {
+	first := FirstByte(data)
+	if (first == '{' || first == '[') && json.Valid(data) {
+		if first == '{' {
+			return fn("", json.RawMessage(bytes.TrimSpace(data)))
+		}
+		var elems []json.RawMessage
+		if err := json.Unmarshal(data, &elems); err != nil {
+			return JSONError(data, err)
+		}
+		if len(elems) == 0 {
+			return nil
+		}
+		if isMessage(elems[0]) {
+			return fn("", json.RawMessage(bytes.TrimSpace(data)))
+		}
+		for i, e := range elems {
+			if err := fn(fmt.Sprintf("[%d]", i), e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return Lines(bytes.NewReader(data), func(n int, line []byte) error {
+		line = bytes.TrimSpace(line)
+		if !json.Valid(line) {
+			var v any
+			err := json.Unmarshal(line, &v)
+			return fmt.Errorf("line %d: %w", n, JSONError(line, err))
+		}
+		return fn(fmt.Sprintf("line %d", n), json.RawMessage(line))
+	})
+}
+
+func isMessage(raw json.RawMessage) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return false
+	}
+	_, ok := m["role"]
+	return ok
+}

@@ -1,0 +1,120 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Open opens path for reading, decompressing it when it starts with the gzip
+// magic bytes (whatever its name).
+func Open(path string) (io.ReadCloser, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	r, err := Decompress(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return readCloser{r, f}, nil
+}
+
+type readCloser struct {
+	io.Reader
+	c io.Closer
+}
+
+func (r readCloser) Close() error { return r.c.Close() }
+
+// Decompress returns r, transparently gunzipped when it starts with the gzip
+// magic bytes.
+func Decompress(r io.Reader) (io.Reader, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	magic, err := br.Peek(2)
+	if err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("gzip: %w", err)
+		}
+		return gz, nil
+	}
+	return br, nil
+}
+
+// ReadFile returns the (decompressed) content of path.
+func ReadFile(path string) ([]byte, error) {
+	r, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return data, nil
+}
+
+// Lines calls fn with every line of r that is not blank, and its 1-based
+// number. Lines may be of any length.
+func Lines(r io.Reader, fn func(n int, line []byte) error) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for n := 1; ; n++ {
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			if ferr := fn(n, line); ferr != nil {
+				return ferr
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("line %d: %w", n, err)
+		}
+	}
+}
+
+// JSONError turns a JSON decoding error about data into one that says where
+// in data it happened (line and column).
+func JSONError(data []byte, err error) error {
+	var off int64 = -1
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+	}
+	if off < 0 || off > int64(len(data)) {
+		return err
+	}
+	line, col := 1, 1
+	for _, c := range data[:off] {
+		if c == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Errorf("line %d col %d: %w", line, col, err)
+}
+
+// FirstByte returns the first byte of data that is not white space, or 0.
+func FirstByte(data []byte) byte {
+	t := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	t = bytes.TrimPrefix(t, []byte("\xef\xbb\xbf"))
+	if len(t) == 0 {
+		return 0
+	}
+	return t[0]
+}

@@ -1,0 +1,122 @@
+package ingest
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/defersim/defersim/traces"
+)
+
+// Report says what an import produced and what it could not carry over.
+type Report struct {
+	Format     string   `json:"format"`
+	Inputs     []string `json:"inputs"`
+	Output     string   `json:"output,omitempty"`
+	CatalogDir string   `json:"catalog_dir,omitempty"`
+
+	Sessions  int                      `json:"sessions"`
+	Events    map[traces.EventType]int `json:"events"`
+	ToolCalls int                      `json:"tool_calls"`
+
+	// Catalog lists the catalog files written.
+	Catalog []CatalogFile `json:"catalog"`
+	// MissingSchemas lists tools called without a schema from any source.
+	MissingSchemas []MissingTool `json:"missing_schemas"`
+	// Unmapped counts source fields trace v1 cannot express, by generic path.
+	Unmapped map[string]int `json:"unmapped"`
+	// CredentialsDropped counts credential-bearing fields dropped, by path.
+	CredentialsDropped map[string]int `json:"credentials_dropped"`
+	// ToolDefinitionsDropped counts members of tool definitions that have no
+	// place in an MCP tool, by source and path.
+	ToolDefinitionsDropped map[string]int `json:"tool_definitions_dropped"`
+	// Notes are one-line remarks (auto-detected files, fallbacks used).
+	Notes []string `json:"notes"`
+
+	noteSeen map[string]bool
+	missing  map[[2]string]int
+}
+
+// CatalogFile is one tools/list file the import wrote.
+type CatalogFile struct {
+	Server  string   `json:"server"`
+	Version string   `json:"version"`
+	File    string   `json:"file"`
+	Tools   int      `json:"tools"`
+	Sources []string `json:"sources"`
+}
+
+// MissingTool is a tool called without a schema.
+type MissingTool struct {
+	Server string `json:"server"`
+	Tool   string `json:"tool"`
+	Calls  int    `json:"calls"`
+}
+
+// NewReport returns an empty report for format.
+func NewReport(format string) *Report {
+	return &Report{
+		Format:                 format,
+		Events:                 map[traces.EventType]int{},
+		Unmapped:               map[string]int{},
+		CredentialsDropped:     map[string]int{},
+		ToolDefinitionsDropped: map[string]int{},
+		Notes:                  []string{},
+		Catalog:                []CatalogFile{},
+		MissingSchemas:         []MissingTool{},
+		noteSeen:               map[string]bool{},
+		missing:                map[[2]string]int{},
+	}
+}
+
+// Unmap counts one occurrence of a source field that could not be mapped.
+func (r *Report) Unmap(field string) { r.Unmapped[field]++ }
+
+// UnmapN counts n occurrences of a source field that could not be mapped.
+func (r *Report) UnmapN(field string, n int) {
+	if n > 0 {
+		r.Unmapped[field] += n
+	}
+}
+
+// DropCredential counts one credential-bearing field dropped.
+func (r *Report) DropCredential(field string) { r.CredentialsDropped[field]++ }
+
+// Note records a remark once, however often it is made.
+func (r *Report) Note(format string, args ...any) {
+	s := fmt.Sprintf(format, args...)
+	if r.noteSeen == nil {
+		r.noteSeen = map[string]bool{}
+	}
+	if r.noteSeen[s] {
+		return
+	}
+	r.noteSeen[s] = true
+	r.Notes = append(r.Notes, s)
+}
+
+// Missing counts a call of tool on server for which no schema is known.
+func (r *Report) Missing(server, tool string) {
+	if r.missing == nil {
+		r.missing = map[[2]string]int{}
+	}
+	r.missing[[2]string{server, tool}]++
+}
+
+// Finish orders the collected lists (call it once, after the import).
+func (r *Report) Finish() {
+	r.MissingSchemas = r.MissingSchemas[:0]
+	for k, n := range r.missing {
+		r.MissingSchemas = append(r.MissingSchemas, MissingTool{Server: k[0], Tool: k[1], Calls: n})
+	}
+	sort.Slice(r.MissingSchemas, func(i, j int) bool {
+		a, b := r.MissingSchemas[i], r.MissingSchemas[j]
+		if a.Calls != b.Calls {
+			return a.Calls > b.Calls
+		}
+		if a.Server != b.Server {
+			return a.Server < b.Server
+		}
+		return a.Tool < b.Tool
+	})
+	sort.Slice(r.Catalog, func(i, j int) bool { return r.Catalog[i].File < r.Catalog[j].File })
+}

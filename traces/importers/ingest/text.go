@@ -1,0 +1,66 @@
+package ingest
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/defersim/defersim/traces"
+)
+
+// WriteText writes the report for people.
+func (r *Report) WriteText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	p := func(format string, args ...any) { fmt.Fprintf(tw, format, args...) }
+	p("imported %d session(s), %d tool call(s) from %d file(s) as %s\n", r.Sessions, r.ToolCalls, len(r.Inputs), r.Format)
+	if r.Output != "" {
+		p("trace:\t%s\n", r.Output)
+	}
+	p("events:\n")
+	for _, t := range traces.KnownEventTypes {
+		if n := r.Events[t]; n > 0 {
+			p("  %s\t%d\n", t, n)
+		}
+	}
+	if len(r.Catalog) > 0 {
+		p("catalog (%s):\n", r.CatalogDir)
+		for _, c := range r.Catalog {
+			p("  %s\t%d tool(s)\tfrom %s\n", c.File, c.Tools, strings.Join(c.Sources, ", "))
+		}
+	} else {
+		p("catalog: none written (no tool schemas in the source or --tools)\n")
+	}
+	if len(r.MissingSchemas) > 0 {
+		p("tools called without a schema (server/tool: calls):\n")
+		for _, m := range r.MissingSchemas {
+			p("  %s/%s\t%d\n", m.Server, m.Tool, m.Calls)
+		}
+	}
+	section(p, "not mapped (source field: count):", r.Unmapped)
+	section(p, "credential-bearing fields dropped (field: count):", r.CredentialsDropped)
+	section(p, "tool definition members dropped (member: count):", r.ToolDefinitionsDropped)
+	if len(r.Notes) > 0 {
+		p("notes:\n")
+		for _, n := range r.Notes {
+			p("  %s\n", n)
+		}
+	}
+	return tw.Flush()
+}
+
+func section(p func(string, ...any), title string, m map[string]int) {
+	if len(m) == 0 {
+		return
+	}
+	p("%s\n", title)
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		p("  %s\t%d\n", k, m[k])
+	}
+}

@@ -1,0 +1,123 @@
+package openaimsg
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/defersim/defersim/traces"
+	"github.com/defersim/defersim/traces/importers/ingest"
+	"github.com/defersim/defersim/traces/importers/internal/importtest"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// testdata/conversations.jsonl is hand-built from the published
+// chat-completions message format (no recorded session): a conversation
+// object with tools, usage with cached tokens, parallel calls answered out of
+// order; a bare message array with a legacy function call; and a
+// conversation calling an MCP-qualified tool, with an orphan tool result.
+func TestImportGolden(t *testing.T) {
+	var sink importtest.Sink
+	rep := ingest.NewReport(Format)
+	if err := New().ImportFile(filepath.Join("testdata", "conversations.jsonl"), &ingest.Options{}, &sink, rep); err != nil {
+		t.Fatal(err)
+	}
+	trace := importtest.Encode(t, sink.Sessions)
+	importtest.Validate(t, trace)
+	importtest.Golden(t, *update, filepath.Join("testdata", "conversations.golden.jsonl"), trace)
+	importtest.Golden(t, *update, filepath.Join("testdata", "conversations.report.golden.json"), importtest.ReportJSON(t, rep))
+	if len(sink.Sessions) != 3 {
+		t.Fatalf("sessions = %d", len(sink.Sessions))
+	}
+	if ids := []string{sink.Sessions[0].ID, sink.Sessions[1].ID}; ids[0] != "conv-a" || ids[1] != "conversations:2" {
+		t.Errorf("ids = %v", ids)
+	}
+	if s := sink.Sessions[0]; len(s.Schemas) != 1 || s.Schemas[0].Tools[0].Name != "get_weather" {
+		t.Errorf("schemas = %v", s.Schemas)
+	}
+	var req *traces.Event
+	for i := range sink.Sessions[0].Events {
+		if ev := &sink.Sessions[0].Events[i]; ev.Type == traces.ModelRequest {
+			req = ev
+			break
+		}
+	}
+	if req == nil || *req.Usage != (traces.Usage{Input: 388, CacheRead: 512, Output: 30}) || req.DurationMs != 2000 {
+		t.Errorf("first request = %+v, want usage 388 uncached + 512 cached in, 30 out, 2000 ms", req)
+	}
+	for _, ev := range sink.Sessions[2].Events {
+		if ev.Type == traces.ToolCall && (ev.Tool != "list_repos" || ev.Server != "github") {
+			t.Errorf("MCP-qualified call = %s on %s", ev.Tool, ev.Server)
+		}
+	}
+}
+
+func TestShapes(t *testing.T) {
+	tests := []struct {
+		name     string
+		data     string
+		sessions int
+		wantErr  string
+	}{
+		{"object", `{"messages":[{"role":"user","content":"hi"}]}`, 1, ""},
+		{"bare array", `[{"role":"user","content":"hi"},{"role":"assistant","content":"yo"}]`, 1, ""},
+		{"array of conversations", `[{"messages":[{"role":"user","content":"a"}]},[{"role":"user","content":"b"}]]`, 2, ""},
+		{"jsonl", "{\"messages\":[]}\n\n[{\"role\":\"user\",\"content\":\"b\"}]\n", 2, ""},
+		{"empty array", `[]`, 0, ""},
+		{"no messages", `{"id":"x"}`, 0, `conversation without "messages"`},
+		{"bad line", "{\"messages\":[]}\n{oops\n", 1, "line 2"},
+		{"bad content", `{"messages":[{"role":"user","content":5}]}`, 0, "messages[0]: content"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var sink importtest.Sink
+			err := New().Import("in.jsonl", strings.NewReader(tt.data), &ingest.Options{}, &sink, ingest.NewReport(Format))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.HasPrefix(err.Error(), "in.jsonl: ") {
+					t.Fatalf("error = %v, want one naming the file and containing %q", err, tt.wantErr)
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if len(sink.Sessions) != tt.sessions {
+				t.Errorf("sessions = %d, want %d", len(sink.Sessions), tt.sessions)
+			}
+		})
+	}
+}
+
+func TestSplitServer(t *testing.T) {
+	tests := []struct{ in, tool, server string }{
+		{"mcp__github__list_repos", "list_repos", "github"},
+		{"mcp__claude_ai_Mail__search__all", "search__all", "claude_ai_Mail"},
+		{"mcp__broken", "mcp__broken", "def"},
+		{"mcp____x", "mcp____x", "def"},
+		{"Read", "Read", "def"},
+	}
+	for _, tt := range tests {
+		tool, server := SplitServer(tt.in, "def")
+		if tool != tt.tool || server != tt.server {
+			t.Errorf("SplitServer(%q) = %q, %q; want %q, %q", tt.in, tool, server, tt.tool, tt.server)
+		}
+	}
+}
+
+func FuzzImportOpenAIMessages(f *testing.F) {
+	seed, err := os.ReadFile(filepath.Join("testdata", "conversations.jsonl"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seed)
+	f.Add([]byte(`{"created": 1700000000, "messages":[{"role":"assistant","tool_calls":[{"function":{"name":"f","arguments":"[]"}}]},{"role":"tool","content":"r"}]}`))
+	f.Add([]byte(`[{"role":"assistant","content":"x","timestamp":5},{"role":"user","content":"y","timestamp":"2025-01-01T00:00:00Z"}]`))
+	f.Add([]byte("[]\n{}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		importtest.Fuzz(t, data, func(sink ingest.Sink, rep *ingest.Report) error {
+			return New().Import("fuzz.jsonl", bytes.NewReader(data), &ingest.Options{}, sink, rep)
+		})
+	})
+}

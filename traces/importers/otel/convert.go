@@ -1,0 +1,282 @@
+package otel
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/defersim/defersim/traces"
+	"github.com/defersim/defersim/traces/importers/ingest"
+	"github.com/defersim/defersim/traces/importers/openaimsg"
+	"github.com/defersim/defersim/traces/importers/toolschema"
+)
+
+// Operation names (gen_ai.operation.name) that are model requests.
+var requestOps = map[string]bool{"chat": true, "text_completion": true, "generate_content": true}
+
+// Attributes a chat span maps; others are reported.
+var chatAttrs = map[string]bool{
+	"gen_ai.operation.name": true, "gen_ai.conversation.id": true,
+	"gen_ai.request.model": true, "gen_ai.response.model": true, "gen_ai.response.id": true,
+	"gen_ai.usage.input_tokens": true, "gen_ai.usage.output_tokens": true,
+	"gen_ai.usage.cache_read.input_tokens": true, "gen_ai.usage.cache_creation.input_tokens": true,
+	"gen_ai.input.messages": true, "gen_ai.output.messages": true, "gen_ai.system_instructions": true,
+	"gen_ai.tool.definitions": true, "gen_ai.provider.name": true, "gen_ai.system": true,
+}
+
+// Attributes an execute_tool span maps; others are reported.
+var toolAttrs = map[string]bool{
+	"gen_ai.operation.name": true, "gen_ai.conversation.id": true,
+	"gen_ai.tool.name": true, "gen_ai.tool.call.id": true, "gen_ai.tool.call.arguments": true,
+	"gen_ai.tool.call.result": true, "error.type": true, "gen_ai.provider.name": true, "gen_ai.system": true,
+}
+
+// outputCall is a tool call a chat span's output names.
+type outputCall struct {
+	req  string
+	name string
+	args json.RawMessage
+	at   time.Time
+}
+
+// converter turns the spans of one session into events.
+type converter struct {
+	b       *ingest.Builder
+	rep     *ingest.Report
+	server  string
+	users   int             // user messages seen in inputs so far
+	named   map[string]bool // call ids named by outputs and not yet executed
+	lastReq string
+	schemas map[string]bool
+}
+
+func convert(g *sessionSpans, opts *ingest.Options, rep *ingest.Report) (*ingest.Session, error) {
+	server := opts.ServerName(DefaultServer)
+	b := ingest.NewBuilder(g.id, "", server)
+	meta := map[string]string{"source_format": Format}
+	first := g.spans[0]
+	for _, k := range sortedKeys(first.resource) {
+		v := str(first.resource, k)
+		if ingest.IsCredential(k, v) {
+			rep.DropCredential("resource attribute " + k)
+			continue
+		}
+		meta["resource."+k] = v
+	}
+	if first.scope != "" {
+		meta["scope"] = first.scope
+	}
+	b.Add(traces.Event{Type: traces.SessionStart, T: first.start, Meta: meta})
+	c := &converter{b: b, rep: rep, server: server, named: map[string]bool{}, schemas: map[string]bool{}}
+	var end time.Time
+	for _, sp := range g.spans {
+		if sp.end.After(end) {
+			end = sp.end
+		}
+		op := str(sp.attrs, "gen_ai.operation.name")
+		if op == "" {
+			op, _, _ = strings.Cut(sp.Name, " ")
+		}
+		for _, e := range sp.Events {
+			rep.Unmap("span event " + e.Name)
+		}
+		switch {
+		case requestOps[op]:
+			if err := c.chat(sp); err != nil {
+				return nil, err
+			}
+		case op == "execute_tool":
+			c.tool(sp)
+		case op == "invoke_agent" || op == "create_agent":
+			for _, k := range []string{"gen_ai.agent.name", "gen_ai.agent.id"} {
+				if v := str(sp.attrs, k); v != "" {
+					meta[strings.TrimPrefix(k, "gen_ai.")] = v
+				}
+			}
+		default:
+			rep.Unmap("span with operation " + orQuote(op))
+		}
+	}
+	return b.End(end, rep), nil
+}
+
+func orQuote(s string) string {
+	if s == "" {
+		return `""`
+	}
+	return s
+}
+
+// chat converts a model request span: new user messages from its input,
+// the request with timing and usage, the assistant's text and the tool
+// calls its output names.
+func (c *converter) chat(sp *span) error {
+	a := sp.attrs
+	st := c.b.At(0)
+	if st.Model == "" {
+		st.Model = str(a, "gen_ai.response.model")
+		if st.Model == "" {
+			st.Model = str(a, "gen_ai.request.model")
+		}
+	}
+	if p := str(a, "gen_ai.provider.name"); p != "" {
+		st.Meta["provider"] = p
+	} else if p := str(a, "gen_ai.system"); p != "" {
+		st.Meta["provider"] = p
+	}
+	if st.SystemPrompt == "" {
+		st.SystemPrompt = partsText(jsonAttr(a, "gen_ai.system_instructions"))
+	}
+	if defs := jsonAttr(a, "gen_ai.tool.definitions"); defs != nil {
+		c.toolDefinitions(defs)
+	}
+	for _, text := range c.newUserTexts(jsonAttr(a, "gen_ai.input.messages")) {
+		c.b.Add(traces.Event{Type: traces.UserMessage, T: sp.start, Text: text})
+	}
+	id := str(a, "gen_ai.response.id")
+	if id == "" {
+		id = sp.SpanID
+	}
+	ri := c.b.Request(id, sp.start, ingest.Millis(sp.start, sp.end), c.usage(a))
+	c.lastReq = c.b.At(ri).ID
+	text, calls := outputParts(jsonAttr(a, "gen_ai.output.messages"))
+	if text != "" {
+		c.b.Add(traces.Event{Type: traces.AssistantMessage, T: sp.end, Text: text, Request: c.lastReq})
+	}
+	for _, oc := range calls {
+		// Recorded at once; an execute_tool span with the same id completes it.
+		oc.req, oc.at = c.lastReq, sp.end
+		c.addCall(oc.outputCall, oc.id, false)
+		if oc.id != "" {
+			c.named[oc.id] = true
+		}
+	}
+	if isError(sp.Status.Code) {
+		c.rep.Unmap("chat span with error status (trace v1 has no request status)")
+	}
+	c.unmapped("chat span", a, chatAttrs)
+	return nil
+}
+
+// usage maps gen_ai.usage.*: input_tokens includes cached tokens, so the
+// uncached input is input − cache_read − cache_creation. When input_tokens
+// is smaller than the cached parts the producer evidently reported the
+// uncached figure (as Anthropic's API does); it is then taken as is.
+func (c *converter) usage(a map[string]any) *traces.Usage {
+	in, okIn := num(a, "gen_ai.usage.input_tokens")
+	out, okOut := num(a, "gen_ai.usage.output_tokens")
+	cr, okR := num(a, "gen_ai.usage.cache_read.input_tokens")
+	cw, okW := num(a, "gen_ai.usage.cache_creation.input_tokens")
+	if !okIn && !okOut && !okR && !okW {
+		return nil
+	}
+	in, out, cr, cw = max(in, 0), max(out, 0), max(cr, 0), max(cw, 0)
+	u := &traces.Usage{CacheRead: cr, CacheWrite: cw, Output: out}
+	if in >= cr+cw {
+		u.Input = in - cr - cw
+	} else {
+		u.Input = in
+		c.rep.Unmap("gen_ai.usage.input_tokens below cache_read + cache_creation (taken as the uncached input)")
+	}
+	return u
+}
+
+// tool converts an execute_tool span into a tool call with its result.
+func (c *converter) tool(sp *span) {
+	a := sp.attrs
+	name := str(a, "gen_ai.tool.name")
+	if name == "" {
+		name = strings.TrimSpace(strings.TrimPrefix(sp.Name, "execute_tool"))
+	}
+	if name == "" {
+		c.rep.Unmap("execute_tool span without a tool name")
+		return
+	}
+	id := str(a, "gen_ai.tool.call.id")
+	var ev *traces.Event
+	if c.named[id] {
+		if i := c.b.Answer(id); i >= 0 {
+			ev = c.b.At(i)
+			c.b.MoveStart(i, sp.start)
+			if args := jsonAttr(a, "gen_ai.tool.call.arguments"); args != nil && len(ev.Args) == 0 {
+				ev.Args, _ = ingest.Args(args)
+			}
+		}
+		delete(c.named, id)
+	}
+	if ev == nil {
+		oc := outputCall{req: c.lastReq, name: name, args: jsonAttr(a, "gen_ai.tool.call.arguments"), at: sp.start}
+		ev = c.b.At(c.addCall(oc, id, true))
+	}
+	ev.DurationMs = ingest.Millis(ev.T, sp.end)
+	result := str(a, "gen_ai.tool.call.result")
+	failed := isError(sp.Status.Code) || str(a, "error.type") != ""
+	ingest.SetResult(ev, result, failed)
+	if failed {
+		ev.Error = sp.Status.Message
+		if ev.Error == "" {
+			ev.Error = str(a, "error.type")
+		}
+		if ev.Error == "" {
+			ev.Error = result
+		}
+	}
+	c.unmapped("execute_tool span", a, toolAttrs)
+}
+
+// addCall adds a tool call; an answered call (its result is on the span) is
+// not left awaiting one.
+func (c *converter) addCall(oc outputCall, id string, answered bool) int {
+	tool, server := openaimsg.SplitServer(oc.name, c.server)
+	args, ok := ingest.Args(oc.args)
+	if !ok {
+		c.rep.Unmap("tool call arguments (not a JSON object; kept as a string)")
+	}
+	ev := traces.Event{T: oc.at, Request: oc.req, CallID: id, Tool: tool, Server: server, Args: args}
+	if answered {
+		return c.b.DoneCall(ev)
+	}
+	return c.b.Call(ev)
+}
+
+// toolDefinitions adds gen_ai.tool.definitions as a schema source.
+func (c *converter) toolDefinitions(defs json.RawMessage) {
+	key := string(defs)
+	if c.schemas[key] {
+		return
+	}
+	c.schemas[key] = true
+	sets, dropped, err := toolschema.Parse("gen_ai.tool.definitions", defs)
+	if err != nil {
+		c.rep.Unmap("gen_ai.tool.definitions (unreadable: " + err.Error() + ")")
+		return
+	}
+	for k, n := range dropped {
+		c.rep.ToolDefinitionsDropped["gen_ai.tool.definitions"+k] += n
+	}
+	s := c.b.Session()
+	s.Schemas = append(s.Schemas, sets...)
+}
+
+func (c *converter) unmapped(what string, a map[string]any, known map[string]bool) {
+	for _, k := range sortedKeys(a) {
+		if known[k] {
+			continue
+		}
+		if ingest.IsCredential(k, str(a, k)) {
+			c.rep.DropCredential(what + " attribute " + k)
+			continue
+		}
+		c.rep.Unmap(what + " attribute " + k)
+	}
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,178 @@
+// Package otel imports OpenTelemetry GenAI spans exported as OTLP JSON:
+// "chat <model>" spans become model requests (with usage and the messages
+// when recorded), "execute_tool <name>" spans become tool calls. Spans are
+// grouped into sessions by gen_ai.conversation.id, else by trace id.
+package otel
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/defersim/defersim/traces/importers/ingest"
+)
+
+// Format is the format name of this importer.
+const Format = "otel"
+
+// DefaultServer is the server of tools whose spans name none.
+const DefaultServer = "otel"
+
+// Importer reads OTLP JSON trace exports.
+type Importer struct{}
+
+// New returns an otel importer.
+func New() *Importer { return &Importer{} }
+
+// ImportFile imports the sessions of the file at path.
+func (im *Importer) ImportFile(path string, opts *ingest.Options, sink ingest.Sink, rep *ingest.Report) error {
+	data, err := ingest.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	return im.Import(filepath.Base(path), bytes.NewReader(data), opts, sink, rep)
+}
+
+// Import imports the sessions of one export read from r: a JSON object
+// {"resourceSpans":[…]}, an array of such objects, or JSON Lines of them (as
+// the collector's file exporter writes). name labels errors.
+func (im *Importer) Import(name string, r io.Reader, opts *ingest.Options, sink ingest.Sink, rep *ingest.Report) error {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	spans, err := readSpans(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	for _, g := range group(spans) {
+		s, err := convert(g, opts, rep)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if err := sink.Emit(s); err != nil {
+			return fmt.Errorf("%s: session %s: %w", name, g.id, err)
+		}
+	}
+	return nil
+}
+
+// readSpans decodes every span of data with its resource and scope.
+func readSpans(data []byte) ([]*span, error) {
+	var spans []*span
+	add := func(pos string, raw []byte) error {
+		var ex export
+		if err := json.Unmarshal(raw, &ex); err != nil {
+			return fmt.Errorf("%s: %w", pos, ingest.JSONError(raw, err))
+		}
+		for i, rs := range ex.ResourceSpans {
+			res, err := attrMap(rs.Resource.Attributes)
+			if err != nil {
+				return fmt.Errorf("%s: resourceSpans[%d].resource: %w", pos, i, err)
+			}
+			for j, ss := range rs.ScopeSpans {
+				for k := range ss.Spans {
+					sp := &ss.Spans[k]
+					sp.pos = fmt.Sprintf("%sresourceSpans[%d].scopeSpans[%d].spans[%d]", pos, i, j, k)
+					if sp.attrs, err = attrMap(sp.Attributes); err != nil {
+						return fmt.Errorf("%s: %w", sp.pos, err)
+					}
+					if sp.start, err = unixNano(sp.Start); err != nil {
+						return fmt.Errorf("%s: startTimeUnixNano: %w", sp.pos, err)
+					}
+					if sp.end, err = unixNano(sp.End); err != nil {
+						return fmt.Errorf("%s: endTimeUnixNano: %w", sp.pos, err)
+					}
+					if sp.end.Before(sp.start) {
+						sp.end = sp.start
+					}
+					sp.resource = res
+					sp.scope = strings.TrimSpace(ss.Scope.Name + " " + ss.Scope.Version)
+					spans = append(spans, sp)
+				}
+			}
+		}
+		return nil
+	}
+	switch first := ingest.FirstByte(data); {
+	case first == '{' && json.Valid(data):
+		return spans, add("", data)
+	case first == '[' && json.Valid(data):
+		var list []json.RawMessage
+		if err := json.Unmarshal(data, &list); err != nil {
+			return nil, err
+		}
+		for i, raw := range list {
+			if err := add(fmt.Sprintf("[%d].", i), raw); err != nil {
+				return nil, err
+			}
+		}
+		return spans, nil
+	case first == 0:
+		return nil, nil
+	}
+	err := ingest.Lines(bytes.NewReader(data), func(n int, line []byte) error {
+		return add(fmt.Sprintf("line %d: ", n), bytes.TrimSpace(line))
+	})
+	return spans, err
+}
+
+// sessionSpans are the spans of one session, in time order.
+type sessionSpans struct {
+	id    string
+	spans []*span
+}
+
+// group puts spans into sessions: by gen_ai.conversation.id when a span of
+// the trace carries one, else by trace id; sessions in order of first span.
+func group(spans []*span) []*sessionSpans {
+	convOfTrace := map[string]string{}
+	for _, sp := range spans {
+		if c := str(sp.attrs, "gen_ai.conversation.id"); c != "" {
+			if _, ok := convOfTrace[sp.TraceID]; !ok {
+				convOfTrace[sp.TraceID] = c
+			}
+		}
+	}
+	byID := map[string]*sessionSpans{}
+	var out []*sessionSpans
+	for _, sp := range spans {
+		id := str(sp.attrs, "gen_ai.conversation.id")
+		if id == "" {
+			id = convOfTrace[sp.TraceID]
+		}
+		if id == "" {
+			id = sp.TraceID
+		}
+		if id == "" {
+			id = "trace"
+		}
+		g := byID[id]
+		if g == nil {
+			g = &sessionSpans{id: id}
+			byID[id] = g
+			out = append(out, g)
+		}
+		g.spans = append(g.spans, sp)
+	}
+	for _, g := range out {
+		sort.SliceStable(g.spans, func(i, j int) bool {
+			a, b := g.spans[i], g.spans[j]
+			if !a.start.Equal(b.start) {
+				return a.start.Before(b.start)
+			}
+			if !a.end.Equal(b.end) {
+				return a.end.Before(b.end)
+			}
+			return a.SpanID < b.SpanID
+		})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		return out[i].spans[0].start.Before(out[j].spans[0].start)
+	})
+	return out
+}

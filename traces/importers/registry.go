@@ -1,0 +1,72 @@
+// Package importers turns recorded sessions in other formats into trace v1
+// with the tool catalog they reference. Each format lives in a sub-package;
+// this package maps format names to them and runs an import: it resolves
+// servers and schema versions, writes the trace and the catalog directory,
+// and fills the report. See docs/importers.md.
+package importers
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/defersim/defersim/traces/importers/anthropicmsg"
+	"github.com/defersim/defersim/traces/importers/claudecode"
+	"github.com/defersim/defersim/traces/importers/ingest"
+	"github.com/defersim/defersim/traces/importers/openaimsg"
+	"github.com/defersim/defersim/traces/importers/otel"
+	"github.com/defersim/defersim/traces/importers/tau2"
+	"github.com/defersim/defersim/traces/importers/taubench"
+)
+
+// format is one registered source format.
+type format struct {
+	name    string
+	summary string
+	new     func() ingest.Importer
+}
+
+// formats returns the registered formats in documentation order.
+func formats() []format {
+	return []format{
+		{taubench.Format, "tau-bench result files (JSON array of {task_id, trial, reward, info, traj})",
+			func() ingest.Importer { return taubench.New() }},
+		{tau2.Format, "tau2-bench simulation results ({info, tasks, simulations})",
+			func() ingest.Importer { return tau2.New() }},
+		{openaimsg.Format, "OpenAI chat-completions messages, one conversation per file or per line",
+			func() ingest.Importer { return openaimsg.New() }},
+		{anthropicmsg.Format, "Anthropic Messages transcripts, one conversation per file or per line",
+			func() ingest.Importer { return anthropicmsg.New() }},
+		{otel.Format, "OTLP JSON exports of OpenTelemetry GenAI spans",
+			func() ingest.Importer { return otel.New() }},
+		{claudecode.Format, "Claude Code session files (JSON Lines)",
+			func() ingest.Importer { return claudecode.New() }},
+	}
+}
+
+// Names returns the format names, in documentation order.
+func Names() []string {
+	var names []string
+	for _, f := range formats() {
+		names = append(names, f.name)
+	}
+	return names
+}
+
+// Summary returns a one-line description of each format, keyed by name.
+func Summary() map[string]string {
+	m := map[string]string{}
+	for _, f := range formats() {
+		m[f.name] = f.summary
+	}
+	return m
+}
+
+// Lookup returns the importer of the named format.
+func Lookup(name string) (ingest.Importer, error) {
+	for _, f := range formats() {
+		if f.name == name {
+			return f.new(), nil
+		}
+	}
+	return nil, fmt.Errorf("unknown format %q (known: %s)", name, strings.Join(Names(), ", "))
+}

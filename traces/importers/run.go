@@ -1,0 +1,123 @@
+package importers
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/traces"
+	"github.com/defersim/defersim/traces/importers/ingest"
+	"github.com/defersim/defersim/traces/importers/toolschema"
+)
+
+// Request describes one import.
+type Request struct {
+	Format string
+	Inputs []string
+	// Out is the trace file to write; a ".gz" suffix means gzip.
+	Out string
+	// CatalogDir is where the catalog goes; "" means Out + ".catalog".
+	CatalogDir string
+	// ToolFiles are schema sources (--tools), highest priority first.
+	ToolFiles []string
+	// SystemPromptFile supplies the system prompt when the source has none.
+	SystemPromptFile string
+	// Model, when set, is the model of every session.
+	Model string
+	// Server, when set, replaces the format's default server name.
+	Server string
+}
+
+// Run performs the import: it writes the trace atomically, then the catalog
+// directory, and returns the report.
+func Run(req Request) (*ingest.Report, error) {
+	imp, err := Lookup(req.Format)
+	if err != nil {
+		return nil, err
+	}
+	if len(req.Inputs) == 0 {
+		return nil, fmt.Errorf("no input files")
+	}
+	if req.Out == "" {
+		return nil, fmt.Errorf("no output file (-o)")
+	}
+	rep := ingest.NewReport(req.Format)
+	rep.Inputs = append([]string{}, req.Inputs...)
+	rep.Output = req.Out
+	rep.CatalogDir = req.CatalogDir
+	if rep.CatalogDir == "" {
+		rep.CatalogDir = req.Out + ".catalog"
+	}
+	opts, err := LoadOptions(req, rep)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(req.Out), 0o755); err != nil {
+		return nil, fmt.Errorf("create output directory: %w", err)
+	}
+	var p *pipeline
+	err = atomicfile.Write(req.Out, 0o644, func(f *os.File) error {
+		w := traces.NewWriter(f, strings.HasSuffix(req.Out, ".gz"))
+		p = newPipeline(opts, rep, w)
+		for _, in := range req.Inputs {
+			if err := imp.ImportFile(in, opts, p, rep); err != nil {
+				return err
+			}
+		}
+		return w.Close()
+	})
+	if err != nil {
+		return nil, err
+	}
+	p.finish()
+	if err := p.cat.write(rep.CatalogDir, rep); err != nil {
+		return nil, err
+	}
+	rep.Finish()
+	return rep, nil
+}
+
+// LoadOptions reads the files a request names (tool files, system prompt)
+// into importer options, noting in rep what each contributed.
+func LoadOptions(req Request, rep *ingest.Report) (*ingest.Options, error) {
+	opts := &ingest.Options{Model: req.Model, Server: req.Server}
+	for _, f := range req.ToolFiles {
+		sets, dropped, err := toolschema.LoadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("--tools %s: %w", f, err)
+		}
+		base := filepath.Base(f)
+		for k, n := range dropped {
+			rep.ToolDefinitionsDropped[base+": "+k] += n
+		}
+		for _, s := range sets {
+			rep.Note("--tools %s: %d tool(s)%s%s", base, len(s.Tools), describeDomain(s.Domain), describeServer(s))
+		}
+		opts.Tools = append(opts.Tools, sets...)
+	}
+	if req.SystemPromptFile != "" {
+		data, err := os.ReadFile(req.SystemPromptFile)
+		if err != nil {
+			return nil, fmt.Errorf("--system-prompt: %w", err)
+		}
+		opts.SystemPrompt = string(data)
+		opts.SystemPromptSource = filepath.Base(req.SystemPromptFile)
+	}
+	return opts, nil
+}
+
+func describeDomain(d string) string {
+	if d == "" {
+		return ""
+	}
+	return " for domain " + d
+}
+
+func describeServer(s *toolschema.Set) string {
+	if s.Server == "" {
+		return ""
+	}
+	return " of server " + s.Server + "@" + s.Version
+}
