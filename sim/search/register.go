@@ -28,6 +28,9 @@ func Factories() map[string]sim.RankerFactory {
 		ModeSubstring: func(docs []sim.ToolDoc) (sim.Ranker, error) {
 			return NewSubstring(docs), nil
 		},
+		ModeKeyword: func(docs []sim.ToolDoc) (sim.Ranker, error) {
+			return NewKeyword(docs), nil
+		},
 	}
 }
 
@@ -44,7 +47,7 @@ func bm25Factory(p BM25Params) sim.RankerFactory {
 // Register adds every mode of Factories to r, in name order.
 func Register(r *sim.Registry) error {
 	fs := Factories()
-	for _, name := range []string{ModeBM25, ModeBM25Anthropic, ModeRegex, ModeSubstring} {
+	for _, name := range []string{ModeBM25, ModeBM25Anthropic, ModeKeyword, ModeRegex, ModeSubstring} {
 		if err := r.RegisterRanker(name, fs[name]); err != nil {
 			return fmt.Errorf("register search modes: %w", err)
 		}

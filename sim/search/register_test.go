@@ -16,7 +16,7 @@ func TestRegister(t *testing.T) {
 	if err := Register(r); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"select", "bm25", "bm25-anthropic", "regex", "substring"}
+	want := []string{"select", "bm25", "bm25-anthropic", "keyword", "regex", "substring"}
 	if diff := cmp.Diff(want, r.SearchModes()); diff != "" {
 		t.Errorf("modes mismatch (-want +got):\n%s", diff)
 	}

@@ -1,0 +1,36 @@
+package runner
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/defersim/defersim/sim/catalog"
+)
+
+// LoadCatalogs loads catalog directories, manifests or files (on disk) into
+// one catalog, as a run does.
+func LoadCatalogs(paths []string) (*catalog.Catalog, error) {
+	srcs := make([]Source, len(paths))
+	for i, p := range paths {
+		srcs[i] = Source{Path: p}
+	}
+	return loadCatalogs(srcs)
+}
+
+// CatalogsBeside returns the catalog directories that commands write next
+// to a trace: TRACE.catalog (trace import) and DIR/catalog (trace gen),
+// for each trace, when they exist, without repeats.
+func CatalogsBeside(traces []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range traces {
+		for _, c := range []string{t + ".catalog", filepath.Join(filepath.Dir(t), "catalog")} {
+			c = filepath.Clean(c)
+			if st, err := os.Stat(c); err == nil && st.IsDir() && !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
