@@ -27,6 +27,9 @@ func (p *Prompt) Total() int64 {
 // cache state; Reset empties it.
 type PromptCache interface {
 	Request(nowMs float64, p *Prompt) (read, write int64)
+	// Seed makes the prompt's cacheable prefixes live at nowMs without
+	// counting anything, as if another session had just written them.
+	Seed(nowMs float64, p *Prompt)
 	Reset()
 }
 
@@ -47,6 +50,7 @@ type noCache struct{}
 
 func (noCache) Request(float64, *Prompt) (int64, int64) { return 0, 0 }
 func (noCache) Reset()                                  {}
+func (noCache) Seed(float64, *Prompt)                   {}
 
 // anthropicCache models explicit-breakpoint prefix caching: a breakpoint's
 // prefix is written when no live entry covers it; a later request reads the
@@ -68,6 +72,14 @@ func newAnthropicCache(cfg CacheConfig) *anthropicCache {
 }
 
 func (c *anthropicCache) Reset() { clear(c.entries) }
+
+func (c *anthropicCache) Seed(now float64, p *Prompt) {
+	for _, bp := range p.Breakpoints {
+		if p.CumTokens[bp] >= c.min {
+			c.entries[p.PrefixHash[bp]] = now + c.ttlMs
+		}
+	}
+}
 
 func (c *anthropicCache) live(h uint64, now float64) bool {
 	exp, ok := c.entries[h]
@@ -160,6 +172,14 @@ func (c *openAICache) Request(now float64, p *Prompt) (read, write int64) {
 		}
 	}
 	return read, write
+}
+
+func (c *openAICache) Seed(now float64, p *Prompt) {
+	for i := range p.PrefixHash {
+		if p.CumTokens[i] >= c.min {
+			c.entries[p.PrefixHash[i]] = now + c.ttlMs
+		}
+	}
 }
 
 func (c *openAICache) stepDown(t int64) int64 {

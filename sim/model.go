@@ -86,6 +86,17 @@ type Params struct {
 	// BytesPerToken converts a recorded size to tokens when the trace keeps
 	// only sizes (result_bytes) and no text or token count.
 	BytesPerToken float64 `yaml:"bytes_per_token" json:"bytes_per_token"`
+	// QueryModel says what keyword query the model writes for a needed tool
+	// when the trace recorded none: "auto" (bm25 modes: the user's text;
+	// keyword mode: its content words; substring and regex modes: the
+	// longest word of the tool's name when the directory shows names, else a
+	// content word of the user's text), "user-text" or "name-words".
+	QueryModel string `yaml:"query_model" json:"query_model"`
+	// CacheWarmStart: probability that a session starts with its static
+	// prefix (tools, system prompt, directory) already in the prompt cache,
+	// written by other sessions of the fleet within the TTL (0 = every
+	// session starts cold).
+	CacheWarmStart float64 `yaml:"cache_warm_start" json:"cache_warm_start"`
 	// SelectProb: probability the model asks for a tool it can name exactly
 	// (shown in the directory) with select: rather than a keyword query.
 	SelectProb float64 `yaml:"select_prob" json:"select_prob"`

@@ -122,10 +122,16 @@ func (p Params) Validate() error {
 		{"cold_call_prob", p.ColdCallProb},
 		{"cold_call_well_formed_prob", p.ColdCallWellFormedProb},
 		{"select_prob", p.SelectProb},
+		{"cache_warm_start", p.CacheWarmStart},
 	} {
 		if !(f.v >= 0 && f.v <= 1) {
 			return fieldErr(f.name, "%v is outside [0,1]", f.v)
 		}
+	}
+	switch p.QueryModel {
+	case "", "auto", "user-text", "name-words":
+	default:
+		return fieldErr("query_model", "unknown query model %q (want auto|user-text|name-words)", p.QueryModel)
 	}
 	return nil
 }

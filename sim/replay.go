@@ -99,6 +99,12 @@ func (r *replayer) run(n *Need, si int, out *Outcome, wantFid bool) {
 	r.lastUser = ""
 	r.fid = r.fid[:0]
 	r.setRegistry(n.Servers)
+	if p := e.params.CacheWarmStart; p > 0 && r.rng.Float64() < p {
+		// Another session of the fleet wrote the static prefix (tools,
+		// system prompt, directory) within the TTL.
+		pr, _ := r.buildPrompt()
+		r.cache.Seed(0, pr)
+	}
 
 	for i := range n.Steps {
 		st := &n.Steps[i]
@@ -527,7 +533,7 @@ func (r *replayer) keywordLoad(ti *toolInfo, f RankerFactory) {
 	v := &r.out.Values
 	queries := []string{r.queryFor(ti)}
 	for i := 0; i < r.s.Search.KeywordRetries; i++ {
-		queries = append(queries, strings.ReplaceAll(ti.name, "_", " "))
+		queries = append(queries, strings.Join(nameWords(ti.name), " "))
 	}
 	for qi, q := range queries {
 		if qi > 0 {
@@ -586,15 +592,12 @@ func (r *replayer) corpusKey() string {
 }
 
 // queryFor picks the keyword query for a needed tool: the recorded query
-// that returned it, else the latest user text, else its name's words.
+// that returned it, else what the query model says the model would write.
 func (r *replayer) queryFor(ti *toolInfo) string {
 	if q := r.n.QueryFor[ti.name]; q != "" {
 		return q
 	}
-	if r.lastUser != "" {
-		return r.lastUser
-	}
-	return strings.ReplaceAll(ti.name, "_", " ")
+	return keywordQuery(r.e.params.QueryModel, r.s.Search.Mode, r.s.Directory.Format != "none", r.lastUser, ti.name)
 }
 
 // searchRoundTrip is one tool_search call: an extra model request whose

@@ -241,3 +241,17 @@ func TestColdCallAssumption(t *testing.T) {
 	check(t, "retry", out[0], want{MRequests: 4, MExtraRoundTrips: 2, MSearches: 1, MMalformedNoSchema: 1, MMalformedCalls: 1, MCallsWithoutSchema: 0})
 	check(t, "execute", out[1], want{MRequests: 2, MExtraRoundTrips: 0, MSearches: 0, MMalformedCalls: 0, MCallsWithoutSchema: 1})
 }
+
+// TestCacheWarmStart pins the fleet warm-start assumption: with
+// cache_warm_start 1 the first request reads the static prefix (tools and
+// system prompt) instead of writing it.
+func TestCacheWarmStart(t *testing.T) {
+	e := newTestEngine(t, []Strategy{{Name: "eager", Trigger: Trigger{Mode: "never"}}}, []testTool{{"x", 100, 0}})
+	n := func() *Need { return &Need{SessionID: "s9", SystemTokens: 1000, Steps: []Step{user(10), reply()}} }
+	cold := e.ReplayNeed(n())
+	check(t, "cold", cold[0], want{MCacheReadTokens: 0, MCacheWriteTokens: 1110})
+	e.params.CacheWarmStart = 1
+	warm := e.ReplayNeed(n())
+	// [x 100][system 1000] is read; only the user message is written.
+	check(t, "warm", warm[0], want{MCacheReadTokens: 1100, MCacheWriteTokens: 10, MFirstReplyMs: 1000 + 10 + 110 + 50})
+}

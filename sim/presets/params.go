@@ -35,5 +35,7 @@ func DefaultParams() sim.Params {
 		NudgeTokens:            40,
 		BytesPerToken:          4.5,
 		SelectProb:             0.5,
+		QueryModel:             "auto",
+		CacheWarmStart:         0,
 	}
 }

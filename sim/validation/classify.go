@@ -16,8 +16,8 @@ type Failure struct {
 	// Instance is the JSON pointer of the offending value in the shaped
 	// arguments ("" for the root).
 	Instance string
-	// Keyword is the schema location of the failing keyword, relative to
-	// the served schema ("#/properties/path/type").
+	// Keyword is the location of the failing keyword in the served schema
+	// ("#/properties/path/type").
 	Keyword string
 }
 
@@ -37,10 +37,8 @@ func rank(class string) int {
 	return len(classPriority)
 }
 
-// Classify walks a validation error tree and returns its deciding leaf:
-// among all leaves (errors without causes) the one of the highest-priority
-// class, the first in the validator's order on ties. Leaves map to classes
-// as follows:
+// Classify walks a validation error tree and returns its deciding leaf.
+// Leaves (errors without causes) map to classes as follows:
 //
 //	required, dependentRequired, dependencies   → missing_required
 //	additionalProperties (false)                → unknown_property
@@ -51,40 +49,79 @@ func rank(class string) int {
 //	anything else (format, pattern, bounds,
 //	oneOf matching twice, not, $ref cycle, …)   → other
 //
-// Container errors (the root, allOf, anyOf, oneOf without a match, $ref)
-// only group their causes. An error that is not a *jsonschema.ValidationError
-// is "other".
+// Where several leaves fail together (allOf, several keywords, several
+// properties) the highest-priority class decides (classPriority), the first
+// in the validator's order on ties. Where alternatives all fail (anyOf,
+// oneOf) the branch the value came closest to matching decides: a branch
+// for the value's kind (one whose deciding failure is not a type mismatch
+// on the value itself), then the one with the fewest failing leaves, then
+// the higher-priority class, then the first. An error that is not a *jsonschema.ValidationError is "other".
 func Classify(err error) Failure {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
 		return Failure{Class: sim.ClassOther}
 	}
-	best := Failure{Class: ""}
-	walk(ve, 0, &best)
-	if best.Class == "" {
-		best = Failure{Class: sim.ClassOther, Instance: pointer(ve.InstanceLocation), Keyword: keyword(ve.SchemaURL)}
+	f, _ := decide(ve, 0)
+	if f.Class == "" {
+		f = Failure{Class: sim.ClassOther, Instance: pointer(ve.InstanceLocation), Keyword: keyword(ve.SchemaURL)}
 	}
-	return best
+	return f
 }
 
 // maxWalk bounds the error-tree recursion (trees are as deep as the
 // schema, which Limits bounds already).
 const maxWalk = 512
 
-func walk(e *jsonschema.ValidationError, depth int, best *Failure) {
+// decide returns the deciding failure under e and how many leaves fail
+// under it.
+func decide(e *jsonschema.ValidationError, depth int) (Failure, int) {
 	if e == nil || depth > maxWalk {
-		return
+		return Failure{}, 0
 	}
-	if len(e.Causes) > 0 {
-		for _, c := range e.Causes {
-			walk(c, depth+1, best)
+	if len(e.Causes) == 0 {
+		kw := keyword(e.SchemaURL)
+		if p := e.ErrorKind.KeywordPath(); len(p) > 0 {
+			kw += "/" + strings.Join(p, "/")
 		}
-		return
+		return Failure{Class: leafClass(e), Instance: pointer(e.InstanceLocation), Keyword: kw}, 1
 	}
-	class := leafClass(e)
-	if best.Class == "" || rank(class) < rank(best.Class) {
-		*best = Failure{Class: class, Instance: pointer(e.InstanceLocation), Keyword: keyword(e.SchemaURL)}
+	_, alternatives := e.ErrorKind.(*kind.AnyOf)
+	if _, ok := e.ErrorKind.(*kind.OneOf); ok {
+		alternatives = true
 	}
+	self := pointer(e.InstanceLocation)
+	var best Failure
+	bestN, total := 0, 0
+	bestWrongKind := false
+	for _, c := range e.Causes {
+		f, n := decide(c, depth+1)
+		total += n
+		if f.Class == "" {
+			continue
+		}
+		better := best.Class == "" || rank(f.Class) < rank(best.Class)
+		if alternatives {
+			// A branch for another kind of value (its type fails on the
+			// value itself) is the last resort.
+			wrongKind := f.Class == sim.ClassType && f.Instance == self
+			switch {
+			case best.Class == "" || wrongKind != bestWrongKind:
+				better = best.Class == "" || !wrongKind
+			case n != bestN:
+				better = n < bestN
+			}
+			if better {
+				bestWrongKind = wrongKind
+			}
+		}
+		if better {
+			best, bestN = f, n
+		}
+	}
+	if alternatives {
+		return best, bestN
+	}
+	return best, total
 }
 
 func leafClass(e *jsonschema.ValidationError) string {

@@ -1,54 +1,60 @@
 package validation
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// Example returns a small deterministic instance of a JSON Schema, as a
-// model would fill the schema in: with all=false only required properties
-// (and minItems array elements), with all=true every named property and one
-// element per array. Values: the const or the first enum value when there
-// is one; else by type (the first non-null type listed): "" (or the shortest
-// string the length bounds, format or pattern admit), 0 moved into
-// [minimum, maximum], false, null, {} / [] filled as above. "$ref"s are
-// followed locally; "allOf" branches are merged; of "anyOf"/"oneOf" the
-// first branch that yields a value is used. It fails when the schema is
-// false, or a required part cannot be built. The instance is not checked
-// against the schema: patterns and combinations can defeat it.
+// Example returns a small deterministic instance of a JSON Schema for tool
+// arguments, as a model would fill the schema in: with all=false only
+// required properties (and minItems array elements), with all=true every
+// named property and one element per array. Values: the const or the first
+// enum value when there is one; else by type (the first non-null type
+// listed; an object at the root when the schema does not say, since tool
+// arguments always are one): "" (or the shortest string the length bounds,
+// format or pattern admit), 0 moved into [minimum, maximum], false, null,
+// {} / [] filled as above. "$ref"s are followed locally; "allOf" branches
+// are merged; of "anyOf"/"oneOf" the first branch that yields a value is
+// used. The instance is validated against the schema; when it fails, the
+// choice of branch is rotated (second branch first, …) up to
+// exampleTries times. It fails when the schema does not compile, is false,
+// or no instance built this way validates.
 func Example(schema json.RawMessage, all bool) (json.RawMessage, error) {
 	l := DefaultLimits()
 	if isEmptyJSON(schema) {
 		return json.RawMessage(`{}`), nil
 	}
-	if err := l.checkDoc("schema", schema); err != nil {
-		return nil, err
+	c := newMemo(l).get(schema)
+	if c.schErr != nil {
+		return nil, c.schErr
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
-	if err != nil {
-		return nil, fmt.Errorf("schema: %w", err)
+	g := &generator{r: resolver{root: c.doc, maxHops: l.MaxRefHops}, l: l}
+	for rot := range exampleTries {
+		g.rot = rot
+		v, ok := g.instance(c.doc, all)
+		if !ok {
+			continue
+		}
+		if err := c.sch.Validate(v); err == nil {
+			return json.Marshal(v)
+		}
 	}
-	g := &generator{r: resolver{root: doc, maxHops: l.MaxRefHops}, l: l}
-	v, ok := g.instance(doc, all)
-	if !ok {
-		return nil, errors.New("no instance: the schema admits nothing this generator can build")
-	}
-	return json.Marshal(v)
+	return nil, errors.New("no instance: the schema admits nothing this generator can build")
 }
+
+// exampleTries is how many branch rotations Example tries.
+const exampleTries = 4
 
 type generator struct {
 	r      resolver
 	l      Limits
 	budget int // schema nodes one instance may still visit
+	rot    int // anyOf/oneOf branches are tried from this index on
 }
 
 // genBudget bounds the nodes one generated instance visits (recursive
@@ -146,7 +152,8 @@ func (g *generator) example(node any, all bool, depth int) (any, bool) {
 	if len(ts) == 0 {
 		for _, key := range []string{"anyOf", "oneOf"} {
 			if list, ok := m[key].([]any); ok {
-				for _, b := range list {
+				for i := range list {
+					b := list[(i+g.rot)%len(list)]
 					if v, ok := g.example(b, all, depth+1); ok {
 						return v, true
 					}
@@ -155,7 +162,7 @@ func (g *generator) example(node any, all bool, depth int) (any, bool) {
 			}
 		}
 		switch {
-		case m["properties"] != nil || m["required"] != nil || m["additionalProperties"] != nil:
+		case depth == 0 || m["properties"] != nil || m["required"] != nil || m["additionalProperties"] != nil:
 			ts = []string{"object"}
 		case m["items"] != nil || m["prefixItems"] != nil:
 			ts = []string{"array"}

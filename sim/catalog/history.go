@@ -1,0 +1,182 @@
+package catalog
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// History is the drift timeline of every series of a catalog that has two
+// or more versions: each release (a pair of consecutive versions) is diffed
+// with Diff.
+type History struct {
+	Series []SeriesHistory `json:"series"`
+	// SingleVersion lists the series keys with only one version (no history).
+	SingleVersion []string `json:"single_version"`
+	// Releases counts the releases of all series; Breaking those whose
+	// Diff class is breaking (a removed tool counts).
+	Releases      int     `json:"releases"`
+	Breaking      int     `json:"breaking_releases"`
+	BreakingShare float64 `json:"breaking_share"`
+}
+
+// SeriesHistory is the timeline of one series (server, or server+variant).
+type SeriesHistory struct {
+	// Key is the series key (Server.Key).
+	Key      string   `json:"key"`
+	Server   string   `json:"server"`
+	Variant  string   `json:"variant,omitempty"`
+	Versions []string `json:"versions"`
+	// Tools is the tool count of each version, in Versions order.
+	Tools    []int     `json:"tools"`
+	Releases []Release `json:"releases"`
+	// Breaking counts releases whose class is breaking; BreakingShare is
+	// Breaking / len(Releases).
+	Breaking      int     `json:"breaking_releases"`
+	BreakingShare float64 `json:"breaking_share"`
+}
+
+// Release is the drift from one version of a series to the next.
+type Release struct {
+	From      string `json:"from"`
+	To        string `json:"to"`
+	FromTools int    `json:"from_tools"`
+	ToTools   int    `json:"to_tools"`
+	Added     int    `json:"added"`
+	Removed   int    `json:"removed"`
+	Changed   int    `json:"changed"`
+	Unchanged int    `json:"unchanged"`
+	// ByClass counts changed tools by their overall class (class name →
+	// count; classes with no tool are absent).
+	ByClass map[string]int `json:"by_class"`
+	// Class is the release's overall class (Diff's: removals are breaking,
+	// additions schema-compatible).
+	Class Class `json:"class"`
+	// BreakingTools counts changed tools whose own class is breaking
+	// (removed tools not included).
+	BreakingTools int `json:"breaking_tools"`
+}
+
+// Breaking reports whether the release has at least one breaking change.
+func (r Release) Breaking() bool { return r.Class == ClassBreaking }
+
+// NewHistory diffs every pair of consecutive versions of each series of c.
+// Series are in key order, versions in CompareVersions order.
+func NewHistory(c *Catalog) History {
+	h := History{Series: []SeriesHistory{}, SingleVersion: []string{}}
+	for _, key := range c.ServerNames() {
+		vs := c.Versions[key]
+		if len(vs) < 2 {
+			h.SingleVersion = append(h.SingleVersion, key)
+			continue
+		}
+		s := SeriesHistory{Key: key, Server: vs[0].Name, Variant: vs[0].Variant, Releases: []Release{}}
+		for _, v := range vs {
+			s.Versions = append(s.Versions, v.Version)
+			s.Tools = append(s.Tools, len(v.Tools))
+		}
+		for i := 1; i < len(vs); i++ {
+			d := Diff(vs[i-1], vs[i])
+			r := Release{
+				From: vs[i-1].Version, To: vs[i].Version,
+				FromTools: d.FromTools, ToTools: d.ToTools,
+				Added: len(d.Added), Removed: len(d.Removed), Changed: len(d.Changed), Unchanged: d.Unchanged,
+				ByClass: d.ByClass, Class: d.Class, BreakingTools: d.ByClass[ClassBreaking.String()],
+			}
+			if r.ByClass == nil {
+				r.ByClass = map[string]int{}
+			}
+			s.Releases = append(s.Releases, r)
+			if r.Breaking() {
+				s.Breaking++
+			}
+		}
+		s.BreakingShare = share(s.Breaking, len(s.Releases))
+		h.Releases += len(s.Releases)
+		h.Breaking += s.Breaking
+		h.Series = append(h.Series, s)
+	}
+	h.BreakingShare = share(h.Breaking, h.Releases)
+	return h
+}
+
+func share(n, of int) float64 {
+	if of == 0 {
+		return 0
+	}
+	return float64(n) / float64(of)
+}
+
+// Find returns the history of series key, or nil.
+func (h History) Find(key string) *SeriesHistory {
+	for i := range h.Series {
+		if h.Series[i].Key == key {
+			return &h.Series[i]
+		}
+	}
+	return nil
+}
+
+// historyClasses are the change classes shown as columns, most severe first,
+// with their column titles.
+var historyClasses = []struct {
+	class Class
+	title string
+}{
+	{ClassBreaking, "BREAK"},
+	{ClassSchemaCompatible, "COMPAT"},
+	{ClassDescriptionOnly, "DESC"},
+	{ClassMetadataOnly, "META"},
+}
+
+// FormatHistory writes h as text: per series a header line and one row per
+// release (tool counts, added, removed, changed in total and by class, the
+// release class), then the totals.
+func FormatHistory(w io.Writer, h History) error {
+	for i, s := range h.Series {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s: %d versions, %s, %d breaking (%s)\n",
+			s.Key, len(s.Versions), plural(len(s.Releases), "release"), s.Breaking, percent(s.BreakingShare))
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		head := []string{"FROM", "TO", "TOOLS", "ADDED", "REMOVED", "CHANGED"}
+		for _, c := range historyClasses {
+			head = append(head, c.title)
+		}
+		head = append(head, "CLASS")
+		fmt.Fprintln(tw, "  "+strings.Join(head, "\t")+"\t")
+		for _, r := range s.Releases {
+			cells := []string{r.From, r.To, fmt.Sprintf("%d→%d", r.FromTools, r.ToTools),
+				fmt.Sprint(r.Added), fmt.Sprint(r.Removed), fmt.Sprint(r.Changed)}
+			for _, c := range historyClasses {
+				cells = append(cells, fmt.Sprint(r.ByClass[c.class.String()]))
+			}
+			cells = append(cells, r.Class.String())
+			fmt.Fprintln(tw, "  "+strings.Join(cells, "\t")+"\t")
+		}
+		if err := tw.Flush(); err != nil {
+			return fmt.Errorf("format history: %w", err)
+		}
+	}
+	if len(h.Series) > 0 {
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "total: %d series with history, %s, %d breaking (%s)\n",
+		len(h.Series), plural(h.Releases, "release"), h.Breaking, percent(h.BreakingShare))
+	if n := len(h.SingleVersion); n > 0 {
+		fmt.Fprintf(w, "%d series with a single version (no history)\n", n)
+	}
+	fmt.Fprintln(w, "columns BREAK…META count changed tools by class; a release is breaking when a tool was removed or a changed tool is breaking")
+	return nil
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func percent(x float64) string { return fmt.Sprintf("%.0f%%", x*100) }

@@ -1,0 +1,118 @@
+package sim
+
+import (
+	"strings"
+	"unicode"
+)
+
+// isStopword reports whether w is an English function word a model leaves
+// out of a keyword query (the project's own short list).
+func isStopword(w string) bool {
+	switch w {
+	case "a", "an", "the", "and", "or", "but", "if", "then", "so", "to", "of", "in", "on", "at", "by",
+		"for", "with", "from", "into", "onto", "about", "as", "is", "are", "was", "were", "be", "been",
+		"being", "do", "does", "did", "have", "has", "had", "i", "me", "my", "we", "our", "you", "your",
+		"he", "she", "it", "its", "they", "them", "their", "this", "that", "these", "those", "what",
+		"which", "who", "whom", "when", "where", "why", "how", "can", "could", "would", "should", "will",
+		"shall", "may", "might", "must", "please", "thanks", "thank", "hi", "hello", "hey", "yes", "no",
+		"not", "just", "also", "any", "some", "all", "there", "here", "up", "down", "out", "over",
+		"again", "very", "more", "most", "much", "many", "one", "two", "get", "got", "let", "make",
+		"want", "need", "like":
+		return true
+	}
+	return false
+}
+
+// contentWords returns the words of s that are not stopwords, lowercased,
+// in order, without repeats.
+func contentWords(s string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		if len(w) < 2 || isStopword(w) || seen[w] {
+			continue
+		}
+		seen[w] = true
+		out = append(out, w)
+	}
+	return out
+}
+
+// nameWords splits a tool name into words (snake, kebab and camel case).
+func nameWords(name string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	prevLower := false
+	for _, r := range name {
+		switch {
+		case r == '_' || r == '-' || r == '.' || r == ' ':
+			flush()
+			prevLower = false
+		case unicode.IsUpper(r) && prevLower:
+			flush()
+			cur = append(cur, r)
+			prevLower = false
+		default:
+			cur = append(cur, r)
+			prevLower = unicode.IsLower(r)
+		}
+	}
+	flush()
+	return out
+}
+
+// keywordQuery is the query the model writes for a needed tool when the
+// trace recorded none (Params.QueryModel).
+func keywordQuery(model, mode string, dirShowsNames bool, userText, tool string) string {
+	words := func() string { return strings.Join(nameWords(tool), " ") }
+	switch model {
+	case "user-text":
+		if userText != "" {
+			return userText
+		}
+		return words()
+	case "name-words":
+		return words()
+	}
+	cw := contentWords(userText)
+	switch mode {
+	case "bm25", "bm25-anthropic", "routed", "routed-hard":
+		if userText != "" {
+			return userText
+		}
+	case "keyword":
+		if len(cw) > 0 {
+			return strings.Join(cw[:min(4, len(cw))], " ")
+		}
+	default: // substring, regex and other pattern modes: one short term
+		if dirShowsNames {
+			best := ""
+			for _, w := range nameWords(tool) {
+				if len(w) > len(best) {
+					best = w
+				}
+			}
+			if len(best) >= 3 {
+				return best
+			}
+		}
+		if len(cw) > 0 {
+			best := cw[0]
+			for _, w := range cw {
+				if len(w) > len(best) {
+					best = w
+				}
+			}
+			return best
+		}
+	}
+	return words()
+}
