@@ -50,10 +50,13 @@ func TestUpgradeMidSession(t *testing.T) {
 				c := *ti
 				if c.name == "a" {
 					c.fp, c.h, c.schema = "fp-a-v2", hashString("fp-a-v2"), json.RawMessage(tc.v2schema)
+					c.id = int32(len(e.tables.all))
+					e.tables.all = append(e.tables.all, &c)
 				}
 				v2.tools = append(v2.tools, &c)
 			}
 			e.tables.byKey["s@2"] = v2
+			e.computeFlags(nil)
 			steps := []Step{user(10), call("a"), reply(),
 				{Kind: StepCatalogChange, Server: "s", Version: "2"},
 				user(10), call("a"), reply()}

@@ -51,7 +51,16 @@ type Engine struct {
 	validator  ArgValidator
 	fidelity   int // strategy index, -1 none
 	upgrades   []Upgrade
+	// flags[s][tool id] caches per-strategy facts about each tool.
+	flags [][]uint8
 }
+
+// Per-strategy tool flags.
+const (
+	flagDeferrable  uint8 = 1 << iota // the strategy may defer the tool
+	flagCategorical                   // always-defer and not never-defer
+	flagDenied                        // the permission list refuses it
+)
 
 // NewEngine prepares an engine: it counts every distinct schema once.
 func NewEngine(cfg Config) (*Engine, error) {
@@ -126,6 +135,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 		}
 	}
 	e.upgrades = cfg.Upgrades
+	e.computeFlags(cfg.Deny)
 	for i := range cfg.Strategies {
 		s := &cfg.Strategies[i]
 		if (cfg.FidelityStrategy == "" && s.Trigger.Mode == "never") || s.Name == cfg.FidelityStrategy {
@@ -330,4 +340,28 @@ func (e *Engine) Tools() int {
 		}
 	}
 	return len(seen)
+}
+
+// computeFlags caches, per strategy and tool, whether the tool is
+// deferrable, always-deferred and denied.
+func (e *Engine) computeFlags(deny []string) {
+	e.flags = make([][]uint8, len(e.strategies))
+	for si := range e.strategies {
+		s := &e.strategies[si]
+		f := make([]uint8, len(e.tables.all))
+		for _, ti := range e.tables.all {
+			var b uint8
+			if computeDeferrable(s, ti) {
+				b |= flagDeferrable
+			}
+			if matchList(s.AlwaysDefer, ti.server, ti.name) && !matchList(s.NeverDefer, ti.server, ti.name) {
+				b |= flagCategorical
+			}
+			if matchList(deny, ti.server, ti.name) {
+				b |= flagDenied
+			}
+			f[ti.id] = b
+		}
+		e.flags[si] = f
+	}
 }

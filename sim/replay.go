@@ -57,7 +57,13 @@ type replayer struct {
 
 	blocks []block
 	prompt Prompt
-	fid    []FidelityPair
+	// The tools[] segment is rebuilt only when what decides it changes:
+	// tver counts such changes (loads, evictions, drops, registry changes).
+	tver      uint64
+	toolBuilt uint64
+	toolMode  bool
+	toolBlks  []block
+	fid       []FidelityPair
 }
 
 func newReplayer(e *Engine) *replayer {
@@ -98,6 +104,7 @@ func (r *replayer) run(n *Need, si int, out *Outcome, wantFid bool) {
 	r.userSeen, r.replied = false, false
 	r.lastUser = ""
 	r.fid = r.fid[:0]
+	r.tver++
 	r.setRegistry(n.Servers)
 	if p := e.params.CacheWarmStart; p > 0 && r.rng.Float64() < p {
 		// Another session of the fleet wrote the static prefix (tools,
@@ -185,6 +192,7 @@ func (r *replayer) changeVersion(server, version string) {
 	r.registryChanged()
 	if r.s.Warm.Key == "fingerprint" {
 		r.warm.dropChanged(r.served)
+		r.tver++
 	}
 }
 
@@ -203,6 +211,7 @@ func (r *replayer) registryChanged() {
 	}
 	r.regSig = sig
 	r.dirOK = false
+	r.tver++
 	r.staticOn = r.e.staticTrigger(r.s, r.tables, r)
 }
 
@@ -219,7 +228,11 @@ func (r *replayer) resolve(c *Call) *toolInfo {
 
 // deferrable reports whether the strategy may defer ti at all.
 func (r *replayer) deferrable(ti *toolInfo) bool {
-	s := r.s
+	return r.e.flags[r.si][ti.id]&flagDeferrable != 0
+}
+
+// computeDeferrable is deferrable's rule, evaluated once per strategy and tool.
+func computeDeferrable(s *Strategy, ti *toolInfo) bool {
 	if matchList(s.NeverDefer, ti.server, ti.name) {
 		return false
 	}
@@ -237,7 +250,7 @@ func (r *replayer) isWarm(ti *toolInfo) *toolInfo {
 		return w
 	}
 	for _, t := range r.transient {
-		if t.server == ti.server && t.name == ti.name {
+		if t.ident == ti.ident {
 			return t
 		}
 	}
@@ -254,7 +267,7 @@ func (r *replayer) deferredMode() bool {
 	}
 	for _, t := range r.tables {
 		for _, ti := range t.tools {
-			if matchList(r.s.AlwaysDefer, ti.server, ti.name) && !matchList(r.s.NeverDefer, ti.server, ti.name) && r.isWarm(ti) == nil {
+			if r.e.flags[r.si][ti.id]&flagCategorical != 0 && r.isWarm(ti) == nil {
 				return true
 			}
 		}
@@ -283,20 +296,27 @@ func (r *replayer) appendMsg(tokens int64, schema bool) {
 func (r *replayer) buildPrompt() (*Prompt, int64) {
 	e := r.e
 	mode := r.deferredMode()
-	b := r.blocks[:0]
-	var schemaTok int64
-	if mode {
-		b = append(b, block{h: hashString("\x00tool_search"), tokens: e.params.SearchToolTokens, schema: true})
-	}
-	for _, t := range r.tables {
-		for _, ti := range t.tools {
-			exp, seen := r.state(ti, mode)
-			if exp == expCold || (exp == expWarm && r.s.Injection == "inline") {
-				continue
-			}
-			b = append(b, block{h: seen.h, tokens: seen.tokens, schema: true})
+	if r.toolBuilt != r.tver || r.toolMode != mode || r.toolBlks == nil {
+		tb := r.toolBlks[:0]
+		if mode {
+			tb = append(tb, block{h: hashString("\x00tool_search"), tokens: e.params.SearchToolTokens, schema: true})
 		}
+		for _, t := range r.tables {
+			for _, ti := range t.tools {
+				exp, seen := r.state(ti, mode)
+				if exp == expCold || (exp == expWarm && r.s.Injection == "inline") {
+					continue
+				}
+				tb = append(tb, block{h: seen.h, tokens: seen.tokens, schema: true})
+			}
+		}
+		if tb == nil {
+			tb = []block{}
+		}
+		r.toolBlks, r.toolBuilt, r.toolMode = tb, r.tver, mode
 	}
+	b := append(r.blocks[:0], r.toolBlks...)
+	var schemaTok int64
 	toolsEnd := len(b) - 1
 	b = append(b, block{h: e.systemHash(r.n), tokens: e.systemTokens(r.n) + e.params.RequestOverheadTokens})
 	if mode && r.s.Directory.Format != "none" {
@@ -420,7 +440,7 @@ func (r *replayer) modelStep(st *Step, wantFid bool) {
 			exp, seen := r.state(ti, mode)
 			switch exp {
 			case expWarm:
-				r.warm.touch(ti.server, ti.name)
+				r.warm.touch(ti.ident)
 				if seen.fp != ti.fp {
 					r.out.Values[MStaleWarmCalls]++
 					r.classify(e.validate(seen, ti, c.Args), true)
@@ -428,7 +448,7 @@ func (r *replayer) modelStep(st *Step, wantFid bool) {
 			case expCold:
 				r.out.Values[MCallsWithoutSchema]++
 			}
-			if matchList(e.deny, ti.server, ti.name) {
+			if e.flags[r.si][ti.id]&flagDenied != 0 {
 				r.out.Values[MDeniedCalls]++
 			}
 		}
@@ -439,8 +459,9 @@ func (r *replayer) modelStep(st *Step, wantFid bool) {
 		}
 		r.appendMsg(e.resultTokens(c), false)
 	}
-	if r.s.Warm.Disabled {
+	if r.s.Warm.Disabled && len(r.transient) > 0 {
 		r.transient = r.transient[:0]
+		r.tver++
 	}
 }
 
@@ -610,6 +631,9 @@ func (r *replayer) searchRoundTrip(query string, got []*toolInfo) {
 	r.appendMsg(out, false)
 	r.clock += e.params.SearchExecMs
 	got = r.expandFamily(got)
+	if len(got) > 0 {
+		r.tver++
+	}
 	var res int64
 	inline := r.s.Injection == "inline"
 	for _, ti := range got {
@@ -661,7 +685,7 @@ func (r *replayer) expandFamily(got []*toolInfo) []*toolInfo {
 
 func containsTool(list []*toolInfo, ti *toolInfo) bool {
 	for _, t := range list {
-		if t.server == ti.server && t.name == ti.name {
+		if t.ident == ti.ident {
 			return true
 		}
 	}

@@ -41,14 +41,16 @@ func newTestEngine(t *testing.T, strategies []Strategy, tools []testTool) *Engin
 		content: tokens.NewEstimator(1), raw: tokens.NewEstimator(1), registry: NewRegistry(), rankers: &rankerCache{}, fidelity: -1}
 	st := &serverTable{name: "s", version: "1"}
 	est := map[string]int64{}
-	for _, tt := range tools {
-		fp := "fp-" + tt.name
-		st.tools = append(st.tools, &toolInfo{name: tt.name, server: "s", fp: fp, h: hashString(fp), tokens: tt.tokens, schema: json.RawMessage(`{"type":"object"}`)})
-		est[fp] = tt.est
-	}
-	sortTables([]*serverTable{st})
 	e.tables = &toolTables{byKey: map[string]*serverTable{"s@1": st}, latest: map[string]*serverTable{"s": st},
 		names: []string{"s"}, estBy: map[string]map[string]int64{"bytes/3.5": est}}
+	for i, tt := range tools {
+		fp := "fp-" + tt.name
+		ti := &toolInfo{id: int32(i), ident: int32(i), name: tt.name, server: "s", fp: fp, h: hashString(fp), tokens: tt.tokens, schema: json.RawMessage(`{"type":"object"}`)}
+		st.tools = append(st.tools, ti)
+		e.tables.all = append(e.tables.all, ti)
+		est[fp] = tt.est
+	}
+	e.computeFlags(nil)
 	return e
 }
 

@@ -12,6 +12,8 @@ import (
 // toolInfo is what the replay needs of one tool at one server version. It
 // is computed once per run and shared read-only by every worker.
 type toolInfo struct {
+	id           int32 // dense index over every toolInfo of the run
+	ident        int32 // dense index over distinct (server, name) pairs
 	name, server string
 	local        bool
 	fp           string
@@ -36,12 +38,14 @@ type toolTables struct {
 	latest   map[string]*serverTable
 	names    []string                    // server names, sorted
 	versions map[string][]string         // server -> versions, ascending
+	all      []*toolInfo                 // every toolInfo, by id
 	estBy    map[string]map[string]int64 // counter name -> fingerprint -> tokens
 }
 
 func buildToolTables(cat *catalog.Catalog, content tokens.Counter, counters map[string]tokens.Counter, toolOverhead int64, local map[string]bool) *toolTables {
 	tt := &toolTables{byKey: map[string]*serverTable{}, latest: map[string]*serverTable{}, estBy: map[string]map[string]int64{}, versions: map[string][]string{}}
 	memo := map[string]*toolInfo{} // fingerprint+server -> info
+	idents := map[string]int32{}
 	if cat == nil {
 		return tt
 	}
@@ -58,6 +62,15 @@ func buildToolTables(cat *catalog.Catalog, content tokens.Counter, counters map[
 				if !ok {
 					ti = &toolInfo{name: t.Name, server: name, local: local[name], fp: t.Fingerprint,
 						h: hashFingerprint(t.Fingerprint), desc: t.Description, schema: t.InputSchema}
+					ti.id = int32(len(memo))
+					ik := name + "\x00" + t.Name
+					id, ok := idents[ik]
+					if !ok {
+						id = int32(len(idents))
+						idents[ik] = id
+					}
+					ti.ident = id
+					tt.all = append(tt.all, ti)
 					ti.tokens = content.Count(t.Wire) + toolOverhead
 					ti.pretty = content.Count(prettySchema(t.InputSchema))
 					memo[key] = ti

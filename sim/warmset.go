@@ -24,9 +24,9 @@ func (w *warmSet) reset(cfg WarmSet) {
 	w.seq = 0
 }
 
-func (w *warmSet) find(server, name string) int {
+func (w *warmSet) find(ident int32) int {
 	for i := range w.entries {
-		if w.entries[i].ti.name == name && w.entries[i].ti.server == server {
+		if w.entries[i].ti.ident == ident {
 			return i
 		}
 	}
@@ -36,7 +36,7 @@ func (w *warmSet) find(server, name string) int {
 // get returns the warm snapshot for a tool, or nil when the tool is cold.
 // served is the schema the server serves now.
 func (w *warmSet) get(served *toolInfo) *toolInfo {
-	i := w.find(served.server, served.name)
+	i := w.find(served.ident)
 	if i < 0 {
 		return nil
 	}
@@ -44,8 +44,8 @@ func (w *warmSet) get(served *toolInfo) *toolInfo {
 }
 
 // touch marks a tool as used now (for LRU eviction).
-func (w *warmSet) touch(server, name string) {
-	if i := w.find(server, name); i >= 0 {
+func (w *warmSet) touch(ident int32) {
+	if i := w.find(ident); i >= 0 {
 		w.seq++
 		w.entries[i].usedAt = w.seq
 	}
@@ -54,7 +54,7 @@ func (w *warmSet) touch(server, name string) {
 // add loads ti; it returns the tools evicted to respect the limits.
 func (w *warmSet) add(ti *toolInfo) (evicted int) {
 	w.seq++
-	if i := w.find(ti.server, ti.name); i >= 0 {
+	if i := w.find(ti.ident); i >= 0 {
 		w.tokens += ti.tokens - w.entries[i].ti.tokens
 		w.entries[i] = warmEntry{ti: ti, loadedAt: w.seq, usedAt: w.seq}
 	} else {

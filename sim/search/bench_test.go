@@ -2,6 +2,10 @@ package search
 
 import (
 	"testing"
+
+	"github.com/defersim/defersim/internal/shareddata"
+	"github.com/defersim/defersim/sim"
+	"github.com/defersim/defersim/sim/catalog"
 )
 
 func BenchmarkBM25Build1000(b *testing.B) {
@@ -40,4 +44,26 @@ func BenchmarkRank500(b *testing.B) {
 			bm.Rank("reque", 8)
 		}
 	})
+}
+
+// BenchmarkBM25BuildReal indexes every tool of every captured catalog
+// version (about 1,500 real tools).
+func BenchmarkBM25BuildReal(b *testing.B) {
+	cat, err := catalog.LoadDir(shareddata.Path(b, "catalogs"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var docs []sim.ToolDoc
+	for _, s := range cat.All() {
+		for _, t := range s.Tools {
+			docs = append(docs, sim.ToolDoc{Name: t.Name, Server: s.Name, Description: t.Description, Schema: t.InputSchema})
+		}
+	}
+	b.ReportMetric(float64(len(docs)), "tools")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := NewBM25(docs, AnchorBM25()); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -34,6 +34,9 @@ func NewKeyword(docs []sim.ToolDoc) *Keyword {
 
 // Rank returns at most n documents, best first.
 func (k *Keyword) Rank(query string, n int) []int {
+	if n <= 0 {
+		return nil
+	}
 	var want, must []string
 	seen := map[string]bool{}
 	for _, f := range strings.Fields(query) {

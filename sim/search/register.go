@@ -15,12 +15,14 @@ const (
 )
 
 // Factories returns the search modes of this package by name: "bm25" (the
-// anchor runtime's BM25), "bm25-anthropic" (the same with queries cut to 500
-// characters), "regex" (RE2 patterns of at most 200 characters) and
-// "substring" (the anchor's E0 search).
+// anchor runtime's tool_search: exact names, else BM25), "bm25-anthropic"
+// (the Anthropic API's BM25: no exact-name handling, queries cut to 500
+// characters), "keyword" (term counts, with exact names), "regex" (RE2
+// patterns of at most 200 characters) and "substring" (the anchor's E0
+// search).
 func Factories() map[string]sim.RankerFactory {
 	return map[string]sim.RankerFactory{
-		ModeBM25:          bm25Factory(AnchorBM25()),
+		ModeBM25:          withExact(bm25Factory(AnchorBM25())),
 		ModeBM25Anthropic: bm25Factory(AnthropicBM25()),
 		ModeRegex: func(docs []sim.ToolDoc) (sim.Ranker, error) {
 			return NewRegex(docs, MaxRegexChars), nil
@@ -28,9 +30,9 @@ func Factories() map[string]sim.RankerFactory {
 		ModeSubstring: func(docs []sim.ToolDoc) (sim.Ranker, error) {
 			return NewSubstring(docs), nil
 		},
-		ModeKeyword: func(docs []sim.ToolDoc) (sim.Ranker, error) {
+		ModeKeyword: withExact(func(docs []sim.ToolDoc) (sim.Ranker, error) {
 			return NewKeyword(docs), nil
-		},
+		}),
 	}
 }
 
@@ -41,6 +43,17 @@ func bm25Factory(p BM25Params) sim.RankerFactory {
 			return nil, err
 		}
 		return x, nil
+	}
+}
+
+// withExact wraps the rankers f builds with exact-name handling (Exact).
+func withExact(f sim.RankerFactory) sim.RankerFactory {
+	return func(docs []sim.ToolDoc) (sim.Ranker, error) {
+		r, err := f(docs)
+		if err != nil {
+			return nil, err
+		}
+		return NewExact(docs, r), nil
 	}
 }
 

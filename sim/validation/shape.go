@@ -79,13 +79,17 @@ type shaper struct {
 	r     resolver
 	l     Limits
 	opt   ShapeOptions
-	gen   *generator
-	regex map[string]*regexp.Regexp // nil entry: pattern RE2 cannot compile
+	gen   *generator                // set when opt.Conform
+	regex map[string]*regexp.Regexp // compiled on first use; nil entry: RE2 cannot compile it
 }
 
 func newShaper(root any, l Limits, opt ShapeOptions) *shaper {
 	r := resolver{root: root, maxHops: l.MaxRefHops}
-	return &shaper{r: r, l: l, opt: opt, gen: &generator{r: r, l: l}, regex: map[string]*regexp.Regexp{}}
+	s := &shaper{r: r, l: l, opt: opt}
+	if opt.Conform {
+		s.gen = &generator{r: r, l: l}
+	}
+	return s
 }
 
 // objectView is what a schema node says about an object's members.
@@ -156,6 +160,9 @@ func (s *shaper) matchesPattern(v *objectView, name string) bool {
 		re, seen := s.regex[p]
 		if !seen {
 			re, _ = regexp.Compile(p)
+			if s.regex == nil {
+				s.regex = map[string]*regexp.Regexp{}
+			}
 			s.regex[p] = re
 		}
 		if re == nil || re.MatchString(name) {
