@@ -39,6 +39,9 @@ type Need struct {
 	QueryFor map[string]string
 
 	prepared bool // token counts filled by Engine.prepare
+	// queryTokens memoises the tokens of search calls: every strategy of a
+	// session searches with the same few queries.
+	queryTokens map[string]int64
 }
 
 // Step is one element of a need.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 
 	"github.com/defersim/defersim/traces"
@@ -603,13 +604,18 @@ func (r *replayer) corpus() []*toolInfo {
 	return out
 }
 
+// corpusKey identifies the corpus by the ids of its tools, so strategies
+// that defer the same tools share one ranker.
 func (r *replayer) corpusKey() string {
-	var sb strings.Builder
-	sb.WriteString(r.s.Name)
+	h := uint64(len(r.tables))
 	for _, t := range r.tables {
-		sb.WriteString("|" + t.name + "@" + t.version)
+		for _, ti := range t.tools {
+			if r.deferrable(ti) {
+				h = mix(h, uint64(ti.id)+1)
+			}
+		}
 	}
-	return sb.String()
+	return strconv.FormatUint(h, 16)
 }
 
 // queryFor picks the keyword query for a needed tool: the recorded query
@@ -625,7 +631,14 @@ func (r *replayer) queryFor(ti *toolInfo) string {
 // output is the search call, the search itself, and its result loading got.
 func (r *replayer) searchRoundTrip(query string, got []*toolInfo) {
 	e := r.e
-	out := e.raw.Count([]byte(`{"query":`+jsonQuote(query)+`}`)) + e.params.MessageOverheadTokens
+	out, ok := r.n.queryTokens[query]
+	if !ok {
+		out = e.raw.Count([]byte(`{"query":`+jsonQuote(query)+`}`)) + e.params.MessageOverheadTokens
+		if r.n.queryTokens == nil {
+			r.n.queryTokens = map[string]int64{}
+		}
+		r.n.queryTokens[query] = out
+	}
 	r.send(true, out, nil, false)
 	r.out.Values[MSearches]++
 	r.appendMsg(out, false)

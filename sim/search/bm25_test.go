@@ -240,7 +240,7 @@ func TestBM25CJK(t *testing.T) {
 func TestDocTokens(t *testing.T) {
 	got := DocTokens(nil, fiveTools[1], 2)
 	want := []string{"write", "file", "write", "file", "write", "text", "to", "disk",
-		"content", "path", "text", "fs"}
+		"path", "content", "text", "fs"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("DocTokens mismatch (-want +got):\n%s", diff)
 	}

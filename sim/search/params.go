@@ -1,10 +1,8 @@
 package search
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"slices"
+	"unicode/utf8"
 )
 
 // MaxParamDepth is how deep into an input schema parameter names and
@@ -19,107 +17,205 @@ type params struct {
 	descs []string // descriptions of every subschema below the root
 }
 
-// node is the part of a JSON Schema the indexer reads. Decoding into it
-// skips every other keyword without building values for it.
-type node struct {
-	Description       any              `json:"description"`
-	Properties        map[string]*node `json:"properties"`
-	PatternProperties map[string]*node `json:"patternProperties"`
-	Defs              map[string]*node `json:"$defs"`
-	Definitions       map[string]*node `json:"definitions"`
-	AnyOf             []*node          `json:"anyOf"`
-	OneOf             []*node          `json:"oneOf"`
-	AllOf             []*node          `json:"allOf"`
-	PrefixItems       []*node          `json:"prefixItems"`
-	Items             subs             `json:"items"`
-	Additional        subs             `json:"additionalProperties"`
-	Not               subs             `json:"not"`
-	If                subs             `json:"if"`
-	Then              subs             `json:"then"`
-	Else              subs             `json:"else"`
-	Contains          subs             `json:"contains"`
-}
-
-// subs holds the schema (or, for "items", the list of schemas) under a
-// keyword that may also hold a boolean; booleans hold nothing to index.
-type subs []*node
-
-func (s *subs) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	switch {
-	case len(b) > 0 && b[0] == '{':
-		var n node
-		err := json.Unmarshal(b, &n)
-		*s = subs{&n}
-		return tolerateTypes(err)
-	case len(b) > 0 && b[0] == '[':
-		var list []*node
-		err := json.Unmarshal(b, &list)
-		*s = list
-		return tolerateTypes(err)
-	}
-	return nil
-}
-
-// tolerateTypes drops errors about a keyword holding an unexpected JSON
-// type (the decoder skips such keywords and goes on).
-func tolerateTypes(err error) error {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return nil
-	}
-	return err
-}
-
-// schemaParams reads parameter names and descriptions from a JSON Schema.
-// A schema that is not valid JSON contributes nothing; keywords holding an
-// unexpected type are skipped. Object keys are visited in sorted order so
-// the output is deterministic; "$ref" is not followed (definitions under
-// "$defs"/"definitions" are read in place).
+// schemaParams reads parameter names and descriptions from a JSON Schema,
+// in document order. A schema that is not valid JSON contributes nothing.
+// These keywords lead to subschemas (each one level deeper): "properties"
+// (whose keys are the parameter names), "$defs", "definitions",
+// "patternProperties", "items", "prefixItems", "anyOf", "oneOf", "allOf",
+// "additionalProperties", "not", "if", "then", "else", "contains".
+// "$ref" is not followed. A "description" that is not a string, and the
+// root's own description, are not read.
 func schemaParams(schema json.RawMessage) params {
-	var p params
-	if len(schema) == 0 {
-		return p
-	}
-	var root node
-	if err := tolerateTypes(json.Unmarshal(schema, &root)); err != nil {
+	if len(schema) == 0 || !json.Valid(schema) {
 		return params{}
 	}
-	p.visit(&root, 0)
-	return p
+	w := paramWalker{b: schema}
+	w.ws()
+	w.node(0)
+	return w.p
 }
 
-func (p *params) visit(n *node, depth int) {
-	if n == nil || depth > MaxParamDepth {
+// paramWalker reads a JSON text known to be valid.
+type paramWalker struct {
+	b []byte
+	i int
+	p params
+}
+
+func (w *paramWalker) ws() {
+	for w.i < len(w.b) {
+		switch w.b[w.i] {
+		case ' ', '\t', '\n', '\r':
+			w.i++
+		default:
+			return
+		}
+	}
+}
+
+func (w *paramWalker) peek() byte {
+	if w.i < len(w.b) {
+		return w.b[w.i]
+	}
+	return 0
+}
+
+// node reads the value at w.i as a schema at depth.
+func (w *paramWalker) node(depth int) {
+	if w.peek() != '{' || depth > MaxParamDepth {
+		w.skip()
 		return
 	}
-	if d, ok := n.Description.(string); ok && depth > 0 {
-		p.descs = append(p.descs, d)
-	}
-	if depth < MaxParamDepth {
-		for _, name := range sortedKeys(n.Properties) {
-			p.names = append(p.names, name)
-			p.visit(n.Properties[name], depth+1)
+	w.members(func(key string) {
+		switch key {
+		case "description":
+			if w.peek() == '"' && depth > 0 {
+				w.p.descs = append(w.p.descs, w.str())
+				return
+			}
+			w.skip()
+		case "properties":
+			w.schemaMap(depth, depth < MaxParamDepth)
+		case "$defs", "definitions", "patternProperties":
+			w.schemaMap(depth, false)
+		case "items", "additionalProperties", "not", "if", "then", "else", "contains",
+			"anyOf", "oneOf", "allOf", "prefixItems":
+			if w.peek() == '[' {
+				w.elements(func() { w.node(depth + 1) })
+				return
+			}
+			w.node(depth + 1)
+		default:
+			w.skip()
 		}
+	})
+}
+
+// schemaMap reads an object of subschemas; with names, its keys are
+// parameter names.
+func (w *paramWalker) schemaMap(depth int, names bool) {
+	if w.peek() != '{' {
+		w.skip()
+		return
 	}
-	for _, m := range []map[string]*node{n.Defs, n.Definitions, n.PatternProperties} {
-		for _, name := range sortedKeys(m) {
-			p.visit(m[name], depth+1)
+	w.members(func(key string) {
+		if names {
+			w.p.names = append(w.p.names, key)
 		}
+		w.node(depth + 1)
+	})
+}
+
+// members calls f with each key of the object at w.i, positioned at the
+// member's value; f must consume the value.
+func (w *paramWalker) members(f func(key string)) {
+	w.i++ // {
+	for {
+		w.ws()
+		switch w.peek() {
+		case '}':
+			w.i++
+			return
+		case ',':
+			w.i++
+			continue
+		case '"':
+		default:
+			w.i = len(w.b) // unreachable for valid JSON
+			return
+		}
+		key := w.str()
+		w.ws()
+		w.i++ // :
+		w.ws()
+		f(key)
 	}
-	for _, list := range [][]*node{n.Items, n.Additional, n.Not, n.If, n.Then, n.Else, n.Contains,
-		n.AnyOf, n.OneOf, n.AllOf, n.PrefixItems} {
-		for _, sub := range list {
-			p.visit(sub, depth+1)
+}
+
+// elements calls f with each element of the array at w.i.
+func (w *paramWalker) elements(f func()) {
+	w.i++ // [
+	for {
+		w.ws()
+		switch w.peek() {
+		case ']':
+			w.i++
+			return
+		case ',':
+			w.i++
+		case 0:
+			return
+		default:
+			f()
 		}
 	}
 }
 
-func sortedKeys(m map[string]*node) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// str reads the string at w.i.
+func (w *paramWalker) str() string {
+	start := w.i
+	escaped := w.skipStr()
+	raw := w.b[start:w.i]
+	if len(raw) < 2 {
+		return ""
 	}
-	slices.Sort(keys)
-	return keys
+	if inner := raw[1 : len(raw)-1]; !escaped && utf8.Valid(inner) {
+		return string(inner)
+	}
+	var s string
+	_ = json.Unmarshal(raw, &s) // valid JSON: cannot fail; invalid UTF-8 becomes U+FFFD
+	return s
+}
+
+// skipStr moves past the string at w.i and reports whether it holds an
+// escape.
+func (w *paramWalker) skipStr() (escaped bool) {
+	w.i++ // "
+	for w.i < len(w.b) {
+		switch w.b[w.i] {
+		case '\\':
+			escaped = true
+			w.i += 2 // the escaped byte; \uXXXX's digits are plain bytes
+		case '"':
+			w.i++
+			return escaped
+		default:
+			w.i++
+		}
+	}
+	return escaped
+}
+
+// skip moves past the value at w.i.
+func (w *paramWalker) skip() {
+	switch w.peek() {
+	case '"':
+		w.skipStr()
+	case '{', '[':
+		depth := 0
+		for w.i < len(w.b) {
+			switch w.b[w.i] {
+			case '"':
+				w.skipStr()
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					w.i++
+					return
+				}
+			}
+			w.i++
+		}
+	default: // number, true, false, null
+		for w.i < len(w.b) {
+			switch w.b[w.i] {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				return
+			}
+			w.i++
+		}
+	}
 }
