@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 )
@@ -92,7 +93,9 @@ func keywordQuery(model, mode string, dirShowsNames bool, userText, tool string)
 		if len(cw) > 0 {
 			return strings.Join(cw[:min(4, len(cw))], " ")
 		}
-	default: // substring, regex and other pattern modes: one short term
+	case "regex":
+		return regexp.QuoteMeta(keywordQuery(model, "substring", dirShowsNames, userText, tool))
+	default: // substring and other pattern modes: one short term
 		if dirShowsNames {
 			best := ""
 			for _, w := range nameWords(tool) {
