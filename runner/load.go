@@ -1,21 +1,28 @@
 package runner
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/defersim/defersim/sim/catalog"
 )
 
-// LoadCatalogs loads catalog directories, manifests or files (on disk) into
-// one catalog, as a run does.
-func LoadCatalogs(paths []string) (*catalog.Catalog, error) {
+// PathSources turns file or directory paths into sources.
+func PathSources(paths ...string) []Source {
 	srcs := make([]Source, len(paths))
 	for i, p := range paths {
 		srcs[i] = Source{Path: p}
 	}
-	return loadCatalogs(srcs)
+	return srcs
 }
+
+// LoadCatalogs loads catalog sources (directories, manifests or files, on
+// disk or in an fs.FS) into one catalog, as a run does.
+func LoadCatalogs(srcs []Source) (*catalog.Catalog, error) { return loadCatalogs(srcs) }
+
+// Open opens the source for reading.
+func (s Source) Open() (io.ReadCloser, error) { return s.open() }
 
 // CatalogsBeside returns the catalog directories that commands write next
 // to a trace: TRACE.catalog (trace import) and DIR/catalog (trace gen),
