@@ -1,0 +1,281 @@
+package report
+
+import (
+	"math"
+	"slices"
+	"strconv"
+
+	mstats "github.com/montanaflynn/stats"
+
+	"github.com/defersim/defersim/report/stats"
+	"github.com/defersim/defersim/sim"
+)
+
+// builder holds the intermediate state of Build.
+type builder struct {
+	o       *sim.Outcomes
+	base, n int
+	boot    []int // bootstrapped metric indices
+	rs      stats.Resampling
+	workers int
+
+	sum  [][sim.NumMetrics]stats.Summary // [strategy][metric]
+	diff [][sim.NumMetrics]diffSummary   // [strategy][metric], strategy != base
+	reps [][]seriesReps                  // [strategy][bootstrapped metric]
+	med  [][][]float64                   // [strategy][bootstrapped metric] median-difference replicates
+}
+
+// diffSummary describes the per-session differences strategy − baseline.
+type diffSummary struct {
+	mean, median         float64
+	constant             bool
+	better, worse, equal float64
+}
+
+// seriesReps are the bootstrap replicates of one series' statistics.
+type seriesReps struct{ mean, p50, p95 []float64 }
+
+var bootQuantiles = []float64{0.50, 0.95}
+
+// exact computes the full-sample statistics.
+func (b *builder) exact() {
+	S := len(b.o.Strategies)
+	b.sum = make([][sim.NumMetrics]stats.Summary, S)
+	parallel(S*sim.NumMetrics, b.workers, func(j int) {
+		s, m := j/sim.NumMetrics, j%sim.NumMetrics
+		b.sum[s][m] = stats.Summarize(b.o.Values[s][m], QuantileGridPoints)
+	})
+	b.diff = make([][sim.NumMetrics]diffSummary, S)
+	parallel(S*sim.NumMetrics, b.workers, func(j int) {
+		s, m := j/sim.NumMetrics, j%sim.NumMetrics
+		if s != b.base {
+			b.diff[s][m] = pairedDiff(b.o.Values[s][m], b.o.Values[b.base][m], sim.Metrics[m].LowerIsBetter)
+		}
+	})
+}
+
+// pairedDiff summarises the differences a[i] − base[i].
+func pairedDiff(a, base []float64, lowerIsBetter bool) diffSummary {
+	n := len(a)
+	if n == 0 {
+		return diffSummary{constant: true}
+	}
+	d := make([]float64, n)
+	var better, worse, equal int
+	for i := range a {
+		d[i] = a[i] - base[i]
+		switch {
+		case math.Abs(d[i]) <= EqualTolerance*math.Max(math.Abs(a[i]), math.Abs(base[i])):
+			equal++
+		case (d[i] < 0) == lowerIsBetter:
+			better++
+		default:
+			worse++
+		}
+	}
+	ds := diffSummary{
+		better: float64(better) / float64(n),
+		worse:  float64(worse) / float64(n),
+		equal:  float64(equal) / float64(n),
+	}
+	ds.mean, _ = mstats.Mean(d)
+	ds.constant = slices.Min(d) == slices.Max(d)
+	var med [1]float64
+	stats.SelectQuantiles(d, []float64{0.5}, med[:])
+	ds.median = med[0]
+	return ds
+}
+
+// bootstrap fills the replicates of every bootstrapped series.
+func (b *builder) bootstrap() {
+	R := b.rs.Resamples
+	if R == 0 || len(b.boot) == 0 {
+		return
+	}
+	S := len(b.o.Strategies)
+	b.reps = make([][]seriesReps, S)
+	b.med = make([][][]float64, S)
+	for s := range S {
+		b.reps[s] = make([]seriesReps, len(b.boot))
+		b.med[s] = make([][]float64, len(b.boot))
+		for kb := range b.boot {
+			b.reps[s][kb] = seriesReps{make([]float64, R), make([]float64, R), make([]float64, R)}
+			if s != b.base {
+				b.med[s][kb] = make([]float64, R)
+			}
+		}
+	}
+	b.rs.Run(b.resample)
+}
+
+// resample computes every bootstrapped statistic on resample r.
+func (b *builder) resample(r int, idx []int32, scratch []float64) {
+	inv := 1 / float64(len(idx))
+	var q [2]float64
+	base := b.o.Values[b.base]
+	for s := range b.o.Strategies {
+		for kb, m := range b.boot {
+			rep := &b.reps[s][kb]
+			if su := &b.sum[s][m]; su.Constant {
+				rep.mean[r], rep.p50[r], rep.p95[r] = su.Min, su.Min, su.Min
+			} else {
+				v := b.o.Values[s][m]
+				total := 0.0
+				for j, i := range idx {
+					x := v[i]
+					scratch[j] = x
+					total += x
+				}
+				rep.mean[r] = total * inv
+				stats.SelectQuantiles(scratch, bootQuantiles, q[:])
+				rep.p50[r], rep.p95[r] = q[0], q[1]
+			}
+			if s == b.base {
+				continue
+			}
+			if ds := &b.diff[s][m]; ds.constant {
+				b.med[s][kb][r] = ds.median
+			} else {
+				v, bv := b.o.Values[s][m], base[m]
+				for j, i := range idx {
+					scratch[j] = v[i] - bv[i]
+				}
+				stats.SelectQuantiles(scratch, bootQuantiles[:1], q[:1])
+				b.med[s][kb][r] = q[0]
+			}
+		}
+	}
+}
+
+// strategyResult assembles the results of strategy s.
+func (b *builder) strategyResult(s int) StrategyResult {
+	st := b.o.Strategies[s]
+	sr := StrategyResult{
+		Name:              st.Name,
+		Baseline:          s == b.base,
+		Parameters:        st,
+		Metrics:           make(map[string]Distribution, sim.NumMetrics),
+		CacheHitByRequest: requestPoints(b.o, s),
+	}
+	if s != b.base {
+		sr.VsBaseline = make(map[string]Comparison, sim.NumMetrics)
+	}
+	kbOf := make(map[int]int, len(b.boot))
+	if b.reps != nil {
+		for kb, m := range b.boot {
+			kbOf[m] = kb
+		}
+	}
+	scale := b.rs.Scale()
+	for m := range sim.NumMetrics {
+		name := sim.Metrics[m].Name
+		su := b.sum[s][m]
+		d := Distribution{
+			Count: su.Count, Mean: su.Mean, StdDev: su.StdDev, Sum: su.Sum,
+			Min: su.Min, P50: su.P50, P90: su.P90, P95: su.P95, P99: su.P99, Max: su.Max,
+			Quantiles: roundGrid(su.Grid),
+		}
+		kb, boot := kbOf[m]
+		if boot {
+			rep := b.reps[s][kb]
+			d.MeanCI = interval(slices.Clone(rep.mean), su.Mean, scale)
+			d.P50CI = interval(slices.Clone(rep.p50), su.P50, scale)
+			d.P95CI = interval(slices.Clone(rep.p95), su.P95, scale)
+		}
+		sr.Metrics[name] = d
+		if s == b.base {
+			continue
+		}
+		ds, bs := b.diff[s][m], b.sum[b.base][m]
+		c := Comparison{
+			Sessions:   b.n,
+			MeanDiff:   ds.mean,
+			MedianDiff: ds.median,
+			P50Diff:    su.P50 - bs.P50,
+			P95Diff:    su.P95 - bs.P95,
+			Better:     ds.better,
+			Worse:      ds.worse,
+			Equal:      ds.equal,
+		}
+		if bs.Mean != 0 {
+			ratio := su.Mean / bs.Mean
+			c.Ratio = &ratio
+		}
+		if boot {
+			rep, brep := b.reps[s][kb], b.reps[b.base][kb]
+			c.MeanDiffCI = interval(subtract(rep.mean, brep.mean), c.MeanDiff, scale)
+			c.MedianDiffCI = interval(slices.Clone(b.med[s][kb]), c.MedianDiff, scale)
+			c.P50DiffCI = interval(subtract(rep.p50, brep.p50), c.P50Diff, scale)
+			c.P95DiffCI = interval(subtract(rep.p95, brep.p95), c.P95Diff, scale)
+			if c.Ratio != nil && !slices.Contains(brep.mean, 0) {
+				c.RatioCI = interval(divide(rep.mean, brep.mean), *c.Ratio, scale)
+			}
+			c.Significant = c.MeanDiffCI != nil && !c.MeanDiffCI.Contains(0)
+		}
+		sr.VsBaseline[name] = c
+	}
+	return sr
+}
+
+// gridDigits is the precision of the stored quantile grid: enough to
+// redraw a CDF, a third of the size of full precision.
+const gridDigits = 6
+
+// roundGrid rounds quantiles to gridDigits significant digits.
+func roundGrid(g []float64) []float64 {
+	out := make([]float64, len(g))
+	for i, v := range g {
+		out[i], _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', gridDigits, 64), 64)
+	}
+	return out
+}
+
+func interval(reps []float64, estimate, scale float64) *Interval {
+	lo, hi, ok := stats.Interval(reps, estimate, scale, ConfidenceLevel)
+	if !ok {
+		return nil
+	}
+	return &Interval{Low: lo, High: hi}
+}
+
+func subtract(a, b []float64) []float64 {
+	d := make([]float64, len(a))
+	for i := range a {
+		d[i] = a[i] - b[i]
+	}
+	return d
+}
+
+func divide(a, b []float64) []float64 {
+	d := make([]float64, len(a))
+	for i := range a {
+		d[i] = a[i] / b[i]
+	}
+	return d
+}
+
+// requestPoints turns the per-request-index aggregates of strategy s into
+// hit ratios, skipping indices no session reached.
+func requestPoints(o *sim.Outcomes, s int) []RequestPoint {
+	pts := []RequestPoint{}
+	if s >= len(o.ByRequestIndex) {
+		return pts
+	}
+	for k, st := range o.ByRequestIndex[s] {
+		if st.Sessions <= 0 {
+			continue
+		}
+		p := RequestPoint{
+			Request:         k + 1,
+			Sessions:        st.Sessions,
+			InputTokens:     st.Input,
+			CacheReadTokens: st.CacheRead,
+			ExtraShare:      float64(st.Extra) / float64(st.Sessions),
+		}
+		if st.Input > 0 {
+			p.HitRatio = float64(st.CacheRead) / float64(st.Input)
+		}
+		pts = append(pts, p)
+	}
+	return pts
+}

@@ -1,0 +1,176 @@
+package report
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"slices"
+	"strings"
+
+	"github.com/defersim/defersim/sim"
+)
+
+//go:embed report.html.tmpl
+var htmlTemplateText string
+
+// htmlData is what report.html.tmpl renders.
+type htmlData struct {
+	Title          string
+	RunLine        string
+	ModelLine      string
+	Res            *Results
+	Table          summaryTable
+	IntervalPhrase string
+	NotSignificant string
+	NoChange       string
+	Plots          []htmlPlot
+	Metrics        []htmlMetric
+	Strategies     []htmlStrategy
+	SkipReasons    []htmlCount
+}
+
+type htmlPlot struct {
+	Name, Title, About string
+	Src                template.URL
+}
+
+type htmlMetric struct {
+	sim.Metric
+	Rows []htmlMetricRow
+}
+
+type htmlMetricRow struct {
+	Strategy                    string
+	Baseline                    bool
+	Mean, P50, P95, P99, Max    string
+	Delta, Better, Worse, Equal string
+	Significant, NotSignificant bool
+}
+
+type htmlStrategy struct {
+	Name, Description, Source string
+	// Params are the strategy's parameters as "path=value".
+	Params   []string
+	Baseline bool
+}
+
+type htmlCount struct {
+	Reason string
+	Count  int
+}
+
+// htmlReport renders report.html: one self-contained file with the plots
+// inline as PNG data URIs, no scripts and no network references.
+func htmlReport(res *Results, plots []renderedPlot) ([]byte, error) {
+	tmpl, err := template.New("report").Funcs(template.FuncMap{"mul100": func(v float64) float64 { return v * 100 }}).Parse(htmlTemplateText)
+	if err != nil {
+		return nil, fmt.Errorf("parse report template: %w", err)
+	}
+	title := "defersim report"
+	if res.Run.Scenario != "" {
+		title += ": " + res.Run.Scenario
+	}
+	data := htmlData{
+		Title:          title,
+		RunLine:        runLine(res),
+		ModelLine:      modelLine(res, "listed below"),
+		Res:            res,
+		Table:          buildTable(res),
+		IntervalPhrase: intervalPhrase(res),
+		NotSignificant: notSignificant,
+		NoChange:       noChange,
+		Metrics:        htmlMetrics(res),
+	}
+	for _, p := range plots {
+		data.Plots = append(data.Plots, htmlPlot{
+			Name: p.Name, Title: p.Title, About: p.About,
+			// The URI is built here from PNG bytes: safe to mark as a URL.
+			Src: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(p.PNG)),
+		})
+	}
+	for _, s := range res.Strategies {
+		raw, err := json.Marshal(s.Parameters)
+		if err != nil {
+			return nil, fmt.Errorf("strategy %s parameters: %w", s.Name, err)
+		}
+		params, err := flattenJSON(raw, "name", "description", "source")
+		if err != nil {
+			return nil, fmt.Errorf("strategy %s parameters: %w", s.Name, err)
+		}
+		data.Strategies = append(data.Strategies, htmlStrategy{
+			Name: s.Name, Description: s.Parameters.Description, Source: s.Parameters.Source,
+			Params: params, Baseline: s.Baseline,
+		})
+	}
+	for reason, n := range res.Run.Counts.SkipReasons {
+		data.SkipReasons = append(data.SkipReasons, htmlCount{reason, n})
+	}
+	slices.SortFunc(data.SkipReasons, func(a, b htmlCount) int { return strings.Compare(a.Reason, b.Reason) })
+	var buf bytes.Buffer
+	if err := tmpl.Execute(&buf, data); err != nil {
+		return nil, fmt.Errorf("render report.html: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// htmlMetrics lays out every metric's distribution per strategy.
+func htmlMetrics(res *Results) []htmlMetric {
+	var out []htmlMetric
+	for _, m := range res.Metrics {
+		hm := htmlMetric{Metric: m}
+		f := metricFormat(m.Unit)
+		withCI := func(v float64, iv *Interval) string {
+			if iv == nil {
+				return f(v)
+			}
+			return f(v) + " " + fmtRange(iv.Low, iv.High, f)
+		}
+		for _, s := range res.Strategies {
+			d, ok := s.Metrics[m.Name]
+			if !ok {
+				continue
+			}
+			r := htmlMetricRow{Strategy: s.Name, Baseline: s.Baseline}
+			if d.Count > 0 {
+				r.Mean, r.P50, r.P95 = withCI(d.Mean, d.MeanCI), withCI(d.P50, d.P50CI), withCI(d.P95, d.P95CI)
+				r.P99, r.Max = f(d.P99), f(d.Max)
+			}
+			if c, ok := s.VsBaseline[m.Name]; ok && !s.Baseline {
+				sf := func(v float64) string { return signed(v, f) }
+				r.Delta = sf(c.MeanDiff)
+				if c.MeanDiffCI != nil {
+					r.Delta += " " + fmtRange(c.MeanDiffCI.Low, c.MeanDiffCI.High, sf)
+					r.Significant = c.Significant
+					r.NotSignificant = !c.Significant
+				}
+				r.Better, r.Worse, r.Equal = fmtPercent(c.Better), fmtPercent(c.Worse), fmtPercent(c.Equal)
+			}
+			hm.Rows = append(hm.Rows, r)
+		}
+		out = append(out, hm)
+	}
+	return out
+}
+
+// metricFormat returns the value format for a metric unit.
+func metricFormat(unit string) func(float64) string {
+	switch unit {
+	case "USD":
+		return fmtUSD
+	case "ms":
+		return fmtMs
+	case "ratio":
+		return fmtPercent
+	case "tokens":
+		return func(v float64) string {
+			if v == float64(int64(v)) || v > 100 {
+				return fmtInt(v)
+			}
+			return fmtSig(v)
+		}
+	}
+	return fmtSig
+}

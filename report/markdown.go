@@ -1,0 +1,112 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+)
+
+// plotLink is a plot named in the reports.
+type plotLink struct {
+	Name  string // file base name under plots/
+	Title string
+}
+
+// markdownReport returns report.md: the summary table and links to the
+// plots, short enough for a CI job summary.
+func markdownReport(res *Results, plots []plotLink) []byte {
+	var b strings.Builder
+	title := "defersim report"
+	if res.Run.Scenario != "" {
+		title += ": " + res.Run.Scenario
+	}
+	fmt.Fprintf(&b, "# %s\n\n", mdEscape(title))
+	b.WriteString(mdEscape(runLine(res)) + ".\n")
+	if m := modelLine(res, "see report.html"); m != "" {
+		b.WriteString("\n" + mdEscape(m) + "\n")
+	}
+	if res.SmallSample {
+		fmt.Fprintf(&b, "\n> **Small sample:** %d sessions (fewer than %d). Intervals are wide and may be unreliable.\n",
+			res.Sessions, res.Statistics.SmallSampleBelow)
+	}
+	b.WriteString("\n")
+	writeMarkdownTable(&b, buildTable(res))
+	fmt.Fprintf(&b, "\nDifferences are against the baseline (%s) on the same sessions, with %s; "+
+		"%s means the interval contains no difference; %s means every session has the baseline's value. "+
+		"**Bold**: best in the column.\n",
+		mdEscape(res.BaselineName()), intervalPhrase(res), notSignificant, noChange)
+	if len(plots) > 0 {
+		b.WriteString("\nPlots:")
+		for i, p := range plots {
+			sep := " ·"
+			if i == 0 {
+				sep = ""
+			}
+			fmt.Fprintf(&b, "%s [%s](plots/%s.png)", sep, mdEscape(p.Title), p.Name)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\nFull report: [report.html](report.html) · data: [results.json](results.json)\n")
+	return []byte(b.String())
+}
+
+func writeMarkdownTable(b *strings.Builder, t summaryTable) {
+	b.WriteString("| Strategy |")
+	for _, c := range t.Columns {
+		fmt.Fprintf(b, " %s |", mdEscape(c.Title))
+	}
+	b.WriteString("\n| --- |")
+	for range t.Columns {
+		b.WriteString(" ---: |")
+	}
+	b.WriteString("\n")
+	for _, r := range t.Rows {
+		name := mdEscape(r.Name)
+		if r.Baseline {
+			name += " (baseline)"
+		}
+		fmt.Fprintf(b, "| %s |", name)
+		for _, c := range r.Cells {
+			// Values and deltas are generated text without Markdown syntax.
+			v := c.Value
+			if c.Best {
+				v = "**" + v + "**"
+			}
+			if c.Delta != "" && !r.Baseline {
+				v += " (" + c.Delta + ")"
+			}
+			fmt.Fprintf(b, " %s |", v)
+		}
+		b.WriteString("\n")
+	}
+}
+
+// modelLine names the models and assumptions behind the numbers; where
+// says where the assumptions are listed.
+func modelLine(res *Results, where string) string {
+	var parts []string
+	if res.Run.Model != "" {
+		parts = append(parts, "model "+res.Run.Model)
+	}
+	if n := len(res.Run.Assumptions); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d named assumptions (%s)", n, where))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Numbers produced with " + strings.Join(parts, ", ") + "."
+}
+
+// intervalPhrase describes the intervals in use.
+func intervalPhrase(res *Results) string {
+	if res.Statistics.BootstrapResamples == 0 {
+		return "no confidence intervals (bootstrap disabled or too few sessions)"
+	}
+	return fmt.Sprintf("%g%% bootstrap confidence intervals (%d resamples)",
+		res.Statistics.ConfidenceLevel*100, res.Statistics.BootstrapResamples)
+}
+
+// mdEscape neutralises Markdown table and emphasis syntax in s.
+func mdEscape(s string) string {
+	r := strings.NewReplacer("|", `\|`, "*", `\*`, "`", "\\`", "<", "&lt;", ">", "&gt;", "[", `\[`, "]", `\]`, "\n", " ")
+	return r.Replace(s)
+}

@@ -1,0 +1,164 @@
+package report
+
+import (
+	"bytes"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/defersim/defersim/report/chart"
+)
+
+func TestFiguresRenderDeterministically(t *testing.T) {
+	res := sampleResults(t, 12, 60)
+	wantW, wantH := chart.PixelSize()
+	if wantW != 960 || wantH != 600 {
+		t.Fatalf("figure size %d×%d, want 960×600", wantW, wantH)
+	}
+	figs := figures(res)
+	if len(figs) != 6 {
+		t.Fatalf("%d figures, want 6", len(figs))
+	}
+	for _, f := range figs {
+		t.Run(f.Name, func(t *testing.T) {
+			png1, svg1, err := chart.Encode(f.draw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			png2, svg2, err := chart.Encode(f.draw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(png1, png2) || !bytes.Equal(svg1, svg2) {
+				t.Fatal("rendering twice gave different bytes")
+			}
+			img, err := png.Decode(bytes.NewReader(png1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b := img.Bounds(); b.Dx() != wantW || b.Dy() != wantH {
+				t.Fatalf("PNG is %d×%d, want %d×%d", b.Dx(), b.Dy(), wantW, wantH)
+			}
+			if !bytes.Contains(svg1, []byte("<svg")) {
+				t.Fatal("SVG output has no <svg> element")
+			}
+			if strings.Count(f.About, ". ") != 1 || !strings.HasSuffix(f.About, ".") {
+				t.Errorf("about text is not two sentences: %q", f.About)
+			}
+		})
+	}
+}
+
+func TestFiguresFromSavedResults(t *testing.T) {
+	// A results file re-read from disk renders to the same bytes.
+	res := sampleResults(t, 3, 30)
+	data, err := MarshalResults(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := DecodeResults(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := figures(res), figures(back)
+	for i := range a {
+		pa, _, err := chart.Encode(a[i].draw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pb, _, _ := chart.Encode(b[i].draw)
+		if !bytes.Equal(pa, pb) {
+			t.Errorf("%s differs after a results.json round trip", a[i].Name)
+		}
+	}
+}
+
+func TestFiguresWithoutPricesOrData(t *testing.T) {
+	res := sampleResults(t, 2, 10)
+	res.Prices = nil
+	empty, err := Build(syntheticOutcomes(2, 0, 1), syntheticInfo(), BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []*Results{res, empty} {
+		for _, f := range figures(r) {
+			if _, _, err := chart.Encode(f.draw); err != nil {
+				t.Errorf("%s: %v", f.Name, err)
+			}
+		}
+	}
+}
+
+func TestLogAxisChosenForWideLatencies(t *testing.T) {
+	res := sampleResults(t, 2, 40)
+	lf := firstReplyFigure(res).draw.(chart.LineFigure)
+	if lf.LogX {
+		t.Error("synthetic latencies within 20× got a log axis")
+	}
+	d := res.Strategies[0].Metrics["first_reply_ms"]
+	d.Quantiles[100] = d.Quantiles[0] * 50
+	res.Strategies[0].Metrics["first_reply_ms"] = d
+	if lf := firstReplyFigure(res).draw.(chart.LineFigure); !lf.LogX {
+		t.Error("latencies spanning 50× did not get a log axis")
+	}
+}
+
+func TestParetoFront(t *testing.T) {
+	pts := []chart.Point{{X: 1, Y: 5}, {X: 2, Y: 2}, {X: 3, Y: 3}, {X: 5, Y: 1}, {X: 2, Y: 2}}
+	got := paretoFront(pts)
+	want := []bool{true, true, false, true, true}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("point %d (%v,%v): front=%v, want %v", i, pts[i].X, pts[i].Y, got[i], want[i])
+		}
+	}
+}
+
+func TestSweepPlot(t *testing.T) {
+	var results []*Results
+	values := []float64{10, 20, 30}
+	for i := range values {
+		p := syntheticPrices
+		r, err := Build(syntheticOutcomes(3, 30, uint64(i+1)), syntheticInfo(), BuildOptions{Prices: &p, Bootstrap: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		results = append(results, r)
+	}
+	dir := t.TempDir()
+	if err := SweepPlot("trigger.count", values, results, "cost_usd", dir); err != nil {
+		t.Fatal(err)
+	}
+	name := SweepPlotName("trigger.count", "cost_usd")
+	if name != "sweep-trigger.count-cost_usd" {
+		t.Errorf("sweep plot name %q", name)
+	}
+	f, err := os.Open(filepath.Join(dir, name+".png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := png.Decode(f); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, name+".svg")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		values  []float64
+		results []*Results
+		metric  string
+	}{
+		{"length mismatch", values[:2], results, "cost_usd"},
+		{"no results", nil, nil, "cost_usd"},
+		{"unknown metric", values, results, "bogus"},
+		{"nil results", values, []*Results{results[0], nil, results[2]}, "cost_usd"},
+	} {
+		if err := SweepPlot("p", tc.values, tc.results, tc.metric, dir); err == nil {
+			t.Errorf("%s: no error", tc.name)
+		}
+	}
+}
