@@ -47,9 +47,6 @@ func newLineSource(r io.Reader, file string, maxLine int) (*lineSource, error) {
 	return s, nil
 }
 
-// compressed reports whether the stream is gzip.
-func (s *lineSource) compressed() bool { return s.gz != nil }
-
 // next returns the next line without its '\n'. The slice is valid until the
 // next call. tooLong reports a line longer than the limit: its content is
 // discarded and line is nil. err is io.EOF at the end of the stream or a

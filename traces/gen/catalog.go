@@ -2,7 +2,6 @@ package gen
 
 import (
 	"fmt"
-	"sort"
 )
 
 // serverDef is one generated server with all its versions.
@@ -171,12 +170,3 @@ func (v *versionDef) toolsList() []byte {
 	return out
 }
 
-// sortedNames returns the server names in order.
-func sortedNames(servers []*serverDef) []string {
-	names := make([]string, len(servers))
-	for i, s := range servers {
-		names[i] = s.name
-	}
-	sort.Strings(names)
-	return names
-}
