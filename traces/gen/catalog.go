@@ -169,4 +169,3 @@ func (v *versionDef) toolsList() []byte {
 	out = append(out, "\n  ]\n}\n"...)
 	return out
 }
-
