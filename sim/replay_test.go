@@ -257,3 +257,33 @@ func TestCacheWarmStart(t *testing.T) {
 	// [x 100][system 1000] is read; only the user message is written.
 	check(t, "warm", warm[0], want{MCacheReadTokens: 1100, MCacheWriteTokens: 10, MFirstReplyMs: 1000 + 10 + 110 + 50})
 }
+
+// TestFamilyExpansion pins that loading one member of a family also loads
+// the family core, so a later call to a core tool needs no search.
+func TestFamilyExpansion(t *testing.T) {
+	always := Trigger{Mode: "always"}
+	e := newTestEngine(t, []Strategy{
+		{Name: "plain", Trigger: always},
+		{Name: "family", Trigger: always, Search: Search{Family: []string{"browser_*"}, FamilyCore: []string{"browser_click", "browser_type"}}},
+	}, []testTool{{"browser_navigate", 100, 0}, {"browser_click", 100, 0}, {"browser_type", 100, 0}, {"notes", 100, 0}})
+	steps := []Step{user(10), call("browser_navigate"), call("browser_click"), call("browser_type"), reply()}
+	out := e.ReplayNeed(&Need{SessionID: "s10", SystemTokens: 100, Steps: steps})
+	check(t, "plain", out[0], want{MSearches: 3})
+	check(t, "family", out[1], want{MSearches: 1})
+}
+
+// TestLRUEviction pins that lru eviction keeps a recently used schema that
+// lrl (least recently loaded) would evict.
+func TestLRUEviction(t *testing.T) {
+	always := Trigger{Mode: "always"}
+	e := newTestEngine(t, []Strategy{
+		{Name: "lrl", Trigger: always, Warm: WarmSet{MaxTools: 2, Eviction: "lrl"}},
+		{Name: "lru", Trigger: always, Warm: WarmSet{MaxTools: 2, Eviction: "lru"}},
+	}, []testTool{{"a", 100, 0}, {"b", 100, 0}, {"c", 100, 0}})
+	// a, b loaded; a used again; c loaded: lrl evicts a (loaded first), lru
+	// evicts b (used least recently); then a is called.
+	steps := []Step{user(10), call("a"), call("b"), call("a"), call("c"), call("a"), reply()}
+	out := e.ReplayNeed(&Need{SessionID: "s11", SystemTokens: 100, Steps: steps})
+	check(t, "lrl", out[0], want{MSearches: 4})
+	check(t, "lru", out[1], want{MSearches: 3})
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/runner"
 	"github.com/defersim/defersim/scenarios"
+	"github.com/defersim/defersim/sim"
 )
 
 // runFlags are the flags of `defersim run` (and of the no-argument default).
@@ -32,6 +34,7 @@ type runFlags struct {
 	bootstrap  int
 	noReport   bool
 	quiet      bool
+	json       bool
 }
 
 func (f *runFlags) register(c *cobra.Command) {
@@ -50,6 +53,7 @@ func (f *runFlags) register(c *cobra.Command) {
 	fl.IntVar(&f.bootstrap, "bootstrap", 0, "bootstrap resamples for confidence intervals (0 = default 1000, -1 = none)")
 	fl.BoolVar(&f.noReport, "no-report", false, "write results.json only, no plots or HTML")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors")
+	fl.BoolVar(&f.json, "json", false, "print the run summary (counts, output paths, per-strategy means) as JSON")
 }
 
 func newRunCmd() *cobra.Command {
@@ -115,7 +119,12 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) error {
 		return err
 	}
 	w := cmd.OutOrStdout()
-	if !f.quiet {
+	switch {
+	case f.json:
+		if err := printRunJSON(w, out, f.out, !f.noReport); err != nil {
+			return err
+		}
+	case !f.quiet:
 		printRunSummary(w, out, f.out, !f.noReport)
 	}
 	if n := len(out.Run.Failures); n > 0 {
@@ -136,6 +145,44 @@ func printRunSummary(w io.Writer, out *runner.Output, dir string, withReport boo
 	if withReport {
 		fmt.Fprintf(w, "report:  %s\n", filepath.Join(dir, "report.html"))
 	}
+}
+
+// runSummaryJSON is what `run --json` prints.
+type runSummaryJSON struct {
+	Results    string                        `json:"results"`
+	Report     string                        `json:"report,omitempty"`
+	Counts     any                           `json:"counts"`
+	Baseline   string                        `json:"baseline"`
+	Strategies map[string]map[string]float64 `json:"strategy_means"`
+	Failures   []string                      `json:"failures,omitempty"`
+}
+
+func printRunJSON(w io.Writer, out *runner.Output, dir string, withReport bool) error {
+	s := runSummaryJSON{Results: filepath.Join(dir, "results.json"), Counts: out.Info.Counts,
+		Baseline: out.Results.BaselineName(), Strategies: map[string]map[string]float64{}}
+	if withReport {
+		s.Report = filepath.Join(dir, "report.html")
+	}
+	for si, st := range out.Run.Outcomes.Strategies {
+		m := map[string]float64{}
+		for mi, def := range sim.Metrics {
+			vals := out.Run.Outcomes.Values[si][mi]
+			var sum float64
+			for _, v := range vals {
+				sum += v
+			}
+			if len(vals) > 0 {
+				m[def.Name] = sum / float64(len(vals))
+			}
+		}
+		s.Strategies[st.Name] = m
+	}
+	for _, f := range out.Run.Failures {
+		s.Failures = append(s.Failures, firstLineOf(f))
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(s)
 }
 
 func firstLineOf(s string) string {

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	root := newRootCmd()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetArgs(args)
+	err := root.Execute()
+	var ex exitError
+	switch {
+	case err == nil:
+		return out.String(), 0
+	case errors.As(err, &ex):
+		return out.String(), ex.code
+	default:
+		return out.String() + err.Error(), 2
+	}
+}
+
+// TestDefaultRun pins that `defersim` with no arguments replays the embedded
+// default and writes the results, the report and the plots.
+func TestDefaultRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays the embedded default")
+	}
+	dir := t.TempDir()
+	out, code := runCLI(t, "-o", dir)
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	for _, f := range []string{"results.json", "report.html", "report.md", "plots/first-reply-cdf.png"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("missing output %s: %v", f, err)
+		}
+	}
+	if !strings.Contains(out, "replayed 350 of 350 sessions") {
+		t.Errorf("summary lacks the session counts:\n%s", out)
+	}
+}
+
+// TestRunFlags pins the overrides that let a user try presets without
+// writing YAML, and the JSON summary.
+func TestRunFlags(t *testing.T) {
+	dir := t.TempDir()
+	out, code := runCLI(t, "run", "-o", dir, "--strategies", "eager,claude-code-default", "--no-report", "--json", "--bootstrap", "-1")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	var s struct {
+		Results    string
+		Strategies map[string]map[string]float64 `json:"strategy_means"`
+	}
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("--json output is not JSON: %v\n%s", err, out)
+	}
+	if len(s.Strategies) != 2 || s.Strategies["claude-code-default"]["searches"] <= 0 {
+		t.Errorf("strategy means = %v, want eager and claude-code-default with searches", s.Strategies)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "report.html")); err == nil {
+		t.Errorf("--no-report wrote report.html")
+	}
+	if out, code := runCLI(t, "run", "-o", dir, "--strategies", "no-such-preset"); code == 0 || !strings.Contains(out, "no-such-preset") {
+		t.Errorf("unknown strategy: exit %d, output %q", code, out)
+	}
+	if out, code := runCLI(t, "run", "-o", dir, "--traces", filepath.Join(dir, "missing.jsonl")); code == 0 || !strings.Contains(out, "missing.jsonl") {
+		t.Errorf("missing trace: exit %d, output %q", code, out)
+	}
+}
