@@ -1,0 +1,48 @@
+package main
+
+import (
+	"encoding/json"
+
+	"github.com/spf13/cobra"
+
+	"github.com/defersim/defersim/sim/catalog"
+)
+
+func newCatalogHistoryCmd() *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "history DIR",
+		Short: "Drift timeline of every server with several versions in a catalog directory",
+		Long: `history loads a catalog directory (or manifest) and, for every series (a
+server, or a server and launch variant) with two or more versions, diffs each
+version with the next (as catalog diff does). It prints per series the
+timeline of releases with the counts of added, removed and changed tools,
+changed tools by class (breaking, schema-compatible, description-only,
+metadata-only), and the share of releases with at least one breaking change
+(a removed tool counts as breaking). See docs/live-catalogs.md.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var cat *catalog.Catalog
+			var err error
+			if catalog.IsManifest(args[0]) {
+				cat, err = catalog.LoadManifest(args[0])
+			} else {
+				cat, err = catalog.LoadDir(args[0])
+			}
+			if err != nil {
+				return err
+			}
+			h := catalog.NewHistory(cat)
+			out := cmd.OutOrStdout()
+			if !asJSON {
+				return catalog.FormatHistory(out, h)
+			}
+			enc := json.NewEncoder(out)
+			enc.SetIndent("", "  ")
+			enc.SetEscapeHTML(false)
+			return enc.Encode(h)
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of text")
+	return c
+}

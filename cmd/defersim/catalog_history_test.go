@@ -1,0 +1,57 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/defersim/defersim/internal/shareddata"
+	"github.com/defersim/defersim/sim/catalog"
+)
+
+func TestCatalogHistoryCmd(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"svc@1.0.json": `{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"b","inputSchema":{"type":"object"}}]}`,
+		"svc@1.1.json": `{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"c","inputSchema":{"type":"object"}}]}`,
+		"one@3.json":   `{"tools":[{"name":"x","inputSchema":{"type":"object"}}]}`,
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, code, msg := runCatalogCmd(t, "history", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, msg)
+	}
+	for _, want := range []string{"svc: 2 versions, 1 release, 1 breaking (100%)", "total: 1 series with history, 1 release, 1 breaking", "1 series with a single version"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	out, code, _ = runCatalogCmd(t, "history", "--json", dir)
+	var h catalog.History
+	if code != 0 || json.Unmarshal([]byte(out), &h) != nil {
+		t.Fatalf("--json: exit %d, output %s", code, out)
+	}
+	if len(h.Series) != 1 || h.Series[0].Releases[0].Added != 1 || h.Series[0].Releases[0].Removed != 1 {
+		t.Errorf("--json history %+v", h)
+	}
+	if _, code, _ := runCatalogCmd(t, "history", filepath.Join(dir, "missing")); code == 0 {
+		t.Error("no error for a missing directory")
+	}
+}
+
+func TestCatalogHistoryCmdShared(t *testing.T) {
+	dir := shareddata.Path(t, "catalogs")
+	out, code, msg := runCatalogCmd(t, "history", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, msg)
+	}
+	if !strings.Contains(out, "total: 11 series with history, 31 releases") {
+		t.Errorf("unexpected totals:\n%s", out)
+	}
+}

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/defersim/defersim/mcpsnap"
+	"github.com/defersim/defersim/mcpsnap/fakemcp"
+	"github.com/defersim/defersim/sim/catalog"
+)
+
+// TestHelperFakeMCP is not a test: re-executed with fakemcp.EnvMode set, the
+// test binary becomes a fake MCP server.
+func TestHelperFakeMCP(t *testing.T) {
+	if mode := os.Getenv(fakemcp.EnvMode); mode != "" {
+		fakemcp.Main(mode)
+	}
+}
+
+// runCatalogCmd runs "defersim catalog ARGS..." and returns the output, the
+// exit status and the exit message.
+func runCatalogCmd(t *testing.T, args ...string) (string, int, string) {
+	t.Helper()
+	root := newRootCmd()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetArgs(append([]string{"catalog"}, args...))
+	err := root.Execute()
+	var ex exitError
+	switch {
+	case err == nil:
+		return out.String(), 0, ""
+	case errors.As(err, &ex):
+		return out.String(), ex.code, ex.msg
+	default:
+		return out.String(), 2, err.Error()
+	}
+}
+
+// fakeArgs are the snapshot arguments that start the fake server in mode.
+func fakeArgs(mode string) []string {
+	return []string{"--env", fakemcp.EnvMode + "=" + mode, "--", os.Args[0], "-test.run=^TestHelperFakeMCP$"}
+}
+
+func TestCatalogSnapshotCmd(t *testing.T) {
+	dir := t.TempDir()
+	out, code, msg := runCatalogCmd(t, append([]string{"snapshot", "-o", dir, "--captures", "2", "--name", "fake", "--version", "9.9"}, fakeArgs(fakemcp.ModeOK)...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, msg, out)
+	}
+	path := filepath.Join(dir, "fake@9.9.json")
+	for _, want := range []string{"wrote " + path, "7 tools, 3 page(s)", "2 capture(s): tool count and fingerprint identical", "median"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	srv, err := catalog.LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := mcpsnap.ReadMeta(mcpsnap.MetaPath(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if srv.Fingerprint != m.Fingerprint || m.Captures != 2 || len(m.EnvKeys) != 1 || m.EnvKeys[0] != fakemcp.EnvMode {
+		t.Errorf("meta %+v does not match the catalog (fingerprint %s)", m, srv.Fingerprint)
+	}
+	meta, _ := os.ReadFile(mcpsnap.MetaPath(path))
+	if strings.Contains(string(meta), fakemcp.EnvMode+"="+fakemcp.ModeOK) {
+		t.Error("the metadata records an environment value")
+	}
+}
+
+func TestCatalogSnapshotCmdErrors(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"server exits early", append([]string{"snapshot", "-o", dir}, fakeArgs(fakemcp.ModeExitEarly)...), 1, "step initialize failed (exited)"},
+		{"junk on stdout", append([]string{"snapshot", "-o", dir}, fakeArgs(fakemcp.ModeJunk)...), 1, "step initialize failed (junk-on-stdout)"},
+		{"hangs on tools/list", append([]string{"snapshot", "-o", dir, "--timeout", "3s"}, fakeArgs(fakemcp.ModeHangList)...), 1, "step tools/list failed (timeout)"},
+		{"unstable required stable", append([]string{"snapshot", "-o", dir, "--require-stable", "--env", fakemcp.EnvState + "=" + filepath.Join(dir, "n")}, fakeArgs(fakemcp.ModeUnstable)...), 1, "captures disagree"},
+		{"no server", []string{"snapshot", "-o", dir}, 2, "no server"},
+		{"url and command", []string{"snapshot", "--url", "http://127.0.0.1:1/", "--", "x"}, 2, "not both"},
+		{"bad env", []string{"snapshot", "--env", "NOVALUE", "--", "x"}, 2, "KEY=VALUE"},
+		{"config and command", []string{"snapshot", "--from-config", "c.json", "--", "x"}, 2, "--from-config takes no command"},
+		{"zero captures", []string{"snapshot", "--captures", "0", "--", "x"}, 2, "--captures"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, code, msg := runCatalogCmd(t, tc.args...)
+			if code != tc.code || !strings.Contains(msg, tc.msg) {
+				t.Errorf("exit %d %q, want %d and a message containing %q\n%s", code, msg, tc.code, tc.msg, out)
+			}
+		})
+	}
+}
+
+func TestCatalogSnapshotCmdFromConfig(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.json")
+	entry := func(mode string) map[string]any {
+		return map[string]any{"command": os.Args[0], "args": []string{"-test.run=^TestHelperFakeMCP$"}, "env": map[string]string{fakemcp.EnvMode: mode}}
+	}
+	data, err := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"good":   entry(fakemcp.ModeOK),
+		"broken": entry(fakemcp.ModeExitEarly),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outDir := filepath.Join(dir, "snaps")
+	out, code, msg := runCatalogCmd(t, "snapshot", "--from-config", cfg, "-o", outDir, "--captures", "1")
+	if code != 1 || !strings.Contains(msg, "1 of 2 servers failed: broken") {
+		t.Errorf("exit %d %q, want 1 naming the broken server", code, msg)
+	}
+	if !strings.Contains(out, "FAILED broken: step initialize failed (exited)") || !strings.Contains(out, "cannot read config file") {
+		t.Errorf("output does not explain the failure:\n%s", out)
+	}
+	if _, err := catalog.LoadFile(filepath.Join(outDir, "good@1.2.3.json")); err != nil {
+		t.Errorf("the good server was not written: %v", err)
+	}
+}
+
+func TestCatalogSnapshotCmdURL(t *testing.T) {
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return fakemcp.NewSDKServer(4) }, nil))
+	defer srv.Close()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "remote.json")
+	out, code, msg := runCatalogCmd(t, "snapshot", "--url", srv.URL, "-o", path, "--captures", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, msg, out)
+	}
+	m, err := mcpsnap.ReadMeta(mcpsnap.MetaPath(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Transport != "streamable-http" || m.ToolCount != 7 || m.Pages != 2 {
+		t.Errorf("meta: transport %s, %d tools, %d pages", m.Transport, m.ToolCount, m.Pages)
+	}
+}
