@@ -273,10 +273,14 @@ func counterName(tr *Trigger) string {
 
 // directory renders the directory block: the deferrable tools of the
 // registry, in the strategy's format, counted with the content tokenizer.
-func (e *Engine) directory(s *Strategy, tables []*serverTable, deferrable func(*toolInfo) bool) block {
+func (e *Engine) directory(s *Strategy, tables []*serverTable, deferrable func(*toolInfo) bool, listed map[string]bool) block {
 	var sb strings.Builder
 	width := s.Directory.DescChars
 	for _, t := range tables {
+		if !listed[t.name] {
+			sb.WriteString(t.name + ": tools not listed yet\n")
+			continue
+		}
 		header := false
 		for _, ti := range t.tools {
 			if !deferrable(ti) {

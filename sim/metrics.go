@@ -38,6 +38,10 @@ const (
 	MStaleValidCalls
 	MDeniedCalls
 	MCacheHitRatio
+	MFirstReplyConnectMs
+	MFirstReplyListMs
+	MFirstReplySearchMs
+	MConnectMs
 	NumMetrics
 )
 
@@ -70,6 +74,10 @@ var Metrics = [NumMetrics]Metric{
 	MStaleValidCalls:          {"stale_valid_calls", "calls", "stale-warm calls whose arguments still validate", false},
 	MDeniedCalls:              {"denied_calls", "calls", "calls refused by the permission list at execution", false},
 	MCacheHitRatio:            {"cache_hit_ratio", "ratio", "cache-read tokens / all prompt tokens", false},
+	MFirstReplyConnectMs:      {"first_reply_connect_ms", "ms", "part of the first reply spent connecting servers (transport layer)", true},
+	MFirstReplyListMs:         {"first_reply_list_ms", "ms", "part of the first reply spent listing tools (discovery layer)", true},
+	MFirstReplySearchMs:       {"first_reply_search_ms", "ms", "part of the first reply spent in tool_search round trips (context layer)", true},
+	MConnectMs:                {"connect_ms", "ms", "time spent connecting servers and listing tools over the session", true},
 }
 
 // MetricIndex returns the index of the metric called name, or -1.

@@ -97,6 +97,11 @@ type Params struct {
 	// written by other sessions of the fleet within the TTL (0 = every
 	// session starts cold).
 	CacheWarmStart float64 `yaml:"cache_warm_start" json:"cache_warm_start"`
+	// ConnectMs and ListMs: a server's connection (process start to
+	// initialize answered) and tools/list times when its catalog metadata
+	// does not record them.
+	ConnectMs float64 `yaml:"connect_ms" json:"connect_ms"`
+	ListMs    float64 `yaml:"list_ms" json:"list_ms"`
 	// SelectProb: probability the model asks for a tool it can name exactly
 	// (shown in the directory) with select: rather than a keyword query.
 	SelectProb float64 `yaml:"select_prob" json:"select_prob"`

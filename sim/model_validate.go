@@ -109,6 +109,7 @@ func (p Params) Validate() error {
 	}{
 		{"default_tool_ms", p.DefaultToolMs}, {"search_exec_ms", p.SearchExecMs}, {"user_think_ms", p.UserThinkMs},
 		{"bytes_per_token", p.BytesPerToken},
+		{"connect_ms", p.ConnectMs}, {"list_ms", p.ListMs},
 	} {
 		if err := nonNegative(f.name, f.v); err != nil {
 			return err

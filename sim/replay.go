@@ -60,6 +60,14 @@ type replayer struct {
 	prompt Prompt
 	// The tools[] segment is rebuilt only when what decides it changes:
 	// tver counts such changes (loads, evictions, drops, registry changes).
+	// Loading layers (layers.go): which servers are connected and listed,
+	// and the time spent in each layer so far.
+	connected map[string]bool
+	listed    map[string]bool
+	unlisted  int
+	started   bool
+	layerMs   [numLayers]float64
+
 	tver      uint64
 	toolBuilt uint64
 	toolMode  bool
@@ -68,7 +76,8 @@ type replayer struct {
 }
 
 func newReplayer(e *Engine) *replayer {
-	return &replayer{e: e, byName: map[string]*toolInfo{}, bySrv: map[string]*toolInfo{}}
+	return &replayer{e: e, byName: map[string]*toolInfo{}, bySrv: map[string]*toolInfo{},
+		connected: map[string]bool{}, listed: map[string]bool{}}
 }
 
 // FidelityPair is one model request of the recorded strategy: what the
@@ -105,14 +114,12 @@ func (r *replayer) run(n *Need, si int, out *Outcome, wantFid bool) {
 	r.userSeen, r.replied = false, false
 	r.lastUser = ""
 	r.fid = r.fid[:0]
+	clear(r.connected)
+	clear(r.listed)
+	r.started = false
+	r.layerMs = [numLayers]float64{}
 	r.tver++
 	r.setRegistry(n.Servers)
-	if p := e.params.CacheWarmStart; p > 0 && r.rng.Float64() < p {
-		// Another session of the fleet wrote the static prefix (tools,
-		// system prompt, directory) within the TTL.
-		pr, _ := r.buildPrompt()
-		r.cache.Seed(0, pr)
-	}
 
 	for i := range n.Steps {
 		st := &n.Steps[i]
@@ -128,6 +135,10 @@ func (r *replayer) run(n *Need, si int, out *Outcome, wantFid bool) {
 				r.userSeen = true
 				r.t0 = r.clock
 			}
+			if !r.started {
+				r.started = true
+				r.startSession()
+			}
 			r.lastUser = st.Text
 			r.appendMsg(st.TextTokens, false)
 		case StepCanned:
@@ -135,14 +146,19 @@ func (r *replayer) run(n *Need, si int, out *Outcome, wantFid bool) {
 		case StepCatalogChange:
 			r.changeVersion(st.Server, st.Version)
 		case StepModel:
+			if !r.started {
+				r.started = true
+				r.startSession()
+			}
 			r.modelStep(st, wantFid)
 		}
 	}
 	v := &out.Values
 	v[MSessionMs] = r.clock
 	if !r.replied {
-		v[MFirstReplyMs] = r.clock - r.t0
+		r.recordFirstReply()
 	}
+	v[MConnectMs] = r.layerMs[layerConnect] + r.layerMs[layerList]
 	v[MInputTokens] = v[MUncachedTokens] + v[MCacheWriteTokens] + v[MCacheReadTokens]
 	if v[MInputTokens] > 0 {
 		v[MCacheHitRatio] = v[MCacheReadTokens] / v[MInputTokens]
@@ -212,6 +228,7 @@ func (r *replayer) registryChanged() {
 	}
 	r.regSig = sig
 	r.dirOK = false
+	r.countUnlisted()
 	r.tver++
 	r.staticOn = r.e.staticTrigger(r.s, r.tables, r)
 }
@@ -278,6 +295,9 @@ func (r *replayer) deferredMode() bool {
 
 // state returns a tool's exposure and the schema the model sees (nil when cold).
 func (r *replayer) state(ti *toolInfo, mode bool) (exposure, *toolInfo) {
+	if !r.listed[ti.server] {
+		return expCold, nil // lazy discovery: the runtime does not know it yet
+	}
 	if !mode || !r.deferrable(ti) {
 		return expDirect, ti
 	}
@@ -297,9 +317,10 @@ func (r *replayer) appendMsg(tokens int64, schema bool) {
 func (r *replayer) buildPrompt() (*Prompt, int64) {
 	e := r.e
 	mode := r.deferredMode()
+	search := mode || r.unlisted > 0
 	if r.toolBuilt != r.tver || r.toolMode != mode || r.toolBlks == nil {
 		tb := r.toolBlks[:0]
-		if mode {
+		if search {
 			tb = append(tb, block{h: hashString("\x00tool_search"), tokens: e.params.SearchToolTokens, schema: true})
 		}
 		for _, t := range r.tables {
@@ -320,9 +341,9 @@ func (r *replayer) buildPrompt() (*Prompt, int64) {
 	var schemaTok int64
 	toolsEnd := len(b) - 1
 	b = append(b, block{h: e.systemHash(r.n), tokens: e.systemTokens(r.n) + e.params.RequestOverheadTokens})
-	if mode && r.s.Directory.Format != "none" {
+	if search && r.s.Directory.Format != "none" {
 		if !r.dirOK {
-			r.dir = e.directory(r.s, r.tables, r.deferrable)
+			r.dir = e.directory(r.s, r.tables, func(ti *toolInfo) bool { return mode && r.deferrable(ti) }, r.listed)
 			r.dirOK = true
 		}
 		if r.dir.tokens > 0 {
@@ -387,6 +408,9 @@ func (r *replayer) send(extra bool, output int64, rec *Step, wantFid bool) {
 		dur *= math.Exp(r.rng.NormFloat64()*sigma - sigma*sigma/2)
 	}
 	r.clock += dur
+	if extra {
+		r.layerMs[layerSearch] += dur
+	}
 	v := &r.out.Values
 	v[MUncachedTokens] += float64(uncached)
 	v[MCacheWriteTokens] += float64(write)
@@ -430,7 +454,7 @@ func (r *replayer) modelStep(st *Step, wantFid bool) {
 	r.send(false, e.outputTokens(st), st, wantFid)
 	if !r.replied && r.userSeen && (st.Text != "" || st.TextTokens > 0) {
 		r.replied = true
-		r.out.Values[MFirstReplyMs] = r.clock - r.t0
+		r.recordFirstReply()
 	}
 	r.appendMsg(e.assistantTokens(st), false)
 	mode = r.deferredMode()
@@ -452,6 +476,9 @@ func (r *replayer) modelStep(st *Step, wantFid bool) {
 			if e.flags[r.si][ti.id]&flagDenied != 0 {
 				r.out.Values[MDeniedCalls]++
 			}
+		}
+		if ti != nil {
+			r.ensureConnected(ti.server)
 		}
 		if c.DurationMs >= 0 {
 			r.clock += c.DurationMs
@@ -503,6 +530,16 @@ func (r *replayer) coldCalls(st *Step, cold []*toolInfo) []*toolInfo {
 // rejectionText is what a runtime answers to a call of an unloaded tool
 // (its token count is what the conversation grows by).
 const rejectionText = "Tool not loaded: call tool_search first, then retry."
+
+// recordFirstReply notes the first reply's time and how much of it each
+// loading layer took.
+func (r *replayer) recordFirstReply() {
+	v := &r.out.Values
+	v[MFirstReplyMs] = r.clock - r.t0
+	v[MFirstReplyConnectMs] = r.layerMs[layerConnect]
+	v[MFirstReplyListMs] = r.layerMs[layerList]
+	v[MFirstReplySearchMs] = r.layerMs[layerSearch]
+}
 
 // classify records a validation outcome of a call made against a stale schema.
 func (r *replayer) classify(class string, stale bool) {
@@ -642,10 +679,13 @@ func (r *replayer) searchRoundTrip(query string, got []*toolInfo) {
 	r.send(true, out, nil, false)
 	r.out.Values[MSearches]++
 	r.appendMsg(out, false)
-	r.clock += e.params.SearchExecMs
+	r.addLayer(layerSearch, e.params.SearchExecMs)
 	got = r.expandFamily(got)
 	if len(got) > 0 {
 		r.tver++
+	}
+	for _, ti := range got {
+		r.ensureListed(ti.server)
 	}
 	var res int64
 	inline := r.s.Injection == "inline"

@@ -287,3 +287,32 @@ func TestLRUEviction(t *testing.T) {
 	check(t, "lrl", out[0], want{MSearches: 4})
 	check(t, "lru", out[1], want{MSearches: 3})
 }
+
+// TestLoadingLayers pins the transport and discovery layers: eager
+// connection delays the first request by the slowest server's connect and
+// list; lazy transport with a cached catalog pays the connection at the
+// first call; lazy discovery needs a tool_search, whose execution connects
+// and lists the server.
+func TestLoadingLayers(t *testing.T) {
+	never := Trigger{Mode: "never"}
+	e := newTestEngine(t, []Strategy{
+		{Name: "eager", Trigger: never},
+		{Name: "lazy-cached", Trigger: never, Transport: "lazy", Discovery: "cached"},
+		{Name: "lazy-lazy", Trigger: never, Transport: "lazy", Discovery: "lazy"},
+	}, []testTool{{"x", 100, 0}})
+	e.tables.latest["s"].timings = serverTimings{connectMs: 300, listMs: 20}
+	out := e.ReplayNeed(&Need{SessionID: "s12", SystemTokens: 1000, Steps: []Step{user(10), call("x"), reply()}})
+	// eager: +320 ms before r1 ([x 100][system][user] = 1110 written: 1000+1110+50 = 2160);
+	// r2 reads 1110, writes [assistant "x"+"{}" = 3][result 20]: 1000+23+111+50 = 1184.
+	check(t, "eager", out[0], want{MFirstReplyConnectMs: 320, MFirstReplyListMs: 0, MSearches: 0, MConnectMs: 320,
+		MFirstReplyMs: 320 + 2160 + 1184})
+	// lazy-cached: same requests, the 300 ms connection is paid when x is first called.
+	check(t, "lazy-cached", out[1], want{MFirstReplyConnectMs: 300, MFirstReplyListMs: 0, MSearches: 0,
+		MFirstReplyMs: 2160 + 300 + 1184})
+	// lazy-lazy: x is unknown until s is listed: a search round trip, whose
+	// execution connects (300) and lists (20).
+	check(t, "lazy-lazy", out[2], want{MFirstReplyConnectMs: 300, MFirstReplyListMs: 20, MSearches: 1, MExtraRoundTrips: 1})
+	if out[2].Values[MFirstReplySearchMs] <= 0 {
+		t.Errorf("lazy-lazy: first_reply_search_ms = %v, want > 0", out[2].Values[MFirstReplySearchMs])
+	}
+}

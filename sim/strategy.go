@@ -31,6 +31,12 @@ type Strategy struct {
 	// (rejected; the model searches and calls again) or "execute" (executed
 	// when its arguments validate).
 	Rejected string `yaml:"rejected,omitempty" json:"rejected,omitempty"`
+	// Transport is "eager" (connect every server at session start) or
+	// "lazy" (connect a server on first use); see docs/engine.md §6.
+	Transport string `yaml:"transport,omitempty" json:"transport,omitempty"`
+	// Discovery is "eager" (list tools on connect), "cached" (tools known
+	// from an earlier session's catalog) or "lazy" (list on first need).
+	Discovery string `yaml:"discovery,omitempty" json:"discovery,omitempty"`
 	// EchoSchema: a loaded schema is also returned as pretty-printed JSON in
 	// the tool_search result (the anchor runtime does this).
 	EchoSchema bool `yaml:"echo_schema,omitempty" json:"echo_schema,omitempty"`

@@ -96,6 +96,12 @@ func (s *Strategy) Normalize() {
 	if s.Rejected == "" {
 		s.Rejected = RejectRetry
 	}
+	if s.Transport == "" {
+		s.Transport = "eager"
+	}
+	if s.Discovery == "" {
+		s.Discovery = "eager"
+	}
 }
 
 // Validate reports the first impossible value of a normalized strategy as
@@ -142,7 +148,13 @@ func (s Strategy) Validate() error {
 	if err := s.Directory.validate(); err != nil {
 		return err
 	}
-	return oneOf("rejected", s.Rejected, RejectRetry, RejectExecute)
+	if err := oneOf("rejected", s.Rejected, RejectRetry, RejectExecute); err != nil {
+		return err
+	}
+	if err := oneOf("transport", s.Transport, "eager", "lazy"); err != nil {
+		return err
+	}
+	return oneOf("discovery", s.Discovery, "eager", "cached", "lazy")
 }
 
 func validateStrategyName(name string) error {

@@ -18,7 +18,7 @@ func TestStrategyNormalizeDefaults(t *testing.T) {
 		Injection: "tools-array",
 		Search:    Search{Mode: "select", K: 5},
 		Directory: Directory{Format: "names"},
-		Rejected:  "retry",
+		Rejected:  "retry", Transport: "eager", Discovery: "eager",
 	}
 	if d := cmp.Diff(want, s); d != "" {
 		t.Fatalf("(-want +got):\n%s", d)

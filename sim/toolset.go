@@ -28,6 +28,7 @@ type toolInfo struct {
 type serverTable struct {
 	name, version string
 	local         bool
+	timings       serverTimings
 	tools         []*toolInfo
 }
 
@@ -55,7 +56,7 @@ func buildToolTables(cat *catalog.Catalog, content tokens.Counter, counters map[
 	sort.Strings(tt.names)
 	for _, name := range tt.names {
 		for _, srv := range cat.Versions[name] {
-			st := &serverTable{name: name, version: srv.Version, local: local[name]}
+			st := &serverTable{name: name, version: srv.Version, local: local[name], timings: timingsFromMeta(srv.Meta)}
 			for _, t := range srv.Tools {
 				key := name + "\x00" + t.Fingerprint
 				ti, ok := memo[key]

@@ -37,5 +37,7 @@ func DefaultParams() sim.Params {
 		SelectProb:             0.5,
 		QueryModel:             "auto",
 		CacheWarmStart:         0,
+		ConnectMs:              300,
+		ListMs:                 10,
 	}
 }
