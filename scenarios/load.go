@@ -64,6 +64,9 @@ func Parse(data []byte, name, baseDir string) (*Scenario, error) {
 	if len(data) > MaxFileBytes {
 		return nil, &Error{File: name, Msg: fmt.Sprintf("larger than %d bytes", MaxFileBytes)}
 	}
+	if err := checkEncoding(name, data); err != nil {
+		return nil, err
+	}
 	dec := yaml.NewDecoder(strings.NewReader(string(data)))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -427,6 +430,11 @@ func (d *decoder) check(c *Check) error {
 	for _, k := range sortedKeys(c.Metrics) {
 		if c.Metrics[k] < 0 {
 			return d.fieldError(join("check.metrics", k), &sim.FieldError{Msg: fmt.Sprintf("%v is negative", c.Metrics[k])})
+		}
+	}
+	for _, k := range sortedKeys(c.Absolute) {
+		if c.Absolute[k] < 0 {
+			return d.fieldError(join("check.absolute", k), &sim.FieldError{Msg: fmt.Sprintf("%v is negative", c.Absolute[k])})
 		}
 	}
 	return nil

@@ -96,6 +96,9 @@ type Check struct {
 	Tolerance float64 `yaml:"tolerance" json:"tolerance"`
 	// Metrics maps a metric name to its own relative tolerance.
 	Metrics map[string]float64 `yaml:"metrics" json:"metrics,omitempty"`
+	// Absolute maps a metric name ("metric" or "metric.p95") to an absolute
+	// tolerance in the metric's unit (docs/check.md).
+	Absolute map[string]float64 `yaml:"absolute" json:"absolute,omitempty"`
 }
 
 // Time parses At.

@@ -1,0 +1,325 @@
+package check
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/defersim/defersim/report"
+	"github.com/defersim/defersim/sim"
+)
+
+// Incomparable says why two results files cannot be compared.
+type Incomparable struct {
+	Reasons []string
+}
+
+func (e *Incomparable) Error() string {
+	return "results cannot be compared: " + strings.Join(e.Reasons, "; ")
+}
+
+// Allow relaxes comparability for the cases a CI job expects.
+type Allow struct {
+	// Policy accepts a different scenario fingerprint when seed, model,
+	// parameters and baseline are the same: only strategies (or
+	// permissions) changed — the change under test.
+	Policy bool
+	// Traces accepts different trace files (the sessions differ, so the
+	// comparison is between two samples, not one replayed twice).
+	Traces bool
+}
+
+// ReadPair reads the baseline and current results files. Files of
+// different schema versions give an *Incomparable naming both versions;
+// a file that cannot be read gives an ordinary error.
+func ReadPair(basePath, curPath string) (*report.Results, *report.Results, error) {
+	bv, err := schemaVersion(basePath)
+	if err != nil {
+		return nil, nil, err
+	}
+	cv, err := schemaVersion(curPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	if bv != cv {
+		return nil, nil, &Incomparable{Reasons: []string{fmt.Sprintf("schema_version %d (baseline) vs %d (current)", bv, cv)}}
+	}
+	base, err := report.ReadResults(basePath)
+	if err != nil {
+		return nil, nil, err
+	}
+	cur, err := report.ReadResults(curPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	return base, cur, nil
+}
+
+func schemaVersion(path string) (int, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, fmt.Errorf("read results: %w", err)
+	}
+	var head struct {
+		SchemaVersion *int `json:"schema_version"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return 0, fmt.Errorf("read results %s: not JSON: %w", path, err)
+	}
+	if head.SchemaVersion == nil {
+		return 0, fmt.Errorf("read results %s: not a defersim results file (no schema_version)", path)
+	}
+	return *head.SchemaVersion, nil
+}
+
+// Comparable reports why base and cur cannot be compared (nil when they
+// can). only, when set, limits the strategies that must match.
+func Comparable(base, cur *report.Results, only []string, allow Allow) *Incomparable {
+	var why []string
+	if base.SchemaVersion != cur.SchemaVersion {
+		why = append(why, fmt.Sprintf("schema_version %d (baseline) vs %d (current)", base.SchemaVersion, cur.SchemaVersion))
+	}
+	if d := strategySetDiff(base, cur, only); d != "" {
+		why = append(why, d)
+	}
+	if base.Run.ScenarioFingerprint != cur.Run.ScenarioFingerprint {
+		diffs := ScenarioDifferences(base, cur)
+		if !allow.Policy || !policyOnly(diffs) {
+			msg := fmt.Sprintf("scenario fingerprint %s (baseline, scenario %q) vs %s (current, scenario %q)",
+				short(base.Run.ScenarioFingerprint), base.Run.Scenario, short(cur.Run.ScenarioFingerprint), cur.Run.Scenario)
+			if len(diffs) > 0 {
+				msg += ": " + strings.Join(diffs, ", ")
+			} else {
+				msg += " (the difference is in permissions or servers, which results files do not record)"
+			}
+			if policyOnly(diffs) {
+				msg += " — only strategies differ: pass --allow policy to compare a policy change"
+			}
+			why = append(why, msg)
+		}
+	}
+	if !allow.Traces {
+		if d := inputDiff(base, cur, "trace"); d != "" {
+			why = append(why, "trace files differ ("+d+") — pass --allow traces to compare different session sets")
+		}
+	}
+	if len(why) == 0 {
+		return nil
+	}
+	return &Incomparable{Reasons: why}
+}
+
+func short(fp string) string {
+	if len(fp) > 12 {
+		return fp[:12]
+	}
+	return fp
+}
+
+func strategySetDiff(base, cur *report.Results, only []string) string {
+	bn, cn := names(base), names(cur)
+	if len(only) > 0 {
+		var miss []string
+		for _, n := range only {
+			if !slices.Contains(bn, n) {
+				miss = append(miss, n+" (not in baseline)")
+			}
+			if !slices.Contains(cn, n) {
+				miss = append(miss, n+" (not in current)")
+			}
+		}
+		if len(miss) > 0 {
+			return "selected strategies missing: " + strings.Join(miss, ", ")
+		}
+		return ""
+	}
+	var onlyB, onlyC []string
+	for _, n := range bn {
+		if !slices.Contains(cn, n) {
+			onlyB = append(onlyB, n)
+		}
+	}
+	for _, n := range cn {
+		if !slices.Contains(bn, n) {
+			onlyC = append(onlyC, n)
+		}
+	}
+	if len(onlyB)+len(onlyC) == 0 {
+		return ""
+	}
+	var parts []string
+	if len(onlyB) > 0 {
+		parts = append(parts, "only in baseline: "+strings.Join(onlyB, ", "))
+	}
+	if len(onlyC) > 0 {
+		parts = append(parts, "only in current: "+strings.Join(onlyC, ", "))
+	}
+	return "strategy sets differ (" + strings.Join(parts, "; ") + ")"
+}
+
+func names(r *report.Results) []string {
+	var out []string
+	for _, s := range r.Strategies {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+// engineDerived are assumptions that depend on the inputs, not on the
+// scenario (they change when a catalog changes).
+var engineDerived = map[string]bool{"distinct_schemas_counted": true}
+
+// ScenarioDifferences lists, in words, what differs between the scenarios
+// of two results as far as results files record it: seed, model, the
+// assumptions in force, the baseline, and each strategy's parameters.
+// Strategy differences are prefixed "strategy ".
+func ScenarioDifferences(base, cur *report.Results) []string {
+	var out []string
+	if base.Run.Seed != cur.Run.Seed {
+		out = append(out, fmt.Sprintf("seed %d vs %d", base.Run.Seed, cur.Run.Seed))
+	}
+	if base.Run.Model != cur.Run.Model {
+		out = append(out, fmt.Sprintf("model %s vs %s", base.Run.Model, cur.Run.Model))
+	}
+	if base.Run.Baseline != cur.Run.Baseline {
+		out = append(out, fmt.Sprintf("baseline %s vs %s", base.Run.Baseline, cur.Run.Baseline))
+	}
+	ba, ca := assumptionMap(base.Run.Assumptions), assumptionMap(cur.Run.Assumptions)
+	for _, k := range unionKeys(ba, ca) {
+		if engineDerived[k] || ba[k] == ca[k] {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s %s vs %s", k, orNone(ba[k]), orNone(ca[k])))
+	}
+	for _, bs := range base.Strategies {
+		cs := cur.Strategy(bs.Name)
+		if cs == nil {
+			continue
+		}
+		if d := strategyDiff(bs.Parameters, cs.Parameters); d != "" {
+			out = append(out, "strategy "+bs.Name+" ("+d+")")
+		}
+	}
+	return out
+}
+
+// policyOnly is true when every difference is a strategy's parameters.
+func policyOnly(diffs []string) bool {
+	if len(diffs) == 0 {
+		return false
+	}
+	for _, d := range diffs {
+		if !strings.HasPrefix(d, "strategy ") {
+			return false
+		}
+	}
+	return true
+}
+
+func assumptionMap(as []sim.Assumption) map[string]string {
+	m := map[string]string{}
+	for _, a := range as {
+		if a.Name == "note" {
+			m["note: "+a.Value] = "present"
+			continue
+		}
+		m[a.Name] = a.Value
+	}
+	return m
+}
+
+func unionKeys(a, b map[string]string) []string {
+	var keys []string
+	for k := range a {
+		keys = append(keys, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// strategyDiff names the parameters that differ, by their JSON keys.
+func strategyDiff(a, b sim.Strategy) string {
+	a.Description, a.Source, b.Description, b.Source = "", "", "", ""
+	am, bm := flatten(a), flatten(b)
+	var parts []string
+	for _, k := range unionKeys(am, bm) {
+		if am[k] != bm[k] {
+			parts = append(parts, fmt.Sprintf("%s %s → %s", k, orNone(am[k]), orNone(bm[k])))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// flatten turns a value into dotted JSON keys and compact JSON leaves.
+func flatten(v any) map[string]string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var x any
+	if err := json.Unmarshal(data, &x); err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	var walk func(prefix string, x any)
+	walk = func(prefix string, x any) {
+		if m, ok := x.(map[string]any); ok && len(m) > 0 {
+			for k, v := range m {
+				key := k
+				if prefix != "" {
+					key = prefix + "." + k
+				}
+				walk(key, v)
+			}
+			return
+		}
+		b, _ := json.Marshal(x)
+		out[prefix] = string(b)
+	}
+	walk("", x)
+	return out
+}
+
+// inputDiff describes how the inputs of one kind differ by content.
+func inputDiff(base, cur *report.Results, kind string) string {
+	bh, ch := inputHashes(base, kind), inputHashes(cur, kind)
+	if slices.Equal(bh, ch) {
+		return ""
+	}
+	return fmt.Sprintf("%d file(s) in baseline, %d in current, %d in common by content", len(bh), len(ch), common(bh, ch))
+}
+
+func inputHashes(r *report.Results, kind string) []string {
+	var out []string
+	for _, in := range r.Run.Inputs {
+		if in.Kind == kind {
+			out = append(out, in.SHA256)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func common(a, b []string) int {
+	n := 0
+	for _, x := range a {
+		if slices.Contains(b, x) {
+			n++
+		}
+	}
+	return n
+}

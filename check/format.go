@@ -1,0 +1,225 @@
+package check
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// Report is everything `defersim check` prints.
+type Report struct {
+	BaselinePath string
+	CurrentPath  string
+	Rows         []Row
+	Summary      Summary
+	// CatalogChanges and Diff describe what changed beyond metrics.
+	CatalogChanges []string
+	Diff           string
+	// Notes are said before the table (allowed differences, CI use).
+	Notes []string
+}
+
+// Verdict is the one-line outcome.
+func (r *Report) Verdict() string {
+	s := r.Summary
+	if s.Regressions > 0 {
+		return fmt.Sprintf("REGRESSION: %d of %d checks regressed (%d within noise, %d improved)", s.Regressions, s.Rows, s.WithinNoise, s.Improved)
+	}
+	return fmt.Sprintf("no regression: %d checks (%d within noise, %d improved)", s.Rows, s.WithinNoise, s.Improved)
+}
+
+// WriteText prints the verdict, the table (every row with all, else the
+// rows that are not ok) and what changed beyond metrics.
+func WriteText(w io.Writer, r *Report, all bool) error {
+	fmt.Fprintf(w, "baseline: %s\ncurrent:  %s\n", r.BaselinePath, r.CurrentPath)
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	fmt.Fprintln(w, r.Verdict())
+	rows := r.Rows
+	if !all {
+		rows = Notable(r.Rows)
+	}
+	if len(rows) > 0 {
+		fmt.Fprintln(w)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "strategy\tcheck\tbaseline\tcurrent\tchange\tallowed\tnoise ±\tstatus")
+		for _, row := range rows {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", row.Strategy, row.Rule.Key(),
+				Value(row.Base, row.Unit), Value(row.Current, row.Unit), change(row),
+				Value(row.Allowed, row.Unit), noise(row), row.Status)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if !all && len(rows) < len(r.Rows) {
+		fmt.Fprintf(w, "(%d checks within tolerance not shown; --all shows them)\n", len(r.Rows)-len(rows))
+	}
+	if len(r.CatalogChanges) > 0 {
+		fmt.Fprintln(w, "\ncatalog changes (- baseline only, + current only, ~ changed, * same version, other content):")
+		for _, c := range r.CatalogChanges {
+			fmt.Fprintln(w, "  "+c)
+		}
+	}
+	if r.Diff != "" {
+		fmt.Fprintln(w, "\nchanged beyond metrics (- baseline, + current):")
+		fmt.Fprint(w, indent(r.Diff))
+	} else {
+		fmt.Fprintln(w, "\nnothing changed beyond metric values")
+	}
+	return nil
+}
+
+// WriteMarkdown writes a block for a CI job summary: the verdict, the
+// notable rows, and the full table and structural diff folded away.
+func WriteMarkdown(w io.Writer, r *Report) error {
+	icon := "✅"
+	if r.Summary.Regressions > 0 {
+		icon = "❌"
+	}
+	fmt.Fprintf(w, "### defersim check: %s %s\n\n", icon, r.Verdict())
+	fmt.Fprintf(w, "Baseline `%s`, current `%s`.\n\n", r.BaselinePath, r.CurrentPath)
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "> %s\n\n", n)
+	}
+	table := func(rows []Row) {
+		fmt.Fprintln(w, "| strategy | check | baseline | current | change | allowed | noise ± | status |")
+		fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |")
+		for _, row := range rows {
+			status := string(row.Status)
+			if row.Status == Regressed {
+				status = "**" + status + "**"
+			}
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", md(row.Strategy), row.Rule.Key(),
+				Value(row.Base, row.Unit), Value(row.Current, row.Unit), change(row),
+				Value(row.Allowed, row.Unit), noise(row), status)
+		}
+	}
+	if n := Notable(r.Rows); len(n) > 0 {
+		table(n)
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "<details><summary>All %d checks</summary>\n\n", len(r.Rows))
+	table(r.Rows)
+	fmt.Fprint(w, "\n</details>\n\n")
+	if len(r.CatalogChanges) > 0 || r.Diff != "" {
+		fmt.Fprint(w, "<details><summary>Changed beyond metrics</summary>\n\n```diff\n")
+		for _, c := range r.CatalogChanges {
+			fmt.Fprintln(w, "# catalog "+c)
+		}
+		fmt.Fprint(w, r.Diff)
+		fmt.Fprint(w, "```\n\n</details>\n")
+	}
+	return nil
+}
+
+func md(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+func indent(s string) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(s, "\n") {
+		if line != "" {
+			b.WriteString("  " + line)
+		}
+	}
+	if !strings.HasSuffix(s, "\n") {
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func change(r Row) string {
+	if r.Status == Missing {
+		return "—"
+	}
+	s := signedValue(r.Change, r.Unit)
+	if r.Unit == "ratio" {
+		s = fmt.Sprintf("%+.2f pp", r.Change*100)
+	}
+	if rel := r.RelChange(); !math.IsNaN(rel) {
+		s += fmt.Sprintf(" (%+.1f%%)", rel*100)
+	}
+	return s
+}
+
+func noise(r Row) string {
+	if r.Paired {
+		return "paired"
+	}
+	if !r.HaveCI && r.NoiseBand == 0 {
+		return "no CI"
+	}
+	return Value(r.NoiseBand, r.Unit)
+}
+
+func signedValue(v float64, unit string) string {
+	if v > 0 {
+		return "+" + Value(v, unit)
+	}
+	if v < 0 {
+		return "-" + Value(-v, unit)
+	}
+	return Value(0, unit)
+}
+
+// Value formats a metric value in its unit.
+func Value(v float64, unit string) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	switch unit {
+	case "USD":
+		return "$" + sig(v, 4)
+	case "ms":
+		if math.Abs(v) >= 1000 {
+			return sig(v/1000, 4) + " s"
+		}
+		return sig(v, 4) + " ms"
+	case "tokens":
+		return group(v)
+	case "ratio":
+		return sig(v*100, 3) + "%"
+	}
+	return sig(v, 4)
+}
+
+// sig formats v with n significant digits, without exponent notation for
+// everyday magnitudes.
+func sig(v float64, n int) string {
+	if v == 0 {
+		return "0"
+	}
+	a := math.Abs(v)
+	if a >= 1e15 || a < 1e-6 {
+		return strconv.FormatFloat(v, 'g', n, 64)
+	}
+	digits := n - 1 - int(math.Floor(math.Log10(a)))
+	if digits < 0 {
+		digits = 0
+	}
+	return strconv.FormatFloat(v, 'f', digits, 64)
+}
+
+// group formats a count with thousands separators (one decimal below 100).
+func group(v float64) string {
+	if math.Abs(v) < 100 {
+		return sig(v, 3)
+	}
+	neg := v < 0
+	s := strconv.FormatFloat(math.Abs(math.Round(v)), 'f', 0, 64)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/defersim/defersim/check"
+	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/scenarios"
+)
+
+func newCheckCmd() *cobra.Command {
+	var (
+		baseline   string
+		scenario   string
+		tolerance  float64
+		rel, abs   []string
+		metrics    []string
+		strategies []string
+		allow      []string
+		noise      string
+		all        bool
+		markdown   string
+	)
+	c := &cobra.Command{
+		Use:   "check --baseline BASE.json CURRENT.json",
+		Short: "CI regression gate: compare two results files metric by metric",
+		Long: `check compares CURRENT.json with BASE.json for every strategy and checked
+metric. A change is a regression when it is worse than the metric's
+tolerance — max(absolute, relative × baseline) — and, when the two runs
+replayed different sessions, larger than the noise allowed by both runs' 95%
+confidence intervals. Runs over the same trace files and seed are paired:
+their intervals measure the same session sample, so tolerances decide.
+
+Exit status: 0 no regression, 1 regression, 2 the files cannot be compared
+(schema version, scenario fingerprint, strategy set or trace files differ;
+the message says what) or cannot be read.
+
+Tolerances: the defaults (docs/check.md), then the scenario's check: block
+(--scenario), then --tolerance, --rel and --abs. Keys are METRIC (every
+statistic of it) or METRIC.STAT with STAT mean, p50 or p95.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if baseline == "" {
+				return exitError{code: 2, msg: "--baseline BASE.json is required"}
+			}
+			tol := check.NewTolerances(nil)
+			if len(metrics) > 0 {
+				if err := tol.Select(metrics); err != nil {
+					return exitError{code: 2, msg: "--metrics: " + err.Error()}
+				}
+			}
+			if scenario != "" {
+				sc, err := scenarios.Load(scenario)
+				if err != nil {
+					return exitError{code: 2, msg: err.Error()}
+				}
+				if err := tol.ApplyScenario(sc.Check); err != nil {
+					return exitError{code: 2, msg: err.Error()}
+				}
+			}
+			if cmd.Flags().Changed("tolerance") {
+				if tolerance < 0 {
+					return exitError{code: 2, msg: "--tolerance must not be negative"}
+				}
+				tol.SetAllRel(tolerance)
+			}
+			for _, list := range []struct {
+				flag string
+				vals []string
+				rel  bool
+			}{{"--rel", rel, true}, {"--abs", abs, false}} {
+				for _, s := range list.vals {
+					k, v, err := check.ParseSetting(s)
+					if err == nil {
+						if list.rel {
+							err = tol.Set(k, v, -1)
+						} else {
+							err = tol.Set(k, -1, v)
+						}
+					}
+					if err != nil {
+						return exitError{code: 2, msg: list.flag + ": " + err.Error()}
+					}
+				}
+			}
+			var al check.Allow
+			for _, a := range allow {
+				switch a {
+				case "policy":
+					al.Policy = true
+				case "traces":
+					al.Traces = true
+				default:
+					return exitError{code: 2, msg: fmt.Sprintf("--allow: want policy or traces, not %q", a)}
+				}
+			}
+			rep, err := check.Run(check.Config{BaselinePath: baseline, CurrentPath: args[0], Rules: tol.Rules(),
+				Strategies: strategies, Allow: al, Noise: noise})
+			var inc *check.Incomparable
+			if errors.As(err, &inc) {
+				return exitError{code: 2, msg: inc.Error()}
+			}
+			if err != nil {
+				return exitError{code: 2, msg: err.Error()}
+			}
+			if err := check.WriteText(cmd.OutOrStdout(), rep, all); err != nil {
+				return err
+			}
+			if markdown != "" {
+				var buf bytes.Buffer
+				if err := check.WriteMarkdown(&buf, rep); err != nil {
+					return err
+				}
+				if markdown == "-" {
+					fmt.Fprintln(cmd.OutOrStdout())
+					cmd.OutOrStdout().Write(buf.Bytes())
+				} else if err := atomicfile.WriteFile(markdown, buf.Bytes(), 0o644); err != nil {
+					return exitError{code: 2, msg: fmt.Sprintf("write %s: %v", markdown, err)}
+				}
+			}
+			if rep.Summary.Regressions > 0 {
+				return exitError{code: 1, msg: rep.Verdict()}
+			}
+			return nil
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&baseline, "baseline", "", "results file to compare against (required)")
+	fl.StringVar(&scenario, "scenario", "", "scenario file whose check: block sets tolerances")
+	fl.Float64Var(&tolerance, "tolerance", 0, "relative tolerance of every check (e.g. 0.05 = 5%)")
+	fl.StringArrayVar(&rel, "rel", nil, "relative tolerance of one check, KEY=VALUE (0.05 or 5%); repeatable")
+	fl.StringArrayVar(&abs, "abs", nil, "absolute tolerance of one check in the metric's unit, KEY=VALUE; repeatable")
+	fl.StringSliceVar(&metrics, "metrics", nil, "checks to make instead of the defaults (METRIC or METRIC.STAT, comma-separated)")
+	fl.StringSliceVar(&strategies, "strategies", nil, "strategies to check (default: all; each must be in both files)")
+	fl.StringSliceVar(&allow, "allow", nil, "accept these differences: policy (strategies changed), traces (other trace files)")
+	fl.StringVar(&noise, "noise", check.NoiseAuto, "noise model: auto (paired when both runs replayed the same traces and seed, else ci), ci or paired")
+	fl.BoolVar(&all, "all", false, "print every check, not only those outside tolerance")
+	fl.StringVar(&markdown, "markdown", "", "also write a Markdown block for a CI job summary to this file (- for stdout)")
+	return c
+}

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/defersim/defersim/calibrate"
+	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/recommend"
+	"github.com/defersim/defersim/report"
+	"github.com/defersim/defersim/runner"
+	"github.com/defersim/defersim/sim"
+	"github.com/defersim/defersim/sim/presets"
+)
+
+func newRecommendCmd() *cobra.Command {
+	var (
+		catalogs  []string
+		out       string
+		scenario  string
+		model     string
+		current   string
+		base      string
+		seed      int64
+		testShare float64
+		value     float64
+		conf      float64
+		rare      float64
+		expensive int64
+		results   string
+		jsonOut   string
+		bootstrap int
+		workers   int
+	)
+	c := &cobra.Command{
+		Use:   "recommend TRACE...",
+		Short: "Propose never-defer and always-defer lists and a budget from opener logs, validated on held-out sessions",
+		Long: `recommend reads recorded sessions and the catalogs they used, and for every
+tool reports how often it opens a session, is called, is called in the first
+turn and before the first reply, its schema tokens and its drift history.
+From these, under the scenario's prices and latency, it proposes:
+
+  never-defer   tools whose deferral adds more mean first-reply time (share
+                needed before the first reply × one search round trip) than
+                their direct schema costs (its prefill), with the share
+                needed before the first reply above break-even at
+                --confidence (--usd-per-second also weighs the dollars);
+  always-defer  tools called in at most --rare of sessions, with a schema of
+                at least --expensive tokens, cheaper deferred and without
+                first-reply cost;
+  a budget      the schema size above which deferring pays.
+
+It writes the proposal as a strategy snippet (-o) and validates it: a seeded
+share of sessions (--test-share, split by session id) is held apart, and the
+proposal, the current strategy (--current, default the scenario's baseline)
+and every preset are replayed on them, with paired differences.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			sc, err := loadScenario(scenario)
+			if err != nil {
+				return err
+			}
+			m := sc.Model
+			if model == "" && scenario == "" {
+				rec, err := calibrate.RecordedModel(args)
+				if err != nil {
+					return err
+				}
+				if _, err := presets.Model(rec); err == nil {
+					model = rec
+				}
+			}
+			if model != "" {
+				if m, err = presets.Model(model); err != nil {
+					return err
+				}
+			}
+			if len(catalogs) == 0 {
+				catalogs = runner.CatalogsBeside(args)
+			}
+			if len(catalogs) == 0 {
+				return fmt.Errorf("no catalog: pass --catalogs DIR (none found beside the traces)")
+			}
+			if current == "" {
+				current = sc.Baseline
+			}
+			cur, ok := sc.Strategy(current)
+			if !ok {
+				if cur, err = presets.Strategy(current); err != nil {
+					return fmt.Errorf("--current: %q is neither a strategy of the scenario nor a preset", current)
+				}
+			}
+			var baseStrat *sim.Strategy
+			if base != "" {
+				b, ok := sc.Strategy(base)
+				if !ok {
+					if b, err = presets.Strategy(base); err != nil {
+						return fmt.Errorf("--base: %w", err)
+					}
+				}
+				baseStrat = &b
+			}
+			if !cmd.Flags().Changed("seed") {
+				seed = sc.Seed
+			}
+			rules := recommend.DefaultRules()
+			rules.USDPerSecond, rules.Rare, rules.Expensive, rules.Confidence = value, rare, expensive, conf
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			p, err := recommend.Run(ctx, recommend.Config{Traces: args, Catalogs: catalogs, Model: m, Params: sc.Params,
+				Current: cur, Base: baseStrat, Seed: seed, TestShare: testShare, Rules: rules,
+				Bootstrap: bootstrap, Workers: workers})
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			if err := recommend.WriteText(w, p); err != nil {
+				return err
+			}
+			snippet := recommend.Snippet(p)
+			if out != "" {
+				if err := atomicfile.WriteFile(out, snippet, 0o644); err != nil {
+					return fmt.Errorf("write snippet: %w", err)
+				}
+				fmt.Fprintf(w, "\nstrategy snippet: %s\n", out)
+			} else {
+				fmt.Fprintf(w, "\n%s", snippet)
+			}
+			if results != "" && p.Validation != nil {
+				if err := report.WriteResults(results, p.Validation.Results); err != nil {
+					return err
+				}
+				fmt.Fprintf(w, "validation results: %s\n", results)
+			}
+			if jsonOut != "" {
+				data, err := json.MarshalIndent(p, "", "  ")
+				if err != nil {
+					return err
+				}
+				if err := atomicfile.WriteFile(jsonOut, append(data, '\n'), 0o644); err != nil {
+					return fmt.Errorf("write %s: %w", jsonOut, err)
+				}
+			}
+			return nil
+		},
+	}
+	fl := c.Flags()
+	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalog directories or files (default: beside the traces)")
+	fl.StringVarP(&out, "out", "o", "", "write the strategy snippet to this file (default: print it)")
+	fl.StringVar(&scenario, "scenario", "", "scenario whose model, params and baseline strategy are used (default: embedded default)")
+	fl.StringVar(&model, "model", "", "model preset instead of the scenario's (default without --scenario: the traces' model when it is a preset)")
+	fl.StringVar(&current, "current", "", "the strategy in use today (default: the scenario's baseline)")
+	fl.StringVar(&base, "base", "", "strategy or preset giving the proposal its deferral mechanics (default: --current when it defers)")
+	fl.Int64Var(&seed, "seed", 0, "seed of the train/test split (default: the scenario's)")
+	fl.Float64Var(&testShare, "test-share", 0.3, "share of sessions held apart for validation")
+	fl.Float64Var(&value, "usd-per-second", 0, "price first-reply time: keep a tool direct only if the seconds it saves, at this many dollars each, pay for its extra cost (0 = time alone decides)")
+	fl.Float64Var(&conf, "confidence", recommend.DefaultRules().Confidence, "confidence that a never-defer tool's before-reply share exceeds its break-even share")
+	fl.Float64Var(&rare, "rare", recommend.DefaultRules().Rare, "call share at or below which a tool may be always-deferred")
+	fl.Int64Var(&expensive, "expensive", 0, "schema tokens at or above which a tool may be always-deferred (0 = catalog 75th percentile)")
+	fl.StringVar(&results, "results", "", "also write the validation's results.json here")
+	fl.StringVar(&jsonOut, "json", "", "also write the proposal and its evidence as JSON here")
+	fl.IntVar(&bootstrap, "bootstrap", 0, "bootstrap resamples of the validation (0 = default)")
+	fl.IntVar(&workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
+	return c
+}

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/plan"
+	"github.com/defersim/defersim/runner"
+)
+
+func newSweepCmd() *cobra.Command {
+	var (
+		param      string
+		traces     []string
+		catalogs   []string
+		strategies []string
+		out        string
+		metrics    []string
+		bootstrap  int
+		workers    int
+	)
+	c := &cobra.Command{
+		Use:   "sweep [SCENARIO.yaml] --param PATH=FROM:TO:STEP",
+		Short: "Replay a scenario once per value of a numeric parameter and plot the metrics against it",
+		Long: `sweep replays the scenario (default: the embedded default) once per value of
+one numeric parameter and writes OUT/PATH=VALUE/results.json for each, a
+table of cost and first reply per value and strategy, and the sweep plot
+of each --metrics metric (one line per strategy, 95% intervals).
+
+PATH is params.KEY, model.KEY[.KEY] or strategy.KEY[.KEY] (set on every
+strategy it is valid for), e.g. strategy.trigger.budget=2000:16000:2000,
+strategy.warm.max_tools=4:32:4, model.latency.prefill_tps=4000:16000:4000,
+params.cold_call_prob=0:0.5:0.1. Without --param the scenario's sweep:
+block is used.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path := ""
+			if len(args) == 1 {
+				path = args[0]
+			}
+			sc, err := loadScenario(path)
+			if err != nil {
+				return err
+			}
+			var spec plan.SweepSpec
+			switch {
+			case param != "":
+				if spec, err = plan.ParseSweep(param); err != nil {
+					return err
+				}
+			case sc.Sweep != nil:
+				spec = plan.SweepSpec{Param: sc.Sweep.Param, From: sc.Sweep.From, To: sc.Sweep.To, Step: sc.Sweep.Step}
+			default:
+				return fmt.Errorf("no --param and the scenario has no sweep: block")
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			pts, plots, err := plan.Sweep(ctx, plan.SweepConfig{Scenario: sc, Spec: spec,
+				Overrides: runner.Overrides{Traces: traces, Catalogs: catalogs, Strategies: strategies},
+				Embedded:  embeddedData(), Dir: out, Metrics: metrics, Bootstrap: bootstrap, Workers: workers})
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "sweep of %s over %d values, %d sessions each\n", spec.Param, len(pts), pts[0].Results.Sessions)
+			for _, p := range pts {
+				for _, n := range p.Notes {
+					fmt.Fprintf(w, "note (%s): %s\n", p.Label, n)
+				}
+			}
+			fmt.Fprintln(w)
+			rows := plan.Rows(pts)
+			if err := plan.WriteSeries(w, rows); err != nil {
+				return err
+			}
+			fmt.Fprintln(w, "\nresults and plots:")
+			for _, p := range pts {
+				fmt.Fprintln(w, "  "+p.ResultsPath)
+			}
+			for _, p := range plots {
+				fmt.Fprintln(w, "  "+p)
+			}
+			data, err := json.MarshalIndent(struct {
+				Spec   plan.SweepSpec   `json:"sweep"`
+				Points []plan.Point     `json:"points"`
+				Rows   []plan.SeriesRow `json:"rows"`
+				Plots  []string         `json:"plots"`
+			}{spec, pts, rows, plots}, "", "  ")
+			if err != nil {
+				return err
+			}
+			return atomicfile.WriteFile(filepath.Join(out, "sweep.json"), append(data, '\n'), 0o644)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&param, "param", "", "parameter and range, PATH=FROM:TO:STEP")
+	fl.StringSliceVar(&traces, "traces", nil, "traces instead of the scenario's")
+	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalogs instead of the scenario's")
+	fl.StringSliceVar(&strategies, "strategies", nil, "strategies to run (default: the scenario's)")
+	fl.StringVarP(&out, "out", "o", "defersim-sweep", "output directory")
+	fl.StringSliceVar(&metrics, "metrics", []string{"cost_usd", "first_reply_ms"}, "metrics to plot against the parameter")
+	fl.IntVar(&bootstrap, "bootstrap", 0, "bootstrap resamples (0 = default)")
+	fl.IntVar(&workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
+	return c
+}

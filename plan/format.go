@@ -1,0 +1,128 @@
+package plan
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteProjection prints the projection: a cost table, a token table and
+// a latency table, each value with its 95% interval.
+func WriteProjection(w io.Writer, p *Projection) error {
+	fmt.Fprintf(w, "projection of %q (%d sessions replayed) to %s sessions/day, %g days/month; 95%% intervals in brackets\n",
+		p.Scenario, p.Sessions, count(p.SessionsPerDay), p.DaysPerMonth)
+	if p.SmallSample {
+		fmt.Fprintln(w, "warning: small sample — fewer than 30 sessions replayed; intervals are wide and may be unreliable")
+	}
+	if p.Prices != nil {
+		fmt.Fprintf(w, "prices (%s, USD per million tokens): input %s, cache write %s, cache read %s, output %s\n",
+			p.Prices.Model, price(p.Prices.Input), price(p.Prices.CacheWrite), price(p.Prices.CacheRead), price(p.Prices.Output))
+	}
+	fmt.Fprintln(w, "\ncost")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprint(tw, "strategy\tUSD/day\tUSD/month")
+	if len(p.Strategies) > 0 && len(p.Strategies[0].USDByKind) > 0 {
+		fmt.Fprint(tw, "\tuncached $/day\twrite $/day\tread $/day\toutput $/day")
+	}
+	fmt.Fprintln(tw, "\textra requests/day")
+	for _, s := range p.Strategies {
+		fmt.Fprintf(tw, "%s\t%s\t%s", s.Strategy, dollars(s.USD), dollars(s.MonthUSD))
+		for _, k := range s.USDByKind {
+			fmt.Fprintf(tw, "\t%s", usdShort(k.Value))
+		}
+		fmt.Fprintf(tw, "\t%s\n", count(s.ExtraRequests.Value))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\ntokens per day")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprint(tw, "strategy\tinput (all kinds)")
+	for _, k := range tokenKinds {
+		fmt.Fprintf(tw, "\t%s", k.Name)
+	}
+	fmt.Fprintln(tw, "\tinput/month")
+	for _, s := range p.Strategies {
+		fmt.Fprintf(tw, "%s\t%s", s.Strategy, tokensCI(s.InputTokens))
+		for _, k := range s.Tokens {
+			fmt.Fprintf(tw, "\t%s", count(k.Value))
+		}
+		fmt.Fprintf(tw, "\t%s\n", count(s.MonthInputTokens.Value))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nlatency per session")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "strategy\tfirst reply p50\tfirst reply p95\tsession p50")
+	for _, s := range p.Strategies {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Strategy, secondsCI(s.FirstReplyP50), secondsCI(s.FirstReplyP95), secondsCI(s.SessionP50))
+	}
+	return tw.Flush()
+}
+
+func dollars(a Amount) string {
+	if a.Interval == "none" {
+		return usdShort(a.Value)
+	}
+	return fmt.Sprintf("%s [%s, %s]", usdShort(a.Value), usdShort(a.Low), usdShort(a.High))
+}
+
+func tokensCI(a Amount) string {
+	if a.Interval == "none" {
+		return count(a.Value)
+	}
+	return fmt.Sprintf("%s [%s, %s]", count(a.Value), count(a.Low), count(a.High))
+}
+
+func secondsCI(a Amount) string {
+	s := fmt.Sprintf("%.2f s", a.Value/1000)
+	if a.Interval == "bootstrap" {
+		s += fmt.Sprintf(" [%.2f, %.2f]", a.Low/1000, a.High/1000)
+	}
+	return s
+}
+
+func price(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+
+// usdShort formats dollars with 3–4 significant digits.
+func usdShort(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case a >= 1e6:
+		return fmt.Sprintf("$%.2fM", v/1e6)
+	case a >= 1e4:
+		return fmt.Sprintf("$%.1fK", v/1e3)
+	case a >= 100:
+		return fmt.Sprintf("$%.0f", v)
+	case a >= 1:
+		return fmt.Sprintf("$%.2f", v)
+	}
+	return "$" + strconv.FormatFloat(v, 'g', 3, 64)
+}
+
+// count formats a count with a K/M/B suffix.
+func count(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case a >= 1e9:
+		return trim(fmt.Sprintf("%.2f", v/1e9)) + "B"
+	case a >= 1e6:
+		return trim(fmt.Sprintf("%.2f", v/1e6)) + "M"
+	case a >= 1e4:
+		return trim(fmt.Sprintf("%.1f", v/1e3)) + "K"
+	case a >= 100:
+		return fmt.Sprintf("%.0f", v)
+	}
+	return trim(fmt.Sprintf("%.2f", v))
+}
+
+func trim(s string) string {
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}

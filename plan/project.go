@@ -1,0 +1,146 @@
+package plan
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/defersim/defersim/report"
+)
+
+// Amount is a projected quantity with its 95% interval.
+type Amount struct {
+	Value float64 `json:"value"`
+	Low   float64 `json:"low"`
+	High  float64 `json:"high"`
+	// Interval says where the interval comes from: "bootstrap" (the
+	// results' interval of the mean), "normal" (mean ± 1.96 sd/√n, for
+	// metrics the results did not bootstrap) or "none" (one session).
+	Interval string `json:"interval"`
+}
+
+// Scale returns a multiplied by k.
+func (a Amount) Scale(k float64) Amount {
+	return Amount{Value: a.Value * k, Low: a.Low * k, High: a.High * k, Interval: a.Interval}
+}
+
+// Options of a projection.
+type Options struct {
+	SessionsPerDay float64
+	// DaysPerMonth turns days into months (default 30).
+	DaysPerMonth float64
+}
+
+// Kinds of tokens projected, as results metrics.
+var tokenKinds = []struct{ Name, Metric string }{
+	{"uncached input", "uncached_input_tokens"},
+	{"cache write", "cache_write_tokens"},
+	{"cache read", "cache_read_tokens"},
+	{"output", "output_tokens"},
+}
+
+// StrategyPlan is one strategy's projection.
+type StrategyPlan struct {
+	Strategy string `json:"strategy"`
+	// Per day: tokens by kind (in token-kind order), all input tokens,
+	// dollars (from cost_usd) and dollars by kind (from the prices).
+	Tokens      []KindAmount `json:"tokens_per_day"`
+	InputTokens Amount       `json:"input_tokens_per_day"`
+	USD         Amount       `json:"usd_per_day"`
+	USDByKind   []KindAmount `json:"usd_per_day_by_kind,omitempty"`
+	// MonthUSD and MonthTokens are the month (DaysPerMonth days).
+	MonthUSD         Amount `json:"usd_per_month"`
+	MonthInputTokens Amount `json:"input_tokens_per_month"`
+	// Latency per session: first reply p50 and p95, session time p50.
+	FirstReplyP50 Amount `json:"first_reply_p50_ms"`
+	FirstReplyP95 Amount `json:"first_reply_p95_ms"`
+	SessionP50    Amount `json:"session_p50_ms"`
+	// ExtraRequests per day caused by deferral.
+	ExtraRequests Amount `json:"extra_requests_per_day"`
+}
+
+// KindAmount is an amount of one token kind.
+type KindAmount struct {
+	Kind string `json:"kind"`
+	Amount
+}
+
+// Projection is a results file projected to a volume.
+type Projection struct {
+	Scenario       string         `json:"scenario"`
+	Sessions       int            `json:"sessions_replayed"`
+	SmallSample    bool           `json:"small_sample"`
+	SessionsPerDay float64        `json:"sessions_per_day"`
+	DaysPerMonth   float64        `json:"days_per_month"`
+	Prices         *report.Prices `json:"prices,omitempty"`
+	Strategies     []StrategyPlan `json:"strategies"`
+}
+
+// Project projects every strategy of res to opt.SessionsPerDay sessions a
+// day. The replayed sessions are taken as a sample of the fleet's: daily
+// totals are the per-session means times the volume, their intervals the
+// intervals of the means times the volume; percentiles are per session
+// and do not depend on the volume.
+func Project(res *report.Results, opt Options) (*Projection, error) {
+	if !(opt.SessionsPerDay > 0) || math.IsInf(opt.SessionsPerDay, 0) {
+		return nil, fmt.Errorf("sessions per day %v: want a positive number", opt.SessionsPerDay)
+	}
+	if opt.DaysPerMonth == 0 {
+		opt.DaysPerMonth = 30
+	}
+	if !(opt.DaysPerMonth > 0) {
+		return nil, fmt.Errorf("days per month %v: want a positive number", opt.DaysPerMonth)
+	}
+	n := opt.SessionsPerDay
+	p := &Projection{Scenario: res.Run.Scenario, Sessions: res.Sessions, SmallSample: res.SmallSample,
+		SessionsPerDay: n, DaysPerMonth: opt.DaysPerMonth, Prices: res.Prices}
+	for _, s := range res.Strategies {
+		sp := StrategyPlan{Strategy: s.Name}
+		for _, k := range tokenKinds {
+			sp.Tokens = append(sp.Tokens, KindAmount{Kind: k.Name, Amount: meanAmount(s.Metrics[k.Metric]).Scale(n)})
+		}
+		sp.InputTokens = meanAmount(s.Metrics["input_tokens"]).Scale(n)
+		sp.USD = meanAmount(s.Metrics["cost_usd"]).Scale(n)
+		if pr := res.Prices; pr != nil {
+			for i, price := range []float64{pr.Input, pr.CacheWrite, pr.CacheRead, pr.Output} {
+				sp.USDByKind = append(sp.USDByKind, KindAmount{Kind: tokenKinds[i].Name, Amount: sp.Tokens[i].Scale(price / 1e6)})
+			}
+		}
+		sp.MonthUSD = sp.USD.Scale(opt.DaysPerMonth)
+		sp.MonthInputTokens = sp.InputTokens.Scale(opt.DaysPerMonth)
+		fr := s.Metrics["first_reply_ms"]
+		sp.FirstReplyP50 = quantileAmount(fr.P50, fr.P50CI, fr.Count)
+		sp.FirstReplyP95 = quantileAmount(fr.P95, fr.P95CI, fr.Count)
+		ss := s.Metrics["session_ms"]
+		sp.SessionP50 = quantileAmount(ss.P50, ss.P50CI, ss.Count)
+		sp.ExtraRequests = meanAmount(s.Metrics["extra_round_trips"]).Scale(n)
+		p.Strategies = append(p.Strategies, sp)
+	}
+	return p, nil
+}
+
+// meanAmount is a distribution's mean with its interval: the bootstrap
+// interval when the results have one, else the normal approximation.
+func meanAmount(d report.Distribution) Amount {
+	a := Amount{Value: d.Mean, Low: d.Mean, High: d.Mean, Interval: "none"}
+	switch {
+	case d.MeanCI != nil:
+		a.Low, a.High, a.Interval = d.MeanCI.Low, d.MeanCI.High, "bootstrap"
+	case d.Count > 1:
+		h := 1.959964 * d.StdDev / math.Sqrt(float64(d.Count))
+		a.Low, a.High, a.Interval = d.Mean-h, d.Mean+h, "normal"
+		if d.Min >= 0 {
+			a.Low = max(a.Low, 0)
+		}
+	}
+	return a
+}
+
+func quantileAmount(v float64, ci *report.Interval, count int) Amount {
+	a := Amount{Value: v, Low: v, High: v, Interval: "none"}
+	if ci != nil {
+		a.Low, a.High, a.Interval = ci.Low, ci.High, "bootstrap"
+	} else if count > 1 {
+		a.Interval = "none (not bootstrapped)"
+	}
+	return a
+}

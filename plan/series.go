@@ -1,0 +1,123 @@
+package plan
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+)
+
+// SeriesRow is one strategy at one point of a sweep or growth series.
+type SeriesRow struct {
+	Label        string  `json:"label"`
+	X            float64 `json:"x"`
+	Strategy     string  `json:"strategy"`
+	CostUSD      Amount  `json:"cost_usd"`
+	FirstReplyMs Amount  `json:"first_reply_ms"`
+	FirstP95Ms   Amount  `json:"first_reply_p95_ms"`
+	ExtraTrips   float64 `json:"extra_round_trips"`
+	Malformed    float64 `json:"malformed_calls"`
+}
+
+// Rows flattens points into one row per point and strategy.
+func Rows(points []Point) []SeriesRow {
+	var out []SeriesRow
+	for _, p := range points {
+		for _, s := range p.Results.Strategies {
+			fr := s.Metrics["first_reply_ms"]
+			out = append(out, SeriesRow{Label: p.Label, X: p.X, Strategy: s.Name,
+				CostUSD: meanAmount(s.Metrics["cost_usd"]), FirstReplyMs: meanAmount(fr),
+				FirstP95Ms: quantileAmount(fr.P95, fr.P95CI, fr.Count),
+				ExtraTrips: s.Metrics["extra_round_trips"].Mean, Malformed: s.Metrics["malformed_calls"].Mean})
+		}
+	}
+	return out
+}
+
+// WriteSeries prints the rows as a table (means per session with 95%
+// intervals), grouped by point.
+func WriteSeries(w io.Writer, rows []SeriesRow) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "point\tstrategy\tcost/session\tfirst reply mean\tfirst reply p95\textra trips\tmalformed")
+	last := ""
+	for _, r := range rows {
+		label := r.Label
+		if label == last {
+			label = ""
+		}
+		last = r.Label
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.2f\t%.3f\n", label, r.Strategy, dollars(r.CostUSD),
+			secondsCI(r.FirstReplyMs), secondsCI(r.FirstP95Ms), r.ExtraTrips, r.Malformed)
+	}
+	return tw.Flush()
+}
+
+// Breakdown says, per strategy, the first point where it has become more
+// than margin worse than at the first point (today's catalog): mean cost
+// per session, or p95 first reply. Growth is the ratio at the last point.
+type Breakdown struct {
+	Strategy string `json:"strategy"`
+	// CostAt and LatencyAt are the labels of the first such points ("" = never).
+	CostAt          string  `json:"cost_at,omitempty"`
+	LatencyAt       string  `json:"latency_at,omitempty"`
+	CostGrowth      float64 `json:"cost_growth"`
+	FirstP95Growth  float64 `json:"first_reply_p95_growth"`
+	FirstMeanGrowth float64 `json:"first_reply_mean_growth"`
+}
+
+// Breakdowns finds each strategy's breaking points (margin 0.25 = 25%).
+func Breakdowns(points []Point, margin float64) []Breakdown {
+	if len(points) == 0 {
+		return nil
+	}
+	var out []Breakdown
+	first, last := points[0].Results, points[len(points)-1].Results
+	for _, s0 := range first.Strategies {
+		b := Breakdown{Strategy: s0.Name}
+		c0, l0, m0 := s0.Metrics["cost_usd"].Mean, s0.Metrics["first_reply_ms"].P95, s0.Metrics["first_reply_ms"].Mean
+		for _, p := range points[1:] {
+			s := p.Results.Strategy(s0.Name)
+			if s == nil {
+				continue
+			}
+			if b.CostAt == "" && s.Metrics["cost_usd"].Mean > (1+margin)*c0 {
+				b.CostAt = p.Label
+			}
+			if b.LatencyAt == "" && s.Metrics["first_reply_ms"].P95 > (1+margin)*l0 {
+				b.LatencyAt = p.Label
+			}
+		}
+		if s := last.Strategy(s0.Name); s != nil {
+			b.CostGrowth = ratio(s.Metrics["cost_usd"].Mean, c0)
+			b.FirstP95Growth = ratio(s.Metrics["first_reply_ms"].P95, l0)
+			b.FirstMeanGrowth = ratio(s.Metrics["first_reply_ms"].Mean, m0)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+// WriteBreakdowns prints where each strategy breaks down.
+func WriteBreakdowns(w io.Writer, bs []Breakdown, margin float64, first, last string) error {
+	fmt.Fprintf(w, "where each rule breaks down (first point more than %.0f%% worse than at %s) and growth from %s to %s:\n", margin*100, first, first, last)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "strategy	cost breaks at	p95 first reply breaks at	cost ×	first reply mean ×	p95 ×")
+	for _, b := range bs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%.2f\t%.2f\n", b.Strategy, orNever(b.CostAt), orNever(b.LatencyAt),
+			b.CostGrowth, b.FirstMeanGrowth, b.FirstP95Growth)
+	}
+	return tw.Flush()
+}
+
+func orNever(s string) string {
+	if s == "" {
+		return "never"
+	}
+	return s
+}

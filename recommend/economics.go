@@ -1,0 +1,220 @@
+package recommend
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/defersim/defersim/sim"
+)
+
+// Economy holds the figures the rules price with: the scenario's model and
+// params, the deferral mechanics (injection) and the sessions' shape
+// measured by an eager replay of the training sessions.
+type Economy struct {
+	Model     sim.Model
+	Params    sim.Params
+	Injection string
+	// Requests is the mean number of model requests per session; FirstPrompt
+	// the mean prompt tokens of a session's first request and MeanPrompt of
+	// any request, both under eager (every schema sent).
+	Requests    float64
+	FirstPrompt float64
+	MeanPrompt  float64
+	// SearchOutput is the output tokens of one tool_search call.
+	SearchOutput float64
+	// DeferredSchema is the schema tokens that leave the prompt when the
+	// deferrable tools are deferred (subtracted from the prompts above).
+	DeferredSchema float64
+}
+
+// RoundTripMs is the first-reply time one search round trip adds when a
+// cold tool is needed before the first reply: an extra request that
+// prefills the whole (deferred-mode) prompt uncached — it is the session's
+// first — plus the search call's decode and execution; under inline
+// injection the real request then reads that prompt from the cache instead
+// of prefilling it.
+func (e *Economy) RoundTripMs() float64 {
+	lat := e.Model.Latency
+	p := max(e.FirstPrompt-e.DeferredSchema, 0) + float64(e.Params.SearchToolTokens)
+	ms := lat.OverheadMs + p/lat.PrefillTPS*1000 + e.SearchOutput/lat.DecodeTPS*1000 + e.Params.SearchExecMs
+	if e.Injection == sim.InjectInline {
+		ms -= p/lat.PrefillTPS*1000 - p/lat.CachedPrefillTPS*1000
+	}
+	return ms
+}
+
+// DirectFirstMs is the first-reply time a direct schema of tokens costs:
+// its prefill in the session's first, uncached request.
+func (e *Economy) DirectFirstMs(tokens float64) float64 {
+	return tokens / e.Model.Latency.PrefillTPS * 1000
+}
+
+// perToken is the dollars one schema token in tools[] costs per session: written
+// (or sent uncached) on the first request and read from the cache on the others.
+func (e *Economy) perToken() float64 {
+	c := e.Model.Cache
+	return (c.WriteMultiplier + max(e.Requests-1, 0)*c.ReadMultiplier) * e.Model.Pricing.InputPerMTok / 1e6
+}
+
+// DirectUSD is the per-session cost of keeping a schema of tokens direct.
+func (e *Economy) DirectUSD(tokens float64) float64 { return tokens * e.perToken() }
+
+// LoadUSD is the cost of loading a deferred schema of tokens once: the
+// search request reads the prompt from the cache and outputs the search
+// call; under tools-array injection the next request re-writes the prompt
+// after tools[] (the load changed it); the loaded schema is then written
+// and read for the rest of the session (half of it on average).
+func (e *Economy) LoadUSD(tokens float64) float64 {
+	c := e.Model.Cache
+	in, out := e.Model.Pricing.InputPerMTok/1e6, e.Model.Pricing.OutputPerMTok/1e6
+	p := max(e.MeanPrompt-e.DeferredSchema, 0) + float64(e.Params.SearchToolTokens)
+	usd := p*c.ReadMultiplier*in + e.SearchOutput*out
+	if e.Injection != sim.InjectInline {
+		usd += p * max(c.WriteMultiplier-c.ReadMultiplier, 0) * in
+	}
+	usd += tokens * (c.WriteMultiplier + max(e.Requests/2-1, 0)*c.ReadMultiplier) * in
+	return usd
+}
+
+// Rules are the thresholds of the decisions (docs/recommend.md).
+type Rules struct {
+	// Confidence of the never-defer evidence: the share of sessions needing
+	// the tool before the first reply must exceed the break-even share
+	// (direct prefill time / round trip) at this one-sided confidence
+	// (Wilson lower bound), so a few sessions' accident does not count.
+	Confidence float64
+	// USDPerSecond, when positive, prices first-reply time: a tool is then
+	// kept direct only if the time it saves is worth the extra dollars
+	// keeping it direct costs (0 = time alone decides).
+	USDPerSecond float64
+	// Rare is the call share at or below which a tool may be always-deferred.
+	Rare float64
+	// Expensive is the schema size at or above which a tool may be
+	// always-deferred (0 = the 75th percentile of the catalog's tools).
+	Expensive int64
+}
+
+// DefaultRules are the documented defaults.
+func DefaultRules() Rules { return Rules{Confidence: 0.95, Rare: 0.05} }
+
+// Decisions a tool can get.
+const (
+	NeverDefer  = "never-defer"
+	AlwaysDefer = "always-defer"
+	ByBudget    = "by budget"
+)
+
+// Assessment is one tool's figures and the decision they lead to.
+type Assessment struct {
+	Key ToolKey `json:"tool"`
+	// Shares of training sessions.
+	OpenShare        float64 `json:"open_share"`
+	UseShare         float64 `json:"use_share"`
+	FirstTurnShare   float64 `json:"first_turn_share"`
+	BeforeReplyShare float64 `json:"before_first_reply_share"`
+	CallsPerSession  float64 `json:"calls_per_session"`
+	Schema           Schema  `json:"schema"`
+	// DeferMs: mean first-reply time deferring it adds (before-reply share ×
+	// round trip); DirectMs: mean first-reply time its direct schema costs.
+	DeferMs  float64 `json:"defer_first_reply_ms"`
+	DirectMs float64 `json:"direct_first_reply_ms"`
+	// DirectUSD: per-session cost of keeping it direct; DeferUSD: expected
+	// per-session cost of loading it when needed (use share × load).
+	DirectUSD float64 `json:"direct_usd"`
+	DeferUSD  float64 `json:"defer_usd"`
+	// BreakEvenShare is the before-reply share at which deferring and
+	// keeping direct cost the same first-reply time; BeforeReplyLow the
+	// lower confidence bound of the observed share.
+	BreakEvenShare float64 `json:"break_even_share"`
+	BeforeReplyLow float64 `json:"before_first_reply_low"`
+	Decision       string  `json:"decision"`
+	Why            string  `json:"why"`
+}
+
+// GainMs is the mean first-reply time keeping the tool direct saves.
+func (a *Assessment) GainMs() float64 { return a.DeferMs - a.DirectMs }
+
+// assess applies the rules to one tool.
+func assess(e *Economy, r Rules, expensive int64, k ToolKey, u *ToolUsage, sessions int, sc Schema) Assessment {
+	n := float64(max(sessions, 1))
+	a := Assessment{Key: k, Schema: sc}
+	if u != nil {
+		a.OpenShare = float64(u.Opens) / n
+		a.UseShare = float64(u.Uses) / n
+		a.FirstTurnShare = float64(u.FirstTurn) / n
+		a.BeforeReplyShare = float64(u.BeforeReply) / n
+		a.CallsPerSession = float64(u.Calls) / n
+	}
+	t := float64(sc.Tokens)
+	a.DeferMs = a.BeforeReplyShare * e.RoundTripMs()
+	a.DirectMs = e.DirectFirstMs(t)
+	a.DirectUSD = e.DirectUSD(t)
+	a.DeferUSD = a.UseShare * e.LoadUSD(t)
+	gain := a.GainMs()
+	extraUSD := a.DirectUSD - a.DeferUSD // dollars keeping it direct costs more
+	needed := 0
+	if u != nil {
+		needed = u.BeforeReply
+	}
+	a.BreakEvenShare = a.DirectMs / e.RoundTripMs()
+	a.BeforeReplyLow = wilsonLower(needed, sessions, r.Confidence)
+	priced := r.USDPerSecond <= 0 || r.USDPerSecond*gain/1000 >= extraUSD
+	switch {
+	case gain > 0 && a.BeforeReplyLow > a.BreakEvenShare && priced:
+		a.Decision = NeverDefer
+		a.Why = fmt.Sprintf("needed before the first reply in %s of sessions (>= %s at %.0f%% confidence; break-even %s): deferred it adds %s to the mean first reply, its direct schema %s; direct %s vs deferred %s per session",
+			pct(a.BeforeReplyShare), pct(a.BeforeReplyLow), r.Confidence*100, pct(a.BreakEvenShare), ms(a.DeferMs), ms(a.DirectMs), usd(a.DirectUSD), usd(a.DeferUSD))
+	case a.UseShare <= r.Rare && sc.Tokens >= expensive && extraUSD > 0 && gain <= 0:
+		a.Decision = AlwaysDefer
+		a.Why = fmt.Sprintf("%d-token schema called in %s of sessions: direct %s vs deferred %s per session, no first-reply cost",
+			sc.Tokens, pct(a.UseShare), usd(a.DirectUSD), usd(a.DeferUSD))
+	default:
+		a.Decision = ByBudget
+		a.Why = fmt.Sprintf("called in %s of sessions, %s before the first reply; direct %s vs deferred %s per session",
+			pct(a.UseShare), pct(a.BeforeReplyShare), usd(a.DirectUSD), usd(a.DeferUSD))
+	}
+	return a
+}
+
+// wilsonLower is the one-sided lower confidence bound of a binomial share
+// k/n (Wilson score interval); 0 when n is 0.
+func wilsonLower(k, n int, conf float64) float64 {
+	if n == 0 {
+		return 0
+	}
+	z := normalQuantile(conf)
+	p := float64(k) / float64(n)
+	nn := float64(n)
+	den := 1 + z*z/nn
+	centre := p + z*z/(2*nn)
+	half := z * math.Sqrt(p*(1-p)/nn+z*z/(4*nn*nn))
+	return max(0, (centre-half)/den)
+}
+
+// normalQuantile is the standard normal quantile (Acklam's rational
+// approximation, relative error below 1.2e-9), for p in (0, 1).
+func normalQuantile(p float64) float64 {
+	if p <= 0 || p >= 1 {
+		return math.NaN()
+	}
+	a := [6]float64{-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02, 1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00}
+	b := [5]float64{-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02, 6.680131188771972e+01, -1.328068155288572e+01}
+	c := [6]float64{-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00, -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00}
+	d := [4]float64{7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00}
+	const lo = 0.02425
+	switch {
+	case p < lo:
+		q := math.Sqrt(-2 * math.Log(p))
+		return (((((c[0]*q+c[1])*q+c[2])*q+c[3])*q+c[4])*q + c[5]) / ((((d[0]*q+d[1])*q+d[2])*q+d[3])*q + 1)
+	case p > 1-lo:
+		q := math.Sqrt(-2 * math.Log(1-p))
+		return -(((((c[0]*q+c[1])*q+c[2])*q+c[3])*q+c[4])*q + c[5]) / ((((d[0]*q+d[1])*q+d[2])*q+d[3])*q + 1)
+	}
+	q := p - 0.5
+	r := q * q
+	return (((((a[0]*r+a[1])*r+a[2])*r+a[3])*r+a[4])*r + a[5]) * q / (((((b[0]*r+b[1])*r+b[2])*r+b[3])*r+b[4])*r + 1)
+}
+
+func pct(v float64) string { return fmt.Sprintf("%.1f%%", v*100) }
+func ms(v float64) string  { return fmt.Sprintf("%.0f ms", v) }
+func usd(v float64) string { return fmt.Sprintf("$%.5f", v) }

@@ -1,0 +1,61 @@
+package recommend
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/defersim/defersim/sim"
+	"github.com/defersim/defersim/sim/presets"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+// TestGoldenSnippetAndTable pins the snippet and the per-tool table of a
+// hand-made proposal.
+func TestGoldenSnippetAndTable(t *testing.T) {
+	m, _ := presets.Model("claude-sonnet-4.5")
+	e := Economy{Model: m, Params: presets.DefaultParams(), Injection: sim.InjectInline, Requests: 12,
+		FirstPrompt: 20000, MeanPrompt: 26000, SearchOutput: searchOutputTokens, DeferredSchema: 12000}
+	usage := map[string]*ToolUsage{
+		"web_search": {Opens: 60, Uses: 70, FirstTurn: 50, BeforeReply: 48, Calls: 90},
+		"screenshot": {Uses: 3, Calls: 3},
+		"list_notes": {Opens: 5, Uses: 40, FirstTurn: 6, BeforeReply: 6, Calls: 55},
+	}
+	var tools []Assessment
+	for _, k := range []ToolKey{{"desktop", "screenshot"}, {"memory", "list_notes"}, {"web", "web_search"}} {
+		sc := Schema{Tokens: map[string]int64{"screenshot": 900, "list_notes": 150, "web_search": 300}[k.Tool], Versions: 1}
+		if k.Tool == "list_notes" {
+			sc.Versions, sc.Drift = 2, []string{"2.0.0 (breaking)"}
+		}
+		tools = append(tools, assess(&e, DefaultRules(), 500, k, usage[k.Tool], 200, sc))
+	}
+	base, _ := presets.Strategy("claude-code-default")
+	p := &Proposal{BaseName: "claude-code-default", Tools: tools, Economy: e, RoundTripMs: e.RoundTripMs(),
+		Rules: DefaultRules(), Expensive: 500, Training: 200, HeldOut: 80, BreakEvenTokens: 900, Budget: 1500,
+		RegistryEstimated: 40000}
+	p.Strategy = proposalStrategy(base, tools, p)
+	var text bytes.Buffer
+	if err := WriteText(&text, p); err != nil {
+		t.Fatal(err)
+	}
+	for name, got := range map[string][]byte{"snippet.yaml": Snippet(p), "table.txt": text.Bytes()} {
+		path := filepath.Join("testdata", name)
+		if *update {
+			if err := os.WriteFile(path, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run with -update to create it)", err)
+		}
+		if diff := cmp.Diff(string(want), string(got)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+	}
+}

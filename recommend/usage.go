@@ -1,0 +1,127 @@
+package recommend
+
+import (
+	"sort"
+
+	"github.com/defersim/defersim/sim"
+)
+
+// ToolKey names a tool of a server.
+type ToolKey struct {
+	Server string `json:"server"`
+	Tool   string `json:"tool"`
+}
+
+// Usage counts how sessions use each tool.
+type Usage struct {
+	Sessions int `json:"sessions"`
+	// Requests is the total of model requests (one per recorded model step).
+	Requests int `json:"requests"`
+	// WithCalls counts sessions that called any tool.
+	WithCalls int `json:"sessions_with_calls"`
+	Tools     map[ToolKey]*ToolUsage
+}
+
+// ToolUsage counts one tool's use, in sessions.
+type ToolUsage struct {
+	// Opens: sessions whose first tool call is this tool.
+	Opens int `json:"opens"`
+	// Uses: sessions that call it at all; Calls: calls in total.
+	Uses  int `json:"uses"`
+	Calls int `json:"calls"`
+	// FirstTurn: sessions that call it in their first user turn (before the
+	// second user message); BeforeReply: before the first assistant text
+	// the user sees (what first-reply latency waits for).
+	FirstTurn   int `json:"first_turn"`
+	BeforeReply int `json:"before_first_reply"`
+}
+
+// NewUsage returns an empty count.
+func NewUsage() *Usage { return &Usage{Tools: map[ToolKey]*ToolUsage{}} }
+
+// Resolver maps a call to its tool's server when the trace does not say.
+type Resolver func(tool string) string
+
+// Add counts one session's need (sim.ExtractNeed: the recorder's own
+// deferral steps removed).
+func (u *Usage) Add(need *sim.Need, resolve Resolver) {
+	u.Sessions++
+	seen := map[ToolKey]bool{}
+	first, firstTurn, beforeReply := map[ToolKey]bool{}, map[ToolKey]bool{}, map[ToolKey]bool{}
+	users, replied, opened := 0, false, false
+	for i := range need.Steps {
+		st := &need.Steps[i]
+		switch st.Kind {
+		case sim.StepUser:
+			users++
+		case sim.StepModel:
+			u.Requests++
+			for _, c := range st.Calls {
+				k := ToolKey{Server: c.Server, Tool: c.Tool}
+				if k.Server == "" && resolve != nil {
+					k.Server = resolve(c.Tool)
+				}
+				t := u.tool(k)
+				t.Calls++
+				if !opened {
+					opened = true
+					first[k] = true
+				}
+				seen[k] = true
+				if users <= 1 {
+					firstTurn[k] = true
+				}
+				if !replied {
+					beforeReply[k] = true
+				}
+			}
+			if users > 0 && (st.Text != "" || st.TextTokens > 0) {
+				replied = true
+			}
+		}
+	}
+	if opened {
+		u.WithCalls++
+	}
+	for k := range seen {
+		t := u.tool(k)
+		t.Uses++
+		if first[k] {
+			t.Opens++
+		}
+		if firstTurn[k] {
+			t.FirstTurn++
+		}
+		if beforeReply[k] {
+			t.BeforeReply++
+		}
+	}
+}
+
+func (u *Usage) tool(k ToolKey) *ToolUsage {
+	t := u.Tools[k]
+	if t == nil {
+		t = &ToolUsage{}
+		u.Tools[k] = t
+	}
+	return t
+}
+
+// Keys returns the tools in server, then name order.
+func (u *Usage) Keys() []ToolKey {
+	keys := make([]ToolKey, 0, len(u.Tools))
+	for k := range u.Tools {
+		keys = append(keys, k)
+	}
+	sortKeys(keys)
+	return keys
+}
+
+func sortKeys(keys []ToolKey) {
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].Server != keys[j].Server {
+			return keys[i].Server < keys[j].Server
+		}
+		return keys[i].Tool < keys[j].Tool
+	})
+}
