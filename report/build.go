@@ -78,8 +78,14 @@ func Build(o *sim.Outcomes, info sim.RunInfo, opts BuildOptions) (*Results, erro
 	rs := stats.NewResampling(n, resamples, max(maxM, 0), uint64(info.Seed))
 	rs.Workers = opts.Workers
 
-	b := &builder{o: o, base: base, n: n, boot: boot, rs: rs, workers: workers(opts.Workers)}
-	b.exact()
+	b := &builder{o: o, base: base, n: n, boot: boot, rs: rs, workers: workers(opts.Workers), scale: rs.Scale()}
+	if o.Sampled() {
+		if err := b.fromSummary(); err != nil {
+			return nil, err
+		}
+	} else {
+		b.exact()
+	}
 	b.bootstrap()
 
 	res := &Results{
@@ -87,10 +93,18 @@ func Build(o *sim.Outcomes, info sim.RunInfo, opts BuildOptions) (*Results, erro
 		Generator:     "defersim",
 		Run:           info,
 		Statistics:    statisticsInfo(rs, boot, info.Seed),
-		Sessions:      n,
-		SmallSample:   n < SmallSampleBelow,
+		Sessions:      b.n,
+		SmallSample:   b.n < SmallSampleBelow,
 		Prices:        opts.Prices,
 		Metrics:       slices.Clone(sim.Metrics[:]),
+	}
+	if o.Sampled() {
+		res.Statistics.Streaming = streamingInfo(o)
+		if rs.Resamples > 0 {
+			res.Statistics.BootstrapMethod = fmt.Sprintf("paired m-out-of-n percentile bootstrap over a seeded uniform sample of "+
+				"%d of the n=%d sessions (m=%d; interval distances from the sample's estimate scaled by sqrt(m/n), then "+
+				"moved to the estimate over every session)", len(o.SessionIDs), b.n, rs.M)
+		}
 	}
 	for s := range o.Strategies {
 		res.Strategies = append(res.Strategies, b.strategyResult(s))
@@ -163,6 +177,8 @@ func DefaultBootstrapMetrics() []string {
 		sim.Metrics[sim.MExtraRoundTrips].Name,
 		sim.Metrics[sim.MMalformedCalls].Name,
 		sim.Metrics[sim.MCacheHitRatio].Name,
+		sim.Metrics[sim.MSearches].Name,
+		sim.Metrics[sim.MStaleWarmCalls].Name,
 	}
 }
 

@@ -101,7 +101,11 @@ func (r *replayer) run(n *Need, si int, out *Outcome, wantFid bool) {
 	r.n = n
 	r.out = out
 	*out = Outcome{PerRequest: out.PerRequest[:0]}
-	r.rng = rand.New(rand.NewPCG(uint64(e.seed), mix(hashString(n.SessionID), hashString(r.s.Name))))
+	// Common random numbers: every strategy of a session draws from the same
+	// stream (seeded by the run seed and the session id, not the strategy),
+	// so paired comparisons are not blurred by independent draws and
+	// renaming a strategy does not change its results.
+	r.rng = rand.New(rand.NewPCG(uint64(e.seed), hashString(n.SessionID)))
 	if r.cache == nil {
 		r.cache = e.newCache()
 	}

@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/defersim/defersim/sim/catalog"
 	"github.com/defersim/defersim/traces/gen"
 )
 
@@ -15,9 +18,10 @@ func newTraceGenCmd() *cobra.Command {
 		out        string
 		paramsFile string
 		drift      string
+		catalogs   string
 		seed       int64
 		sessions   int
-		servers    int
+		servers    serversFlag
 		zipf       float64
 		recorded   bool
 		force      bool
@@ -38,7 +42,15 @@ parameters and seed give byte-identical files. Sessions are streamed, so any
 size of trace is generated in bounded memory.
 
 --drift takes "off" or key=value pairs: servers, versions, changed, added,
-removed, mid (e.g. --drift servers=3,versions=4,mid=0.2).`,
+removed, mid (e.g. --drift servers=3,versions=4,mid=0.2).
+
+--catalogs DIR draws the sessions over a real catalog directory (or
+manifest) instead of generating one: sessions call its servers' tools, at
+the versions an upgrade schedule gives (the parameters' over: block; every
+server with two or more versions unless --servers a,b,c names them), with
+arguments valid against the version in force. No catalog is written;
+DIR/upgrades.yaml holds the schedule as a scenario servers: block.
+See docs/generator.md and docs/real-drift.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p := gen.Defaults()
@@ -59,7 +71,15 @@ removed, mid (e.g. --drift servers=3,versions=4,mid=0.2).`,
 				p.Sessions = sessions
 			}
 			if fl.Changed("servers") {
-				p.Servers = servers
+				if len(servers.names) > 0 && catalogs == "" {
+					return exitError{code: 2, msg: "--servers: server names need --catalogs (without it, --servers is a count)"}
+				}
+				if len(servers.names) == 0 && catalogs != "" {
+					return exitError{code: 2, msg: "--servers: with --catalogs, name the servers (a,b,c), not a count"}
+				}
+				if catalogs == "" {
+					p.Servers = servers.n
+				}
 			}
 			if fl.Changed("zipf") {
 				p.Zipf = zipf
@@ -72,8 +92,16 @@ removed, mid (e.g. --drift servers=3,versions=4,mid=0.2).`,
 					return exitError{code: 2, msg: err.Error()}
 				}
 			}
-			g, err := gen.New(p)
-			if err != nil {
+			if catalogs != "" && fl.Changed("drift") {
+				return exitError{code: 2, msg: "--drift: the drift of --catalogs is the catalog's own (set over.mid_session and over.schedule with --params)"}
+			}
+			var g *gen.Generator
+			var err error
+			if catalogs != "" {
+				if g, err = newOverGenerator(catalogs, servers.names, p); err != nil {
+					return err
+				}
+			} else if g, err = gen.New(p); err != nil {
 				return exitError{code: 2, msg: err.Error()}
 			}
 			sum, err := g.WriteDir(out, gen.WriteOptions{Clean: force})
@@ -87,7 +115,13 @@ removed, mid (e.g. --drift servers=3,versions=4,mid=0.2).`,
 				return enc.Encode(struct {
 					Dir string `json:"dir"`
 					*gen.Summary
-				}{out, sum})
+					Upgrades []gen.ScheduledUpgrade `json:"upgrades,omitempty"`
+				}{out, sum, g.Schedule()})
+			}
+			if catalogs != "" {
+				_, err = fmt.Fprintf(w, "wrote %s: sessions over %d servers of %s (%d server versions, %d tools), %d sessions, %d events, %d tool calls, %d mid-session catalog changes, %d fleet upgrades (%s), trace %d bytes gzip\n",
+					out, sum.Servers, catalogs, sum.ServerFiles, sum.Tools, sum.Sessions, sum.Events, sum.ToolCalls, sum.CatalogChange, len(g.Schedule()), gen.UpgradesFile, sum.TraceBytes)
+				return err
 			}
 			_, err = fmt.Fprintf(w, "wrote %s: %d servers (%d server versions, %d tools, %d catalog bytes), %d sessions, %d events, %d tool calls, %d mid-session catalog changes, trace %d bytes gzip\n",
 				out, sum.Servers, sum.ServerFiles, sum.Tools, sum.CatalogBytes, sum.Sessions, sum.Events, sum.ToolCalls, sum.CatalogChange, sum.TraceBytes)
@@ -99,11 +133,76 @@ removed, mid (e.g. --drift servers=3,versions=4,mid=0.2).`,
 	f.StringVar(&paramsFile, "params", "", "YAML parameter file (see docs/generator.md)")
 	f.Int64Var(&seed, "seed", 1, "random seed")
 	f.IntVar(&sessions, "sessions", 400, "number of sessions")
-	f.IntVar(&servers, "servers", 10, "number of servers, planted ones included")
+	servers.n = 10
+	f.Var(&servers, "servers", "number of servers, planted ones included; with --catalogs, the servers to use (a,b,c)")
+	f.StringVar(&catalogs, "catalogs", "", "draw sessions over this real catalog directory (or manifest) instead of generating one")
 	f.Float64Var(&zipf, "zipf", 1.05, "Zipf exponent of tool popularity")
 	f.StringVar(&drift, "drift", "", `catalog drift: "off" or key=value pairs (servers, versions, changed, added, removed, mid)`)
 	f.BoolVar(&recorded, "recorded", false, "add plausible model timings and usage (as if an eager runtime recorded the sessions)")
 	f.BoolVar(&force, "force", false, "remove catalog files in DIR/catalog that this generation does not write")
 	f.BoolVar(&asJSON, "json", false, "print the summary as JSON")
 	return c
+}
+
+// newOverGenerator loads the catalog at path (a directory or manifest) and
+// returns a generator drawing sessions over it; names, when given, select
+// its servers.
+func newOverGenerator(path string, names []string, p gen.Params) (*gen.Generator, error) {
+	var cat *catalog.Catalog
+	var err error
+	if catalog.IsManifest(path) {
+		cat, err = catalog.LoadManifest(path)
+	} else {
+		cat, err = catalog.LoadDir(path)
+	}
+	if err != nil {
+		return nil, exitError{code: 2, msg: fmt.Sprintf("--catalogs: %v", err)}
+	}
+	if p.Over == nil {
+		o := gen.DefaultOver()
+		p.Over = &o
+	}
+	if len(names) > 0 {
+		p.Over.Servers = names
+	}
+	g, err := gen.NewOver(cat, p)
+	if err != nil {
+		return nil, exitError{code: 2, msg: err.Error()}
+	}
+	return g, nil
+}
+
+// serversFlag is --servers: a count of generated servers, or (with
+// --catalogs) a comma-separated list of catalog server names.
+type serversFlag struct {
+	n     int
+	names []string
+}
+
+func (f *serversFlag) String() string {
+	if len(f.names) > 0 {
+		return strings.Join(f.names, ",")
+	}
+	return strconv.Itoa(f.n)
+}
+
+func (f *serversFlag) Type() string { return "N|a,b,c" }
+
+// Set parses a count ("12") or a list of names ("a,b,c").
+func (f *serversFlag) Set(s string) error {
+	s = strings.TrimSpace(s)
+	if n, err := strconv.Atoi(s); err == nil {
+		f.n, f.names = n, nil
+		return nil
+	}
+	var names []string
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			return fmt.Errorf("empty server name in %q", s)
+		}
+		names = append(names, part)
+	}
+	f.names = names
+	return nil
 }

@@ -24,6 +24,9 @@ type Generator struct {
 	planted   []plantedRef
 	// span is the expected time span of the trace, in seconds.
 	span float64
+	// over is set when sessions are drawn over an external catalog (NewOver);
+	// servers, samplers and planted are then unused.
+	over *overState
 }
 
 type toolSampler struct {
@@ -42,6 +45,9 @@ type plantedRef struct {
 func New(p Params) (*Generator, error) {
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("invalid generator parameters: %w", err)
+	}
+	if p.Over != nil {
+		return nil, fmt.Errorf("invalid generator parameters: over: set, but no catalog to generate over (use NewOver, or trace gen --catalogs)")
 	}
 	start, _ := p.StartTime()
 	servers, err := buildServers(&p)
@@ -111,8 +117,11 @@ func (g *Generator) Params() Params { return g.p }
 // Servers returns every server at every version, in server order then
 // version order, as catalog servers (Raw, Name, Description, InputSchema,
 // Annotations and Server are set; fingerprints are left to the catalog
-// package).
+// package). Over an external catalog they are the catalog's own servers.
 func (g *Generator) Servers() []*catalog.Server {
+	if g.over != nil {
+		return g.over.servers()
+	}
 	var out []*catalog.Server
 	for _, s := range g.servers {
 		for _, v := range s.versions {
@@ -129,7 +138,8 @@ func (g *Generator) Servers() []*catalog.Server {
 	return out
 }
 
-// Changes returns every change between consecutive versions.
+// Changes returns every change between consecutive versions (planted
+// drift; nil over an external catalog, whose drift catalog.Diff gives).
 func (g *Generator) Changes() []Change {
 	var out []Change
 	for _, s := range g.servers {
@@ -149,13 +159,25 @@ func (g *Generator) Sessions() iter.Seq[*traces.Session] {
 		t := g.start
 		for i := 0; i < g.p.Sessions; i++ {
 			if i > 0 {
-				t = t.Add(time.Duration(g.p.SessionGapSec.sample(lay) * float64(time.Second))).Truncate(time.Millisecond)
+				t = g.nextStart(lay, t)
 			}
-			if !yield(g.session(i, t)) {
+			var s *traces.Session
+			if g.over != nil {
+				s = g.overSession(i, t)
+			} else {
+				s = g.session(i, t)
+			}
+			if !yield(s) {
 				return
 			}
 		}
 	}
+}
+
+// nextStart returns the start of the session after one that started at t,
+// drawing the gap from the layout stream lay.
+func (g *Generator) nextStart(lay *rng, t time.Time) time.Time {
+	return t.Add(time.Duration(g.p.SessionGapSec.sample(lay) * float64(time.Second))).Truncate(time.Millisecond)
 }
 
 // Output is a whole generation held in memory (use Generator.Sessions and

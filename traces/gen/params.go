@@ -94,6 +94,10 @@ type Params struct {
 
 	// Drift makes some servers exist in several versions.
 	Drift DriftParams `yaml:"drift"`
+
+	// Over is set for a generation over an external catalog (NewOver,
+	// `trace gen --catalogs`); New rejects it.
+	Over *OverParams `yaml:"over,omitempty"`
 }
 
 // ServerSpec fixes one server of the catalog.
@@ -328,6 +332,11 @@ func (p *Params) Validate() error {
 	}
 	if err := p.validatePlanted(); err != nil {
 		return err
+	}
+	if p.Over != nil {
+		if err := p.Over.validate(); err != nil {
+			return err
+		}
 	}
 	return p.Drift.validate(p.Servers)
 }

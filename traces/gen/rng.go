@@ -20,6 +20,7 @@ const (
 	streamDrift   uint64 = 0x6472_6966_7402
 	streamSession uint64 = 0x7365_7373_696f_6e03
 	streamLayout  uint64 = 0x6c61_796f_7574_04
+	streamOver    uint64 = 0x6f76_6572_05
 )
 
 // newRNG returns a source for (seed, stream, index).

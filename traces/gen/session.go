@@ -50,27 +50,7 @@ func (g *Generator) session(i int, start time.Time) *traces.Session {
 	}
 
 	// Plan turns, steps and calls.
-	turns := p.Turns.sampleInt(r)
-	if turns < 1 {
-		turns = 1
-	}
-	plan := make([][]int, turns)
-	total := 0
-	for t := range plan {
-		prob := p.ToolTurnProb
-		if t == 0 {
-			prob = p.FirstTurnToolProb
-		}
-		if !r.chance(prob) {
-			continue
-		}
-		steps := make([]int, r.geometric(p.StepsPerToolTurn))
-		for j := range steps {
-			steps[j] = r.geometric(p.CallsPerStep)
-			total += steps[j]
-		}
-		plan[t] = steps
-	}
+	turns, plan, total := planTurns(r, p)
 
 	// A mid-session upgrade of a drifting server; that server becomes the
 	// session's focus so the change is exercised.
@@ -164,6 +144,33 @@ func (g *Generator) session(i int, start time.Time) *traces.Session {
 	}
 	sg.emit(traces.Event{Type: traces.SessionEnd})
 	return sg.s
+}
+
+// planTurns draws a session's shape: the number of user turns and, per
+// turn, the number of calls of each tool-calling model step (nil for a turn
+// without tools); total is the number of calls.
+func planTurns(r *rng, p *Params) (turns int, plan [][]int, total int) {
+	turns = p.Turns.sampleInt(r)
+	if turns < 1 {
+		turns = 1
+	}
+	plan = make([][]int, turns)
+	for t := range plan {
+		prob := p.ToolTurnProb
+		if t == 0 {
+			prob = p.FirstTurnToolProb
+		}
+		if !r.chance(prob) {
+			continue
+		}
+		steps := make([]int, r.geometric(p.StepsPerToolTurn))
+		for j := range steps {
+			steps[j] = r.geometric(p.CallsPerStep)
+			total += steps[j]
+		}
+		plan[t] = steps
+	}
+	return turns, plan, total
 }
 
 // start writes session_start.

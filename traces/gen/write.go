@@ -16,6 +16,8 @@ const (
 	CatalogDir = "catalog"
 	TraceFile  = "trace.jsonl.gz"
 	ParamsFile = "params.yaml"
+	// UpgradesFile is written over an external catalog only.
+	UpgradesFile = "upgrades.yaml"
 )
 
 // WriteOptions tune WriteDir.
@@ -41,8 +43,13 @@ type Summary struct {
 
 // WriteDir writes DIR/catalog/<server>@<version>.json (MCP tools/list),
 // DIR/trace.jsonl.gz and DIR/params.yaml, each atomically. Sessions are
-// streamed: memory stays bounded whatever p.Sessions is.
+// streamed: memory stays bounded whatever p.Sessions is. Over an external
+// catalog (NewOver) no catalog is written; DIR/upgrades.yaml holds the
+// fleet upgrade schedule instead (see UpgradesYAML).
 func (g *Generator) WriteDir(dir string, opt WriteOptions) (*Summary, error) {
+	if g.over != nil {
+		return g.writeOverDir(dir)
+	}
 	cdir := filepath.Join(dir, CatalogDir)
 	if err := os.MkdirAll(cdir, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", cdir, err)
@@ -74,12 +81,21 @@ func (g *Generator) WriteDir(dir string, opt WriteOptions) (*Summary, error) {
 		}
 		sum.CatalogBytes += int64(len(want[n]))
 	}
-	py, err := g.p.YAML()
-	if err != nil {
+	if err := g.writeParamsAndTrace(dir, sum); err != nil {
 		return nil, err
 	}
+	return sum, nil
+}
+
+// writeParamsAndTrace writes DIR/params.yaml and streams the sessions to
+// DIR/trace.jsonl.gz, counting what it writes into sum.
+func (g *Generator) writeParamsAndTrace(dir string, sum *Summary) error {
+	py, err := g.p.YAML()
+	if err != nil {
+		return err
+	}
 	if err := atomicfile.WriteFile(filepath.Join(dir, ParamsFile), py, 0o644); err != nil {
-		return nil, err
+		return err
 	}
 	tpath := filepath.Join(dir, TraceFile)
 	err = atomicfile.Write(tpath, 0o644, func(f *os.File) error {
@@ -102,12 +118,12 @@ func (g *Generator) WriteDir(dir string, opt WriteOptions) (*Summary, error) {
 		return w.Close()
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if st, err := os.Stat(tpath); err == nil {
 		sum.TraceBytes = st.Size()
 	}
-	return sum, nil
+	return nil
 }
 
 // checkStale finds catalog files this generation would not rewrite.
