@@ -51,4 +51,22 @@ type Config struct {
 	Registry *sim.Registry
 	// Validator of stale-schema calls (nil = the JSON Schema validator).
 	Validator sim.ArgValidator
+
+	// Shard, when its Count is set, replays only that share of the sessions.
+	Shard Shard
+	// ExactSessions bounds the sessions whose per-session values are kept
+	// (0 = sim.DefaultExactSessions, < 0 = every session); beyond it the
+	// statistics are streamed (docs/performance.md).
+	ExactSessions int
+	// KeepFidelityPairs keeps every fidelity pair (for --per-request).
+	KeepFidelityPairs bool
+	// Checkpoint is the path of the checkpoint file ("" = none): written
+	// every CheckpointEvery replayed sessions (0 = only when interrupted).
+	Checkpoint      string
+	CheckpointEvery int
+	// Resume continues the run saved in Checkpoint.
+	Resume bool
+	// AfterSession, when set, is called after each replayed session with the
+	// number replayed so far (from one goroutine).
+	AfterSession func(replayed int64)
 }

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 
@@ -15,11 +16,114 @@ type Output struct {
 	Results *report.Results
 	Run     *sim.RunResult
 	Info    sim.RunInfo
+	// State is the run's mergeable state (written as shard.bin by a shard).
+	State *StateFile
 }
 
-// Run executes cfg: it replays every session of every trace under every
-// strategy and builds the results.
+// InterruptedError is returned by Run when its context is cancelled: the
+// sessions replayed before the interruption are saved in the checkpoint
+// (when the run has one) and nothing else is written.
+type InterruptedError struct {
+	// Replayed sessions, Read sessions, Next stream index to replay.
+	Replayed, Read, Next int64
+	// Checkpoint is the path of the checkpoint written ("" when none).
+	Checkpoint string
+	// CheckpointErr is why the checkpoint could not be written, if it failed.
+	CheckpointErr error
+	Err           error
+}
+
+func (e *InterruptedError) Error() string {
+	msg := fmt.Sprintf("interrupted after replaying %d sessions (%d read)", e.Replayed, e.Read)
+	switch {
+	case e.CheckpointErr != nil:
+		msg += fmt.Sprintf("; the checkpoint could not be written: %v", e.CheckpointErr)
+	case e.Checkpoint != "":
+		msg += fmt.Sprintf("; checkpoint saved to %s (sessions before #%d)", e.Checkpoint, e.Next)
+	}
+	return msg
+}
+
+func (e *InterruptedError) Unwrap() error { return e.Err }
+
+// Run executes cfg: it replays every session of every trace (of its shard)
+// under every strategy and builds the results. With cfg.Checkpoint set it
+// saves its state there every cfg.CheckpointEvery sessions and when it is
+// interrupted; with cfg.Resume it continues the state saved there.
 func Run(ctx context.Context, cfg Config) (*Output, error) {
+	p, err := prepare(cfg)
+	if err != nil {
+		return nil, err
+	}
+	var resume *sim.RunState
+	if cfg.Resume {
+		if cfg.Checkpoint == "" {
+			return nil, errors.New("resume: no checkpoint path")
+		}
+		sf, err := ReadState(cfg.Checkpoint)
+		if err != nil {
+			return nil, fmt.Errorf("resume: %w", err)
+		}
+		if err := sf.matches(p.file); err != nil {
+			return nil, fmt.Errorf("resume %s: %w", cfg.Checkpoint, err)
+		}
+		resume = sf.State
+	}
+	save := func(st *sim.RunState) error {
+		f := *p.file
+		f.Kind, f.State = KindCheckpoint, st
+		return WriteState(cfg.Checkpoint, &f)
+	}
+	opts := sim.RunOptions{Workers: cfg.Workers, Strict: cfg.Strict, Summary: p.summary, Resume: resume}
+	if cfg.Shard.Count > 0 {
+		sh := cfg.Shard
+		opts.Select = func(_ int64, id string) bool { return sh.Owns(id) }
+	}
+	if cfg.Checkpoint != "" && cfg.CheckpointEvery > 0 {
+		opts.Checkpoint, opts.CheckpointEvery = save, cfg.CheckpointEvery
+	}
+	var counts []traces.Counts
+	prog := newProgress(cfg.Progress)
+	opts.Progress = prog.update
+	if cfg.AfterSession != nil {
+		opts.Progress = func(n int64) {
+			prog.update(n)
+			cfg.AfterSession(n)
+		}
+	}
+	res, err := p.eng.Run(ctx, allSessions(cfg.Traces, traces.ReadOptions{SkipBad: cfg.SkipBad}, &counts), opts)
+	prog.done()
+	if err != nil {
+		if res != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			ie := &InterruptedError{Replayed: res.State.Replayed, Read: res.Counts.SessionsRead, Next: res.State.Next, Err: err}
+			if cfg.Checkpoint != "" {
+				if ie.CheckpointErr = save(res.State); ie.CheckpointErr == nil {
+					ie.Checkpoint = cfg.Checkpoint
+				}
+			}
+			return nil, ie
+		}
+		return nil, err
+	}
+	p.file.Kind, p.file.State = KindShard, res.State
+	p.file.Reader = readerCounts(len(cfg.Traces), res.Counts.SessionsRead, counts)
+	return finish(p.file, res, cfg.Workers)
+}
+
+// prepared is a run ready to replay.
+type prepared struct {
+	eng     *sim.Engine
+	summary sim.SummaryOptions
+	file    *StateFile // everything but the state
+}
+
+// prepare builds the engine and describes the run.
+func prepare(cfg Config) (*prepared, error) {
+	if cfg.Shard.Count > 0 {
+		if err := cfg.Shard.Validate(); err != nil {
+			return nil, err
+		}
+	}
 	cat, err := loadCatalogs(cfg.Catalogs)
 	if err != nil {
 		return nil, err
@@ -45,6 +149,15 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	if info.Baseline == "" {
 		info.Baseline = cfg.Strategies[0].Name
 	}
+	base := -1
+	for i, s := range eng.Strategies() {
+		if s.Name == info.Baseline {
+			base = i
+		}
+	}
+	if base < 0 {
+		return nil, fmt.Errorf("baseline strategy %q is not among the run's strategies", info.Baseline)
+	}
 	for _, src := range cfg.Traces {
 		in, err := src.fingerprint("trace")
 		if err != nil {
@@ -53,48 +166,48 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		info.Inputs = append(info.Inputs, in)
 	}
 	info.Inputs = append(info.Inputs, catalogInputs(cat)...)
+	info.Assumptions = Assumptions(cfg, eng)
+	summary := sim.SummaryOptions{Baseline: base, EqualTolerance: report.EqualTolerance, Seed: cfg.Seed,
+		ExactSessions: cfg.ExactSessions, FidelityPairs: sim.DefaultFidelityPairs}
+	switch {
+	case cfg.ExactSessions == 0:
+		summary.ExactSessions = sim.DefaultExactSessions
+	case cfg.ExactSessions < 0:
+		summary.ExactSessions = 0 // every session
+	}
+	if cfg.KeepFidelityPairs {
+		summary.FidelityPairs = 0
+	}
+	file := &StateFile{Version: StateVersion, Shard: cfg.Shard, Info: info, Strategies: eng.Strategies(),
+		FidelityStrategy: eng.FidelityStrategy(), Bootstrap: cfg.Bootstrap, Prices: prices(cfg.Model),
+		SkipBad: cfg.SkipBad}
+	return &prepared{eng: eng, summary: summary, file: file}, nil
+}
 
-	var counts []traces.Counts
-	prog := newProgress(cfg.Progress)
-	res, err := eng.Run(ctx, allSessions(cfg.Traces, traces.ReadOptions{SkipBad: cfg.SkipBad}, &counts),
-		sim.RunOptions{Workers: cfg.Workers, Strict: cfg.Strict, Progress: prog.update})
-	prog.done()
-	if err != nil {
-		return nil, err
-	}
+// finish turns a completed state into results.
+func finish(f *StateFile, res *sim.RunResult, workers int) (*Output, error) {
+	info := f.Info
 	c := &res.Counts
-	c.Files = len(cfg.Traces)
-	for _, tc := range counts {
-		c.LinesRead += tc.Lines
-		c.EventsRead += tc.Events
-		c.LinesSkipped += tc.Skipped
-		for k, v := range tc.SkipReasons {
-			if c.SkipReasons == nil {
-				c.SkipReasons = map[string]int{}
-			}
-			c.SkipReasons[string(k)] += int(v)
-		}
-	}
-	if len(res.Failures) > 0 {
+	f.Reader.apply(c)
+	if c.SessionsSkipped > 0 {
 		if c.SkipReasons == nil {
 			c.SkipReasons = map[string]int{}
 		}
-		c.SkipReasons["replay_failed"] += len(res.Failures)
+		c.SkipReasons["replay_failed"] += int(c.SessionsSkipped)
 	}
 	info.Counts = *c
 	if c.SessionsReplayed == 0 {
 		return nil, fmt.Errorf("no session was replayed (%d read, %d skipped)", c.SessionsRead, c.SessionsSkipped)
 	}
-	if f := eng.FidelityStrategy(); f != "" {
-		info.Fidelity = sim.SummarizeFidelity(f, res.Fidelity)
+	if f.FidelityStrategy != "" {
+		info.Fidelity = res.State.FidelitySummary(f.FidelityStrategy)
 	}
-	info.Assumptions = Assumptions(cfg, eng)
-	results, err := report.Build(res.Outcomes, info, report.BuildOptions{Bootstrap: cfg.Bootstrap, Workers: cfg.Workers,
-		Prices: prices(cfg.Model)})
+	results, err := report.Build(res.Outcomes, info, report.BuildOptions{Bootstrap: f.Bootstrap, Prices: f.Prices,
+		Workers: workers})
 	if err != nil {
 		return nil, fmt.Errorf("summarise results: %w", err)
 	}
-	return &Output{Results: results, Run: res, Info: info}, nil
+	return &Output{Results: results, Run: res, Info: info, State: f}, nil
 }
 
 // allSessions chains the sessions of every trace file, recording each

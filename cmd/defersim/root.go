@@ -34,7 +34,7 @@ With no arguments it runs the embedded default scenario and writes a report.`,
 		},
 	}
 	f.register(root)
-	root.AddCommand(newRunCmd(), newReportCmd(), newTraceCmd(), newCatalogCmd())
+	root.AddCommand(newRunCmd(), newReportCmd(), newTraceCmd(), newCatalogCmd(), newCheckCmd(), newRecommendCmd(), newPlanCmd(), newSweepCmd(), newCalibrateCmd(), newSRDCmd(), newMergeCmd())
 	return root
 }
 
@@ -46,6 +46,6 @@ func newTraceCmd() *cobra.Command {
 
 func newCatalogCmd() *cobra.Command {
 	c := &cobra.Command{Use: "catalog", Short: "Token cost of catalogs and drift between versions"}
-	c.AddCommand(newCatalogStatsCmd(), newCatalogDiffCmd())
+	c.AddCommand(newCatalogStatsCmd(), newCatalogDiffCmd(), newCatalogSnapshotCmd(), newCatalogHistoryCmd())
 	return c
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -35,7 +36,15 @@ type runFlags struct {
 	noReport   bool
 	quiet      bool
 	json       bool
+	shard      string
+	resume     string
+	checkEvery int
+	exact      int
 }
+
+// defaultCheckpointEvery is how often (in replayed sessions) a run saves
+// its checkpoint.
+const defaultCheckpointEvery = 10000
 
 func (f *runFlags) register(c *cobra.Command) {
 	fl := c.Flags()
@@ -54,6 +63,10 @@ func (f *runFlags) register(c *cobra.Command) {
 	fl.BoolVar(&f.noReport, "no-report", false, "write results.json only, no plots or HTML")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors")
 	fl.BoolVar(&f.json, "json", false, "print the run summary (counts, output paths, per-strategy means) as JSON")
+	fl.StringVar(&f.shard, "shard", "", "replay only shard I/N of the sessions (by a hash of the session id) and also write shard.bin for `defersim merge`")
+	fl.StringVar(&f.resume, "resume", "", "continue the interrupted run whose output directory is DIR, from its checkpoint (same scenario and flags)")
+	fl.IntVar(&f.checkEvery, "checkpoint-every", defaultCheckpointEvery, "save a checkpoint in the output directory every N replayed sessions (0 = only when interrupted)")
+	fl.IntVar(&f.exact, "exact-sessions", 0, fmt.Sprintf("keep per-session values of at most N sessions; beyond, statistics are streamed (0 = %d, -1 = all)", sim.DefaultExactSessions))
 }
 
 func newRunCmd() *cobra.Command {
@@ -99,24 +112,55 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) error {
 		return err
 	}
 	cfg.Workers, cfg.SkipBad, cfg.Strict, cfg.Bootstrap = f.workers, f.skipBad, f.strict, f.bootstrap
-	stderr := cmd.ErrOrStderr()
-	if !f.quiet && isTerminal(stderr) {
-		cfg.Progress = stderr
+	cfg.ExactSessions, cfg.KeepFidelityPairs = f.exact, f.perRequest != ""
+	if f.sessions {
+		cfg.ExactSessions = -1 // sessions.csv needs every session
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	out, err := runner.Run(ctx, cfg)
-	if err != nil {
-		if ctx.Err() != nil {
-			return exitError{code: 130, msg: "interrupted: nothing was written"}
+	if f.shard != "" {
+		if cfg.Shard, err = runner.ParseShard(f.shard); err != nil {
+			return err
 		}
-		return err
+	}
+	if f.resume != "" {
+		if cmd.Flags().Changed("out") && filepath.Clean(f.out) != filepath.Clean(f.resume) {
+			return fmt.Errorf("--resume %s continues the run in that directory; --out %s names another", f.resume, f.out)
+		}
+		f.out = f.resume
+		cfg.Resume = true
 	}
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
 		return fmt.Errorf("create output directory: %w", err)
 	}
-	if err := runner.WriteOutputs(out, f.out, runner.WriteOptions{Report: !f.noReport, SessionsCSV: f.sessions, PerRequest: f.perRequest}); err != nil {
+	cfg.Checkpoint, cfg.CheckpointEvery = filepath.Join(f.out, runner.CheckpointFile), max(f.checkEvery, 0)
+	if cfg.Resume {
+		if _, err := os.Stat(cfg.Checkpoint); err != nil {
+			return fmt.Errorf("--resume %s: no checkpoint to continue: %w", f.resume, err)
+		}
+	}
+	stderr := cmd.ErrOrStderr()
+	if !f.quiet && isTerminal(stderr) {
+		cfg.Progress = stderr
+	}
+	ctx, stop := interruptible(cmd.Context(), stderr)
+	defer stop()
+	out, err := runner.Run(ctx, cfg)
+	if err != nil {
+		var ie *runner.InterruptedError
+		if errors.As(err, &ie) {
+			msg := ie.Error() + "; no results were written"
+			if ie.Checkpoint != "" {
+				msg += fmt.Sprintf("\ncontinue with the same command and --resume %s", f.out)
+			}
+			return exitError{code: 130, msg: msg}
+		}
 		return err
+	}
+	wo := runner.WriteOptions{Report: !f.noReport, SessionsCSV: f.sessions, PerRequest: f.perRequest, State: cfg.Shard.Count > 0}
+	if err := runner.WriteOutputs(out, f.out, wo); err != nil {
+		return err
+	}
+	if err := os.Remove(cfg.Checkpoint); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("remove the finished run's checkpoint: %w", err)
 	}
 	w := cmd.OutOrStdout()
 	switch {
@@ -127,13 +171,41 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) error {
 	case !f.quiet:
 		printRunSummary(w, out, f.out, !f.noReport)
 	}
-	if n := len(out.Run.Failures); n > 0 {
+	if n := out.Info.Counts.SessionsSkipped; n > 0 {
 		for _, msg := range out.Run.Failures {
 			fmt.Fprintln(stderr, "defersim: skipped", firstLineOf(msg))
 		}
 		return exitError{code: 1, msg: fmt.Sprintf("%d session(s) failed to replay and were skipped (see above); results cover the rest", n)}
 	}
 	return nil
+}
+
+// interruptible returns a context cancelled by the first SIGINT or SIGTERM,
+// after which it says so on w and restores the signals' default action (a
+// second one stops the process at once).
+func interruptible(parent context.Context, w io.Writer) (context.Context, context.CancelFunc) {
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, cancel := context.WithCancel(parent)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-sigs:
+			signal.Stop(sigs)
+			signal.Reset(os.Interrupt, syscall.SIGTERM)
+			fmt.Fprintf(w, "\ndefersim: %v: finishing the sessions in flight and saving a checkpoint (again to stop at once)\n", sig)
+			cancel()
+		case <-done:
+			signal.Stop(sigs)
+		}
+	}()
+	return ctx, func() {
+		close(done)
+		cancel()
+	}
 }
 
 func printRunSummary(w io.Writer, out *runner.Output, dir string, withReport bool) {
@@ -163,16 +235,11 @@ func printRunJSON(w io.Writer, out *runner.Output, dir string, withReport bool) 
 	if withReport {
 		s.Report = filepath.Join(dir, "report.html")
 	}
-	for si, st := range out.Run.Outcomes.Strategies {
+	for _, st := range out.Results.Strategies {
 		m := map[string]float64{}
-		for mi, def := range sim.Metrics {
-			vals := out.Run.Outcomes.Values[si][mi]
-			var sum float64
-			for _, v := range vals {
-				sum += v
-			}
-			if len(vals) > 0 {
-				m[def.Name] = sum / float64(len(vals))
+		for name, d := range st.Metrics {
+			if d.Count > 0 {
+				m[name] = d.Mean
 			}
 		}
 		s.Strategies[st.Name] = m

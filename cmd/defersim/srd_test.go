@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runSRDCmd runs "defersim srd ARGS..." and returns stdout and the exit status.
+func runSRDCmd(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	root := newRootCmd()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetArgs(append([]string{"srd"}, args...))
+	err := root.Execute()
+	var ex exitError
+	switch {
+	case err == nil:
+		return out.String(), 0
+	case errors.As(err, &ex):
+		return out.String(), ex.code
+	default:
+		return err.Error(), 2
+	}
+}
+
+func TestSRDLintCmd(t *testing.T) {
+	lint := filepath.Join("..", "..", "srd", "testdata", "lint")
+	out, code := runSRDCmd(t, "lint", filepath.Join(lint, "good.yaml"), "--catalogs", filepath.Join(lint, "catalogs"))
+	if code != 0 || !strings.Contains(out, "2 SRDs, no problems") {
+		t.Errorf("good.yaml: exit %d, output %q", code, out)
+	}
+	out, code = runSRDCmd(t, "lint", filepath.Join(lint, "rules.yaml"))
+	if code != 1 || !strings.Contains(out, "rules.yaml:13: priority: 12 is out of bounds (0..10)") {
+		t.Errorf("rules.yaml: exit %d, output %q", code, out)
+	}
+	if _, code := runSRDCmd(t, "lint", filepath.Join(lint, "missing.yaml")); code != 2 {
+		t.Errorf("missing file: exit %d, want 2", code)
+	}
+	if _, code := runSRDCmd(t, "lint", filepath.Join(lint, "good.yaml"), "--catalogs", t.TempDir()); code != 2 {
+		t.Errorf("empty catalog dir: exit %d, want 2", code)
+	}
+}
+
+func TestSRDEvalCmd(t *testing.T) {
+	eval := filepath.Join("..", "..", "retrieval", "testdata", "eval")
+	dir := filepath.Join(t.TempDir(), "out")
+	args := []string{"eval", "--set", filepath.Join(eval, "set.yaml"), "--catalogs", filepath.Join(eval, "catalogs"),
+		"--srd", filepath.Join(eval, "srd"), "--rankers", "bm25", "--resamples", "50", "--counter", "bytes/4", "-o", dir}
+	out, code := runSRDCmd(t, args...)
+	if code != 0 || !strings.Contains(out, "| tool recall@5 |") {
+		t.Fatalf("eval: exit %d, output %q", code, out)
+	}
+	for _, f := range []string{"results.json", "report.md", "recall_at_k.png", "recall_at_k.svg", "domain_recall_at_k.png", "domain_recall_at_k.svg"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s not written: %v", f, err)
+		}
+	}
+	first, _ := os.ReadFile(filepath.Join(dir, "results.json"))
+	if _, code := runSRDCmd(t, args...); code != 0 {
+		t.Fatal("second run failed")
+	}
+	second, _ := os.ReadFile(filepath.Join(dir, "results.json"))
+	if !bytes.Equal(first, second) {
+		t.Error("results.json differs between two identical runs")
+	}
+	js, code := runSRDCmd(t, append(args[:len(args)-2], "--json")...)
+	if code != 0 || !strings.Contains(js, `"schema": "defersim.srd-eval/v1"`) {
+		t.Errorf("--json: exit %d, output %.200q", code, js)
+	}
+	for _, bad := range [][]string{
+		{"eval"},
+		{"eval", "--set", "nope"},
+		{"eval", "--set", filepath.Join(eval, "set.yaml"), "--catalogs", filepath.Join(eval, "catalogs"), "--rankers", "nope"},
+		{"eval", "--set", filepath.Join(eval, "set.yaml"), "--catalogs", filepath.Join(eval, "catalogs"), "--domain-weight", "2"},
+	} {
+		if _, code := runSRDCmd(t, bad...); code == 0 {
+			t.Errorf("%v: exit 0", bad)
+		}
+	}
+}

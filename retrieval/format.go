@@ -1,0 +1,132 @@
+package retrieval
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// metricLabel is how a metric is named in tables and plots.
+func metricLabel(m string, k int) string {
+	switch m {
+	case MDomainRecall:
+		return fmt.Sprintf("domain recall@%d", k)
+	case MTop1:
+		return "tool top-1"
+	case MRecall:
+		return fmt.Sprintf("tool recall@%d", k)
+	case MMRR:
+		return "MRR"
+	case MSearches:
+		return "searches until found"
+	case MTokens:
+		return "returned schema tokens"
+	}
+	return m
+}
+
+// isShare reports a metric that is a share (printed as a percentage).
+func isShare(m string) bool {
+	return m == MDomainRecall || m == MTop1 || m == MRecall
+}
+
+func fmtValue(m string, v float64) string {
+	switch {
+	case isShare(m):
+		return fmt.Sprintf("%.1f%%", 100*v)
+	case m == MMRR:
+		return fmt.Sprintf("%.3f", v)
+	case m == MSearches:
+		return fmt.Sprintf("%.2f", v)
+	}
+	return fmt.Sprintf("%.0f", v)
+}
+
+// fmtFigure prints "mean [lo, hi]"; a signed figure is a difference,
+// with shares in percentage points.
+func fmtFigure(f Figure, signed bool) string {
+	v := func(x float64) string {
+		s := fmtValue(f.Metric, x)
+		if signed && isShare(f.Metric) {
+			s = fmt.Sprintf("%.1f pp", 100*x)
+		}
+		if signed && !strings.HasPrefix(s, "-") {
+			s = "+" + s
+		}
+		return s
+	}
+	return fmt.Sprintf("%s [%s, %s]", v(f.Mean), v(f.Lo), v(f.Hi))
+}
+
+// Subtitle is the line that says what produced the figures.
+func (r *Result) Subtitle() string {
+	return fmt.Sprintf("%d queries · %d tools · %d domains (%d SRDs) · k %d · %d keyword retr%s · %s · %g%% paired bootstrap, %d × %d, seed %d",
+		r.Queries, r.Tools, r.Domains, r.SRDs, r.K, r.Retries, plural(r.Retries, "y", "ies"), r.Tokenizer, 100*r.Level, r.Resamples, r.ResampleM, r.Seed)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// FormatMarkdown writes the result as Markdown: per base ranker, a table of
+// every metric with the flat arm, each routed arm and its paired
+// difference from flat, each with its interval.
+func FormatMarkdown(w io.Writer, r *Result) error {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "## Retrieval: %s\n\n%s\n\n%s\n", r.Set, r.Source, r.Subtitle())
+	var rankers []string
+	for _, a := range r.Arms {
+		if !slices.Contains(rankers, a.Ranker) {
+			rankers = append(rankers, a.Ranker)
+		}
+	}
+	for _, rk := range rankers {
+		var arms []ArmResult
+		for _, a := range r.Arms {
+			if a.Ranker == rk {
+				arms = append(arms, a)
+			}
+		}
+		fmt.Fprintf(&sb, "\n### %s\n\n| metric |", rk)
+		sep := "\n| --- |"
+		for _, a := range arms {
+			fmt.Fprintf(&sb, " %s |", a.Mode)
+			sep += " ---: |"
+			if a.Mode != ModeFlat {
+				fmt.Fprintf(&sb, " Δ %s − flat |", a.Mode)
+				sep += " ---: |"
+			}
+		}
+		sb.WriteString(sep + "\n")
+		for _, m := range Metrics() {
+			fmt.Fprintf(&sb, "| %s |", metricLabel(m, r.K))
+			for _, a := range arms {
+				fmt.Fprintf(&sb, " %s |", fmtFigure(a.Metric(m), false))
+				if a.Mode != ModeFlat {
+					d, ok := r.diff(a.Name, m)
+					if ok {
+						fmt.Fprintf(&sb, " %s |", fmtFigure(d.Figure, true))
+					} else {
+						sb.WriteString(" – |")
+					}
+				}
+			}
+			sb.WriteByte('\n')
+		}
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+func (r *Result) diff(arm, metric string) (DiffResult, bool) {
+	for _, d := range r.Diffs {
+		if d.Arm == arm && d.Metric == metric {
+			return d, true
+		}
+	}
+	return DiffResult{}, false
+}

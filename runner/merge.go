@@ -1,0 +1,76 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/defersim/defersim/sim"
+)
+
+// Merge combines the shard.bin states of every shard of one run into the
+// output a single run over all sessions gives: counts, sums and every
+// exact statistic are equal; while the whole run has at most ExactSessions
+// sessions, results.json is byte-identical (percentiles included), and
+// beyond it percentiles come from the merged sketches — which equal the
+// sketches of a single run, so results.json is byte-identical then too.
+func Merge(files []*StateFile, workers int) (*Output, error) {
+	if len(files) == 0 {
+		return nil, errors.New("merge: no shard states")
+	}
+	files = slices.Clone(files)
+	slices.SortFunc(files, func(a, b *StateFile) int { return a.Shard.Index - b.Shard.Index })
+	first := files[0]
+	n := first.Shard.Count
+	if n == 0 {
+		n = 1
+	}
+	seen := map[int]bool{}
+	for i, f := range files {
+		switch {
+		case f.Kind != KindShard:
+			return nil, fmt.Errorf("merge: state %d is a %s, not a completed shard (resume it first)", i+1, f.Kind)
+		case max(f.Shard.Count, 1) != n:
+			return nil, fmt.Errorf("merge: shard %s is of a run in %d shards, shard %s of one in %d", f.Shard, f.Shard.Count, first.Shard, first.Shard.Count)
+		case seen[f.Shard.Index]:
+			return nil, fmt.Errorf("merge: shard %s given twice", f.Shard)
+		}
+		seen[f.Shard.Index] = true
+		if d := first.sameRun(f); d != "" {
+			return nil, fmt.Errorf("merge: shards %s and %s come from different runs: their %s differ", first.Shard, f.Shard, d)
+		}
+		if f.Reader.SessionsRead != first.Reader.SessionsRead || f.Reader.LinesRead != first.Reader.LinesRead {
+			return nil, fmt.Errorf("merge: shards %s and %s read different traces (%d and %d sessions)", first.Shard, f.Shard,
+				first.Reader.SessionsRead, f.Reader.SessionsRead)
+		}
+		if err := f.State.Check(f.Strategies, first.State.Options); err != nil {
+			return nil, fmt.Errorf("merge: shard %s: %w", f.Shard, err)
+		}
+	}
+	var missing []string
+	for i := range n {
+		if !seen[i] {
+			missing = append(missing, fmt.Sprintf("%d/%d", i, n))
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("merge: missing shards %s", strings.Join(missing, ", "))
+	}
+	merged := *first
+	merged.Shard = Shard{}
+	st, err := sim.NewRunState(first.Strategies, first.State.Options)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		if err := st.Merge(f.State); err != nil {
+			return nil, fmt.Errorf("merge: shard %s: %w", f.Shard, err)
+		}
+	}
+	merged.State = st
+	res := &sim.RunResult{Outcomes: st.Outcomes(first.Strategies), Fidelity: st.Fidelity(), State: st,
+		Failures: st.FailureMessages()}
+	res.Counts.SessionsReplayed, res.Counts.SessionsSkipped, res.Counts.StepsRemoved = st.Replayed, st.Skipped, st.StepsRemoved
+	return finish(&merged, res, workers)
+}

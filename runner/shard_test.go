@@ -1,0 +1,255 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/defersim/defersim/scenarios"
+	defaultdata "github.com/defersim/defersim/scenarios/default"
+	"github.com/defersim/defersim/traces/gen"
+)
+
+var shardStrategies = []string{"eager", "anchor-e1-budget8k", "claude-code-default"}
+
+// smallConfig is the default scenario over a generated trace of n sessions
+// (faster than the embedded 350).
+func smallConfig(t *testing.T, strategies []string, n int) Config {
+	t.Helper()
+	dir := t.TempDir()
+	p := gen.Defaults()
+	p.Sessions = n
+	g, err := gen.New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.WriteDir(dir, gen.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenarios.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := FromScenario(sc, Overrides{Strategies: strategies, Traces: []string{filepath.Join(dir, gen.TraceFile)},
+		Catalogs: []string{filepath.Join(dir, gen.CatalogDir)}}, defaultdata.FS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Workers = 2
+	cfg.Bootstrap = 200
+	return cfg
+}
+
+// TestShardMergeEqualsSingleRun pins that merging the shard states of a run
+// gives byte-identical results.json to a single run: with every session
+// kept exactly, and with the statistics streamed (sketched quantiles,
+// sampled bootstrap), since every streamed part merges exactly.
+func TestShardMergeEqualsSingleRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays the embedded default several times")
+	}
+	for _, tc := range []struct {
+		name   string
+		exact  int
+		shards int
+	}{
+		{"exact", 0, 3},
+		{"streamed", 25, 4},
+		{"one shard", 25, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := smallConfig(t, shardStrategies, 100)
+			cfg.ExactSessions = tc.exact
+			single, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := single.Results.Statistics.Streaming != nil; got != (tc.exact > 0) {
+				t.Fatalf("streaming statistics = %v, want %v", got, tc.exact > 0)
+			}
+			var files []*StateFile
+			var replayed int64
+			for i := range tc.shards {
+				c := cfg
+				c.Shard = Shard{Index: i, Count: tc.shards}
+				out, err := Run(context.Background(), c)
+				if err != nil {
+					t.Fatalf("shard %d: %v", i, err)
+				}
+				replayed += out.Info.Counts.SessionsReplayed
+				// Through the file, as `defersim merge` reads it.
+				p := filepath.Join(t.TempDir(), ShardFile)
+				if err := WriteState(p, out.State); err != nil {
+					t.Fatal(err)
+				}
+				f, err := ReadState(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				files = append(files, f)
+			}
+			if replayed != single.Info.Counts.SessionsReplayed {
+				t.Fatalf("shards replayed %d sessions, the single run %d", replayed, single.Info.Counts.SessionsReplayed)
+			}
+			merged, err := Merge(files, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, got := resultsBytes(t, single), resultsBytes(t, merged)
+			if !bytes.Equal(want, got) {
+				t.Fatalf("merged results differ from the single run:\n%s", cmp.Diff(string(want), string(got)))
+			}
+		})
+	}
+}
+
+func TestMergeRefusesIncompleteOrMixedShards(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays the embedded default")
+	}
+	base := smallConfig(t, shardStrategies[:2], 30)
+	shard := func(i, n int, seed int64) *StateFile {
+		cfg := base
+		cfg.Shard = Shard{Index: i, Count: n}
+		cfg.Seed = seed
+		out, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.State
+	}
+	a, b := shard(0, 2, 1), shard(1, 2, 2)
+	for _, tc := range []struct {
+		name  string
+		files []*StateFile
+		want  string
+	}{
+		{"missing", []*StateFile{a}, "merge: missing shards 1/2"},
+		{"twice", []*StateFile{a, a}, "merge: shard 0/2 given twice"},
+		{"other run", []*StateFile{a, b}, "merge: shards 0/2 and 1/2 come from different runs: their seed differ"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Merge(tc.files, 1)
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestParseShard(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Shard
+		err  bool
+	}{
+		{"0/4", Shard{0, 4}, false},
+		{" 3 / 4", Shard{3, 4}, false},
+		{"4/4", Shard{}, true},
+		{"-1/4", Shard{}, true},
+		{"1", Shard{}, true},
+		{"a/b", Shard{}, true},
+		{"0/0", Shard{}, true},
+	} {
+		got, err := ParseShard(tc.in)
+		if (err != nil) != tc.err || (!tc.err && got != tc.want) {
+			t.Errorf("ParseShard(%q) = %v, %v", tc.in, got, err)
+		}
+	}
+	// Every id belongs to exactly one shard.
+	for _, id := range []string{"", "a", "session-0001", "ünïcode"} {
+		owners := 0
+		for i := range 5 {
+			if (Shard{i, 5}).Owns(id) {
+				owners++
+			}
+		}
+		if owners != 1 {
+			t.Errorf("id %q is owned by %d shards", id, owners)
+		}
+	}
+}
+
+// TestResumeGivesIdenticalResults interrupts a run (context cancelled after
+// K sessions), checks that the interruption is reported with a checkpoint,
+// resumes it, and compares results.json with an uninterrupted run's.
+func TestResumeGivesIdenticalResults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays the embedded default")
+	}
+	for _, tc := range []struct {
+		name          string
+		exact, every  int
+		interruptions []int64
+	}{
+		{"exact, periodic checkpoints", 0, 10, []int64{35}},
+		{"streamed, twice interrupted", 20, 0, []int64{15, 70}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := smallConfig(t, shardStrategies, 100)
+			cfg.ExactSessions = tc.exact
+			whole, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.Checkpoint = filepath.Join(t.TempDir(), CheckpointFile)
+			cfg.CheckpointEvery = tc.every
+			for i, k := range tc.interruptions {
+				ctx, cancel := context.WithCancel(context.Background())
+				c := cfg
+				c.Resume = i > 0
+				c.AfterSession = func(n int64) {
+					if n == k {
+						cancel()
+					}
+				}
+				_, err := Run(ctx, c)
+				cancel()
+				var ie *InterruptedError
+				if !errors.As(err, &ie) || !errors.Is(err, context.Canceled) {
+					t.Fatalf("interrupted run returned %v, want an InterruptedError", err)
+				}
+				if ie.Replayed < k || ie.Checkpoint != cfg.Checkpoint || ie.CheckpointErr != nil {
+					t.Fatalf("interruption = %+v, want ≥ %d sessions replayed and a checkpoint", ie, k)
+				}
+				if _, err := os.Stat(cfg.Checkpoint); err != nil {
+					t.Fatalf("no checkpoint after the interruption: %v", err)
+				}
+			}
+			cfg.Resume = true
+			resumed, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, got := resultsBytes(t, whole), resultsBytes(t, resumed)
+			if !bytes.Equal(want, got) {
+				t.Fatalf("resumed results differ from the uninterrupted run:\n%s", cmp.Diff(string(want), string(got)))
+			}
+		})
+	}
+}
+
+func TestResumeRefusesAnotherRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays the embedded default")
+	}
+	cfg := smallConfig(t, shardStrategies[:2], 20)
+	cfg.Checkpoint = filepath.Join(t.TempDir(), CheckpointFile)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, cfg); err == nil {
+		t.Fatal("a run with a cancelled context succeeded")
+	}
+	cfg.Seed++
+	cfg.Resume = true
+	_, err := Run(context.Background(), cfg)
+	want := "resume " + cfg.Checkpoint + ": the checkpoint was made by another run: its seed differ; pass the same scenario, traces and flags"
+	if err == nil || err.Error() != want {
+		t.Fatalf("error %v, want %q", err, want)
+	}
+}

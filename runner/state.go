@@ -1,0 +1,218 @@
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/gob"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/report"
+	"github.com/defersim/defersim/sim"
+	"github.com/defersim/defersim/traces"
+)
+
+// StateVersion is the version of state files (checkpoints and shard.bin).
+const StateVersion = 1
+
+// Kinds of state files.
+const (
+	// KindCheckpoint is an interrupted or running run's state.
+	KindCheckpoint = "checkpoint"
+	// KindShard is a completed run's (or shard's) state, ready to merge.
+	KindShard = "shard"
+)
+
+// Names of state files in an output directory.
+const (
+	CheckpointFile = "checkpoint"
+	ShardFile      = "shard.bin"
+)
+
+// stateMagic starts every state file.
+const stateMagic = "defersim-state\n"
+
+// StateFile is what a checkpoint or a shard.bin holds: the description of
+// the run (everything results.json says but the counts and fidelity) and
+// its mergeable state. Its encoding (magic line, then gzip'd gob) is
+// versioned by Version; a file of another version is refused.
+type StateFile struct {
+	Version          int
+	Kind             string
+	Shard            Shard
+	Info             sim.RunInfo
+	Strategies       []sim.Strategy
+	FidelityStrategy string
+	Bootstrap        int
+	Prices           *report.Prices
+	SkipBad          bool
+	// Reader holds what the trace readers counted (complete runs only).
+	Reader ReaderCounts
+	State  *sim.RunState
+}
+
+// ReaderCounts are the counts of a run that come from reading the traces
+// (the same in every shard of a run).
+type ReaderCounts struct {
+	Files                 int
+	SessionsRead          int64
+	LinesRead, EventsRead int64
+	LinesSkipped          int64
+	SkipReasons           map[string]int
+}
+
+func readerCounts(files int, sessionsRead int64, counts []traces.Counts) ReaderCounts {
+	rc := ReaderCounts{Files: files, SessionsRead: sessionsRead}
+	for _, tc := range counts {
+		rc.LinesRead += tc.Lines
+		rc.EventsRead += tc.Events
+		rc.LinesSkipped += tc.Skipped
+		for k, v := range tc.SkipReasons {
+			if rc.SkipReasons == nil {
+				rc.SkipReasons = map[string]int{}
+			}
+			rc.SkipReasons[string(k)] += int(v)
+		}
+	}
+	return rc
+}
+
+// apply copies the reader counts into c.
+func (rc ReaderCounts) apply(c *sim.Counts) {
+	c.Files = rc.Files
+	c.SessionsRead = rc.SessionsRead
+	c.LinesRead = rc.LinesRead
+	c.EventsRead = rc.EventsRead
+	c.LinesSkipped = rc.LinesSkipped
+	c.SkipReasons = nil
+	for k, v := range rc.SkipReasons {
+		if c.SkipReasons == nil {
+			c.SkipReasons = map[string]int{}
+		}
+		c.SkipReasons[k] = v
+	}
+}
+
+// runKey is what two state files of the same run (or of two shards of it)
+// share.
+type runKey struct {
+	Info             sim.RunInfo
+	Strategies       []sim.Strategy
+	FidelityStrategy string
+	Bootstrap        int
+	Prices           *report.Prices
+	SkipBad          bool
+}
+
+func (f *StateFile) key() runKey {
+	info := f.Info
+	info.Counts, info.Fidelity = sim.Counts{}, nil
+	return runKey{Info: info, Strategies: f.Strategies, FidelityStrategy: f.FidelityStrategy,
+		Bootstrap: f.Bootstrap, Prices: f.Prices, SkipBad: f.SkipBad}
+}
+
+// sameRun explains how f and o differ as runs ("" when they do not).
+func (f *StateFile) sameRun(o *StateFile) string {
+	a, b := f.key(), o.key()
+	parts := []struct {
+		name string
+		x, y any
+	}{
+		{"trace and catalog inputs (contents changed?)", a.Info.Inputs, b.Info.Inputs},
+		{"scenario", []any{a.Info.Scenario, a.Info.ScenarioFingerprint}, []any{b.Info.Scenario, b.Info.ScenarioFingerprint}},
+		{"seed", a.Info.Seed, b.Info.Seed},
+		{"strategies", a.Strategies, b.Strategies},
+		{"baseline", a.Info.Baseline, b.Info.Baseline},
+		{"model and assumptions", a.Info, b.Info},
+		{"options (--bootstrap, --skip-bad)", a, b},
+	}
+	for _, p := range parts {
+		x, _ := json.Marshal(p.x)
+		y, _ := json.Marshal(p.y)
+		if !bytes.Equal(x, y) {
+			return p.name
+		}
+	}
+	return ""
+}
+
+// matches checks that f (read from disk) is a checkpoint of the run p
+// describes.
+func (f *StateFile) matches(p *StateFile) error {
+	if f.Kind != KindCheckpoint {
+		return fmt.Errorf("not a checkpoint (a %s state)", f.Kind)
+	}
+	if f.Shard != p.Shard {
+		return fmt.Errorf("the checkpoint is of shard %q, this run of shard %q", f.Shard, p.Shard)
+	}
+	if d := f.sameRun(p); d != "" {
+		return fmt.Errorf("the checkpoint was made by another run: its %s differ; pass the same scenario, traces and flags", d)
+	}
+	return nil
+}
+
+// WriteState writes f to path atomically.
+func WriteState(path string, f *StateFile) error {
+	return atomicfile.Write(path, 0o644, func(out *os.File) error {
+		w := bufio.NewWriterSize(out, 1<<20)
+		if _, err := io.WriteString(w, stateMagic); err != nil {
+			return err
+		}
+		zw, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
+		if err != nil {
+			return err
+		}
+		if err := gob.NewEncoder(zw).Encode(f); err != nil {
+			return fmt.Errorf("encode state: %w", err)
+		}
+		if err := zw.Close(); err != nil {
+			return err
+		}
+		return w.Flush()
+	})
+}
+
+// ReadState reads a state file written by WriteState.
+func ReadState(path string) (*StateFile, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read state: %w", err)
+	}
+	defer fh.Close()
+	f, err := DecodeState(bufio.NewReaderSize(fh, 1<<20))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return f, nil
+}
+
+// DecodeState decodes a state file's content.
+func DecodeState(r io.Reader) (*StateFile, error) {
+	magic := make([]byte, len(stateMagic))
+	if _, err := io.ReadFull(r, magic); err != nil || string(magic) != stateMagic {
+		return nil, errors.New("not a defersim state file (checkpoint or shard.bin)")
+	}
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return nil, fmt.Errorf("corrupt state file: %w", err)
+	}
+	var f StateFile
+	if err := gob.NewDecoder(zr).Decode(&f); err != nil {
+		return nil, fmt.Errorf("corrupt state file: %w", err)
+	}
+	if f.Version != StateVersion {
+		return nil, fmt.Errorf("state file version %d, this defersim reads version %d", f.Version, StateVersion)
+	}
+	if f.State == nil || (f.Kind != KindCheckpoint && f.Kind != KindShard) {
+		return nil, errors.New("corrupt state file: no state")
+	}
+	if err := f.State.Check(f.Strategies, f.State.Options); err != nil {
+		return nil, fmt.Errorf("corrupt state file: %w", err)
+	}
+	return &f, nil
+}

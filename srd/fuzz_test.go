@@ -1,0 +1,33 @@
+package srd
+
+import "testing"
+
+// FuzzParse checks that no input makes Parse panic, that every problem has
+// a file, and that linting whatever decoded does not panic either.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"srd_version: 1\nserver_id: s\ndomain: d\ndisplay_name: D\nintent_triggers: [a]\ndisambiguation: [{domain: e, differs: x}]\n",
+		`{"srd_version":1,"tool_groups":{"g":["a","a"]}}`,
+		"a: &x [1]\nb: *x\n",
+		"---\n---\ndomain: a\n",
+		"priority: 0x7fffffff\ncost_hint: {latency: fast}\n",
+		"[",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		srds, probs := Parse("fuzz.yaml", data)
+		for _, p := range probs {
+			if p.File != "fuzz.yaml" {
+				t.Fatalf("problem without the file: %v", p)
+			}
+		}
+		_ = Lint(srds, LintOptions{})
+		if set, err := NewSet(srds); err == nil {
+			_ = set.DirectoryText([]ToolRef{{Server: "s", Name: "a"}})
+			for _, d := range set.Domains() {
+				_ = set.ActivationNotice(d)
+			}
+		}
+	})
+}

@@ -1,0 +1,343 @@
+package srd
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/defersim/defersim/sim/catalog"
+)
+
+// LintOptions configures Lint.
+type LintOptions struct {
+	// Catalog, when set, is checked against: every server_id must have a
+	// catalog and every tool in tool_groups must be served by some version
+	// (or launch variant) of that server.
+	Catalog *catalog.Catalog
+	// KnownDomains are domains a disambiguation may name besides those
+	// claimed by the SRDs being linted.
+	KnownDomains []string
+	// KnownServers are servers a disambiguation may name besides those
+	// the SRDs being linted describe (their domain is not checked).
+	KnownServers []string
+}
+
+var domainRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// Lint checks a set of SRDs, each on its own and against each other:
+//
+//   - srd_version is present and supported; server_id, domain (a lower-case
+//     slug) and display_name are present; server_id is unique in the set;
+//   - intent_triggers has at least one trigger, none empty and none
+//     repeated within the SRD; a trigger is not shared with a server of
+//     another domain (it would route one phrase two ways);
+//   - disambiguation is present and not empty; every entry names a domain
+//     and says how this server differs; every named domain is known (claimed
+//     by an SRD of the set or listed in KnownDomains); at least one entry
+//     names a domain other than the SRD's own; a named server exists and
+//     belongs to the named domain;
+//   - two servers claiming the same domain each have an entry naming the
+//     other server (they must be told apart);
+//   - priority is within MinPriority..MaxPriority;
+//   - cost_hint, when present, has a known latency and token class;
+//   - tool_groups have no empty group, no empty or repeated tool names and,
+//     with a catalog, name only tools the server serves.
+//
+// Problems come back sorted by file and line.
+func Lint(srds []*SRD, opt LintOptions) Problems {
+	var probs Problems
+	byServer := map[string]*SRD{}
+	byDomain := map[string][]*SRD{}
+	known := map[string]bool{}
+	for _, d := range opt.KnownDomains {
+		known[d] = true
+	}
+	for _, s := range srds {
+		if s.Domain != "" {
+			known[s.Domain] = true
+			byDomain[s.Domain] = append(byDomain[s.Domain], s)
+		}
+		if s.ServerID == "" {
+			continue
+		}
+		if first, dup := byServer[s.ServerID]; dup {
+			probs = append(probs, problemAt(s, "server_id", "server %q is also described at %s:%d", s.ServerID, first.File, first.Line("server_id")))
+			continue
+		}
+		byServer[s.ServerID] = s
+	}
+	for _, s := range srds {
+		probs = append(probs, s.undecoded(lintOne(s))...)
+		probs = append(probs, s.undecoded(lintDisambiguation(s, known, byServer, opt.KnownServers))...)
+		if opt.Catalog != nil {
+			probs = append(probs, s.undecoded(lintTools(s, opt.Catalog))...)
+		}
+	}
+	probs = append(probs, lintSharedDomains(byDomain)...)
+	probs = append(probs, lintSharedTriggers(srds)...)
+	return probs.Sort()
+}
+
+// undecoded drops the problems of fields that already failed to decode
+// (their decoding problem says what is wrong).
+func (s *SRD) undecoded(ps Problems) Problems {
+	if len(s.bad) == 0 {
+		return ps
+	}
+	out := ps[:0]
+	for _, p := range ps {
+		if !s.bad[p.Field] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// missing reports a required field that is absent, at the document's line.
+func missing(s *SRD, field, what string) Problem {
+	line := s.Line(field)
+	if line == 0 {
+		line = s.Line("")
+	}
+	return Problem{File: s.File, Line: line, Field: field, Msg: "missing or empty: " + what}
+}
+
+func lintOne(s *SRD) Problems {
+	var probs Problems
+	switch {
+	case s.Line("srd_version") == 0:
+		probs = append(probs, missing(s, "srd_version", fmt.Sprintf("set srd_version: %d", Version)))
+	case s.Version != Version:
+		probs = append(probs, problemAt(s, "srd_version", "unsupported version %d (this build reads %d)", s.Version, Version))
+	}
+	if strings.TrimSpace(s.ServerID) == "" {
+		probs = append(probs, missing(s, "server_id", "the catalog server name this SRD describes"))
+	} else if strings.ContainsAny(s.ServerID, " \t\n@") {
+		probs = append(probs, problemAt(s, "server_id", "%q is not a server name (no spaces or \"@\"; the version is not part of it)", s.ServerID))
+	}
+	switch {
+	case strings.TrimSpace(s.Domain) == "":
+		probs = append(probs, missing(s, "domain", "the capability domain, a lower-case slug such as \"code-hosting\""))
+	case !domainRE.MatchString(s.Domain):
+		probs = append(probs, problemAt(s, "domain", "%q is not a lower-case slug (letters, digits, single hyphens)", s.Domain))
+	}
+	if strings.TrimSpace(s.DisplayName) == "" {
+		probs = append(probs, missing(s, "display_name", "a short human name"))
+	}
+	probs = append(probs, lintTriggers(s)...)
+	if s.Priority < MinPriority || s.Priority > MaxPriority {
+		probs = append(probs, problemAt(s, "priority", "%d is out of bounds (%d..%d)", s.Priority, MinPriority, MaxPriority))
+	}
+	if c := s.CostHint; c != nil {
+		if !slices.Contains(LatencyClasses(), c.Latency) {
+			probs = append(probs, classProblem(s, "cost_hint.latency", c.Latency, LatencyClasses()))
+		}
+		if !slices.Contains(TokenClasses(), c.Tokens) {
+			probs = append(probs, classProblem(s, "cost_hint.tokens", c.Tokens, TokenClasses()))
+		}
+	}
+	probs = append(probs, lintGroups(s)...)
+	return probs
+}
+
+func classProblem(s *SRD, field, got string, want []string) Problem {
+	if got == "" {
+		p := missing(s, field, "one of "+strings.Join(want, ", "))
+		if p.Line == s.Line("") {
+			p.Line = s.Line("cost_hint")
+		}
+		return p
+	}
+	return problemAt(s, field, "%q is not one of %s", got, strings.Join(want, ", "))
+}
+
+// NormalizeTrigger is the form triggers are compared in: lower case,
+// single spaces, no surrounding punctuation.
+func NormalizeTrigger(t string) string {
+	t = strings.Join(strings.Fields(strings.ToLower(t)), " ")
+	return strings.Trim(t, " .,;:!?\"'")
+}
+
+func lintTriggers(s *SRD) Problems {
+	if len(s.IntentTriggers) == 0 {
+		return Problems{missing(s, "intent_triggers", "list the phrases a user might say when this server is the right one")}
+	}
+	var probs Problems
+	first := map[string]int{}
+	for i, t := range s.IntentTriggers {
+		f := fmt.Sprintf("intent_triggers[%d]", i)
+		n := NormalizeTrigger(t)
+		if n == "" {
+			probs = append(probs, problemAt(s, f, "empty trigger"))
+			continue
+		}
+		if j, dup := first[n]; dup {
+			probs = append(probs, problemAt(s, f, "duplicate trigger %q (same as intent_triggers[%d] at line %d)", t, j, s.Line(fmt.Sprintf("intent_triggers[%d]", j))))
+			continue
+		}
+		first[n] = i
+	}
+	return probs
+}
+
+func lintGroups(s *SRD) Problems {
+	var probs Problems
+	for _, g := range s.ToolGroups {
+		f := "tool_groups." + g.Name
+		if strings.TrimSpace(g.Name) == "" {
+			probs = append(probs, problemAt(s, f, "group without a name"))
+		}
+		if len(g.Tools) == 0 {
+			probs = append(probs, problemAt(s, f, "group %q lists no tools", g.Name))
+		}
+		seen := map[string]int{}
+		for i, t := range g.Tools {
+			ff := fmt.Sprintf("%s[%d]", f, i)
+			if strings.TrimSpace(t) == "" {
+				probs = append(probs, problemAt(s, ff, "empty tool name"))
+				continue
+			}
+			if j, dup := seen[t]; dup {
+				probs = append(probs, problemAt(s, ff, "tool %q listed twice in group %q (first at [%d])", t, g.Name, j))
+				continue
+			}
+			seen[t] = i
+		}
+	}
+	return probs
+}
+
+func lintDisambiguation(s *SRD, known map[string]bool, byServer map[string]*SRD, otherServers []string) Problems {
+	if len(s.Disambiguation) == 0 {
+		return Problems{missing(s, "disambiguation", "name at least one neighbouring domain and say how this server differs from it")}
+	}
+	var probs Problems
+	neighbour := false
+	for i, e := range s.Disambiguation {
+		f := fmt.Sprintf("disambiguation[%d]", i)
+		if strings.TrimSpace(e.Domain) == "" {
+			p := missing(s, f+".domain", "the neighbouring domain")
+			if s.Line(f+".domain") == 0 {
+				p.Line = s.Line(f)
+			}
+			probs = append(probs, p)
+		} else if !known[e.Domain] {
+			probs = append(probs, problemAt(s, f+".domain", "names no known domain: %q is claimed by no SRD (known: %s)", e.Domain, strings.Join(sortedKeys(known), ", ")))
+		} else if e.Domain != s.Domain {
+			neighbour = true
+		}
+		if strings.TrimSpace(e.Differs) == "" {
+			p := missing(s, f+".differs", "say how this server differs from the neighbour")
+			if s.Line(f+".differs") == 0 {
+				p.Line = s.Line(f)
+			}
+			probs = append(probs, p)
+		}
+		if e.Server != "" {
+			other, ok := byServer[e.Server]
+			switch {
+			case !ok && slices.Contains(otherServers, e.Server):
+			case !ok:
+				probs = append(probs, problemAt(s, f+".server", "names server %q, which no SRD describes", e.Server))
+			case e.Server == s.ServerID:
+				probs = append(probs, problemAt(s, f+".server", "names the SRD's own server"))
+			case e.Domain != "" && other.Domain != e.Domain:
+				probs = append(probs, problemAt(s, f+".server", "server %q is in domain %q, not %q", e.Server, other.Domain, e.Domain))
+			}
+		} else if e.Domain != "" && e.Domain == s.Domain {
+			probs = append(probs, problemAt(s, f+".server", "names the SRD's own domain %q: name the neighbouring server too", s.Domain))
+		}
+	}
+	if !neighbour {
+		probs = append(probs, problemAt(s, "disambiguation", "names no neighbouring domain: at least one entry must name a domain other than %q", s.Domain))
+	}
+	return probs
+}
+
+// lintSharedDomains requires servers of one domain to tell each other apart.
+func lintSharedDomains(byDomain map[string][]*SRD) Problems {
+	var probs Problems
+	for _, d := range sortedKeys(byDomain) {
+		group := byDomain[d]
+		for _, s := range group {
+			for _, o := range group {
+				if o == s || o.ServerID == "" || o.ServerID == s.ServerID {
+					continue
+				}
+				names := slices.ContainsFunc(s.Disambiguation, func(e Disambiguation) bool { return e.Server == o.ServerID })
+				if !names {
+					probs = append(probs, problemAt(s, "domain", "shares domain %q with server %q (%s) without distinguishing it: add a disambiguation entry with server: %s", d, o.ServerID, o.File, o.ServerID))
+				}
+			}
+		}
+	}
+	return probs
+}
+
+// lintSharedTriggers refuses a trigger claimed by servers of two domains.
+func lintSharedTriggers(srds []*SRD) Problems {
+	type claim struct {
+		s *SRD
+		i int
+	}
+	first := map[string]claim{}
+	var probs Problems
+	for _, s := range srds {
+		for i, t := range s.IntentTriggers {
+			n := NormalizeTrigger(t)
+			if n == "" {
+				continue
+			}
+			c, ok := first[n]
+			if !ok {
+				first[n] = claim{s, i}
+				continue
+			}
+			if c.s != s && c.s.Domain != s.Domain {
+				probs = append(probs, problemAt(s, fmt.Sprintf("intent_triggers[%d]", i), "duplicate trigger %q: also claimed by server %q of domain %q (%s:%d)",
+					t, c.s.ServerID, c.s.Domain, c.s.File, c.s.Line(fmt.Sprintf("intent_triggers[%d]", c.i))))
+			}
+		}
+	}
+	return probs
+}
+
+func lintTools(s *SRD, cat *catalog.Catalog) Problems {
+	if s.ServerID == "" {
+		return nil
+	}
+	if !hasServer(cat, s.ServerID) {
+		return Problems{problemAt(s, "server_id", "no catalog of server %q in the catalogs", s.ServerID)}
+	}
+	var probs Problems
+	for _, g := range s.ToolGroups {
+		for i, t := range g.Tools {
+			if t != "" && !cat.HasTool(s.ServerID, t) {
+				f := fmt.Sprintf("tool_groups.%s[%d]", g.Name, i)
+				probs = append(probs, problemAt(s, f, "unknown tool %q: no version of %s serves it", t, s.ServerID))
+			}
+		}
+	}
+	return probs
+}
+
+// hasServer reports a server in the catalog under its name or a launch
+// variant of it.
+func hasServer(cat *catalog.Catalog, id string) bool {
+	for k := range cat.Versions {
+		if k == id || strings.HasPrefix(k, id+"+") {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,122 @@
+package srd
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// IsSRDFile reports whether a file name has an SRD extension (.yaml, .yml
+// or .json).
+func IsSRDFile(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".yaml", ".yml", ".json":
+		return !strings.HasPrefix(filepath.Base(name), ".")
+	}
+	return false
+}
+
+// LoadFile reads and parses one SRD file. A read failure is an error;
+// what is wrong inside the file comes back as problems.
+func LoadFile(file string) ([]*SRD, Problems, error) {
+	data, err := readLimited(file)
+	if err != nil {
+		return nil, nil, err
+	}
+	srds, probs := Parse(file, data)
+	return srds, probs, nil
+}
+
+// LoadPaths reads SRD files; a directory stands for its SRD files (not its
+// subdirectories), in name order.
+func LoadPaths(paths []string) ([]*SRD, Problems, error) {
+	var all []*SRD
+	var probs Problems
+	for _, p := range paths {
+		files, err := expand(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, f := range files {
+			s, ps, err := LoadFile(f)
+			if err != nil {
+				return nil, nil, err
+			}
+			all = append(all, s...)
+			probs = append(probs, ps...)
+		}
+	}
+	return all, probs, nil
+}
+
+// LoadFS reads the SRD files of directory dir in fsys (for SRDs embedded in
+// the binary), in name order. Problems name files as dir/name.
+func LoadFS(fsys fs.FS, dir string) ([]*SRD, Problems, error) {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("load SRDs: %w", err)
+	}
+	var all []*SRD
+	var probs Problems
+	for _, e := range entries {
+		if e.IsDir() || !IsSRDFile(e.Name()) {
+			continue
+		}
+		name := path.Join(dir, e.Name())
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, nil, fmt.Errorf("load SRDs: %w", err)
+		}
+		s, ps := Parse(name, data)
+		all = append(all, s...)
+		probs = append(probs, ps...)
+	}
+	if len(all) == 0 && len(probs) == 0 {
+		return nil, nil, fmt.Errorf("load SRDs: no SRD files in %s", dir)
+	}
+	return all, probs, nil
+}
+
+// expand lists the SRD files a path stands for.
+func expand(p string) ([]string, error) {
+	st, err := os.Stat(p)
+	if err != nil {
+		return nil, fmt.Errorf("load SRDs: %w", err)
+	}
+	if !st.IsDir() {
+		return []string{p}, nil
+	}
+	entries, err := os.ReadDir(p)
+	if err != nil {
+		return nil, fmt.Errorf("load SRDs: %w", err)
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() && IsSRDFile(e.Name()) {
+			out = append(out, filepath.Join(p, e.Name()))
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("load SRDs: no .yaml, .yml or .json files in %s", p)
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+func readLimited(file string) ([]byte, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, fmt.Errorf("load SRD: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("load SRD %s: %w", file, err)
+	}
+	return data, nil
+}

@@ -1,0 +1,66 @@
+package srd
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Problem is one thing wrong with an SRD file, located by file, line and
+// field path. Line is 0 when no line applies.
+type Problem struct {
+	File  string
+	Line  int
+	Field string
+	Msg   string
+}
+
+// String formats the problem as "file:line: field: reason".
+func (p Problem) String() string {
+	loc := p.File
+	if loc == "" {
+		loc = "<input>"
+	}
+	if p.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", loc, p.Line)
+	}
+	if p.Field == "" {
+		return loc + ": " + p.Msg
+	}
+	return loc + ": " + p.Field + ": " + p.Msg
+}
+
+// Problems is a list of problems; as an error it prints one per line.
+type Problems []Problem
+
+func (ps Problems) Error() string {
+	lines := make([]string, len(ps))
+	for i, p := range ps {
+		lines[i] = p.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Err returns ps as an error, or nil when it is empty.
+func (ps Problems) Err() error {
+	if len(ps) == 0 {
+		return nil
+	}
+	return ps
+}
+
+// Sort orders problems by file, line, field and message, and drops exact
+// duplicates.
+func (ps Problems) Sort() Problems {
+	slices.SortStableFunc(ps, func(a, b Problem) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line),
+			cmp.Compare(a.Field, b.Field), cmp.Compare(a.Msg, b.Msg))
+	})
+	return slices.Compact(ps)
+}
+
+// problemAt builds a problem located at s's field.
+func problemAt(s *SRD, field, format string, args ...any) Problem {
+	return Problem{File: s.File, Line: s.Line(field), Field: field, Msg: fmt.Sprintf(format, args...)}
+}

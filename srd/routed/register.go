@@ -1,0 +1,70 @@
+package routed
+
+import (
+	"fmt"
+
+	"github.com/defersim/defersim/sim"
+	"github.com/defersim/defersim/sim/search"
+	"github.com/defersim/defersim/srd"
+)
+
+// Mode names registered by Register.
+const (
+	ModeRouted     = "routed"
+	ModeRoutedHard = "routed-hard"
+)
+
+// Factory returns a factory of weighted routed rankers (DefaultOptions)
+// over srds, with base building the underlying rankers. The SRDs are
+// indexed once; a set that cannot be indexed (a server described twice)
+// makes every call fail.
+func Factory(srds []*srd.SRD, base sim.RankerFactory) sim.RankerFactory {
+	return factory(srds, base, DefaultOptions())
+}
+
+// HardFactory is Factory with the hard domain filter (HardOptions).
+func HardFactory(srds []*srd.SRD, base sim.RankerFactory) sim.RankerFactory {
+	return factory(srds, base, HardOptions())
+}
+
+// FactoryWith returns a factory of routed rankers over set with opt.
+func FactoryWith(set *srd.Set, base sim.RankerFactory, opt Options) sim.RankerFactory {
+	return func(docs []sim.ToolDoc) (sim.Ranker, error) {
+		r, err := New(set, docs, base, opt)
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	}
+}
+
+func factory(srds []*srd.SRD, base sim.RankerFactory, opt Options) sim.RankerFactory {
+	set, err := srd.NewSet(srds)
+	if err != nil {
+		return func([]sim.ToolDoc) (sim.Ranker, error) { return nil, fmt.Errorf("routed: %w", err) }
+	}
+	return FactoryWith(set, base, opt)
+}
+
+// BM25 is the baseline base ranker: the anchor runtime's BM25.
+func BM25() sim.RankerFactory {
+	return search.Factories()[search.ModeBM25]
+}
+
+// Register adds "routed" and "routed-hard" over the anchor BM25 with no
+// SRDs: every server is a domain of its own, scored by its tools' text.
+// RegisterWith adds them with SRDs.
+func Register(r *sim.Registry) error {
+	return RegisterWith(r, nil, BM25())
+}
+
+// RegisterWith adds "routed" and "routed-hard" over srds and base.
+func RegisterWith(r *sim.Registry, srds []*srd.SRD, base sim.RankerFactory) error {
+	if err := r.RegisterRanker(ModeRouted, Factory(srds, base)); err != nil {
+		return fmt.Errorf("register routed search: %w", err)
+	}
+	if err := r.RegisterRanker(ModeRoutedHard, HardFactory(srds, base)); err != nil {
+		return fmt.Errorf("register routed search: %w", err)
+	}
+	return nil
+}
