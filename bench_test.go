@@ -1,25 +1,31 @@
 package defersim_test
 
-// Regression benchmarks of decoding and replay, for benchstat:
+// Regression benchmarks of decoding and replay, for benchstat
+// (docs/performance.md):
 //
-//	make bench    # go test -run '^$' -bench . -count 10 . > new.txt
-//	benchstat old.txt new.txt
+//	make bench                 # writes bench.txt (-count 6, -benchmem)
+//	benchstat old.txt bench.txt
 //
-// All benchmarks share one generated data set (catalog + trace file) so the
-// cost of replay over decoding is one ratio.
+// All benchmarks share one generated data set (catalog + trace file of
+// benchSessions sessions) so the cost of replay over decoding is a ratio of
+// two lines of the same run.
 
 import (
 	"context"
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
 
+	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/runner"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/catalog"
 	"github.com/defersim/defersim/sim/presets"
+	"github.com/defersim/defersim/sim/tokens"
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/gen"
 )
@@ -32,7 +38,16 @@ var (
 	benchErr  error
 )
 
-func benchData(b *testing.B) (tracePath, catalogDir string) {
+// TestMain removes the generated benchmark data when the run ends.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if benchDir != "" {
+		os.RemoveAll(benchDir)
+	}
+	os.Exit(code)
+}
+
+func benchData(b testing.TB) (tracePath, catalogDir string) {
 	b.Helper()
 	benchOnce.Do(func() {
 		benchDir, benchErr = os.MkdirTemp("", "defersim-bench-")
@@ -64,6 +79,7 @@ func BenchmarkDecodeOnly(b *testing.B) {
 	b.SetBytes(st.Size())
 	b.ReportAllocs()
 	var events int64
+	cpu := processCPU()
 	for b.Loop() {
 		r, err := traces.Open(path, traces.ReadOptions{})
 		if err != nil {
@@ -77,11 +93,21 @@ func BenchmarkDecodeOnly(b *testing.B) {
 		events = r.Counts().Events
 		r.Close()
 	}
+	reportRates(b, events, cpu)
+}
+
+// reportRates reports events per second of wall time and the CPU seconds
+// (every core) per operation since cpu0 — the latter is less sensitive to
+// other jobs on a shared machine.
+func reportRates(b *testing.B, events int64, cpu0 float64) {
 	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+	if cpu := processCPU(); cpu > 0 {
+		b.ReportMetric((cpu-cpu0)/float64(b.N), "cpu-sec/op")
+	}
 }
 
 // benchStrategies returns n distinct strategies built from the presets.
-func benchStrategies(b *testing.B, n int) []sim.Strategy {
+func benchStrategies(b testing.TB, n int) []sim.Strategy {
 	b.Helper()
 	var out []sim.Strategy
 	names := presets.StrategyNames()
@@ -108,9 +134,10 @@ func benchStrategies(b *testing.B, n int) []sim.Strategy {
 	return out
 }
 
-// BenchmarkReplay decodes the trace and replays it under 1, 8 and 32 strategies.
-func BenchmarkReplay(b *testing.B) {
-	path, cdir := benchData(b)
+// benchEngine builds an engine over the benchmark catalog.
+func benchEngine(b testing.TB, strategies int, tokenizer string) *sim.Engine {
+	b.Helper()
+	_, cdir := benchData(b)
 	cat, err := catalog.LoadDir(cdir)
 	if err != nil {
 		b.Fatal(err)
@@ -123,27 +150,147 @@ func BenchmarkReplay(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	params := presets.DefaultParams()
+	if tokenizer != "" {
+		params.Tokenizer = tokenizer
+	}
+	eng, err := sim.NewEngine(sim.Config{Strategies: benchStrategies(b, strategies), Model: model,
+		Params: params, Catalog: cat, Seed: 1, Registry: reg})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return eng
+}
+
+// firstN yields at most n sessions of seq (n ≤ 0: all).
+func firstN(seq iter.Seq2[*traces.Session, error], n int) iter.Seq2[*traces.Session, error] {
+	return func(yield func(*traces.Session, error) bool) {
+		i := 0
+		for s, err := range seq {
+			if (n > 0 && i == n) || !yield(s, err) {
+				return
+			}
+			i++
+		}
+	}
+}
+
+// replayBench decodes the trace (its first sessions when sessions > 0) and
+// replays it under eng with the bounded-memory summary the CLI uses.
+func replayBench(b *testing.B, eng *sim.Engine, workers, sessions int) {
+	path, _ := benchData(b)
+	b.ReportAllocs()
+	var events int64
+	cpu := processCPU()
+	for b.Loop() {
+		r, err := traces.Open(path, traces.ReadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := eng.Run(context.Background(), firstN(r.Sessions(), sessions), sim.RunOptions{Workers: workers,
+			Summary: sim.SummaryOptions{ExactSessions: sim.DefaultExactSessions, FidelityPairs: sim.DefaultFidelityPairs,
+				EqualTolerance: report.EqualTolerance, Seed: 1}}); err != nil {
+			b.Fatal(err)
+		}
+		events = r.Counts().Events
+		r.Close()
+	}
+	reportRates(b, events, cpu)
+}
+
+// BenchmarkReplay decodes the trace and replays it under 1, 8 and 32
+// strategies (both cores).
+func BenchmarkReplay(b *testing.B) {
 	for _, n := range []int{1, 8, 32} {
 		b.Run(fmt.Sprintf("strategies=%d", n), func(b *testing.B) {
-			eng, err := sim.NewEngine(sim.Config{Strategies: benchStrategies(b, n), Model: model,
-				Params: presets.DefaultParams(), Catalog: cat, Seed: 1, Registry: reg})
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			var events int64
-			for b.Loop() {
-				r, err := traces.Open(path, traces.ReadOptions{})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, err := eng.Run(context.Background(), r.Sessions(), sim.RunOptions{}); err != nil {
-					b.Fatal(err)
-				}
-				events = r.Counts().Events
-				r.Close()
-			}
-			b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+			replayBench(b, benchEngine(b, n, ""), 0, 0)
 		})
+	}
+}
+
+// BenchmarkReplayScaling replays 8 strategies on one and on two cores
+// (GOMAXPROCS 1 and 2: decoding, replay workers and collection share them),
+// and over a tenth of the sessions (time should scale with the sessions).
+func BenchmarkReplayScaling(b *testing.B) {
+	eng := benchEngine(b, 8, "")
+	for _, tc := range []struct {
+		name            string
+		procs, sessions int
+	}{
+		{"procs=1", 1, 0},
+		{"procs=2", 2, 0},
+		{"sessions=200", 0, benchSessions / 10},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			if tc.procs > 0 {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(tc.procs))
+			}
+			replayBench(b, eng, 0, tc.sessions)
+		})
+	}
+}
+
+// BenchmarkReplayTokenizer replays 8 strategies with the real tokenizer and
+// with the bytes/3.5 estimator: the share of the replay spent tokenising
+// message text.
+func BenchmarkReplayTokenizer(b *testing.B) {
+	for _, tok := range []string{"o200k_base", "bytes/3.5"} {
+		b.Run("tokenizer="+tok, func(b *testing.B) {
+			replayBench(b, benchEngine(b, 8, tok), 0, 0)
+		})
+	}
+}
+
+// BenchmarkNewEngine builds the engine, which counts every distinct tool
+// schema once (keyed by content): "schemas" is the number of distinct
+// contents counted, "tokenizations" the number of times the tokenizer ran —
+// equal, whatever the number of strategies.
+func BenchmarkNewEngine(b *testing.B) {
+	for _, n := range []int{1, 32} {
+		b.Run(fmt.Sprintf("strategies=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			var st tokens.MemoStats
+			for b.Loop() {
+				eng := benchEngine(b, n, "")
+				if m, ok := eng.ContentCounter().(*tokens.Memo); ok {
+					st = m.Stats()
+				}
+			}
+			b.ReportMetric(float64(st.Entries), "schemas")
+			b.ReportMetric(float64(st.Misses), "tokenizations")
+		})
+	}
+}
+
+// TestEachContentTokenisedOnce pins the tokenizer memo: replaying sessions
+// under several strategies runs the tokenizer once per distinct schema,
+// name or system prompt (one worker, so no two misses race).
+func TestEachContentTokenisedOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates and replays a trace")
+	}
+	path, _ := benchData(t)
+	eng := benchEngine(t, 4, "")
+	m, ok := eng.ContentCounter().(*tokens.Memo)
+	if !ok {
+		t.Fatalf("content counter is %T, want a memo", eng.ContentCounter())
+	}
+	before := m.Stats()
+	if before.Misses != int64(before.Entries) {
+		t.Fatalf("engine build: %d tokenizer runs for %d distinct contents", before.Misses, before.Entries)
+	}
+	for range 2 {
+		r, err := traces.Open(path, traces.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := eng.Run(context.Background(), firstN(r.Sessions(), 100), sim.RunOptions{Workers: 1}); err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+	}
+	after := m.Stats()
+	if after.Misses != int64(after.Entries) || after.Hits <= before.Hits {
+		t.Fatalf("after two replays: %d tokenizer runs for %d distinct contents (%d hits)", after.Misses, after.Entries, after.Hits)
 	}
 }

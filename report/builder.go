@@ -23,6 +23,14 @@ type builder struct {
 	diff [][sim.NumMetrics]diffSummary   // [strategy][metric], strategy != base
 	reps [][]seriesReps                  // [strategy][bootstrapped metric]
 	med  [][][]float64                   // [strategy][bootstrapped metric] median-difference replicates
+
+	// sampleSum and sampleDiff are the statistics of the sessions in
+	// o.Values, which the bootstrap resamples: the same as sum and diff
+	// unless the outcomes are sampled (build_sampled.go).
+	sampleSum  [][sim.NumMetrics]stats.Summary
+	sampleDiff [][sim.NumMetrics]diffSummary
+	// scale turns the spread of resample statistics into intervals.
+	scale float64
 }
 
 // diffSummary describes the per-session differences strategy − baseline.
@@ -45,6 +53,7 @@ func (b *builder) exact() {
 		s, m := j/sim.NumMetrics, j%sim.NumMetrics
 		b.sum[s][m] = stats.Summarize(b.o.Values[s][m], QuantileGridPoints)
 	})
+	b.sampleSum = b.sum
 	b.diff = make([][sim.NumMetrics]diffSummary, S)
 	parallel(S*sim.NumMetrics, b.workers, func(j int) {
 		s, m := j/sim.NumMetrics, j%sim.NumMetrics
@@ -52,6 +61,7 @@ func (b *builder) exact() {
 			b.diff[s][m] = pairedDiff(b.o.Values[s][m], b.o.Values[b.base][m], sim.Metrics[m].LowerIsBetter)
 		}
 	})
+	b.sampleDiff = b.diff
 }
 
 // pairedDiff summarises the differences a[i] − base[i].
@@ -116,7 +126,7 @@ func (b *builder) resample(r int, idx []int32, scratch []float64) {
 	for s := range b.o.Strategies {
 		for kb, m := range b.boot {
 			rep := &b.reps[s][kb]
-			if su := &b.sum[s][m]; su.Constant {
+			if su := &b.sampleSum[s][m]; su.Constant {
 				rep.mean[r], rep.p50[r], rep.p95[r] = su.Min, su.Min, su.Min
 			} else {
 				v := b.o.Values[s][m]
@@ -133,7 +143,7 @@ func (b *builder) resample(r int, idx []int32, scratch []float64) {
 			if s == b.base {
 				continue
 			}
-			if ds := &b.diff[s][m]; ds.constant {
+			if ds := &b.sampleDiff[s][m]; ds.constant {
 				b.med[s][kb][r] = ds.median
 			} else {
 				v, bv := b.o.Values[s][m], base[m]
@@ -166,7 +176,7 @@ func (b *builder) strategyResult(s int) StrategyResult {
 			kbOf[m] = kb
 		}
 	}
-	scale := b.rs.Scale()
+	scale := b.scale
 	for m := range sim.NumMetrics {
 		name := sim.Metrics[m].Name
 		su := b.sum[s][m]
@@ -176,11 +186,12 @@ func (b *builder) strategyResult(s int) StrategyResult {
 			Quantiles: roundGrid(su.Grid),
 		}
 		kb, boot := kbOf[m]
+		ss := b.sampleSum[s][m]
 		if boot {
 			rep := b.reps[s][kb]
-			d.MeanCI = interval(slices.Clone(rep.mean), su.Mean, scale)
-			d.P50CI = interval(slices.Clone(rep.p50), su.P50, scale)
-			d.P95CI = interval(slices.Clone(rep.p95), su.P95, scale)
+			d.MeanCI = intervalAt(slices.Clone(rep.mean), su.Mean, ss.Mean, scale)
+			d.P50CI = intervalAt(slices.Clone(rep.p50), su.P50, ss.P50, scale)
+			d.P95CI = intervalAt(slices.Clone(rep.p95), su.P95, ss.P95, scale)
 		}
 		sr.Metrics[name] = d
 		if s == b.base {
@@ -203,12 +214,13 @@ func (b *builder) strategyResult(s int) StrategyResult {
 		}
 		if boot {
 			rep, brep := b.reps[s][kb], b.reps[b.base][kb]
-			c.MeanDiffCI = interval(subtract(rep.mean, brep.mean), c.MeanDiff, scale)
-			c.MedianDiffCI = interval(slices.Clone(b.med[s][kb]), c.MedianDiff, scale)
-			c.P50DiffCI = interval(subtract(rep.p50, brep.p50), c.P50Diff, scale)
-			c.P95DiffCI = interval(subtract(rep.p95, brep.p95), c.P95Diff, scale)
+			sd, bss := b.sampleDiff[s][m], b.sampleSum[b.base][m]
+			c.MeanDiffCI = intervalAt(subtract(rep.mean, brep.mean), c.MeanDiff, ss.Mean-bss.Mean, scale)
+			c.MedianDiffCI = intervalAt(slices.Clone(b.med[s][kb]), c.MedianDiff, sd.median, scale)
+			c.P50DiffCI = intervalAt(subtract(rep.p50, brep.p50), c.P50Diff, ss.P50-bss.P50, scale)
+			c.P95DiffCI = intervalAt(subtract(rep.p95, brep.p95), c.P95Diff, ss.P95-bss.P95, scale)
 			if c.Ratio != nil && !slices.Contains(brep.mean, 0) {
-				c.RatioCI = interval(divide(rep.mean, brep.mean), *c.Ratio, scale)
+				c.RatioCI = intervalAt(divide(rep.mean, brep.mean), *c.Ratio, ss.Mean/bss.Mean, scale)
 			}
 			c.Significant = c.MeanDiffCI != nil && !c.MeanDiffCI.Contains(0)
 		}
@@ -236,6 +248,22 @@ func interval(reps []float64, estimate, scale float64) *Interval {
 		return nil
 	}
 	return &Interval{Low: lo, High: hi}
+}
+
+// intervalAt is interval for replicates resampled from a sample whose own
+// estimate is centre: the interval is built around centre, then moved to
+// estimate (the statistic of every session). With centre == estimate (no
+// sampling) it is interval.
+func intervalAt(reps []float64, estimate, centre, scale float64) *Interval {
+	if centre == estimate || math.IsNaN(centre) || math.IsInf(centre, 0) {
+		return interval(reps, estimate, scale)
+	}
+	iv := interval(reps, centre, scale)
+	if iv != nil {
+		iv.Low += estimate - centre
+		iv.High += estimate - centre
+	}
+	return iv
 }
 
 func subtract(a, b []float64) []float64 {

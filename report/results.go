@@ -42,6 +42,26 @@ type StatisticsInfo struct {
 	QuantileGrid     int      `json:"quantile_grid_points"`
 	SmallSampleBelow int      `json:"small_sample_below"`
 	EqualTolerance   float64  `json:"equal_relative_tolerance"`
+	// Streaming, when present, says that the run had more sessions than it
+	// kept per-session values for, and how its statistics were computed.
+	Streaming *StreamingInfo `json:"streaming,omitempty"`
+}
+
+// StreamingInfo describes the statistics of a run summarised by streaming
+// (docs/performance.md): exact counts, sums, means, standard deviations,
+// min, max, better/worse/equal shares and mean differences; sketched
+// quantiles; bootstrap intervals from a uniform sample.
+type StreamingInfo struct {
+	// SampleSessions is the size of the seeded uniform sample of sessions
+	// the bootstrap draws from.
+	SampleSessions int `json:"sample_sessions"`
+	// QuantileSketch names the sketch; RelativeAccuracy is its α: every
+	// quantile (p50…p99, the grid, the median difference) is within
+	// relative error α of a value of the series at the quantile's rank.
+	QuantileSketch   string  `json:"quantile_sketch"`
+	RelativeAccuracy float64 `json:"relative_accuracy"`
+	// Exact lists what is exact over every session.
+	Exact []string `json:"exact"`
 }
 
 // Prices are list prices in USD per million tokens.

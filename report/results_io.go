@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"unicode/utf8"
 
 	"github.com/defersim/defersim/internal/atomicfile"
 )
@@ -59,8 +60,12 @@ func ReadResults(path string) (*Results, error) {
 }
 
 // DecodeResults parses results.json content (see ReadResults). Unknown
-// fields are ignored: later v1 writers may add fields.
+// fields are ignored: later v1 writers may add fields. Content that is not
+// UTF-8 is rejected (defersim never writes it: the file is damaged).
 func DecodeResults(data []byte) (*Results, error) {
+	if !utf8.Valid(data) {
+		return nil, fmt.Errorf("not a results file: invalid UTF-8 at byte offset %d", invalidUTF8At(data))
+	}
 	var head struct {
 		SchemaVersion *int `json:"schema_version"`
 	}
@@ -112,4 +117,17 @@ func (r *Results) check() error {
 		}
 	}
 	return nil
+}
+
+// invalidUTF8At returns the offset of the first byte of data that does not
+// start a valid UTF-8 sequence.
+func invalidUTF8At(data []byte) int {
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(data)
 }

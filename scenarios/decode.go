@@ -1,9 +1,11 @@
 package scenarios
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -305,6 +307,9 @@ func (d *decoder) scalar(n *yaml.Node, v reflect.Value, field string) error {
 		return nil
 	case reflect.Float64:
 		var f float64
+		if tag == "!!str" && n.Style == 0 && isOutOfRange(n.Value) {
+			return d.errAt(n, field, "want a finite number, got %s (out of range)", n.Value)
+		}
 		if (tag != "!!int" && tag != "!!float") || n.Decode(&f) != nil {
 			return d.errAt(n, field, "want a number, got %s", describe(n))
 		}
@@ -315,6 +320,13 @@ func (d *decoder) scalar(n *yaml.Node, v reflect.Value, field string) error {
 		return nil
 	}
 	return d.errAt(n, field, "cannot decode into %s", v.Type())
+}
+
+// isOutOfRange reports whether s is a decimal number too large for a
+// float64 (YAML then resolves it as a string, such as 1e400).
+func isOutOfRange(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return errors.Is(err, strconv.ErrRange)
 }
 
 func want(k reflect.Kind) string {

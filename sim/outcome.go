@@ -1,5 +1,7 @@
 package sim
 
+import "github.com/defersim/defersim/internal/streamstats"
+
 // Outcome is what one session cost under one strategy.
 type Outcome struct {
 	Values [NumMetrics]float64
@@ -19,9 +21,10 @@ type RequestTokens struct {
 	Extra bool `json:"extra,omitempty"`
 }
 
-// Outcomes holds every session's outcome under every strategy of a run,
+// Outcomes holds the sessions' outcomes under every strategy of a run,
 // aligned by session: Values[s][m][i] is metric m of session i under
-// strategy s.
+// strategy s. They hold every session, unless Sampled: then they hold a
+// seeded uniform sample of the sessions and Summary describes them all.
 type Outcomes struct {
 	Strategies []Strategy
 	SessionIDs []string
@@ -29,6 +32,28 @@ type Outcomes struct {
 	// ByRequestIndex[s][k] aggregates request k (0-based) of every session
 	// under strategy s, up to MaxRequestIndex.
 	ByRequestIndex [][]RequestIndexStat
+	// Summary, when not nil, describes every session of the run with
+	// mergeable streaming statistics (see RunState).
+	Summary *OutcomeSummary
+}
+
+// OutcomeSummary describes every session of a run: per strategy and metric,
+// exact count, sum, mean, standard deviation, min and max and sketched
+// quantiles (Series); per strategy and metric against the baseline, exact
+// better/worse/equal counts and mean difference and sketched quantiles of
+// the differences (Paired, nil for the baseline).
+type OutcomeSummary struct {
+	Sessions         int64
+	Baseline         int
+	EqualTolerance   float64
+	RelativeAccuracy float64
+	Series           [][NumMetrics]*streamstats.Series
+	Paired           [][NumMetrics]*streamstats.Paired
+}
+
+// Sampled reports whether Values hold only a sample of the sessions.
+func (o *Outcomes) Sampled() bool {
+	return o.Summary != nil && int64(len(o.SessionIDs)) < o.Summary.Sessions
 }
 
 // MaxRequestIndex bounds the per-request-index aggregation.

@@ -21,25 +21,51 @@ type RunOptions struct {
 	// Progress, when set, is called after each replayed session with the
 	// number replayed so far (from the collecting goroutine).
 	Progress func(done int64)
+	// Summary says how sessions are summarised (the zero value keeps every
+	// session and fidelity pair; baseline is the first strategy).
+	Summary SummaryOptions
+	// Select, when set, says which sessions to replay, by stream index (the
+	// session's position among all sessions the iterator yields, from 0)
+	// and id; the others are read but left out (a shard of the run).
+	Select func(idx int64, id string) bool
+	// Resume, when set, continues that state (made by an earlier run with
+	// the same inputs and options): sessions before Resume.Next are read but
+	// not replayed again. The state is updated in place.
+	Resume *RunState
+	// Checkpoint, when set, is called from the collecting goroutine with the
+	// state after every CheckpointEvery replayed sessions (and never
+	// concurrently with changes to it). An error stops the run.
+	Checkpoint      func(*RunState) error
+	CheckpointEvery int
 }
 
 // RunResult is the outcome of a run: outcomes aligned by session, fidelity
 // pairs, and counts of what was replayed and skipped.
 type RunResult struct {
 	Outcomes *Outcomes
+	// Fidelity holds every fidelity pair in session order, unless the run
+	// kept only a bounded number (then nil; see State.FidelitySummary).
 	Fidelity []FidelityPair
 	Counts   Counts
-	// Failures lists sessions that could not be replayed (id: reason).
+	// Failures lists sessions that could not be replayed (id: reason), in
+	// session order, at most MaxFailureMessages of them (Counts.SessionsSkipped
+	// counts them all).
 	Failures []string
+	// State is the accumulated state of the run (for checkpoints, resume and
+	// shard merges). After an interruption it covers the sessions before
+	// State.Next.
+	State *RunState
 }
 
 type job struct {
-	idx int
+	seq int64 // dispatch order
+	idx int64 // stream index
 	s   *traces.Session
 }
 
 type jobResult struct {
-	idx     int
+	seq     int64
+	idx     int64
 	id      string
 	values  [][NumMetrics]float64
 	perReq  [][]RequestTokens
@@ -50,34 +76,60 @@ type jobResult struct {
 
 // Run replays every session of sessions under every strategy. Sessions are
 // decoded once, spread over workers, and collected in input order, so the
-// result does not depend on the number of workers.
-func (e *Engine) Run(ctx context.Context, sessions iter.Seq2[*traces.Session, error], opt RunOptions) (*RunResult, error) {
+// result does not depend on the number of workers. When ctx is cancelled,
+// Run stops dispatching, lets the sessions in flight finish, and returns
+// the result so far with ctx's error: its State covers a prefix of the
+// sessions and can be resumed.
+func (e *Engine) Run(parent context.Context, sessions iter.Seq2[*traces.Session, error], opt RunOptions) (*RunResult, error) {
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	ctx, cancel := context.WithCancel(ctx)
+	state := opt.Resume
+	if state == nil {
+		var err error
+		if state, err = NewRunState(e.strategies, opt.Summary); err != nil {
+			return nil, err
+		}
+	} else if err := state.Check(e.strategies, opt.Summary); err != nil {
+		return nil, fmt.Errorf("resume: %w", err)
+	}
+	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	jobs := make(chan job, workers*2)
 	results := make(chan jobResult, workers*2)
+	produced := make(chan struct{})
 	var readErr error
-	var read int64
+	var read, dispatched int64
+	finished := false // the iterator was read to its end
+	resumeAt := state.Next
 	go func() {
+		defer close(produced)
 		defer close(jobs)
-		i := 0
+		var idx, seq int64
 		for s, err := range sessions {
 			if err != nil {
 				readErr = err
 				return
 			}
 			read++
+			i := idx
+			idx++
+			if ctx.Err() != nil {
+				return
+			}
+			if i < resumeAt || (opt.Select != nil && !opt.Select(i, s.ID)) {
+				continue
+			}
 			select {
-			case jobs <- job{idx: i, s: s}:
+			case jobs <- job{seq: seq, idx: i, s: s}:
+				seq++
+				dispatched = seq
 			case <-ctx.Done():
 				return
 			}
-			i++
 		}
+		finished = true
 	}()
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -100,18 +152,15 @@ func (e *Engine) Run(ctx context.Context, sessions iter.Seq2[*traces.Session, er
 		close(results)
 	}()
 
-	S := len(e.strategies)
-	out := &RunResult{Outcomes: &Outcomes{Strategies: e.strategies, Values: make([][NumMetrics][]float64, S),
-		ByRequestIndex: make([][]RequestIndexStat, S)}}
-	for s := range out.Outcomes.ByRequestIndex {
-		out.Outcomes.ByRequestIndex[s] = make([]RequestIndexStat, MaxRequestIndex)
-	}
-	pending := map[int]jobResult{}
-	next := 0
-	var done int64
+	pending := map[int64]jobResult{}
+	var next int64
 	var firstErr error
+	sinceCheckpoint := 0
 	for res := range results {
-		pending[res.idx] = res
+		if firstErr != nil {
+			continue // drain
+		}
+		pending[res.seq] = res
 		for {
 			r, ok := pending[next]
 			if !ok {
@@ -119,45 +168,62 @@ func (e *Engine) Run(ctx context.Context, sessions iter.Seq2[*traces.Session, er
 			}
 			delete(pending, next)
 			next++
+			state.Next = r.idx + 1
 			if r.err != nil {
-				out.Counts.SessionsSkipped++
-				out.Failures = append(out.Failures, fmt.Sprintf("session %s: %v", r.id, r.err))
+				state.fail(r.idx, fmt.Sprintf("session %s: %v", r.id, r.err))
 				if opt.Strict && firstErr == nil {
 					firstErr = fmt.Errorf("session %s: %w", r.id, r.err)
 					cancel()
 				}
 				continue
 			}
-			e.collect(out, &r)
-			done++
+			state.add(&r)
 			if opt.Progress != nil {
-				opt.Progress(done)
+				opt.Progress(state.Replayed)
+			}
+			sinceCheckpoint++
+			if opt.Checkpoint != nil && opt.CheckpointEvery > 0 && sinceCheckpoint >= opt.CheckpointEvery && firstErr == nil {
+				sinceCheckpoint = 0
+				if err := opt.Checkpoint(state); err != nil {
+					firstErr = fmt.Errorf("checkpoint: %w", err)
+					cancel()
+				}
 			}
 		}
 	}
+	<-produced
+	var interrupted error
+	if finished && readErr == nil && next == dispatched {
+		state.Next = max(state.Next, read) // every session was handled
+	} else {
+		interrupted = parent.Err()
+	}
+	out := &RunResult{Outcomes: state.Outcomes(e.strategies), Fidelity: state.Fidelity(), State: state,
+		Failures: state.FailureMessages()}
 	out.Counts.SessionsRead = read
-	out.Counts.SessionsReplayed = done
-	if firstErr != nil {
+	out.Counts.SessionsReplayed = state.Replayed
+	out.Counts.SessionsSkipped = state.Skipped
+	out.Counts.StepsRemoved = state.StepsRemoved
+	switch {
+	case firstErr != nil:
 		return out, firstErr
-	}
-	if readErr != nil {
+	case readErr != nil:
 		return out, readErr
-	}
-	if err := ctx.Err(); err != nil && err != context.Canceled {
-		return out, err
+	case interrupted != nil:
+		return out, interrupted
 	}
 	return out, nil
 }
 
 func (e *Engine) replayOne(r *replayer, j job) (res jobResult) {
-	res = jobResult{idx: j.idx, id: j.s.ID}
+	res = jobResult{seq: j.seq, idx: j.idx, id: j.s.ID}
 	defer func() {
 		if p := recover(); p != nil {
 			res.err = fmt.Errorf("internal error (please report): %v\n%s", p, debug.Stack())
 		}
 	}()
 	n := ExtractNeed(j.s)
-	e.applyUpgrades(n, int64(j.idx))
+	e.applyUpgrades(n, j.idx)
 	res.removed = n.Removed
 	S := len(e.strategies)
 	res.values = make([][NumMetrics]float64, S)
@@ -184,28 +250,4 @@ func (e *Engine) ReplayNeed(n *Need) []Outcome {
 		out[si].PerRequest = append([]RequestTokens(nil), out[si].PerRequest...)
 	}
 	return out
-}
-
-func (e *Engine) collect(out *RunResult, r *jobResult) {
-	o := out.Outcomes
-	o.SessionIDs = append(o.SessionIDs, r.id)
-	for s := range r.values {
-		for m := 0; m < NumMetrics; m++ {
-			o.Values[s][m] = append(o.Values[s][m], r.values[s][m])
-		}
-		for k, rt := range r.perReq[s] {
-			if k >= MaxRequestIndex {
-				break
-			}
-			st := &o.ByRequestIndex[s][k]
-			st.Sessions++
-			st.Input += rt.Input
-			st.CacheRead += rt.CacheRead
-			if rt.Extra {
-				st.Extra++
-			}
-		}
-	}
-	out.Fidelity = append(out.Fidelity, r.fid...)
-	out.Counts.StepsRemoved += int64(r.removed)
 }

@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"time"
 	"unicode/utf8"
+
+	fastjson "github.com/segmentio/encoding/json"
 )
 
 // decodeEvent decodes one trace line into ev (which it resets first) and
@@ -45,13 +48,94 @@ func decodeJSON(line []byte, ev *Event) *lineProblem {
 		return &lineProblem{kind: KindInvalidUTF8,
 			reason: fmt.Sprintf("invalid UTF-8 at column %d", invalidUTF8At(line)+1)}
 	}
-	if err := json.Unmarshal(line, ev); err != nil {
+	if err := unmarshalEvent(line, ev); err != nil {
 		*ev = Event{}
 		p := jsonProblem(err)
 		return &p
 	}
 	return nil
 }
+
+// unmarshalEvent decodes line into ev with a fast decoder
+// (github.com/segmentio/encoding/json, about 4× encoding/json on trace
+// lines; docs/performance.md). A line the fast decoder rejects is decoded
+// again with encoding/json, which decides: its error is the one reported
+// (error messages stay those of encoding/json) and, should it accept the
+// line, its result is kept. The fast decoder parses times more leniently
+// than encoding/json, so "t" goes through time.Time's own UnmarshalJSON,
+// and it has no nesting limit, so deeply nested lines go to encoding/json.
+// FuzzDecoderAgreement checks that every line the fast path accepts decodes
+// to the same Event with encoding/json.
+func unmarshalEvent(line []byte, ev *Event) error {
+	if decodeFast(line, ev) {
+		return nil
+	}
+	*ev = Event{}
+	return json.Unmarshal(line, ev)
+}
+
+// decodeFast decodes line into ev with the fast decoder and reports
+// whether it accepted the line (ev is undefined when it did not).
+func decodeFast(line []byte, ev *Event) bool {
+	if nestedDeeperThan(line, stdMaxDepth-1) {
+		return false // encoding/json rejects very deep nesting; the fast decoder does not
+	}
+	*ev = Event{}
+	fe := fastEvent{Event: ev}
+	if fastjson.Unmarshal(line, &fe) != nil {
+		return false
+	}
+	ev.T = fe.T.Time
+	return true
+}
+
+// stdMaxDepth is encoding/json's nesting limit: it rejects a value nested
+// more than this many arrays and objects deep.
+const stdMaxDepth = 10000
+
+// nestedDeeperThan reports whether line opens more than max arrays or
+// objects at once (outside strings). It does not check the JSON otherwise.
+func nestedDeeperThan(line []byte, max int) bool {
+	depth := 0
+	inString, escaped := false, false
+	for _, c := range line {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+			if depth > max {
+				return true
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return false
+}
+
+// fastEvent is Event with "t" decoded by time.Time's own UnmarshalJSON
+// (the outer T shadows Event.T): the fast decoder's time parser is more
+// lenient than encoding/json's.
+type fastEvent struct {
+	*Event
+	T stdTime `json:"t"`
+}
+
+// stdTime decodes every occurrence of its value as encoding/json would.
+type stdTime struct{ time.Time }
+
+// UnmarshalJSON parses b with time.Time's UnmarshalJSON.
+func (t *stdTime) UnmarshalJSON(b []byte) error { return t.Time.UnmarshalJSON(b) }
 
 // invalidUTF8At returns the offset of the first byte of line that is not
 // part of a valid UTF-8 sequence.

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxFileSize bounds a catalog file read by LoadFile (64 MiB).
@@ -74,8 +75,12 @@ func readLimited(path string) ([]byte, error) {
 // {"type":"function","function":{"name","description","parameters"}} which
 // is converted to {"name","description","inputSchema"} (other members of
 // "function", such as "strict", are dropped). Errors name the tool's index
-// and the field at fault.
+// and the field at fault. Content that is not valid UTF-8 is an error (a
+// tools/list result is JSON, which is UTF-8), not silently repaired.
 func Parse(data []byte, name, version, variant string) (*Server, error) {
+	if !utf8.Valid(data) {
+		return nil, fmt.Errorf("invalid UTF-8 at byte offset %d", invalidUTF8At(data))
+	}
 	root, err := parseValue(data)
 	if err != nil {
 		return nil, fmt.Errorf("invalid JSON: %w", err)
@@ -150,4 +155,17 @@ func mcpShape(item *value) (*value, error) {
 		out.members = append(out.members, member{key: "inputSchema", val: p})
 	}
 	return out, nil
+}
+
+// invalidUTF8At returns the offset of the first byte of data that does not
+// start a valid UTF-8 sequence.
+func invalidUTF8At(data []byte) int {
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(data)
 }

@@ -81,9 +81,16 @@ func (t *Tiktoken) Name() string { return t.name }
 // Count returns the number of BPE tokens of b. Special-token markers such as
 // "<|endoftext|>" are counted as ordinary text, as an API does for tool
 // definitions. Invalid UTF-8 is counted as U+FFFD replacement characters.
+// Long inputs are counted in chunks so that the time stays linear in
+// len(b) (see chunks).
 func (t *Tiktoken) Count(b []byte) int64 {
 	if len(b) == 0 {
 		return 0
 	}
-	return int64(len(t.enc.EncodeOrdinary(string(b))))
+	if len(b) <= maxRun {
+		return int64(len(t.enc.EncodeOrdinary(string(b))))
+	}
+	var n int64
+	chunks(b, func(c []byte) { n += int64(len(t.enc.EncodeOrdinary(string(c)))) })
+	return n
 }

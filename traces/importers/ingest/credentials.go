@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/defersim/defersim/internal/redact"
 )
 
 // credentialWords are fragments that mark a member name as holding a secret
@@ -59,8 +61,12 @@ func IsCredentialBlock(key string) bool {
 }
 
 // LooksLikeSecret reports whether a string value has the form of a credential
-// (provider API keys, bearer tokens), whatever the member is called.
+// (provider API keys, bearer tokens), or holds one anywhere (a password in a
+// URL, a private key: internal/redact's shapes), whatever the member is called.
 func LooksLikeSecret(s string) bool {
+	if redact.Contains(s) {
+		return true
+	}
 	s = strings.TrimSpace(s)
 	for _, p := range []string{"sk-", "sk_live_", "sk_test_", "ghp_", "gho_", "github_pat_", "xoxb-", "xoxp-", "AKIA", "AIza"} {
 		if strings.HasPrefix(s, p) && len(s) >= len(p)+16 && !strings.ContainsAny(s, " \n") {

@@ -290,3 +290,24 @@ func TestJSONError(t *testing.T) {
 		t.Errorf("JSONError = %v", err)
 	}
 }
+
+// TestMetaDropsEmbeddedSecrets pins the fix for a leak the privacy canary
+// test found: a metadata value holding a password in a URL or a PEM private
+// key was copied into the imported trace, because only values *starting*
+// with a key prefix counted as secrets. Now any value holding a secret of a
+// shape internal/redact knows is dropped and reported.
+func TestMetaDropsEmbeddedSecrets(t *testing.T) {
+	rep := NewReport("x")
+	meta := map[string]string{}
+	raw := json.RawMessage(`{"db":"postgres://admin:pw-example@db.example/x","deploy":"-----BEGIN RSA PRIVATE KEY-----\nEXAMPLE\n-----END RSA PRIVATE KEY-----",` +
+		`"provider":{"base":"https://proxy:pw@llm.example/v1","plain":"https://llm.example/v1"},"note":"uses key sk-EXAMPLEexampleEXAMPLE0 daily","team":"ops"}`)
+	FlattenMeta(meta, "m", "metadata", raw, rep)
+	want := map[string]string{"m.provider.plain": "https://llm.example/v1", "m.team": "ops"}
+	if d := cmp.Diff(want, meta); d != "" {
+		t.Errorf("meta (-want +got):\n%s", d)
+	}
+	wantDropped := map[string]int{"metadata.db": 1, "metadata.deploy": 1, "metadata.provider.base": 1, "metadata.note": 1}
+	if d := cmp.Diff(wantDropped, rep.CredentialsDropped); d != "" {
+		t.Errorf("dropped (-want +got):\n%s", d)
+	}
+}

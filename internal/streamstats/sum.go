@@ -1,0 +1,110 @@
+// Package streamstats holds mergeable streaming statistics: an exact
+// floating-point sum, a series description (count, exact sum and sum of
+// squares, min, max, DDSketch quantiles), a paired-difference description
+// and a bottom-k sample. Merging two of them gives exactly what one would
+// hold after seeing both streams, in any order, so shards of a run merge
+// into the statistics of the whole run.
+package streamstats
+
+import (
+	"math"
+	"math/big"
+)
+
+// Sum is an exact sum of float64 values: it keeps non-overlapping partials
+// (Shewchuk's algorithm, as Python's math.fsum), so Value is the correctly
+// rounded sum whatever the order of the values, and two Sums merge exactly.
+// The zero Sum is empty.
+type Sum struct {
+	// Partials are non-overlapping, in increasing magnitude; their exact sum
+	// is the sum of every value added.
+	Partials []float64
+	// Special accumulates non-finite values (their sum is not exact; it is
+	// NaN or ±Inf and then decides Value).
+	Special float64
+}
+
+// Add adds x exactly.
+func (s *Sum) Add(x float64) {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		s.Special += x
+		return
+	}
+	i := 0
+	for _, y := range s.Partials {
+		if math.Abs(x) < math.Abs(y) {
+			x, y = y, x
+		}
+		hi := x + y
+		lo := y - (hi - x)
+		if lo != 0 {
+			s.Partials[i] = lo
+			i++
+		}
+		x = hi
+	}
+	s.Partials = append(s.Partials[:i], x)
+}
+
+// AddSquare adds x² exactly (x·x and its rounding error, by FMA).
+func (s *Sum) AddSquare(x float64) {
+	p := x * x
+	s.Add(p)
+	if e := math.FMA(x, x, -p); e != 0 && !math.IsInf(p, 0) {
+		s.Add(e)
+	}
+}
+
+// Merge adds every value of o.
+func (s *Sum) Merge(o *Sum) {
+	for _, p := range o.Partials {
+		s.Add(p)
+	}
+	s.Special += o.Special
+}
+
+// Value returns the sum, correctly rounded to float64.
+func (s *Sum) Value() float64 {
+	if s.Special != 0 || math.IsNaN(s.Special) {
+		return s.Special
+	}
+	p := s.Partials
+	n := len(p)
+	if n == 0 {
+		return 0
+	}
+	n--
+	hi := p[n]
+	lo := 0.0
+	for n > 0 {
+		x := hi
+		n--
+		y := p[n]
+		hi = x + y
+		lo = y - (hi - x)
+		if lo != 0 {
+			break
+		}
+	}
+	// Round half-way cases correctly: the partials below may tip the result.
+	if n > 0 && ((lo < 0 && p[n-1] < 0) || (lo > 0 && p[n-1] > 0)) {
+		y := lo * 2
+		x := hi + y
+		if y == x-hi {
+			hi = x
+		}
+	}
+	return hi
+}
+
+// bigPrec holds any exact sum of float64 values and its square.
+const bigPrec = 8192
+
+// Big returns the exact sum as a big.Float.
+func (s *Sum) Big() *big.Float {
+	z := new(big.Float).SetPrec(bigPrec)
+	for _, p := range s.Partials {
+		z.Add(z, new(big.Float).SetFloat64(p))
+	}
+	return z
+}

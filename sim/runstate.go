@@ -1,0 +1,410 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/defersim/defersim/internal/streamstats"
+)
+
+// Defaults callers may pass in SummaryOptions (the zero value keeps
+// everything, as a small run wants).
+const (
+	// DefaultExactSessions is how many sessions keep their per-session
+	// values when a caller bounds memory: about NumMetrics × 8 bytes per
+	// session and strategy.
+	DefaultExactSessions = 10000
+	// DefaultFidelityPairs is how many fidelity pairs are kept when a
+	// caller bounds memory.
+	DefaultFidelityPairs = 200000
+	// MaxFailureMessages bounds the failure messages a run keeps (every
+	// failure is counted).
+	MaxFailureMessages = 1000
+	// RunStateVersion is the version of RunState's encoding; a state of
+	// another version cannot be resumed or merged.
+	RunStateVersion = 1
+)
+
+// SummaryOptions says how a run summarises its sessions.
+type SummaryOptions struct {
+	// ExactSessions bounds the sessions whose per-session values are kept:
+	// beyond it, Outcomes hold a seeded uniform sample of that many sessions
+	// and the distributions come from streaming statistics (exact counts,
+	// sums, means, min, max; sketched quantiles). 0 or less keeps every
+	// session.
+	ExactSessions int
+	// FidelityPairs bounds the fidelity pairs kept (beyond it the fidelity
+	// summary is sketched). 0 or less keeps every pair.
+	FidelityPairs int
+	// RelativeAccuracy of the quantile sketches (0: streamstats default).
+	RelativeAccuracy float64
+	// Baseline is the index of the strategy paired comparisons are made
+	// against (streamed for every session).
+	Baseline int
+	// EqualTolerance is the relative difference under which two values of a
+	// pair count as equal.
+	EqualTolerance float64
+	// Seed of the sample's priorities.
+	Seed int64
+}
+
+// SessionValues are one session's metric values under every strategy:
+// Values[s*NumMetrics+m] is metric m under strategy s.
+type SessionValues struct {
+	ID     string
+	Values []float64
+}
+
+// IndexedPair is a fidelity pair with the stream index of its session.
+type IndexedPair struct {
+	Index int64
+	Pair  FidelityPair
+}
+
+// IndexedFailure is a failure message with the stream index of its session.
+type IndexedFailure struct {
+	Index int64
+	Msg   string
+}
+
+// RunState is everything a run has accumulated over the sessions it
+// handled: it is what a checkpoint saves, what a resumed run continues and
+// what shards merge. Every part merges exactly (sums are exact, sketches
+// add bin counts, the sample is a bottom-k by seeded priority), so a merge
+// of shards equals a single run over the same sessions.
+type RunState struct {
+	Version    int
+	Strategies []string
+	NumMetrics int
+	Options    SummaryOptions
+	// Next is the stream index of the first session not yet handled: every
+	// session before it was replayed, failed, or left to another shard.
+	Next int64
+	// Replayed and Skipped (failed to replay) sessions; StepsRemoved summed.
+	Replayed, Skipped, StepsRemoved int64
+	Failures                        []IndexedFailure
+	// Series[s][m] and Paired[s][m] describe every replayed session
+	// (Paired[baseline] is empty).
+	Series [][]*streamstats.Series
+	Paired [][]*streamstats.Paired
+	// Sample holds the per-session values of up to ExactSessions sessions.
+	Sample         *streamstats.Sample[SessionValues]
+	ByRequestIndex [][]RequestIndexStat
+	// Fidelity: the pairs while there are at most FidelityPairs, and
+	// streaming statistics of every pair.
+	FidelityPairs    []IndexedPair
+	FidelityOverflow bool
+	FidelityInput    *streamstats.Series // |sim − rec| / rec of input tokens
+	FidelityInputRel streamstats.Sum     // Σ (sim − rec) / rec
+	FidelityLatency  *streamstats.Series // |sim − rec| / rec of duration
+}
+
+// NewRunState returns the empty state of a run of strategies.
+func NewRunState(strategies []Strategy, opt SummaryOptions) (*RunState, error) {
+	S := len(strategies)
+	if opt.Baseline < 0 || opt.Baseline >= S {
+		return nil, fmt.Errorf("run state: baseline index %d out of range", opt.Baseline)
+	}
+	st := &RunState{Version: RunStateVersion, NumMetrics: NumMetrics, Options: opt,
+		Series: make([][]*streamstats.Series, S), Paired: make([][]*streamstats.Paired, S),
+		Sample:         streamstats.NewSample[SessionValues](opt.ExactSessions),
+		ByRequestIndex: make([][]RequestIndexStat, S)}
+	var err error
+	for s := range strategies {
+		st.Strategies = append(st.Strategies, strategies[s].Name)
+		st.Series[s] = make([]*streamstats.Series, NumMetrics)
+		st.ByRequestIndex[s] = make([]RequestIndexStat, MaxRequestIndex)
+		if s != opt.Baseline {
+			st.Paired[s] = make([]*streamstats.Paired, NumMetrics)
+		}
+		for m := range NumMetrics {
+			if st.Series[s][m], err = streamstats.NewSeries(opt.RelativeAccuracy); err != nil {
+				return nil, err
+			}
+			if s != opt.Baseline {
+				if st.Paired[s][m], err = streamstats.NewPaired(opt.RelativeAccuracy); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	if st.FidelityInput, err = streamstats.NewSeries(opt.RelativeAccuracy); err != nil {
+		return nil, err
+	}
+	if st.FidelityLatency, err = streamstats.NewSeries(opt.RelativeAccuracy); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// Check reports whether st can continue or merge with a run of strategies
+// under opt.
+func (st *RunState) Check(strategies []Strategy, opt SummaryOptions) error {
+	if st.Version != RunStateVersion {
+		return fmt.Errorf("run state version %d, this defersim reads version %d", st.Version, RunStateVersion)
+	}
+	if st.NumMetrics != NumMetrics {
+		return fmt.Errorf("run state has %d metrics, this defersim has %d", st.NumMetrics, NumMetrics)
+	}
+	names := make([]string, len(strategies))
+	for i, s := range strategies {
+		names[i] = s.Name
+	}
+	if !slices.Equal(names, st.Strategies) {
+		return fmt.Errorf("run state strategies %v differ from the run's %v", st.Strategies, names)
+	}
+	if st.Options != opt {
+		return fmt.Errorf("run state summary options %+v differ from the run's %+v", st.Options, opt)
+	}
+	if opt.Baseline < 0 || opt.Baseline >= len(names) {
+		return fmt.Errorf("run state baseline index %d out of range", opt.Baseline)
+	}
+	if st.Sample != nil && st.Sample.K != opt.ExactSessions {
+		return fmt.Errorf("run state sample size %d, options say %d", st.Sample.K, opt.ExactSessions)
+	}
+	if len(st.Series) != len(names) || len(st.Paired) != len(names) || len(st.ByRequestIndex) != len(names) || st.Sample == nil ||
+		st.FidelityInput == nil || st.FidelityLatency == nil {
+		return fmt.Errorf("run state is incomplete")
+	}
+	for s := range names {
+		wantPaired := NumMetrics
+		if s == opt.Baseline {
+			wantPaired = 0
+		}
+		if len(st.Series[s]) != NumMetrics || len(st.Paired[s]) != wantPaired || len(st.ByRequestIndex[s]) != MaxRequestIndex {
+			return fmt.Errorf("run state is incomplete (strategy %s)", names[s])
+		}
+		for m := range NumMetrics {
+			if st.Series[s][m] == nil || (wantPaired > 0 && st.Paired[s][m] == nil) {
+				return fmt.Errorf("run state is incomplete (strategy %s, metric %d)", names[s], m)
+			}
+		}
+	}
+	for _, it := range st.Sample.Items {
+		if len(it.Value.Values) != len(names)*NumMetrics {
+			return fmt.Errorf("run state sample entry %d has %d values, want %d", it.Index, len(it.Value.Values), len(names)*NumMetrics)
+		}
+	}
+	return nil
+}
+
+// add files one replayed session.
+func (st *RunState) add(r *jobResult) {
+	S := len(st.Strategies)
+	opt := &st.Options
+	base := r.values[opt.Baseline]
+	for s := range S {
+		for m := range NumMetrics {
+			v := r.values[s][m]
+			st.Series[s][m].Add(v)
+			if s != opt.Baseline {
+				st.Paired[s][m].Add(v, base[m], opt.EqualTolerance, Metrics[m].LowerIsBetter)
+			}
+		}
+		for k, rt := range r.perReq[s] {
+			if k >= MaxRequestIndex {
+				break
+			}
+			is := &st.ByRequestIndex[s][k]
+			is.Sessions++
+			is.Input += rt.Input
+			is.CacheRead += rt.CacheRead
+			if rt.Extra {
+				is.Extra++
+			}
+		}
+	}
+	pri := streamstats.Priority(uint64(opt.Seed), r.idx)
+	if st.Sample.Wants(pri, r.idx) {
+		vals := make([]float64, 0, S*NumMetrics)
+		for s := range S {
+			vals = append(vals, r.values[s][:]...)
+		}
+		st.Sample.Offer(pri, r.idx, SessionValues{ID: r.id, Values: vals})
+	}
+	for _, p := range r.fid {
+		st.addFidelity(r.idx, p)
+	}
+	st.Replayed++
+	st.StepsRemoved += int64(r.removed)
+}
+
+func (st *RunState) addFidelity(idx int64, p FidelityPair) {
+	if p.RecordedInput > 0 {
+		rel := float64(p.SimInput-p.RecordedInput) / float64(p.RecordedInput)
+		st.FidelityInput.Add(math.Abs(rel))
+		st.FidelityInputRel.Add(rel)
+	}
+	if p.RecordedMs > 0 {
+		st.FidelityLatency.Add(math.Abs(p.SimMs-p.RecordedMs) / p.RecordedMs)
+	}
+	if st.FidelityOverflow {
+		return
+	}
+	if max := st.Options.FidelityPairs; max > 0 && len(st.FidelityPairs) >= max {
+		st.FidelityOverflow = true
+		st.FidelityPairs = nil
+		return
+	}
+	st.FidelityPairs = append(st.FidelityPairs, IndexedPair{Index: idx, Pair: p})
+}
+
+func (st *RunState) fail(idx int64, msg string) {
+	st.Skipped++
+	if len(st.Failures) < MaxFailureMessages {
+		st.Failures = append(st.Failures, IndexedFailure{Index: idx, Msg: msg})
+	}
+}
+
+// Merge adds o, the state of a run over other sessions of the same input
+// (another shard), to st. Next becomes the larger of the two.
+func (st *RunState) Merge(o *RunState) error {
+	if o.Version != st.Version || o.NumMetrics != st.NumMetrics || !slices.Equal(o.Strategies, st.Strategies) || o.Options != st.Options {
+		return fmt.Errorf("merge run states: different runs (strategies %v vs %v, options %+v vs %+v)",
+			st.Strategies, o.Strategies, st.Options, o.Options)
+	}
+	for s := range st.Series {
+		for m := range NumMetrics {
+			if err := st.Series[s][m].Merge(o.Series[s][m]); err != nil {
+				return err
+			}
+			if s != st.Options.Baseline {
+				if err := st.Paired[s][m].Merge(o.Paired[s][m]); err != nil {
+					return err
+				}
+			}
+		}
+		for k := range st.ByRequestIndex[s] {
+			a, b := &st.ByRequestIndex[s][k], o.ByRequestIndex[s][k]
+			a.Sessions += b.Sessions
+			a.Input += b.Input
+			a.CacheRead += b.CacheRead
+			a.Extra += b.Extra
+		}
+	}
+	st.Sample.Merge(o.Sample)
+	st.Next = max(st.Next, o.Next)
+	st.Replayed += o.Replayed
+	st.Skipped += o.Skipped
+	st.StepsRemoved += o.StepsRemoved
+	st.Failures = append(st.Failures, o.Failures...)
+	slices.SortStableFunc(st.Failures, func(a, b IndexedFailure) int { return cmpInt64(a.Index, b.Index) })
+	st.Failures = st.Failures[:min(len(st.Failures), MaxFailureMessages)]
+	if err := st.FidelityInput.Merge(o.FidelityInput); err != nil {
+		return err
+	}
+	if err := st.FidelityLatency.Merge(o.FidelityLatency); err != nil {
+		return err
+	}
+	st.FidelityInputRel.Merge(&o.FidelityInputRel)
+	st.FidelityOverflow = st.FidelityOverflow || o.FidelityOverflow
+	if max := st.Options.FidelityPairs; !st.FidelityOverflow && max > 0 && len(st.FidelityPairs)+len(o.FidelityPairs) > max {
+		st.FidelityOverflow = true
+	}
+	if st.FidelityOverflow {
+		st.FidelityPairs = nil
+	} else {
+		st.FidelityPairs = append(st.FidelityPairs, o.FidelityPairs...)
+		slices.SortStableFunc(st.FidelityPairs, func(a, b IndexedPair) int { return cmpInt64(a.Index, b.Index) })
+	}
+	return nil
+}
+
+func cmpInt64(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// Outcomes returns the outcomes of the sessions replayed so far, for
+// strategies (the run's, in order): every session's values while there
+// are at most ExactSessions of them, else the sample's, with the streaming
+// summary of every session.
+func (st *RunState) Outcomes(strategies []Strategy) *Outcomes {
+	S := len(strategies)
+	items := st.Sample.Sorted()
+	o := &Outcomes{Strategies: strategies, Values: make([][NumMetrics][]float64, S),
+		ByRequestIndex: make([][]RequestIndexStat, S), SessionIDs: make([]string, 0, len(items))}
+	for s := range S {
+		o.ByRequestIndex[s] = slices.Clone(st.ByRequestIndex[s])
+		for m := range NumMetrics {
+			o.Values[s][m] = make([]float64, 0, len(items))
+		}
+	}
+	for _, it := range items {
+		o.SessionIDs = append(o.SessionIDs, it.Value.ID)
+		for s := range S {
+			for m := range NumMetrics {
+				o.Values[s][m] = append(o.Values[s][m], it.Value.Values[s*NumMetrics+m])
+			}
+		}
+	}
+	sum := &OutcomeSummary{Sessions: st.Replayed, Baseline: st.Options.Baseline, EqualTolerance: st.Options.EqualTolerance,
+		RelativeAccuracy: st.Series[0][0].RelativeAccuracy(), Series: make([][NumMetrics]*streamstats.Series, S),
+		Paired: make([][NumMetrics]*streamstats.Paired, S)}
+	for s := range S {
+		copy(sum.Series[s][:], st.Series[s])
+		copy(sum.Paired[s][:], st.Paired[s])
+	}
+	o.Summary = sum
+	return o
+}
+
+// Fidelity returns the fidelity pairs, in session order, when every pair
+// was kept (nil otherwise).
+func (st *RunState) Fidelity() []FidelityPair {
+	if st.FidelityOverflow {
+		return nil
+	}
+	out := make([]FidelityPair, len(st.FidelityPairs))
+	for i, p := range st.FidelityPairs {
+		out[i] = p.Pair
+	}
+	return out
+}
+
+// FidelitySummary summarises the fidelity of strategy: from every pair
+// when they were all kept (SummarizeFidelity), else from the streaming
+// statistics (medians and 90th percentiles within the sketch's accuracy).
+func (st *RunState) FidelitySummary(strategy string) *Fidelity {
+	if !st.FidelityOverflow {
+		return SummarizeFidelity(strategy, st.Fidelity())
+	}
+	in, lat := st.FidelityInput, st.FidelityLatency
+	if in.N == 0 && lat.N == 0 {
+		return nil
+	}
+	f := &Fidelity{Strategy: strategy, Requests: in.N, LatencyRequests: lat.N}
+	if in.N > 0 {
+		f.InputMedianAbsRelErr = in.Quantile(0.5)
+		f.InputP90AbsRelErr = in.Quantile(0.9)
+		f.InputMeanRelErr = st.FidelityInputRel.Value() / float64(in.N)
+	}
+	if lat.N > 0 {
+		f.LatencyMedianAbsRelErr = lat.Quantile(0.5)
+		f.LatencyP90AbsRelErr = lat.Quantile(0.9)
+	}
+	return f
+}
+
+// FailureMessages returns the kept failure messages in session order.
+func (st *RunState) FailureMessages() []string {
+	out := make([]string, len(st.Failures))
+	for i, f := range st.Failures {
+		out[i] = f.Msg
+	}
+	return out
+}
+
+// AddSession files one session's values (values[s] under strategy s) as a
+// run does for a replayed session; idx is its stream index. It lets tools
+// and tests build states from outcomes computed elsewhere.
+func (st *RunState) AddSession(idx int64, id string, values [][NumMetrics]float64) {
+	st.add(&jobResult{idx: idx, id: id, values: values, perReq: make([][]RequestTokens, len(values))})
+	st.Next = max(st.Next, idx+1)
+}

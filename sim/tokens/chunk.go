@@ -1,0 +1,73 @@
+package tokens
+
+import "unicode/utf8"
+
+// Long inputs are counted in chunks. tiktoken-go's byte-pair merge is
+// quadratic in the length of one pre-tokenised piece, so a run of tens of
+// kilobytes without a word break (a padded field, a base64 blob of zeros,
+// a line of '=') would take minutes to hours. Chunks end at piece
+// boundaries, where the counts add up exactly; only a run longer than
+// maxRun bytes without one is cut inside, which may count a token or two
+// more than the whole run would.
+const (
+	// chunkBytes is the size at which a chunk ends at the next boundary.
+	chunkBytes = 4096
+	// maxRun is the longest stretch without a boundary counted whole.
+	maxRun = 256
+)
+
+// chunks calls f with consecutive pieces of b that together are b.
+func chunks(b []byte, f func([]byte)) {
+	start, last := 0, 0 // chunk start; last boundary or cut
+	for i := 1; i < len(b); i++ {
+		if isBoundary(b, i) {
+			if i-start >= chunkBytes {
+				f(b[start:i])
+				start = i
+			}
+			last = i
+			continue
+		}
+		if i-last >= maxRun && utf8.RuneStart(b[i]) {
+			f(b[start:i])
+			start, last = i, i
+		}
+	}
+	f(b[start:])
+}
+
+// isBoundary reports whether no piece of the o200k_base or cl100k_base
+// pre-tokeniser spans position i of b, and the piece after i starts there
+// whatever precedes it. Only ASCII is classified:
+//
+//   - a space between two non-space bytes (a space only starts a piece);
+//   - a letter or digit after a newline;
+//   - between a letter and a digit, either way (no piece holds both);
+//   - after a letter or digit, before punctuation other than an apostrophe
+//     (a word piece ends there; "'s" and the like continue it);
+//   - after punctuation, before a digit.
+//
+// Punctuation before a letter is not a boundary: it starts the word's piece.
+func isBoundary(b []byte, i int) bool {
+	p, c := b[i-1], b[i]
+	switch {
+	case c == ' ':
+		return !isSpace(p) && i+1 < len(b) && !isSpace(b[i+1])
+	case p == '\n':
+		return isLetter(c) || isDigit(c)
+	case isLetter(p):
+		return isDigit(c) || isPunct(c) && c != '\''
+	case isDigit(p):
+		return isLetter(c) || isPunct(c)
+	case isPunct(p):
+		return isDigit(c)
+	}
+	return false
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+func isPunct(c byte) bool  { return c > ' ' && c < 0x7f && !isLetter(c) && !isDigit(c) }

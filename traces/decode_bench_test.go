@@ -1,0 +1,37 @@
+package traces
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+// BenchmarkUnmarshalEvent compares the two decoders on the lines of the
+// benchmark trace (docs/performance.md): encoding/json alone, and the fast
+// path unmarshalEvent takes (github.com/segmentio/encoding/json with
+// encoding/json's time parsing and nesting limit).
+func BenchmarkUnmarshalEvent(b *testing.B) {
+	data, _ := benchTrace(b, false)
+	ls := bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
+	for _, tc := range []struct {
+		name string
+		dec  func([]byte, *Event) error
+	}{
+		{"decoder=encoding-json", func(l []byte, ev *Event) error { *ev = Event{}; return json.Unmarshal(l, ev) }},
+		{"decoder=fast", unmarshalEvent},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			var ev Event
+			for b.Loop() {
+				for _, l := range ls {
+					if err := tc.dec(l, &ev); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(len(ls))*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
+}

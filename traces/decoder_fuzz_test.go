@@ -1,0 +1,53 @@
+package traces
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// FuzzDecoderAgreement checks the premise of unmarshalEvent: every line the
+// fast decoder accepts (among those decodeJSON hands it: valid UTF-8, no
+// NUL) is accepted by encoding/json too, with the same Event.
+func FuzzDecoderAgreement(f *testing.F) {
+	for _, l := range okSession("s1", 0) {
+		f.Add([]byte(l))
+	}
+	for _, l := range []string{
+		`{"type":"user","session":"s","t":"2026-01-01T00:00:00Z","TEXT":"upper-case key"}`,
+		`{"type":"user","session":"s","session":"t","t":"2026-01-01T00:00:00Z"}`,
+		`{"type":"tool_call","session":"s","t":"2026-01-01T00:00:00Z","args":{"a":[1,2,{"b":null}]}}`,
+		`{"type":"user","session":"s","t":"2026-01-01T00:00:00Z","text_tokens":1e3}`,
+		`{"type":"user","session":"s","t":"2026-01-01T00:00:00Z","text_tokens":99999999999999999999}`,
+		`{"type":"user","session":"s","t":"2026-01-01T00:00:00+25:00"}`,
+		`{"type":"user","session":null,"t":"2026-01-01T00:00:00Z","meta":{"k":"v","k":"w"}}`,
+		`{"type":"user","session":"s","t":"2026-01-01T00:00:00Z","text":"\ud800 lone surrogate"} `,
+		`{"type":"user","session":"s","t":"2026-01-01T00:00:00Z"} {}`,
+		`{"usage":{"input":1,"output":2,"extra":3},"servers":[{"name":"a"},{"NAME":"b"}]}`,
+		`{"t":"0000-01-01V00:00:00Z"}`, // the fast decoder's own time parser accepts this
+		`{"t":"2026-01-01T00:00:00Z","t":null}`,
+		`{"type":"tool_call","args":` + strings.Repeat("[", stdMaxDepth+1) + strings.Repeat("]", stdMaxDepth+1) + `}`,
+	} {
+		f.Add([]byte(l))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if bytes.IndexByte(line, 0) >= 0 || !utf8.Valid(line) {
+			return // decodeJSON rejects these before any decoder runs
+		}
+		var fast Event
+		if !decodeFast(line, &fast) {
+			return // encoding/json decides (unmarshalEvent falls back)
+		}
+		var std Event
+		if err := json.Unmarshal(line, &std); err != nil {
+			t.Fatalf("fast decoder accepts %q, encoding/json rejects it: %v", line, err)
+		}
+		if diff := cmp.Diff(std, fast); diff != "" {
+			t.Fatalf("decoders disagree on %q (-encoding/json +fast):\n%s", line, diff)
+		}
+	})
+}
