@@ -96,6 +96,9 @@ const stdMaxDepth = 10000
 // nestedDeeperThan reports whether line opens more than max arrays or
 // objects at once (outside strings). It does not check the JSON otherwise.
 func nestedDeeperThan(line []byte, max int) bool {
+	if bytes.Count(line, []byte{'{'})+bytes.Count(line, []byte{'['}) <= max {
+		return false // too few openings (a fast vectorised count)
+	}
 	depth := 0
 	inString, escaped := false, false
 	for _, c := range line {

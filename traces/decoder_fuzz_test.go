@@ -51,3 +51,26 @@ func FuzzDecoderAgreement(f *testing.F) {
 		}
 	})
 }
+
+func TestNestedDeeperThan(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		line string
+		max  int
+		want bool
+	}{
+		{"flat", `{"a":1}`, 1, false},
+		{"at the limit", `{"a":[[1]]}`, 3, false},
+		{"over the limit", `{"a":[[[1]]]}`, 3, true},
+		{"siblings do not add up", `{"a":[1],"b":[2],"c":{"d":3}}`, 2, false},
+		{"brackets in strings", `{"a":"[[[[{{{{"}`, 2, false},
+		{"escaped quote keeps the string open", `{"a":"\"[[[["}`, 2, false},
+		{"escaped backslash closes it", `{"a":"\\","b":[[[1]]]}`, 3, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := nestedDeeperThan([]byte(tc.line), tc.max); got != tc.want {
+				t.Errorf("nestedDeeperThan(%s, %d) = %v, want %v", tc.line, tc.max, got, tc.want)
+			}
+		})
+	}
+}

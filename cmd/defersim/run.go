@@ -63,7 +63,7 @@ func (f *runFlags) register(c *cobra.Command) {
 	fl.BoolVar(&f.noReport, "no-report", false, "write results.json only, no plots or HTML")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors")
 	fl.BoolVar(&f.json, "json", false, "print the run summary (counts, output paths, per-strategy means) as JSON")
-	fl.StringVar(&f.shard, "shard", "", "replay only shard I/N of the sessions (by a hash of the session id) and also write shard.bin for `defersim merge`")
+	fl.StringVar(&f.shard, "shard", "", "replay only shard I/N of the sessions (by a hash of the session id) and also write shard.bin for defersim merge (format I/N)")
 	fl.StringVar(&f.resume, "resume", "", "continue the interrupted run whose output directory is DIR, from its checkpoint (same scenario and flags)")
 	fl.IntVar(&f.checkEvery, "checkpoint-every", defaultCheckpointEvery, "save a checkpoint in the output directory every N replayed sessions (0 = only when interrupted)")
 	fl.IntVar(&f.exact, "exact-sessions", 0, fmt.Sprintf("keep per-session values of at most N sessions; beyond, statistics are streamed (0 = %d, -1 = all)", sim.DefaultExactSessions))
