@@ -178,6 +178,7 @@ func DefaultBootstrapMetrics() []string {
 		sim.Metrics[sim.MMalformedCalls].Name,
 		sim.Metrics[sim.MCacheHitRatio].Name,
 		sim.Metrics[sim.MSearches].Name,
+		sim.Metrics[sim.MSearchMisses].Name,
 		sim.Metrics[sim.MStaleWarmCalls].Name,
 	}
 }

@@ -172,16 +172,16 @@ func TestBuildOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := res.Strategies[1]
-	if s.Metrics["cost_usd"].MeanCI == nil || s.Metrics["search_misses"].MeanCI != nil {
-		t.Error("default bootstrap metrics: want intervals for cost_usd, not search_misses")
+	if s.Metrics["cost_usd"].MeanCI == nil || s.Metrics["unrecovered_misses"].MeanCI != nil {
+		t.Error("default bootstrap metrics: want intervals for cost_usd, not unrecovered_misses")
 	}
 	if res.Statistics.BootstrapResamples != DefaultBootstrap || res.Statistics.BootstrapSessions != 200 {
 		t.Errorf("statistics: %+v", res.Statistics)
 	}
 
 	all, _ := Build(o, syntheticInfo(), BuildOptions{BootstrapMetrics: []string{"all"}, Bootstrap: 100})
-	if all.Strategies[1].Metrics["search_misses"].MeanCI == nil {
-		t.Error(`{"all"}: search_misses has no interval`)
+	if all.Strategies[1].Metrics["unrecovered_misses"].MeanCI == nil {
+		t.Error(`{"all"}: unrecovered_misses has no interval`)
 	}
 
 	none, _ := Build(o, syntheticInfo(), BuildOptions{Bootstrap: -1})

@@ -138,9 +138,13 @@ func prepare(cfg Config) (*prepared, error) {
 	if val == nil {
 		val = defaultValidator()
 	}
+	domains, err := DefaultDomains()
+	if err != nil {
+		return nil, err
+	}
 	eng, err := sim.NewEngine(sim.Config{Strategies: cfg.Strategies, Model: cfg.Model, Params: cfg.Params,
 		Catalog: cat, Seed: cfg.Seed, Registry: reg, LocalServers: cfg.LocalServers, Deny: cfg.Deny, Upgrades: cfg.Upgrades,
-		Validator: val})
+		Validator: val, Domains: domains})
 	if err != nil {
 		return nil, err
 	}

@@ -23,6 +23,9 @@ type Config struct {
 	LocalServers []string
 	// Deny lists tool names or prefixes the permission check refuses.
 	Deny []string
+	// Domains groups tools into routing domains for the by-domain directory
+	// and activation notices (nil: every server is its own domain).
+	Domains Domains
 	// Upgrades move servers to other catalog versions during the run.
 	Upgrades []Upgrade
 	// Validator checks stale-schema calls (nil: stale calls are counted but
@@ -51,6 +54,7 @@ type Engine struct {
 	validator  ArgValidator
 	fidelity   int // strategy index, -1 none
 	upgrades   []Upgrade
+	domains    Domains
 	// flags[s][tool id] caches per-strategy facts about each tool.
 	flags [][]uint8
 }
@@ -135,6 +139,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 		}
 	}
 	e.upgrades = cfg.Upgrades
+	e.domains = cfg.Domains
 	e.computeFlags(cfg.Deny)
 	for i := range cfg.Strategies {
 		s := &cfg.Strategies[i]
@@ -275,6 +280,7 @@ func counterName(tr *Trigger) string {
 // registry, in the strategy's format, counted with the content tokenizer.
 func (e *Engine) directory(s *Strategy, tables []*serverTable, deferrable func(*toolInfo) bool, listed map[string]bool) block {
 	var sb strings.Builder
+	var refs [][2]string
 	width := s.Directory.DescChars
 	for _, t := range tables {
 		if !listed[t.name] {
@@ -284,6 +290,10 @@ func (e *Engine) directory(s *Strategy, tables []*serverTable, deferrable func(*
 		header := false
 		for _, ti := range t.tools {
 			if !deferrable(ti) {
+				continue
+			}
+			if s.Directory.Format == "by-domain" && e.domains != nil {
+				refs = append(refs, [2]string{ti.server, ti.name})
 				continue
 			}
 			switch s.Directory.Format {
@@ -303,6 +313,9 @@ func (e *Engine) directory(s *Strategy, tables []*serverTable, deferrable func(*
 				sb.WriteString(ti.name + "\n")
 			}
 		}
+	}
+	if len(refs) > 0 {
+		sb.WriteString(e.domains.DirectoryText(refs))
 	}
 	text := sb.String()
 	if text == "" {
@@ -368,4 +381,16 @@ func (e *Engine) computeFlags(deny []string) {
 		}
 		e.flags[si] = f
 	}
+}
+
+// Domains groups tools into routing domains (implemented over server
+// routing descriptions by srd.Set; see runner).
+type Domains interface {
+	// DomainOf names the domain of a tool ("" when it has none).
+	DomainOf(server, tool string) string
+	// DirectoryText renders the directory of the given (server, tool)
+	// pairs grouped by domain with each domain's summary.
+	DirectoryText(tools [][2]string) string
+	// ActivationNotice is the text added when a domain's first tool loads.
+	ActivationNotice(domain string) string
 }

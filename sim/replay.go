@@ -66,6 +66,7 @@ type replayer struct {
 	listed    map[string]bool
 	unlisted  int
 	started   bool
+	active    map[string]bool // domains whose activation notice was shown
 	layerMs   [numLayers]float64
 
 	tver      uint64
@@ -77,7 +78,7 @@ type replayer struct {
 
 func newReplayer(e *Engine) *replayer {
 	return &replayer{e: e, byName: map[string]*toolInfo{}, bySrv: map[string]*toolInfo{},
-		connected: map[string]bool{}, listed: map[string]bool{}}
+		connected: map[string]bool{}, listed: map[string]bool{}, active: map[string]bool{}}
 }
 
 // FidelityPair is one model request of the recorded strategy: what the
@@ -120,6 +121,7 @@ func (r *replayer) run(n *Need, si int, out *Outcome, wantFid bool) {
 	r.fid = r.fid[:0]
 	clear(r.connected)
 	clear(r.listed)
+	clear(r.active)
 	r.started = false
 	r.layerMs = [numLayers]float64{}
 	r.tver++
@@ -709,6 +711,14 @@ func (r *replayer) searchRoundTrip(query string, got []*toolInfo) {
 		}
 	}
 	r.appendMsg(res, inline)
+	if r.s.Directory.Notice && e.domains != nil {
+		for _, ti := range got {
+			if d := e.domains.DomainOf(ti.server, ti.name); d != "" && !r.active[d] {
+				r.active[d] = true
+				r.appendMsg(e.countText(e.domains.ActivationNotice(d)), false)
+			}
+		}
+	}
 	if e.params.NudgeProb > 0 && r.rng.Float64() < e.params.NudgeProb {
 		r.send(true, e.params.NudgeTokens, nil, false)
 		r.appendMsg(e.params.NudgeTokens, false)

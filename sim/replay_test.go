@@ -316,3 +316,40 @@ func TestLoadingLayers(t *testing.T) {
 		t.Errorf("lazy-lazy: first_reply_search_ms = %v, want > 0", out[2].Values[MFirstReplySearchMs])
 	}
 }
+
+// fakeDomains puts tools starting with "fs_" in domain "files" and the
+// rest in "web".
+type fakeDomains struct{}
+
+func (fakeDomains) DomainOf(server, tool string) string {
+	if len(tool) > 3 && tool[:3] == "fs_" {
+		return "files"
+	}
+	return "web"
+}
+func (fakeDomains) DirectoryText(tools [][2]string) string {
+	return "# files: read and write files\n# web: browse and search\n" // 2 lines, 30 + 25 = 55 bytes
+}
+func (fakeDomains) ActivationNotice(domain string) string { return "domain " + domain + " active" }
+
+// TestDomainDirectoryAndNotice pins that the by-domain directory and the
+// domain activation notice reach the prompt and are counted.
+func TestDomainDirectoryAndNotice(t *testing.T) {
+	always := Trigger{Mode: "always"}
+	e := newTestEngine(t, []Strategy{
+		{Name: "plain", Trigger: always, Directory: Directory{Format: "none"}},
+		{Name: "domains", Trigger: always, Directory: Directory{Format: "by-domain", Notice: true}},
+	}, []testTool{{"fs_read", 100, 0}, {"fs_write", 100, 0}, {"web_get", 100, 0}})
+	e.domains = fakeDomains{}
+	out := e.ReplayNeed(&Need{SessionID: "s13", SystemTokens: 100, Steps: []Step{user(10), call("fs_read"), call("fs_write"), reply()}})
+	// The directory (55 bytes = 55 tokens with the byte counter) is in every
+	// request of "domains": 4 requests (2 searches + 2 calls ... + reply).
+	plain, dom := out[0].Values, out[1].Values
+	if got, want := dom[MSchemaTokens]-plain[MSchemaTokens], 55*dom[MRequests]; got != want {
+		t.Errorf("directory schema tokens = %v, want %v (55 per request)", got, want)
+	}
+	// One notice ("domain files active" = 19 tokens), for the first files tool only.
+	if dom[MInputTokens] <= plain[MInputTokens] {
+		t.Errorf("domain directory and notice should add prompt tokens: %v vs %v", dom[MInputTokens], plain[MInputTokens])
+	}
+}

@@ -91,7 +91,12 @@ type Search struct {
 // Directory configures what the model is shown of deferred tools.
 type Directory struct {
 	// Format: none, names, names-desc (name plus description cut to
-	// DescChars), by-server (names grouped under server headings).
+	// DescChars), by-server (names grouped under server headings),
+	// by-domain (grouped by routing-description domain with each domain's
+	// summary; docs/srd.md).
 	Format    string `yaml:"format,omitempty" json:"format,omitempty"`
 	DescChars int    `yaml:"desc_chars,omitempty" json:"desc_chars,omitempty"`
+	// Notice: when the first tool of a domain is loaded, the runtime adds
+	// the domain's activation notice to the conversation.
+	Notice bool `yaml:"notice,omitempty" json:"notice,omitempty"`
 }

@@ -33,6 +33,7 @@ const (
 	DirNames     = "names"
 	DirNamesDesc = "names-desc"
 	DirByServer  = "by-server"
+	DirByDomain  = "by-domain"
 
 	RejectRetry   = "retry"
 	RejectExecute = "execute"
@@ -313,7 +314,7 @@ func validModeName(m string) bool {
 }
 
 func (d Directory) validate() error {
-	if err := oneOf("directory.format", d.Format, DirNone, DirNames, DirNamesDesc, DirByServer); err != nil {
+	if err := oneOf("directory.format", d.Format, DirNone, DirNames, DirNamesDesc, DirByServer, DirByDomain); err != nil {
 		return err
 	}
 	if d.DescChars < 0 {

@@ -76,7 +76,7 @@ func TestStrategyValidate(t *testing.T) {
 		{"family not prefix", func(s *Strategy) { s.Search.Family = []string{"browser"}; s.Search.FamilyCore = []string{"b"} }, `search.family[0]: "browser" is not a prefix family (end it with "*")`},
 		{"core no family", func(s *Strategy) { s.Search.FamilyCore = []string{"b"} }, "search.family: empty but search.family_core is set"},
 		{"retries", func(s *Strategy) { s.Search.KeywordRetries = -1 }, "search.keyword_retries: -1 is negative"},
-		{"directory", func(s *Strategy) { s.Directory.Format = "tree" }, `directory.format: unknown value "tree" (want none|names|names-desc|by-server)`},
+		{"directory", func(s *Strategy) { s.Directory.Format = "tree" }, `directory.format: unknown value "tree" (want none|names|names-desc|by-server|by-domain)`},
 		{"desc chars", func(s *Strategy) { s.Directory.DescChars = -1 }, "directory.desc_chars: -1 is negative"},
 		{"rejected", func(s *Strategy) { s.Rejected = "drop" }, `rejected: unknown value "drop" (want retry|execute)`},
 	}
