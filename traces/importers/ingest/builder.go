@@ -1,10 +1,12 @@
 package ingest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/defersim/defersim/traces"
 )
@@ -192,6 +194,12 @@ func SetResult(ev *traces.Event, text string, isError bool) {
 func Args(raw json.RawMessage) (args json.RawMessage, ok bool) {
 	if IsNull(raw) {
 		return nil, true
+	}
+	if !utf8.Valid(raw) {
+		// Invalid bytes can only sit inside string literals of otherwise
+		// valid JSON: replacing them keeps the JSON valid and the trace
+		// UTF-8, as the format requires.
+		raw = bytes.ToValidUTF8(raw, []byte("\uFFFD"))
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {

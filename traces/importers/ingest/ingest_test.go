@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -309,5 +310,17 @@ func TestMetaDropsEmbeddedSecrets(t *testing.T) {
 	wantDropped := map[string]int{"metadata.db": 1, "metadata.deploy": 1, "metadata.provider.base": 1, "metadata.note": 1}
 	if d := cmp.Diff(wantDropped, rep.CredentialsDropped); d != "" {
 		t.Errorf("dropped (-want +got):\n%s", d)
+	}
+}
+
+// TestArgsInvalidUTF8 pins a bug found by FuzzImportTauBench in CI: call
+// arguments holding invalid UTF-8 bytes were copied raw into the trace,
+// which the trace format (and its reader) rejects.
+func TestArgsInvalidUTF8(t *testing.T) {
+	for _, raw := range []string{"\"\x80\xff\xffhought\"", "{\"a\":\"x\xefy\"}", "\"{\\\"k\\\":\\\"\xff\\\"}\""} {
+		got, _ := Args(json.RawMessage(raw))
+		if !utf8.Valid(got) || !json.Valid(got) {
+			t.Errorf("Args(%q) = %q: want valid UTF-8 JSON", raw, got)
+		}
 	}
 }
