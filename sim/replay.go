@@ -58,6 +58,11 @@ type replayer struct {
 
 	blocks []block
 	prompt Prompt
+	// corpusKey's cache: valid for one registry (regSig) and strategy (si).
+	ckey    string
+	ckeySig uint64
+	ckeySI  int
+	ckeyOK  bool
 	// The tools[] segment is rebuilt only when what decides it changes:
 	// tver counts such changes (loads, evictions, drops, registry changes).
 	// Loading layers (layers.go): which servers are connected and listed,
@@ -593,8 +598,7 @@ func (r *replayer) load(cold []*toolInfo) {
 // keywordLoad searches for ti with keyword queries, falling back to select.
 func (r *replayer) keywordLoad(ti *toolInfo, f RankerFactory) {
 	e := r.e
-	corpus := r.corpus()
-	ent, err := e.rankers.get(r.s.Search.Mode, f, r.corpusKey(), corpus)
+	ent, err := e.rankers.get(r.s.Search.Mode, f, r.corpusKey(), r.corpus)
 	v := &r.out.Values
 	queries := []string{r.queryFor(ti)}
 	for i := 0; i < r.s.Search.KeywordRetries; i++ {
@@ -650,6 +654,9 @@ func (r *replayer) corpus() []*toolInfo {
 // corpusKey identifies the corpus by the ids of its tools, so strategies
 // that defer the same tools share one ranker.
 func (r *replayer) corpusKey() string {
+	if r.ckeyOK && r.ckeySig == r.regSig && r.ckeySI == r.si {
+		return r.ckey
+	}
 	h := uint64(len(r.tables))
 	for _, t := range r.tables {
 		for _, ti := range t.tools {
@@ -658,7 +665,8 @@ func (r *replayer) corpusKey() string {
 			}
 		}
 	}
-	return strconv.FormatUint(h, 16)
+	r.ckey, r.ckeySig, r.ckeySI, r.ckeyOK = strconv.FormatUint(h, 16), r.regSig, r.si, true
+	return r.ckey
 }
 
 // queryFor picks the keyword query for a needed tool: the recorded query

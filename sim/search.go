@@ -72,18 +72,21 @@ type rankerEntry struct {
 	tools []*toolInfo
 }
 
-func (c *rankerCache) get(mode string, f RankerFactory, key string, tools []*toolInfo) (*rankerEntry, error) {
+// get returns the ranker of mode over the corpus identified by key; corpus
+// is called only when the ranker is first built.
+func (c *rankerCache) get(mode string, f RankerFactory, key string, corpus func() []*toolInfo) (*rankerEntry, error) {
 	c.mu.Lock()
 	if c.m == nil {
 		c.m = map[string]*rankerEntry{}
 	}
 	e := c.m[mode+"\x00"+key]
 	if e == nil {
-		e = &rankerEntry{tools: tools}
+		e = &rankerEntry{}
 		c.m[mode+"\x00"+key] = e
 	}
 	c.mu.Unlock()
 	e.once.Do(func() {
+		e.tools = corpus()
 		docs := make([]ToolDoc, len(e.tools))
 		for i, t := range e.tools {
 			docs[i] = ToolDoc{Name: t.name, Server: t.server, Description: t.desc, Schema: t.schema}
