@@ -13,7 +13,6 @@ import (
 	"github.com/defersim/defersim/calibrate"
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/runner"
-	"github.com/defersim/defersim/sim/presets"
 )
 
 func newCalibrateCmd() *cobra.Command {
@@ -45,30 +44,9 @@ traces' recorded model when it is a preset). Catalogs default to those
 written beside the traces (TRACE.catalog, DIR/catalog).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sc, err := loadScenario(scenario)
+			sc, m, catalogs, err := jobInputs(scenario, model, catalogs, args)
 			if err != nil {
 				return err
-			}
-			m := sc.Model
-			if model == "" && scenario == "" {
-				rec, err := calibrate.RecordedModel(args)
-				if err != nil {
-					return err
-				}
-				if _, err := presets.Model(rec); err == nil {
-					model = rec
-				}
-			}
-			if model != "" {
-				if m, err = presets.Model(model); err != nil {
-					return err
-				}
-			}
-			if len(catalogs) == 0 {
-				catalogs = runner.CatalogsBeside(args)
-			}
-			if len(catalogs) == 0 {
-				return fmt.Errorf("no catalog: pass --catalogs DIR (none found beside the traces)")
 			}
 			cat, err := runner.LoadCatalogs(runner.PathSources(catalogs...))
 			if err != nil {

@@ -10,11 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/defersim/defersim/calibrate"
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/recommend"
 	"github.com/defersim/defersim/report"
-	"github.com/defersim/defersim/runner"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
 )
@@ -62,30 +60,9 @@ proposal, the current strategy (--current, default the scenario's baseline)
 and every preset are replayed on them, with paired differences.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sc, err := loadScenario(scenario)
+			sc, m, catalogs, err := jobInputs(scenario, model, catalogs, args)
 			if err != nil {
 				return err
-			}
-			m := sc.Model
-			if model == "" && scenario == "" {
-				rec, err := calibrate.RecordedModel(args)
-				if err != nil {
-					return err
-				}
-				if _, err := presets.Model(rec); err == nil {
-					model = rec
-				}
-			}
-			if model != "" {
-				if m, err = presets.Model(model); err != nil {
-					return err
-				}
-			}
-			if len(catalogs) == 0 {
-				catalogs = runner.CatalogsBeside(args)
-			}
-			if len(catalogs) == 0 {
-				return fmt.Errorf("no catalog: pass --catalogs DIR (none found beside the traces)")
 			}
 			if current == "" {
 				current = sc.Baseline
