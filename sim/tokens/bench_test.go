@@ -36,12 +36,13 @@ func syntheticSchema(size int) []byte {
 
 // BenchmarkCount compares counting one real-size tool definition cold (the
 // tokenizer runs every time) with counting it through a Memo (a SHA-256 of
-// the bytes and a map lookup after the first call).
+// the bytes and a map lookup after the first call), and the tokenizer with
+// tiktoken-go's (-reference).
 func BenchmarkCount(b *testing.B) {
 	for _, size := range []int{2_000, 12_000} {
 		schema := syntheticSchema(size)
-		for _, name := range []string{"o200k_base", "cl100k_base", "bytes/3.5"} {
-			c, err := ByName(name)
+		for _, name := range []string{"o200k_base", "o200k_base-reference", "cl100k_base", "bytes/3.5"} {
+			c, err := benchCounter(name)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -65,10 +66,18 @@ func BenchmarkCount(b *testing.B) {
 	}
 }
 
+// benchCounter is ByName, plus "ENC-reference" for tiktoken-go's own
+// counter (the speed the hand-written pre-tokeniser is compared with).
+func benchCounter(name string) (Counter, error) {
+	if enc, ok := strings.CutSuffix(name, "-reference"); ok {
+		return NewReference(enc)
+	}
+	return ByName(name)
+}
+
 // BenchmarkLoadEncoder measures a cold encoder load (offline rank file
 // parse and map building). It runs once per process in real use.
 func BenchmarkLoadEncoder(b *testing.B) {
-	installOfflineLoader()
 	for b.Loop() {
 		ranks, err := offlineLoader{inner: embeddedLoaderForBench()}.LoadTiktokenBpe("o200k_base.tiktoken")
 		if err != nil || len(ranks) < 100_000 {

@@ -67,7 +67,7 @@ func TestChunkedCountIsExact(t *testing.T) {
 			if len(s) <= chunkBytes {
 				t.Fatalf("%s is too short (%d bytes) to be chunked", name, len(s))
 			}
-			whole := int64(len(tk.enc.EncodeOrdinary(s)))
+			whole := int64(tk.enc.count(s))
 			if got := tk.Count([]byte(s)); got != whole {
 				t.Errorf("%s %s: chunked count %d, whole %d", enc, name, got, whole)
 			}
@@ -91,7 +91,7 @@ func TestCountLongRunsIsLinear(t *testing.T) {
 		})
 		// The whole count of a shorter run, scaled, bounds the error.
 		short := strings.Repeat(run, 4*maxRun/len(run))
-		per := float64(len(tk.enc.EncodeOrdinary(short))) / float64(len(short))
+		per := float64(tk.enc.count(short)) / float64(len(short))
 		want := per * float64(len(s))
 		if float64(n) < 0.9*want || float64(n) > 1.5*want+8 {
 			t.Errorf("%q × %d: %d tokens, want about %.0f", run, len(s)/len(run), n, want)
@@ -134,12 +134,12 @@ func FuzzBoundary(f *testing.F) {
 		}
 		b := []byte(s)
 		for name, tk := range enc {
-			whole := len(tk.enc.EncodeOrdinary(s))
+			whole := tk.enc.count(s)
 			for i := 1; i < len(b); i++ {
 				if !isBoundary(b, i) {
 					continue
 				}
-				if parts := len(tk.enc.EncodeOrdinary(s[:i])) + len(tk.enc.EncodeOrdinary(s[i:])); parts != whole {
+				if parts := tk.enc.count(s[:i]) + tk.enc.count(s[i:]); parts != whole {
 					t.Fatalf("%s: splitting %q at %d gives %d tokens, whole %d", name, s, i, parts, whole)
 				}
 			}

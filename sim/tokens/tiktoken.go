@@ -4,70 +4,64 @@ import (
 	"fmt"
 	"sync"
 
-	tiktoken "github.com/pkoukk/tiktoken-go"
 	tiktokenloader "github.com/pkoukk/tiktoken-go-loader"
 )
 
 // Tiktoken counts tokens with an OpenAI BPE encoding (o200k_base or
-// cl100k_base). The BPE ranks come from the files embedded in
+// cl100k_base): the encoding's split pattern (split.go) and merge ranks
+// (bpe.go). The ranks come from the files embedded in
 // github.com/pkoukk/tiktoken-go-loader: nothing is ever fetched from the
-// network. A Tiktoken is safe for concurrent use.
+// network. Counts equal tiktoken-go's (Reference) on any text; the tests
+// and FuzzCountMatchesReference check it. A Tiktoken is safe for
+// concurrent use.
 type Tiktoken struct {
 	name string
-	enc  *tiktoken.Tiktoken
+	enc  *bpe
 }
 
 // Encodings lists the encoding names NewTiktoken accepts.
 var Encodings = []string{"o200k_base", "cl100k_base"}
 
-// lazyEncoding is one encoder, built on first use.
+// splitters are the pre-tokenisers of the encodings.
+var splitters = map[string]func(string, int) int{
+	"o200k_base":  o200kNext,
+	"cl100k_base": cl100kNext,
+}
+
+// lazyEncoding is one encoding's ranks, loaded on first use.
 type lazyEncoding struct {
 	once sync.Once
-	enc  *tiktoken.Tiktoken
+	enc  *bpe
 	err  error
 }
 
 // Process-wide state, the one exception to "no global mutable state":
-//
-//   - tiktoken-go keeps its BPE loader in a package variable
-//     (tiktoken.SetBpeLoader is process-global), so installing the offline
-//     loader is done exactly once, guarded by loaderOnce.
-//   - Building an encoder parses a multi-megabyte rank file and builds
-//     200K-entry maps (hundreds of milliseconds, tens of MB). Every caller in
-//     a process needs the same immutable encoder, so each is built once and
-//     shared. The map below is never written after initialisation; each entry
-//     is guarded by its own sync.Once.
-var (
-	loaderOnce sync.Once
-	encoders   = map[string]*lazyEncoding{
-		"o200k_base":  {},
-		"cl100k_base": {},
-	}
-)
-
-// installOfflineLoader points tiktoken-go at the embedded rank files.
-func installOfflineLoader() {
-	loaderOnce.Do(func() {
-		tiktoken.SetBpeLoader(offlineLoader{inner: tiktokenloader.NewOfflineLoader()})
-	})
+// loading an encoding parses a multi-megabyte rank file into a 200K-entry
+// map (hundreds of milliseconds, tens of MB). Every caller in a process
+// needs the same immutable ranks, so each encoding is loaded once and
+// shared. The map below is never written after initialisation; each entry
+// is guarded by its own sync.Once.
+var encoders = map[string]*lazyEncoding{
+	"o200k_base":  {},
+	"cl100k_base": {},
 }
 
 // NewTiktoken returns a counter for encoding ("o200k_base" or
 // "cl100k_base"). The first call for an encoding in a process loads it
-// (offline); later calls share the loaded encoder.
+// (offline); later calls share the loaded ranks.
 func NewTiktoken(encoding string) (*Tiktoken, error) {
 	lazy, ok := encoders[encoding]
 	if !ok {
 		return nil, fmt.Errorf("tiktoken: unknown encoding %q (known: %v)", encoding, Encodings)
 	}
-	installOfflineLoader()
 	lazy.once.Do(func() {
-		enc, err := tiktoken.GetEncoding(encoding)
+		l := offlineLoader{inner: tiktokenloader.NewOfflineLoader()}
+		ranks, err := l.LoadTiktokenBpe(encoding + ".tiktoken")
 		if err != nil {
 			lazy.err = fmt.Errorf("tiktoken: load %s offline: %w", encoding, err)
 			return
 		}
-		lazy.enc = enc
+		lazy.enc = &bpe{ranks: ranks, next: splitters[encoding]}
 	})
 	if lazy.err != nil {
 		return nil, lazy.err
@@ -88,9 +82,9 @@ func (t *Tiktoken) Count(b []byte) int64 {
 		return 0
 	}
 	if len(b) <= maxRun {
-		return int64(len(t.enc.EncodeOrdinary(string(b))))
+		return int64(t.enc.count(string(b)))
 	}
 	var n int64
-	chunks(b, func(c []byte) { n += int64(len(t.enc.EncodeOrdinary(string(c)))) })
+	chunks(b, func(c []byte) { n += int64(t.enc.count(string(c))) })
 	return n
 }

@@ -33,7 +33,11 @@ func TestTiktokenKnownIDs(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.enc, func(t *testing.T) {
 			tk := mustTiktoken(t, tc.enc)
-			got := tk.enc.EncodeOrdinary(tc.text)
+			ref, err := NewReference(tc.enc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ref.enc.EncodeOrdinary(tc.text)
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("ids (-want +got):\n%s", diff)
 			}
@@ -117,7 +121,12 @@ func TestOfflineLoaderNeverFetches(t *testing.T) {
 				fmt.Fprintln(os.Stderr, "load:", err)
 				os.Exit(3)
 			}
-			if tk.Count([]byte("hello world")) != 2 {
+			ref, err := NewReference(enc)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "load reference:", err)
+				os.Exit(3)
+			}
+			if tk.Count([]byte("hello world")) != 2 || ref.Count([]byte("hello world")) != 2 {
 				fmt.Fprintln(os.Stderr, "bad count")
 				os.Exit(4)
 			}
@@ -142,7 +151,6 @@ func TestOfflineLoaderNeverFetches(t *testing.T) {
 }
 
 func TestOfflineLoaderRefusesUnknownFile(t *testing.T) {
-	installOfflineLoader()
 	l := offlineLoader{inner: failingLoader{}}
 	if _, err := l.LoadTiktokenBpe("https://example.invalid/encodings/x99k.tiktoken"); err == nil {
 		t.Fatal("want error for a rank file that is not embedded")
