@@ -24,6 +24,7 @@ func BenchmarkRank500(b *testing.B) {
 		ModeBM25:      "create a pull request for this branch",
 		ModeRegex:     "pull.*request",
 		ModeSubstring: "request",
+		ModeKeyword:   "create a pull request for this branch",
 	}
 	for mode, q := range queries {
 		rk, err := Factories()[mode](docs)
@@ -37,6 +38,13 @@ func BenchmarkRank500(b *testing.B) {
 			}
 		})
 	}
+	sub := NewSubstring(docs)
+	b.Run("substring-miss", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			sub.Rank("no such words", 8)
+		}
+	})
 	bm, _ := NewBM25(docs, AnchorBM25())
 	b.Run("bm25-prefix-fallback", func(b *testing.B) {
 		b.ReportAllocs()

@@ -1,8 +1,9 @@
 package search
 
 import (
-	"sort"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/defersim/defersim/sim"
 )
@@ -14,21 +15,40 @@ import (
 // not returned; ties keep corpus order.
 const ModeKeyword = "keyword"
 
-// Keyword ranks by matched query terms.
+// Keyword ranks by matched query terms. It is immutable once built (its
+// scratch pool aside) and safe for concurrent use.
 type Keyword struct {
-	terms []map[string]bool // per document, its distinct tokens
+	n        int
+	vocab    map[string]int32
+	postings [][]int32 // by term id: the documents holding it, ascending
+	scratch  sync.Pool // *keywordBuf
 }
 
-// NewKeyword indexes docs.
+// keywordBuf is one Rank call's scratch space.
+type keywordBuf struct {
+	score, must []int32 // by document
+	touched     []int32
+}
+
+// NewKeyword indexes docs: each distinct token of a document lists the
+// document once.
 func NewKeyword(docs []sim.ToolDoc) *Keyword {
-	k := &Keyword{terms: make([]map[string]bool, len(docs))}
-	for i, d := range docs {
-		set := map[string]bool{}
-		for _, t := range DocTokens(nil, d, 1) {
-			set[t] = true
-		}
-		k.terms[i] = set
+	k := &Keyword{n: len(docs), vocab: map[string]int32{}}
+	var buf [64]byte
+	for d, doc := range docs {
+		EachDocToken(doc, 1, buf[:0], func(tok []byte) {
+			id, ok := k.vocab[string(tok)]
+			if !ok {
+				id = int32(len(k.postings))
+				k.vocab[string(tok)] = id
+				k.postings = append(k.postings, nil)
+			}
+			if p := k.postings[id]; len(p) == 0 || p[len(p)-1] != int32(d) {
+				k.postings[id] = append(p, int32(d))
+			}
+		})
 	}
+	k.scratch.New = func() any { return &keywordBuf{score: make([]int32, k.n), must: make([]int32, k.n)} }
 	return k
 }
 
@@ -52,36 +72,61 @@ func (k *Keyword) Rank(query string, n int) []int {
 			}
 		}
 	}
-	type hit struct{ doc, score int }
-	var hits []hit
-	for i, set := range k.terms {
-		ok := true
-		for _, t := range must {
-			if !set[t] {
-				ok = false
-				break
-			}
+	buf := k.scratch.Get().(*keywordBuf)
+	defer k.scratch.Put(buf)
+	buf.touched = buf.touched[:0]
+	// A document qualifies when it holds every required term: count the
+	// required terms each document holds.
+	for _, t := range must {
+		if _, ok := k.vocab[t]; !ok {
+			return []int{} // no document holds it
 		}
+	}
+	for _, t := range must {
+		for _, d := range k.postings[k.vocab[t]] {
+			buf.must[d]++
+		}
+	}
+	for _, t := range want {
+		id, ok := k.vocab[t]
 		if !ok {
 			continue
 		}
-		s := 0
-		for _, t := range want {
-			if set[t] {
-				s++
+		for _, d := range k.postings[id] {
+			if buf.score[d] == 0 {
+				buf.touched = append(buf.touched, d)
+			}
+			buf.score[d]++
+		}
+	}
+	hits := buf.touched[:0:0]
+	if len(must) > 0 {
+		for _, d := range buf.touched {
+			if int(buf.must[d]) == len(must) {
+				hits = append(hits, d)
 			}
 		}
-		if s > 0 {
-			hits = append(hits, hit{i, s})
+	} else {
+		hits = append(hits, buf.touched...)
+	}
+	// Best score first; ties in corpus order.
+	slices.SortFunc(hits, func(a, b int32) int {
+		if buf.score[a] != buf.score[b] {
+			return int(buf.score[b] - buf.score[a])
 		}
+		return int(a - b)
+	})
+	out := make([]int, min(n, len(hits)))
+	for i := range out {
+		out[i] = int(hits[i])
 	}
-	sort.SliceStable(hits, func(a, b int) bool { return hits[a].score > hits[b].score })
-	if len(hits) > n {
-		hits = hits[:n]
+	for _, d := range buf.touched {
+		buf.score[d] = 0
 	}
-	out := make([]int, len(hits))
-	for i, h := range hits {
-		out[i] = h.doc
+	for _, t := range must {
+		for _, d := range k.postings[k.vocab[t]] {
+			buf.must[d] = 0
+		}
 	}
 	return out
 }
