@@ -61,6 +61,11 @@ type anthropicCache struct {
 	min      int64
 	lookback int
 	entries  map[uint64]float64 // prefix hash -> expiry (ms)
+	// seen is a 4096-bit filter with the bit of every hash written since
+	// Reset set (bit number: the hash's top 12 bits), so that most of the
+	// lookback's misses skip the map: a clear bit means the hash is not in
+	// entries.
+	seen [64]uint64
 }
 
 func newAnthropicCache(cfg CacheConfig) *anthropicCache {
@@ -71,17 +76,29 @@ func newAnthropicCache(cfg CacheConfig) *anthropicCache {
 	return &anthropicCache{ttlMs: cfg.TTLSeconds * 1000, min: cfg.MinTokens, lookback: lb, entries: map[uint64]float64{}}
 }
 
-func (c *anthropicCache) Reset() { clear(c.entries) }
+func (c *anthropicCache) Reset() {
+	clear(c.entries)
+	c.seen = [64]uint64{}
+}
+
+// put makes the prefix h live until exp.
+func (c *anthropicCache) put(h uint64, exp float64) {
+	c.entries[h] = exp
+	c.seen[h>>58] |= 1 << (h >> 52 & 63)
+}
 
 func (c *anthropicCache) Seed(now float64, p *Prompt) {
 	for _, bp := range p.Breakpoints {
 		if p.CumTokens[bp] >= c.min {
-			c.entries[p.PrefixHash[bp]] = now + c.ttlMs
+			c.put(p.PrefixHash[bp], now+c.ttlMs)
 		}
 	}
 }
 
 func (c *anthropicCache) live(h uint64, now float64) bool {
+	if c.seen[h>>58]&(1<<(h>>52&63)) == 0 {
+		return false
+	}
 	exp, ok := c.entries[h]
 	if !ok {
 		return false
@@ -113,14 +130,14 @@ func (c *anthropicCache) Request(now float64, p *Prompt) (read, write int64) {
 	}
 	if best >= 0 {
 		read = p.CumTokens[best]
-		c.entries[p.PrefixHash[best]] = now + c.ttlMs
+		c.put(p.PrefixHash[best], now+c.ttlMs)
 	}
 	last := p.Breakpoints[len(p.Breakpoints)-1]
 	if last > best && p.CumTokens[last] >= c.min {
 		write = p.CumTokens[last] - read
 		for _, bp := range p.Breakpoints {
 			if bp > best && p.CumTokens[bp] >= c.min {
-				c.entries[p.PrefixHash[bp]] = now + c.ttlMs
+				c.put(p.PrefixHash[bp], now+c.ttlMs)
 			}
 		}
 	}

@@ -50,6 +50,7 @@ type Engine struct {
 	tables     *toolTables
 	registry   *Registry
 	rankers    *rankerCache
+	sets       serverSets
 	deny       []string
 	validator  ArgValidator
 	fidelity   int // strategy index, -1 none
@@ -235,7 +236,7 @@ func (e *Engine) validate(seen, served *toolInfo, args []byte) string {
 
 // staticTrigger evaluates the parts of the trigger that depend only on the
 // registry (not on what is warm).
-func (e *Engine) staticTrigger(s *Strategy, tables []*serverTable, r *replayer) bool {
+func (e *Engine) staticTrigger(s *Strategy, tables []*serverTable, flags []uint8) bool {
 	tr := &s.Trigger
 	anyDeferrable := false
 	var count int
@@ -247,7 +248,7 @@ func (e *Engine) staticTrigger(s *Strategy, tables []*serverTable, r *replayer) 
 			if estMap != nil {
 				est += estMap[ti.fp]
 			}
-			if r.deferrable(ti) {
+			if flags[ti.id]&flagDeferrable != 0 {
 				anyDeferrable = true
 				deferTok += ti.tokens
 			}

@@ -1,9 +1,6 @@
 package sim
 
-import (
-	"encoding/hex"
-	"hash/fnv"
-)
+import "encoding/hex"
 
 // mix combines two 64-bit values into one (a prefix-hash chain step). It is
 // deterministic across runs and machines.
@@ -17,11 +14,19 @@ func mix(a, b uint64) uint64 {
 	return x
 }
 
-// hashString is a 64-bit FNV-1a hash of s.
+// hashString is a 64-bit FNV-1a hash of s (hash/fnv's New64a, without
+// its allocations).
 func hashString(s string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(s))
-	return h.Sum64()
+	const (
+		offset64 = 14695981039346656037
+		prime64  = 1099511628211
+	)
+	h := uint64(offset64)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= prime64
+	}
+	return h
 }
 
 // hashFingerprint turns a hex SHA-256 fingerprint into a 64-bit block hash.

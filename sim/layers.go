@@ -117,14 +117,20 @@ func (r *replayer) startSession() {
 	}
 }
 
-// countUnlisted counts the session's servers whose tools are not listed.
+// countUnlisted counts the session's servers whose tools are not listed,
+// and notes which are (tblListed) for the prompt. It is called after every
+// change of the registry or of what is listed, which lver counts.
 func (r *replayer) countUnlisted() {
 	r.unlisted = 0
+	r.tblListed = r.tblListed[:0]
 	for _, t := range r.tables {
-		if !r.listed[t.name] {
+		l := r.listed[t.name]
+		if !l {
 			r.unlisted++
 		}
+		r.tblListed = append(r.tblListed, l)
 	}
+	r.lver++
 }
 
 // ensureConnected pays a lazy connection before a server is used.

@@ -95,12 +95,22 @@ func IsSearchTool(name string) bool { return searchToolNames[name] }
 func ExtractNeed(s *traces.Session) *Need {
 	n := &Need{SessionID: s.ID, QueryFor: map[string]string{}}
 	explicit := false
+	steps, calls := 0, 0 // events that may open a step; tool calls
 	for i := range s.Events {
-		if s.Events[i].Type == traces.ModelRequest {
+		switch s.Events[i].Type {
+		case traces.ModelRequest:
 			explicit = true
-			break
+			steps++
+		case traces.UserMessage, traces.AssistantMessage, traces.CatalogChange:
+			steps++
+		case traces.ToolCall:
+			calls++
 		}
 	}
+	if !explicit {
+		steps += calls // each may open an implicit step
+	}
+	n.Steps = make([]Step, 0, steps)
 	// Importers of sources without timestamps write a placeholder time and
 	// mark the session meta timing=synthetic: such times are not used.
 	synthetic := false
@@ -212,6 +222,9 @@ func ExtractNeed(s *traces.Session) *Need {
 				lastEnd = end
 			}
 		}
+	}
+	if len(n.Steps) == 0 {
+		n.Steps = nil // as without the preallocation
 	}
 	// Drop model steps that produced nothing but removed artefacts: the
 	// recording runtime's own search round trips.

@@ -73,32 +73,47 @@ func nameWords(name string) []string {
 // keywordQuery is the query the model writes for a needed tool when the
 // trace recorded none (Params.QueryModel).
 func keywordQuery(model, mode string, dirShowsNames bool, userText, tool string) string {
-	words := func() string { return strings.Join(nameWords(tool), " ") }
+	words := nameWords(tool)
+	return queryFor(model, mode, dirShowsNames, queryText{user: userText,
+		userWords: func() []string { return contentWords(userText) },
+		toolWords: words, toolQuery: strings.Join(words, " ")})
+}
+
+// queryText is what the query model reads: the latest user text and the
+// needed tool's name. The replay memoises the words of both.
+type queryText struct {
+	user      string
+	userWords func() []string // contentWords(user), called only when needed
+	toolWords []string        // nameWords(tool)
+	toolQuery string          // toolWords joined by spaces
+}
+
+// queryFor is keywordQuery over the words of its text.
+func queryFor(model, mode string, dirShowsNames bool, t queryText) string {
 	switch model {
 	case "user-text":
-		if userText != "" {
-			return userText
+		if t.user != "" {
+			return t.user
 		}
-		return words()
+		return t.toolQuery
 	case "name-words":
-		return words()
+		return t.toolQuery
 	}
-	cw := contentWords(userText)
 	switch mode {
 	case "bm25", "bm25-anthropic", "routed", "routed-hard":
-		if userText != "" {
-			return userText
+		if t.user != "" {
+			return t.user
 		}
 	case "keyword":
-		if len(cw) > 0 {
+		if cw := t.userWords(); len(cw) > 0 {
 			return strings.Join(cw[:min(4, len(cw))], " ")
 		}
 	case "regex":
-		return regexp.QuoteMeta(keywordQuery(model, "substring", dirShowsNames, userText, tool))
+		return regexp.QuoteMeta(queryFor(model, "substring", dirShowsNames, t))
 	default: // substring and other pattern modes: one short term
 		if dirShowsNames {
 			best := ""
-			for _, w := range nameWords(tool) {
+			for _, w := range t.toolWords {
 				if len(w) > len(best) {
 					best = w
 				}
@@ -107,7 +122,7 @@ func keywordQuery(model, mode string, dirShowsNames bool, userText, tool string)
 				return best
 			}
 		}
-		if len(cw) > 0 {
+		if cw := t.userWords(); len(cw) > 0 {
 			best := cw[0]
 			for _, w := range cw {
 				if len(w) > len(best) {
@@ -117,5 +132,5 @@ func keywordQuery(model, mode string, dirShowsNames bool, userText, tool string)
 			return best
 		}
 	}
-	return words()
+	return t.toolQuery
 }

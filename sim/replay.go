@@ -4,10 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
-	"strconv"
 	"strings"
-
-	"github.com/defersim/defersim/traces"
 )
 
 // exposure of one tool in one request.
@@ -40,13 +37,26 @@ type replayer struct {
 	warm      warmSet
 	transient []*toolInfo // loads that live only until the end of the step (no warm set)
 
+	// The registry: a shared, read-only server set (serverset.go); tables
+	// is set.tables and must not be modified.
+	set      *serverSet
 	tables   []*serverTable
-	byName   map[string]*toolInfo
-	bySrv    map[string]*toolInfo
-	regSig   uint64
+	flags    []uint8 // e.flags[si]
 	staticOn bool
 	dir      block
 	dirOK    bool
+	dirMemo  map[dirKey]block
+	tblBuf   []*serverTable // scratch for building table sequences
+	keyBuf   []byte         // scratch for server set keys
+
+	// What every strategy of the current session shares, computed for its
+	// first strategy: sess is the need they are for (holding it keeps its
+	// address from being reused).
+	sess      *Need
+	sessSet   *serverSet
+	sessSeed  uint64 // hashString(SessionID)
+	sessSys   block  // the system prompt block
+	sessWords map[int][]string
 
 	msgs     []block
 	msgSeq   uint64
@@ -55,35 +65,61 @@ type replayer struct {
 	userSeen bool
 	replied  bool
 	lastUser string
+	userStep int // index of the step lastUser comes from
 
-	blocks []block
-	prompt Prompt
-	// corpusKey's cache: valid for one registry (regSig) and strategy (si).
-	ckey    string
-	ckeySig uint64
-	ckeySI  int
-	ckeyOK  bool
-	// The tools[] segment is rebuilt only when what decides it changes:
-	// tver counts such changes (loads, evictions, drops, registry changes).
+	pcg    rand.PCG
+	ranked []int      // scratch for ranker results
+	tools  []toolMemo // by tool id
+
+	// Prompt assembly (prompt.go).
+	prompt    Prompt
+	blocks    []block // the last prompt's blocks, described by prompt
+	schemaCum []int64 // schema tokens of blocks[:i+1]
+	nTools    int     // blocks[:nTools] are toolBlks of generation pToolGen
+	nStatic   int     // blocks[:nStatic] are tools, system and directory
+	nMsgs     int     // blocks[nStatic:] are msgs[:nMsgs] of this run
+	pToolGen  uint64
+	searchBlk block // the tool_search definition
+
 	// Loading layers (layers.go): which servers are connected and listed,
 	// and the time spent in each layer so far.
 	connected map[string]bool
 	listed    map[string]bool
 	unlisted  int
+	tblListed []bool // listed[tables[i].name], kept by countUnlisted
+	lver      uint64 // counts registry and listing changes
 	started   bool
 	active    map[string]bool // domains whose activation notice was shown
 	layerMs   [numLayers]float64
 
+	// The tools[] segment is rebuilt only when what decides it changes:
+	// tver counts such changes (loads, evictions, drops, registry changes).
+	// toolGen counts changes of the segment's content.
 	tver      uint64
-	toolBuilt uint64
+	toolBuilt uint64 // tver and lver when the segment was built
+	toolLver  uint64
 	toolMode  bool
+	toolGen   uint64
 	toolBlks  []block
+	toolTmp   []block
+	posBuf    []int32 // scratch for buildTools
 	fid       []FidelityPair
+	reqBuf    []RequestTokens // a session's requests under every strategy (run.go)
+	outcome   Outcome         // scratch outcome (run.go)
 }
 
 func newReplayer(e *Engine) *replayer {
-	return &replayer{e: e, byName: map[string]*toolInfo{}, bySrv: map[string]*toolInfo{},
-		connected: map[string]bool{}, listed: map[string]bool{}, active: map[string]bool{}}
+	r := &replayer{}
+	r.init(e)
+	return r
+}
+
+// init (re)sets r to a new replayer's state. A replayer whose run
+// panicked is re-initialised: its buffers and memos may be inconsistent.
+func (r *replayer) init(e *Engine) {
+	*r = replayer{e: e, connected: map[string]bool{}, listed: map[string]bool{}, active: map[string]bool{},
+		searchBlk: block{h: hashString("\x00tool_search"), tokens: e.params.SearchToolTokens, schema: true}}
+	r.rng = rand.New(&r.pcg)
 }
 
 // FidelityPair is one model request of the recorded strategy: what the
@@ -104,14 +140,18 @@ func (r *replayer) run(n *Need, si int, out *Outcome, wantFid bool) {
 	}
 	r.s = &e.strategies[si]
 	r.si = si
+	r.flags = e.flags[si]
 	r.n = n
 	r.out = out
 	*out = Outcome{PerRequest: out.PerRequest[:0]}
+	if r.sess != n {
+		r.newSession(n)
+	}
 	// Common random numbers: every strategy of a session draws from the same
 	// stream (seeded by the run seed and the session id, not the strategy),
 	// so paired comparisons are not blurred by independent draws and
 	// renaming a strategy does not change its results.
-	r.rng = rand.New(rand.NewPCG(uint64(e.seed), hashString(n.SessionID)))
+	r.pcg.Seed(uint64(e.seed), r.sessSeed)
 	if r.cache == nil {
 		r.cache = e.newCache()
 	}
@@ -119,10 +159,11 @@ func (r *replayer) run(n *Need, si int, out *Outcome, wantFid bool) {
 	r.warm.reset(r.s.Warm)
 	r.transient = r.transient[:0]
 	r.msgs = r.msgs[:0]
-	r.msgSeq = mix(hashString(n.SessionID), 1)
+	r.nMsgs = 0 // the previous prompt's messages are another run's
+	r.msgSeq = mix(r.sessSeed, 1)
 	r.clock, r.t0 = 0, 0
 	r.userSeen, r.replied = false, false
-	r.lastUser = ""
+	r.lastUser, r.userStep = "", -1
 	r.fid = r.fid[:0]
 	clear(r.connected)
 	clear(r.listed)
@@ -130,7 +171,7 @@ func (r *replayer) run(n *Need, si int, out *Outcome, wantFid bool) {
 	r.started = false
 	r.layerMs = [numLayers]float64{}
 	r.tver++
-	r.setRegistry(n.Servers)
+	r.useSet(r.sessSet)
 
 	for i := range n.Steps {
 		st := &n.Steps[i]
@@ -150,7 +191,7 @@ func (r *replayer) run(n *Need, si int, out *Outcome, wantFid bool) {
 				r.started = true
 				r.startSession()
 			}
-			r.lastUser = st.Text
+			r.lastUser, r.userStep = st.Text, i
 			r.appendMsg(st.TextTokens, false)
 		case StepCanned:
 			r.appendMsg(st.TextTokens, false)
@@ -181,24 +222,37 @@ func (r *replayer) run(n *Need, si int, out *Outcome, wantFid bool) {
 	v[MMalformedCalls] = v[MMalformedMissingRequired] + v[MMalformedUnknownProperty] + v[MMalformedType] + v[MMalformedEnum] + v[MMalformedOther] + v[MMalformedNoSchema]
 }
 
-// setRegistry builds the session's tool registry from its server list (all
-// catalog servers at their latest version when the trace names none).
-func (r *replayer) setRegistry(servers []traces.ServerRef) {
-	r.tables = r.tables[:0]
-	tt := r.e.tables
-	if len(servers) == 0 {
+// newSession computes what every strategy of a session shares: its
+// initial registry (all catalog servers at their latest version when the
+// trace names none), its random seed and its system prompt block.
+func (r *replayer) newSession(n *Need) {
+	e := r.e
+	r.sess = n
+	r.sessSeed = hashString(n.SessionID)
+	r.sessSys = block{h: e.systemHash(n), tokens: e.systemTokens(n) + e.params.RequestOverheadTokens}
+	r.sessWords = nil
+	tables := r.tblBuf[:0]
+	tt := e.tables
+	if len(n.Servers) == 0 {
 		for _, name := range tt.names {
-			r.tables = append(r.tables, tt.latest[name])
+			tables = append(tables, tt.latest[name])
 		}
 	} else {
-		for _, s := range servers {
+		for _, s := range n.Servers {
 			if st := tt.lookup(s.Name, s.Version); st != nil {
-				r.tables = append(r.tables, st)
+				tables = append(tables, st)
 			}
 		}
-		sortTables(r.tables)
+		sortTables(tables)
 	}
-	r.registryChanged()
+	r.tblBuf = tables
+	r.sessSet, r.keyBuf = e.set(tables, r.keyBuf)
+}
+
+// endSession lets the session's need go: the next run recomputes what
+// its strategies share.
+func (r *replayer) endSession() {
+	r.sess, r.sessSet, r.sessWords = nil, nil, nil
 }
 
 func (r *replayer) changeVersion(server, version string) {
@@ -206,45 +260,41 @@ func (r *replayer) changeVersion(server, version string) {
 	if st == nil {
 		return
 	}
+	tables := append(r.tblBuf[:0], r.tables...)
 	found := false
-	for i, t := range r.tables {
+	for i, t := range tables {
 		if t.name == server {
-			r.tables[i] = st
+			tables[i] = st
 			found = true
 		}
 	}
 	if !found {
-		r.tables = append(r.tables, st)
-		sortTables(r.tables)
+		tables = append(tables, st)
+		sortTables(tables)
 	}
-	r.registryChanged()
+	r.tblBuf = tables
+	var set *serverSet
+	set, r.keyBuf = r.e.set(tables, r.keyBuf)
+	r.useSet(set)
 	if r.s.Warm.Key == "fingerprint" {
 		r.warm.dropChanged(r.served)
 		r.tver++
 	}
 }
 
-func (r *replayer) registryChanged() {
-	clear(r.byName)
-	clear(r.bySrv)
-	sig := uint64(0)
-	for _, t := range r.tables {
-		sig = mix(sig, hashString(t.name+"@"+t.version))
-		for _, ti := range t.tools {
-			if _, ok := r.byName[ti.name]; !ok {
-				r.byName[ti.name] = ti
-			}
-			r.bySrv[ti.server+"\x00"+ti.name] = ti
-		}
-	}
-	r.regSig = sig
+// useSet makes set the registry.
+func (r *replayer) useSet(set *serverSet) {
+	r.set = set
+	r.tables = set.tables
 	r.dirOK = false
 	r.countUnlisted()
 	r.tver++
-	r.staticOn = r.e.staticTrigger(r.s, r.tables, r)
+	r.staticOn = set.strat[r.si].staticOn
 }
 
-func (r *replayer) served(server, name string) *toolInfo { return r.bySrv[server+"\x00"+name] }
+func (r *replayer) served(server, name string) *toolInfo {
+	return r.set.bySrv[toolKey{server, name}]
+}
 
 func (r *replayer) resolve(c *Call) *toolInfo {
 	if c.Server != "" {
@@ -252,12 +302,12 @@ func (r *replayer) resolve(c *Call) *toolInfo {
 			return ti
 		}
 	}
-	return r.byName[c.Tool]
+	return r.set.byName[c.Tool]
 }
 
 // deferrable reports whether the strategy may defer ti at all.
 func (r *replayer) deferrable(ti *toolInfo) bool {
-	return r.e.flags[r.si][ti.id]&flagDeferrable != 0
+	return r.flags[ti.id]&flagDeferrable != 0
 }
 
 // computeDeferrable is deferrable's rule, evaluated once per strategy and tool.
@@ -274,12 +324,15 @@ func computeDeferrable(s *Strategy, ti *toolInfo) bool {
 	return true
 }
 
-func (r *replayer) isWarm(ti *toolInfo) *toolInfo {
-	if w := r.warm.get(ti); w != nil {
-		return w
+func (r *replayer) isWarm(ti *toolInfo) *toolInfo { return r.warmIdent(ti.ident) }
+
+// warmIdent returns the schema loaded for a tool identity (nil when cold).
+func (r *replayer) warmIdent(ident int32) *toolInfo {
+	if i := r.warm.find(ident); i >= 0 {
+		return r.warm.entries[i].ti
 	}
 	for _, t := range r.transient {
-		if t.ident == ti.ident {
+		if t.ident == ident {
 			return t
 		}
 	}
@@ -296,7 +349,7 @@ func (r *replayer) deferredMode() bool {
 	}
 	for _, t := range r.tables {
 		for _, ti := range t.tools {
-			if r.e.flags[r.si][ti.id]&flagCategorical != 0 && r.isWarm(ti) == nil {
+			if r.flags[ti.id]&flagCategorical != 0 && r.isWarm(ti) == nil {
 				return true
 			}
 		}
@@ -309,6 +362,11 @@ func (r *replayer) state(ti *toolInfo, mode bool) (exposure, *toolInfo) {
 	if !r.listed[ti.server] {
 		return expCold, nil // lazy discovery: the runtime does not know it yet
 	}
+	return r.listedState(ti, mode)
+}
+
+// listedState is state for a tool of a listed server.
+func (r *replayer) listedState(ti *toolInfo, mode bool) (exposure, *toolInfo) {
 	if !mode || !r.deferrable(ti) {
 		return expDirect, ti
 	}
@@ -321,87 +379,6 @@ func (r *replayer) state(ti *toolInfo, mode bool) (exposure, *toolInfo) {
 func (r *replayer) appendMsg(tokens int64, schema bool) {
 	r.msgSeq = mix(r.msgSeq, uint64(len(r.msgs)+1))
 	r.msgs = append(r.msgs, block{h: r.msgSeq, tokens: tokens + r.e.params.MessageOverheadTokens, schema: schema})
-}
-
-// buildPrompt assembles tools → system → directory → messages and the
-// cache breakpoints, and returns the prompt plus its schema tokens.
-func (r *replayer) buildPrompt() (*Prompt, int64) {
-	e := r.e
-	mode := r.deferredMode()
-	search := mode || r.unlisted > 0
-	if r.toolBuilt != r.tver || r.toolMode != mode || r.toolBlks == nil {
-		tb := r.toolBlks[:0]
-		if search {
-			tb = append(tb, block{h: hashString("\x00tool_search"), tokens: e.params.SearchToolTokens, schema: true})
-		}
-		for _, t := range r.tables {
-			for _, ti := range t.tools {
-				exp, seen := r.state(ti, mode)
-				if exp == expCold || (exp == expWarm && r.s.Injection == "inline") {
-					continue
-				}
-				tb = append(tb, block{h: seen.h, tokens: seen.tokens, schema: true})
-			}
-		}
-		if tb == nil {
-			tb = []block{}
-		}
-		r.toolBlks, r.toolBuilt, r.toolMode = tb, r.tver, mode
-	}
-	b := append(r.blocks[:0], r.toolBlks...)
-	var schemaTok int64
-	toolsEnd := len(b) - 1
-	b = append(b, block{h: e.systemHash(r.n), tokens: e.systemTokens(r.n) + e.params.RequestOverheadTokens})
-	if search && r.s.Directory.Format != "none" {
-		if !r.dirOK {
-			r.dir = e.directory(r.s, r.tables, func(ti *toolInfo) bool { return mode && r.deferrable(ti) }, r.listed)
-			r.dirOK = true
-		}
-		if r.dir.tokens > 0 {
-			b = append(b, r.dir)
-		}
-	}
-	sysEnd := len(b) - 1
-	b = append(b, r.msgs...)
-	r.blocks = b
-
-	p := &r.prompt
-	p.PrefixHash = p.PrefixHash[:0]
-	p.CumTokens = p.CumTokens[:0]
-	var h uint64
-	var cum int64
-	for _, bl := range b {
-		h = mix(h, bl.h)
-		cum += bl.tokens
-		if bl.schema {
-			schemaTok += bl.tokens
-		}
-		p.PrefixHash = append(p.PrefixHash, h)
-		p.CumTokens = append(p.CumTokens, cum)
-	}
-	// Breakpoints, by priority: the last message, the end of tools[], the
-	// end of the system prompt, the second-to-last message.
-	p.Breakpoints = p.Breakpoints[:0]
-	last := len(b) - 1
-	cands := [4]int{last, toolsEnd, sysEnd, last - 1}
-	if len(r.msgs) < 2 {
-		cands[3] = -1
-	}
-	maxBP := e.model.Cache.Breakpoints
-	if maxBP <= 0 {
-		maxBP = 4
-	}
-	for _, c := range cands {
-		if len(p.Breakpoints) >= maxBP {
-			break
-		}
-		if c < 0 || containsInt(p.Breakpoints, c) {
-			continue
-		}
-		p.Breakpoints = append(p.Breakpoints, c)
-	}
-	sortInts(p.Breakpoints)
-	return p, schemaTok
 }
 
 // send simulates one model request producing output tokens.
@@ -484,7 +461,7 @@ func (r *replayer) modelStep(st *Step, wantFid bool) {
 			case expCold:
 				r.out.Values[MCallsWithoutSchema]++
 			}
-			if e.flags[r.si][ti.id]&flagDenied != 0 {
+			if r.flags[ti.id]&flagDenied != 0 {
 				r.out.Values[MDeniedCalls]++
 			}
 		}
@@ -597,22 +574,27 @@ func (r *replayer) load(cold []*toolInfo) {
 
 // keywordLoad searches for ti with keyword queries, falling back to select.
 func (r *replayer) keywordLoad(ti *toolInfo, f RankerFactory) {
-	e := r.e
-	ent, err := e.rankers.get(r.s.Search.Mode, f, r.corpusKey(), r.corpus)
+	ent, served, err := r.set.rankerFor(r.e, r.si, f)
 	v := &r.out.Values
-	queries := []string{r.queryFor(ti)}
-	for i := 0; i < r.s.Search.KeywordRetries; i++ {
-		queries = append(queries, strings.Join(nameWords(ti.name), " "))
-	}
-	for qi, q := range queries {
-		if qi > 0 {
+	var retry string // every retry searches for the name's words
+	for qi := 0; qi <= r.s.Search.KeywordRetries; qi++ {
+		var q string
+		switch qi {
+		case 0:
+			q = r.queryFor(ti)
+		case 1:
+			retry = r.toolMemo(ti).query
+			fallthrough
+		default:
 			v[MSearchRetries]++
+			q = retry
 		}
 		var got []*toolInfo
 		if err == nil {
 			k := r.s.Search.K
-			for _, idx := range ent.r.Rank(q, k+len(r.warm.entries)+8) {
-				t := r.servedOf(ent.tools[idx])
+			r.ranked = ent.rank(r.ranked[:0], q, k+len(r.warm.entries)+8)
+			for _, idx := range r.ranked {
+				t := served[idx] // what the registry serves of ent.tools[idx]
 				if t == nil || r.isWarm(t) != nil {
 					continue
 				}
@@ -636,46 +618,29 @@ func (r *replayer) keywordLoad(ti *toolInfo, f RankerFactory) {
 	r.searchRoundTrip("select:"+ti.name, []*toolInfo{ti})
 }
 
-func (r *replayer) servedOf(t *toolInfo) *toolInfo { return r.served(t.server, t.name) }
-
-// corpus is every deferrable tool of the current registry.
-func (r *replayer) corpus() []*toolInfo {
-	var out []*toolInfo
-	for _, t := range r.tables {
-		for _, ti := range t.tools {
-			if r.deferrable(ti) {
-				out = append(out, ti)
-			}
-		}
-	}
-	return out
-}
-
-// corpusKey identifies the corpus by the ids of its tools, so strategies
-// that defer the same tools share one ranker.
-func (r *replayer) corpusKey() string {
-	if r.ckeyOK && r.ckeySig == r.regSig && r.ckeySI == r.si {
-		return r.ckey
-	}
-	h := uint64(len(r.tables))
-	for _, t := range r.tables {
-		for _, ti := range t.tools {
-			if r.deferrable(ti) {
-				h = mix(h, uint64(ti.id)+1)
-			}
-		}
-	}
-	r.ckey, r.ckeySig, r.ckeySI, r.ckeyOK = strconv.FormatUint(h, 16), r.regSig, r.si, true
-	return r.ckey
-}
-
 // queryFor picks the keyword query for a needed tool: the recorded query
 // that returned it, else what the query model says the model would write.
 func (r *replayer) queryFor(ti *toolInfo) string {
 	if q := r.n.QueryFor[ti.name]; q != "" {
 		return q
 	}
-	return keywordQuery(r.e.params.QueryModel, r.s.Search.Mode, r.s.Directory.Format != "none", r.lastUser, ti.name)
+	tm := r.toolMemo(ti)
+	return queryFor(r.e.params.QueryModel, r.s.Search.Mode, r.s.Directory.Format != "none",
+		queryText{user: r.lastUser, userWords: r.userWords, toolWords: tm.words, toolQuery: tm.query})
+}
+
+// userWords returns contentWords(r.lastUser), computed once per user step
+// for every strategy of the session.
+func (r *replayer) userWords() []string {
+	if ws, ok := r.sessWords[r.userStep]; ok {
+		return ws
+	}
+	ws := contentWords(r.lastUser)
+	if r.sessWords == nil {
+		r.sessWords = map[int][]string{}
+	}
+	r.sessWords[r.userStep] = ws
+	return ws
 }
 
 // searchRoundTrip is one tool_search call: an extra model request whose
@@ -712,7 +677,7 @@ func (r *replayer) searchRoundTrip(query string, got []*toolInfo) {
 		if inline {
 			res += ti.tokens
 		} else {
-			res += e.countText(ti.name) + 2
+			res += r.nameTokens(ti) + 2
 			if r.s.EchoSchema {
 				res += ti.pretty
 			}
@@ -733,6 +698,38 @@ func (r *replayer) searchRoundTrip(query string, got []*toolInfo) {
 	}
 }
 
+// toolMemo is what a replayer derives from a tool's name, once per tool
+// (by id) for every session and strategy.
+type toolMemo struct {
+	ok      bool     // words and query are set
+	words   []string // nameWords(name)
+	query   string   // words joined by spaces: the name as a keyword query
+	counted bool     // nameTok is set
+	nameTok int64    // e.countText(name)
+}
+
+func (r *replayer) toolMemo(ti *toolInfo) *toolMemo {
+	if int(ti.id) >= len(r.tools) {
+		r.tools = append(r.tools, make([]toolMemo, int(ti.id)+1-len(r.tools))...)
+	}
+	tm := &r.tools[ti.id]
+	if !tm.ok {
+		tm.words = nameWords(ti.name)
+		tm.query = strings.Join(tm.words, " ")
+		tm.ok = true
+	}
+	return tm
+}
+
+// nameTokens is e.countText(ti.name).
+func (r *replayer) nameTokens(ti *toolInfo) int64 {
+	tm := r.toolMemo(ti)
+	if !tm.counted {
+		tm.nameTok, tm.counted = r.e.countText(ti.name), true
+	}
+	return tm.nameTok
+}
+
 // expandFamily adds the family core when a family member is loaded.
 func (r *replayer) expandFamily(got []*toolInfo) []*toolInfo {
 	s := &r.s.Search
@@ -750,7 +747,7 @@ func (r *replayer) expandFamily(got []*toolInfo) []*toolInfo {
 		return got
 	}
 	for _, name := range s.FamilyCore {
-		ti := r.byName[name]
+		ti := r.set.byName[name]
 		if ti != nil && !containsTool(got, ti) && r.isWarm(ti) == nil {
 			got = append(got, ti)
 		}

@@ -220,6 +220,7 @@ func (e *Engine) replayOne(r *replayer, j job) (res jobResult) {
 	defer func() {
 		if p := recover(); p != nil {
 			res.err = fmt.Errorf("internal error (please report): %v\n%s", p, debug.Stack())
+			r.init(e)
 		}
 	}()
 	n := ExtractNeed(j.s)
@@ -228,14 +229,29 @@ func (e *Engine) replayOne(r *replayer, j job) (res jobResult) {
 	S := len(e.strategies)
 	res.values = make([][NumMetrics]float64, S)
 	res.perReq = make([][]RequestTokens, S)
-	var oc Outcome
+	oc := &r.outcome
+	// Every strategy's requests are gathered in the replayer's buffer, then
+	// copied into one allocation and cut up.
+	reqs := r.reqBuf[:0]
+	ends := make([]int, S)
 	for si := 0; si < S; si++ {
-		r.run(n, si, &oc, si == e.fidelity)
+		r.run(n, si, oc, si == e.fidelity)
 		res.values[si] = oc.Values
-		res.perReq[si] = append([]RequestTokens(nil), oc.PerRequest...)
+		reqs = append(reqs, oc.PerRequest...)
+		ends[si] = len(reqs)
 		if si == e.fidelity {
 			res.fid = append(res.fid, r.fid...)
 		}
+	}
+	r.endSession()
+	r.reqBuf = reqs
+	reqs = append([]RequestTokens(nil), reqs...)
+	start := 0
+	for si, end := range ends {
+		if end > start {
+			res.perReq[si] = reqs[start:end:end]
+		}
+		start = end
 	}
 	return res
 }

@@ -14,8 +14,10 @@ type ToolDoc struct {
 }
 
 // Ranker ranks a fixed corpus of tools for a query. Rank returns corpus
-// indices, best first, at most k of them. Implementations are safe for
-// concurrent use once built.
+// indices, best first, at most k of them; a k larger than the corpus asks
+// for as many as the corpus holds (Rank(q, k) = Rank(q, len(corpus))).
+// Implementations are safe for concurrent use once built, and Rank is a
+// function of its arguments: the engine memoises its results.
 type Ranker interface {
 	Rank(query string, k int) []int
 }
@@ -70,6 +72,7 @@ type rankerEntry struct {
 	r     Ranker
 	err   error
 	tools []*toolInfo
+	memo  rankMemo
 }
 
 // get returns the ranker of mode over the corpus identified by key; corpus

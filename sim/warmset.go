@@ -15,9 +15,15 @@ type warmSet struct {
 	entries []warmEntry // in load order
 	tokens  int64
 	seq     int
+	// at indexes entries by tool identity: at[ident] is the entry's index
+	// plus one, 0 when the tool is not warm (idents past its end too).
+	at []int32
 }
 
 func (w *warmSet) reset(cfg WarmSet) {
+	for _, e := range w.entries {
+		w.at[e.ti.ident] = 0
+	}
 	w.cfg = cfg
 	w.entries = w.entries[:0]
 	w.tokens = 0
@@ -25,22 +31,21 @@ func (w *warmSet) reset(cfg WarmSet) {
 }
 
 func (w *warmSet) find(ident int32) int {
-	for i := range w.entries {
-		if w.entries[i].ti.ident == ident {
-			return i
-		}
+	if int(ident) < len(w.at) {
+		return int(w.at[ident]) - 1
 	}
 	return -1
 }
 
-// get returns the warm snapshot for a tool, or nil when the tool is cold.
-// served is the schema the server serves now.
-func (w *warmSet) get(served *toolInfo) *toolInfo {
-	i := w.find(served.ident)
-	if i < 0 {
-		return nil
+// reindex updates at for entries[from:] (after entries moved).
+func (w *warmSet) reindex(from int) {
+	for i := from; i < len(w.entries); i++ {
+		id := int(w.entries[i].ti.ident)
+		if id >= len(w.at) {
+			w.at = append(w.at, make([]int32, id+1-len(w.at))...)
+		}
+		w.at[id] = int32(i + 1)
 	}
-	return w.entries[i].ti
 }
 
 // touch marks a tool as used now (for LRU eviction).
@@ -59,6 +64,7 @@ func (w *warmSet) add(ti *toolInfo) (evicted int) {
 		w.entries[i] = warmEntry{ti: ti, loadedAt: w.seq, usedAt: w.seq}
 	} else {
 		w.entries = append(w.entries, warmEntry{ti: ti, loadedAt: w.seq, usedAt: w.seq})
+		w.reindex(len(w.entries) - 1)
 		w.tokens += ti.tokens
 	}
 	for w.over() && len(w.entries) > 1 {
@@ -94,7 +100,9 @@ func (w *warmSet) evictOne() {
 		return
 	}
 	w.tokens -= w.entries[victim].ti.tokens
+	w.at[w.entries[victim].ti.ident] = 0
 	w.entries = append(w.entries[:victim], w.entries[victim+1:]...)
+	w.reindex(victim)
 }
 
 func (w *warmSet) key(i int) int {
@@ -113,11 +121,13 @@ func (w *warmSet) dropChanged(served func(server, name string) *toolInfo) int {
 		cur := served(e.ti.server, e.ti.name)
 		if cur == nil || cur.fp != e.ti.fp {
 			w.tokens -= e.ti.tokens
+			w.at[e.ti.ident] = 0
 			n++
 			continue
 		}
 		out = append(out, e)
 	}
 	w.entries = out
+	w.reindex(0)
 	return n
 }
