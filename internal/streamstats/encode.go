@@ -24,6 +24,7 @@ type seriesWire struct {
 // GobEncode encodes s losslessly (floats by their bits).
 func (s *Series) GobEncode() ([]byte, error) {
 	w := seriesWire{N: s.N, Sum: s.Sum, SumSq: s.SumSq, Min: s.Min, Max: s.Max, Integral: s.Integral, Alpha: s.alpha}
+	s.flush()
 	s.sketch.Encode(&w.Sketch, false)
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(&w); err != nil {

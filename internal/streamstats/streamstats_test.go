@@ -1,6 +1,7 @@
 package streamstats
 
 import (
+	"bytes"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -231,4 +232,40 @@ func FuzzSeriesDecode(f *testing.F) {
 		}
 		_ = back.Quantile(0.5)
 	})
+}
+
+// TestBatchedSketchEqualsDirect pins the batching of sketch adds: whatever
+// the point at which a series is read (mid-batch, after a merge, after an
+// encode), its sketch is the one adding every finite value directly builds.
+func TestBatchedSketchEqualsDirect(t *testing.T) {
+	for _, n := range []int{0, 1, pendMax - 1, pendMax, pendMax + 1, 10*pendMax + 7} {
+		s, err := NewSeries(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		direct, _ := NewSeries(0)
+		for i := range n {
+			x := float64(i%13) * 1.7
+			if i%5 == 0 {
+				x = -x
+			}
+			if i%11 == 3 {
+				x = math.Inf(1)
+			}
+			s.Add(x)
+			if !math.IsInf(x, 0) {
+				direct.sketch.Add(x)
+			}
+			if i == n/2 {
+				_ = s.Quantile(0.5) // a read mid-stream flushes
+			}
+		}
+		var got, want []byte
+		s.flush()
+		s.sketch.Encode(&got, false)
+		direct.sketch.Encode(&want, false)
+		if !bytes.Equal(got, want) {
+			t.Errorf("n=%d: batched sketch differs from direct adds", n)
+		}
+	}
 }
