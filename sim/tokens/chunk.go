@@ -20,7 +20,7 @@ const (
 func chunks(b []byte, f func([]byte)) {
 	start, last := 0, 0 // chunk start; last boundary or cut
 	for i := 1; i < len(b); i++ {
-		if isBoundary(b, i) {
+		if boundaryAt(b, i) {
 			if i-start >= chunkBytes {
 				f(b[start:i])
 				start = i
@@ -71,3 +71,81 @@ func isSpace(c byte) bool {
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
 func isPunct(c byte) bool  { return c > ' ' && c < 0x7f && !isLetter(c) && !isDigit(c) }
+
+// boundaryAt is isBoundary through tables: the byte pair's classes give
+// the answer, or say that it depends on the byte after i (a space).
+func boundaryAt(b []byte, i int) bool {
+	switch boundaryTable[boundaryClass[b[i-1]]][boundaryClass[b[i]]] {
+	case bYes:
+		return true
+	case bIfNextNotSpace:
+		return i+1 < len(b) && !isSpace(b[i+1])
+	}
+	return false
+}
+
+// Byte classes for boundaryAt: isBoundary treats the bytes of a class
+// alike (TestBoundaryTableMatchesDefinition checks every pair).
+const (
+	bcOther = iota
+	bcSpace
+	bcNewline
+	bcBlank // other white space
+	bcLetter
+	bcDigit
+	bcApostrophe
+	bcPunct
+	numBoundaryClasses
+)
+
+// Answers in boundaryTable.
+const (
+	bNo = iota
+	bYes
+	bIfNextNotSpace
+)
+
+var boundaryClass = func() (t [256]uint8) {
+	for c := range 256 {
+		b := byte(c)
+		switch {
+		case b == ' ':
+			t[c] = bcSpace
+		case b == '\n':
+			t[c] = bcNewline
+		case isSpace(b):
+			t[c] = bcBlank
+		case isLetter(b):
+			t[c] = bcLetter
+		case isDigit(b):
+			t[c] = bcDigit
+		case b == '\'':
+			t[c] = bcApostrophe
+		case isPunct(b):
+			t[c] = bcPunct
+		default:
+			t[c] = bcOther
+		}
+	}
+	return t
+}()
+
+// boundaryTable is isBoundary evaluated on one byte of each class (a
+// space's answer depends on the next byte: bIfNextNotSpace).
+var boundaryTable = func() (t [numBoundaryClasses][numBoundaryClasses]uint8) {
+	var rep [numBoundaryClasses]byte
+	for c := 255; c >= 0; c-- { // the lowest byte of each class
+		rep[boundaryClass[c]] = byte(c)
+	}
+	for p := range numBoundaryClasses {
+		for c := range numBoundaryClasses {
+			switch {
+			case c == bcSpace && isBoundary([]byte{rep[p], ' ', 'x'}, 1):
+				t[p][c] = bIfNextNotSpace
+			case isBoundary([]byte{rep[p], rep[c]}, 1):
+				t[p][c] = bYes
+			}
+		}
+	}
+	return t
+}()

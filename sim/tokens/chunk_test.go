@@ -146,3 +146,18 @@ func FuzzBoundary(f *testing.F) {
 		}
 	})
 }
+
+// TestBoundaryTableMatchesDefinition checks boundaryAt against isBoundary
+// on every pair of bytes, followed by a space, a letter or nothing.
+func TestBoundaryTableMatchesDefinition(t *testing.T) {
+	for p := range 256 {
+		for c := range 256 {
+			for _, tail := range []string{"", " ", "x", "\n"} {
+				b := append([]byte{byte(p), byte(c)}, tail...)
+				if got, want := boundaryAt(b, 1), isBoundary(b, 1); got != want {
+					t.Fatalf("%q at 1: boundaryAt %v, isBoundary %v", b, got, want)
+				}
+			}
+		}
+	}
+}

@@ -27,10 +27,19 @@ const (
 	cNewline             // [\r\n]
 )
 
-// asciiClass holds the class bits of the 128 ASCII runes.
-var asciiClass = func() (t [utf8.RuneSelf]uint8) {
-	for r := range rune(utf8.RuneSelf) {
-		t[r] = slowClass(r)
+// cMulti marks, in byteClass, a byte that starts or continues a multi-byte
+// rune: its class needs the whole rune.
+const cMulti = 1 << 7
+
+// byteClass holds the class bits of the 128 ASCII runes, and cMulti for
+// every other byte.
+var byteClass = func() (t [256]uint8) {
+	for b := range 256 {
+		if b < utf8.RuneSelf {
+			t[b] = slowClass(rune(b))
+		} else {
+			t[b] = cMulti
+		}
 	}
 	return t
 }()
@@ -63,9 +72,15 @@ func slowClass(r rune) uint8 {
 // classAt returns the class bits and byte width of the rune at s[i]
 // (i < len(s); s is valid UTF-8).
 func classAt(s string, i int) (uint8, int) {
-	if b := s[i]; b < utf8.RuneSelf {
-		return asciiClass[b], 1
+	if c := byteClass[s[i]]; c != cMulti {
+		return c, 1
 	}
+	return classAtSlow(s, i)
+}
+
+// classAtSlow is classAt for a non-ASCII rune (kept out of classAt so that
+// classAt is inlined).
+func classAtSlow(s string, i int) (uint8, int) {
 	r, w := utf8.DecodeRuneInString(s[i:])
 	return slowClass(r), w
 }
@@ -74,7 +89,14 @@ func classAt(s string, i int) (uint8, int) {
 // any bit of want.
 func run(s string, i int, want uint8) int {
 	for i < len(s) {
-		c, w := classAt(s, i)
+		if c := byteClass[s[i]]; c != cMulti { // ASCII, inline
+			if c&want == 0 {
+				break
+			}
+			i++
+			continue
+		}
+		c, w := classAtSlow(s, i)
 		if c&want == 0 {
 			break
 		}
@@ -127,7 +149,10 @@ func numbers(s string, i int) int {
 		if j >= len(s) {
 			break
 		}
-		c, w := classAt(s, j)
+		c, w := byteClass[s[j]], 1 // classAt, with its ASCII path inline
+		if c == cMulti {
+			c, w = classAtSlow(s, j)
+		}
 		if c&cNumber == 0 {
 			break
 		}
@@ -154,7 +179,10 @@ func punctRun(s string, i int, tail string) int {
 	}
 	j := q
 	for j < len(s) {
-		c, w := classAt(s, j)
+		c, w := byteClass[s[j]], 1 // classAt, with its ASCII path inline
+		if c == cMulti {
+			c, w = classAtSlow(s, j)
+		}
 		if !punct(c) {
 			break
 		}
@@ -180,7 +208,10 @@ func containsByte(s string, b byte) bool {
 func spaceNewlines(s string, i int) int {
 	end := -1
 	for j := i; j < len(s); {
-		c, w := classAt(s, j)
+		c, w := byteClass[s[j]], 1 // classAt, with its ASCII path inline
+		if c == cMulti {
+			c, w = classAtSlow(s, j)
+		}
 		if c&cSpace == 0 {
 			break
 		}
@@ -197,7 +228,10 @@ func spaceNewlines(s string, i int) int {
 func spaces(s string, i int) int {
 	j, last := i, i
 	for j < len(s) {
-		c, w := classAt(s, j)
+		c, w := byteClass[s[j]], 1 // classAt, with its ASCII path inline
+		if c == cMulti {
+			c, w = classAtSlow(s, j)
+		}
 		if c&cSpace == 0 {
 			break
 		}
@@ -216,9 +250,14 @@ func spaces(s string, i int) int {
 
 // o200kNext returns the end of the o200k_base piece that starts at i.
 func o200kNext(s string, i int) int {
-	c0, w0 := classAt(s, i)
+	c0, w0 := byteClass[s[i]], 1 // classAt, with its ASCII path inline
+	if c0 == cMulti {
+		c0, w0 = classAtSlow(s, i)
+	}
 	// [^\r\n\p{L}\p{N}]?[U]*[W]+'x? then [^\r\n\p{L}\p{N}]?[U]+[W]*'x?
-	if c0&(cLetter|cUpper|cLower) != 0 || notLetterNumberNewline(c0) {
+	// Both need a [U] or [W] character (every letter is one) at i, or
+	// after the optional leading character: skip them otherwise.
+	if c0&(cUpper|cLower) != 0 || notLetterNumberNewline(c0) && wordAt(s, i+w0) {
 		if notLetterNumberNewline(c0) {
 			if e := o200kLowerWord(s, i+w0); e >= 0 {
 				return e
@@ -257,13 +296,25 @@ func rest(s string, i int, c0 uint8, w0 int, tail string) int {
 	return i + w0 // unreachable for valid text: every rune is in some class
 }
 
+// wordAt reports whether the rune at i (if any) is in [U] or [W].
+func wordAt(s string, i int) bool {
+	if i >= len(s) {
+		return false
+	}
+	c, _ := classAt(s, i)
+	return c&(cUpper|cLower) != 0
+}
+
 // o200kLowerWord is [U]*[W]+ and an optional contraction at i, or -1. The
 // greedy [U]* gives back characters until [W]+ can start: either right
 // after the [U] run, or at its last character that is also in [W].
 func o200kLowerWord(s string, i int) int {
 	j, lastW := i, -1
 	for j < len(s) {
-		c, w := classAt(s, j)
+		c, w := byteClass[s[j]], 1 // classAt, with its ASCII path inline
+		if c == cMulti {
+			c, w = classAtSlow(s, j)
+		}
 		if c&cUpper == 0 {
 			break
 		}
@@ -300,7 +351,10 @@ func cl100kNext(s string, i int) int {
 	if e := contraction(s, i); e >= 0 {
 		return e
 	}
-	c0, w0 := classAt(s, i)
+	c0, w0 := byteClass[s[i]], 1 // classAt, with its ASCII path inline
+	if c0 == cMulti {
+		c0, w0 = classAtSlow(s, i)
+	}
 	// [^\r\n\p{L}\p{N}]?\p{L}+
 	if notLetterNumberNewline(c0) && i+w0 < len(s) {
 		if c1, _ := classAt(s, i+w0); c1&cLetter != 0 {
