@@ -170,27 +170,48 @@ func (e *Engine) countText(s string) int64 {
 	return e.content.Count([]byte(s))
 }
 
+// maxScratchText is the longest text counted through a scratch buffer;
+// a longer one is converted (a buffer that size would stay with its
+// replayer for the rest of the run).
+const maxScratchText = 64 << 10
+
+// countString is c.Count([]byte(s)) through the scratch buffer *buf, so
+// that counting a string does not allocate its copy (counters read b only
+// during the call).
+func countString(c tokens.Counter, s string, buf *[]byte) int64 {
+	if len(s) > maxScratchText {
+		return c.Count([]byte(s))
+	}
+	*buf = append((*buf)[:0], s...)
+	return c.Count(*buf)
+}
+
 // prepare counts the tokens of a need's text once, before it is replayed
 // under every strategy: message text and tool arguments with the raw
 // counter (their content is unique to the session, so memoising it would
-// only grow memory), system prompts and tool names with the memo.
-func (e *Engine) prepare(n *Need) {
+// only grow memory), system prompts and tool names with the memo. buf is
+// scratch space.
+func (e *Engine) prepare(n *Need, buf *[]byte) {
 	if n.SystemText != "" {
-		n.SystemTokens = e.content.Count([]byte(n.SystemText))
+		n.SystemTokens = countString(e.content, n.SystemText, buf)
 	}
 	for i := range n.Steps {
 		st := &n.Steps[i]
 		if st.Text != "" {
-			st.TextTokens = e.raw.Count([]byte(st.Text))
+			st.TextTokens = countString(e.raw, st.Text, buf)
 		}
 		for j := range st.Calls {
 			c := &st.Calls[j]
-			c.NameTokens = e.countText(c.Tool)
+			if c.Tool != "" {
+				c.NameTokens = countString(e.content, c.Tool, buf)
+			} else {
+				c.NameTokens = 0
+			}
 			c.ArgTokens = e.raw.Count(c.Args)
 			switch {
 			case c.ResultTokens > 0:
 			case c.Result != "":
-				c.ResultTokens = e.raw.Count([]byte(c.Result))
+				c.ResultTokens = countString(e.raw, c.Result, buf)
 			case c.ResultBytes > 0 && e.params.BytesPerToken > 0:
 				c.ResultTokens = int64(float64(c.ResultBytes)/e.params.BytesPerToken + 0.999999)
 			}

@@ -3,6 +3,8 @@ package sim
 import (
 	"fmt"
 	"slices"
+
+	"github.com/defersim/defersim/traces"
 )
 
 // ReplayChecked replays n under every strategy as ReplayNeed does, and
@@ -103,3 +105,10 @@ func (c *checkedCache) check(p *Prompt) {
 		}
 	}
 }
+
+// NeedExtractor extracts sessions as a worker does: every session into the
+// same reused Need (valid until the next Extract).
+type NeedExtractor struct{ b needBuffers }
+
+// Extract returns the need of s.
+func (x *NeedExtractor) Extract(s *traces.Session) *Need { return x.b.extract(s) }

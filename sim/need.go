@@ -93,7 +93,78 @@ func IsSearchTool(name string) bool { return searchToolNames[name] }
 // event gets one implicit step per run of assistant output (a new step
 // starts after a user message, or when text follows tool calls).
 func ExtractNeed(s *traces.Session) *Need {
-	n := &Need{SessionID: s.ID, QueryFor: map[string]string{}}
+	var b needBuffers
+	n := &Need{}
+	b.extractInto(n, s)
+	return n
+}
+
+// needBuffers is ExtractNeed's working memory. A worker keeps one and
+// extracts every session it replays into the same Need (extract), so the
+// steps, calls and maps of a session reuse the previous session's memory.
+type needBuffers struct {
+	need    Need
+	steps   []Step // the reused need's step memory
+	arena   []Call // the reused need's call memory (every step's Calls)
+	byReq   map[string]int
+	ncalls  []int32       // calls per step, by step index
+	pending []pendingCall // tool calls in event order, with their step
+	reused  bool          // steps, arena and the maps belong to need and are reused
+	// How much of steps and arena the last extraction wrote.
+	stepsUsed, callsUsed int
+}
+
+// pendingCall is a tool call event waiting to be placed in its step.
+type pendingCall struct {
+	ev, step int32
+}
+
+// Reuse bounds: a very long session must not pin its memory for the rest
+// of the run (reuse is about the many ordinary sessions).
+const (
+	maxReusedSteps = 1024
+	maxReusedCalls = 1024
+	maxReusedKeys  = 1024 // map entries
+)
+
+// extract returns the need of s in b's reused Need. The need is valid
+// until the next call: the caller must let go of it (and of everything
+// it holds: steps, calls, maps) before extracting the next session.
+func (b *needBuffers) extract(s *traces.Session) *Need {
+	n := &b.need
+	b.reused = true
+	// Let the previous session's strings go: clear what it wrote (its
+	// steps before dropping any, or after applyUpgrades inserted some).
+	clear(b.steps[:min(cap(b.steps), max(b.stepsUsed, len(n.Steps)))])
+	clear(b.arena[:b.callsUsed])
+	if cap(b.steps) > maxReusedSteps {
+		b.steps = nil
+	}
+	if cap(b.arena) > maxReusedCalls {
+		b.arena = nil
+	}
+	qf, qt, queries := n.QueryFor, n.queryTokens, n.Queries
+	if len(qf) > maxReusedKeys {
+		qf = nil
+	}
+	if len(qt) > maxReusedKeys {
+		qt = nil
+	}
+	clear(qf)
+	clear(qt)
+	clear(queries)
+	*n = Need{queryTokens: qt, Queries: queries[:0], QueryFor: qf}
+	b.extractInto(n, s)
+	return n
+}
+
+// extractInto fills n, a zero Need apart from reused memory, with the need
+// of s.
+func (b *needBuffers) extractInto(n *Need, s *traces.Session) {
+	n.SessionID = s.ID
+	if n.QueryFor == nil {
+		n.QueryFor = map[string]string{}
+	}
 	explicit := false
 	steps, calls := 0, 0 // events that may open a step; tool calls
 	for i := range s.Events {
@@ -110,16 +181,30 @@ func ExtractNeed(s *traces.Session) *Need {
 	if !explicit {
 		steps += calls // each may open an implicit step
 	}
-	n.Steps = make([]Step, 0, steps)
+	if cap(b.steps) < steps {
+		b.steps = make([]Step, 0, steps)
+	}
+	n.Steps = b.steps[:0]
+	b.ncalls = b.ncalls[:0]
+	b.pending = b.pending[:0]
+	addStep := func(st Step) int {
+		n.Steps = append(n.Steps, st)
+		b.ncalls = append(b.ncalls, 0)
+		return len(n.Steps) - 1
+	}
 	// Importers of sources without timestamps write a placeholder time and
 	// mark the session meta timing=synthetic: such times are not used.
 	synthetic := false
 	if st := s.Start(); st != nil && st.Meta["timing"] == "synthetic" {
 		synthetic = true
 	}
-	byReq := map[string]int{} // request id -> step index
-	cur := -1                 // index of the open model step
-	var lastEnd time.Time     // recorded end of the latest event
+	if b.byReq == nil || len(b.byReq) > maxReusedKeys {
+		b.byReq = map[string]int{} // request id -> step index
+	}
+	byReq := b.byReq
+	clear(byReq)
+	cur := -1             // index of the open model step
+	var lastEnd time.Time // recorded end of the latest event
 	haveTimes := true
 	line := func(i int) int {
 		if i < len(s.Lines) {
@@ -128,8 +213,7 @@ func ExtractNeed(s *traces.Session) *Need {
 		return 0
 	}
 	openImplicit := func(i int) int {
-		n.Steps = append(n.Steps, Step{Kind: StepModel, Line: line(i), T: s.Events[i].T, TTFTMs: -1, DurationMs: -1})
-		return len(n.Steps) - 1
+		return addStep(Step{Kind: StepModel, Line: line(i), T: s.Events[i].T, TTFTMs: -1, DurationMs: -1})
 	}
 	for i := range s.Events {
 		ev := &s.Events[i]
@@ -148,7 +232,7 @@ func ExtractNeed(s *traces.Session) *Need {
 			if haveTimes && !lastEnd.IsZero() && !ev.T.IsZero() {
 				pause = max(0, float64(ev.T.Sub(lastEnd))/float64(time.Millisecond))
 			}
-			n.Steps = append(n.Steps, Step{Kind: StepUser, PauseMs: pause, Text: ev.Text, TextTokens: ev.TextTokens, Line: line(i), T: ev.T})
+			addStep(Step{Kind: StepUser, PauseMs: pause, Text: ev.Text, TextTokens: ev.TextTokens, Line: line(i), T: ev.T})
 			cur = -1
 		case traces.ModelRequest:
 			st := Step{Kind: StepModel, RequestID: ev.ID, Usage: ev.Usage, TTFTMs: -1, DurationMs: -1, Line: line(i), T: ev.T}
@@ -158,18 +242,17 @@ func ExtractNeed(s *traces.Session) *Need {
 			if ev.DurationMs > 0 {
 				st.DurationMs = float64(ev.DurationMs)
 			}
-			n.Steps = append(n.Steps, st)
-			cur = len(n.Steps) - 1
+			cur = addStep(st)
 			if ev.ID != "" {
 				byReq[ev.ID] = cur
 			}
 		case traces.AssistantMessage:
 			idx := stepFor(ev.Request, byReq, cur)
 			if idx < 0 && explicit {
-				n.Steps = append(n.Steps, Step{Kind: StepCanned, Text: ev.Text, TextTokens: ev.TextTokens, Line: line(i), T: ev.T})
+				addStep(Step{Kind: StepCanned, Text: ev.Text, TextTokens: ev.TextTokens, Line: line(i), T: ev.T})
 				break
 			}
-			if idx < 0 || (!explicit && len(n.Steps[idx].Calls) > 0) {
+			if idx < 0 || (!explicit && b.ncalls[idx] > 0) {
 				idx = openImplicit(i)
 				cur = idx
 			}
@@ -206,15 +289,10 @@ func ExtractNeed(s *traces.Session) *Need {
 				idx = openImplicit(i)
 				cur = idx
 			}
-			dur := -1.0
-			if ev.DurationMs > 0 {
-				dur = float64(ev.DurationMs)
-			}
-			n.Steps[idx].Calls = append(n.Steps[idx].Calls, Call{ID: ev.CallID, Tool: ev.Tool, Server: ev.Server,
-				Args: ev.Args, Status: ev.Status, DurationMs: dur, Result: ev.Result,
-				ResultBytes: ev.ResultBytes, ResultTokens: ev.ResultTokens})
+			b.ncalls[idx]++
+			b.pending = append(b.pending, pendingCall{ev: int32(i), step: int32(idx)})
 		case traces.CatalogChange:
-			n.Steps = append(n.Steps, Step{Kind: StepCatalogChange, Server: ev.Server, Version: ev.Version, Line: line(i), T: ev.T})
+			addStep(Step{Kind: StepCatalogChange, Server: ev.Server, Version: ev.Version, Line: line(i), T: ev.T})
 		}
 		if !ev.T.IsZero() {
 			end := ev.T.Add(time.Duration(ev.DurationMs) * time.Millisecond)
@@ -223,6 +301,8 @@ func ExtractNeed(s *traces.Session) *Need {
 			}
 		}
 	}
+	b.placeCalls(n, s)
+	b.stepsUsed, b.callsUsed = len(n.Steps), len(b.pending)
 	if len(n.Steps) == 0 {
 		n.Steps = nil // as without the preallocation
 	}
@@ -237,7 +317,40 @@ func ExtractNeed(s *traces.Session) *Need {
 		out = append(out, st)
 	}
 	n.Steps = out
-	return n
+}
+
+// placeCalls gives every step its tool calls, in event order, cut from one
+// array (a step's calls may be interleaved with other steps' in the trace).
+func (b *needBuffers) placeCalls(n *Need, s *traces.Session) {
+	if len(b.pending) == 0 {
+		return
+	}
+	arena := b.arena[:0]
+	if cap(arena) < len(b.pending) {
+		arena = make([]Call, 0, len(b.pending))
+	}
+	if b.reused {
+		b.arena = arena
+	}
+	start := 0
+	for i, k := range b.ncalls {
+		if k > 0 {
+			end := start + int(k)
+			n.Steps[i].Calls = arena[start:start:end]
+			start = end
+		}
+	}
+	for _, p := range b.pending {
+		ev := &s.Events[p.ev]
+		dur := -1.0
+		if ev.DurationMs > 0 {
+			dur = float64(ev.DurationMs)
+		}
+		st := &n.Steps[p.step]
+		st.Calls = append(st.Calls, Call{ID: ev.CallID, Tool: ev.Tool, Server: ev.Server,
+			Args: ev.Args, Status: ev.Status, DurationMs: dur, Result: ev.Result,
+			ResultBytes: ev.ResultBytes, ResultTokens: ev.ResultTokens})
+	}
 }
 
 func stepFor(req string, byReq map[string]int, cur int) int {

@@ -69,6 +69,27 @@ func TestExtractNeed(t *testing.T) {
 			},
 		},
 		{
+			name: "calls of interleaved requests go to their own steps, in order",
+			events: []traces.Event{
+				{Type: traces.SessionStart},
+				{Type: traces.UserMessage, Text: "go"},
+				{Type: traces.ModelRequest, ID: "r1"},
+				{Type: traces.ModelRequest, ID: "r2"},
+				{Type: traces.ToolCall, Request: "r1", Tool: "a"},
+				{Type: traces.ToolCall, Request: "r2", Tool: "b"},
+				{Type: traces.ToolCall, Request: "r1", Tool: "c"},
+				{Type: traces.ToolCall, Request: "r2", Tool: "tool_search"},
+				{Type: traces.ToolCall, Request: "r2", Tool: "d", Status: traces.StatusRejected},
+				{Type: traces.ToolCall, Request: "r1", Tool: "e"},
+			},
+			want: []stepSummary{
+				{Kind: StepUser, Text: "go", Pause: -1},
+				{Kind: StepModel, Calls: []string{"a", "c", "e"}},
+				{Kind: StepModel, Calls: []string{"b"}},
+			},
+			removed: 2,
+		},
+		{
 			name: "assistant text outside any request is a canned message when requests are recorded",
 			events: []traces.Event{
 				{Type: traces.SessionStart, T: at(0)},

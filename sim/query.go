@@ -2,6 +2,7 @@ package sim
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -27,18 +28,73 @@ func isStopword(w string) bool {
 // contentWords returns the words of s that are not stopwords, lowercased,
 // in order, without repeats.
 func contentWords(s string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
-		if len(w) < 2 || isStopword(w) || seen[w] {
+	return appendContentWords(nil, s, nil)
+}
+
+// seenWordsAfter is how many words appendContentWords compares one by one
+// before it looks repeats up in a map.
+const seenWordsAfter = 16
+
+// appendContentWords appends contentWords(s) to dst. A word is a maximal
+// run of letters and digits of the lowercased text (as strings.FieldsFunc
+// splits it); the words are substrings of that text. seen is scratch
+// space for long texts (nil: allocate when needed).
+func appendContentWords(dst []string, s string, seen *map[string]bool) []string {
+	lower := strings.ToLower(s)
+	start := len(dst)
+	var m map[string]bool
+	if seen != nil {
+		m = *seen
+		clear(m)
+	}
+	add := func(w string) {
+		if len(w) < 2 || isStopword(w) {
+			return
+		}
+		if words := dst[start:]; len(words) < seenWordsAfter {
+			if slices.Contains(words, w) {
+				return
+			}
+		} else {
+			if m == nil {
+				m = map[string]bool{}
+			}
+			if len(m) == 0 {
+				for _, x := range words {
+					m[x] = true
+				}
+			}
+			if m[w] {
+				return
+			}
+			m[w] = true
+		}
+		dst = append(dst, w)
+	}
+	from := -1 // start of the current word
+	for i, r := range lower {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if from < 0 {
+				from = i
+			}
 			continue
 		}
-		seen[w] = true
-		out = append(out, w)
+		if from >= 0 {
+			add(lower[from:i])
+			from = -1
+		}
 	}
-	return out
+	if from >= 0 {
+		add(lower[from:])
+	}
+	if seen != nil {
+		if len(m) > maxReusedWords {
+			m = nil // do not keep a very long text's map
+		}
+		clear(m)
+		*seen = m
+	}
+	return dst
 }
 
 // nameWords splits a tool name into words (snake, kebab and camel case).

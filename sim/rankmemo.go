@@ -50,8 +50,11 @@ func (e *rankerEntry) rank(dst []int, query string, k int) []int {
 		return append(dst, res...)
 	}
 	m.mu.Lock()
-	if m.m == nil || len(m.m) >= maxMemoQueries || m.bytes+size > maxMemoBytes {
+	if m.m == nil {
 		m.m = make(map[rankKey][]int)
+	}
+	if len(m.m) >= maxMemoQueries || m.bytes+size > maxMemoBytes {
+		clear(m.m) // keeps the map's memory: it fills up again
 		m.bytes = 0
 	}
 	if _, ok := m.m[key]; !ok {

@@ -50,13 +50,18 @@ type replayer struct {
 	keyBuf   []byte         // scratch for server set keys
 
 	// What every strategy of the current session shares, computed for its
-	// first strategy: sess is the need they are for (holding it keeps its
-	// address from being reused).
+	// first strategy: sess is the need they are for. A worker extracts
+	// every session into the same Need, so endSession must clear sess
+	// before the next session (its address alone does not tell sessions
+	// apart).
 	sess      *Need
 	sessSet   *serverSet
-	sessSeed  uint64 // hashString(SessionID)
-	sessSys   block  // the system prompt block
-	sessWords map[int][]string
+	sessSeed  uint64           // hashString(SessionID)
+	sessSys   block            // the system prompt block
+	sessWords map[int][]string // by user step, cut from words
+	words     []string         // this session's content words
+	wordsSeen map[string]bool  // scratch for appendContentWords
+	userFn    func() []string  // r.userWords (a method value allocates)
 
 	msgs     []block
 	msgSeq   uint64
@@ -70,6 +75,14 @@ type replayer struct {
 	pcg    rand.PCG
 	ranked []int      // scratch for ranker results
 	tools  []toolMemo // by tool id
+
+	// Scratch for search round trips and token counts.
+	gotBuf  []*toolInfo // keywordLoad's results
+	selBuf  []*toolInfo // load's select batch
+	one     [1]*toolInfo
+	queryB  []byte // a select query being built
+	callB   []byte // a search call: {"query":...}
+	textBuf []byte // text being counted (countString)
 
 	// Prompt assembly (prompt.go).
 	prompt    Prompt
@@ -104,8 +117,8 @@ type replayer struct {
 	toolTmp   []block
 	posBuf    []int32 // scratch for buildTools
 	fid       []FidelityPair
-	reqBuf    []RequestTokens // a session's requests under every strategy (run.go)
-	outcome   Outcome         // scratch outcome (run.go)
+	outcome   Outcome     // scratch outcome (run.go)
+	need      needBuffers // the need of the session being replayed (run.go)
 }
 
 func newReplayer(e *Engine) *replayer {
@@ -120,6 +133,7 @@ func (r *replayer) init(e *Engine) {
 	*r = replayer{e: e, connected: map[string]bool{}, listed: map[string]bool{}, active: map[string]bool{},
 		searchBlk: block{h: hashString("\x00tool_search"), tokens: e.params.SearchToolTokens, schema: true}}
 	r.rng = rand.New(&r.pcg)
+	r.userFn = r.userWords
 }
 
 // FidelityPair is one model request of the recorded strategy: what the
@@ -136,7 +150,7 @@ type FidelityPair struct {
 func (r *replayer) run(n *Need, si int, out *Outcome, wantFid bool) {
 	e := r.e
 	if !n.prepared {
-		e.prepare(n)
+		e.prepare(n, &r.textBuf)
 	}
 	r.s = &e.strategies[si]
 	r.si = si
@@ -230,7 +244,7 @@ func (r *replayer) newSession(n *Need) {
 	r.sess = n
 	r.sessSeed = hashString(n.SessionID)
 	r.sessSys = block{h: e.systemHash(n), tokens: e.systemTokens(n) + e.params.RequestOverheadTokens}
-	r.sessWords = nil
+	r.resetWords()
 	tables := r.tblBuf[:0]
 	tt := e.tables
 	if len(n.Servers) == 0 {
@@ -252,7 +266,8 @@ func (r *replayer) newSession(n *Need) {
 // endSession lets the session's need go: the next run recomputes what
 // its strategies share.
 func (r *replayer) endSession() {
-	r.sess, r.sessSet, r.sessWords = nil, nil, nil
+	r.sess, r.sessSet = nil, nil
+	r.resetWords()
 }
 
 func (r *replayer) changeVersion(server, version string) {
@@ -555,7 +570,7 @@ func (r *replayer) classify(class string, stale bool) {
 func (r *replayer) load(cold []*toolInfo) {
 	e := r.e
 	f, ranked := e.registry.Ranker(r.s.Search.Mode)
-	var selects []*toolInfo
+	selects := r.selBuf[:0]
 	for _, ti := range cold {
 		if !ranked || (r.s.Directory.Format != "none" && r.rng.Float64() < e.params.SelectProb) {
 			selects = append(selects, ti)
@@ -563,12 +578,17 @@ func (r *replayer) load(cold []*toolInfo) {
 		}
 		r.keywordLoad(ti, f)
 	}
+	r.selBuf = selects
 	if len(selects) > 0 {
-		names := make([]string, len(selects))
+		q := append(r.queryB[:0], "select:"...)
 		for i, ti := range selects {
-			names[i] = ti.name
+			if i > 0 {
+				q = append(q, ',')
+			}
+			q = append(q, ti.name...)
 		}
-		r.searchRoundTrip("select:"+strings.Join(names, ","), selects)
+		r.queryB = q
+		r.searchRoundTrip(q, selects)
 	}
 }
 
@@ -589,7 +609,7 @@ func (r *replayer) keywordLoad(ti *toolInfo, f RankerFactory) {
 			v[MSearchRetries]++
 			q = retry
 		}
-		var got []*toolInfo
+		got := r.gotBuf[:0]
 		if err == nil {
 			k := r.s.Search.K
 			r.ranked = ent.rank(r.ranked[:0], q, k+len(r.warm.entries)+8)
@@ -604,7 +624,9 @@ func (r *replayer) keywordLoad(ti *toolInfo, f RankerFactory) {
 				}
 			}
 		}
-		r.searchRoundTrip(q, got)
+		r.gotBuf = got // keep its memory for the next search
+		r.queryB = append(r.queryB[:0], q...)
+		r.searchRoundTrip(r.queryB, got)
 		if containsTool(got, ti) {
 			return
 		}
@@ -615,7 +637,9 @@ func (r *replayer) keywordLoad(ti *toolInfo, f RankerFactory) {
 		return
 	}
 	v[MSearchRetries]++
-	r.searchRoundTrip("select:"+ti.name, []*toolInfo{ti})
+	r.queryB = append(append(r.queryB[:0], "select:"...), ti.name...)
+	r.one[0] = ti
+	r.searchRoundTrip(r.queryB, r.one[:])
 }
 
 // queryFor picks the keyword query for a needed tool: the recorded query
@@ -626,7 +650,7 @@ func (r *replayer) queryFor(ti *toolInfo) string {
 	}
 	tm := r.toolMemo(ti)
 	return queryFor(r.e.params.QueryModel, r.s.Search.Mode, r.s.Directory.Format != "none",
-		queryText{user: r.lastUser, userWords: r.userWords, toolWords: tm.words, toolQuery: tm.query})
+		queryText{user: r.lastUser, userWords: r.userFn, toolWords: tm.words, toolQuery: tm.query})
 }
 
 // userWords returns contentWords(r.lastUser), computed once per user step
@@ -635,7 +659,9 @@ func (r *replayer) userWords() []string {
 	if ws, ok := r.sessWords[r.userStep]; ok {
 		return ws
 	}
-	ws := contentWords(r.lastUser)
+	start := len(r.words)
+	r.words = appendContentWords(r.words, r.lastUser, &r.wordsSeen)
+	ws := r.words[start:len(r.words):len(r.words)]
 	if r.sessWords == nil {
 		r.sessWords = map[int][]string{}
 	}
@@ -643,17 +669,41 @@ func (r *replayer) userWords() []string {
 	return ws
 }
 
+// Bounds of the word memory a replayer keeps from one session to the next.
+const (
+	maxReusedWords     = 4096
+	maxReusedUserSteps = 256
+)
+
+// resetWords forgets the session's content words (keeping their memory).
+func (r *replayer) resetWords() {
+	if len(r.sessWords) > maxReusedUserSteps {
+		r.sessWords = nil
+	}
+	clear(r.sessWords)
+	if cap(r.words) > maxReusedWords {
+		r.words = nil
+	}
+	clear(r.words)
+	r.words = r.words[:0]
+}
+
 // searchRoundTrip is one tool_search call: an extra model request whose
 // output is the search call, the search itself, and its result loading got.
-func (r *replayer) searchRoundTrip(query string, got []*toolInfo) {
+// The query is only read during the call (callers pass scratch buffers).
+func (r *replayer) searchRoundTrip(query []byte, got []*toolInfo) {
 	e := r.e
-	out, ok := r.n.queryTokens[query]
+	out, ok := r.n.queryTokens[string(query)]
 	if !ok {
-		out = e.raw.Count([]byte(`{"query":`+jsonQuote(query)+`}`)) + e.params.MessageOverheadTokens
+		r.callB = appendSearchCall(r.callB[:0], query)
+		out = e.raw.Count(r.callB) + e.params.MessageOverheadTokens
 		if r.n.queryTokens == nil {
 			r.n.queryTokens = map[string]int64{}
 		}
-		r.n.queryTokens[query] = out
+		r.n.queryTokens[string(query)] = out
+	}
+	if cap(r.queryB) > maxScratchText || cap(r.callB) > maxScratchText {
+		r.queryB, r.callB = nil, nil // a very long query: do not keep its buffers
 	}
 	r.send(true, out, nil, false)
 	r.out.Values[MSearches]++
@@ -781,7 +831,26 @@ func sortInts(a []int) {
 	}
 }
 
-func jsonQuote(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
+// appendSearchCall appends the arguments of a search call for query,
+// {"query":"..."}, with the query quoted as encoding/json quotes it.
+func appendSearchCall(dst, query []byte) []byte {
+	dst = append(dst, `{"query":`...)
+	dst = appendJSONString(dst, query)
+	return append(dst, '}')
+}
+
+// appendJSONString appends s as json.Marshal encodes a string. Printable
+// ASCII other than the characters json.Marshal escapes (quote, backslash
+// and the HTML-sensitive <, > and &) is copied; anything else goes through
+// json.Marshal itself.
+func appendJSONString(dst, s []byte) []byte {
+	for _, c := range s {
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			b, _ := json.Marshal(string(s))
+			return append(dst, b...)
+		}
+	}
+	dst = append(dst, '"')
+	dst = append(dst, s...)
+	return append(dst, '"')
 }

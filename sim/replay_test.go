@@ -353,3 +353,22 @@ func TestDomainDirectoryAndNotice(t *testing.T) {
 		t.Errorf("domain directory and notice should add prompt tokens: %v vs %v", dom[MInputTokens], plain[MInputTokens])
 	}
 }
+
+func TestAppendSearchCall(t *testing.T) {
+	for _, q := range []string{
+		"", "read file", "select:fs_read,fs_write", `say "hi"`, `back\slash`, "a<b>&c",
+		"tab\there", "line\nbreak", "\x00\x1f\x7f", "naïve café", "東京", "\u2028\u2029",
+		"bad \xff utf-8", "~!@#$%^*()_+`-=[]{}|;':,./?",
+	} {
+		want := `{"query":` + jsonQuote(q) + `}`
+		if got := string(appendSearchCall([]byte("x"), []byte(q))); got != "x"+want {
+			t.Errorf("appendSearchCall(%q) = %s, want x%s", q, got, want)
+		}
+	}
+}
+
+// jsonQuote is how search calls were quoted before appendSearchCall.
+func jsonQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

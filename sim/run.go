@@ -72,6 +72,7 @@ type jobResult struct {
 	fid     []FidelityPair
 	removed int
 	err     error
+	bufs    *resultBufs // the memory values, perReq and fid live in (nil: not recycled)
 }
 
 // Run replays every session of sessions under every strategy. Sessions are
@@ -98,6 +99,7 @@ func (e *Engine) Run(parent context.Context, sessions iter.Seq2[*traces.Session,
 	defer cancel()
 	jobs := make(chan job, workers*2)
 	results := make(chan jobResult, workers*2)
+	free := newResultPool(workers)
 	produced := make(chan struct{})
 	var readErr error
 	var read, dispatched int64
@@ -138,7 +140,7 @@ func (e *Engine) Run(parent context.Context, sessions iter.Seq2[*traces.Session,
 			defer wg.Done()
 			r := newReplayer(e)
 			for j := range jobs {
-				res := e.replayOne(r, j)
+				res := e.replayOne(r, j, free.get())
 				select {
 				case results <- res:
 				case <-ctx.Done():
@@ -175,9 +177,11 @@ func (e *Engine) Run(parent context.Context, sessions iter.Seq2[*traces.Session,
 					firstErr = fmt.Errorf("session %s: %w", r.id, r.err)
 					cancel()
 				}
+				free.put(r.bufs)
 				continue
 			}
 			state.add(&r)
+			free.put(r.bufs) // add keeps nothing of r's slices
 			if opt.Progress != nil {
 				opt.Progress(state.Replayed)
 			}
@@ -215,39 +219,39 @@ func (e *Engine) Run(parent context.Context, sessions iter.Seq2[*traces.Session,
 	return out, nil
 }
 
-func (e *Engine) replayOne(r *replayer, j job) (res jobResult) {
-	res = jobResult{seq: j.seq, idx: j.idx, id: j.s.ID}
+// replayOne replays one session under every strategy into b, which the
+// result carries to the collector (and the collector back to a worker).
+func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
+	res = jobResult{seq: j.seq, idx: j.idx, id: j.s.ID, bufs: b}
 	defer func() {
 		if p := recover(); p != nil {
 			res.err = fmt.Errorf("internal error (please report): %v\n%s", p, debug.Stack())
 			r.init(e)
 		}
 	}()
-	n := ExtractNeed(j.s)
+	n := r.need.extract(j.s)
 	e.applyUpgrades(n, j.idx)
 	res.removed = n.Removed
 	S := len(e.strategies)
-	res.values = make([][NumMetrics]float64, S)
-	res.perReq = make([][]RequestTokens, S)
+	res.values = b.size(S)
 	oc := &r.outcome
-	// Every strategy's requests are gathered in the replayer's buffer, then
-	// copied into one allocation and cut up.
-	reqs := r.reqBuf[:0]
-	ends := make([]int, S)
+	// Every strategy's requests are gathered in one buffer, then cut up.
+	reqs := b.reqs[:0]
 	for si := 0; si < S; si++ {
 		r.run(n, si, oc, si == e.fidelity)
 		res.values[si] = oc.Values
 		reqs = append(reqs, oc.PerRequest...)
-		ends[si] = len(reqs)
+		b.ends[si] = len(reqs)
 		if si == e.fidelity {
-			res.fid = append(res.fid, r.fid...)
+			res.fid = append(b.fid[:0], r.fid...)
+			b.fid = res.fid
 		}
 	}
 	r.endSession()
-	r.reqBuf = reqs
-	reqs = append([]RequestTokens(nil), reqs...)
+	b.reqs = reqs
+	res.perReq = b.perReq
 	start := 0
-	for si, end := range ends {
+	for si, end := range b.ends {
 		if end > start {
 			res.perReq[si] = reqs[start:end:end]
 		}

@@ -89,6 +89,7 @@ type scoreBuf struct {
 	scores  []float64
 	touched []int32
 	terms   []int32
+	tok     []byte // eachToken's scratch for query tokens
 }
 
 // NewBM25 indexes docs. A tool's document is the tokens of its name
@@ -152,7 +153,7 @@ func NewBM25(docs []sim.ToolDoc, p BM25Params) (*BM25, error) {
 	for i, t := range x.terms {
 		x.termIDs[i] = x.vocab[t]
 	}
-	x.scratch.New = func() any { return &scoreBuf{scores: make([]float64, x.n)} }
+	x.scratch.New = func() any { return &scoreBuf{scores: make([]float64, x.n), tok: make([]byte, 0, 64)} }
 	return x, nil
 }
 
@@ -216,21 +217,23 @@ func (x *BM25) Search(query string, k int) []Hit {
 		return nil
 	}
 	query = truncateRunes(query, x.p.MaxQueryChars)
-	qtoks := Tokenize(query)
 	buf := x.scratch.Get().(*scoreBuf)
 	defer x.scratch.Put(buf)
 	buf.terms = buf.terms[:0]
-	for _, t := range qtoks {
-		if id, ok := x.vocab[t]; ok && !slices.Contains(buf.terms, id) {
+	// The query's tokens are looked up as they come (a map index by
+	// string(tok) does not copy tok); only the rare prefix fallback makes
+	// strings of them.
+	eachToken(query, buf.tok[:0], func(tok []byte) {
+		if id, ok := x.vocab[string(tok)]; ok && !slices.Contains(buf.terms, id) {
 			buf.terms = append(buf.terms, id)
 		}
-	}
+	})
 	if len(buf.terms) == 0 && x.p.MinPrefix > 0 {
-		for _, t := range qtoks {
-			if utf8.RuneCountInString(t) >= x.p.MinPrefix {
-				buf.terms = x.appendPrefixed(buf.terms, t)
+		eachToken(query, buf.tok[:0], func(tok []byte) {
+			if utf8.RuneCount(tok) >= x.p.MinPrefix {
+				buf.terms = x.appendPrefixed(buf.terms, string(tok))
 			}
-		}
+		})
 	}
 	return x.score(buf, k)
 }

@@ -8,6 +8,7 @@ package tokens
 type Counter interface {
 	// Name identifies the counter in reports ("o200k_base", "cl100k_base", "bytes/3.5").
 	Name() string
-	// Count returns the number of tokens in b.
+	// Count returns the number of tokens in b. It reads b only during the
+	// call and never keeps it: callers reuse their buffers.
 	Count(b []byte) int64
 }

@@ -1,0 +1,63 @@
+package sim
+
+// resultBufs is the memory of one session's results (jobResult's values,
+// per-request tokens and fidelity pairs). A session's results are garbage
+// as soon as the collector has filed them (RunState.add copies what it
+// keeps), so the collector hands the buffers back to the workers instead
+// of every session allocating its own: at 8 strategies they were the
+// largest allocation of the replay after decoding.
+type resultBufs struct {
+	values [][NumMetrics]float64
+	perReq [][]RequestTokens // cut from reqs
+	reqs   []RequestTokens   // every strategy's requests, in order
+	ends   []int             // ends[s]: end of strategy s's requests in reqs
+	fid    []FidelityPair
+}
+
+// size readies b for a session of S strategies and returns its values.
+// Every value is overwritten by the replay; perReq is cleared so that a
+// strategy without requests has none.
+func (b *resultBufs) size(S int) [][NumMetrics]float64 {
+	if cap(b.values) < S {
+		b.values = make([][NumMetrics]float64, S)
+		b.perReq = make([][]RequestTokens, S)
+		b.ends = make([]int, S)
+	}
+	b.values, b.perReq, b.ends = b.values[:S], b.perReq[:S], b.ends[:S]
+	clear(b.perReq)
+	b.fid = b.fid[:0]
+	return b.values
+}
+
+// maxPooledRequests bounds the requests a recycled buffer keeps room for:
+// one very long session must not pin its buffer for the rest of the run.
+const maxPooledRequests = 8192
+
+// resultPool is a bounded free list of result buffers. Sending and
+// receiving never block: an empty pool allocates, a full one drops.
+type resultPool chan *resultBufs
+
+// newResultPool holds enough buffers for every session in flight (queued,
+// being replayed, waiting to be collected in order).
+func newResultPool(workers int) resultPool { return make(resultPool, 4*workers+2) }
+
+func (p resultPool) get() *resultBufs {
+	select {
+	case b := <-p:
+		return b
+	default:
+		return &resultBufs{}
+	}
+}
+
+// put recycles b once nothing refers to its slices any more.
+func (p resultPool) put(b *resultBufs) {
+	if b == nil || cap(b.reqs) > maxPooledRequests {
+		return
+	}
+	clear(b.fid) // session ids: let the session's strings go
+	select {
+	case p <- b:
+	default:
+	}
+}
