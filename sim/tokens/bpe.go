@@ -13,8 +13,9 @@ import (
 // merging the adjacent pair whose concatenation has the lowest rank (the
 // leftmost on ties) until no adjacent pair is in the vocabulary.
 type bpe struct {
-	ranks map[string]int
-	next  func(s string, i int) int
+	ranks  map[string]int
+	next   func(s string, i int) int
+	caches cachePool
 }
 
 // count returns the number of tokens of s.
@@ -22,12 +23,24 @@ func (b *bpe) count(s string) int {
 	if !utf8.ValidString(s) {
 		s = replaceInvalid(s)
 	}
+	c := b.caches.get()
 	n := 0
 	for i := 0; i < len(s); {
 		j := b.next(s, i)
-		n += b.pieceTokens(s[i:j])
+		p := s[i:j]
 		i = j
+		if len(p) > cacheKeyMax {
+			n += b.pieceTokens(p)
+			continue
+		}
+		k, ok := c.get(p)
+		if !ok {
+			k = b.pieceTokens(p)
+			c.put(p, k)
+		}
+		n += k
 	}
+	b.caches.put(c)
 	return n
 }
 
