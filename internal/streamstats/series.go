@@ -70,10 +70,12 @@ func (s *Series) Add(x float64) {
 	s.N++
 	s.Sum.Add(x)
 	s.SumSq.AddSquare(x)
-	s.Min = math.Min(s.Min, x)
-	s.Max = math.Max(s.Max, x)
+	// The builtins have math.Min's and math.Max's rules for NaN and ±0
+	// (Go spec) and compile inline; the math functions are calls here.
+	s.Min = min(s.Min, x)
+	s.Max = max(s.Max, x)
 	s.Integral = s.Integral && x == math.Trunc(x)
-	if !math.IsInf(x, 0) && !math.IsNaN(x) {
+	if x-x == 0 { // finite
 		if s.npend == pendMax {
 			s.flush()
 		}

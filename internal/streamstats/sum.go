@@ -26,7 +26,26 @@ type Sum struct {
 
 // Add adds x exactly.
 func (s *Sum) Add(x float64) {
-	if math.IsInf(x, 0) || math.IsNaN(x) {
+	// Fast path: one partial y and x + y exact, the usual case when whole
+	// numbers (token and request counts, milliseconds) are summed. It is
+	// the loop below specialised to one partial, with the same result (a
+	// single partial x + y; its sign of zero is the one the loop gives,
+	// as addition is commutative), so the partials, and with them the
+	// encoding, do not depend on which path ran. A NaN or infinite x, or
+	// an overflow, makes the rounding error below NaN or infinite, so such
+	// values take the general path.
+	if p := s.Partials; len(p) == 1 {
+		a, b := x, p[0]
+		if math.Abs(a) < math.Abs(b) {
+			a, b = b, a
+		}
+		hi := a + b
+		if b-(hi-a) == 0 {
+			p[0] = hi
+			return
+		}
+	}
+	if x-x != 0 { // infinite or NaN
 		s.Special += x
 		return
 	}
