@@ -1,7 +1,6 @@
 package search
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -68,6 +67,11 @@ type Hit struct {
 type posting struct {
 	doc int32
 	tf  int32
+	// w is the term's score in doc, idf·tf·(k1+1)/(tf + norm), computed
+	// at build time by the same expression, in the same order, that each
+	// query used to evaluate: the sums (and rankings) are bit-identical
+	// and a query costs one addition per posting instead of a division.
+	w float64
 }
 
 // BM25 is an Okapi BM25 ranker over a fixed corpus of tools. It is
@@ -79,7 +83,6 @@ type BM25 struct {
 	terms    []string         // sorted vocabulary, for prefix look-ups
 	termIDs  []int32          // termIDs[i] is the id of terms[i]
 	postings [][]posting      // by term id, in corpus order
-	idf      []float64        // by term id
 	norm     []float64        // by doc: k1·(1 − b + b·|D|/avgdl)
 	avgdl    float64
 	scratch  sync.Pool // *scoreBuf
@@ -88,6 +91,7 @@ type BM25 struct {
 type scoreBuf struct {
 	scores  []float64
 	touched []int32
+	hits    []scored // the touched documents with their scores, for topK
 	terms   []int32
 	tok     []byte // eachToken's scratch for query tokens
 }
@@ -140,9 +144,13 @@ func NewBM25(docs []sim.ToolDoc, p BM25Params) (*BM25, error) {
 		}
 		x.norm[d] = p.K1 * (1 - p.B + p.B*rel)
 	}
-	x.idf = make([]float64, len(x.postings))
-	for id, ps := range x.postings {
-		x.idf[id] = IDF(len(docs), len(ps))
+	k1 := p.K1
+	for _, ps := range x.postings {
+		idf := IDF(len(docs), len(ps))
+		for i := range ps {
+			tf := float64(ps[i].tf)
+			ps[i].w = float64(idf * tf * (k1 + 1) / (tf + x.norm[ps[i].doc]))
+		}
 	}
 	x.terms = make([]string, 0, len(x.vocab))
 	for t := range x.vocab {
@@ -196,13 +204,17 @@ func (x *BM25) AvgDocLen() float64 { return x.avgdl }
 // Rank returns the indices of the k best documents for query, best first;
 // see Search.
 func (x *BM25) Rank(query string, k int) []int {
-	hits := x.Search(query, k)
-	if len(hits) == 0 {
+	buf, top := x.top(query, k)
+	if buf == nil {
 		return nil
 	}
-	out := make([]int, len(hits))
-	for i, h := range hits {
-		out[i] = h.Index
+	defer x.scratch.Put(buf)
+	if len(top) == 0 {
+		return nil
+	}
+	out := make([]int, len(top))
+	for i, h := range top {
+		out[i] = int(h.doc)
 	}
 	return out
 }
@@ -213,12 +225,32 @@ func (x *BM25) Rank(query string, k int) []int {
 // MinPrefix characters is expanded to the indexed terms it prefixes and the
 // documents are scored on those terms instead.
 func (x *BM25) Search(query string, k int) []Hit {
-	if k <= 0 || x.n == 0 {
+	buf, top := x.top(query, k)
+	if buf == nil {
 		return nil
 	}
-	query = truncateRunes(query, x.p.MaxQueryChars)
-	buf := x.scratch.Get().(*scoreBuf)
 	defer x.scratch.Put(buf)
+	if len(top) == 0 {
+		return nil
+	}
+	out := make([]Hit, len(top))
+	for i, h := range top {
+		out[i] = Hit{Index: int(h.doc), Score: h.score}
+	}
+	return out
+}
+
+// top scores query and returns the k best documents, best first, in a
+// slice of the scratch buffer it also returns; the caller copies them out
+// and puts the buffer back. Rank and Search share it so that Rank builds
+// its indices directly, without a []Hit in between. buf is nil when there
+// is nothing to rank.
+func (x *BM25) top(query string, k int) (buf *scoreBuf, top []scored) {
+	if k <= 0 || x.n == 0 {
+		return nil, nil
+	}
+	query = truncateRunes(query, x.p.MaxQueryChars)
+	buf = x.scratch.Get().(*scoreBuf)
 	buf.terms = buf.terms[:0]
 	// The query's tokens are looked up as they come (a map index by
 	// string(tok) does not copy tok); only the rare prefix fallback makes
@@ -235,7 +267,7 @@ func (x *BM25) Search(query string, k int) []Hit {
 			}
 		})
 	}
-	return x.score(buf, k)
+	return buf, x.score(buf, k)
 }
 
 // appendPrefixed appends the ids of indexed terms that start with prefix.
@@ -249,39 +281,26 @@ func (x *BM25) appendPrefixed(ids []int32, prefix string) []int32 {
 	return ids
 }
 
-// score accumulates the scores of buf.terms and returns the top k.
-func (x *BM25) score(buf *scoreBuf, k int) []Hit {
-	k1 := x.p.K1
+// score accumulates the scores of buf.terms and returns the top k, best
+// first, in buf.hits. buf.scores is all zero again on return.
+func (x *BM25) score(buf *scoreBuf, k int) []scored {
 	buf.touched = buf.touched[:0]
 	for _, id := range buf.terms {
-		idf := x.idf[id]
 		for _, ps := range x.postings[id] {
-			tf := float64(ps.tf)
 			if buf.scores[ps.doc] == 0 {
 				buf.touched = append(buf.touched, ps.doc)
 			}
-			buf.scores[ps.doc] += idf * tf * (k1 + 1) / (tf + x.norm[ps.doc])
+			buf.scores[ps.doc] += ps.w
 		}
 	}
-	slices.SortFunc(buf.touched, func(a, b int32) int {
-		if c := cmp.Compare(buf.scores[b], buf.scores[a]); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
-	n := min(k, len(buf.touched))
-	if n == 0 {
-		return nil
-	}
-	out := make([]Hit, n)
-	for i := range n {
-		d := buf.touched[i]
-		out[i] = Hit{Index: int(d), Score: buf.scores[d]}
-	}
+	// Ranking orders (score, doc) pairs by value: sorting document ids by
+	// their scores through buf.scores cost most of a query's time.
+	buf.hits = buf.hits[:0]
 	for _, d := range buf.touched {
+		buf.hits = append(buf.hits, scored{score: buf.scores[d], doc: d})
 		buf.scores[d] = 0
 	}
-	return out
+	return topK(buf.hits, k)
 }
 
 // truncateRunes cuts s to at most n characters (n = 0: no limit).
