@@ -206,21 +206,29 @@ func containsByte(s string, b byte) bool {
 // spaceNewlines is `\s*[\r\n]+` at i, or -1: the whitespace up to and
 // including the run's last line break.
 func spaceNewlines(s string, i int) int {
-	end := -1
-	for j := i; j < len(s); {
-		c, w := byteClass[s[j]], 1 // classAt, with its ASCII path inline
+	_, end := runMarked(s, i, cSpace, cNewline)
+	return end
+}
+
+// runMarked returns the end of the longest run of runes from i whose class
+// has a bit of want, and the end of the last rune in that run whose class
+// also has a bit of mark (-1 if none).
+func runMarked(s string, i int, want, mark uint8) (end, lastMark int) {
+	lastMark = -1
+	for i < len(s) {
+		c, w := byteClass[s[i]], 1 // classAt, with its ASCII path inline
 		if c == cMulti {
-			c, w = classAtSlow(s, j)
+			c, w = classAtSlow(s, i)
 		}
-		if c&cSpace == 0 {
+		if c&want == 0 {
 			break
 		}
-		if c&cNewline != 0 {
-			end = j + w
+		i += w
+		if c&mark != 0 {
+			lastMark = i
 		}
-		j += w
 	}
-	return end
+	return i, lastMark
 }
 
 // spaces is `\s+(?!\S)|\s+` at i, or -1: a whitespace run, less its last
@@ -309,20 +317,7 @@ func wordAt(s string, i int) bool {
 // greedy [U]* gives back characters until [W]+ can start: either right
 // after the [U] run, or at its last character that is also in [W].
 func o200kLowerWord(s string, i int) int {
-	j, lastW := i, -1
-	for j < len(s) {
-		c, w := byteClass[s[j]], 1 // classAt, with its ASCII path inline
-		if c == cMulti {
-			c, w = classAtSlow(s, j)
-		}
-		if c&cUpper == 0 {
-			break
-		}
-		if c&cLower != 0 {
-			lastW = j + w
-		}
-		j += w
-	}
+	j, lastW := runMarked(s, i, cUpper, cLower)
 	if j < len(s) {
 		if c, _ := classAt(s, j); c&cLower != 0 {
 			return optContraction(s, run(s, j, cLower))
