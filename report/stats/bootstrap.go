@@ -46,6 +46,17 @@ func (r Resampling) Scale() float64 {
 // b. The indices of resample b depend only on Seed and b, so results do not
 // depend on Workers or scheduling.
 func (r Resampling) Run(fn func(b int, idx []int32, scratch []float64)) {
+	r.run(false, func(b int, idx, _ []int32, scratch []float64) { fn(b, idx, scratch) })
+}
+
+// RunCounts is Run that also hands fn the multiplicities of resample b:
+// counts[u] (length N) is the number of times unit u appears in idx. Every
+// series evaluated on the resample can share them (see Ranked).
+func (r Resampling) RunCounts(fn func(b int, idx, counts []int32, scratch []float64)) {
+	r.run(true, fn)
+}
+
+func (r Resampling) run(withCounts bool, fn func(b int, idx, counts []int32, scratch []float64)) {
 	if r.Resamples <= 0 || r.M <= 0 || r.N <= 0 {
 		return
 	}
@@ -61,9 +72,17 @@ func (r Resampling) Run(fn func(b int, idx []int32, scratch []float64)) {
 			defer wg.Done()
 			idx := make([]int32, r.M)
 			scratch := make([]float64, r.M)
+			var counts []int32
+			if withCounts {
+				counts = make([]int32, r.N)
+			}
 			for b := w; b < r.Resamples; b += workers {
-				r.Draw(b, idx)
-				fn(b, idx, scratch)
+				if withCounts {
+					r.drawCounts(b, idx, counts)
+				} else {
+					r.Draw(b, idx)
+				}
+				fn(b, idx, counts, scratch)
 			}
 		}()
 	}
@@ -80,6 +99,25 @@ func (r Resampling) Draw(b int, idx []int32) {
 		idx[i] = int32(rng.IntN(n))
 	}
 	slices.Sort(idx)
+}
+
+// drawCounts is Draw that also fills counts (length N) with the
+// multiplicities of the drawn units. It sorts idx by counting, in O(N + M)
+// rather than O(M log M): the result is the same sorted multiset.
+func (r Resampling) drawCounts(b int, idx, counts []int32) {
+	rng := rand.New(rand.NewPCG(splitmix(r.Seed), splitmix(r.Seed^splitmix(uint64(b)+1))))
+	n := r.N
+	clear(counts)
+	for range idx {
+		counts[rng.IntN(n)]++
+	}
+	j := 0
+	for u, c := range counts {
+		for range c {
+			idx[j] = int32(u)
+			j++
+		}
+	}
 }
 
 // splitmix is the SplitMix64 finaliser, used to spread seeds.

@@ -20,17 +20,12 @@ func SelectQuantiles(buf []float64, qs []float64, out []float64) {
 	}
 	lo := 0
 	for i, q := range qs {
-		h := clamp01(q) * float64(n-1)
-		k := int(h)
-		if k >= n-1 {
-			k = n - 1
-		}
+		k, f := rank7(q, n)
 		if k < lo {
 			// qs not ascending or equal ranks: the range already holds a[k].
 			lo = 0
 		}
 		selectK(buf, lo, n, k)
-		f := h - float64(k)
 		v := buf[k]
 		if f > 0 && k+1 < n {
 			out[i] = interpolate(v, minOf(buf[k+1:]), f)
@@ -39,6 +34,19 @@ func SelectQuantiles(buf []float64, qs []float64, out []float64) {
 		}
 		lo = k
 	}
+}
+
+// rank7 returns where the type-7 q-quantile of n sorted values x lies:
+// x[k] + f·(x[k+1] − x[k]), with 0 ≤ k ≤ n−1 and f = 0 when k = n−1.
+// SelectQuantiles and Ranked.Quantiles share it so that they agree to the
+// bit.
+func rank7(q float64, n int) (k int, f float64) {
+	h := clamp01(q) * float64(n-1)
+	k = int(h)
+	if k >= n-1 {
+		k = n - 1
+	}
+	return k, h - float64(k)
 }
 
 func minOf(a []float64) float64 {
