@@ -177,8 +177,11 @@ const maxScratchText = 64 << 10
 
 // countString is c.Count([]byte(s)) through the scratch buffer *buf, so
 // that counting a string does not allocate its copy (counters read b only
-// during the call).
+// during the call); an empty s has no tokens.
 func countString(c tokens.Counter, s string, buf *[]byte) int64 {
+	if s == "" {
+		return 0
+	}
 	if len(s) > maxScratchText {
 		return c.Count([]byte(s))
 	}
@@ -192,7 +195,7 @@ func countString(c tokens.Counter, s string, buf *[]byte) int64 {
 // only grow memory), system prompts and tool names with the memo. buf is
 // scratch space.
 func (e *Engine) prepare(n *Need, buf *[]byte) {
-	if n.SystemText != "" {
+	if n.SystemText != "" { // else the trace may have recorded its tokens alone
 		n.SystemTokens = countString(e.content, n.SystemText, buf)
 	}
 	for i := range n.Steps {
@@ -202,11 +205,7 @@ func (e *Engine) prepare(n *Need, buf *[]byte) {
 		}
 		for j := range st.Calls {
 			c := &st.Calls[j]
-			if c.Tool != "" {
-				c.NameTokens = countString(e.content, c.Tool, buf)
-			} else {
-				c.NameTokens = 0
-			}
+			c.NameTokens = countString(e.content, c.Tool, buf)
 			c.ArgTokens = e.raw.Count(c.Args)
 			switch {
 			case c.ResultTokens > 0:

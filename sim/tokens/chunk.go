@@ -16,6 +16,22 @@ const (
 	maxRun = 256
 )
 
+// countChunks returns the sum of count over the chunks of b (one chunk when
+// b is at most maxRun bytes); s holds b's bytes as a string, and count is
+// given substrings of it.
+func countChunks(b []byte, s string, count func(string) int) int64 {
+	if len(b) <= maxRun {
+		return int64(count(s))
+	}
+	var n int64
+	off := 0
+	chunks(b, func(c []byte) {
+		n += int64(count(s[off : off+len(c)]))
+		off += len(c)
+	})
+	return n
+}
+
 // chunks calls f with consecutive pieces of b that together are b.
 func chunks(b []byte, f func([]byte)) {
 	start, last := 0, 0 // chunk start; last boundary or cut

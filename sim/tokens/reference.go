@@ -62,10 +62,5 @@ func (t *Reference) Count(b []byte) int64 {
 	if len(b) == 0 {
 		return 0
 	}
-	if len(b) <= maxRun {
-		return int64(len(t.enc.EncodeOrdinary(string(b))))
-	}
-	var n int64
-	chunks(b, func(c []byte) { n += int64(len(t.enc.EncodeOrdinary(string(c)))) })
-	return n
+	return countChunks(b, string(b), func(s string) int { return len(t.enc.EncodeOrdinary(s)) })
 }

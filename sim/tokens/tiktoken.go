@@ -3,6 +3,7 @@ package tokens
 import (
 	"fmt"
 	"sync"
+	"unsafe"
 
 	tiktokenloader "github.com/pkoukk/tiktoken-go-loader"
 )
@@ -81,10 +82,8 @@ func (t *Tiktoken) Count(b []byte) int64 {
 	if len(b) == 0 {
 		return 0
 	}
-	if len(b) <= maxRun {
-		return int64(t.enc.count(string(b)))
-	}
-	var n int64
-	chunks(b, func(c []byte) { n += int64(t.enc.count(string(c))) })
-	return n
+	// The text is read as a string that shares b's memory instead of a
+	// copy: b is only read during the call (Counter's contract), and the
+	// counting keeps no part of it (the piece cache copies its keys).
+	return countChunks(b, unsafe.String(&b[0], len(b)), t.enc.count)
 }
