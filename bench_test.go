@@ -20,12 +20,12 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/report"
-	"github.com/defersim/defersim/runner"
 	"github.com/defersim/defersim/sim"
-	"github.com/defersim/defersim/sim/catalog"
 	"github.com/defersim/defersim/sim/presets"
-	"github.com/defersim/defersim/sim/tokens"
+	"github.com/defersim/defersim/tokens"
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/gen"
 )

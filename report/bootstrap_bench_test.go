@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/defersim/defersim/report/stats"
+	"github.com/defersim/defersim/internal/stats"
 )
 
 // BenchmarkBootstrap measures the bootstrap alone (replicates of the default

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/defersim/defersim/report/stats"
+	"github.com/defersim/defersim/internal/stats"
 	"github.com/defersim/defersim/sim"
 )
 

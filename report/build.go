@@ -8,7 +8,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/defersim/defersim/report/stats"
+	"github.com/defersim/defersim/internal/stats"
 	"github.com/defersim/defersim/sim"
 )
 

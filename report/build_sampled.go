@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/defersim/defersim/internal/stats"
 	"github.com/defersim/defersim/internal/streamstats"
-	"github.com/defersim/defersim/report/stats"
 	"github.com/defersim/defersim/sim"
 )
 

@@ -7,7 +7,7 @@ import (
 
 	mstats "github.com/montanaflynn/stats"
 
-	"github.com/defersim/defersim/report/stats"
+	"github.com/defersim/defersim/internal/stats"
 	"github.com/defersim/defersim/sim"
 )
 

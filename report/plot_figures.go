@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/defersim/defersim/report/chart"
+	"github.com/defersim/defersim/internal/chart"
 	"github.com/defersim/defersim/sim"
 )
 

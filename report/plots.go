@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/defersim/defersim/internal/atomicfile"
-	"github.com/defersim/defersim/report/chart"
+	"github.com/defersim/defersim/internal/chart"
 )
 
 // renderedPlot is a figure written to disk, with its PNG for embedding.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/defersim/defersim/report/chart"
+	"github.com/defersim/defersim/internal/chart"
 )
 
 func TestFiguresRenderDeterministically(t *testing.T) {

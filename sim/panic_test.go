@@ -11,8 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/sim"
-	"github.com/defersim/defersim/sim/catalog"
 	"github.com/defersim/defersim/sim/presets"
 	"github.com/defersim/defersim/traces"
 )

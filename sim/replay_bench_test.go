@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/defersim/defersim/runner"
+	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/sim"
-	"github.com/defersim/defersim/sim/catalog"
 	"github.com/defersim/defersim/sim/presets"
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/gen"

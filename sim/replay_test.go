@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/defersim/defersim/sim/tokens"
+	"github.com/defersim/defersim/tokens"
 	"github.com/defersim/defersim/traces"
 )
 

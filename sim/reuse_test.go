@@ -9,9 +9,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/defersim/defersim/runner"
+	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/sim"
-	"github.com/defersim/defersim/sim/catalog"
 	"github.com/defersim/defersim/sim/presets"
 	"github.com/defersim/defersim/traces"
 )

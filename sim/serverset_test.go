@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/defersim/defersim/sim/catalog"
+	"github.com/defersim/defersim/catalog"
 )
 
 // setEngine builds an engine over servers "a" (versions 1 and 2) and "b",

@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/defersim/defersim/sim/catalog"
-	"github.com/defersim/defersim/sim/tokens"
+	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/tokens"
 )
 
 // toolInfo is what the replay needs of one tool at one server version. It

@@ -1,14 +1,19 @@
 package sim
 
-import "encoding/json"
+import (
+	"encoding/json"
 
-// Classes of malformed calls.
+	"github.com/defersim/defersim/validation"
+)
+
+// Classes of malformed calls (defined by package validation, the lower layer
+// both the validator and the engine share).
 const (
-	ClassMissingRequired = "missing_required"
-	ClassUnknownProperty = "unknown_property"
-	ClassType            = "type"
-	ClassEnum            = "enum"
-	ClassOther           = "other"
+	ClassMissingRequired = validation.ClassMissingRequired
+	ClassUnknownProperty = validation.ClassUnknownProperty
+	ClassType            = validation.ClassType
+	ClassEnum            = validation.ClassEnum
+	ClassOther           = validation.ClassOther
 )
 
 // ArgValidator decides whether arguments shaped for the schema the model

@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/atomicfile"
-	"github.com/defersim/defersim/sim/catalog"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/defersim/defersim/sim/catalog"
+	"github.com/defersim/defersim/catalog"
 )
 
 // LintOptions configures Lint.

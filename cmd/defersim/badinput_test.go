@@ -16,7 +16,7 @@ import (
 // hostileTools returns the tools of a catalog whose schemas are legal JSON
 // but hostile to what consumes them: $ref cycles, numbers that overflow,
 // negative lengths and one schema of about 2.5 MB (the catalog loader
-// takes a 10 MB one in sim/catalog). v2 adds a required
+// takes a 10 MB one in catalog). v2 adds a required
 // property to each, so a name-keyed warm set calls them stale and the
 // validator compiles both versions.
 func hostileTools(v2 bool) []map[string]any {
@@ -109,7 +109,7 @@ func TestRunHostileCatalogs(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Tiktoken counting of megabytes of schema is linear but slow (about
-	// 1 MB/s on a shared core); sim/tokens pins its linearity on its own.
+	// 1 MB/s on a shared core); tokens pins its linearity on its own.
 	scen := filepath.Join(dir, "scenario.yaml")
 	if err := os.WriteFile(scen, []byte("name: hostile\ntraces: [trace.jsonl]\ncatalogs: [catalogs/]\nparams: {tokenizer: bytes/4}\n"+
 		"strategies: [eager, claude-code-default, codex-cli, anchor-e7-per-tool]\n"), 0o644); err != nil {

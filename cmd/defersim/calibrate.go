@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/defersim/defersim/calibrate"
 	"github.com/defersim/defersim/internal/atomicfile"
-	"github.com/defersim/defersim/runner"
+	"github.com/defersim/defersim/internal/calibrate"
+	"github.com/defersim/defersim/internal/runner"
 )
 
 func newCalibrateCmd() *cobra.Command {

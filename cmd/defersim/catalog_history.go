@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/defersim/defersim/sim/catalog"
+	"github.com/defersim/defersim/catalog"
 )
 
 func newCatalogHistoryCmd() *cobra.Command {

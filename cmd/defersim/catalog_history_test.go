@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/shareddata"
-	"github.com/defersim/defersim/sim/catalog"
 )
 
 func TestCatalogHistoryCmd(t *testing.T) {

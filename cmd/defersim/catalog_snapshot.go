@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/defersim/defersim/mcpsnap"
+	"github.com/defersim/defersim/internal/mcpsnap"
 )
 
 // snapshotExit is the exit status of a failed capture (a usage error is 2).

@@ -13,9 +13,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/defersim/defersim/mcpsnap"
-	"github.com/defersim/defersim/mcpsnap/fakemcp"
-	"github.com/defersim/defersim/sim/catalog"
+	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/mcpsnap"
+	"github.com/defersim/defersim/internal/mcpsnap/fakemcp"
 )
 
 // TestHelperFakeMCP is not a test: re-executed with fakemcp.EnvMode set, the

@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/defersim/defersim/sim/catalog"
-	"github.com/defersim/defersim/sim/tokens"
+	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/tokens"
 )
 
 func newCatalogStatsCmd() *cobra.Command {

@@ -3,8 +3,8 @@ package main
 import (
 	"fmt"
 
-	"github.com/defersim/defersim/calibrate"
-	"github.com/defersim/defersim/runner"
+	"github.com/defersim/defersim/internal/calibrate"
+	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"

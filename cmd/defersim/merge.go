@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/defersim/defersim/runner"
+	"github.com/defersim/defersim/internal/runner"
 )
 
 func newMergeCmd() *cobra.Command {

@@ -12,9 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/internal/atomicfile"
-	"github.com/defersim/defersim/plan"
+	"github.com/defersim/defersim/internal/plan"
+	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/report"
-	"github.com/defersim/defersim/runner"
 )
 
 func newPlanCmd() *cobra.Command {

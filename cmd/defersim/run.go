@@ -13,8 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/report"
-	"github.com/defersim/defersim/runner"
 	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
 )

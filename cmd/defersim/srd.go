@@ -12,14 +12,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/retrieval"
 	"github.com/defersim/defersim/internal/shareddata"
-	"github.com/defersim/defersim/retrieval"
-	"github.com/defersim/defersim/sim/catalog"
 	"github.com/defersim/defersim/sim/search"
-	"github.com/defersim/defersim/sim/tokens"
 	"github.com/defersim/defersim/srd"
 	"github.com/defersim/defersim/srd/routed"
+	"github.com/defersim/defersim/tokens"
 )
 
 func newSRDCmd() *cobra.Command {

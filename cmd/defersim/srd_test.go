@@ -48,7 +48,7 @@ func TestSRDLintCmd(t *testing.T) {
 }
 
 func TestSRDEvalCmd(t *testing.T) {
-	eval := filepath.Join("..", "..", "retrieval", "testdata", "eval")
+	eval := filepath.Join("..", "..", "internal", "retrieval", "testdata", "eval")
 	dir := filepath.Join(t.TempDir(), "out")
 	args := []string{"eval", "--set", filepath.Join(eval, "set.yaml"), "--catalogs", filepath.Join(eval, "catalogs"),
 		"--srd", filepath.Join(eval, "srd"), "--rankers", "bm25", "--resamples", "50", "--counter", "bytes/4", "-o", dir}

@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/internal/atomicfile"
-	"github.com/defersim/defersim/plan"
-	"github.com/defersim/defersim/runner"
+	"github.com/defersim/defersim/internal/plan"
+	"github.com/defersim/defersim/internal/runner"
 )
 
 func newSweepCmd() *cobra.Command {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/defersim/defersim/sim/catalog"
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/traces/gen"
 )
 

@@ -5,8 +5,15 @@ package shareddata
 import (
 	"os"
 	"path/filepath"
-	"testing"
 )
+
+// TB is the part of testing.TB the helpers use. Declared here so that
+// programs importing Find (the CLI) do not link package testing.
+type TB interface {
+	Helper()
+	Skip(args ...any)
+	Skipf(format string, args ...any)
+}
 
 // Find walks up from the working directory looking for shared/data beside an
 // ancestor and returns its path, or "" when there is none.
@@ -32,7 +39,7 @@ func Find() string {
 }
 
 // Dir returns the real-data folder, or skips tb with a clear message.
-func Dir(tb testing.TB) string {
+func Dir(tb TB) string {
 	tb.Helper()
 	d := Find()
 	if d == "" {
@@ -43,7 +50,7 @@ func Dir(tb testing.TB) string {
 
 // Path joins elems under the real-data folder, skipping tb when the folder or
 // the path is absent.
-func Path(tb testing.TB, elems ...string) string {
+func Path(tb TB, elems ...string) string {
 	tb.Helper()
 	p := filepath.Join(append([]string{Dir(tb)}, elems...)...)
 	if _, err := os.Stat(p); err != nil {

@@ -11,11 +11,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/internal/shareddata"
-	"github.com/defersim/defersim/runner"
 	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
-	"github.com/defersim/defersim/sim/catalog"
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/gen"
 )

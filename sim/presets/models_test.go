@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/defersim/defersim/sim"
-	"github.com/defersim/defersim/sim/tokens"
+	"github.com/defersim/defersim/tokens"
 )
 
 func TestModelPresets(t *testing.T) {

@@ -3,9 +3,9 @@ package search
 import (
 	"testing"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/shareddata"
 	"github.com/defersim/defersim/sim"
-	"github.com/defersim/defersim/sim/catalog"
 )
 
 func BenchmarkBM25Build1000(b *testing.B) {

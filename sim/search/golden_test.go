@@ -8,10 +8,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/shareddata"
 	"github.com/defersim/defersim/sim"
-	"github.com/defersim/defersim/sim/catalog"
 	"github.com/google/go-cmp/cmp"
 )
 

@@ -14,8 +14,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/shareddata"
-	"github.com/defersim/defersim/sim/catalog"
 	"github.com/defersim/defersim/srd"
 )
 

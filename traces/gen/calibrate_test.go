@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/defersim/defersim/internal/shareddata"
-	"github.com/defersim/defersim/sim/tokens"
+	"github.com/defersim/defersim/tokens"
 )
 
 // Run `go test ./traces/gen -run TestCalibrate -calibrate -v` to print the

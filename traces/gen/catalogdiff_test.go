@@ -3,7 +3,7 @@ package gen
 import (
 	"testing"
 
-	"github.com/defersim/defersim/sim/catalog"
+	"github.com/defersim/defersim/catalog"
 )
 
 // TestChangesAgreeWithCatalogDiff checks each generated change against the

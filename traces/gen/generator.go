@@ -6,7 +6,7 @@ import (
 	"iter"
 	"time"
 
-	"github.com/defersim/defersim/sim/catalog"
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/traces"
 )
 

@@ -11,8 +11,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/defersim/defersim/sim/catalog"
-	"github.com/defersim/defersim/sim/validation"
+	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/validation"
 )
 
 // overTool is one real tool schema (a distinct fingerprint of a series'

@@ -11,8 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/shareddata"
-	"github.com/defersim/defersim/sim/catalog"
 	"github.com/defersim/defersim/traces"
 )
 

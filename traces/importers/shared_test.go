@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/shareddata"
-	"github.com/defersim/defersim/sim/catalog"
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/importers"
 )

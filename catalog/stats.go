@@ -1,0 +1,178 @@
+package catalog
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/defersim/defersim/tokens"
+)
+
+// StatsOptions tune ComputeStatsWith.
+type StatsOptions struct {
+	// Form selects which bytes of each tool are counted (default FormAnthropic).
+	Form WireForm
+	// Top is how many top contributors to keep per server and overall
+	// (default 5; negative keeps none).
+	Top int
+}
+
+// Stats is the token cost of a set of server versions under several counters.
+type Stats struct {
+	// Form is the wire form whose bytes were counted.
+	Form WireForm `json:"form"`
+	// Counters are the counter names, in the order given.
+	Counters []string `json:"counters"`
+	// Reference is the tokenizer the estimators' error is measured against
+	// (o200k_base when counted, else cl100k_base, else "").
+	Reference string        `json:"reference,omitempty"`
+	Servers   []ServerStats `json:"servers"`
+	Total     Summary       `json:"total"`
+}
+
+// Summary holds the figures of one server version or of the total.
+type Summary struct {
+	Servers int   `json:"servers"`
+	Tools   int   `json:"tools"`
+	Bytes   int64 `json:"bytes"`
+	// Tokens by counter name: each tool counted separately, then summed (the
+	// bytes/N estimators therefore round up per tool, as the anchor does).
+	Tokens map[string]int64 `json:"tokens"`
+	// BytesPerToken by counter name: Bytes / Tokens.
+	BytesPerToken map[string]float64 `json:"bytes_per_token"`
+	// EstimatorErrorPct by estimator ("bytes/N") counter name:
+	// (estimate − reference) / reference × 100.
+	EstimatorErrorPct map[string]float64 `json:"estimator_error_pct,omitempty"`
+	// Top lists the largest tools by reference tokens (or by the first
+	// counter when there is no reference), largest first.
+	Top []ToolTokens `json:"top"`
+}
+
+// ServerStats is the Summary of one server version.
+type ServerStats struct {
+	Server  string `json:"server"`
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	Variant string `json:"variant,omitempty"`
+	Summary
+}
+
+// ToolTokens is one tool's size.
+type ToolTokens struct {
+	Server string           `json:"server"`
+	Tool   string           `json:"tool"`
+	Bytes  int64            `json:"bytes"`
+	Tokens map[string]int64 `json:"tokens"`
+}
+
+// ComputeStats counts servers' tools in the Anthropic wire form under each
+// counter and keeps the top 5 contributors; see ComputeStatsWith.
+func ComputeStats(servers []*Server, counters []tokens.Counter) Stats {
+	return ComputeStatsWith(servers, counters, StatsOptions{})
+}
+
+// ComputeStatsWith counts every tool of servers under each counter.
+func ComputeStatsWith(servers []*Server, counters []tokens.Counter, opt StatsOptions) Stats {
+	if opt.Form == "" {
+		opt.Form = FormAnthropic
+	}
+	if opt.Top == 0 {
+		opt.Top = 5
+	}
+	st := Stats{Form: opt.Form}
+	for _, c := range counters {
+		st.Counters = append(st.Counters, c.Name())
+	}
+	for _, ref := range []string{"o200k_base", "cl100k_base"} {
+		if slices.Contains(st.Counters, ref) {
+			st.Reference = ref
+			break
+		}
+	}
+	rankBy := st.Reference
+	if rankBy == "" && len(st.Counters) > 0 {
+		rankBy = st.Counters[0]
+	}
+	var all []ToolTokens
+	st.Total = newSummary()
+	for _, s := range servers {
+		ss := ServerStats{Server: s.Label(), Name: s.Name, Version: s.Version, Variant: s.Variant, Summary: newSummary()}
+		ss.Servers = 1
+		var tts []ToolTokens
+		for _, t := range s.Tools {
+			b := t.Bytes(opt.Form)
+			tt := ToolTokens{Server: s.Label(), Tool: t.Name, Bytes: int64(len(b)), Tokens: map[string]int64{}}
+			for _, c := range counters {
+				n := c.Count(b)
+				tt.Tokens[c.Name()] = n
+				ss.Tokens[c.Name()] += n
+			}
+			ss.Tools++
+			ss.Bytes += tt.Bytes
+			tts = append(tts, tt)
+		}
+		ss.finish(st, rankBy, tts, opt.Top)
+		st.Total.Servers++
+		st.Total.Tools += ss.Tools
+		st.Total.Bytes += ss.Bytes
+		for k, v := range ss.Tokens {
+			st.Total.Tokens[k] += v
+		}
+		st.Servers = append(st.Servers, ss)
+		all = append(all, tts...)
+	}
+	st.Total.finish(st, rankBy, all, opt.Top)
+	if st.Servers == nil {
+		st.Servers = []ServerStats{}
+	}
+	return st
+}
+
+func newSummary() Summary {
+	return Summary{Tokens: map[string]int64{}, BytesPerToken: map[string]float64{}, Top: []ToolTokens{}}
+}
+
+// finish derives ratios, estimator errors and the top list.
+func (s *Summary) finish(st Stats, rankBy string, tts []ToolTokens, top int) {
+	for _, name := range st.Counters {
+		if n := s.Tokens[name]; n > 0 {
+			s.BytesPerToken[name] = round(float64(s.Bytes)/float64(n), 3)
+		}
+	}
+	if ref := s.Tokens[st.Reference]; st.Reference != "" && ref > 0 {
+		for _, name := range st.Counters {
+			if IsEstimator(name) {
+				if s.EstimatorErrorPct == nil {
+					s.EstimatorErrorPct = map[string]float64{}
+				}
+				s.EstimatorErrorPct[name] = round(float64(s.Tokens[name]-ref)/float64(ref)*100, 2)
+			}
+		}
+	}
+	if top <= 0 {
+		return
+	}
+	sorted := slices.Clone(tts)
+	slices.SortStableFunc(sorted, func(x, y ToolTokens) int {
+		if c := cmp.Compare(y.Tokens[rankBy], x.Tokens[rankBy]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(y.Bytes, x.Bytes); c != 0 {
+			return c
+		}
+		if c := strings.Compare(x.Server, y.Server); c != 0 {
+			return c
+		}
+		return strings.Compare(x.Tool, y.Tool)
+	})
+	s.Top = sorted[:min(top, len(sorted))]
+}
+
+// IsEstimator reports whether a counter name is a bytes/N estimator.
+func IsEstimator(counter string) bool { return strings.HasPrefix(counter, "bytes/") }
+
+func round(x float64, places int) float64 {
+	p := math.Pow10(places)
+	return math.Round(x*p) / p
+}

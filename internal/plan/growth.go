@@ -1,0 +1,284 @@
+package plan
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+
+	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/traces"
+	"github.com/defersim/defersim/traces/gen"
+)
+
+// GrowthConfig scales a run's catalog and replays the same sessions.
+type GrowthConfig struct {
+	// Base is the resolved run (scenario, traces, catalogs, strategies).
+	Base runner.Config
+	// Factors multiply the catalog's tool count (1 = as it is).
+	Factors []float64
+	// Pool, when set, is a catalog directory whose servers are added (in
+	// a seeded order) instead of generated ones.
+	Pool string
+	Seed int64
+	// Dir receives DIR/tools=N/{catalog,trace.jsonl.gz,results.json} per
+	// size and the plots.
+	Dir     string
+	Metrics []string
+}
+
+// GrowthPoint is one catalog size.
+type GrowthPoint struct {
+	Point
+	Factor  float64  `json:"factor"`
+	Servers int      `json:"servers"`
+	Tools   int      `json:"tools"`
+	Added   []string `json:"added_servers,omitempty"`
+}
+
+// Growth replays the base run's sessions over catalogs grown to each factor
+// of its tool count. Added servers are offered to every session that names
+// its servers (a session that names none sees the whole catalog anyway);
+// they are never called, so each point measures what a bigger catalog costs
+// the same work. Generated servers are drawn like the existing ones: their
+// tool counts and tool sizes follow log-normals fitted to the base catalog.
+func Growth(ctx context.Context, cfg GrowthConfig) ([]GrowthPoint, []string, error) {
+	base, err := runner.LoadCatalogs(cfg.Base.Catalogs)
+	if err != nil {
+		return nil, nil, err
+	}
+	latest := base.LatestAll()
+	baseTools := 0
+	for _, s := range latest {
+		baseTools += len(s.Tools)
+	}
+	if baseTools == 0 {
+		return nil, nil, fmt.Errorf("the catalog has no tools to grow")
+	}
+	factors := slices.Clone(cfg.Factors)
+	sort.Float64s(factors)
+	if len(factors) == 0 || factors[0] < 1 {
+		return nil, nil, fmt.Errorf("growth factors %v: want values of 1 or more", cfg.Factors)
+	}
+	need := int(math.Ceil(factors[len(factors)-1]*float64(baseTools))) - baseTools
+	var pool []*catalog.Server
+	if cfg.Pool != "" {
+		pool, err = realPool(cfg.Pool, base, cfg.Seed)
+	} else {
+		pool, err = generatedPool(latest, need, cfg.Seed)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	var points []GrowthPoint
+	for _, f := range factors {
+		target := int(math.Ceil(f * float64(baseTools)))
+		tools, servers := baseTools, len(latest)
+		var added []*catalog.Server
+		for _, s := range pool {
+			if tools >= target {
+				break
+			}
+			added = append(added, s)
+			tools += len(s.Tools)
+			servers++
+		}
+		label := fmt.Sprintf("tools=%d", tools)
+		dir := filepath.Join(cfg.Dir, label)
+		rc, err := grownConfig(cfg.Base, added, dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		rc.Scenario = fmt.Sprintf("%s (catalog ×%s: %d tools)", cfg.Base.Scenario, strconv.FormatFloat(f, 'g', -1, 64), tools)
+		pt, err := runPoint(ctx, rc, dir, float64(tools), label)
+		if err != nil {
+			return nil, nil, err
+		}
+		gp := GrowthPoint{Point: pt, Factor: f, Servers: servers, Tools: tools}
+		for _, s := range added {
+			gp.Added = append(gp.Added, s.Name+"@"+s.Version)
+		}
+		if tools < target {
+			gp.Notes = append(gp.Notes, fmt.Sprintf("the pool ran out: %d tools instead of %d", tools, target))
+		}
+		points = append(points, gp)
+	}
+	pts := make([]Point, len(points))
+	for i, p := range points {
+		pts[i] = p.Point
+	}
+	plots, err := plotPoints("catalog tools", pts, cfg.Metrics, cfg.Dir)
+	return points, plots, err
+}
+
+// grownConfig writes the added servers' catalog files and the sessions
+// offered them under dir, and returns the run over them.
+func grownConfig(base runner.Config, added []*catalog.Server, dir string) (runner.Config, error) {
+	cdir := filepath.Join(dir, "catalog")
+	if err := os.MkdirAll(cdir, 0o755); err != nil {
+		return runner.Config{}, err
+	}
+	var refs []traces.ServerRef
+	for _, s := range added {
+		if err := writeServer(cdir, s); err != nil {
+			return runner.Config{}, err
+		}
+		refs = append(refs, traces.ServerRef{Name: s.Name, Version: s.Version})
+	}
+	trace := filepath.Join(dir, "trace.jsonl.gz")
+	if err := offerServers(base.Traces, refs, trace); err != nil {
+		return runner.Config{}, err
+	}
+	rc := base
+	rc.Traces = []runner.Source{{Path: trace}}
+	rc.Catalogs = slices.Clone(base.Catalogs)
+	if len(added) > 0 {
+		rc.Catalogs = append(rc.Catalogs, runner.Source{Path: cdir})
+	}
+	return rc, nil
+}
+
+// writeServer writes a server as an MCP tools/list file <name>@<version>.json.
+func writeServer(dir string, s *catalog.Server) error {
+	tools := make([]json.RawMessage, len(s.Tools))
+	for i, t := range s.Tools {
+		tools[i] = t.Raw
+	}
+	data, err := json.Marshal(struct {
+		Tools []json.RawMessage `json:"tools"`
+	}{tools})
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(filepath.Join(dir, s.Name+"@"+s.Version+".json"), data, 0o644)
+}
+
+// offerServers copies every session of srcs to out, adding refs to the
+// servers of each session_start that names servers.
+func offerServers(srcs []runner.Source, refs []traces.ServerRef, out string) error {
+	return atomicfile.Write(out, 0o644, func(f *os.File) error {
+		w := traces.NewWriter(f, true)
+		for _, src := range srcs {
+			rc, err := src.Open()
+			if err != nil {
+				return fmt.Errorf("open trace %s: %w", src.Path, err)
+			}
+			r, err := traces.NewReader(rc, src.Path, traces.ReadOptions{})
+			if err != nil {
+				rc.Close()
+				return err
+			}
+			for s, err := range r.Sessions() {
+				if err != nil {
+					r.Close()
+					rc.Close()
+					return err
+				}
+				if st := s.Start(); st != nil && len(st.Servers) > 0 {
+					st.Servers = append(slices.Clone(st.Servers), refs...)
+				}
+				if err := w.WriteSession(s); err != nil {
+					r.Close()
+					rc.Close()
+					return err
+				}
+			}
+			r.Close()
+			rc.Close()
+		}
+		return w.Close()
+	})
+}
+
+// realPool returns the latest version of every server of dir not already
+// in base, in a seeded order.
+func realPool(dir string, base *catalog.Catalog, seed int64) ([]*catalog.Server, error) {
+	c, err := runner.LoadCatalogs(runner.PathSources(dir))
+	if err != nil {
+		return nil, err
+	}
+	var out []*catalog.Server
+	for _, name := range c.ServerNames() {
+		s := c.Latest(name)
+		if base.Latest(name) != nil || base.Latest(s.Name) != nil || len(s.Tools) == 0 {
+			continue
+		}
+		out = append(out, s)
+	}
+	r := rand.New(rand.NewPCG(uint64(seed), 0x67726f77))
+	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out, nil
+}
+
+// generatedPool draws servers like those of latest until they hold at
+// least need tools: tools per server and tool wire sizes follow
+// log-normals fitted (median and log-sd) to latest.
+func generatedPool(latest []*catalog.Server, need int, seed int64) ([]*catalog.Server, error) {
+	if need <= 0 {
+		return nil, nil
+	}
+	var counts, sizes []float64
+	for _, s := range latest {
+		counts = append(counts, float64(len(s.Tools)))
+		for _, t := range s.Tools {
+			sizes = append(sizes, float64(len(t.Wire)))
+		}
+	}
+	p := gen.Defaults()
+	p.Seed = seed
+	p.Sessions = 0
+	p.ServerSpecs, p.Planted = nil, nil
+	p.Drift = gen.DriftParams{}
+	tpsMed, tpsSig := logFit(counts)
+	p.ToolsPerServer = gen.LogNormal(tpsMed, tpsSig, 1, 500)
+	szMed, szSig := logFit(sizes)
+	p.SchemaBytes = gen.LogNormal(max(szMed, 150), szSig, 150, 16000)
+	p.Servers = min(5000, max(1, int(math.Ceil(2*float64(need)/tpsMed))+2))
+	g, err := gen.New(p)
+	if err != nil {
+		return nil, fmt.Errorf("generate servers: %w", err)
+	}
+	var out []*catalog.Server
+	have := 0
+	for _, s := range g.Servers() {
+		if have >= need {
+			break
+		}
+		s.Name = "grown-" + s.Name
+		for _, t := range s.Tools {
+			t.Server = s.Name
+		}
+		out = append(out, s)
+		have += len(s.Tools)
+	}
+	return out, nil
+}
+
+// logFit returns the median (exp of the mean log) and the log-sd of xs.
+func logFit(xs []float64) (median, sigma float64) {
+	if len(xs) == 0 {
+		return 1, 0
+	}
+	var m float64
+	for _, x := range xs {
+		m += math.Log(max(x, 1))
+	}
+	m /= float64(len(xs))
+	var v float64
+	for _, x := range xs {
+		d := math.Log(max(x, 1)) - m
+		v += d * d
+	}
+	if len(xs) > 1 {
+		v /= float64(len(xs) - 1)
+	}
+	return math.Exp(m), math.Sqrt(v)
+}

@@ -1,0 +1,265 @@
+package plan
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/internal/shareddata"
+	"github.com/defersim/defersim/report"
+	"github.com/defersim/defersim/scenarios"
+	"github.com/defersim/defersim/sim"
+	"github.com/defersim/defersim/traces/gen"
+)
+
+func TestProject(t *testing.T) {
+	res := &report.Results{Sessions: 100, Run: sim.RunInfo{Scenario: "s"},
+		Prices: &report.Prices{Input: 3, CacheWrite: 3.75, CacheRead: 0.3, Output: 15},
+		Strategies: []report.StrategyResult{{Name: "a", Metrics: map[string]report.Distribution{
+			"cost_usd":           {Count: 100, Mean: 0.5, MeanCI: &report.Interval{Low: 0.4, High: 0.6}},
+			"input_tokens":       {Count: 100, Mean: 1000, MeanCI: &report.Interval{Low: 900, High: 1100}},
+			"cache_write_tokens": {Count: 100, Mean: 200, StdDev: 50, Min: 0},
+			"cache_read_tokens":  {Count: 100, Mean: 800, StdDev: 0},
+			"output_tokens":      {Count: 1, Mean: 10},
+			"first_reply_ms":     {Count: 100, P50: 2000, P95: 9000, P95CI: &report.Interval{Low: 8000, High: 9500}},
+		}}}}
+	p, err := Project(res, Options{SessionsPerDay: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Strategies[0]
+	approx := func(name string, got, want float64) {
+		t.Helper()
+		if math.Abs(got-want) > 1e-6*math.Max(1, math.Abs(want)) {
+			t.Errorf("%s = %v, want %v", name, got, want)
+		}
+	}
+	approx("USD/day", s.USD.Value, 500)
+	approx("USD/day low", s.USD.Low, 400)
+	approx("USD/month high", s.MonthUSD.High, 600*30)
+	approx("input/day high", s.InputTokens.High, 1.1e6)
+	approx("write/day", s.Tokens[1].Value, 2e5)
+	approx("write/day low (normal)", s.Tokens[1].Low, (200-1.959964*50/10)*1000)
+	approx("read $/day", s.USDByKind[2].Value, 800*1000*0.3/1e6)
+	approx("first reply p95 low", s.FirstReplyP95.Low, 8000)
+	if got := []string{s.USD.Interval, s.Tokens[1].Interval, s.Tokens[3].Interval}; !cmp.Equal(got, []string{"bootstrap", "normal", "none"}) {
+		t.Errorf("interval kinds %v", got)
+	}
+	for _, bad := range []float64{0, -1, math.Inf(1)} {
+		if _, err := Project(res, Options{SessionsPerDay: bad}); err == nil {
+			t.Errorf("sessions per day %v accepted", bad)
+		}
+	}
+}
+
+func TestParseSweep(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    []float64
+		wantErr string
+	}{
+		{"strategy.trigger.budget=2000:8000:2000", []float64{2000, 4000, 6000, 8000}, ""},
+		{"params.cold_call_prob=0:0.3:0.1", []float64{0, 0.1, 0.2, 0.3}, ""},
+		{"model.latency.prefill_tps=4000:4000:1", []float64{4000}, ""},
+		{"strategy.warm.max_tools=4:16:4", []float64{4, 8, 12, 16}, ""},
+		{"strategy.trigger.budget", nil, "want PATH=FROM:TO:STEP"},
+		{"strategy.trigger.budget=1:2", nil, "want PATH=FROM:TO:STEP"},
+		{"strategy.trigger.budget=a:2:1", nil, "not a number"},
+		{"strategy.trigger.budget=5:1:1", nil, "below from"},
+		{"strategy.trigger.budget=0:10:0", nil, "must be positive"},
+		{"strategy.trigger.mode=0:1:1", nil, "is not a number"},
+		{"strategy.nope=0:1:1", nil, "unknown key"},
+		{"other.x=0:1:1", nil, "want params.KEY"},
+		{"params.nudge_prob=0:1:0.001", nil, "more than"},
+	}
+	for _, tc := range tests {
+		sp, err := ParseSweep(tc.in)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("%s: err %v, want %q", tc.in, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.in, err)
+			continue
+		}
+		if diff := cmp.Diff(tc.want, sp.Values()); diff != "" {
+			t.Errorf("%s values (-want +got):\n%s", tc.in, diff)
+		}
+	}
+}
+
+func TestApply(t *testing.T) {
+	sc, err := scenarios.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, notes, err := Apply(sc, "strategy.warm.max_tools", 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range c.Strategies {
+		orig := sc.Strategies[i]
+		switch {
+		case orig.Warm.Disabled:
+			if s.Warm.MaxTools != orig.Warm.MaxTools {
+				t.Errorf("%s: warm set disabled, max_tools set to %d", s.Name, s.Warm.MaxTools)
+			}
+		case s.Warm.MaxTools != 6:
+			t.Errorf("%s: max_tools %d, want 6", s.Name, s.Warm.MaxTools)
+		}
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "anchor-e0-count30") {
+		t.Errorf("notes %v, want one about anchor-e0-count30", notes)
+	}
+	if sc.Strategies[1].Warm.MaxTools == 6 {
+		t.Error("Apply changed the original scenario")
+	}
+	if c, _, err = Apply(sc, "model.latency.prefill_tps", 5000); err != nil || c.Model.Latency.PrefillTPS != 5000 {
+		t.Errorf("model.latency.prefill_tps: %v %v", err, c.Model.Latency.PrefillTPS)
+	}
+	if c.Fingerprint() == sc.Fingerprint() {
+		t.Error("fingerprint unchanged")
+	}
+	for _, bad := range []struct {
+		path string
+		v    float64
+	}{{"strategy.trigger.count", 2.5}, {"params.nudge_prob", 2}, {"model.latency.decode_tps", -1}} {
+		if _, _, err := Apply(sc, bad.path, bad.v); err == nil {
+			t.Errorf("%s = %v accepted", bad.path, bad.v)
+		}
+	}
+}
+
+// small writes a generated data set (no drift) and a scenario over it.
+func small(t *testing.T, sessions int) *scenarios.Scenario {
+	t.Helper()
+	p := gen.Defaults()
+	p.Sessions, p.Servers, p.Drift.Servers = sessions, 6, 0
+	g, err := gen.New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := g.WriteDir(dir, gen.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	yaml := "name: small\nseed: 3\ntraces: [trace.jsonl.gz]\ncatalogs: [catalog]\nmodel: claude-sonnet-4.5\n" +
+		"strategies: [eager, anchor-e1-budget8k, claude-code-default]\n"
+	path := filepath.Join(dir, "small.yaml")
+	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenarios.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+func TestSweep(t *testing.T) {
+	sc := small(t, 40)
+	dir := t.TempDir()
+	pts, plots, err := Sweep(context.Background(), SweepConfig{Scenario: sc,
+		Spec: SweepSpec{Param: "model.latency.overhead_ms", From: 500, To: 1500, Step: 1000},
+		Dir:  dir, Metrics: []string{"first_reply_ms"}, Bootstrap: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pts) != 2 || len(plots) != 1 {
+		t.Fatalf("%d points, %d plots", len(pts), len(plots))
+	}
+	for _, p := range append([]string{plots[0]}, pts[0].ResultsPath, pts[1].ResultsPath) {
+		if _, err := os.Stat(p); err != nil {
+			t.Error(err)
+		}
+	}
+	if want := filepath.Join(dir, "model.latency.overhead_ms=500", "results.json"); pts[0].ResultsPath != want {
+		t.Errorf("results path %s, want %s", pts[0].ResultsPath, want)
+	}
+	lo := pts[0].Results.Strategy("eager").Metrics["first_reply_ms"].Mean
+	hi := pts[1].Results.Strategy("eager").Metrics["first_reply_ms"].Mean
+	if !(hi > lo+900) {
+		t.Errorf("first reply %v → %v: a 1,000 ms longer overhead per request should show", lo, hi)
+	}
+}
+
+// TestSweepSelectedPreset: a preset picked with --strategies gets the
+// swept value (the selection happens before the value is applied).
+func TestSweepSelectedPreset(t *testing.T) {
+	sc := small(t, 20)
+	pts, _, err := Sweep(context.Background(), SweepConfig{Scenario: sc,
+		Spec:      SweepSpec{Param: "strategy.trigger.count", From: 0, To: 1000, Step: 1000},
+		Overrides: runner.Overrides{Strategies: []string{"eager", "anchor-e0-count30"}},
+		Dir:       t.TempDir(), Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int{0, 1000} {
+		if got := pts[i].Results.Strategy("anchor-e0-count30").Parameters.Trigger.Count; got != want {
+			t.Errorf("point %d: trigger.count %d, want %d", i, got, want)
+		}
+	}
+	on := pts[0].Results.Strategy("anchor-e0-count30").Metrics["extra_round_trips"].Mean
+	off := pts[1].Results.Strategy("anchor-e0-count30").Metrics["extra_round_trips"].Mean
+	if !(on > 0 && off == 0) {
+		t.Errorf("extra round trips %v at count 0, %v at count 1000", on, off)
+	}
+}
+
+func TestGrowthGenerated(t *testing.T) {
+	sc := small(t, 30)
+	rc, err := runner.FromScenario(sc, runner.Overrides{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc.Bootstrap = 100
+	pts, plots, err := Growth(context.Background(), GrowthConfig{Base: rc, Factors: []float64{2, 1}, Seed: 5,
+		Dir: t.TempDir(), Metrics: []string{"cost_usd"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pts) != 2 || len(plots) != 1 {
+		t.Fatalf("%d points, %d plots", len(pts), len(plots))
+	}
+	if pts[0].Factor != 1 || len(pts[0].Added) != 0 {
+		t.Errorf("first point %+v, want factor 1 with nothing added", pts[0])
+	}
+	if pts[1].Tools < 2*pts[0].Tools || len(pts[1].Added) == 0 || !strings.HasPrefix(pts[1].Added[0], "grown-") {
+		t.Errorf("grown point: %d tools (base %d), added %v", pts[1].Tools, pts[0].Tools, pts[1].Added)
+	}
+	e0 := pts[0].Results.Strategy("eager").Metrics["schema_tokens"].Mean
+	e1 := pts[1].Results.Strategy("eager").Metrics["schema_tokens"].Mean
+	if !(e1 > 1.5*e0) {
+		t.Errorf("eager schema tokens %v → %v: the added servers are not offered to the sessions", e0, e1)
+	}
+	bs := Breakdowns([]Point{pts[0].Point, pts[1].Point}, 0.25)
+	if len(bs) != 3 || bs[0].Strategy != "eager" || bs[0].CostAt == "" {
+		t.Errorf("breakdowns %+v: eager's cost should break when the catalog doubles", bs)
+	}
+}
+
+func TestGrowthRealCatalogs(t *testing.T) {
+	pool := shareddata.Path(t, "catalogs")
+	sc := small(t, 20)
+	rc, err := runner.FromScenario(sc, runner.Overrides{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc.Bootstrap = -1
+	pts, _, err := Growth(context.Background(), GrowthConfig{Base: rc, Factors: []float64{1.5}, Pool: pool, Seed: 1,
+		Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pts[0].Added) == 0 || strings.HasPrefix(pts[0].Added[0], "grown-") {
+		t.Errorf("added %v, want real servers", pts[0].Added)
+	}
+}

@@ -1,0 +1,277 @@
+package plan
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/report"
+	"github.com/defersim/defersim/scenarios"
+	"github.com/defersim/defersim/sim"
+)
+
+// MaxSweepPoints bounds the values of one sweep.
+const MaxSweepPoints = 200
+
+// SweepSpec varies one numeric scenario parameter over [From, To] by Step.
+type SweepSpec struct {
+	Param string  `json:"param"`
+	From  float64 `json:"from"`
+	To    float64 `json:"to"`
+	Step  float64 `json:"step"`
+}
+
+// ParseSweep parses PATH=FROM:TO:STEP, e.g. strategy.trigger.budget=2000:16000:2000.
+func ParseSweep(s string) (SweepSpec, error) {
+	path, rng, ok := strings.Cut(s, "=")
+	parts := strings.Split(rng, ":")
+	if !ok || path == "" || len(parts) != 3 {
+		return SweepSpec{}, fmt.Errorf("%q: want PATH=FROM:TO:STEP (e.g. strategy.trigger.budget=2000:16000:2000)", s)
+	}
+	var v [3]float64
+	for i, p := range parts {
+		x, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return SweepSpec{}, fmt.Errorf("%q: %q is not a number", s, p)
+		}
+		v[i] = x
+	}
+	sp := SweepSpec{Param: path, From: v[0], To: v[1], Step: v[2]}
+	return sp, sp.Check()
+}
+
+// Check validates the range and the parameter path.
+func (s SweepSpec) Check() error {
+	switch {
+	case !(s.Step > 0):
+		return fmt.Errorf("sweep %s: step %v must be positive", s.Param, s.Step)
+	case s.To < s.From:
+		return fmt.Errorf("sweep %s: to %v is below from %v", s.Param, s.To, s.From)
+	case (s.To-s.From)/s.Step >= MaxSweepPoints:
+		return fmt.Errorf("sweep %s: more than %d values", s.Param, MaxSweepPoints)
+	}
+	_, err := numericField(&scenarios.Scenario{Strategies: []sim.Strategy{{}}}, s.Param)
+	return err
+}
+
+// Values lists From, From+Step, … up to To (within rounding).
+func (s SweepSpec) Values() []float64 {
+	var out []float64
+	for i := 0; ; i++ {
+		v := s.From + float64(i)*s.Step
+		if v > s.To+s.Step*1e-9 || i >= MaxSweepPoints {
+			break
+		}
+		out = append(out, math.Round(v*1e9)/1e9)
+	}
+	return out
+}
+
+// numericField resolves a sweep path to its numeric fields in sc: one
+// field for params.* and model.*, one per strategy for strategy.*.
+func numericField(sc *scenarios.Scenario, path string) ([]reflect.Value, error) {
+	root, rest, _ := strings.Cut(path, ".")
+	var roots []reflect.Value
+	switch root {
+	case "params":
+		roots = []reflect.Value{reflect.ValueOf(&sc.Params).Elem()}
+	case "model":
+		roots = []reflect.Value{reflect.ValueOf(&sc.Model).Elem()}
+	case "strategy":
+		for i := range sc.Strategies {
+			roots = append(roots, reflect.ValueOf(&sc.Strategies[i]).Elem())
+		}
+	default:
+		return nil, fmt.Errorf("%q: want params.KEY, model.KEY or strategy.KEY", path)
+	}
+	if rest == "" {
+		return nil, fmt.Errorf("%q names no key", path)
+	}
+	var out []reflect.Value
+	for _, r := range roots {
+		f, err := byYAMLPath(r, rest)
+		if err != nil {
+			return nil, fmt.Errorf("%q: %w", path, err)
+		}
+		switch f.Kind() {
+		case reflect.Int, reflect.Int64, reflect.Float64:
+		default:
+			return nil, fmt.Errorf("%q is not a number", path)
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+func byYAMLPath(v reflect.Value, path string) (reflect.Value, error) {
+	for _, part := range strings.Split(path, ".") {
+		if v.Kind() != reflect.Struct {
+			return reflect.Value{}, fmt.Errorf("%q has no sub-keys", part)
+		}
+		found := false
+		t := v.Type()
+		for i := 0; i < t.NumField(); i++ {
+			name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+			if t.Field(i).IsExported() && name == part {
+				v, found = v.Field(i), true
+				break
+			}
+		}
+		if !found {
+			return reflect.Value{}, fmt.Errorf("unknown key %q", part)
+		}
+	}
+	return v, nil
+}
+
+// Apply returns a copy of sc with the parameter at path set to v, checked.
+// For strategy.* the value goes to every strategy it is valid for; the
+// notes name those it is not valid for (they keep their value).
+func Apply(sc *scenarios.Scenario, path string, v float64) (*scenarios.Scenario, []string, error) {
+	c := *sc
+	c.Strategies = append([]sim.Strategy(nil), sc.Strategies...)
+	fields, err := numericField(&c, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	var notes []string
+	for i, f := range fields {
+		old := reflect.ValueOf(f.Interface())
+		switch f.Kind() {
+		case reflect.Float64:
+			f.SetFloat(v)
+		default:
+			if v != math.Trunc(v) {
+				return nil, nil, fmt.Errorf("%s is a whole number: %v", path, v)
+			}
+			f.SetInt(int64(v))
+		}
+		if strings.HasPrefix(path, "strategy.") {
+			if err := c.Strategies[i].Validate(); err != nil {
+				f.Set(old)
+				notes = append(notes, fmt.Sprintf("%s not set on %s: %v", path, c.Strategies[i].Name, err))
+			}
+		}
+	}
+	switch {
+	case strings.HasPrefix(path, "params."):
+		err = c.Params.Validate()
+	case strings.HasPrefix(path, "model."):
+		err = c.Model.Validate()
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s = %v: %w", path, v, err)
+	}
+	return &c, notes, nil
+}
+
+// SweepConfig is one sweep.
+type SweepConfig struct {
+	Scenario  *scenarios.Scenario
+	Spec      SweepSpec
+	Overrides runner.Overrides
+	Embedded  fs.FS
+	// Dir receives DIR/<param>=<value>/results.json per value and the plots.
+	Dir       string
+	Metrics   []string
+	Bootstrap int
+	Workers   int
+}
+
+// Point is one replay of a sweep or growth series.
+type Point struct {
+	X           float64         `json:"x"`
+	Label       string          `json:"label"`
+	ResultsPath string          `json:"results"`
+	Notes       []string        `json:"notes,omitempty"`
+	Results     *report.Results `json:"-"`
+}
+
+// Sweep replays the scenario once per value and writes each results file,
+// then the sweep plot of every metric.
+func Sweep(ctx context.Context, cfg SweepConfig) ([]Point, []string, error) {
+	if err := cfg.Spec.Check(); err != nil {
+		return nil, nil, err
+	}
+	// Select the strategies first, so that presets named on the command
+	// line get the swept value too.
+	base := *cfg.Scenario
+	base.Strategies = append([]sim.Strategy(nil), cfg.Scenario.Strategies...)
+	ov := cfg.Overrides
+	if len(ov.Strategies) > 0 {
+		if err := base.SelectStrategies(ov.Strategies); err != nil {
+			return nil, nil, err
+		}
+		ov.Strategies = nil
+	}
+	var points []Point
+	for _, v := range cfg.Spec.Values() {
+		sc, notes, err := Apply(&base, cfg.Spec.Param, v)
+		if err != nil {
+			return nil, nil, err
+		}
+		rc, err := runner.FromScenario(sc, ov, cfg.Embedded)
+		if err != nil {
+			return nil, nil, err
+		}
+		rc.Bootstrap, rc.Workers = cfg.Bootstrap, cfg.Workers
+		label := fmt.Sprintf("%s=%s", cfg.Spec.Param, strconv.FormatFloat(v, 'g', -1, 64))
+		pt, err := runPoint(ctx, rc, filepath.Join(cfg.Dir, fileSafe(label)), v, label)
+		if err != nil {
+			return nil, nil, err
+		}
+		pt.Notes = notes
+		points = append(points, pt)
+	}
+	plots, err := plotPoints(cfg.Spec.Param, points, cfg.Metrics, cfg.Dir)
+	return points, plots, err
+}
+
+func runPoint(ctx context.Context, rc runner.Config, dir string, x float64, label string) (Point, error) {
+	out, err := runner.Run(ctx, rc)
+	if err != nil {
+		return Point{}, fmt.Errorf("%s: %w", label, err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return Point{}, err
+	}
+	path := filepath.Join(dir, "results.json")
+	if err := report.WriteResults(path, out.Results); err != nil {
+		return Point{}, err
+	}
+	return Point{X: x, Label: label, ResultsPath: path, Results: out.Results}, nil
+}
+
+// plotPoints draws one sweep plot per metric and returns the PNG paths.
+func plotPoints(param string, points []Point, metrics []string, dir string) ([]string, error) {
+	xs := make([]float64, len(points))
+	rs := make([]*report.Results, len(points))
+	for i, p := range points {
+		xs[i], rs[i] = p.X, p.Results
+	}
+	var out []string
+	for _, m := range metrics {
+		if err := report.SweepPlot(param, xs, rs, m, dir); err != nil {
+			return nil, fmt.Errorf("sweep plot %s: %w", m, err)
+		}
+		out = append(out, filepath.Join(dir, report.SweepPlotName(param, m)+".png"))
+	}
+	return out, nil
+}
+
+func fileSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '_', r == '-', r == '=':
+			return r
+		}
+		return '-'
+	}, s)
+}

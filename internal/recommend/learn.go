@@ -1,0 +1,99 @@
+package recommend
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/sim"
+	"github.com/defersim/defersim/traces"
+)
+
+// IsHeldOut reports whether a session is held apart for validation: a
+// seeded hash of its id, uniform in [0, 1), below testShare. The split
+// depends only on the seed and the id.
+func IsHeldOut(seed int64, id string, testShare float64) bool {
+	h := fnv.New64a()
+	var b [8]byte
+	for i := range b {
+		b[i] = byte(uint64(seed) >> (8 * i))
+	}
+	h.Write(b[:])
+	h.Write([]byte(id))
+	x := h.Sum64()
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return float64(x>>11)/math.Exp2(53) < testShare
+}
+
+// Learnt is what the training sessions say.
+type Learnt struct {
+	Usage *Usage
+	// Eager replay figures of the training sessions.
+	Requests    int64
+	FirstPrompt int64 // sum over sessions of the first request's prompt tokens
+	Prompt      int64 // sum over requests of prompt tokens
+	// HeldOut is the number of sessions written to HeldOutPath.
+	HeldOut     int
+	HeldOutPath string
+}
+
+// learn reads every session once: held-out sessions are written to
+// dir/held-out.jsonl.gz for validation; training sessions are counted and
+// replayed eagerly (for the session shape the rules price with).
+func learn(paths []string, cat *catalog.Catalog, model sim.Model, params sim.Params, eager sim.Strategy,
+	seed int64, testShare float64, resolve Resolver, dir string) (*Learnt, error) {
+	eng, err := sim.NewEngine(sim.Config{Strategies: []sim.Strategy{eager}, Model: model, Params: params,
+		Catalog: cat, Seed: seed, FidelityStrategy: "-"})
+	if err != nil {
+		return nil, err
+	}
+	l := &Learnt{Usage: NewUsage(), HeldOutPath: filepath.Join(dir, "held-out.jsonl.gz")}
+	f, err := os.Create(l.HeldOutPath)
+	if err != nil {
+		return nil, fmt.Errorf("held-out sessions: %w", err)
+	}
+	defer f.Close()
+	w := traces.NewWriter(f, true)
+	for _, p := range paths {
+		r, err := traces.Open(p, traces.ReadOptions{})
+		if err != nil {
+			return nil, err
+		}
+		for s, err := range r.Sessions() {
+			if err != nil {
+				r.Close()
+				return nil, err
+			}
+			if IsHeldOut(seed, s.ID, testShare) {
+				if err := w.WriteSession(s); err != nil {
+					r.Close()
+					return nil, fmt.Errorf("held-out sessions: %w", err)
+				}
+				l.HeldOut++
+				continue
+			}
+			need := sim.ExtractNeed(s)
+			l.Usage.Add(need, resolve)
+			out := eng.ReplayNeed(need)[0]
+			if len(out.PerRequest) > 0 {
+				l.FirstPrompt += out.PerRequest[0].Input
+			}
+			for _, rq := range out.PerRequest {
+				l.Prompt += rq.Input
+				l.Requests++
+			}
+		}
+		r.Close()
+	}
+	if err := w.Close(); err != nil {
+		return nil, fmt.Errorf("held-out sessions: %w", err)
+	}
+	return l, f.Close()
+}

@@ -1,0 +1,245 @@
+package recommend
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+
+	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/sim"
+	"github.com/defersim/defersim/sim/presets"
+	"github.com/defersim/defersim/tokens"
+)
+
+// Config is one recommendation.
+type Config struct {
+	Traces   []string
+	Catalogs []string
+	// Model and Params price the rules and the validation replays.
+	Model  sim.Model
+	Params sim.Params
+	// Current is the strategy in use today (compared in the validation).
+	Current sim.Strategy
+	// Base gives the proposal its deferral mechanics (warm set, injection,
+	// search, directory, rejected calls). Zero: Current when it defers,
+	// else claude-code-default (inline) for an Anthropic-style cache and
+	// codex-cli (tools-array) otherwise.
+	Base      *sim.Strategy
+	Seed      int64
+	TestShare float64
+	Rules     Rules
+	// Presets compared in the validation (nil = every preset).
+	Presets []string
+	// Bootstrap resamples of the validation's intervals (0 = default).
+	Bootstrap int
+	Workers   int
+}
+
+// ProposalName is the name of the proposed strategy.
+const ProposalName = "recommended"
+
+// Proposal is the recommendation and its evidence.
+type Proposal struct {
+	Strategy sim.Strategy `json:"strategy"`
+	BaseName string       `json:"base"`
+	// Tools assessed, in server then name order.
+	Tools []Assessment `json:"tools"`
+	// Budget: break-even deferrable schema tokens and the trigger budget
+	// (in the trigger counter's estimated tokens) it gives.
+	BreakEvenTokens float64 `json:"break_even_deferrable_tokens"`
+	// ModeTokens: what deferred mode adds to every request (the search
+	// tool's definition and the directory of names).
+	ModeTokens        float64 `json:"deferred_mode_tokens"`
+	Budget            int64   `json:"budget"`
+	RegistryEstimated int64   `json:"registry_estimated_tokens"`
+	// Mode says how the proposal turns deferral on for this catalog.
+	Mode string `json:"mode"`
+	// Economy figures the rules priced with.
+	RoundTripMs float64 `json:"round_trip_ms"`
+	Economy     Economy `json:"-"`
+	Rules       Rules   `json:"rules"`
+	Expensive   int64   `json:"expensive_tokens"`
+	Training    int     `json:"training_sessions"`
+	HeldOut     int     `json:"held_out_sessions"`
+	// Validation on the held-out sessions (nil when there are none).
+	Validation *Validation `json:"validation,omitempty"`
+}
+
+// Run learns from the training sessions, proposes a strategy and validates
+// it on the held-out sessions.
+func Run(ctx context.Context, cfg Config) (*Proposal, error) {
+	if cfg.TestShare < 0 || cfg.TestShare >= 1 {
+		return nil, fmt.Errorf("test share %v: want a value in [0, 1)", cfg.TestShare)
+	}
+	cat, err := runner.LoadCatalogs(runner.PathSources(cfg.Catalogs...))
+	if err != nil {
+		return nil, err
+	}
+	if len(cat.ServerNames()) == 0 {
+		return nil, fmt.Errorf("no catalog: the rules need the tools' schemas (--catalogs)")
+	}
+	content, err := tokens.ByName(cfg.Params.Tokenizer)
+	if err != nil {
+		return nil, err
+	}
+	base, baseName, err := chooseBase(cfg)
+	if err != nil {
+		return nil, err
+	}
+	trigger, err := tokens.ByName(sim.DefaultCounter)
+	if err != nil {
+		return nil, err
+	}
+	schemas := NewSchemas(cat, content, trigger, cfg.Params.ToolOverheadTokens)
+	eager, err := presets.Strategy("eager")
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "defersim-recommend-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	l, err := learn(cfg.Traces, cat, cfg.Model, cfg.Params, eager, cfg.Seed, cfg.TestShare, schemas.Resolver(), dir)
+	if err != nil {
+		return nil, err
+	}
+	if l.Usage.Sessions == 0 {
+		return nil, fmt.Errorf("no training session (%d held out): lower --test-share", l.HeldOut)
+	}
+	p := propose(cfg, schemas, l, base, baseName)
+	if l.HeldOut > 0 {
+		v, err := validate(ctx, cfg, p, l.HeldOutPath)
+		if err != nil {
+			return nil, fmt.Errorf("validate on held-out sessions: %w", err)
+		}
+		p.Validation = v
+	}
+	return p, nil
+}
+
+func chooseBase(cfg Config) (sim.Strategy, string, error) {
+	if cfg.Base != nil {
+		return *cfg.Base, cfg.Base.Name, nil
+	}
+	if cfg.Current.Name != "" && cfg.Current.Trigger.Mode != sim.TriggerNever {
+		return cfg.Current, cfg.Current.Name, nil
+	}
+	name := "codex-cli"
+	if cfg.Model.Cache.Kind == "anthropic" {
+		name = "claude-code-default"
+	}
+	s, err := presets.Strategy(name)
+	return s, name, err
+}
+
+// propose applies the rules to every catalog tool and builds the strategy.
+func propose(cfg Config, schemas Schemas, l *Learnt, base sim.Strategy, baseName string) *Proposal {
+	n := float64(l.Usage.Sessions)
+	e := Economy{Model: cfg.Model, Params: cfg.Params, Injection: base.Injection,
+		Requests: float64(l.Requests) / n, FirstPrompt: float64(l.FirstPrompt) / n,
+		MeanPrompt: float64(l.Prompt) / math.Max(float64(l.Requests), 1), SearchOutput: searchOutputTokens}
+	keys := make([]ToolKey, 0, len(schemas))
+	var all int64
+	for k, s := range schemas {
+		keys = append(keys, k)
+		all += s.Tokens
+	}
+	sortKeys(keys)
+	expensive := cfg.Rules.Expensive
+	if expensive <= 0 {
+		expensive = schemas.quantileTokens(0.75)
+	}
+	// Decide twice: the round trip's prompt depends on what stays direct.
+	e.DeferredSchema = float64(all)
+	var tools []Assessment
+	for range 2 {
+		tools = tools[:0]
+		var direct int64
+		for _, k := range keys {
+			a := assess(&e, cfg.Rules, expensive, k, l.Usage.Tools[k], l.Usage.Sessions, *schemas[k])
+			if a.Decision == NeverDefer {
+				direct += a.Schema.Tokens
+			}
+			tools = append(tools, a)
+		}
+		e.DeferredSchema = float64(all - direct)
+	}
+	p := &Proposal{BaseName: baseName, Tools: tools, Economy: e, RoundTripMs: e.RoundTripMs(), Rules: cfg.Rules,
+		Expensive: expensive, Training: l.Usage.Sessions, HeldOut: l.HeldOut}
+	// Budget: deferring the deferrable tools pays when their per-session
+	// direct cost exceeds the expected cost of loading the ones sessions use.
+	// Deferred mode itself costs the tool_search definition and the
+	// directory of deferred names on every request.
+	var loads float64
+	var neverTok, est int64
+	fixed := float64(cfg.Params.SearchToolTokens + cfg.Params.MessageOverheadTokens)
+	for _, a := range tools {
+		est += a.Schema.Estimated
+		if a.Decision == NeverDefer {
+			neverTok += a.Schema.Tokens
+			continue
+		}
+		loads += a.DeferUSD
+		fixed += float64(a.Schema.NameTokens)
+	}
+	p.RegistryEstimated = est
+	p.ModeTokens = fixed
+	p.BreakEvenTokens = loads/e.perToken() + fixed
+	ratio := float64(est) / math.Max(float64(all), 1)
+	p.Budget = max(1, int64(math.Ceil((p.BreakEvenTokens+float64(neverTok))*ratio)))
+	p.Strategy = proposalStrategy(base, tools, p)
+	return p
+}
+
+// searchOutputTokens is the output of one tool_search call: a short JSON
+// argument object and its framing.
+const searchOutputTokens = 15
+
+// proposalStrategy writes the proposal as a strategy on base's mechanics.
+func proposalStrategy(base sim.Strategy, tools []Assessment, p *Proposal) sim.Strategy {
+	s := base
+	s.Name = ProposalName
+	s.Source = "defersim recommend"
+	s.NeverDefer = patterns(tools, NeverDefer)
+	s.AlwaysDefer = patterns(tools, AlwaysDefer)
+	s.Trigger = sim.Trigger{Mode: sim.TriggerTokens, Budget: p.Budget, Counter: sim.DefaultCounter}
+	s.Scope = sim.ScopeMCP
+	switch {
+	case p.RegistryEstimated > p.Budget:
+		p.Mode = "the catalog is above the budget: every MCP tool but the never-defer list is deferred"
+	case len(s.AlwaysDefer) > 0:
+		s.Trigger = sim.Trigger{Mode: sim.TriggerAlways}
+		s.Scope = sim.ScopeAlwaysDeferOnly
+		p.Mode = "the catalog is below the budget: only the always-defer list is deferred (scope always-defer-only); switch to trigger tokens > budget with scope mcp when the catalog grows past it"
+	default:
+		p.Mode = "the catalog is below the budget and nothing is worth always deferring: the proposal sends every schema until the catalog grows past the budget"
+	}
+	s.Description = fmt.Sprintf("Proposed by defersim recommend on %d sessions: %s.", p.Training, p.Mode)
+	s.Normalize()
+	return s
+}
+
+// patterns lists the tools with a decision as never/always-defer entries:
+// the bare name, or server:name when another server serves the same name.
+func patterns(tools []Assessment, decision string) []string {
+	count := map[string]int{}
+	for _, a := range tools {
+		count[a.Key.Tool]++
+	}
+	var out []string
+	for _, a := range tools {
+		if a.Decision != decision {
+			continue
+		}
+		if count[a.Key.Tool] > 1 && a.Key.Server != "" {
+			out = append(out, a.Key.Server+":"+a.Key.Tool)
+		} else {
+			out = append(out, a.Key.Tool)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,148 @@
+package retrieval
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/defersim/defersim/catalog"
+)
+
+// HardSet is a hand-written labelled set over real catalogs, as read from
+// its YAML file (see docs/retrieval.md for the format).
+type HardSet struct {
+	Name, Title, Method string
+	Queries             []HardQuery
+	File                string
+}
+
+// HardQuery is one query of a hard set.
+type HardQuery struct {
+	ID, Text string
+	// Want lists the equally good answers, as "server/tool".
+	Want []string
+	Line int
+}
+
+type hardSetYAML struct {
+	Name    string      `yaml:"name"`
+	Title   string      `yaml:"title"`
+	Method  string      `yaml:"method"`
+	Queries []yaml.Node `yaml:"queries"`
+}
+
+type hardQueryYAML struct {
+	ID   string   `yaml:"id"`
+	Q    string   `yaml:"q"`
+	Want []string `yaml:"want"`
+}
+
+// ParseHardSet reads a hard set file. Errors name the file and line.
+func ParseHardSet(file string, data []byte) (*HardSet, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var raw hardSetYAML
+	if err := dec.Decode(&raw); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s: empty hard set", file)
+		}
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	h := &HardSet{Name: strings.TrimSpace(raw.Name), Title: strings.TrimSpace(raw.Title), Method: strings.TrimSpace(raw.Method), File: file}
+	if h.Name == "" {
+		return nil, fmt.Errorf("%s: name: missing", file)
+	}
+	ids := map[string]int{}
+	texts := map[string]int{}
+	for _, n := range raw.Queries {
+		var q hardQueryYAML
+		if n.Kind != yaml.MappingNode {
+			return nil, fmt.Errorf("%s:%d: queries: want a mapping with id, q and want", file, n.Line)
+		}
+		if err := n.Decode(&q); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", file, n.Line, err)
+		}
+		hq := HardQuery{ID: strings.TrimSpace(q.ID), Text: strings.TrimSpace(q.Q), Want: q.Want, Line: n.Line}
+		switch {
+		case hq.ID == "":
+			return nil, fmt.Errorf("%s:%d: id: missing", file, n.Line)
+		case hq.Text == "":
+			return nil, fmt.Errorf("%s:%d: q: missing", file, n.Line)
+		case len(hq.Want) == 0:
+			return nil, fmt.Errorf("%s:%d: want: list at least one server/tool", file, n.Line)
+		}
+		if first, dup := ids[hq.ID]; dup {
+			return nil, fmt.Errorf("%s:%d: id: %q repeated (first at line %d)", file, n.Line, hq.ID, first)
+		}
+		ids[hq.ID] = n.Line
+		norm := strings.ToLower(strings.Join(strings.Fields(hq.Text), " "))
+		if first, dup := texts[norm]; dup {
+			return nil, fmt.Errorf("%s:%d: q: same query as line %d", file, n.Line, first)
+		}
+		texts[norm] = n.Line
+		for _, w := range hq.Want {
+			if srv, tool, ok := strings.Cut(w, "/"); !ok || srv == "" || tool == "" {
+				return nil, fmt.Errorf("%s:%d: want: %q is not server/tool", file, n.Line, w)
+			}
+		}
+		h.Queries = append(h.Queries, hq)
+	}
+	if len(h.Queries) == 0 {
+		return nil, fmt.Errorf("%s: no queries", file)
+	}
+	return h, nil
+}
+
+// Resolve turns the hard set into a labelled set over tools (see
+// CatalogTools): each query has one need, its wanted tools. A wanted tool
+// missing from the corpus is an error.
+func (h *HardSet) Resolve(tools []Tool) (*Set, error) {
+	idx := map[string]int{}
+	for i, t := range tools {
+		idx[t.Server+"/"+t.Name] = i
+	}
+	s := &Set{Name: h.Name, Source: h.Title, Tools: tools}
+	for _, q := range h.Queries {
+		var need []int
+		for _, w := range q.Want {
+			i, ok := idx[w]
+			if !ok {
+				return nil, fmt.Errorf("%s:%d: want: %q is not in the catalog corpus", h.File, q.Line, w)
+			}
+			if !slices.Contains(need, i) {
+				need = append(need, i)
+			}
+		}
+		s.Queries = append(s.Queries, Query{ID: q.ID, Text: q.Text, Needs: [][]int{need}})
+	}
+	return s, s.Validate()
+}
+
+// CatalogTools is the corpus of a catalog directory: for each server, the
+// latest version of its plain series (or, when it was only captured with a
+// launch variant, of its first variant), servers in name order, tools in
+// served order.
+func CatalogTools(cat *catalog.Catalog) []Tool {
+	chosen := map[string]string{} // server name → series key
+	for _, key := range cat.ServerNames() {
+		name, _, isVariant := strings.Cut(key, "+")
+		if cur, ok := chosen[name]; !ok || (!isVariant && cur != name) {
+			chosen[name] = key
+		}
+	}
+	var out []Tool
+	for _, name := range sortedKeys(chosen) {
+		s := cat.Latest(chosen[name])
+		for _, t := range s.Tools {
+			tool := Tool{Wire: t.Wire}
+			tool.Name, tool.Server, tool.Description, tool.Schema = t.Name, s.Name, t.Description, t.InputSchema
+			out = append(out, tool)
+		}
+	}
+	return out
+}

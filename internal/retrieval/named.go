@@ -1,0 +1,208 @@
+package retrieval
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/retrieval/hardsets"
+	"github.com/defersim/defersim/srd"
+	srddata "github.com/defersim/defersim/srd/data"
+)
+
+// Named sets, besides the hard sets of package hardsets.
+const (
+	SetMetaTool      = "metatool"
+	SetMetaToolMulti = "metatool-multi"
+	SetBFCL          = "bfcl"
+	SetBFCLPool      = "bfcl-pool"
+	SetMCPBench      = "mcp-bench"
+)
+
+// SetNames lists every named set.
+func SetNames() []string {
+	return append([]string{SetMetaTool, SetMetaToolMulti, SetBFCL, SetBFCLPool, SetMCPBench}, hardsets.Names()...)
+}
+
+// Sources says where named sets read their data.
+type Sources struct {
+	// Data is the real-data folder (holding retrieval/, bfcl/, catalogs/).
+	Data string
+	// Catalogs is the catalog folder of the hard sets ("": Data/catalogs).
+	Catalogs string
+}
+
+func (s Sources) catalogDir() string {
+	if s.Catalogs != "" {
+		return s.Catalogs
+	}
+	return filepath.Join(s.Data, "catalogs")
+}
+
+// LoadCatalog loads the hard sets' catalog folder.
+func (s Sources) LoadCatalog() (*catalog.Catalog, error) {
+	if s.Catalogs == "" && s.Data == "" {
+		return nil, fmt.Errorf("no catalog folder: give --catalogs or --data")
+	}
+	cat, err := catalog.LoadDir(s.catalogDir())
+	if err != nil {
+		return nil, fmt.Errorf("load catalogs: %w", err)
+	}
+	return cat, nil
+}
+
+// IsCatalogSet reports whether a set (by name or file) runs over the
+// catalogs: the hard sets and any hard-set file.
+func IsCatalogSet(name string) bool {
+	return slices.Contains(hardsets.Names(), name) || isFile(name)
+}
+
+func isFile(name string) bool {
+	return strings.ContainsAny(name, `/\`) || strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")
+}
+
+// LoadNamed loads a set by name (see SetNames) or from a hard-set file;
+// cat is the catalog of the hard sets (only read for them).
+func LoadNamed(name string, src Sources, cat *catalog.Catalog) (*Set, error) {
+	needData := func() error {
+		if src.Data == "" {
+			return fmt.Errorf("set %s needs the real-data folder (--data)", name)
+		}
+		return nil
+	}
+	switch name {
+	case SetMetaTool, SetMetaToolMulti:
+		if err := needData(); err != nil {
+			return nil, err
+		}
+		return LoadMetaTool(filepath.Join(src.Data, "retrieval", "metatool"), name == SetMetaToolMulti)
+	case SetBFCL, SetBFCLPool:
+		if err := needData(); err != nil {
+			return nil, err
+		}
+		return LoadBFCL(filepath.Join(src.Data, "bfcl"), name == SetBFCLPool)
+	case SetMCPBench:
+		if err := needData(); err != nil {
+			return nil, err
+		}
+		return LoadMCPBench(filepath.Join(src.Data, "retrieval", "mcp-bench"))
+	}
+	var file string
+	var data []byte
+	var err error
+	switch {
+	case slices.Contains(hardsets.Names(), name):
+		file = name + ".yaml"
+		data, err = fs.ReadFile(hardsets.FS, file)
+	case isFile(name):
+		file = name
+		data, err = os.ReadFile(name)
+	default:
+		return nil, fmt.Errorf("unknown set %q (known: %s, or a hard-set file)", name, strings.Join(SetNames(), ", "))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load set %s: %w", name, err)
+	}
+	h, err := ParseHardSet(file, data)
+	if err != nil {
+		return nil, err
+	}
+	if cat == nil {
+		return nil, fmt.Errorf("set %s needs the catalogs (--catalogs)", name)
+	}
+	return h.Resolve(CatalogTools(cat))
+}
+
+// SRDNone is the --srd value that turns SRDs off.
+const SRDNone = "none"
+
+// LoadSRDs resolves which SRDs route a set: spec "" takes the SRDs shipped
+// for it (the catalog SRDs of the servers in cat for sets over the
+// catalogs, the MetaTool grouping for MetaTool, none otherwise), SRDNone
+// none, anything else is a directory or file of SRDs. The SRDs must parse and lint clean (against
+// cat when it is given); for a set whose tools have no server, every tool
+// an SRD groups must be in the corpus. It returns nil for no SRDs.
+func LoadSRDs(spec string, set *Set, cat *catalog.Catalog) (*srd.Set, error) {
+	var srds []*srd.SRD
+	var probs srd.Problems
+	var known, knownServers []string
+	var err error
+	switch {
+	case spec == SRDNone:
+		return nil, nil
+	case spec != "":
+		srds, probs, err = srd.LoadPaths([]string{spec})
+	case set.Name == SetMetaTool || set.Name == SetMetaToolMulti:
+		srds, probs, err = srd.LoadFS(srddata.FS, srddata.MetaTool)
+		cat = nil
+	case cat != nil && IsCatalogSet(set.Name):
+		srds, probs, err = srd.LoadFS(srddata.FS, srddata.Catalogs)
+		srds, known, knownServers = inCatalog(srds, cat)
+	default:
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	probs = append(probs, srd.Lint(srds, srd.LintOptions{Catalog: cat, KnownDomains: known, KnownServers: knownServers})...)
+	if len(probs) > 0 {
+		return nil, fmt.Errorf("SRDs have problems (run defersim srd lint):\n%w", probs.Sort())
+	}
+	s, err := srd.NewSet(srds)
+	if err != nil {
+		return nil, err
+	}
+	return s, checkGroupedTools(set, s)
+}
+
+// inCatalog keeps the shipped SRDs of the servers cat holds (a user's own
+// catalog folder may hold fewer), and returns every shipped domain so that
+// the kept SRDs' disambiguations still name known domains and servers.
+func inCatalog(srds []*srd.SRD, cat *catalog.Catalog) (kept []*srd.SRD, domains, servers []string) {
+	names := map[string]bool{}
+	for _, k := range cat.ServerNames() {
+		name, _, _ := strings.Cut(k, "+")
+		names[name] = true
+	}
+	for _, s := range srds {
+		if !slices.Contains(domains, s.Domain) {
+			domains = append(domains, s.Domain)
+		}
+		servers = append(servers, s.ServerID)
+		if names[s.ServerID] {
+			kept = append(kept, s)
+		}
+	}
+	return kept, domains, servers
+}
+
+// checkGroupedTools requires, for a corpus of serverless tools, that every
+// tool an SRD groups exists (a misspelt name would silently not route).
+func checkGroupedTools(set *Set, s *srd.Set) error {
+	if len(set.Tools) == 0 {
+		return nil
+	}
+	names := map[string]bool{}
+	for _, t := range set.Tools {
+		if t.Server != "" {
+			return nil
+		}
+		names[t.Name] = true
+	}
+	var missing []string
+	for _, d := range s.SRDs() {
+		for _, t := range d.Tools() {
+			if !names[t] {
+				missing = append(missing, d.ServerID+"/"+t)
+			}
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("SRDs group tools that set %s does not have: %s", set.Name, strings.Join(missing, ", "))
+	}
+	return nil
+}

@@ -1,0 +1,43 @@
+package runner
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/defersim/defersim/catalog"
+)
+
+// PathSources turns file or directory paths into sources.
+func PathSources(paths ...string) []Source {
+	srcs := make([]Source, len(paths))
+	for i, p := range paths {
+		srcs[i] = Source{Path: p}
+	}
+	return srcs
+}
+
+// LoadCatalogs loads catalog sources (directories, manifests or files, on
+// disk or in an fs.FS) into one catalog, as a run does.
+func LoadCatalogs(srcs []Source) (*catalog.Catalog, error) { return loadCatalogs(srcs) }
+
+// Open opens the source for reading.
+func (s Source) Open() (io.ReadCloser, error) { return s.open() }
+
+// CatalogsBeside returns the catalog directories that commands write next
+// to a trace: TRACE.catalog (trace import) and DIR/catalog (trace gen),
+// for each trace, when they exist, without repeats.
+func CatalogsBeside(traces []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range traces {
+		for _, c := range []string{t + ".catalog", filepath.Join(filepath.Dir(t), "catalog")} {
+			c = filepath.Clean(c)
+			if st, err := os.Stat(c); err == nil && st.IsDir() && !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,101 @@
+package validation
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Options configure a Validator.
+type Options struct {
+	Shape  ShapeOptions
+	Limits Limits
+}
+
+// Validator is an ArgValidator of package sim. It compiles each distinct schema once
+// (memoised by the SHA-256 of its bytes) and is safe for concurrent use.
+type Validator struct {
+	opt  Options
+	memo *memo
+}
+
+// New returns a validator with the default options: shaping drops unknown
+// properties only (ShapeOptions{}), DefaultLimits.
+func New() *Validator { return NewWithOptions(Options{Limits: DefaultLimits()}) }
+
+// NewWithOptions returns a validator with opt; zero limits take their
+// default.
+func NewWithOptions(opt Options) *Validator {
+	d := DefaultLimits()
+	l := &opt.Limits
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = d.MaxBytes
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = d.MaxDepth
+	}
+	if l.MaxRefHops <= 0 {
+		l.MaxRefHops = d.MaxRefHops
+	}
+	if l.MaxMemo <= 0 {
+		l.MaxMemo = d.MaxMemo
+	}
+	return &Validator{opt: opt, memo: newMemo(opt.Limits)}
+}
+
+// Check implements the ArgValidator interface of package sim: "" when args, shaped for seen, satisfy
+// served, else the failure class. Anything that prevents the check (a
+// schema or argument document that is not JSON, breaks a limit or does not
+// compile) is ClassOther.
+func (v *Validator) Check(seen, served, args json.RawMessage) string {
+	f, _ := v.Validate(seen, served, args)
+	return f.Class
+}
+
+// Validate is Check with the deciding failure's location and, when the
+// check could not be made, the reason (Class is then ClassOther).
+func (v *Validator) Validate(seen, served, args json.RawMessage) (Failure, error) {
+	shaped, err := v.shape(seen, args)
+	if err != nil {
+		return Failure{Class: ClassOther}, err
+	}
+	if isEmptyJSON(served) {
+		return Failure{}, nil // no schema served: the server takes anything
+	}
+	c := v.memo.get(served)
+	if c.schErr != nil {
+		return Failure{Class: ClassOther}, fmt.Errorf("served %w", c.schErr)
+	}
+	if err := c.sch.Validate(shaped); err != nil {
+		return Classify(err), nil
+	}
+	return Failure{}, nil
+}
+
+// ShapeArgs shapes args for seen like Shape, with the validator's options
+// and memo; the result is the decoded document Validate checks.
+func (v *Validator) ShapeArgs(seen, args json.RawMessage) (json.RawMessage, error) {
+	a, err := v.shape(seen, args)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(a)
+}
+
+func (v *Validator) shape(seen, args json.RawMessage) (any, error) {
+	a, err := decodeArgs(args, v.opt.Limits)
+	if err != nil {
+		return nil, err
+	}
+	if isEmptyJSON(seen) {
+		return a, nil
+	}
+	c := v.memo.get(seen)
+	if c.docErr != nil {
+		// The model's view cannot be read: keep the arguments as recorded.
+		return a, nil
+	}
+	return newShaper(c.doc, v.opt.Limits, v.opt.Shape).shape(c.doc, a, 0), nil
+}
+
+// Compiled reports how many distinct schemas the memo holds.
+func (v *Validator) Compiled() int { return v.memo.size() }
