@@ -61,6 +61,14 @@ var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // messages and as the default scenario name; baseDir is the directory that
 // relative trace and catalog paths are resolved against ("" = as written).
 func Parse(data []byte, name, baseDir string) (*Scenario, error) {
+	return ParseWith(data, name, baseDir, nil)
+}
+
+// ParseWith is Parse with component names (strategies' triggers, warm
+// sets, injections, directories and search modes, the model's cache, the
+// tokenizer and query model) resolved in reg, which may hold components
+// beyond the engine's built-ins; nil is Parse.
+func ParseWith(data []byte, name, baseDir string, reg *sim.Registry) (*Scenario, error) {
 	if len(data) > MaxFileBytes {
 		return nil, &Error{File: name, Msg: fmt.Sprintf("larger than %d bytes", MaxFileBytes)}
 	}
@@ -84,7 +92,7 @@ func Parse(data []byte, name, baseDir string) (*Scenario, error) {
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
 		return nil, &Error{File: name, Msg: "empty scenario"}
 	}
-	d := newDecoder(name, &doc)
+	d := newDecoder(name, &doc, reg)
 	s, err := d.scenario(doc.Content[0], name, baseDir)
 	if err != nil {
 		return nil, err
@@ -164,7 +172,7 @@ func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, er
 	if err := d.paths("catalogs", s.Catalogs, baseDir); err != nil {
 		return nil, err
 	}
-	if err := s.Params.Validate(); err != nil {
+	if err := d.validateParams(s.Params); err != nil {
 		return nil, d.wrap("params", err)
 	}
 
@@ -311,7 +319,7 @@ func (d *decoder) model(byKey map[string]pair) (sim.Model, error) {
 	default:
 		return sim.Model{}, d.errAt(n, "model", "want a model preset name or a mapping, got %s", describe(n))
 	}
-	if err := m.Validate(); err != nil {
+	if err := d.validateModel(m); err != nil {
 		return sim.Model{}, d.wrap("model", err)
 	}
 	return m, nil

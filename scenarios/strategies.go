@@ -190,7 +190,7 @@ func (d *decoder) strategyEntry(item *yaml.Node, field string, defined []sim.Str
 		}
 	}
 	st.Normalize()
-	if err := st.Validate(); err != nil {
+	if err := d.validateStrategy(st); err != nil {
 		return sim.Strategy{}, d.wrap(field, err)
 	}
 	return st, nil
@@ -315,7 +315,7 @@ func (d *decoder) matrix(item *yaml.Node, field string, defined []sim.Strategy, 
 		}
 		st.Source = derivedSource("matrix over "+baseName, base.Source)
 		st.Normalize()
-		if err := st.Validate(); err != nil {
+		if err := d.validateStrategy(st); err != nil {
 			return nil, d.errAt(n, field, "combination %q: %v", name, err)
 		}
 		out = append(out, st)
