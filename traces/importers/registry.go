@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/defersim/defersim/component"
 	"github.com/defersim/defersim/traces/importers/anthropicmsg"
 	"github.com/defersim/defersim/traces/importers/claudecode"
 	"github.com/defersim/defersim/traces/importers/ingest"
@@ -59,6 +60,23 @@ func Summary() map[string]string {
 		m[f.name] = f.summary
 	}
 	return m
+}
+
+// Components describes every format as a component of kind importer, with
+// the options of an import (the flags of `defersim trace import`).
+func Components() []component.Info {
+	params := []component.Param{
+		{Name: "--tools", Type: "[]path", Meaning: "tool schema files for sessions whose source carries none (first definition wins)"},
+		{Name: "--system-prompt", Type: "path", Meaning: "system prompt for sessions whose source records none"},
+		{Name: "--model", Type: "string", Meaning: "model of every session (overrides the recorded one)"},
+		{Name: "--server", Type: "string", Meaning: "server name for tools whose source names no server"},
+	}
+	var out []component.Info
+	for _, f := range formats() {
+		out = append(out, component.Info{Kind: component.Importer, Name: f.name, Description: f.summary,
+			Params: append([]component.Param(nil), params...)})
+	}
+	return out
 }
 
 // Lookup returns the importer of the named format.
