@@ -1,6 +1,7 @@
 package defersim
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
@@ -64,7 +65,7 @@ func packageImports(t *testing.T) map[string][]string {
 			return err
 		}
 		for _, c := range f.Comments { // files only `go run` builds are not part of the packages
-			if strings.Contains(c.Text(), "go:build ignore") {
+			if slices.ContainsFunc(c.List, func(c *ast.Comment) bool { return strings.HasPrefix(c.Text, "//go:build ignore") }) {
 				return nil
 			}
 		}

@@ -18,20 +18,17 @@ import (
 	"github.com/defersim/defersim/sim/presets"
 )
 
-// MaxFileBytes bounds the size of a scenario file.
-const MaxFileBytes = 4 << 20
+// maxFileBytes bounds the size of a scenario file.
+const maxFileBytes = 4 << 20
 
-// DefaultSeed and DefaultModel apply when a scenario does not say.
+// defaultSeed and defaultModel apply when a scenario does not say.
 const (
-	DefaultSeed  = 1
-	DefaultModel = "claude-sonnet-4.5"
+	defaultSeed  = 1
+	defaultModel = "claude-sonnet-4.5"
 )
 
 //go:embed default.yaml
 var defaultYAML []byte
-
-// DefaultYAML returns the embedded default scenario's text.
-func DefaultYAML() []byte { return append([]byte(nil), defaultYAML...) }
 
 // Default returns the embedded default scenario. Its traces and catalogs
 // are EmbeddedPrefix paths into the embedded default data.
@@ -48,7 +45,7 @@ func Load(path string) (*Scenario, error) {
 		return nil, fmt.Errorf("scenario: %w", err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", path, err)
 	}
@@ -69,8 +66,8 @@ func Parse(data []byte, name, baseDir string) (*Scenario, error) {
 // tokenizer and query model) resolved in reg, which may hold components
 // beyond the engine's built-ins; nil is Parse.
 func ParseWith(data []byte, name, baseDir string, reg *sim.Registry) (*Scenario, error) {
-	if len(data) > MaxFileBytes {
-		return nil, &Error{File: name, Msg: fmt.Sprintf("larger than %d bytes", MaxFileBytes)}
+	if len(data) > maxFileBytes {
+		return nil, &Error{File: name, Msg: fmt.Sprintf("larger than %d bytes", maxFileBytes)}
 	}
 	if err := checkEncoding(name, data); err != nil {
 		return nil, err
@@ -143,7 +140,7 @@ func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, er
 	s := &Scenario{
 		File:   name,
 		Name:   strings.TrimSuffix(filepath.Base(name), filepath.Ext(name)),
-		Seed:   DefaultSeed,
+		Seed:   defaultSeed,
 		Params: presets.DefaultParams(),
 	}
 	// Plain fields, decoded straight into the scenario.
@@ -278,7 +275,7 @@ func (d *decoder) wrap(field string, err error) error {
 func (d *decoder) model(byKey map[string]pair) (sim.Model, error) {
 	p, ok := byKey["model"]
 	if !ok {
-		return presets.Model(DefaultModel)
+		return presets.Model(defaultModel)
 	}
 	n, restore, err := d.deref(p.v, "model")
 	if err != nil {

@@ -284,7 +284,7 @@ baseline: mine
 
 func TestModelAndParams(t *testing.T) {
 	s := mustParse(t, "strategies: [eager]\n")
-	if s.Model.Name != DefaultModel || s.Seed != DefaultSeed || s.Name != "scen" {
+	if s.Model.Name != defaultModel || s.Seed != defaultSeed || s.Name != "scen" {
 		t.Errorf("defaults: model %q seed %d name %q", s.Model.Name, s.Seed, s.Name)
 	}
 	if d := cmp.Diff(presets.DefaultParams(), s.Params); d != "" {

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/defersim/defersim/tokens"
+	"github.com/defersim/defersim/validation"
 )
 
 // The engine's accounting: token counts of a need's content, and what a
@@ -161,13 +162,13 @@ func classify(v *[NumMetrics]float64, class string) {
 	switch class {
 	case "":
 		v[MStaleValidCalls]++
-	case ClassMissingRequired:
+	case validation.ClassMissingRequired:
 		v[MMalformedMissingRequired]++
-	case ClassUnknownProperty:
+	case validation.ClassUnknownProperty:
 		v[MMalformedUnknownProperty]++
-	case ClassType:
+	case validation.ClassType:
 		v[MMalformedType]++
-	case ClassEnum:
+	case validation.ClassEnum:
 		v[MMalformedEnum]++
 	default:
 		v[MMalformedOther]++

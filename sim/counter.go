@@ -40,27 +40,22 @@ func (r *Registry) counterFamily(name string) (CounterFamily, bool) {
 	return nil, false
 }
 
-// CheckCounter validates a counter name without building the counter.
-func (r *Registry) CheckCounter(name string) error {
+// checkCounter validates a counter name without building the counter.
+func (r *Registry) checkCounter(name string) error {
 	if f, ok := r.counterFamily(name); ok && f.Check(name) == nil {
 		return nil
 	}
 	return fmt.Errorf("unknown counter %q (want %s)", name, strings.Join(r.Names(component.Counter), "|"))
 }
 
-// Counter builds the counter called name.
-func (r *Registry) Counter(name string) (tokens.Counter, error) {
-	if err := r.CheckCounter(name); err != nil {
+// newCounter builds the counter called name.
+func (r *Registry) newCounter(name string) (tokens.Counter, error) {
+	if err := r.checkCounter(name); err != nil {
 		return nil, err
 	}
 	f, _ := r.counterFamily(name)
 	return f.New(name)
 }
-
-// ValidateCounter checks a token counter name against the built-in
-// counters without building the counter: "o200k_base", "cl100k_base" or
-// "bytes/N" with N > 0.
-func ValidateCounter(name string) error { return builtins.CheckCounter(name) }
 
 func registerCounters(r *Registry) error {
 	exact := counterFamily{check: func(string) error { return nil }}

@@ -112,11 +112,11 @@ func registerDirectories(r *Registry) error {
 		info Info
 		f    DirectoryFactory
 	}{
-		{Info{Name: DirNone, Description: "no directory: the model cannot name a cold tool, and a ranked search's last miss is unrecovered"},
+		{Info{Name: dirNone, Description: "no directory: the model cannot name a cold tool, and a ranked search's last miss is unrecovered"},
 			func(Directory, Domains) (DirectoryFormat, error) { return noDirectory{}, nil }},
 		{Info{Name: DirNames, Description: "one line per deferred tool: its name"},
 			func(Directory, Domains) (DirectoryFormat, error) { return names, nil }},
-		{Info{Name: DirNamesDesc, Description: "one line per deferred tool: its name and the first line of its description, cut",
+		{Info{Name: dirNamesDesc, Description: "one line per deferred tool: its name and the first line of its description, cut",
 			Params: []Param{{Name: "directory.desc_chars", Type: "int", Default: "80", Meaning: "bytes of description kept (0: all of the first line)"}}},
 			func(cfg Directory, _ Domains) (DirectoryFormat, error) {
 				width := cfg.DescChars
@@ -128,11 +128,11 @@ func registerDirectories(r *Registry) error {
 					sb.WriteString(t.name + ": " + d + "\n")
 				}}, nil
 			}},
-		{Info{Name: DirByServer, Description: "deferred tools' names grouped under their server's name"},
+		{Info{Name: dirByServer, Description: "deferred tools' names grouped under their server's name"},
 			func(Directory, Domains) (DirectoryFormat, error) {
 				return lineDirectory{header: true, line: func(sb *strings.Builder, t *Tool) { sb.WriteString("  " + t.name + "\n") }}, nil
 			}},
-		{Info{Name: DirByDomain, Description: "deferred tools grouped by routing domain with each domain's summary (docs/srd.md); names when the run has no domains"},
+		{Info{Name: dirByDomain, Description: "deferred tools grouped by routing domain with each domain's summary (docs/srd.md); names when the run has no domains"},
 			func(_ Directory, domains Domains) (DirectoryFormat, error) {
 				if domains == nil {
 					return names, nil

@@ -90,7 +90,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 	}
 	content := cfg.Content
 	if content == nil {
-		c, err := reg.Counter(cfg.Params.Tokenizer)
+		c, err := reg.newCounter(cfg.Params.Tokenizer)
 		if err != nil {
 			return nil, fmt.Errorf("tokenizer: %w", err)
 		}
@@ -118,7 +118,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 		plans[i] = p
 		if name := p.estimate; name != "" {
 			if _, ok := counters[name]; !ok {
-				c, err := reg.Counter(name)
+				c, err := reg.newCounter(name)
 				if err != nil {
 					return nil, fmt.Errorf("strategy %s: trigger counter: %w", s.Name, err)
 				}

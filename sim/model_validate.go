@@ -81,7 +81,7 @@ func (p Params) Validate() error { return builtins.ValidateParams(p) }
 
 // ValidateParams is Params.Validate with names resolved in r.
 func (r *Registry) ValidateParams(p Params) error {
-	if err := r.CheckCounter(p.Tokenizer); err != nil {
+	if err := r.checkCounter(p.Tokenizer); err != nil {
 		return fieldErr("tokenizer", "%v", err)
 	}
 	for _, f := range []struct {
@@ -124,11 +124,11 @@ func (r *Registry) ValidateParams(p Params) error {
 			return fieldErr(f.name, "%v is outside [0,1]", f.v)
 		}
 	}
-	if p.QueryModel == "" || p.QueryModel == QueryAuto {
+	if p.QueryModel == "" || p.QueryModel == queryAuto {
 		return nil
 	}
 	if _, ok := r.lookup(component.QueryModel, p.QueryModel); !ok {
-		return fieldErr("query_model", "unknown query model %q (want %s|%s)", p.QueryModel, QueryAuto, strings.Join(r.Names(component.QueryModel), "|"))
+		return fieldErr("query_model", "unknown query model %q (want %s|%s)", p.QueryModel, queryAuto, strings.Join(r.Names(component.QueryModel), "|"))
 	}
 	return nil
 }

@@ -33,9 +33,9 @@ type QueryInput struct {
 // without one: the user's latest message, a natural-language query.
 const DefaultQueryModel = "user-text"
 
-// QueryAuto is the params.query_model value that lets each search mode use
+// queryAuto is the params.query_model value that lets each search mode use
 // the query model it was registered with.
-const QueryAuto = "auto"
+const queryAuto = "auto"
 
 type queryFunc func(in QueryInput) string
 

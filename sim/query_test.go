@@ -76,9 +76,9 @@ func TestRankerWithoutQueryModelGetsTheDefault(t *testing.T) {
 	in := QueryInput{User: "please open the pull request", UserWords: func() []string { return contentWords("please open the pull request") },
 		ToolWords: []string{"create", "pull", "request"}, ToolQuery: "create pull request", DirectoryShowsNames: true}
 	for _, tc := range []struct{ mode, model, want string }{
-		{"new-mode", QueryAuto, "please open the pull request"},
+		{"new-mode", queryAuto, "please open the pull request"},
 		{"new-mode", "", "please open the pull request"},
-		{"terse", QueryAuto, "request"},
+		{"terse", queryAuto, "request"},
 		{"terse", "name-words", "create pull request"},
 	} {
 		_, q, err := reg.search(tc.mode, tc.model)

@@ -207,7 +207,7 @@ func (r *Registry) SearchModes() []string {
 
 // registerSelect adds the exact-name search mode, which every registry has.
 func registerSelect(r *Registry) error {
-	return r.add(component.Ranker, Info{Name: SearchSelect,
+	return r.add(component.Ranker, Info{Name: searchSelect,
 		Description: "exact names (select:a,b): always a hit; one round trip loads every cold tool of a step",
 		QueryModel:  "", Params: []Param{}}, nil)
 }

@@ -111,10 +111,10 @@ func (r *Registry) trigger(cfg Trigger) (TriggerRule, error) {
 		return nil, err
 	}
 	t, err := f(cfg)
-	if err != nil || !cfg.Categorical || cfg.Mode == TriggerCategorical {
+	if err != nil || !cfg.Categorical || cfg.Mode == triggerCategorical {
 		return t, err
 	}
-	cf, err := resolveAs[TriggerFactory](r, component.Trigger, "trigger.categorical", TriggerCategorical)
+	cf, err := resolveAs[TriggerFactory](r, component.Trigger, "trigger.categorical", triggerCategorical)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +135,7 @@ func (r *Registry) directory(cfg Directory, domains Domains) (DirectoryFormat, e
 }
 
 // search resolves a search mode and the query model its searches use:
-// queryModel names one, or is QueryAuto (or "") for the mode's own.
+// queryModel names one, or is queryAuto (or "") for the mode's own.
 func (r *Registry) search(mode, queryModel string) (RankerFactory, QueryModel, error) {
 	e, ok := r.lookup(component.Ranker, mode)
 	if !ok {
@@ -143,7 +143,7 @@ func (r *Registry) search(mode, queryModel string) (RankerFactory, QueryModel, e
 	}
 	f, _ := e.v.(RankerFactory)
 	qm := queryModel
-	if qm == "" || qm == QueryAuto {
+	if qm == "" || qm == queryAuto {
 		qm = e.info.QueryModel
 		if qm == "" {
 			qm = DefaultQueryModel

@@ -158,7 +158,7 @@ func TestWarmSetIndex(t *testing.T) {
 	reg := NewRegistry()
 	plan := func() *plan {
 		s := Strategy{Name: "w", Trigger: Trigger{Mode: TriggerAlways},
-			Warm: WarmSet{Key: WarmKeyFingerprint, MaxTools: rng.IntN(6), MaxTokens: int64(rng.IntN(30)), Eviction: []string{"lrl", "lru"}[rng.IntN(2)]}}
+			Warm: WarmSet{Key: warmKeyFingerprint, MaxTools: rng.IntN(6), MaxTokens: int64(rng.IntN(30)), Eviction: []string{"lrl", "lru"}[rng.IntN(2)]}}
 		p, err := reg.resolve(&s, "", nil)
 		if err != nil {
 			t.Fatal(err)

@@ -8,7 +8,8 @@ import (
 	"github.com/defersim/defersim/component"
 )
 
-// Values of the strategy's enumerated fields.
+// Names of the built-in components and values of the strategy's
+// enumerated fields (exported where presets and other packages name them).
 const (
 	TriggerNever   = "never"
 	TriggerAlways  = "always"
@@ -20,23 +21,23 @@ const (
 	ScopeAlwaysDeferOnly = "always-defer-only"
 
 	WarmKeyName        = "name"
-	WarmKeyFingerprint = "fingerprint"
+	warmKeyFingerprint = "fingerprint"
 
 	EvictLRL = "lrl"
-	EvictLRU = "lru"
+	evictLRU = "lru"
 
 	InjectToolsArray = "tools-array"
 	InjectInline     = "inline"
 
-	SearchSelect = "select"
+	searchSelect = "select"
 
-	TriggerCategorical = "categorical"
+	triggerCategorical = "categorical"
 
-	DirNone      = "none"
+	dirNone      = "none"
 	DirNames     = "names"
-	DirNamesDesc = "names-desc"
-	DirByServer  = "by-server"
-	DirByDomain  = "by-domain"
+	dirNamesDesc = "names-desc"
+	dirByServer  = "by-server"
+	dirByDomain  = "by-domain"
 
 	RejectRetry   = "retry"
 	RejectExecute = "execute"
@@ -45,8 +46,8 @@ const (
 // Defaults Normalize fills into zero fields.
 const (
 	DefaultCounter       = "bytes/3.5"
-	DefaultSearchK       = 5
-	DefaultDescChars     = 80
+	defaultSearchK       = 5
+	defaultDescChars     = 80
 	MaxSearchK           = 10000
 	maxStrategyNameBytes = 128
 )
@@ -86,16 +87,16 @@ func (s *Strategy) Normalize() {
 		s.Injection = InjectToolsArray
 	}
 	if s.Search.Mode == "" {
-		s.Search.Mode = SearchSelect
+		s.Search.Mode = searchSelect
 	}
 	if s.Search.K == 0 {
-		s.Search.K = DefaultSearchK
+		s.Search.K = defaultSearchK
 	}
 	if s.Directory.Format == "" {
 		s.Directory.Format = DirNames
 	}
-	if s.Directory.Format == DirNamesDesc && s.Directory.DescChars == 0 {
-		s.Directory.DescChars = DefaultDescChars
+	if s.Directory.Format == dirNamesDesc && s.Directory.DescChars == 0 {
+		s.Directory.DescChars = defaultDescChars
 	}
 	if s.Rejected == "" {
 		s.Rejected = RejectRetry
@@ -142,7 +143,7 @@ func (r *Registry) validateStrategy(s Strategy, modes bool) error {
 			}
 		}
 	}
-	if (s.Trigger.Categorical || s.Trigger.Mode == TriggerCategorical) && len(s.AlwaysDefer) == 0 {
+	if (s.Trigger.Categorical || s.Trigger.Mode == triggerCategorical) && len(s.AlwaysDefer) == 0 {
 		return fieldErr("trigger.categorical", "true but always_defer is empty (nothing is categorical)")
 	}
 	if s.Scope == ScopeAlwaysDeferOnly && len(s.AlwaysDefer) == 0 {
@@ -199,7 +200,7 @@ func (r *Registry) validateTrigger(t Trigger) error {
 	if t.Budget < 0 {
 		return fieldErr("trigger.budget", "%d is negative", t.Budget)
 	}
-	if err := r.CheckCounter(t.Counter); err != nil {
+	if err := r.checkCounter(t.Counter); err != nil {
 		return fieldErr("trigger.counter", "%v", err)
 	}
 	if math.IsNaN(t.Percent) || t.Percent < 0 || t.Percent > 100 {

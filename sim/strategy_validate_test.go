@@ -30,9 +30,9 @@ func TestStrategyNormalizeDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Set fields are kept.
-	k := Strategy{Name: "k", Trigger: Trigger{Mode: TriggerNever}, Search: Search{K: 8}, Directory: Directory{Format: DirNamesDesc}}
+	k := Strategy{Name: "k", Trigger: Trigger{Mode: TriggerNever}, Search: Search{K: 8}, Directory: Directory{Format: dirNamesDesc}}
 	k.Normalize()
-	if k.Search.K != 8 || k.Directory.DescChars != DefaultDescChars {
+	if k.Search.K != 8 || k.Directory.DescChars != defaultDescChars {
 		t.Fatalf("got %+v", k)
 	}
 }

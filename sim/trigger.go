@@ -144,7 +144,7 @@ func registerTriggers(r *Registry) error {
 				}
 				return percentTrigger{c.Percent}, nil
 			}},
-		{Info{Name: TriggerCategorical, Description: "deferred mode while any always-defer tool is cold; trigger.categorical: true ORs it with the mode",
+		{Info{Name: triggerCategorical, Description: "deferred mode while any always-defer tool is cold; trigger.categorical: true ORs it with the mode",
 			Params: []Param{{Name: "trigger.categorical", Type: "bool", Default: "false", Meaning: "OR this rule with trigger.mode"},
 				{Name: "always_defer", Type: "[]pattern", Meaning: "the categories: tool names or prefixes (\"browser_*\")"}}},
 			func(Trigger) (TriggerRule, error) { return categoricalTrigger{}, nil }},

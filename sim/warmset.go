@@ -60,7 +60,7 @@ func registerWarmPolicies(r *Registry) error {
 		k    Keying
 	}{
 		{Info{Name: WarmKeyName, Description: "a loaded schema stays warm across catalog changes: the model keeps the schema it loaded (stale after an upgrade)"}, nameKeying{}},
-		{Info{Name: WarmKeyFingerprint, Description: "a loaded schema is dropped when its server starts serving a different one: the next call searches again"}, fingerprintKeying{}},
+		{Info{Name: warmKeyFingerprint, Description: "a loaded schema is dropped when its server starts serving a different one: the next call searches again"}, fingerprintKeying{}},
 	} {
 		if err := r.RegisterKeying(k.info, k.k); err != nil {
 			return err
@@ -71,7 +71,7 @@ func registerWarmPolicies(r *Registry) error {
 		oldestBy(func(e *WarmEntry) int { return e.LoadedAt })); err != nil {
 		return err
 	}
-	return r.RegisterEviction(Info{Name: EvictLRU, Params: caps,
+	return r.RegisterEviction(Info{Name: evictLRU, Params: caps,
 		Description: "over a cap, evict the least recently used schema (loaded or called), never the newest"},
 		oldestBy(func(e *WarmEntry) int { return e.UsedAt }))
 }

@@ -11,21 +11,21 @@ import (
 	"github.com/defersim/defersim/report"
 )
 
-// StructuralDiff describes what changed between two results files beyond
+// structuralDiff describes what changed between two results files beyond
 // the metric values: run description, inputs, counts, statistics settings,
 // metric table and strategy parameters (go-cmp's diff: "-" baseline,
 // "+" current). It is empty when nothing but metric values changed. The
 // text is for people: go-cmp does not promise a stable layout.
-func StructuralDiff(base, cur *report.Results) string {
+func structuralDiff(base, cur *report.Results) string {
 	return cmp.Diff(base, cur,
 		cmpopts.IgnoreFields(report.StrategyResult{}, "Metrics", "VsBaseline", "CacheHitByRequest"),
 		cmpopts.EquateEmpty())
 }
 
-// CatalogChanges lists catalog server versions present in only one of the
+// catalogChanges lists catalog server versions present in only one of the
 // two runs, and servers whose version set changed, as lines like
 // "kb: 2.13.0 → 3.0.0" or "+ maps@4.0.0".
-func CatalogChanges(base, cur *report.Results) []string {
+func catalogChanges(base, cur *report.Results) []string {
 	bv, cv := catalogVersions(base), catalogVersions(cur)
 	var servers []string
 	for s := range bv {

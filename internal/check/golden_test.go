@@ -45,8 +45,8 @@ func TestGoldenOutput(t *testing.T) {
 	})
 	rules := []Rule{{Metric: "cost_usd", Stat: StatMean, Rel: 0.02}, {Metric: "first_reply_ms", Stat: StatMean, Rel: 0.05, Abs: 50},
 		{Metric: "first_reply_ms", Stat: StatP95, Rel: 0.1, Abs: 100}, {Metric: "cache_hit_ratio", Stat: StatMean, Rel: 0.02}}
-	rows := Compare(base, cur, rules, Options{Noise: NoisePaired})
-	rep := &Report{BaselinePath: "base.json", CurrentPath: "cur.json", Rows: rows, Summary: Summarize(rows),
+	rows := compare(base, cur, rules, Options{Noise: NoisePaired})
+	rep := &Report{BaselinePath: "base.json", CurrentPath: "cur.json", Rows: rows, Summary: summarize(rows),
 		CatalogChanges: []string{"~ kb: 2.13.0 → 3.0.0"}, Notes: []string{"paired"}}
 	var text, all, md bytes.Buffer
 	if err := WriteText(&text, rep, false); err != nil {

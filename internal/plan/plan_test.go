@@ -101,7 +101,7 @@ func TestApply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, notes, err := Apply(sc, "strategy.warm.max_tools", 6)
+	c, notes, err := apply(sc, "strategy.warm.max_tools", 6)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestApply(t *testing.T) {
 	if sc.Strategies[1].Warm.MaxTools == 6 {
 		t.Error("Apply changed the original scenario")
 	}
-	if c, _, err = Apply(sc, "model.latency.prefill_tps", 5000); err != nil || c.Model.Latency.PrefillTPS != 5000 {
+	if c, _, err = apply(sc, "model.latency.prefill_tps", 5000); err != nil || c.Model.Latency.PrefillTPS != 5000 {
 		t.Errorf("model.latency.prefill_tps: %v %v", err, c.Model.Latency.PrefillTPS)
 	}
 	if c.Fingerprint() == sc.Fingerprint() {
@@ -132,7 +132,7 @@ func TestApply(t *testing.T) {
 		path string
 		v    float64
 	}{{"strategy.trigger.count", 2.5}, {"params.nudge_prob", 2}, {"model.latency.decode_tps", -1}} {
-		if _, _, err := Apply(sc, bad.path, bad.v); err == nil {
+		if _, _, err := apply(sc, bad.path, bad.v); err == nil {
 			t.Errorf("%s = %v accepted", bad.path, bad.v)
 		}
 	}

@@ -12,10 +12,10 @@ import (
 	"github.com/defersim/defersim/traces"
 )
 
-// IsHeldOut reports whether a session is held apart for validation: a
+// isHeldOut reports whether a session is held apart for validation: a
 // seeded hash of its id, uniform in [0, 1), below testShare. The split
 // depends only on the seed and the id.
-func IsHeldOut(seed int64, id string, testShare float64) bool {
+func isHeldOut(seed int64, id string, testShare float64) bool {
 	h := fnv.New64a()
 	var b [8]byte
 	for i := range b {
@@ -48,13 +48,13 @@ type Learnt struct {
 // dir/held-out.jsonl.gz for validation; training sessions are counted and
 // replayed eagerly (for the session shape the rules price with).
 func learn(paths []string, cat *catalog.Catalog, model sim.Model, params sim.Params, eager sim.Strategy,
-	seed int64, testShare float64, resolve Resolver, dir string) (*Learnt, error) {
+	seed int64, testShare float64, resolve resolver, dir string) (*Learnt, error) {
 	eng, err := sim.NewEngine(sim.Config{Strategies: []sim.Strategy{eager}, Model: model, Params: params,
 		Catalog: cat, Seed: seed, FidelityStrategy: "-"})
 	if err != nil {
 		return nil, err
 	}
-	l := &Learnt{Usage: NewUsage(), HeldOutPath: filepath.Join(dir, "held-out.jsonl.gz")}
+	l := &Learnt{Usage: newUsage(), HeldOutPath: filepath.Join(dir, "held-out.jsonl.gz")}
 	f, err := os.Create(l.HeldOutPath)
 	if err != nil {
 		return nil, fmt.Errorf("held-out sessions: %w", err)
@@ -71,7 +71,7 @@ func learn(paths []string, cat *catalog.Catalog, model sim.Model, params sim.Par
 				r.Close()
 				return nil, err
 			}
-			if IsHeldOut(seed, s.ID, testShare) {
+			if isHeldOut(seed, s.ID, testShare) {
 				if err := w.WriteSession(s); err != nil {
 					r.Close()
 					return nil, fmt.Errorf("held-out sessions: %w", err)

@@ -170,7 +170,7 @@ func prepare(cfg Config) (*prepared, error) {
 		info.Inputs = append(info.Inputs, in)
 	}
 	info.Inputs = append(info.Inputs, catalogInputs(cat)...)
-	info.Assumptions = Assumptions(cfg, eng)
+	info.Assumptions = assumptions(cfg, eng)
 	summary := sim.SummaryOptions{Baseline: base, EqualTolerance: report.EqualTolerance, Seed: cfg.Seed,
 		ExactSessions: cfg.ExactSessions, FidelityPairs: sim.DefaultFidelityPairs}
 	switch {
