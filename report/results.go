@@ -11,6 +11,10 @@ const SchemaVersion = 1
 type Results struct {
 	SchemaVersion int    `json:"schema_version"`
 	Generator     string `json:"generator"`
+	// GeneratorVersion and GoVersion name the build that wrote the file
+	// (internal/version): the same build and inputs give the same bytes.
+	GeneratorVersion string `json:"generator_version,omitempty"`
+	GoVersion        string `json:"go_version,omitempty"`
 	// Run describes the scenario, inputs, models and counts of the run.
 	Run sim.RunInfo `json:"run"`
 	// Statistics records how the statistics below were computed.
