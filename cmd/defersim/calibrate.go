@@ -12,6 +12,7 @@ import (
 
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/calibrate"
+	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/runner"
 )
 
@@ -41,50 +42,75 @@ the values as a scenario snippet (-o).
 The starting point is the scenario's model and params (--scenario, default:
 the embedded default); --model picks a model preset instead (default: the
 traces' recorded model when it is a preset). Catalogs default to those
-written beside the traces (TRACE.catalog, DIR/catalog).`,
+written beside the traces (TRACE.catalog, DIR/catalog).
+
+--format json prints the full calibration as JSON (with the snippet) instead
+of the text report; -o - prints the snippet alone on stdout.`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			sc, m, catalogs, err := jobInputs(scenario, model, catalogs, args)
-			if err != nil {
-				return err
-			}
-			cat, err := runner.LoadCatalogs(runner.PathSources(catalogs...))
-			if err != nil {
-				return err
-			}
-			if !cmd.Flags().Changed("seed") {
-				seed = sc.Seed
-			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			res, err := calibrate.Run(ctx, calibrate.Config{Traces: args, Catalog: cat, Model: m, Params: sc.Params,
-				FitShare: fitOn, Seed: seed, Split: split, Loss: calibrate.Loss(loss)})
-			if err != nil {
-				return err
-			}
-			w := cmd.OutOrStdout()
-			if err := calibrate.WriteText(w, res); err != nil {
-				return err
-			}
-			if out != "" {
-				if err := atomicfile.WriteFile(out, calibrate.Snippet(res), 0o644); err != nil {
-					return fmt.Errorf("write snippet: %w", err)
-				}
-				fmt.Fprintf(w, "\nscenario snippet: %s\n", out)
-			} else {
-				fmt.Fprintf(w, "\n%s", calibrate.Snippet(res))
-			}
-			if jsonOut != "" {
-				data, err := json.MarshalIndent(res, "", "  ")
-				if err != nil {
+	}
+	format := cliout.AddFormat(c, cliout.Text, cliout.JSON)
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if out == cliout.Stdio && *format != cliout.Text {
+			return exitError{code: 2, msg: "-o - prints the snippet on stdout: it cannot be combined with --format json"}
+		}
+		sc, m, catalogs, err := jobInputs(scenario, model, catalogs, args)
+		if err != nil {
+			return err
+		}
+		cat, err := runner.LoadCatalogs(runner.PathSources(catalogs...))
+		if err != nil {
+			return err
+		}
+		if !cmd.Flags().Changed("seed") {
+			seed = sc.Seed
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		res, err := calibrate.Run(ctx, calibrate.Config{Traces: args, Catalog: cat, Model: m, Params: sc.Params,
+			FitShare: fitOn, Seed: seed, Split: split, Loss: calibrate.Loss(loss)})
+		if err != nil {
+			return err
+		}
+		w, notes := cmd.OutOrStdout(), cmd.OutOrStdout()
+		snippet := calibrate.Snippet(res)
+		switch {
+		case out == cliout.Stdio:
+			if !cliout.Quiet(cmd) {
+				if err := calibrate.WriteText(cmd.ErrOrStderr(), res); err != nil {
 					return err
 				}
-				if err := atomicfile.WriteFile(jsonOut, append(data, '\n'), 0o644); err != nil {
-					return fmt.Errorf("write %s: %w", jsonOut, err)
-				}
 			}
-			return nil
-		},
+			_, err = w.Write(snippet)
+		case *format == cliout.JSON:
+			notes = cmd.ErrOrStderr()
+			err = cliout.WriteJSON(w, struct {
+				*calibrate.Result
+				Snippet string `json:"snippet"`
+			}{res, string(snippet)})
+		default:
+			if err = calibrate.WriteText(w, res); err == nil && out == "" {
+				_, err = fmt.Fprintf(w, "\n%s", snippet)
+			}
+		}
+		if err != nil {
+			return err
+		}
+		if out != "" && out != cliout.Stdio {
+			if err := atomicfile.WriteFile(out, snippet, 0o644); err != nil {
+				return err
+			}
+			fmt.Fprintf(notes, "\nscenario snippet: %s\n", out)
+		}
+		if jsonOut != "" {
+			data, err := json.MarshalIndent(res, "", "  ")
+			if err != nil {
+				return err
+			}
+			if err := atomicfile.WriteFile(jsonOut, append(data, '\n'), 0o644); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	fl := c.Flags()
 	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalog directories or files (default: beside the traces)")
@@ -94,7 +120,8 @@ written beside the traces (TRACE.catalog, DIR/catalog).`,
 	fl.Int64Var(&seed, "seed", 0, "seed of the session split (default: the scenario's)")
 	fl.StringVar(&split, "split", calibrate.SplitAuto, "prompt-token split for the latency fit: auto, recorded or replay")
 	fl.StringVar(&loss, "loss", string(calibrate.Huber), "regression loss: huber, lad or ols")
-	fl.StringVarP(&out, "out", "o", "", "write the scenario snippet to this file (default: print it)")
+	fl.StringVarP(&out, "out", "o", "", "write the scenario snippet to this file (- for stdout; default: after the text report)")
 	fl.StringVar(&jsonOut, "json", "", "also write the full calibration as JSON to this file")
+	cliout.Deprecate(c, "json", "use --format json (on stdout; add > FILE)")
 	return c
 }

@@ -10,17 +10,17 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/traces"
 )
 
 func newTraceStatsCmd() *cobra.Command {
 	var (
-		asJSON  bool
 		top     int
 		skipBad bool
 	)
 	c := &cobra.Command{
-		Use:   "stats FILE...",
+		Use:   "stats FILE... (- for stdin)",
 		Short: "Summarise trace files: sessions, events, tool calls, openers, top tools",
 		Long: `stats reads trace files (JSONL, plain or gzip) and prints, over all of
 them: sessions, events by type, model requests, tool calls (by status),
@@ -29,26 +29,35 @@ usage or timings, openers (the first tool called in each session) and the most
 called tools.
 
 A malformed line stops the command (exit status 1) unless --skip-bad is given;
-"defersim trace validate" lists every problem.`,
+"defersim trace validate" lists every problem. A FILE of - is read from
+stdin. The JSON output is described in docs/cli.md.`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if top < 0 {
-				return exitError{code: 2, msg: "--top must be 0 or more"}
-			}
-			rep, err := traceStats(args, traces.ReadOptions{SkipBad: skipBad})
-			if err != nil {
-				return err
-			}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				rep.Stats = rep.Stats.Truncate(top)
-				return writeTraceJSON(out, rep)
-			}
-			return rep.writeText(out, top)
-		},
+	}
+	format := cliout.AddFormat(c, cliout.Text, cliout.JSON)
+	cliout.AddJSONAlias(c, format)
+	output := cliout.AddOutput(c, "the summary")
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if top < 0 {
+			return exitError{code: 2, msg: "--top must be 0 or more"}
+		}
+		in := &cliout.Inputs{Stdin: cmd.InOrStdin()}
+		rep, err := traceStats(in, args, traces.ReadOptions{SkipBad: skipBad})
+		if err != nil {
+			return err
+		}
+		out := cliout.Open(*output, cmd.OutOrStdout())
+		if *format == cliout.JSON {
+			rep.Stats = rep.Stats.Truncate(top)
+			err = cliout.WriteJSON(out, rep)
+		} else {
+			err = rep.writeText(out, top)
+		}
+		if err != nil {
+			return err
+		}
+		return out.Commit()
 	}
 	f := c.Flags()
-	f.BoolVar(&asJSON, "json", false, "print JSON instead of tables")
 	f.IntVar(&top, "top", 10, "number of openers and top tools to list (0 for all)")
 	f.BoolVar(&skipBad, "skip-bad", false, "skip malformed lines (counted in the output) instead of stopping")
 	return c
@@ -64,11 +73,12 @@ type statsReport struct {
 }
 
 // traceStats reads every file in turn.
-func traceStats(paths []string, opts traces.ReadOptions) (statsReport, error) {
-	rep := statsReport{Files: paths}
+func traceStats(in *cliout.Inputs, paths []string, opts traces.ReadOptions) (statsReport, error) {
+	rep := statsReport{}
 	var acc traces.StatsAccumulator
 	for _, p := range paths {
-		if err := addFileStats(&acc, &rep, p, opts); err != nil {
+		rep.Files = append(rep.Files, cliout.Name(p))
+		if err := addFileStats(in, &acc, &rep, p, opts); err != nil {
 			return rep, err
 		}
 	}
@@ -76,8 +86,13 @@ func traceStats(paths []string, opts traces.ReadOptions) (statsReport, error) {
 	return rep, nil
 }
 
-func addFileStats(acc *traces.StatsAccumulator, rep *statsReport, path string, opts traces.ReadOptions) error {
-	r, err := traces.Open(path, opts)
+func addFileStats(in *cliout.Inputs, acc *traces.StatsAccumulator, rep *statsReport, path string, opts traces.ReadOptions) error {
+	f, name, err := in.Open(path)
+	if err != nil {
+		return exitError{code: 2, msg: err.Error()}
+	}
+	defer f.Close()
+	r, err := traces.NewReader(f, name, opts)
 	if err != nil {
 		return traceReadError(err)
 	}

@@ -2,10 +2,12 @@ package cliout
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Format is an output format.
@@ -66,7 +68,31 @@ func AddFormat(c *cobra.Command, allowed ...Format) *Format {
 func AddJSONAlias(c *cobra.Command, f *Format) {
 	c.Flags().Var(jsonAlias{f}, "json", "deprecated: use --format json")
 	c.Flags().Lookup("json").NoOptDefVal = "true"
-	_ = c.Flags().MarkDeprecated("json", "use --format json")
+	Deprecate(c, "json", "use --format json")
+}
+
+// deprecatedKey annotates a deprecated flag with what to use instead.
+const deprecatedKey = "defersim_deprecated"
+
+// Deprecate hides flag name of c from the help and makes WarnDeprecated
+// say to use instead: the flag keeps working for the scripts that use it.
+func Deprecate(c *cobra.Command, name, instead string) {
+	f := c.Flags().Lookup(name)
+	f.Hidden = true
+	if f.Annotations == nil {
+		f.Annotations = map[string][]string{}
+	}
+	f.Annotations[deprecatedKey] = []string{instead}
+}
+
+// WarnDeprecated writes a warning on w for every deprecated flag of c that
+// was given.
+func WarnDeprecated(c *cobra.Command, w io.Writer) {
+	c.Flags().Visit(func(f *pflag.Flag) {
+		if use, ok := f.Annotations[deprecatedKey]; ok {
+			fmt.Fprintf(w, "defersim: warning: --%s is deprecated: %s\n", f.Name, use[0])
+		}
+	})
 }
 
 type jsonAlias struct{ f *Format }
