@@ -128,12 +128,31 @@ func loadFS(src Source) ([]*catalog.Server, error) {
 	return out, nil
 }
 
-// catalogInputs describes every loaded server version for the results.
-func catalogInputs(c *catalog.Catalog) []sim.Input {
+// catalogInputs describes every loaded server version for the results,
+// with the size of the file it was read from (srcs resolve the files of
+// embedded catalogs).
+func catalogInputs(c *catalog.Catalog, srcs []Source) []sim.Input {
 	var out []sim.Input
 	for _, s := range c.All() {
 		out = append(out, sim.Input{Kind: "catalog", Path: s.Source, SHA256: s.Fingerprint,
-			Server: s.Name, Version: s.Version, Tools: len(s.Tools)})
+			Server: s.Name, Version: s.Version, Tools: len(s.Tools), Bytes: fileSize(s.Source, srcs)})
 	}
 	return out
+}
+
+// fileSize is the size of the catalog file named p: a file of an fs.FS
+// source (named "SOURCE/NAME" by loadFS) or on disk; 0 when unknown.
+func fileSize(p string, srcs []Source) int64 {
+	for _, src := range srcs {
+		if src.FS == nil || !strings.HasPrefix(p, src.Path+"/") {
+			continue
+		}
+		if st, err := fs.Stat(src.FS, path.Join(src.Name, strings.TrimPrefix(p, src.Path+"/"))); err == nil {
+			return st.Size()
+		}
+	}
+	if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+		return st.Size()
+	}
+	return 0
 }

@@ -172,7 +172,7 @@ func prepare(cfg Config) (*prepared, error) {
 		}
 		info.Inputs = append(info.Inputs, in)
 	}
-	info.Inputs = append(info.Inputs, catalogInputs(cat)...)
+	info.Inputs = append(info.Inputs, catalogInputs(cat, cfg.Catalogs)...)
 	info.Assumptions = Assumptions(cfg, eng)
 	summary := sim.SummaryOptions{Baseline: base, EqualTolerance: report.EqualTolerance, Seed: cfg.Seed,
 		ExactSessions: cfg.ExactSessions, FidelityPairs: sim.DefaultFidelityPairs}
