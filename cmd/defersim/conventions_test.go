@@ -285,3 +285,38 @@ func TestPlanMarkdown(t *testing.T) {
 		t.Errorf("exit %d, stdout:\n%s\nstderr: %s", code, out, errs)
 	}
 }
+
+// TestJSONOutputsDocumented pins docs/cli.md against what the commands
+// print: every top-level key of their --format json output is named there.
+func TestJSONOutputsDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "cli.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	small := filepath.Join("..", "..", "traces", "testdata", "small.jsonl")
+	res := writeTinyResults(t, dir)
+	cases := [][]string{
+		{"version", "--format", "json"},
+		{"trace", "stats", "--format", "json", small},
+		{"trace", "validate", "--format", "json", small},
+		{"trace", "gen", "-q", "-o", filepath.Join(dir, "g"), "--sessions", "2", "--format", "json"},
+		{"plan", res, "--sessions-per-day", "10", "--format", "json", "-o", filepath.Join(dir, "p")},
+		{"check", "--baseline", res, res, "--format", "json"},
+	}
+	for _, args := range cases {
+		out, errs, code := cliIn(t, nil, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatalf("%v: not a JSON object: %v", args, err)
+		}
+		for k := range m {
+			if !bytes.Contains(doc, []byte("`"+k+"`")) {
+				t.Errorf("%v: key %q is not documented in docs/cli.md", args, k)
+			}
+		}
+	}
+}

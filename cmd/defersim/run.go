@@ -65,7 +65,7 @@ func (f *runFlags) register(c *cobra.Command) {
 	f.format = cliout.AddFormat(c, cliout.Text, cliout.JSON)
 	c.Flags().Lookup("format").Usage = "format of the run summary: text, or json (counts, output paths, per-strategy means)"
 	cliout.AddJSONAlias(c, f.format)
-	fl.StringVar(&f.shard, "shard", "", "replay only shard I/N of the sessions (by a hash of the session id) and also write shard.bin for defersim merge (format I/N)")
+	fl.StringVar(&f.shard, "shard", "", "replay only shard I/N of the sessions (I = 0 … N−1; by a hash of the session id) and also write shard.bin for defersim merge")
 	fl.StringVar(&f.resume, "resume", "", "continue the interrupted run whose output directory is DIR, from its checkpoint (same scenario and flags)")
 	fl.IntVar(&f.checkEvery, "checkpoint-every", defaultCheckpointEvery, "save a checkpoint in the output directory every N replayed sessions (0 = only when interrupted)")
 	fl.IntVar(&f.exact, "exact-sessions", 0, fmt.Sprintf("keep per-session values of at most N sessions; beyond, statistics are streamed (0 = %d, -1 = all)", sim.DefaultExactSessions))
