@@ -40,8 +40,9 @@ the values as a scenario snippet (-o).
 
 The starting point is the scenario's model and params (--scenario, default:
 the embedded default); --model picks a model preset instead (default: the
-traces' recorded model when it is a preset). Catalogs default to those
-written beside the traces (TRACE.catalog, DIR/catalog).`,
+traces' recorded model when it is a preset). Catalogs default to the
+traces' own: the directory their session_start meta "catalog" names, else
+TRACE.catalog or DIR/catalog beside them.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sc, m, catalogs, err := jobInputs(scenario, model, catalogs, args)
@@ -87,7 +88,7 @@ written beside the traces (TRACE.catalog, DIR/catalog).`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalog directories or files (default: beside the traces)")
+	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalog directories or files (default: the traces' own)")
 	fl.StringVar(&scenario, "scenario", "", "scenario whose model and params are the starting point (default: embedded default)")
 	fl.StringVar(&model, "model", "", "model preset to start from instead of the scenario's")
 	fl.Float64Var(&fitOn, "fit-on", 0.7, "share of sessions fitted on; the rest are held out")

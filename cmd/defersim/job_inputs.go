@@ -4,16 +4,17 @@ import (
 	"fmt"
 
 	"github.com/defersim/defersim/internal/calibrate"
-	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
+	tracesPkg "github.com/defersim/defersim/traces"
 )
 
 // jobInputs resolves what recommend and calibrate start from: the scenario
 // (default: the embedded one), the model (--model, else the traces'
 // recorded model when it is a preset and no scenario was given, else the
-// scenario's) and the catalogs (--catalogs, else those beside the traces).
+// scenario's) and the catalogs (--catalogs, else the traces' own:
+// traces.CatalogsFor).
 func jobInputs(scenario, model string, catalogs, traces []string) (*scenarios.Scenario, sim.Model, []string, error) {
 	sc, err := loadScenario(scenario)
 	if err != nil {
@@ -35,10 +36,12 @@ func jobInputs(scenario, model string, catalogs, traces []string) (*scenarios.Sc
 		}
 	}
 	if len(catalogs) == 0 {
-		catalogs = runner.CatalogsBeside(traces)
+		if catalogs, err = tracesPkg.CatalogsFor(traces); err != nil {
+			return nil, sim.Model{}, nil, err
+		}
 	}
 	if len(catalogs) == 0 {
-		return nil, sim.Model{}, nil, fmt.Errorf("no catalog: pass --catalogs DIR (none found beside the traces)")
+		return nil, sim.Model{}, nil, fmt.Errorf("no catalog: pass --catalogs DIR (the traces name none and none is beside them)")
 	}
 	return sc, m, catalogs, nil
 }
