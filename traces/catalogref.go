@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // MetaCatalog is the session_start meta key that names the catalog
@@ -36,7 +37,9 @@ func CatalogRef(tracePath, catalogDir string) string {
 //     (relative to the trace's directory): that directory, which must exist
 //     (an error otherwise);
 //  2. a directory path + ".catalog" exists (the default of `trace import`);
-//  3. a directory "catalog" beside the trace exists (`trace gen`).
+//  3. a directory "catalog" beside the trace holds catalog files (`trace
+//     gen`); a directory of that name holding none (a Go package, say) is
+//     not taken for one.
 //
 // ok is false when none applies. The error is non-nil when the trace cannot
 // be read or names a catalog that is not there.
@@ -59,12 +62,38 @@ func CatalogFor(path string) (dir string, ok bool, err error) {
 		}
 		return filepath.Clean(dir), true, nil
 	}
-	for _, c := range []string{path + ".catalog", filepath.Join(filepath.Dir(path), "catalog")} {
-		if st, err := os.Stat(c); err == nil && st.IsDir() {
-			return filepath.Clean(c), true, nil
-		}
+	if c := path + ".catalog"; isDir(c) {
+		return filepath.Clean(c), true, nil
+	}
+	if c := filepath.Join(filepath.Dir(path), "catalog"); isDir(c) && holdsCatalogFiles(c) {
+		return filepath.Clean(c), true, nil
 	}
 	return "", false, nil
+}
+
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}
+
+// holdsCatalogFiles reports whether dir holds a file a catalog directory
+// is made of: a *.json file that is not a capture's *.meta.json, or a
+// catalog.yaml / catalog.yml manifest.
+func holdsCatalogFiles(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || strings.HasPrefix(n, ".") {
+			continue
+		}
+		if n == "catalog.yaml" || n == "catalog.yml" || (strings.HasSuffix(n, ".json") && !strings.HasSuffix(n, ".meta.json")) {
+			return true
+		}
+	}
+	return false
 }
 
 // CatalogsFor returns the catalog directories of the traces (CatalogFor),

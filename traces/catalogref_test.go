@@ -51,6 +51,13 @@ func TestCatalogFor(t *testing.T) {
 	mkdir("b/t.jsonl.catalog")
 	mkdir("b/t2.jsonl.catalog")
 	mkdir("c/catalog")
+	if err := os.WriteFile(filepath.Join(dir, "c", "catalog", "s@1.json"), []byte(`{"tools":[]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mkdir("e/catalog") // holds no catalog file (say, a Go package)
+	if err := os.WriteFile(filepath.Join(dir, "e", "catalog", "catalog.go"), []byte("package catalog\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name    string
 		path    string
@@ -64,6 +71,7 @@ func TestCatalogFor(t *testing.T) {
 		{"another trace's catalog is not this one's", write("b/u.jsonl", false, start("")), "", false, ""},
 		{"TRACE.catalog", write("b/t2.jsonl", false, start("")), filepath.Join(dir, "b", "t2.jsonl.catalog"), true, ""},
 		{"DIR/catalog", write("c/t.jsonl", false, start("")), filepath.Join(dir, "c", "catalog"), true, ""},
+		{"DIR/catalog without catalog files", write("e/t.jsonl", false, start("")), "", false, ""},
 		{"meta naming a missing directory", write("a/m.jsonl", false, start("gone")), "", false, `its catalog "gone"`},
 		{"first line not a session_start", write("a/n.jsonl", false, ev("user", "s", 0, "")), "", false, ""},
 		{"nothing", write("d/t.jsonl", false, start("")), "", false, ""},
