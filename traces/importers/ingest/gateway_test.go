@@ -141,6 +141,8 @@ func TestContentMarksError(t *testing.T) {
 	}
 }
 
+// FuzzReturnedTools fuzzes the readers of tool result text: the returned
+// tools of a search, and the error marks of a result.
 func FuzzReturnedTools(f *testing.F) {
 	for _, s := range []string{
 		"1. issues/list_issues - x\n2. notes:create_note", `{"tools":[{"server":"a","name":"b"}]}`,
@@ -149,8 +151,11 @@ func FuzzReturnedTools(f *testing.F) {
 	} {
 		f.Add(s)
 	}
+	f.Add(`{"isError":true,"content":[]}`)
+	f.Add(`{"error":{"code":1},"response":""}`)
 	cat := ToolNames{"b": {"a"}, "c": {"a", "d"}, "x": {"d"}, "a.b": {"e"}}
 	f.Fuzz(func(t *testing.T, text string) {
+		_ = ContentMarksError(text) // the other reader of result text: must not panic
 		names, from := ReturnedTools(text, cat)
 		if (len(names) == 0) != (from == ReturnedNone) {
 			t.Fatalf("names %v with from %q", names, from)
