@@ -43,7 +43,7 @@ func (f *OverheadFit) Apply(p sim.Params) sim.Params {
 func fitOverhead(reqs []Request, params sim.Params, loss Loss) (*OverheadFit, error) {
 	var rows []*Request
 	for i := range reqs {
-		if r := &reqs[i]; r.Fit && r.HasUsage && r.RecordedInput() > 0 {
+		if r := &reqs[i]; r.Fit() && r.HasUsage && r.RecordedInput() > 0 {
 			rows = append(rows, r)
 		}
 	}
