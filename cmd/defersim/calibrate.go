@@ -78,15 +78,19 @@ traces (TRACE.catalog, DIR/catalog).`,
 			if !cmd.Flags().Changed("seed") {
 				seed = sc.Seed
 			}
-			if useRecorded {
+			from := "scenario"
+			switch {
+			case useRecorded:
 				m = sc.Model // each model group starts from its recorded preset, else from the scenario's
+			case model != "":
+				from = "--model"
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			data.Seed = seed
 			res, err := calibrate.Run(ctx, calibrate.Config{
 				Data:    data,
-				Catalog: cat, Model: m, Params: sc.Params, UseRecorded: useRecorded,
+				Catalog: cat, Model: m, Params: sc.Params, UseRecorded: useRecorded, ModelFrom: from,
 				Split: split, Residuals: residuals, Loss: calibrate.Loss(loss), Jitter: jitter})
 			if res != nil {
 				for _, wn := range res.Warnings {

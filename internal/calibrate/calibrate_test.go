@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,20 +19,41 @@ import (
 
 // recorded generates sessions "recorded" by an eager runtime: usage and
 // timings with decode at 60 tokens/s and a log-normal time to first token
-// (recorded as ttft_ms) that does not depend on the prompt.
+// (recorded as ttft_ms) that does not depend on the prompt. They are
+// generated once per test binary; tests only read them.
 func recorded(t *testing.T) (string, string) {
 	t.Helper()
-	p := gen.Defaults()
-	p.Sessions, p.Recorded, p.Drift.Servers = 60, true, 0
-	g, err := gen.New(p)
-	if err != nil {
-		t.Fatal(err)
+	genOnce.Do(func() {
+		p := gen.Defaults()
+		p.Sessions, p.Recorded, p.Drift.Servers = 60, true, 0
+		g, err := gen.New(p)
+		if err != nil {
+			genErr = err
+			return
+		}
+		if genDir, genErr = os.MkdirTemp("", "calibrate-test-"); genErr != nil {
+			return
+		}
+		_, genErr = g.WriteDir(genDir, gen.WriteOptions{})
+	})
+	if genErr != nil {
+		t.Fatal(genErr)
 	}
-	dir := t.TempDir()
-	if _, err := g.WriteDir(dir, gen.WriteOptions{}); err != nil {
-		t.Fatal(err)
+	return filepath.Join(genDir, gen.TraceFile), filepath.Join(genDir, gen.CatalogDir)
+}
+
+var (
+	genOnce sync.Once
+	genDir  string
+	genErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if genDir != "" {
+		os.RemoveAll(genDir)
 	}
-	return filepath.Join(dir, gen.TraceFile), filepath.Join(dir, gen.CatalogDir)
+	os.Exit(code)
 }
 
 func config(t *testing.T, trace, cat, model string, fitOn FitOn) Config {
@@ -313,5 +335,69 @@ func TestJitterIsAChoice(t *testing.T) {
 	}
 	if lat := res.Models[0].ModelOut.Latency; withJitter(lat, 0) != lat || lat != l.Latency {
 		t.Error("withJitter(0) changed the latency, or the model carries another")
+	}
+}
+
+// TestFitsPerModel: sessions recording three models (two spelled as vendors
+// do, one without a preset) are calibrated apart, each from its own preset
+// or, for the unknown one, from the scenario's with a warning naming it;
+// one scenario is written per model.
+func TestFitsPerModel(t *testing.T) {
+	trace, cat := recorded(t)
+	dir := t.TempDir()
+	mixed := filepath.Join(dir, "mixed.jsonl.gz")
+	names := []string{"gpt-4o-2024-08-06", "claude-sonnet-4-5", "claude-opus-4-6"}
+	f, err := os.Create(mixed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := traces.NewWriter(f, true)
+	i := 0
+	for s, err := range readFile(trace) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Start().Model = names[i%3]
+		i++
+		if err := w.WriteSession(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	cfg := config(t, mixed, cat, "claude-haiku-4.5", FitOn{Kind: FitEven})
+	cfg.UseRecorded = true
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, mf := range res.Models {
+		got = append(got, mf.Recorded+"→"+mf.Model+"/"+mf.ModelSource)
+		if mf.Latency == nil || mf.Sessions != 20 {
+			t.Errorf("%s: %d sessions, latency %v, problems %v", mf.Model, mf.Sessions, mf.Latency, mf.Problems)
+		}
+	}
+	want := "gpt-4o-2024-08-06→gpt-4o/recorded claude-sonnet-4-5→claude-sonnet-4.5/recorded claude-opus-4-6→claude-haiku-4.5/fallback"
+	if strings.Join(got, " ") != want {
+		t.Errorf("groups %v, want %s", got, want)
+	}
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], `"claude-opus-4-6", which has no preset: calibrating them from the claude-haiku-4.5 preset`) {
+		t.Errorf("warnings %q", res.Warnings)
+	}
+	ws, err := WriteScenarios(res, ScenarioOptions{Path: filepath.Join(dir, "cal.yaml"), Catalogs: []string{cat}, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, w := range ws {
+		sc, err := scenarios.Load(w.Scenario)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := res.Models[k]; sc.Model.Name != m.Model || filepath.Base(w.Scenario) != "cal."+m.Model+".yaml" {
+			t.Errorf("%s: model %s", w.Scenario, sc.Model.Name)
+		}
 	}
 }

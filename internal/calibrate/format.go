@@ -58,6 +58,8 @@ func modelSourceText(s string) string {
 		return "preset of the recorded model"
 	case "fallback":
 		return "scenario's model: the recorded one has no preset"
+	case "--model":
+		return "preset --model names"
 	}
 	return "scenario's model"
 }
@@ -77,9 +79,9 @@ func writeOverhead(w io.Writer, mf *ModelFit, o *OverheadFit) {
 	fr := o.FitResiduals
 	fmt.Fprintf(w, "  fit residuals, recorded − simulated tokens: p5 %.0f, p25 %.0f, median %.0f, p75 %.0f, p95 %.0f\n", fr.P05, fr.P25, fr.P50, fr.P75, fr.P95)
 	if o.Before != nil && o.After != nil {
-		fmt.Fprintf(w, "  held-out prompt tokens per request (%d requests), |sim − rec| / rec:\n", o.After.Requests)
-		fmt.Fprintf(w, "    scenario params: median %s, p90 %s, mean signed %+.1f%%\n", pct(o.Before.InputMedianAbsRelErr), pct(o.Before.InputP90AbsRelErr), o.Before.InputMeanRelErr*100)
-		fmt.Fprintf(w, "    fitted params:   median %s, p90 %s, mean signed %+.1f%%\n", pct(o.After.InputMedianAbsRelErr), pct(o.After.InputP90AbsRelErr), o.After.InputMeanRelErr*100)
+		fmt.Fprintf(w, "  held-out prompt tokens per request (%d requests), |sim − rec| / rec and KS distance:\n", o.After.Requests)
+		fmt.Fprintf(w, "    scenario params: median %s, p90 %s, mean signed %+.1f%%, KS %.3f\n", pct(o.Before.InputMedianAbsRelErr), pct(o.Before.InputP90AbsRelErr), o.Before.InputMeanRelErr*100, o.HeldOutKSBefore)
+		fmt.Fprintf(w, "    fitted params:   median %s, p90 %s, mean signed %+.1f%%, KS %.3f\n", pct(o.After.InputMedianAbsRelErr), pct(o.After.InputP90AbsRelErr), o.After.InputMeanRelErr*100, o.HeldOutKS)
 	}
 }
 

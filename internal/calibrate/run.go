@@ -22,6 +22,8 @@ type Config struct {
 	Model       sim.Model
 	Params      sim.Params
 	UseRecorded bool
+	// ModelFrom says where Model comes from ("--model"; default "scenario").
+	ModelFrom string
 	// Split chooses the prompt-token split of the latency fit (SplitAuto
 	// when empty); Residuals the latency fit's residual scale (Log
 	// when empty); Loss the regression loss (Huber when empty).
@@ -171,10 +173,11 @@ func (c *Config) modelFor(g group) (sim.Model, string, string) {
 		}
 		return c.Model, "fallback", fmt.Sprintf("sessions record model %q, which has no preset: calibrating them from %s (pass --model to choose another)", g.name, describeModel(c.Model))
 	}
-	if g.name != "" && g.key != modelKey(c.Model.Name) {
-		return c.Model, "scenario", fmt.Sprintf("sessions record model %q; calibrating them from %s as asked", g.name, describeModel(c.Model))
+	from := c.ModelFrom
+	if from == "" {
+		from = "scenario"
 	}
-	return c.Model, "scenario", ""
+	return c.Model, from, ""
 }
 
 func describeModel(m sim.Model) string {
@@ -228,10 +231,12 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 				return err
 			}
 			mf.Overhead = ov
+			ov.HeldOutKSBefore = promptKS(reqs)
 			// The latency fit uses the replay's split under the fitted overhead.
 			if reqs, sessions, _, err = setup.collect(src, params); err != nil {
 				return err
 			}
+			ov.HeldOutKS = promptKS(reqs)
 		}
 	} else {
 		mf.Problems = append(mf.Problems, "prompt overhead not fitted: no model request has recorded token usage")
