@@ -32,8 +32,8 @@ type Request struct {
 	Sim0      int64
 	MsgUnits  int64
 	ToolUnits int64
-	// Split of the prompt under the parameters in force (Params of the
-	// Sampler): uncached (incl. cache write) and cache read, and the
+	// Split of the prompt under the params of the replay that collected
+	// it: uncached (incl. cache write) and cache read, and the
 	// output tokens the replay uses.
 	SimUncached int64
 	SimRead     int64
@@ -61,7 +61,6 @@ type SessionRec struct {
 // Setup is what every replay of a calibration of one model shares.
 type Setup struct {
 	Model    sim.Model
-	Params   sim.Params
 	Catalog  *catalog.Catalog
 	Strategy sim.Strategy // the recorded strategy (trigger never)
 	Seed     int64

@@ -197,7 +197,7 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 		return err
 	}
 	strat.Name = "recorded"
-	setup := &Setup{Model: m, Params: cfg.Params, Catalog: cfg.Catalog, Strategy: strat, Seed: cfg.Seed}
+	setup := &Setup{Model: m, Catalog: cfg.Catalog, Strategy: strat, Seed: cfg.Seed}
 	src := cfg.source(mf.group, false)
 	mf.Params, mf.ScenarioParams, mf.ModelOut = cfg.Params, cfg.Params, m
 

@@ -92,12 +92,22 @@ func WriteScenarios(r *Result, opt ScenarioOptions) ([]Written, error) {
 				return nil, fmt.Errorf("%s is an input of the calibration: write the scenario elsewhere", p)
 			}
 		}
-		doc, err := renderScenario(r, mf, opt, rel(dir, tracePaths), rel(dir, opt.Catalogs), traceNote)
-		if err != nil {
-			return nil, err
-		}
-		if err := verifyScenario(doc, w.Scenario, mf); err != nil {
-			return nil, err
+		// First with the latency set inside the starting model block (its
+		// other keys and comments untouched), else with the whole block
+		// rewritten; the first that loads back with the calibrated values.
+		var doc []byte
+		for _, inPlace := range []bool{true, false} {
+			d, err := renderScenario(r, mf, opt, rel(dir, tracePaths), rel(dir, opt.Catalogs), traceNote, inPlace)
+			if err == nil {
+				err = verifyScenario(d, w.Scenario, mf)
+			}
+			if err == nil {
+				doc = d
+				break
+			}
+			if !inPlace {
+				return nil, err
+			}
 		}
 		w.YAML = doc
 		out = append(out, w)
@@ -142,8 +152,9 @@ func writeHeldOut(r *Result, w Written) error {
 }
 
 // renderScenario builds the scenario YAML: the base scenario with its
-// traces, catalogs, model and fitted params replaced, or a fresh one.
-func renderScenario(r *Result, mf *ModelFit, opt ScenarioOptions, tracePaths, catalogs []string, traceNote string) ([]byte, error) {
+// traces, catalogs, model (inPlace: only its latency) and fitted params
+// replaced, or a fresh one.
+func renderScenario(r *Result, mf *ModelFit, opt ScenarioOptions, tracePaths, catalogs []string, traceNote string, inPlace bool) ([]byte, error) {
 	var root yaml.Node
 	if opt.Base != nil {
 		if err := yaml.Unmarshal(opt.Base, &root); err != nil {
@@ -163,11 +174,19 @@ func renderScenario(r *Result, mf *ModelFit, opt ScenarioOptions, tracePaths, ca
 		keyNode(m, "traces").HeadComment = traceNote
 	}
 	setKey(m, "catalogs", strList(catalogs))
-	mn, err := modelNode(mf.ModelOut)
-	if err != nil {
-		return nil, err
+	if old := keyNode(m, "model"); inPlace && old != nil && old.Kind == yaml.MappingNode && !hasMerge(old) {
+		var lat yaml.Node
+		if err := lat.Encode(mf.ModelOut.Latency); err != nil {
+			return nil, err
+		}
+		setKey(old, "latency", &lat)
+	} else {
+		mn, err := modelNode(mf.ModelOut)
+		if err != nil {
+			return nil, err
+		}
+		setKey(m, "model", mn)
 	}
-	setKey(m, "model", mn)
 	setParams(m, mf.Params, mf.Overhead != nil)
 	if keyNode(m, "strategies") == nil {
 		setKey(m, "strategies", strList([]string{"eager"}))
