@@ -48,7 +48,7 @@ func scanGroups(d *Data) ([]group, int, error) {
 		}
 	}
 	if len(leaked) > 0 {
-		return nil, 0, fmt.Errorf("%d test session(s) are also fitted on (first: %q): held-out sessions must not be used for fitting", len(leaked), leaked[0])
+		return nil, 0, fmt.Errorf("%d held-out session(s) are also fitted on (first: %q): held-out sessions must not be used for fitting", len(leaked), leaked[0])
 	}
 	if len(out) == 0 {
 		return nil, 0, fmt.Errorf("no session in the traces")
