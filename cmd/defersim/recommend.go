@@ -60,9 +60,12 @@ proposal, the current strategy (--current, default the scenario's baseline)
 and every preset are replayed on them, with paired differences.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sc, m, catalogs, err := jobInputs(scenario, model, catalogs, args)
+			sc, m, catalogs, _, warning, err := jobInputs(scenario, model, catalogs, args)
 			if err != nil {
 				return err
+			}
+			if warning != "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", warning)
 			}
 			if current == "" {
 				current = sc.Baseline
