@@ -74,9 +74,12 @@ stderr.`,
 		if out == cliout.Stdio && *format != cliout.Text {
 			return exitError{code: 2, msg: "-o - prints the snippet on stdout: it cannot be combined with --format " + string(*format)}
 		}
-		sc, m, catalogs, err := jobInputs(scenario, model, catalogs, args)
+		sc, m, catalogs, _, warning, err := jobInputs(scenario, model, catalogs, args)
 		if err != nil {
 			return err
+		}
+		if warning != "" {
+			warnf(cmd, "%s", warning)
 		}
 		if current == "" {
 			current = sc.Baseline
@@ -170,7 +173,7 @@ stderr.`,
 		return nil
 	}
 	fl := c.Flags()
-	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalog directories or files (default: beside the traces)")
+	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalog directories or files (default: the traces' own)")
 	fl.StringVarP(&out, "out", "o", "", "write the strategy snippet to this file (- for stdout; default: after the text report)")
 	fl.StringVar(&scenario, "scenario", "", "scenario whose model, params and baseline strategy are used (default: embedded default)")
 	fl.StringVar(&model, "model", "", "model preset instead of the scenario's (default without --scenario: the traces' model when it is a preset)")
