@@ -143,7 +143,7 @@ func costFigure(res *Results) figure {
 			model = res.Run.Model
 		}
 		fig.Note = fmt.Sprintf("Prices per million tokens (%s): input $%s, cache write $%s, cache read $%s, output $%s.",
-			model, fmtSig(p.Input), fmtSig(p.CacheWrite), fmtSig(p.CacheRead), fmtSig(p.Output))
+			model, fmtExact(p.Input), fmtExact(p.CacheWrite), fmtExact(p.CacheRead), fmtExact(p.Output))
 	} else {
 		fig.Panels = []chart.BarPanel{{
 			XLabel:    "USD per session (mean)",
