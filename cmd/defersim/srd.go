@@ -16,7 +16,6 @@ import (
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/retrieval"
 	"github.com/defersim/defersim/internal/shareddata"
-	"github.com/defersim/defersim/sim/search"
 	"github.com/defersim/defersim/srd"
 	"github.com/defersim/defersim/srd/routed"
 	"github.com/defersim/defersim/tokens"
@@ -84,6 +83,7 @@ func writeLint(w io.Writer, n int, probs srd.Problems) error {
 func newSRDEvalCmd() *cobra.Command {
 	var (
 		set, data, catalogs, srdSpec, outDir, rankers, counter string
+		modes, split                                           string
 		k, curveK, retries, resamples, maxM, limit             int
 		seed                                                   uint64
 		domainWeight, matchFloor                               float64
@@ -128,15 +128,21 @@ written to the directory.`,
 			if err != nil {
 				return err
 			}
-			s = s.Head(limit)
 			srds, err := retrieval.LoadSRDs(srdSpec, s, cat)
 			if err != nil {
 				return err
 			}
+			if s, err = s.Split(split); err != nil {
+				return err
+			}
+			s = s.Head(limit)
 			ropt := routed.DefaultOptions()
 			ropt.DomainWeight, ropt.MatchFloor, ropt.HardDomains, ropt.ToolText = domainWeight, matchFloor, hardDomains, routed.ToolText(domainText)
 			ropt.Lead = lead
-			arms, err := retrieval.Arms(srdSplitList(rankers), search.Factories(), srds, ropt)
+			arms, err := retrieval.BuildArms(retrieval.ArmConfig{
+				Rankers: srdSplitList(rankers), Modes: srdSplitList(modes),
+				Bases: retrieval.BaseRankers(srds, nil), Set: srds, Routed: ropt, Fused: routed.FusedOptions(),
+			})
 			if err != nil {
 				return err
 			}
@@ -167,7 +173,9 @@ written to the directory.`,
 	f.StringVar(&data, "data", "", "real-data folder (default: ../shared/data found from the working directory)")
 	f.StringVar(&catalogs, "catalogs", "", "catalog directory of the hard sets (default DATA/catalogs)")
 	f.StringVar(&srdSpec, "srd", "", `SRD directory or file, "none", or empty for the SRDs shipped for the set`)
-	f.StringVar(&rankers, "rankers", "bm25,regex,substring", "comma-separated base rankers: "+strings.Join(srdRankerNames(), ", "))
+	f.StringVar(&rankers, "rankers", "bm25,bm25f", "comma-separated base rankers: "+strings.Join(srdRankerNames(), ", "))
+	f.StringVar(&modes, "modes", strings.Join(retrieval.Modes(), ","), "comma-separated arm modes: "+strings.Join(retrieval.Modes(), ", "))
+	f.StringVar(&split, "split", retrieval.SplitAll, "queries to evaluate: all, tune (the tuning part: FNV-1a of the query id ≡ 0 mod 5) or report (the rest)")
 	f.StringVar(&counter, "counter", "o200k_base", "tokenizer for returned schemas: o200k_base, cl100k_base, bytes/N")
 	f.IntVar(&k, "k", 5, "results per search")
 	f.IntVar(&curveK, "curve-k", 10, "largest k of the recall@k curves")
@@ -188,7 +196,7 @@ written to the directory.`,
 }
 
 func srdRankerNames() []string {
-	return slices.Sorted(maps.Keys(search.Factories()))
+	return slices.Sorted(maps.Keys(retrieval.BaseRankers(nil, nil)))
 }
 
 func srdSplitList(s string) []string {
