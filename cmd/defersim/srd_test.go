@@ -70,7 +70,7 @@ func TestSRDEvalCmd(t *testing.T) {
 		t.Error("results.json differs between two identical runs")
 	}
 	js, code := runSRDCmd(t, append(args[:len(args)-2], "--json")...)
-	if code != 0 || !strings.Contains(js, `"schema": "defersim.srd-eval/v1"`) {
+	if code != 0 || !strings.Contains(js, `"schema": "defersim.srd-eval/v2"`) {
 		t.Errorf("--json: exit %d, output %.200q", code, js)
 	}
 	for _, bad := range [][]string{
