@@ -84,3 +84,25 @@ func TestSRDEvalCmd(t *testing.T) {
 		}
 	}
 }
+
+// TestSRDConvertCmd: the draft's example and its neighbour convert to v1
+// files that lint clean; a set with lint problems converts nothing.
+func TestSRDConvertCmd(t *testing.T) {
+	draft := filepath.Join("..", "..", "srd", "testdata", "draft")
+	dir := filepath.Join(t.TempDir(), "v1")
+	out, code := runSRDCmd(t, "convert", filepath.Join(draft, "kb-internal.json"), filepath.Join(draft, "web-search.yaml"), "-o", dir)
+	if code != 0 || !strings.Contains(out, "2 SRDs, 2 converted to v1") {
+		t.Fatalf("convert: exit %d, output %q", code, out)
+	}
+	if out, code := runSRDCmd(t, "lint", dir); code != 0 || !strings.Contains(out, "2 SRDs, no problems") {
+		t.Errorf("converted files: exit %d, output %q", code, out)
+	}
+	out, code = runSRDCmd(t, "convert", filepath.Join(draft, "kb-internal.json"), filepath.Join(draft, "web-search.yaml"))
+	if code != 0 || strings.Count(out, "srd_version: 1") != 2 || !strings.Contains(out, "server: web-search") {
+		t.Errorf("convert to stdout: exit %d, output %q", code, out)
+	}
+	out, code = runSRDCmd(t, "convert", draft)
+	if code != 1 || !strings.Contains(out, "lonely.yaml:7: disambiguation: names no other domain") {
+		t.Errorf("convert of a set with a problem: exit %d, output %q", code, out)
+	}
+}
