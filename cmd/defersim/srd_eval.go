@@ -11,8 +11,11 @@ import (
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/embeddings"
 	"github.com/defersim/defersim/internal/retrieval"
 	"github.com/defersim/defersim/internal/shareddata"
+	"github.com/defersim/defersim/sim"
+	"github.com/defersim/defersim/srd"
 	"github.com/defersim/defersim/srd/routed"
 	"github.com/defersim/defersim/tokens"
 )
@@ -21,6 +24,7 @@ func newSRDEvalCmd() *cobra.Command {
 	var (
 		set, data, catalogs, srdSpec, outDir, rankers, counter string
 		modes, split, perQuery, baselines                      string
+		embURL, embModel, embCache, embKeyEnv                  string
 		k, curveK, retries, resamples, maxM, limit             int
 		seed                                                   uint64
 		domainWeight, matchFloor                               float64
@@ -78,9 +82,18 @@ written to the directory.`,
 			ropt := routed.DefaultOptions()
 			ropt.DomainWeight, ropt.MatchFloor, ropt.HardDomains, ropt.ToolText = domainWeight, matchFloor, hardDomains, routed.ToolText(domainText)
 			ropt.Lead = lead
+			emb, extra, err := embeddingRankers(embURL, embModel, embCache, embKeyEnv, srds)
+			if err != nil {
+				return err
+			}
+			for _, r := range srdSplitList(rankers) {
+				if slices.Contains(retrieval.EmbeddingRankers(), r) && emb == nil {
+					return fmt.Errorf("ranker %s needs an embeddings endpoint: give --embeddings-url and --embeddings-model", r)
+				}
+			}
 			arms, err := retrieval.BuildArms(retrieval.ArmConfig{
 				Rankers: srdSplitList(rankers), Modes: srdSplitList(modes),
-				Bases: retrieval.BaseRankers(srds, nil), Set: srds, Routed: ropt, Fused: routed.FusedOptions(),
+				Bases: retrieval.BaseRankers(srds, extra), Set: srds, Routed: ropt, Fused: routed.FusedOptions(),
 			})
 			if err != nil {
 				return err
@@ -89,6 +102,9 @@ written to the directory.`,
 			opt.K, opt.CurveK, opt.Retries, opt.Resamples, opt.MaxM, opt.Seed = k, curveK, retries, resamples, maxM, seed
 			opt.Domains = srds
 			opt.Baselines = srdSplitList(baselines)
+			if emb != nil {
+				opt.Prefetch = func(texts []string) error { _, err := emb.Embed(texts); return err }
+			}
 			if opt.Counter, err = tokens.ByName(counter); err != nil {
 				return err
 			}
@@ -104,6 +120,9 @@ written to the directory.`,
 			}
 			if err != nil {
 				return err
+			}
+			if emb != nil && emb.Err() != nil {
+				return emb.Err()
 			}
 			if outDir != "" {
 				if err := writeEvalDir(outDir, res); err != nil {
@@ -141,11 +160,42 @@ written to the directory.`,
 	f.StringVar(&domainText, "domain-text", string(def.ToolText), "routed: tool text in a domain's document: none, names or full")
 	f.BoolVar(&asJSON, "json", false, "print the JSON result instead of Markdown")
 	f.StringVar(&perQuery, "per-query", "", "write one JSON line per task and arm (each need's ranks, the ranked tools and domains, every search and what it returned) to this file")
+	f.StringVar(&embURL, "embeddings-url", "", "OpenAI-compatible embeddings endpoint (base URL or .../embeddings) for the dense and hybrid rankers; none: no network")
+	f.StringVar(&embModel, "embeddings-model", "", "embedding model name sent to the endpoint")
+	f.StringVar(&embCache, "embeddings-cache", "", "embeddings cache folder (default: the user cache folder's defersim/embeddings)")
+	f.StringVar(&embKeyEnv, "embeddings-key-env", "", "name of an environment variable holding a bearer token for the endpoint")
 	f.StringVar(&baselines, "baselines", "bm25/flat,bm25/routed", "comma-separated arms every arm is also compared with (paired differences)")
 	f.StringVarP(&outDir, "out", "o", "", "directory for results.json, report.md and plots")
 	return c
 }
 
 func srdRankerNames() []string {
-	return slices.Sorted(maps.Keys(retrieval.BaseRankers(nil, nil)))
+	return append(slices.Sorted(maps.Keys(retrieval.BaseRankers(nil, nil))), "dense and hybrid (with --embeddings-url)")
+}
+
+// embeddingRankers builds the embeddings client and the dense and hybrid
+// base rankers when an endpoint is given; without one it returns nothing
+// and nothing touches the network.
+func embeddingRankers(url, model, cache, keyEnv string, srds *srd.Set) (*embeddings.Client, map[string]sim.RankerFactory, error) {
+	if url == "" {
+		if model != "" {
+			return nil, nil, fmt.Errorf("--embeddings-model needs --embeddings-url")
+		}
+		return nil, nil, nil
+	}
+	if cache == "" {
+		cache = embeddings.DefaultDir()
+	}
+	o := embeddings.Options{URL: url, Model: model, CacheDir: cache}
+	if keyEnv != "" {
+		o.APIKey = os.Getenv(keyEnv)
+		if o.APIKey == "" {
+			return nil, nil, fmt.Errorf("--embeddings-key-env: %s is not set", keyEnv)
+		}
+	}
+	c, err := embeddings.New(o)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, retrieval.EmbeddingBases(c, srds), nil
 }

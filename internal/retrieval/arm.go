@@ -29,6 +29,27 @@ func Modes() []string { return []string{ModeFlat, ModeRouted, ModeRoutedHard, Mo
 // set's SRDs with search.DefaultBM25F).
 const RankerBM25F = "bm25f"
 
+// Embedding base rankers (they need an embeddings endpoint).
+const (
+	RankerDense  = "dense"
+	RankerHybrid = "hybrid"
+	// HybridC is the reciprocal-rank constant of the hybrid ranker.
+	HybridC = 60
+)
+
+// EmbeddingRankers lists the base rankers that need an embeddings
+// endpoint.
+func EmbeddingRankers() []string { return []string{RankerDense, RankerHybrid} }
+
+// EmbeddingBases returns the dense ranker over emb and the hybrid one
+// (bm25f with the set's triggers and dense, fused by reciprocal rank).
+func EmbeddingBases(emb search.Embedder, set *srd.Set) map[string]sim.RankerFactory {
+	return map[string]sim.RankerFactory{
+		RankerDense:  search.DenseFactory(emb),
+		RankerHybrid: search.HybridFactory(routed.Fielded(set, search.DefaultBM25F()), emb, HybridC),
+	}
+}
+
 // Arm is one search configuration evaluated on a set.
 type Arm struct {
 	// Name is "ranker/mode", e.g. "bm25/routed".

@@ -45,6 +45,10 @@ type EvalOptions struct {
 	// differences), besides the flat arm of its own ranker; names of arms
 	// not evaluated are ignored.
 	Baselines []string
+	// Prefetch, when set, is given every query text the evaluation will
+	// search (the tasks' texts and the name retries) before any search,
+	// so that an embedding ranker can fetch them in batches.
+	Prefetch func(texts []string) error
 	// PerQuery, when set, receives one JSON line per task and arm (task
 	// order, then arm order): each need's ranks, the ranked tools, the
 	// ranked domains and every search with what it returned.
@@ -163,6 +167,11 @@ func Evaluate(set *Set, arms []Arm, opt EvalOptions) (*Result, error) {
 		}
 		domains[sc.domain[i]] = true
 	}
+	if opt.Prefetch != nil {
+		if err := opt.Prefetch(searchTexts(set, sc)); err != nil {
+			return nil, fmt.Errorf("eval: %w", err)
+		}
+	}
 	outs, err := runArms(set, arms, sc, opt.Workers)
 	if err != nil {
 		return nil, err
@@ -199,6 +208,30 @@ func serverOf(set *srd.Set, t Tool) string {
 		return d.ServerID
 	}
 	return t.Name
+}
+
+// searchTexts lists, once each, every text the retry replay may search:
+// the tasks' texts and the name-word retry of every need.
+func searchTexts(set *Set, sc *scorer) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(t string) {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	for _, q := range set.Queries {
+		add(q.Text)
+	}
+	if sc.opt.Retries > 0 {
+		for _, q := range set.Queries {
+			for _, need := range q.Needs {
+				add(strings.ReplaceAll(sc.names[need[0]], "_", " "))
+			}
+		}
+	}
+	return out
 }
 
 // perQueryLine is one line of the per-query output.
