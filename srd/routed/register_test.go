@@ -50,3 +50,34 @@ func TestFactoryRefusesBadSet(t *testing.T) {
 		t.Error("HardFactory built a weighted ranker")
 	}
 }
+
+func TestRegisterFused(t *testing.T) {
+	srds, probs := srd.Parse("t.yaml", []byte(twoDomains))
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	r := sim.NewRegistry()
+	if err := RegisterFused(r, srds); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.SearchModes(); !gocmp.Equal(got, []string{"select", "bm25f", "routed-fused"}) {
+		t.Errorf("SearchModes = %v", got)
+	}
+	for _, m := range []string{ModeFielded, ModeFused} {
+		f, _ := r.Ranker(m)
+		rk, err := f(fourTools)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Exact names first; the trigger "y" of sb's SRD finds its tools.
+		if got := rk.Rank("select:b2,a1", 5); !gocmp.Equal(got, []int{3, 0}) {
+			t.Errorf("%s: select = %v", m, got)
+		}
+		if got := rk.Rank("y", 5); len(got) == 0 || got[0] != 2 && got[0] != 3 {
+			t.Errorf("%s: trigger query = %v, want sb's tools first", m, got)
+		}
+	}
+	if err := RegisterFused(r, append(srds, srds[0])); err == nil {
+		t.Error("a set describing a server twice was accepted")
+	}
+}
