@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
-	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/defersim/defersim/sim"
 )
@@ -233,41 +232,20 @@ func (x *BM25F) Search(query string, k int) []Hit {
 	})
 	if len(buf.terms) == 0 && x.p.MinPrefix > 0 {
 		for _, t := range qterms {
-			if len([]rune(t)) < x.p.MinPrefix {
-				continue
-			}
-			i := sort.SearchStrings(x.terms, t)
-			for ; i < len(x.terms) && strings.HasPrefix(x.terms[i], t); i++ {
-				if id := x.termIDs[i]; !slices.Contains(buf.terms, id) {
-					buf.terms = append(buf.terms, id)
-				}
+			if utf8.RuneCountInString(t) >= x.p.MinPrefix {
+				buf.terms = appendPrefixedIn(x.terms, x.termIDs, buf.terms, t)
 			}
 		}
 	}
-	top := x.score(buf, k)
+	top := scorePostings(x.postings, buf, k)
+	if len(top) == 0 {
+		return nil
+	}
 	out := make([]Hit, len(top))
 	for i, h := range top {
 		out[i] = Hit{Index: int(h.doc), Score: h.score}
 	}
 	return out
-}
-
-func (x *BM25F) score(buf *scoreBuf, k int) []scored {
-	buf.touched = buf.touched[:0]
-	for _, id := range buf.terms {
-		for _, ps := range x.postings[id] {
-			if buf.scores[ps.doc] == 0 {
-				buf.touched = append(buf.touched, ps.doc)
-			}
-			buf.scores[ps.doc] += ps.w
-		}
-	}
-	buf.hits = buf.hits[:0]
-	for _, d := range buf.touched {
-		buf.hits = append(buf.hits, scored{score: buf.scores[d], doc: d})
-		buf.scores[d] = 0
-	}
-	return topK(buf.hits, k)
 }
 
 // Rank implements sim.Ranker.
