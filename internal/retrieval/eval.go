@@ -438,6 +438,18 @@ func summarize(res *Result, arms []Arm, outs [][]Outcome, opt EvalOptions) {
 		}
 		return f
 	}
+	// The paired differences first: stats.Interval sorts the replicates
+	// it is given, which would unpair the arms' replicates.
+	for _, d := range diffs {
+		for m, name := range metrics {
+			sa, sb := armSeries[d.arm][m], armSeries[d.base][m]
+			reps := make([]float64, opt.Resamples)
+			for b := range reps {
+				reps[b] = sa.reps[b] - sb.reps[b]
+			}
+			res.Diffs = append(res.Diffs, DiffResult{Arm: arms[d.arm].Name, Baseline: arms[d.base].Name, Figure: interval(sa.est-sb.est, reps, name)})
+		}
+	}
 	for a, arm := range arms {
 		ar := ArmResult{Name: arm.Name, Ranker: arm.Ranker, Mode: arm.Mode,
 			Curve: make([]float64, opt.CurveK), DomainCurve: make([]float64, opt.CurveK)}
@@ -460,16 +472,6 @@ func summarize(res *Result, arms []Arm, outs [][]Outcome, opt EvalOptions) {
 			}
 		}
 		res.Arms = append(res.Arms, ar)
-	}
-	for _, d := range diffs {
-		for m, name := range metrics {
-			sa, sb := armSeries[d.arm][m], armSeries[d.base][m]
-			reps := make([]float64, opt.Resamples)
-			for b := range reps {
-				reps[b] = sa.reps[b] - sb.reps[b]
-			}
-			res.Diffs = append(res.Diffs, DiffResult{Arm: arms[d.arm].Name, Baseline: arms[d.base].Name, Figure: interval(sa.est-sb.est, reps, name)})
-		}
 	}
 }
 

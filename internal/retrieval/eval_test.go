@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -209,5 +210,43 @@ func TestEvaluateRefuses(t *testing.T) {
 	var srds *srd.Set
 	if _, err := Arms([]string{"bm25"}, search.Factories(), srds, routed.DefaultOptions()); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestPairedDiffIntervals pins that paired differences are taken draw by
+// draw: stats.Interval sorts the replicates it is given, and taking the
+// arms' intervals first once turned every difference into a difference of
+// sorted replicates (intervals far too narrow). The difference of two arms
+// must have the interval of an arm whose values are the per-task
+// differences.
+func TestPairedDiffIntervals(t *testing.T) {
+	const n = 60
+	arms := []Arm{{Name: "x/flat", Ranker: "x", Mode: ModeFlat}, {Name: "x/routed", Ranker: "x", Mode: ModeRouted}, {Name: "d/flat", Ranker: "d", Mode: ModeFlat}}
+	outs := make([][]Outcome, 3)
+	for a := range outs {
+		outs[a] = make([]Outcome, n)
+	}
+	for q := range n {
+		b := float64((q * 7 % 11) % 2) // flat
+		r := float64((q*5%13)%3) / 2   // routed, not a function of b
+		for a, v := range []float64{b, r, r - b} {
+			outs[a][q] = Outcome{Needs: 1, Curve: []float64{0}, DomainCurve: []float64{0}}
+			outs[a][q].Values[iTop1] = v
+		}
+	}
+	res := &Result{Queries: n}
+	opt := DefaultEvalOptions()
+	opt.Resamples, opt.CurveK = 400, 1
+	summarize(res, arms, outs, opt)
+	d, ok := res.diff("x/routed", "x/flat", MTop1)
+	if !ok {
+		t.Fatal("no routed − flat difference")
+	}
+	want := res.Arms[2].Metric(MTop1)
+	if math.Abs(d.Mean-want.Mean) > 1e-9 || math.Abs(d.Lo-want.Lo) > 1e-9 || math.Abs(d.Hi-want.Hi) > 1e-9 {
+		t.Errorf("paired difference %+v, want the interval of the differences %+v", d.Figure, want)
+	}
+	if d.Hi-d.Lo < 0.1 {
+		t.Errorf("interval [%v, %v] implausibly narrow for %d tasks", d.Lo, d.Hi, n)
 	}
 }

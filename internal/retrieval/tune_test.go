@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/defersim/defersim/sim/search"
 	"github.com/defersim/defersim/srd"
 	"github.com/defersim/defersim/srd/routed"
@@ -47,6 +49,36 @@ func tuningSplit(t *testing.T) []tuneSet {
 		out = append(out, tuneSet{name, s, srds})
 	}
 	return out
+}
+
+// tuneStart is where the search starts: the first guesses, written before
+// any measurement.
+func tuneStart() tuneParams {
+	flat := search.BM25FParams{
+		K1: 1.2,
+		Fields: []search.FieldParams{
+			search.FieldName:              {W: 3, B: 0.5},
+			search.FieldDescription:       {W: 1, B: 0.75},
+			search.FieldParamNames:        {W: 0.5, B: 0.75},
+			search.FieldParamDescriptions: {W: 0.3, B: 0.75},
+			search.FieldServer:            {W: 0.5, B: 0.5},
+			search.FieldTriggers:          {W: 0.5, B: 0.75},
+		},
+		Analyzer:  search.DefaultAnalyzer(),
+		MinPrefix: 3,
+	}
+	dom := flat
+	dom.Fields = []search.FieldParams{
+		routed.DomainFieldNames:     {W: 2, B: 0.75},
+		routed.DomainFieldSummaries: {W: 1, B: 0.75},
+		routed.DomainFieldTriggers:  {W: 2, B: 0.75},
+		routed.DomainFieldToolNames: {W: 1, B: 1},
+		routed.DomainFieldToolText:  {W: 0.5, B: 1},
+	}
+	fused := routed.DefaultOptions()
+	fused.DomainIndex, fused.DomainParams = routed.DomainIndexFielded, dom
+	fused.ToolMax, fused.FlatFuse, fused.FuseC = 0.3, 1, 10
+	return tuneParams{flat: flat, fused: fused}
 }
 
 // tuneParams is one point of the search.
@@ -147,7 +179,7 @@ func TestTune(t *testing.T) {
 		t.Skip("parameter search: run with -tune")
 	}
 	sets := tuningSplit(t)
-	p := tuneParams{flat: search.DefaultBM25F(), fused: routed.FusedOptions()}
+	p := tuneStart()
 	better := func(a, b [2]float64) bool {
 		if a[0] != b[0] {
 			return a[0] > b[0]+1e-12
@@ -179,6 +211,11 @@ func TestTune(t *testing.T) {
 		}
 	}
 	fu, fl := tuneScore(t, sets, p)
+	shipped := tuneParams{flat: search.DefaultBM25F(), fused: routed.FusedOptions()}
+	if !cmp.Equal(p, shipped, cmp.AllowUnexported(tuneParams{})) {
+		t.Errorf("the search chose a point other than the shipped defaults (search.DefaultBM25F, routed.FusedOptions):\n%s",
+			cmp.Diff(shipped, p, cmp.AllowUnexported(tuneParams{})))
+	}
 	t.Logf("chosen: flat %+v", p.flat)
 	t.Logf("chosen: fused domain %+v tool_max %g w %g floor %g lead %v flat_fuse %g c %g",
 		p.fused.DomainParams.Fields, p.fused.ToolMax, p.fused.DomainWeight, p.fused.MatchFloor, p.fused.Lead, p.fused.FlatFuse, p.fused.FuseC)

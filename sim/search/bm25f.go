@@ -55,15 +55,16 @@ type BM25FParams struct {
 }
 
 // DefaultBM25F returns the fielded parameters chosen on the tuning split
-// (docs/retrieval.md): the default analyzer, k1 1.2, the name weighted 3,
-// the description 1, parameter names 0.5 and descriptions 0.3, the
-// server 0.5 and SRD triggers 0.5.
+// (docs/retrieval.md, "Tuning"): the default analyzer, k1 1.6, the name
+// weighted 1 (b 1), the description 1 (b 0.5), parameter names 0.5 and
+// descriptions 0.3 (b 0.75), the server 0.5 (b 0.5) and SRD triggers 0.5
+// (b 0.75).
 func DefaultBM25F() BM25FParams {
 	return BM25FParams{
-		K1: 1.2,
+		K1: 1.6,
 		Fields: []FieldParams{
-			FieldName:              {W: 3, B: 0.5},
-			FieldDescription:       {W: 1, B: 0.75},
+			FieldName:              {W: 1, B: 1},
+			FieldDescription:       {W: 1, B: 0.5},
 			FieldParamNames:        {W: 0.5, B: 0.75},
 			FieldParamDescriptions: {W: 0.3, B: 0.75},
 			FieldServer:            {W: 0.5, B: 0.5},

@@ -100,31 +100,34 @@ func HardOptions() Options {
 }
 
 // FusedOptions returns the fused router chosen on the tuning split
-// (docs/retrieval.md): fielded, length-normalised domain documents, part
-// of each domain's score from its best tool, the blend of DefaultOptions
-// with the lead, and the result fused with the flat ranking by reciprocal
-// rank.
+// (docs/retrieval.md, "Tuning"): fielded, length-normalised domain
+// documents (DefaultDomainParams), domain weight 0.8, match floor 0.25,
+// the lead, no share of the best tool in a domain's score, and the result
+// fused with the flat ranking by reciprocal rank (flat weight 0.5, c 5).
 func FusedOptions() Options {
 	o := DefaultOptions()
 	o.DomainIndex = DomainIndexFielded
 	o.DomainParams = DefaultDomainParams()
-	o.ToolMax = 0.3
-	o.FlatFuse = 1
-	o.FuseC = 10
+	o.DomainWeight = 0.8
+	o.ToolMax = 0
+	o.FlatFuse = 0.5
+	o.FuseC = 5
 	return o
 }
 
 // DefaultDomainParams are the BM25F parameters of fielded domain
-// documents: every field normalised by its length (b 1 for the long tool
-// text), triggers and names weighted above the tools' text.
+// documents chosen on the tuning split: the names weighted 2, summaries 1
+// and triggers 0.5 (b 0.75), the tools' text 1 normalised fully by its
+// length (b 1), the tool names not counted; the default analyzer, k1 1.2.
 func DefaultDomainParams() search.BM25FParams {
 	p := search.DefaultBM25F()
+	p.K1 = 1.2
 	p.Fields = []search.FieldParams{
 		DomainFieldNames:     {W: 2, B: 0.75},
 		DomainFieldSummaries: {W: 1, B: 0.75},
-		DomainFieldTriggers:  {W: 2, B: 0.75},
-		DomainFieldToolNames: {W: 1, B: 1},
-		DomainFieldToolText:  {W: 0.5, B: 1},
+		DomainFieldTriggers:  {W: 0.5, B: 0.75},
+		DomainFieldToolNames: {W: 0, B: 1},
+		DomainFieldToolText:  {W: 1, B: 1},
 	}
 	return p
 }

@@ -331,7 +331,7 @@ func TestFusionKeepsFlatHit(t *testing.T) {
 // fielded.
 func TestFusedOptionsRealBM25F(t *testing.T) {
 	set := mustSet(t, twoDomains)
-	docs := []sim.ToolDoc{{Server: "sa", Name: "sendMessages", Description: "Posts messages"}, {Server: "sb", Name: "read_files"}}
+	docs := []sim.ToolDoc{{Server: "sa", Name: "sendMessages", Description: "Posts messages"}, {Server: "sb", Name: "read_files", Description: "Reads files from disk"}}
 	r, err := New(set, docs, Fielded(set, search.DefaultBM25F()), FusedOptions())
 	if err != nil {
 		t.Fatal(err)
