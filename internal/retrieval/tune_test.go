@@ -34,9 +34,6 @@ func tuningSplit(t *testing.T) []tuneSet {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if name == SetBFCLPool {
-			s = s.Pooled(SetBFCLPool)
-		}
 		srds, err := LoadSRDs("", s, nil)
 		if err != nil {
 			t.Fatal(err)
