@@ -474,14 +474,3 @@ func summarize(res *Result, arms []Arm, outs [][]Outcome, opt EvalOptions) {
 		res.Arms = append(res.Arms, ar)
 	}
 }
-
-func mean(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	var s float64
-	for _, x := range v {
-		s += x
-	}
-	return s / float64(len(v))
-}

@@ -32,7 +32,8 @@ func TestBM25FHandComputed(t *testing.T) {
 	}{
 		{"beta", []Hit{{1, sat(2)}, {0, sat(4.0 / 3)}}},
 		{"gamma beta", []Hit{{1, sat(2) + sat(2)}, {0, sat(4.0/3) + sat(2.0/3)}}},
-		{"alpha alpha", []Hit{{0, math.Log(1+1.5/1.5) * 2 * 2.2 / (2 + 1.2)}}},
+		// alpha: df 1, idf ln(1 + 1.5/1.5) = ln 2; d0 tf' = 2·1/1.
+		{"alpha alpha", []Hit{{0, math.Ln2 * 2 * 2.2 / (2 + 1.2)}}},
 		{"nothing", nil},
 		// Prefix fallback: no term matches "gam"; it expands to gamma.
 		{"gam", []Hit{{1, sat(2)}, {0, sat(2.0 / 3)}}},
