@@ -2,7 +2,9 @@ package check
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -31,37 +33,59 @@ type Allow struct {
 	Traces bool
 }
 
-// readPair reads the baseline and current results files. Files of
+// ReadPair reads the baseline and current results files. Files of
 // different schema versions give an *Incomparable naming both versions;
 // a file that cannot be read gives an ordinary error.
-func readPair(basePath, curPath string) (*report.Results, *report.Results, error) {
-	bv, err := schemaVersion(basePath)
+func ReadPair(basePath, curPath string) (*report.Results, *report.Results, error) {
+	return readPair(basePath, curPath, os.ReadFile)
+}
+
+// readPair is ReadPair with the files read by read.
+func readPair(basePath, curPath string, read func(string) ([]byte, error)) (*report.Results, *report.Results, error) {
+	bdata, err := readResultsFile(basePath, read)
 	if err != nil {
 		return nil, nil, err
 	}
-	cv, err := schemaVersion(curPath)
+	cdata, err := readResultsFile(curPath, read)
+	if err != nil {
+		return nil, nil, err
+	}
+	bv, err := schemaVersion(basePath, bdata)
+	if err != nil {
+		return nil, nil, err
+	}
+	cv, err := schemaVersion(curPath, cdata)
 	if err != nil {
 		return nil, nil, err
 	}
 	if bv != cv {
 		return nil, nil, &Incomparable{Reasons: []string{fmt.Sprintf("schema_version %d (baseline) vs %d (current)", bv, cv)}}
 	}
-	base, err := report.ReadResults(basePath)
+	base, err := report.DecodeResults(bdata)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("read results %s: %w", basePath, err)
 	}
-	cur, err := report.ReadResults(curPath)
+	cur, err := report.DecodeResults(cdata)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("read results %s: %w", curPath, err)
 	}
 	return base, cur, nil
 }
 
-func schemaVersion(path string) (int, error) {
-	data, err := os.ReadFile(path)
+// readResultsFile reads a results file; the error names the file once.
+func readResultsFile(path string, read func(string) ([]byte, error)) ([]byte, error) {
+	data, err := read(path)
 	if err != nil {
-		return 0, fmt.Errorf("read results: %w", err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("read results %s: %w", pe.Path, pe.Err)
+		}
+		return nil, fmt.Errorf("read results %s: %w", path, err)
 	}
+	return data, nil
+}
+
+func schemaVersion(path string, data []byte) (int, error) {
 	var head struct {
 		SchemaVersion *int `json:"schema_version"`
 	}
@@ -74,9 +98,9 @@ func schemaVersion(path string) (int, error) {
 	return *head.SchemaVersion, nil
 }
 
-// checkComparable reports why base and cur cannot be compared (nil when they
+// Comparable reports why base and cur cannot be compared (nil when they
 // can). only, when set, limits the strategies that must match.
-func checkComparable(base, cur *report.Results, only []string, allow Allow) *Incomparable {
+func Comparable(base, cur *report.Results, only []string, allow Allow) *Incomparable {
 	var why []string
 	if base.SchemaVersion != cur.SchemaVersion {
 		why = append(why, fmt.Sprintf("schema_version %d (baseline) vs %d (current)", base.SchemaVersion, cur.SchemaVersion))
@@ -85,7 +109,7 @@ func checkComparable(base, cur *report.Results, only []string, allow Allow) *Inc
 		why = append(why, d)
 	}
 	if base.Run.ScenarioFingerprint != cur.Run.ScenarioFingerprint {
-		diffs := scenarioDifferences(base, cur)
+		diffs := ScenarioDifferences(base, cur)
 		if !allow.Policy || !policyOnly(diffs) {
 			msg := fmt.Sprintf("scenario fingerprint %s (baseline, scenario %q) vs %s (current, scenario %q)",
 				short(base.Run.ScenarioFingerprint), base.Run.Scenario, short(cur.Run.ScenarioFingerprint), cur.Run.Scenario)
@@ -171,11 +195,11 @@ func names(r *report.Results) []string {
 // scenario (they change when a catalog changes).
 var engineDerived = map[string]bool{"distinct_schemas_counted": true}
 
-// scenarioDifferences lists, in words, what differs between the scenarios
+// ScenarioDifferences lists, in words, what differs between the scenarios
 // of two results as far as results files record it: seed, model, the
 // assumptions in force, the baseline, and each strategy's parameters.
 // Strategy differences are prefixed "strategy ".
-func scenarioDifferences(base, cur *report.Results) []string {
+func ScenarioDifferences(base, cur *report.Results) []string {
 	var out []string
 	if base.Run.Seed != cur.Run.Seed {
 		out = append(out, fmt.Sprintf("seed %d vs %d", base.Run.Seed, cur.Run.Seed))

@@ -15,11 +15,14 @@ type Report struct {
 	CurrentPath  string
 	Rows         []Row
 	Summary      Summary
-	// CatalogChanges and Diff describe what changed beyond metrics.
+	// CatalogChanges and Changes describe what changed beyond metrics
+	// (Changes: one "path: baseline → current" line per field).
 	CatalogChanges []string
-	Diff           string
+	Changes        []string
 	// Notes are said before the table (allowed differences, CI use).
 	Notes []string
+	// Warnings are said before everything (different defersim builds).
+	Warnings []string
 }
 
 // Verdict is the one-line outcome.
@@ -35,13 +38,16 @@ func (r *Report) Verdict() string {
 // rows that are not ok) and what changed beyond metrics.
 func WriteText(w io.Writer, r *Report, all bool) error {
 	fmt.Fprintf(w, "baseline: %s\ncurrent:  %s\n", r.BaselinePath, r.CurrentPath)
+	for _, n := range r.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", n)
+	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
 	fmt.Fprintln(w, r.Verdict())
 	rows := r.Rows
 	if !all {
-		rows = notable(r.Rows)
+		rows = Notable(r.Rows)
 	}
 	if len(rows) > 0 {
 		fmt.Fprintln(w)
@@ -49,8 +55,8 @@ func WriteText(w io.Writer, r *Report, all bool) error {
 		fmt.Fprintln(tw, "strategy\tcheck\tbaseline\tcurrent\tchange\tallowed\tnoise ±\tstatus")
 		for _, row := range rows {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", row.Strategy, row.Rule.Key(),
-				value(row.Base, row.Unit), value(row.Current, row.Unit), change(row),
-				value(row.Allowed, row.Unit), noise(row), row.Status)
+				Value(row.Base, row.Unit), Value(row.Current, row.Unit), change(row),
+				Value(row.Allowed, row.Unit), noise(row), row.Status)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -65,9 +71,11 @@ func WriteText(w io.Writer, r *Report, all bool) error {
 			fmt.Fprintln(w, "  "+c)
 		}
 	}
-	if r.Diff != "" {
-		fmt.Fprintln(w, "\nchanged beyond metrics (- baseline, + current):")
-		fmt.Fprint(w, indent(r.Diff))
+	if len(r.Changes) > 0 {
+		fmt.Fprintln(w, "\nchanged beyond metrics (baseline → current):")
+		for _, c := range r.Changes {
+			fmt.Fprintln(w, "  "+c)
+		}
 	} else {
 		fmt.Fprintln(w, "\nnothing changed beyond metric values")
 	}
@@ -83,6 +91,9 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	}
 	fmt.Fprintf(w, "### defersim check: %s %s\n\n", icon, r.Verdict())
 	fmt.Fprintf(w, "Baseline `%s`, current `%s`.\n\n", r.BaselinePath, r.CurrentPath)
+	for _, n := range r.Warnings {
+		fmt.Fprintf(w, "> **Warning:** %s\n\n", md(n))
+	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "> %s\n\n", n)
 	}
@@ -95,42 +106,40 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 				status = "**" + status + "**"
 			}
 			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", md(row.Strategy), row.Rule.Key(),
-				value(row.Base, row.Unit), value(row.Current, row.Unit), change(row),
-				value(row.Allowed, row.Unit), noise(row), status)
+				Value(row.Base, row.Unit), Value(row.Current, row.Unit), change(row),
+				Value(row.Allowed, row.Unit), noise(row), status)
 		}
 	}
-	if n := notable(r.Rows); len(n) > 0 {
+	if n := Notable(r.Rows); len(n) > 0 {
 		table(n)
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "<details><summary>All %d checks</summary>\n\n", len(r.Rows))
 	table(r.Rows)
 	fmt.Fprint(w, "\n</details>\n\n")
-	if len(r.CatalogChanges) > 0 || r.Diff != "" {
-		fmt.Fprint(w, "<details><summary>Changed beyond metrics</summary>\n\n```diff\n")
+	if len(r.CatalogChanges) > 0 || len(r.Changes) > 0 {
+		fmt.Fprintf(w, "<details><summary>Changed beyond metrics (%d)</summary>\n\n", len(r.CatalogChanges)+len(r.Changes))
 		for _, c := range r.CatalogChanges {
-			fmt.Fprintln(w, "# catalog "+c)
+			fmt.Fprintf(w, "- catalog `%s`\n", code(c))
 		}
-		fmt.Fprint(w, r.Diff)
-		fmt.Fprint(w, "```\n\n</details>\n")
+		for _, c := range r.Changes {
+			path, change, _ := strings.Cut(c, ": ")
+			fmt.Fprintf(w, "- `%s`: %s\n", code(path), md(change))
+		}
+		fmt.Fprint(w, "\n</details>\n")
+	} else {
+		fmt.Fprint(w, "Nothing changed beyond metric values.\n")
 	}
 	return nil
 }
 
-func md(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
-
-func indent(s string) string {
-	var b strings.Builder
-	for _, line := range strings.SplitAfter(s, "\n") {
-		if line != "" {
-			b.WriteString("  " + line)
-		}
-	}
-	if !strings.HasSuffix(s, "\n") {
-		b.WriteString("\n")
-	}
-	return b.String()
+// md escapes text for a Markdown table cell or list item.
+func md(s string) string {
+	return strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`", "<", "&lt;", ">", "&gt;", "[", `\[`, "]", `\]`).Replace(s)
 }
+
+// code makes s safe inside a Markdown code span.
+func code(s string) string { return strings.ReplaceAll(s, "`", "'") }
 
 func change(r Row) string {
 	if r.Status == Missing {
@@ -153,21 +162,21 @@ func noise(r Row) string {
 	if !r.HaveCI && r.NoiseBand == 0 {
 		return "no CI"
 	}
-	return value(r.NoiseBand, r.Unit)
+	return Value(r.NoiseBand, r.Unit)
 }
 
 func signedValue(v float64, unit string) string {
 	if v > 0 {
-		return "+" + value(v, unit)
+		return "+" + Value(v, unit)
 	}
 	if v < 0 {
-		return "-" + value(-v, unit)
+		return "-" + Value(-v, unit)
 	}
-	return value(0, unit)
+	return Value(0, unit)
 }
 
-// value formats a metric value in its unit.
-func value(v float64, unit string) string {
+// Value formats a metric value in its unit.
+func Value(v float64, unit string) string {
 	if math.IsNaN(v) {
 		return "—"
 	}

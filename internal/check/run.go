@@ -2,7 +2,10 @@ package check
 
 import (
 	"fmt"
+	"os"
 	"strings"
+
+	"github.com/defersim/defersim/report"
 )
 
 // Config is one `defersim check` invocation.
@@ -16,25 +19,33 @@ type Config struct {
 	Allow      Allow
 	// Noise is NoiseAuto (when empty), NoiseCI or NoisePaired.
 	Noise string
+	// ReadFile reads a results file (nil = os.ReadFile); the CLI reads "-"
+	// from stdin through it.
+	ReadFile func(path string) ([]byte, error)
 }
 
 // Run reads both files, checks they can be compared, and compares them.
 // The error is an *Incomparable when the files cannot be compared.
 func Run(cfg Config) (*Report, error) {
-	base, cur, err := readPair(cfg.BaselinePath, cfg.CurrentPath)
+	read := cfg.ReadFile
+	if read == nil {
+		read = os.ReadFile
+	}
+	base, cur, err := readPair(cfg.BaselinePath, cfg.CurrentPath, read)
 	if err != nil {
 		return nil, err
 	}
-	if inc := checkComparable(base, cur, cfg.Strategies, cfg.Allow); inc != nil {
+	if inc := Comparable(base, cur, cfg.Strategies, cfg.Allow); inc != nil {
 		return nil, inc
 	}
 	rules := cfg.Rules
 	if rules == nil {
-		rules = defaultRules()
+		rules = DefaultRules()
 	}
 	rep := &Report{BaselinePath: cfg.BaselinePath, CurrentPath: cfg.CurrentPath}
+	rep.Warnings = versionWarnings(base, cur)
 	if base.Run.ScenarioFingerprint != cur.Run.ScenarioFingerprint {
-		rep.Notes = append(rep.Notes, "policy change allowed: "+strings.Join(scenarioDifferences(base, cur), ", "))
+		rep.Notes = append(rep.Notes, "policy change allowed: "+strings.Join(ScenarioDifferences(base, cur), ", "))
 	}
 	if cfg.Allow.Traces && inputDiff(base, cur, "trace") != "" {
 		rep.Notes = append(rep.Notes, "different trace files allowed: the runs replay different sessions")
@@ -55,9 +66,30 @@ func Run(cfg Config) (*Report, error) {
 	} else {
 		rep.Notes = append(rep.Notes, "independent samples: a worsening must exceed both the tolerance and the combined half-widths of the two runs' 95% intervals")
 	}
-	rep.Rows = compare(base, cur, rules, Options{Strategies: cfg.Strategies, Noise: noise})
-	rep.Summary = summarize(rep.Rows)
-	rep.CatalogChanges = catalogChanges(base, cur)
-	rep.Diff = structuralDiff(base, cur)
+	rep.Rows = Compare(base, cur, rules, Options{Strategies: cfg.Strategies, Noise: noise})
+	rep.Summary = Summarize(rep.Rows)
+	rep.CatalogChanges = CatalogChanges(base, cur)
+	rep.Changes = StructuralDiff(base, cur)
 	return rep, nil
+}
+
+// versionWarnings warns when the two files were written by different
+// builds: a changed engine changes numbers by itself.
+func versionWarnings(base, cur *report.Results) []string {
+	name := func(v string) string {
+		if v == "" {
+			return "an unrecorded version"
+		}
+		return v
+	}
+	var out []string
+	if base.GeneratorVersion != cur.GeneratorVersion {
+		out = append(out, fmt.Sprintf("the files were written by different defersim versions (baseline %s, current %s): differences may come from defersim itself, not from the change under test",
+			name(base.GeneratorVersion), name(cur.GeneratorVersion)))
+	}
+	if base.GoVersion != cur.GoVersion {
+		out = append(out, fmt.Sprintf("the files were written by defersim builds of different Go versions (baseline %s, current %s)",
+			name(base.GoVersion), name(cur.GoVersion)))
+	}
+	return out
 }

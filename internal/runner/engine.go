@@ -2,6 +2,7 @@ package runner
 
 import (
 	"iter"
+	"sync/atomic"
 
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces"
@@ -21,5 +22,6 @@ func Engine(cfg Config) (*sim.Engine, error) {
 // them (every session, whatever the shard).
 func Sessions(cfg Config) iter.Seq2[*traces.Session, error] {
 	var counts []traces.Counts
-	return allSessions(cfg.Traces, traces.ReadOptions{SkipBad: cfg.SkipBad}, &counts)
+	var read atomic.Int64
+	return allSessions(cfg.Traces, traces.ReadOptions{SkipBad: cfg.SkipBad}, &counts, &read)
 }

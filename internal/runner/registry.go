@@ -16,8 +16,9 @@ import (
 // the engine's built-ins (sim.NewRegistry), every ranker of sim/search, the
 // routed modes ("routed", "routed-hard") over the project's routing
 // descriptions of the real catalogs' servers (srd/data; a server without
-// one is its own domain), and, described only, the trace importers of
-// traces/importers.
+// one is its own domain), the fielded ("bm25f") and fused router
+// ("routed-fused") modes over the same descriptions, and, described only,
+// the trace importers of traces/importers.
 func DefaultRegistry() (*sim.Registry, error) {
 	r := sim.NewRegistry()
 	if err := search.Register(r); err != nil {
@@ -28,6 +29,9 @@ func DefaultRegistry() (*sim.Registry, error) {
 		return nil, err
 	}
 	if err := routed.RegisterWith(r, srds, routed.BM25()); err != nil {
+		return nil, err
+	}
+	if err := routed.RegisterFused(r, srds); err != nil {
 		return nil, err
 	}
 	for _, info := range importers.Components() {

@@ -24,23 +24,25 @@ type format struct {
 	name    string
 	summary string
 	new     func() ingest.Importer
+	// gateway: the importer maps gateway meta-tools (ingest.Options.Gateway).
+	gateway bool
 }
 
 // formats returns the registered formats in documentation order.
 func formats() []format {
 	return []format{
 		{taubench.Format, "tau-bench result files (JSON array of {task_id, trial, reward, info, traj})",
-			func() ingest.Importer { return taubench.New() }},
+			func() ingest.Importer { return taubench.New() }, false},
 		{tau2.Format, "tau2-bench simulation results ({info, tasks, simulations})",
-			func() ingest.Importer { return tau2.New() }},
+			func() ingest.Importer { return tau2.New() }, false},
 		{openaimsg.Format, "OpenAI chat-completions messages, one conversation per file or per line",
-			func() ingest.Importer { return openaimsg.New() }},
+			func() ingest.Importer { return openaimsg.New() }, true},
 		{anthropicmsg.Format, "Anthropic Messages transcripts, one conversation per file or per line",
-			func() ingest.Importer { return anthropicmsg.New() }},
+			func() ingest.Importer { return anthropicmsg.New() }, true},
 		{otel.Format, "OTLP JSON exports of OpenTelemetry GenAI spans",
-			func() ingest.Importer { return otel.New() }},
+			func() ingest.Importer { return otel.New() }, true},
 		{claudecode.Format, "Claude Code session files (JSON Lines)",
-			func() ingest.Importer { return claudecode.New() }},
+			func() ingest.Importer { return claudecode.New() }, true},
 	}
 }
 
@@ -63,20 +65,48 @@ func Summary() map[string]string {
 }
 
 // Components describes every format as a component of kind importer, with
-// the options of an import (the flags of `defersim trace import`).
+// the options of an import (the flags of `defersim trace import`; the
+// gateway flags only for the formats that map gateway meta-tools).
 func Components() []component.Info {
 	params := []component.Param{
-		{Name: "--tools", Type: "[]path", Meaning: "tool schema files for sessions whose source carries none (first definition wins)"},
+		{Name: "--tools", Type: "[]path", Meaning: "tool schema files or catalog directories for sessions whose source carries none (first definition wins)"},
 		{Name: "--system-prompt", Type: "path", Meaning: "system prompt for sessions whose source records none"},
 		{Name: "--model", Type: "string", Meaning: "model of every session (overrides the recorded one)"},
 		{Name: "--server", Type: "string", Meaning: "server name for tools whose source names no server"},
 	}
+	gateway := []component.Param{
+		{Name: "--search-tool", Type: "[]string", Meaning: "name of a gateway's search meta-tool"},
+		{Name: "--execute-tool", Type: "[]string", Meaning: "name of a gateway's execute meta-tool"},
+	}
 	var out []component.Info
 	for _, f := range formats() {
-		out = append(out, component.Info{Kind: component.Importer, Name: f.name, Description: f.summary,
-			Params: append([]component.Param(nil), params...)})
+		ps := append([]component.Param(nil), params...)
+		if f.gateway {
+			ps = append(ps, gateway...)
+		}
+		out = append(out, component.Info{Kind: component.Importer, Name: f.name, Description: f.summary, Params: ps})
 	}
 	return out
+}
+
+// SupportsGateway reports whether the named format maps gateway meta-tools.
+func SupportsGateway(name string) bool {
+	for _, f := range formats() {
+		if f.name == name {
+			return f.gateway
+		}
+	}
+	return false
+}
+
+func gatewayFormats() []string {
+	var names []string
+	for _, f := range formats() {
+		if f.gateway {
+			names = append(names, f.name)
+		}
+	}
+	return names
 }
 
 // Lookup returns the importer of the named format.
