@@ -160,6 +160,3 @@ func (t *Tool) Description() string { return t.desc }
 // Tokens is the tool's definition as tools[] carries it, in tokens (wire
 // form plus tool_overhead_tokens, content counter).
 func (t *Tool) Tokens() int64 { return t.tokens }
-
-// Local reports whether the tool is the runtime's own (a local server's).
-func (t *Tool) Local() bool { return t.local }
