@@ -9,18 +9,22 @@ import (
 	"github.com/defersim/defersim/internal/runner"
 )
 
-// TestComponentsListsEveryKind pins that `defersim components --json` lists
-// every kind of component, every entry of the default registry (importers
-// included), each with a description and fully described parameters, and
-// that the text form names them all.
+// TestComponentsListsEveryKind pins that `defersim components --format
+// json` (and its alias --json) lists every kind of component, every entry
+// of the default registry (importers included), each with a description
+// and fully described parameters, and that the text form names them all.
 func TestComponentsListsEveryKind(t *testing.T) {
-	out, code := runCLI(t, "components", "--json")
+	out, code := runCLI(t, "components", "--format", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, out)
 	}
 	var got []component.Info
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v: %s", err, out)
+	}
+	alias, code := runCLI(t, "components", "--json")
+	if code != 0 || !strings.Contains(alias, out) {
+		t.Errorf("--json (exit %d) does not print what --format json does", code)
 	}
 	reg, err := runner.DefaultRegistry()
 	if err != nil {
