@@ -187,19 +187,27 @@ func (e *Engine) staticTrigger(si int, tables []*serverTable, flags []uint8) boo
 // directory renders strategy si's directory block: the deferrable tools of
 // the registry (tables), in the strategy's format, counted with the content
 // tokenizer.
-func (e *Engine) directory(si int, tables []*serverTable, deferrable func(*Tool) bool, listed map[string]bool) block {
-	servers := make([]DirectoryServer, len(tables))
-	for i, t := range tables {
-		servers[i] = DirectoryServer{Name: t.name, Listed: listed[t.name]}
-		if !servers[i].Listed {
-			continue
-		}
-		for _, ti := range t.tools {
-			if deferrable(ti) {
-				servers[i].Tools = append(servers[i].Tools, ti)
-			}
-		}
+// The servers and tools it hands the format are built in buf (reused
+// when not nil; the format must not keep them).
+func (e *Engine) directory(si int, tables []*serverTable, deferrable func(*Tool) bool, listed map[string]bool, buf *dirScratch) block {
+	if buf == nil {
+		buf = &dirScratch{}
 	}
+	servers, tools := buf.servers[:0], buf.tools[:0]
+	for _, t := range tables {
+		s := DirectoryServer{Name: t.name, Listed: listed[t.name]}
+		if s.Listed {
+			start := len(tools)
+			for _, ti := range t.tools {
+				if deferrable(ti) {
+					tools = append(tools, ti)
+				}
+			}
+			s.Tools = tools[start:len(tools):len(tools)]
+		}
+		servers = append(servers, s)
+	}
+	buf.servers, buf.tools = servers, tools
 	var sb strings.Builder
 	e.plans[si].dir.Render(&sb, servers)
 	text := sb.String()
@@ -207,6 +215,12 @@ func (e *Engine) directory(si int, tables []*serverTable, deferrable func(*Tool)
 		return block{}
 	}
 	return block{h: hashString("\x00dir" + text), tokens: e.countText(text) + e.params.MessageOverheadTokens, schema: true}
+}
+
+// dirScratch is the memory a directory rendering reuses.
+type dirScratch struct {
+	servers []DirectoryServer
+	tools   []*Tool
 }
 
 func sortTables(t []*serverTable) {

@@ -313,7 +313,7 @@ type dirKey struct {
 // same servers, listed alike, shows a strategy the same directory.
 func (r *replayer) directory(mode bool) block {
 	build := func() block {
-		return r.e.directory(r.si, r.st.tables, func(ti *Tool) bool { return mode && r.deferrable(ti) }, r.st.listed)
+		return r.e.directory(r.si, r.st.tables, func(ti *Tool) bool { return mode && r.deferrable(ti) }, r.st.listed, &r.buf.dir)
 	}
 	if len(r.st.tables) > 64 {
 		return build()

@@ -231,7 +231,7 @@ func (r *refReplay) prompt() (*Prompt, int64) {
 	toolsEnd := len(blocks) - 1
 	blocks = append(blocks, block{h: e.systemHash(r.n), tokens: e.systemTokens(r.n) + e.params.RequestOverheadTokens})
 	if search && r.p.showsNames {
-		d := e.directory(r.si, r.tables, func(ti *Tool) bool { return mode && r.deferrable(ti) }, r.listed)
+		d := e.directory(r.si, r.tables, func(ti *Tool) bool { return mode && r.deferrable(ti) }, r.listed, nil)
 		if d.tokens > 0 {
 			blocks = append(blocks, d)
 		}

@@ -72,6 +72,7 @@ type scratch struct {
 	call   []byte  // a search call: {"query":...}
 	text   []byte  // text being counted (countString)
 	pos    []int32 // tools[] positions (prompt.go)
+	dir    dirScratch
 }
 
 func newReplayer(e *Engine) *replayer {

@@ -173,12 +173,7 @@ func TestWarmSetIndex(t *testing.T) {
 			w.reset(plan())
 		case op == 1:
 			fresh := tools[rng.IntN(len(tools))]
-			w.registryChanged(func(server, name string) *Tool {
-				if name == fresh.name {
-					return fresh
-				}
-				return nil
-			})
+			w.registryChanged(&serverSet{bySrv: map[toolKey]*Tool{{fresh.server, fresh.name}: fresh}})
 		case op < 5:
 			w.touch(int32(rng.IntN(25)))
 		default:

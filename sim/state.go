@@ -80,7 +80,7 @@ func (r *replayer) changeVersion(server, version string) {
 	var set *serverSet
 	set, r.buf.key = r.e.set(tables, r.buf.key)
 	r.useSet(set)
-	if r.st.warm.registryChanged(r.served) > 0 {
+	if r.st.warm.registryChanged(set) > 0 {
 		r.pm.tver++
 	}
 }

@@ -172,11 +172,11 @@ func (w *warmSet) remove(i int) {
 // registryChanged applies the keying after a registry change: entries
 // whose tool the registry no longer serves as the keying wants are
 // dropped. It returns how many.
-func (w *warmSet) registryChanged(served func(server, name string) *Tool) int {
+func (w *warmSet) registryChanged(set *serverSet) int {
 	n := 0
 	out := w.entries[:0]
 	for _, e := range w.entries {
-		if !w.keying.Keep(e.Tool, served(e.Tool.server, e.Tool.name)) {
+		if !w.keying.Keep(e.Tool, set.bySrv[toolKey{e.Tool.server, e.Tool.name}]) {
 			w.tokens -= e.Tool.tokens
 			w.at[e.Tool.ident] = 0
 			n++
