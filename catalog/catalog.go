@@ -8,8 +8,11 @@ import "encoding/json"
 // object as served (including fields defersim does not interpret) so the
 // canonical form and fingerprint cover everything the model can see.
 type Tool struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	// InputSchema is the compact input schema as served; empty when the
+	// tool has none (absent or null), which the wire forms, fingerprints
+	// and Diff read as {"type":"object"}.
 	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
 	Annotations json.RawMessage `json:"annotations,omitempty"`
 	Raw         json.RawMessage `json:"-"`
@@ -21,6 +24,9 @@ type Tool struct {
 	// Wire is the compact JSON a runtime sends for the tool:
 	// {"name":…,"description":…,"input_schema":…}; see docs/catalogs.md.
 	Wire []byte `json:"-"`
+	// Warning says what was read differently from the served definition
+	// (a null or missing inputSchema), or is "".
+	Warning string `json:"-"`
 	// WireOpenAI is the compact OpenAI function-tool form
 	// {"type":"function","function":{"name":…,"description":…,"parameters":…}},
 	// the bytes the anchor runtime's bytes/3.5 estimator counts.

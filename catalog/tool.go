@@ -9,7 +9,8 @@ import (
 // NewTool parses one MCP tool object (as served in a tools/list result) and
 // fills every derived field: Raw (compact, source key order), Fingerprint,
 // Wire and WireOpenAI. name must be a non-empty string; description, when
-// present, a string; inputSchema and annotations, when present, objects.
+// present, a string; inputSchema an object, or null or absent (read as
+// {"type":"object"}, with a Warning); annotations, when present, an object.
 func NewTool(raw []byte) (*Tool, error) {
 	v, err := parseValue(raw)
 	if err != nil {
@@ -42,10 +43,15 @@ func toolFromValue(v *value) (*Tool, error) {
 		t.Description = descV.text
 	}
 	schemaV := v.get("inputSchema")
-	if schemaV != nil {
-		if schemaV.kind != kObject {
-			return nil, fmt.Errorf("tool %q: field \"inputSchema\" must be an object", t.Name)
-		}
+	switch {
+	case schemaV == nil:
+		t.Warning = `no inputSchema; read as {"type":"object"}`
+	case schemaV.kind == kNull:
+		t.Warning = `inputSchema is null; read as {"type":"object"}`
+		schemaV = nil
+	case schemaV.kind != kObject:
+		return nil, fmt.Errorf("tool %q: field \"inputSchema\" must be an object", t.Name)
+	default:
 		t.InputSchema = schemaV.appendCompact(nil)
 	}
 	if annV := v.get("annotations"); annV != nil {
