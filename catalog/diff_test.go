@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -85,6 +86,20 @@ func TestDiffToolClassification(t *testing.T) {
 		{"property renamed (same type, nearest name)",
 			schemaTool(obj(`"pageIdx":{"type":"number"}`, ``)), schemaTool(obj(`"zzz":{"type":"number"},"pageId":{"type":"number"},"other":{"type":"string"}`, ``)),
 			[]pc{{is + ".properties.other", "property-added", S}, {is + ".properties.pageIdx", "property-renamed", B}, {is + ".properties.zzz", "property-added", S}}, B},
+		{"rename pairs the successor with evidence, not the nearest name (issue 16: sort was 'renamed to after')",
+			schemaTool(obj(`"sort":{"type":"string","description":"Sort order of the results"}`, ``)),
+			schemaTool(obj(`"after":{"type":"string","description":"Cursor: return the page after this one"},"orderBy":{"type":"string","description":"Order the results by this field"}`, ``)),
+			[]pc{{is + ".properties.after", "property-added", S}, {is + ".properties.sort", "property-renamed", B}}, B},
+		{"rename by normalised name",
+			schemaTool(obj(`"per_page":{"type":"integer"}`, ``)), schemaTool(obj(`"perPage":{"type":"integer"},"page":{"type":"integer"}`, ``)),
+			[]pc{{is + ".properties.page", "property-added", S}, {is + ".properties.per_page", "property-renamed", B}}, B},
+		{"no evidence, no rename",
+			schemaTool(obj(`"url":{"type":"string","description":"The URL of the request."}`, ``)),
+			schemaTool(obj(`"requestFilePath":{"type":"string","description":"Where to save the request body."}`, ``)),
+			[]pc{{is + ".properties.requestFilePath", "property-added", S}, {is + ".properties.url", "property-removed", B}}, B},
+		{"no rename across types",
+			schemaTool(obj(`"limit":{"type":"integer","description":"Max results"}`, ``)), schemaTool(obj(`"limits":{"type":"string","description":"Max results"}`, ``)),
+			[]pc{{is + ".properties.limit", "property-removed", B}, {is + ".properties.limits", "property-added", S}}, B},
 		{"type changed",
 			schemaTool(obj(`"n":{"type":"string"}`, ``)), schemaTool(obj(`"n":{"type":"integer"}`, ``)),
 			[]pc{{is + ".properties.n.type", "type-changed", B}}, B},
@@ -397,5 +412,18 @@ func TestClassText(t *testing.T) {
 	var c Class
 	if err := c.UnmarshalText([]byte("severe")); err == nil {
 		t.Error("want error for an unknown class")
+	}
+}
+
+// TestRenameNamesItsSuccessor pins issue 16's wrong label ("sort renamed to
+// after" where the successor was orderBy): the rename names the added
+// property with the evidence, and the evidence is said.
+func TestRenameNamesItsSuccessor(t *testing.T) {
+	a := mustTool(t, schemaTool(`{"type":"object","properties":{"sort":{"type":"string","description":"Sort order of the results"}}}`))
+	b := mustTool(t, schemaTool(`{"type":"object","properties":{"after":{"type":"string","description":"Cursor: return the page after this one"},"orderBy":{"type":"string","description":"Order the results by this field"}}}`))
+	tc, _ := DiffTool(a, b)
+	want := Change{Path: "inputSchema.properties.sort", Kind: KindPropertyRenamed, Class: ClassBreaking, Detail: "to orderBy (description 50% alike)"}
+	if !slices.Contains(tc.Changes, want) {
+		t.Errorf("want %+v among %+v", want, tc.Changes)
 	}
 }
