@@ -175,8 +175,9 @@ func TestRealDriftSetCoversEveryKind(t *testing.T) {
 }
 
 // TestRealDriftKindsGolden pins, for every release of the shared catalogs,
-// how many tools fall in each class and how many changes of each kind
-// Diff reports (testdata/golden/drift-kinds.txt; refresh with -update).
+// how many tools' served and model-visible fingerprints changed, how many
+// tools fall in each class and how many changes of each kind Diff reports
+// (testdata/golden/drift-kinds.txt; refresh with -update).
 func TestRealDriftKindsGolden(t *testing.T) {
 	cat, err := LoadDir(shareddata.Path(t, "catalogs"))
 	if err != nil {
@@ -184,23 +185,40 @@ func TestRealDriftKindsGolden(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	total := map[string]int{}
+	var served, model int
 	for _, r := range realReleases(cat) {
 		kinds := map[string]int{}
+		var s, m int
 		for _, tc := range r.diff.Changed {
 			for _, c := range tc.Changes {
 				kinds[string(c.Kind)]++
 				total[string(c.Kind)]++
 			}
+			from, to := r.from.Tool(tc.Name), r.to.Tool(tc.Name)
+			if from.ServedFingerprint != to.ServedFingerprint {
+				s++
+			}
+			if from.ModelFingerprint != to.ModelFingerprint {
+				m++
+			}
+			// The model-visible fingerprint changes exactly when something
+			// beyond metadata does.
+			if (from.ModelFingerprint != to.ModelFingerprint) != (tc.Class > ClassMetadataOnly) {
+				t.Errorf("%s %s: class %s, model fingerprints %s → %s", r.name, tc.Name, tc.Class, from.ModelFingerprint, to.ModelFingerprint)
+			}
 		}
-		fmt.Fprintf(&buf, "%s: tools %s; changes %s\n", r.name, counts(r.diff.ByClass), counts(kinds))
+		served += s
+		model += m
+		fmt.Fprintf(&buf, "%s: fingerprints changed served %d, model %d; tools %s; changes %s\n", r.name, s, m, counts(r.diff.ByClass), counts(kinds))
 	}
-	fmt.Fprintf(&buf, "total changes: %s\n", counts(total))
+	fmt.Fprintf(&buf, "total: fingerprints changed served %d, model %d; changes %s\n", served, model, counts(total))
 	checkGolden(t, "drift-kinds.txt", buf.Bytes())
 }
 
 type realRelease struct {
-	name string
-	diff DiffResult
+	name     string
+	from, to *Server
+	diff     DiffResult
 }
 
 // realReleases diffs every pair of consecutive versions of every series.
@@ -209,7 +227,7 @@ func realReleases(cat *Catalog) []realRelease {
 	for _, key := range cat.ServerNames() {
 		vs := cat.Versions[key]
 		for i := 1; i < len(vs); i++ {
-			out = append(out, realRelease{key + " " + vs[i-1].Version + "→" + vs[i].Version, Diff(vs[i-1], vs[i])})
+			out = append(out, realRelease{key + " " + vs[i-1].Version + "→" + vs[i].Version, vs[i-1], vs[i], Diff(vs[i-1], vs[i])})
 		}
 	}
 	return out

@@ -1,10 +1,6 @@
 package catalog
 
-import (
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
-)
+import "fmt"
 
 // NewTool parses one MCP tool object (as served in a tools/list result) and
 // fills every derived field: Raw (compact, source key order), Fingerprint,
@@ -61,8 +57,13 @@ func toolFromValue(v *value) (*Tool, error) {
 		t.Annotations = annV.appendCompact(nil)
 	}
 	t.Raw = v.appendCompact(nil)
-	sum := sha256.Sum256(v.canonical())
-	t.Fingerprint = hex.EncodeToString(sum[:])
+	t.WireMCP = t.Raw
+	if icons := v.get("icons"); icons != nil {
+		t.WireMCP = withoutMember(v, "icons").appendCompact(nil)
+	}
+	t.ServedFingerprint = hexSum(v.canonical())
+	t.ModelFingerprint = hexSum(modelVisible(v, schemaV).canonical())
+	t.Fingerprint = t.ModelFingerprint
 	t.Wire = wireAnthropic(t.Name, descV, schemaV)
 	t.WireOpenAI = wireOpenAI(t.Name, descV, schemaV)
 	return t, nil
@@ -105,6 +106,17 @@ func wireOpenAI(name string, desc, schema *value) []byte {
 	return append(b, "}}"...)
 }
 
+// withoutMember returns object v without its member key.
+func withoutMember(v *value, key string) *value {
+	out := &value{kind: kObject}
+	for _, m := range v.members {
+		if m.key != key {
+			out.members = append(out.members, m)
+		}
+	}
+	return out
+}
+
 // WireForm names which bytes of a tool are counted.
 type WireForm string
 
@@ -114,7 +126,8 @@ const (
 	FormAnthropic WireForm = "anthropic"
 	// FormOpenAI is Tool.WireOpenAI: {"type":"function","function":{…}}.
 	FormOpenAI WireForm = "openai"
-	// FormMCP is Tool.Raw: the whole tool object as served, compact.
+	// FormMCP is Tool.WireMCP: the tool object as served, compact, without
+	// its icons (images a model never sees).
 	FormMCP WireForm = "mcp"
 )
 
@@ -133,7 +146,7 @@ func (t *Tool) Bytes(form WireForm) []byte {
 	case FormOpenAI:
 		return t.WireOpenAI
 	case FormMCP:
-		return t.Raw
+		return t.WireMCP
 	}
 	return t.Wire
 }

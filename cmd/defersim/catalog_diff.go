@@ -38,6 +38,7 @@ with the JSON path of every change (see docs/catalogs.md).
 			if err != nil {
 				return err
 			}
+			printCatalogWarnings(cmd.ErrOrStderr(), catalog.Warnings([]*catalog.Server{a, b}))
 			d := catalog.Diff(a, b)
 			out := cmd.OutOrStdout()
 			if asJSON {

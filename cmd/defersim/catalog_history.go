@@ -33,6 +33,7 @@ metadata-only), and the share of releases with at least one breaking change
 				return err
 			}
 			h := catalog.NewHistory(cat)
+			printCatalogWarnings(cmd.ErrOrStderr(), h.Warnings)
 			out := cmd.OutOrStdout()
 			if !asJSON {
 				return catalog.FormatHistory(out, h)

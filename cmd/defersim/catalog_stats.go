@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -58,6 +59,7 @@ o200k_base when it is among the counters.`,
 				opt.Top = -1
 			}
 			st := catalog.ComputeStatsWith(servers, memo, opt)
+			printCatalogWarnings(cmd.ErrOrStderr(), st.Warnings)
 			out := cmd.OutOrStdout()
 			if asJSON {
 				enc := json.NewEncoder(out)
@@ -75,6 +77,16 @@ o200k_base when it is among the counters.`,
 	f.BoolVar(&allVersions, "all-versions", false, "for a directory, include every version, not just the latest")
 	f.StringVar(&form, "form", string(catalog.FormAnthropic), "bytes counted per tool: anthropic, openai or mcp")
 	return c
+}
+
+// printCatalogWarnings writes each catalog warning to w, then their count.
+func printCatalogWarnings(w io.Writer, warnings []string) {
+	for _, m := range warnings {
+		fmt.Fprintln(w, "warning:", m)
+	}
+	if n := len(warnings); n > 0 {
+		fmt.Fprintf(w, "warning: %d tool(s) read as {\"type\":\"object\"} for want of an input schema\n", n)
+	}
 }
 
 // loadServers loads PATH: a file, a manifest or a directory.
