@@ -34,7 +34,7 @@ With no arguments it runs the embedded default scenario and writes a report.`,
 		},
 	}
 	f.register(root)
-	root.AddCommand(newRunCmd(), newReportCmd(), newTraceCmd(), newCatalogCmd(), newCheckCmd(), newRecommendCmd(), newPlanCmd(), newSweepCmd(), newCalibrateCmd(), newSRDCmd(), newMergeCmd())
+	root.AddCommand(newRunCmd(), newReportCmd(), newTraceCmd(), newCatalogCmd(), newCheckCmd(), newRecommendCmd(), newPlanCmd(), newSweepCmd(), newCalibrateCmd(), newSRDCmd(), newMergeCmd(), newTokensCmd())
 	return root
 }
 
