@@ -60,9 +60,12 @@ proposal, the current strategy (--current, default the scenario's baseline)
 and every preset are replayed on them, with paired differences.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sc, m, catalogs, err := jobInputs(scenario, model, catalogs, args)
+			sc, m, catalogs, _, warning, err := jobInputs(scenario, model, catalogs, args)
 			if err != nil {
 				return err
+			}
+			if warning != "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", warning)
 			}
 			if current == "" {
 				current = sc.Baseline
@@ -128,7 +131,7 @@ and every preset are replayed on them, with paired differences.`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalog directories or files (default: beside the traces)")
+	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalog directories or files (default: the traces' own)")
 	fl.StringVarP(&out, "out", "o", "", "write the strategy snippet to this file (default: print it)")
 	fl.StringVar(&scenario, "scenario", "", "scenario whose model, params and baseline strategy are used (default: embedded default)")
 	fl.StringVar(&model, "model", "", "model preset instead of the scenario's (default without --scenario: the traces' model when it is a preset)")
