@@ -41,8 +41,8 @@ func TestModelFingerprintIgnoresMetadataDrift(t *testing.T) {
 	if len(onlyMeta) == 0 {
 		t.Fatal("no session whose catalog changes are all metadata-only releases")
 	}
-	model := replay(t, cats, catalog.FingerprintModel)
-	served := replay(t, cats, catalog.FingerprintServed)
+	model := replayed{replay(t, cats, catalog.FingerprintModel).Run.Outcomes}
+	served := replayed{replay(t, cats, catalog.FingerprintServed).Run.Outcomes}
 	pairs := [][2]string{{"inline-name", "inline-fingerprint"}, {"tools-array-name", "tools-array-fingerprint"}}
 	for _, pair := range pairs {
 		nk, fk := model.index(pair[0]), model.index(pair[1])
@@ -93,12 +93,17 @@ func (r replayed) index(name string) int {
 	panic("no strategy " + name)
 }
 
-// replay runs the scenario with tool fingerprints covering scope.
-func replay(t *testing.T, cats string, scope catalog.FingerprintScope) replayed {
+// replay runs the scenario over the catalogs in cats with tool
+// fingerprints covering scope (2 workers, 50 bootstrap replicates).
+func replay(t *testing.T, cats string, scope catalog.FingerprintScope) *runner.Output {
 	t.Helper()
 	sc, err := scenarios.Load(scenarioFile)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if sc.Params.ColdCallProb != 0 || sc.Params.SelectProb != 1 {
+		t.Fatalf("scenario params changed (cold_call_prob %v, select_prob %v): the guarantees the tests check need 0 and 1",
+			sc.Params.ColdCallProb, sc.Params.SelectProb)
 	}
 	sc.CatalogFingerprint = scope
 	cfg, err := runner.FromScenario(sc, runner.Overrides{Catalogs: []string{cats}}, nil)
@@ -110,7 +115,7 @@ func replay(t *testing.T, cats string, scope catalog.FingerprintScope) replayed 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return replayed{out.Run.Outcomes}
+	return out
 }
 
 // metadataOnlyReleases returns "server@version" of every release whose
