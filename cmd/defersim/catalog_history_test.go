@@ -32,7 +32,7 @@ func TestCatalogHistoryCmd(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	out, code, _ = runCatalogCmd(t, "history", "--json", dir)
+	out, code, _ = runCatalogCmd(t, "history", "--format", "json", dir)
 	var h catalog.History
 	if code != 0 || json.Unmarshal([]byte(out), &h) != nil {
 		t.Fatalf("--json: exit %d, output %s", code, out)
@@ -84,7 +84,7 @@ func TestCatalogCmdsNullSchema(t *testing.T) {
 			}
 		}
 	}
-	out, code, _ := runCatalogCmd(t, "stats", "--json", "--all-versions", dir)
+	out, code, _ := runCatalogCmd(t, "stats", "--format", "json", "--all-versions", dir)
 	var st catalog.Stats
 	if i := strings.Index(out, "{\n"); code != 0 || i < 0 || json.Unmarshal([]byte(out[i:]), &st) != nil {
 		t.Fatalf("stats --json: exit %d, output %s", code, out)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -59,6 +60,17 @@ func TestTokensCmd(t *testing.T) {
 	}
 	if out, err := runTokens(nil, "-"); err != nil || out != "0\n" {
 		t.Errorf("empty input: %q, %v", out, err)
+	}
+	want := fmt.Sprintf(`{"input":"<stdin>","encoding":"cl100k_base","bytes":%d,"tokens":%d}`, len(text), refCount(t, "cl100k_base", text))
+	if out, err := runTokens([]byte(text), "--format", "json", "--encoding", "cl100k_base", "-"); err != nil || strings.Join(strings.Fields(out), "") != strings.Join(strings.Fields(want), "") {
+		t.Errorf("--format json: %q, %v; want %s", out, err, want)
+	}
+	outFile := filepath.Join(t.TempDir(), "n.txt")
+	if _, err := runTokens([]byte("hello world"), "-o", outFile, "-"); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(outFile); err != nil || string(b) != "2\n" {
+		t.Errorf("-o FILE: %q, %v", b, err)
 	}
 	for _, bad := range [][]string{{}, {"a", "b"}, {"--encoding", "p50k_base", "-"}, {filepath.Join(t.TempDir(), "missing")}} {
 		if _, err := runTokens(nil, bad...); err == nil {
