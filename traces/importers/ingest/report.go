@@ -23,6 +23,9 @@ type Report struct {
 	Catalog []CatalogFile `json:"catalog"`
 	// MissingSchemas lists tools called without a schema from any source.
 	MissingSchemas []MissingTool `json:"missing_schemas"`
+	// SchemaFidelity lists the called tools whose catalog schema is not
+	// exact: approximate, or a stand-in for a schema the source lacks.
+	SchemaFidelity []FidelityTool `json:"schema_fidelity"`
 	// Servers counts tool calls by how their server was determined.
 	Servers map[string]int `json:"server_attribution"`
 	// Ambiguous lists tools whose server could not be determined because
@@ -47,6 +50,7 @@ type Report struct {
 	noteSeen  map[string]bool
 	missing   map[[2]string]int
 	ambiguous map[string]*AmbiguousTool
+	fidelity  map[[2]string]*FidelityTool
 }
 
 // AmbiguousTool is a tool called without a server that several servers serve.
@@ -63,6 +67,20 @@ type CatalogFile struct {
 	File    string   `json:"file"`
 	Tools   int      `json:"tools"`
 	Sources []string `json:"sources"`
+	// Approximate and Missing count the tools marked so (see
+	// toolschema.Fidelity).
+	Approximate int `json:"approximate,omitempty"`
+	Missing     int `json:"missing,omitempty"`
+}
+
+// FidelityTool is a called tool whose catalog schema is approximate or a
+// stand-in for a missing one.
+type FidelityTool struct {
+	Server   string `json:"server"`
+	Tool     string `json:"tool"`
+	Fidelity string `json:"fidelity"`
+	Note     string `json:"note,omitempty"`
+	Calls    int    `json:"calls"`
 }
 
 // MissingTool is a tool called without a schema.
@@ -83,6 +101,7 @@ func NewReport(format string) *Report {
 		Notes:                  []string{},
 		Catalog:                []CatalogFile{},
 		MissingSchemas:         []MissingTool{},
+		SchemaFidelity:         []FidelityTool{},
 		Servers:                map[string]int{},
 		Ambiguous:              []AmbiguousTool{},
 		Gateway:                map[string]int{},
@@ -127,6 +146,21 @@ func (r *Report) Missing(server, tool string) {
 	r.missing[[2]string{server, tool}]++
 }
 
+// Fidelity counts a call of tool on server whose catalog schema has
+// fidelity f (approximate or missing) for the reason note.
+func (r *Report) Fidelity(server, tool, f, note string) {
+	if r.fidelity == nil {
+		r.fidelity = map[[2]string]*FidelityTool{}
+	}
+	k := [2]string{server, tool}
+	ft := r.fidelity[k]
+	if ft == nil {
+		ft = &FidelityTool{Server: server, Tool: tool, Fidelity: f, Note: note}
+		r.fidelity[k] = ft
+	}
+	ft.Calls++
+}
+
 // AmbiguousServer counts a call of tool, named without a server, that the
 // servers (sorted) all serve.
 func (r *Report) AmbiguousServer(tool string, servers []string) {
@@ -159,6 +193,20 @@ func (r *Report) Finish() {
 		return a.Tool < b.Tool
 	})
 	sort.Slice(r.Catalog, func(i, j int) bool { return r.Catalog[i].File < r.Catalog[j].File })
+	r.SchemaFidelity = r.SchemaFidelity[:0]
+	for _, f := range r.fidelity {
+		r.SchemaFidelity = append(r.SchemaFidelity, *f)
+	}
+	sort.Slice(r.SchemaFidelity, func(i, j int) bool {
+		a, b := r.SchemaFidelity[i], r.SchemaFidelity[j]
+		if a.Calls != b.Calls {
+			return a.Calls > b.Calls
+		}
+		if a.Server != b.Server {
+			return a.Server < b.Server
+		}
+		return a.Tool < b.Tool
+	})
 	r.Ambiguous = r.Ambiguous[:0]
 	for _, a := range r.ambiguous {
 		r.Ambiguous = append(r.Ambiguous, *a)
