@@ -14,6 +14,7 @@ import (
 	"github.com/defersim/defersim/traces/importers/ingest"
 	"github.com/defersim/defersim/traces/importers/openaimsg"
 	"github.com/defersim/defersim/traces/importers/otel"
+	"github.com/defersim/defersim/traces/importers/sweagent"
 	"github.com/defersim/defersim/traces/importers/tau2"
 	"github.com/defersim/defersim/traces/importers/taubench"
 )
@@ -42,6 +43,8 @@ func formats() []format {
 			func() ingest.Importer { return otel.New() }, true},
 		{claudecode.Format, "Claude Code session files (JSON Lines)",
 			func() ingest.Importer { return claudecode.New() }, true},
+		{sweagent.Format, "SWE-agent trajectories (.traj: history, trajectory, info, replay_config)",
+			func() ingest.Importer { return sweagent.New() }, false},
 	}
 }
 

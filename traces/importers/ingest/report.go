@@ -37,6 +37,9 @@ type Report struct {
 	// ErrorResults counts tool calls given status error, by what in the
 	// source marked them as failed.
 	ErrorResults map[string]int `json:"error_results"`
+	// Converted counts source elements trace v1 has no direct place for
+	// that were carried over in another form, by how.
+	Converted map[string]int `json:"converted"`
 	// Unmapped counts source fields trace v1 cannot express, by generic path.
 	Unmapped map[string]int `json:"unmapped"`
 	// CredentialsDropped counts credential-bearing fields dropped, by path.
@@ -50,7 +53,7 @@ type Report struct {
 	noteSeen  map[string]bool
 	missing   map[[2]string]int
 	ambiguous map[string]*AmbiguousTool
-	fidelity  map[[2]string]*FidelityTool
+	fidelity  map[[3]string]*FidelityTool
 }
 
 // AmbiguousTool is a tool called without a server that several servers serve.
@@ -96,6 +99,7 @@ func NewReport(format string) *Report {
 		Format:                 format,
 		Events:                 map[traces.EventType]int{},
 		Unmapped:               map[string]int{},
+		Converted:              map[string]int{},
 		CredentialsDropped:     map[string]int{},
 		ToolDefinitionsDropped: map[string]int{},
 		Notes:                  []string{},
@@ -120,6 +124,14 @@ func (r *Report) UnmapN(field string, n int) {
 	if n > 0 {
 		r.Unmapped[field] += n
 	}
+}
+
+// Convert counts one source element carried over in another form.
+func (r *Report) Convert(how string) {
+	if r.Converted == nil {
+		r.Converted = map[string]int{}
+	}
+	r.Converted[how]++
 }
 
 // DropCredential counts one credential-bearing field dropped.
@@ -150,9 +162,9 @@ func (r *Report) Missing(server, tool string) {
 // fidelity f (approximate or missing) for the reason note.
 func (r *Report) Fidelity(server, tool, f, note string) {
 	if r.fidelity == nil {
-		r.fidelity = map[[2]string]*FidelityTool{}
+		r.fidelity = map[[3]string]*FidelityTool{}
 	}
-	k := [2]string{server, tool}
+	k := [3]string{server, tool, f}
 	ft := r.fidelity[k]
 	if ft == nil {
 		ft = &FidelityTool{Server: server, Tool: tool, Fidelity: f, Note: note}
@@ -205,7 +217,10 @@ func (r *Report) Finish() {
 		if a.Server != b.Server {
 			return a.Server < b.Server
 		}
-		return a.Tool < b.Tool
+		if a.Tool != b.Tool {
+			return a.Tool < b.Tool
+		}
+		return a.Fidelity < b.Fidelity
 	})
 	r.Ambiguous = r.Ambiguous[:0]
 	for _, a := range r.ambiguous {

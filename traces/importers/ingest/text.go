@@ -53,6 +53,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	section(p, "gateway meta-tools and search results (what: count):", r.Gateway)
 	section(p, "tool results with status error (marked by: count):", r.ErrorResults)
+	section(p, "converted (how: count):", r.Converted)
 	section(p, "not mapped (source field: count):", r.Unmapped)
 	section(p, "credential-bearing fields dropped (field: count):", r.CredentialsDropped)
 	section(p, "tool definition members dropped (member: count):", r.ToolDefinitionsDropped)

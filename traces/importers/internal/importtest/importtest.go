@@ -68,11 +68,12 @@ func Validate(tb testing.TB, data []byte) {
 func ReportJSON(tb testing.TB, rep *ingest.Report) []byte {
 	tb.Helper()
 	b, err := json.MarshalIndent(struct {
+		Converted              map[string]int `json:"converted,omitempty"`
 		Unmapped               map[string]int `json:"unmapped"`
 		CredentialsDropped     map[string]int `json:"credentials_dropped"`
 		ToolDefinitionsDropped map[string]int `json:"tool_definitions_dropped"`
 		Notes                  []string       `json:"notes"`
-	}{rep.Unmapped, rep.CredentialsDropped, rep.ToolDefinitionsDropped, rep.Notes}, "", "  ")
+	}{rep.Converted, rep.Unmapped, rep.CredentialsDropped, rep.ToolDefinitionsDropped, rep.Notes}, "", "  ")
 	if err != nil {
 		tb.Fatal(err)
 	}
