@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/importers/ingest"
@@ -34,6 +35,11 @@ type pipeline struct {
 	// session, the tools of it the sessions called (setOrder: first use).
 	setUse   map[*toolschema.Set]map[string]bool
 	setOrder []*toolschema.Set
+	// scan makes the pipeline fill each call's missing tool from the
+	// fallback sources (a first pass that finds which fallback tools the
+	// sessions need); otherwise opts.Fallback holds only those tools and
+	// applies like the other sources.
+	scan bool
 }
 
 func newPipeline(opts *ingest.Options, rep *ingest.Report, out eventWriter, catalogRef string) *pipeline {
@@ -108,7 +114,11 @@ func (p *pipeline) model(st *traces.Event) {
 func (p *pipeline) servers(s *ingest.Session) {
 	var sets []*toolschema.Set
 	sets = append(sets, s.Schemas...)
-	for _, set := range p.opts.Tools {
+	user := p.opts.Tools
+	if !p.scan {
+		user = append(user[:len(user):len(user)], p.opts.Fallback...)
+	}
+	for _, set := range user {
 		if ingest.SetApplies(set, s.Domain) {
 			sets = append(sets, set)
 			p.used(set, nil)
@@ -125,7 +135,7 @@ func (p *pipeline) servers(s *ingest.Session) {
 			ev.Server = s.DefaultServer
 		}
 		ev.Server = SanitizeServer(ev.Server)
-		if st := resolved[ev.Server]; st == nil || !st.index[ev.Tool] {
+		if st := resolved[ev.Server]; p.scan && (st == nil || !st.index[ev.Tool]) {
 			p.fill(s.Domain, ev.Server, ev.Tool, resolved)
 		}
 	}
@@ -178,8 +188,9 @@ func (p *pipeline) servers(s *ingest.Session) {
 }
 
 // fill adds tool to server's set from the first fallback source that
-// defines it for the session's domain (and names no other server). The
-// merged set gets a content-hash version.
+// defines it for the session's domain (and names no other server), and
+// records it as needed from that source (see fallbackNeeded). The merged
+// set gets a content-hash version.
 func (p *pipeline) fill(domain, server, tool string, resolved map[string]*serverTools) {
 	for _, set := range p.opts.Fallback {
 		if !ingest.SetApplies(set, domain) || (set.Server != "" && SanitizeServer(set.Server) != server) {
@@ -226,6 +237,41 @@ func (p *pipeline) used(set *toolschema.Set, ev *traces.Event) {
 
 func (p *pipeline) usedName(set *toolschema.Set, tool string) { p.setUse[set][tool] = true }
 
+// fallbackNeeded returns, from a scanning pipeline, each fallback source
+// reduced to the tools some session needed from it, in its order; sources
+// no session needed are left out.
+func (p *pipeline) fallbackNeeded() []*toolschema.Set {
+	var out []*toolschema.Set
+	for _, set := range p.opts.Fallback {
+		need := p.setUse[set]
+		if len(need) == 0 {
+			continue
+		}
+		cp := *set
+		cp.Tools = nil
+		for _, t := range set.Tools {
+			if need[t.Name] {
+				cp.Tools = append(cp.Tools, t)
+			}
+		}
+		out = append(out, &cp)
+	}
+	return out
+}
+
+func toolNamesOf(set *toolschema.Set) []string {
+	names := make([]string, len(set.Tools))
+	for i, t := range set.Tools {
+		names[i] = t.Name
+	}
+	return names
+}
+
+// discard is an eventWriter that keeps nothing (for the scanning pass).
+type discard struct{}
+
+func (discard) WriteSession(*traces.Session) error { return nil }
+
 // userSet reports whether set was given by the user (not the source's own).
 func (p *pipeline) userSet(set *toolschema.Set) bool {
 	return slices.Contains(p.opts.Tools, set) || slices.Contains(p.opts.Fallback, set)
@@ -247,9 +293,8 @@ func (p *pipeline) finish() {
 	for _, set := range p.setOrder {
 		called := len(p.setUse[set])
 		if slices.Contains(p.opts.Fallback, set) {
-			if called > 0 {
-				p.rep.Note("%s%s: %d tool(s) taken for calls no other source covers", set.Source, describeDomain(set.Domain), called)
-			}
+			p.rep.Note("%s%s: %d tool(s) taken for calls no other source covers (%s)", set.Source, describeDomain(set.Domain),
+				len(set.Tools), strings.Join(toolNamesOf(set), ", "))
 			continue
 		}
 		p.rep.Note("%s%s: the sessions call %d of its %d tool(s)", set.Source, describeDomain(set.Domain), called, len(set.Tools))

@@ -70,6 +70,20 @@ func Run(req Request) (*ingest.Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(opts.Fallback) > 0 {
+		// A first pass finds the fallback tools some session calls and no
+		// other source defines: they join the catalog of every session
+		// their source applies to, as a tool set the agent had.
+		scan := newPipeline(opts, ingest.NewReport(req.Format), discard{}, "")
+		scan.scan = true
+		simp, _ := Lookup(req.Format)
+		for _, in := range req.Inputs {
+			if err := simp.ImportFile(in, opts, scan, ingest.NewReport(req.Format)); err != nil {
+				return nil, err
+			}
+		}
+		opts.Fallback = scan.fallbackNeeded()
+	}
 	if err := os.MkdirAll(filepath.Dir(req.Out), 0o755); err != nil {
 		return nil, fmt.Errorf("create output directory: %w", err)
 	}
