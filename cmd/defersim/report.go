@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/report"
 )
 
@@ -17,10 +18,14 @@ func newReportCmd() *cobra.Command {
 		Long: `Re-render the report (report.html, report.md, plots/*.png and *.svg) from a
 results.json written by 'defersim run', without replaying anything. The
 report goes next to RESULTS.json unless -o names another directory, in which
-case results.json is copied there too so the report's links work.`,
+case results.json is copied there too so the report's links work.
+RESULTS.json may be - (stdin); -o is then required.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			res, err := report.ReadResults(args[0])
+			if args[0] == cliout.Stdio && (out == "" || out == cliout.Stdio) {
+				return exitError{code: 2, msg: "reading results from stdin: name the report's directory with -o DIR"}
+			}
+			res, err := readResultsArg(cmd, args[0])
 			if err != nil {
 				return err
 			}
@@ -36,11 +41,14 @@ case results.json is copied there too so the report's links work.`,
 			if err != nil {
 				return fmt.Errorf("report: %w", err)
 			}
-			opts := report.RenderOptions{WriteResults: dst != src}
+			opts := report.RenderOptions{WriteResults: dst != src || args[0] == cliout.Stdio}
 			if err := report.Render(res, dir, opts); err != nil {
 				return err
 			}
 			w := cmd.OutOrStdout()
+			if cliout.Quiet(cmd) {
+				return nil
+			}
 			fmt.Fprintf(w, "report:  %s\n", filepath.Join(dir, report.HTMLFile))
 			return report.Summary(w, res)
 		},

@@ -33,6 +33,9 @@ type GrowthConfig struct {
 	// size and the plots.
 	Dir     string
 	Metrics []string
+	// Progress, when set, is called after each catalog size with the
+	// number replayed so far.
+	Progress func(done int)
 }
 
 // GrowthPoint is one catalog size.
@@ -110,6 +113,9 @@ func Growth(ctx context.Context, cfg GrowthConfig) ([]GrowthPoint, []string, err
 			gp.Notes = append(gp.Notes, fmt.Sprintf("the pool ran out: %d tools instead of %d", tools, target))
 		}
 		points = append(points, gp)
+		if cfg.Progress != nil {
+			cfg.Progress(len(points))
+		}
 	}
 	pts := make([]Point, len(points))
 	for i, p := range points {
@@ -169,7 +175,7 @@ func offerServers(srcs []runner.Source, refs []traces.ServerRef, out string) err
 		for _, src := range srcs {
 			rc, err := src.Open()
 			if err != nil {
-				return fmt.Errorf("open trace %s: %w", src.Path, err)
+				return fmt.Errorf("trace: %w", err)
 			}
 			r, err := traces.NewReader(rc, src.Path, traces.ReadOptions{})
 			if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"sync/atomic"
 
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
@@ -83,16 +84,18 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		opts.Checkpoint, opts.CheckpointEvery = save, cfg.CheckpointEvery
 	}
 	var counts []traces.Counts
-	prog := newProgress(cfg.Progress)
-	opts.Progress = prog.update
-	if cfg.AfterSession != nil {
+	var read atomic.Int64
+	if cfg.Progress != nil || cfg.AfterSession != nil {
 		opts.Progress = func(n int64) {
-			prog.update(n)
-			cfg.AfterSession(n)
+			if cfg.Progress != nil {
+				cfg.Progress.Update(read.Load(), n)
+			}
+			if cfg.AfterSession != nil {
+				cfg.AfterSession(n)
+			}
 		}
 	}
-	res, err := p.eng.Run(ctx, allSessions(cfg.Traces, traces.ReadOptions{SkipBad: cfg.SkipBad}, &counts), opts)
-	prog.done()
+	res, err := p.eng.Run(ctx, allSessions(cfg.Traces, traces.ReadOptions{SkipBad: cfg.SkipBad}, &counts, &read), opts)
 	if err != nil {
 		if res != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			ie := &InterruptedError{Replayed: res.State.Replayed, Read: res.Counts.SessionsRead, Next: res.State.Next, Err: err}
@@ -169,7 +172,7 @@ func prepare(cfg Config) (*prepared, error) {
 		}
 		info.Inputs = append(info.Inputs, in)
 	}
-	info.Inputs = append(info.Inputs, catalogInputs(cat)...)
+	info.Inputs = append(info.Inputs, catalogInputs(cat, cfg.Catalogs)...)
 	info.Assumptions = Assumptions(cfg, eng)
 	summary := sim.SummaryOptions{Baseline: base, EqualTolerance: report.EqualTolerance, Seed: cfg.Seed,
 		ExactSessions: cfg.ExactSessions, FidelityPairs: sim.DefaultFidelityPairs}
@@ -216,15 +219,15 @@ func finish(f *StateFile, res *sim.RunResult, workers int) (*Output, error) {
 
 // allSessions chains the sessions of every trace file, recording each
 // file's counts when it is done.
-func allSessions(srcs []Source, opts traces.ReadOptions, counts *[]traces.Counts) iter.Seq2[*traces.Session, error] {
+func allSessions(srcs []Source, opts traces.ReadOptions, counts *[]traces.Counts, read *atomic.Int64) iter.Seq2[*traces.Session, error] {
 	return func(yield func(*traces.Session, error) bool) {
 		for _, src := range srcs {
 			f, err := src.open()
 			if err != nil {
-				yield(nil, fmt.Errorf("open trace %s: %w", src.Path, err))
+				yield(nil, fmt.Errorf("trace: %w", err))
 				return
 			}
-			r, err := traces.NewReader(f, src.Path, opts)
+			r, err := traces.NewReader(countingReader{f, read}, src.Path, opts)
 			if err != nil {
 				f.Close()
 				yield(nil, err)

@@ -26,6 +26,9 @@ type WriteOptions struct {
 	// not write. Without it, such files are an error (they would silently
 	// join the catalog).
 	Clean bool
+	// Progress, when set, is called after each session written with the
+	// number written so far.
+	Progress func(sessions int)
 }
 
 // Summary describes what WriteDir wrote.
@@ -48,7 +51,7 @@ type Summary struct {
 // fleet upgrade schedule instead (see UpgradesYAML).
 func (g *Generator) WriteDir(dir string, opt WriteOptions) (*Summary, error) {
 	if g.over != nil {
-		return g.writeOverDir(dir)
+		return g.writeOverDir(dir, opt)
 	}
 	cdir := filepath.Join(dir, CatalogDir)
 	if err := os.MkdirAll(cdir, 0o755); err != nil {
@@ -81,7 +84,7 @@ func (g *Generator) WriteDir(dir string, opt WriteOptions) (*Summary, error) {
 		}
 		sum.CatalogBytes += int64(len(want[n]))
 	}
-	if err := g.writeParamsAndTrace(dir, sum); err != nil {
+	if err := g.writeParamsAndTrace(dir, sum, opt.Progress); err != nil {
 		return nil, err
 	}
 	return sum, nil
@@ -89,7 +92,7 @@ func (g *Generator) WriteDir(dir string, opt WriteOptions) (*Summary, error) {
 
 // writeParamsAndTrace writes DIR/params.yaml and streams the sessions to
 // DIR/trace.jsonl.gz, counting what it writes into sum.
-func (g *Generator) writeParamsAndTrace(dir string, sum *Summary) error {
+func (g *Generator) writeParamsAndTrace(dir string, sum *Summary, progress func(int)) error {
 	py, err := g.p.YAML()
 	if err != nil {
 		return err
@@ -113,6 +116,9 @@ func (g *Generator) writeParamsAndTrace(dir string, sum *Summary) error {
 			}
 			if err := w.WriteSession(s); err != nil {
 				return err
+			}
+			if progress != nil {
+				progress(sum.Sessions)
 			}
 		}
 		return w.Close()
