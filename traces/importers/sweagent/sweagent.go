@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -53,25 +52,15 @@ func (im *Importer) ImportFile(path string, opts *ingest.Options, sink ingest.Si
 		return err
 	}
 	defer f.Close()
-	label := filepath.Base(path)
-	if dir := filepath.Base(filepath.Dir(path)); dir != "." && dir != string(filepath.Separator) {
-		label = dir + "/" + label
-	}
-	return im.Import(label, f, opts, sink, rep)
+	return im.Import(ingest.DirLabel(path), f, opts, sink, rep)
 }
 
 // Import imports the trajectory read from r; name labels the session and
 // errors.
 func (im *Importer) Import(name string, r io.Reader, opts *ingest.Options, sink ingest.Sink, rep *ingest.Report) error {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	s, err := importData(name, data, opts, rep)
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	return sink.Emit(s)
+	return ingest.EmitOne(name, r, sink, func(data []byte) (*ingest.Session, error) {
+		return importData(name, data, opts, rep)
+	})
 }
 
 // traj holds what the file says about its one session while it is read.

@@ -43,24 +43,14 @@ func (im *Importer) ImportFile(path string, opts *ingest.Options, sink ingest.Si
 		return err
 	}
 	defer f.Close()
-	label := filepath.Base(path)
-	if dir := filepath.Base(filepath.Dir(path)); dir != "." && dir != string(filepath.Separator) {
-		label = dir + "/" + label
-	}
-	return im.Import(label, f, opts, sink, rep)
+	return im.Import(ingest.DirLabel(path), f, opts, sink, rep)
 }
 
 // Import imports the answer read from r; name labels the session and errors.
 func (im *Importer) Import(name string, r io.Reader, opts *ingest.Options, sink ingest.Sink, rep *ingest.Report) error {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	s, err := importData(name, data, opts, rep)
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	return sink.Emit(s)
+	return ingest.EmitOne(name, r, sink, func(data []byte) (*ingest.Session, error) {
+		return importData(name, data, opts, rep)
+	})
 }
 
 func importData(name string, data []byte, opts *ingest.Options, rep *ingest.Report) (*ingest.Session, error) {

@@ -27,14 +27,7 @@ var fixtures = []string{
 
 func importFixtures(t *testing.T) ([]*ingest.Session, *ingest.Report) {
 	t.Helper()
-	var sink importtest.Sink
-	rep := ingest.NewReport(Format)
-	for _, f := range fixtures {
-		if err := New().ImportFile(f, &ingest.Options{}, &sink, rep); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return sink.Sessions, rep
+	return importtest.ImportFiles(t, New(), Format, fixtures...)
 }
 
 func TestImportGolden(t *testing.T) {

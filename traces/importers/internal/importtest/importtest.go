@@ -35,6 +35,20 @@ func (k *Sink) Emit(s *ingest.Session) error {
 	return nil
 }
 
+// ImportFiles imports files with imp into one report of format, failing tb
+// on any error.
+func ImportFiles(tb testing.TB, imp ingest.Importer, format string, files ...string) ([]*ingest.Session, *ingest.Report) {
+	tb.Helper()
+	var sink Sink
+	rep := ingest.NewReport(format)
+	for _, f := range files {
+		if err := imp.ImportFile(f, &ingest.Options{}, &sink, rep); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return sink.Sessions, rep
+}
+
 // Encode writes the sessions as trace v1 JSON Lines.
 func Encode(tb testing.TB, sessions []*ingest.Session) []byte {
 	tb.Helper()
