@@ -19,6 +19,9 @@ type History struct {
 	Releases      int     `json:"releases"`
 	Breaking      int     `json:"breaking_releases"`
 	BreakingShare float64 `json:"breaking_share"`
+	// Warnings lists tools read differently from how they were served (a
+	// null or missing inputSchema, read as {"type":"object"}).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // SeriesHistory is the timeline of one series (server, or server+variant).
@@ -64,7 +67,7 @@ func (r Release) Breaking() bool { return r.Class == ClassBreaking }
 // NewHistory diffs every pair of consecutive versions of each series of c.
 // Series are in key order, versions in CompareVersions order.
 func NewHistory(c *Catalog) History {
-	h := History{Series: []SeriesHistory{}, SingleVersion: []string{}}
+	h := History{Series: []SeriesHistory{}, SingleVersion: []string{}, Warnings: Warnings(c.All())}
 	for _, key := range c.ServerNames() {
 		vs := c.Versions[key]
 		if len(vs) < 2 {

@@ -7,6 +7,7 @@ package runner
 import (
 	"io/fs"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -30,10 +31,12 @@ type Config struct {
 	Params              sim.Params
 	Traces              []Source
 	// Catalogs are directories or files (or an fs.FS directory).
-	Catalogs     []Source
-	LocalServers []string
-	Upgrades     []sim.Upgrade
-	Deny         []string
+	Catalogs []Source
+	// CatalogFingerprint is what tool fingerprints cover ("" = model).
+	CatalogFingerprint catalog.FingerprintScope
+	LocalServers       []string
+	Upgrades           []sim.Upgrade
+	Deny               []string
 	// Notes are the scenario's free-form documented assumptions.
 	Notes []sim.Assumption
 

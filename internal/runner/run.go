@@ -7,6 +7,7 @@ import (
 	"iter"
 	"sync/atomic"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces"
@@ -131,6 +132,11 @@ func prepare(cfg Config) (*prepared, error) {
 	if err != nil {
 		return nil, err
 	}
+	scope, err := catalog.ParseFingerprintScope(string(cfg.CatalogFingerprint))
+	if err != nil {
+		return nil, err
+	}
+	cat.SetFingerprintScope(scope)
 	reg := cfg.Registry
 	if reg == nil {
 		if reg, err = DefaultRegistry(); err != nil {
@@ -173,7 +179,7 @@ func prepare(cfg Config) (*prepared, error) {
 		info.Inputs = append(info.Inputs, in)
 	}
 	info.Inputs = append(info.Inputs, catalogInputs(cat, cfg.Catalogs)...)
-	info.Assumptions = Assumptions(cfg, eng)
+	info.Assumptions = append(Assumptions(cfg, eng), catalogAssumptions(cat, scope)...)
 	summary := sim.SummaryOptions{Baseline: base, EqualTolerance: report.EqualTolerance, Seed: cfg.Seed,
 		ExactSessions: cfg.ExactSessions, FidelityPairs: sim.DefaultFidelityPairs}
 	switch {
