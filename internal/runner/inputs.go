@@ -1,8 +1,6 @@
 package runner
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"io/fs"
@@ -16,25 +14,13 @@ import (
 )
 
 func (s Source) open() (io.ReadCloser, error) {
+	if s.spool != nil {
+		return io.NopCloser(io.NewSectionReader(s.spool.f, 0, s.spool.size)), nil
+	}
 	if s.FS != nil {
 		return s.FS.Open(s.Name)
 	}
 	return os.Open(s.Path)
-}
-
-// fingerprint hashes a source's bytes.
-func (s Source) fingerprint(kind string) (sim.Input, error) {
-	f, err := s.open()
-	if err != nil {
-		return sim.Input{}, fmt.Errorf("open %s: %w", s.Path, err)
-	}
-	defer f.Close()
-	h := sha256.New()
-	n, err := io.Copy(h, f)
-	if err != nil {
-		return sim.Input{}, fmt.Errorf("read %s: %w", s.Path, err)
-	}
-	return sim.Input{Kind: kind, Path: s.Path, SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n}, nil
 }
 
 // loadCatalogs loads every catalog source into one catalog.

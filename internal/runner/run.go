@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 
 	"github.com/defersim/defersim/report"
@@ -56,6 +57,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		return nil, err
 	}
 	var resume *sim.RunState
+	var expect []TracePrefix
 	if cfg.Resume {
 		if cfg.Checkpoint == "" {
 			return nil, errors.New("resume: no checkpoint path")
@@ -67,17 +69,26 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		if err := sf.matches(p.file); err != nil {
 			return nil, fmt.Errorf("resume %s: %w", cfg.Checkpoint, err)
 		}
-		resume = sf.State
+		resume, expect = sf.State, sf.Traces
+		if expect == nil {
+			expect = []TracePrefix{} // a checkpoint of a run without traces
+		}
+	}
+	hashes, err := newTraceHashes(cfg.Traces, expect)
+	if err != nil {
+		return nil, fmt.Errorf("resume %s: %w", cfg.Checkpoint, err)
 	}
 	save := func(st *sim.RunState) error {
 		f := *p.file
-		f.Kind, f.State = KindCheckpoint, st
+		f.Kind, f.State, f.Traces = KindCheckpoint, st, hashes.prefixes()
 		return WriteState(cfg.Checkpoint, &f)
 	}
 	opts := sim.RunOptions{Workers: cfg.Workers, Strict: cfg.Strict, Summary: p.summary, Resume: resume}
-	if cfg.Shard.Count > 0 {
-		sh := cfg.Shard
-		opts.Select = func(_ int64, id string) bool { return sh.Owns(id) }
+	if cfg.Shard.Count > 0 || cfg.Select != nil {
+		sh, sel := cfg.Shard, cfg.Select
+		opts.Select = func(_ int64, id string) bool {
+			return (sh.Count == 0 || sh.Owns(id)) && (sel == nil || sel(id))
+		}
 	}
 	if cfg.Checkpoint != "" && cfg.CheckpointEvery > 0 {
 		opts.Checkpoint, opts.CheckpointEvery = save, cfg.CheckpointEvery
@@ -91,8 +102,11 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 			cfg.AfterSession(n)
 		}
 	}
-	res, err := p.eng.Run(ctx, allSessions(cfg.Traces, traces.ReadOptions{SkipBad: cfg.SkipBad}, &counts), opts)
+	res, err := p.eng.Run(ctx, allSessions(cfg.Traces, hashes, traces.ReadOptions{SkipBad: cfg.SkipBad}, &counts, cfg.Transform), opts)
 	prog.done()
+	if cerr := hashes.changed(); cerr != nil {
+		return nil, fmt.Errorf("resume %s: the checkpoint was made by another run: %w; pass the same scenario, traces and flags", cfg.Checkpoint, cerr)
+	}
 	if err != nil {
 		if res != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			ie := &InterruptedError{Replayed: res.State.Replayed, Read: res.Counts.SessionsRead, Next: res.State.Next, Err: err}
@@ -107,6 +121,11 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	}
 	p.file.Kind, p.file.State = KindShard, res.State
 	p.file.Reader = readerCounts(len(cfg.Traces), res.Counts.SessionsRead, counts)
+	ins, err := hashes.inputs()
+	if err != nil {
+		return nil, err
+	}
+	p.file.Info.Inputs = append(ins, p.file.Info.Inputs...)
 	return finish(p.file, res, cfg.Workers)
 }
 
@@ -162,14 +181,8 @@ func prepare(cfg Config) (*prepared, error) {
 	if base < 0 {
 		return nil, fmt.Errorf("baseline strategy %q is not among the run's strategies", info.Baseline)
 	}
-	for _, src := range cfg.Traces {
-		in, err := src.fingerprint("trace")
-		if err != nil {
-			return nil, err
-		}
-		info.Inputs = append(info.Inputs, in)
-	}
-	info.Inputs = append(info.Inputs, catalogInputs(cat)...)
+	// The traces' hashes are added when the replay has read them (readonce.go).
+	info.Inputs = catalogInputs(cat)
 	info.Assumptions = Assumptions(cfg, eng)
 	summary := sim.SummaryOptions{Baseline: base, EqualTolerance: report.EqualTolerance, Seed: cfg.Seed,
 		ExactSessions: cfg.ExactSessions, FidelityPairs: sim.DefaultFidelityPairs}
@@ -214,17 +227,24 @@ func finish(f *StateFile, res *sim.RunResult, workers int) (*Output, error) {
 	return &Output{Results: results, Run: res, Info: info, State: f}, nil
 }
 
-// allSessions chains the sessions of every trace file, recording each
-// file's counts when it is done.
-func allSessions(srcs []Source, opts traces.ReadOptions, counts *[]traces.Counts) iter.Seq2[*traces.Session, error] {
+// allSessions chains the sessions of every trace file, hashing each
+// file's bytes into hashes (when set), changing each session with
+// transform (when set) and recording each file's counts (when set) when it
+// is done.
+func allSessions(srcs []Source, hashes traceHashes, opts traces.ReadOptions, counts *[]traces.Counts,
+	transform func(*traces.Session)) iter.Seq2[*traces.Session, error] {
 	return func(yield func(*traces.Session, error) bool) {
-		for _, src := range srcs {
+		for i, src := range srcs {
 			f, err := src.open()
 			if err != nil {
 				yield(nil, fmt.Errorf("open trace %s: %w", src.Path, err))
 				return
 			}
-			r, err := traces.NewReader(f, src.Path, opts)
+			var in io.Reader = f
+			if hashes != nil {
+				in = hashes[i].reader(f)
+			}
+			r, err := traces.NewReader(in, src.Path, opts)
 			if err != nil {
 				f.Close()
 				yield(nil, err)
@@ -232,12 +252,17 @@ func allSessions(srcs []Source, opts traces.ReadOptions, counts *[]traces.Counts
 			}
 			stop := false
 			for s, err := range r.Sessions() {
+				if err == nil && transform != nil {
+					transform(s)
+				}
 				if !yield(s, err) || err != nil {
 					stop = true
 					break
 				}
 			}
-			*counts = append(*counts, r.Counts())
+			if counts != nil {
+				*counts = append(*counts, r.Counts())
+			}
 			r.Close()
 			f.Close()
 			if stop {
