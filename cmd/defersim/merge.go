@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/runner"
 )
 
@@ -27,6 +27,14 @@ shard of the run must be given once.`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := args[0]
+			var shards []string
+			for _, dir := range args[1:] {
+				shards = append(shards, filepath.Join(dir, runner.ShardFile))
+			}
+			guard := outguard.New(shards...)
+			if err := guard.Check(runOutputs(out)...); err != nil {
+				return err
+			}
 			var files []*runner.StateFile
 			for _, dir := range args[1:] {
 				f, err := runner.ReadState(filepath.Join(dir, runner.ShardFile))
@@ -35,14 +43,16 @@ shard of the run must be given once.`,
 				}
 				files = append(files, f)
 			}
-			res, err := runner.Merge(files, workers)
+			ctx, stop := interruptibleSaying(cmd.Context(), cmd.ErrOrStderr(), "stopping")
+			defer stop()
+			res, err := runner.Merge(ctx, files, workers)
 			if err != nil {
+				if ctx.Err() != nil {
+					return exitError{code: 130, msg: "interrupted while computing the statistics; nothing was written"}
+				}
 				return err
 			}
-			if err := os.MkdirAll(out, 0o755); err != nil {
-				return fmt.Errorf("create output directory: %w", err)
-			}
-			if err := runner.WriteOutputs(res, out, runner.WriteOptions{Report: !noReport}); err != nil {
+			if err := runner.WriteOutputs(res, out, runner.WriteOptions{Report: !noReport, Check: guard.CheckOne}); err != nil {
 				return err
 			}
 			w := cmd.OutOrStdout()

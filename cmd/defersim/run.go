@@ -13,6 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/scenarios"
@@ -121,6 +123,10 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) error {
 			return err
 		}
 	}
+	guard := outguard.New(append(cfg.InputPaths(), path)...)
+	if err := guard.Check(runOutputs(f.out, f.perRequest)...); err != nil {
+		return err
+	}
 	if f.resume != "" {
 		if cmd.Flags().Changed("out") && filepath.Clean(f.out) != filepath.Clean(f.resume) {
 			return fmt.Errorf("--resume %s continues the run in that directory; --out %s names another", f.resume, f.out)
@@ -155,11 +161,12 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) error {
 		}
 		return err
 	}
-	wo := runner.WriteOptions{Report: !f.noReport, SessionsCSV: f.sessions, PerRequest: f.perRequest, State: cfg.Shard.Count > 0}
+	wo := runner.WriteOptions{Report: !f.noReport, SessionsCSV: f.sessions, PerRequest: f.perRequest, State: cfg.Shard.Count > 0,
+		Check: guard.CheckOne}
 	if err := runner.WriteOutputs(out, f.out, wo); err != nil {
 		return err
 	}
-	if err := os.Remove(cfg.Checkpoint); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := atomicfile.Remove(cfg.Checkpoint); err != nil {
 		return fmt.Errorf("remove the finished run's checkpoint: %w", err)
 	}
 	w := cmd.OutOrStdout()
@@ -180,10 +187,25 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) error {
 	return nil
 }
 
+// runOutputs lists the files a run (or merge) writes into dir, and extra.
+func runOutputs(dir string, extra ...string) []string {
+	out := []string{filepath.Join(dir, runner.CheckpointFile)}
+	for _, name := range runner.OutputFiles {
+		out = append(out, filepath.Join(dir, name))
+	}
+	return append(out, extra...)
+}
+
 // interruptible returns a context cancelled by the first SIGINT or SIGTERM,
 // after which it says so on w and restores the signals' default action (a
 // second one stops the process at once).
 func interruptible(parent context.Context, w io.Writer) (context.Context, context.CancelFunc) {
+	return interruptibleSaying(parent, w, "finishing the sessions in flight and saving a checkpoint")
+}
+
+// interruptibleSaying is interruptible with what the command does on a
+// signal.
+func interruptibleSaying(parent context.Context, w io.Writer, what string) (context.Context, context.CancelFunc) {
 	if parent == nil {
 		parent = context.Background()
 	}
@@ -196,7 +218,7 @@ func interruptible(parent context.Context, w io.Writer) (context.Context, contex
 		case sig := <-sigs:
 			signal.Stop(sigs)
 			signal.Reset(os.Interrupt, syscall.SIGTERM)
-			fmt.Fprintf(w, "\ndefersim: %v: finishing the sessions in flight and saving a checkpoint (again to stop at once)\n", sig)
+			fmt.Fprintf(w, "\ndefersim: %v: %s (again to stop at once)\n", sig, what)
 			cancel()
 		case <-done:
 			signal.Stop(sigs)

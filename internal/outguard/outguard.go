@@ -81,6 +81,9 @@ func (g *Guard) Check(outputs ...string) error {
 	return nil
 }
 
+// CheckOne is Check of one output (a function for atomicfile.Set.Commit).
+func (g *Guard) CheckOne(output string) error { return g.Check(output) }
+
 // Check is New(inputs...).Check(outputs...): the one line a command
 // calls before it writes anything.
 func Check(inputs []string, outputs ...string) error {

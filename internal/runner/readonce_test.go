@@ -116,3 +116,53 @@ func TestResumeRefusesChangedTrace(t *testing.T) {
 		t.Fatalf("resume over a changed trace: %v", err)
 	}
 }
+
+// TestInterruptDuringStatistics pins issue 18.4: a signal while the
+// statistics ran (the bootstrap) was ignored — with 10^8 resamples the run
+// went on long after it. Cancelling the context once every session is
+// replayed now stops the bootstrap, saves a checkpoint of the complete
+// replay and returns an InterruptedError that says so; a resume computes
+// the statistics without replaying, with results identical to an
+// uninterrupted run.
+func TestInterruptDuringStatistics(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays generated sessions")
+	}
+	const n = 20
+	cfg := smallConfig(t, shardStrategies[:2], n)
+	whole, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, boot := range []int{100_000_000, cfg.Bootstrap} {
+		c := cfg
+		c.Bootstrap = boot
+		c.Checkpoint = filepath.Join(t.TempDir(), CheckpointFile)
+		ctx, cancel := context.WithCancel(context.Background())
+		c.AfterSession = func(k int64) {
+			if k == n {
+				cancel()
+			}
+		}
+		_, err := Run(ctx, c)
+		cancel()
+		var ie *InterruptedError
+		if !errors.As(err, &ie) || !ie.Statistics || ie.Replayed != n || ie.Checkpoint != c.Checkpoint {
+			t.Fatalf("bootstrap %d: error %v (%+v), want an interruption during the statistics with a checkpoint", boot, err, ie)
+		}
+		if !strings.Contains(err.Error(), "interrupted while computing the statistics, after replaying all 20 sessions") {
+			t.Errorf("message %q", err)
+		}
+		if boot != cfg.Bootstrap {
+			continue
+		}
+		c.Resume, c.AfterSession = true, func(int64) { t.Error("the resume replayed a session") }
+		resumed, err := Run(context.Background(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(resultsBytes(t, whole), resultsBytes(t, resumed)) {
+			t.Error("the resumed run's results differ from the uninterrupted run's")
+		}
+	}
+}

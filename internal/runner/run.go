@@ -31,11 +31,17 @@ type InterruptedError struct {
 	Checkpoint string
 	// CheckpointErr is why the checkpoint could not be written, if it failed.
 	CheckpointErr error
-	Err           error
+	// Statistics says the replay was complete and the statistics (the
+	// bootstrap) were interrupted.
+	Statistics bool
+	Err        error
 }
 
 func (e *InterruptedError) Error() string {
 	msg := fmt.Sprintf("interrupted after replaying %d sessions (%d read)", e.Replayed, e.Read)
+	if e.Statistics {
+		msg = fmt.Sprintf("interrupted while computing the statistics, after replaying all %d sessions (%d read)", e.Replayed, e.Read)
+	}
 	switch {
 	case e.CheckpointErr != nil:
 		msg += fmt.Sprintf("; the checkpoint could not be written: %v", e.CheckpointErr)
@@ -119,14 +125,29 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		}
 		return nil, err
 	}
-	p.file.Kind, p.file.State = KindShard, res.State
-	p.file.Reader = readerCounts(len(cfg.Traces), res.Counts.SessionsRead, counts)
 	ins, err := hashes.inputs()
 	if err != nil {
 		return nil, err
 	}
-	p.file.Info.Inputs = append(ins, p.file.Info.Inputs...)
-	return finish(p.file, res, cfg.Workers)
+	done := *p.file // p.file stays the checkpoints' description
+	done.Kind, done.State = KindShard, res.State
+	done.Reader = readerCounts(len(cfg.Traces), res.Counts.SessionsRead, counts)
+	done.Info.Inputs = append(ins, p.file.Info.Inputs...)
+	out, err := finish(ctx, &done, res, cfg.Workers)
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		// Interrupted while computing the statistics: every session was
+		// replayed, and the checkpoint says so; a resume reads the traces
+		// again (replaying nothing) and computes the statistics.
+		ie := &InterruptedError{Replayed: res.State.Replayed, Read: res.Counts.SessionsRead, Next: res.State.Next, Err: err,
+			Statistics: true}
+		if cfg.Checkpoint != "" {
+			if ie.CheckpointErr = save(res.State); ie.CheckpointErr == nil {
+				ie.Checkpoint = cfg.Checkpoint
+			}
+		}
+		return nil, ie
+	}
+	return out, err
 }
 
 // prepared is a run ready to replay.
@@ -201,8 +222,9 @@ func prepare(cfg Config) (*prepared, error) {
 	return &prepared{eng: eng, summary: summary, file: file}, nil
 }
 
-// finish turns a completed state into results.
-func finish(f *StateFile, res *sim.RunResult, workers int) (*Output, error) {
+// finish turns a completed state into results; cancelling ctx stops the
+// statistics (the bootstrap) with ctx's error.
+func finish(ctx context.Context, f *StateFile, res *sim.RunResult, workers int) (*Output, error) {
 	info := f.Info
 	c := &res.Counts
 	f.Reader.apply(c)
@@ -220,7 +242,10 @@ func finish(f *StateFile, res *sim.RunResult, workers int) (*Output, error) {
 		info.Fidelity = res.State.FidelitySummary(f.FidelityStrategy)
 	}
 	results, err := report.Build(res.Outcomes, info, report.BuildOptions{Bootstrap: f.Bootstrap, Prices: f.Prices,
-		Workers: workers})
+		Workers: workers, Context: ctx})
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("summarise results: %w", err)
 	}
