@@ -6,13 +6,16 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/calibrate"
+	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/traces"
 )
 
 func newCalibrateCmd() *cobra.Command {
@@ -44,8 +47,17 @@ traces' recorded model when it is a preset). Catalogs default to those
 written beside the traces (TRACE.catalog, DIR/catalog).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sc, m, catalogs, err := jobInputs(scenario, model, catalogs, args)
+			srcs, release, err := runner.Rereadable(runner.PathSources(args...))
 			if err != nil {
+				return err
+			}
+			defer release()
+			sc, m, catalogs, err := jobInputs(scenario, model, catalogs, srcs)
+			if err != nil {
+				return err
+			}
+			guard := outguard.New(slices.Concat(args, catalogs, []string{scenario})...)
+			if err := guard.Check(out, jsonOut); err != nil {
 				return err
 			}
 			cat, err := runner.LoadCatalogs(runner.PathSources(catalogs...))
@@ -58,6 +70,7 @@ written beside the traces (TRACE.catalog, DIR/catalog).`,
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			res, err := calibrate.Run(ctx, calibrate.Config{Traces: args, Catalog: cat, Model: m, Params: sc.Params,
+				Sessions: runner.SessionSource(srcs, traces.ReadOptions{}),
 				FitShare: fitOn, Seed: seed, Split: split, Loss: calibrate.Loss(loss)})
 			if err != nil {
 				return err
@@ -66,22 +79,29 @@ written beside the traces (TRACE.catalog, DIR/catalog).`,
 			if err := calibrate.WriteText(w, res); err != nil {
 				return err
 			}
+			set := atomicfile.NewSet()
+			defer set.Abort()
 			if out != "" {
-				if err := atomicfile.WriteFile(out, calibrate.Snippet(res), 0o644); err != nil {
+				if err := atomicfile.WriteFile(set.File(out), calibrate.Snippet(res), 0o644); err != nil {
 					return fmt.Errorf("write snippet: %w", err)
 				}
-				fmt.Fprintf(w, "\nscenario snippet: %s\n", out)
-			} else {
-				fmt.Fprintf(w, "\n%s", calibrate.Snippet(res))
 			}
 			if jsonOut != "" {
 				data, err := json.MarshalIndent(res, "", "  ")
 				if err != nil {
 					return err
 				}
-				if err := atomicfile.WriteFile(jsonOut, append(data, '\n'), 0o644); err != nil {
+				if err := atomicfile.WriteFile(set.File(jsonOut), append(data, '\n'), 0o644); err != nil {
 					return fmt.Errorf("write %s: %w", jsonOut, err)
 				}
+			}
+			if err := set.Commit(guard.CheckOne); err != nil {
+				return err
+			}
+			if out != "" {
+				fmt.Fprintf(w, "\nscenario snippet: %s\n", out)
+			} else {
+				fmt.Fprintf(w, "\n%s", calibrate.Snippet(res))
 			}
 			return nil
 		},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/check"
+	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/scenarios"
 )
 
@@ -46,6 +47,9 @@ statistic of it) or METRIC.STAT with STAT mean, p50 or p95.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if baseline == "" {
 				return exitError{code: 2, msg: "--baseline BASE.json is required"}
+			}
+			if err := outguard.Check([]string{baseline, args[0], scenario}, markdown); err != nil {
+				return exitError{code: 2, msg: err.Error()}
 			}
 			tol := check.NewTolerances(nil)
 			if len(metrics) > 0 {

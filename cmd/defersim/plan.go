@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/plan"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/report"
@@ -53,6 +54,18 @@ on today's catalog).`,
 			if err != nil {
 				return err
 			}
+			guard := outguard.New(args[0], scenario, growthFrom)
+			set := atomicfile.NewSet()
+			defer set.Abort()
+			stage := out
+			if out != "" {
+				if err := guard.Check(filepath.Join(out, "plan.json")); err != nil {
+					return err
+				}
+				if stage, err = set.Dir(out); err != nil {
+					return err
+				}
+			}
 			proj, err := plan.Project(res, plan.Options{SessionsPerDay: perDay, DaysPerMonth: perMonth})
 			if err != nil {
 				return err
@@ -86,12 +99,23 @@ on today's catalog).`,
 						rc.ScenarioFingerprint, res.Run.ScenarioFingerprint)
 				}
 				rc.Bootstrap, rc.Workers = bootstrap, workers
+				g := outguard.New(append(rc.InputPaths(), args[0], scenario, growthFrom)...)
+				if err := g.Check(filepath.Join(out, "plan.json")); err != nil {
+					return err
+				}
+				guard = g
 				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 				defer stop()
 				pts, plots, err := plan.Growth(ctx, plan.GrowthConfig{Base: rc, Factors: growth, Pool: growthFrom,
-					Seed: rc.Seed, Dir: out, Metrics: metrics})
+					Seed: rc.Seed, Dir: stage, Metrics: metrics})
 				if err != nil {
 					return err
+				}
+				for i := range pts {
+					pts[i].ResultsPath = set.Final(pts[i].ResultsPath)
+				}
+				for i := range plots {
+					plots[i] = set.Final(plots[i])
 				}
 				var points []plan.Point
 				fmt.Fprintf(w, "\ncatalog growth (same %d sessions; added servers offered to every session):\n", pts[0].Results.Sessions)
@@ -118,18 +142,17 @@ on today's catalog).`,
 				doc.Growth, doc.Breakdowns, doc.Plots = pts, bs, plots
 			}
 			if out != "" {
-				if err := os.MkdirAll(out, 0o755); err != nil {
-					return err
-				}
 				data, err := json.MarshalIndent(doc, "", "  ")
 				if err != nil {
 					return err
 				}
-				path := filepath.Join(out, "plan.json")
-				if err := atomicfile.WriteFile(path, append(data, '\n'), 0o644); err != nil {
+				if err := atomicfile.WriteFile(filepath.Join(stage, "plan.json"), append(data, '\n'), 0o644); err != nil {
 					return err
 				}
-				fmt.Fprintf(w, "plan: %s\n", path)
+				if err := set.Commit(guard.CheckOne); err != nil {
+					return err
+				}
+				fmt.Fprintf(w, "plan: %s\n", filepath.Join(out, "plan.json"))
 			}
 			return nil
 		},

@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/recommend"
+	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
@@ -60,8 +63,17 @@ proposal, the current strategy (--current, default the scenario's baseline)
 and every preset are replayed on them, with paired differences.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sc, m, catalogs, err := jobInputs(scenario, model, catalogs, args)
+			srcs, release, err := runner.Rereadable(runner.PathSources(args...))
 			if err != nil {
+				return err
+			}
+			defer release()
+			sc, m, catalogs, err := jobInputs(scenario, model, catalogs, srcs)
+			if err != nil {
+				return err
+			}
+			guard := outguard.New(slices.Concat(args, catalogs, []string{scenario})...)
+			if err := guard.Check(out, results, jsonOut); err != nil {
 				return err
 			}
 			if current == "" {
@@ -90,7 +102,7 @@ and every preset are replayed on them, with paired differences.`,
 			rules.USDPerSecond, rules.Rare, rules.Expensive, rules.Confidence = value, rare, expensive, conf
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			p, err := recommend.Run(ctx, recommend.Config{Traces: args, Catalogs: catalogs, Model: m, Params: sc.Params,
+			p, err := recommend.Run(ctx, recommend.Config{Traces: args, Sources: srcs, Catalogs: catalogs, Model: m, Params: sc.Params,
 				Current: cur, Base: baseStrat, Seed: seed, TestShare: testShare, Rules: rules,
 				Bootstrap: bootstrap, Workers: workers})
 			if err != nil {
@@ -101,28 +113,37 @@ and every preset are replayed on them, with paired differences.`,
 				return err
 			}
 			snippet := recommend.Snippet(p)
+			set := atomicfile.NewSet()
+			defer set.Abort()
 			if out != "" {
-				if err := atomicfile.WriteFile(out, snippet, 0o644); err != nil {
+				if err := atomicfile.WriteFile(set.File(out), snippet, 0o644); err != nil {
 					return fmt.Errorf("write snippet: %w", err)
 				}
-				fmt.Fprintf(w, "\nstrategy snippet: %s\n", out)
-			} else {
-				fmt.Fprintf(w, "\n%s", snippet)
 			}
 			if results != "" && p.Validation != nil {
-				if err := report.WriteResults(results, p.Validation.Results); err != nil {
+				if err := report.WriteResults(set.File(results), p.Validation.Results); err != nil {
 					return err
 				}
-				fmt.Fprintf(w, "validation results: %s\n", results)
 			}
 			if jsonOut != "" {
 				data, err := json.MarshalIndent(p, "", "  ")
 				if err != nil {
 					return err
 				}
-				if err := atomicfile.WriteFile(jsonOut, append(data, '\n'), 0o644); err != nil {
+				if err := atomicfile.WriteFile(set.File(jsonOut), append(data, '\n'), 0o644); err != nil {
 					return fmt.Errorf("write %s: %w", jsonOut, err)
 				}
+			}
+			if err := set.Commit(guard.CheckOne); err != nil {
+				return err
+			}
+			if out != "" {
+				fmt.Fprintf(w, "\nstrategy snippet: %s\n", out)
+			} else {
+				fmt.Fprintf(w, "\n%s", snippet)
+			}
+			if results != "" && p.Validation != nil {
+				fmt.Fprintf(w, "validation results: %s\n", results)
 			}
 			return nil
 		},

@@ -12,9 +12,24 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/plan"
 	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/scenarios"
 )
+
+// scenarioGuard is the outguard of a command that replays a scenario
+// (file path, "" for the embedded default) with overrides: its inputs are
+// the scenario file and the traces and catalogs on disk.
+func scenarioGuard(sc *scenarios.Scenario, path string, ov runner.Overrides) (*outguard.Guard, error) {
+	c := *sc
+	c.Strategies = nil // inputs only: strategies do not matter here
+	rc, err := runner.FromScenario(&c, runner.Overrides{Traces: ov.Traces, Catalogs: ov.Catalogs}, embeddedData())
+	if err != nil {
+		return nil, err
+	}
+	return outguard.New(append(rc.InputPaths(), path)...), nil
+}
 
 func newSweepCmd() *cobra.Command {
 	var (
@@ -61,13 +76,32 @@ block is used.`,
 			default:
 				return fmt.Errorf("no --param and the scenario has no sweep: block")
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			pts, plots, err := plan.Sweep(ctx, plan.SweepConfig{Scenario: sc, Spec: spec,
-				Overrides: runner.Overrides{Traces: traces, Catalogs: catalogs, Strategies: strategies},
-				Embedded:  embeddedData(), Dir: out, Metrics: metrics, Bootstrap: bootstrap, Workers: workers})
+			ov := runner.Overrides{Traces: traces, Catalogs: catalogs, Strategies: strategies}
+			guard, err := scenarioGuard(sc, path, ov)
 			if err != nil {
 				return err
+			}
+			if err := guard.Check(filepath.Join(out, "sweep.json")); err != nil {
+				return err
+			}
+			set := atomicfile.NewSet()
+			defer set.Abort()
+			stage, err := set.Dir(out)
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			pts, plots, err := plan.Sweep(ctx, plan.SweepConfig{Scenario: sc, Spec: spec, Overrides: ov,
+				Embedded: embeddedData(), Dir: stage, Metrics: metrics, Bootstrap: bootstrap, Workers: workers})
+			if err != nil {
+				return err
+			}
+			for i := range pts {
+				pts[i].ResultsPath = set.Final(pts[i].ResultsPath)
+			}
+			for i := range plots {
+				plots[i] = set.Final(plots[i])
 			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "sweep of %s over %d values, %d sessions each\n", spec.Param, len(pts), pts[0].Results.Sessions)
@@ -97,7 +131,10 @@ block is used.`,
 			if err != nil {
 				return err
 			}
-			return atomicfile.WriteFile(filepath.Join(out, "sweep.json"), append(data, '\n'), 0o644)
+			if err := atomicfile.WriteFile(filepath.Join(stage, "sweep.json"), append(data, '\n'), 0o644); err != nil {
+				return err
+			}
+			return set.Commit(guard.CheckOne)
 		},
 	}
 	fl := c.Flags()

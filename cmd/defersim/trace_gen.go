@@ -4,12 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/traces/gen"
 )
 
@@ -104,8 +107,30 @@ See docs/generator.md and docs/real-drift.md.`,
 			} else if g, err = gen.New(p); err != nil {
 				return exitError{code: 2, msg: err.Error()}
 			}
-			sum, err := g.WriteDir(out, gen.WriteOptions{Clean: force})
+			guard := outguard.New(paramsFile, catalogs)
+			files := []string{filepath.Join(out, gen.TraceFile), filepath.Join(out, gen.ParamsFile), filepath.Join(out, gen.UpgradesFile)}
+			if err := guard.Check(files...); err != nil {
+				return err
+			}
+			set := atomicfile.NewSet()
+			defer set.Abort()
+			stage, err := set.Dir(out)
 			if err != nil {
+				return err
+			}
+			ctx, stop := interruptibleSaying(cmd.Context(), cmd.ErrOrStderr(), "stopping; nothing is written")
+			defer stop()
+			sum, err := g.WriteDir(stage, gen.WriteOptions{Clean: force, Final: out, Context: ctx})
+			if err != nil {
+				if ctx.Err() != nil {
+					return exitError{code: 130, msg: "generation interrupted; nothing was written"}
+				}
+				return err
+			}
+			if force && catalogs == "" {
+				set.Replace(filepath.Join(out, gen.CatalogDir, "*.json"))
+			}
+			if err := set.Commit(guard.CheckOne); err != nil {
 				return err
 			}
 			w := cmd.OutOrStdout()

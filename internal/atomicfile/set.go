@@ -134,6 +134,9 @@ func (s *Set) Commit(check func(final string) error) (err error) {
 	}
 	written := map[string]bool{}
 	for _, m := range moves {
+		if written[filepath.Clean(m.final)] {
+			return fmt.Errorf("two outputs are the same file %s", m.final)
+		}
 		written[filepath.Clean(m.final)] = true
 	}
 	for _, m := range moves {

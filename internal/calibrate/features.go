@@ -187,8 +187,8 @@ func (s *Setup) fidelity(ctx context.Context, src Source, params sim.Params) (*s
 
 // RecordedModel returns the model named by the first session_start of the
 // traces that has one ("" when none does).
-func RecordedModel(paths []string) (string, error) {
-	for s, err := range Files(paths)() {
+func RecordedModel(src Source) (string, error) {
+	for s, err := range src() {
 		if err != nil {
 			return "", err
 		}

@@ -12,8 +12,11 @@ import (
 // Config is one calibration.
 type Config struct {
 	// Traces are the recorded sessions; Catalog the tools they used.
-	Traces  []string
-	Catalog *catalog.Catalog
+	Traces []string
+	// Sessions, when set, reads the traces instead of opening Traces (the
+	// CLI passes sources that can be read several times, FIFOs included).
+	Sessions Source
+	Catalog  *catalog.Catalog
 	// Model and Params are the scenario's: the starting point, the values
 	// kept where the data cannot decide, and the "before" of every error.
 	Model  sim.Model
@@ -83,7 +86,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	strat.Name = "recorded"
 	setup := &Setup{Model: cfg.Model, Params: cfg.Params, Catalog: cfg.Catalog, Strategy: strat,
 		Seed: cfg.Seed, FitShare: cfg.FitShare}
-	src := Files(cfg.Traces)
+	src := cfg.Sessions
+	if src == nil {
+		src = Files(cfg.Traces)
+	}
 	res := &Result{Traces: cfg.Traces, Model: cfg.Model.Name, Tokenizer: cfg.Params.Tokenizer, Seed: cfg.Seed,
 		FitShare: cfg.FitShare, Loss: cfg.Loss, Params: cfg.Params, ModelOut: cfg.Model, scenarioParams: cfg.Params}
 
