@@ -207,3 +207,53 @@ func TestTracesFromFIFOAndPipe(t *testing.T) {
 		}
 	}
 }
+
+// TestControlCharactersEscaped pins issue 18.6: ESC, NUL and newlines in
+// tool and server names were printed raw by trace stats, catalog stats and
+// catalog diff (a name could clear the screen or forge a line of output).
+// They are printed escaped.
+func TestControlCharactersEscaped(t *testing.T) {
+	dir := t.TempDir()
+	const evil = `ev\u001b[2J\u0000il\nFORGED\tline\u202e`
+	cat := func(name string, tools ...string) string {
+		var parts []string
+		for _, tl := range tools {
+			parts = append(parts, `{"name":"`+tl+`","description":"d","inputSchema":{"type":"object"}}`)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(`{"tools":[`+strings.Join(parts, ",")+`]}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	v1 := cat("srv@1.json", "plain", evil)
+	v2 := cat("srv@2.json", "plain", evil+"2")
+	trace := filepath.Join(dir, "t.jsonl")
+	lines := `{"v":1,"type":"session_start","session":"s","t":"2026-01-01T00:00:00Z"}
+{"type":"tool_call","session":"s","t":"2026-01-01T00:00:01Z","call_id":"c","tool":"` + evil + `","server":"s` + evil + `","status":"ok"}
+{"type":"session_end","session":"s","t":"2026-01-01T00:00:02Z"}
+`
+	if err := os.WriteFile(trace, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"trace", "stats", trace},
+		{"catalog", "stats", v1},
+		{"catalog", "diff", v1, v2},
+	} {
+		stdout, stderr, code := cliRun(t, args...)
+		out := stdout + stderr
+		if code > 1 || !strings.Contains(out, `ev\x1b[2J\x00il\nFORGED\tline\u202e`) {
+			t.Errorf("%v: exit %d, the name is not printed escaped:\n%s", args, code, out)
+		}
+		for i := 0; i < len(out); i++ {
+			if c := out[i]; c < 0x20 && c != '\n' || c == 0x7f {
+				t.Errorf("%v prints the control byte %#x", args, c)
+				break
+			}
+		}
+		if strings.Contains(out, "\nFORGED") || strings.Contains(out, "\u202e") {
+			t.Errorf("%v: a name forged a line or kept a bidi override:\n%s", args, out)
+		}
+	}
+}
