@@ -137,7 +137,9 @@ func TestApply(t *testing.T) {
 	for _, bad := range []struct {
 		path string
 		v    float64
-	}{{"strategy.trigger.count", 2.5}, {"params.nudge_prob", 2}, {"model.latency.decode_tps", -1}} {
+	}{{"strategy.trigger.count", 2.5}, {"params.nudge_prob", 2}, {"model.latency.decode_tps", -1},
+		// Issue 18.7: values sim accepts that overflow a replay.
+		{"model.latency.decode_tps", 1e-300}, {"model.pricing.input_per_mtok", 1e308}, {"strategy.trigger.count", 1e19}} {
 		if _, _, err := Apply(sc, bad.path, bad.v); err == nil {
 			t.Errorf("%s = %v accepted", bad.path, bad.v)
 		}

@@ -195,6 +195,9 @@ func Apply(sc *scenarios.Scenario, path string, v float64) (*scenarios.Scenario,
 	case strings.HasPrefix(path, "model."):
 		err = c.Model.Validate()
 	}
+	if err == nil {
+		_, err = scenarios.CheckBounds(c.Model, c.Params)
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s = %v: %w", path, v, err)
 	}
