@@ -69,12 +69,19 @@ type Counts struct {
 	SkipReasons map[Kind]int64 `json:"skip_reasons,omitempty"`
 	// FirstSkips records the first MaxSkipRecords skipped lines and why.
 	FirstSkips []Problem `json:"first_skips,omitempty"`
+	// Implausible counts accepted lines with a count or duration beyond
+	// what any real session records (plausible.go): they are kept, and
+	// callers warn about them.
+	Implausible int64 `json:"implausible,omitempty"`
+	// FirstImplausible records the first MaxSkipRecords such lines.
+	FirstImplausible []Problem `json:"first_implausible,omitempty"`
 }
 
 // clone returns a copy that shares nothing with c.
 func (c Counts) clone() Counts {
 	c.SkipReasons = maps.Clone(c.SkipReasons)
 	c.FirstSkips = slices.Clone(c.FirstSkips)
+	c.FirstImplausible = slices.Clone(c.FirstImplausible)
 	return c
 }
 
@@ -243,6 +250,13 @@ func (r *Reader) add(line []byte) (*Session, *LineError) {
 		return nil, r.lineError(KindSessionNotOpen, fmt.Sprintf(
 			"%s event for session %q, which is not open (no session_start before it, or it already ended)",
 			ev.Type, ev.Session))
+	}
+	if reason := implausible(ev); reason != "" {
+		r.counts.Implausible++
+		if len(r.counts.FirstImplausible) < MaxSkipRecords {
+			r.counts.FirstImplausible = append(r.counts.FirstImplausible,
+				Problem{File: r.name, Line: r.src.line, Reason: reason, Kind: KindImplausible})
+		}
 	}
 	s := o.s
 	ev.Session = s.ID // share one string per session

@@ -257,3 +257,39 @@ func TestControlCharactersEscaped(t *testing.T) {
 		}
 	}
 }
+
+// TestImplausibleCountsWarn pins issue 18.8: counts of 2^63−1 tokens gave
+// $1.4e14 per session without a word. The run keeps them (they are valid)
+// but warns, with file and line.
+func TestImplausibleCountsWarn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays a session")
+	}
+	dir := t.TempDir()
+	cat := filepath.Join(dir, "cat")
+	if err := os.Mkdir(cat, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cat, "files@1.json"), []byte(`{"tools":[{"name":"read_file","description":"Read.","inputSchema":{"type":"object"}}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	trace := filepath.Join(dir, "t.jsonl")
+	if err := os.WriteFile(trace, []byte(`{"v":1,"type":"session_start","session":"s","t":"2026-01-01T00:00:00Z","servers":[{"name":"files","version":"1"}]}
+{"type":"user","session":"s","t":"2026-01-01T00:00:01Z","text":"read it","text_tokens":9223372036854775807}
+{"type":"model_request","session":"s","t":"2026-01-01T00:00:02Z","id":"r1","usage":{"input":100,"output":9223372036854775807}}
+{"type":"session_end","session":"s","t":"2026-01-01T00:00:03Z"}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := cliRun(t, "run", "--traces", trace, "--catalogs", cat, "-o", filepath.Join(dir, "out"), "--no-report", "--bootstrap", "-1")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"defersim: warning: 2 trace line(s) hold an implausible count or duration",
+		trace + `:2: field "text_tokens": 9223372036854775807 tokens is implausible (over 1e+09)`,
+		trace + `:3: field "usage.output": 9223372036854775807 tokens is implausible (over 1e+09)`} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+}

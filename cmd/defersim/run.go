@@ -178,6 +178,7 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) error {
 	case !f.quiet:
 		printRunSummary(w, out, f.out, !f.noReport)
 	}
+	warnImplausible(stderr, out)
 	if n := out.Info.Counts.SessionsSkipped; n > 0 {
 		for _, msg := range out.Run.Failures {
 			fmt.Fprintln(stderr, "defersim: skipped", firstLineOf(msg))
@@ -185,6 +186,22 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) error {
 		return exitError{code: 1, msg: fmt.Sprintf("%d session(s) failed to replay and were skipped (see above); results cover the rest", n)}
 	}
 	return nil
+}
+
+// warnImplausible warns about implausible recorded counts and durations
+// (issue 18.8: 2^63−1 tokens gave $1.4e14 per session, silently).
+func warnImplausible(w io.Writer, out *runner.Output) {
+	if out.Implausible == 0 {
+		return
+	}
+	fmt.Fprintf(w, "defersim: warning: %d trace line(s) hold an implausible count or duration, kept as recorded; figures that use them are dominated by them\n", out.Implausible)
+	for i, p := range out.FirstImplausible {
+		if i == 5 {
+			fmt.Fprintf(w, "defersim: warning: … (%d more)\n", out.Implausible-5)
+			break
+		}
+		fmt.Fprintf(w, "defersim: warning: %s:%d: %s\n", p.File, p.Line, p.Reason)
+	}
 }
 
 // runOutputs lists the files a run (or merge) writes into dir, and extra.

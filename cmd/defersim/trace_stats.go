@@ -61,6 +61,10 @@ type statsReport struct {
 	Skipped     int64                 `json:"skipped_lines"`
 	SkipReasons map[traces.Kind]int64 `json:"skip_reasons,omitempty"`
 	Stats       traces.Stats          `json:"stats"`
+	// Implausible counts lines with a count or duration beyond any real
+	// session's (kept); FirstImplausible locates the first.
+	Implausible      int64            `json:"implausible_values,omitempty"`
+	FirstImplausible []traces.Problem `json:"first_implausible,omitempty"`
 }
 
 // traceStats reads every file in turn.
@@ -89,6 +93,8 @@ func addFileStats(acc *traces.StatsAccumulator, rep *statsReport, path string, o
 		acc.Add(s)
 	}
 	c := r.Counts()
+	rep.Implausible += c.Implausible
+	rep.FirstImplausible = append(rep.FirstImplausible, c.FirstImplausible...)
 	rep.Skipped += c.Skipped
 	for k, n := range c.SkipReasons {
 		if rep.SkipReasons == nil {
@@ -116,6 +122,12 @@ func (rep statsReport) writeText(w io.Writer, top int) error {
 			parts = append(parts, fmt.Sprintf("%s %d", k, rep.SkipReasons[k]))
 		}
 		if _, err := fmt.Fprintf(w, "skipped %d malformed lines (%s)\n\n", rep.Skipped, strings.Join(parts, ", ")); err != nil {
+			return err
+		}
+	}
+	if rep.Implausible > 0 {
+		if _, err := fmt.Fprintf(w, "warning: %d line(s) hold an implausible count or duration (first: %s)\n\n",
+			rep.Implausible, rep.FirstImplausible[0]); err != nil {
 			return err
 		}
 	}

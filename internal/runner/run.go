@@ -19,6 +19,11 @@ type Output struct {
 	Info    sim.RunInfo
 	// State is the run's mergeable state (written as shard.bin by a shard).
 	State *StateFile
+	// Implausible counts the trace lines with a count or duration beyond
+	// any real session's (kept, but they dominate the figures: commands
+	// warn); FirstImplausible locates the first of them.
+	Implausible      int64
+	FirstImplausible []traces.Problem
 }
 
 // InterruptedError is returned by Run when its context is cancelled: the
@@ -134,6 +139,12 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	done.Reader = readerCounts(len(cfg.Traces), res.Counts.SessionsRead, counts)
 	done.Info.Inputs = append(ins, p.file.Info.Inputs...)
 	out, err := finish(ctx, &done, res, cfg.Workers)
+	if out != nil {
+		for _, c := range counts {
+			out.Implausible += c.Implausible
+			out.FirstImplausible = append(out.FirstImplausible, c.FirstImplausible...)
+		}
+	}
 	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		// Interrupted while computing the statistics: every session was
 		// replayed, and the checkpoint says so; a resume reads the traces
