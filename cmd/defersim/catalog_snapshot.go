@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
 	"path/filepath"
 	"strings"
 	"time"
@@ -57,7 +58,7 @@ The server process group is always stopped and reaped.`,
 				return errors.New("--captures must be 1 or more")
 			}
 			opts := mcpsnap.Options{Timeout: timeout, Captures: captures, ProtocolVersion: protocol}
-			ctx, stop := signal.NotifyContext(cmdContext(cmd), os.Interrupt)
+			ctx, stop := signal.NotifyContext(cmdContext(cmd), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			w := cmd.OutOrStdout()
 			if fromConfig != "" {
