@@ -7,9 +7,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"syscall"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"

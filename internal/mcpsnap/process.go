@@ -14,7 +14,7 @@ import (
 // that stopping it also stops anything it spawned.
 type process struct {
 	cmd     *exec.Cmd
-	tag     string // in the environment of the server and its descendants
+	tag     string   // in the environment of the server and its descendants
 	stdin   *os.File // write end
 	stdout  io.ReadCloser
 	stderr  *lineRing
