@@ -65,11 +65,20 @@ func TestInterruptedRunWritesNothingAndResumes(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "checkpoint")); err != nil {
 		t.Fatalf("no checkpoint: %v", err)
 	}
+	// What SIGKILL during a checkpoint write leaves (issue 18.8: it stayed
+	// after a completed resume).
+	killed := filepath.Join(dir, ".checkpoint.tmp-4242")
+	if err := os.WriteFile(killed, []byte("half a checkpoint"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if out, code := runCLI(t, append(args(dir), "--resume", dir)...); code != 0 {
 		t.Fatalf("resume: exit %d\n%s", code, out)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "checkpoint")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the checkpoint is still there after the run finished (%v)", err)
+	}
+	if _, err := os.Stat(killed); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a killed checkpoint write's temporary file is still there after the run finished (%v)", err)
 	}
 	fresh := filepath.Join(t.TempDir(), "fresh")
 	if out, code := runCLI(t, args(fresh)...); code != 0 {
