@@ -293,3 +293,38 @@ func TestImplausibleCountsWarn(t *testing.T) {
 		}
 	}
 }
+
+// TestFailedRunKeepsPreviousOutputs pins issue 18.8 ("a full disk leaves a
+// new results.json beside the previous run's report.html"): a run whose
+// outputs fail half-way (here the per-request CSV cannot be created, after
+// results.json and the report are written) leaves the previous run's
+// output set exactly as it was, and no staging file.
+func TestFailedRunKeepsPreviousOutputs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays generated sessions")
+	}
+	trace, cat := genData(t, "20")
+	out := filepath.Join(t.TempDir(), "out")
+	base := []string{"run", "-q", "--traces", trace, "--catalogs", cat, "-o", out, "--bootstrap", "-1"}
+	if stdout, stderr, code := cliRun(t, append(base, "--seed", "1")...); code != 0 {
+		t.Fatalf("first run: exit %d\n%s%s", code, stdout, stderr)
+	}
+	before := map[string][]byte{}
+	for _, f := range filesUnder(t, out) {
+		b, _ := os.ReadFile(f)
+		before[f] = b
+	}
+	_, stderr, code := cliRun(t, append(base, "--seed", "2", "--per-request", filepath.Join(t.TempDir(), "missing", "pr.csv"))...)
+	if code == 0 {
+		t.Fatal("a run whose per-request CSV cannot be written succeeded")
+	}
+	after := filesUnder(t, out)
+	if len(after) != len(before) {
+		t.Errorf("files before %d, after %d: %v (%s)", len(before), len(after), after, stderr)
+	}
+	for _, f := range after {
+		if b, _ := os.ReadFile(f); !bytes.Equal(b, before[f]) {
+			t.Errorf("%s changed though the run failed", f)
+		}
+	}
+}
