@@ -57,17 +57,6 @@ type rawKey struct {
 	plain  bool
 }
 
-func newRawKey(line []byte, off, end int) rawKey {
-	k := rawKey{off: uint32(off), n: uint32(end - off), plain: true}
-	for _, c := range line[off:end] {
-		if c == '\\' || c >= utf8.RuneSelf {
-			k.plain = false
-			break
-		}
-	}
-	return k
-}
-
 func (k rawKey) of(line []byte) []byte { return line[k.off : k.off+k.n] }
 
 // container is an open object or array.
@@ -133,8 +122,9 @@ func (s *keyScanner) addKey(line []byte, off, end int) (dupKey, bool) {
 		s.field = raw
 	}
 	if o.set == nil {
-		k := newRawKey(line, off, end)
-		bit := uint64(1) << (keyHash(raw, k.plain, o.fold) & 63)
+		h, plain := keyHash(raw, o.fold)
+		k := rawKey{off: uint32(off), n: uint32(end - off), plain: plain}
+		bit := uint64(1) << (h & 63)
 		if o.seen&bit != 0 {
 			for _, prev := range s.keys[o.start:s.nkeys] {
 				if sameKey(line, prev, k, o.fold) {
@@ -170,16 +160,27 @@ func (s *keyScanner) dup(raw []byte) dupKey {
 	return dupKey{key: unescapeKey(raw), field: unescapeKey(s.field)}
 }
 
-// keyHash hashes a key so that keys sameKey calls equal hash alike.
-func keyHash(b []byte, plain, fold bool) uint64 {
-	if !plain {
-		b = []byte(keyOf(b, fold))
-	}
+// keyHash hashes a key so that keys sameKey calls equal hash alike, and
+// says whether it is plain (ASCII without escapes).
+func keyHash(b []byte, fold bool) (uint64, bool) {
 	h := uint64(14695981039346656037)
 	for _, c := range b {
+		if c == '\\' || c >= utf8.RuneSelf {
+			return keyHashSlow(b, fold), false
+		}
 		if fold && 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}
+		h = (h ^ uint64(c)) * 1099511628211
+	}
+	return h ^ h>>32, true
+}
+
+// keyHashSlow hashes a key with escapes or non-ASCII bytes by its
+// unescaped (and, when fold, lower-cased) form.
+func keyHashSlow(b []byte, fold bool) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range []byte(keyOf(b, fold)) {
 		h = (h ^ uint64(c)) * 1099511628211
 	}
 	return h ^ h>>32
