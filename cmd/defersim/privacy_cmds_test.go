@@ -39,8 +39,8 @@ func canaryTraceCopies(cs *privacytest.Set, copies int) []byte {
 // merge, recommend (-o, --json, --results), calibrate (-o, --json) and check
 // --markdown — runs here over a trace with a canary in every content
 // field, and no file it writes (nor anything it prints) holds one.
-// (trace import and trace gen write traces, and catalog snapshot catalogs,
-// by design.)
+// (trace import and trace gen write traces, calibrate -o the held-out
+// sessions its scenario replays, and catalog snapshot catalogs, by design.)
 func TestEveryWritingCommandWritesNoSessionContent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays the canary trace under several commands")
@@ -93,6 +93,16 @@ func TestEveryWritingCommandWritesNoSessionContent(t *testing.T) {
 		if code > 1 {
 			t.Errorf("%s: exit %d\n%s%s", name, code, stdout, stderr)
 		}
+	}
+	// calibrate -o writes the held-out sessions its scenario replays beside
+	// it (a trace, by design, as trace import writes one): it must hold the
+	// session content; everything else must not.
+	heldOut := o("cal/snippet.held-out.jsonl.gz")
+	if leaks, err := cs.ScanDir(filepath.Dir(heldOut)); err != nil || len(leaks) == 0 {
+		t.Errorf("calibrate's held-out trace holds no session content (%v): the scan could not see it", err)
+	}
+	if err := os.Remove(heldOut); err != nil {
+		t.Fatalf("calibrate -o wrote no held-out trace: %v", err)
 	}
 	files, err := privacytest.Files(out)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
+	"github.com/defersim/defersim/traces"
 )
 
 func newRecommendCmd() *cobra.Command {
@@ -68,9 +69,12 @@ and every preset are replayed on them, with paired differences.`,
 				return err
 			}
 			defer release()
-			sc, m, catalogs, err := jobInputs(scenario, model, catalogs, srcs)
+			sc, m, catalogs, _, warning, err := jobInputs(scenario, model, catalogs, args, runner.SessionsByPath(srcs, traces.ReadOptions{}))
 			if err != nil {
 				return err
+			}
+			if warning != "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", warning)
 			}
 			guard := outguard.New(slices.Concat(args, catalogs, []string{scenario})...)
 			if err := guard.Check(out, results, jsonOut); err != nil {

@@ -95,3 +95,19 @@ func SessionSource(srcs []Source, opts traces.ReadOptions) func() iter.Seq2[*tra
 		return allSessions(srcs, nil, opts, nil, nil)
 	}
 }
+
+// SessionsByPath returns a reader of the sessions of one of srcs, by its
+// path (a source not among srcs is opened as a file), for packages that
+// read traces by path (calibrate).
+func SessionsByPath(srcs []Source, opts traces.ReadOptions) func(path string) iter.Seq2[*traces.Session, error] {
+	return func(path string) iter.Seq2[*traces.Session, error] {
+		src := Source{Path: path}
+		for _, s := range srcs {
+			if s.Path == path {
+				src = s
+				break
+			}
+		}
+		return allSessions([]Source{src}, nil, opts, nil, nil)
+	}
+}
