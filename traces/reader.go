@@ -34,6 +34,13 @@ type ReadOptions struct {
 	// SkipBad skips malformed lines, counting them in Counts, instead of
 	// stopping at the first one.
 	SkipBad bool
+	// OnEvent, when set, receives each accepted event with its (open)
+	// session instead of the session keeping it: yielded sessions then
+	// carry their ID and File but no Events or Lines, and memory stays
+	// bounded by the number of open sessions whatever their length (trace
+	// stats reads a session of a million events this way). ev is valid
+	// only during the call.
+	OnEvent func(s *Session, ev *Event)
 }
 
 func (o ReadOptions) maxLine() int {
@@ -260,8 +267,12 @@ func (r *Reader) add(line []byte) (*Session, *LineError) {
 	}
 	s := o.s
 	ev.Session = s.ID // share one string per session
-	s.Events = append(s.Events, *ev)
-	s.Lines = append(s.Lines, r.src.line)
+	if r.opts.OnEvent != nil {
+		r.opts.OnEvent(s, ev)
+	} else {
+		s.Events = append(s.Events, *ev)
+		s.Lines = append(s.Lines, r.src.line)
+	}
 	r.counts.Events++
 	if ev.Type != SessionEnd {
 		return nil, nil

@@ -81,6 +81,7 @@ func traceStats(paths []string, opts traces.ReadOptions) (statsReport, error) {
 }
 
 func addFileStats(acc *traces.StatsAccumulator, rep *statsReport, path string, opts traces.ReadOptions) error {
+	opts.OnEvent = acc.Event // count events as they are read: a session is never held whole
 	r, err := traces.Open(path, opts)
 	if err != nil {
 		return traceReadError(err)
