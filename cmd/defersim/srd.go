@@ -14,6 +14,7 @@ import (
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/retrieval"
 	"github.com/defersim/defersim/internal/shareddata"
 	"github.com/defersim/defersim/sim/search"
@@ -151,6 +152,9 @@ written to the directory.`,
 				return err
 			}
 			if outDir != "" {
+				if err := outguard.Check([]string{set, data, catalogs, srdSpec}, filepath.Join(outDir, "results.json"), filepath.Join(outDir, "report.md")); err != nil {
+					return err
+				}
 				if err := writeEvalDir(outDir, res); err != nil {
 					return err
 				}
