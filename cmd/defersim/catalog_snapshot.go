@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/internal/mcpsnap"
+	"github.com/defersim/defersim/internal/outguard"
 )
 
 // snapshotExit is the exit status of a failed capture (a usage error is 2).
@@ -56,6 +57,9 @@ The server process group is always stopped and reaped.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if captures < 1 {
 				return errors.New("--captures must be 1 or more")
+			}
+			if err := outguard.Check([]string{fromConfig}, out); err != nil {
+				return err
 			}
 			opts := mcpsnap.Options{Timeout: timeout, Captures: captures, ProtocolVersion: protocol}
 			ctx, stop := signal.NotifyContext(cmdContext(cmd), os.Interrupt, syscall.SIGTERM)
