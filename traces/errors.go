@@ -35,6 +35,7 @@ const (
 	KindUnknownRequest   Kind = "unknown_request"
 	KindDuplicateRequest Kind = "duplicate_request"
 	KindUnknownTool      Kind = "unknown_tool"
+	KindCatalogMismatch  Kind = "catalog_mismatch"
 )
 
 // LineError is an error at one line of a trace file. Its Error() is

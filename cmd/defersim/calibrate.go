@@ -56,8 +56,9 @@ deterministic unless --jitter writes the fitted jitter_cv.
 The starting point is the scenario's model and params (--scenario, default:
 the embedded default); --model picks a model preset instead (default: each
 session's recorded model when it is a preset, with a warning naming the
-preset used when it is not). Catalogs default to those written beside the
-traces (TRACE.catalog, DIR/catalog).`,
+preset used when it is not). Catalogs default to the traces' own: the
+directory their session_start meta "catalog" names, else TRACE.catalog or
+DIR/catalog beside them.`,
 		Example: `  defersim calibrate telecom.jsonl.gz --fit-on even -o out/telecom.yaml
   defersim calibrate fit.jsonl.gz --test held.jsonl.gz --json out/cal.json`,
 		Args: cobra.MinimumNArgs(1),
@@ -155,7 +156,7 @@ traces (TRACE.catalog, DIR/catalog).`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalog directories or files (default: beside the traces)")
+	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalog directories or files (default: the traces' own)")
 	fl.StringSliceVar(&test, "test", nil, "held-out traces: judge the fit on every session of these (the calibration traces are then only fitted on)")
 	fl.StringVar(&scenario, "scenario", "", "scenario whose model and params are the starting point, and which -o writes updated (default: embedded default)")
 	fl.StringVar(&model, "model", "", "model preset to start from instead of the scenario's or the recorded one")

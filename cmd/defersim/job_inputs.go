@@ -5,22 +5,21 @@ import (
 	"iter"
 
 	"github.com/defersim/defersim/internal/calibrate"
-	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
-	tracefmt "github.com/defersim/defersim/traces"
+	tracesPkg "github.com/defersim/defersim/traces"
 )
 
 // jobInputs resolves what recommend and calibrate start from: the scenario
 // (default: the embedded one), the model (--model, else the traces'
 // recorded model when it resolves to a preset and no scenario was given,
-// else the scenario's) and the catalogs (--catalogs, else those beside the
-// traces). useRecorded says the recorded model was eligible; warning names
-// the preset used when the recorded model has none.
+// else the scenario's) and the catalogs (--catalogs, else the traces' own:
+// traces.CatalogsFor). useRecorded says the recorded model was eligible;
+// warning names the preset used when the recorded model has none.
 // read, when given, reads a trace by path (a FIFO from its spooled copy:
 // the traces are read more than once; runner.Rereadable).
-func jobInputs(scenario, model string, catalogs, traces []string, read ...func(string) iter.Seq2[*tracefmt.Session, error]) (sc *scenarios.Scenario, m sim.Model, cats []string, useRecorded bool, warning string, err error) {
+func jobInputs(scenario, model string, catalogs, traces []string, read ...func(string) iter.Seq2[*tracesPkg.Session, error]) (sc *scenarios.Scenario, m sim.Model, cats []string, useRecorded bool, warning string, err error) {
 	sc, err = loadScenario(scenario)
 	if err != nil {
 		return nil, sim.Model{}, nil, false, "", err
@@ -44,10 +43,12 @@ func jobInputs(scenario, model string, catalogs, traces []string, read ...func(s
 		}
 	}
 	if len(catalogs) == 0 {
-		catalogs = runner.CatalogsBeside(traces)
+		if catalogs, err = tracesPkg.CatalogsFor(traces); err != nil {
+			return nil, sim.Model{}, nil, false, "", err
+		}
 	}
 	if len(catalogs) == 0 {
-		return nil, sim.Model{}, nil, false, "", fmt.Errorf("no catalog: pass --catalogs DIR (none found beside the traces)")
+		return nil, sim.Model{}, nil, false, "", fmt.Errorf("no catalog: pass --catalogs DIR (the traces name none and none is beside them)")
 	}
 	return sc, m, catalogs, useRecorded, warning, nil
 }

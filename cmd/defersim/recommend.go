@@ -153,7 +153,7 @@ and every preset are replayed on them, with paired differences.`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalog directories or files (default: beside the traces)")
+	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalog directories or files (default: the traces' own)")
 	fl.StringVarP(&out, "out", "o", "", "write the strategy snippet to this file (default: print it)")
 	fl.StringVar(&scenario, "scenario", "", "scenario whose model, params and baseline strategy are used (default: embedded default)")
 	fl.StringVar(&model, "model", "", "model preset instead of the scenario's (default without --scenario: the traces' model when it is a preset)")

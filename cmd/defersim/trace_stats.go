@@ -15,9 +15,10 @@ import (
 
 func newTraceStatsCmd() *cobra.Command {
 	var (
-		asJSON  bool
-		top     int
-		skipBad bool
+		asJSON     bool
+		top        int
+		skipBad    bool
+		noCatalogs bool
 	)
 	c := &cobra.Command{
 		Use:   "stats FILE...",
@@ -26,7 +27,9 @@ func newTraceStatsCmd() *cobra.Command {
 them: sessions, events by type, model requests, tool calls (by status),
 distinct tools, tool calls and user turns per session, sessions with recorded
 usage or timings, openers (the first tool called in each session) and the most
-called tools.
+called tools. When the traces have their own catalogs (session_start meta
+"catalog", or TRACE.catalog beside them), it also counts the tool calls no
+catalog serves, unless --no-catalogs.
 
 A malformed line stops the command (exit status 1) unless --skip-bad is given;
 "defersim trace validate" lists every problem.`,
@@ -39,9 +42,17 @@ A malformed line stops the command (exit status 1) unless --skip-bad is given;
 			if err != nil {
 				return err
 			}
+			if !noCatalogs {
+				if err := rep.resolve(args); err != nil {
+					return exitError{code: 2, msg: err.Error()}
+				}
+			}
 			out := cmd.OutOrStdout()
 			if asJSON {
 				rep.Stats = rep.Stats.Truncate(top)
+				if top > 0 && len(rep.Unserved) > top {
+					rep.Unserved = rep.Unserved[:top]
+				}
 				return writeTraceJSON(out, rep)
 			}
 			return rep.writeText(out, top)
@@ -51,6 +62,7 @@ A malformed line stops the command (exit status 1) unless --skip-bad is given;
 	f.BoolVar(&asJSON, "json", false, "print JSON instead of tables")
 	f.IntVar(&top, "top", 10, "number of openers and top tools to list (0 for all)")
 	f.BoolVar(&skipBad, "skip-bad", false, "skip malformed lines (counted in the output) instead of stopping")
+	f.BoolVar(&noCatalogs, "no-catalogs", false, "do not look tool calls up in the traces' own catalogs")
 	return c
 }
 
@@ -65,6 +77,33 @@ type statsReport struct {
 	// session's (kept); FirstImplausible locates the first.
 	Implausible      int64            `json:"implausible_values,omitempty"`
 	FirstImplausible []traces.Problem `json:"first_implausible,omitempty"`
+	// Catalogs are the traces' own catalog directories (traces.CatalogsFor);
+	// UnservedCalls counts the tool calls none of them serves, Unserved the
+	// same per tool (most called first, cut at --top).
+	Catalogs      []string           `json:"catalogs,omitempty"`
+	UnservedCalls int                `json:"unserved_calls,omitempty"`
+	Unserved      []traces.ToolCount `json:"unserved_tools,omitempty"`
+}
+
+// resolve looks the called tools up in the traces' own catalogs.
+func (rep *statsReport) resolve(paths []string) error {
+	dirs, err := traces.CatalogsFor(paths)
+	if err != nil || len(dirs) == 0 {
+		return err
+	}
+	idx, err := loadToolIndex(dirs)
+	if err != nil {
+		return err
+	}
+	rep.Catalogs = dirs
+	rep.Unserved = []traces.ToolCount{}
+	for _, tc := range rep.Stats.TopTools {
+		if !idx.HasTool(tc.Server, tc.Tool) {
+			rep.Unserved = append(rep.Unserved, tc)
+			rep.UnservedCalls += tc.Count
+		}
+	}
+	return nil
 }
 
 // traceStats reads every file in turn.
@@ -132,5 +171,23 @@ func (rep statsReport) writeText(w io.Writer, top int) error {
 			return err
 		}
 	}
-	return traces.WriteStatsText(w, rep.Stats, top)
+	if err := traces.WriteStatsText(w, rep.Stats, top); err != nil {
+		return err
+	}
+	if len(rep.Catalogs) == 0 {
+		return nil
+	}
+	if _, err := fmt.Fprintf(w, "\ncatalog: %s\ntool calls no catalog serves: %d of %d\n",
+		strings.Join(rep.Catalogs, ", "), rep.UnservedCalls, rep.Stats.ToolCalls); err != nil {
+		return err
+	}
+	for i, tc := range rep.Unserved {
+		if top > 0 && i == top {
+			break
+		}
+		if _, err := fmt.Fprintf(w, "  %s/%s  %d\n", tc.Server, tc.Tool, tc.Count); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -14,6 +14,7 @@ import (
 func newTraceValidateCmd() *cobra.Command {
 	var (
 		catalogDirs []string
+		noCatalogs  bool
 		asJSON      bool
 	)
 	c := &cobra.Command{
@@ -21,14 +22,19 @@ func newTraceValidateCmd() *cobra.Command {
 		Short: "Check trace files against trace format v1",
 		Long: `validate checks trace files (JSONL, plain or gzip) against trace format v1
 (docs/trace-format.md) and prints every problem as "file:line: reason", then a
-summary line. With --catalogs, a tool_call of a tool that no catalog in those
-directories serves is a problem too.
+summary line. A tool_call of a tool that no catalog serves, and a tool_search
+returning such a tool, are problems too: the catalogs are those given with
+--catalogs, else each file's own catalog (named in its session_start meta
+"catalog", or the TRACE.catalog directory beside it), unless --no-catalogs.
 
 Exit status: 0 when every file is valid, 1 when some file has problems,
 2 when some file or catalog cannot be read.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := traces.ValidateOptions{}
+			if len(catalogDirs) > 0 && noCatalogs {
+				return exitError{code: 2, msg: "--catalogs and --no-catalogs exclude each other"}
+			}
 			if len(catalogDirs) > 0 {
 				idx, err := loadToolIndex(catalogDirs)
 				if err != nil {
@@ -36,7 +42,7 @@ Exit status: 0 when every file is valid, 1 when some file has problems,
 				}
 				opts.Tools = idx
 			}
-			rep := validateFiles(args, opts)
+			rep := validateFiles(args, opts, len(catalogDirs) == 0 && !noCatalogs)
 			out := cmd.OutOrStdout()
 			var err error
 			if asJSON {
@@ -52,6 +58,7 @@ Exit status: 0 when every file is valid, 1 when some file has problems,
 	}
 	c.Flags().StringSliceVar(&catalogDirs, "catalogs", nil,
 		"catalog directory whose tools tool_calls may name (repeatable or comma-separated)")
+	c.Flags().BoolVar(&noCatalogs, "no-catalogs", false, "do not check tool names against the traces' own catalogs")
 	c.Flags().BoolVar(&asJSON, "json", false, "print a JSON report instead of text")
 	return c
 }
@@ -90,18 +97,28 @@ type validateReport struct {
 
 // validateResult is the outcome for one file.
 type validateResult struct {
-	File     string           `json:"file"`
+	File string `json:"file"`
+	// Catalog is the file's own catalog directory, when tools were checked
+	// against it (traces.CatalogFor).
+	Catalog  string           `json:"catalog,omitempty"`
 	Valid    bool             `json:"valid"`
 	Error    string           `json:"error,omitempty"`
 	Counts   traces.Counts    `json:"counts"`
 	Problems []traces.Problem `json:"problems"`
 }
 
-func validateFiles(paths []string, opts traces.ValidateOptions) validateReport {
+// validateFiles validates each file; own makes each file's tools checked
+// against its own catalog (traces.CatalogFor), when it has one.
+func validateFiles(paths []string, opts traces.ValidateOptions, own bool) validateReport {
 	rep := validateReport{Valid: true, Files: []validateResult{}}
 	for _, p := range paths {
-		probs, counts, err := traces.Validate(p, opts)
-		r := validateResult{File: p, Counts: counts, Problems: probs}
+		fopts, catDir, err := ownCatalog(p, opts, own)
+		var probs []traces.Problem
+		var counts traces.Counts
+		if err == nil {
+			probs, counts, err = traces.Validate(p, fopts)
+		}
+		r := validateResult{File: p, Catalog: catDir, Counts: counts, Problems: probs}
 		if r.Problems == nil {
 			r.Problems = []traces.Problem{}
 		}
@@ -116,6 +133,24 @@ func validateFiles(paths []string, opts traces.ValidateOptions) validateReport {
 	return rep
 }
 
+// ownCatalog returns opts with the file's own catalog as tool index when
+// own is set and the file has one.
+func ownCatalog(path string, opts traces.ValidateOptions, own bool) (traces.ValidateOptions, string, error) {
+	if !own {
+		return opts, "", nil
+	}
+	dir, ok, err := traces.CatalogFor(path)
+	if err != nil || !ok {
+		return opts, "", err
+	}
+	idx, err := loadToolIndex([]string{dir})
+	if err != nil {
+		return opts, "", err
+	}
+	opts.Tools = idx
+	return opts, dir, nil
+}
+
 func (rep validateReport) writeText(w io.Writer) error {
 	var lines, events, sessions int64
 	unreadable := 0
@@ -123,6 +158,11 @@ func (rep validateReport) writeText(w io.Writer) error {
 		if f.Error != "" {
 			unreadable++
 			if _, err := fmt.Fprintf(w, "%s: %s\n", f.File, f.Error); err != nil {
+				return err
+			}
+		}
+		if f.Catalog != "" {
+			if _, err := fmt.Fprintf(w, "%s: tools checked against its catalog %s\n", f.File, f.Catalog); err != nil {
 				return err
 			}
 		}

@@ -26,11 +26,14 @@ type pipeline struct {
 	renamed int
 	models  map[string]int // recorded model → sessions overridden
 	noModel int
+	// catalogRef is the catalog directory as session_start meta "catalog"
+	// names it (relative to the trace's directory); "" writes none.
+	catalogRef string
 }
 
-func newPipeline(opts *ingest.Options, rep *ingest.Report, out eventWriter) *pipeline {
+func newPipeline(opts *ingest.Options, rep *ingest.Report, out eventWriter, catalogRef string) *pipeline {
 	return &pipeline{opts: opts, rep: rep, out: out, cat: newCatalog(),
-		ids: map[string]int{}, models: map[string]int{}}
+		ids: map[string]int{}, models: map[string]int{}, catalogRef: catalogRef}
 }
 
 // Emit completes, checks, counts and writes one session.
@@ -109,6 +112,7 @@ func (p *pipeline) servers(s *ingest.Session) {
 	for name, st := range resolved {
 		refs[name] = traces.ServerRef{Name: name, Version: p.cat.add(st)}
 	}
+	p.attribute(s, resolved)
 	for i := range s.Events {
 		ev := &s.Events[i]
 		if ev.Type != traces.ToolCall {
@@ -140,6 +144,12 @@ func (p *pipeline) servers(s *ingest.Session) {
 	sort.Slice(start.Servers, func(i, j int) bool { return start.Servers[i].Name < start.Servers[j].Name })
 	if len(start.Servers) == 0 {
 		start.Servers = nil
+	}
+	if len(resolved) > 0 && p.catalogRef != "" {
+		if start.Meta == nil {
+			start.Meta = map[string]string{}
+		}
+		start.Meta[traces.MetaCatalog] = p.catalogRef
 	}
 }
 

@@ -36,6 +36,9 @@ type Request struct {
 	// Check, when set, is called with every output path before any is
 	// moved into place (outguard: an output must not be an input).
 	Check func(path string) error
+	// Gateway names the meta-tools of an MCP gateway the sessions were
+	// recorded through (formats that support it; see SupportsGateway).
+	Gateway ingest.Gateway
 }
 
 // Run performs the import: it writes the trace atomically, then the catalog
@@ -44,6 +47,11 @@ func Run(req Request) (*ingest.Report, error) {
 	imp, err := Lookup(req.Format)
 	if err != nil {
 		return nil, err
+	}
+	g := req.Gateway
+	if (len(g.SearchTools)+len(g.ExecuteTools)+len(g.QueryFields)+len(g.ServerFields)+len(g.ToolFields)+len(g.ParamsFields) > 0) &&
+		!SupportsGateway(req.Format) {
+		return nil, fmt.Errorf("gateway meta-tool options do not apply to %s (they do to %s)", req.Format, strings.Join(gatewayFormats(), ", "))
 	}
 	if len(req.Inputs) == 0 {
 		return nil, fmt.Errorf("no input files")
@@ -76,7 +84,7 @@ func Run(req Request) (*ingest.Report, error) {
 	var p *pipeline
 	err = atomicfile.Write(set.File(req.Out), 0o644, func(f *os.File) error {
 		w := traces.NewWriter(ctxWriter{ctx, f}, strings.HasSuffix(req.Out, ".gz"))
-		p = newPipeline(opts, rep, w)
+		p = newPipeline(opts, rep, w, traces.CatalogRef(req.Out, rep.CatalogDir))
 		for _, in := range req.Inputs {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -127,8 +135,17 @@ func (c ctxWriter) Write(b []byte) (int, error) {
 // LoadOptions reads the files a request names (tool files, system prompt)
 // into importer options, noting in rep what each contributed.
 func LoadOptions(req Request, rep *ingest.Report) (*ingest.Options, error) {
-	opts := &ingest.Options{Model: req.Model, Server: req.Server}
+	opts := &ingest.Options{Model: req.Model, Server: req.Server, Gateway: req.Gateway}
 	for _, f := range req.ToolFiles {
+		if st, err := os.Stat(f); err == nil && st.IsDir() {
+			sets, err := loadCatalogDir(f, rep)
+			if err != nil {
+				return nil, fmt.Errorf("--tools %s: %w", f, err)
+			}
+			rep.Note("--tools %s: catalog directory, %d server(s)", filepath.Base(f), len(sets))
+			opts.Tools = append(opts.Tools, sets...)
+			continue
+		}
 		sets, dropped, err := toolschema.LoadFile(f)
 		if err != nil {
 			return nil, fmt.Errorf("--tools %s: %w", f, err)

@@ -165,9 +165,13 @@ func readTrace(t *testing.T, path string, key func(*traces.Event) string) import
 }
 
 // validate runs the trace validator with the written catalog as tool index
-// and returns the problems by kind.
+// and returns the problems by kind. The trace must name that catalog
+// (traces.CatalogFor finds it).
 func validate(t *testing.T, trace, catDir string) map[traces.Kind]int {
 	t.Helper()
+	if dir, ok, err := traces.CatalogFor(trace); err != nil || !ok || dir != catDir {
+		t.Errorf("CatalogFor(trace) = %q, %v, %v; want the written catalog %q", dir, ok, err, catDir)
+	}
 	cat, err := catalog.LoadDir(catDir)
 	if err != nil {
 		t.Fatalf("load written catalog: %v", err)

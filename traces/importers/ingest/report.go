@@ -3,6 +3,7 @@ package ingest
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/defersim/defersim/traces"
 )
@@ -22,6 +23,17 @@ type Report struct {
 	Catalog []CatalogFile `json:"catalog"`
 	// MissingSchemas lists tools called without a schema from any source.
 	MissingSchemas []MissingTool `json:"missing_schemas"`
+	// Servers counts tool calls by how their server was determined.
+	Servers map[string]int `json:"server_attribution"`
+	// Ambiguous lists tools whose server could not be determined because
+	// several servers serve them (the calls stay on the default server).
+	Ambiguous []AmbiguousTool `json:"ambiguous_servers"`
+	// Gateway counts what the gateway meta-tool mapping did, and how the
+	// returned tools of searches were read.
+	Gateway map[string]int `json:"gateway"`
+	// ErrorResults counts tool calls given status error, by what in the
+	// source marked them as failed.
+	ErrorResults map[string]int `json:"error_results"`
 	// Unmapped counts source fields trace v1 cannot express, by generic path.
 	Unmapped map[string]int `json:"unmapped"`
 	// CredentialsDropped counts credential-bearing fields dropped, by path.
@@ -32,8 +44,16 @@ type Report struct {
 	// Notes are one-line remarks (auto-detected files, fallbacks used).
 	Notes []string `json:"notes"`
 
-	noteSeen map[string]bool
-	missing  map[[2]string]int
+	noteSeen  map[string]bool
+	missing   map[[2]string]int
+	ambiguous map[string]*AmbiguousTool
+}
+
+// AmbiguousTool is a tool called without a server that several servers serve.
+type AmbiguousTool struct {
+	Tool    string   `json:"tool"`
+	Servers []string `json:"servers"`
+	Calls   int      `json:"calls"`
 }
 
 // CatalogFile is one tools/list file the import wrote.
@@ -63,8 +83,13 @@ func NewReport(format string) *Report {
 		Notes:                  []string{},
 		Catalog:                []CatalogFile{},
 		MissingSchemas:         []MissingTool{},
+		Servers:                map[string]int{},
+		Ambiguous:              []AmbiguousTool{},
+		Gateway:                map[string]int{},
+		ErrorResults:           map[string]int{},
 		noteSeen:               map[string]bool{},
 		missing:                map[[2]string]int{},
+		ambiguous:              map[string]*AmbiguousTool{},
 	}
 }
 
@@ -102,6 +127,21 @@ func (r *Report) Missing(server, tool string) {
 	r.missing[[2]string{server, tool}]++
 }
 
+// AmbiguousServer counts a call of tool, named without a server, that the
+// servers (sorted) all serve.
+func (r *Report) AmbiguousServer(tool string, servers []string) {
+	if r.ambiguous == nil {
+		r.ambiguous = map[string]*AmbiguousTool{}
+	}
+	key := tool + "\x00" + strings.Join(servers, "\x00")
+	a := r.ambiguous[key]
+	if a == nil {
+		a = &AmbiguousTool{Tool: tool, Servers: servers}
+		r.ambiguous[key] = a
+	}
+	a.Calls++
+}
+
 // Finish orders the collected lists (call it once, after the import).
 func (r *Report) Finish() {
 	r.MissingSchemas = r.MissingSchemas[:0]
@@ -119,4 +159,15 @@ func (r *Report) Finish() {
 		return a.Tool < b.Tool
 	})
 	sort.Slice(r.Catalog, func(i, j int) bool { return r.Catalog[i].File < r.Catalog[j].File })
+	r.Ambiguous = r.Ambiguous[:0]
+	for _, a := range r.ambiguous {
+		r.Ambiguous = append(r.Ambiguous, *a)
+	}
+	sort.Slice(r.Ambiguous, func(i, j int) bool {
+		a, b := r.Ambiguous[i], r.Ambiguous[j]
+		if a.Calls != b.Calls {
+			return a.Calls > b.Calls
+		}
+		return a.Tool+"\x00"+strings.Join(a.Servers, "\x00") < b.Tool+"\x00"+strings.Join(b.Servers, "\x00")
+	})
 }

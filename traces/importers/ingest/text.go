@@ -38,6 +38,15 @@ func (r *Report) WriteText(w io.Writer) error {
 			p("  %s/%s\t%d\n", m.Server, m.Tool, m.Calls)
 		}
 	}
+	section(p, "tool call servers (how determined: calls):", r.Servers)
+	if len(r.Ambiguous) > 0 {
+		p("tools several servers serve, called without a server (kept on the default server):\n")
+		for _, a := range r.Ambiguous {
+			p("  %s\t%s\t%d\n", a.Tool, strings.Join(a.Servers, ", "), a.Calls)
+		}
+	}
+	section(p, "gateway meta-tools and search results (what: count):", r.Gateway)
+	section(p, "tool results with status error (marked by: count):", r.ErrorResults)
 	section(p, "not mapped (source field: count):", r.Unmapped)
 	section(p, "credential-bearing fields dropped (field: count):", r.CredentialsDropped)
 	section(p, "tool definition members dropped (member: count):", r.ToolDefinitionsDropped)

@@ -250,7 +250,7 @@ func (rn *run) simulation(i int, o *ingest.Object, opts *ingest.Options, rep *in
 		return nil, err
 	}
 	o.Rest(rep)
-	c := openaimsg.NewConv(b, rep, server)
+	c := openaimsg.NewConv(b, rep)
 	c.CallSkip = []string{"requestor"}
 	usage := false
 	for j, mraw := range msgs {

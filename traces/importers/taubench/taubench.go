@@ -225,7 +225,7 @@ func run(stem string, i int, raw json.RawMessage, domain, model string, schemas 
 	if err != nil {
 		return nil, err
 	}
-	c := openaimsg.NewConv(b, rep, server)
+	c := openaimsg.NewConv(b, rep)
 	c.ErrorPrefix = ErrorPrefix
 	for j, mraw := range traj {
 		m, err := o.Elem("traj", j, mraw)

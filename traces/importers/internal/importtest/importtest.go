@@ -116,3 +116,19 @@ func Fuzz(t *testing.T, data []byte, run func(sink ingest.Sink, rep *ingest.Repo
 	}
 	Validate(t, Encode(t, sink.Sessions))
 }
+
+// Calls describes the tool calls and searches of a session, one line each:
+// "search QUERY -> SEARCH-TEXT" or "call SERVER/TOOL ARGS STATUS", for
+// compact assertions on what an importer made of them.
+func Calls(s *ingest.Session) []string {
+	var out []string
+	for i, ev := range s.Events {
+		switch ev.Type {
+		case traces.ToolSearch:
+			out = append(out, "search "+ev.Query+" -> "+s.SearchText[i])
+		case traces.ToolCall:
+			out = append(out, "call "+ev.Server+"/"+ev.Tool+" "+string(ev.Args)+" "+ev.Status)
+		}
+	}
+	return out
+}
