@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/defersim/defersim/internal/stats"
+	"github.com/defersim/defersim/internal/version"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -96,15 +97,18 @@ func Build(o *sim.Outcomes, info sim.RunInfo, opts BuildOptions) (*Results, erro
 		return nil, opts.Context.Err()
 	}
 
+	ver := version.Get()
 	res := &Results{
-		SchemaVersion: SchemaVersion,
-		Generator:     "defersim",
-		Run:           info,
-		Statistics:    statisticsInfo(rs, boot, info.Seed),
-		Sessions:      b.n,
-		SmallSample:   b.n < SmallSampleBelow,
-		Prices:        opts.Prices,
-		Metrics:       slices.Clone(sim.Metrics[:]),
+		SchemaVersion:    SchemaVersion,
+		Generator:        "defersim",
+		GeneratorVersion: ver.Product,
+		GoVersion:        ver.Go,
+		Run:              info,
+		Statistics:       statisticsInfo(rs, boot, info.Seed),
+		Sessions:         b.n,
+		SmallSample:      b.n < SmallSampleBelow,
+		Prices:           opts.Prices,
+		Metrics:          slices.Clone(sim.Metrics[:]),
 	}
 	if o.Sampled() {
 		res.Statistics.Streaming = streamingInfo(o)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/calibrate"
+	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/traces"
@@ -32,6 +33,7 @@ func newCalibrateCmd() *cobra.Command {
 		jitter    bool
 		out       string
 		jsonOut   string
+		format    *cliout.Format
 	)
 	c := &cobra.Command{
 		Use:   "calibrate TRACE...",
@@ -117,7 +119,13 @@ DIR/catalog beside them.`,
 				return err
 			}
 			w := cmd.OutOrStdout()
-			if err := calibrate.WriteText(w, res); err != nil {
+			if *format == cliout.JSON {
+				// The report goes to stdout as JSON; notes go to stderr.
+				if err := cliout.WriteJSON(w, res); err != nil {
+					return err
+				}
+				w = cmd.ErrOrStderr()
+			} else if err := calibrate.WriteText(w, res); err != nil {
 				return err
 			}
 			opt := calibrate.ScenarioOptions{Path: out, Catalogs: catalogs, Seed: seed,
@@ -149,7 +157,7 @@ DIR/catalog beside them.`,
 					return err
 				}
 				if err := atomicfile.WriteFile(jsonOut, append(data, '\n'), 0o644); err != nil {
-					return fmt.Errorf("write %s: %w", jsonOut, err)
+					return err
 				}
 			}
 			return nil
@@ -168,5 +176,6 @@ DIR/catalog beside them.`,
 	fl.BoolVar(&jitter, "jitter", false, "write the fitted jitter_cv into the scenario (for distributions; per-request predictions are then random)")
 	fl.StringVarP(&out, "out", "o", "", "write the calibrated scenario to this file, and the held-out sessions beside it (default: print the scenario)")
 	fl.StringVar(&jsonOut, "json", "", "also write the full calibration as JSON to this file")
+	format = cliout.AddFormat(c, cliout.Text, cliout.JSON)
 	return c
 }

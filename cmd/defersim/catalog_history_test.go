@@ -32,7 +32,7 @@ func TestCatalogHistoryCmd(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	out, code, _ = runCatalogCmd(t, "history", "--json", dir)
+	out, code, _ = runCatalogCmd(t, "history", "--format", "json", dir)
 	var h catalog.History
 	if code != 0 || json.Unmarshal([]byte(out), &h) != nil {
 		t.Fatalf("--json: exit %d, output %s", code, out)

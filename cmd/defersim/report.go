@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/report"
 )
@@ -21,11 +22,14 @@ func newReportCmd() *cobra.Command {
 		Long: `Re-render the report (report.html, report.md, plots/*.png and *.svg) from a
 results.json written by 'defersim run', without replaying anything. The
 report goes next to RESULTS.json unless -o names another directory, in which
-case results.json is copied there too so the report's links work (a
-results.json already there that holds other results is not replaced).`,
+case results.json is copied there too so the report's links work.
+RESULTS.json may be - (stdin); -o is then required.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			res, err := report.ReadResults(args[0])
+			if args[0] == cliout.Stdio && (out == "" || out == cliout.Stdio) {
+				return exitError{code: 2, msg: "reading results from stdin: name the report's directory with -o DIR"}
+			}
+			res, err := readResultsArg(cmd, args[0])
 			if err != nil {
 				return err
 			}
@@ -33,9 +37,11 @@ results.json already there that holds other results is not replaced).`,
 			if dir == "" {
 				dir = filepath.Dir(args[0])
 			}
-			copyResults, err := reportCopiesResults(args[0], res, dir)
-			if err != nil {
-				return err
+			copyResults := true
+			if args[0] != cliout.Stdio {
+				if copyResults, err = reportCopiesResults(args[0], res, dir); err != nil {
+					return err
+				}
 			}
 			guard := outguard.New(args[0])
 			set := atomicfile.NewSet()
@@ -52,6 +58,9 @@ results.json already there that holds other results is not replaced).`,
 				return err
 			}
 			w := cmd.OutOrStdout()
+			if cliout.Quiet(cmd) {
+				return nil
+			}
 			fmt.Fprintf(w, "report:  %s\n", filepath.Join(dir, report.HTMLFile))
 			return report.Summary(w, res)
 		},

@@ -77,10 +77,10 @@ func TestTraceValidateAndStatsCmds(t *testing.T) {
 		{"tool no catalog knows", []string{"validate", "--catalogs", cats, good}, 1, []string{
 			good + `:22: session "ops-003": tool_call of tool "browser_navigate" of server "browser", which no catalog knows`}},
 		{"unreadable catalog", []string{"validate", "--catalogs", filepath.Join(dir, "nope"), good}, 2, nil},
-		{"unreadable file", []string{"validate", filepath.Join(dir, "absent.jsonl")}, 2, []string{"absent.jsonl: open trace:"}},
-		{"json report", []string{"validate", "--json", bad}, 1, []string{`"valid": false`, `"kind": "bad_json"`}},
+		{"unreadable file", []string{"validate", filepath.Join(dir, "absent.jsonl")}, 2, []string{"absent.jsonl: open: no such file"}},
+		{"json report", []string{"validate", "--format", "json", bad}, 1, []string{`"valid": false`, `"kind": "bad_json"`}},
 		{"stats", []string{"stats", "--top", "1", good}, 0, []string{"tool calls                          5  (ok 4, error 1)", "2   40.0%  files   read_file"}},
-		{"stats json", []string{"stats", "--json", good}, 0, []string{`"tool_calls": 5`, `"sessions": 3`}},
+		{"stats json", []string{"stats", "--format", "json", good}, 0, []string{`"tool_calls": 5`, `"sessions": 3`}},
 		{"stats of a bad file", []string{"stats", bad}, 1, nil},
 		{"stats skipping bad lines", []string{"stats", "--skip-bad", bad}, 0, []string{"skipped 1 malformed lines (bad_json 1)"}},
 	}

@@ -1,13 +1,13 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/traces/importers"
 	"github.com/defersim/defersim/traces/importers/ingest"
@@ -15,7 +15,6 @@ import (
 
 func newTraceImportCmd() *cobra.Command {
 	var req importers.Request
-	var asJSON bool
 	var formatList strings.Builder
 	summary := importers.Summary()
 	for _, n := range importers.Names() {
@@ -46,32 +45,31 @@ Formats:
 ` + formatList.String() + `
 See docs/importers.md for the field mappings.`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			req.Inputs = args
-			guard := outguard.New(slices.Concat(args, req.ToolFiles, []string{req.SystemPromptFile})...)
-			if err := guard.Check(req.Out, req.CatalogDir); err != nil {
-				return err
+	}
+	format := cliout.AddFormat(c, cliout.Text, cliout.JSON)
+	cliout.AddJSONAlias(c, format)
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		req.Inputs = args
+		guard := outguard.New(slices.Concat(args, req.ToolFiles, []string{req.SystemPromptFile})...)
+		if err := guard.Check(req.Out, req.CatalogDir); err != nil {
+			return err
+		}
+		req.Check = guard.CheckOne
+		ctx, stop := interruptibleSaying(cmd.Context(), cmd.ErrOrStderr(), "stopping; nothing is written")
+		defer stop()
+		req.Context = ctx
+		rep, err := importers.Run(req)
+		if err != nil {
+			if ctx.Err() != nil {
+				return exitError{code: 130, msg: "import interrupted; nothing was written"}
 			}
-			req.Check = guard.CheckOne
-			ctx, stop := interruptibleSaying(cmd.Context(), cmd.ErrOrStderr(), "stopping; nothing is written")
-			defer stop()
-			req.Context = ctx
-			rep, err := importers.Run(req)
-			if err != nil {
-				if ctx.Err() != nil {
-					return exitError{code: 130, msg: "import interrupted; nothing was written"}
-				}
-				return err
-			}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				enc.SetEscapeHTML(false)
-				return enc.Encode(rep)
-			}
-			return rep.WriteText(out)
-		},
+			return err
+		}
+		out := cmd.OutOrStdout()
+		if *format == cliout.JSON {
+			return cliout.WriteJSON(out, rep)
+		}
+		return rep.WriteText(out)
 	}
 	f := c.Flags()
 	f.StringVar(&req.Format, "from", "", "source format: "+strings.Join(importers.Names(), ", "))
@@ -81,7 +79,6 @@ See docs/importers.md for the field mappings.`,
 	f.StringVar(&req.SystemPromptFile, "system-prompt", "", "system prompt file for sessions whose source records none")
 	f.StringVar(&req.Model, "model", "", "model of every session (overrides the recorded one)")
 	f.StringVar(&req.Server, "server", "", "server name for tools whose source names no server")
-	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	g := &req.Gateway
 	f.StringArrayVar(&g.SearchTools, "search-tool", nil, "name of a gateway's search meta-tool (repeatable)")
 	f.StringArrayVar(&g.ExecuteTools, "execute-tool", nil, "name of a gateway's execute meta-tool (repeatable)")

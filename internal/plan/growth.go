@@ -33,6 +33,9 @@ type GrowthConfig struct {
 	// plots.
 	Dir     string
 	Metrics []string
+	// Progress, when set, is called after each catalog size with the
+	// number replayed so far.
+	Progress func(done int)
 }
 
 // GrowthPoint is one catalog size.
@@ -116,6 +119,9 @@ func Growth(ctx context.Context, cfg GrowthConfig) ([]GrowthPoint, []string, err
 			gp.Notes = append(gp.Notes, fmt.Sprintf("the pool ran out: %d tools instead of %d", tools, target))
 		}
 		points = append(points, gp)
+		if cfg.Progress != nil {
+			cfg.Progress(len(points))
+		}
 	}
 	pts := make([]Point, len(points))
 	for i, p := range points {

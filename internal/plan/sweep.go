@@ -215,6 +215,9 @@ type SweepConfig struct {
 	Metrics   []string
 	Bootstrap int
 	Workers   int
+	// Progress, when set, is called after each value with the number
+	// replayed so far.
+	Progress func(done int)
 }
 
 // Point is one replay of a sweep or growth series.
@@ -276,6 +279,9 @@ func Sweep(ctx context.Context, cfg SweepConfig) ([]Point, []string, error) {
 		}
 		pt.Notes = notes
 		points = append(points, pt)
+		if cfg.Progress != nil {
+			cfg.Progress(len(points))
+		}
 	}
 	plots, err := plotPoints(cfg.Spec.Param, points, cfg.Metrics, cfg.Dir)
 	return points, plots, err

@@ -38,6 +38,9 @@ type Config struct {
 	// Bootstrap resamples of the validation's intervals (0 = default).
 	Bootstrap int
 	Workers   int
+	// Progress, when set, is called after each phase (1: learnt from the
+	// training sessions, 2: validated on the held-out ones).
+	Progress func(phase int)
 }
 
 // ProposalName is the name of the proposed strategy.
@@ -119,12 +122,18 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 		return nil, fmt.Errorf("no training session (%d held out): lower --test-share", l.HeldOut)
 	}
 	p := propose(cfg, schemas, l, base, baseName)
+	if cfg.Progress != nil {
+		cfg.Progress(1)
+	}
 	if l.HeldOut > 0 {
 		v, err := validate(ctx, cfg, p, srcs)
 		if err != nil {
 			return nil, fmt.Errorf("validate on held-out sessions: %w", err)
 		}
 		p.Validation = v
+	}
+	if cfg.Progress != nil {
+		cfg.Progress(2)
 	}
 	return p, nil
 }

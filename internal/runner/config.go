@@ -5,7 +5,6 @@
 package runner
 
 import (
-	"io"
 	"io/fs"
 
 	"github.com/defersim/defersim/sim"
@@ -49,8 +48,8 @@ type Config struct {
 	Strict bool
 	// Bootstrap resamples for confidence intervals (0 = default, <0 = none).
 	Bootstrap int
-	// Progress receives a progress line on a terminal (nil = quiet).
-	Progress io.Writer
+	// Progress, when set, is told how far the run is.
+	Progress Progress
 	// Registry of search modes (nil = built-ins plus sim/search rankers).
 	Registry *sim.Registry
 	// Validator of stale-schema calls (nil = the JSON Schema validator).

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"sync/atomic"
 
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
@@ -105,16 +106,18 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		opts.Checkpoint, opts.CheckpointEvery = save, cfg.CheckpointEvery
 	}
 	var counts []traces.Counts
-	prog := newProgress(cfg.Progress)
-	opts.Progress = prog.update
-	if cfg.AfterSession != nil {
+	var read atomic.Int64
+	if cfg.Progress != nil || cfg.AfterSession != nil {
 		opts.Progress = func(n int64) {
-			prog.update(n)
-			cfg.AfterSession(n)
+			if cfg.Progress != nil {
+				cfg.Progress.Update(read.Load(), n)
+			}
+			if cfg.AfterSession != nil {
+				cfg.AfterSession(n)
+			}
 		}
 	}
-	res, err := p.eng.Run(ctx, allSessions(cfg.Traces, hashes, traces.ReadOptions{SkipBad: cfg.SkipBad}, &counts, cfg.Transform), opts)
-	prog.done()
+	res, err := p.eng.Run(ctx, allSessions(cfg.Traces, hashes, traces.ReadOptions{SkipBad: cfg.SkipBad}, &counts, &read, cfg.Transform), opts)
 	if cerr := hashes.changed(); cerr != nil {
 		return nil, fmt.Errorf("resume %s: the checkpoint was made by another run: %w; pass the same scenario, traces and flags", cfg.Checkpoint, cerr)
 	}
@@ -214,7 +217,7 @@ func prepare(cfg Config) (*prepared, error) {
 		return nil, fmt.Errorf("baseline strategy %q is not among the run's strategies", info.Baseline)
 	}
 	// The traces' hashes are added when the replay has read them (readonce.go).
-	info.Inputs = catalogInputs(cat)
+	info.Inputs = catalogInputs(cat, cfg.Catalogs)
 	info.Assumptions = Assumptions(cfg, eng)
 	summary := sim.SummaryOptions{Baseline: base, EqualTolerance: report.EqualTolerance, Seed: cfg.Seed,
 		ExactSessions: cfg.ExactSessions, FidelityPairs: sim.DefaultFidelityPairs}
@@ -264,21 +267,24 @@ func finish(ctx context.Context, f *StateFile, res *sim.RunResult, workers int) 
 }
 
 // allSessions chains the sessions of every trace file, hashing each
-// file's bytes into hashes (when set), changing each session with
-// transform (when set) and recording each file's counts (when set) when it
-// is done.
+// file's bytes into hashes (when set), counting the bytes read into read
+// (when set), changing each session with transform (when set) and
+// recording each file's counts (when set) when it is done.
 func allSessions(srcs []Source, hashes traceHashes, opts traces.ReadOptions, counts *[]traces.Counts,
-	transform func(*traces.Session)) iter.Seq2[*traces.Session, error] {
+	read *atomic.Int64, transform func(*traces.Session)) iter.Seq2[*traces.Session, error] {
 	return func(yield func(*traces.Session, error) bool) {
 		for i, src := range srcs {
 			f, err := src.open()
 			if err != nil {
-				yield(nil, fmt.Errorf("open trace %s: %w", src.Path, err))
+				yield(nil, fmt.Errorf("trace: %w", err))
 				return
 			}
 			var in io.Reader = f
 			if hashes != nil {
-				in = hashes[i].reader(f)
+				in = hashes[i].reader(in)
+			}
+			if read != nil {
+				in = countingReader{in, read}
 			}
 			r, err := traces.NewReader(in, src.Path, opts)
 			if err != nil {

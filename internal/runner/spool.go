@@ -92,7 +92,7 @@ func spool(path string) (*spooled, error) {
 // than one call). The sessions of each file are read with opts.
 func SessionSource(srcs []Source, opts traces.ReadOptions) func() iter.Seq2[*traces.Session, error] {
 	return func() iter.Seq2[*traces.Session, error] {
-		return allSessions(srcs, nil, opts, nil, nil)
+		return allSessions(srcs, nil, opts, nil, nil, nil)
 	}
 }
 
@@ -108,6 +108,6 @@ func SessionsByPath(srcs []Source, opts traces.ReadOptions) func(path string) it
 				break
 			}
 		}
-		return allSessions([]Source{src}, nil, opts, nil, nil)
+		return allSessions([]Source{src}, nil, opts, nil, nil, nil)
 	}
 }

@@ -36,6 +36,9 @@ type WriteOptions struct {
 	Final string
 	// Context, when set, stops the generation when it is cancelled.
 	Context context.Context
+	// Progress, when set, is called after each session written with the
+	// number written so far.
+	Progress func(sessions int)
 }
 
 // Summary describes what WriteDir wrote.
@@ -95,7 +98,7 @@ func (g *Generator) WriteDir(dir string, opt WriteOptions) (*Summary, error) {
 		}
 		sum.CatalogBytes += int64(len(want[n]))
 	}
-	if err := g.writeParamsAndTrace(dir, sum, opt.Context); err != nil {
+	if err := g.writeParamsAndTrace(dir, sum, opt.Context, opt.Progress); err != nil {
 		return nil, err
 	}
 	return sum, nil
@@ -103,7 +106,7 @@ func (g *Generator) WriteDir(dir string, opt WriteOptions) (*Summary, error) {
 
 // writeParamsAndTrace writes DIR/params.yaml and streams the sessions to
 // DIR/trace.jsonl.gz, counting what it writes into sum.
-func (g *Generator) writeParamsAndTrace(dir string, sum *Summary, ctx context.Context) error {
+func (g *Generator) writeParamsAndTrace(dir string, sum *Summary, ctx context.Context, progress func(int)) error {
 	py, err := g.p.YAML()
 	if err != nil {
 		return err
@@ -130,6 +133,9 @@ func (g *Generator) writeParamsAndTrace(dir string, sum *Summary, ctx context.Co
 			}
 			if err := w.WriteSession(s); err != nil {
 				return err
+			}
+			if progress != nil {
+				progress(sum.Sessions)
 			}
 		}
 		return w.Close()
