@@ -18,6 +18,32 @@ type serverTools struct {
 	tools   []toolschema.Tool
 	index   map[string]bool
 	sources []string
+	// fidelity holds the tools whose schema is not exact.
+	fidelity map[string]markedTool
+}
+
+// markedTool is the fidelity of a tool whose schema is not exact, and why.
+type markedTool struct {
+	fidelity toolschema.Fidelity
+	note     string
+}
+
+func newServerTools(name string) *serverTools {
+	return &serverTools{name: name, index: map[string]bool{}, fidelity: map[string]markedTool{}}
+}
+
+// addTool appends t, marked with the fidelity of the set it comes from
+// (a tool already marked, as in a catalog an earlier import wrote, keeps
+// its mark).
+func (st *serverTools) addTool(t toolschema.Tool, set *toolschema.Set) {
+	if f, _ := toolschema.FidelityOf(&t); set.Fidelity != toolschema.Exact && f == toolschema.Exact {
+		t = toolschema.Mark(t, set.Fidelity, set.Note)
+	}
+	st.index[t.Name] = true
+	if f, note := toolschema.FidelityOf(&t); f != toolschema.Exact {
+		st.fidelity[t.Name] = markedTool{f, note}
+	}
+	st.tools = append(st.tools, t)
 }
 
 // catalog collects the server versions the imported sessions reference.
@@ -44,15 +70,14 @@ func resolve(sets []*toolschema.Set, defServer string) map[string]*serverTools {
 		}
 		st := out[name]
 		if st == nil {
-			st = &serverTools{name: name, index: map[string]bool{}}
+			st = newServerTools(name)
 			out[name] = st
 			explicit[name] = map[string]bool{}
 		}
 		added := false
 		for _, t := range set.Tools {
 			if !st.index[t.Name] {
-				st.index[t.Name] = true
-				st.tools = append(st.tools, t)
+				st.addTool(t, set)
 				added = true
 			}
 		}
@@ -118,9 +143,16 @@ func (c *catalog) write(dir, final string, rep *ingest.Report) error {
 		if err := atomicfile.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
 			return err
 		}
-		rep.Catalog = append(rep.Catalog, ingest.CatalogFile{
-			Server: st.name, Version: st.version, File: f, Tools: len(st.tools), Sources: st.sources,
-		})
+		cf := ingest.CatalogFile{Server: st.name, Version: st.version, File: f, Tools: len(st.tools), Sources: st.sources}
+		for _, m := range st.fidelity {
+			switch m.fidelity {
+			case toolschema.Approximate:
+				cf.Approximate++
+			case toolschema.Missing:
+				cf.Missing++
+			}
+		}
+		rep.Catalog = append(rep.Catalog, cf)
 	}
 	if entries, err := os.ReadDir(final); err == nil {
 		other := 0
