@@ -195,6 +195,9 @@ func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, er
 	if err != nil {
 		return nil, err
 	}
+	if prefix, err := CheckBounds(s.Model, s.Params); err != nil {
+		return nil, d.wrap(prefix, err)
+	}
 	if err := d.strategies(s, byKey); err != nil {
 		return nil, err
 	}

@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/traces/importers"
 	"github.com/defersim/defersim/traces/importers/ingest"
 )
@@ -50,8 +52,19 @@ See docs/importers.md for the field mappings.`,
 	cliout.AddJSONAlias(c, format)
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		req.Inputs = args
+		guard := outguard.New(slices.Concat(args, req.ToolFiles, []string{req.SystemPromptFile})...)
+		if err := guard.Check(req.Out, req.CatalogDir); err != nil {
+			return err
+		}
+		req.Check = guard.CheckOne
+		ctx, stop := interruptibleSaying(cmd.Context(), cmd.ErrOrStderr(), "stopping; nothing is written")
+		defer stop()
+		req.Context = ctx
 		rep, err := importers.Run(req)
 		if err != nil {
+			if ctx.Err() != nil {
+				return exitError{code: 130, msg: "import interrupted; nothing was written"}
+			}
 			return err
 		}
 		out := cmd.OutOrStdout()

@@ -1,7 +1,6 @@
 package importers
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -123,14 +122,12 @@ func (c *catalog) add(st *serverTools) string {
 	return st.version
 }
 
-// write writes every collected server version into dir as an MCP tools/list
-// result named <server>@<version>.json, and lists them in rep.
-func (c *catalog) write(dir string, rep *ingest.Report) error {
+// write writes every collected server version into dir (the staging
+// directory of final) as an MCP tools/list result named
+// <server>@<version>.json, and lists them in rep.
+func (c *catalog) write(dir, final string, rep *ingest.Report) error {
 	if len(c.files) == 0 {
 		return nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create catalog directory: %w", err)
 	}
 	names := make([]string, 0, len(c.files))
 	for f := range c.files {
@@ -157,7 +154,7 @@ func (c *catalog) write(dir string, rep *ingest.Report) error {
 		}
 		rep.Catalog = append(rep.Catalog, cf)
 	}
-	if entries, err := os.ReadDir(dir); err == nil {
+	if entries, err := os.ReadDir(final); err == nil {
 		other := 0
 		for _, e := range entries {
 			if strings.HasSuffix(e.Name(), ".json") && c.files[e.Name()] == nil {

@@ -1,7 +1,9 @@
 package importers
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,6 +38,12 @@ type Request struct {
 	Model string
 	// Server, when set, replaces the format's default server name.
 	Server string
+	// Context, when set, stops the import when it is cancelled (a signal):
+	// nothing is written then, and no temporary file is left.
+	Context context.Context
+	// Check, when set, is called with every output path before any is
+	// moved into place (outguard: an output must not be an input).
+	Check func(path string) error
 	// Gateway names the meta-tools of an MCP gateway the sessions were
 	// recorded through (formats that support it; see SupportsGateway).
 	Gateway ingest.Gateway
@@ -87,11 +95,22 @@ func Run(req Request) (*ingest.Report, error) {
 	if err := os.MkdirAll(filepath.Dir(req.Out), 0o755); err != nil {
 		return nil, fmt.Errorf("create output directory: %w", err)
 	}
+	ctx := req.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	// The trace and its catalog are one output set: both reach their names
+	// or neither does (atomicfile.Set).
+	set := atomicfile.NewSet()
+	defer set.Abort()
 	var p *pipeline
-	err = atomicfile.Write(req.Out, 0o644, func(f *os.File) error {
-		w := traces.NewWriter(f, strings.HasSuffix(req.Out, ".gz"))
+	err = atomicfile.Write(set.File(req.Out), 0o644, func(f *os.File) error {
+		w := traces.NewWriter(ctxWriter{ctx, f}, strings.HasSuffix(req.Out, ".gz"))
 		p = newPipeline(opts, rep, w, traces.CatalogRef(req.Out, rep.CatalogDir))
 		for _, in := range req.Inputs {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			if err := imp.ImportFile(in, opts, p, rep); err != nil {
 				return err
 			}
@@ -102,11 +121,37 @@ func Run(req Request) (*ingest.Report, error) {
 		return nil, err
 	}
 	p.finish()
-	if err := p.cat.write(rep.CatalogDir, rep); err != nil {
+	if len(p.cat.files) > 0 {
+		stage, err := set.Dir(rep.CatalogDir)
+		if err != nil {
+			return nil, err
+		}
+		if err := p.cat.write(stage, rep.CatalogDir, rep); err != nil {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := set.Commit(req.Check); err != nil {
 		return nil, err
 	}
 	rep.Finish()
 	return rep, nil
+}
+
+// ctxWriter fails every write once ctx is cancelled, which stops an
+// import at its next session.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(b []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(b)
 }
 
 // LoadOptions reads the files a request names (tool files, system prompt)
