@@ -44,9 +44,13 @@ func CatalogRef(tracePath, catalogDir string) string {
 // ok is false when none applies. The error is non-nil when the trace cannot
 // be read or names a catalog that is not there.
 func CatalogFor(path string) (dir string, ok bool, err error) {
-	ref, err := firstCatalogMeta(path)
-	if err != nil {
-		return "", false, err
+	var ref string
+	// A FIFO or a pipe is not read here: its first line would be lost to
+	// the command that reads it next (issue 18.1).
+	if st, serr := os.Stat(path); serr != nil || st.Mode().IsRegular() {
+		if ref, err = firstCatalogMeta(path); err != nil {
+			return "", false, err
+		}
 	}
 	if ref != "" {
 		dir := filepath.FromSlash(ref)

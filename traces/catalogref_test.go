@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -143,5 +145,28 @@ func TestValidateSearchesAndCatalogMeta(t *testing.T) {
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("problems (-want +got):\n%s", d)
+	}
+}
+
+// TestCatalogForDoesNotReadAFIFO pins that looking for a trace's catalog
+// does not read a FIFO (issue 18.1: its first line would be lost to the
+// replay that reads it next; with no writer yet, opening it blocks).
+func TestCatalogForDoesNotReadAFIFO(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "t.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if _, ok, err := CatalogFor(fifo); ok || err != nil {
+			t.Errorf("CatalogFor(FIFO) = %v, %v", ok, err)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("CatalogFor opened the FIFO (it blocks without a writer)")
 	}
 }

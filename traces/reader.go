@@ -34,6 +34,13 @@ type ReadOptions struct {
 	// SkipBad skips malformed lines, counting them in Counts, instead of
 	// stopping at the first one.
 	SkipBad bool
+	// OnEvent, when set, receives each accepted event with its (open)
+	// session instead of the session keeping it: yielded sessions then
+	// carry their ID and File but no Events or Lines, and memory stays
+	// bounded by the number of open sessions whatever their length (trace
+	// stats reads a session of a million events this way). ev is valid
+	// only during the call.
+	OnEvent func(s *Session, ev *Event)
 }
 
 func (o ReadOptions) maxLine() int {
@@ -69,12 +76,19 @@ type Counts struct {
 	SkipReasons map[Kind]int64 `json:"skip_reasons,omitempty"`
 	// FirstSkips records the first MaxSkipRecords skipped lines and why.
 	FirstSkips []Problem `json:"first_skips,omitempty"`
+	// Implausible counts accepted lines with a count or duration beyond
+	// what any real session records (plausible.go): they are kept, and
+	// callers warn about them.
+	Implausible int64 `json:"implausible,omitempty"`
+	// FirstImplausible records the first MaxSkipRecords such lines.
+	FirstImplausible []Problem `json:"first_implausible,omitempty"`
 }
 
 // clone returns a copy that shares nothing with c.
 func (c Counts) clone() Counts {
 	c.SkipReasons = maps.Clone(c.SkipReasons)
 	c.FirstSkips = slices.Clone(c.FirstSkips)
+	c.FirstImplausible = slices.Clone(c.FirstImplausible)
 	return c
 }
 
@@ -244,10 +258,21 @@ func (r *Reader) add(line []byte) (*Session, *LineError) {
 			"%s event for session %q, which is not open (no session_start before it, or it already ended)",
 			ev.Type, ev.Session))
 	}
+	if reason := implausible(ev); reason != "" {
+		r.counts.Implausible++
+		if len(r.counts.FirstImplausible) < MaxSkipRecords {
+			r.counts.FirstImplausible = append(r.counts.FirstImplausible,
+				Problem{File: r.name, Line: r.src.line, Reason: reason, Kind: KindImplausible})
+		}
+	}
 	s := o.s
 	ev.Session = s.ID // share one string per session
-	s.Events = append(s.Events, *ev)
-	s.Lines = append(s.Lines, r.src.line)
+	if r.opts.OnEvent != nil {
+		r.opts.OnEvent(s, ev)
+	} else {
+		s.Events = append(s.Events, *ev)
+		s.Lines = append(s.Lines, r.src.line)
+	}
 	r.counts.Events++
 	if ev.Type != SessionEnd {
 		return nil, nil

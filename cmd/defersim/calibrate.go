@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -13,7 +14,9 @@ import (
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/calibrate"
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/traces"
 )
 
 func newCalibrateCmd() *cobra.Command {
@@ -70,8 +73,20 @@ DIR/catalog beside them.`,
 			if err := data.Check(); err != nil {
 				return err
 			}
-			sc, m, catalogs, useRecorded, _, err := jobInputs(scenario, model, catalogs, append(append([]string(nil), args...), test...))
+			// A calibration reads its traces several times: a FIFO or pipe
+			// is spooled once (runner.Rereadable).
+			all := slices.Concat(args, test)
+			srcs, release, err := runner.Rereadable(runner.PathSources(all...))
 			if err != nil {
+				return err
+			}
+			defer release()
+			data.Read = runner.SessionsByPath(srcs, traces.ReadOptions{})
+			sc, m, catalogs, useRecorded, _, err := jobInputs(scenario, model, catalogs, all, data.Read)
+			if err != nil {
+				return err
+			}
+			if err := outguard.Check(slices.Concat(all, catalogs, []string{scenario}), out, jsonOut); err != nil {
 				return err
 			}
 			cat, err := runner.LoadCatalogs(runner.PathSources(catalogs...))

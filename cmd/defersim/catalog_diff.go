@@ -43,6 +43,7 @@ with the JSON path of every change (see docs/catalogs.md).
 		if err != nil {
 			return err
 		}
+		printCatalogWarnings(cmd, catalog.Warnings([]*catalog.Server{a, b}))
 		d := catalog.Diff(a, b)
 		if *format == cliout.JSON {
 			err = cliout.WriteJSON(out, d)

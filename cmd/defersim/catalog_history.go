@@ -36,6 +36,7 @@ metadata-only), and the share of releases with at least one breaking change
 			return err
 		}
 		h := catalog.NewHistory(cat)
+		printCatalogWarnings(cmd, h.Warnings)
 		if *format != cliout.JSON {
 			return catalog.FormatHistory(out, h)
 		}

@@ -63,6 +63,7 @@ o200k_base when it is among the counters.`,
 			opt.Top = -1
 		}
 		st := catalog.ComputeStatsWith(servers, memo, opt)
+		printCatalogWarnings(cmd, st.Warnings)
 		if *format == cliout.JSON {
 			return cliout.WriteJSON(out, st)
 		}
@@ -74,6 +75,21 @@ o200k_base when it is among the counters.`,
 	f.BoolVar(&allVersions, "all-versions", false, "for a directory, include every version, not just the latest")
 	f.StringVar(&form, "form", string(catalog.FormAnthropic), "bytes counted per tool: anthropic, openai or mcp")
 	return c
+}
+
+// printCatalogWarnings writes each catalog warning to stderr, then their
+// count (nothing with --quiet).
+func printCatalogWarnings(cmd *cobra.Command, warnings []string) {
+	if cliout.Quiet(cmd) {
+		return
+	}
+	w := cmd.ErrOrStderr()
+	for _, m := range warnings {
+		fmt.Fprintln(w, "warning:", m)
+	}
+	if n := len(warnings); n > 0 {
+		fmt.Fprintf(w, "warning: %d tool(s) read as {\"type\":\"object\"} for want of an input schema\n", n)
+	}
 }
 
 // loadServers loads PATH: a file, a manifest or a directory.

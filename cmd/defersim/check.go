@@ -10,6 +10,7 @@ import (
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/check"
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/scenarios"
 )
 
@@ -56,6 +57,9 @@ files were written by different defersim or Go versions.`,
 	c.RunE = func(cmd *cobra.Command, args []string) (err error) {
 		if baseline == "" {
 			return exitError{code: 2, msg: "--baseline BASE.json is required"}
+		}
+		if err := outguard.Check([]string{baseline, args[0], scenario}, markdown, *output); err != nil {
+			return exitError{code: 2, msg: err.Error()}
 		}
 		tol := check.NewTolerances(nil)
 		if len(metrics) > 0 {

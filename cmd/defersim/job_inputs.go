@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"iter"
 
 	"github.com/defersim/defersim/internal/calibrate"
 	"github.com/defersim/defersim/scenarios"
@@ -16,7 +17,9 @@ import (
 // else the scenario's) and the catalogs (--catalogs, else the traces' own:
 // traces.CatalogsFor). useRecorded says the recorded model was eligible;
 // warning names the preset used when the recorded model has none.
-func jobInputs(scenario, model string, catalogs, traces []string) (sc *scenarios.Scenario, m sim.Model, cats []string, useRecorded bool, warning string, err error) {
+// read, when given, reads a trace by path (a FIFO from its spooled copy:
+// the traces are read more than once; runner.Rereadable).
+func jobInputs(scenario, model string, catalogs, traces []string, read ...func(string) iter.Seq2[*tracesPkg.Session, error]) (sc *scenarios.Scenario, m sim.Model, cats []string, useRecorded bool, warning string, err error) {
 	sc, err = loadScenario(scenario)
 	if err != nil {
 		return nil, sim.Model{}, nil, false, "", err
@@ -24,7 +27,7 @@ func jobInputs(scenario, model string, catalogs, traces []string) (sc *scenarios
 	m = sc.Model
 	useRecorded = model == "" && scenario == ""
 	if useRecorded {
-		rec, err := calibrate.RecordedModel(traces)
+		rec, err := calibrate.RecordedModel(traces, read...)
 		if err != nil {
 			return nil, sim.Model{}, nil, false, "", err
 		}

@@ -2,12 +2,12 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/runner"
 )
 
@@ -34,6 +34,14 @@ shard of the run must be given once.`,
 		if out == cliout.Stdio {
 			return exitError{code: 2, msg: "merge writes a directory (results.json and the report): OUT_DIR cannot be -"}
 		}
+		var shards []string
+		for _, dir := range args[1:] {
+			shards = append(shards, filepath.Join(dir, runner.ShardFile))
+		}
+		guard := outguard.New(shards...)
+		if err := guard.Check(runOutputs(out)...); err != nil {
+			return err
+		}
 		var files []*runner.StateFile
 		for _, dir := range args[1:] {
 			f, err := runner.ReadState(filepath.Join(dir, runner.ShardFile))
@@ -42,14 +50,16 @@ shard of the run must be given once.`,
 			}
 			files = append(files, f)
 		}
-		res, err := runner.Merge(files, workers)
+		ctx, stop := interruptibleSaying(cmd.Context(), cmd.ErrOrStderr(), "stopping")
+		defer stop()
+		res, err := runner.Merge(ctx, files, workers)
 		if err != nil {
+			if ctx.Err() != nil {
+				return exitError{code: 130, msg: "interrupted while computing the statistics; nothing was written"}
+			}
 			return err
 		}
-		if err := os.MkdirAll(out, 0o755); err != nil {
-			return fmt.Errorf("create output directory: %w", err)
-		}
-		if err := runner.WriteOutputs(res, out, runner.WriteOptions{Report: !noReport}); err != nil {
+		if err := runner.WriteOutputs(res, out, runner.WriteOptions{Report: !noReport, Check: guard.CheckOne}); err != nil {
 			return err
 		}
 		w := cmd.OutOrStdout()

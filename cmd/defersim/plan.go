@@ -14,6 +14,7 @@ import (
 
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/plan"
 	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/internal/runner"
@@ -83,6 +84,18 @@ directory -o.`,
 			return err
 		}
 		doc := planDoc{Projection: proj, margin: margin}
+		guard := outguard.New(args[0], scenario, growthFrom)
+		set := atomicfile.NewSet()
+		defer set.Abort()
+		stage := out
+		if out != "" {
+			if err := guard.Check(filepath.Join(out, "plan.json")); err != nil {
+				return err
+			}
+			if stage, err = set.Dir(out); err != nil {
+				return err
+			}
+		}
 		if len(growth) > 0 {
 			sc, err := loadScenario(scenario)
 			if err != nil {
@@ -102,16 +115,27 @@ directory -o.`,
 					rc.ScenarioFingerprint, res.Run.ScenarioFingerprint)
 			}
 			rc.Bootstrap, rc.Workers = bootstrap, workers
+			g := outguard.New(append(rc.InputPaths(), args[0], scenario, growthFrom)...)
+			if err := g.Check(filepath.Join(out, "plan.json")); err != nil {
+				return err
+			}
+			guard = g
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			prog := newReporter(cmd, progress.Config{Label: "plan --growth", Verb: "replayed", Noun: "catalog sizes", Total: int64(len(growth))})
 			pts, plots, err := plan.Growth(ctx, plan.GrowthConfig{Base: rc, Factors: growth, Pool: growthFrom,
-				Seed: rc.Seed, Dir: out, Metrics: metrics, Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
+				Seed: rc.Seed, Dir: stage, Metrics: metrics, Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
 			if err != nil {
 				prog.Abort()
 				return err
 			}
 			prog.Finish()
+			for i := range pts {
+				pts[i].ResultsPath = set.Final(pts[i].ResultsPath)
+			}
+			for i := range plots {
+				plots[i] = set.Final(plots[i])
+			}
 			var points []plan.Point
 			for _, p := range pts {
 				points = append(points, p.Point)
@@ -120,17 +144,17 @@ directory -o.`,
 		}
 		var path string
 		if out != "" {
-			if err := os.MkdirAll(out, 0o755); err != nil {
-				return fmt.Errorf("create output directory: %w", err)
-			}
 			data, err := json.MarshalIndent(doc, "", "  ")
 			if err != nil {
 				return err
 			}
-			path = filepath.Join(out, "plan.json")
-			if err := atomicfile.WriteFile(path, append(data, '\n'), 0o644); err != nil {
+			if err := atomicfile.WriteFile(filepath.Join(stage, "plan.json"), append(data, '\n'), 0o644); err != nil {
 				return err
 			}
+			if err := set.Commit(guard.CheckOne); err != nil {
+				return err
+			}
+			path = filepath.Join(out, "plan.json")
 		}
 		w := cmd.OutOrStdout()
 		switch *format {

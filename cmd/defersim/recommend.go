@@ -6,17 +6,21 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/internal/recommend"
+	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
+	"github.com/defersim/defersim/traces"
 )
 
 func newRecommendCmd() *cobra.Command {
@@ -74,8 +78,19 @@ stderr.`,
 		if out == cliout.Stdio && *format != cliout.Text {
 			return exitError{code: 2, msg: "-o - prints the snippet on stdout: it cannot be combined with --format " + string(*format)}
 		}
-		sc, m, catalogs, _, warning, err := jobInputs(scenario, model, catalogs, args)
+		// recommend reads its traces twice (learn, validate): a FIFO or pipe
+		// is spooled once (runner.Rereadable).
+		srcs, release, err := runner.Rereadable(runner.PathSources(args...))
 		if err != nil {
+			return err
+		}
+		defer release()
+		sc, m, catalogs, _, warning, err := jobInputs(scenario, model, catalogs, args, runner.SessionsByPath(srcs, traces.ReadOptions{}))
+		if err != nil {
+			return err
+		}
+		guard := outguard.New(slices.Concat(args, catalogs, []string{scenario})...)
+		if err := guard.Check(out, results, jsonOut); err != nil {
 			return err
 		}
 		if warning != "" {
@@ -108,7 +123,7 @@ stderr.`,
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		prog := newReporter(cmd, progress.Config{Label: "recommend", Verb: "completed", Noun: "phases (learning, validation)", Total: 2})
-		p, err := recommend.Run(ctx, recommend.Config{Traces: args, Catalogs: catalogs, Model: m, Params: sc.Params,
+		p, err := recommend.Run(ctx, recommend.Config{Traces: args, Sources: srcs, Catalogs: catalogs, Model: m, Params: sc.Params,
 			Current: cur, Base: baseStrat, Seed: seed, TestShare: testShare, Rules: rules,
 			Bootstrap: bootstrap, Workers: workers, Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
 		if err != nil {
@@ -149,26 +164,36 @@ stderr.`,
 		if err != nil {
 			return err
 		}
+		// The snippet, the validation results and the JSON are one output set.
+		set := atomicfile.NewSet()
+		defer set.Abort()
 		if out != "" && out != cliout.Stdio {
-			if err := atomicfile.WriteFile(out, snippet, 0o644); err != nil {
+			if err := atomicfile.WriteFile(set.File(out), snippet, 0o644); err != nil {
 				return err
 			}
-			fmt.Fprintf(notes, "\nstrategy snippet: %s\n", out)
 		}
 		if results != "" && p.Validation != nil {
-			if err := report.WriteResults(results, p.Validation.Results); err != nil {
+			if err := report.WriteResults(set.File(results), p.Validation.Results); err != nil {
 				return err
 			}
-			fmt.Fprintf(notes, "validation results: %s\n", results)
 		}
 		if jsonOut != "" {
 			data, err := json.MarshalIndent(p, "", "  ")
 			if err != nil {
 				return err
 			}
-			if err := atomicfile.WriteFile(jsonOut, append(data, '\n'), 0o644); err != nil {
+			if err := atomicfile.WriteFile(set.File(jsonOut), append(data, '\n'), 0o644); err != nil {
 				return err
 			}
+		}
+		if err := set.Commit(guard.CheckOne); err != nil {
+			return err
+		}
+		if out != "" && out != cliout.Stdio {
+			fmt.Fprintf(notes, "\nstrategy snippet: %s\n", out)
+		}
+		if results != "" && p.Validation != nil {
+			fmt.Fprintf(notes, "validation results: %s\n", results)
 		}
 		return nil
 	}

@@ -13,7 +13,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/report"
@@ -124,6 +126,12 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) error {
 		}
 	}
 	toStdout := f.out == cliout.Stdio
+	guard := outguard.New(append(cfg.InputPaths(), path)...)
+	if !toStdout {
+		if err := guard.Check(runOutputs(f.out, f.perRequest)...); err != nil {
+			return err
+		}
+	}
 	if toStdout && (f.resume != "" || f.shard != "" || f.sessions || f.perRequest != "" || *f.format == cliout.JSON) {
 		return exitError{code: 2, msg: "-o - writes results.json to stdout and nothing else: it cannot be combined with --resume, --shard, --sessions-csv, --per-request or --format json"}
 	}
@@ -182,11 +190,12 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) error {
 		}
 		return skippedSessions(stderr, out)
 	}
-	wo := runner.WriteOptions{Report: !f.noReport, SessionsCSV: f.sessions, PerRequest: f.perRequest, State: cfg.Shard.Count > 0}
+	wo := runner.WriteOptions{Report: !f.noReport, SessionsCSV: f.sessions, PerRequest: f.perRequest, State: cfg.Shard.Count > 0,
+		Check: guard.CheckOne}
 	if err := runner.WriteOutputs(out, f.out, wo); err != nil {
 		return err
 	}
-	if err := os.Remove(cfg.Checkpoint); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := atomicfile.Remove(cfg.Checkpoint); err != nil {
 		return fmt.Errorf("remove the finished run's checkpoint: %w", err)
 	}
 	switch {
@@ -203,6 +212,7 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) error {
 // skippedSessions lists the sessions that failed to replay, if any, and
 // makes them the command's exit status 1.
 func skippedSessions(stderr io.Writer, out *runner.Output) error {
+	warnImplausible(stderr, out)
 	if n := out.Info.Counts.SessionsSkipped; n > 0 {
 		for _, msg := range out.Run.Failures {
 			fmt.Fprintln(stderr, "defersim: skipped", firstLineOf(msg))
@@ -216,6 +226,12 @@ func skippedSessions(stderr io.Writer, out *runner.Output) error {
 // after which it says so on w and restores the signals' default action (a
 // second one stops the process at once).
 func interruptible(parent context.Context, w io.Writer) (context.Context, context.CancelFunc) {
+	return interruptibleSaying(parent, w, "finishing the sessions in flight and saving a checkpoint")
+}
+
+// interruptibleSaying is interruptible with what the command does on a
+// signal.
+func interruptibleSaying(parent context.Context, w io.Writer, what string) (context.Context, context.CancelFunc) {
 	if parent == nil {
 		parent = context.Background()
 	}
@@ -228,7 +244,7 @@ func interruptible(parent context.Context, w io.Writer) (context.Context, contex
 		case sig := <-sigs:
 			signal.Stop(sigs)
 			signal.Reset(os.Interrupt, syscall.SIGTERM)
-			fmt.Fprintf(w, "\ndefersim: %v: finishing the sessions in flight and saving a checkpoint (again to stop at once)\n", sig)
+			fmt.Fprintf(w, "\ndefersim: %v: %s (again to stop at once)\n", sig, what)
 			cancel()
 		case <-done:
 			signal.Stop(sigs)
@@ -238,6 +254,31 @@ func interruptible(parent context.Context, w io.Writer) (context.Context, contex
 		close(done)
 		cancel()
 	}
+}
+
+// warnImplausible warns about implausible recorded counts and durations
+// (issue 18.8: 2^63−1 tokens gave $1.4e14 per session, silently).
+func warnImplausible(w io.Writer, out *runner.Output) {
+	if out.Implausible == 0 {
+		return
+	}
+	fmt.Fprintf(w, "defersim: warning: %d trace line(s) hold an implausible count or duration, kept as recorded; figures that use them are dominated by them\n", out.Implausible)
+	for i, p := range out.FirstImplausible {
+		if i == 5 {
+			fmt.Fprintf(w, "defersim: warning: … (%d more)\n", out.Implausible-5)
+			break
+		}
+		fmt.Fprintf(w, "defersim: warning: %s:%d: %s\n", p.File, p.Line, p.Reason)
+	}
+}
+
+// runOutputs lists the files a run (or merge) writes into dir, and extra.
+func runOutputs(dir string, extra ...string) []string {
+	out := []string{filepath.Join(dir, runner.CheckpointFile)}
+	for _, name := range runner.OutputFiles {
+		out = append(out, filepath.Join(dir, name))
+	}
+	return append(out, extra...)
 }
 
 func printRunSummary(w io.Writer, out *runner.Output, dir string, withReport bool) {

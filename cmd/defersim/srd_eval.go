@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/embeddings"
+	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/retrieval"
 	"github.com/defersim/defersim/internal/shareddata"
 	"github.com/defersim/defersim/sim"
@@ -125,6 +127,9 @@ written to the directory.`,
 				return emb.Err()
 			}
 			if outDir != "" {
+				if err := outguard.Check([]string{set, data, catalogs, srdSpec}, filepath.Join(outDir, "results.json"), filepath.Join(outDir, "report.md")); err != nil {
+					return err
+				}
 				if err := writeEvalDir(outDir, res); err != nil {
 					return err
 				}

@@ -13,9 +13,11 @@ import (
 
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/plan"
 	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/scenarios"
 )
 
 func newSweepCmd() *cobra.Command {
@@ -71,18 +73,37 @@ OUT/sweep.json) with --format.`,
 		default:
 			return fmt.Errorf("no --param and the scenario has no sweep: block")
 		}
+		ov := runner.Overrides{Traces: traces, Catalogs: catalogs, Strategies: strategies}
+		guard, err := scenarioGuard(sc, path, ov)
+		if err != nil {
+			return err
+		}
+		if err := guard.Check(filepath.Join(out, "sweep.json")); err != nil {
+			return err
+		}
+		set := atomicfile.NewSet()
+		defer set.Abort()
+		stage, err := set.Dir(out)
+		if err != nil {
+			return err
+		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		prog := newReporter(cmd, progress.Config{Label: "sweep", Verb: "replayed", Noun: "values", Total: int64(len(spec.Values()))})
-		pts, plots, err := plan.Sweep(ctx, plan.SweepConfig{Scenario: sc, Spec: spec,
-			Overrides: runner.Overrides{Traces: traces, Catalogs: catalogs, Strategies: strategies},
-			Embedded:  embeddedData(), Dir: out, Metrics: metrics, Bootstrap: bootstrap, Workers: workers,
+		pts, plots, err := plan.Sweep(ctx, plan.SweepConfig{Scenario: sc, Spec: spec, Overrides: ov,
+			Embedded: embeddedData(), Dir: stage, Metrics: metrics, Bootstrap: bootstrap, Workers: workers,
 			Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
 		if err != nil {
 			prog.Abort()
 			return err
 		}
 		prog.Finish()
+		for i := range pts {
+			pts[i].ResultsPath = set.Final(pts[i].ResultsPath)
+		}
+		for i := range plots {
+			plots[i] = set.Final(plots[i])
+		}
 		rows := plan.Rows(pts)
 		doc := struct {
 			Spec   plan.SweepSpec   `json:"sweep"`
@@ -94,7 +115,10 @@ OUT/sweep.json) with --format.`,
 		if err != nil {
 			return err
 		}
-		if err := atomicfile.WriteFile(filepath.Join(out, "sweep.json"), append(data, '\n'), 0o644); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(stage, "sweep.json"), append(data, '\n'), 0o644); err != nil {
+			return err
+		}
+		if err := set.Commit(guard.CheckOne); err != nil {
 			return err
 		}
 		w := cmd.OutOrStdout()
@@ -139,4 +163,17 @@ OUT/sweep.json) with --format.`,
 	fl.IntVar(&bootstrap, "bootstrap", 0, "bootstrap resamples (0 = default)")
 	fl.IntVar(&workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
 	return c
+}
+
+// scenarioGuard is the outguard of a command that replays a scenario
+// (file path, "" for the embedded default) with overrides: its inputs are
+// the scenario file and the traces and catalogs on disk.
+func scenarioGuard(sc *scenarios.Scenario, path string, ov runner.Overrides) (*outguard.Guard, error) {
+	c := *sc
+	c.Strategies = nil // inputs only: strategies do not matter here
+	rc, err := runner.FromScenario(&c, runner.Overrides{Traces: ov.Traces, Catalogs: ov.Catalogs}, embeddedData())
+	if err != nil {
+		return nil, err
+	}
+	return outguard.New(append(rc.InputPaths(), path)...), nil
 }

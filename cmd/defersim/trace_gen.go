@@ -4,13 +4,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/traces/gen"
 )
@@ -111,13 +114,36 @@ See docs/generator.md and docs/real-drift.md.`,
 		} else if g, err = gen.New(p); err != nil {
 			return exitError{code: 2, msg: err.Error()}
 		}
+		guard := outguard.New(paramsFile, catalogs)
+		files := []string{filepath.Join(out, gen.TraceFile), filepath.Join(out, gen.ParamsFile), filepath.Join(out, gen.UpgradesFile)}
+		if err := guard.Check(files...); err != nil {
+			return err
+		}
+		set := atomicfile.NewSet()
+		defer set.Abort()
+		stage, err := set.Dir(out)
+		if err != nil {
+			return err
+		}
+		ctx, stop := interruptibleSaying(cmd.Context(), cmd.ErrOrStderr(), "stopping; nothing is written")
+		defer stop()
 		prog := newReporter(cmd, progress.Config{Label: "trace gen", Verb: "wrote", Noun: "sessions", Total: int64(g.Params().Sessions)})
-		sum, err := g.WriteDir(out, gen.WriteOptions{Clean: force, Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
+		sum, err := g.WriteDir(stage, gen.WriteOptions{Clean: force, Final: out, Context: ctx,
+			Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
 		if err != nil {
 			prog.Abort()
+			if ctx.Err() != nil {
+				return exitError{code: 130, msg: "generation interrupted; nothing was written"}
+			}
 			return err
 		}
 		prog.Finish()
+		if force && catalogs == "" {
+			set.Replace(filepath.Join(out, gen.CatalogDir, "*.json"))
+		}
+		if err := set.Commit(guard.CheckOne); err != nil {
+			return err
+		}
 		w := cmd.OutOrStdout()
 		if *format == cliout.JSON {
 			enc := json.NewEncoder(w)

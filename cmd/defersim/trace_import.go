@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/traces/importers"
 	"github.com/defersim/defersim/traces/importers/ingest"
 )
@@ -27,8 +29,10 @@ as MCP tools/list files named <server>@<version>.json (in OUT.catalog/, or
 --catalog-out). Tool schemas come from the source when it carries them, else
 from --tools (an MCP tools/list result, an OpenAI or Anthropic tools array,
 the tau2 tools-data listing, or a catalog directory of <server>@<version>.json
-files; repeatable, first definition wins). Tools called without any schema
-are reported, never invented. A call that names no server is attributed to
+files; repeatable, first definition wins), then --approximate-tools, and
+--fallback-tools for tools called that no other source defines; schemas that
+are not exact are marked in the catalog (_meta "defersim/schema"). Tools
+called without any schema are reported, never invented. A call that names no server is attributed to
 the only server whose catalog serves it (ambiguous names are reported). The
 report lists what could not be mapped and the credential fields dropped.
 Every session_start names the catalog directory in meta "catalog".
@@ -48,8 +52,19 @@ See docs/importers.md for the field mappings.`,
 	cliout.AddJSONAlias(c, format)
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		req.Inputs = args
+		guard := outguard.New(slices.Concat(args, req.ToolFiles, []string{req.SystemPromptFile})...)
+		if err := guard.Check(req.Out, req.CatalogDir); err != nil {
+			return err
+		}
+		req.Check = guard.CheckOne
+		ctx, stop := interruptibleSaying(cmd.Context(), cmd.ErrOrStderr(), "stopping; nothing is written")
+		defer stop()
+		req.Context = ctx
 		rep, err := importers.Run(req)
 		if err != nil {
+			if ctx.Err() != nil {
+				return exitError{code: 130, msg: "import interrupted; nothing was written"}
+			}
 			return err
 		}
 		out := cmd.OutOrStdout()
@@ -63,6 +78,10 @@ See docs/importers.md for the field mappings.`,
 	f.StringVarP(&req.Out, "out", "o", "", "trace file to write (.gz suffix: gzip)")
 	f.StringVar(&req.CatalogDir, "catalog-out", "", "catalog directory (default OUT.catalog)")
 	f.StringArrayVar(&req.ToolFiles, "tools", nil, "tool schema file or catalog directory (repeatable; first definition of a tool wins)")
+	f.StringArrayVar(&req.ApproximateToolFiles, "approximate-tools", nil,
+		"like --tools, for definitions known to be approximate (used after --tools; marked approximate in the catalog)")
+	f.StringArrayVar(&req.FallbackToolFiles, "fallback-tools", nil,
+		"schema source used only for tools the sessions call that no other source defines (marked approximate; repeatable)")
 	f.StringVar(&req.SystemPromptFile, "system-prompt", "", "system prompt file for sessions whose source records none")
 	f.StringVar(&req.Model, "model", "", "model of every session (overrides the recorded one)")
 	f.StringVar(&req.Server, "server", "", "server name for tools whose source names no server")

@@ -90,6 +90,10 @@ type statsReport struct {
 	Catalogs      []string           `json:"catalogs,omitempty"`
 	UnservedCalls int                `json:"unserved_calls,omitempty"`
 	Unserved      []traces.ToolCount `json:"unserved_tools,omitempty"`
+	// Implausible counts lines with a count or duration beyond any real
+	// session's (kept); FirstImplausible locates the first.
+	Implausible      int64            `json:"implausible_values,omitempty"`
+	FirstImplausible []traces.Problem `json:"first_implausible,omitempty"`
 }
 
 // resolve looks the called tools up in the traces' own catalogs.
@@ -133,6 +137,7 @@ func addFileStats(in *cliout.Inputs, acc *traces.StatsAccumulator, rep *statsRep
 		return exitError{code: 2, msg: err.Error()}
 	}
 	defer f.Close()
+	opts.OnEvent = acc.Event // count events as they are read: a session is never held whole
 	r, err := traces.NewReader(f, name, opts)
 	if err != nil {
 		return traceReadError(err)
@@ -145,6 +150,8 @@ func addFileStats(in *cliout.Inputs, acc *traces.StatsAccumulator, rep *statsRep
 		acc.Add(s)
 	}
 	c := r.Counts()
+	rep.Implausible += c.Implausible
+	rep.FirstImplausible = append(rep.FirstImplausible, c.FirstImplausible...)
 	rep.Skipped += c.Skipped
 	for k, n := range c.SkipReasons {
 		if rep.SkipReasons == nil {
@@ -172,6 +179,12 @@ func (rep statsReport) writeText(w io.Writer, top int) error {
 			parts = append(parts, fmt.Sprintf("%s %d", k, rep.SkipReasons[k]))
 		}
 		if _, err := fmt.Fprintf(w, "skipped %d malformed lines (%s)\n\n", rep.Skipped, strings.Join(parts, ", ")); err != nil {
+			return err
+		}
+	}
+	if rep.Implausible > 0 {
+		if _, err := fmt.Fprintf(w, "warning: %d line(s) hold an implausible count or duration (first: %s)\n\n",
+			rep.Implausible, rep.FirstImplausible[0]); err != nil {
 			return err
 		}
 	}

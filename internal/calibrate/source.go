@@ -18,6 +18,10 @@ type Data struct {
 	FitOn FitOn
 	// Seed drives the FitShare selection.
 	Seed int64
+	// Read, when set, reads one trace file (the CLI passes one that reads a
+	// FIFO or pipe from a spooled copy, since a calibration reads its
+	// traces several times); nil opens the file.
+	Read func(path string) iter.Seq2[*traces.Session, error]
 }
 
 // Item is one session with its role.
@@ -43,7 +47,11 @@ func (d *Data) source(group string, all bool) Source {
 				test  bool
 			}{{d.Traces, false}, {d.Test, true}} {
 				for _, p := range set.paths {
-					for s, err := range readFile(p) {
+					read := readFile
+					if d.Read != nil {
+						read = d.Read
+					}
+					for s, err := range read(p) {
 						if err != nil {
 							yield(Item{}, err)
 							return
@@ -105,10 +113,15 @@ func modelKey(recorded string) string {
 }
 
 // RecordedModel returns the model named by the first session_start of the
-// traces that has one ("" when none does).
-func RecordedModel(paths []string) (string, error) {
+// traces that has one ("" when none does). read, when set, reads a trace
+// (see Data.Read).
+func RecordedModel(paths []string, read ...func(string) iter.Seq2[*traces.Session, error]) (string, error) {
+	rf := readFile
+	if len(read) > 0 && read[0] != nil {
+		rf = read[0]
+	}
 	for _, p := range paths {
-		for s, err := range readFile(p) {
+		for s, err := range rf(p) {
 			if err != nil {
 				return "", err
 			}

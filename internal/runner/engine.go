@@ -2,7 +2,6 @@ package runner
 
 import (
 	"iter"
-	"sync/atomic"
 
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces"
@@ -21,7 +20,5 @@ func Engine(cfg Config) (*sim.Engine, error) {
 // Sessions returns the sessions of cfg's traces in the order a run reads
 // them (every session, whatever the shard).
 func Sessions(cfg Config) iter.Seq2[*traces.Session, error] {
-	var counts []traces.Counts
-	var read atomic.Int64
-	return allSessions(cfg.Traces, traces.ReadOptions{SkipBad: cfg.SkipBad}, &counts, &read)
+	return allSessions(cfg.Traces, nil, traces.ReadOptions{SkipBad: cfg.SkipBad}, nil, nil, cfg.Transform)
 }

@@ -1,8 +1,6 @@
 package runner
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +17,9 @@ import (
 // open opens the source. An error names the file once, by s.Path
 // ("open PATH: reason"), so callers add no path of their own.
 func (s Source) open() (io.ReadCloser, error) {
+	if s.spool != nil {
+		return io.NopCloser(io.NewSectionReader(s.spool.f, 0, s.spool.size)), nil
+	}
 	var f io.ReadCloser
 	var err error
 	if s.FS != nil {
@@ -40,21 +41,6 @@ func (s Source) pathError(op string, err error) error {
 		return &fs.PathError{Op: pe.Op, Path: s.Path, Err: pe.Err}
 	}
 	return fmt.Errorf("%s %s: %w", op, s.Path, err)
-}
-
-// fingerprint hashes a source's bytes.
-func (s Source) fingerprint(kind string) (sim.Input, error) {
-	f, err := s.open()
-	if err != nil {
-		return sim.Input{}, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	n, err := io.Copy(h, f)
-	if err != nil {
-		return sim.Input{}, s.pathError("read", err)
-	}
-	return sim.Input{Kind: kind, Path: s.Path, SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n}, nil
 }
 
 // loadCatalogs loads every catalog source into one catalog.

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -15,7 +16,8 @@ import (
 // sessions, results.json is byte-identical (percentiles included), and
 // beyond it percentiles come from the merged sketches — which equal the
 // sketches of a single run, so results.json is byte-identical then too.
-func Merge(files []*StateFile, workers int) (*Output, error) {
+// Cancelling ctx stops the statistics with ctx's error.
+func Merge(ctx context.Context, files []*StateFile, workers int) (*Output, error) {
 	if len(files) == 0 {
 		return nil, errors.New("merge: no shard states")
 	}
@@ -72,5 +74,5 @@ func Merge(files []*StateFile, workers int) (*Output, error) {
 	res := &sim.RunResult{Outcomes: st.Outcomes(first.Strategies), Fidelity: st.Fidelity(), State: st,
 		Failures: st.FailureMessages()}
 	res.Counts.SessionsReplayed, res.Counts.SessionsSkipped, res.Counts.StepsRemoved = st.Replayed, st.Skipped, st.StepsRemoved
-	return finish(&merged, res, workers)
+	return finish(ctx, &merged, res, workers)
 }

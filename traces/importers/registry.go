@@ -15,8 +15,10 @@ import (
 	"github.com/defersim/defersim/traces/importers/ingest"
 	"github.com/defersim/defersim/traces/importers/openaimsg"
 	"github.com/defersim/defersim/traces/importers/otel"
+	"github.com/defersim/defersim/traces/importers/sweagent"
 	"github.com/defersim/defersim/traces/importers/tau2"
 	"github.com/defersim/defersim/traces/importers/taubench"
+	"github.com/defersim/defersim/traces/importers/toolbench"
 )
 
 // format is one registered source format.
@@ -43,6 +45,10 @@ func formats() []format {
 			func() ingest.Importer { return otel.New() }, true},
 		{claudecode.Format, "Claude Code session files (JSON Lines)",
 			func() ingest.Importer { return claudecode.New() }, true},
+		{sweagent.Format, "SWE-agent trajectories (.traj: history, trajectory, info, replay_config)",
+			func() ingest.Importer { return sweagent.New() }, false},
+		{toolbench.Format, "ToolBench answer files (answer_generation with functions and train_messages, search tree)",
+			func() ingest.Importer { return toolbench.New() }, false},
 	}
 }
 

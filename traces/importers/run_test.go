@@ -168,7 +168,7 @@ func TestRunRequestErrors(t *testing.T) {
 }
 
 func TestNamesAndLookup(t *testing.T) {
-	want := []string{"tau-bench", "tau2", "openai-messages", "anthropic-messages", "otel", "claude-code"}
+	want := []string{"tau-bench", "tau2", "openai-messages", "anthropic-messages", "otel", "claude-code", "swe-agent", "toolbench"}
 	if d := cmp.Diff(want, importers.Names()); d != "" {
 		t.Errorf("names (-want +got):\n%s", d)
 	}

@@ -166,6 +166,27 @@ func (b *Builder) Answer(callID string) int {
 	return i
 }
 
+// Settle marks the call at index i answered when it still awaits a result
+// (its result comes from elsewhere in the source), and reports whether it
+// did.
+func (b *Builder) Settle(i int) bool {
+	for id, q := range b.pending {
+		for k, j := range q {
+			if j != i {
+				continue
+			}
+			q = append(q[:k:k], q[k+1:]...)
+			if len(q) == 0 {
+				delete(b.pending, id)
+			} else {
+				b.pending[id] = q
+			}
+			return true
+		}
+	}
+	return false
+}
+
 // Len returns the number of events so far.
 func (b *Builder) Len() int { return len(b.s.Events) }
 

@@ -33,6 +33,9 @@ type Options struct {
 	// Tools are schema sources given by the user (--tools), in priority order.
 	// The source's own schemas come first.
 	Tools []*toolschema.Set
+	// Fallback are schema sources used only for tools a session calls that
+	// no source in Tools (or the session's own) defines.
+	Fallback []*toolschema.Set
 	// Server, when set, replaces the format's default server name.
 	Server string
 	// Gateway names the meta-tools of an MCP gateway the sessions were

@@ -23,6 +23,9 @@ type Report struct {
 	Catalog []CatalogFile `json:"catalog"`
 	// MissingSchemas lists tools called without a schema from any source.
 	MissingSchemas []MissingTool `json:"missing_schemas"`
+	// SchemaFidelity lists the called tools whose catalog schema is not
+	// exact: approximate, or a stand-in for a schema the source lacks.
+	SchemaFidelity []FidelityTool `json:"schema_fidelity"`
 	// Servers counts tool calls by how their server was determined.
 	Servers map[string]int `json:"server_attribution"`
 	// Ambiguous lists tools whose server could not be determined because
@@ -34,6 +37,9 @@ type Report struct {
 	// ErrorResults counts tool calls given status error, by what in the
 	// source marked them as failed.
 	ErrorResults map[string]int `json:"error_results"`
+	// Converted counts source elements trace v1 has no direct place for
+	// that were carried over in another form, by how.
+	Converted map[string]int `json:"converted"`
 	// Unmapped counts source fields trace v1 cannot express, by generic path.
 	Unmapped map[string]int `json:"unmapped"`
 	// CredentialsDropped counts credential-bearing fields dropped, by path.
@@ -47,6 +53,7 @@ type Report struct {
 	noteSeen  map[string]bool
 	missing   map[[2]string]int
 	ambiguous map[string]*AmbiguousTool
+	fidelity  map[[3]string]*FidelityTool
 }
 
 // AmbiguousTool is a tool called without a server that several servers serve.
@@ -63,6 +70,20 @@ type CatalogFile struct {
 	File    string   `json:"file"`
 	Tools   int      `json:"tools"`
 	Sources []string `json:"sources"`
+	// Approximate and Missing count the tools marked so (see
+	// toolschema.Fidelity).
+	Approximate int `json:"approximate,omitempty"`
+	Missing     int `json:"missing,omitempty"`
+}
+
+// FidelityTool is a called tool whose catalog schema is approximate or a
+// stand-in for a missing one.
+type FidelityTool struct {
+	Server   string `json:"server"`
+	Tool     string `json:"tool"`
+	Fidelity string `json:"fidelity"`
+	Note     string `json:"note,omitempty"`
+	Calls    int    `json:"calls"`
 }
 
 // MissingTool is a tool called without a schema.
@@ -78,11 +99,13 @@ func NewReport(format string) *Report {
 		Format:                 format,
 		Events:                 map[traces.EventType]int{},
 		Unmapped:               map[string]int{},
+		Converted:              map[string]int{},
 		CredentialsDropped:     map[string]int{},
 		ToolDefinitionsDropped: map[string]int{},
 		Notes:                  []string{},
 		Catalog:                []CatalogFile{},
 		MissingSchemas:         []MissingTool{},
+		SchemaFidelity:         []FidelityTool{},
 		Servers:                map[string]int{},
 		Ambiguous:              []AmbiguousTool{},
 		Gateway:                map[string]int{},
@@ -101,6 +124,14 @@ func (r *Report) UnmapN(field string, n int) {
 	if n > 0 {
 		r.Unmapped[field] += n
 	}
+}
+
+// Convert counts one source element carried over in another form.
+func (r *Report) Convert(how string) {
+	if r.Converted == nil {
+		r.Converted = map[string]int{}
+	}
+	r.Converted[how]++
 }
 
 // DropCredential counts one credential-bearing field dropped.
@@ -125,6 +156,21 @@ func (r *Report) Missing(server, tool string) {
 		r.missing = map[[2]string]int{}
 	}
 	r.missing[[2]string{server, tool}]++
+}
+
+// Fidelity counts a call of tool on server whose catalog schema has
+// fidelity f (approximate or missing) for the reason note.
+func (r *Report) Fidelity(server, tool, f, note string) {
+	if r.fidelity == nil {
+		r.fidelity = map[[3]string]*FidelityTool{}
+	}
+	k := [3]string{server, tool, f}
+	ft := r.fidelity[k]
+	if ft == nil {
+		ft = &FidelityTool{Server: server, Tool: tool, Fidelity: f, Note: note}
+		r.fidelity[k] = ft
+	}
+	ft.Calls++
 }
 
 // AmbiguousServer counts a call of tool, named without a server, that the
@@ -159,6 +205,23 @@ func (r *Report) Finish() {
 		return a.Tool < b.Tool
 	})
 	sort.Slice(r.Catalog, func(i, j int) bool { return r.Catalog[i].File < r.Catalog[j].File })
+	r.SchemaFidelity = r.SchemaFidelity[:0]
+	for _, f := range r.fidelity {
+		r.SchemaFidelity = append(r.SchemaFidelity, *f)
+	}
+	sort.Slice(r.SchemaFidelity, func(i, j int) bool {
+		a, b := r.SchemaFidelity[i], r.SchemaFidelity[j]
+		if a.Calls != b.Calls {
+			return a.Calls > b.Calls
+		}
+		if a.Server != b.Server {
+			return a.Server < b.Server
+		}
+		if a.Tool != b.Tool {
+			return a.Tool < b.Tool
+		}
+		return a.Fidelity < b.Fidelity
+	})
 	r.Ambiguous = r.Ambiguous[:0]
 	for _, a := range r.ambiguous {
 		r.Ambiguous = append(r.Ambiguous, *a)

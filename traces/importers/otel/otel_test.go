@@ -102,7 +102,13 @@ func TestJSONLinesAndErrors(t *testing.T) {
 	}{
 		{"jsonl", line + "\n" + strings.ReplaceAll(line, `"x"`, `"y"`) + "\n", 2, ""},
 		{"array", "[" + line + "," + line + "]", 1, ""},
-		{"empty", "", 0, ""},
+		// Issue 18.8: these imported 0 sessions with exit 0.
+		{"empty", "", 0, "empty file: not an OTLP trace export"},
+		{"null", "null", 0, "not an OTLP trace export: null"},
+		{"empty object", "{}", 0, `not an OTLP trace export: an empty object (no "resourceSpans")`},
+		{"misspelt resourceSpans", `{"resourceSpan":[]}`, 0, `not an OTLP trace export: no "resourceSpans" key (found "resourceSpan")`},
+		{"misspelt in an array", `[` + line + `,{"resource_span":[],"x":1}]`, 0, `export.json: [1]: not an OTLP trace export: no "resourceSpans" key (found "resource_span", "x")`},
+		{"no spans", `{"resourceSpans":[]}`, 0, `the export holds no spans ("resourceSpans" lists none): 0 sessions to import`},
 		{"bad line", line + "\n{nope\n", 0, "line 2"},
 		{"bad time", `{"resourceSpans":[{"scopeSpans":[{"spans":[{"startTimeUnixNano":"soon"}]}]}]}`, 0, "spans[0]: startTimeUnixNano"},
 		{"bad int", `{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"k","value":{"intValue":"1.5"}}]}]}]}]}`, 0, `attribute "k"`},
