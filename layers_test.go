@@ -18,12 +18,13 @@ const module = "github.com/defersim/defersim/"
 // docs/architecture.md draws them; a package is in the layer of its
 // longest listed prefix.
 var layers = [][]string{
-	{"traces", "tokens", "validation", "component", "internal/atomicfile", "internal/streamstats", "internal/stats",
+	{"tokens", "validation", "component", "internal/atomicfile", "internal/streamstats", "internal/stats",
 		"internal/chart", "internal/redact", "internal/bounded", "internal/shareddata", "internal/privacytest",
+		"internal/termsafe", "internal/csvsafe", "internal/progress", "internal/version", "internal/outguard",
 		"srd/data", "scenarios/default", "scenarios/real-drift", "traces/schema", "traces/importers/toolschema",
-		"internal/retrieval/hardsets", "internal/mcpsnap/fakemcp", "internal/progress", "internal/version"},
-	{"catalog", "traces/importers/ingest", "internal/cliout", "internal/embeddings"},
-	{"traces/gen", "traces/importers", "srd", "internal/mcpsnap"},
+		"internal/retrieval/hardsets", "internal/mcpsnap/fakemcp"},
+	{"traces", "catalog", "internal/cliout", "internal/embeddings"},
+	{"traces/gen", "traces/importers", "srd", "internal/mcpsnap", "internal/sharedtexts"},
 	{"sim"},
 	{"sim/search", "sim/presets"},
 	{"scenarios", "report", "srd/routed", "internal/embeddings/embedtest"},
