@@ -5,7 +5,9 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -129,5 +131,28 @@ func TestLayers(t *testing.T) {
 	}
 	if len(seen) < 10 {
 		t.Errorf("the command's closure holds only %d packages: the walk is broken", len(seen))
+	}
+}
+
+// TestBinaryLinksNoTesting pins that no package the defersim binary links —
+// the module's or a dependency's — imports package testing. (A stemmer
+// dependency once did, through a helper kept in a non-test file.)
+func TestBinaryLinksNoTesting(t *testing.T) {
+	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(gobin); err != nil {
+		t.Skipf("go command not found at %s: %v", gobin, err)
+	}
+	out, err := exec.Command(gobin, "list", "-deps", "-f", "{{.ImportPath}}", "./cmd/defersim").Output()
+	if err != nil {
+		t.Fatalf("go list -deps ./cmd/defersim: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 100 {
+		t.Fatalf("go list gave %d packages: the listing is broken", len(deps))
+	}
+	for _, d := range deps {
+		if d == "testing" || strings.HasPrefix(d, "testing/") {
+			t.Errorf("the defersim binary links %s", d)
+		}
 	}
 }
