@@ -83,7 +83,7 @@ func (r *replayer) keywordLoad(ti *Tool) {
 // that returned it, else what the strategy's query model says the model
 // would write.
 func (r *replayer) queryFor(ti *Tool) string {
-	if q := r.n.QueryFor[ti.name]; q != "" {
+	if q := r.n.queryFor[ti.name]; q != "" {
 		return q
 	}
 	tm := r.toolMemo(ti)
