@@ -45,7 +45,9 @@ type pstep struct {
 	// for a catalog change.
 	usage, aux int32
 	// dur is Step.DurationMs (-1 when not recorded).
-	dur    float64
+	dur float64
+	// repeat is Step.Repeat (its calls are the previous model step's).
+	repeat bool
 	c0, c1 int32
 }
 
@@ -78,9 +80,11 @@ func (n *pneed) usageOf(s *pstep) *traces.Usage {
 
 // fill sets p to the compact form of n, reusing p's memory where it is
 // small enough to be worth keeping (a very long session must not pin its
-// memory for the rest of the run). p refers to n's strings, arguments and
-// query map: n must not change while p is in use.
+// memory for the rest of the run). It marks n's repeated steps first
+// (markRepeats). p refers to n's strings, arguments and query map: n must
+// not change while p is in use.
 func (p *pneed) fill(n *Need) {
+	markRepeats(n)
 	steps, calls, usages, changes, qt := p.steps, p.calls, p.usages, p.changes, p.queryTokens
 	if cap(steps) > maxReusedSteps {
 		steps = nil
@@ -104,7 +108,7 @@ func (p *pneed) fill(n *Need) {
 	for i := range n.Steps {
 		st := &n.Steps[i]
 		ps := pstep{kind: st.Kind, pause: st.PauseMs, text: st.Text, textTok: st.TextTokens, usage: -1, aux: -1,
-			dur: st.DurationMs, c0: int32(len(p.calls))}
+			dur: st.DurationMs, repeat: st.Repeat, c0: int32(len(p.calls))}
 		if st.Usage != nil {
 			ps.usage = int32(len(p.usages))
 			p.usages = append(p.usages, *st.Usage)

@@ -166,6 +166,7 @@ func (r *replayer) userStep(st *pstep, i int) {
 	}
 	r.startOnce()
 	s.lastUser, s.userStep = st.text, i
+	s.turnOpen = true
 	r.appendMsg(st.textTok, false)
 }
 

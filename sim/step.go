@@ -1,18 +1,22 @@
 package sim
 
-// send simulates one model request producing output tokens.
-func (r *replayer) send(extra bool, output int64, rec *pstep, wantFid bool) {
+// send simulates one model request producing output tokens, tool calls
+// (calls) or only text; rec is the recorded step it replays (nil for an
+// extra request).
+func (r *replayer) send(extra bool, output int64, calls bool, rec *pstep, wantFid bool) {
 	s := &r.st
 	p, schemaTok := r.buildPrompt()
 	read, write := s.cache.Request(s.clock, p)
 	rt := request(&r.out.Values, p.Total(), read, write, output, schemaTok, extra)
+	rt.Kind = requestKind(s.turnOpen, calls, rec != nil && rec.repeat)
+	s.turnOpen = false
 	dur := r.e.requestMs(rt, r.rng)
 	s.clock += dur
 	if extra {
 		s.layerMs[layerSearch] += dur
 	}
 	r.out.PerRequest = append(r.out.PerRequest, rt)
-	if wantFid && rec != nil && !extra && rec.usage >= 0 {
+	if wantFid && rec != nil && !extra && (rec.usage >= 0 || rec.dur > 0) {
 		r.fid = append(r.fid, fidelityPair(r.n.id, len(r.out.PerRequest)-1, r.n.usageOf(rec), rec.dur, rt.Input, dur))
 	}
 }
@@ -41,7 +45,7 @@ func (r *replayer) modelStep(st *pstep, wantFid bool) {
 		r.load(cold)
 	}
 	asst := e.packedAssistantTokens(r.n, st)
-	r.send(false, outputTokens(r.n.usageOf(st), asst), st, wantFid)
+	r.send(false, outputTokens(r.n.usageOf(st), asst), len(calls) > 0, st, wantFid)
 	if !r.st.replied && r.st.userSeen && (st.text != "" || st.textTok > 0) {
 		r.st.replied = true
 		r.recordFirstReply()
@@ -109,7 +113,7 @@ func (r *replayer) coldCalls(st *pstep, cold []*Tool) []*Tool {
 	}
 	if rejected > 0 {
 		asst := e.packedAssistantTokens(r.n, st)
-		r.send(true, outputTokens(r.n.usageOf(st), asst), nil, false)
+		r.send(true, outputTokens(r.n.usageOf(st), asst), true, nil, false)
 		r.appendMsg(asst, false)
 		r.appendMsg(e.countText(rejectionText)*int64(rejected), false)
 	}
