@@ -166,8 +166,8 @@ type anthropicCache struct {
 	ttlMs    float64
 	min      int64
 	lookback int
-	maxBP    int                // breakpoints per request
-	entries  map[uint64]float64 // prefix hash -> expiry (ms)
+	maxBP    int         // breakpoints per request
+	entries  expiryTable // prefix hash -> expiry (ms)
 	// seen is a 4096-bit filter with the bit of every hash written since
 	// Reset set (bit number: the hash's top 12 bits), so that most of the
 	// lookback's misses skip the map: a clear bit means the hash is not in
@@ -184,7 +184,7 @@ func newAnthropicCache(cfg CacheConfig) *anthropicCache {
 	if bp <= 0 {
 		bp = 4
 	}
-	return &anthropicCache{ttlMs: cfg.TTLSeconds * 1000, min: cfg.MinTokens, lookback: lb, maxBP: bp, entries: map[uint64]float64{}}
+	return &anthropicCache{ttlMs: cfg.TTLSeconds * 1000, min: cfg.MinTokens, lookback: lb, maxBP: bp}
 }
 
 // Breakpoints places at most maxBP breakpoints, by priority: the last
@@ -200,23 +200,30 @@ func (c *anthropicCache) Breakpoints(dst []int, l PromptLayout) []int {
 		if len(dst)-start >= c.maxBP {
 			break
 		}
-		if b < 0 || slices.Contains(dst[start:], b) {
+		if b < 0 {
 			continue
 		}
-		dst = append(dst, b)
+		// Insert b in order (at most four candidates: no sort call).
+		i := len(dst)
+		for i > start && dst[i-1] > b {
+			i--
+		}
+		if i > start && dst[i-1] == b {
+			continue
+		}
+		dst = slices.Insert(dst, i, b)
 	}
-	slices.Sort(dst[start:])
 	return dst
 }
 
 func (c *anthropicCache) Reset() {
-	clear(c.entries)
+	c.entries.reset()
 	c.seen = [64]uint64{}
 }
 
 // put makes the prefix h live until exp.
 func (c *anthropicCache) put(h uint64, exp float64) {
-	c.entries[h] = exp
+	c.entries.set(h, exp)
 	c.seen[h>>58] |= 1 << (h >> 52 & 63)
 }
 
@@ -232,12 +239,12 @@ func (c *anthropicCache) live(h uint64, now float64) bool {
 	if c.seen[h>>58]&(1<<(h>>52&63)) == 0 {
 		return false
 	}
-	exp, ok := c.entries[h]
+	exp, ok := c.entries.get(h)
 	if !ok {
 		return false
 	}
 	if exp <= now {
-		delete(c.entries, h)
+		c.entries.del(h)
 		return false
 	}
 	return true
@@ -284,7 +291,7 @@ type openAICache struct {
 	ttlMs   float64
 	min     int64
 	step    int64
-	entries map[uint64]float64
+	entries expiryTable
 }
 
 func newOpenAICache(cfg CacheConfig) *openAICache {
@@ -292,10 +299,10 @@ func newOpenAICache(cfg CacheConfig) *openAICache {
 	if st <= 0 {
 		st = 128
 	}
-	return &openAICache{ttlMs: cfg.TTLSeconds * 1000, min: cfg.MinTokens, step: st, entries: map[uint64]float64{}}
+	return &openAICache{ttlMs: cfg.TTLSeconds * 1000, min: cfg.MinTokens, step: st}
 }
 
-func (c *openAICache) Reset() { clear(c.entries) }
+func (c *openAICache) Reset() { c.entries.reset() }
 
 func (c *openAICache) Request(now float64, p *Prompt) (read, write int64) {
 	n := p.Len()
@@ -304,9 +311,9 @@ func (c *openAICache) Request(now float64, p *Prompt) (read, write int64) {
 			break
 		}
 		h := p.PrefixHash(i)
-		if exp, ok := c.entries[h]; ok && exp > now {
+		if exp, ok := c.entries.get(h); ok && exp > now {
 			read = c.stepDown(p.CumTokens(i))
-			c.entries[h] = now + c.ttlMs
+			c.entries.set(h, now+c.ttlMs)
 			break
 		}
 	}
@@ -314,7 +321,7 @@ func (c *openAICache) Request(now float64, p *Prompt) (read, write int64) {
 	if total >= c.min {
 		for i := 0; i < n; i++ {
 			if p.CumTokens(i) >= c.min {
-				c.entries[p.PrefixHash(i)] = now + c.ttlMs
+				c.entries.set(p.PrefixHash(i), now+c.ttlMs)
 			}
 		}
 		write = c.stepDown(total) - read
@@ -328,7 +335,7 @@ func (c *openAICache) Request(now float64, p *Prompt) (read, write int64) {
 func (c *openAICache) Seed(now float64, p *Prompt) {
 	for i := range p.Len() {
 		if p.CumTokens(i) >= c.min {
-			c.entries[p.PrefixHash(i)] = now + c.ttlMs
+			c.entries.set(p.PrefixHash(i), now+c.ttlMs)
 		}
 	}
 }

@@ -26,6 +26,10 @@ type replayMemo struct {
 	dirs      map[dirKey]block // directory blocks (prompt.go)
 	wordsSeen map[string]bool  // scratch for appendContentWords
 	userFn    func() []string  // r.userWords (a method value allocates)
+	// queryTok memoises the sizes of search calls by query
+	// (searchCallTokens); queryBytes is the length of its keys.
+	queryTok   map[string]int64
+	queryBytes int
 }
 
 // newSession computes what every strategy of a session shares: its

@@ -27,9 +27,6 @@ type pneed struct {
 	removed  int
 
 	prepared bool // token counts filled by Engine.preparePacked
-	// queryTokens memoises the tokens of search calls: every strategy of a
-	// session searches with the same few queries.
-	queryTokens map[string]int64
 }
 
 // pstep is one step of a pneed (Step's fields the replay reads).
@@ -85,7 +82,7 @@ func (n *pneed) usageOf(s *pstep) *traces.Usage {
 // not change while p is in use.
 func (p *pneed) fill(n *Need) {
 	markRepeats(n)
-	steps, calls, usages, changes, qt := p.steps, p.calls, p.usages, p.changes, p.queryTokens
+	steps, calls, usages, changes := p.steps, p.calls, p.usages, p.changes
 	if cap(steps) > maxReusedSteps {
 		steps = nil
 	}
@@ -98,13 +95,9 @@ func (p *pneed) fill(n *Need) {
 	clear(steps[:cap(steps)]) // let the previous session's strings go
 	clear(calls[:cap(calls)])
 	clear(changes)
-	if len(qt) > maxReusedKeys {
-		qt = nil
-	}
-	clear(qt)
 	*p = pneed{id: n.SessionID, start: n.Start, sysText: n.SystemText, sysTokens: n.SystemTokens,
 		servers: n.Servers, queryFor: n.QueryFor, removed: n.Removed, prepared: n.prepared,
-		steps: steps[:0], calls: calls[:0], usages: usages[:0], changes: changes[:0], queryTokens: qt}
+		steps: steps[:0], calls: calls[:0], usages: usages[:0], changes: changes[:0]}
 	for i := range n.Steps {
 		st := &n.Steps[i]
 		ps := pstep{kind: st.Kind, pause: st.PauseMs, text: st.Text, textTok: st.TextTokens, usage: -1, aux: -1,

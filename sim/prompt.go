@@ -220,8 +220,11 @@ func (r *replayer) appendDeferred(tb []block) []block {
 // registry has it, the strategy defers it, and it is not there yet.
 func (r *replayer) addWarmPos(pos []int32, ident int32) []int32 {
 	set := r.st.set
-	p, ok := set.identPos[ident]
-	if !ok || r.flags[set.tools[p].id]&flagDeferrable == 0 || slices.Contains(pos, p) {
+	if int(ident) >= len(set.identPos) || set.identPos[ident] < 0 {
+		return pos
+	}
+	p := set.identPos[ident]
+	if r.flags[set.tools[p].id]&flagDeferrable == 0 || slices.Contains(pos, p) {
 		return pos
 	}
 	return append(pos, p)
