@@ -1,7 +1,5 @@
 package sim
 
-import "slices"
-
 // Prompt is one model request as the cache sees it: a sequence of blocks,
 // each with the hash of the prefix ending at it (PrefixHash) and the
 // cumulative tokens up to and including it (CumTokens).
@@ -211,7 +209,9 @@ func (c *anthropicCache) Breakpoints(dst []int, l PromptLayout) []int {
 		if i > start && dst[i-1] == b {
 			continue
 		}
-		dst = slices.Insert(dst, i, b)
+		dst = append(dst, 0)
+		copy(dst[i+1:], dst[i:])
+		dst[i] = b
 	}
 	return dst
 }

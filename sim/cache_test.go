@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -74,4 +75,34 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// TestBreakpointsPlacement pins the anthropic placer's in-order insertion
+// to its definition: the candidates (last message, end of tools[], end of
+// the system part, second-to-last message) in priority order, without
+// negatives and repeats, at most maxBP of them, sorted; appended after
+// what dst held.
+func TestBreakpointsPlacement(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		c := &anthropicCache{maxBP: 1 + rng.IntN(4)}
+		l := PromptLayout{ToolsEnd: rng.IntN(6) - 1, SystemEnd: rng.IntN(6) - 1, Last: rng.IntN(8) - 1, Messages: rng.IntN(4)}
+		prefix := []int{99}
+		got := c.Breakpoints(slices.Clone(prefix), l)
+		cands := []int{l.Last, l.ToolsEnd, l.SystemEnd, l.Last - 1}
+		if l.Messages < 2 {
+			cands[3] = -1
+		}
+		var want []int
+		for _, b := range cands {
+			if len(want) < c.maxBP && b >= 0 && !slices.Contains(want, b) {
+				want = append(want, b)
+			}
+		}
+		slices.Sort(want)
+		want = append(slices.Clone(prefix), want...)
+		if !slices.Equal(got, want) {
+			t.Fatalf("maxBP %d, layout %+v: %v, want %v", c.maxBP, l, got, want)
+		}
+	}
 }
