@@ -1,10 +1,6 @@
 package sim
 
-import (
-	"time"
-
-	"github.com/defersim/defersim/traces"
-)
+import "github.com/defersim/defersim/traces"
 
 // pneed is a need in the compact form the replayer reads: what Need holds
 // that a replay uses, and nothing else (no request or call ids, statuses,
@@ -13,7 +9,6 @@ import (
 // steps, so the smaller they are the fewer cache lines a replay touches.
 type pneed struct {
 	id        string
-	start     time.Time
 	sysText   string
 	sysTokens int64
 	servers   []traces.ServerRef
@@ -24,7 +19,6 @@ type pneed struct {
 	// queryFor maps a tool name to the first recorded query that returned
 	// it (Need.QueryFor).
 	queryFor map[string]string
-	removed  int
 
 	prepared bool // token counts filled by Engine.preparePacked
 }
@@ -95,8 +89,8 @@ func (p *pneed) fill(n *Need) {
 	clear(steps[:cap(steps)]) // let the previous session's strings go
 	clear(calls[:cap(calls)])
 	clear(changes)
-	*p = pneed{id: n.SessionID, start: n.Start, sysText: n.SystemText, sysTokens: n.SystemTokens,
-		servers: n.Servers, queryFor: n.QueryFor, removed: n.Removed, prepared: n.prepared,
+	*p = pneed{id: n.SessionID, sysText: n.SystemText, sysTokens: n.SystemTokens,
+		servers: n.Servers, queryFor: n.QueryFor, prepared: n.prepared,
 		steps: steps[:0], calls: calls[:0], usages: usages[:0], changes: changes[:0]}
 	for i := range n.Steps {
 		st := &n.Steps[i]
