@@ -33,6 +33,7 @@ type refReplay struct {
 	cache     PromptCache
 	placer    BreakpointPlacer
 	tables    []*serverTable // the registry
+	runFP     uint64         // the registry's fingerprint at the last run start
 	warm      []WarmEntry
 	seq       int
 	transient []*Tool
@@ -70,6 +71,7 @@ func (e *Engine) replayReference(n *Need, si int, wrap func(PromptCache) PromptC
 		}
 		sortTables(r.tables)
 	}
+	r.runFP = registryFingerprint(r.tables)
 	for i := range n.Steps {
 		st := &n.Steps[i]
 		switch st.Kind {
@@ -85,6 +87,9 @@ func (e *Engine) replayReference(n *Need, si int, wrap func(PromptCache) PromptC
 				r.t0 = r.clock
 			}
 			r.start()
+			if fp := registryFingerprint(r.tables); r.p.clearOnChange && fp != r.runFP {
+				r.runFP, r.warm = fp, nil // a run starts on a changed registry: the warm set is emptied
+			}
 			r.lastUser = st.Text
 			r.appendMsg(st.TextTokens, false)
 		case StepCanned:

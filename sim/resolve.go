@@ -21,6 +21,9 @@ type plan struct {
 	eviction Eviction
 	// disabled: no warm set; a load serves until the end of its step.
 	disabled bool
+	// clearOnChange: the warm set is emptied at a run start when the
+	// registry's fingerprint changed since the previous one (warm.clear).
+	clearOnChange bool
 
 	inTools bool       // loaded schemas join tools[] (the injection's rule)
 	result  LoadResult // what a tool_search result holds per loaded tool
@@ -51,7 +54,7 @@ const (
 func (r *Registry) resolve(s *Strategy, queryModel string, domains Domains) (*plan, error) {
 	n := *s
 	n.Normalize()
-	p := &plan{s: s, disabled: n.Warm.Disabled}
+	p := &plan{s: s, disabled: n.Warm.Disabled, clearOnChange: n.Warm.Clear == WarmClearRegistryChange}
 	var err error
 	if p.trigger, err = r.trigger(n.Trigger); err != nil {
 		return nil, err

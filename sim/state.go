@@ -16,6 +16,8 @@ type simState struct {
 	set      *serverSet
 	tables   []*serverTable
 	staticOn bool
+	// runFP is the registry's fingerprint at the last run start (warm.clear).
+	runFP uint64
 
 	msgs     []block // the conversation so far
 	msgSeq   uint64  // the hash chain of msgs
@@ -81,6 +83,19 @@ func (r *replayer) changeVersion(server, version string) {
 	set, r.buf.key = r.e.set(tables, r.buf.key)
 	r.useSet(set)
 	if r.st.warm.registryChanged(set) > 0 {
+		r.pm.tver++
+	}
+}
+
+// runStart is the start of a run (a user message). Under warm.clear:
+// registry-change the warm set is emptied when the registry's fingerprint
+// differs from the one at the previous run start.
+func (r *replayer) runStart() {
+	if !r.p.clearOnChange || r.st.set.fp == r.st.runFP {
+		return
+	}
+	r.st.runFP = r.st.set.fp
+	if r.st.warm.clear() > 0 {
 		r.pm.tver++
 	}
 }

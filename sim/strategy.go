@@ -67,6 +67,12 @@ type WarmSet struct {
 	// Disabled: no warm set at all; a loaded schema serves only the request
 	// right after the load (the anchor's first era).
 	Disabled bool `yaml:"disabled,omitempty" json:"disabled,omitempty"`
+	// Clear says when the whole set is emptied: "" or "never" (the keying
+	// alone decides what survives a registry change), or "registry-change":
+	// at the start of each run (a user message), when the registry's
+	// fingerprint (every tool's server, name and definition) differs from
+	// the one at the previous run start — the anchor runtime's rule.
+	Clear string `yaml:"clear,omitempty" json:"clear,omitempty"`
 }
 
 // Search configures how the model loads a cold tool.

@@ -26,6 +26,9 @@ const (
 	EvictLRL = "lrl"
 	evictLRU = "lru"
 
+	warmClearNever          = "never"
+	WarmClearRegistryChange = "registry-change"
+
 	InjectToolsArray = "tools-array"
 	InjectInline     = "inline"
 
@@ -258,6 +261,14 @@ func (r *Registry) validateWarm(w WarmSet) error {
 	}
 	if w.Disabled && (w.MaxTools != 0 || w.MaxTokens != 0) {
 		return fieldErr("warm.disabled", "true but warm limits are set (a disabled warm set has no limits)")
+	}
+	if w.Clear != "" {
+		if err := oneOf("warm.clear", w.Clear, warmClearNever, WarmClearRegistryChange); err != nil {
+			return err
+		}
+		if w.Disabled && w.Clear != warmClearNever {
+			return fieldErr("warm.clear", "%s but warm.disabled is true (there is no warm set to clear)", w.Clear)
+		}
 	}
 	return nil
 }

@@ -51,6 +51,8 @@ func (key oldestBy) Victim(entries []WarmEntry, newest int) int {
 }
 
 func registerWarmPolicies(r *Registry) error {
+	clearParam := []Param{{Name: "warm.clear", Type: "string", Default: warmClearNever,
+		Meaning: "never, or registry-change: at each run start (user message) empty the whole set when the registry's fingerprint changed since the last run start (the anchor runtime's rule)"}}
 	caps := []Param{
 		{Name: "warm.max_tools", Type: "int", Default: "0", Meaning: "most schemas the warm set holds (0: unbounded)"},
 		{Name: "warm.max_tokens", Type: "int", Default: "0", Meaning: "most schema tokens the warm set holds (0: unbounded)"},
@@ -59,8 +61,10 @@ func registerWarmPolicies(r *Registry) error {
 		info Info
 		k    Keying
 	}{
-		{Info{Name: WarmKeyName, Description: "a loaded schema stays warm across catalog changes: the model keeps the schema it loaded (stale after an upgrade)"}, nameKeying{}},
-		{Info{Name: warmKeyFingerprint, Description: "a loaded schema is dropped when its server starts serving a different one: the next call searches again"}, fingerprintKeying{}},
+		{Info{Name: WarmKeyName, Params: clearParam,
+			Description: "a loaded schema stays warm across catalog changes: the model keeps the schema it loaded (stale after an upgrade)"}, nameKeying{}},
+		{Info{Name: warmKeyFingerprint, Params: clearParam,
+			Description: "a loaded schema is dropped when its server starts serving a different one: the next call searches again"}, fingerprintKeying{}},
 	} {
 		if err := r.RegisterKeying(k.info, k.k); err != nil {
 			return err
@@ -155,6 +159,17 @@ func (w *warmSet) add(ti *Tool) (evicted int) {
 		evicted++
 	}
 	return evicted
+}
+
+// clear empties the set; it returns how many entries it held.
+func (w *warmSet) clear() int {
+	n := len(w.entries)
+	for _, e := range w.entries {
+		w.at[e.Tool.ident] = 0
+	}
+	w.entries = w.entries[:0]
+	w.tokens = 0
+	return n
 }
 
 func (w *warmSet) over() bool {

@@ -75,10 +75,11 @@ func anchorE0() sim.Strategy {
 func anchorE1() sim.Strategy {
 	s := anchorE0()
 	s.Description = "Anchor E1: defer MCP tools when the bytes/3.5 estimate of all registry schemas exceeds 8,000 tokens; " +
-		"unbounded name-keyed session warm set; tools[] rebuilt; loaded schema echoed in the search result."
+		"unbounded name-keyed session warm set, emptied at a run start when the registry's fingerprint changed; " +
+		"tools[] rebuilt; loaded schema echoed in the search result."
 	s.Source = "anchor runtime, era E1 (2026-04-02): estimated tokens > 8,000 (strict); see docs/presets.md"
 	s.Trigger = sim.Trigger{Mode: sim.TriggerTokens, Budget: anchorBudgetTokens, Counter: "bytes/3.5"}
-	s.Warm = sim.WarmSet{Key: sim.WarmKeyName, Eviction: sim.EvictLRL}
+	s.Warm = sim.WarmSet{Key: sim.WarmKeyName, Eviction: sim.EvictLRL, Clear: sim.WarmClearRegistryChange}
 	return s
 }
 
@@ -122,7 +123,7 @@ func anchorE9() sim.Strategy {
 	s.Description = "Anchor E9: E7 with the warm set capped at 16 schemas / 8,000 tokens (evict least recently loaded, " +
 		"never the newest), browser family expansion, and cold calls rejected."
 	s.Source = "anchor runtime, era E9 (2026-08-07 to 08-12): warm cap 16 / 8,000; cold calls rejected since 2026-08-01; see docs/presets.md"
-	s.Warm = sim.WarmSet{Key: sim.WarmKeyName, MaxTools: anchorWarmMaxTools, MaxTokens: anchorWarmMaxTokens, Eviction: sim.EvictLRL}
+	s.Warm.MaxTools, s.Warm.MaxTokens = anchorWarmMaxTools, anchorWarmMaxTokens
 	s.Search.Family = browserFamily()
 	s.Search.FamilyCore = browserCoreTools()
 	s.Rejected = sim.RejectRetry

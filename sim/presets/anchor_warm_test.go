@@ -1,0 +1,95 @@
+package presets
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/defersim/defersim/sim"
+	"github.com/defersim/defersim/traces"
+)
+
+// Versions of a memory server: 2 makes "query" required in recall; 3 only
+// adds annotations (what the model sees is unchanged). A web server stays
+// at one version.
+var (
+	memV1 = `{"name":"recall","description":"Recall facts.","inputSchema":{"type":"object","properties":{"topic":{"type":"string"}}}}`
+	memV2 = `{"name":"recall","description":"Recall facts.","inputSchema":{"type":"object","properties":{"topic":{"type":"string"},"query":{"type":"string"}},"required":["query"]}}`
+	memV3 = `{"name":"recall","description":"Recall facts.","inputSchema":{"type":"object","properties":{"topic":{"type":"string"},"query":{"type":"string"}},"required":["query"]},"annotations":{"readOnlyHint":true}}`
+	fetch = `{"name":"fetch","description":"Fetch a URL.","inputSchema":{"type":"object","properties":{"url":{"type":"string"}},"required":["url"]}}`
+)
+
+// TestAnchorClearsWarmSetOnRegistryChange pins the anchor runtime's warm-set
+// rule (REFERENCE §1, "Warm set"): entries are keyed by name, but the whole
+// set is cleared when the registry-wide fingerprint changes, checked at the
+// start of each run. So a server upgraded in the middle of a run leaves the
+// stale schema in view until the run ends (one stale call, malformed: the
+// new version requires "query"); at the next run start every loaded schema
+// goes, the changed tool's and the unchanged tool's alike (two more
+// searches); a release that changes nothing the model sees (annotations)
+// clears nothing. Without the rule (warm.clear never), the stale schema
+// stays for the session (a second stale, malformed call) and nothing is
+// searched again.
+func TestAnchorClearsWarmSetOnRegistryChange(t *testing.T) {
+	cat := testCatalog(t,
+		testServer{"mem", "1", []string{memV1}}, testServer{"mem", "2", []string{memV2}}, testServer{"mem", "3", []string{memV3}},
+		testServer{"web", "1", []string{fetch}})
+	n := need([]traces.ServerRef{{Name: "mem", Version: "1"}, {Name: "web", Version: "1"}},
+		userSay("recall my topic and fetch the page"),
+		callTool("mem", "recall", `{"topic":"a"}`), // cold: search 1 loads recall@1
+		callTool("web", "fetch", `{"url":"u"}`),    // cold: search 2 loads fetch
+		answer(),
+		upgrade("mem", "2"),                        // mid-run: the anchor checks only at run start
+		callTool("mem", "recall", `{"topic":"b"}`), // stale (recall@1 in view): missing "query"
+		answer(),
+		userSay("again"),                                       // run start, fingerprint changed: cleared
+		callTool("mem", "recall", `{"topic":"c","query":"q"}`), // cold again: search 3 loads recall@2
+		callTool("web", "fetch", `{"url":"v"}`),                // cleared too: search 4
+		answer(),
+		upgrade("mem", "3"), // annotations only: same fingerprint
+		userSay("once more"),
+		callTool("web", "fetch", `{"url":"w"}`), // still warm
+		answer())
+	names := []string{"searches", "stale_warm_calls", "malformed_calls", "malformed_missing_required", "stale_valid_calls"}
+	cleared := map[string]float64{"searches": 4, "stale_warm_calls": 1, "malformed_calls": 1, "malformed_missing_required": 1, "stale_valid_calls": 0}
+	kept := map[string]float64{"searches": 2, "stale_warm_calls": 2, "malformed_calls": 2, "malformed_missing_required": 2, "stale_valid_calls": 0}
+	for _, era := range []string{"anchor-e1-budget8k", "anchor-e4-budget-or-categorical", "anchor-e6-never-defer-openers",
+		"anchor-e7-per-tool", "anchor-e9-warm-capped"} {
+		t.Run(era, func(t *testing.T) {
+			s := mustStrategy(t, era)
+			if s.Warm.Clear != sim.WarmClearRegistryChange {
+				t.Fatalf("warm.clear = %q, want %s", s.Warm.Clear, sim.WarmClearRegistryChange)
+			}
+			// Deferred mode on from the start (this catalog is far below the
+			// budget) and exact loads: only the warm set is under test.
+			s.Trigger = sim.Trigger{Mode: sim.TriggerAlways}
+			s.Search = sim.Search{Mode: "select"}
+			off := s
+			off.Name += "-no-clear"
+			off.Warm.Clear = ""
+			e := testEngine(t, cat, []sim.Strategy{s, off}, nil)
+			out := e.ReplayNeed(n)
+			if d := cmp.Diff(cleared, metricsOf(out[0], names...)); d != "" {
+				t.Errorf("%s (-want +got):\n%s", era, d)
+			}
+			if d := cmp.Diff(kept, metricsOf(out[1], names...)); d != "" {
+				t.Errorf("%s without clearing (-want +got):\n%s", era, d)
+			}
+		})
+	}
+}
+
+// TestOnlyAnchorPresetsClearTheirWarmSet pins which presets use the
+// clearing: the anchor's eras with a warm set (E1 on; E0 has none), and no
+// other runtime (REFERENCE §2 documents no such rule for them; Codex CLI's
+// is reported to keep stale schemas).
+func TestOnlyAnchorPresetsClearTheirWarmSet(t *testing.T) {
+	want := map[string]bool{"anchor-e1-budget8k": true, "anchor-e4-budget-or-categorical": true,
+		"anchor-e6-never-defer-openers": true, "anchor-e7-per-tool": true, "anchor-e9-warm-capped": true}
+	for _, name := range StrategyNames() {
+		s := mustStrategy(t, name)
+		if got := s.Warm.Clear == sim.WarmClearRegistryChange; got != want[name] {
+			t.Errorf("%s: clears on registry change = %v, want %v", name, got, want[name])
+		}
+	}
+}
