@@ -178,6 +178,9 @@ func (e *Engine) staticTrigger(si int, tables []*serverTable, flags []uint8) boo
 			if flags[ti.id]&flagDeferrable != 0 {
 				st.DeferrableTools++
 				st.DeferrableTokens += ti.tokens
+				if estMap != nil {
+					st.EstimatedDeferrableTokens += estMap[ti.fp]
+				}
 			}
 		}
 	}

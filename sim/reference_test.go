@@ -184,6 +184,9 @@ func (r *refReplay) deferredMode() bool {
 			if r.deferrable(ti) {
 				st.DeferrableTools++
 				st.DeferrableTokens += ti.tokens
+				if r.p.estimate != "" {
+					st.EstimatedDeferrableTokens += r.e.tables.estBy[r.p.estimate][ti.fp]
+				}
 			}
 		}
 	}
@@ -198,6 +201,18 @@ func (r *refReplay) ColdAlwaysDefer() bool {
 	for _, t := range r.tables {
 		for _, ti := range t.tools {
 			if matchList(r.s.AlwaysDefer, ti.server, ti.name) && !matchList(r.s.NeverDefer, ti.server, ti.name) && r.loaded(ti) == nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ColdDeferrable implements TriggerState.
+func (r *refReplay) ColdDeferrable() bool {
+	for _, t := range r.tables {
+		for _, ti := range t.tools {
+			if r.deferrable(ti) && r.loaded(ti) == nil {
 				return true
 			}
 		}

@@ -160,6 +160,21 @@ func (r *replayer) ColdAlwaysDefer() bool {
 	return false
 }
 
+// ColdDeferrable reports whether a tool of the registry that the strategy
+// may defer is cold (TriggerState). It stops at the first one: in a
+// session that has not loaded every deferrable tool, that is one of the
+// first tools looked at.
+func (r *replayer) ColdDeferrable() bool {
+	for _, t := range r.st.tables {
+		for _, ti := range t.tools {
+			if r.flags[ti.id]&flagDeferrable != 0 && r.isWarm(ti) == nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // state returns a tool's exposure and the schema the model sees (nil when cold).
 func (r *replayer) state(ti *Tool, mode bool) (exposure, *Tool) {
 	if !r.st.listed[ti.server] {

@@ -16,6 +16,7 @@ const (
 	TriggerCount   = "count"
 	TriggerTokens  = "tokens"
 	TriggerPercent = "percent"
+	TriggerAnyCold = "any-cold"
 
 	ScopeMCP             = "mcp"
 	ScopeAlwaysDeferOnly = "always-defer-only"

@@ -104,14 +104,14 @@ func anchorE6() sim.Strategy {
 	return s
 }
 
-// anchorE7: per-tool exposure: every MCP tool deferred whenever one is
-// cold; BM25 top 8.
+// anchorE7: per-tool exposure: every MCP tool deferred; deferred mode
+// while any deferred tool is cold; BM25 top 8.
 func anchorE7() sim.Strategy {
 	s := anchorE6()
 	s.Description = "Anchor E7: per-tool exposure: MCP tools always deferred, local tools direct unless listed; " +
-		"BM25 search, top 8."
+		"deferred mode (tool_search and the directory) while any deferred tool is cold; BM25 search, top 8."
 	s.Source = "anchor runtime, era E7 (2026-07-27): per-tool, any cold deferred tool; see docs/presets.md"
-	s.Trigger = sim.Trigger{Mode: sim.TriggerAlways, Counter: "bytes/3.5"}
+	s.Trigger = sim.Trigger{Mode: sim.TriggerAnyCold, Counter: "bytes/3.5"}
 	s.Search = sim.Search{Mode: "bm25", K: 8}
 	return s
 }
