@@ -108,7 +108,7 @@ func TestParseErrors(t *testing.T) {
 		{"params unknown", "params:\n  think_ms: 2\nstrategies: [eager]\n",
 			"scen.yaml:2: params.think_ms: unknown key (want tokenizer|message_overhead_tokens|tool_overhead_tokens|request_overhead_tokens|search_tool_tokens|default_tool_ms|search_exec_ms|user_think_ms|nudge_prob|cold_call_prob|cold_call_well_formed_prob|nudge_tokens|bytes_per_token|query_model|cache_warm_start|connect_ms|list_ms|select_prob)"},
 		{"matrix unknown path", "strategies: [eager]\nmatrix:\n  base: eager\n  vary:\n    warm.kee: [name]\n",
-			`scen.yaml:5: matrix.vary.warm.kee: unknown key "kee" (want key|max_tools|max_tokens|eviction|disabled|clear)`},
+			`scen.yaml:5: matrix.vary.warm.kee: unknown key "kee" (want key|max_tools|max_tokens|counter|eviction|disabled|clear)`},
 		{"matrix template", "strategies: [eager]\nmatrix:\n  base: claude-code-default\n  name: cc\n  vary:\n    warm.key: [name, fingerprint]\n",
 			`scen.yaml:3: matrix.name: template "cc" lacks {warm.key}: every vary key must appear in the name`},
 		{"matrix bad value", "strategies: [eager]\nmatrix:\n  - base: claude-code-default\n    vary:\n      injection: [inline, sideways]\n",

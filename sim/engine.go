@@ -116,13 +116,13 @@ func NewEngine(cfg Config) (*Engine, error) {
 			return nil, fmt.Errorf("strategy %s: %w", s.Name, err)
 		}
 		plans[i] = p
-		if name := p.estimate; name != "" {
-			if _, ok := counters[name]; !ok {
-				c, err := reg.newCounter(name)
+		for _, c := range []struct{ what, name string }{{"trigger counter", p.estimate}, {"warm counter", s.Warm.Counter}} {
+			if _, ok := counters[c.name]; !ok && c.name != "" {
+				counter, err := reg.newCounter(c.name)
 				if err != nil {
-					return nil, fmt.Errorf("strategy %s: trigger counter: %w", s.Name, err)
+					return nil, fmt.Errorf("strategy %s: %s: %w", s.Name, c.what, err)
 				}
-				counters[name] = c
+				counters[c.name] = counter
 			}
 		}
 	}
@@ -133,6 +133,11 @@ func NewEngine(cfg Config) (*Engine, error) {
 	e := &Engine{strategies: cfg.Strategies, plans: plans, cache: cacheModel, model: cfg.Model, params: cfg.Params, seed: cfg.Seed,
 		content: content, raw: raw, rankers: &rankerCache{}, deny: cfg.Deny, validator: cfg.Validator, fidelity: -1}
 	e.tables = buildToolTables(cfg.Catalog, content, counters, cfg.Params.ToolOverheadTokens, local)
+	for i, p := range plans {
+		if name := cfg.Strategies[i].Warm.Counter; name != "" {
+			p.warmCost = e.tables.estimatesByID(name)
+		}
+	}
 	for _, u := range cfg.Upgrades {
 		if e.tables.byKey[u.Server+"@"+u.To] == nil {
 			return nil, fmt.Errorf("upgrade of %s to %s: no such server version in the catalogs (have %s)", u.Server, u.To, strings.Join(e.tables.versions[u.Server], ", "))

@@ -526,7 +526,7 @@ func (r *refReplay) warmAdd(ti *Tool) {
 	over := func() bool {
 		var tokens int64
 		for _, w := range r.warm {
-			tokens += w.Tool.tokens
+			tokens += warmSize(r.p.warmCost, w.Tool)
 		}
 		return (r.s.Warm.MaxTools > 0 && len(r.warm) > r.s.Warm.MaxTools) || (r.s.Warm.MaxTokens > 0 && tokens > r.s.Warm.MaxTokens)
 	}

@@ -24,6 +24,9 @@ type plan struct {
 	// clearOnChange: the warm set is emptied at a run start when the
 	// registry's fingerprint changed since the previous one (warm.clear).
 	clearOnChange bool
+	// warmCost is every tool's size under warm.counter, by tool id (nil:
+	// no counter; filled by NewEngine once the tools are counted).
+	warmCost []int64
 
 	inTools bool       // loaded schemas join tools[] (the injection's rule)
 	result  LoadResult // what a tool_search result holds per loaded tool

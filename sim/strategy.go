@@ -62,6 +62,11 @@ type WarmSet struct {
 	// MaxTools and MaxTokens bound the set (0 = unbounded).
 	MaxTools  int   `yaml:"max_tools,omitempty" json:"max_tools,omitempty"`
 	MaxTokens int64 `yaml:"max_tokens,omitempty" json:"max_tokens,omitempty"`
+	// Counter counts a schema for MaxTokens: a registered counter applied
+	// to the tool's OpenAI function form ("bytes/3.5": the anchor runtime's
+	// estimator), or "" for the tokens of its definition in tools[] (the
+	// content counter plus tool_overhead_tokens).
+	Counter string `yaml:"counter,omitempty" json:"counter,omitempty"`
 	// Eviction is "lrl" (least recently loaded, never the newest) or "lru".
 	Eviction string `yaml:"eviction,omitempty" json:"eviction,omitempty"`
 	// Disabled: no warm set at all; a loaded schema serves only the request

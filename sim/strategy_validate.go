@@ -257,6 +257,14 @@ func (r *Registry) validateWarm(w WarmSet) error {
 	if w.MaxTokens < 0 {
 		return fieldErr("warm.max_tokens", "%d is negative", w.MaxTokens)
 	}
+	if w.Counter != "" {
+		if err := r.checkCounter(w.Counter); err != nil {
+			return fieldErr("warm.counter", "%v", err)
+		}
+		if w.MaxTokens == 0 {
+			return fieldErr("warm.counter", "%s but warm.max_tokens is not set (the counter counts nothing)", w.Counter)
+		}
+	}
 	if _, ok := r.lookup(component.Eviction, w.Eviction); !ok {
 		return r.unknown("warm.eviction", component.Eviction, w.Eviction)
 	}

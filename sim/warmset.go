@@ -56,6 +56,8 @@ func registerWarmPolicies(r *Registry) error {
 	caps := []Param{
 		{Name: "warm.max_tools", Type: "int", Default: "0", Meaning: "most schemas the warm set holds (0: unbounded)"},
 		{Name: "warm.max_tokens", Type: "int", Default: "0", Meaning: "most schema tokens the warm set holds (0: unbounded)"},
+		{Name: "warm.counter", Type: "counter", Default: "",
+			Meaning: "counter of warm.max_tokens, applied to each tool's OpenAI function form (empty: the tokens of its definition in tools[], content counter plus tool_overhead_tokens)"},
 	}
 	for _, k := range []struct {
 		info Info
@@ -88,6 +90,7 @@ type warmSet struct {
 	evict     Eviction
 	maxTools  int
 	maxTokens int64
+	cost      []int64 // by tool id: a schema's size under warm.counter (nil: Tool.tokens)
 
 	entries []WarmEntry // in load order
 	tokens  int64
@@ -103,9 +106,20 @@ func (w *warmSet) reset(p *plan) {
 	}
 	w.keying, w.evict = p.keying, p.eviction
 	w.maxTools, w.maxTokens = p.s.Warm.MaxTools, p.s.Warm.MaxTokens
+	w.cost = p.warmCost
 	w.entries = w.entries[:0]
 	w.tokens = 0
 	w.seq = 0
+}
+
+// warmSize is a schema's size as warm.max_tokens counts it: cost[ti.id]
+// (warm.counter over the OpenAI function form) when the strategy names a
+// counter, else the tokens of its definition in tools[].
+func warmSize(cost []int64, ti *Tool) int64 {
+	if cost != nil {
+		return cost[ti.id]
+	}
+	return ti.tokens
 }
 
 func (w *warmSet) find(ident int32) int {
@@ -139,13 +153,13 @@ func (w *warmSet) add(ti *Tool) (evicted int) {
 	w.seq++
 	newest := w.find(ti.ident)
 	if newest >= 0 {
-		w.tokens += ti.tokens - w.entries[newest].Tool.tokens
+		w.tokens += warmSize(w.cost, ti) - warmSize(w.cost, w.entries[newest].Tool)
 		w.entries[newest] = WarmEntry{Tool: ti, LoadedAt: w.seq, UsedAt: w.seq}
 	} else {
 		newest = len(w.entries)
 		w.entries = append(w.entries, WarmEntry{Tool: ti, LoadedAt: w.seq, UsedAt: w.seq})
 		w.reindex(newest)
-		w.tokens += ti.tokens
+		w.tokens += warmSize(w.cost, ti)
 	}
 	for w.over() && len(w.entries) > 1 {
 		victim := w.evict.Victim(w.entries, newest)
@@ -178,7 +192,7 @@ func (w *warmSet) over() bool {
 }
 
 func (w *warmSet) remove(i int) {
-	w.tokens -= w.entries[i].Tool.tokens
+	w.tokens -= warmSize(w.cost, w.entries[i].Tool)
 	w.at[w.entries[i].Tool.ident] = 0
 	w.entries = append(w.entries[:i], w.entries[i+1:]...)
 	w.reindex(i)
@@ -192,7 +206,7 @@ func (w *warmSet) registryChanged(set *serverSet) int {
 	out := w.entries[:0]
 	for _, e := range w.entries {
 		if !w.keying.Keep(e.Tool, set.bySrv[toolKey{e.Tool.server, e.Tool.name}]) {
-			w.tokens -= e.Tool.tokens
+			w.tokens -= warmSize(w.cost, e.Tool)
 			w.at[e.Tool.ident] = 0
 			n++
 			continue

@@ -1,10 +1,12 @@
 package presets
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces"
 )
@@ -91,5 +93,70 @@ func TestOnlyAnchorPresetsClearTheirWarmSet(t *testing.T) {
 		if got := s.Warm.Clear == sim.WarmClearRegistryChange; got != want[name] {
 			t.Errorf("%s: clears on registry change = %v, want %v", name, got, want[name])
 		}
+	}
+}
+
+// TestAnchorE9WarmCapCountsWithTheEstimator pins E9's warm cap (REFERENCE
+// §1: 16 schemas / 8,000 tokens, least recently loaded evicted, never the
+// newest) counted with the anchor's estimator: the compact OpenAI function
+// form, bytes / 3.5 rounded up per tool. Tools of 7,000 bytes are 2,000
+// tokens each: four fill the cap exactly (8,000 is not over it), a fifth
+// evicts the first loaded, which then needs a new search. Seventeen tools
+// of 350 bytes (100 tokens each) pass the 16-schema cap: the seventeenth
+// evicts the first. One tool of 28,003 bytes (8,001 tokens) alone is over
+// the cap but is the newest: it stays. Counted as before (o200k_base plus
+// 8 per tool), the 7,000-byte tools are far smaller and nothing is evicted.
+func TestAnchorE9WarmCapCountsWithTheEstimator(t *testing.T) {
+	e9 := mustStrategy(t, "anchor-e9-warm-capped")
+	if e9.Warm.MaxTools != 16 || e9.Warm.MaxTokens != 8000 || e9.Warm.Counter != "bytes/3.5" || e9.Warm.Eviction != sim.EvictLRL {
+		t.Fatalf("e9 warm set %+v", e9.Warm)
+	}
+	e9.Search = sim.Search{Mode: "select"}
+	content := e9
+	content.Name, content.Warm.Counter = "content-counted", ""
+	servers := []traces.ServerRef{{Name: "s", Version: "1"}}
+	// loadAll calls tools 0..n-1 once each, then tool 0 again.
+	loadAll := func(n int) *sim.Need {
+		steps := []sim.Step{userSay("go")}
+		for i := range n {
+			steps = append(steps, callTool("s", fmt.Sprintf("tool_%02d", i), `{}`))
+		}
+		return need(servers, append(steps, callTool("s", "tool_00", `{}`), answer())...)
+	}
+	catalogOf := func(sizes ...int) *catalog.Catalog {
+		var tools []string
+		for i, size := range sizes {
+			tools = append(tools, paddedTool(t, fmt.Sprintf("tool_%02d", i), size))
+		}
+		tools = append(tools, paddedTool(t, "never_called", 400)) // keeps a deferred tool cold
+		return testCatalog(t, testServer{"s", "1", tools})
+	}
+	repeat := func(size, n int) []int {
+		out := make([]int, n)
+		for i := range out {
+			out[i] = size
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name                string
+		sizes               []int
+		e9Searches, content float64
+	}{
+		{"four of 2,000 fill the cap", repeat(7000, 4), 4, 4},
+		{"a fifth evicts the first", repeat(7000, 5), 6, 5},
+		{"the seventeenth schema evicts the first", repeat(350, 17), 18, 18},
+		{"sixteen fit", repeat(350, 16), 16, 16},
+		{"the newest stays", []int{28003}, 1, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := testEngine(t, catalogOf(tc.sizes...), []sim.Strategy{e9, content}, nil).ReplayNeed(loadAll(len(tc.sizes)))
+			if got := out[0].Values[sim.MSearches]; got != tc.e9Searches {
+				t.Errorf("e9: %v searches, want %v", got, tc.e9Searches)
+			}
+			if got := out[1].Values[sim.MSearches]; got != tc.content {
+				t.Errorf("counted as tools[] content: %v searches, want %v", got, tc.content)
+			}
+		})
 	}
 }
