@@ -44,7 +44,7 @@ func TestAnchorClearsWarmSetOnRegistryChange(t *testing.T) {
 		upgrade("mem", "2"),                        // mid-run: the anchor checks only at run start
 		callTool("mem", "recall", `{"topic":"b"}`), // stale (recall@1 in view): missing "query"
 		answer(),
-		userSay("again"),                                       // run start, fingerprint changed: cleared
+		userSay("again"), // run start, fingerprint changed: cleared
 		callTool("mem", "recall", `{"topic":"c","query":"q"}`), // cold again: search 3 loads recall@2
 		callTool("web", "fetch", `{"url":"v"}`),                // cleared too: search 4
 		answer(),
