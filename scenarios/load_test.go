@@ -45,7 +45,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown nested key", "strategies:\n  - name: a\n    trigger: {mode: never, modee: x}\n",
 			"scen.yaml:3: strategies[0].trigger.modee: unknown key (want mode|count|budget|counter|percent|categorical)"},
 		{"unknown strategy key", "strategies:\n  - preset: eager\n    inject: inline\n",
-			"scen.yaml:3: strategies[0].inject: unknown key (want name|description|source|trigger|scope|always_defer|never_defer|warm|injection|search|directory|rejected|transport|discovery|echo_schema)"},
+			"scen.yaml:3: strategies[0].inject: unknown key (want name|description|source|trigger|scope|always_defer|never_defer|warm|injection|search|directory|rejected|transport|discovery|echo_schema|cache_layout)"},
 		{"wrong type int", "seed: abc\nstrategies: [eager]\n",
 			`scen.yaml:1: seed: want an integer, got string "abc"`},
 		{"wrong type string", "name: 12\nstrategies: [eager]\n",

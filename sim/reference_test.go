@@ -43,6 +43,7 @@ type refReplay struct {
 	userSeen  bool
 	replied   bool
 	lastUser  string
+	userMsg   int // index in msgs of the latest user message (-1: none)
 	started   bool
 	connected map[string]bool
 	listed    map[string]bool
@@ -57,7 +58,7 @@ func (e *Engine) replayReference(n *Need, si int, wrap func(PromptCache) PromptC
 	r := &refReplay{e: e, p: e.plans[si], s: &e.strategies[si], si: si, n: n, wantFid: si == e.fidelity,
 		out: &Outcome{}, rng: rand.New(rand.NewPCG(uint64(e.seed), hashString(n.SessionID))), rankers: rankers,
 		cache: wrap(inner), connected: map[string]bool{}, listed: map[string]bool{}, active: map[string]bool{},
-		msgSeq: mix(hashString(n.SessionID), 1)}
+		msgSeq: mix(hashString(n.SessionID), 1), userMsg: -1}
 	r.placer, _ = inner.(BreakpointPlacer)
 	if len(n.Servers) == 0 {
 		for _, name := range e.tables.names {
@@ -90,7 +91,7 @@ func (e *Engine) replayReference(n *Need, si int, wrap func(PromptCache) PromptC
 			if fp := registryFingerprint(r.tables); r.p.clearOnChange && fp != r.runFP {
 				r.runFP, r.warm = fp, nil // a run starts on a changed registry: the warm set is emptied
 			}
-			r.lastUser = st.Text
+			r.lastUser, r.userMsg = st.Text, len(r.msgs)
 			r.appendMsg(st.TextTokens, false)
 		case StepCanned:
 			r.appendMsg(st.TextTokens, false)
@@ -271,7 +272,12 @@ func (r *refReplay) prompt() (*Prompt, int64) {
 		p.CumTokens = append(p.CumTokens, cum)
 	}
 	if r.placer != nil {
-		p.Breakpoints = r.placer.Breakpoints(nil, PromptLayout{ToolsEnd: toolsEnd, SystemEnd: sysEnd, Last: len(blocks) - 1, Messages: len(r.msgs)})
+		user := -1
+		if r.userMsg >= 0 {
+			user = sysEnd + 1 + r.userMsg
+		}
+		p.Breakpoints = r.placer.Breakpoints(nil, PromptLayout{ToolsEnd: toolsEnd, SystemEnd: sysEnd, Last: len(blocks) - 1,
+			Messages: len(r.msgs), User: user, Layout: r.p.cacheLayout})
 	}
 	return p, schema
 }

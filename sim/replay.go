@@ -165,7 +165,7 @@ func (r *replayer) userStep(st *Step, i int) {
 	}
 	r.startOnce()
 	r.runStart()
-	s.lastUser, s.userStep = st.Text, i
+	s.lastUser, s.userStep, s.userMsg = st.Text, i, len(s.msgs)
 	r.appendMsg(st.TextTokens, false)
 }
 

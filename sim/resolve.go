@@ -38,6 +38,7 @@ type plan struct {
 	ranker RankerFactory
 	query  QueryModel // the query model of ranked searches
 
+	cacheLayout   string    // breakpoint layout ("" = the cache's)
 	lazyConnect   bool      // transport: lazy
 	discovery     discovery // when a server's tools are listed
 	rejectExecute bool      // rejected: execute
@@ -84,6 +85,10 @@ func (r *Registry) resolve(s *Strategy, queryModel string, domains Domains) (*pl
 	if p.ranker, p.query, err = r.search(n.Search.Mode, queryModel); err != nil {
 		return nil, err
 	}
+	if err := checkLayout("cache_layout", n.CacheLayout); err != nil {
+		return nil, err
+	}
+	p.cacheLayout = n.CacheLayout
 	p.lazyConnect = n.Transport == "lazy"
 	switch n.Discovery {
 	case "cached":

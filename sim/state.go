@@ -27,6 +27,7 @@ type simState struct {
 	replied  bool   // the first reply has been seen
 	lastUser string // the latest user message
 	userStep int    // the index of the step lastUser comes from
+	userMsg  int    // the index in msgs of the latest user message (-1: none)
 
 	// Loading layers (layers.go): which servers are connected and listed,
 	// which routing domains were announced, and the time spent in each
@@ -51,7 +52,7 @@ func (s *simState) reset(p *plan, msgSeq uint64) {
 	s.msgSeq = msgSeq
 	s.clock, s.t0 = 0, 0
 	s.userSeen, s.replied = false, false
-	s.lastUser, s.userStep = "", -1
+	s.lastUser, s.userStep, s.userMsg = "", -1, -1
 	clear(s.connected)
 	clear(s.listed)
 	clear(s.active)

@@ -36,6 +36,10 @@ type Strategy struct {
 	// EchoSchema: a loaded schema is also returned as pretty-printed JSON in
 	// the tool_search result (the anchor runtime does this).
 	EchoSchema bool `yaml:"echo_schema,omitempty" json:"echo_schema,omitempty"`
+	// CacheLayout is where the runtime marks cache breakpoints
+	// (BreakpointLayouts), overriding the model's cache.layout; "" keeps
+	// the model's. Caches without breakpoints (openai, none) ignore it.
+	CacheLayout string `yaml:"cache_layout,omitempty" json:"cache_layout,omitempty"`
 }
 
 // Trigger is the rule that turns deferred mode on. Mode is one of never,

@@ -174,6 +174,9 @@ func (r *Registry) validateStrategy(s Strategy, modes bool) error {
 	if err := oneOf("transport", s.Transport, "eager", "lazy"); err != nil {
 		return err
 	}
+	if err := checkLayout("cache_layout", s.CacheLayout); err != nil {
+		return err
+	}
 	return oneOf("discovery", s.Discovery, "eager", "cached", "lazy")
 }
 

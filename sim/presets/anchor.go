@@ -72,6 +72,9 @@ func anchorE0() sim.Strategy {
 		Search:     sim.Search{Mode: "substring", K: allMatches},
 		Rejected:   sim.RejectExecute,
 		EchoSchema: true,
+		// The runtime's four cache breakpoints: system, last tool, current
+		// user message, second-to-last message (every era).
+		CacheLayout: sim.LayoutCurrentUser,
 	}
 }
 

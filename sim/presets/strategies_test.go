@@ -111,6 +111,15 @@ func TestStrategyPresetFacts(t *testing.T) {
 		if s.Warm.Key != "name" {
 			t.Errorf("%s: warm key %q, want name", name, s.Warm.Key)
 		}
+		// The anchor runtime's cache layout (REFERENCE §1) in every era; the
+		// other runtimes document none and keep the model's.
+		wantLayout := ""
+		if strings.HasPrefix(name, "anchor-") {
+			wantLayout = sim.LayoutCurrentUser
+		}
+		if s.CacheLayout != wantLayout {
+			t.Errorf("%s: cache layout %q, want %q", name, s.CacheLayout, wantLayout)
+		}
 	}
 }
 
