@@ -57,6 +57,7 @@ type Engine struct {
 	sets       serverSets
 	deny       []string
 	validator  ArgValidator
+	renameMemo renameMemo // properties renamed between two definitions (validate.go)
 	fidelity   int // strategy index, -1 none
 	upgrades   []Upgrade
 	domains    Domains
