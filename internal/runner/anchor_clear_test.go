@@ -87,7 +87,7 @@ func TestDefaultAnchorRowsHaveNoCallsTheClearingPrevents(t *testing.T) {
 	}
 	for si, s := range o.Strategies {
 		stale, malformed := total(si, sim.MStaleWarmCalls), total(si, sim.MMalformedCalls)
-		t.Logf("%s: %v stale-warm calls, %v malformed, %v searches", s.Name, stale, malformed, total(si, sim.MSearches))
+		t.Logf("%s: %v stale-warm calls, %v malformed, %v searches, %v calls without schema", s.Name, stale, malformed, total(si, sim.MSearches), total(si, sim.MCallsWithoutSchema))
 		switch {
 		case s.Warm.Clear == sim.WarmClearRegistryChange && (stale != 0 || malformed != 0):
 			t.Errorf("%s: %v stale-warm and %v malformed calls, want none", s.Name, stale, malformed)
