@@ -58,7 +58,7 @@ type Engine struct {
 	deny       []string
 	validator  ArgValidator
 	renameMemo renameMemo // properties renamed between two definitions (validate.go)
-	fidelity   int // strategy index, -1 none
+	fidelity   int        // strategy index, -1 none
 	upgrades   []Upgrade
 	domains    Domains
 	// flags[s][tool id] caches per-strategy facts about each tool.
