@@ -166,6 +166,7 @@ func (r *replayer) userStep(st *Step, i int) {
 	r.startOnce()
 	r.runStart()
 	s.lastUser, s.userStep, s.userMsg = st.Text, i, len(s.msgs)
+	s.turnOpen = true
 	r.appendMsg(st.TextTokens, false)
 }
 
