@@ -160,3 +160,39 @@ func TestAnchorE9WarmCapCountsWithTheEstimator(t *testing.T) {
 		})
 	}
 }
+
+// TestAnchorE9CapCanEvictAToolItsStepCalls pins the difference
+// docs/presets.md names for E9: one model step that calls five tools of
+// 2,000 estimated tokens each (7,000 bytes / 3.5) loads all five before its
+// request, in one select: search, so the fifth load evicts the first
+// (8,000 tokens is the cap). The call to the first then reaches execution
+// with no schema in view: it counts in calls_without_schema and is neither
+// rejected nor malformed, though E9 rejects cold calls. Four such tools
+// fit, and no call is without its schema.
+func TestAnchorE9CapCanEvictAToolItsStepCalls(t *testing.T) {
+	e9 := mustStrategy(t, "anchor-e9-warm-capped")
+	e9.Search = sim.Search{Mode: "select"}
+	servers := []traces.ServerRef{{Name: "s", Version: "1"}}
+	names := []string{"searches", "calls_without_schema", "malformed_calls", "extra_round_trips"}
+	for _, tc := range []struct {
+		tools int
+		want  map[string]float64
+	}{
+		{4, map[string]float64{"searches": 1, "calls_without_schema": 0, "malformed_calls": 0, "extra_round_trips": 1}},
+		{5, map[string]float64{"searches": 1, "calls_without_schema": 1, "malformed_calls": 0, "extra_round_trips": 1}},
+	} {
+		var tools []string
+		step := sim.Step{Kind: sim.StepModel, Usage: &traces.Usage{Output: 20}}
+		for i := range tc.tools {
+			name := fmt.Sprintf("tool_%02d", i)
+			tools = append(tools, paddedTool(t, name, 7000))
+			step.Calls = append(step.Calls, callTool("s", name, `{}`).Calls...)
+		}
+		tools = append(tools, paddedTool(t, "never_called", 400)) // keeps a deferred tool cold
+		cat := testCatalog(t, testServer{"s", "1", tools})
+		out := testEngine(t, cat, []sim.Strategy{e9}, nil).ReplayNeed(need(servers, userSay("go"), step, answer()))
+		if d := cmp.Diff(tc.want, metricsOf(out[0], names...)); d != "" {
+			t.Errorf("%d tools in one step (-want +got):\n%s", tc.tools, d)
+		}
+	}
+}
