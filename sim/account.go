@@ -100,9 +100,17 @@ func (e *Engine) assistantTokens(st *Step) int64 {
 
 func (e *Engine) resultTokens(c *Call) int64 { return c.ResultTokens }
 
+// validate classifies a call made against the seen schema and served
+// another: "" (valid) or a class of package validation. A validator that
+// takes renames is told the properties the served schema renamed.
 func (e *Engine) validate(seen, served *Tool, args []byte) string {
 	if e.validator == nil {
 		return ""
+	}
+	if rv, ok := e.validator.(RenamingValidator); ok {
+		if rn := e.renames(seen, served); len(rn) > 0 {
+			return rv.CheckRenamed(seen.schema, served.schema, args, rn)
+		}
 	}
 	return e.validator.Check(seen.schema, served.schema, args)
 }
@@ -161,7 +169,8 @@ func firstReply(v *[NumMetrics]float64, now, t0 float64, layerMs *[numLayers]flo
 }
 
 // classify files the validation outcome of a call made against a stale
-// schema: valid, or malformed of its class.
+// schema: valid, malformed of its class, or accepted with an argument the
+// served schema ignores (not malformed: the call runs).
 func classify(v *[NumMetrics]float64, class string) {
 	switch class {
 	case "":
@@ -174,6 +183,8 @@ func classify(v *[NumMetrics]float64, class string) {
 		v[MMalformedType]++
 	case validation.ClassEnum:
 		v[MMalformedEnum]++
+	case validation.ClassIgnoredArgument:
+		v[MIgnoredArguments]++
 	default:
 		v[MMalformedOther]++
 	}
