@@ -56,17 +56,19 @@ func decodeJSON(line []byte, ev *Event) *lineProblem {
 	return nil
 }
 
-// unmarshalEvent decodes line into ev with a fast decoder
-// (github.com/segmentio/encoding/json, about 4× encoding/json on trace
-// lines; docs/performance.md). A line the fast decoder rejects is decoded
-// again with encoding/json, which decides: its error is the one reported
-// (error messages stay those of encoding/json) and, should it accept the
-// line, its result is kept. The fast decoder parses times more leniently
-// than encoding/json, so "t" goes through time.Time's own UnmarshalJSON,
-// and it has no nesting limit, so deeply nested lines go to encoding/json.
-// FuzzDecoderAgreement checks that every line the fast path accepts decodes
-// to the same Event with encoding/json.
+// unmarshalEvent decodes line into ev. Three decoders are tried in turn,
+// each faster and narrower than the next: decodeLayout, written for the
+// layout of trace lines (layout.go); github.com/segmentio/encoding/json
+// (decodeFast); and encoding/json, which decides every line the others
+// decline: its error is the one reported (error messages stay those of
+// encoding/json) and, should it accept the line, its result is kept.
+// FuzzLayoutDecoderAgreement and FuzzDecoderAgreement check that every
+// line a fast path accepts decodes to the same Event with encoding/json.
 func unmarshalEvent(line []byte, ev *Event) error {
+	*ev = Event{}
+	if decodeLayout(line, ev) {
+		return nil
+	}
 	if decodeFast(line, ev) {
 		return nil
 	}
@@ -74,8 +76,12 @@ func unmarshalEvent(line []byte, ev *Event) error {
 	return json.Unmarshal(line, ev)
 }
 
-// decodeFast decodes line into ev with the fast decoder and reports
-// whether it accepted the line (ev is undefined when it did not).
+// decodeFast decodes line into ev with github.com/segmentio/encoding/json
+// (about 4× encoding/json on trace lines; docs/performance.md) and reports
+// whether it accepted the line (ev is undefined when it did not). That
+// decoder parses times more leniently than encoding/json, so "t" goes
+// through time.Time's own UnmarshalJSON, and it has no nesting limit, so
+// deeply nested lines go to encoding/json.
 func decodeFast(line []byte, ev *Event) bool {
 	if nestedDeeperThan(line, stdMaxDepth-1) {
 		return false // encoding/json rejects very deep nesting; the fast decoder does not

@@ -1,0 +1,247 @@
+package traces
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"sync"
+)
+
+// A Reader decodes in three stages, each on its own goroutine, so that
+// decompression, decoding and filing events into sessions use separate
+// cores: the read stage decompresses and cuts the stream into batches of
+// whole lines; the decode stage decodes every line of a batch; the
+// Sessions iterator files the events. Batches go round a fixed set
+// (pipelineBatches), so memory is bounded and nothing is allocated per
+// line or per batch once the set is warm; channels carry one message per
+// batch of about batchBytes, never one per event.
+const (
+	// batchBytes is the uncompressed text a batch holds (it may hold more:
+	// a line is never split).
+	batchBytes = 64 << 10
+	// pipelineBatches is how many batches exist per reader: one being
+	// read, one being decoded, one being filed, and slack between stages.
+	pipelineBatches = 6
+)
+
+// lineSpan locates one line in its batch's data.
+type lineSpan struct {
+	start, end int
+	tooLong    bool // the line was over the limit; its bytes were dropped
+}
+
+// batch is a run of consecutive lines of the stream.
+type batch struct {
+	data  []byte
+	lines []lineSpan
+	// first is the number of the first line (1-based).
+	first int
+	// bytes is the count of uncompressed bytes read up to the end of the
+	// batch (so far in the stream).
+	bytes int64
+	// err ends the stream after the batch's lines: io.EOF or a *LineError.
+	err error
+	// Filled by the decode stage, one entry per line.
+	events []Event
+	probs  []*lineProblem // nil: decoded (or blank, or too long)
+	blank  []bool
+}
+
+// pipeline runs the read and decode stages of one Reader.
+type pipeline struct {
+	src  *lineSource
+	free chan *batch // empty batches, for the read stage
+	read chan *batch // read batches, for the decode stage
+	out  chan *batch // decoded batches, for the iterator
+	done chan struct{}
+	wg   sync.WaitGroup
+}
+
+// startPipeline starts the read and decode stages on src.
+func startPipeline(src *lineSource) *pipeline {
+	p := &pipeline{src: src, free: make(chan *batch, pipelineBatches), read: make(chan *batch, pipelineBatches),
+		out: make(chan *batch, pipelineBatches), done: make(chan struct{})}
+	for range pipelineBatches {
+		p.free <- &batch{}
+	}
+	p.wg.Add(2)
+	go p.readStage()
+	go p.decodeStage()
+	return p
+}
+
+// stop ends both stages and waits for them; the iterator calls it when
+// it returns, so no goroutine reads the source after Sessions.
+func (p *pipeline) stop() {
+	close(p.done)
+	p.wg.Wait()
+}
+
+// recycle hands a filed batch back to the read stage.
+func (p *pipeline) recycle(b *batch) {
+	select {
+	case p.free <- b:
+	default: // cannot happen: there are only pipelineBatches batches
+	}
+}
+
+// readStage fills batches with whole lines until the stream ends.
+func (p *pipeline) readStage() {
+	defer p.wg.Done()
+	defer close(p.read)
+	s := p.src
+	for {
+		var b *batch
+		select {
+		case b = <-p.free:
+		case <-p.done:
+			return
+		}
+		s.fill(b)
+		select {
+		case p.read <- b:
+		case <-p.done:
+			return
+		}
+		if b.err != nil {
+			return
+		}
+	}
+}
+
+// decodeStage decodes the lines of each batch.
+func (p *pipeline) decodeStage() {
+	defer p.wg.Done()
+	defer close(p.out)
+	for b := range p.read {
+		b.decode()
+		select {
+		case p.out <- b:
+		case <-p.done:
+			return
+		}
+	}
+}
+
+// decode decodes every line of b into b.events, recording problems.
+func (b *batch) decode() {
+	n := len(b.lines)
+	if cap(b.events) < n {
+		b.events = make([]Event, n, n+n/4)
+		b.probs = make([]*lineProblem, n, n+n/4)
+		b.blank = make([]bool, n, n+n/4)
+	}
+	b.events, b.probs, b.blank = b.events[:n], b.probs[:n], b.blank[:n]
+	for i, l := range b.lines {
+		b.probs[i], b.blank[i] = nil, false
+		if l.tooLong {
+			continue
+		}
+		line := b.data[l.start:l.end]
+		if isBlank(line) {
+			b.blank[i] = true
+			b.events[i] = Event{}
+			continue
+		}
+		if err := decodeEvent(line, &b.events[i]); err != nil {
+			var p *lineProblem
+			if !errors.As(err, &p) {
+				p = &lineProblem{kind: KindBadJSON, reason: err.Error(), err: err}
+			}
+			b.probs[i] = p
+		}
+	}
+}
+
+// fill reads whole lines into b (reset first) until it holds batchBytes
+// or the stream ends; a line over the limit is recorded without its bytes.
+// The part of a line read past the batch's last newline waits in s.buf
+// for the next batch.
+func (s *lineSource) fill(b *batch) {
+	b.data, b.lines, b.err = b.data[:0], b.lines[:0], nil
+	b.first = s.line + 1
+	if cap(b.data) < batchBytes {
+		b.data = make([]byte, 0, batchBytes+batchBytes/2)
+	}
+	for len(b.data) < batchBytes && b.err == nil {
+		if s.eof {
+			b.err = io.EOF
+			break
+		}
+		chunk, rerr := s.readChunk()
+		s.addLines(b, chunk)
+		if rerr != nil {
+			s.eof = true
+			b.err = s.endOfStream(b, rerr)
+		}
+	}
+	b.bytes = s.bytes
+}
+
+// readChunk reads the next piece of the decompressed stream (at most the
+// reader's buffer) and counts its bytes.
+func (s *lineSource) readChunk() ([]byte, error) {
+	if s.chunk == nil {
+		s.chunk = make([]byte, bufSize)
+	}
+	n, err := s.br.Read(s.chunk)
+	for n == 0 && err == nil {
+		n, err = s.br.Read(s.chunk)
+	}
+	s.bytes += int64(n)
+	return s.chunk[:n], err
+}
+
+// addLines appends the lines that end in chunk to b, keeping the unended
+// rest in s.buf (or, past the limit, only its length in s.pending).
+func (s *lineSource) addLines(b *batch, chunk []byte) {
+	for len(chunk) > 0 {
+		nl := bytes.IndexByte(chunk, '\n')
+		if nl < 0 {
+			s.partial(chunk)
+			return
+		}
+		s.partial(chunk[:nl])
+		s.line++
+		if s.tooLong {
+			b.lines = append(b.lines, lineSpan{tooLong: true})
+		} else {
+			start := len(b.data)
+			b.data = append(b.data, s.buf...)
+			b.lines = append(b.lines, lineSpan{start: start, end: len(b.data)})
+		}
+		s.buf, s.pending, s.tooLong = s.buf[:0], 0, false
+		chunk = chunk[nl+1:]
+	}
+}
+
+// partial adds part of the current line to s.buf, or drops it once the
+// line is over the limit.
+func (s *lineSource) partial(part []byte) {
+	s.pending += len(part)
+	if s.tooLong {
+		return
+	}
+	if s.pending > s.max {
+		s.tooLong = true
+		s.buf = s.buf[:0]
+		if cap(s.buf) > 4<<20 {
+			s.buf = nil // do not keep a very long line's buffer for the rest of the file
+		}
+		return
+	}
+	s.buf = append(s.buf, part...)
+}
+
+// endOfStream handles the end of the stream (err from the decompressor):
+// a last line without a newline is added to b; the error ending the
+// batch is returned (io.EOF at a clean end).
+func (s *lineSource) endOfStream(b *batch, err error) error {
+	if !errors.Is(err, io.EOF) {
+		return s.ioError(err, s.gz != nil)
+	}
+	if s.pending > 0 || s.tooLong {
+		s.addLines(b, []byte{'\n'})
+	}
+	return io.EOF
+}
