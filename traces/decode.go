@@ -17,9 +17,13 @@ import (
 // event type, required fields, version and value ranges. It is the only place
 // lines are decoded, so the decoder can be swapped after measurement. The
 // returned error, when not nil, is a *lineProblem.
-func decodeEvent(line []byte, ev *Event) error {
+func decodeEvent(line []byte, ev *Event) error { return decodeEventIn(line, ev, nil) }
+
+// decodeEventIn is decodeEvent sharing the strings of short identifiers
+// through tab (nil: none).
+func decodeEventIn(line []byte, ev *Event, tab *strtab) error {
 	var buf [1]lineProblem
-	probs := decodeEventAll(line, ev, buf[:0])
+	probs := decodeEventAll(line, ev, buf[:0], tab)
 	if len(probs) == 0 {
 		return nil
 	}
@@ -29,8 +33,8 @@ func decodeEvent(line []byte, ev *Event) error {
 
 // decodeEventAll is decodeEvent reporting every problem of the line (by
 // appending to probs) instead of only the first.
-func decodeEventAll(line []byte, ev *Event, probs []lineProblem) []lineProblem {
-	if p := decodeJSON(line, ev); p != nil {
+func decodeEventAll(line []byte, ev *Event, probs []lineProblem, tab *strtab) []lineProblem {
+	if p := decodeJSON(line, ev, tab); p != nil {
 		return append(probs, *p)
 	}
 	return checkEvent(ev, probs)
@@ -39,7 +43,7 @@ func decodeEventAll(line []byte, ev *Event, probs []lineProblem) []lineProblem {
 // decodeJSON resets ev and decodes line into it, after checking that line
 // holds no NUL byte and is valid UTF-8 (encoding/json would silently replace
 // invalid bytes). On a problem ev is left zero.
-func decodeJSON(line []byte, ev *Event) *lineProblem {
+func decodeJSON(line []byte, ev *Event, tab *strtab) *lineProblem {
 	*ev = Event{}
 	if i := bytes.IndexByte(line, 0); i >= 0 {
 		return &lineProblem{kind: KindNUL, reason: fmt.Sprintf("NUL byte at column %d", i+1)}
@@ -48,7 +52,7 @@ func decodeJSON(line []byte, ev *Event) *lineProblem {
 		return &lineProblem{kind: KindInvalidUTF8,
 			reason: fmt.Sprintf("invalid UTF-8 at column %d", invalidUTF8At(line)+1)}
 	}
-	if err := unmarshalEvent(line, ev); err != nil {
+	if err := unmarshalEvent(line, ev, tab); err != nil {
 		*ev = Event{}
 		p := jsonProblem(err)
 		return &p
@@ -64,9 +68,9 @@ func decodeJSON(line []byte, ev *Event) *lineProblem {
 // encoding/json) and, should it accept the line, its result is kept.
 // FuzzLayoutDecoderAgreement and FuzzDecoderAgreement check that every
 // line a fast path accepts decodes to the same Event with encoding/json.
-func unmarshalEvent(line []byte, ev *Event) error {
+func unmarshalEvent(line []byte, ev *Event, tab *strtab) error {
 	*ev = Event{}
-	if decodeLayout(line, ev) {
+	if decodeLayout(line, ev, tab) {
 		return nil
 	}
 	if decodeFast(line, ev) {

@@ -27,7 +27,7 @@ func BenchmarkUnmarshalEvent(b *testing.B) {
 		}},
 		{"decoder=layout", func(l []byte, ev *Event) error {
 			*ev = Event{}
-			if !decodeLayout(l, ev) {
+			if !decodeLayout(l, ev, nil) {
 				return errors.New("declined")
 			}
 			return nil

@@ -1,6 +1,7 @@
 package traces
 
 import (
+	"encoding/binary"
 	"strings"
 	"unicode/utf16"
 )
@@ -40,6 +41,14 @@ func scanString(b []byte, i int) (end int, escaped bool) {
 	}
 	i++
 	for i < len(b) {
+		// Eight bytes at a time while none of them ends the string, starts
+		// an escape or is a control character.
+		for i+8 <= len(b) && !specialInWord(binary.LittleEndian.Uint64(b[i:])) {
+			i += 8
+		}
+		if i >= len(b) {
+			break
+		}
 		c := b[i]
 		switch {
 		case c == '"':
@@ -67,6 +76,16 @@ func scanString(b []byte, i int) (end int, escaped bool) {
 		}
 	}
 	return -1, false
+}
+
+// specialInWord reports whether one of the eight bytes of w is '"', '\\'
+// or below 0x20 (the classic SWAR tests for a zero byte and for a byte
+// below n; exact as to whether any byte matches).
+func specialInWord(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	quote := w ^ (ones * '"')
+	backslash := w ^ (ones * '\\')
+	return ((quote-ones)&^quote|(backslash-ones)&^backslash|(w-ones*0x20)&^w)&highs != 0
 }
 
 func isHex4(h []byte) bool {

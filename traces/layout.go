@@ -2,6 +2,7 @@ package traces
 
 import (
 	"encoding/json"
+	"hash/maphash"
 	"strings"
 )
 
@@ -26,7 +27,7 @@ import (
 //     and nesting deeper than maxSkipDepth.
 //
 // ev must be zero on entry; it is undefined when decodeLayout declines.
-func decodeLayout(b []byte, ev *Event) bool {
+func decodeLayout(b []byte, ev *Event, tab *strtab) bool {
 	i := skipWS(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return false
@@ -55,7 +56,7 @@ func decodeLayout(b []byte, ev *Event) bool {
 				return false
 			}
 			seen |= 1 << f
-			i = decodeTopField(b, i, f, ev)
+			i = decodeTopField(b, i, f, ev, tab)
 		case foldsTo(key, topField):
 			return false
 		default:
@@ -182,7 +183,7 @@ func topField(key []byte) int {
 }
 
 // decodeTopField decodes the value at b[i] into the field f of ev.
-func decodeTopField(b []byte, i, f int, ev *Event) int {
+func decodeTopField(b []byte, i, f int, ev *Event, tab *strtab) int {
 	switch f {
 	case fV:
 		var v int64
@@ -196,7 +197,7 @@ func decodeTopField(b []byte, i, f int, ev *Event) int {
 	case fT:
 		return decodeTime(b, i, &ev.T)
 	case fServers:
-		return decodeServers(b, i, &ev.Servers)
+		return decodeServers(b, i, &ev.Servers, tab)
 	case fMeta:
 		return decodeMeta(b, i, &ev.Meta)
 	case fUsage:
@@ -208,16 +209,20 @@ func decodeTopField(b []byte, i, f int, ev *Event) int {
 		}
 		return end
 	case fReturned:
-		return decodeStrings(b, i, &ev.Returned)
+		return decodeStrings(b, i, &ev.Returned, tab)
 	case fAdded:
-		return decodeStrings(b, i, &ev.Added)
+		return decodeStrings(b, i, &ev.Added, tab)
 	case fRemoved:
-		return decodeStrings(b, i, &ev.Removed)
+		return decodeStrings(b, i, &ev.Removed, tab)
 	}
 	if p := intField(ev, f); p != nil {
 		return decodeInt(b, i, p)
 	}
-	return decodeString(b, i, stringField(ev, f))
+	switch f {
+	case fText, fSystemPrompt, fResult, fError, fQuery:
+		tab = nil // free text: rarely repeated
+	}
+	return decodeString(b, i, stringField(ev, f), tab)
 }
 
 func intField(ev *Event, f int) *int64 {
@@ -322,8 +327,9 @@ func foldsTo(key []byte, field func([]byte) int) bool {
 	return upper && field(buf[:len(key)]) >= 0
 }
 
-// decodeString decodes the JSON string (or null, leaving *dst) at b[i].
-func decodeString(b []byte, i int, dst *string) int {
+// decodeString decodes the JSON string (or null, leaving *dst) at b[i],
+// through tab when it is not nil.
+func decodeString(b []byte, i int, dst *string, tab *strtab) int {
 	if i < len(b) && b[i] == 'n' {
 		return skipLiteral(b, i, "null")
 	}
@@ -333,7 +339,7 @@ func decodeString(b []byte, i int, dst *string) int {
 	}
 	body := b[i+1 : end-1]
 	if !escaped {
-		*dst = string(body)
+		*dst = tab.str(body)
 		return end
 	}
 	var sb strings.Builder
@@ -357,5 +363,40 @@ func decodeEnum(b []byte, i int, dst *string, known []string) int {
 			}
 		}
 	}
-	return decodeString(b, i, dst)
+	return decodeString(b, i, dst, nil)
+}
+
+// strtab shares the strings of short values that repeat from line to line
+// (session ids, request and call ids, tool and server names): one string
+// each instead of one per line. It is a direct-mapped cache (a value
+// replaces the one in its slot), so it is bounded and costs a hash and a
+// comparison per value; it also keeps the last servers list decoded, which
+// session_start lines repeat.
+type strtab struct {
+	seed  maphash.Seed
+	slots [strtabSlots]string
+	// servers is the raw JSON of the last "servers" list and its value.
+	serversRaw []byte
+	servers    []ServerRef
+}
+
+const (
+	strtabMaxLen = 48   // longer values are not shared
+	strtabSlots  = 4096 // a power of two
+)
+
+func newStrtab() *strtab { return &strtab{seed: maphash.MakeSeed()} }
+
+// str returns b as a string, shared when t holds it (t may be nil).
+func (t *strtab) str(b []byte) string {
+	if t == nil || len(b) > strtabMaxLen {
+		return string(b)
+	}
+	slot := &t.slots[maphash.Bytes(t.seed, b)&(strtabSlots-1)]
+	if *slot == string(b) {
+		return *slot
+	}
+	s := string(b)
+	*slot = s
+	return s
 }

@@ -2,7 +2,9 @@ package traces
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -77,18 +79,25 @@ func FuzzLayoutDecoderAgreement(f *testing.F) {
 			return
 		}
 		var fast Event
-		if !decodeLayout(line, &fast) {
+		tab := newStrtab()
+		if !decodeLayout(line, &fast, tab) {
 			return
 		}
 		var std Event
 		if err := json.Unmarshal(line, &std); err != nil {
 			t.Fatalf("layout decoder takes %q, encoding/json rejects it: %v", line, err)
 		}
-		if diff := cmp.Diff(std, fast); diff != "" {
-			t.Fatalf("decoders disagree on %q (-encoding/json +layout):\n%s", line, diff)
+		var again Event // through the caches the first decoding filled
+		if !decodeLayout(line, &again, tab) {
+			t.Fatalf("layout decoder takes %q once only", line)
 		}
-		if std.T.Location() != fast.T.Location() {
-			t.Fatalf("time zones differ on %q: %v and %v", line, std.T.Location(), fast.T.Location())
+		for _, got := range []Event{fast, again} {
+			if diff := cmp.Diff(std, got); diff != "" {
+				t.Fatalf("decoders disagree on %q (-encoding/json +layout):\n%s", line, diff)
+			}
+			if std.T.Location() != got.T.Location() {
+				t.Fatalf("time zones differ on %q: %v and %v", line, std.T.Location(), got.T.Location())
+			}
 		}
 	})
 }
@@ -104,7 +113,7 @@ func TestLayoutDecoderTakesTraceLines(t *testing.T) {
 		`{"type":"tool_call","session":"s","t":"2026-01-01T00:00:00.5Z","args":{"q":"x\\y"},"x_vendor":{"Trace":[1]}}`)
 	for i, l := range lines {
 		var ev Event
-		if !decodeLayout([]byte(l), &ev) {
+		if !decodeLayout([]byte(l), &ev, nil) {
 			t.Errorf("line %d not taken by the layout decoder: %s", i+1, l)
 		}
 	}
@@ -124,6 +133,43 @@ func TestParseUTCTime(t *testing.T) {
 		"2026-01-01T00:00:00.Z", "2026-01-01T00:00:00.1234567890Z"} {
 		if _, ok := parseUTCTime([]byte(s)); ok {
 			t.Errorf("parseUTCTime(%s) took a time it should leave to time.Parse", s)
+		}
+	}
+}
+
+// TestDaysSinceEpoch checks the date arithmetic of parseUTCTime against
+// time.Date for every day of years 0 to 9999.
+func TestDaysSinceEpoch(t *testing.T) {
+	d := time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC)
+	for d.Year() < 10000 {
+		y, m, day := d.Date()
+		if got, want := daysSinceEpoch(y, int(m), day), d.Unix()/86400; got != want {
+			t.Fatalf("daysSinceEpoch(%d, %d, %d) = %d, want %d", y, m, day, got, want)
+		}
+		d = d.AddDate(0, 0, 1)
+	}
+}
+
+// TestSpecialInWord checks the eight-bytes-at-a-time test of scanString
+// against a byte loop.
+func TestSpecialInWord(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	special := []byte{'"', '\\', 0, 0x1f, ' ', '!', '#', '[', ']', 0x7f, 0x80, 0xff, 'a'}
+	for range 200000 {
+		var w [8]byte
+		for k := range w {
+			if rng.IntN(4) == 0 {
+				w[k] = special[rng.IntN(len(special))]
+			} else {
+				w[k] = byte(rng.IntN(256))
+			}
+		}
+		want := false
+		for _, c := range w {
+			want = want || c == '"' || c == '\\' || c < 0x20
+		}
+		if got := specialInWord(binary.LittleEndian.Uint64(w[:])); got != want {
+			t.Fatalf("specialInWord(% x) = %v, want %v", w, got, want)
 		}
 	}
 }

@@ -90,7 +90,27 @@ func parseUTCTime(s []byte) (t time.Time, ok bool) {
 	if month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || hour > 23 || minute > 59 || sec > 59 {
 		return time.Time{}, false
 	}
-	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC), true
+	// time.Unix(…).UTC() is time.Date(…, time.UTC) (the same Time, bit for
+	// bit) without Date's normalisation.
+	unix := daysSinceEpoch(year, month, day)*86400 + int64(hour*3600+minute*60+sec)
+	return time.Unix(unix, int64(nsec)).UTC(), true
+}
+
+// daysSinceEpoch counts the days from 1970-01-01 to the given date of the
+// proleptic Gregorian calendar (the days-from-civil algorithm: years start
+// in March, so the leap day ends a year).
+func daysSinceEpoch(year, month, day int) int64 {
+	if month <= 2 {
+		year--
+	}
+	era := year / 400
+	if year < 0 {
+		era = (year - 399) / 400
+	}
+	yoe := year - era*400                          // [0, 399]
+	doy := (153*((month+9)%12)+2)/5 + day - 1      // [0, 365]
+	doe := yoe*365 + yoe/4 - yoe/100 + doy         // [0, 146096]
+	return int64(era)*146097 + int64(doe) - 719468 // 719468: days from 0000-03-01 to 1970-01-01
 }
 
 func daysIn(month, year int) int {
@@ -108,7 +128,7 @@ func daysIn(month, year int) int {
 
 // decodeStrings decodes a list of strings (an empty list is an empty,
 // non-nil slice, as encoding/json makes it).
-func decodeStrings(b []byte, i int, dst *[]string) int {
+func decodeStrings(b []byte, i int, dst *[]string, tab *strtab) int {
 	if i < len(b) && b[i] == 'n' {
 		return skipLiteral(b, i, "null")
 	}
@@ -126,7 +146,7 @@ func decodeStrings(b []byte, i int, dst *[]string) int {
 		if i >= len(b) || b[i] != '"' { // null inside a list: the general decoders
 			return -1
 		}
-		if i = decodeString(b, i, &s); i < 0 {
+		if i = decodeString(b, i, &s, tab); i < 0 {
 			return -1
 		}
 		out = append(out, s)
@@ -179,13 +199,29 @@ func decodeObject(b []byte, i int, member func(key []byte, i int) int) int {
 }
 
 // decodeServers decodes "servers": a list of {name, version} objects.
-func decodeServers(b []byte, i int, dst *[]ServerRef) int {
+func decodeServers(b []byte, i int, dst *[]ServerRef, tab *strtab) int {
 	if i < len(b) && b[i] == 'n' {
 		return skipLiteral(b, i, "null")
 	}
 	if i >= len(b) || b[i] != '[' {
 		return -1
 	}
+	if tab != nil && len(tab.serversRaw) > 0 && len(b)-i >= len(tab.serversRaw) &&
+		string(b[i:i+len(tab.serversRaw)]) == string(tab.serversRaw) {
+		// The list the last session_start had: a copy of its value.
+		*dst = append([]ServerRef{}, tab.servers...)
+		return i + len(tab.serversRaw)
+	}
+	end := decodeServerList(b, i, dst, tab)
+	if tab != nil && end > 0 {
+		tab.serversRaw = append(tab.serversRaw[:0], b[i:end]...)
+		tab.servers = append(tab.servers[:0], *dst...)
+	}
+	return end
+}
+
+// decodeServerList decodes the list of server objects at b[i] ('[').
+func decodeServerList(b []byte, i int, dst *[]ServerRef, tab *strtab) int {
 	out := []ServerRef{}
 	i = skipWS(b, i+1)
 	if i < len(b) && b[i] == ']' {
@@ -204,9 +240,9 @@ func decodeServers(b []byte, i int, dst *[]ServerRef) int {
 				}
 				seen |= 1 << f
 				if f == 0 {
-					return decodeString(b, i, &ref.Name)
+					return decodeString(b, i, &ref.Name, tab)
 				}
-				return decodeString(b, i, &ref.Version)
+				return decodeString(b, i, &ref.Version, tab)
 			case foldsTo(key, serverField):
 				return -1
 			}
@@ -295,7 +331,7 @@ func decodeMeta(b []byte, i int, dst *map[string]string) int {
 			return -1
 		}
 		var v string
-		end := decodeString(b, i, &v)
+		end := decodeString(b, i, &v, nil)
 		m[string(key)] = v
 		return end
 	})

@@ -7,14 +7,14 @@ import (
 	"sync"
 )
 
-// A Reader decodes in three stages, each on its own goroutine, so that
-// decompression, decoding and filing events into sessions use separate
-// cores: the read stage decompresses and cuts the stream into batches of
-// whole lines; the decode stage decodes every line of a batch; the
-// Sessions iterator files the events. Batches go round a fixed set
-// (pipelineBatches), so memory is bounded and nothing is allocated per
-// line or per batch once the set is warm; channels carry one message per
-// batch of about batchBytes, never one per event.
+// A Reader works in three stages, each on its own goroutine, so that
+// decompression and decoding use separate cores: the read stage
+// decompresses and cuts the stream into batches of whole lines; the decode
+// stage decodes every line of a batch and files its event into its session
+// (filer.go); the Sessions iterator yields the sessions the batch ended.
+// Batches go round a fixed set (pipelineBatches), so memory is bounded and
+// little is allocated per batch once the set is warm; channels carry one
+// message per batch of about batchBytes, never one per event.
 const (
 	// batchBytes is the uncompressed text a batch holds (it may hold more:
 	// a line is never split).
@@ -41,15 +41,16 @@ type batch struct {
 	bytes int64
 	// err ends the stream after the batch's lines: io.EOF or a *LineError.
 	err error
-	// Filled by the decode stage, one entry per line.
-	events []Event
-	probs  []*lineProblem // nil: decoded (or blank, or too long)
-	blank  []bool
+	// Filled by the decode stage: the sessions the lines ended (and, at the
+	// end of the stream, those still open), and the counts so far.
+	sessions []*Session
+	counts   Counts
 }
 
 // pipeline runs the read and decode stages of one Reader.
 type pipeline struct {
 	src  *lineSource
+	f    *filer
 	free chan *batch // empty batches, for the read stage
 	read chan *batch // read batches, for the decode stage
 	out  chan *batch // decoded batches, for the iterator
@@ -58,8 +59,8 @@ type pipeline struct {
 }
 
 // startPipeline starts the read and decode stages on src.
-func startPipeline(src *lineSource) *pipeline {
-	p := &pipeline{src: src, free: make(chan *batch, pipelineBatches), read: make(chan *batch, pipelineBatches),
+func startPipeline(src *lineSource, f *filer) *pipeline {
+	p := &pipeline{src: src, f: f, free: make(chan *batch, pipelineBatches), read: make(chan *batch, pipelineBatches),
 		out: make(chan *batch, pipelineBatches), done: make(chan struct{})}
 	for range pipelineBatches {
 		p.free <- &batch{}
@@ -109,46 +110,20 @@ func (p *pipeline) readStage() {
 	}
 }
 
-// decodeStage decodes the lines of each batch.
+// decodeStage decodes and files the lines of each batch; it stops after
+// the batch whose error ends the stream.
 func (p *pipeline) decodeStage() {
 	defer p.wg.Done()
 	defer close(p.out)
 	for b := range p.read {
-		b.decode()
+		p.f.file(b)
 		select {
 		case p.out <- b:
 		case <-p.done:
 			return
 		}
-	}
-}
-
-// decode decodes every line of b into b.events, recording problems.
-func (b *batch) decode() {
-	n := len(b.lines)
-	if cap(b.events) < n {
-		b.events = make([]Event, n, n+n/4)
-		b.probs = make([]*lineProblem, n, n+n/4)
-		b.blank = make([]bool, n, n+n/4)
-	}
-	b.events, b.probs, b.blank = b.events[:n], b.probs[:n], b.blank[:n]
-	for i, l := range b.lines {
-		b.probs[i], b.blank[i] = nil, false
-		if l.tooLong {
-			continue
-		}
-		line := b.data[l.start:l.end]
-		if isBlank(line) {
-			b.blank[i] = true
-			b.events[i] = Event{}
-			continue
-		}
-		if err := decodeEvent(line, &b.events[i]); err != nil {
-			var p *lineProblem
-			if !errors.As(err, &p) {
-				p = &lineProblem{kind: KindBadJSON, reason: err.Error(), err: err}
-			}
-			b.probs[i] = p
+		if b.err != nil {
+			return
 		}
 	}
 }

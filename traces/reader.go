@@ -1,7 +1,6 @@
 package traces
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -106,24 +105,11 @@ type Reader struct {
 	src    *lineSource
 	file   io.Closer
 	counts Counts
-	open   map[string]*openSession
-	seq    int64
 	used   bool
+	// sessions is the number of sessions yielded so far.
+	sessions int64
 	// bytes is the count of uncompressed bytes of the lines filed so far.
 	bytes int64
-	// spares are buffers of ended sessions, for new ones.
-	spares []openSession
-}
-
-// openSession is a session between its session_start and its session_end.
-// Its events and line numbers gather in buffers the reader reuses; the
-// session gets slices of exactly their size when it is yielded (growing
-// its own slices instead would allocate about three times the memory).
-type openSession struct {
-	s      *Session
-	seq    int64
-	events []Event
-	lines  []int
 }
 
 // Open opens the trace file at path. Call Close when done.
@@ -148,13 +134,13 @@ func NewReader(r io.Reader, name string, opts ReadOptions) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Reader{name: name, opts: opts, src: src, open: make(map[string]*openSession)}, nil
+	return &Reader{name: name, opts: opts, src: src}, nil
 }
 
 // Counts returns what the reader has seen so far.
 func (r *Reader) Counts() Counts {
 	c := r.counts.clone()
-	c.Bytes = r.bytes
+	c.Bytes, c.Sessions = r.bytes, r.sessions
 	return c
 }
 
@@ -185,142 +171,24 @@ func (r *Reader) Sessions() iter.Seq2[*Session, error] {
 			return
 		}
 		r.used = true
-		p := startPipeline(r.src)
+		p := startPipeline(r.src, newFiler(r.name, r.opts))
 		defer p.stop()
 		for b := range p.out {
-			ok, end := r.fileBatch(b, yield)
-			r.bytes = b.bytes
-			err := b.err
-			p.recycle(b)
-			if !ok {
-				return
+			// The counts of the batch's lines apply from its first session on.
+			r.counts, r.bytes = b.counts, b.bytes
+			for _, s := range b.sessions {
+				r.sessions++
+				if !yield(s, nil) {
+					return
+				}
 			}
-			if end {
-				if errors.Is(err, io.EOF) {
-					r.flush(yield)
-				} else {
-					yield(nil, err)
+			if b.err != nil {
+				if !errors.Is(b.err, io.EOF) {
+					yield(nil, b.err)
 				}
 				return
 			}
-		}
-	}
-}
-
-// fileBatch files the events of a decoded batch, yielding the sessions
-// they end. ok is false when the range must stop (the consumer stopped or
-// an error was yielded); end reports the last batch of the stream.
-func (r *Reader) fileBatch(b *batch, yield func(*Session, error) bool) (ok, end bool) {
-	for i, l := range b.lines {
-		r.counts.Lines++
-		n := b.first + i
-		var s *Session
-		var lerr *LineError
-		switch {
-		case l.tooLong:
-			lerr = &LineError{File: r.name, Line: n, Kind: KindLineTooLong,
-				Reason: fmt.Sprintf("line longer than %d bytes", r.src.max)}
-		case b.blank[i]:
-			continue
-		case b.probs[i] != nil:
-			lerr = b.probs[i].at(r.name, n)
-		default:
-			s, lerr = r.add(&b.events[i], n)
-		}
-		if lerr != nil {
-			if !r.opts.SkipBad || lerr.Kind == KindTooManySessions {
-				yield(nil, lerr)
-				return false, true
-			}
-			r.counts.skip(lerr)
-			continue
-		}
-		if s != nil {
-			r.counts.Sessions++
-			if !yield(s, nil) {
-				return false, true
-			}
-		}
-	}
-	return true, b.err != nil
-}
-
-// add files ev, the decoded event of line n, under its session. It returns
-// the session when the event ended it.
-func (r *Reader) add(ev *Event, n int) (*Session, *LineError) {
-	o := r.open[ev.Session]
-	if ev.Type == SessionStart {
-		if o != nil {
-			return nil, r.lineError(n, KindDuplicateStart, fmt.Sprintf(
-				"session_start for session %q, which is already open since line %d", ev.Session, o.lines[0]))
-		}
-		if len(r.open) >= r.opts.maxOpen() {
-			return nil, r.lineError(n, KindTooManySessions, fmt.Sprintf(
-				"more than %d sessions open at once (raise ReadOptions.MaxOpenSessions)", r.opts.maxOpen()))
-		}
-		o = r.newOpen(ev.Session)
-		r.open[ev.Session] = o
-	} else if o == nil {
-		return nil, r.lineError(n, KindSessionNotOpen, fmt.Sprintf(
-			"%s event for session %q, which is not open (no session_start before it, or it already ended)",
-			ev.Type, ev.Session))
-	}
-	s := o.s
-	ev.Session = s.ID // share one string per session
-	o.events = append(o.events, *ev)
-	o.lines = append(o.lines, n)
-	r.counts.Events++
-	if ev.Type != SessionEnd {
-		return nil, nil
-	}
-	delete(r.open, s.ID)
-	return r.close(o), nil
-}
-
-// maxSpares bounds the buffers of ended sessions a reader keeps for reuse,
-// and maxSpareEvents the size of one it keeps.
-const (
-	maxSpares      = 64
-	maxSpareEvents = 4096
-)
-
-// newOpen opens the session id with reused buffers.
-func (r *Reader) newOpen(id string) *openSession {
-	r.seq++
-	o := &openSession{s: &Session{ID: id, File: r.name}, seq: r.seq}
-	if k := len(r.spares); k > 0 {
-		o.events, o.lines = r.spares[k-1].events, r.spares[k-1].lines
-		r.spares = r.spares[:k-1]
-	}
-	return o
-}
-
-// close gives the session its events and lines and keeps o's buffers.
-func (r *Reader) close(o *openSession) *Session {
-	s := o.s
-	s.Events = slices.Clone(o.events)
-	s.Lines = slices.Clone(o.lines)
-	if len(r.spares) < maxSpares && cap(o.events) <= maxSpareEvents {
-		clear(o.events) // keep no strings of the session alive
-		r.spares = append(r.spares, openSession{events: o.events[:0], lines: o.lines[:0]})
-	}
-	return s
-}
-
-func (r *Reader) lineError(line int, kind Kind, reason string) *LineError {
-	return &LineError{File: r.name, Line: line, Kind: kind, Reason: reason}
-}
-
-// flush yields the sessions still open at EOF in the order they started.
-func (r *Reader) flush(yield func(*Session, error) bool) {
-	rest := slices.Collect(maps.Values(r.open))
-	slices.SortFunc(rest, func(a, b *openSession) int { return cmp.Compare(a.seq, b.seq) })
-	clear(r.open)
-	for _, o := range rest {
-		r.counts.Sessions++
-		r.counts.Incomplete++
-		if !yield(r.close(o), nil) {
-			return
+			p.recycle(b)
 		}
 	}
 }
