@@ -40,10 +40,17 @@ func decodeEventAll(line []byte, ev *Event, probs []lineProblem, tab *strtab) []
 	return checkEvent(ev, probs)
 }
 
-// decodeJSON resets ev and decodes line into it, after checking that line
-// holds no NUL byte and is valid UTF-8 (encoding/json would silently replace
+// decodeJSON resets ev and decodes line into it, checking that line holds
+// no NUL byte and is valid UTF-8 (encoding/json would silently replace
 // invalid bytes). On a problem ev is left zero.
 func decodeJSON(line []byte, ev *Event, tab *strtab) *lineProblem {
+	*ev = Event{}
+	// A line the layout decoder takes is valid UTF-8 with no NUL byte (it
+	// checks every string and takes no control character): the checks
+	// below are for the lines it declines.
+	if decodeLayout(line, ev, tab) {
+		return nil
+	}
 	*ev = Event{}
 	if i := bytes.IndexByte(line, 0); i >= 0 {
 		return &lineProblem{kind: KindNUL, reason: fmt.Sprintf("NUL byte at column %d", i+1)}
@@ -52,7 +59,7 @@ func decodeJSON(line []byte, ev *Event, tab *strtab) *lineProblem {
 		return &lineProblem{kind: KindInvalidUTF8,
 			reason: fmt.Sprintf("invalid UTF-8 at column %d", invalidUTF8At(line)+1)}
 	}
-	if err := unmarshalEvent(line, ev, tab); err != nil {
+	if err := unmarshalGeneral(line, ev); err != nil {
 		*ev = Event{}
 		p := jsonProblem(err)
 		return &p
@@ -73,11 +80,22 @@ func unmarshalEvent(line []byte, ev *Event, tab *strtab) error {
 	if decodeLayout(line, ev, tab) {
 		return nil
 	}
+	*ev = Event{}
+	return unmarshalGeneral(line, ev)
+}
+
+// unmarshalGeneral is unmarshalEvent without the layout decoder. ev must
+// be zero.
+func unmarshalGeneral(line []byte, ev *Event) error {
 	if decodeFast(line, ev) {
 		return nil
 	}
-	*ev = Event{}
-	return json.Unmarshal(line, ev)
+	// Through a copy, so that ev does not escape to the heap (callers keep
+	// it on their stack, where filling it costs no write barriers).
+	tmp := new(Event)
+	err := json.Unmarshal(line, tmp)
+	*ev = *tmp
+	return err
 }
 
 // decodeFast decodes line into ev with github.com/segmentio/encoding/json
@@ -90,11 +108,11 @@ func decodeFast(line []byte, ev *Event) bool {
 	if nestedDeeperThan(line, stdMaxDepth-1) {
 		return false // encoding/json rejects very deep nesting; the fast decoder does not
 	}
-	*ev = Event{}
-	fe := fastEvent{Event: ev}
+	fe := fastEvent{Event: new(Event)} // a copy, as in unmarshalGeneral
 	if fastjson.Unmarshal(line, &fe) != nil {
 		return false
 	}
+	*ev = *fe.Event
 	ev.T = fe.T.Time
 	return true
 }

@@ -24,7 +24,6 @@ type filer struct {
 	// spares are buffers of ended sessions, for new ones.
 	spares []openSession
 	tab    *strtab
-	ev     Event
 }
 
 // openSession is a session between its session_start and its session_end.
@@ -85,8 +84,8 @@ func (f *filer) file(b *batch) {
 // add decodes line n and files its event under its session, appending the
 // session to b.sessions when the event ends it.
 func (f *filer) add(line []byte, n int, b *batch) *LineError {
-	ev := &f.ev
-	if err := decodeEventIn(line, ev, f.tab); err != nil {
+	var ev Event // on the stack: decoding into it costs no write barriers
+	if err := decodeEventIn(line, &ev, f.tab); err != nil {
 		var p *lineProblem
 		if errors.As(err, &p) {
 			return p.at(f.name, n)
@@ -111,7 +110,7 @@ func (f *filer) add(line []byte, n int, b *batch) *LineError {
 			ev.Type, ev.Session))
 	}
 	ev.Session = o.s.ID // share one string per session
-	o.events = append(o.events, *ev)
+	o.events = append(o.events, ev)
 	o.lines = append(o.lines, n)
 	f.counts.Events++
 	if ev.Type == SessionEnd {

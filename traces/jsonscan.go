@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // This file holds the JSON scanning primitives of the layout decoder
@@ -33,8 +34,10 @@ func skipWS(b []byte, i int) int {
 // scanString scans the JSON string starting at b[i] (which must be '"').
 // It returns the offset after the closing quote and whether the string
 // holds an escape sequence, or -1 when the string is not valid JSON (a
-// control character, a bad escape, no closing quote). The line is known
-// to be valid UTF-8.
+// control character, a bad escape, no closing quote) or not valid UTF-8.
+// Since bytes above 0x7F can only be inside strings, a line whose every
+// string scanString accepts is valid UTF-8 (and, as control characters are
+// refused, holds no NUL byte).
 func scanString(b []byte, i int) (end int, escaped bool) {
 	if i >= len(b) || b[i] != '"' {
 		return -1, false
@@ -42,7 +45,7 @@ func scanString(b []byte, i int) (end int, escaped bool) {
 	i++
 	for i < len(b) {
 		// Eight bytes at a time while none of them ends the string, starts
-		// an escape or is a control character.
+		// an escape, is a control character or is above 0x7F.
 		for i+8 <= len(b) && !specialInWord(binary.LittleEndian.Uint64(b[i:])) {
 			i += 8
 		}
@@ -71,6 +74,12 @@ func scanString(b []byte, i int) (end int, escaped bool) {
 			}
 		case c < 0x20:
 			return -1, false
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && size == 1 {
+				return -1, false
+			}
+			i += size
 		default:
 			i++
 		}
@@ -78,14 +87,14 @@ func scanString(b []byte, i int) (end int, escaped bool) {
 	return -1, false
 }
 
-// specialInWord reports whether one of the eight bytes of w is '"', '\\'
-// or below 0x20 (the classic SWAR tests for a zero byte and for a byte
-// below n; exact as to whether any byte matches).
+// specialInWord reports whether one of the eight bytes of w is '"', '\\',
+// below 0x20 or above 0x7F (the classic SWAR tests for a zero byte and for
+// a byte below n; exact as to whether any byte matches).
 func specialInWord(w uint64) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	quote := w ^ (ones * '"')
 	backslash := w ^ (ones * '\\')
-	return ((quote-ones)&^quote|(backslash-ones)&^backslash|(w-ones*0x20)&^w)&highs != 0
+	return ((quote-ones)&^quote|(backslash-ones)&^backslash|(w-ones*0x20)&^w|w)&highs != 0
 }
 
 func isHex4(h []byte) bool {

@@ -18,10 +18,10 @@ import (
 const (
 	// batchBytes is the uncompressed text a batch holds (it may hold more:
 	// a line is never split).
-	batchBytes = 64 << 10
+	batchBytes = 256 << 10
 	// pipelineBatches is how many batches exist per reader: one being
 	// read, one being decoded, one being filed, and slack between stages.
-	pipelineBatches = 6
+	pipelineBatches = 4
 )
 
 // lineSpan locates one line in its batch's data.
