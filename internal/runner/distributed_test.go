@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -147,4 +148,30 @@ func catalogVersions(servers []*catalog.Server, name string) []string {
 		}
 	}
 	return out
+}
+
+// BenchmarkReplayBatchOffset measures what a batch's stream offset costs
+// ReplayBatch: the engine walks that many placeholder sessions before the
+// batch (docs/beam.md). ns/op of first=1000000 minus first=0, divided by
+// a million, is the cost of one placeholder.
+func BenchmarkReplayBatchOffset(b *testing.B) {
+	t := &testing.T{}
+	cfg := smallConfig(t, shardStrategies[:1], 1)
+	d, err := NewDistributed(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sessions, _, err := traces.ReadAll(cfg.Traces[0].Path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, first := range []int64{0, 1_000_000} {
+		b.Run("first="+strconv.FormatInt(first, 10), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := d.ReplayBatch(context.Background(), first, sessions, 1); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
