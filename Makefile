@@ -1,4 +1,4 @@
-.PHONY: test check fuzz bench build
+.PHONY: test check fuzz bench build tools
 
 build:
 	go build ./...
@@ -8,6 +8,13 @@ test:
 
 check:
 	bash .ci/run
+
+# Developer tools into $(go env GOPATH)/bin: benchstat compares benchmark
+# runs (make bench), staticcheck is the linter CI runs. Versions are pinned
+# like .ci/run's.
+tools:
+	go install golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
+	go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 fuzz:
 	bash scripts/fuzz-short.sh

@@ -80,6 +80,10 @@ func BenchmarkDecodeOnly(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	want, err := ceilingLoop(path) // every line is an event
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.SetBytes(st.Size())
 	b.ReportAllocs()
 	var events int64
@@ -94,7 +98,9 @@ func BenchmarkDecodeOnly(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		events = r.Counts().Events
+		if events = r.Counts().Events; events != want {
+			b.Fatalf("read %d events, the file has %d", events, want)
+		}
 		r.Close()
 	}
 	reportRates(b, events, cpu)

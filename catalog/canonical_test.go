@@ -111,11 +111,9 @@ func TestFingerprint(t *testing.T) {
 	}
 	different := []string{
 		`{"name":"greet","description":"Say hello to someone!","inputSchema":{"type":"object","properties":{"who":{"type":"string"}},"required":["who"]}}`,
-		`{"name":"greet","description":"Say hello to someone.","inputSchema":{"type":"object","properties":{"who":{"type":"string"}},"required":["who"]},"annotations":{"readOnlyHint":true}}`,
 		`{"name":"greet","description":"Say hello to someone.","inputSchema":{"type":"object","properties":{"who":{"type":"string"}},"required":[]}}`,
 		`{"name":"greet","description":"Say hello to someone.","inputSchema":{"type":"object","properties":{"who":{"type":"string","maxLength":1.0}},"required":["who"]}}`,
 		`{"name":"greet","description":"Say hello to someone.","inputSchema":{"type":"object","properties":{"who":{"type":"string","maxLength":1}},"required":["who"]}}`,
-		`{"name":"greet","description":"Say hello to someone.","inputSchema":{"type":"object","properties":{"who":{"type":"string"}},"required":["who"]},"_meta":{}}`,
 	}
 	seen := map[string]bool{base.Fingerprint: true}
 	for _, s := range different {
@@ -131,9 +129,38 @@ func TestFingerprint(t *testing.T) {
 	if len(base.Fingerprint) != 64 {
 		t.Errorf("fingerprint %q is not 64 hex digits", base.Fingerprint)
 	}
-	// Pinned: a change of canonical form or hash shows up here.
-	if want := sha256Hex(`{"description":"Say hello to someone.","inputSchema":{"properties":{"who":{"type":"string"}},"required":["who"],"type":"object"},"name":"greet"}`); base.Fingerprint != want {
-		t.Errorf("fingerprint = %s, want %s", base.Fingerprint, want)
+	// What the model does not see changes only the served fingerprint.
+	for _, s := range []string{
+		`{"name":"greet","description":"Say hello to someone.","inputSchema":{"type":"object","properties":{"who":{"type":"string"}},"required":["who"]},"annotations":{"readOnlyHint":true}}`,
+		`{"name":"greet","description":"Say hello to someone.","inputSchema":{"type":"object","properties":{"who":{"type":"string"}},"required":["who"]},"_meta":{}}`,
+		`{"name":"greet","title":"Greet","icons":[{"src":"data:image/png;base64,AAAA"}],"description":"Say hello to someone.","inputSchema":{"type":"object","properties":{"who":{"type":"string"}},"required":["who"]}}`,
+	} {
+		t2, err := NewTool([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if t2.Fingerprint != base.Fingerprint || t2.ModelFingerprint != base.ModelFingerprint {
+			t.Errorf("model fingerprint changed by a member the model does not see: %s", s)
+		}
+		if seen[t2.ServedFingerprint] {
+			t.Errorf("served fingerprint collision for %s", s)
+		}
+		seen[t2.ServedFingerprint] = true
+	}
+	// Pinned: a change of canonical form or hash shows up here. For a tool
+	// with only name, description and inputSchema the two scopes agree.
+	if want := sha256Hex(`{"description":"Say hello to someone.","inputSchema":{"properties":{"who":{"type":"string"}},"required":["who"],"type":"object"},"name":"greet"}`); base.Fingerprint != want || base.ServedFingerprint != want {
+		t.Errorf("fingerprint = %s (served %s), want %s", base.Fingerprint, base.ServedFingerprint, want)
+	}
+	// A missing and a null input schema are both read as {"type":"object"}.
+	for _, s := range []string{`{"name":"n"}`, `{"name":"n","inputSchema":null}`, `{"name":"n","inputSchema":{"type":"object"}}`} {
+		t2, err := NewTool([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := sha256Hex(`{"inputSchema":{"type":"object"},"name":"n"}`); t2.Fingerprint != want {
+			t.Errorf("%s: fingerprint %s, want %s", s, t2.Fingerprint, want)
+		}
 	}
 }
 
@@ -195,12 +222,81 @@ func TestWireForms(t *testing.T) {
 			if string(tool.WireOpenAI) != tc.openai {
 				t.Errorf("WireOpenAI =\n%s\nwant\n%s", tool.WireOpenAI, tc.openai)
 			}
-			if string(tool.Bytes(FormMCP)) != string(tool.Raw) || string(tool.Bytes(FormOpenAI)) != tc.openai || string(tool.Bytes(FormAnthropic)) != tc.wire {
+			if string(tool.Bytes(FormMCP)) != string(tool.WireMCP) || string(tool.Bytes(FormOpenAI)) != tc.openai || string(tool.Bytes(FormAnthropic)) != tc.wire {
 				t.Error("Bytes(form) disagrees with the fields")
 			}
 		})
 	}
 	if _, err := ParseWireForm("yaml"); err == nil {
 		t.Error("want error for an unknown form")
+	}
+}
+
+// TestIconsNeverCounted pins issue 16's finding that base64 icon data URIs
+// (44% of one catalog's MCP-form bytes) were counted as tokens the model
+// sees: no wire form holds them.
+func TestIconsNeverCounted(t *testing.T) {
+	icon := `[{"src":"data:image/png;base64,` + strings.Repeat("iVBORw0KGgo", 400) + `","mimeType":"image/png","sizes":["48x48"]}]`
+	plain := `{"name":"greet","title":"Greet","description":"Say hello.","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`
+	withIcons := `{"name":"greet","title":"Greet","icons":` + icon + `,"description":"Say hello.","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`
+	a, err := NewTool([]byte(plain))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewTool([]byte(withIcons))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []WireForm{FormAnthropic, FormOpenAI, FormMCP} {
+		if string(a.Bytes(f)) != string(b.Bytes(f)) {
+			t.Errorf("%s form differs with icons:\n%s\n%s", f, a.Bytes(f), b.Bytes(f))
+		}
+		if strings.Contains(string(b.Bytes(f)), "base64") {
+			t.Errorf("%s form holds the icon", f)
+		}
+	}
+	if !strings.Contains(string(b.Raw), "base64") {
+		t.Error("Raw should keep the tool as served")
+	}
+	if a.Fingerprint != b.Fingerprint || a.ServedFingerprint == b.ServedFingerprint {
+		t.Error("icons must change the served fingerprint only")
+	}
+}
+
+// TestFingerprintScope switches a catalog between the two scopes.
+func TestFingerprintScope(t *testing.T) {
+	parse := func(tools string) *Server {
+		t.Helper()
+		s, err := Parse([]byte(`{"tools":[`+tools+`]}`), "s", "1", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	v1 := parse(`{"name":"a","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":false}}`)
+	v2 := parse(`{"name":"a","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`)
+	v2.Version = "2"
+	c := New(v1, v2)
+	if v1.Tools[0].Fingerprint != v2.Tools[0].Fingerprint || v1.Fingerprint != v2.Fingerprint {
+		t.Error("default (model) scope: an annotation-only change must keep the fingerprints")
+	}
+	c.SetFingerprintScope(FingerprintServed)
+	if v1.Tools[0].Fingerprint == v2.Tools[0].Fingerprint || v1.Fingerprint == v2.Fingerprint {
+		t.Error("served scope: an annotation-only change must change the fingerprints")
+	}
+	if v1.Tools[0].Fingerprint != v1.Tools[0].ServedFingerprint {
+		t.Error("served scope: Fingerprint must be ServedFingerprint")
+	}
+	c.SetFingerprintScope(FingerprintModel)
+	if v1.Tools[0].Fingerprint != v1.Tools[0].ModelFingerprint || v1.Fingerprint != v2.Fingerprint {
+		t.Error("back to model scope")
+	}
+	for in, want := range map[string]FingerprintScope{"": FingerprintModel, "model": FingerprintModel, "served": FingerprintServed} {
+		if got, err := ParseFingerprintScope(in); err != nil || got != want {
+			t.Errorf("ParseFingerprintScope(%q) = %q, %v", in, got, err)
+		}
+	}
+	if _, err := ParseFingerprintScope("full"); err == nil {
+		t.Error("want an error for an unknown scope")
 	}
 }

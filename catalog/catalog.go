@@ -8,23 +8,39 @@ import "encoding/json"
 // object as served (including fields defersim does not interpret) so the
 // canonical form and fingerprint cover everything the model can see.
 type Tool struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	// InputSchema is the compact input schema as served; empty when the
+	// tool has none (absent or null), which the wire forms, fingerprints
+	// and Diff read as {"type":"object"}.
 	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
 	Annotations json.RawMessage `json:"annotations,omitempty"`
 	Raw         json.RawMessage `json:"-"`
 
 	// Server is the name of the server that serves the tool.
 	Server string `json:"-"`
-	// Fingerprint is the hex SHA-256 of the canonical JSON of Raw.
+	// Fingerprint identifies the tool's definition: ModelFingerprint by
+	// default, ServedFingerprint after SetFingerprintScope(FingerprintServed).
 	Fingerprint string `json:"-"`
+	// ModelFingerprint is the hex SHA-256 of the canonical JSON of what the
+	// model sees: {"name","description","inputSchema"} (the schema as read).
+	ModelFingerprint string `json:"-"`
+	// ServedFingerprint is the hex SHA-256 of the canonical JSON of Raw, the
+	// whole tool as served (annotations, title, icons, _meta included).
+	ServedFingerprint string `json:"-"`
 	// Wire is the compact JSON a runtime sends for the tool:
 	// {"name":…,"description":…,"input_schema":…}; see docs/catalogs.md.
 	Wire []byte `json:"-"`
+	// Warning says what was read differently from the served definition
+	// (a null or missing inputSchema), or is "".
+	Warning string `json:"-"`
 	// WireOpenAI is the compact OpenAI function-tool form
 	// {"type":"function","function":{"name":…,"description":…,"parameters":…}},
 	// the bytes the anchor runtime's bytes/3.5 estimator counts.
 	WireOpenAI []byte `json:"-"`
+	// WireMCP is Raw without the "icons" member (Raw itself when there is
+	// none): the MCP form that is counted.
+	WireMCP []byte `json:"-"`
 }
 
 // Server is one MCP server at one version.
@@ -35,7 +51,8 @@ type Server struct {
 	// Source is the file the server was loaded from ("" when built in memory).
 	Source string
 	Tools  []*Tool
-	// Fingerprint is the hex SHA-256 over the tools' fingerprints in order.
+	// Fingerprint is the hex SHA-256 over the tools' Fingerprints in order
+	// of tool name.
 	Fingerprint string
 	// Meta is the content of the <file>.meta.json beside the catalog file
 	// (the capture's initialize result and launch details), when present.

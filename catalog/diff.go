@@ -51,9 +51,10 @@ type Change struct {
 	// "inputSchema.properties.url.type"; keys that are not plain identifiers
 	// are quoted (properties["a.b"]), array elements indexed (anyOf[1]).
 	Path string `json:"path"`
-	// Kind names the change, e.g. "type-changed", "required-added".
-	Kind  string `json:"kind"`
-	Class Class  `json:"class"`
+	// Kind names the change, e.g. "type-changed", "required-added"; Kinds
+	// lists them all with their class.
+	Kind  Kind  `json:"kind"`
+	Class Class `json:"class"`
 	// Detail is a short summary (values, sizes); never a whole text.
 	Detail string `json:"detail,omitempty"`
 }
@@ -77,9 +78,7 @@ func (tc ToolChange) DescriptionChanged() bool {
 
 // SchemaChanged reports whether anything under inputSchema changed.
 func (tc ToolChange) SchemaChanged() bool {
-	return slices.ContainsFunc(tc.Changes, func(c Change) bool {
-		return c.Path == "inputSchema" || strings.HasPrefix(c.Path, "inputSchema.") || strings.HasPrefix(c.Path, "inputSchema[")
-	})
+	return slices.ContainsFunc(tc.Changes, func(c Change) bool { return isSchemaPath(c.Path) })
 }
 
 // DiffResult is the drift from one server version to another.
@@ -182,17 +181,18 @@ func DiffTool(a, b *Tool) (tc ToolChange, changed bool) {
 		if sameBytes(a, b) {
 			return tc, false
 		}
-		tc.Changes = []Change{{Path: "", Kind: "unparseable", Class: ClassBreaking}}
+		tc.Changes = []Change{{Path: "", Kind: KindUnparseable, Class: ClassOf(KindUnparseable)}}
 		tc.finish()
 		return tc, true
 	}
 	if av.digest() == bv.digest() {
 		return tc, false
 	}
-	w := &walker{}
+	budget := maxSteps
+	w := &walker{budget: &budget, refs: map[[2]string]bool{}}
 	w.tool(av, bv)
 	if len(w.changes) == 0 {
-		w.add("", "changed", ClassSchemaCompatible, "")
+		w.add("", KindChanged, "")
 	}
 	tc.Changes = w.changes
 	tc.finish()
@@ -214,7 +214,7 @@ func (tc *ToolChange) finish() {
 		if c := strings.Compare(x.Path, y.Path); c != 0 {
 			return c
 		}
-		return strings.Compare(x.Kind, y.Kind)
+		return strings.Compare(string(x.Kind), string(y.Kind))
 	})
 	var seen [len(classNames)]bool
 	for _, c := range tc.Changes {

@@ -2,9 +2,13 @@ package catalog
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/defersim/defersim/internal/bounded"
 )
 
 // pc is a compact (path, kind, class) triple for assertions.
@@ -16,7 +20,7 @@ type pc struct {
 func changesOf(tc ToolChange) []pc {
 	var out []pc
 	for _, c := range tc.Changes {
-		out = append(out, pc{c.Path, c.Kind, c.Class})
+		out = append(out, pc{c.Path, string(c.Kind), c.Class})
 	}
 	return out
 }
@@ -82,6 +86,20 @@ func TestDiffToolClassification(t *testing.T) {
 		{"property renamed (same type, nearest name)",
 			schemaTool(obj(`"pageIdx":{"type":"number"}`, ``)), schemaTool(obj(`"zzz":{"type":"number"},"pageId":{"type":"number"},"other":{"type":"string"}`, ``)),
 			[]pc{{is + ".properties.other", "property-added", S}, {is + ".properties.pageIdx", "property-renamed", B}, {is + ".properties.zzz", "property-added", S}}, B},
+		{"rename pairs the successor with evidence, not the nearest name (issue 16: sort was 'renamed to after')",
+			schemaTool(obj(`"sort":{"type":"string","description":"Sort order of the results"}`, ``)),
+			schemaTool(obj(`"after":{"type":"string","description":"Cursor: return the page after this one"},"orderBy":{"type":"string","description":"Order the results by this field"}`, ``)),
+			[]pc{{is + ".properties.after", "property-added", S}, {is + ".properties.sort", "property-renamed", B}}, B},
+		{"rename by normalised name",
+			schemaTool(obj(`"per_page":{"type":"integer"}`, ``)), schemaTool(obj(`"perPage":{"type":"integer"},"page":{"type":"integer"}`, ``)),
+			[]pc{{is + ".properties.page", "property-added", S}, {is + ".properties.per_page", "property-renamed", B}}, B},
+		{"no evidence, no rename",
+			schemaTool(obj(`"url":{"type":"string","description":"The URL of the request."}`, ``)),
+			schemaTool(obj(`"requestFilePath":{"type":"string","description":"Where to save the request body."}`, ``)),
+			[]pc{{is + ".properties.requestFilePath", "property-added", S}, {is + ".properties.url", "property-removed", B}}, B},
+		{"no rename across types",
+			schemaTool(obj(`"limit":{"type":"integer","description":"Max results"}`, ``)), schemaTool(obj(`"limits":{"type":"string","description":"Max results"}`, ``)),
+			[]pc{{is + ".properties.limit", "property-removed", B}, {is + ".properties.limits", "property-added", S}}, B},
 		{"type changed",
 			schemaTool(obj(`"n":{"type":"string"}`, ``)), schemaTool(obj(`"n":{"type":"integer"}`, ``)),
 			[]pc{{is + ".properties.n.type", "type-changed", B}}, B},
@@ -93,7 +111,44 @@ func TestDiffToolClassification(t *testing.T) {
 			[]pc{{is + ".properties.n.type", "type-widened", S}}, S},
 		{"nullable dropped",
 			schemaTool(obj(`"n":{"type":["string","null"]}`, ``)), schemaTool(obj(`"n":{"type":"string"}`, ``)),
-			[]pc{{is + ".properties.n.type", "type-changed", B}}, B},
+			[]pc{{is + ".properties.n.type", "nullable-removed", B}}, B},
+		{"nullable added to a type list",
+			schemaTool(obj(`"n":{"type":"string"}`, ``)), schemaTool(obj(`"n":{"type":["string","null"]}`, ``)),
+			[]pc{{is + ".properties.n.type", "nullable-added", S}}, S},
+		{"nullable through anyOf (issue 16: was keyword-added, breaking)",
+			schemaTool(obj(`"n":{"type":"string","description":"a name"}`, ``)),
+			schemaTool(obj(`"n":{"anyOf":[{"type":"string"},{"type":"null"}],"description":"a name"}`, ``)),
+			[]pc{{is + ".properties.n.anyOf[1]", "nullable-added", S}}, S},
+		{"nullable through oneOf, branch spelled with its own description",
+			schemaTool(obj(`"n":{"type":"integer","minimum":1}`, ``)),
+			schemaTool(obj(`"n":{"oneOf":[{"type":"integer","minimum":1,"description":"count"},{"type":"null"}]}`, ``)),
+			[]pc{{is + ".properties.n.oneOf[0].description", "schema-description-changed", S}, {is + ".properties.n.oneOf[1]", "nullable-added", S}}, S},
+		{"nullable removed from a union",
+			schemaTool(obj(`"n":{"anyOf":[{"type":"string"},{"type":"null"}]}`, ``)), schemaTool(obj(`"n":{"type":"string"}`, ``)),
+			[]pc{{is + ".properties.n.anyOf[1]", "nullable-removed", B}}, B},
+		{"type list spelled as anyOf",
+			schemaTool(obj(`"n":{"type":["string","null"]}`, ``)), schemaTool(obj(`"n":{"anyOf":[{"type":"null"},{"type":"string"}]}`, ``)),
+			[]pc{{is + ".properties.n", "reordered", S}}, S},
+		{"array items widened (issue 16: was keyword-added, breaking)",
+			schemaTool(obj(`"l":{"type":"array","items":{"type":"string"}}`, ``)),
+			schemaTool(obj(`"l":{"type":"array","items":{"oneOf":[{"type":"string"},{"type":"object","properties":{"k":{"type":"string"}}}]}}`, ``)),
+			[]pc{{is + ".properties.l.items.oneOf[1]", "branch-added", S}}, S},
+		{"object became one of two objects (split, old values fit neither)",
+			schemaTool(obj(`"p":{"type":"object","properties":{"a":{},"b":{}},"additionalProperties":false}`, ``)),
+			schemaTool(obj(`"p":{"anyOf":[{"type":"object","properties":{"a":{}},"additionalProperties":false},{"type":"object","properties":{"b":{}},"additionalProperties":false}]}`, ``)),
+			[]pc{{is + ".properties.p.anyOf[0].properties.b", "property-removed", B}, {is + ".properties.p.anyOf[1]", "branch-added", S}}, B},
+		{"union became a wider schema",
+			schemaTool(obj(`"v":{"anyOf":[{"type":"string"},{"type":"integer"}]}`, ``)), schemaTool(obj(`"v":{"type":["string","number"]}`, ``)),
+			[]pc{{is + ".properties.v.type", "type-widened", S}}, S},
+		{"union lost an alternative no other accepts",
+			schemaTool(obj(`"v":{"anyOf":[{"type":"string"},{"type":"object"}]}`, ``)), schemaTool(obj(`"v":{"anyOf":[{"type":"string"}]}`, ``)),
+			[]pc{{is + ".properties.v.anyOf[1]", "branch-removed", B}}, B},
+		{"oneOf alternative overlapping an old one",
+			schemaTool(obj(`"v":{"oneOf":[{"type":"string"}]}`, ``)), schemaTool(obj(`"v":{"oneOf":[{"type":"string"},{"type":"string","maxLength":9}]}`, ``)),
+			[]pc{{is + ".properties.v.oneOf[1]", "oneof-overlap", B}}, B},
+		{"anyOf alternative overlapping an old one (fine: anyOf needs one match)",
+			schemaTool(obj(`"v":{"anyOf":[{"type":"string"}]}`, ``)), schemaTool(obj(`"v":{"anyOf":[{"type":"string"},{"type":"string","maxLength":9}]}`, ``)),
+			[]pc{{is + ".properties.v.anyOf[1]", "branch-added", S}}, S},
 		{"enum widened",
 			schemaTool(obj(`"f":{"enum":["png","jpeg"]}`, ``)), schemaTool(obj(`"f":{"enum":["png","jpeg","webp"]}`, ``)),
 			[]pc{{is + ".properties.f.enum", "enum-widened", S}}, S},
@@ -141,16 +196,22 @@ func TestDiffToolClassification(t *testing.T) {
 			[]pc{{is + ".properties.n.exclusiveMinimum", "constraint-tightened", B}}, B},
 		{"pattern added",
 			schemaTool(obj(`"s":{"type":"string"}`, ``)), schemaTool(obj(`"s":{"type":"string","pattern":"^[a-z]+$"}`, ``)),
-			[]pc{{is + ".properties.s.pattern", "pattern-added", B}}, B},
+			[]pc{{is + ".properties.s.pattern", "assertion-added", B}}, B},
+		{"minLength added",
+			schemaTool(obj(`"s":{"type":"string"}`, ``)), schemaTool(obj(`"s":{"type":"string","minLength":1}`, ``)),
+			[]pc{{is + ".properties.s.minLength", "constraint-tightened", B}}, B},
+		{"minimum removed",
+			schemaTool(obj(`"n":{"type":"integer","minimum":1}`, ``)), schemaTool(obj(`"n":{"type":"integer"}`, ``)),
+			[]pc{{is + ".properties.n.minimum", "constraint-loosened", S}}, S},
 		{"format removed",
 			schemaTool(obj(`"s":{"type":"string","format":"uri"}`, ``)), schemaTool(obj(`"s":{"type":"string"}`, ``)),
-			[]pc{{is + ".properties.s.format", "format-removed", S}}, S},
+			[]pc{{is + ".properties.s.format", "assertion-removed", S}}, S},
 		{"uniqueItems turned on",
 			schemaTool(obj(`"l":{"type":"array"}`, ``)), schemaTool(obj(`"l":{"type":"array","uniqueItems":true}`, ``)),
 			[]pc{{is + ".properties.l.uniqueItems", "constraint-tightened", B}}, B},
 		{"description inside schema",
 			schemaTool(obj(`"s":{"type":"string","description":"old"}`, ``)), schemaTool(obj(`"s":{"type":"string","description":"newer"}`, ``)),
-			[]pc{{is + ".properties.s.description", "description-changed", S}}, S},
+			[]pc{{is + ".properties.s.description", "schema-description-changed", S}}, S},
 		{"default and $schema changed",
 			schemaTool(`{"$schema":"a","properties":{"s":{"default":1}}}`), schemaTool(`{"$schema":"b","properties":{"s":{"default":2}}}`),
 			[]pc{{is + ".$schema", "annotation-changed", S}, {is + ".properties.s.default", "annotation-changed", S}}, S},
@@ -166,22 +227,40 @@ func TestDiffToolClassification(t *testing.T) {
 			[]pc{{is + ".items[1].type", "type-changed", B}}, B},
 		{"anyOf branch added",
 			schemaTool(obj(`"v":{"anyOf":[{"type":"string"}]}`, ``)), schemaTool(obj(`"v":{"anyOf":[{"type":"string"},{"type":"null"},{"type":"number"}]}`, ``)),
-			[]pc{{is + ".properties.v.anyOf[1]", "branch-added", S}, {is + ".properties.v.anyOf[2]", "branch-added", S}}, S},
+			[]pc{{is + ".properties.v.anyOf[1]", "nullable-added", S}, {is + ".properties.v.anyOf[2]", "branch-added", S}}, S},
 		{"oneOf branch removed",
 			schemaTool(obj(`"v":{"oneOf":[{"type":"string"},{"type":"null"}]}`, ``)), schemaTool(obj(`"v":{"oneOf":[{"type":"string"}]}`, ``)),
-			[]pc{{is + ".properties.v.oneOf[1]", "branch-removed", B}}, B},
+			[]pc{{is + ".properties.v.oneOf[1]", "nullable-removed", B}}, B},
 		{"anyOf branch edited in place (paired)",
 			schemaTool(`{"anyOf":[{"type":"string"},{"type":"object","properties":{"a":{}}}]}`), schemaTool(`{"anyOf":[{"type":"object","properties":{"a":{},"b":{}}},{"type":"string"}]}`),
 			[]pc{{is + ".anyOf[0].properties.b", "property-added", S}}, S},
 		{"allOf branch added",
 			schemaTool(`{"allOf":[{"required":["a"]}]}`), schemaTool(`{"allOf":[{"required":["a"]},{"required":["b"]},{"required":["c"]}]}`),
-			[]pc{{is + ".allOf[1]", "branch-added", B}, {is + ".allOf[2]", "branch-added", B}}, B},
+			[]pc{{is + ".allOf[1]", "allof-branch-added", B}, {is + ".allOf[2]", "allof-branch-added", B}}, B},
+		{"$ref inlined, same schema",
+			schemaTool(`{"properties":{"p":{"$ref":"#/$defs/a"}},"$defs":{"a":{"type":"string"}}}`), schemaTool(`{"properties":{"p":{"type":"string"}},"$defs":{"a":{"type":"string"}}}`),
+			[]pc{{is + ".properties.p", "reordered", S}}, S},
+		{"$ref replaced by a narrower inline schema",
+			schemaTool(`{"properties":{"p":{"$ref":"#/$defs/a"}},"$defs":{"a":{"type":"string"}}}`), schemaTool(`{"properties":{"p":{"type":"string","minLength":3}},"$defs":{"a":{"type":"string"}}}`),
+			[]pc{{is + ".properties.p.minLength", "constraint-tightened", B}}, B},
+		{"$ref to a wider definition",
+			schemaTool(`{"properties":{"p":{"type":"string"}}}`), schemaTool(`{"properties":{"p":{"$ref":"#/$defs/a"}},"$defs":{"a":{"type":["string","number"]}}}`),
+			[]pc{{is + ".$defs.a", "definition-added", S}, {is + ".properties.p.type", "type-widened", S}}, S},
+		{"recursive definitions end",
+			schemaTool(`{"properties":{"n":{"$ref":"#/$defs/node"}},"$defs":{"node":{"type":"object","properties":{"next":{"$ref":"#/$defs/node"}}}}}`),
+			schemaTool(`{"properties":{"n":{"$ref":"#/$defs/item"}},"$defs":{"item":{"type":"object","properties":{"next":{"$ref":"#/$defs/item"}}}}}`),
+			[]pc{{is + ".$defs.item", "definition-added", S}, {is + ".$defs.node", "definition-removed", S}, {is + ".properties.n", "reordered", S}}, S},
 		{"$ref changed",
 			schemaTool(`{"properties":{"p":{"$ref":"#/$defs/a"}}}`), schemaTool(`{"properties":{"p":{"$ref":"#/$defs/b"}}}`),
 			[]pc{{is + ".properties.p.$ref", "ref-changed", B}}, B},
-		{"definitions walked",
-			schemaTool(`{"$defs":{"a":{"type":"string"},"gone":{}}}`), schemaTool(`{"$defs":{"a":{"type":"integer"},"new":{}}}`),
-			[]pc{{is + ".$defs.a.type", "type-changed", B}, {is + ".$defs.gone", "definition-removed", S}, {is + ".$defs.new", "definition-added", S}}, B},
+		{"a used definition changed: reported where it is used",
+			schemaTool(`{"properties":{"p":{"$ref":"#/$defs/a"}},"$defs":{"a":{"type":"string"},"gone":{}}}`),
+			schemaTool(`{"properties":{"p":{"$ref":"#/$defs/a"}},"$defs":{"a":{"type":"integer"},"new":{}}}`),
+			[]pc{{is + ".$defs.gone", "definition-removed", S}, {is + ".$defs.new", "definition-added", S}, {is + ".properties.p.type", "type-changed", B}}, B},
+		{"unused definition changed",
+			schemaTool(`{"properties":{"p":{"$ref":"#/$defs/b"}},"$defs":{"a":{"type":"string"},"b":{"$ref":"#/$defs/c"},"c":{"type":"string"}}}`),
+			schemaTool(`{"properties":{"p":{"$ref":"#/$defs/b"}},"$defs":{"a":{"type":"integer"},"b":{"$ref":"#/$defs/c"},"c":{"type":"integer"}}}`),
+			[]pc{{is + ".$defs.a", "unused-definition-changed", S}, {is + ".properties.p.type", "type-changed", B}}, B},
 		{"boolean schema closed",
 			schemaTool(obj(`"a":true`, ``)), schemaTool(obj(`"a":false`, ``)),
 			[]pc{{is + ".properties.a", "schema-closed", B}}, B},
@@ -193,7 +272,16 @@ func TestDiffToolClassification(t *testing.T) {
 			[]pc{{is + ".properties.n.maximum", "reordered", S}}, S},
 		{"schema added where none was",
 			`{"name":"t","description":"d"}`, schemaTool(obj(`"a":{}`, ``)),
-			[]pc{{is + ".properties.a", "property-added", S}, {is + ".type", "type-added", B}}, B},
+			[]pc{{is + ".properties.a", "property-added", S}}, S},
+		{"null schema read as an object schema",
+			`{"name":"t","description":"d","inputSchema":null}`, schemaTool(`{"type":"object"}`),
+			[]pc{{is, "reordered", S}}, S},
+		{"type object stated at the root",
+			schemaTool(`{"properties":{"a":{}}}`), schemaTool(`{"type":"object","properties":{"a":{}}}`),
+			[]pc{{is + ".type", "object-type-stated", S}}, S},
+		{"type object added below the root",
+			schemaTool(obj(`"o":{"properties":{"a":{}}}`, ``)), schemaTool(obj(`"o":{"type":"object","properties":{"a":{}}}`, ``)),
+			[]pc{{is + ".properties.o.type", "type-added", B}}, B},
 		{"mixed: most severe wins",
 			`{"name":"t","description":"x","inputSchema":{"properties":{"a":{}}},"annotations":{}}`,
 			`{"name":"t","description":"y","inputSchema":{"properties":{"a":{},"b":{}}}}`,
@@ -209,6 +297,11 @@ func TestDiffToolClassification(t *testing.T) {
 			if diff := cmp.Diff(tc.want, changesOf(got)); diff != "" {
 				t.Errorf("changes (-want +got):\n%s", diff)
 			}
+			for _, c := range got.Changes {
+				if c.Class == ClassNone || c.Class != ClassOf(c.Kind) {
+					t.Errorf("%+v: not the class catalog.Kinds gives its kind", c)
+				}
+			}
 			if got.Class != tc.class {
 				t.Errorf("class = %s, want %s", got.Class, tc.class)
 			}
@@ -217,6 +310,37 @@ func TestDiffToolClassification(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDiffNestedUnionsEnd pins that unions nested in unions, whose
+// alternatives are compared pairwise at every level, stay within the trial
+// budget: 5 levels of 5-way anyOf would take about 25^5 comparisons
+// unbounded.
+func TestDiffNestedUnionsEnd(t *testing.T) {
+	nest := func(leaf string) string {
+		s := leaf
+		for range 5 {
+			var br []string
+			for i := range 5 {
+				br = append(br, fmt.Sprintf(`{"type":"object","properties":{"k%d":%s}}`, i, s))
+			}
+			s = `{"anyOf":[` + strings.Join(br, ",") + `]}`
+		}
+		return s
+	}
+	a := mustTool(t, schemaTool(obj1("v", nest(`{"type":"string"}`))))
+	b := mustTool(t, schemaTool(obj1("v", nest(`{"type":"integer"}`))))
+	bounded.Run(t, bounded.Limits{Deadline: bounded.DefaultDeadline, MaxHeapGrowth: 1 << 30}, func() error {
+		tc, changed := DiffTool(a, b)
+		if !changed || tc.Class != ClassBreaking {
+			t.Errorf("string → integer deep inside: class %s, want breaking", tc.Class)
+		}
+		return nil
+	})
+}
+
+func obj1(name, schema string) string {
+	return `{"type":"object","properties":{"` + name + `":` + schema + `}}`
 }
 
 func TestDiffServers(t *testing.T) {
@@ -288,5 +412,18 @@ func TestClassText(t *testing.T) {
 	var c Class
 	if err := c.UnmarshalText([]byte("severe")); err == nil {
 		t.Error("want error for an unknown class")
+	}
+}
+
+// TestRenameNamesItsSuccessor pins issue 16's wrong label ("sort renamed to
+// after" where the successor was orderBy): the rename names the added
+// property with the evidence, and the evidence is said.
+func TestRenameNamesItsSuccessor(t *testing.T) {
+	a := mustTool(t, schemaTool(`{"type":"object","properties":{"sort":{"type":"string","description":"Sort order of the results"}}}`))
+	b := mustTool(t, schemaTool(`{"type":"object","properties":{"after":{"type":"string","description":"Cursor: return the page after this one"},"orderBy":{"type":"string","description":"Order the results by this field"}}}`))
+	tc, _ := DiffTool(a, b)
+	want := Change{Path: "inputSchema.properties.sort", Kind: KindPropertyRenamed, Class: ClassBreaking, Detail: "to orderBy (description 50% alike)"}
+	if !slices.Contains(tc.Changes, want) {
+		t.Errorf("want %+v among %+v", want, tc.Changes)
 	}
 }

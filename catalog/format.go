@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/defersim/defersim/internal/termsafe"
 )
 
 // FormatStats writes stats as readable tables: one row per server version
@@ -27,11 +29,11 @@ func FormatStats(w io.Writer, st Stats) error {
 	total := fmt.Sprintf("TOTAL (%d servers)", st.Total.Servers)
 	width := max(len(total), len(header[0]))
 	for _, s := range st.Servers {
-		width = max(width, len(s.Server))
+		width = max(width, len(termsafe.String(s.Server)))
 	}
 	header[0] = fmt.Sprintf("%-*s", width, header[0])
 	row := func(name string, s Summary) {
-		cells := []string{fmt.Sprintf("%-*s", width, name), fmt.Sprint(s.Tools), fmt.Sprint(s.Bytes)}
+		cells := []string{fmt.Sprintf("%-*s", width, termsafe.String(name)), fmt.Sprint(s.Tools), fmt.Sprint(s.Bytes)}
 		for _, c := range st.Counters {
 			cells = append(cells, fmt.Sprint(s.Tokens[c]))
 		}
@@ -67,7 +69,7 @@ func FormatStats(w io.Writer, st Stats) error {
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "#\tTOOL\tSERVER\tBYTES\tTOKENS")
 	for i, t := range st.Total.Top {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\n", i+1, t.Tool, t.Server, t.Bytes, t.Tokens[by])
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\n", i+1, termsafe.String(t.Tool), termsafe.String(t.Server), t.Bytes, t.Tokens[by])
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("format stats: %w", err)
@@ -78,13 +80,13 @@ func FormatStats(w io.Writer, st Stats) error {
 // FormatDiff writes a diff as text: the summary, then each changed tool with
 // its located changes.
 func FormatDiff(w io.Writer, d DiffResult) error {
-	fmt.Fprintf(w, "from: %s (%d tools)\n", d.From, d.FromTools)
-	fmt.Fprintf(w, "to:   %s (%d tools)\n", d.To, d.ToTools)
+	fmt.Fprintf(w, "from: %s (%d tools)\n", termsafe.String(d.From), d.FromTools)
+	fmt.Fprintf(w, "to:   %s (%d tools)\n", termsafe.String(d.To), d.ToTools)
 	fmt.Fprintf(w, "class: %s\n", d.Class)
 	list := func(title string, names []string) {
 		fmt.Fprintf(w, "%s (%d)", title, len(names))
 		if len(names) > 0 {
-			fmt.Fprint(w, ": "+strings.Join(names, ", "))
+			fmt.Fprint(w, ": "+strings.Join(termsafe.Strings(names), ", "))
 		}
 		fmt.Fprintln(w)
 	}
@@ -103,15 +105,15 @@ func FormatDiff(w io.Writer, d DiffResult) error {
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "unchanged (%d)\n", d.Unchanged)
 	for _, tc := range d.Changed {
-		fmt.Fprintf(w, "\n%s: %s\n", tc.Name, tc.Class)
+		fmt.Fprintf(w, "\n%s: %s\n", termsafe.String(tc.Name), tc.Class)
 		var wp, wk, wc int
 		for _, c := range tc.Changes {
-			wp = max(wp, len(changePath(c)))
+			wp = max(wp, len(termsafe.String(changePath(c))))
 			wk = max(wk, len(c.Kind))
 			wc = max(wc, len(c.Class.String()))
 		}
 		for _, c := range tc.Changes {
-			line := fmt.Sprintf("  %-*s  %-*s  %-*s  %s", wp, changePath(c), wk, c.Kind, wc, c.Class, c.Detail)
+			line := fmt.Sprintf("  %-*s  %-*s  %-*s  %s", wp, termsafe.String(changePath(c)), wk, c.Kind, wc, c.Class, termsafe.String(c.Detail))
 			fmt.Fprintln(w, strings.TrimRight(line, " "))
 		}
 	}

@@ -86,6 +86,8 @@ func FuzzDiff(f *testing.F) {
 	}
 	f.Add([]byte(`{"tools":[{"name":"t","inputSchema":{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}}]}`),
 		[]byte(`{"tools":[{"name":"t","inputSchema":{"type":"object","properties":{"b":{"type":"string"}},"required":["b"],"additionalProperties":false}}]}`))
+	f.Add([]byte(`{"tools":[{"name":"t","inputSchema":{"properties":{"p":{"$ref":"#/$defs/a"}},"$defs":{"a":{"anyOf":[{"type":"string"},{"$ref":"#/$defs/a"}]}}}}]}`),
+		[]byte(`{"tools":[{"name":"t","inputSchema":{"properties":{"p":{"oneOf":[{"type":["string","null"]},{"$ref":"#"}]}},"$defs":{"a":{"type":"integer"}}}}]}`))
 	f.Fuzz(func(t *testing.T, ra, rb []byte) {
 		a, err := Parse(ra, "s", "1", "")
 		if err != nil {
@@ -106,6 +108,9 @@ func FuzzDiff(f *testing.F) {
 			for _, c := range tc.Changes {
 				if c.Class > tc.Class {
 					t.Fatalf("change more severe than its tool")
+				}
+				if c.Class != ClassOf(c.Kind) || c.Class == ClassNone {
+					t.Fatalf("change %+v: kind not registered with that class", c)
 				}
 			}
 		}

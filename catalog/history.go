@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/defersim/defersim/internal/termsafe"
 )
 
 // History is the drift timeline of every series of a catalog that has two
@@ -19,6 +21,9 @@ type History struct {
 	Releases      int     `json:"releases"`
 	Breaking      int     `json:"breaking_releases"`
 	BreakingShare float64 `json:"breaking_share"`
+	// Warnings lists tools read differently from how they were served (a
+	// null or missing inputSchema, read as {"type":"object"}).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // SeriesHistory is the timeline of one series (server, or server+variant).
@@ -64,7 +69,7 @@ func (r Release) Breaking() bool { return r.Class == ClassBreaking }
 // NewHistory diffs every pair of consecutive versions of each series of c.
 // Series are in key order, versions in CompareVersions order.
 func NewHistory(c *Catalog) History {
-	h := History{Series: []SeriesHistory{}, SingleVersion: []string{}}
+	h := History{Series: []SeriesHistory{}, SingleVersion: []string{}, Warnings: Warnings(c.All())}
 	for _, key := range c.ServerNames() {
 		vs := c.Versions[key]
 		if len(vs) < 2 {
@@ -139,7 +144,7 @@ func FormatHistory(w io.Writer, h History) error {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "%s: %d versions, %s, %d breaking (%s)\n",
-			s.Key, len(s.Versions), plural(len(s.Releases), "release"), s.Breaking, percent(s.BreakingShare))
+			termsafe.String(s.Key), len(s.Versions), plural(len(s.Releases), "release"), s.Breaking, percent(s.BreakingShare))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		head := []string{"FROM", "TO", "TOOLS", "ADDED", "REMOVED", "CHANGED"}
 		for _, c := range historyClasses {
@@ -148,7 +153,7 @@ func FormatHistory(w io.Writer, h History) error {
 		head = append(head, "CLASS")
 		fmt.Fprintln(tw, "  "+strings.Join(head, "\t")+"\t")
 		for _, r := range s.Releases {
-			cells := []string{r.From, r.To, fmt.Sprintf("%d→%d", r.FromTools, r.ToTools),
+			cells := []string{termsafe.String(r.From), termsafe.String(r.To), fmt.Sprintf("%d→%d", r.FromTools, r.ToTools),
 				fmt.Sprint(r.Added), fmt.Sprint(r.Removed), fmt.Sprint(r.Changed)}
 			for _, c := range historyClasses {
 				cells = append(cells, fmt.Sprint(r.ByClass[c.class.String()]))

@@ -330,3 +330,38 @@ func TestNewCatalogInMemory(t *testing.T) {
 		t.Error("want missing-name error")
 	}
 }
+
+// TestNullInputSchemaLoadsWithWarning pins issue 16's abort: one tool with
+// "inputSchema": null made loading (and so catalog stats and history) fail
+// for the whole directory. It now loads, read as {"type":"object"}, and
+// the tool is reported.
+func TestNullInputSchemaLoadsWithWarning(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "srv@1.0.json", `{"tools":[`+toolGreet+`,{"name":"nothing","description":"d","inputSchema":null},{"name":"bare"}]}`)
+	writeFile(t, dir, "other@1.0.json", `{"tools":[`+toolAdd+`]}`)
+	c, err := LoadDir(dir)
+	if err != nil {
+		t.Fatalf("LoadDir: %v", err)
+	}
+	s := c.Latest("srv")
+	tool := s.Tool("nothing")
+	if tool == nil || len(tool.InputSchema) != 0 {
+		t.Fatalf("tool with a null schema: %+v", tool)
+	}
+	if want := `{"name":"nothing","description":"d","input_schema":{"type":"object"}}`; string(tool.Wire) != want {
+		t.Errorf("Wire = %s, want %s", tool.Wire, want)
+	}
+	want := []string{
+		filepath.Join(dir, "srv@1.0.json") + `: tools[1] "nothing": inputSchema is null; read as {"type":"object"}`,
+		filepath.Join(dir, "srv@1.0.json") + `: tools[2] "bare": no inputSchema; read as {"type":"object"}`,
+	}
+	if d := cmp.Diff(want, Warnings(c.All())); d != "" {
+		t.Errorf("warnings (-want +got):\n%s", d)
+	}
+	if n := len(c.Latest("other").Warnings()); n != 0 {
+		t.Errorf("%d warnings for a clean catalog", n)
+	}
+	if _, err := Parse([]byte(`{"tools":[{"name":"x","inputSchema":"object"}]}`), "s", "1", ""); err == nil {
+		t.Error("a string inputSchema is still an error")
+	}
+}

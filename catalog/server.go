@@ -96,3 +96,31 @@ func (s *Server) ToolNames() []string {
 	}
 	return out
 }
+
+// Warnings returns one line per tool with a Warning, in served order:
+// `tools[3] "name": inputSchema is null; read as {"type":"object"}`.
+func (s *Server) Warnings() []string {
+	var out []string
+	for i, t := range s.Tools {
+		if t.Warning != "" {
+			out = append(out, fmt.Sprintf("tools[%d] %q: %s", i, t.Name, t.Warning))
+		}
+	}
+	return out
+}
+
+// Warnings returns the warnings of servers, each line prefixed with its
+// server's source file (or label when built in memory).
+func Warnings(servers []*Server) []string {
+	var out []string
+	for _, s := range servers {
+		where := s.Source
+		if where == "" {
+			where = s.Label()
+		}
+		for _, w := range s.Warnings() {
+			out = append(out, where+": "+w)
+		}
+	}
+	return out
+}

@@ -29,6 +29,9 @@ type Stats struct {
 	Reference string        `json:"reference,omitempty"`
 	Servers   []ServerStats `json:"servers"`
 	Total     Summary       `json:"total"`
+	// Warnings lists tools read differently from how they were served (a
+	// null or missing inputSchema, counted as {"type":"object"}).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Summary holds the figures of one server version or of the total.
@@ -80,7 +83,7 @@ func ComputeStatsWith(servers []*Server, counters []tokens.Counter, opt StatsOpt
 	if opt.Top == 0 {
 		opt.Top = 5
 	}
-	st := Stats{Form: opt.Form}
+	st := Stats{Form: opt.Form, Warnings: Warnings(servers)}
 	for _, c := range counters {
 		st.Counters = append(st.Counters, c.Name())
 	}

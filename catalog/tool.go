@@ -1,15 +1,12 @@
 package catalog
 
-import (
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
-)
+import "fmt"
 
 // NewTool parses one MCP tool object (as served in a tools/list result) and
 // fills every derived field: Raw (compact, source key order), Fingerprint,
 // Wire and WireOpenAI. name must be a non-empty string; description, when
-// present, a string; inputSchema and annotations, when present, objects.
+// present, a string; inputSchema an object, or null or absent (read as
+// {"type":"object"}, with a Warning); annotations, when present, an object.
 func NewTool(raw []byte) (*Tool, error) {
 	v, err := parseValue(raw)
 	if err != nil {
@@ -42,10 +39,15 @@ func toolFromValue(v *value) (*Tool, error) {
 		t.Description = descV.text
 	}
 	schemaV := v.get("inputSchema")
-	if schemaV != nil {
-		if schemaV.kind != kObject {
-			return nil, fmt.Errorf("tool %q: field \"inputSchema\" must be an object", t.Name)
-		}
+	switch {
+	case schemaV == nil:
+		t.Warning = `no inputSchema; read as {"type":"object"}`
+	case schemaV.kind == kNull:
+		t.Warning = `inputSchema is null; read as {"type":"object"}`
+		schemaV = nil
+	case schemaV.kind != kObject:
+		return nil, fmt.Errorf("tool %q: field \"inputSchema\" must be an object", t.Name)
+	default:
 		t.InputSchema = schemaV.appendCompact(nil)
 	}
 	if annV := v.get("annotations"); annV != nil {
@@ -55,8 +57,13 @@ func toolFromValue(v *value) (*Tool, error) {
 		t.Annotations = annV.appendCompact(nil)
 	}
 	t.Raw = v.appendCompact(nil)
-	sum := sha256.Sum256(v.canonical())
-	t.Fingerprint = hex.EncodeToString(sum[:])
+	t.WireMCP = t.Raw
+	if icons := v.get("icons"); icons != nil {
+		t.WireMCP = withoutMember(v, "icons").appendCompact(nil)
+	}
+	t.ServedFingerprint = hexSum(v.canonical())
+	t.ModelFingerprint = hexSum(modelVisible(v, schemaV).canonical())
+	t.Fingerprint = t.ModelFingerprint
 	t.Wire = wireAnthropic(t.Name, descV, schemaV)
 	t.WireOpenAI = wireOpenAI(t.Name, descV, schemaV)
 	return t, nil
@@ -99,6 +106,17 @@ func wireOpenAI(name string, desc, schema *value) []byte {
 	return append(b, "}}"...)
 }
 
+// withoutMember returns object v without its member key.
+func withoutMember(v *value, key string) *value {
+	out := &value{kind: kObject}
+	for _, m := range v.members {
+		if m.key != key {
+			out.members = append(out.members, m)
+		}
+	}
+	return out
+}
+
 // WireForm names which bytes of a tool are counted.
 type WireForm string
 
@@ -108,7 +126,8 @@ const (
 	FormAnthropic WireForm = "anthropic"
 	// FormOpenAI is Tool.WireOpenAI: {"type":"function","function":{…}}.
 	FormOpenAI WireForm = "openai"
-	// FormMCP is Tool.Raw: the whole tool object as served, compact.
+	// FormMCP is Tool.WireMCP: the tool object as served, compact, without
+	// its icons (images a model never sees).
 	FormMCP WireForm = "mcp"
 )
 
@@ -127,7 +146,7 @@ func (t *Tool) Bytes(form WireForm) []byte {
 	case FormOpenAI:
 		return t.WireOpenAI
 	case FormMCP:
-		return t.Raw
+		return t.WireMCP
 	}
 	return t.Wire
 }

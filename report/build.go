@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/defersim/defersim/internal/stats"
+	"github.com/defersim/defersim/internal/version"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -45,6 +47,9 @@ type BuildOptions struct {
 	Prices *Prices
 	// Workers bounds parallelism (0 = GOMAXPROCS). Results do not depend on it.
 	Workers int
+	// Context, when set, stops the bootstrap when it is cancelled (a
+	// signal): Build then returns the context's error.
+	Context context.Context
 }
 
 // Build computes the results of a run from its outcomes: per strategy and
@@ -77,6 +82,7 @@ func Build(o *sim.Outcomes, info sim.RunInfo, opts BuildOptions) (*Results, erro
 	}
 	rs := stats.NewResampling(n, resamples, max(maxM, 0), uint64(info.Seed))
 	rs.Workers = opts.Workers
+	rs.Context = opts.Context
 
 	b := &builder{o: o, base: base, n: n, boot: boot, rs: rs, workers: workers(opts.Workers), scale: rs.Scale()}
 	if o.Sampled() {
@@ -87,16 +93,22 @@ func Build(o *sim.Outcomes, info sim.RunInfo, opts BuildOptions) (*Results, erro
 		b.exact()
 	}
 	b.bootstrap()
+	if opts.Context != nil && opts.Context.Err() != nil {
+		return nil, opts.Context.Err()
+	}
 
+	ver := version.Get()
 	res := &Results{
-		SchemaVersion: SchemaVersion,
-		Generator:     "defersim",
-		Run:           info,
-		Statistics:    statisticsInfo(rs, boot, info.Seed),
-		Sessions:      b.n,
-		SmallSample:   b.n < SmallSampleBelow,
-		Prices:        opts.Prices,
-		Metrics:       slices.Clone(sim.Metrics[:]),
+		SchemaVersion:    SchemaVersion,
+		Generator:        "defersim",
+		GeneratorVersion: ver.Product,
+		GoVersion:        ver.Go,
+		Run:              info,
+		Statistics:       statisticsInfo(rs, boot, info.Seed),
+		Sessions:         b.n,
+		SmallSample:      b.n < SmallSampleBelow,
+		Prices:           opts.Prices,
+		Metrics:          slices.Clone(sim.Metrics[:]),
 	}
 	if o.Sampled() {
 		res.Statistics.Streaming = streamingInfo(o)

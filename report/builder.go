@@ -281,6 +281,7 @@ func (b *builder) strategyResult(s int) StrategyResult {
 		Parameters:        st,
 		Metrics:           make(map[string]Distribution, sim.NumMetrics),
 		CacheHitByRequest: requestPoints(b.o, s),
+		CacheHitByStep:    stepPoints(b.o, s),
 	}
 	if s != b.base {
 		sr.VsBaseline = make(map[string]Comparison, sim.NumMetrics)
@@ -417,6 +418,27 @@ func requestPoints(o *sim.Outcomes, s int) []RequestPoint {
 		}
 		if st.Input > 0 {
 			p.HitRatio = float64(st.CacheRead) / float64(st.Input)
+		}
+		pts = append(pts, p)
+	}
+	return pts
+}
+
+// stepPoints turns the per-model-step aggregates of strategy s into hit
+// ratios, skipping steps no session reached.
+func stepPoints(o *sim.Outcomes, s int) []StepPoint {
+	var pts []StepPoint
+	if s >= len(o.ByRequestIndex) {
+		return pts
+	}
+	for k, st := range o.ByRequestIndex[s] {
+		if st.StepSessions <= 0 {
+			continue
+		}
+		p := StepPoint{Step: k + 1, Sessions: st.StepSessions, Requests: st.StepRequests,
+			InputTokens: st.StepInput, CacheReadTokens: st.StepCacheRead}
+		if st.StepInput > 0 {
+			p.HitRatio = float64(st.StepCacheRead) / float64(st.StepInput)
 		}
 		pts = append(pts, p)
 	}

@@ -106,3 +106,17 @@ func fmtCount(v float64) string { return fmtSig(v) }
 func fmtRange(lo, hi float64, f func(float64) string) string {
 	return fmt.Sprintf("[%s, %s]", f(lo), f(hi))
 }
+
+// fmtExact writes a configured value (a price, a parameter) in full, but
+// without the binary noise of float arithmetic: 0.1 × 3 is "0.3", not
+// "0.30000000000000004". Twelve significant digits are kept.
+func fmtExact(v float64) string {
+	r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 12, 64), 64)
+	if err != nil {
+		r = v
+	}
+	if a := math.Abs(r); a == 0 || (a >= 1e-6 && a < 1e15) {
+		return strconv.FormatFloat(r, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(r, 'g', -1, 64)
+}

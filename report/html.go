@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"image/png"
+	"math"
 	"slices"
 	"strings"
 
@@ -35,6 +37,8 @@ type htmlData struct {
 type htmlPlot struct {
 	Name, Title, About string
 	Src                template.URL
+	// Width and Height are the PNG's size in pixels.
+	Width, Height int
 }
 
 type htmlMetric struct {
@@ -62,10 +66,31 @@ type htmlCount struct {
 	Count  int
 }
 
+// htmlFuncs format the numbers the template writes itself, with the same
+// formatters as the tables: no raw float ever reaches the page.
+var htmlFuncs = template.FuncMap{
+	"int":  func(v any) string { return fmtInt(toFloat(v)) },
+	"num":  func(v float64) string { return fmtExact(v) },
+	"pct":  func(v float64) string { return fmtPercent(v) },
+	"spct": func(v float64) string { return signed(v*100, fmtSig) + "%" },
+}
+
+func toFloat(v any) float64 {
+	switch x := v.(type) {
+	case int:
+		return float64(x)
+	case int64:
+		return float64(x)
+	case float64:
+		return x
+	}
+	return math.NaN()
+}
+
 // htmlReport renders report.html: one self-contained file with the plots
 // inline as PNG data URIs, no scripts and no network references.
 func htmlReport(res *Results, plots []renderedPlot) ([]byte, error) {
-	tmpl, err := template.New("report").Funcs(template.FuncMap{"mul100": func(v float64) float64 { return v * 100 }}).Parse(htmlTemplateText)
+	tmpl, err := template.New("report").Funcs(htmlFuncs).Parse(htmlTemplateText)
 	if err != nil {
 		return nil, fmt.Errorf("parse report template: %w", err)
 	}
@@ -85,8 +110,12 @@ func htmlReport(res *Results, plots []renderedPlot) ([]byte, error) {
 		Metrics:        htmlMetrics(res),
 	}
 	for _, p := range plots {
+		cfg, err := png.DecodeConfig(bytes.NewReader(p.PNG))
+		if err != nil {
+			return nil, fmt.Errorf("plot %s: %w", p.Name, err)
+		}
 		data.Plots = append(data.Plots, htmlPlot{
-			Name: p.Name, Title: p.Title, About: p.About,
+			Name: p.Name, Title: p.Title, About: p.About, Width: cfg.Width, Height: cfg.Height,
 			// The URI is built here from PNG bytes: safe to mark as a URL.
 			Src: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(p.PNG)),
 		})

@@ -3,6 +3,7 @@ package report
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -78,5 +79,32 @@ func TestRenderRejectsBadResults(t *testing.T) {
 	}
 	if err := Render(&Results{SchemaVersion: 1}, t.TempDir(), RenderOptions{}); err == nil {
 		t.Error("results without strategies rendered")
+	}
+}
+
+// TestHTMLNumbersFormattedOnce pins one number formatter for every number
+// the page writes: prices computed as input × multiplier once showed
+// "cache read 0.30000000000000004", and counts had no separators.
+func TestHTMLNumbersFormattedOnce(t *testing.T) {
+	res := sampleResults(t, 2, 40)
+	res.Prices.CacheRead = 3 * 0.1 // 0.30000000000000004
+	res.Prices.CacheWrite = 3 * 1.25
+	res.Run.Counts.LinesRead = 1234567
+	res.Strategies[1].Parameters.Trigger.Percent = 0.1 + 0.2
+	html, err := htmlReport(res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(html)
+	if strings.Contains(text, "0.30000000000000004") {
+		t.Error("report.html writes float noise (0.30000000000000004)")
+	}
+	for _, want := range []string{"cache read 0.3,", "cache write 3.75,", "1,234,567", "trigger.percent=0.3"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
+	if m := regexp.MustCompile(`[^0-9a-f]\d+\.\d{7,}`).FindString(text); m != "" {
+		t.Errorf("report.html writes a number with 7 or more decimals: %q", m)
 	}
 }

@@ -271,6 +271,9 @@ func scalarText(tok json.Token) string {
 	case string:
 		return v
 	case json.Number:
+		if f, err := v.Float64(); err == nil {
+			return fmtExact(f)
+		}
 		return v.String()
 	case bool:
 		return fmt.Sprint(v)

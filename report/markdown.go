@@ -101,8 +101,8 @@ func intervalPhrase(res *Results) string {
 	if res.Statistics.BootstrapResamples == 0 {
 		return "no confidence intervals (bootstrap disabled or too few sessions)"
 	}
-	return fmt.Sprintf("%g%% bootstrap confidence intervals (%d resamples)",
-		res.Statistics.ConfidenceLevel*100, res.Statistics.BootstrapResamples)
+	return fmt.Sprintf("%s bootstrap confidence intervals (%s resamples)",
+		fmtPercent(res.Statistics.ConfidenceLevel), fmtInt(float64(res.Statistics.BootstrapResamples)))
 }
 
 // mdEscape neutralises Markdown table and emphasis syntax in s.

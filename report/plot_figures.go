@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/defersim/defersim/internal/chart"
@@ -16,9 +15,9 @@ const (
 	PlotTokens         = "tokens-per-session"
 	PlotCost           = "cost-per-session"
 	PlotFirstReply     = "first-reply-cdf"
-	PlotErrors         = "errors-per-100-sessions"
+	PlotErrors         = "errors-per-1000-sessions"
 	PlotPareto         = "cost-vs-first-reply-p95"
-	PlotCacheByRequest = "cache-hit-by-request"
+	PlotCacheByRequest = "cache-hit-by-step"
 )
 
 // figure is one plot of the report with how to read it.
@@ -144,7 +143,7 @@ func costFigure(res *Results) figure {
 			model = res.Run.Model
 		}
 		fig.Note = fmt.Sprintf("Prices per million tokens (%s): input $%s, cache write $%s, cache read $%s, output $%s.",
-			model, fmtSig(p.Input), fmtSig(p.CacheWrite), fmtSig(p.CacheRead), fmtSig(p.Output))
+			model, fmtExact(p.Input), fmtExact(p.CacheWrite), fmtExact(p.CacheRead), fmtExact(p.Output))
 	} else {
 		fig.Panels = []chart.BarPanel{{
 			XLabel:    "USD per session (mean)",
@@ -159,125 +158,111 @@ func costFigure(res *Results) figure {
 	return figure{Name: PlotCost, Title: "Cost per session", draw: fig, About: about}
 }
 
-func firstReplyFigure(res *Results) figure {
-	fig := chart.LineFigure{
-		Header:      chart.Header{Title: "First-reply latency: share of sessions answered within x", Subtitle: subtitle(res)},
-		XLabel:      "first-reply latency (s)",
-		YLabel:      "sessions with first reply ≤ x (%)",
-		XFormat:     fmtSeconds,
-		YFormat:     fmtPercentAxis,
-		YRange:      chart.XY{X: 0, Y: 100},
-		RefY:        []chart.RefLine{{Y: 50, Label: "p50"}, {Y: 95, Label: "p95"}},
-		LegendNotes: []string{"large markers: p50 and p95"},
-	}
-	lo, hi := math.Inf(1), 0.0
+// perThousand is the scale of the rate plots: counts per 1,000 sessions.
+const perThousand = 1000
+
+// malformedClasses are the classes of malformed calls, in legend order.
+var malformedClasses = []struct {
+	name string
+	m    int
+}{
+	{"missing required property", sim.MMalformedMissingRequired},
+	{"unknown property", sim.MMalformedUnknownProperty},
+	{"wrong type", sim.MMalformedType},
+	{"outside enum", sim.MMalformedEnum},
+	{"other violation", sim.MMalformedOther},
+	{"no schema in view", sim.MMalformedNoSchema},
+}
+
+// rateDots is a dot panel of metric m per 1,000 sessions with the
+// intervals of the means, and the baseline's value as reference.
+func rateDots(res *Results, m int, title, xlabel string) chart.DotPanel {
+	n := len(res.Strategies)
+	dp := chart.DotPanel{Title: title, XLabel: xlabel, Format: fmtCount, Colors: strategyColors(res), Ref: math.NaN(),
+		Values: make([]float64, n), Low: make([]float64, n), High: make([]float64, n)}
 	for i := range res.Strategies {
-		d, ok := metricOf(&res.Strategies[i], sim.MFirstReplyMs)
-		if !ok || len(d.Quantiles) == 0 {
+		dp.Values[i], dp.Low[i], dp.High[i] = math.NaN(), math.NaN(), math.NaN()
+		d, ok := metricOf(&res.Strategies[i], m)
+		if !ok {
 			continue
 		}
-		s := chart.Series{Name: res.Strategies[i].Name, Style: chart.SeriesStyle(i)}
-		for q, v := range d.Quantiles {
-			s.X = append(s.X, v/1000)
-			s.Y = append(s.Y, float64(q)*100/float64(len(d.Quantiles)-1))
-			if v > 0 {
-				lo = math.Min(lo, v/1000)
-			}
-			hi = math.Max(hi, v/1000)
+		dp.Values[i] = d.Mean * perThousand
+		if d.MeanCI != nil {
+			dp.Low[i], dp.High[i] = d.MeanCI.Low*perThousand, d.MeanCI.High*perThousand
 		}
-		s.Marks = []chart.XY{{X: d.P50 / 1000, Y: 50}, {X: d.P95 / 1000, Y: 95}}
-		fig.Series = append(fig.Series, s)
+		if res.Strategies[i].Baseline && d.Mean > 0 {
+			dp.Ref, dp.RefLabel = d.Mean*perThousand, "baseline"
+		}
 	}
-	fig.LogX = hi > 0 && lo > 0 && hi/lo > 20
-	if fig.LogX {
-		fig.Note = "The x axis is logarithmic: latencies span more than a factor of 20."
+	return dp
+}
+
+// malformedByClass says how the malformed calls of all strategies split by
+// class ("" when there are none).
+func malformedByClass(res *Results) string {
+	total := 0.0
+	for _, v := range means(res, sim.MMalformedCalls, 1) {
+		total += v
 	}
-	return figure{
-		Name: PlotFirstReply, Title: "First-reply latency", draw: fig,
-		About: "Each curve shows, for one strategy, the share of sessions whose first reply arrived within the time " +
-			"on the x axis; the large markers sit at the median (p50) and the 95th percentile (p95). A curve further " +
-			"left is faster, and a gap that opens only near the top means the strategy slows the slowest sessions.",
+	if total <= 0 {
+		return ""
 	}
+	var parts []string
+	for _, c := range malformedClasses {
+		sum := 0.0
+		for _, v := range means(res, c.m, 1) {
+			sum += v
+		}
+		if sum > 0 {
+			parts = append(parts, fmt.Sprintf("%s %s", c.name, fmtPercent(sum/total)))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func errorsFigure(res *Results) figure {
-	classes := []struct {
-		name string
-		m    int
-	}{
-		{"missing required", sim.MMalformedMissingRequired},
-		{"unknown property", sim.MMalformedUnknownProperty},
-		{"wrong type", sim.MMalformedType},
-		{"outside enum", sim.MMalformedEnum},
-		{"other violation", sim.MMalformedOther},
-		{"no schema in view", sim.MMalformedNoSchema},
-	}
-	total := means(res, sim.MMalformedCalls, 100)
-	rest := append([]float64(nil), total...)
-	var stacks []chart.Stack
-	for i, c := range classes {
-		v := means(res, c.m, 100)
-		for j := range rest {
-			rest[j] -= v[j]
-		}
-		stacks = append(stacks, chart.Stack{Name: c.name, Color: chart.ClassColors[i], Values: v})
-	}
-	for j := range rest {
-		rest[j] = math.Max(0, rest[j])
-		if rest[j] < 1e-9*math.Max(1, total[j]) {
-			rest[j] = 0
-		}
-	}
-	stacks = append(stacks, chart.Stack{Name: "unclassified", Color: chart.ClassColors[len(classes)], Values: rest})
-	// Only classes that occur are drawn and named in the legend.
-	var used []chart.Stack
-	for _, st := range stacks {
-		if slices.ContainsFunc(st.Values, func(v float64) bool { return v > 0 }) {
-			used = append(used, st)
-		}
-	}
-	note := ""
-	if len(used) == 0 {
-		used = stacks[:1]
-		note = "No strategy produced a malformed call."
-	}
-	fig := chart.BarFigure{
-		Header:     chart.Header{Title: "Malformed calls and extra round trips per 100 sessions", Subtitle: subtitle(res)},
+	fig := chart.DotFigure{
+		Header:     chart.Header{Title: "Malformed calls and extra round trips per 1,000 sessions (mean, 95% CI)", Subtitle: subtitle(res)},
 		Categories: chart.Categories(names(res), maxLabel),
-		Panels: []chart.BarPanel{
-			{Title: "Malformed calls, by class", XLabel: "calls per 100 sessions", Format: fmtCount, Stacks: used},
-			{
-				Title: "Extra round trips", XLabel: "model requests per 100 sessions", Format: fmtCount,
-				Stacks:    []chart.Stack{{Name: "extra round trips", Color: chart.ColorNeutral, Values: means(res, sim.MExtraRoundTrips, 100)}},
-				BarColors: strategyColors(res),
-			},
+		Panels: []chart.DotPanel{
+			rateDots(res, sim.MMalformedCalls, "Malformed calls", "calls per 1,000 sessions"),
+			rateDots(res, sim.MExtraRoundTrips, "Extra round trips", "model requests per 1,000 sessions"),
 		},
-		LegendTitle: "malformed, by class:",
-		Note:        note,
 	}
+	note := "Dots: mean per 1,000 sessions; whiskers: 95% bootstrap confidence intervals of the mean."
+	if finite(fig.Panels[0].Ref) || finite(fig.Panels[1].Ref) {
+		note += " Dashed line: the baseline's value."
+	}
+	if by := malformedByClass(res); by != "" {
+		note += " Malformed calls by class, all strategies: " + by + "."
+	} else {
+		note += " No strategy produced a malformed call."
+	}
+	fig.Note = note
 	return figure{
 		Name: PlotErrors, Title: "Malformed calls and extra round trips", draw: fig,
-		About: "The left panel counts, per 100 sessions, tool calls the server rejects (arguments that fail the served " +
-			"schema, or a call with no schema in view), split by kind; the right panel counts model requests that exist " +
-			"only because of deferral (searches, retries, nudges). Shorter is better in both: a strategy that saves " +
+		About: "The left panel counts, per 1,000 sessions, tool calls the server rejects (arguments that fail the served " +
+			"schema, or a call with no schema in view), the right panel model requests that exist only because of deferral " +
+			"(searches, retries, nudges), each dot with the confidence interval of its mean: a whisker that reaches the " +
+			"baseline's value means the data cannot tell the two apart. Lower is better in both; a strategy that saves " +
 			"tokens by adding round trips pays for it in latency.",
 	}
 }
 
 func paretoFigure(res *Results) figure {
 	fig := chart.ScatterFigure{
-		Header:       chart.Header{Title: "Cost vs p95 first-reply latency (lower left is better)", Subtitle: subtitle(res)},
-		XLabel:       "cost per session, mean (USD)",
-		YLabel:       "first-reply latency, p95 (s)",
-		XFormat:      fmtUSD,
-		YFormat:      fmtSeconds,
-		FrontierName: "Pareto front",
-		Note:         "Whiskers: 95% bootstrap confidence intervals of the mean cost and of the p95 latency.",
+		Header:  chart.Header{Title: "Cost vs p95 first-reply latency (lower left is better)", Subtitle: subtitle(res)},
+		XLabel:  "cost per session, mean (USD)",
+		YLabel:  "first-reply latency, p95 (s)",
+		XFormat: fmtUSD,
+		YFormat: fmtSeconds,
+		Note: "Whiskers: 95% bootstrap confidence intervals of the mean cost and of the p95 latency. Grey line: the Pareto " +
+			"front (strategies no other beats on both). Strategies at the same point share a label.",
 	}
 	fig.Points = paretoPoints(res)
 	return figure{
 		Name: PlotPareto, Title: "Cost vs first-reply latency", draw: fig,
-		About: "Each numbered point is a strategy (the legend names it) at its mean cost per session and its 95th-percentile " +
+		About: "Each point is a strategy, named beside it, at its mean cost per session and its 95th-percentile " +
 			"first-reply latency, with confidence whiskers; the grey line joins the strategies no other beats on both " +
 			"at once (the Pareto front). Choose along the front, and read overlapping whiskers as \"the data cannot " +
 			"tell these two apart\".",
@@ -331,41 +316,4 @@ func paretoFront(pts []chart.Point) []bool {
 		}
 	}
 	return on
-}
-
-// minRequestSessions is the fewest sessions a request index must have to be
-// drawn in the cache-hit plot.
-func minRequestSessions(sessions int) int64 {
-	return max(3, int64(math.Ceil(0.05*float64(sessions))))
-}
-
-func cacheByRequestFigure(res *Results) figure {
-	minN := minRequestSessions(res.Sessions)
-	fig := chart.LineFigure{
-		Header:  chart.Header{Title: "Prompt-cache hit ratio by request position within a session", Subtitle: subtitle(res)},
-		XLabel:  "model request within the session (1 = first)",
-		YLabel:  "prompt tokens read from cache (%)",
-		XFormat: fmtCount,
-		YFormat: fmtPercentAxis,
-		YRange:  chart.XY{X: 0, Y: 100},
-		Note: fmt.Sprintf("Cache-read tokens / prompt tokens over all sessions' k-th request; positions reached by fewer "+
-			"than %d sessions are not drawn.", minN),
-	}
-	for i := range res.Strategies {
-		s := chart.Series{Name: res.Strategies[i].Name, Style: chart.SeriesStyle(i), Points: true}
-		for _, p := range res.Strategies[i].CacheHitByRequest {
-			if p.Sessions < minN {
-				continue
-			}
-			s.X = append(s.X, float64(p.Request))
-			s.Y = append(s.Y, p.HitRatio*100)
-		}
-		fig.Series = append(fig.Series, s)
-	}
-	return figure{
-		Name: PlotCacheByRequest, Title: "Cache hit ratio by request", draw: fig,
-		About: "Each line follows one strategy through a session: the share of the k-th request's prompt that was read " +
-			"from the prompt cache. A dip after the first request marks where loading a schema rebuilt the tools and " +
-			"broke the cached prefix; a line that stays high means loads did not disturb the cache.",
-	}
 }

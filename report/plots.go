@@ -86,13 +86,14 @@ func sweepFigure(param string, values []float64, results []*Results, metric stri
 		return figure{}, fmt.Errorf("sweep plot: unknown metric %q", metric)
 	}
 	scale, yfmt, unit := axisUnit(m.Unit)
+	what := metricTitle(metric)
 	fig := chart.LineFigure{
 		Header: chart.Header{
-			Title:    fmt.Sprintf("%s vs %s (mean per session)", metric, param),
+			Title:    fmt.Sprintf("%s (mean per session, %s) vs %s", capitalize(what), unit, param),
 			Subtitle: subtitle(results[0]),
 		},
-		XLabel:  param,
-		YLabel:  fmt.Sprintf("%s, mean per session (%s)", metric, unit),
+		XLabel:  withUnit(param, paramUnit(param)),
+		YLabel:  fmt.Sprintf("%s, mean per session (%s)", what, unit),
 		XFormat: fmtSig,
 		YFormat: yfmt,
 		Note:    "Whiskers: 95% bootstrap confidence intervals of the mean.",
@@ -119,13 +120,35 @@ func sweepFigure(param string, values []float64, results []*Results, metric stri
 		}
 		fig.Series = append(fig.Series, s)
 	}
+	// Means far apart (one strategy many times another) are read on a log
+	// axis, where each line keeps labelled ticks near it.
+	lo, hi := math.Inf(1), 0.0
+	for _, s := range fig.Series {
+		for i, y := range s.Y {
+			lo, hi = math.Min(lo, y), math.Max(hi, y)
+			if i < len(s.YLow) && finite(s.YLow[i]) {
+				lo = math.Min(lo, s.YLow[i])
+			}
+		}
+	}
+	if lo > 0 && hi/lo > 5 {
+		fig.LogY = true
+		fig.Note += " The y axis is logarithmic: the means span more than a factor of 5."
+	}
 	return figure{
 		Name:  SweepPlotName(param, metric),
-		Title: fmt.Sprintf("%s vs %s", metric, param),
+		Title: fmt.Sprintf("%s vs %s", capitalize(what), param),
 		About: fmt.Sprintf("Each line follows one strategy as %s changes: the mean %s per session at each value, "+
-			"with its confidence interval. Lines that cross mark the value where the better strategy changes.", param, metric),
+			"with its confidence interval. Lines that cross mark the value where the better strategy changes.", param, what),
 		draw: fig,
 	}, nil
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // axisUnit returns the scale, tick format and unit label for a metric unit.

@@ -3,19 +3,21 @@ package report
 import (
 	"bytes"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/vg"
 
 	"github.com/defersim/defersim/internal/chart"
 )
 
 func TestFiguresRenderDeterministically(t *testing.T) {
 	res := sampleResults(t, 12, 60)
-	wantW, wantH := chart.PixelSize()
-	if wantW != 960 || wantH != 600 {
-		t.Fatalf("figure size %d×%d, want 960×600", wantW, wantH)
+	if w, h := chart.PixelSize(); w != 960 || h != 600 {
+		t.Fatalf("figure size %d×%d, want 960×600", w, h)
 	}
 	figs := figures(res)
 	if len(figs) != 6 {
@@ -37,6 +39,11 @@ func TestFiguresRenderDeterministically(t *testing.T) {
 			img, err := png.Decode(bytes.NewReader(png1))
 			if err != nil {
 				t.Fatal(err)
+			}
+			w, h := chart.SizeOf(f.draw)
+			wantW, wantH := int(math.Round(float64(w/vg.Inch*chart.DPI))), int(math.Round(float64(h/vg.Inch*chart.DPI)))
+			if wantW != 960 || wantH < 600 {
+				t.Fatalf("figure size %d×%d, want 960 wide and at least 600 high", wantW, wantH)
 			}
 			if b := img.Bounds(); b.Dx() != wantW || b.Dy() != wantH {
 				t.Fatalf("PNG is %d×%d, want %d×%d", b.Dx(), b.Dy(), wantW, wantH)
@@ -93,14 +100,14 @@ func TestFiguresWithoutPricesOrData(t *testing.T) {
 
 func TestLogAxisChosenForWideLatencies(t *testing.T) {
 	res := sampleResults(t, 2, 40)
-	lf := firstReplyFigure(res).draw.(chart.LineFigure)
+	lf := firstReplyFigure(res).draw.(chart.SmallMultiples)
 	if lf.LogX {
 		t.Error("synthetic latencies within 20× got a log axis")
 	}
 	d := res.Strategies[0].Metrics["first_reply_ms"]
 	d.Quantiles[100] = d.Quantiles[0] * 50
 	res.Strategies[0].Metrics["first_reply_ms"] = d
-	if lf := firstReplyFigure(res).draw.(chart.LineFigure); !lf.LogX {
+	if lf := firstReplyFigure(res).draw.(chart.SmallMultiples); !lf.LogX {
 		t.Error("latencies spanning 50× did not get a log axis")
 	}
 }

@@ -11,6 +11,10 @@ const SchemaVersion = 1
 type Results struct {
 	SchemaVersion int    `json:"schema_version"`
 	Generator     string `json:"generator"`
+	// GeneratorVersion and GoVersion name the build that wrote the file
+	// (internal/version): the same build and inputs give the same bytes.
+	GeneratorVersion string `json:"generator_version,omitempty"`
+	GoVersion        string `json:"go_version,omitempty"`
 	// Run describes the scenario, inputs, models and counts of the run.
 	Run sim.RunInfo `json:"run"`
 	// Statistics records how the statistics below were computed.
@@ -88,6 +92,12 @@ type StrategyResult struct {
 	// CacheHitByRequest is the cache hit ratio of the k-th model request of
 	// a session, over the sessions that had one.
 	CacheHitByRequest []RequestPoint `json:"cache_hit_by_request"`
+	// CacheHitByStep is the cache hit ratio of the k-th model step of the
+	// trace (its k-th recorded model request) over the requests that replay
+	// it, the extra round trips deferral adds before it included: step k
+	// is the same point of a session under every strategy. Absent in files
+	// of earlier versions.
+	CacheHitByStep []StepPoint `json:"cache_hit_by_step,omitempty"`
 }
 
 // Distribution describes one metric of one strategy over sessions.
@@ -158,6 +168,18 @@ type RequestPoint struct {
 	HitRatio        float64 `json:"hit_ratio"`
 	// ExtraShare is the share of those requests caused by deferral.
 	ExtraShare float64 `json:"extra_share"`
+}
+
+// StepPoint aggregates the k-th model step of every session that has one.
+type StepPoint struct {
+	// Step is the 1-based position of the model step in the trace.
+	Step     int   `json:"step"`
+	Sessions int64 `json:"sessions"`
+	// Requests replayed for the step (1 per session plus extra round trips).
+	Requests        int64   `json:"requests"`
+	InputTokens     int64   `json:"input_tokens"`
+	CacheReadTokens int64   `json:"cache_read_tokens"`
+	HitRatio        float64 `json:"hit_ratio"`
 }
 
 // Strategy returns the result of the strategy called name, or nil.

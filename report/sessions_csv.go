@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/csvsafe"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -45,7 +46,7 @@ func WriteSessionsCSV(path string, o *sim.Outcomes) error {
 		}
 		for i, id := range o.SessionIDs {
 			for s, st := range o.Strategies {
-				row = append(row[:0], id, st.Name)
+				row = append(row[:0], csvsafe.Text(id), csvsafe.Text(st.Name))
 				for m := range sim.NumMetrics {
 					row = append(row, strconv.FormatFloat(o.Values[s][m][i], 'f', -1, 64))
 				}

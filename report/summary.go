@@ -43,13 +43,13 @@ func Summary(w io.Writer, res *Results) error {
 	}
 
 	extra := means(res, sim.MExtraRoundTrips, 1)
-	malformed := means(res, sim.MMalformedCalls, 100)
+	malformed := means(res, sim.MMalformedCalls, perThousand)
 	var parts []string
 	if i := argBest(res, sim.MExtraRoundTrips, extra, false); i >= 0 && extra[i] > 0 {
 		parts = append(parts, fmt.Sprintf("most extra round trips: %s (%s/session)", res.Strategies[i].Name, fmtCount(extra[i])))
 	}
 	if i := argBest(res, sim.MMalformedCalls, malformed, false); i >= 0 && malformed[i] > 0 {
-		parts = append(parts, fmt.Sprintf("most malformed calls: %s (%s/100 sessions)", res.Strategies[i].Name, fmtCount(malformed[i])))
+		parts = append(parts, fmt.Sprintf("most malformed calls: %s (%s per 1,000 sessions)", res.Strategies[i].Name, fmtCount(malformed[i])))
 	}
 	if len(parts) == 0 {
 		lines = append(lines, "Errors:               no extra round trips and no malformed calls under any strategy")

@@ -104,6 +104,24 @@ func syntheticOutcomes(strategies, sessions int, seed uint64) *sim.Outcomes {
 					st.Extra++
 				}
 			}
+			// Model steps: an extra request (k = 1) joins the step after it.
+			step, last := 0, -1
+			for k := 0; k < int(reqs) && step < len(o.ByRequestIndex[s]); k++ {
+				st := &o.ByRequestIndex[s][step]
+				if step != last {
+					st.StepSessions++
+					last = step
+				}
+				st.StepRequests++
+				in := int64(promptPer)
+				st.StepInput += in
+				if k > 0 && !(extra > 0 && k == 1) {
+					st.StepCacheRead += int64(float64(in) * (0.95 - 0.03*float64(s%4)))
+				}
+				if !(extra > 0 && k == 1) {
+					step++
+				}
+			}
 		}
 	}
 	return o

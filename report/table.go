@@ -35,7 +35,7 @@ func summaryColumns() []column {
 		{Title: "First reply p50", Unit: "median", metric: sim.MFirstReplyMs, stat: "p50", scale: 1, format: fmtMs, delta: deltaAbsolute},
 		{Title: "First reply p95", Unit: "95th percentile", metric: sim.MFirstReplyMs, stat: "p95", scale: 1, format: fmtMs, delta: deltaAbsolute},
 		{Title: "Extra round trips / session", Unit: "requests, mean", metric: sim.MExtraRoundTrips, stat: "mean", scale: 1, format: fmtCount, delta: deltaAbsolute},
-		{Title: "Malformed calls / 100 sessions", Unit: "calls", metric: sim.MMalformedCalls, stat: "mean", scale: 100, format: fmtCount, delta: deltaAbsolute},
+		{Title: "Malformed calls / 1,000 sessions", Unit: "calls", metric: sim.MMalformedCalls, stat: "mean", scale: perThousand, format: fmtCount, delta: deltaAbsolute},
 		{Title: "Cache hit ratio", Unit: "mean of sessions", metric: sim.MCacheHitRatio, stat: "mean", scale: 1, format: fmtPercent, delta: deltaPoints},
 	}
 }

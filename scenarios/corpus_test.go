@@ -46,6 +46,14 @@ func TestBadScenarioCorpus(t *testing.T) {
 		{name: "not a number", file: "nan.yaml", want: "FILE:2: params.nudge_prob: want a finite number, got .nan"},
 		{name: "negative duration", file: "negative-durations.yaml", want: "FILE:2: params.default_tool_ms: -5: want a finite number >= 0"},
 		{name: "negative latency", file: "negative-latency.yaml", want: "FILE:3: model.latency.overhead_ms: -250: want a finite number >= 0"},
+		// Issue 18.7: values that pass sim's own rules yet overflow a replay
+		// failed only after it, without a line.
+		{name: "a rate that overflows every time", file: "tiny-rate.yaml",
+			want: "FILE:5: model.latency.decode_tps: 1e-300 is outside [0.001, 1e+12]: it would overflow the replay's times, tokens or costs"},
+		{name: "a price that overflows every cost", file: "huge-price.yaml",
+			want: "FILE:4: model.pricing.input_per_mtok: 1e+308 is outside [0, 1e+12]: it would overflow the replay's times, tokens or costs"},
+		{name: "bytes per token that overflows token counts", file: "tiny-bytes-per-token.yaml",
+			want: "FILE:3: params.bytes_per_token: 1e-200 is outside [0.001, 1e+12] (or 0): it would overflow the replay's times, tokens or costs"},
 		{name: "invalid UTF-8", file: "invalid-utf8.yaml", want: "FILE:1: invalid UTF-8 at column 10"},
 		{name: "NUL byte", file: "nul-byte.yaml", want: "FILE:1: control character U+0000 at column 8"},
 		{name: "duplicate key", file: "duplicate-key.yaml", want: "FILE:3: seed: key repeated (first at line 1)"},

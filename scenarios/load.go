@@ -14,6 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
 )
@@ -103,8 +104,27 @@ func yamlError(name string, err error) error {
 
 // topKeys lists the scenario file's keys in documentation order.
 var topKeys = []string{
-	"name", "description", "seed", "traces", "catalogs", "model", "params", "strategies", "matrix",
+	"name", "description", "seed", "traces", "catalogs", "catalog_fingerprint", "model", "params", "strategies", "matrix",
 	"baseline", "permissions", "servers", "sweep", "check", "assumptions",
+}
+
+// catalogFingerprint reads catalog_fingerprint: model (the default, left
+// empty when the key is absent) or served.
+func (d *decoder) catalogFingerprint(s *Scenario, byKey map[string]pair) error {
+	p, ok := byKey["catalog_fingerprint"]
+	if !ok {
+		return nil
+	}
+	var text string
+	if err := d.decode(p.v, reflect.ValueOf(&text).Elem(), "catalog_fingerprint"); err != nil {
+		return err
+	}
+	scope, err := catalog.ParseFingerprintScope(text)
+	if err != nil {
+		return d.errAt(p.v, "catalog_fingerprint", "%v", err)
+	}
+	s.CatalogFingerprint = scope
+	return nil
 }
 
 func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, error) {
@@ -164,6 +184,9 @@ func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, er
 	if err := d.paths("catalogs", s.Catalogs, baseDir); err != nil {
 		return nil, err
 	}
+	if err := d.catalogFingerprint(s, byKey); err != nil {
+		return nil, err
+	}
 	if err := s.Params.Validate(); err != nil {
 		return nil, d.wrap("params", err)
 	}
@@ -171,6 +194,9 @@ func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, er
 	s.Model, err = d.model(byKey)
 	if err != nil {
 		return nil, err
+	}
+	if prefix, err := CheckBounds(s.Model, s.Params); err != nil {
+		return nil, d.wrap(prefix, err)
 	}
 	if err := d.strategies(s, byKey); err != nil {
 		return nil, err

@@ -37,7 +37,7 @@ func TestParseErrors(t *testing.T) {
 		name, yaml, want string
 	}{
 		{"unknown top key", "name: x\nstrategy: [eager]\n",
-			"scen.yaml:2: strategy: unknown key (want name|description|seed|traces|catalogs|model|params|strategies|matrix|baseline|permissions|servers|sweep|check|assumptions)"},
+			"scen.yaml:2: strategy: unknown key (want name|description|seed|traces|catalogs|catalog_fingerprint|model|params|strategies|matrix|baseline|permissions|servers|sweep|check|assumptions)"},
 		{"unknown nested key", "strategies:\n  - name: a\n    trigger: {mode: never, modee: x}\n",
 			"scen.yaml:3: strategies[0].trigger.modee: unknown key (want mode|count|budget|counter|percent|categorical)"},
 		{"unknown strategy key", "strategies:\n  - preset: eager\n    inject: inline\n",
@@ -134,6 +134,8 @@ func TestParseErrors(t *testing.T) {
 		{"not a mapping", "- eager\n", "scen.yaml:1: a scenario is a mapping of keys, got a list"},
 		{"empty", "", "scen.yaml: empty scenario"},
 		{"comment only", "# nothing\n", "scen.yaml: empty scenario"},
+		{"unknown fingerprint scope", "catalog_fingerprint: full\nstrategies: [eager]\n",
+			`scen.yaml:1: catalog_fingerprint: unknown fingerprint scope "full" (want model or served)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -152,6 +154,29 @@ func TestParseErrors(t *testing.T) {
 				t.Errorf("error %T is not a *scenarios.Error", err)
 			}
 		})
+	}
+}
+
+// TestCatalogFingerprintKey reads catalog_fingerprint and checks that it
+// enters the scenario fingerprint only when it is not the default.
+func TestCatalogFingerprintKey(t *testing.T) {
+	fp := map[string]string{}
+	for _, v := range []string{"", "model", "served"} {
+		y := "name: x\nstrategies: [eager]\n"
+		if v != "" {
+			y += "catalog_fingerprint: " + v + "\n"
+		}
+		s, err := parse(t, y)
+		if err != nil {
+			t.Fatalf("%q: %v", v, err)
+		}
+		if string(s.CatalogFingerprint) != v {
+			t.Errorf("%q: CatalogFingerprint = %q", v, s.CatalogFingerprint)
+		}
+		fp[v] = s.Fingerprint()
+	}
+	if fp[""] != fp["model"] || fp["served"] == fp["model"] {
+		t.Errorf("scenario fingerprints: default %s, model %s, served %s", fp[""], fp["model"], fp["served"])
 	}
 }
 

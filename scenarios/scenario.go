@@ -12,6 +12,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -33,6 +34,12 @@ type Scenario struct {
 	// directory, or EmbeddedPrefix paths.
 	Traces   []string `json:"traces"`
 	Catalogs []string `json:"catalogs"`
+	// CatalogFingerprint is what a tool's fingerprint covers, and so when
+	// a fingerprint-keyed warm set sees a tool as changed: "model" (name,
+	// description, input schema; the default) or "served" (the whole tool
+	// object, annotations, title, icons and _meta included); "" when the
+	// file does not say (model).
+	CatalogFingerprint catalog.FingerprintScope `json:"catalog_fingerprint,omitempty"`
 
 	Model  sim.Model  `json:"model"`
 	Params sim.Params `json:"params"`
@@ -140,7 +147,10 @@ func (s *Scenario) Fingerprint() string {
 		Baseline    string            `json:"baseline"`
 		Permissions Permissions       `json:"permissions"`
 		Servers     map[string]Server `json:"servers"`
-	}{1, s.Seed, s.Model, s.Params, strategies, s.Baseline, s.Permissions, s.Servers}
+		// Fingerprint is "" for the default scope, so the fingerprints of
+		// scenarios that do not set it are unchanged.
+		Fingerprint catalog.FingerprintScope `json:"catalog_fingerprint,omitempty"`
+	}{1, s.Seed, s.Model, s.Params, strategies, s.Baseline, s.Permissions, s.Servers, s.fingerprintScope()}
 	b, err := json.Marshal(canon)
 	if err != nil {
 		// The value holds only strings, numbers, bools, slices and maps
@@ -149,6 +159,15 @@ func (s *Scenario) Fingerprint() string {
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+// fingerprintScope is CatalogFingerprint, "" for the default (model, said
+// or not).
+func (s *Scenario) fingerprintScope() catalog.FingerprintScope {
+	if s.CatalogFingerprint == catalog.FingerprintModel {
+		return ""
+	}
+	return s.CatalogFingerprint
 }
 
 func sortedKeys[V any](m map[string]V) []string {

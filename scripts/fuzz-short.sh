@@ -4,10 +4,9 @@
 # for every other parser. Corpora under testdata/fuzz are replayed by
 # `go test` anyway; this adds fresh inputs.
 #
-# A new finding fails the script (exit 1) unless FUZZ_REPORT_ONLY=1, which
-# .ci/run sets: a short random search is not reproducible, so in CI a finding
-# is printed with its input (to add under testdata/fuzz with a fix) instead
-# of blocking the change that happened to run when it was found.
+# A new finding fails the script (exit 1), in CI too (.ci/run), printed with
+# its input (to add under testdata/fuzz with a fix). FUZZ_REPORT_ONLY=1 only
+# reports, for local exploration.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FUZZTIME="${FUZZTIME:-10s}"

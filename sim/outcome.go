@@ -59,12 +59,21 @@ func (o *Outcomes) Sampled() bool {
 // MaxRequestIndex bounds the per-request-index aggregation.
 const MaxRequestIndex = 64
 
-// RequestIndexStat sums tokens over the sessions that had a k-th request.
+// RequestIndexStat sums tokens over the sessions that had a k-th request,
+// and (the Step fields) over the sessions that had a k-th model step: the
+// k-th model request of the trace, replayed by one request plus the extra
+// round trips deferral adds before it. Step k is the same point of a
+// session under every strategy; request k is not.
 type RequestIndexStat struct {
 	Sessions  int64 `json:"sessions"`
 	Input     int64 `json:"input"`
 	CacheRead int64 `json:"cache_read"`
 	Extra     int64 `json:"extra"`
+
+	StepSessions  int64 `json:"step_sessions"`
+	StepRequests  int64 `json:"step_requests"`
+	StepInput     int64 `json:"step_input"`
+	StepCacheRead int64 `json:"step_cache_read"`
 }
 
 // Series returns metric m of strategy s over sessions.

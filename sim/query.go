@@ -156,7 +156,7 @@ func queryFor(model, mode string, dirShowsNames bool, t queryText) string {
 		return t.toolQuery
 	}
 	switch mode {
-	case "bm25", "bm25-anthropic", "routed", "routed-hard":
+	case "bm25", "bm25-anthropic", "routed", "routed-hard", "bm25f", "routed-fused":
 		if t.user != "" {
 			return t.user
 		}

@@ -17,6 +17,8 @@ func TestKeywordQuery(t *testing.T) {
 		want        string
 	}{
 		{"auto", "bm25", true, user, "get_weather_forecast", user},
+		{"auto", "bm25f", true, user, "get_weather_forecast", user},
+		{"auto", "routed-fused", false, user, "get_weather_forecast", user},
 		{"auto", "keyword", true, user, "get_weather_forecast", "check weather forecast paris"},
 		{"auto", "substring", true, user, "get_weather_forecast", "forecast"},
 		{"auto", "regex", false, user, "get_weather_forecast", "forecast"}, // longest content word of the user text

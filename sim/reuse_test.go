@@ -72,6 +72,25 @@ func TestRunMatchesReplayNeed(t *testing.T) {
 					is.Extra++
 				}
 			}
+			// Model steps: a request belongs to the step of the next
+			// non-extra request.
+			step, seen := 0, map[int]bool{}
+			for _, rt := range want[si].PerRequest {
+				if step >= sim.MaxRequestIndex {
+					break
+				}
+				is := &byIndex[si][step]
+				if !seen[step] {
+					is.StepSessions++
+					seen[step] = true
+				}
+				is.StepRequests++
+				is.StepInput += rt.Input
+				is.StepCacheRead += rt.CacheRead
+				if !rt.Extra {
+					step++
+				}
+			}
 		}
 	}
 	if d := cmp.Diff(byIndex, res.Outcomes.ByRequestIndex); d != "" {

@@ -23,7 +23,7 @@ const (
 	MaxFailureMessages = 1000
 	// RunStateVersion is the version of RunState's encoding; a state of
 	// another version cannot be resumed or merged.
-	RunStateVersion = 1
+	RunStateVersion = 2
 )
 
 // SummaryOptions says how a run summarises its sessions.
@@ -202,16 +202,29 @@ func (st *RunState) add(r *jobResult) {
 				st.Paired[s][m].Add(v, base[m], opt.EqualTolerance, Metrics[m].LowerIsBetter)
 			}
 		}
+		step, last := 0, -1 // extra round trips precede the request of their step
 		for k, rt := range r.perReq[s] {
-			if k >= MaxRequestIndex {
-				break
+			if k < MaxRequestIndex {
+				is := &st.ByRequestIndex[s][k]
+				is.Sessions++
+				is.Input += rt.Input
+				is.CacheRead += rt.CacheRead
+				if rt.Extra {
+					is.Extra++
+				}
 			}
-			is := &st.ByRequestIndex[s][k]
-			is.Sessions++
-			is.Input += rt.Input
-			is.CacheRead += rt.CacheRead
-			if rt.Extra {
-				is.Extra++
+			if step < MaxRequestIndex {
+				ss := &st.ByRequestIndex[s][step]
+				if step != last {
+					ss.StepSessions++
+					last = step
+				}
+				ss.StepRequests++
+				ss.StepInput += rt.Input
+				ss.StepCacheRead += rt.CacheRead
+			}
+			if !rt.Extra {
+				step++
 			}
 		}
 	}
@@ -281,6 +294,10 @@ func (st *RunState) Merge(o *RunState) error {
 			a.Input += b.Input
 			a.CacheRead += b.CacheRead
 			a.Extra += b.Extra
+			a.StepSessions += b.StepSessions
+			a.StepRequests += b.StepRequests
+			a.StepInput += b.StepInput
+			a.StepCacheRead += b.StepCacheRead
 		}
 	}
 	st.Sample.Merge(o.Sample)

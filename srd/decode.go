@@ -139,6 +139,10 @@ func (d *decoder) document(root *yaml.Node) {
 		d.fail(root, "", "want a mapping of SRD fields, got %s", describe(root))
 		return
 	}
+	if isDraftVersion(root) {
+		d.draftDocument(root)
+		return
+	}
 	seen := map[string]int{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]

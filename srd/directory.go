@@ -108,13 +108,19 @@ func (s *Set) ActivationNotice(domain string) string {
 	}
 	sb.WriteString(".")
 	seen := map[string]bool{}
+	said := map[string]bool{}
 	for _, d := range srds {
-		for _, e := range d.Disambiguation {
+		for _, e := range s.Disambiguation(d) {
 			if e.Domain == domain || e.Domain == "" || seen[e.Domain] {
 				continue
 			}
 			seen[e.Domain] = true
-			sb.WriteString(" Not " + e.Domain + ": " + strings.TrimRight(strings.TrimSpace(e.Differs), ". ") + ".")
+			text := strings.TrimRight(strings.TrimSpace(e.Differs), ". ")
+			if said[text] {
+				continue // a draft's one sentence, resolved to several neighbours
+			}
+			said[text] = true
+			sb.WriteString(" Not " + e.Domain + ": " + text + ".")
 		}
 	}
 	return sb.String()

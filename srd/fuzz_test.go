@@ -12,6 +12,8 @@ func FuzzParse(f *testing.F) {
 		"---\n---\ndomain: a\n",
 		"priority: 0x7fffffff\ncost_hint: {latency: fast}\n",
 		"[",
+		`{"srd_version":"0.1","server_id":"s","domain":"a_b","disambiguation":"unlike c","priority":80,"cost_hint":{"latency_class":"low"},"tool_groups":[{"group":"g","tools":["t"]}]}`,
+		"srd_version: 0.1\ntool_groups: [{group: g}, 3]\n",
 	} {
 		f.Add([]byte(s))
 	}

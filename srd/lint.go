@@ -67,15 +67,25 @@ func Lint(srds []*SRD, opt LintOptions) Problems {
 		}
 		byServer[s.ServerID] = s
 	}
+	names := NamesOf(srds, opt.KnownDomains, opt.KnownServers)
+	entries := map[*SRD][]Disambiguation{}
 	for _, s := range srds {
-		probs = append(probs, s.undecoded(lintOne(s))...)
-		probs = append(probs, s.undecoded(lintDisambiguation(s, known, byServer, opt.KnownServers))...)
+		if s.Draft != nil {
+			entries[s] = ResolveDraft(s, names)
+			probs = append(probs, s.undecoded(lintDraftOne(s))...)
+			probs = append(probs, s.undecoded(lintDraftDisambiguation(s, entries[s], names))...)
+		} else {
+			entries[s] = s.Disambiguation
+			probs = append(probs, s.undecoded(lintOne(s))...)
+			probs = append(probs, s.undecoded(lintDisambiguation(s, known, byServer, opt.KnownServers))...)
+		}
 		if opt.Catalog != nil {
 			probs = append(probs, s.undecoded(lintTools(s, opt.Catalog))...)
 		}
 	}
-	probs = append(probs, lintSharedDomains(byDomain)...)
+	probs = append(probs, lintSharedDomains(byDomain, entries)...)
 	probs = append(probs, lintSharedTriggers(srds)...)
+	probs = append(probs, lintDraftSpellings(srds)...)
 	return probs.Sort()
 }
 
@@ -255,8 +265,10 @@ func lintDisambiguation(s *SRD, known map[string]bool, byServer map[string]*SRD,
 	return probs
 }
 
-// lintSharedDomains requires servers of one domain to tell each other apart.
-func lintSharedDomains(byDomain map[string][]*SRD) Problems {
+// lintSharedDomains requires servers of one domain to tell each other
+// apart (entries are each SRD's disambiguation entries, resolved for
+// drafts).
+func lintSharedDomains(byDomain map[string][]*SRD, entries map[*SRD][]Disambiguation) Problems {
 	var probs Problems
 	for _, d := range sortedKeys(byDomain) {
 		group := byDomain[d]
@@ -265,8 +277,12 @@ func lintSharedDomains(byDomain map[string][]*SRD) Problems {
 				if o == s || o.ServerID == "" || o.ServerID == s.ServerID {
 					continue
 				}
-				names := slices.ContainsFunc(s.Disambiguation, func(e Disambiguation) bool { return e.Server == o.ServerID })
-				if !names {
+				names := slices.ContainsFunc(entries[s], func(e Disambiguation) bool { return e.Server == o.ServerID })
+				switch {
+				case names:
+				case s.Draft != nil:
+					probs = append(probs, problemAt(s, "domain", "domain conflict: shares domain %q with server %q (%s) without distinguishing it: name %s in the disambiguation", s.Draft.Domain, o.ServerID, o.File, o.ServerID))
+				default:
 					probs = append(probs, problemAt(s, "domain", "shares domain %q with server %q (%s) without distinguishing it: add a disambiguation entry with server: %s", d, o.ServerID, o.File, o.ServerID))
 				}
 			}
@@ -311,10 +327,13 @@ func lintTools(s *SRD, cat *catalog.Catalog) Problems {
 		return Problems{problemAt(s, "server_id", "no catalog of server %q in the catalogs", s.ServerID)}
 	}
 	var probs Problems
-	for _, g := range s.ToolGroups {
+	for gi, g := range s.ToolGroups {
 		for i, t := range g.Tools {
 			if t != "" && !cat.HasTool(s.ServerID, t) {
 				f := fmt.Sprintf("tool_groups.%s[%d]", g.Name, i)
+				if s.Draft != nil {
+					f = fmt.Sprintf("tool_groups[%d].tools[%d]", gi, i)
+				}
 				probs = append(probs, problemAt(s, f, "unknown tool %q: no version of %s serves it", t, s.ServerID))
 			}
 		}

@@ -14,6 +14,8 @@ type Set struct {
 	byTool   map[string]*SRD // tool name → first SRD (by server id) listing it
 	byDomain map[string][]*SRD
 	domains  []string
+	// drafts holds the resolved disambiguation entries of draft SRDs.
+	drafts map[*SRD][]Disambiguation
 }
 
 // NewSet indexes srds. Two SRDs for one server are an error; lint the set
@@ -45,7 +47,25 @@ func NewSet(srds []*SRD) (*Set, error) {
 		}
 	}
 	slices.Sort(s.domains)
+	names := NamesOf(s.srds, nil, nil)
+	for _, d := range s.srds {
+		if d.Draft != nil {
+			if s.drafts == nil {
+				s.drafts = map[*SRD][]Disambiguation{}
+			}
+			s.drafts[d] = ResolveDraft(d, names)
+		}
+	}
 	return s, nil
+}
+
+// Disambiguation returns an SRD's disambiguation entries: its own (v1) or
+// those resolved from a draft's sentence over the set.
+func (s *Set) Disambiguation(d *SRD) []Disambiguation {
+	if d.Draft != nil && s != nil {
+		return s.drafts[d]
+	}
+	return d.Disambiguation
 }
 
 // SRDs returns the SRDs in server id order.

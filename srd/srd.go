@@ -19,7 +19,7 @@ func TokenClasses() []string { return []string{"small", "medium", "large"} }
 
 // SRD is one server's routing description.
 type SRD struct {
-	// Version is srd_version.
+	// Version is srd_version (0 for a v0.1 draft SRD; see Draft).
 	Version int
 	// ServerID is the catalog server name it describes (the part of a
 	// catalog file name before "@"; it covers every version and variant).
@@ -44,6 +44,10 @@ type SRD struct {
 	CostHint *CostHint
 	// ToolGroups group the server's tools, in file order.
 	ToolGroups []ToolGroup
+	// Draft is set for an SRD read in the published draft's v0.1 shape
+	// (srd_version "0.1"); the fields above then hold its content in v1
+	// terms (see Draft).
+	Draft *Draft
 
 	// File is where the SRD was read from ("" when built in memory).
 	File string

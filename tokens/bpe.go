@@ -64,6 +64,16 @@ func (b *bpe) pieceTokens(p string) int {
 	if _, ok := b.ranks[p]; ok {
 		return 1
 	}
+	if len(p) >= longPiece {
+		return b.heapTokens(p)
+	}
+	return b.scanTokens(p)
+}
+
+// scanTokens merges p pair by pair, finding the lowest-ranked pair by a
+// scan of all pairs (tiktoken's own way): fast for short pieces, O(n²)
+// for long ones.
+func (b *bpe) scanTokens(p string) int {
 	// starts[k] is where part k begins; part k ends where part k+1 begins
 	// (the last entry is len(p)). rank[k] is the rank of parts k and k+1
 	// merged, or none.

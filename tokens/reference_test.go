@@ -1,13 +1,9 @@
 package tokens
 
 import (
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/defersim/defersim/internal/shareddata"
 )
 
 // edgeTexts exercise each alternative of the split patterns and the
@@ -30,9 +26,9 @@ var edgeTexts = []string{
 	"mixed: Café naïve façade — “quotes” ‘single’ 'ascii' – dash",
 }
 
-// referenceTexts returns edgeTexts and, when the shared data is present,
-// the text of real catalogs and sessions (a sample in -short mode).
-func referenceTexts(t *testing.T) map[string]string {
+// referenceTexts returns edgeTexts and long generated prose and JSON (the
+// texts of ../shared/data are TestCountMatchesReferenceOnSharedData's).
+func referenceTexts() map[string]string {
 	texts := map[string]string{}
 	for i, s := range edgeTexts {
 		texts["edge "+string(rune('A'+i%26))+strings.Repeat("'", i/26)] = s
@@ -40,45 +36,19 @@ func referenceTexts(t *testing.T) map[string]string {
 	for name, s := range proseAndJSON() {
 		texts[name] = s
 	}
-	dir := shareddata.Find()
-	if dir == "" {
-		return texts
-	}
-	var files []string
-	for _, pat := range []string{"catalogs/*.json", "retrieval/*/*", "sessions/*/*"} {
-		m, _ := filepath.Glob(filepath.Join(dir, pat))
-		files = append(files, m...)
-	}
-	sort.Strings(files)
-	const maxBytes = 256 << 10 // per file: the reference is slow
-	for i, f := range files {
-		if testing.Short() && i%8 != 0 {
-			continue
-		}
-		st, err := os.Stat(f)
-		if err != nil || st.IsDir() {
-			continue
-		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			continue
-		}
-		texts[filepath.Base(f)] = string(b[:min(len(b), maxBytes)])
-	}
 	return texts
 }
 
 // TestCountMatchesReference pins the hand-written pre-tokeniser and BPE to
 // tiktoken-go: the same count for every text, in both encodings, on edge
-// cases and on real catalogs and sessions.
+// cases and long generated texts, each counted whole.
 func TestCountMatchesReference(t *testing.T) {
-	texts := referenceTexts(t)
+	texts := referenceTexts()
 	names := make([]string, 0, len(texts))
 	for n := range texts {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	var bytes int
 	for _, enc := range Encodings {
 		fast := mustTiktoken(t, enc)
 		ref, err := NewReference(enc)
@@ -87,19 +57,11 @@ func TestCountMatchesReference(t *testing.T) {
 		}
 		for _, name := range names {
 			s := texts[name]
-			bytes += len(s)
 			if got, want := fast.Count([]byte(s)), ref.Count([]byte(s)); got != want {
 				t.Errorf("%s %s (%.40q): %d tokens, tiktoken-go %d", enc, name, s, got, want)
 			}
-			// Whole, without chunks: the pre-tokeniser alone.
-			if len(s) <= 4096 {
-				if got, want := fast.enc.count(s), len(ref.enc.EncodeOrdinary(s)); got != want {
-					t.Errorf("%s %s whole (%.40q): %d tokens, tiktoken-go %d", enc, name, s, got, want)
-				}
-			}
 		}
 	}
-	t.Logf("%d texts, %d bytes compared", len(texts)*len(Encodings), bytes)
 }
 
 // FuzzCountMatchesReference compares Tiktoken with tiktoken-go on arbitrary
@@ -108,26 +70,58 @@ func FuzzCountMatchesReference(f *testing.F) {
 	for _, s := range edgeTexts {
 		f.Add(s)
 	}
-	type pair struct {
-		fast *Tiktoken
-		ref  *Reference
-	}
-	var encs []pair
-	for _, e := range Encodings {
-		ref, err := NewReference(e)
-		if err != nil {
-			f.Fatal(err)
-		}
-		encs = append(encs, pair{mustTiktoken(f, e), ref})
-	}
+	encs := fuzzPairs(f)
 	f.Fuzz(func(t *testing.T, s string) {
 		if len(s) > 2048 {
 			return
 		}
 		for _, p := range encs {
-			if got, want := p.fast.enc.count(s), len(p.ref.enc.EncodeOrdinary(s)); got != want {
+			if got, want := p.fast.Count([]byte(s)), p.ref.Count([]byte(s)); got != want {
 				t.Fatalf("%s %q: %d tokens, tiktoken-go %d", p.fast.name, s, got, want)
 			}
 		}
 	})
+}
+
+// FuzzCountLongMatchesReference compares Tiktoken with tiktoken-go on long
+// texts: the input repeated to 2–3 KB (as counted), so that runs without a
+// word break (digits, CJK, box drawing, punctuation) grow well past the
+// 256 bytes at which the counter once cut them. (Longer would make
+// tiktoken-go, quadratic in a piece's length, too slow for the fuzzer.)
+func FuzzCountLongMatchesReference(f *testing.F) {
+	for _, s := range append([]string{"1234567", "日本語のテキスト", "═╗║", `"}]},{"`, "ab", "x y"}, edgeTexts...) {
+		f.Add(s)
+	}
+	encs := fuzzPairs(f)
+	f.Fuzz(func(t *testing.T, s string) {
+		if s == "" || len(s) > 1024 {
+			return
+		}
+		// Repeat to about 2 KB as counted: an invalid byte is counted as
+		// U+FFFD, three bytes.
+		w := len(string([]rune(s)))
+		long := strings.Repeat(s, (2048+w-1)/w)
+		for _, p := range encs {
+			if got, want := p.fast.Count([]byte(long)), p.ref.Count([]byte(long)); got != want {
+				t.Fatalf("%s %q × %d: %d tokens, tiktoken-go %d", p.fast.name, s, len(long)/len(s), got, want)
+			}
+		}
+	})
+}
+
+type fuzzPair struct {
+	fast *Tiktoken
+	ref  *Reference
+}
+
+func fuzzPairs(f *testing.F) []fuzzPair {
+	var out []fuzzPair
+	for _, e := range Encodings {
+		ref, err := NewReference(e)
+		if err != nil {
+			f.Fatal(err)
+		}
+		out = append(out, fuzzPair{mustTiktoken(f, e), ref})
+	}
+	return out
 }

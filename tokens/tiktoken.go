@@ -73,11 +73,12 @@ func NewTiktoken(encoding string) (*Tiktoken, error) {
 // Name returns the encoding name.
 func (t *Tiktoken) Name() string { return t.name }
 
-// Count returns the number of BPE tokens of b. Special-token markers such as
+// Count returns the number of BPE tokens of b: tiktoken-go's count of the
+// whole text, whatever its length. Special-token markers such as
 // "<|endoftext|>" are counted as ordinary text, as an API does for tool
 // definitions. Invalid UTF-8 is counted as U+FFFD replacement characters.
-// Long inputs are counted in chunks so that the time stays linear in
-// len(b) (see chunks).
+// The text is never cut: the pre-tokeniser is linear and a long piece is
+// merged through a heap (heapTokens), so the time stays O(n log n).
 func (t *Tiktoken) Count(b []byte) int64 {
 	if len(b) == 0 {
 		return 0
@@ -85,5 +86,5 @@ func (t *Tiktoken) Count(b []byte) int64 {
 	// The text is read as a string that shares b's memory instead of a
 	// copy: b is only read during the call (Counter's contract), and the
 	// counting keeps no part of it (the piece cache copies its keys).
-	return countChunks(b, unsafe.String(&b[0], len(b)), t.enc.count)
+	return int64(t.enc.count(unsafe.String(&b[0], len(b))))
 }

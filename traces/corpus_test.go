@@ -119,6 +119,15 @@ func corpusCases() []corpusCase {
 				`FILE:3: missing required field "session"`,
 				`FILE:3: missing required field "t"`,
 			}},
+		// Issue 18.5: the last of two keys won, so line 2 was a session_end.
+		{name: "duplicate keys", file: "duplicate-keys.jsonl",
+			wantErr: `FILE:2: invalid JSON: duplicate key "type"`,
+			wantProblems: []string{
+				`FILE:2: invalid JSON: duplicate key "type"`,
+				`FILE:3: invalid JSON: duplicate key "TYPE"`,
+				`FILE:4: invalid JSON: duplicate key "input" in field "usage"`,
+				`FILE:5: invalid JSON: duplicate key in field "args"`,
+			}},
 		{name: "unsupported version", file: "version-2.jsonl",
 			wantErr:      "FILE:1: unsupported format version 2 (this reader supports 1)",
 			wantProblems: []string{"FILE:1: unsupported format version 2 (this reader supports 1)"}},

@@ -64,6 +64,10 @@ func decodeJSON(line []byte, ev *Event, tab *strtab) *lineProblem {
 		p := jsonProblem(err)
 		return &p
 	}
+	if d, ok := findDuplicateKey(line); ok {
+		*ev = Event{}
+		return &lineProblem{kind: KindBadJSON, reason: d.reason()}
+	}
 	return nil
 }
 

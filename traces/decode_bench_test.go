@@ -48,3 +48,20 @@ func BenchmarkUnmarshalEvent(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDuplicateKeyScan measures the duplicate-key check decodeEvent
+// makes on every line (findDuplicateKey) on the lines of the benchmark
+// trace, to set against BenchmarkUnmarshalEvent/decoder=fast.
+func BenchmarkDuplicateKeyScan(b *testing.B) {
+	data, _ := benchTrace(b, false)
+	ls := bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range ls {
+			if _, dup := findDuplicateKey(l); dup {
+				b.Fatal("duplicate key in the benchmark trace")
+			}
+		}
+	}
+}

@@ -19,7 +19,7 @@ func TestDocExampleIsValid(t *testing.T) {
 	if !ok || !ok2 {
 		t.Fatal("no ```jsonl block in docs/trace-format.md")
 	}
-	probs, counts, err := ValidateReader(bytes.NewReader(example), "example", ValidateOptions{Tools: toolSet{"issues/list_issues": true}})
+	probs, counts, err := ValidateReader(bytes.NewReader(example), "example", ValidateOptions{Tools: toolSet{"issues/list_issues": true, "issues/search_issues": true}})
 	if err != nil {
 		t.Fatal(err)
 	}

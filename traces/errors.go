@@ -22,6 +22,9 @@ const (
 	KindTooManySessions    Kind = "too_many_open_sessions"
 	KindCompression        Kind = "compression"
 	KindIO                 Kind = "io"
+	// KindImplausible is a warning, not an error: a count or duration
+	// beyond any real session's (Counts.Implausible).
+	KindImplausible Kind = "implausible_value"
 	// The kinds below are only reported by Validate.
 	KindUnknownField     Kind = "unknown_field"
 	KindOrder            Kind = "order"
@@ -32,6 +35,7 @@ const (
 	KindUnknownRequest   Kind = "unknown_request"
 	KindDuplicateRequest Kind = "duplicate_request"
 	KindUnknownTool      Kind = "unknown_tool"
+	KindCatalogMismatch  Kind = "catalog_mismatch"
 )
 
 // LineError is an error at one line of a trace file. Its Error() is

@@ -33,6 +33,7 @@ type filer struct {
 type openSession struct {
 	s      *Session
 	seq    int64
+	start  int // line of its session_start
 	events []Event
 	lines  []int
 }
@@ -96,22 +97,34 @@ func (f *filer) add(line []byte, n int, b *batch) *LineError {
 	if ev.Type == SessionStart {
 		if o != nil {
 			return f.lineError(n, KindDuplicateStart, fmt.Sprintf(
-				"session_start for session %q, which is already open since line %d", ev.Session, o.lines[0]))
+				"session_start for session %q, which is already open since line %d", ev.Session, o.start))
 		}
 		if len(f.open) >= f.opts.maxOpen() {
 			return f.lineError(n, KindTooManySessions, fmt.Sprintf(
 				"more than %d sessions open at once (raise ReadOptions.MaxOpenSessions)", f.opts.maxOpen()))
 		}
 		o = f.newOpen(ev.Session)
+		o.start = n
 		f.open[ev.Session] = o
 	} else if o == nil {
 		return f.lineError(n, KindSessionNotOpen, fmt.Sprintf(
 			"%s event for session %q, which is not open (no session_start before it, or it already ended)",
 			ev.Type, ev.Session))
 	}
+	if reason := implausible(&ev); reason != "" {
+		f.counts.Implausible++
+		if len(f.counts.FirstImplausible) < MaxSkipRecords {
+			f.counts.FirstImplausible = append(f.counts.FirstImplausible,
+				Problem{File: f.name, Line: n, Reason: reason, Kind: KindImplausible})
+		}
+	}
 	ev.Session = o.s.ID // share one string per session
-	o.events = append(o.events, ev)
-	o.lines = append(o.lines, n)
+	if f.opts.OnEvent != nil {
+		f.opts.OnEvent(o.s, &ev)
+	} else {
+		o.events = append(o.events, ev)
+		o.lines = append(o.lines, n)
+	}
 	f.counts.Events++
 	if ev.Type == SessionEnd {
 		delete(f.open, o.s.ID)
@@ -134,8 +147,10 @@ func (f *filer) newOpen(id string) *openSession {
 // close gives the session its events and lines and keeps o's buffers.
 func (f *filer) close(o *openSession) *Session {
 	s := o.s
-	s.Events = slices.Clone(o.events)
-	s.Lines = slices.Clone(o.lines)
+	if f.opts.OnEvent == nil {
+		s.Events = slices.Clone(o.events)
+		s.Lines = slices.Clone(o.lines)
+	}
 	if len(f.spares) < maxSpares && cap(o.events) <= maxSpareEvents {
 		clear(o.events) // keep no strings of the session alive
 		f.spares = append(f.spares, openSession{events: o.events[:0], lines: o.lines[:0]})

@@ -1,6 +1,7 @@
 package traces
 
 import (
+	"bytes"
 	"encoding/binary"
 	"strings"
 	"unicode/utf16"
@@ -245,9 +246,69 @@ func skipLiteral(b []byte, i int, lit string) int {
 	return i + len(lit)
 }
 
+// keyStack holds the keys of the objects being decoded or scanned,
+// innermost last, so that a key repeated in one object is found: the
+// layout decoder then declines the line, and the general path reports the
+// duplicate (dupkeys.go). It compares keys as findDuplicateKey does: keys
+// of the event, of usage and of a server entry without regard to ASCII
+// case, keys inside content (args, x_ values) exactly.
+type keyStack struct {
+	b    []byte // the line
+	keys [maxObjectKeys]struct{ off, end uint32 }
+	n    int
+}
+
+// maxObjectKeys bounds the keys the stack holds; a line with more open at
+// once goes to the general path.
+const maxObjectKeys = 64
+
+// objectKeys is one object's part of a keyStack.
+type objectKeys struct {
+	start int
+	seen  uint64 // a bit per key, by keyBit: a key whose bit is clear is new
+}
+
+func (ks *keyStack) open() objectKeys    { return objectKeys{start: ks.n} }
+func (ks *keyStack) close(o *objectKeys) { ks.n = o.start }
+
+// add records the key ks.b[off:end] (as written; it has no escapes) in the
+// object o and reports false when o already has it, or when the stack is
+// full.
+func (ks *keyStack) add(o *objectKeys, off, end int, fold bool) bool {
+	key := ks.b[off:end]
+	bit := keyBit(key)
+	if o.seen&bit != 0 {
+		for _, k := range ks.keys[o.start:ks.n] {
+			prev := ks.b[k.off:k.end]
+			if len(prev) == len(key) && (string(prev) == string(key) || fold && bytes.EqualFold(prev, key)) {
+				return false
+			}
+		}
+	}
+	if ks.n == maxObjectKeys {
+		return false
+	}
+	o.seen |= bit
+	ks.keys[ks.n] = struct{ off, end uint32 }{uint32(off), uint32(end)}
+	ks.n++
+	return true
+}
+
+// keyBit hashes a key's length and its first and last bytes, lower-cased
+// (so that keys equal without regard to case have the same bit).
+func keyBit(key []byte) uint64 {
+	h := uint(len(key))
+	if len(key) > 0 {
+		h = h*31 + uint(key[0]|0x20)
+		h = h*31 + uint(key[len(key)-1]|0x20)
+	}
+	return 1 << (h & 63)
+}
+
 // skipValue scans any JSON value at b[i] (whitespace before it already
-// skipped) and returns the offset after it, checking its syntax.
-func skipValue(b []byte, i, depth int) int {
+// skipped) and returns the offset after it, checking its syntax and that
+// no object in it repeats a key (-1 otherwise, or for a key with escapes).
+func skipValue(b []byte, i, depth int, ks *keyStack) int {
 	if i >= len(b) {
 		return -1
 	}
@@ -263,14 +324,16 @@ func skipValue(b []byte, i, depth int) int {
 		if i < len(b) && b[i] == '}' {
 			return i + 1
 		}
+		o := ks.open()
 		for {
-			if i, _ = scanString(b, i); i < 0 {
+			end, escaped := scanString(b, i)
+			if end < 0 || escaped || !ks.add(&o, i+1, end-1, false) {
 				return -1
 			}
-			if i = skipWS(b, i); i >= len(b) || b[i] != ':' {
+			if i = skipWS(b, end); i >= len(b) || b[i] != ':' {
 				return -1
 			}
-			if i = skipValue(b, skipWS(b, i+1), depth+1); i < 0 {
+			if i = skipValue(b, skipWS(b, i+1), depth+1, ks); i < 0 {
 				return -1
 			}
 			i = skipWS(b, i)
@@ -278,6 +341,7 @@ func skipValue(b []byte, i, depth int) int {
 				return -1
 			}
 			if b[i] == '}' {
+				ks.close(&o)
 				return i + 1
 			}
 			if b[i] != ',' {
@@ -294,7 +358,7 @@ func skipValue(b []byte, i, depth int) int {
 			return i + 1
 		}
 		for {
-			if i = skipValue(b, i, depth+1); i < 0 {
+			if i = skipValue(b, i, depth+1, ks); i < 0 {
 				return -1
 			}
 			i = skipWS(b, i)

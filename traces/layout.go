@@ -32,12 +32,15 @@ func decodeLayout(b []byte, ev *Event, tab *strtab) bool {
 	if i >= len(b) || b[i] != '{' {
 		return false
 	}
+	ks := &keyStack{b: b}
+	top := ks.open()
 	var seen uint64
 	i = skipWS(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return skipWS(b, i+1) == len(b)
 	}
 	for {
+		koff := i + 1
 		key, j := scanKey(b, i)
 		if j < 0 {
 			return false
@@ -56,11 +59,14 @@ func decodeLayout(b []byte, ev *Event, tab *strtab) bool {
 				return false
 			}
 			seen |= 1 << f
-			i = decodeTopField(b, i, f, ev, tab)
+			i = decodeTopField(b, i, f, ev, tab, ks)
 		case foldsTo(key, topField):
 			return false
-		default:
-			i = skipValue(b, i, 0)
+		default: // an extension: skipped, but not twice
+			if !ks.add(&top, koff, koff+len(key), true) {
+				return false
+			}
+			i = skipValue(b, i, 0, ks)
 		}
 		if i < 0 {
 			return false
@@ -183,7 +189,7 @@ func topField(key []byte) int {
 }
 
 // decodeTopField decodes the value at b[i] into the field f of ev.
-func decodeTopField(b []byte, i, f int, ev *Event, tab *strtab) int {
+func decodeTopField(b []byte, i, f int, ev *Event, tab *strtab, ks *keyStack) int {
 	switch f {
 	case fV:
 		var v int64
@@ -197,13 +203,13 @@ func decodeTopField(b []byte, i, f int, ev *Event, tab *strtab) int {
 	case fT:
 		return decodeTime(b, i, &ev.T)
 	case fServers:
-		return decodeServers(b, i, &ev.Servers, tab)
+		return decodeServers(b, i, &ev.Servers, tab, ks)
 	case fMeta:
 		return decodeMeta(b, i, &ev.Meta)
 	case fUsage:
-		return decodeUsage(b, i, &ev.Usage)
+		return decodeUsage(b, i, &ev.Usage, ks)
 	case fArgs:
-		end := skipValue(b, i, 0)
+		end := skipValue(b, i, 0, ks)
 		if end > 0 {
 			ev.Args = append(json.RawMessage(nil), b[i:end]...)
 		}

@@ -48,6 +48,13 @@ var layoutSeeds = []string{
 	`{"servers":[{"name":"a","version":"1","x":{"y":[true,false,null]}}]}`,
 	`{"returned":["a",null]}`,
 	`{"x_ext":{"a":1},"x_Ext":[1.5e-3,-2,"s"],"type":"user"}`,
+	`{"x_ext":{"a":1,"b":{"a":2,"a":3}},"type":"user"}`,
+	`{"type":"tool_call","args":{"a":1,"A":2,"a":3}}`,
+	`{"type":"tool_call","args":[{"k":1},{"k":2,"k":3}]}`,
+	`{"type":"tool_call","args":{"a\u0062":1,"ab":2}}`,
+	`{"usage":{"input":1,"extra":1,"EXTRA":2}}`,
+	`{"servers":[{"name":"a","x":1,"X":2}]}`,
+	`{"meta":{"k":"v","K":"w"}}`,
 	`{"t":"0000-01-01V00:00:00Z"}`,
 	`{"t":"2026-01-01T00:00:00Z","t":null}`,
 	`{"v":1,"V":2}`,
@@ -65,8 +72,9 @@ var layoutSeeds = []string{
 }
 
 // FuzzLayoutDecoderAgreement checks the premise of decodeLayout: every line
-// it takes is valid UTF-8 with no NUL byte (decodeJSON checks no further)
-// and is accepted by encoding/json too, with the same Event.
+// it takes is valid UTF-8 with no NUL byte and no duplicate key
+// (decodeJSON checks no further) and is accepted by encoding/json too, with
+// the same Event.
 func FuzzLayoutDecoderAgreement(f *testing.F) {
 	for _, l := range okSession("s1", 0) {
 		f.Add([]byte(l))
@@ -86,6 +94,9 @@ func FuzzLayoutDecoderAgreement(f *testing.F) {
 		}
 		if bytes.IndexByte(line, 0) >= 0 || !utf8.Valid(line) {
 			t.Fatalf("layout decoder takes %q, which has a NUL byte or is not valid UTF-8", line)
+		}
+		if d, dup := findDuplicateKey(line); dup {
+			t.Fatalf("layout decoder takes %q, which has a duplicate key (%s)", line, d.reason())
 		}
 		var std Event
 		if err := json.Unmarshal(line, &std); err != nil {

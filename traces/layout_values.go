@@ -165,8 +165,9 @@ func decodeStrings(b []byte, i int, dst *[]string, tab *strtab) int {
 }
 
 // decodeObject calls member for each key of the object at b[i], with the
-// offset of its value; member returns the offset after the value (or -1).
-func decodeObject(b []byte, i int, member func(key []byte, i int) int) int {
+// key's offset in b and the offset of its value; member returns the offset
+// after the value (or -1).
+func decodeObject(b []byte, i int, member func(key []byte, koff, i int) int) int {
 	if i >= len(b) || b[i] != '{' {
 		return -1
 	}
@@ -182,7 +183,7 @@ func decodeObject(b []byte, i int, member func(key []byte, i int) int) int {
 		if j = skipWS(b, j); j >= len(b) || b[j] != ':' {
 			return -1
 		}
-		if i = member(key, skipWS(b, j+1)); i < 0 {
+		if i = member(key, i+1, skipWS(b, j+1)); i < 0 {
 			return -1
 		}
 		if i = skipWS(b, i); i >= len(b) {
@@ -199,7 +200,7 @@ func decodeObject(b []byte, i int, member func(key []byte, i int) int) int {
 }
 
 // decodeServers decodes "servers": a list of {name, version} objects.
-func decodeServers(b []byte, i int, dst *[]ServerRef, tab *strtab) int {
+func decodeServers(b []byte, i int, dst *[]ServerRef, tab *strtab, ks *keyStack) int {
 	if i < len(b) && b[i] == 'n' {
 		return skipLiteral(b, i, "null")
 	}
@@ -212,7 +213,7 @@ func decodeServers(b []byte, i int, dst *[]ServerRef, tab *strtab) int {
 		*dst = append([]ServerRef{}, tab.servers...)
 		return i + len(tab.serversRaw)
 	}
-	end := decodeServerList(b, i, dst, tab)
+	end := decodeServerList(b, i, dst, tab, ks)
 	if tab != nil && end > 0 {
 		tab.serversRaw = append(tab.serversRaw[:0], b[i:end]...)
 		tab.servers = append(tab.servers[:0], *dst...)
@@ -221,7 +222,7 @@ func decodeServers(b []byte, i int, dst *[]ServerRef, tab *strtab) int {
 }
 
 // decodeServerList decodes the list of server objects at b[i] ('[').
-func decodeServerList(b []byte, i int, dst *[]ServerRef, tab *strtab) int {
+func decodeServerList(b []byte, i int, dst *[]ServerRef, tab *strtab, ks *keyStack) int {
 	out := []ServerRef{}
 	i = skipWS(b, i+1)
 	if i < len(b) && b[i] == ']' {
@@ -231,7 +232,8 @@ func decodeServerList(b []byte, i int, dst *[]ServerRef, tab *strtab) int {
 	for {
 		var ref ServerRef
 		var seen uint8
-		i = decodeObject(b, i, func(key []byte, i int) int {
+		o := ks.open()
+		i = decodeObject(b, i, func(key []byte, koff, i int) int {
 			f := serverField(key)
 			switch {
 			case f >= 0:
@@ -243,14 +245,15 @@ func decodeServerList(b []byte, i int, dst *[]ServerRef, tab *strtab) int {
 					return decodeString(b, i, &ref.Name, tab)
 				}
 				return decodeString(b, i, &ref.Version, tab)
-			case foldsTo(key, serverField):
+			case foldsTo(key, serverField) || !ks.add(&o, koff, koff+len(key), true):
 				return -1
 			}
-			return skipValue(b, i, 0)
+			return skipValue(b, i, 0, ks)
 		})
 		if i < 0 {
 			return -1
 		}
+		ks.close(&o)
 		out = append(out, ref)
 		if i = skipWS(b, i); i >= len(b) {
 			return -1
@@ -277,13 +280,14 @@ func serverField(key []byte) int {
 }
 
 // decodeUsage decodes "usage".
-func decodeUsage(b []byte, i int, dst **Usage) int {
+func decodeUsage(b []byte, i int, dst **Usage, ks *keyStack) int {
 	if i < len(b) && b[i] == 'n' {
 		return skipLiteral(b, i, "null")
 	}
 	u := &Usage{}
 	var seen uint8
-	i = decodeObject(b, i, func(key []byte, i int) int {
+	o := ks.open()
+	i = decodeObject(b, i, func(key []byte, koff, i int) int {
 		f := usageField(key)
 		switch {
 		case f >= 0:
@@ -292,13 +296,14 @@ func decodeUsage(b []byte, i int, dst **Usage) int {
 			}
 			seen |= 1 << f
 			return decodeInt(b, i, [...]*int64{&u.Input, &u.CacheRead, &u.CacheWrite, &u.Output}[f])
-		case foldsTo(key, usageField):
+		case foldsTo(key, usageField) || !ks.add(&o, koff, koff+len(key), true):
 			return -1
 		}
-		return skipValue(b, i, 0)
+		return skipValue(b, i, 0, ks)
 	})
 	if i >= 0 {
 		*dst = u
+		ks.close(&o)
 	}
 	return i
 }
@@ -323,7 +328,7 @@ func decodeMeta(b []byte, i int, dst *map[string]string) int {
 		return skipLiteral(b, i, "null")
 	}
 	m := map[string]string{}
-	i = decodeObject(b, i, func(key []byte, i int) int {
+	i = decodeObject(b, i, func(key []byte, _, i int) int {
 		if i >= len(b) || b[i] != '"' { // null or not a string: the general decoders
 			return -1
 		}

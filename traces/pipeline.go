@@ -58,17 +58,37 @@ type pipeline struct {
 	wg   sync.WaitGroup
 }
 
-// startPipeline starts the read and decode stages on src.
-func startPipeline(src *lineSource, f *filer) *pipeline {
+// startPipeline starts the read and decode stages on src. With inline,
+// there is no decode stage: next decodes on the caller's goroutine (for
+// ReadOptions.OnEvent, whose calls then come from the goroutine ranging
+// over Sessions, as its callers expect).
+func startPipeline(src *lineSource, f *filer, inline bool) *pipeline {
 	p := &pipeline{src: src, f: f, free: make(chan *batch, pipelineBatches), read: make(chan *batch, pipelineBatches),
 		out: make(chan *batch, pipelineBatches), done: make(chan struct{})}
 	for range pipelineBatches {
 		p.free <- &batch{}
 	}
-	p.wg.Add(2)
+	p.wg.Add(1)
 	go p.readStage()
-	go p.decodeStage()
+	if inline {
+		p.out = nil
+	} else {
+		p.wg.Add(1)
+		go p.decodeStage()
+	}
 	return p
+}
+
+// next returns the next decoded batch; ok is false after the last.
+func (p *pipeline) next() (b *batch, ok bool) {
+	if p.out != nil {
+		b, ok = <-p.out
+		return b, ok
+	}
+	if b, ok = <-p.read; ok {
+		p.f.file(b)
+	}
+	return b, ok
 }
 
 // stop ends both stages and waits for them; the iterator calls it when
@@ -99,12 +119,13 @@ func (p *pipeline) readStage() {
 			return
 		}
 		s.fill(b)
+		last := b.err != nil // read before the hand-off: b is the next stage's then
 		select {
 		case p.read <- b:
 		case <-p.done:
 			return
 		}
-		if b.err != nil {
+		if last {
 			return
 		}
 	}
@@ -117,12 +138,13 @@ func (p *pipeline) decodeStage() {
 	defer close(p.out)
 	for b := range p.read {
 		p.f.file(b)
+		last := b.err != nil // read before the hand-off: b is the iterator's then
 		select {
 		case p.out <- b:
 		case <-p.done:
 			return
 		}
-		if b.err != nil {
+		if last {
 			return
 		}
 	}

@@ -33,6 +33,13 @@ type ReadOptions struct {
 	// SkipBad skips malformed lines, counting them in Counts, instead of
 	// stopping at the first one.
 	SkipBad bool
+	// OnEvent, when set, receives each accepted event with its (open)
+	// session instead of the session keeping it: yielded sessions then
+	// carry their ID and File but no Events or Lines, and memory stays
+	// bounded by the number of open sessions whatever their length (trace
+	// stats reads a session of a million events this way). ev is valid
+	// only during the call.
+	OnEvent func(s *Session, ev *Event)
 }
 
 func (o ReadOptions) maxLine() int {
@@ -68,12 +75,19 @@ type Counts struct {
 	SkipReasons map[Kind]int64 `json:"skip_reasons,omitempty"`
 	// FirstSkips records the first MaxSkipRecords skipped lines and why.
 	FirstSkips []Problem `json:"first_skips,omitempty"`
+	// Implausible counts accepted lines with a count or duration beyond
+	// what any real session records (plausible.go): they are kept, and
+	// callers warn about them.
+	Implausible int64 `json:"implausible,omitempty"`
+	// FirstImplausible records the first MaxSkipRecords such lines.
+	FirstImplausible []Problem `json:"first_implausible,omitempty"`
 }
 
 // clone returns a copy that shares nothing with c.
 func (c Counts) clone() Counts {
 	c.SkipReasons = maps.Clone(c.SkipReasons)
 	c.FirstSkips = slices.Clone(c.FirstSkips)
+	c.FirstImplausible = slices.Clone(c.FirstImplausible)
 	return c
 }
 
@@ -171,9 +185,13 @@ func (r *Reader) Sessions() iter.Seq2[*Session, error] {
 			return
 		}
 		r.used = true
-		p := startPipeline(r.src, newFiler(r.name, r.opts))
+		p := startPipeline(r.src, newFiler(r.name, r.opts), r.opts.OnEvent != nil)
 		defer p.stop()
-		for b := range p.out {
+		for {
+			b, ok := p.next()
+			if !ok {
+				return
+			}
 			// The counts of the batch's lines apply from its first session on.
 			r.counts, r.bytes = b.counts, b.bytes
 			for _, s := range b.sessions {

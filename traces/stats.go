@@ -80,65 +80,104 @@ type StatsAccumulator struct {
 	perCalls []int
 	perTurns []int
 	perReqs  []int
+	// open holds the running counts of sessions fed event by event
+	// (Event), until Add closes them.
+	open map[*Session]*sessionCounts
 }
 
-// Add counts one session.
-func (a *StatsAccumulator) Add(s *Session) {
+// sessionCounts are one session's counts.
+type sessionCounts struct {
+	events, calls, turns, reqs int
+	usage, timings, ended      bool
+}
+
+func (a *StatsAccumulator) init() {
 	if a.byType == nil {
 		a.byType = make(map[EventType]int)
 		a.byStatus = make(map[string]int)
 		a.calls = make(map[toolKey]int)
 		a.openers = make(map[toolKey]int)
+		a.open = make(map[*Session]*sessionCounts)
 	}
-	a.st.Sessions++
-	if s.End() == nil {
-		a.st.Incomplete++
+}
+
+// Event counts one event of the open session s. With ReadOptions.OnEvent
+// set to it, a Reader keeps no events, and Add (of the session the reader
+// yields) closes what Event counted: memory is then bounded by the open
+// sessions, not by their length.
+func (a *StatsAccumulator) Event(s *Session, ev *Event) {
+	a.init()
+	c := a.open[s]
+	if c == nil {
+		c = &sessionCounts{}
+		a.open[s] = c
 	}
-	var calls, turns, reqs int
-	var usage, timings bool
-	for i := range s.Events {
-		ev := &s.Events[i]
-		a.byType[ev.Type]++
-		switch ev.Type {
-		case UserMessage:
-			turns++
-		case ModelRequest:
-			reqs++
-			usage = usage || ev.Usage != nil
-			timings = timings || ev.TTFTMs > 0 || ev.DurationMs > 0
-		case ToolCall:
-			k := toolKey{ev.Server, ev.Tool}
-			if calls == 0 {
-				a.openers[k]++
-			}
-			calls++
-			a.calls[k]++
-			status := ev.Status
-			if status == "" {
-				status = "unknown"
-			}
-			a.byStatus[status]++
-			timings = timings || ev.DurationMs > 0
-		case ToolSearch:
-			a.st.ToolSearches++
+	a.count(c, ev)
+}
+
+// count adds ev to the session counts c and to the totals.
+func (a *StatsAccumulator) count(c *sessionCounts, ev *Event) {
+	c.events++
+	a.byType[ev.Type]++
+	switch ev.Type {
+	case UserMessage:
+		c.turns++
+	case ModelRequest:
+		c.reqs++
+		c.usage = c.usage || ev.Usage != nil
+		c.timings = c.timings || ev.TTFTMs > 0 || ev.DurationMs > 0
+	case ToolCall:
+		k := toolKey{ev.Server, ev.Tool}
+		if c.calls == 0 {
+			a.openers[k]++
+		}
+		c.calls++
+		a.calls[k]++
+		status := ev.Status
+		if status == "" {
+			status = "unknown"
+		}
+		a.byStatus[status]++
+		c.timings = c.timings || ev.DurationMs > 0
+	case ToolSearch:
+		a.st.ToolSearches++
+	case SessionEnd:
+		c.ended = true
+	}
+}
+
+// Add counts one session: its events, or what Event counted of it.
+func (a *StatsAccumulator) Add(s *Session) {
+	a.init()
+	c := a.open[s]
+	if c != nil {
+		delete(a.open, s)
+	} else {
+		c = &sessionCounts{}
+		for i := range s.Events {
+			a.count(c, &s.Events[i])
 		}
 	}
-	a.st.Events += len(s.Events)
-	a.st.UserTurns += turns
-	a.st.ModelRequests += reqs
-	a.st.ToolCalls += calls
-	if calls > 0 {
+	a.st.Sessions++
+	if !c.ended {
+		a.st.Incomplete++
+	}
+	a.st.Events += c.events
+	a.st.UserTurns += c.turns
+	a.st.ModelRequests += c.reqs
+	a.st.ToolCalls += c.calls
+	if c.calls > 0 {
 		a.st.SessionsWithToolCalls++
 	}
-	if usage {
+	if c.usage {
 		a.st.SessionsWithUsage++
 	}
-	if timings {
+	if c.timings {
 		a.st.SessionsWithTimings++
 	}
-	a.perCalls = append(a.perCalls, calls)
-	a.perTurns = append(a.perTurns, turns)
-	a.perReqs = append(a.perReqs, reqs)
+	a.perCalls = append(a.perCalls, c.calls)
+	a.perTurns = append(a.perTurns, c.turns)
+	a.perReqs = append(a.perReqs, c.reqs)
 }
 
 // Stats returns the statistics of the sessions added so far.

@@ -5,11 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/defersim/defersim/internal/bounded"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -124,5 +128,76 @@ func TestStatsEmpty(t *testing.T) {
 	var b bytes.Buffer
 	if err := WriteStatsText(&b, st, 5); err != nil || !bytes.Contains(b.Bytes(), []byte("(none)")) {
 		t.Errorf("empty table: %v\n%s", err, b.String())
+	}
+}
+
+// TestStatsOfAHugeSessionInBoundedMemory pins issue 18.8's trace stats
+// half: one session of a million events took 1.43 GB, because the reader
+// held the whole session before the statistics saw it. With
+// ReadOptions.OnEvent the accumulator counts events as they are read: the
+// statistics are those of reading whole sessions, and the heap stays
+// within 64 MiB + 2 × the file (a whole session of 200,000 events holds
+// several times the file).
+func TestStatsOfAHugeSessionInBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes and reads a session of 200,000 events")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "huge.jsonl")
+	var b strings.Builder
+	b.WriteString(`{"v":1,"type":"session_start","session":"big","t":"2026-01-01T00:00:00Z"}` + "\n")
+	b.WriteString(`{"v":1,"type":"session_start","session":"small","t":"2026-01-01T00:00:00Z"}` + "\n")
+	for i := range 100000 {
+		fmt.Fprintf(&b, `{"type":"model_request","session":"big","t":"2026-01-01T00:00:01Z","id":"r%d","usage":{"input":10,"output":1}}`+"\n", i)
+		fmt.Fprintf(&b, `{"type":"tool_call","session":"big","t":"2026-01-01T00:00:02Z","call_id":"c%d","tool":"t%d","server":"s","status":"ok","args":{"path":"some/file/name.txt"}}`+"\n", i, i%50)
+	}
+	b.WriteString(`{"type":"tool_call","session":"small","t":"2026-01-01T00:00:02Z","call_id":"c","tool":"x","server":"s"}` + "\n")
+	b.WriteString(`{"type":"session_end","session":"big","t":"2026-01-01T00:00:09Z"}` + "\n")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	size := int64(b.Len())
+	want, err := ComputeStats(func(yield func(*Session, error) bool) {
+		sessions, _, err := ReadAll(path)
+		for _, s := range sessions {
+			if !yield(s, nil) {
+				return
+			}
+		}
+		if err != nil {
+			yield(nil, err)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got Stats
+	_, err = bounded.Run(t, bounded.Scaled(size, 2), func() error {
+		var acc StatsAccumulator
+		r, err := Open(path, ReadOptions{OnEvent: acc.Event})
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		for s, err := range r.Sessions() {
+			if err != nil {
+				return err
+			}
+			if len(s.Events) != 0 {
+				t.Errorf("session %s kept %d events", s.ID, len(s.Events))
+			}
+			acc.Add(s)
+		}
+		got = acc.Stats()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("stats read event by event differ (-whole +streamed):\n%s", diff)
+	}
+	if got.Events != 200004 || got.Incomplete != 1 || got.ToolCalls != 100001 {
+		t.Errorf("stats %+v", got)
 	}
 }

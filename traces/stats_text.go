@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/defersim/defersim/internal/termsafe"
 )
 
 // WriteStatsText writes st as a readable table, listing at most top openers
@@ -62,7 +64,7 @@ func writeToolTable(b *strings.Builder, title, unit string, rows []ToolCount, to
 	}
 	width := len("server")
 	for _, r := range rows {
-		width = max(width, len(r.Server))
+		width = max(width, len(termsafe.String(r.Server)))
 	}
 	fmt.Fprintf(b, "  %10s %7s  %-*s  %s\n", unit, "share", width, "server", "tool")
 	for _, r := range rows {
@@ -70,7 +72,7 @@ func writeToolTable(b *strings.Builder, title, unit string, rows []ToolCount, to
 		if total > 0 {
 			share = 100 * float64(r.Count) / float64(total)
 		}
-		fmt.Fprintf(b, "  %10d %6.1f%%  %-*s  %s\n", r.Count, share, width, r.Server, r.Tool)
+		fmt.Fprintf(b, "  %10d %6.1f%%  %-*s  %s\n", r.Count, share, width, termsafe.String(r.Server), termsafe.String(r.Tool))
 	}
 }
 
@@ -91,7 +93,7 @@ func statusNote(by map[string]int) string {
 	}
 	slices.Sort(extra)
 	for _, s := range extra {
-		parts = append(parts, fmt.Sprintf("%s %d", s, by[s]))
+		parts = append(parts, fmt.Sprintf("%s %d", termsafe.String(s), by[s]))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -10,8 +10,8 @@ import (
 	"time"
 )
 
-// ToolIndex says whether some catalog knows a tool. *catalog.Catalog
-// satisfies it.
+// ToolIndex says whether some catalog knows a tool; server "" means any
+// server. *catalog.Catalog satisfies it.
 type ToolIndex interface {
 	HasTool(server, tool string) bool
 }
@@ -19,7 +19,8 @@ type ToolIndex interface {
 // ValidateOptions tune Validate. The zero value checks everything but tool
 // names.
 type ValidateOptions struct {
-	// Tools, when set, makes a tool_call for a tool it does not know a problem.
+	// Tools, when set, makes a tool_call for a tool it does not know, and a
+	// tool_search returning a tool no server of it serves, a problem.
 	Tools ToolIndex
 	// MaxLineBytes bounds one line (<= 0: DefaultMaxLineBytes).
 	MaxLineBytes int
@@ -82,6 +83,10 @@ type validator struct {
 	order    []string // session ids in order of first appearance
 	ev       Event
 	probs    []lineProblem
+	// catalog is the first session_start meta "catalog" of the file, and
+	// catalogLine its line.
+	catalog     string
+	catalogLine int
 }
 
 // vsession is what Validate remembers of a session.
@@ -216,6 +221,31 @@ func (v *validator) session(n int, ev *Event) {
 		!v.opts.Tools.HasTool(ev.Server, ev.Tool) {
 		v.add(n, KindUnknownTool, fmt.Sprintf("session %q: tool_call of tool %q of server %q, which no catalog knows",
 			id, ev.Tool, ev.Server))
+	}
+	if ev.Type == ToolSearch && v.opts.Tools != nil {
+		for _, name := range ev.Returned {
+			if name != "" && !v.opts.Tools.HasTool("", name) {
+				v.add(n, KindUnknownTool, fmt.Sprintf("session %q: tool_search returned tool %q, which no catalog knows", id, name))
+			}
+		}
+	}
+	if ev.Type == SessionStart {
+		v.sameCatalog(n, ev)
+	}
+}
+
+// sameCatalog checks that the sessions of a file that name a catalog
+// (session_start meta "catalog") name the same one: commands load one
+// catalog per file (CatalogFor reads the first line).
+func (v *validator) sameCatalog(n int, ev *Event) {
+	c := ev.Meta[MetaCatalog]
+	switch {
+	case c == "":
+	case v.catalogLine == 0:
+		v.catalog, v.catalogLine = c, n
+	case c != v.catalog:
+		v.add(n, KindCatalogMismatch, fmt.Sprintf("session %q names catalog %q, but line %d names %q (one catalog per file)",
+			ev.Session, c, v.catalogLine, v.catalog))
 	}
 }
 

@@ -13,10 +13,20 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// toolSet is a ToolIndex of "server/tool" names.
+// toolSet is a ToolIndex of "server/tool" names; server "" means any.
 type toolSet map[string]bool
 
-func (ts toolSet) HasTool(server, tool string) bool { return ts[server+"/"+tool] }
+func (ts toolSet) HasTool(server, tool string) bool {
+	if server == "" {
+		for k := range ts {
+			if strings.HasSuffix(k, "/"+tool) {
+				return true
+			}
+		}
+		return false
+	}
+	return ts[server+"/"+tool]
+}
 
 func TestValidateTools(t *testing.T) {
 	data := lines(

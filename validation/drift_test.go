@@ -20,13 +20,15 @@ var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 // explains lists, per failure class, the catalog.Diff change kinds that can
 // cause it. A failure with no such change in the tool's diff is a
 // disagreement between the validator and the diff.
-var explains = map[string][]string{
-	ClassMissingRequired: {"required-added", "dependentRequired-added", "dependentRequired-changed",
-		"dependencies-added", "dependencies-changed"},
-	ClassUnknownProperty: {"additional-properties-closed", "additional-properties-narrowed", "property-removed",
-		"property-renamed", "unevaluatedProperties-added", "schema-closed"},
-	ClassType:  {"type-changed", "type-added", "schema-replaced", "items-added"},
-	ClassEnum:  {"enum-narrowed", "enum-added", "const-added", "const-changed"},
+// (assertion-added/-changed covers dependentRequired, dependencies and
+// unevaluatedProperties, named by the change's path.)
+var explains = map[string][]catalog.Kind{
+	ClassMissingRequired: {catalog.KindRequiredAdded, catalog.KindAssertionAdded, catalog.KindAssertionChange},
+	ClassUnknownProperty: {catalog.KindAdditionalPropertiesClosed, catalog.KindAdditionalPropertiesNarrowed, catalog.KindPropertyRemoved,
+		catalog.KindPropertyRenamed, catalog.KindAssertionAdded, catalog.KindSchemaClosed},
+	ClassType: {catalog.KindTypeChanged, catalog.KindTypeAdded, catalog.KindNullableRemoved, catalog.KindBranchRemoved,
+		catalog.KindSchemaReplaced, catalog.KindItemsAdded},
+	ClassEnum:  {catalog.KindEnumNarrowed, catalog.KindEnumAdded, catalog.KindConstAdded, catalog.KindConstChanged},
 	ClassOther: nil, // any breaking change
 }
 
@@ -181,7 +183,7 @@ func kinds(tc catalog.ToolChange) string {
 	var ks []string
 	for _, c := range tc.Changes {
 		if c.Class == catalog.ClassBreaking {
-			ks = append(ks, c.Path+":"+c.Kind)
+			ks = append(ks, c.Path+":"+string(c.Kind))
 		}
 	}
 	return strings.Join(ks, ", ")
@@ -191,8 +193,8 @@ func kinds(tc catalog.ToolChange) string {
 func breakingKinds(tc catalog.ToolChange) string {
 	var ks []string
 	for _, c := range tc.Changes {
-		if c.Class == catalog.ClassBreaking && !slices.Contains(ks, c.Kind) {
-			ks = append(ks, c.Kind)
+		if c.Class == catalog.ClassBreaking && !slices.Contains(ks, string(c.Kind)) {
+			ks = append(ks, string(c.Kind))
 		}
 	}
 	slices.Sort(ks)

@@ -6,6 +6,8 @@ import (
 	"os"
 	"slices"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
+
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/sim"
 )
@@ -47,9 +49,15 @@ func (fn *writeFn) ProcessElement(ctx context.Context, _ []byte, states func(**s
 		}
 		read = append(read, tr)
 	}
-	out, err := d.Finish(st, read, 0)
+	out, err := d.Finish(ctx, st, read, 0)
 	if err != nil {
 		return err
+	}
+	if out.Implausible > 0 { // as defersim run warns
+		log.Warnf(ctx, "%d trace line(s) hold an implausible count or duration, kept as recorded; figures that use them are dominated by them", out.Implausible)
+		for _, p := range out.FirstImplausible[:min(len(out.FirstImplausible), 5)] {
+			log.Warnf(ctx, "%s:%d: %s", p.File, p.Line, p.Reason)
+		}
 	}
 	return writeOutputs(ctx, out, fn.Spec.Out, runner.WriteOptions{Report: !fn.Spec.NoReport})
 }

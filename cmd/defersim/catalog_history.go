@@ -1,15 +1,13 @@
 package main
 
 import (
-	"encoding/json"
-
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/cliout"
 )
 
 func newCatalogHistoryCmd() *cobra.Command {
-	var asJSON bool
 	c := &cobra.Command{
 		Use:   "history DIR",
 		Short: "Drift timeline of every server with several versions in a catalog directory",
@@ -21,28 +19,28 @@ changed tools by class (breaking, schema-compatible, description-only,
 metadata-only), and the share of releases with at least one breaking change
 (a removed tool counts as breaking). See docs/live-catalogs.md.`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var cat *catalog.Catalog
-			var err error
-			if catalog.IsManifest(args[0]) {
-				cat, err = catalog.LoadManifest(args[0])
-			} else {
-				cat, err = catalog.LoadDir(args[0])
-			}
-			if err != nil {
-				return err
-			}
-			h := catalog.NewHistory(cat)
-			out := cmd.OutOrStdout()
-			if !asJSON {
-				return catalog.FormatHistory(out, h)
-			}
-			enc := json.NewEncoder(out)
-			enc.SetIndent("", "  ")
-			enc.SetEscapeHTML(false)
-			return enc.Encode(h)
-		},
 	}
-	c.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of text")
+	format := cliout.AddFormat(c, cliout.Text, cliout.JSON)
+	cliout.AddJSONAlias(c, format)
+	output := cliout.AddOutput(c, "the history")
+	c.RunE = func(cmd *cobra.Command, args []string) (err error) {
+		out := cliout.Open(*output, cmd.OutOrStdout())
+		defer commitOutput(out, &err)
+		var cat *catalog.Catalog
+		if catalog.IsManifest(args[0]) {
+			cat, err = catalog.LoadManifest(args[0])
+		} else {
+			cat, err = catalog.LoadDir(args[0])
+		}
+		if err != nil {
+			return err
+		}
+		h := catalog.NewHistory(cat)
+		printCatalogWarnings(cmd, h.Warnings)
+		if *format != cliout.JSON {
+			return catalog.FormatHistory(out, h)
+		}
+		return cliout.WriteJSON(out, h)
+	}
 	return c
 }

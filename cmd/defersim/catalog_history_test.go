@@ -32,7 +32,7 @@ func TestCatalogHistoryCmd(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	out, code, _ = runCatalogCmd(t, "history", "--json", dir)
+	out, code, _ = runCatalogCmd(t, "history", "--format", "json", dir)
 	var h catalog.History
 	if code != 0 || json.Unmarshal([]byte(out), &h) != nil {
 		t.Fatalf("--json: exit %d, output %s", code, out)
@@ -53,5 +53,43 @@ func TestCatalogHistoryCmdShared(t *testing.T) {
 	}
 	if !strings.Contains(out, "total: 11 series with history, 31 releases") {
 		t.Errorf("unexpected totals:\n%s", out)
+	}
+}
+
+// TestCatalogCmdsNullSchema pins issue 16's abort: one tool with
+// "inputSchema": null made catalog stats and catalog history fail for the
+// whole directory. Both now finish, warn about that tool and count it.
+func TestCatalogCmdsNullSchema(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"svc@1.0.json": `{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"b","inputSchema":null}]}`,
+		"svc@1.1.json": `{"tools":[{"name":"a","inputSchema":{"type":"object","properties":{"x":{}}}},{"name":"b","inputSchema":null}]}`,
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"history", dir}, {"stats", "--all-versions", dir}} {
+		out, code, msg := runCatalogCmd(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, msg)
+		}
+		for _, want := range []string{
+			`warning: ` + filepath.Join(dir, "svc@1.0.json") + `: tools[1] "b": inputSchema is null; read as {"type":"object"}`,
+			`warning: 2 tool(s) read as {"type":"object"} for want of an input schema`,
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%v: output lacks %q:\n%s", args, want, out)
+			}
+		}
+	}
+	out, code, _ := runCatalogCmd(t, "stats", "--format", "json", "--all-versions", dir)
+	var st catalog.Stats
+	if i := strings.Index(out, "{\n"); code != 0 || i < 0 || json.Unmarshal([]byte(out[i:]), &st) != nil {
+		t.Fatalf("stats --json: exit %d, output %s", code, out)
+	}
+	if len(st.Warnings) != 2 || st.Total.Tools != 4 {
+		t.Errorf("stats --json: %d warnings, %d tools", len(st.Warnings), st.Total.Tools)
 	}
 }

@@ -9,11 +9,13 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/internal/mcpsnap"
+	"github.com/defersim/defersim/internal/outguard"
 )
 
 // snapshotExit is the exit status of a failed capture (a usage error is 2).
@@ -56,8 +58,11 @@ The server process group is always stopped and reaped.`,
 			if captures < 1 {
 				return errors.New("--captures must be 1 or more")
 			}
+			if err := outguard.Check([]string{fromConfig}, out); err != nil {
+				return err
+			}
 			opts := mcpsnap.Options{Timeout: timeout, Captures: captures, ProtocolVersion: protocol}
-			ctx, stop := signal.NotifyContext(cmdContext(cmd), os.Interrupt)
+			ctx, stop := signal.NotifyContext(cmdContext(cmd), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			w := cmd.OutOrStdout()
 			if fromConfig != "" {

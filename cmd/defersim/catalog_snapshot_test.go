@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -153,5 +157,54 @@ func TestCatalogSnapshotCmdURL(t *testing.T) {
 	}
 	if m.Transport != "streamable-http" || m.ToolCount != 7 || m.Pages != 2 {
 		t.Errorf("meta: transport %s, %d tools, %d pages", m.Transport, m.ToolCount, m.Pages)
+	}
+}
+
+// TestCatalogSnapshotSIGTERM pins issue 18.8: catalog snapshot caught only
+// SIGINT, so SIGTERM (what timeout and CI send) left the server's process
+// group running, and a grandchild started with setsid survived even
+// SIGINT. SIGTERM now cancels the capture, and the server, its group and
+// the setsid grandchild are all gone when the command returns.
+func TestCatalogSnapshotSIGTERM(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pids")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		deadline := time.Now().Add(30 * time.Second)
+		for time.Now().Before(deadline) {
+			if b, _ := os.ReadFile(pidFile); strings.Contains(string(b), "child ") {
+				syscall.Kill(os.Getpid(), syscall.SIGTERM)
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	args := []string{"snapshot", "-o", filepath.Join(t.TempDir(), "x.json"), "--timeout", "60s",
+		"--env", fakemcp.EnvPIDFile + "=" + pidFile}
+	out, code, msg := runCatalogCmd(t, append(args, fakeArgs(fakemcp.ModeHangSetsid)...)...)
+	<-done
+	if code == 0 || !strings.Contains(out+msg, "canceled") {
+		t.Fatalf("exit %d, want a canceled capture:\n%s%s", code, out, msg)
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		_, n, _ := strings.Cut(line, " ")
+		pid, _ := strconv.Atoi(n)
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			st, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+			if len(st) == 0 || strings.Contains(string(st), ") Z ") {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("%s is still alive after SIGTERM", line)
+				syscall.Kill(pid, syscall.SIGKILL)
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 	}
 }

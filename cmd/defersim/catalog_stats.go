@@ -1,19 +1,18 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/tokens"
 )
 
 func newCatalogStatsCmd() *cobra.Command {
 	var (
-		asJSON      bool
 		counterList string
 		top         int
 		allVersions bool
@@ -29,52 +28,68 @@ of each server, or every version with --all-versions) or a manifest
 wire form (see docs/catalogs.md); the estimator error is measured against
 o200k_base when it is among the counters.`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			counters, err := tokens.ParseList(counterList)
+	}
+	format := cliout.AddFormat(c, cliout.Text, cliout.JSON)
+	cliout.AddJSONAlias(c, format)
+	output := cliout.AddOutput(c, "the statistics")
+	c.RunE = func(cmd *cobra.Command, args []string) (err error) {
+		out := cliout.Open(*output, cmd.OutOrStdout())
+		defer commitOutput(out, &err)
+		counters, err := tokens.ParseList(counterList)
+		if err != nil {
+			return err
+		}
+		wf, err := catalog.ParseWireForm(form)
+		if err != nil {
+			return err
+		}
+		if top < 0 {
+			return fmt.Errorf("--top must be 0 or more")
+		}
+		var servers []*catalog.Server
+		for _, p := range args {
+			ss, err := loadServers(p, allVersions)
 			if err != nil {
 				return err
 			}
-			wf, err := catalog.ParseWireForm(form)
-			if err != nil {
-				return err
-			}
-			if top < 0 {
-				return fmt.Errorf("--top must be 0 or more")
-			}
-			var servers []*catalog.Server
-			for _, p := range args {
-				ss, err := loadServers(p, allVersions)
-				if err != nil {
-					return err
-				}
-				servers = append(servers, ss...)
-			}
-			memo := make([]tokens.Counter, len(counters))
-			for i, c := range counters {
-				memo[i] = tokens.NewMemo(c)
-			}
-			opt := catalog.StatsOptions{Form: wf, Top: top}
-			if top == 0 {
-				opt.Top = -1
-			}
-			st := catalog.ComputeStatsWith(servers, memo, opt)
-			out := cmd.OutOrStdout()
-			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				enc.SetEscapeHTML(false)
-				return enc.Encode(st)
-			}
-			return catalog.FormatStats(out, st)
-		},
+			servers = append(servers, ss...)
+		}
+		memo := make([]tokens.Counter, len(counters))
+		for i, c := range counters {
+			memo[i] = tokens.NewMemo(c)
+		}
+		opt := catalog.StatsOptions{Form: wf, Top: top}
+		if top == 0 {
+			opt.Top = -1
+		}
+		st := catalog.ComputeStatsWith(servers, memo, opt)
+		printCatalogWarnings(cmd, st.Warnings)
+		if *format == cliout.JSON {
+			return cliout.WriteJSON(out, st)
+		}
+		return catalog.FormatStats(out, st)
 	}
 	f := c.Flags()
-	f.BoolVar(&asJSON, "json", false, "print JSON instead of tables")
 	f.StringVar(&counterList, "counters", "o200k_base,cl100k_base,bytes/3.5", "comma-separated counters: o200k_base, cl100k_base, bytes/N")
 	f.IntVar(&top, "top", 10, "number of top tools to list (0 for none)")
 	f.BoolVar(&allVersions, "all-versions", false, "for a directory, include every version, not just the latest")
 	f.StringVar(&form, "form", string(catalog.FormAnthropic), "bytes counted per tool: anthropic, openai or mcp")
 	return c
+}
+
+// printCatalogWarnings writes each catalog warning to stderr, then their
+// count (nothing with --quiet).
+func printCatalogWarnings(cmd *cobra.Command, warnings []string) {
+	if cliout.Quiet(cmd) {
+		return
+	}
+	w := cmd.ErrOrStderr()
+	for _, m := range warnings {
+		fmt.Fprintln(w, "warning:", m)
+	}
+	if n := len(warnings); n > 0 {
+		fmt.Fprintf(w, "warning: %d tool(s) read as {\"type\":\"object\"} for want of an input schema\n", n)
+	}
 }
 
 // loadServers loads PATH: a file, a manifest or a directory.

@@ -9,6 +9,8 @@ import (
 
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/check"
+	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/scenarios"
 )
 
@@ -26,7 +28,7 @@ func newCheckCmd() *cobra.Command {
 		markdown   string
 	)
 	c := &cobra.Command{
-		Use:   "check --baseline BASE.json CURRENT.json",
+		Use:   "check --baseline BASE.json CURRENT.json (- for stdin)",
 		Short: "CI regression gate: compare two results files metric by metric",
 		Long: `check compares CURRENT.json with BASE.json for every strategy and checked
 metric. A change is a regression when it is worse than the metric's
@@ -41,92 +43,132 @@ the message says what) or cannot be read.
 
 Tolerances: the defaults (docs/check.md), then the scenario's check: block
 (--scenario), then --tolerance, --rel and --abs. Keys are METRIC (every
-statistic of it) or METRIC.STAT with STAT mean, p50 or p95.`,
+statistic of it) or METRIC.STAT with STAT mean, p50 or p95.
+
+Output: --format text (default), markdown (for a CI job summary), json or
+csv (every check; both documented in docs/check.md), to stdout or -o FILE.
+--markdown FILE also writes the Markdown block to FILE beside the chosen
+output. Either results file may be - (stdin). A warning says when the two
+files were written by different defersim or Go versions.`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if baseline == "" {
-				return exitError{code: 2, msg: "--baseline BASE.json is required"}
+	}
+	format := cliout.AddFormat(c, cliout.Text, cliout.Markdown, cliout.JSON, cliout.CSV)
+	output := cliout.AddOutput(c, "the report")
+	c.RunE = func(cmd *cobra.Command, args []string) (err error) {
+		if baseline == "" {
+			return exitError{code: 2, msg: "--baseline BASE.json is required"}
+		}
+		if err := outguard.Check([]string{baseline, args[0], scenario}, markdown, *output); err != nil {
+			return exitError{code: 2, msg: err.Error()}
+		}
+		tol := check.NewTolerances(nil)
+		if len(metrics) > 0 {
+			if err := tol.Select(metrics); err != nil {
+				return exitError{code: 2, msg: "--metrics: " + err.Error()}
 			}
-			tol := check.NewTolerances(nil)
-			if len(metrics) > 0 {
-				if err := tol.Select(metrics); err != nil {
-					return exitError{code: 2, msg: "--metrics: " + err.Error()}
-				}
-			}
-			if scenario != "" {
-				sc, err := scenarios.Load(scenario)
-				if err != nil {
-					return exitError{code: 2, msg: err.Error()}
-				}
-				if err := tol.ApplyScenario(sc.Check); err != nil {
-					return exitError{code: 2, msg: err.Error()}
-				}
-			}
-			if cmd.Flags().Changed("tolerance") {
-				if tolerance < 0 {
-					return exitError{code: 2, msg: "--tolerance must not be negative"}
-				}
-				tol.SetAllRel(tolerance)
-			}
-			for _, list := range []struct {
-				flag string
-				vals []string
-				rel  bool
-			}{{"--rel", rel, true}, {"--abs", abs, false}} {
-				for _, s := range list.vals {
-					k, v, err := check.ParseSetting(s)
-					if err == nil {
-						if list.rel {
-							err = tol.Set(k, v, -1)
-						} else {
-							err = tol.Set(k, -1, v)
-						}
-					}
-					if err != nil {
-						return exitError{code: 2, msg: list.flag + ": " + err.Error()}
-					}
-				}
-			}
-			var al check.Allow
-			for _, a := range allow {
-				switch a {
-				case "policy":
-					al.Policy = true
-				case "traces":
-					al.Traces = true
-				default:
-					return exitError{code: 2, msg: fmt.Sprintf("--allow: want policy or traces, not %q", a)}
-				}
-			}
-			rep, err := check.Run(check.Config{BaselinePath: baseline, CurrentPath: args[0], Rules: tol.Rules(),
-				Strategies: strategies, Allow: al, Noise: noise})
-			var inc *check.Incomparable
-			if errors.As(err, &inc) {
-				return exitError{code: 2, msg: inc.Error()}
-			}
+		}
+		if scenario != "" {
+			sc, err := scenarios.Load(scenario)
 			if err != nil {
 				return exitError{code: 2, msg: err.Error()}
 			}
-			if err := check.WriteText(cmd.OutOrStdout(), rep, all); err != nil {
+			if err := tol.ApplyScenario(sc.Check); err != nil {
+				return exitError{code: 2, msg: err.Error()}
+			}
+		}
+		if cmd.Flags().Changed("tolerance") {
+			if tolerance < 0 {
+				return exitError{code: 2, msg: "--tolerance must not be negative"}
+			}
+			tol.SetAllRel(tolerance)
+		}
+		for _, list := range []struct {
+			flag string
+			vals []string
+			rel  bool
+		}{{"--rel", rel, true}, {"--abs", abs, false}} {
+			for _, s := range list.vals {
+				k, v, err := check.ParseSetting(s)
+				if err == nil {
+					if list.rel {
+						err = tol.Set(k, v, -1)
+					} else {
+						err = tol.Set(k, -1, v)
+					}
+				}
+				if err != nil {
+					return exitError{code: 2, msg: list.flag + ": " + err.Error()}
+				}
+			}
+		}
+		var al check.Allow
+		for _, a := range allow {
+			switch a {
+			case "policy":
+				al.Policy = true
+			case "traces":
+				al.Traces = true
+			default:
+				return exitError{code: 2, msg: fmt.Sprintf("--allow: want policy or traces, not %q", a)}
+			}
+		}
+		if baseline == cliout.Stdio && args[0] == cliout.Stdio {
+			return exitError{code: 2, msg: "only one of the two results files can be - (stdin)"}
+		}
+		in := &cliout.Inputs{Stdin: cmd.InOrStdin()}
+		rep, err := check.Run(check.Config{BaselinePath: baseline, CurrentPath: args[0], Rules: tol.Rules(),
+			Strategies: strategies, Allow: al, Noise: noise, ReadFile: in.ReadFile})
+		var inc *check.Incomparable
+		if errors.As(err, &inc) {
+			return exitError{code: 2, msg: inc.Error()}
+		}
+		if err != nil {
+			return exitError{code: 2, msg: err.Error()}
+		}
+		if markdown == cliout.Stdio {
+			// --markdown - once printed the text and the Markdown
+			// mixed; it now means --format markdown on stdout.
+			if cmd.Flags().Changed("format") && *format != cliout.Markdown || *output != "" && *output != cliout.Stdio {
+				return exitError{code: 2, msg: "--markdown - prints the Markdown on stdout: use --format markdown with -o, not both"}
+			}
+			*format, markdown = cliout.Markdown, ""
+		}
+		out := cliout.Open(*output, cmd.OutOrStdout())
+		switch *format {
+		case cliout.Markdown:
+			err = check.WriteMarkdown(out, rep)
+		case cliout.JSON:
+			err = check.WriteJSON(out, rep)
+		case cliout.CSV:
+			err = check.WriteCSV(out, rep)
+		default:
+			err = check.WriteText(out, rep, all)
+		}
+		if err != nil {
+			return err
+		}
+		if err := out.Commit(); err != nil {
+			return exitError{code: 2, msg: err.Error()}
+		}
+		if markdown != "" {
+			var buf bytes.Buffer
+			if err := check.WriteMarkdown(&buf, rep); err != nil {
 				return err
 			}
-			if markdown != "" {
-				var buf bytes.Buffer
-				if err := check.WriteMarkdown(&buf, rep); err != nil {
-					return err
-				}
-				if markdown == "-" {
-					fmt.Fprintln(cmd.OutOrStdout())
-					cmd.OutOrStdout().Write(buf.Bytes())
-				} else if err := atomicfile.WriteFile(markdown, buf.Bytes(), 0o644); err != nil {
-					return exitError{code: 2, msg: fmt.Sprintf("write %s: %v", markdown, err)}
-				}
+			if err := atomicfile.WriteFile(markdown, buf.Bytes(), 0o644); err != nil {
+				return exitError{code: 2, msg: err.Error()}
 			}
-			if rep.Summary.Regressions > 0 {
-				return exitError{code: 1, msg: rep.Verdict()}
+		}
+		if out.ToFile() || *format != cliout.Text {
+			// The text report on stdout says it already.
+			for _, w := range rep.Warnings {
+				warnf(cmd, "%s", w)
 			}
-			return nil
-		},
+		}
+		if rep.Summary.Regressions > 0 {
+			return exitError{code: 1, msg: rep.Verdict()}
+		}
+		return nil
 	}
 	fl := c.Flags()
 	fl.StringVar(&baseline, "baseline", "", "results file to compare against (required)")
@@ -139,6 +181,6 @@ statistic of it) or METRIC.STAT with STAT mean, p50 or p95.`,
 	fl.StringSliceVar(&allow, "allow", nil, "accept these differences: policy (strategies changed), traces (other trace files)")
 	fl.StringVar(&noise, "noise", check.NoiseAuto, "noise model: auto (paired when both runs replayed the same traces and seed, else ci), ci or paired")
 	fl.BoolVar(&all, "all", false, "print every check, not only those outside tolerance")
-	fl.StringVar(&markdown, "markdown", "", "also write a Markdown block for a CI job summary to this file (- for stdout)")
+	fl.StringVar(&markdown, "markdown", "", "also write the Markdown block for a CI job summary to this file (- is --format markdown)")
 	return c
 }

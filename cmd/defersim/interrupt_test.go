@@ -65,11 +65,20 @@ func TestInterruptedRunWritesNothingAndResumes(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "checkpoint")); err != nil {
 		t.Fatalf("no checkpoint: %v", err)
 	}
+	// What SIGKILL during a checkpoint write leaves (issue 18.8: it stayed
+	// after a completed resume).
+	killed := filepath.Join(dir, ".checkpoint.tmp-4242")
+	if err := os.WriteFile(killed, []byte("half a checkpoint"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if out, code := runCLI(t, append(args(dir), "--resume", dir)...); code != 0 {
 		t.Fatalf("resume: exit %d\n%s", code, out)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "checkpoint")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the checkpoint is still there after the run finished (%v)", err)
+	}
+	if _, err := os.Stat(killed); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a killed checkpoint write's temporary file is still there after the run finished (%v)", err)
 	}
 	fresh := filepath.Join(t.TempDir(), "fresh")
 	if out, code := runCLI(t, args(fresh)...); code != 0 {
@@ -101,5 +110,78 @@ func TestSignalCancelsRun(t *testing.T) {
 	}
 	if !strings.Contains(buf.String(), "interrupt: finishing the sessions in flight and saving a checkpoint") {
 		t.Errorf("message = %q", buf.String())
+	}
+}
+
+// filesUnder lists the files (hidden ones included) under dir.
+func filesUnder(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
+		if err == nil && !e.IsDir() {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
+}
+
+// TestInterruptedGenAndImportLeaveNothing pins issue 18.8: trace gen and
+// trace import handled no signal and left hidden temporary files (the
+// import's held session content). Interrupted (a cancelled context, as
+// SIGINT or SIGTERM cancels it), each exits 130 and leaves no file at all.
+func TestInterruptedGenAndImportLeaveNothing(t *testing.T) {
+	conv, err := os.ReadFile(filepath.Join("..", "..", "traces", "importers", "openaimsg", "testdata", "conversations.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(t.TempDir(), "conversations.jsonl")
+	if err := os.WriteFile(in, conv, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args func(out string) []string
+	}{
+		{"trace gen", func(out string) []string { return []string{"trace", "gen", "--sessions", "50", "-o", out} }},
+		{"trace import", func(out string) []string {
+			return []string{"trace", "import", "--from", "openai-messages", "-o", filepath.Join(out, "t.jsonl"), in}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			msg, code := runCLIContext(t, ctx, tc.args(out)...)
+			if code != 130 || !strings.Contains(msg, "nothing was written") {
+				t.Errorf("exit %d, want 130 and a message\n%s", code, msg)
+			}
+			if left := filesUnder(t, out); len(left) > 0 {
+				t.Errorf("an interrupted %s left %v", tc.name, left)
+			}
+		})
+	}
+}
+
+// TestSignalStopsStatistics pins issue 18.4 end to end: with --bootstrap
+// 100000000 a run went on computing intervals long after SIGINT. A
+// cancellation (what the first SIGINT or SIGTERM does) now stops it with
+// exit 130 and a checkpoint, whether it comes during the replay or the
+// statistics (no wall-clock time is asserted: a hang fails by timeout).
+func TestSignalStopsStatistics(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays generated sessions")
+	}
+	trace, cat := genData(t, "20")
+	out := filepath.Join(t.TempDir(), "run")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(2*time.Second, cancel)
+	msg, code := runCLIContext(t, ctx, "run", "-q", "--traces", trace, "--catalogs", cat, "-o", out, "--bootstrap", "100000000")
+	if code != 130 || !strings.Contains(msg, "interrupted") || !strings.Contains(msg, "checkpoint saved") {
+		t.Fatalf("exit %d, want 130 with a checkpoint\n%s", code, msg)
+	}
+	if _, err := os.Stat(filepath.Join(out, "results.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("an interrupted run wrote results.json (%v)", err)
 	}
 }

@@ -2,43 +2,53 @@ package main
 
 import (
 	"fmt"
+	"iter"
 
 	"github.com/defersim/defersim/internal/calibrate"
-	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
+	tracesPkg "github.com/defersim/defersim/traces"
 )
 
 // jobInputs resolves what recommend and calibrate start from: the scenario
 // (default: the embedded one), the model (--model, else the traces'
-// recorded model when it is a preset and no scenario was given, else the
-// scenario's) and the catalogs (--catalogs, else those beside the traces).
-func jobInputs(scenario, model string, catalogs, traces []string) (*scenarios.Scenario, sim.Model, []string, error) {
-	sc, err := loadScenario(scenario)
+// recorded model when it resolves to a preset and no scenario was given,
+// else the scenario's) and the catalogs (--catalogs, else the traces' own:
+// traces.CatalogsFor). useRecorded says the recorded model was eligible;
+// warning names the preset used when the recorded model has none.
+// read, when given, reads a trace by path (a FIFO from its spooled copy:
+// the traces are read more than once; runner.Rereadable).
+func jobInputs(scenario, model string, catalogs, traces []string, read ...func(string) iter.Seq2[*tracesPkg.Session, error]) (sc *scenarios.Scenario, m sim.Model, cats []string, useRecorded bool, warning string, err error) {
+	sc, err = loadScenario(scenario)
 	if err != nil {
-		return nil, sim.Model{}, nil, err
+		return nil, sim.Model{}, nil, false, "", err
 	}
-	m := sc.Model
-	if model == "" && scenario == "" {
-		rec, err := calibrate.RecordedModel(traces)
+	m = sc.Model
+	useRecorded = model == "" && scenario == ""
+	if useRecorded {
+		rec, err := calibrate.RecordedModel(traces, read...)
 		if err != nil {
-			return nil, sim.Model{}, nil, err
+			return nil, sim.Model{}, nil, false, "", err
 		}
-		if _, err := presets.Model(rec); err == nil {
+		if _, ok := presets.ResolveModel(rec); ok {
 			model = rec
+		} else if rec != "" {
+			warning = fmt.Sprintf("the traces record model %q, which has no preset: using the %s preset (pass --model to choose)", rec, m.Name)
 		}
 	}
 	if model != "" {
 		if m, err = presets.Model(model); err != nil {
-			return nil, sim.Model{}, nil, err
+			return nil, sim.Model{}, nil, false, "", err
 		}
 	}
 	if len(catalogs) == 0 {
-		catalogs = runner.CatalogsBeside(traces)
+		if catalogs, err = tracesPkg.CatalogsFor(traces); err != nil {
+			return nil, sim.Model{}, nil, false, "", err
+		}
 	}
 	if len(catalogs) == 0 {
-		return nil, sim.Model{}, nil, fmt.Errorf("no catalog: pass --catalogs DIR (none found beside the traces)")
+		return nil, sim.Model{}, nil, false, "", fmt.Errorf("no catalog: pass --catalogs DIR (the traces name none and none is beside them)")
 	}
-	return sc, m, catalogs, nil
+	return sc, m, catalogs, useRecorded, warning, nil
 }

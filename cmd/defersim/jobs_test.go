@@ -36,7 +36,8 @@ func TestJobCmdErrors(t *testing.T) {
 		{"recommend no catalog", []string{"recommend", trace}, 2, "no catalog"},
 		{"recommend bad share", []string{"recommend", trace, "--catalogs", dir, "--test-share", "1"}, 2, "test share"},
 		{"calibrate no catalog", []string{"calibrate", trace}, 2, "no catalog"},
-		{"calibrate bad share", []string{"calibrate", trace, "--catalogs", dir, "--fit-on", "0"}, 2, ""},
+		{"calibrate bad share", []string{"calibrate", trace, "--catalogs", dir, "--fit-on", "0"}, 2, "--fit-on"},
+		{"calibrate all needs a test set", []string{"calibrate", trace, "--catalogs", dir, "--fit-on", "all"}, 2, "pass --test"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,18 +2,19 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/runner"
 )
 
 func newMergeCmd() *cobra.Command {
 	var (
-		noReport, quiet, asJSON bool
-		workers                 int
+		noReport bool
+		workers  int
 	)
 	c := &cobra.Command{
 		Use:   "merge OUT_DIR SHARD_DIR...",
@@ -25,41 +26,54 @@ are percentiles while the run has at most --exact-sessions sessions; beyond,
 percentiles come from merged quantile sketches (docs/performance.md). Every
 shard of the run must be given once.`,
 		Args: cobra.MinimumNArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			out := args[0]
-			var files []*runner.StateFile
-			for _, dir := range args[1:] {
-				f, err := runner.ReadState(filepath.Join(dir, runner.ShardFile))
-				if err != nil {
-					return err
-				}
-				files = append(files, f)
-			}
-			res, err := runner.Merge(files, workers)
+	}
+	format := cliout.AddFormat(c, cliout.Text, cliout.JSON)
+	cliout.AddJSONAlias(c, format)
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		out := args[0]
+		if out == cliout.Stdio {
+			return exitError{code: 2, msg: "merge writes a directory (results.json and the report): OUT_DIR cannot be -"}
+		}
+		var shards []string
+		for _, dir := range args[1:] {
+			shards = append(shards, filepath.Join(dir, runner.ShardFile))
+		}
+		guard := outguard.New(shards...)
+		if err := guard.Check(runOutputs(out)...); err != nil {
+			return err
+		}
+		var files []*runner.StateFile
+		for _, dir := range args[1:] {
+			f, err := runner.ReadState(filepath.Join(dir, runner.ShardFile))
 			if err != nil {
 				return err
 			}
-			if err := os.MkdirAll(out, 0o755); err != nil {
-				return fmt.Errorf("create output directory: %w", err)
+			files = append(files, f)
+		}
+		ctx, stop := interruptibleSaying(cmd.Context(), cmd.ErrOrStderr(), "stopping")
+		defer stop()
+		res, err := runner.Merge(ctx, files, workers)
+		if err != nil {
+			if ctx.Err() != nil {
+				return exitError{code: 130, msg: "interrupted while computing the statistics; nothing was written"}
 			}
-			if err := runner.WriteOutputs(res, out, runner.WriteOptions{Report: !noReport}); err != nil {
-				return err
-			}
-			w := cmd.OutOrStdout()
-			switch {
-			case asJSON:
-				return printRunJSON(w, res, out, !noReport)
-			case !quiet:
-				fmt.Fprintf(w, "merged %d shards\n", len(files))
-				printRunSummary(w, res, out, !noReport)
-			}
-			return nil
-		},
+			return err
+		}
+		if err := runner.WriteOutputs(res, out, runner.WriteOptions{Report: !noReport, Check: guard.CheckOne}); err != nil {
+			return err
+		}
+		w := cmd.OutOrStdout()
+		switch {
+		case *format == cliout.JSON:
+			return printRunJSON(w, res, out, !noReport)
+		case !cliout.Quiet(cmd):
+			fmt.Fprintf(w, "merged %d shards\n", len(files))
+			printRunSummary(w, res, out, !noReport)
+		}
+		return nil
 	}
 	fl := c.Flags()
 	fl.BoolVar(&noReport, "no-report", false, "write results.json only, no plots or HTML")
-	fl.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
-	fl.BoolVar(&asJSON, "json", false, "print the merged run's summary as JSON")
 	fl.IntVar(&workers, "workers", 0, "goroutines computing the statistics (0 = one per core; results do not depend on it)")
 	return c
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -12,10 +13,24 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/plan"
+	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/report"
 )
+
+// planDoc is what plan computes: plan.json, and `plan --format json`.
+type planDoc struct {
+	Projection *plan.Projection   `json:"projection"`
+	Growth     []plan.GrowthPoint `json:"growth,omitempty"`
+	Breakdowns []plan.Breakdown   `json:"breakdowns,omitempty"`
+	Plots      []string           `json:"plots,omitempty"`
+	// Notes about the growth runs (not in JSON: the points carry them).
+	fingerprintNote string
+	margin          float64
+}
 
 func newPlanCmd() *cobra.Command {
 	var (
@@ -38,7 +53,8 @@ func newPlanCmd() *cobra.Command {
 		Long: `plan projects a results file to a session volume: per strategy, tokens per
 day by kind (uncached input, cache write, cache read, output), dollars per
 day and month, and first-reply and session latency percentiles, each with
-the 95% interval carried through from the results.
+the 95% interval carried through from the results. RESULTS.json may be -
+(stdin).
 
 --growth 1,2,4,8 replays the scenario (--scenario, default: the embedded
 default; it should be the one that produced RESULTS.json) over catalogs
@@ -46,93 +62,116 @@ grown to those multiples of its tool count — servers drawn like the
 existing ones, or the servers of --growth-from DIR (real catalogs) — and
 shows how cost and first-reply latency grow per strategy (a table, sweep
 plots, and the size at which each rule gets --breakdown-margin worse than
-on today's catalog).`,
+on today's catalog).
+
+The plan is printed as text, Markdown (for a planning document or a pull
+request), JSON (the content of plan.json) or CSV (the projection, one row
+per strategy) with --format; plan.json, the growth runs and plots go to the
+directory -o.`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			res, err := report.ReadResults(args[0])
+	}
+	format := cliout.AddFormat(c, cliout.Text, cliout.Markdown, cliout.JSON, cliout.CSV)
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if out == cliout.Stdio {
+			return exitError{code: 2, msg: "-o names the directory for plan.json and the growth runs; print the plan with --format instead"}
+		}
+		res, err := readResultsArg(cmd, args[0])
+		if err != nil {
+			return err
+		}
+		proj, err := plan.Project(res, plan.Options{SessionsPerDay: perDay, DaysPerMonth: perMonth})
+		if err != nil {
+			return err
+		}
+		doc := planDoc{Projection: proj, margin: margin}
+		guard := outguard.New(args[0], scenario, growthFrom)
+		set := atomicfile.NewSet()
+		defer set.Abort()
+		stage := out
+		if out != "" {
+			if err := guard.Check(filepath.Join(out, "plan.json")); err != nil {
+				return err
+			}
+			if stage, err = set.Dir(out); err != nil {
+				return err
+			}
+		}
+		if len(growth) > 0 {
+			sc, err := loadScenario(scenario)
 			if err != nil {
 				return err
 			}
-			proj, err := plan.Project(res, plan.Options{SessionsPerDay: perDay, DaysPerMonth: perMonth})
+			var names []string
+			for _, s := range res.Strategies {
+				names = append(names, s.Name)
+			}
+			rc, err := runner.FromScenario(sc, runner.Overrides{Traces: traces, Catalogs: catalogs, Strategies: names,
+				Baseline: res.BaselineName()}, embeddedData())
 			if err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
-			if err := plan.WriteProjection(w, proj); err != nil {
+			if rc.ScenarioFingerprint != res.Run.ScenarioFingerprint {
+				doc.fingerprintNote = fmt.Sprintf("the scenario's fingerprint (%.12s) differs from the results' (%.12s): growth is measured on the scenario as given",
+					rc.ScenarioFingerprint, res.Run.ScenarioFingerprint)
+			}
+			rc.Bootstrap, rc.Workers = bootstrap, workers
+			g := outguard.New(append(rc.InputPaths(), args[0], scenario, growthFrom)...)
+			if err := g.Check(filepath.Join(out, "plan.json")); err != nil {
 				return err
 			}
-			doc := struct {
-				Projection *plan.Projection   `json:"projection"`
-				Growth     []plan.GrowthPoint `json:"growth,omitempty"`
-				Breakdowns []plan.Breakdown   `json:"breakdowns,omitempty"`
-				Plots      []string           `json:"plots,omitempty"`
-			}{Projection: proj}
-			if len(growth) > 0 {
-				sc, err := loadScenario(scenario)
-				if err != nil {
-					return err
-				}
-				var names []string
-				for _, s := range res.Strategies {
-					names = append(names, s.Name)
-				}
-				rc, err := runner.FromScenario(sc, runner.Overrides{Traces: traces, Catalogs: catalogs, Strategies: names,
-					Baseline: res.BaselineName()}, embeddedData())
-				if err != nil {
-					return err
-				}
-				if rc.ScenarioFingerprint != res.Run.ScenarioFingerprint {
-					fmt.Fprintf(w, "\nnote: the scenario's fingerprint (%.12s) differs from the results' (%.12s): growth is measured on the scenario as given\n",
-						rc.ScenarioFingerprint, res.Run.ScenarioFingerprint)
-				}
-				rc.Bootstrap, rc.Workers = bootstrap, workers
-				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-				defer stop()
-				pts, plots, err := plan.Growth(ctx, plan.GrowthConfig{Base: rc, Factors: growth, Pool: growthFrom,
-					Seed: rc.Seed, Dir: out, Metrics: metrics})
-				if err != nil {
-					return err
-				}
-				var points []plan.Point
-				fmt.Fprintf(w, "\ncatalog growth (same %d sessions; added servers offered to every session):\n", pts[0].Results.Sessions)
-				for _, p := range pts {
-					fmt.Fprintf(w, "  ×%g: %d servers, %d tools\n", p.Factor, p.Servers, p.Tools)
-					for _, n := range p.Notes {
-						fmt.Fprintf(w, "    note: %s\n", n)
-					}
-					points = append(points, p.Point)
-				}
-				fmt.Fprintln(w)
-				if err := plan.WriteSeries(w, plan.Rows(points)); err != nil {
-					return err
-				}
-				bs := plan.Breakdowns(points, margin)
-				fmt.Fprintln(w)
-				if err := plan.WriteBreakdowns(w, bs, margin, points[0].Label, points[len(points)-1].Label); err != nil {
-					return err
-				}
-				fmt.Fprintln(w, "\nplots:")
-				for _, p := range plots {
-					fmt.Fprintln(w, "  "+p)
-				}
-				doc.Growth, doc.Breakdowns, doc.Plots = pts, bs, plots
+			guard = g
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			prog := newReporter(cmd, progress.Config{Label: "plan --growth", Verb: "replayed", Noun: "catalog sizes", Total: int64(len(growth))})
+			pts, plots, err := plan.Growth(ctx, plan.GrowthConfig{Base: rc, Factors: growth, Pool: growthFrom,
+				Seed: rc.Seed, Dir: stage, Metrics: metrics, Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
+			if err != nil {
+				prog.Abort()
+				return err
 			}
-			if out != "" {
-				if err := os.MkdirAll(out, 0o755); err != nil {
-					return err
-				}
-				data, err := json.MarshalIndent(doc, "", "  ")
-				if err != nil {
-					return err
-				}
-				path := filepath.Join(out, "plan.json")
-				if err := atomicfile.WriteFile(path, append(data, '\n'), 0o644); err != nil {
-					return err
-				}
-				fmt.Fprintf(w, "plan: %s\n", path)
+			prog.Finish()
+			for i := range pts {
+				pts[i].ResultsPath = set.Final(pts[i].ResultsPath)
 			}
-			return nil
-		},
+			for i := range plots {
+				plots[i] = set.Final(plots[i])
+			}
+			var points []plan.Point
+			for _, p := range pts {
+				points = append(points, p.Point)
+			}
+			doc.Growth, doc.Breakdowns, doc.Plots = pts, plan.Breakdowns(points, margin), plots
+		}
+		var path string
+		if out != "" {
+			data, err := json.MarshalIndent(doc, "", "  ")
+			if err != nil {
+				return err
+			}
+			if err := atomicfile.WriteFile(filepath.Join(stage, "plan.json"), append(data, '\n'), 0o644); err != nil {
+				return err
+			}
+			if err := set.Commit(guard.CheckOne); err != nil {
+				return err
+			}
+			path = filepath.Join(out, "plan.json")
+		}
+		w := cmd.OutOrStdout()
+		switch *format {
+		case cliout.JSON:
+			return cliout.WriteJSON(w, doc)
+		case cliout.CSV:
+			return plan.WriteProjectionCSV(w, proj)
+		case cliout.Markdown:
+			return doc.writeMarkdown(w)
+		}
+		if err := doc.writeText(w); err != nil {
+			return err
+		}
+		if path != "" {
+			fmt.Fprintf(w, "plan: %s\n", path)
+		}
+		return nil
 	}
 	fl := c.Flags()
 	fl.Float64Var(&perDay, "sessions-per-day", 0, "sessions per day to project to (required)")
@@ -149,4 +188,89 @@ on today's catalog).`,
 	fl.IntVar(&workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
 	_ = c.MarkFlagRequired("sessions-per-day")
 	return c
+}
+
+// readResultsArg reads a results file named on the command line, - being
+// stdin.
+func readResultsArg(cmd *cobra.Command, path string) (*report.Results, error) {
+	if path != cliout.Stdio {
+		return report.ReadResults(path)
+	}
+	data, err := (&cliout.Inputs{Stdin: cmd.InOrStdin()}).ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	res, err := report.DecodeResults(data)
+	if err != nil {
+		return nil, fmt.Errorf("read results %s: %w", cliout.StdinName, err)
+	}
+	return res, nil
+}
+
+func (d *planDoc) points() []plan.Point {
+	var points []plan.Point
+	for _, p := range d.Growth {
+		points = append(points, p.Point)
+	}
+	return points
+}
+
+func (d *planDoc) writeText(w io.Writer) error {
+	if err := plan.WriteProjection(w, d.Projection); err != nil {
+		return err
+	}
+	if len(d.Growth) == 0 {
+		return nil
+	}
+	if d.fingerprintNote != "" {
+		fmt.Fprintf(w, "\nnote: %s\n", d.fingerprintNote)
+	}
+	fmt.Fprintf(w, "\ncatalog growth (same %d sessions; added servers offered to every session):\n", d.Growth[0].Results.Sessions)
+	for _, p := range d.Growth {
+		fmt.Fprintf(w, "  ×%g: %d servers, %d tools\n", p.Factor, p.Servers, p.Tools)
+		for _, n := range p.Notes {
+			fmt.Fprintf(w, "    note: %s\n", n)
+		}
+	}
+	fmt.Fprintln(w)
+	points := d.points()
+	if err := plan.WriteSeries(w, plan.Rows(points)); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	if err := plan.WriteBreakdowns(w, d.Breakdowns, d.margin, points[0].Label, points[len(points)-1].Label); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nplots:")
+	for _, p := range d.Plots {
+		fmt.Fprintln(w, "  "+p)
+	}
+	return nil
+}
+
+func (d *planDoc) writeMarkdown(w io.Writer) error {
+	if err := plan.WriteProjectionMarkdown(w, d.Projection); err != nil {
+		return err
+	}
+	if len(d.Growth) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "\n### Catalog growth\n\nThe same %d sessions over catalogs grown to:", d.Growth[0].Results.Sessions)
+	for i, p := range d.Growth {
+		sep := ","
+		if i == 0 {
+			sep = ""
+		}
+		fmt.Fprintf(w, "%s ×%g (%d servers, %d tools)", sep, p.Factor, p.Servers, p.Tools)
+	}
+	fmt.Fprint(w, ". Added servers are offered to every session.\n\n")
+	if d.fingerprintNote != "" {
+		fmt.Fprintf(w, "> Note: %s\n\n", cliout.MDEscape(d.fingerprintNote))
+	}
+	points := d.points()
+	if err := plan.WriteSeriesMarkdown(w, plan.Rows(points)); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	return plan.WriteBreakdownsMarkdown(w, d.Breakdowns, d.margin, points[0].Label, points[len(points)-1].Label)
 }

@@ -255,7 +255,7 @@ func TestRunReportWriteNoSessionContent(t *testing.T) {
 	if !strings.Contains(stdout, "replayed 3 of 3 sessions") || !strings.Contains(stdout, "8 skipped") {
 		t.Errorf("run summary does not show 3 sessions and 8 skipped lines:\n%s", stdout)
 	}
-	stdout, stderr, code = cliRun(t, "run", scen, "-o", t.TempDir(), "--skip-bad", "--json", "--no-report", "--bootstrap", "-1")
+	stdout, stderr, code = cliRun(t, "run", scen, "-o", t.TempDir(), "--skip-bad", "--format", "json", "--no-report", "--bootstrap", "-1")
 	printed["run --json stdout"], printed["run --json stderr"] = stdout, stderr
 	if code != 0 {
 		t.Fatalf("run --json: exit %d\n%s%s", code, stdout, stderr)
@@ -308,11 +308,11 @@ func TestTraceCmdsPrintNoSessionContent(t *testing.T) {
 	printed := map[string]string{}
 	for _, args := range [][]string{
 		{"trace", "stats", clean},
-		{"trace", "stats", "--json", "--top", "0", clean},
+		{"trace", "stats", "--format", "json", "--top", "0", clean},
 		{"trace", "stats", bad},
-		{"trace", "stats", "--skip-bad", "--json", bad},
+		{"trace", "stats", "--skip-bad", "--format", "json", bad},
 		{"trace", "validate", clean, bad},
-		{"trace", "validate", "--json", "--catalogs", filepath.Join(dir, "catalogs"), clean, bad},
+		{"trace", "validate", "--format", "json", "--catalogs", filepath.Join(dir, "catalogs"), clean, bad},
 	} {
 		stdout, stderr, code := cliRun(t, args...)
 		name := strings.Join(args, " ")
@@ -406,7 +406,7 @@ func TestImportDropsCredentials(t *testing.T) {
 			printed := map[string]string{}
 			for _, args := range [][]string{
 				{"trace", "import", "--from", format, "-o", filepath.Join(outDir, "trace.jsonl"), src},
-				{"trace", "import", "--from", format, "--json", "-o", filepath.Join(outDir, "trace2.jsonl.gz"), src},
+				{"trace", "import", "--from", format, "--format", "json", "-o", filepath.Join(outDir, "trace2.jsonl.gz"), src},
 			} {
 				stdout, stderr, code := cliRun(t, args...)
 				if code != 0 {

@@ -6,15 +6,21 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/outguard"
+	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/internal/recommend"
+	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
+	"github.com/defersim/defersim/traces"
 )
 
 func newRecommendCmd() *cobra.Command {
@@ -57,79 +63,143 @@ From these, under the scenario's prices and latency, it proposes:
 It writes the proposal as a strategy snippet (-o) and validates it: a seeded
 share of sessions (--test-share, split by session id) is held apart, and the
 proposal, the current strategy (--current, default the scenario's baseline)
-and every preset are replayed on them, with paired differences.`,
+and every preset are replayed on them, with paired differences.
+
+The report is printed as text (the snippet follows it unless -o names a
+file), Markdown (for a pull request: decisions, validation, the snippet and
+the evidence per tool), JSON (the proposal and its evidence, with the
+snippet; docs/recommend.md) or CSV (the evidence, one row per tool) with
+--format. -o - prints the snippet alone on stdout and the text report on
+stderr.`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			sc, m, catalogs, err := jobInputs(scenario, model, catalogs, args)
-			if err != nil {
-				return err
+	}
+	format := cliout.AddFormat(c, cliout.Text, cliout.Markdown, cliout.JSON, cliout.CSV)
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if out == cliout.Stdio && *format != cliout.Text {
+			return exitError{code: 2, msg: "-o - prints the snippet on stdout: it cannot be combined with --format " + string(*format)}
+		}
+		// recommend reads its traces twice (learn, validate): a FIFO or pipe
+		// is spooled once (runner.Rereadable).
+		srcs, release, err := runner.Rereadable(runner.PathSources(args...))
+		if err != nil {
+			return err
+		}
+		defer release()
+		sc, m, catalogs, _, warning, err := jobInputs(scenario, model, catalogs, args, runner.SessionsByPath(srcs, traces.ReadOptions{}))
+		if err != nil {
+			return err
+		}
+		guard := outguard.New(slices.Concat(args, catalogs, []string{scenario})...)
+		if err := guard.Check(out, results, jsonOut); err != nil {
+			return err
+		}
+		if warning != "" {
+			warnf(cmd, "%s", warning)
+		}
+		if current == "" {
+			current = sc.Baseline
+		}
+		cur, ok := sc.Strategy(current)
+		if !ok {
+			if cur, err = presets.Strategy(current); err != nil {
+				return fmt.Errorf("--current: %q is neither a strategy of the scenario nor a preset", current)
 			}
-			if current == "" {
-				current = sc.Baseline
-			}
-			cur, ok := sc.Strategy(current)
+		}
+		var baseStrat *sim.Strategy
+		if base != "" {
+			b, ok := sc.Strategy(base)
 			if !ok {
-				if cur, err = presets.Strategy(current); err != nil {
-					return fmt.Errorf("--current: %q is neither a strategy of the scenario nor a preset", current)
+				if b, err = presets.Strategy(base); err != nil {
+					return fmt.Errorf("--base: %w", err)
 				}
 			}
-			var baseStrat *sim.Strategy
-			if base != "" {
-				b, ok := sc.Strategy(base)
-				if !ok {
-					if b, err = presets.Strategy(base); err != nil {
-						return fmt.Errorf("--base: %w", err)
-					}
+			baseStrat = &b
+		}
+		if !cmd.Flags().Changed("seed") {
+			seed = sc.Seed
+		}
+		rules := recommend.DefaultRules()
+		rules.USDPerSecond, rules.Rare, rules.Expensive, rules.Confidence = value, rare, expensive, conf
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		prog := newReporter(cmd, progress.Config{Label: "recommend", Verb: "completed", Noun: "phases (learning, validation)", Total: 2})
+		p, err := recommend.Run(ctx, recommend.Config{Traces: args, Sources: srcs, Catalogs: catalogs, Model: m, Params: sc.Params,
+			Current: cur, Base: baseStrat, Seed: seed, TestShare: testShare, Rules: rules,
+			Bootstrap: bootstrap, Workers: workers, Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
+		if err != nil {
+			prog.Abort()
+			return err
+		}
+		prog.Finish()
+		snippet := recommend.Snippet(p)
+		w, notes := cmd.OutOrStdout(), cmd.OutOrStdout()
+		if *format != cliout.Text {
+			notes = cmd.ErrOrStderr()
+		}
+		switch {
+		case out == cliout.Stdio:
+			if !cliout.Quiet(cmd) {
+				if err := recommend.WriteText(cmd.ErrOrStderr(), p); err != nil {
+					return err
 				}
-				baseStrat = &b
 			}
-			if !cmd.Flags().Changed("seed") {
-				seed = sc.Seed
+			if _, err := w.Write(snippet); err != nil {
+				return err
 			}
-			rules := recommend.DefaultRules()
-			rules.USDPerSecond, rules.Rare, rules.Expensive, rules.Confidence = value, rare, expensive, conf
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			p, err := recommend.Run(ctx, recommend.Config{Traces: args, Catalogs: catalogs, Model: m, Params: sc.Params,
-				Current: cur, Base: baseStrat, Seed: seed, TestShare: testShare, Rules: rules,
-				Bootstrap: bootstrap, Workers: workers})
+			notes = cmd.ErrOrStderr()
+		case *format == cliout.JSON:
+			err = cliout.WriteJSON(w, struct {
+				*recommend.Proposal
+				Snippet string `json:"snippet"`
+			}{p, string(snippet)})
+		case *format == cliout.Markdown:
+			err = recommend.WriteMarkdown(w, p)
+		case *format == cliout.CSV:
+			err = recommend.WriteCSV(w, p)
+		default:
+			if err = recommend.WriteText(w, p); err == nil && out == "" {
+				_, err = fmt.Fprintf(w, "\n%s", snippet)
+			}
+		}
+		if err != nil {
+			return err
+		}
+		// The snippet, the validation results and the JSON are one output set.
+		set := atomicfile.NewSet()
+		defer set.Abort()
+		if out != "" && out != cliout.Stdio {
+			if err := atomicfile.WriteFile(set.File(out), snippet, 0o644); err != nil {
+				return err
+			}
+		}
+		if results != "" && p.Validation != nil {
+			if err := report.WriteResults(set.File(results), p.Validation.Results); err != nil {
+				return err
+			}
+		}
+		if jsonOut != "" {
+			data, err := json.MarshalIndent(p, "", "  ")
 			if err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
-			if err := recommend.WriteText(w, p); err != nil {
+			if err := atomicfile.WriteFile(set.File(jsonOut), append(data, '\n'), 0o644); err != nil {
 				return err
 			}
-			snippet := recommend.Snippet(p)
-			if out != "" {
-				if err := atomicfile.WriteFile(out, snippet, 0o644); err != nil {
-					return fmt.Errorf("write snippet: %w", err)
-				}
-				fmt.Fprintf(w, "\nstrategy snippet: %s\n", out)
-			} else {
-				fmt.Fprintf(w, "\n%s", snippet)
-			}
-			if results != "" && p.Validation != nil {
-				if err := report.WriteResults(results, p.Validation.Results); err != nil {
-					return err
-				}
-				fmt.Fprintf(w, "validation results: %s\n", results)
-			}
-			if jsonOut != "" {
-				data, err := json.MarshalIndent(p, "", "  ")
-				if err != nil {
-					return err
-				}
-				if err := atomicfile.WriteFile(jsonOut, append(data, '\n'), 0o644); err != nil {
-					return fmt.Errorf("write %s: %w", jsonOut, err)
-				}
-			}
-			return nil
-		},
+		}
+		if err := set.Commit(guard.CheckOne); err != nil {
+			return err
+		}
+		if out != "" && out != cliout.Stdio {
+			fmt.Fprintf(notes, "\nstrategy snippet: %s\n", out)
+		}
+		if results != "" && p.Validation != nil {
+			fmt.Fprintf(notes, "validation results: %s\n", results)
+		}
+		return nil
 	}
 	fl := c.Flags()
-	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalog directories or files (default: beside the traces)")
-	fl.StringVarP(&out, "out", "o", "", "write the strategy snippet to this file (default: print it)")
+	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalog directories or files (default: the traces' own)")
+	fl.StringVarP(&out, "out", "o", "", "write the strategy snippet to this file (- for stdout; default: after the text report)")
 	fl.StringVar(&scenario, "scenario", "", "scenario whose model, params and baseline strategy are used (default: embedded default)")
 	fl.StringVar(&model, "model", "", "model preset instead of the scenario's (default without --scenario: the traces' model when it is a preset)")
 	fl.StringVar(&current, "current", "", "the strategy in use today (default: the scenario's baseline)")
@@ -142,6 +212,7 @@ and every preset are replayed on them, with paired differences.`,
 	fl.Int64Var(&expensive, "expensive", 0, "schema tokens at or above which a tool may be always-deferred (0 = catalog 75th percentile)")
 	fl.StringVar(&results, "results", "", "also write the validation's results.json here")
 	fl.StringVar(&jsonOut, "json", "", "also write the proposal and its evidence as JSON here")
+	cliout.Deprecate(c, "json", "use --format json (on stdout; add > FILE)")
 	fl.IntVar(&bootstrap, "bootstrap", 0, "bootstrap resamples of the validation (0 = default)")
 	fl.IntVar(&workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
 	return c

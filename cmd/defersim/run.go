@@ -13,6 +13,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/outguard"
+	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/scenarios"
@@ -34,8 +38,7 @@ type runFlags struct {
 	sessions   bool
 	bootstrap  int
 	noReport   bool
-	quiet      bool
-	json       bool
+	format     *cliout.Format
 	shard      string
 	resume     string
 	checkEvery int
@@ -48,7 +51,7 @@ const defaultCheckpointEvery = 10000
 
 func (f *runFlags) register(c *cobra.Command) {
 	fl := c.Flags()
-	fl.StringVarP(&f.out, "out", "o", "defersim-out", "output directory")
+	fl.StringVarP(&f.out, "out", "o", "defersim-out", "output directory (- writes results.json to stdout and nothing else)")
 	fl.IntVar(&f.workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
 	fl.StringSliceVar(&f.traces, "traces", nil, "trace files to replay instead of the scenario's (comma-separated or repeated)")
 	fl.StringSliceVar(&f.catalogs, "catalogs", nil, "catalog directories or files instead of the scenario's")
@@ -61,9 +64,10 @@ func (f *runFlags) register(c *cobra.Command) {
 	fl.BoolVar(&f.sessions, "sessions-csv", false, "also write sessions.csv with every metric per session and strategy")
 	fl.IntVar(&f.bootstrap, "bootstrap", 0, "bootstrap resamples for confidence intervals (0 = default 1000, -1 = none)")
 	fl.BoolVar(&f.noReport, "no-report", false, "write results.json only, no plots or HTML")
-	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors")
-	fl.BoolVar(&f.json, "json", false, "print the run summary (counts, output paths, per-strategy means) as JSON")
-	fl.StringVar(&f.shard, "shard", "", "replay only shard I/N of the sessions (by a hash of the session id) and also write shard.bin for defersim merge (format I/N)")
+	f.format = cliout.AddFormat(c, cliout.Text, cliout.JSON)
+	c.Flags().Lookup("format").Usage = "format of the run summary: text, or json (counts, output paths, per-strategy means)"
+	cliout.AddJSONAlias(c, f.format)
+	fl.StringVar(&f.shard, "shard", "", "replay only shard I/N of the sessions (I = 0 … N−1; by a hash of the session id) and also write shard.bin for defersim merge")
 	fl.StringVar(&f.resume, "resume", "", "continue the interrupted run whose output directory is DIR, from its checkpoint (same scenario and flags)")
 	fl.IntVar(&f.checkEvery, "checkpoint-every", defaultCheckpointEvery, "save a checkpoint in the output directory every N replayed sessions (0 = only when interrupted)")
 	fl.IntVar(&f.exact, "exact-sessions", 0, fmt.Sprintf("keep per-session values of at most N sessions; beyond, statistics are streamed (0 = %d, -1 = all)", sim.DefaultExactSessions))
@@ -121,6 +125,16 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) error {
 			return err
 		}
 	}
+	toStdout := f.out == cliout.Stdio
+	guard := outguard.New(append(cfg.InputPaths(), path)...)
+	if !toStdout {
+		if err := guard.Check(runOutputs(f.out, f.perRequest)...); err != nil {
+			return err
+		}
+	}
+	if toStdout && (f.resume != "" || f.shard != "" || f.sessions || f.perRequest != "" || *f.format == cliout.JSON) {
+		return exitError{code: 2, msg: "-o - writes results.json to stdout and nothing else: it cannot be combined with --resume, --shard, --sessions-csv, --per-request or --format json"}
+	}
 	if f.resume != "" {
 		if cmd.Flags().Changed("out") && filepath.Clean(f.out) != filepath.Clean(f.resume) {
 			return fmt.Errorf("--resume %s continues the run in that directory; --out %s names another", f.resume, f.out)
@@ -128,22 +142,29 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) error {
 		f.out = f.resume
 		cfg.Resume = true
 	}
-	if err := os.MkdirAll(f.out, 0o755); err != nil {
-		return fmt.Errorf("create output directory: %w", err)
+	if !toStdout {
+		if err := os.MkdirAll(f.out, 0o755); err != nil {
+			return fmt.Errorf("create output directory: %w", err)
+		}
+		cfg.Checkpoint, cfg.CheckpointEvery = filepath.Join(f.out, runner.CheckpointFile), max(f.checkEvery, 0)
 	}
-	cfg.Checkpoint, cfg.CheckpointEvery = filepath.Join(f.out, runner.CheckpointFile), max(f.checkEvery, 0)
 	if cfg.Resume {
 		if _, err := os.Stat(cfg.Checkpoint); err != nil {
 			return fmt.Errorf("--resume %s: no checkpoint to continue: %w", f.resume, err)
 		}
 	}
 	stderr := cmd.ErrOrStderr()
-	if !f.quiet && isTerminal(stderr) {
-		cfg.Progress = stderr
-	}
+	quiet := cliout.Quiet(cmd)
+	prog := newReporter(cmd, progress.Config{Label: "run", Verb: "replayed", Noun: "sessions", Total: runner.TraceBytes(cfg.Traces), Bytes: true})
+	cfg.Progress = prog
 	ctx, stop := interruptible(cmd.Context(), stderr)
 	defer stop()
 	out, err := runner.Run(ctx, cfg)
+	if err != nil {
+		prog.Abort()
+	} else {
+		prog.Finish()
+	}
 	if err != nil {
 		var ie *runner.InterruptedError
 		if errors.As(err, &ie) {
@@ -155,22 +176,43 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) error {
 		}
 		return err
 	}
-	wo := runner.WriteOptions{Report: !f.noReport, SessionsCSV: f.sessions, PerRequest: f.perRequest, State: cfg.Shard.Count > 0}
+	w := cmd.OutOrStdout()
+	if toStdout {
+		data, err := report.MarshalResults(out.Results)
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(data); err != nil {
+			return err
+		}
+		if !quiet {
+			printRunSummary(stderr, out, "", false)
+		}
+		return skippedSessions(stderr, out)
+	}
+	wo := runner.WriteOptions{Report: !f.noReport, SessionsCSV: f.sessions, PerRequest: f.perRequest, State: cfg.Shard.Count > 0,
+		Check: guard.CheckOne}
 	if err := runner.WriteOutputs(out, f.out, wo); err != nil {
 		return err
 	}
-	if err := os.Remove(cfg.Checkpoint); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := atomicfile.Remove(cfg.Checkpoint); err != nil {
 		return fmt.Errorf("remove the finished run's checkpoint: %w", err)
 	}
-	w := cmd.OutOrStdout()
 	switch {
-	case f.json:
+	case *f.format == cliout.JSON:
 		if err := printRunJSON(w, out, f.out, !f.noReport); err != nil {
 			return err
 		}
-	case !f.quiet:
+	case !quiet:
 		printRunSummary(w, out, f.out, !f.noReport)
 	}
+	return skippedSessions(stderr, out)
+}
+
+// skippedSessions lists the sessions that failed to replay, if any, and
+// makes them the command's exit status 1.
+func skippedSessions(stderr io.Writer, out *runner.Output) error {
+	warnImplausible(stderr, out)
 	if n := out.Info.Counts.SessionsSkipped; n > 0 {
 		for _, msg := range out.Run.Failures {
 			fmt.Fprintln(stderr, "defersim: skipped", firstLineOf(msg))
@@ -184,6 +226,12 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) error {
 // after which it says so on w and restores the signals' default action (a
 // second one stops the process at once).
 func interruptible(parent context.Context, w io.Writer) (context.Context, context.CancelFunc) {
+	return interruptibleSaying(parent, w, "finishing the sessions in flight and saving a checkpoint")
+}
+
+// interruptibleSaying is interruptible with what the command does on a
+// signal.
+func interruptibleSaying(parent context.Context, w io.Writer, what string) (context.Context, context.CancelFunc) {
 	if parent == nil {
 		parent = context.Background()
 	}
@@ -196,7 +244,7 @@ func interruptible(parent context.Context, w io.Writer) (context.Context, contex
 		case sig := <-sigs:
 			signal.Stop(sigs)
 			signal.Reset(os.Interrupt, syscall.SIGTERM)
-			fmt.Fprintf(w, "\ndefersim: %v: finishing the sessions in flight and saving a checkpoint (again to stop at once)\n", sig)
+			fmt.Fprintf(w, "\ndefersim: %v: %s (again to stop at once)\n", sig, what)
 			cancel()
 		case <-done:
 			signal.Stop(sigs)
@@ -208,11 +256,39 @@ func interruptible(parent context.Context, w io.Writer) (context.Context, contex
 	}
 }
 
+// warnImplausible warns about implausible recorded counts and durations
+// (issue 18.8: 2^63−1 tokens gave $1.4e14 per session, silently).
+func warnImplausible(w io.Writer, out *runner.Output) {
+	if out.Implausible == 0 {
+		return
+	}
+	fmt.Fprintf(w, "defersim: warning: %d trace line(s) hold an implausible count or duration, kept as recorded; figures that use them are dominated by them\n", out.Implausible)
+	for i, p := range out.FirstImplausible {
+		if i == 5 {
+			fmt.Fprintf(w, "defersim: warning: … (%d more)\n", out.Implausible-5)
+			break
+		}
+		fmt.Fprintf(w, "defersim: warning: %s:%d: %s\n", p.File, p.Line, p.Reason)
+	}
+}
+
+// runOutputs lists the files a run (or merge) writes into dir, and extra.
+func runOutputs(dir string, extra ...string) []string {
+	out := []string{filepath.Join(dir, runner.CheckpointFile)}
+	for _, name := range runner.OutputFiles {
+		out = append(out, filepath.Join(dir, name))
+	}
+	return append(out, extra...)
+}
+
 func printRunSummary(w io.Writer, out *runner.Output, dir string, withReport bool) {
 	c := out.Info.Counts
 	fmt.Fprintf(w, "replayed %d of %d sessions (%d skipped; %d lines read, %d skipped) under %d strategies\n",
 		c.SessionsReplayed, c.SessionsRead, c.SessionsSkipped, c.LinesRead, c.LinesSkipped, len(out.Results.Strategies))
 	report.Summary(w, out.Results)
+	if dir == "" {
+		return
+	}
 	fmt.Fprintf(w, "results: %s\n", filepath.Join(dir, "results.json"))
 	if withReport {
 		fmt.Fprintf(w, "report:  %s\n", filepath.Join(dir, "report.html"))
@@ -259,13 +335,4 @@ func firstLineOf(s string) string {
 		}
 	}
 	return s
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -54,16 +54,16 @@ func TestDefaultRun(t *testing.T) {
 // writing YAML, and the JSON summary.
 func TestRunFlags(t *testing.T) {
 	dir := t.TempDir()
-	out, code := runCLI(t, "run", "-o", dir, "--strategies", "eager,claude-code-default", "--no-report", "--json", "--bootstrap", "-1")
+	out, errs, code := cliIn(t, nil, "run", "-o", dir, "--strategies", "eager,claude-code-default", "--no-report", "--format", "json", "--bootstrap", "-1")
 	if code != 0 {
-		t.Fatalf("exit %d:\n%s", code, out)
+		t.Fatalf("exit %d:\n%s%s", code, out, errs)
 	}
 	var s struct {
 		Results    string
 		Strategies map[string]map[string]float64 `json:"strategy_means"`
 	}
 	if err := json.Unmarshal([]byte(out), &s); err != nil {
-		t.Fatalf("--json output is not JSON: %v\n%s", err, out)
+		t.Fatalf("--format json output is not JSON: %v\n%s", err, out)
 	}
 	if len(s.Strategies) != 2 || s.Strategies["claude-code-default"]["searches"] <= 0 {
 		t.Errorf("strategy means = %v, want eager and claude-code-default with searches", s.Strategies)

@@ -70,7 +70,7 @@ func TestSRDEvalCmd(t *testing.T) {
 		t.Error("results.json differs between two identical runs")
 	}
 	js, code := runSRDCmd(t, append(args[:len(args)-2], "--json")...)
-	if code != 0 || !strings.Contains(js, `"schema": "defersim.srd-eval/v1"`) {
+	if code != 0 || !strings.Contains(js, `"schema": "defersim.srd-eval/v2"`) {
 		t.Errorf("--json: exit %d, output %.200q", code, js)
 	}
 	for _, bad := range [][]string{
@@ -82,5 +82,27 @@ func TestSRDEvalCmd(t *testing.T) {
 		if _, code := runSRDCmd(t, bad...); code == 0 {
 			t.Errorf("%v: exit 0", bad)
 		}
+	}
+}
+
+// TestSRDConvertCmd: the draft's example and its neighbour convert to v1
+// files that lint clean; a set with lint problems converts nothing.
+func TestSRDConvertCmd(t *testing.T) {
+	draft := filepath.Join("..", "..", "srd", "testdata", "draft")
+	dir := filepath.Join(t.TempDir(), "v1")
+	out, code := runSRDCmd(t, "convert", filepath.Join(draft, "kb-internal.json"), filepath.Join(draft, "web-search.yaml"), "-o", dir)
+	if code != 0 || !strings.Contains(out, "2 SRDs, 2 converted to v1") {
+		t.Fatalf("convert: exit %d, output %q", code, out)
+	}
+	if out, code := runSRDCmd(t, "lint", dir); code != 0 || !strings.Contains(out, "2 SRDs, no problems") {
+		t.Errorf("converted files: exit %d, output %q", code, out)
+	}
+	out, code = runSRDCmd(t, "convert", filepath.Join(draft, "kb-internal.json"), filepath.Join(draft, "web-search.yaml"))
+	if code != 0 || strings.Count(out, "srd_version: 1") != 2 || !strings.Contains(out, "server: web-search") {
+		t.Errorf("convert to stdout: exit %d, output %q", code, out)
+	}
+	out, code = runSRDCmd(t, "convert", draft)
+	if code != 1 || !strings.Contains(out, "lonely.yaml:7: disambiguation: names no other domain") {
+		t.Errorf("convert of a set with a problem: exit %d, output %q", code, out)
 	}
 }

@@ -12,8 +12,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/plan"
+	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/scenarios"
 )
 
 func newSweepCmd() *cobra.Command {
@@ -39,66 +43,115 @@ PATH is params.KEY, model.KEY[.KEY] or strategy.KEY[.KEY] (set on every
 strategy it is valid for), e.g. strategy.trigger.budget=2000:16000:2000,
 strategy.warm.max_tools=4:32:4, model.latency.prefill_tps=4000:16000:4000,
 params.cold_call_prob=0:0.5:0.1. Without --param the scenario's sweep:
-block is used.`,
+block is used.
+
+The table is printed as text, Markdown or JSON (the content of
+OUT/sweep.json) with --format.`,
 		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			path := ""
-			if len(args) == 1 {
-				path = args[0]
-			}
-			sc, err := loadScenario(path)
-			if err != nil {
+	}
+	format := cliout.AddFormat(c, cliout.Text, cliout.Markdown, cliout.JSON)
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if out == cliout.Stdio {
+			return exitError{code: 2, msg: "-o names the directory for the runs and plots; print the table with --format instead"}
+		}
+		path := ""
+		if len(args) == 1 {
+			path = args[0]
+		}
+		sc, err := loadScenario(path)
+		if err != nil {
+			return err
+		}
+		var spec plan.SweepSpec
+		switch {
+		case param != "":
+			if spec, err = plan.ParseSweep(param); err != nil {
 				return err
 			}
-			var spec plan.SweepSpec
-			switch {
-			case param != "":
-				if spec, err = plan.ParseSweep(param); err != nil {
-					return err
-				}
-			case sc.Sweep != nil:
-				spec = plan.SweepSpec{Param: sc.Sweep.Param, From: sc.Sweep.From, To: sc.Sweep.To, Step: sc.Sweep.Step}
-			default:
-				return fmt.Errorf("no --param and the scenario has no sweep: block")
-			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			pts, plots, err := plan.Sweep(ctx, plan.SweepConfig{Scenario: sc, Spec: spec,
-				Overrides: runner.Overrides{Traces: traces, Catalogs: catalogs, Strategies: strategies},
-				Embedded:  embeddedData(), Dir: out, Metrics: metrics, Bootstrap: bootstrap, Workers: workers})
-			if err != nil {
-				return err
-			}
-			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "sweep of %s over %d values, %d sessions each\n", spec.Param, len(pts), pts[0].Results.Sessions)
+		case sc.Sweep != nil:
+			spec = plan.SweepSpec{Param: sc.Sweep.Param, From: sc.Sweep.From, To: sc.Sweep.To, Step: sc.Sweep.Step}
+		default:
+			return fmt.Errorf("no --param and the scenario has no sweep: block")
+		}
+		ov := runner.Overrides{Traces: traces, Catalogs: catalogs, Strategies: strategies}
+		guard, err := scenarioGuard(sc, path, ov)
+		if err != nil {
+			return err
+		}
+		if err := guard.Check(filepath.Join(out, "sweep.json")); err != nil {
+			return err
+		}
+		set := atomicfile.NewSet()
+		defer set.Abort()
+		stage, err := set.Dir(out)
+		if err != nil {
+			return err
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		prog := newReporter(cmd, progress.Config{Label: "sweep", Verb: "replayed", Noun: "values", Total: int64(len(spec.Values()))})
+		pts, plots, err := plan.Sweep(ctx, plan.SweepConfig{Scenario: sc, Spec: spec, Overrides: ov,
+			Embedded: embeddedData(), Dir: stage, Metrics: metrics, Bootstrap: bootstrap, Workers: workers,
+			Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
+		if err != nil {
+			prog.Abort()
+			return err
+		}
+		prog.Finish()
+		for i := range pts {
+			pts[i].ResultsPath = set.Final(pts[i].ResultsPath)
+		}
+		for i := range plots {
+			plots[i] = set.Final(plots[i])
+		}
+		rows := plan.Rows(pts)
+		doc := struct {
+			Spec   plan.SweepSpec   `json:"sweep"`
+			Points []plan.Point     `json:"points"`
+			Rows   []plan.SeriesRow `json:"rows"`
+			Plots  []string         `json:"plots"`
+		}{spec, pts, rows, plots}
+		data, err := json.MarshalIndent(doc, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := atomicfile.WriteFile(filepath.Join(stage, "sweep.json"), append(data, '\n'), 0o644); err != nil {
+			return err
+		}
+		if err := set.Commit(guard.CheckOne); err != nil {
+			return err
+		}
+		w := cmd.OutOrStdout()
+		switch *format {
+		case cliout.JSON:
+			return cliout.WriteJSON(w, doc)
+		case cliout.Markdown:
+			fmt.Fprintf(w, "### Sweep of %s over %d values, %d sessions each\n\n", cliout.MDEscape(spec.Param), len(pts), pts[0].Results.Sessions)
 			for _, p := range pts {
 				for _, n := range p.Notes {
-					fmt.Fprintf(w, "note (%s): %s\n", p.Label, n)
+					fmt.Fprintf(w, "> Note (%s): %s\n\n", cliout.MDEscape(p.Label), cliout.MDEscape(n))
 				}
 			}
-			fmt.Fprintln(w)
-			rows := plan.Rows(pts)
-			if err := plan.WriteSeries(w, rows); err != nil {
-				return err
+			return plan.WriteSeriesMarkdown(w, rows)
+		}
+		fmt.Fprintf(w, "sweep of %s over %d values, %d sessions each\n", spec.Param, len(pts), pts[0].Results.Sessions)
+		for _, p := range pts {
+			for _, n := range p.Notes {
+				fmt.Fprintf(w, "note (%s): %s\n", p.Label, n)
 			}
-			fmt.Fprintln(w, "\nresults and plots:")
-			for _, p := range pts {
-				fmt.Fprintln(w, "  "+p.ResultsPath)
-			}
-			for _, p := range plots {
-				fmt.Fprintln(w, "  "+p)
-			}
-			data, err := json.MarshalIndent(struct {
-				Spec   plan.SweepSpec   `json:"sweep"`
-				Points []plan.Point     `json:"points"`
-				Rows   []plan.SeriesRow `json:"rows"`
-				Plots  []string         `json:"plots"`
-			}{spec, pts, rows, plots}, "", "  ")
-			if err != nil {
-				return err
-			}
-			return atomicfile.WriteFile(filepath.Join(out, "sweep.json"), append(data, '\n'), 0o644)
-		},
+		}
+		fmt.Fprintln(w)
+		if err := plan.WriteSeries(w, rows); err != nil {
+			return err
+		}
+		fmt.Fprintln(w, "\nresults and plots:")
+		for _, p := range pts {
+			fmt.Fprintln(w, "  "+p.ResultsPath)
+		}
+		for _, p := range plots {
+			fmt.Fprintln(w, "  "+p)
+		}
+		return nil
 	}
 	fl := c.Flags()
 	fl.StringVar(&param, "param", "", "parameter and range, PATH=FROM:TO:STEP")
@@ -110,4 +163,17 @@ block is used.`,
 	fl.IntVar(&bootstrap, "bootstrap", 0, "bootstrap resamples (0 = default)")
 	fl.IntVar(&workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
 	return c
+}
+
+// scenarioGuard is the outguard of a command that replays a scenario
+// (file path, "" for the embedded default) with overrides: its inputs are
+// the scenario file and the traces and catalogs on disk.
+func scenarioGuard(sc *scenarios.Scenario, path string, ov runner.Overrides) (*outguard.Guard, error) {
+	c := *sc
+	c.Strategies = nil // inputs only: strategies do not matter here
+	rc, err := runner.FromScenario(&c, runner.Overrides{Traces: ov.Traces, Catalogs: ov.Catalogs}, embeddedData())
+	if err != nil {
+		return nil, err
+	}
+	return outguard.New(append(rc.InputPaths(), path)...), nil
 }

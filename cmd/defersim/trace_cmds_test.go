@@ -77,10 +77,10 @@ func TestTraceValidateAndStatsCmds(t *testing.T) {
 		{"tool no catalog knows", []string{"validate", "--catalogs", cats, good}, 1, []string{
 			good + `:22: session "ops-003": tool_call of tool "browser_navigate" of server "browser", which no catalog knows`}},
 		{"unreadable catalog", []string{"validate", "--catalogs", filepath.Join(dir, "nope"), good}, 2, nil},
-		{"unreadable file", []string{"validate", filepath.Join(dir, "absent.jsonl")}, 2, []string{"absent.jsonl: open trace:"}},
-		{"json report", []string{"validate", "--json", bad}, 1, []string{`"valid": false`, `"kind": "bad_json"`}},
+		{"unreadable file", []string{"validate", filepath.Join(dir, "absent.jsonl")}, 2, []string{"absent.jsonl: open: no such file"}},
+		{"json report", []string{"validate", "--format", "json", bad}, 1, []string{`"valid": false`, `"kind": "bad_json"`}},
 		{"stats", []string{"stats", "--top", "1", good}, 0, []string{"tool calls                          5  (ok 4, error 1)", "2   40.0%  files   read_file"}},
-		{"stats json", []string{"stats", "--json", good}, 0, []string{`"tool_calls": 5`, `"sessions": 3`}},
+		{"stats json", []string{"stats", "--format", "json", good}, 0, []string{`"tool_calls": 5`, `"sessions": 3`}},
 		{"stats of a bad file", []string{"stats", bad}, 1, nil},
 		{"stats skipping bad lines", []string{"stats", "--skip-bad", bad}, 0, []string{"skipped 1 malformed lines (bad_json 1)"}},
 	}
@@ -93,6 +93,53 @@ func TestTraceValidateAndStatsCmds(t *testing.T) {
 			for _, w := range tc.want {
 				if !strings.Contains(out, w) {
 					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
+
+// TestTraceImportGatewayThenValidate runs the gateway fixture through
+// "trace import" with the gateway flags, then "trace validate" and "trace
+// stats" with no catalog flag: both find the imported catalog through the
+// trace and resolve every call and search result.
+func TestTraceImportGatewayThenValidate(t *testing.T) {
+	dir := t.TempDir()
+	fixture := filepath.Join("..", "..", "traces", "importers", "testdata")
+	out := filepath.Join(dir, "gw.jsonl.gz")
+	got, code := runTraceCmd(t, "import", "--from", "openai-messages", filepath.Join(fixture, "gateway", "sessions.jsonl"),
+		"--tools", filepath.Join(fixture, "gateway", "catalog"), "--search-tool", "route", "--execute-tool", "execute-tool", "-o", out)
+	if code != 0 || !strings.Contains(got, "gateway search call → tool_search") {
+		t.Fatalf("import: exit %d\n%s", code, got)
+	}
+	partial := filepath.Join(dir, "chat.jsonl")
+	if _, code := runTraceCmd(t, "import", "--from", "openai-messages", filepath.Join(fixture, "chat.jsonl"),
+		"--tools", filepath.Join(fixture, "github@1.0.0.json"), "-o", partial); code != 0 {
+		t.Fatalf("import chat: exit %d", code)
+	}
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		want     []string
+	}{
+		{"validate with its own catalog", []string{"validate", out}, 0, []string{
+			"tools checked against its catalog " + out + ".catalog", "valid: 1 files (0 unreadable), 27 lines, 27 events, 2 sessions, 0 problems"}},
+		{"stats with its own catalog", []string{"stats", out}, 0, []string{"tool calls no catalog serves: 0 of 5"}},
+		{"own catalog lacks tools", []string{"validate", partial}, 1, []string{`tool "delete_repo" of server "github", which no catalog knows`}},
+		{"--no-catalogs", []string{"validate", "--no-catalogs", partial}, 0, []string{"0 problems"}},
+		{"stats counts unserved calls", []string{"stats", partial}, 0, []string{"tool calls no catalog serves: 2 of 5", "github/delete_repo  1"}},
+		{"flags exclude each other", []string{"validate", "--no-catalogs", "--catalogs", dir, partial}, 2, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, code := runTraceCmd(t, tc.args...)
+			if code != tc.wantCode {
+				t.Errorf("exit status %d, want %d; output:\n%s", code, tc.wantCode, got)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("output lacks %q:\n%s", w, got)
 				}
 			}
 		})

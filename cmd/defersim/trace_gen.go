@@ -4,12 +4,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/outguard"
+	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/traces/gen"
 )
 
@@ -25,7 +30,6 @@ func newTraceGenCmd() *cobra.Command {
 		zipf       float64
 		recorded   bool
 		force      bool
-		asJSON     bool
 	)
 	c := &cobra.Command{
 		Use:   "gen",
@@ -52,81 +56,112 @@ arguments valid against the version in force. No catalog is written;
 DIR/upgrades.yaml holds the schedule as a scenario servers: block.
 See docs/generator.md and docs/real-drift.md.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			p := gen.Defaults()
-			if paramsFile != "" {
-				data, err := os.ReadFile(paramsFile)
-				if err != nil {
-					return exitError{code: 2, msg: fmt.Sprintf("read parameters: %v", err)}
-				}
-				if p, err = gen.ParseParams(data); err != nil {
-					return exitError{code: 2, msg: fmt.Sprintf("%s: %v", paramsFile, err)}
-				}
+	}
+	format := cliout.AddFormat(c, cliout.Text, cliout.JSON)
+	cliout.AddJSONAlias(c, format)
+	c.RunE = func(cmd *cobra.Command, _ []string) error {
+		if out == cliout.Stdio {
+			return exitError{code: 2, msg: "trace gen writes a directory (catalog, trace, parameters): -o cannot be -"}
+		}
+		p := gen.Defaults()
+		if paramsFile != "" {
+			data, err := os.ReadFile(paramsFile)
+			if err != nil {
+				return exitError{code: 2, msg: fmt.Sprintf("read parameters: %v", err)}
 			}
-			fl := cmd.Flags()
-			if fl.Changed("seed") {
-				p.Seed = seed
+			if p, err = gen.ParseParams(data); err != nil {
+				return exitError{code: 2, msg: fmt.Sprintf("%s: %v", paramsFile, err)}
 			}
-			if fl.Changed("sessions") {
-				p.Sessions = sessions
+		}
+		fl := cmd.Flags()
+		if fl.Changed("seed") {
+			p.Seed = seed
+		}
+		if fl.Changed("sessions") {
+			p.Sessions = sessions
+		}
+		if fl.Changed("servers") {
+			if len(servers.names) > 0 && catalogs == "" {
+				return exitError{code: 2, msg: "--servers: server names need --catalogs (without it, --servers is a count)"}
 			}
-			if fl.Changed("servers") {
-				if len(servers.names) > 0 && catalogs == "" {
-					return exitError{code: 2, msg: "--servers: server names need --catalogs (without it, --servers is a count)"}
-				}
-				if len(servers.names) == 0 && catalogs != "" {
-					return exitError{code: 2, msg: "--servers: with --catalogs, name the servers (a,b,c), not a count"}
-				}
-				if catalogs == "" {
-					p.Servers = servers.n
-				}
+			if len(servers.names) == 0 && catalogs != "" {
+				return exitError{code: 2, msg: "--servers: with --catalogs, name the servers (a,b,c), not a count"}
 			}
-			if fl.Changed("zipf") {
-				p.Zipf = zipf
+			if catalogs == "" {
+				p.Servers = servers.n
 			}
-			if fl.Changed("recorded") {
-				p.Recorded = recorded
-			}
-			if fl.Changed("drift") {
-				if err := gen.ApplyDriftSpec(&p, drift); err != nil {
-					return exitError{code: 2, msg: err.Error()}
-				}
-			}
-			if catalogs != "" && fl.Changed("drift") {
-				return exitError{code: 2, msg: "--drift: the drift of --catalogs is the catalog's own (set over.mid_session and over.schedule with --params)"}
-			}
-			var g *gen.Generator
-			var err error
-			if catalogs != "" {
-				if g, err = newOverGenerator(catalogs, servers.names, p); err != nil {
-					return err
-				}
-			} else if g, err = gen.New(p); err != nil {
+		}
+		if fl.Changed("zipf") {
+			p.Zipf = zipf
+		}
+		if fl.Changed("recorded") {
+			p.Recorded = recorded
+		}
+		if fl.Changed("drift") {
+			if err := gen.ApplyDriftSpec(&p, drift); err != nil {
 				return exitError{code: 2, msg: err.Error()}
 			}
-			sum, err := g.WriteDir(out, gen.WriteOptions{Clean: force})
-			if err != nil {
+		}
+		if catalogs != "" && fl.Changed("drift") {
+			return exitError{code: 2, msg: "--drift: the drift of --catalogs is the catalog's own (set over.mid_session and over.schedule with --params)"}
+		}
+		var g *gen.Generator
+		var err error
+		if catalogs != "" {
+			if g, err = newOverGenerator(catalogs, servers.names, p); err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
-			if asJSON {
-				enc := json.NewEncoder(w)
-				enc.SetIndent("", "  ")
-				return enc.Encode(struct {
-					Dir string `json:"dir"`
-					*gen.Summary
-					Upgrades []gen.ScheduledUpgrade `json:"upgrades,omitempty"`
-				}{out, sum, g.Schedule()})
-			}
-			if catalogs != "" {
-				_, err = fmt.Fprintf(w, "wrote %s: sessions over %d servers of %s (%d server versions, %d tools), %d sessions, %d events, %d tool calls, %d mid-session catalog changes, %d fleet upgrades (%s), trace %d bytes gzip\n",
-					out, sum.Servers, catalogs, sum.ServerFiles, sum.Tools, sum.Sessions, sum.Events, sum.ToolCalls, sum.CatalogChange, len(g.Schedule()), gen.UpgradesFile, sum.TraceBytes)
-				return err
-			}
-			_, err = fmt.Fprintf(w, "wrote %s: %d servers (%d server versions, %d tools, %d catalog bytes), %d sessions, %d events, %d tool calls, %d mid-session catalog changes, trace %d bytes gzip\n",
-				out, sum.Servers, sum.ServerFiles, sum.Tools, sum.CatalogBytes, sum.Sessions, sum.Events, sum.ToolCalls, sum.CatalogChange, sum.TraceBytes)
+		} else if g, err = gen.New(p); err != nil {
+			return exitError{code: 2, msg: err.Error()}
+		}
+		guard := outguard.New(paramsFile, catalogs)
+		files := []string{filepath.Join(out, gen.TraceFile), filepath.Join(out, gen.ParamsFile), filepath.Join(out, gen.UpgradesFile)}
+		if err := guard.Check(files...); err != nil {
 			return err
-		},
+		}
+		set := atomicfile.NewSet()
+		defer set.Abort()
+		stage, err := set.Dir(out)
+		if err != nil {
+			return err
+		}
+		ctx, stop := interruptibleSaying(cmd.Context(), cmd.ErrOrStderr(), "stopping; nothing is written")
+		defer stop()
+		prog := newReporter(cmd, progress.Config{Label: "trace gen", Verb: "wrote", Noun: "sessions", Total: int64(g.Params().Sessions)})
+		sum, err := g.WriteDir(stage, gen.WriteOptions{Clean: force, Final: out, Context: ctx,
+			Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
+		if err != nil {
+			prog.Abort()
+			if ctx.Err() != nil {
+				return exitError{code: 130, msg: "generation interrupted; nothing was written"}
+			}
+			return err
+		}
+		prog.Finish()
+		if force && catalogs == "" {
+			set.Replace(filepath.Join(out, gen.CatalogDir, "*.json"))
+		}
+		if err := set.Commit(guard.CheckOne); err != nil {
+			return err
+		}
+		w := cmd.OutOrStdout()
+		if *format == cliout.JSON {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(struct {
+				Dir string `json:"dir"`
+				*gen.Summary
+				Upgrades []gen.ScheduledUpgrade `json:"upgrades,omitempty"`
+			}{out, sum, g.Schedule()})
+		}
+		if catalogs != "" {
+			_, err = fmt.Fprintf(w, "wrote %s: sessions over %d servers of %s (%d server versions, %d tools), %d sessions, %d events, %d tool calls, %d mid-session catalog changes, %d fleet upgrades (%s), trace %d bytes gzip\n",
+				out, sum.Servers, catalogs, sum.ServerFiles, sum.Tools, sum.Sessions, sum.Events, sum.ToolCalls, sum.CatalogChange, len(g.Schedule()), gen.UpgradesFile, sum.TraceBytes)
+			return err
+		}
+		_, err = fmt.Fprintf(w, "wrote %s: %d servers (%d server versions, %d tools, %d catalog bytes), %d sessions, %d events, %d tool calls, %d mid-session catalog changes, trace %d bytes gzip\n",
+			out, sum.Servers, sum.ServerFiles, sum.Tools, sum.CatalogBytes, sum.Sessions, sum.Events, sum.ToolCalls, sum.CatalogChange, sum.TraceBytes)
+		return err
 	}
 	f := c.Flags()
 	f.StringVarP(&out, "out", "o", "generated", "output directory")
@@ -140,7 +175,6 @@ See docs/generator.md and docs/real-drift.md.`,
 	f.StringVar(&drift, "drift", "", `catalog drift: "off" or key=value pairs (servers, versions, changed, added, removed, mid)`)
 	f.BoolVar(&recorded, "recorded", false, "add plausible model timings and usage (as if an eager runtime recorded the sessions)")
 	f.BoolVar(&force, "force", false, "remove catalog files in DIR/catalog that this generation does not write")
-	f.BoolVar(&asJSON, "json", false, "print the summary as JSON")
 	return c
 }
 

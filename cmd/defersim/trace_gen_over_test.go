@@ -44,7 +44,7 @@ func TestTraceGenOverCatalogs(t *testing.T) {
 		{"multi-version servers", []string{"gen", "-o", out, "--catalogs", cat, "--sessions", "10"}, 0, "sessions over 1 servers"},
 		{"named servers", []string{"gen", "-o", out, "--catalogs", cat, "--servers", "notes,clock", "--sessions", "10"}, 0, "sessions over 2 servers"},
 		{"params over block", []string{"gen", "-o", out, "--catalogs", cat, "--params", overParams}, 0, "12 sessions"},
-		{"json", []string{"gen", "-o", out, "--catalogs", cat, "--sessions", "10", "--json"}, 0, `"after_session": 5`},
+		{"json", []string{"gen", "-o", out, "--catalogs", cat, "--sessions", "10", "--format", "json"}, 0, `"after_session": 5`},
 		{"unknown server", []string{"gen", "-o", out, "--catalogs", cat, "--servers", "nope"}, 2, `"nope" is not a server`},
 		{"count with catalogs", []string{"gen", "-o", out, "--catalogs", cat, "--servers", "3"}, 2, "name the servers"},
 		{"names without catalogs", []string{"gen", "-o", out, "--servers", "a,b"}, 2, "need --catalogs"},

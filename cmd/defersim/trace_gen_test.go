@@ -25,7 +25,7 @@ func TestTraceGenCmd(t *testing.T) {
 		wantCode int
 		want     string
 	}{
-		{"params file and flags", []string{"gen", "-o", out, "--params", params, "--sessions", "5", "--drift", "servers=2,versions=2", "--json"}, 0, `"sessions": 5`},
+		{"params file and flags", []string{"gen", "-o", out, "--params", params, "--sessions", "5", "--drift", "servers=2,versions=2", "--format", "json"}, 0, `"sessions": 5`},
 		{"same again", []string{"gen", "-o", out, "--params", params, "--sessions", "5", "--drift", "servers=2,versions=2"}, 0, "5 sessions"},
 		{"stale files refused", []string{"gen", "-o", out, "--sessions", "5", "--seed", "9"}, 1, ""},
 		{"stale files removed", []string{"gen", "-o", out, "--sessions", "5", "--seed", "9", "--force"}, 0, "5 sessions"},
@@ -45,7 +45,7 @@ func TestTraceGenCmd(t *testing.T) {
 		})
 	}
 	var sum struct{ Sessions int }
-	got, _ := runTraceCmdErr(t, "gen", "-o", filepath.Join(dir, "j"), "--sessions", "3", "--json")
+	got, _, _ := cliIn(t, nil, "trace", "gen", "-o", filepath.Join(dir, "j"), "--sessions", "3", "--format", "json")
 	if err := json.Unmarshal([]byte(got), &sum); err != nil || sum.Sessions != 3 {
 		t.Errorf("--json output %q: %v", got, err)
 	}

@@ -10,47 +10,70 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/traces"
 )
 
 func newTraceStatsCmd() *cobra.Command {
 	var (
-		asJSON  bool
-		top     int
-		skipBad bool
+		top        int
+		skipBad    bool
+		noCatalogs bool
 	)
 	c := &cobra.Command{
-		Use:   "stats FILE...",
+		Use:   "stats FILE... (- for stdin)",
 		Short: "Summarise trace files: sessions, events, tool calls, openers, top tools",
 		Long: `stats reads trace files (JSONL, plain or gzip) and prints, over all of
 them: sessions, events by type, model requests, tool calls (by status),
 distinct tools, tool calls and user turns per session, sessions with recorded
 usage or timings, openers (the first tool called in each session) and the most
-called tools.
+called tools. When the traces have their own catalogs (session_start meta
+"catalog", or TRACE.catalog beside them), it also counts the tool calls no
+catalog serves, unless --no-catalogs.
 
 A malformed line stops the command (exit status 1) unless --skip-bad is given;
-"defersim trace validate" lists every problem.`,
+"defersim trace validate" lists every problem. A FILE of - is read from
+stdin. The JSON output is described in docs/cli.md.`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if top < 0 {
-				return exitError{code: 2, msg: "--top must be 0 or more"}
+	}
+	format := cliout.AddFormat(c, cliout.Text, cliout.JSON)
+	cliout.AddJSONAlias(c, format)
+	output := cliout.AddOutput(c, "the summary")
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if top < 0 {
+			return exitError{code: 2, msg: "--top must be 0 or more"}
+		}
+		in := &cliout.Inputs{Stdin: cmd.InOrStdin()}
+		rep, err := traceStats(in, args, traces.ReadOptions{SkipBad: skipBad})
+		if err != nil {
+			return err
+		}
+		if !noCatalogs {
+			// A trace read from stdin has no place beside it to look.
+			files := slices.DeleteFunc(slices.Clone(args), func(a string) bool { return a == cliout.Stdio })
+			if err := rep.resolve(files); err != nil {
+				return exitError{code: 2, msg: err.Error()}
 			}
-			rep, err := traceStats(args, traces.ReadOptions{SkipBad: skipBad})
-			if err != nil {
-				return err
+		}
+		out := cliout.Open(*output, cmd.OutOrStdout())
+		if *format == cliout.JSON {
+			rep.Stats = rep.Stats.Truncate(top)
+			if top > 0 && len(rep.Unserved) > top {
+				rep.Unserved = rep.Unserved[:top]
 			}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				rep.Stats = rep.Stats.Truncate(top)
-				return writeTraceJSON(out, rep)
-			}
-			return rep.writeText(out, top)
-		},
+			err = cliout.WriteJSON(out, rep)
+		} else {
+			err = rep.writeText(out, top)
+		}
+		if err != nil {
+			return err
+		}
+		return out.Commit()
 	}
 	f := c.Flags()
-	f.BoolVar(&asJSON, "json", false, "print JSON instead of tables")
 	f.IntVar(&top, "top", 10, "number of openers and top tools to list (0 for all)")
 	f.BoolVar(&skipBad, "skip-bad", false, "skip malformed lines (counted in the output) instead of stopping")
+	f.BoolVar(&noCatalogs, "no-catalogs", false, "do not look tool calls up in the traces' own catalogs")
 	return c
 }
 
@@ -61,14 +84,46 @@ type statsReport struct {
 	Skipped     int64                 `json:"skipped_lines"`
 	SkipReasons map[traces.Kind]int64 `json:"skip_reasons,omitempty"`
 	Stats       traces.Stats          `json:"stats"`
+	// Catalogs are the traces' own catalog directories (traces.CatalogsFor);
+	// UnservedCalls counts the tool calls none of them serves, Unserved the
+	// same per tool (most called first, cut at --top).
+	Catalogs      []string           `json:"catalogs,omitempty"`
+	UnservedCalls int                `json:"unserved_calls,omitempty"`
+	Unserved      []traces.ToolCount `json:"unserved_tools,omitempty"`
+	// Implausible counts lines with a count or duration beyond any real
+	// session's (kept); FirstImplausible locates the first.
+	Implausible      int64            `json:"implausible_values,omitempty"`
+	FirstImplausible []traces.Problem `json:"first_implausible,omitempty"`
+}
+
+// resolve looks the called tools up in the traces' own catalogs.
+func (rep *statsReport) resolve(paths []string) error {
+	dirs, err := traces.CatalogsFor(paths)
+	if err != nil || len(dirs) == 0 {
+		return err
+	}
+	idx, err := loadToolIndex(dirs)
+	if err != nil {
+		return err
+	}
+	rep.Catalogs = dirs
+	rep.Unserved = []traces.ToolCount{}
+	for _, tc := range rep.Stats.TopTools {
+		if !idx.HasTool(tc.Server, tc.Tool) {
+			rep.Unserved = append(rep.Unserved, tc)
+			rep.UnservedCalls += tc.Count
+		}
+	}
+	return nil
 }
 
 // traceStats reads every file in turn.
-func traceStats(paths []string, opts traces.ReadOptions) (statsReport, error) {
-	rep := statsReport{Files: paths}
+func traceStats(in *cliout.Inputs, paths []string, opts traces.ReadOptions) (statsReport, error) {
+	rep := statsReport{}
 	var acc traces.StatsAccumulator
 	for _, p := range paths {
-		if err := addFileStats(&acc, &rep, p, opts); err != nil {
+		rep.Files = append(rep.Files, cliout.Name(p))
+		if err := addFileStats(in, &acc, &rep, p, opts); err != nil {
 			return rep, err
 		}
 	}
@@ -76,8 +131,14 @@ func traceStats(paths []string, opts traces.ReadOptions) (statsReport, error) {
 	return rep, nil
 }
 
-func addFileStats(acc *traces.StatsAccumulator, rep *statsReport, path string, opts traces.ReadOptions) error {
-	r, err := traces.Open(path, opts)
+func addFileStats(in *cliout.Inputs, acc *traces.StatsAccumulator, rep *statsReport, path string, opts traces.ReadOptions) error {
+	f, name, err := in.Open(path)
+	if err != nil {
+		return exitError{code: 2, msg: err.Error()}
+	}
+	defer f.Close()
+	opts.OnEvent = acc.Event // count events as they are read: a session is never held whole
+	r, err := traces.NewReader(f, name, opts)
 	if err != nil {
 		return traceReadError(err)
 	}
@@ -89,6 +150,8 @@ func addFileStats(acc *traces.StatsAccumulator, rep *statsReport, path string, o
 		acc.Add(s)
 	}
 	c := r.Counts()
+	rep.Implausible += c.Implausible
+	rep.FirstImplausible = append(rep.FirstImplausible, c.FirstImplausible...)
 	rep.Skipped += c.Skipped
 	for k, n := range c.SkipReasons {
 		if rep.SkipReasons == nil {
@@ -119,5 +182,29 @@ func (rep statsReport) writeText(w io.Writer, top int) error {
 			return err
 		}
 	}
-	return traces.WriteStatsText(w, rep.Stats, top)
+	if rep.Implausible > 0 {
+		if _, err := fmt.Fprintf(w, "warning: %d line(s) hold an implausible count or duration (first: %s)\n\n",
+			rep.Implausible, rep.FirstImplausible[0]); err != nil {
+			return err
+		}
+	}
+	if err := traces.WriteStatsText(w, rep.Stats, top); err != nil {
+		return err
+	}
+	if len(rep.Catalogs) == 0 {
+		return nil
+	}
+	if _, err := fmt.Fprintf(w, "\ncatalog: %s\ntool calls no catalog serves: %d of %d\n",
+		strings.Join(rep.Catalogs, ", "), rep.UnservedCalls, rep.Stats.ToolCalls); err != nil {
+		return err
+	}
+	for i, tc := range rep.Unserved {
+		if top > 0 && i == top {
+			break
+		}
+		if _, err := fmt.Fprintf(w, "  %s/%s  %d\n", tc.Server, tc.Tool, tc.Count); err != nil {
+			return err
+		}
+	}
+	return nil
 }

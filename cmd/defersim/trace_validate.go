@@ -1,58 +1,76 @@
 package main
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/traces"
 )
 
 func newTraceValidateCmd() *cobra.Command {
 	var (
 		catalogDirs []string
-		asJSON      bool
+		noCatalogs  bool
 	)
 	c := &cobra.Command{
-		Use:   "validate FILE...",
+		Use:   "validate FILE... (- for stdin)",
 		Short: "Check trace files against trace format v1",
 		Long: `validate checks trace files (JSONL, plain or gzip) against trace format v1
 (docs/trace-format.md) and prints every problem as "file:line: reason", then a
-summary line. With --catalogs, a tool_call of a tool that no catalog in those
-directories serves is a problem too.
+summary line. A tool_call of a tool that no catalog serves, and a tool_search
+returning such a tool, are problems too: the catalogs are those given with
+--catalogs, else each file's own catalog (named in its session_start meta
+"catalog", or the TRACE.catalog directory beside it), unless --no-catalogs.
 
 Exit status: 0 when every file is valid, 1 when some file has problems,
-2 when some file or catalog cannot be read.`,
+2 when some file or catalog cannot be read. A FILE of - is read from stdin.
+--format csv lists the problems (file, line, kind, reason).`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := traces.ValidateOptions{}
-			if len(catalogDirs) > 0 {
-				idx, err := loadToolIndex(catalogDirs)
-				if err != nil {
-					return exitError{code: 2, msg: err.Error()}
-				}
-				opts.Tools = idx
-			}
-			rep := validateFiles(args, opts)
-			out := cmd.OutOrStdout()
-			var err error
-			if asJSON {
-				err = writeTraceJSON(out, rep)
-			} else {
-				err = rep.writeText(out)
-			}
+	}
+	format := cliout.AddFormat(c, cliout.Text, cliout.JSON, cliout.CSV)
+	cliout.AddJSONAlias(c, format)
+	output := cliout.AddOutput(c, "the report")
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		opts := traces.ValidateOptions{}
+		if len(catalogDirs) > 0 && noCatalogs {
+			return exitError{code: 2, msg: "--catalogs and --no-catalogs exclude each other"}
+		}
+		if len(catalogDirs) > 0 {
+			idx, err := loadToolIndex(catalogDirs)
 			if err != nil {
-				return err
+				return exitError{code: 2, msg: err.Error()}
 			}
-			return rep.exit()
-		},
+			opts.Tools = idx
+		}
+		rep := validateFiles(&cliout.Inputs{Stdin: cmd.InOrStdin()}, args, opts, len(catalogDirs) == 0 && !noCatalogs)
+		out := cliout.Open(*output, cmd.OutOrStdout())
+		var err error
+		switch *format {
+		case cliout.JSON:
+			err = cliout.WriteJSON(out, rep)
+		case cliout.CSV:
+			err = rep.writeCSV(out)
+		default:
+			err = rep.writeText(out)
+		}
+		if err == nil {
+			err = out.Commit()
+		}
+		if err != nil {
+			return err
+		}
+		return rep.exit()
 	}
 	c.Flags().StringSliceVar(&catalogDirs, "catalogs", nil,
 		"catalog directory whose tools tool_calls may name (repeatable or comma-separated)")
-	c.Flags().BoolVar(&asJSON, "json", false, "print a JSON report instead of text")
+	c.Flags().BoolVar(&noCatalogs, "no-catalogs", false, "do not check tool names against the traces' own catalogs")
 	return c
 }
 
@@ -90,23 +108,43 @@ type validateReport struct {
 
 // validateResult is the outcome for one file.
 type validateResult struct {
-	File     string           `json:"file"`
+	File string `json:"file"`
+	// Catalog is the file's own catalog directory, when tools were checked
+	// against it (traces.CatalogFor).
+	Catalog  string           `json:"catalog,omitempty"`
 	Valid    bool             `json:"valid"`
 	Error    string           `json:"error,omitempty"`
 	Counts   traces.Counts    `json:"counts"`
 	Problems []traces.Problem `json:"problems"`
 }
 
-func validateFiles(paths []string, opts traces.ValidateOptions) validateReport {
+// validateFiles validates each file ("-" is stdin); own makes each file's
+// tools checked against its own catalog (traces.CatalogFor), when it has
+// one (a trace on stdin has none).
+func validateFiles(in *cliout.Inputs, paths []string, opts traces.ValidateOptions, own bool) validateReport {
 	rep := validateReport{Valid: true, Files: []validateResult{}}
 	for _, p := range paths {
-		probs, counts, err := traces.Validate(p, opts)
-		r := validateResult{File: p, Counts: counts, Problems: probs}
+		fopts, catDir, err := ownCatalog(p, opts, own && p != cliout.Stdio)
+		var probs []traces.Problem
+		var counts traces.Counts
+		name := cliout.Name(p)
+		if err == nil {
+			var f io.ReadCloser
+			if f, name, err = in.Open(p); err == nil {
+				probs, counts, err = traces.ValidateReader(f, name, fopts)
+				f.Close()
+			}
+		}
+		r := validateResult{File: name, Catalog: catDir, Counts: counts, Problems: probs}
 		if r.Problems == nil {
 			r.Problems = []traces.Problem{}
 		}
 		if err != nil {
 			r.Error = err.Error()
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				r.Error = pe.Op + ": " + pe.Err.Error() // the file is named once, by writeText
+			}
 		}
 		r.Valid = err == nil && len(probs) == 0
 		rep.Valid = rep.Valid && r.Valid
@@ -116,6 +154,24 @@ func validateFiles(paths []string, opts traces.ValidateOptions) validateReport {
 	return rep
 }
 
+// ownCatalog returns opts with the file's own catalog as tool index when
+// own is set and the file has one.
+func ownCatalog(path string, opts traces.ValidateOptions, own bool) (traces.ValidateOptions, string, error) {
+	if !own {
+		return opts, "", nil
+	}
+	dir, ok, err := traces.CatalogFor(path)
+	if err != nil || !ok {
+		return opts, "", err
+	}
+	idx, err := loadToolIndex([]string{dir})
+	if err != nil {
+		return opts, "", err
+	}
+	opts.Tools = idx
+	return opts, dir, nil
+}
+
 func (rep validateReport) writeText(w io.Writer) error {
 	var lines, events, sessions int64
 	unreadable := 0
@@ -123,6 +179,11 @@ func (rep validateReport) writeText(w io.Writer) error {
 		if f.Error != "" {
 			unreadable++
 			if _, err := fmt.Fprintf(w, "%s: %s\n", f.File, f.Error); err != nil {
+				return err
+			}
+		}
+		if f.Catalog != "" {
+			if _, err := fmt.Fprintf(w, "%s: tools checked against its catalog %s\n", f.File, f.Catalog); err != nil {
 				return err
 			}
 		}
@@ -144,6 +205,20 @@ func (rep validateReport) writeText(w io.Writer) error {
 	return err
 }
 
+// writeCSV lists every problem, and every unreadable file, one per row.
+func (rep validateReport) writeCSV(w io.Writer) error {
+	var rows [][]string
+	for _, f := range rep.Files {
+		if f.Error != "" {
+			rows = append(rows, []string{f.File, "", "unreadable", f.Error})
+		}
+		for _, p := range f.Problems {
+			rows = append(rows, []string{p.File, strconv.Itoa(p.Line), string(p.Kind), p.Reason})
+		}
+	}
+	return cliout.WriteCSV(w, []string{"file", "line", "kind", "reason"}, rows)
+}
+
 // exit returns the command's outcome as an exit status.
 func (rep validateReport) exit() error {
 	invalid, unreadable := 0, 0
@@ -162,12 +237,4 @@ func (rep validateReport) exit() error {
 		return exitError{code: 1, msg: fmt.Sprintf("%d problems in %d of %d trace files", rep.Problems, invalid, len(rep.Files))}
 	}
 	return nil
-}
-
-// writeTraceJSON writes v as indented JSON.
-func writeTraceJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
 }

@@ -46,5 +46,8 @@ func Write(path string, perm os.FileMode, fill func(f *os.File) error) (err erro
 	if err = os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("rename into %s: %w", path, err)
 	}
+	// Temporary files of earlier writes of path that were killed before
+	// their rename (SIGKILL, a crash) go now.
+	removeStale(dir, globEscape("."+filepath.Base(path)+".tmp-")+"*")
 	return nil
 }

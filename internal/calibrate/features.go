@@ -3,7 +3,7 @@ package calibrate
 import (
 	"context"
 	"fmt"
-	"iter"
+	"time"
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/sim"
@@ -16,11 +16,15 @@ type Request struct {
 	Session string
 	// Index is the request's position within its session (0-based).
 	Index int
-	Fit   bool
-	// Recorded usage (HasUsage false when the trace has none) and duration
-	// (RecordedMs ≤ 0 when not recorded).
+	Role  Role
+	// AfterUser: the request answers a user message (the first request of
+	// a turn); otherwise it follows a tool result of the same turn.
+	AfterUser bool
+	// Recorded usage (HasUsage false when the trace has none), time to
+	// first token and duration (≤ 0 when not recorded).
 	HasUsage   bool
 	Usage      traces.Usage
+	TTFTMs     float64
 	RecordedMs float64
 	// Sim0 is the replay's prompt tokens with every overhead at zero;
 	// MsgUnits and ToolUnits are the prompt tokens one token of
@@ -28,57 +32,42 @@ type Request struct {
 	Sim0      int64
 	MsgUnits  int64
 	ToolUnits int64
-	// Split of the prompt under the parameters in force (Params of the
-	// Sampler): uncached (incl. cache write) and cache read, and the
+	// Split of the prompt under the params of the replay that collected
+	// it: uncached (incl. cache write) and cache read, and the
 	// output tokens the replay uses.
 	SimUncached int64
 	SimRead     int64
 	SimOutput   int64
 }
 
+// Fit reports whether the request belongs to the fit set.
+func (r *Request) Fit() bool { return r.Role == FitRole }
+
 // RecordedInput is the recorded prompt size: uncached + cache read + write.
 func (r *Request) RecordedInput() int64 {
 	return r.Usage.Input + r.Usage.CacheRead + r.Usage.CacheWrite
 }
 
-// Source yields the sessions to calibrate on; it may be called more than
-// once (each call reads them again).
-type Source func() iter.Seq2[*traces.Session, error]
-
-// Files returns a Source reading trace files in order.
-func Files(paths []string) Source {
-	return func() iter.Seq2[*traces.Session, error] {
-		return func(yield func(*traces.Session, error) bool) {
-			for _, p := range paths {
-				r, err := traces.Open(p, traces.ReadOptions{})
-				if err != nil {
-					yield(nil, err)
-					return
-				}
-				for s, err := range r.Sessions() {
-					if !yield(s, err) || err != nil {
-						r.Close()
-						return
-					}
-				}
-				r.Close()
-			}
-		}
-	}
+// SessionRec is what a calibration keeps of one session.
+type SessionRec struct {
+	ID   string
+	Role Role
+	// FirstReplyMs is the recorded first reply: from the first user message
+	// to the end of the first model request with text the user sees (-1
+	// when the trace does not time it).
+	FirstReplyMs float64
 }
 
-// Setup is what every replay of a calibration shares.
+// Setup is what every replay of a calibration of one model shares.
 type Setup struct {
 	Model    sim.Model
-	Params   sim.Params
 	Catalog  *catalog.Catalog
 	Strategy sim.Strategy // the recorded strategy (trigger never)
 	Seed     int64
-	FitShare float64
 }
 
-func (s *Setup) engine(p sim.Params) (*sim.Engine, error) {
-	return sim.NewEngine(sim.Config{Strategies: []sim.Strategy{s.Strategy}, Model: s.Model, Params: p,
+func (s *Setup) engine(m sim.Model, p sim.Params) (*sim.Engine, error) {
+	return sim.NewEngine(sim.Config{Strategies: []sim.Strategy{s.Strategy}, Model: m, Params: p,
 		Catalog: s.Catalog, Seed: s.Seed, FidelityStrategy: s.Strategy.Name})
 }
 
@@ -90,27 +79,33 @@ func zeroOverheads(p sim.Params) sim.Params {
 // Skipped counts sessions left out of a calibration, by reason.
 type Skipped map[string]int
 
-// collect replays every session under the recorded strategy with the
-// overheads at zero, at one token per message and at one token per tool,
-// and with params, and returns one Request per recorded model request.
-func (s *Setup) collect(src Source, params sim.Params) ([]Request, Skipped, error) {
+// collect replays every fit or held-out session of src under the recorded
+// strategy with the overheads at zero, at one token per message and at one
+// token per tool, and with params, and returns one Request per recorded
+// model request and one SessionRec per session.
+func (s *Setup) collect(src Source, params sim.Params) ([]Request, []SessionRec, Skipped, error) {
 	p0 := zeroOverheads(params)
 	pm, pt := p0, p0
 	pm.MessageOverheadTokens = 1
 	pt.ToolOverheadTokens = 1
 	var engines [4]*sim.Engine
 	for i, p := range []sim.Params{p0, pm, pt, params} {
-		e, err := s.engine(p)
+		e, err := s.engine(s.Model, p)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		engines[i] = e
 	}
 	skipped := Skipped{}
 	var out []Request
-	for sess, err := range src() {
+	var sessions []SessionRec
+	for it, err := range src() {
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
+		}
+		sess := it.Session
+		if it.Role == Unused {
+			continue
 		}
 		if st := sess.Start(); st != nil && st.RecordedStrategy != "" && st.RecordedStrategy != "eager" {
 			skipped["recorded with deferral ("+st.RecordedStrategy+")"]++
@@ -122,9 +117,16 @@ func (s *Setup) collect(src Source, params sim.Params) ([]Request, Skipped, erro
 			outs[i] = e.ReplayNeed(need)[0]
 		}
 		var steps []*sim.Step
+		var afterUser []bool
+		prevUser := false
 		for i := range need.Steps {
-			if need.Steps[i].Kind == sim.StepModel {
+			switch need.Steps[i].Kind {
+			case sim.StepModel:
 				steps = append(steps, &need.Steps[i])
+				afterUser = append(afterUser, prevUser)
+				prevUser = false
+			case sim.StepUser:
+				prevUser = true
 			}
 		}
 		if len(steps) == 0 {
@@ -135,9 +137,9 @@ func (s *Setup) collect(src Source, params sim.Params) ([]Request, Skipped, erro
 			skipped["replay requests do not match recorded ones"]++
 			continue
 		}
-		fit := InFitSet(s.Seed, sess.ID, s.FitShare)
+		sessions = append(sessions, SessionRec{ID: sess.ID, Role: it.Role, FirstReplyMs: recordedFirstReply(need)})
 		for k, st := range steps {
-			r := Request{Session: sess.ID, Index: k, Fit: fit, RecordedMs: st.DurationMs,
+			r := Request{Session: sess.ID, Index: k, Role: it.Role, AfterUser: afterUser[k], RecordedMs: st.DurationMs, TTFTMs: st.TTFTMs,
 				Sim0:      outs[0].PerRequest[k].Input,
 				MsgUnits:  outs[1].PerRequest[k].Input - outs[0].PerRequest[k].Input,
 				ToolUnits: outs[2].PerRequest[k].Input - outs[0].PerRequest[k].Input}
@@ -152,49 +154,81 @@ func (s *Setup) collect(src Source, params sim.Params) ([]Request, Skipped, erro
 		}
 	}
 	if len(out) == 0 {
-		return nil, skipped, fmt.Errorf("no recorded model request to calibrate on")
+		return nil, nil, skipped, fmt.Errorf("no recorded model request to calibrate on")
 	}
-	return out, skipped, nil
+	return out, sessions, skipped, nil
+}
+
+// recordedFirstReply is the recorded time from the first user message to
+// the end of the first model request that produced text, the span the
+// engine reports as first_reply_ms (-1 when the trace does not time it).
+func recordedFirstReply(n *sim.Need) float64 {
+	var t0 time.Time
+	for i := range n.Steps {
+		st := &n.Steps[i]
+		switch {
+		case st.Kind == sim.StepUser && t0.IsZero():
+			if st.T.IsZero() {
+				return -1
+			}
+			t0 = st.T
+		case st.Kind == sim.StepModel && !t0.IsZero() && (st.Text != "" || st.TextTokens > 0):
+			if st.T.IsZero() || st.DurationMs <= 0 {
+				return -1
+			}
+			return float64(st.T.Sub(t0))/float64(time.Millisecond) + st.DurationMs
+		}
+	}
+	return -1
+}
+
+// heldOut yields the held-out sessions of src.
+func heldOut(src Source) func(func(*traces.Session, error) bool) {
+	return func(yield func(*traces.Session, error) bool) {
+		for it, err := range src() {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if it.Role != HeldOut {
+				continue
+			}
+			if !yield(it.Session, nil) {
+				return
+			}
+		}
+	}
 }
 
 // fidelity replays the held-out sessions with params through the engine's
 // fidelity machinery and summarises simulated vs recorded prompt tokens.
 func (s *Setup) fidelity(ctx context.Context, src Source, params sim.Params) (*sim.Fidelity, error) {
-	e, err := s.engine(params)
+	e, err := s.engine(s.Model, params)
 	if err != nil {
 		return nil, err
 	}
-	held := func(yield func(*traces.Session, error) bool) {
-		for sess, err := range src() {
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			if InFitSet(s.Seed, sess.ID, s.FitShare) {
-				continue
-			}
-			if !yield(sess, nil) {
-				return
-			}
-		}
-	}
-	res, err := e.Run(ctx, held, sim.RunOptions{Workers: 1})
+	res, err := e.Run(ctx, heldOut(src), sim.RunOptions{Workers: 1})
 	if err != nil {
 		return nil, err
 	}
 	return sim.SummarizeFidelity(s.Strategy.Name, res.Fidelity), nil
 }
 
-// RecordedModel returns the model named by the first session_start of the
-// traces that has one ("" when none does).
-func RecordedModel(paths []string) (string, error) {
-	for s, err := range Files(paths)() {
-		if err != nil {
-			return "", err
-		}
-		if st := s.Start(); st != nil && st.Model != "" {
-			return st.Model, nil
-		}
+// firstReplies replays the held-out sessions with model and params and
+// returns each session's simulated first reply without the server
+// connection and tool listing the recording does not time, by session id.
+func (s *Setup) firstReplies(src Source, m sim.Model, params sim.Params) (map[string]float64, error) {
+	e, err := s.engine(m, params)
+	if err != nil {
+		return nil, err
 	}
-	return "", nil
+	out := map[string]float64{}
+	for sess, err := range heldOut(src) {
+		if err != nil {
+			return nil, err
+		}
+		v := e.ReplayNeed(sim.ExtractNeed(sess))[0].Values
+		out[sess.ID] = v[sim.MFirstReplyMs] - v[sim.MFirstReplyConnectMs] - v[sim.MFirstReplyListMs]
+	}
+	return out, nil
 }

@@ -1,81 +1,166 @@
 package calibrate
 
 import (
-	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
-
-	"github.com/defersim/defersim/sim"
-	"github.com/defersim/defersim/sim/presets"
 )
 
 // WriteText prints the calibration: data, fitted values, fit quality and
-// held-out errors.
+// held-out errors, per model group.
 func WriteText(w io.Writer, r *Result) error {
-	fmt.Fprintf(w, "calibrated on %d of %d sessions (seed %d, fit share %.2f), judged on the other %d; %d model requests (%d with usage, %d with a duration); loss %s; tokenizer %s\n",
-		r.FitSessions, r.Sessions, r.Seed, r.FitShare, r.Sessions-r.FitSessions, r.Requests, r.WithUsage, r.WithDuration, r.Loss, r.Tokenizer)
-	for _, k := range sortedSkips(r.Skipped) {
-		fmt.Fprintf(w, "skipped %d session(s): %s\n", r.Skipped[k], k)
+	held := "judged on the others"
+	if len(r.Test) > 0 {
+		held = "judged on every session of " + baseNames(r.Test)
 	}
-	if o := r.Overhead; o != nil {
-		fmt.Fprintf(w, "\nprompt overhead (fitted on %d requests of %d sessions):\n", o.FitRequests, o.FitSessions)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  parameter\tscenario\tfitted")
-		fmt.Fprintf(tw, "  request_overhead_tokens\t%d\t%d\n", r.paramsBefore().RequestOverheadTokens, o.RequestOverheadTokens)
-		fmt.Fprintf(tw, "  message_overhead_tokens\t%d\t%d\n", r.paramsBefore().MessageOverheadTokens, o.MessageOverheadTokens)
-		fmt.Fprintf(tw, "  tool_overhead_tokens\t%d\t%d\n", r.paramsBefore().ToolOverheadTokens, o.ToolOverheadTokens)
-		tw.Flush()
-		for _, n := range o.Notes {
-			fmt.Fprintf(w, "  note: %s\n", n)
-		}
-		fr := o.FitResiduals
-		fmt.Fprintf(w, "  fit residuals, recorded − simulated tokens: p5 %.0f, p25 %.0f, median %.0f, p75 %.0f, p95 %.0f\n", fr.P05, fr.P25, fr.P50, fr.P75, fr.P95)
-		if o.Before != nil && o.After != nil {
-			fmt.Fprintf(w, "  held-out prompt tokens per request (%d requests), |sim − rec| / rec:\n", o.After.Requests)
-			fmt.Fprintf(w, "    scenario params: median %s, p90 %s, mean signed %+.1f%%\n", pct(o.Before.InputMedianAbsRelErr), pct(o.Before.InputP90AbsRelErr), o.Before.InputMeanRelErr*100)
-			fmt.Fprintf(w, "    fitted params:   median %s, p90 %s, mean signed %+.1f%%\n", pct(o.After.InputMedianAbsRelErr), pct(o.After.InputP90AbsRelErr), o.After.InputMeanRelErr*100)
-		}
-	}
-	if l := r.Latency; l != nil {
-		fmt.Fprintf(w, "\nlatency (fitted on %d requests of %d sessions; prompt split: %s):\n", l.FitRequests, l.FitSessions, l.Split)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  parameter\tscenario\tcalibrated\t")
-		before := []float64{l.ScenarioLatency.OverheadMs, l.ScenarioLatency.PrefillTPS, l.ScenarioLatency.CachedPrefillTPS, l.ScenarioLatency.DecodeTPS, l.ScenarioLatency.JitterCV}
-		for i, p := range l.Params {
-			how := "fitted"
-			if !p.Fitted {
-				how = p.Note
-			} else if p.Note != "" {
-				how = p.Note
-			}
-			fmt.Fprintf(tw, "  %s\t%g\t%g\t%s\n", p.Name, before[i], p.Value, how)
-		}
-		tw.Flush()
-		fr := l.FitResiduals
-		fmt.Fprintf(w, "  fit: R² %.3f, robust residual scale %.0f ms, %d IRLS iterations; residuals (recorded − predicted) p5 %.0f, median %.0f, p95 %.0f ms\n",
-			l.RSquared, l.ScaleMs, l.Iterations, fr.P05, fr.P50, fr.P95)
-		if l.HeldOut.Requests > 0 {
-			h := l.HeldOutResiduals
-			fmt.Fprintf(w, "  held-out request time (%d requests of %d sessions), |pred − rec| / rec:\n", l.HeldOut.Requests, l.HeldSessions)
-			fmt.Fprintf(w, "    scenario latency:   median %s, p90 %s, mean signed %+.1f%%\n", pct(l.HeldOutBefore.MedianAbsRel), pct(l.HeldOutBefore.P90AbsRel), l.HeldOutBefore.MeanRel*100)
-			fmt.Fprintf(w, "    calibrated latency: median %s, p90 %s, mean signed %+.1f%%; R² %.3f; residuals p5 %.0f, median %.0f, p95 %.0f ms\n",
-				pct(l.HeldOut.MedianAbsRel), pct(l.HeldOut.P90AbsRel), l.HeldOut.MeanRel*100, l.HeldOutRSquared, h.P05, h.P50, h.P95)
-		}
-	}
-	for _, p := range r.Problems {
-		fmt.Fprintf(w, "\nnote: %s\n", p)
+	fmt.Fprintf(w, "calibrate: fitted on %s of %s, %s; loss %s, %s residuals; tokenizer %s\n",
+		r.fitOn.Describe(r.Seed), baseNames(r.Traces), held, r.Loss, r.Residuals, r.Tokenizer)
+	for _, mf := range r.Models {
+		writeModel(w, mf, r.Jitter)
 	}
 	return nil
 }
 
-// paramsBefore returns the scenario's params (r.Params holds the fitted ones).
-func (r *Result) paramsBefore() sim.Params { return r.scenarioParams }
+func writeModel(w io.Writer, mf *ModelFit, jitterWritten bool) {
+	rec := mf.Recorded
+	if rec == "" {
+		rec = "no model recorded"
+	} else {
+		rec = "recorded " + rec
+	}
+	fmt.Fprintf(w, "\n== model %s (%s; from the %s) ==\n", mf.Model, rec, modelSourceText(mf.ModelSource))
+	fmt.Fprintf(w, "%d sessions: %d fitted on, %d held out; %d model requests (%d with usage, %d with a duration)\n",
+		mf.Sessions, mf.FitSessions, mf.HeldSessions, mf.Requests, mf.WithUsage, mf.WithDuration)
+	for _, k := range sortedSkips(mf.Skipped) {
+		fmt.Fprintf(w, "skipped %d session(s): %s\n", mf.Skipped[k], k)
+	}
+	if o := mf.Overhead; o != nil {
+		writeOverhead(w, mf, o)
+	}
+	if l := mf.Latency; l != nil {
+		writeLatency(w, l, jitterWritten)
+	}
+	if ev := mf.HeldOut; ev != nil && ev.Requests.Requests > 0 {
+		writeEvaluation(w, ev, mf.Latency)
+	}
+	for _, p := range mf.Problems {
+		fmt.Fprintf(w, "note: %s\n", p)
+	}
+}
+
+func modelSourceText(s string) string {
+	switch s {
+	case "recorded":
+		return "preset of the recorded model"
+	case "fallback":
+		return "scenario's model: the recorded one has no preset"
+	case "--model":
+		return "preset --model names"
+	}
+	return "scenario's model"
+}
+
+func writeOverhead(w io.Writer, mf *ModelFit, o *OverheadFit) {
+	fmt.Fprintf(w, "\nprompt overhead (fitted on %d requests of %d sessions):\n", o.FitRequests, o.FitSessions)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  parameter\tscenario\tfitted")
+	b := mf.ScenarioParams
+	fmt.Fprintf(tw, "  request_overhead_tokens\t%d\t%d\n", b.RequestOverheadTokens, o.RequestOverheadTokens)
+	fmt.Fprintf(tw, "  message_overhead_tokens\t%d\t%d\n", b.MessageOverheadTokens, o.MessageOverheadTokens)
+	fmt.Fprintf(tw, "  tool_overhead_tokens\t%d\t%d\n", b.ToolOverheadTokens, o.ToolOverheadTokens)
+	tw.Flush()
+	for _, n := range o.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
+	fr := o.FitResiduals
+	fmt.Fprintf(w, "  fit residuals, recorded − simulated tokens: p5 %.0f, p25 %.0f, median %.0f, p75 %.0f, p95 %.0f\n", fr.P05, fr.P25, fr.P50, fr.P75, fr.P95)
+	if o.Before != nil && o.After != nil {
+		fmt.Fprintf(w, "  held-out prompt tokens per request (%d requests), |sim − rec| / rec and KS distance:\n", o.After.Requests)
+		fmt.Fprintf(w, "    scenario params: median %s, p90 %s, mean signed %+.1f%%, KS %.3f\n", pct(o.Before.InputMedianAbsRelErr), pct(o.Before.InputP90AbsRelErr), o.Before.InputMeanRelErr*100, o.HeldOutKSBefore)
+		fmt.Fprintf(w, "    fitted params:   median %s, p90 %s, mean signed %+.1f%%, KS %.3f\n", pct(o.After.InputMedianAbsRelErr), pct(o.After.InputP90AbsRelErr), o.After.InputMeanRelErr*100, o.HeldOutKS)
+	}
+}
+
+func writeLatency(w io.Writer, l *LatencyFit, jitterWritten bool) {
+	how := "duration"
+	if l.TTFT {
+		how = "time to first token, then decoding"
+	}
+	fmt.Fprintf(w, "\nlatency (fitted on %d requests of %d sessions; %s; prompt split: %s; %s residuals):\n", l.FitRequests, l.FitSessions, how, l.Split, l.Residuals)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  parameter\tscenario\tcalibrated\t")
+	s := l.ScenarioLatency
+	before := []float64{s.OverheadMs, s.PrefillTPS, s.CachedPrefillTPS, s.DecodeTPS}
+	for i, p := range l.Params {
+		how := "fitted"
+		if p.Note != "" {
+			how = p.Note
+		}
+		fmt.Fprintf(tw, "  %s\t%g\t%g\t%s\n", p.Name, before[i], p.Value, how)
+	}
+	jit := "not written: per-request predictions stay deterministic (--jitter writes it, for distributions)"
+	if jitterWritten {
+		jit = "written (--jitter): replays draw each request's time around the prediction"
+	}
+	fmt.Fprintf(tw, "  jitter_cv\t%g\t%g\t%s\n", s.JitterCV, l.JitterCV, jit)
+	tw.Flush()
+	fr := l.FitResiduals
+	fmt.Fprintf(w, "  fit: R² %.3f, robust residual scale %.0f ms, %d IRLS iterations; residuals (recorded − predicted) p5 %.0f, median %.0f, p95 %.0f ms\n",
+		l.RSquared, l.ScaleMs, l.Iterations, fr.P05, fr.P50, fr.P95)
+}
+
+func writeEvaluation(w io.Writer, ev *Evaluation, l *LatencyFit) {
+	fmt.Fprintf(w, "\nheld-out latency (%d requests of %d sessions), |pred − rec| / rec and KS distance of the distributions:\n", ev.Requests.Requests, ev.Sessions)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  request time\tmedian\tp90\tmean signed\tKS")
+	row := func(name string, e ErrorSummary, ks float64) {
+		k := ""
+		if !math.IsNaN(ks) {
+			k = fmt.Sprintf("%.3f", ks)
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%+.1f%%\t%s\n", name, pct(e.MedianAbsRel), pct(e.P90AbsRel), e.MeanRel*100, k)
+	}
+	row("scenario latency", ev.RequestsBefore, ev.RequestKSBefore)
+	row("calibrated", ev.Requests, ev.RequestKS)
+	fmt.Fprintf(tw, "  calibrated + jitter %g\t\t\t\t%.3f\n", l.JitterCV, ev.RequestKSJitter)
+	if ev.AfterUser.Requests > 0 {
+		row(fmt.Sprintf("  answering a user message (%d)", ev.AfterUser.Requests), ev.AfterUser, nan())
+	}
+	if ev.AfterTool.Requests > 0 {
+		row(fmt.Sprintf("  after a tool result (%d)", ev.AfterTool.Requests), ev.AfterTool, nan())
+	}
+	if ev.InSample != nil {
+		row("  best fit on these requests", *ev.InSample, nan())
+	}
+	if ev.TTFT != nil {
+		row(fmt.Sprintf("time to first token (%d)", ev.TTFT.Requests), *ev.TTFT, nan())
+	}
+	if n := ev.FirstReply.Requests; n > 0 {
+		fmt.Fprintf(tw, "  first reply (%d sessions)\t\t\t\t\n", n)
+		row("  scenario latency", ev.FirstReplyBefore, ev.FirstReplyKSBefore)
+		row("  calibrated", ev.FirstReply, ev.FirstReplyKS)
+		fmt.Fprintf(tw, "    calibrated + jitter\t\t\t\t%.3f\n", ev.FirstReplyKSJitter)
+	}
+	tw.Flush()
+	h := ev.Residuals
+	fmt.Fprintf(w, "  R² %.3f; residuals (recorded − predicted) p5 %.0f, median %.0f, p95 %.0f ms\n", ev.RSquared, h.P05, h.P50, h.P95)
+}
+
+func nan() float64 { return math.NaN() }
 
 func pct(v float64) string { return fmt.Sprintf("%.1f%%", v*100) }
+
+func baseNames(paths []string) string {
+	var files []string
+	for _, t := range paths {
+		files = append(files, filepath.Base(t))
+	}
+	return strings.Join(files, ", ")
+}
 
 func sortedSkips(m Skipped) []string {
 	var out []string
@@ -84,46 +169,4 @@ func sortedSkips(m Skipped) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// Snippet renders the calibrated values as a scenario fragment: model
-// latency (on the scenario's model preset when it is one) and params.
-func Snippet(r *Result) []byte {
-	var b bytes.Buffer
-	var files []string
-	for _, t := range r.Traces {
-		files = append(files, filepath.Base(t))
-	}
-	fmt.Fprintf(&b, "# defersim calibrate: %d of %d sessions of %s (seed %d), loss %s, tokenizer %s.\n",
-		r.FitSessions, r.Sessions, strings.Join(files, ", "), r.Seed, r.Loss, r.Tokenizer)
-	if o := r.Overhead; o != nil && o.After != nil {
-		fmt.Fprintf(&b, "# Held-out prompt tokens: median |error| %s, p90 %s (was %s, %s).\n",
-			pct(o.After.InputMedianAbsRelErr), pct(o.After.InputP90AbsRelErr), pct(o.Before.InputMedianAbsRelErr), pct(o.Before.InputP90AbsRelErr))
-	}
-	if l := r.Latency; l != nil && l.HeldOut.Requests > 0 {
-		fmt.Fprintf(&b, "# Held-out request time: median |error| %s, p90 %s (was %s, %s).\n",
-			pct(l.HeldOut.MedianAbsRel), pct(l.HeldOut.P90AbsRel), pct(l.HeldOutBefore.MedianAbsRel), pct(l.HeldOutBefore.P90AbsRel))
-	}
-	if l := r.Latency; l != nil {
-		b.WriteString("model:\n")
-		if _, err := presets.Model(r.Model); err == nil {
-			fmt.Fprintf(&b, "  preset: %s\n", r.Model)
-		}
-		b.WriteString("  latency:\n")
-		for _, p := range l.Params {
-			comment := ""
-			if !p.Fitted {
-				comment = "  # " + p.Note
-			}
-			fmt.Fprintf(&b, "    %s: %g%s\n", p.Name, p.Value, comment)
-		}
-	}
-	if o := r.Overhead; o != nil {
-		b.WriteString("params:\n")
-		fmt.Fprintf(&b, "  tokenizer: %s\n", r.Tokenizer)
-		fmt.Fprintf(&b, "  request_overhead_tokens: %d\n", o.RequestOverheadTokens)
-		fmt.Fprintf(&b, "  message_overhead_tokens: %d\n", o.MessageOverheadTokens)
-		fmt.Fprintf(&b, "  tool_overhead_tokens: %d\n", o.ToolOverheadTokens)
-	}
-	return b.Bytes()
 }

@@ -34,6 +34,9 @@ type Regression struct {
 	Converged  bool
 	// Weights are the final IRLS weights (1 = full influence).
 	Weights []float64
+	// AtBound[j] reports that coefficient j sits at its lower bound
+	// (FitBounded): the data would push it lower.
+	AtBound []bool
 }
 
 // maxIter and tol bound the IRLS loop.
@@ -55,6 +58,72 @@ func Fit(x [][]float64, y []float64, loss Loss) (*Regression, error) {
 // give every session the same total weight whatever its request count.
 // The robust scale is the weighted median absolute residual.
 func FitWeighted(x [][]float64, y, prior []float64, loss Loss) (*Regression, error) {
+	return FitBounded(x, y, prior, nil, loss)
+}
+
+// FitBounded is FitWeighted with a lower bound per coefficient (nil: no
+// bounds; -Inf: no bound on that coefficient). Each reweighted step solves
+// the bounded weighted least-squares problem exactly (boundedLS), so the
+// robust fit never leaves the feasible region: a latency fit cannot return
+// a negative overhead or a negative time per token.
+func FitBounded(x [][]float64, y, prior, lower []float64, loss Loss) (*Regression, error) {
+	pr, err := newProblem(x, y, prior, lower)
+	if err != nil {
+		return nil, err
+	}
+	n := len(x)
+	w := make([]float64, n)  // robustness weights
+	tw := make([]float64, n) // prior × robustness
+	for i := range w {
+		w[i] = 1
+	}
+	reg := &Regression{}
+	beta, err := pr.solve(y, pr.pw)
+	if err != nil {
+		return nil, err
+	}
+	res := make([]float64, n)
+	for it := 1; it <= maxIter; it++ {
+		residuals(pr.xs, y, beta, res)
+		s := weightedMADScale(res, pr.pw)
+		reg.Scale, reg.Iterations = s, it
+		if loss == OLS || s == 0 {
+			reg.Converged = true
+			break
+		}
+		robustWeights(res, s, loss, w)
+		for i := range tw {
+			tw[i] = w[i] * pr.pw[i]
+		}
+		next, err := pr.solve(y, tw)
+		if err != nil {
+			return nil, err
+		}
+		done := converged(beta, next)
+		beta = next
+		if done {
+			reg.Converged = true
+			break
+		}
+	}
+	residuals(pr.xs, y, beta, res)
+	reg.Scale = weightedMADScale(res, pr.pw)
+	pr.finish(reg, beta, w, loss)
+	return reg, nil
+}
+
+// problem is a regression prepared for solving: columns rescaled to a
+// maximum magnitude of 1 for conditioning, bounds and prior weights in the
+// rescaled coordinates.
+type problem struct {
+	xs    [][]float64
+	scale []float64
+	lower []float64 // as given (nil: unbounded)
+	lo    []float64 // in rescaled coordinates
+	pw    []float64
+}
+
+func newProblem(x [][]float64, y, prior, lower []float64) (*problem, error) {
 	n := len(x)
 	if prior != nil && len(prior) != n {
 		return nil, fmt.Errorf("regression: %d prior weights for %d rows", len(prior), n)
@@ -66,7 +135,10 @@ func FitWeighted(x [][]float64, y, prior []float64, loss Loss) (*Regression, err
 	if p == 0 || p > n {
 		return nil, fmt.Errorf("regression: %d columns for %d rows", p, n)
 	}
-	scale := make([]float64, p)
+	if lower != nil && len(lower) != p {
+		return nil, fmt.Errorf("regression: %d lower bounds for %d columns", len(lower), p)
+	}
+	pr := &problem{scale: make([]float64, p), lower: lower, pw: make([]float64, n)}
 	for _, row := range x {
 		if len(row) != p {
 			return nil, errors.New("regression: ragged X")
@@ -75,85 +147,61 @@ func FitWeighted(x [][]float64, y, prior []float64, loss Loss) (*Regression, err
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return nil, fmt.Errorf("regression: column %d has a non-finite value", j)
 			}
-			scale[j] = max(scale[j], math.Abs(v))
+			pr.scale[j] = max(pr.scale[j], math.Abs(v))
 		}
 	}
-	for j := range scale {
-		if scale[j] == 0 {
+	for j := range pr.scale {
+		if pr.scale[j] == 0 {
 			return nil, fmt.Errorf("regression: column %d is all zeros", j)
 		}
 	}
-	xs := make([][]float64, n)
+	pr.xs = make([][]float64, n)
 	for i, row := range x {
-		xs[i] = make([]float64, p)
+		pr.xs[i] = make([]float64, p)
 		for j, v := range row {
-			xs[i][j] = v / scale[j]
+			pr.xs[i][j] = v / pr.scale[j]
 		}
 	}
-	pw := make([]float64, n)
-	for i := range pw {
-		pw[i] = 1
+	if lower != nil {
+		pr.lo = make([]float64, p)
+		for j, b := range lower {
+			if math.IsNaN(b) || math.IsInf(b, 1) {
+				return nil, fmt.Errorf("regression: lower bound %d is %v", j, b)
+			}
+			pr.lo[j] = b * pr.scale[j]
+		}
+	}
+	for i := range pr.pw {
+		pr.pw[i] = 1
 		if prior != nil {
 			if !(prior[i] >= 0) || math.IsInf(prior[i], 0) {
 				return nil, fmt.Errorf("regression: prior weight %d is %v", i, prior[i])
 			}
-			pw[i] = prior[i]
+			pr.pw[i] = prior[i]
 		}
 	}
-	w := make([]float64, n)  // robustness weights
-	tw := make([]float64, n) // prior × robustness
-	for i := range w {
-		w[i] = 1
+	return pr, nil
+}
+
+// solve is the (bounded) weighted least-squares step in rescaled coordinates.
+func (pr *problem) solve(y, w []float64) ([]float64, error) {
+	if pr.lo == nil {
+		return weightedLS(pr.xs, y, w)
 	}
-	reg := &Regression{}
-	beta, err := weightedLS(xs, y, pw)
-	if err != nil {
-		return nil, err
-	}
-	res := make([]float64, n)
-	for it := 1; it <= maxIter; it++ {
-		residuals(xs, y, beta, res)
-		s := weightedMADScale(res, pw)
-		reg.Scale, reg.Iterations = s, it
-		if loss == OLS || s == 0 {
-			reg.Converged = true
-			break
-		}
-		for i, r := range res {
-			a := math.Abs(r)
-			switch loss {
-			case LAD:
-				w[i] = 1 / max(a, 1e-6*s)
-			default:
-				if a <= HuberK*s {
-					w[i] = 1
-				} else {
-					w[i] = HuberK * s / a
-				}
-			}
-		}
-		for i := range tw {
-			tw[i] = w[i] * pw[i]
-		}
-		next, err := weightedLS(xs, y, tw)
-		if err != nil {
-			return nil, err
-		}
-		delta, size := 0.0, 0.0
-		for j := range beta {
-			delta = max(delta, math.Abs(next[j]-beta[j]))
-			size = max(size, math.Abs(beta[j]))
-		}
-		beta = next
-		if delta <= tol*max(size, 1) {
-			reg.Converged = true
-			break
-		}
-	}
-	residuals(xs, y, beta, res)
-	reg.Scale = weightedMADScale(res, pw)
+	return boundedLS(pr.xs, y, w, pr.lo)
+}
+
+// finish stores beta in the original coordinates, marking coefficients at
+// their bound, and the robustness weights.
+func (pr *problem) finish(reg *Regression, beta, w []float64, loss Loss) {
+	reg.AtBound = make([]bool, len(beta))
 	for j := range beta {
-		beta[j] /= scale[j]
+		at := pr.lo != nil && beta[j] <= pr.lo[j]
+		beta[j] /= pr.scale[j]
+		if at {
+			beta[j] = pr.lower[j] // exactly the bound
+			reg.AtBound[j] = true
+		}
 	}
 	reg.Beta = beta
 	reg.Weights = w
@@ -162,7 +210,35 @@ func FitWeighted(x [][]float64, y, prior []float64, loss Loss) (*Regression, err
 			reg.Weights[i] = 1
 		}
 	}
-	return reg, nil
+}
+
+// robustWeights sets the IRLS weights of residuals res at scale s.
+func robustWeights(res []float64, s float64, loss Loss, w []float64) {
+	for i, r := range res {
+		a := math.Abs(r)
+		switch loss {
+		case OLS:
+			w[i] = 1
+		case LAD:
+			w[i] = 1 / max(a, 1e-6*s)
+		default:
+			if a <= HuberK*s {
+				w[i] = 1
+			} else {
+				w[i] = HuberK * s / a
+			}
+		}
+	}
+}
+
+// converged reports whether an IRLS step moved beta by at most tol.
+func converged(beta, next []float64) bool {
+	delta, size := 0.0, 0.0
+	for j := range beta {
+		delta = max(delta, math.Abs(next[j]-beta[j]))
+		size = max(size, math.Abs(beta[j]))
+	}
+	return delta <= tol*max(size, 1)
 }
 
 // Predict returns x·beta.

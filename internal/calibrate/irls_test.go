@@ -108,3 +108,117 @@ func TestInFitSet(t *testing.T) {
 		t.Errorf("%d of 5000 in the fit set at share 0.7", n)
 	}
 }
+
+// TestFitBounded pins the bounded fit: a slope the data would make negative
+// sits at its bound and the rest is the best fit given it; bounds that do
+// not bind change nothing; the answer is no worse than any feasible point.
+func TestFitBounded(t *testing.T) {
+	x := make([][]float64, 50)
+	y := make([]float64, 50)
+	for i := range x {
+		v := float64(i)
+		x[i] = []float64{1, v}
+		y[i] = 100 - 0.5*v + float64(i%5) // falling: the slope wants to be negative
+	}
+	reg, err := FitBounded(x, y, nil, []float64{0, 0}, OLS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mean float64
+	for _, v := range y {
+		mean += v / float64(len(y))
+	}
+	if reg.Beta[1] != 0 || !reg.AtBound[1] || reg.AtBound[0] || math.Abs(reg.Beta[0]-mean) > 1e-9 {
+		t.Errorf("beta %v at bound %v, want [%v 0]", reg.Beta, reg.AtBound, mean)
+	}
+	// Bounds that do not bind: the unbounded answer.
+	xs, ys := line(200, 0, 3)
+	free, _ := Fit(xs, ys, Huber)
+	bnd, err := FitBounded(xs, ys, nil, []float64{0, 0, 0}, Huber)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range free.Beta {
+		if math.Abs(free.Beta[j]-bnd.Beta[j]) > 1e-6*math.Max(1, math.Abs(free.Beta[j])) || bnd.AtBound[j] {
+			t.Errorf("beta[%d] %v bounded, %v free", j, bnd.Beta[j], free.Beta[j])
+		}
+	}
+	// Against a grid of feasible points with a binding bound on x2.
+	for i := range ys {
+		ys[i] -= 0.9 * xs[i][2] // true x2 coefficient now -0.4
+	}
+	b, err := FitBounded(xs, ys, nil, []float64{math.Inf(-1), 0, 0.01}, OLS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Beta[2] != 0.01 || !b.AtBound[2] {
+		t.Errorf("x2 coefficient %v, want the bound 0.01", b.Beta[2])
+	}
+	sse := func(beta []float64) float64 {
+		var s float64
+		for i, row := range xs {
+			r := ys[i]
+			for j, v := range row {
+				r -= v * beta[j]
+			}
+			s += r * r
+		}
+		return s
+	}
+	best := sse(b.Beta)
+	for _, d0 := range []float64{-5, 0, 5} {
+		for _, d1 := range []float64{-0.01, 0, 0.01} {
+			for _, d2 := range []float64{0, 0.001, 0.01} {
+				p := []float64{b.Beta[0] + d0, b.Beta[1] + d1, b.Beta[2] + d2}
+				if s := sse(p); s < best-1e-6*best {
+					t.Errorf("feasible %v has SSE %v below the fit's %v", p, s, best)
+				}
+			}
+		}
+	}
+}
+
+// TestFitLog: multiplicative noise and outliers; the log-scale fit finds
+// the median line, and keeps its bounds.
+func TestFitLog(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 2))
+	n := 400
+	x := make([][]float64, n)
+	y := make([]float64, n)
+	off := make([]float64, n)
+	for i := range x {
+		a, b := r.Float64()*5000, r.Float64()*300
+		x[i] = []float64{1, a, b}
+		off[i] = 50
+		y[i] = (50 + 800 + 0.2*a + 20*b) * math.Exp(r.NormFloat64()*0.3)
+		if r.Float64() < 0.05 {
+			y[i] *= 5 // a slow request
+		}
+	}
+	want := []float64{800, 0.2, 20}
+	for _, loss := range []Loss{Huber, LAD} {
+		reg, err := FitLog(x, y, off, nil, []float64{0, 0.001, 0.001}, loss)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, w := range want {
+			if math.Abs(reg.Beta[j]-w)/w > 0.1 {
+				t.Errorf("%s: beta[%d] = %.4f, want %.4f ± 10%%", loss, j, reg.Beta[j], w)
+			}
+		}
+	}
+	// A decreasing relation: the slope stays at its bound.
+	for i := range y {
+		y[i] = 5000 - 0.5*x[i][1]*math.Exp(r.NormFloat64()*0.1)
+	}
+	reg, err := FitLog(x, y, nil, nil, []float64{0, 0.001, 0.001}, Huber)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reg.Beta[1] != 0.001 || !reg.AtBound[1] {
+		t.Errorf("beta %v at bound %v", reg.Beta, reg.AtBound)
+	}
+	if _, err := FitLog(x, append(y[:n-1:n-1], -1), nil, nil, nil, Huber); err == nil {
+		t.Error("a negative value accepted on a log scale")
+	}
+}

@@ -19,43 +19,62 @@ const (
 	SplitReplay = "replay"
 )
 
+// Residual scales of the latency fit.
+const (
+	// Log residuals, log(recorded / predicted): multiplicative errors,
+	// every request counting by its ratio to the prediction whatever its
+	// length (the engine's jitter is multiplicative too).
+	Log = "log"
+	// Absolute residuals in milliseconds: long requests count more.
+	Absolute = "absolute"
+)
+
+// MaxRateTPS bounds every fitted rate (prefill, cached prefill, decode) in
+// tokens per second: the fit keeps each time per token at or above
+// 1000/MaxRateTPS ms, so no rate comes out negative or infinite. A rate at
+// this bound means the data shows no measurable time for those tokens.
+const MaxRateTPS = 1e6
+
 // Param is one fitted latency parameter.
 type Param struct {
 	Name  string  `json:"name"`
 	Value float64 `json:"value"`
-	// Fitted is false when the value was kept from the scenario; Note says why.
+	// Fitted is false when the value was kept from the scenario; Note says
+	// why, or how a fitted value was decided (a bound).
 	Fitted bool   `json:"fitted"`
 	Note   string `json:"note,omitempty"`
 }
 
-// LatencyFit is the fitted latency model with its quality.
+// LatencyFit is the fitted latency model with its quality on the fit set.
 type LatencyFit struct {
 	Split string `json:"split"`
-	// Relative: residuals were measured relative to the recorded time.
-	Relative    bool `json:"relative_errors"`
+	// Residuals: log or absolute.
+	Residuals string `json:"residuals"`
+	// TTFT: time to first token and decoding were fitted separately, on the
+	// recorded time to first token.
+	TTFT        bool `json:"ttft_separate"`
 	FitSessions int  `json:"fit_sessions"`
 	FitRequests int  `json:"fit_requests"`
 	// Params: overhead_ms, prefill_tps, cached_prefill_tps, decode_tps, jitter_cv.
 	Params []Param `json:"params"`
-	// Fit quality on the fit set.
+	// Fit quality on the fit set (deterministic predictions).
 	RSquared     float64   `json:"r_squared"`
 	ScaleMs      float64   `json:"robust_scale_ms"`
 	Iterations   int       `json:"iterations"`
 	FitResiduals Residuals `json:"fit_residuals_ms"`
-	// Held-out requests: error of the fitted model and of the scenario's.
-	HeldSessions     int          `json:"held_out_sessions"`
-	HeldOut          ErrorSummary `json:"held_out"`
-	HeldOutBefore    ErrorSummary `json:"held_out_before"`
-	HeldOutResiduals Residuals    `json:"held_out_residuals_ms"`
-	HeldOutRSquared  float64      `json:"held_out_r_squared"`
-	Latency          sim.Latency  `json:"latency"`
-	ScenarioLatency  sim.Latency  `json:"scenario_latency"`
+	// JitterCV is the spread of recorded / predicted time on the fit set
+	// (always measured; in Latency only when asked for).
+	JitterCV float64 `json:"fitted_jitter_cv"`
+	// Latency is what the written scenario gets; ScenarioLatency the start.
+	Latency         sim.Latency `json:"latency"`
+	ScenarioLatency sim.Latency `json:"scenario_latency"`
 }
 
 type latencyRow struct {
-	unc, read, out, ms float64
-	session            string
-	fit                bool
+	unc, read, out, ms, ttft float64
+	session                  string
+	role                     Role
+	afterUser                bool
 }
 
 func latencyRows(reqs []Request, split string) ([]latencyRow, string) {
@@ -67,7 +86,7 @@ func latencyRows(reqs []Request, split string) ([]latencyRow, string) {
 		all, cached := true, false
 		for i := range reqs {
 			r := &reqs[i]
-			if !r.Fit || r.RecordedMs <= 0 {
+			if !r.Fit() || r.RecordedMs <= 0 {
 				continue
 			}
 			all = all && r.HasUsage
@@ -80,10 +99,10 @@ func latencyRows(reqs []Request, split string) ([]latencyRow, string) {
 	var rows []latencyRow
 	for i := range reqs {
 		r := &reqs[i]
-		if r.RecordedMs <= 0 {
+		if r.RecordedMs <= 0 || r.Role == Unused {
 			continue
 		}
-		row := latencyRow{ms: r.RecordedMs, session: r.Session, fit: r.Fit}
+		row := latencyRow{ms: r.RecordedMs, ttft: r.TTFTMs, session: r.Session, role: r.Role, afterUser: r.AfterUser}
 		if split == SplitRecorded {
 			if !r.HasUsage {
 				continue
@@ -99,131 +118,116 @@ func latencyRows(reqs []Request, split string) ([]latencyRow, string) {
 	return rows, split
 }
 
-// predict returns a request's time under lat, without jitter.
+// predict returns a request's time under lat, without jitter: the engine's
+// formula (sim replay), time to first token plus decoding.
 func predict(lat sim.Latency, r latencyRow) float64 {
-	return lat.OverheadMs + r.unc/lat.PrefillTPS*1000 + r.read/lat.CachedPrefillTPS*1000 + r.out/lat.DecodeTPS*1000
+	return predictTTFT(lat, r) + r.out/lat.DecodeTPS*1000
+}
+
+func predictTTFT(lat sim.Latency, r latencyRow) float64 {
+	return lat.OverheadMs + r.unc/lat.PrefillTPS*1000 + r.read/lat.CachedPrefillTPS*1000
+}
+
+// Latency columns: the constant and the three token counts.
+var latencyNames = [4]string{"overhead_ms", "prefill_tps", "cached_prefill_tps", "decode_tps"}
+
+func col(r latencyRow, j int) float64 {
+	switch j {
+	case 1:
+		return r.unc
+	case 2:
+		return r.read
+	case 3:
+		return r.out
+	}
+	return 1
 }
 
 // fitLatency fits time = overhead + uncached·a + read·b + output·c (ms) on
-// the fit requests with a recorded duration; the rates are 1000/a etc. A
-// column that is zero everywhere, or whose coefficient comes out zero or
-// negative, keeps the scenario's value (its contribution is subtracted and
-// the rest refitted); a negative overhead is fixed at 0.
-func fitLatency(reqs []Request, split string, scen sim.Latency, loss Loss) (*LatencyFit, error) {
+// the fit requests with a recorded duration, by robust regression bounded
+// below (overhead ≥ 0, a, b, c ≥ 1000/MaxRateTPS); the rates are 1000/a
+// etc. When every fit request records its time to first token, the first
+// three terms are fitted on it and c on the decoding time that follows. A
+// column that does not vary in the fit set keeps the scenario's value.
+func fitLatency(reqs []Request, split, residuals string, scen sim.Latency, loss Loss) (*LatencyFit, error) {
 	rows, split := latencyRows(reqs, split)
-	var fitRows, held []latencyRow
+	var fitRows []latencyRow
+	ttft := true
 	for _, r := range rows {
-		if r.fit {
+		if r.role == FitRole {
 			fitRows = append(fitRows, r)
-		} else {
-			held = append(held, r)
+			ttft = ttft && r.ttft > 0 && r.ttft <= r.ms
 		}
 	}
 	if len(fitRows) < 5 {
 		return nil, fmt.Errorf("latency: %d fit requests with a recorded duration (need 5 or more)", len(fitRows))
 	}
-	f := &LatencyFit{Split: split, FitRequests: len(fitRows), ScenarioLatency: scen}
+	f := &LatencyFit{Split: split, Residuals: residuals, TTFT: ttft, FitRequests: len(fitRows), ScenarioLatency: scen}
 	f.FitSessions = countSessions(fitRows)
-	f.HeldSessions = countSessions(held)
 
-	names := []string{"overhead_ms", "prefill_tps", "cached_prefill_tps", "decode_tps"}
 	kept := [4]float64{scen.OverheadMs, 1000 / scen.PrefillTPS, 1000 / scen.CachedPrefillTPS, 1000 / scen.DecodeTPS}
-	free := [4]bool{true, true, true, true}
-	notes := [4]string{}
-	col := func(r latencyRow, j int) float64 {
-		switch j {
-		case 1:
-			return r.unc
-		case 2:
-			return r.read
-		case 3:
-			return r.out
-		}
-		return 1
-	}
+	var coef [4]float64
+	var free [4]bool
+	var notes [4]string
+	free[0] = true
 	for j := 1; j < 4; j++ {
-		var xs []float64
-		for _, r := range fitRows {
-			xs = append(xs, col(r, j))
+		xs := make([]float64, len(fitRows))
+		for i, r := range fitRows {
+			xs[i] = col(r, j)
 		}
-		if variance(xs) == 0 {
-			free[j] = false
+		free[j] = variance(xs) > 0
+		if !free[j] {
 			notes[j] = "kept: this column does not vary in the fit set"
 			if j == 2 && split == SplitRecorded {
 				notes[j] = "kept: the recorded usage does not split cached from uncached prompt tokens"
 			}
 		}
 	}
-	var beta [4]float64
-	for round := 0; ; round++ {
-		var idx []int
-		for j := range free {
-			if free[j] {
-				idx = append(idx, j)
+	target := func(r latencyRow) float64 { return r.ms }
+	groups := [][]int{{0, 1, 2, 3}}
+	if ttft {
+		// Time to first token on (1, uncached, read); decoding on output.
+		groups = [][]int{{0, 1, 2}, {3}}
+	}
+	for gi, g := range groups {
+		tgt := target
+		if ttft {
+			if gi == 0 {
+				tgt = func(r latencyRow) float64 { return r.ttft }
+			} else {
+				tgt = func(r latencyRow) float64 { return r.ms - r.ttft }
 			}
 		}
-		x := make([][]float64, len(fitRows))
-		y := make([]float64, len(fitRows))
-		for i, r := range fitRows {
-			y[i] = r.ms
-			for j := range free {
-				if !free[j] {
-					y[i] -= kept[j] * col(r, j)
-				}
-			}
-			for _, j := range idx {
-				x[i] = append(x[i], col(r, j))
-			}
-		}
-		if len(idx) == 0 {
-			break
-		}
-		reg, err := FitWeighted(x, y, sessionWeights(fitRows), loss)
+		res, err := fitColumns(fitRows, g, free, kept, tgt, residuals, loss)
 		if err != nil {
 			return nil, fmt.Errorf("latency: %w", err)
 		}
-		f.Iterations = reg.Iterations
-		again := false
-		for k, j := range idx {
-			v := reg.Beta[k]
-			beta[j] = v
-			if j == 0 && v < 0 {
-				free[0], kept[0] = false, 0
-				notes[0] = fmt.Sprintf("fixed at 0 (fitted %.0f ms)", v)
-				again = true
-			} else if j > 0 && v <= 0 {
-				free[j] = false
-				notes[j] = fmt.Sprintf("kept: fitted %.3g ms per token, not a positive rate", v)
-				again = true
+		f.Iterations = max(f.Iterations, res.iterations)
+		for _, j := range g {
+			if free[j] {
+				coef[j] = res.beta[j]
+				if res.atBound[j] {
+					if j == 0 {
+						notes[j] = "at its bound 0: the data would give a negative overhead"
+					} else {
+						notes[j] = fmt.Sprintf("at its bound %g tokens/s: these tokens show no measurable time", MaxRateTPS)
+					}
+				}
+			} else {
+				coef[j] = kept[j]
 			}
-		}
-		if !again || round > 4 {
-			break
 		}
 	}
 	lat := scen
-	vals := [4]float64{}
-	for j := range free {
-		c := kept[j]
-		if free[j] {
-			c = beta[j]
-		}
-		if j == 0 {
-			vals[j] = c
-		} else {
-			vals[j] = 1000 / c
-		}
-	}
-	lat.OverheadMs = round(vals[0], 0)
-	lat.PrefillTPS = round(vals[1], 0)
-	lat.CachedPrefillTPS = round(vals[2], 0)
-	lat.DecodeTPS = round(vals[3], 1)
-	for j, n := range names {
-		v := []float64{lat.OverheadMs, lat.PrefillTPS, lat.CachedPrefillTPS, lat.DecodeTPS}[j]
-		f.Params = append(f.Params, Param{Name: n, Value: v, Fitted: free[j], Note: notes[j]})
-	}
-	// Quality on the fit set, then jitter from the log-ratio spread.
+	lat.OverheadMs = round(coef[0], 0)
+	lat.PrefillTPS = roundRate(1000 / coef[1])
+	lat.CachedPrefillTPS = roundRate(1000 / coef[2])
+	lat.DecodeTPS = round(1000/coef[3], 1)
 	lat.JitterCV = 0
+	vals := []float64{lat.OverheadMs, lat.PrefillTPS, lat.CachedPrefillTPS, lat.DecodeTPS}
+	for j, n := range latencyNames {
+		f.Params = append(f.Params, Param{Name: n, Value: vals[j], Fitted: free[j], Note: notes[j]})
+	}
 	pred, rec := predictions(lat, fitRows)
 	f.RSquared = rSquared(pred, rec)
 	f.FitResiduals = residualQuantiles(pred, rec)
@@ -232,21 +236,78 @@ func fitLatency(reqs []Request, split string, scen sim.Latency, loss Loss) (*Lat
 		res[i] = rec[i] - pred[i]
 	}
 	f.ScaleMs = madScale(res)
-	lat.JitterCV = round(jitterCV(pred, rec), 2)
-	f.Params = append(f.Params, Param{Name: "jitter_cv", Value: lat.JitterCV, Fitted: true,
-		Note: "spread of recorded / predicted time (robust)"})
+	f.JitterCV = round(jitterCV(pred, rec), 2)
 	f.Latency = lat
-	if len(held) > 0 {
-		noJitter := lat
-		noJitter.JitterCV = 0
-		p, r := predictions(noJitter, held)
-		f.HeldOut = summarizeErrors(p, r)
-		f.HeldOutResiduals = residualQuantiles(p, r)
-		f.HeldOutRSquared = rSquared(p, r)
-		p0, _ := predictions(scen, held)
-		f.HeldOutBefore = summarizeErrors(p0, r)
-	}
 	return f, nil
+}
+
+type columnsFit struct {
+	beta       [4]float64
+	atBound    [4]bool
+	iterations int
+}
+
+// fitColumns fits target ≈ Σ_j∈g coef_j · col_j over the free columns of g
+// (the kept ones' contribution known), bounded below, with residuals on a
+// log scale or absolute, every session weighing the same.
+func fitColumns(rows []latencyRow, g []int, free [4]bool, kept [4]float64, target func(latencyRow) float64, residuals string, loss Loss) (columnsFit, error) {
+	var out columnsFit
+	var idx []int
+	for _, j := range g {
+		if free[j] {
+			idx = append(idx, j)
+		}
+	}
+	if len(idx) == 0 {
+		return out, nil
+	}
+	var x [][]float64
+	var y, w, off []float64
+	weights := sessionWeights(rows)
+	for i, r := range rows {
+		t := target(r)
+		if t <= 0 {
+			continue
+		}
+		var o float64
+		for _, j := range g {
+			if !free[j] {
+				o += kept[j] * col(r, j)
+			}
+		}
+		xi := make([]float64, len(idx))
+		for k, j := range idx {
+			xi[k] = col(r, j)
+		}
+		x, y, w, off = append(x, xi), append(y, t), append(w, weights[i]), append(off, o)
+	}
+	lower := make([]float64, len(idx))
+	for k, j := range idx {
+		if j == 0 {
+			lower[k] = 0
+		} else {
+			lower[k] = 1000 / MaxRateTPS
+		}
+	}
+	var reg *Regression
+	var err error
+	if residuals == Log {
+		reg, err = FitLog(x, y, off, w, lower, loss)
+	} else {
+		for i := range y {
+			y[i] -= off[i]
+		}
+		reg, err = FitBounded(x, y, w, lower, loss)
+	}
+	if err != nil {
+		return out, err
+	}
+	out.iterations = reg.Iterations
+	for k, j := range idx {
+		out.beta[j] = reg.Beta[k]
+		out.atBound[j] = reg.AtBound[k]
+	}
+	return out, nil
 }
 
 func predictions(lat sim.Latency, rows []latencyRow) (pred, rec []float64) {
@@ -305,4 +366,13 @@ func countSessions(rows []latencyRow) int {
 func round(v float64, places int) float64 {
 	p := math.Pow(10, float64(places))
 	return math.Round(v*p) / p
+}
+
+// roundRate rounds a rate to whole tokens per second (three significant
+// digits below 1,000).
+func roundRate(v float64) float64 {
+	if v < 1000 {
+		return round(v, 2-int(math.Floor(math.Log10(math.Max(v, 1e-9)))))
+	}
+	return round(v, 0)
 }

@@ -24,6 +24,24 @@ type OverheadFit struct {
 	// engine's fidelity pairs.
 	Before *sim.Fidelity `json:"held_out_before,omitempty"`
 	After  *sim.Fidelity `json:"held_out_after,omitempty"`
+	// KS distance between the simulated and recorded prompt sizes of the
+	// held-out requests, after and before.
+	HeldOutKS       float64 `json:"held_out_ks"`
+	HeldOutKSBefore float64 `json:"held_out_ks_before"`
+}
+
+// promptKS is the KS distance between simulated (under the params reqs
+// were collected with) and recorded prompt sizes of the held-out requests
+// with usage.
+func promptKS(reqs []Request) float64 {
+	var sim, rec []float64
+	for i := range reqs {
+		if r := &reqs[i]; r.Role == HeldOut && r.HasUsage && r.RecordedInput() > 0 {
+			sim = append(sim, float64(r.SimUncached+r.SimRead))
+			rec = append(rec, float64(r.RecordedInput()))
+		}
+	}
+	return ksDistance(sim, rec)
 }
 
 // Apply returns p with the fitted overheads.
@@ -43,7 +61,7 @@ func (f *OverheadFit) Apply(p sim.Params) sim.Params {
 func fitOverhead(reqs []Request, params sim.Params, loss Loss) (*OverheadFit, error) {
 	var rows []*Request
 	for i := range reqs {
-		if r := &reqs[i]; r.Fit && r.HasUsage && r.RecordedInput() > 0 {
+		if r := &reqs[i]; r.Fit() && r.HasUsage && r.RecordedInput() > 0 {
 			rows = append(rows, r)
 		}
 	}

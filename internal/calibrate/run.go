@@ -3,6 +3,7 @@ package calibrate
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/sim"
@@ -11,142 +12,288 @@ import (
 
 // Config is one calibration.
 type Config struct {
-	// Traces are the recorded sessions; Catalog the tools they used.
-	Traces  []string
+	Data
+	// Catalog holds the tools the sessions used.
 	Catalog *catalog.Catalog
-	// Model and Params are the scenario's: the starting point, the values
-	// kept where the data cannot decide, and the "before" of every error.
-	Model  sim.Model
-	Params sim.Params
-	// FitShare of the sessions (by a seeded hash of their id) are fitted
-	// on; the others are held out and judged on.
-	FitShare float64
-	Seed     int64
+	// Model and Params are the starting point: the values kept where the
+	// data cannot decide, and the "before" of every error. With
+	// UseRecorded, sessions whose recorded model resolves to a preset
+	// start from that preset instead (params stay Params).
+	Model       sim.Model
+	Params      sim.Params
+	UseRecorded bool
+	// ModelFrom says where Model comes from ("--model"; default "scenario").
+	ModelFrom string
 	// Split chooses the prompt-token split of the latency fit (SplitAuto
+	// when empty); Residuals the latency fit's residual scale (Log
 	// when empty); Loss the regression loss (Huber when empty).
-	Split string
-	Loss  Loss
+	Split     string
+	Residuals string
+	Loss      Loss
+	// Jitter writes the fitted jitter_cv into the calibrated latency (for
+	// distributions); without it the written latency is deterministic.
+	Jitter bool
 }
 
-// Result is a calibration's outcome. Overhead is nil when no request has
-// recorded usage, Latency when none has a recorded duration; Problems say
-// why.
+// Result is a calibration's outcome: one ModelFit per model group of the
+// sessions (sessions are grouped by the model they record).
 type Result struct {
-	Traces       []string     `json:"traces"`
+	Traces    []string    `json:"traces"`
+	Test      []string    `json:"test,omitempty"`
+	FitOn     string      `json:"fit_on"`
+	Seed      int64       `json:"seed"`
+	Loss      Loss        `json:"loss"`
+	Residuals string      `json:"residuals"`
+	Tokenizer string      `json:"tokenizer"`
+	Jitter    bool        `json:"jitter_written"`
+	Warnings  []string    `json:"warnings,omitempty"`
+	Models    []*ModelFit `json:"models"`
+	fitOn     FitOn       `json:"-"`
+	// testSessions counts the sessions of the test traces.
+	testSessions int
+	data         Data `json:"-"`
+}
+
+// ModelFit is the calibration of the sessions of one recorded model.
+type ModelFit struct {
+	// Recorded is the model the sessions record (its preset when it
+	// resolves to one); Model the model calibrated from and how it was
+	// chosen (ModelSource).
+	Recorded     string       `json:"recorded_model"`
 	Model        string       `json:"model"`
-	Tokenizer    string       `json:"tokenizer"`
-	Seed         int64        `json:"seed"`
-	FitShare     float64      `json:"fit_share"`
-	Loss         Loss         `json:"loss"`
+	ModelSource  string       `json:"model_source"`
 	Sessions     int          `json:"sessions"`
 	FitSessions  int          `json:"fit_sessions"`
+	HeldSessions int          `json:"held_out_sessions"`
 	Requests     int          `json:"requests"`
 	WithUsage    int          `json:"requests_with_usage"`
 	WithDuration int          `json:"requests_with_duration"`
 	Skipped      Skipped      `json:"skipped,omitempty"`
 	Overhead     *OverheadFit `json:"overhead,omitempty"`
 	Latency      *LatencyFit  `json:"latency,omitempty"`
+	HeldOut      *Evaluation  `json:"held_out_latency,omitempty"`
 	Problems     []string     `json:"problems,omitempty"`
-	Params       sim.Params   `json:"-"`
-	// scenarioParams are the params before the fit.
-	scenarioParams sim.Params
-	ModelOut       sim.Model `json:"-"`
+	// Params and ModelOut are the calibrated params and model (what a
+	// written scenario carries); ScenarioParams the params before.
+	Params         sim.Params `json:"-"`
+	ModelOut       sim.Model  `json:"-"`
+	ScenarioParams sim.Params `json:"-"`
+	group          string
 }
 
-// Run fits the prompt overhead (when usage is recorded) and then the
-// latency model (when durations are), on the fit sessions, and measures
-// both on the held-out ones.
-func Run(ctx context.Context, cfg Config) (*Result, error) {
-	if cfg.FitShare <= 0 || cfg.FitShare >= 1 {
-		return nil, fmt.Errorf("fit share %v: want a value in (0, 1)", cfg.FitShare)
+func (c *Config) check() error {
+	if c.Loss == "" {
+		c.Loss = Huber
 	}
-	if cfg.Loss == "" {
-		cfg.Loss = Huber
-	}
-	switch cfg.Loss {
+	switch c.Loss {
 	case Huber, LAD, OLS:
 	default:
-		return nil, fmt.Errorf("loss %q: want huber, lad or ols", cfg.Loss)
+		return fmt.Errorf("loss %q: want huber, lad or ols", c.Loss)
 	}
-	if cfg.Split == "" {
-		cfg.Split = SplitAuto
+	if c.Split == "" {
+		c.Split = SplitAuto
 	}
-	switch cfg.Split {
+	switch c.Split {
 	case SplitAuto, SplitRecorded, SplitReplay:
 	default:
-		return nil, fmt.Errorf("split %q: want auto, recorded or replay", cfg.Split)
+		return fmt.Errorf("split %q: want auto, recorded or replay", c.Split)
 	}
+	if c.Residuals == "" {
+		c.Residuals = Log
+	}
+	if c.Residuals != Log && c.Residuals != Absolute {
+		return fmt.Errorf("residuals %q: want log or absolute", c.Residuals)
+	}
+	return c.Data.Check()
+}
+
+// Check reports a selection that leaves nothing to fit on or to judge on.
+func (d *Data) Check() error {
+	if err := d.FitOn.validate(); err != nil {
+		return err
+	}
+	if d.FitOn.Kind == FitAll && len(d.Test) == 0 {
+		return fmt.Errorf("fitting on every session leaves none to judge on: pass --test TRACES, or --fit-on a share, even or odd")
+	}
+	return nil
+}
+
+// Run calibrates each model group of the sessions: the prompt overhead
+// (when usage is recorded), then the latency model (when durations are),
+// on the fit sessions, both judged on the held-out ones.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	groups, nTest, err := scanGroups(&cfg.Data)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Traces: cfg.Traces, Test: cfg.Test, FitOn: cfg.FitOn.String(), Seed: cfg.Seed, Loss: cfg.Loss,
+		Residuals: cfg.Residuals, Tokenizer: cfg.Params.Tokenizer, Jitter: cfg.Jitter, fitOn: cfg.FitOn, data: cfg.Data}
+	if len(cfg.Test) > 0 {
+		res.testSessions = nTest
+	}
+	ok := 0
+	var lastErr error
+	for _, g := range groups {
+		m, source, warn := cfg.modelFor(g)
+		if warn != "" {
+			res.Warnings = append(res.Warnings, warn)
+		}
+		mf := &ModelFit{Recorded: g.name, Model: m.Name, ModelSource: source, group: g.key,
+			Sessions: g.fit + g.held, FitSessions: g.fit, HeldSessions: g.held}
+		res.Models = append(res.Models, mf)
+		if g.fit == 0 || g.held == 0 {
+			mf.Problems = append(mf.Problems, fmt.Sprintf("not calibrated: %d session(s) to fit on and %d to judge on (need at least one of each)", g.fit, g.held))
+			continue
+		}
+		if err := calibrateGroup(ctx, &cfg, m, mf); err != nil {
+			mf.Problems = append(mf.Problems, err.Error())
+			lastErr = err
+			continue
+		}
+		ok++
+	}
+	if ok == 0 {
+		if lastErr == nil {
+			lastErr = fmt.Errorf("no model group has sessions both to fit on and to judge on")
+		}
+		return res, fmt.Errorf("nothing calibrated: %w", lastErr)
+	}
+	return res, nil
+}
+
+// modelFor chooses the model a group is calibrated from, says how, and
+// warns when the recorded model has no preset or differs from the one used.
+func (c *Config) modelFor(g group) (sim.Model, string, string) {
+	if c.UseRecorded && g.name != "" {
+		if m, err := presets.Model(g.name); err == nil {
+			return m, "recorded", ""
+		}
+		return c.Model, "fallback", fmt.Sprintf("sessions record model %q, which has no preset: calibrating them from %s (pass --model to choose another)", g.name, describeModel(c.Model))
+	}
+	from := c.ModelFrom
+	if from == "" {
+		from = "scenario"
+	}
+	return c.Model, from, ""
+}
+
+func describeModel(m sim.Model) string {
+	if _, err := presets.Model(m.Name); err == nil {
+		return "the " + m.Name + " preset"
+	}
+	if m.Name == "" {
+		return "the scenario's inline model"
+	}
+	return "the scenario's model " + m.Name
+}
+
+// calibrateGroup fits and judges one model group.
+func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit) error {
 	strat, err := presets.Strategy("eager")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	strat.Name = "recorded"
-	setup := &Setup{Model: cfg.Model, Params: cfg.Params, Catalog: cfg.Catalog, Strategy: strat,
-		Seed: cfg.Seed, FitShare: cfg.FitShare}
-	src := Files(cfg.Traces)
-	res := &Result{Traces: cfg.Traces, Model: cfg.Model.Name, Tokenizer: cfg.Params.Tokenizer, Seed: cfg.Seed,
-		FitShare: cfg.FitShare, Loss: cfg.Loss, Params: cfg.Params, ModelOut: cfg.Model, scenarioParams: cfg.Params}
+	setup := &Setup{Model: m, Catalog: cfg.Catalog, Strategy: strat, Seed: cfg.Seed}
+	src := cfg.source(mf.group, false)
+	mf.Params, mf.ScenarioParams, mf.ModelOut = cfg.Params, cfg.Params, m
 
-	reqs, skipped, err := setup.collect(src, cfg.Params)
+	reqs, sessions, skipped, err := setup.collect(src, cfg.Params)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	res.Skipped = skipped
-	sessions, fitSessions := map[string]bool{}, map[string]bool{}
+	if len(skipped) > 0 {
+		mf.Skipped = skipped
+	}
+	mf.Requests = len(reqs)
 	for i := range reqs {
-		r := &reqs[i]
-		sessions[r.Session] = true
-		if r.Fit {
-			fitSessions[r.Session] = true
+		if reqs[i].HasUsage {
+			mf.WithUsage++
 		}
-		if r.HasUsage {
-			res.WithUsage++
-		}
-		if r.RecordedMs > 0 {
-			res.WithDuration++
+		if reqs[i].RecordedMs > 0 {
+			mf.WithDuration++
 		}
 	}
-	res.Sessions, res.FitSessions, res.Requests = len(sessions), len(fitSessions), len(reqs)
-	if res.FitSessions == 0 || res.FitSessions == res.Sessions {
-		return nil, fmt.Errorf("the split put %d of %d sessions in the fit set: use more sessions or another --fit-on share", res.FitSessions, res.Sessions)
-	}
-
 	params := cfg.Params
-	if res.WithUsage > 0 {
+	if mf.WithUsage > 0 {
 		ov, err := fitOverhead(reqs, cfg.Params, cfg.Loss)
 		if err != nil {
-			res.Problems = append(res.Problems, err.Error())
+			mf.Problems = append(mf.Problems, err.Error())
 		} else {
 			params = ov.Apply(cfg.Params)
 			if ov.Before, err = setup.fidelity(ctx, src, cfg.Params); err != nil {
-				return nil, err
+				return err
 			}
 			if ov.After, err = setup.fidelity(ctx, src, params); err != nil {
-				return nil, err
+				return err
 			}
-			res.Overhead = ov
+			mf.Overhead = ov
+			ov.HeldOutKSBefore = promptKS(reqs)
 			// The latency fit uses the replay's split under the fitted overhead.
-			if reqs, _, err = setup.collect(src, params); err != nil {
-				return nil, err
+			if reqs, sessions, _, err = setup.collect(src, params); err != nil {
+				return err
 			}
+			ov.HeldOutKS = promptKS(reqs)
 		}
 	} else {
-		res.Problems = append(res.Problems, "prompt overhead not fitted: no model request has recorded token usage")
+		mf.Problems = append(mf.Problems, "prompt overhead not fitted: no model request has recorded token usage")
 	}
-	res.Params = params
-	if res.WithDuration > 0 {
-		lf, err := fitLatency(reqs, cfg.Split, cfg.Model.Latency, cfg.Loss)
-		if err != nil {
-			res.Problems = append(res.Problems, err.Error())
-		} else {
-			res.Latency = lf
-			res.ModelOut.Latency = lf.Latency
+	mf.Params = params
+	if mf.WithDuration == 0 {
+		mf.Problems = append(mf.Problems, "latency not fitted: no model request has a recorded duration")
+		if mf.Overhead == nil {
+			return fmt.Errorf("nothing to calibrate: %v", mf.Problems)
 		}
-	} else {
-		res.Problems = append(res.Problems, "latency not fitted: no model request has a recorded duration")
+		return nil
 	}
-	if res.Overhead == nil && res.Latency == nil {
-		return res, fmt.Errorf("nothing to calibrate: %v", res.Problems)
+	lf, err := fitLatency(reqs, cfg.Split, cfg.Residuals, m.Latency, cfg.Loss)
+	if err != nil {
+		mf.Problems = append(mf.Problems, err.Error())
+		if mf.Overhead == nil {
+			return err
+		}
+		return nil
 	}
-	return res, nil
+	mf.Latency = lf
+	// Judge on the held-out sessions: deterministic, with the fitted jitter
+	// (median-preserving, as --jitter writes it) and the scenario's latency.
+	det, jit, before := m, m, m
+	det.Latency = lf.Latency
+	jit.Latency = withJitter(lf.Latency, lf.JitterCV)
+	if cfg.Jitter {
+		lf.Latency = jit.Latency
+	}
+	mf.ModelOut.Latency = lf.Latency
+	var fr firstReplySims
+	for _, x := range []struct {
+		m   sim.Model
+		dst *map[string]float64
+	}{{det, &fr.det}, {jit, &fr.jitter}, {before, &fr.before}} {
+		if *x.dst, err = setup.firstReplies(src, x.m, params); err != nil {
+			return err
+		}
+	}
+	rows, _ := latencyRows(reqs, lf.Split)
+	mf.HeldOut = evaluate(rows, sessions, det.Latency, m.Latency, lf.JitterCV, fr, cfg.Seed)
+	mf.HeldOut.InSample = bestInSample(rows)
+	return nil
+}
+
+// withJitter returns lat with jitter cv, its times scaled by √(1 + cv²) so
+// that the engine's mean-one lognormal draws keep the fitted prediction as
+// their median (the fit is on a log scale: it predicts medians).
+func withJitter(lat sim.Latency, cv float64) sim.Latency {
+	if cv <= 0 {
+		return lat
+	}
+	c := math.Sqrt(1 + cv*cv)
+	lat.OverheadMs = round(lat.OverheadMs*c, 0)
+	lat.PrefillTPS = roundRate(lat.PrefillTPS / c)
+	lat.CachedPrefillTPS = roundRate(lat.CachedPrefillTPS / c)
+	lat.DecodeTPS = round(lat.DecodeTPS/c, 1)
+	lat.JitterCV = cv
+	return lat
 }

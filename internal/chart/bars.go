@@ -4,6 +4,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -56,6 +57,9 @@ func (f BarFigure) Draw(c draw.Canvas) {
 			continue // colours name the categories, not the parts
 		}
 		for _, s := range p.Stacks {
+			if !drawn(s) {
+				continue // a legend names only what is drawn
+			}
 			if !seen[s.Name] {
 				if lg.n == 0 && f.LegendTitle != "" {
 					lg.add(f.LegendTitle)
@@ -79,6 +83,16 @@ func (f BarFigure) Draw(c draw.Canvas) {
 	for i, p := range plots {
 		p.Draw(cs[0][i])
 	}
+}
+
+// drawn reports whether a stack has a part to draw (a positive value).
+func drawn(s Stack) bool {
+	for _, v := range s.Values {
+		if v > 0 && !math.IsInf(v, 0) {
+			return true
+		}
+	}
+	return false
 }
 
 func (f BarFigure) panel(bp BarPanel, names bool) *plot.Plot {
@@ -141,7 +155,8 @@ func (f BarFigure) panel(bp BarPanel, names bool) *plot.Plot {
 	return p
 }
 
-// drawNote writes note at the bottom of area and returns what is left.
+// drawNote writes note at the bottom of area, wrapped to its width, and
+// returns what is left.
 func drawNote(area draw.Canvas, note string) draw.Canvas {
 	if note == "" {
 		return area
@@ -149,9 +164,33 @@ func drawNote(area draw.Canvas, note string) draw.Canvas {
 	sty := subtitleStyle
 	sty.YAlign = draw.YBottom
 	sty.XAlign = draw.XLeft
-	area.FillText(sty, vg.Point{X: area.Min.X, Y: area.Min.Y}, note)
-	area.Min.Y += sty.Rectangle(note).Size().Y + vg.Points(6)
+	lines := wrap(sty, note, area.Max.X-area.Min.X)
+	text := strings.Join(lines, "\n")
+	area.FillText(sty, vg.Point{X: area.Min.X, Y: area.Min.Y}, text)
+	area.Min.Y += sty.Rectangle(text).Size().Y + vg.Points(6)
 	return area
+}
+
+// wrap breaks s into lines no wider than width in style sty.
+func wrap(sty text.Style, s string, width vg.Length) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		try := w
+		if line != "" {
+			try = line + " " + w
+		}
+		if line != "" && sty.Width(try) > width {
+			lines = append(lines, line)
+			line = w
+			continue
+		}
+		line = try
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // Categories abbreviates category names longer than max runes with a

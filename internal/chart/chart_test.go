@@ -45,7 +45,7 @@ func sampleFigures() map[string]Drawer {
 		"lines log":    LineFigure{Header: Header{Title: "Log"}, Series: series(3, true), LogX: true, YRange: XY{0, 100}},
 		"lines NaN":    LineFigure{Series: []Series{{Name: "nan", X: []float64{math.NaN(), 0, 1}, Y: []float64{1, math.Inf(1), 2}}}, LogX: true},
 		"lines none":   LineFigure{Header: Header{Title: "No series"}},
-		"scatter":      ScatterFigure{Header: Header{Title: "Scatter"}, FrontierName: "front", Points: []Point{{Name: "a", Style: SeriesStyle(0), X: 1, Y: 2, XLow: 0.9, XHigh: 1.1, HasX: true, OnFrontier: true}, {Name: "b", Style: SeriesStyle(1), X: 2, Y: 1, YLow: 0.5, YHigh: 1.5, HasY: true, OnFrontier: true}, {Name: "c", Style: SeriesStyle(2), X: math.NaN(), Y: math.NaN()}}},
+		"scatter":      ScatterFigure{Header: Header{Title: "Scatter"}, Points: []Point{{Name: "a", Style: SeriesStyle(0), X: 1, Y: 2, XLow: 0.9, XHigh: 1.1, HasX: true, OnFrontier: true}, {Name: "b", Style: SeriesStyle(1), X: 2, Y: 1, YLow: 0.5, YHigh: 1.5, HasY: true, OnFrontier: true}, {Name: "c", Style: SeriesStyle(2), X: math.NaN(), Y: math.NaN()}}},
 		"scatter same": ScatterFigure{Points: []Point{{Name: "a", X: 1, Y: 1}, {Name: "b", X: 1, Y: 1}}},
 	}
 }

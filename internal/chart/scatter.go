@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"image/color"
 	"slices"
-	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -25,37 +24,28 @@ type Point struct {
 	OnFrontier  bool
 }
 
-// ScatterFigure plots points numbered 1…n (the legend names them), with
-// whiskers, and joins the points marked OnFrontier.
+// ScatterFigure plots named points with whiskers, each labelled with its
+// name where the label overlaps nothing, and joins the points marked
+// OnFrontier (the note should say what the grey line is).
 type ScatterFigure struct {
 	Header
 	XLabel, YLabel   string
 	Points           []Point
 	XFormat, YFormat Format
-	// FrontierName is the legend entry of the joined points.
-	FrontierName string
-	Note         string
+	Note             string
 }
 
 var frontierStyle = draw.LineStyle{Color: color.NRGBA{R: 0x60, G: 0x60, B: 0x60, A: 0x80}, Width: vg.Points(5)}
 
 // Draw implements Drawer.
 func (f ScatterFigure) Draw(c draw.Canvas) {
-	lg := newLegend()
-	for i, pt := range f.Points {
-		g := glyphStyle(pt.Style, 4)
-		lg.add(strconv.Itoa(i+1)+"  "+pt.Name, lineThumb{line: draw.LineStyle{}, glyph: &g})
-	}
 	var front []Point
 	for _, pt := range f.Points {
 		if pt.OnFrontier && finite(pt.X) && finite(pt.Y) {
 			front = append(front, pt)
 		}
 	}
-	if len(front) > 0 && f.FrontierName != "" {
-		lg.add(f.FrontierName, lineThumb{line: frontierStyle})
-	}
-	area := drawNote(frame(c, f.Header, lg), f.Note)
+	area := drawNote(frame(c, f.Header, nil), f.Note)
 
 	p := newPlot(f.XLabel, f.YLabel)
 	grid := plotter.NewGrid()
@@ -76,12 +66,15 @@ func (f ScatterFigure) Draw(c draw.Canvas) {
 	sh := &shapes{}
 	labels := pointLabels{
 		style: text.Style{
-			Color: color.Black, Font: font.From(sansBold, 10), XAlign: draw.XLeft, YAlign: draw.YBottom,
+			Color: color.Black, Font: font.From(sans, 10), XAlign: draw.XLeft, YAlign: draw.YTop,
 			Handler: plot.DefaultTextHandler,
 		},
-		clearance: vg.Points(6),
+		glyphR: vg.Points(4.5),
 	}
-	for i, pt := range f.Points {
+	for i := 1; i < len(front); i++ {
+		labels.segments = append(labels.segments, [2]XY{{front[i-1].X, front[i-1].Y}, {front[i].X, front[i].Y}})
+	}
+	for _, pt := range f.Points {
 		if !finite(pt.X) || !finite(pt.Y) {
 			continue
 		}
@@ -89,17 +82,20 @@ func (f ScatterFigure) Draw(c draw.Canvas) {
 		ws.Dashes = nil
 		if pt.HasX && finite(pt.XLow) && finite(pt.XHigh) {
 			sh.whiskers = append(sh.whiskers, whisker{pt.XLow, pt.Y, pt.XHigh, pt.Y, ws, vg.Points(6)})
+			labels.segments = append(labels.segments, [2]XY{{pt.XLow, pt.Y}, {pt.XHigh, pt.Y}})
 		}
 		if pt.HasY && finite(pt.YLow) && finite(pt.YHigh) {
 			sh.whiskers = append(sh.whiskers, whisker{pt.X, pt.YLow, pt.X, pt.YHigh, ws, vg.Points(6)})
+			labels.segments = append(labels.segments, [2]XY{{pt.X, pt.YLow}, {pt.X, pt.YHigh}})
 		}
 		sh.glyphs = append(sh.glyphs, glyph{pt.X, pt.Y, glyphStyle(pt.Style, 4.5)})
-		labels.pts = append(labels.pts, labelledPoint{x: pt.X, y: pt.Y, text: strconv.Itoa(i + 1)})
+		labels.pts = append(labels.pts, labelledPoint{x: pt.X, y: pt.Y, text: pt.Name})
 	}
 	p.Add(sh, labels)
 	p.X.Tick.Marker = linearTicks(f.XFormat)
 	p.Y.Tick.Marker = linearTicks(f.YFormat)
-	pad(&p.X, 0.08)
+	// Room around the points for their names.
+	pad(&p.X, 0.12)
 	pad(&p.Y, 0.08)
 	p.Draw(area)
 }

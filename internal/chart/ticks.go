@@ -39,6 +39,49 @@ func linearTicks(f Format) plot.Ticker {
 	})
 }
 
+// niceRange widens [min, max] to whole steps of the ticks linearTicks
+// draws, after a margin of 3% of the span, so that the lowest and highest
+// data (and whisker caps) sit inside the axis between labelled ticks.
+func niceRange(min, max float64) (float64, float64) {
+	if !(max >= min) || math.IsInf(min, 0) || math.IsInf(max, 0) {
+		return min, max
+	}
+	span := max - min
+	if span == 0 {
+		span = math.Max(math.Abs(max)*0.1, 1)
+	}
+	lo, hi := min-0.03*span, max+0.03*span
+	if min >= 0 && lo < 0 {
+		lo = 0 // a non-negative quantity keeps its axis at 0 or above
+	}
+	step := niceStep((hi - lo) / 6)
+	return math.Floor(lo/step+1e-9) * step, math.Ceil(hi/step-1e-9) * step
+}
+
+// logRange widens [min, max] (both > 0) to the nearest 1, 2 or 5 times a
+// power of ten outside it: labelled ticks of logTicks at both ends.
+func logRange(min, max float64) (float64, float64) {
+	down := func(v float64) float64 {
+		p := math.Pow10(int(math.Floor(math.Log10(v))))
+		for _, m := range []float64{5, 2, 1} {
+			if m*p <= v*(1+1e-9) {
+				return m * p
+			}
+		}
+		return p
+	}
+	up := func(v float64) float64 {
+		p := math.Pow10(int(math.Floor(math.Log10(v))))
+		for _, m := range []float64{1, 2, 5, 10} {
+			if m*p >= v*(1-1e-9) {
+				return m * p
+			}
+		}
+		return 10 * p
+	}
+	return down(min), up(max)
+}
+
 // niceStep rounds x up to 1, 2 or 5 times a power of ten.
 func niceStep(x float64) float64 {
 	p := math.Pow10(int(math.Floor(math.Log10(x))))

@@ -2,7 +2,9 @@ package check
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -35,33 +37,55 @@ type Allow struct {
 // different schema versions give an *Incomparable naming both versions;
 // a file that cannot be read gives an ordinary error.
 func ReadPair(basePath, curPath string) (*report.Results, *report.Results, error) {
-	bv, err := schemaVersion(basePath)
+	return readPair(basePath, curPath, os.ReadFile)
+}
+
+// readPair is ReadPair with the files read by read.
+func readPair(basePath, curPath string, read func(string) ([]byte, error)) (*report.Results, *report.Results, error) {
+	bdata, err := readResultsFile(basePath, read)
 	if err != nil {
 		return nil, nil, err
 	}
-	cv, err := schemaVersion(curPath)
+	cdata, err := readResultsFile(curPath, read)
+	if err != nil {
+		return nil, nil, err
+	}
+	bv, err := schemaVersion(basePath, bdata)
+	if err != nil {
+		return nil, nil, err
+	}
+	cv, err := schemaVersion(curPath, cdata)
 	if err != nil {
 		return nil, nil, err
 	}
 	if bv != cv {
 		return nil, nil, &Incomparable{Reasons: []string{fmt.Sprintf("schema_version %d (baseline) vs %d (current)", bv, cv)}}
 	}
-	base, err := report.ReadResults(basePath)
+	base, err := report.DecodeResults(bdata)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("read results %s: %w", basePath, err)
 	}
-	cur, err := report.ReadResults(curPath)
+	cur, err := report.DecodeResults(cdata)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("read results %s: %w", curPath, err)
 	}
 	return base, cur, nil
 }
 
-func schemaVersion(path string) (int, error) {
-	data, err := os.ReadFile(path)
+// readResultsFile reads a results file; the error names the file once.
+func readResultsFile(path string, read func(string) ([]byte, error)) ([]byte, error) {
+	data, err := read(path)
 	if err != nil {
-		return 0, fmt.Errorf("read results: %w", err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("read results %s: %w", pe.Path, pe.Err)
+		}
+		return nil, fmt.Errorf("read results %s: %w", path, err)
 	}
+	return data, nil
+}
+
+func schemaVersion(path string, data []byte) (int, error) {
 	var head struct {
 		SchemaVersion *int `json:"schema_version"`
 	}

@@ -1,25 +1,225 @@
 package check
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
-
 	"github.com/defersim/defersim/report"
 )
 
-// StructuralDiff describes what changed between two results files beyond
-// the metric values: run description, inputs, counts, statistics settings,
-// metric table and strategy parameters (go-cmp's diff: "-" baseline,
-// "+" current). It is empty when nothing but metric values changed. The
-// text is for people: go-cmp does not promise a stable layout.
-func StructuralDiff(base, cur *report.Results) string {
-	return cmp.Diff(base, cur,
-		cmpopts.IgnoreFields(report.StrategyResult{}, "Metrics", "VsBaseline", "CacheHitByRequest"),
-		cmpopts.EquateEmpty())
+// StructuralDiff lists what changed between two results files beyond the
+// metric values — run description, inputs, counts, statistics settings,
+// metric table, strategy parameters — one line per changed field, named
+// by its path in results.json: "run.seed: 42 → 43",
+// "strategies[x].parameters.trigger.budget: 8000 → 16000",
+// "strategies[y]: only in current". Arrays of named objects are matched by
+// name (inputs by path). The build versions are left out: check warns
+// about them separately. Empty when nothing but metric values changed.
+func StructuralDiff(base, cur *report.Results) []string {
+	a, b := structural(base), structural(cur)
+	var out []string
+	diffValues("", a, b, &out)
+	return out
+}
+
+// structural returns res as generic JSON without the metric values and
+// build versions.
+func structural(res *report.Results) any {
+	c := *res
+	c.GeneratorVersion, c.GoVersion = "", ""
+	c.Strategies = make([]report.StrategyResult, len(res.Strategies))
+	for i, s := range res.Strategies {
+		s.Metrics, s.VsBaseline, s.CacheHitByRequest, s.CacheHitByStep = nil, nil, nil, nil
+		c.Strategies[i] = s
+	}
+	data, err := json.Marshal(&c)
+	if err != nil {
+		return nil // results hold no values Marshal rejects (no NaN: see report.WriteResults)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return nil
+	}
+	return v
+}
+
+func diffValues(path string, a, b any, out *[]string) {
+	switch av := a.(type) {
+	case map[string]any:
+		if bv, ok := b.(map[string]any); ok {
+			keys := make([]string, 0, len(av)+len(bv))
+			for k := range av {
+				keys = append(keys, k)
+			}
+			for k := range bv {
+				if _, ok := av[k]; !ok {
+					keys = append(keys, k)
+				}
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				x, inA := av[k]
+				y, inB := bv[k]
+				p := join(path, k)
+				switch {
+				case !inA && isEmpty(y), !inB && isEmpty(x):
+				case !inA:
+					*out = append(*out, fmt.Sprintf("%s: (absent) → %s", p, show(y)))
+				case !inB:
+					*out = append(*out, fmt.Sprintf("%s: %s → (absent)", p, show(x)))
+				default:
+					diffValues(p, x, y, out)
+				}
+			}
+			return
+		}
+	case []any:
+		if bv, ok := b.([]any); ok {
+			if key := arrayKey(av, bv); key != "" {
+				diffKeyed(path, key, av, bv, out)
+				return
+			}
+			if len(av) == len(bv) && !scalars(av) {
+				for i := range av {
+					diffValues(fmt.Sprintf("%s[%d]", path, i), av[i], bv[i], out)
+				}
+				return
+			}
+		}
+	}
+	if show(a) != show(b) {
+		*out = append(*out, fmt.Sprintf("%s: %s → %s", path, show(a), show(b)))
+	}
+}
+
+// diffKeyed matches the objects of two arrays by their key field.
+func diffKeyed(path, key string, a, b []any, out *[]string) {
+	index := func(xs []any) (map[string]any, []string) {
+		m := map[string]any{}
+		var order []string
+		for _, x := range xs {
+			k := fmt.Sprint(x.(map[string]any)[key])
+			if _, dup := m[k]; !dup {
+				order = append(order, k)
+			}
+			m[k] = x
+		}
+		return m, order
+	}
+	am, aorder := index(a)
+	bm, border := index(b)
+	for _, k := range aorder {
+		p := fmt.Sprintf("%s[%s]", path, k)
+		if y, ok := bm[k]; ok {
+			diffValues(p, am[k], y, out)
+		} else {
+			*out = append(*out, p+": only in the baseline")
+		}
+	}
+	for _, k := range border {
+		if _, ok := am[k]; !ok {
+			*out = append(*out, fmt.Sprintf("%s[%s]: only in current", path, k))
+		}
+	}
+	if slices.Equal(intersect(aorder, bm), intersect(border, am)) {
+		return
+	}
+	*out = append(*out, path+": order changed")
+}
+
+func intersect(order []string, in map[string]any) []string {
+	var out []string
+	for _, k := range order {
+		if _, ok := in[k]; ok {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// arrayKey is the field that names the objects of both arrays: "name",
+// else "path"; "" when they are not all objects with it.
+func arrayKey(a, b []any) string {
+	for _, key := range []string{"name", "path"} {
+		ok := len(a)+len(b) > 0
+		for _, xs := range [][]any{a, b} {
+			for _, x := range xs {
+				m, isObj := x.(map[string]any)
+				if !isObj {
+					ok = false
+					break
+				}
+				if _, has := m[key]; !has {
+					ok = false
+					break
+				}
+			}
+		}
+		if ok {
+			return key
+		}
+	}
+	return ""
+}
+
+func scalars(xs []any) bool {
+	for _, x := range xs {
+		switch x.(type) {
+		case map[string]any, []any:
+			return false
+		}
+	}
+	return true
+}
+
+func isEmpty(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case []any:
+		return len(x) == 0
+	case map[string]any:
+		return len(x) == 0
+	case string:
+		return x == ""
+	}
+	return false
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// show writes a value compactly: strings without quotes, objects and
+// arrays as JSON cut at 120 characters.
+func show(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		if x == "" {
+			return `""`
+		}
+		return x
+	case json.Number:
+		return x.String()
+	case bool:
+		return fmt.Sprint(x)
+	}
+	data, _ := json.Marshal(v)
+	s := string(data)
+	if r := []rune(s); len(r) > 120 {
+		s = string(r[:119]) + "…"
+	}
+	return strings.TrimSpace(s)
 }
 
 // CatalogChanges lists catalog server versions present in only one of the

@@ -15,11 +15,14 @@ type Report struct {
 	CurrentPath  string
 	Rows         []Row
 	Summary      Summary
-	// CatalogChanges and Diff describe what changed beyond metrics.
+	// CatalogChanges and Changes describe what changed beyond metrics
+	// (Changes: one "path: baseline → current" line per field).
 	CatalogChanges []string
-	Diff           string
+	Changes        []string
 	// Notes are said before the table (allowed differences, CI use).
 	Notes []string
+	// Warnings are said before everything (different defersim builds).
+	Warnings []string
 }
 
 // Verdict is the one-line outcome.
@@ -35,6 +38,9 @@ func (r *Report) Verdict() string {
 // rows that are not ok) and what changed beyond metrics.
 func WriteText(w io.Writer, r *Report, all bool) error {
 	fmt.Fprintf(w, "baseline: %s\ncurrent:  %s\n", r.BaselinePath, r.CurrentPath)
+	for _, n := range r.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", n)
+	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
@@ -65,9 +71,11 @@ func WriteText(w io.Writer, r *Report, all bool) error {
 			fmt.Fprintln(w, "  "+c)
 		}
 	}
-	if r.Diff != "" {
-		fmt.Fprintln(w, "\nchanged beyond metrics (- baseline, + current):")
-		fmt.Fprint(w, indent(r.Diff))
+	if len(r.Changes) > 0 {
+		fmt.Fprintln(w, "\nchanged beyond metrics (baseline → current):")
+		for _, c := range r.Changes {
+			fmt.Fprintln(w, "  "+c)
+		}
 	} else {
 		fmt.Fprintln(w, "\nnothing changed beyond metric values")
 	}
@@ -83,6 +91,9 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	}
 	fmt.Fprintf(w, "### defersim check: %s %s\n\n", icon, r.Verdict())
 	fmt.Fprintf(w, "Baseline `%s`, current `%s`.\n\n", r.BaselinePath, r.CurrentPath)
+	for _, n := range r.Warnings {
+		fmt.Fprintf(w, "> **Warning:** %s\n\n", md(n))
+	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "> %s\n\n", n)
 	}
@@ -106,31 +117,29 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	fmt.Fprintf(w, "<details><summary>All %d checks</summary>\n\n", len(r.Rows))
 	table(r.Rows)
 	fmt.Fprint(w, "\n</details>\n\n")
-	if len(r.CatalogChanges) > 0 || r.Diff != "" {
-		fmt.Fprint(w, "<details><summary>Changed beyond metrics</summary>\n\n```diff\n")
+	if len(r.CatalogChanges) > 0 || len(r.Changes) > 0 {
+		fmt.Fprintf(w, "<details><summary>Changed beyond metrics (%d)</summary>\n\n", len(r.CatalogChanges)+len(r.Changes))
 		for _, c := range r.CatalogChanges {
-			fmt.Fprintln(w, "# catalog "+c)
+			fmt.Fprintf(w, "- catalog `%s`\n", code(c))
 		}
-		fmt.Fprint(w, r.Diff)
-		fmt.Fprint(w, "```\n\n</details>\n")
+		for _, c := range r.Changes {
+			path, change, _ := strings.Cut(c, ": ")
+			fmt.Fprintf(w, "- `%s`: %s\n", code(path), md(change))
+		}
+		fmt.Fprint(w, "\n</details>\n")
+	} else {
+		fmt.Fprint(w, "Nothing changed beyond metric values.\n")
 	}
 	return nil
 }
 
-func md(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
-
-func indent(s string) string {
-	var b strings.Builder
-	for _, line := range strings.SplitAfter(s, "\n") {
-		if line != "" {
-			b.WriteString("  " + line)
-		}
-	}
-	if !strings.HasSuffix(s, "\n") {
-		b.WriteString("\n")
-	}
-	return b.String()
+// md escapes text for a Markdown table cell or list item.
+func md(s string) string {
+	return strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`", "<", "&lt;", ">", "&gt;", "[", `\[`, "]", `\]`).Replace(s)
 }
+
+// code makes s safe inside a Markdown code span.
+func code(s string) string { return strings.ReplaceAll(s, "`", "'") }
 
 func change(r Row) string {
 	if r.Status == Missing {

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/defersim/defersim/report"
+	"github.com/defersim/defersim/sim"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -31,9 +32,9 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 }
 
-// TestGoldenOutput pins the table and the Markdown block for a small,
-// hand-made comparison (the go-cmp diff is left out: its layout is not
-// stable by design).
+// TestGoldenOutput pins the text, Markdown, JSON and CSV reports of a
+// small, hand-made comparison, with a configuration change and a version
+// warning.
 func TestGoldenOutput(t *testing.T) {
 	base := results("f", map[string]map[string]report.Distribution{
 		"a": {"cost_usd": dist(0.1, 0.09, 0.11), "first_reply_ms": dist(2000, 1900, 2100), "cache_hit_ratio": dist(0.8, 0.79, 0.81)},
@@ -45,10 +46,14 @@ func TestGoldenOutput(t *testing.T) {
 	})
 	rules := []Rule{{Metric: "cost_usd", Stat: StatMean, Rel: 0.02}, {Metric: "first_reply_ms", Stat: StatMean, Rel: 0.05, Abs: 50},
 		{Metric: "first_reply_ms", Stat: StatP95, Rel: 0.1, Abs: 100}, {Metric: "cache_hit_ratio", Stat: StatMean, Rel: 0.02}}
+	base.GeneratorVersion, cur.GeneratorVersion = "v1.0.0", "v1.1.0"
+	cur.Run.Seed = 2
+	cur.Strategies[1].Parameters.Trigger = sim.Trigger{Mode: "budget", Budget: 8000}
 	rows := Compare(base, cur, rules, Options{Noise: NoisePaired})
 	rep := &Report{BaselinePath: "base.json", CurrentPath: "cur.json", Rows: rows, Summary: Summarize(rows),
-		CatalogChanges: []string{"~ kb: 2.13.0 → 3.0.0"}, Notes: []string{"paired"}}
-	var text, all, md bytes.Buffer
+		CatalogChanges: []string{"~ kb: 2.13.0 → 3.0.0"}, Notes: []string{"paired"},
+		Changes: StructuralDiff(base, cur), Warnings: versionWarnings(base, cur)}
+	var text, all, md, js, csv bytes.Buffer
 	if err := WriteText(&text, rep, false); err != nil {
 		t.Fatal(err)
 	}
@@ -61,4 +66,37 @@ func TestGoldenOutput(t *testing.T) {
 	golden(t, "report.txt", text.Bytes())
 	golden(t, "report-all.txt", all.Bytes())
 	golden(t, "report.md", md.Bytes())
+	if err := WriteJSON(&js, rep); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "report.json", js.Bytes())
+	if err := WriteCSV(&csv, rep); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "report.csv", csv.Bytes())
+}
+
+// TestStructuralDiffReadable pins that configuration differences are a
+// list of "path: baseline → current" lines named as in results.json, not
+// a dump of Go values (the Markdown once showed "&report.Results{").
+func TestStructuralDiffReadable(t *testing.T) {
+	d := dist(1, 0.9, 1.1)
+	base := results("f", map[string]map[string]report.Distribution{"a": {"cost_usd": d}, "b": {"cost_usd": d}})
+	cur := results("f", map[string]map[string]report.Distribution{"a": {"cost_usd": d}, "b": {"cost_usd": d}, "c": {"cost_usd": d}})
+	cur.Run.Seed = 7
+	cur.Strategies[1].Parameters.Trigger = sim.Trigger{Mode: "budget", Budget: 16000}
+	cur.Strategies[0].Metrics["cost_usd"] = dist(5, 4, 6) // a metric value: not listed
+	got := StructuralDiff(base, cur)
+	want := []string{
+		"run.seed: 1 → 7",
+		"strategies[b].parameters.trigger.budget: (absent) → 16000",
+		"strategies[b].parameters.trigger.mode: never → budget",
+		"strategies[c]: only in current",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("StructuralDiff (-want +got):\n%s", diff)
+	}
+	if got := StructuralDiff(base, base); len(got) != 0 {
+		t.Errorf("a file differs from itself: %q", got)
+	}
 }

@@ -2,7 +2,10 @@ package check
 
 import (
 	"fmt"
+	"os"
 	"strings"
+
+	"github.com/defersim/defersim/report"
 )
 
 // Config is one `defersim check` invocation.
@@ -16,12 +19,19 @@ type Config struct {
 	Allow      Allow
 	// Noise is NoiseAuto (when empty), NoiseCI or NoisePaired.
 	Noise string
+	// ReadFile reads a results file (nil = os.ReadFile); the CLI reads "-"
+	// from stdin through it.
+	ReadFile func(path string) ([]byte, error)
 }
 
 // Run reads both files, checks they can be compared, and compares them.
 // The error is an *Incomparable when the files cannot be compared.
 func Run(cfg Config) (*Report, error) {
-	base, cur, err := ReadPair(cfg.BaselinePath, cfg.CurrentPath)
+	read := cfg.ReadFile
+	if read == nil {
+		read = os.ReadFile
+	}
+	base, cur, err := readPair(cfg.BaselinePath, cfg.CurrentPath, read)
 	if err != nil {
 		return nil, err
 	}
@@ -33,6 +43,7 @@ func Run(cfg Config) (*Report, error) {
 		rules = DefaultRules()
 	}
 	rep := &Report{BaselinePath: cfg.BaselinePath, CurrentPath: cfg.CurrentPath}
+	rep.Warnings = versionWarnings(base, cur)
 	if base.Run.ScenarioFingerprint != cur.Run.ScenarioFingerprint {
 		rep.Notes = append(rep.Notes, "policy change allowed: "+strings.Join(ScenarioDifferences(base, cur), ", "))
 	}
@@ -58,6 +69,27 @@ func Run(cfg Config) (*Report, error) {
 	rep.Rows = Compare(base, cur, rules, Options{Strategies: cfg.Strategies, Noise: noise})
 	rep.Summary = Summarize(rep.Rows)
 	rep.CatalogChanges = CatalogChanges(base, cur)
-	rep.Diff = StructuralDiff(base, cur)
+	rep.Changes = StructuralDiff(base, cur)
 	return rep, nil
+}
+
+// versionWarnings warns when the two files were written by different
+// builds: a changed engine changes numbers by itself.
+func versionWarnings(base, cur *report.Results) []string {
+	name := func(v string) string {
+		if v == "" {
+			return "an unrecorded version"
+		}
+		return v
+	}
+	var out []string
+	if base.GeneratorVersion != cur.GeneratorVersion {
+		out = append(out, fmt.Sprintf("the files were written by different defersim versions (baseline %s, current %s): differences may come from defersim itself, not from the change under test",
+			name(base.GeneratorVersion), name(cur.GeneratorVersion)))
+	}
+	if base.GoVersion != cur.GoVersion {
+		out = append(out, fmt.Sprintf("the files were written by defersim builds of different Go versions (baseline %s, current %s)",
+			name(base.GoVersion), name(cur.GoVersion)))
+	}
+	return out
 }

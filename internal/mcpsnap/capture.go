@@ -213,7 +213,13 @@ func (c *capturer) fail(step Step, err error) *StepError {
 		c.proc.kill()
 		se.Stderr = c.proc.stderr.Lines()
 	}
+	httpErr := c.rec.firstHTTPErr()
 	switch {
+	case c.proc == nil && httpErr != nil && !timedOut && !errors.Is(c.ctx.Err(), context.Canceled):
+		// Nothing answered: the SDK reports a failed connection as a
+		// JSON-RPC error (-32005), which would read as the server's answer.
+		se.Failure = FailConnect
+		se.Detail = fmt.Sprintf("cannot reach %s: %v", c.target.URL, httpErr)
 	case junk:
 		se.Failure = FailJunk
 		line := ""
@@ -266,5 +272,9 @@ func (v *versionHeader) RoundTrip(req *http.Request) (*http.Response, error) {
 			req.Header.Set("Mcp-Protocol-Version", pv)
 		}
 	}
-	return v.base.RoundTrip(req)
+	resp, err := v.base.RoundTrip(req)
+	if err != nil {
+		v.rec.httpFailed(err)
+	}
+	return resp, err
 }

@@ -168,6 +168,9 @@ func TestRunFailures(t *testing.T) {
 		{fakemcp.ModeJunk, 20 * time.Second, StepInitialize, FailJunk, `"fake server v0.1 starting"`, "printing a banner", 0},
 		{fakemcp.ModeBadMessage, 20 * time.Second, StepInitialize, FailJunk, `"{\"status\":\"booting\"}"`, "stray JSON object", 0},
 		{fakemcp.ModeHang, 3 * time.Second, StepInitialize, FailTimeout, "3s timeout", "fake: hanging", 0},
+		// Issue 18.8: a child in a new session (setsid) survived the
+		// process-group kill; assertNoChildren checks it is dead.
+		{fakemcp.ModeHangSetsid, 3 * time.Second, StepInitialize, FailTimeout, "3s timeout", "fake: hanging", 0},
 		{fakemcp.ModeHangList, 3 * time.Second, StepToolsList, FailTimeout, "3s timeout", "fake: ready", 0},
 		{fakemcp.ModeExitOnList, 20 * time.Second, StepToolsList, FailExited, "exit status 4", "crashing on tools/list", 0},
 		{fakemcp.ModeCursorLoop, 20 * time.Second, StepToolsList, FailProtocol, `cursor "same" twice`, "fake: ready", 0},

@@ -32,6 +32,9 @@ const (
 	FailProtocol Failure = "protocol"
 	// FailLaunch: the command could not be started at all.
 	FailLaunch Failure = "launch"
+	// FailConnect: nothing answered at the server's URL (connection
+	// refused, no such host).
+	FailConnect Failure = "connect"
 	// FailCanceled: the caller canceled the capture (Ctrl-C).
 	FailCanceled Failure = "canceled"
 )

@@ -14,6 +14,7 @@ import (
 // that stopping it also stops anything it spawned.
 type process struct {
 	cmd     *exec.Cmd
+	tag     string   // in the environment of the server and its descendants
 	stdin   *os.File // write end
 	stdout  io.ReadCloser
 	stderr  *lineRing
@@ -31,6 +32,7 @@ func startProcess(t Target, stderrLines int) (*process, error) {
 	cmd.Env = append(os.Environ(), t.Env...)
 	cmd.Dir = t.Dir
 	setProcessGroup(cmd)
+	tag := tagProcess(cmd)
 	var files []*os.File
 	closeAll := func() {
 		for _, f := range files {
@@ -70,6 +72,7 @@ func startProcess(t Target, stderrLines int) (*process, error) {
 	errW.Close()
 	p := &process{
 		cmd:        cmd,
+		tag:        tag,
 		stdin:      inW,
 		stderr:     newLineRing(stderrLines),
 		tail:       &byteTail{n: 4096},
@@ -149,6 +152,7 @@ func (p *process) stop(grace time.Duration) {
 // kill ends the process and its group at once and reaps it.
 func (p *process) kill() {
 	signalGroup(p.cmd, sigKill)
+	killTree(p.tag)
 	p.stdin.Close()
 	<-p.exited
 	p.finish()
@@ -158,6 +162,7 @@ func (p *process) kill() {
 // server), closes our ends of the pipes and lets stderr drain briefly.
 func (p *process) finish() {
 	signalGroup(p.cmd, sigKill)
+	killTree(p.tag)
 	p.stdout.Close()
 	select {
 	case <-p.stderrDone:

@@ -198,4 +198,10 @@ func TestTakeHTTPUnreachable(t *testing.T) {
 	if err == nil || !errorsAs(err, &se) || se.Step != StepInitialize {
 		t.Fatalf("error %v, want an initialize StepError", err)
 	}
+	// Issue 18.8: this read "the server answered with error -32005", though
+	// nothing answered.
+	if se.Failure != FailConnect || !strings.Contains(se.Detail, "cannot reach "+url) ||
+		!strings.Contains(se.Detail, "connection refused") || strings.Contains(err.Error(), "-32005") {
+		t.Errorf("closed port reported as %s: %v", se.Failure, err)
+	}
 }

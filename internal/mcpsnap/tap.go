@@ -23,7 +23,24 @@ type recorder struct {
 	pages     []json.RawMessage
 	listAt    time.Time
 	readErr   error
+	httpErr   error // the first HTTP request that got no response
 	connected time.Time
+}
+
+// httpFailed records an HTTP request that got no response (a refused
+// connection, a DNS failure).
+func (r *recorder) httpFailed(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.httpErr == nil {
+		r.httpErr = err
+	}
+}
+
+func (r *recorder) firstHTTPErr() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.httpErr
 }
 
 func newRecorder() *recorder { return &recorder{pending: map[jsonrpc.ID]string{}} }

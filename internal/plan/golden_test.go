@@ -36,21 +36,29 @@ func TestGoldenProjection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := WriteProjection(&buf, p); err != nil {
+	var text, md, csv bytes.Buffer
+	if err := WriteProjection(&text, p); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join("testdata", "projection.txt")
-	if *update {
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
+	if err := WriteProjectionMarkdown(&md, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteProjectionCSV(&csv, p); err != nil {
+		t.Fatal(err)
+	}
+	for name, got := range map[string][]byte{"projection.txt": text.Bytes(), "projection.md": md.Bytes(), "projection.csv": csv.Bytes()} {
+		path := filepath.Join("testdata", name)
+		if *update {
+			if err := os.WriteFile(path, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), buf.String()); diff != "" {
-		t.Errorf("projection (-want +got):\n%s", diff)
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run with -update to create it)", err)
+		}
+		if diff := cmp.Diff(string(want), string(got)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
 	}
 }

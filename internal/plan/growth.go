@@ -29,10 +29,13 @@ type GrowthConfig struct {
 	// a seeded order) instead of generated ones.
 	Pool string
 	Seed int64
-	// Dir receives DIR/tools=N/{catalog,trace.jsonl.gz,results.json} per
-	// size and the plots.
+	// Dir receives DIR/tools=N/{catalog,results.json} per size and the
+	// plots.
 	Dir     string
 	Metrics []string
+	// Progress, when set, is called after each catalog size with the
+	// number replayed so far.
+	Progress func(done int)
 }
 
 // GrowthPoint is one catalog size.
@@ -55,6 +58,12 @@ func Growth(ctx context.Context, cfg GrowthConfig) ([]GrowthPoint, []string, err
 	if err != nil {
 		return nil, nil, err
 	}
+	srcs, release, err := runner.Rereadable(cfg.Base.Traces)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer release()
+	cfg.Base.Traces = srcs
 	latest := base.LatestAll()
 	baseTools := 0
 	for _, s := range latest {
@@ -110,6 +119,9 @@ func Growth(ctx context.Context, cfg GrowthConfig) ([]GrowthPoint, []string, err
 			gp.Notes = append(gp.Notes, fmt.Sprintf("the pool ran out: %d tools instead of %d", tools, target))
 		}
 		points = append(points, gp)
+		if cfg.Progress != nil {
+			cfg.Progress(len(points))
+		}
 	}
 	pts := make([]Point, len(points))
 	for i, p := range points {
@@ -119,8 +131,10 @@ func Growth(ctx context.Context, cfg GrowthConfig) ([]GrowthPoint, []string, err
 	return points, plots, err
 }
 
-// grownConfig writes the added servers' catalog files and the sessions
-// offered them under dir, and returns the run over them.
+// grownConfig writes the added servers' catalog files under dir and
+// returns the run over them: each session that names its servers is
+// offered the added ones as it is read (runner.Config.Transform). No copy
+// of the trace is written (it would hold every session's content).
 func grownConfig(base runner.Config, added []*catalog.Server, dir string) (runner.Config, error) {
 	cdir := filepath.Join(dir, "catalog")
 	if err := os.MkdirAll(cdir, 0o755); err != nil {
@@ -133,15 +147,11 @@ func grownConfig(base runner.Config, added []*catalog.Server, dir string) (runne
 		}
 		refs = append(refs, traces.ServerRef{Name: s.Name, Version: s.Version})
 	}
-	trace := filepath.Join(dir, "trace.jsonl.gz")
-	if err := offerServers(base.Traces, refs, trace); err != nil {
-		return runner.Config{}, err
-	}
 	rc := base
-	rc.Traces = []runner.Source{{Path: trace}}
 	rc.Catalogs = slices.Clone(base.Catalogs)
 	if len(added) > 0 {
 		rc.Catalogs = append(rc.Catalogs, runner.Source{Path: cdir})
+		rc.Transform = func(s *traces.Session) { offerServers(s, refs) }
 	}
 	return rc, nil
 }
@@ -161,41 +171,12 @@ func writeServer(dir string, s *catalog.Server) error {
 	return atomicfile.WriteFile(filepath.Join(dir, s.Name+"@"+s.Version+".json"), data, 0o644)
 }
 
-// offerServers copies every session of srcs to out, adding refs to the
-// servers of each session_start that names servers.
-func offerServers(srcs []runner.Source, refs []traces.ServerRef, out string) error {
-	return atomicfile.Write(out, 0o644, func(f *os.File) error {
-		w := traces.NewWriter(f, true)
-		for _, src := range srcs {
-			rc, err := src.Open()
-			if err != nil {
-				return fmt.Errorf("open trace %s: %w", src.Path, err)
-			}
-			r, err := traces.NewReader(rc, src.Path, traces.ReadOptions{})
-			if err != nil {
-				rc.Close()
-				return err
-			}
-			for s, err := range r.Sessions() {
-				if err != nil {
-					r.Close()
-					rc.Close()
-					return err
-				}
-				if st := s.Start(); st != nil && len(st.Servers) > 0 {
-					st.Servers = append(slices.Clone(st.Servers), refs...)
-				}
-				if err := w.WriteSession(s); err != nil {
-					r.Close()
-					rc.Close()
-					return err
-				}
-			}
-			r.Close()
-			rc.Close()
-		}
-		return w.Close()
-	})
+// offerServers adds refs to the servers of the session_start of s when it
+// names servers (a session that names none sees the whole catalog anyway).
+func offerServers(s *traces.Session, refs []traces.ServerRef) {
+	if st := s.Start(); st != nil && len(st.Servers) > 0 {
+		st.Servers = append(slices.Clone(st.Servers), refs...)
+	}
 }
 
 // realPool returns the latest version of every server of dir not already

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -77,6 +78,11 @@ func TestParseSweep(t *testing.T) {
 		{"strategy.nope=0:1:1", nil, "unknown key"},
 		{"other.x=0:1:1", nil, "want params.KEY"},
 		{"params.nudge_prob=0:1:0.001", nil, "more than"},
+		// Issue 18.7: 1e19…1e20 overflowed int64 and gave identical points.
+		{"strategy.trigger.budget=1e19:1e20:1e19", nil, "1e+19 does not fit a 64-bit integer"},
+		{"strategy.trigger.budget=-1e19:0:1e19", nil, "does not fit a 64-bit integer"},
+		{"model.latency.prefill_tps=1e19:1e20:1e19", []float64{1e19, 2e19, 3e19, 4e19, 5e19, 6e19, 7e19, 8e19, 9e19, 1e20}, ""},
+		{"model.latency.prefill_tps=1e17:1.000000000000001e17:1", nil, "below the resolution of a float64"},
 	}
 	for _, tc := range tests {
 		sp, err := ParseSweep(tc.in)
@@ -131,7 +137,9 @@ func TestApply(t *testing.T) {
 	for _, bad := range []struct {
 		path string
 		v    float64
-	}{{"strategy.trigger.count", 2.5}, {"params.nudge_prob", 2}, {"model.latency.decode_tps", -1}} {
+	}{{"strategy.trigger.count", 2.5}, {"params.nudge_prob", 2}, {"model.latency.decode_tps", -1},
+		// Issue 18.7: values sim accepts that overflow a replay.
+		{"model.latency.decode_tps", 1e-300}, {"model.pricing.input_per_mtok", 1e308}, {"strategy.trigger.count", 1e19}} {
 		if _, _, err := Apply(sc, bad.path, bad.v); err == nil {
 			t.Errorf("%s = %v accepted", bad.path, bad.v)
 		}
@@ -261,5 +269,55 @@ func TestGrowthRealCatalogs(t *testing.T) {
 	}
 	if len(pts[0].Added) == 0 || strings.HasPrefix(pts[0].Added[0], "grown-") {
 		t.Errorf("added %v, want real servers", pts[0].Added)
+	}
+}
+
+// TestSweepDirNamesAreExact pins issue 18.7: point directories were named
+// with '+' turned into '-', so 1e+19 went to "=1e-19". A name now keeps
+// the value as formatted (and two values never share a directory).
+func TestSweepDirNamesAreExact(t *testing.T) {
+	for v, want := range map[float64]string{1e19: "model.latency.prefill_tps=1e+19", 1e-19: "model.latency.prefill_tps=1e-19",
+		2500: "model.latency.prefill_tps=2500", 0.25: "model.latency.prefill_tps=0.25"} {
+		label := "model.latency.prefill_tps=" + strconv.FormatFloat(v, 'g', -1, 64)
+		if got := fileSafe(label); got != want {
+			t.Errorf("fileSafe(%q) = %q, want %q", label, got, want)
+		}
+	}
+}
+
+// TestGrowthWritesNoTraceCopy pins issue 18.3: plan --growth wrote
+// DIR/tools=N/trace.jsonl.gz, a full copy of the trace with every
+// session's content. The grown sessions are now offered the added servers
+// as they are read; the output holds results, catalogs and plots only.
+func TestGrowthWritesNoTraceCopy(t *testing.T) {
+	sc := small(t, 10)
+	rc, err := runner.FromScenario(sc, runner.Overrides{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc.Bootstrap = -1
+	dir := t.TempDir()
+	pts, _, err := Growth(context.Background(), GrowthConfig{Base: rc, Factors: []float64{1, 2}, Seed: 5, Dir: dir,
+		Metrics: []string{"cost_usd"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		ok := filepath.Base(p) == "results.json" || filepath.Base(filepath.Dir(p)) == "catalog" && strings.HasSuffix(p, ".json") ||
+			strings.HasSuffix(p, ".png") || strings.HasSuffix(p, ".svg")
+		if !ok {
+			t.Errorf("growth wrote %s, which is neither results, a catalog nor a plot", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in := pts[1].Results.Run.Inputs[0]; in.Kind != "trace" || in.Path != rc.Traces[0].Path {
+		t.Errorf("the grown run's trace input is %+v, want the original trace %s", in, rc.Traces[0].Path)
 	}
 }

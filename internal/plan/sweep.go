@@ -57,11 +57,15 @@ func (s SweepSpec) Check() error {
 	case (s.To-s.From)/s.Step >= MaxSweepPoints:
 		return fmt.Errorf("sweep %s: more than %d values", s.Param, MaxSweepPoints)
 	}
-	_, err := numericField(&scenarios.Scenario{Strategies: []sim.Strategy{{}}}, s.Param)
-	return err
+	fields, err := numericField(&scenarios.Scenario{Strategies: []sim.Strategy{{}}}, s.Param)
+	if err != nil {
+		return err
+	}
+	return s.checkValues(fields[0].Kind() != reflect.Float64)
 }
 
-// Values lists From, From+Step, … up to To (within rounding).
+// Values lists From, From+Step, … up to To (within rounding). Values are
+// rounded to 9 decimals where that is finer than a float64's resolution.
 func (s SweepSpec) Values() []float64 {
 	var out []float64
 	for i := 0; ; i++ {
@@ -69,9 +73,31 @@ func (s SweepSpec) Values() []float64 {
 		if v > s.To+s.Step*1e-9 || i >= MaxSweepPoints {
 			break
 		}
-		out = append(out, math.Round(v*1e9)/1e9)
+		if math.Abs(v) < 1e6 {
+			v = math.Round(v*1e9) / 1e9
+		}
+		out = append(out, v)
 	}
 	return out
+}
+
+// maxExactInt is 2^63, the first float64 above every int64.
+const maxExactInt = 9223372036854775808.0
+
+// checkValues refuses values that cannot be told apart (a step below the
+// resolution of a float64 at that magnitude) and, for an integer
+// parameter, values outside int64 (they would wrap around).
+func (s SweepSpec) checkValues(integer bool) error {
+	vs := s.Values()
+	for i, v := range vs {
+		if i > 0 && v == vs[i-1] {
+			return fmt.Errorf("sweep %s: step %v is below the resolution of a float64 at %v (the values repeat)", s.Param, s.Step, v)
+		}
+		if integer && (v >= maxExactInt || v < -maxExactInt) {
+			return fmt.Errorf("sweep %s: %v does not fit a 64-bit integer", s.Param, v)
+		}
+	}
+	return nil
 }
 
 // numericField resolves a sweep path to its numeric fields in sc: one
@@ -151,6 +177,9 @@ func Apply(sc *scenarios.Scenario, path string, v float64) (*scenarios.Scenario,
 			if v != math.Trunc(v) {
 				return nil, nil, fmt.Errorf("%s is a whole number: %v", path, v)
 			}
+			if v >= maxExactInt || v < -maxExactInt {
+				return nil, nil, fmt.Errorf("%s = %v does not fit a 64-bit integer", path, v)
+			}
 			f.SetInt(int64(v))
 		}
 		if strings.HasPrefix(path, "strategy.") {
@@ -165,6 +194,9 @@ func Apply(sc *scenarios.Scenario, path string, v float64) (*scenarios.Scenario,
 		err = c.Params.Validate()
 	case strings.HasPrefix(path, "model."):
 		err = c.Model.Validate()
+	}
+	if err == nil {
+		_, err = scenarios.CheckBounds(c.Model, c.Params)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s = %v: %w", path, v, err)
@@ -183,6 +215,9 @@ type SweepConfig struct {
 	Metrics   []string
 	Bootstrap int
 	Workers   int
+	// Progress, when set, is called after each value with the number
+	// replayed so far.
+	Progress func(done int)
 }
 
 // Point is one replay of a sweep or growth series.
@@ -212,6 +247,8 @@ func Sweep(ctx context.Context, cfg SweepConfig) ([]Point, []string, error) {
 		ov.Strategies = nil
 	}
 	var points []Point
+	var traces []runner.Source // every point replays the same traces
+	dirs := map[string]string{}
 	for _, v := range cfg.Spec.Values() {
 		sc, notes, err := Apply(&base, cfg.Spec.Param, v)
 		if err != nil {
@@ -221,14 +258,30 @@ func Sweep(ctx context.Context, cfg SweepConfig) ([]Point, []string, error) {
 		if err != nil {
 			return nil, nil, err
 		}
+		if traces == nil {
+			var release func()
+			if traces, release, err = runner.Rereadable(rc.Traces); err != nil {
+				return nil, nil, err
+			}
+			defer release()
+		}
+		rc.Traces = traces
 		rc.Bootstrap, rc.Workers = cfg.Bootstrap, cfg.Workers
 		label := fmt.Sprintf("%s=%s", cfg.Spec.Param, strconv.FormatFloat(v, 'g', -1, 64))
-		pt, err := runPoint(ctx, rc, filepath.Join(cfg.Dir, fileSafe(label)), v, label)
+		name := fileSafe(label)
+		if prev, ok := dirs[name]; ok {
+			return nil, nil, fmt.Errorf("sweep %s: values %s and %s would share the directory %s", cfg.Spec.Param, prev, label, name)
+		}
+		dirs[name] = label
+		pt, err := runPoint(ctx, rc, filepath.Join(cfg.Dir, name), v, label)
 		if err != nil {
 			return nil, nil, err
 		}
 		pt.Notes = notes
 		points = append(points, pt)
+		if cfg.Progress != nil {
+			cfg.Progress(len(points))
+		}
 	}
 	plots, err := plotPoints(cfg.Spec.Param, points, cfg.Metrics, cfg.Dir)
 	return points, plots, err
@@ -269,7 +322,7 @@ func plotPoints(param string, points []Point, metrics []string, dir string) ([]s
 func fileSafe(s string) string {
 	return strings.Map(func(r rune) rune {
 		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '_', r == '-', r == '=':
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '_', r == '-', r == '=', r == '+':
 			return r
 		}
 		return '-'

@@ -6,8 +6,10 @@ package privacytest
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/base64"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -137,9 +139,32 @@ func (s *Set) ScanDir(dir string) ([]Leak, error) {
 			return err
 		}
 		out = append(out, s.Scan(path, data)...)
+		if plain := gunzipped(data); plain != nil {
+			out = append(out, s.Scan(path+" (decompressed)", plain)...)
+		}
 		return nil
 	})
 	return out, err
+}
+
+// gunzipped returns the decompressed content of a gzip file, or of a file
+// made of one short header line and a gzip stream (defersim's state files:
+// checkpoint, shard.bin), up to 1 GiB; nil when data is neither.
+func gunzipped(data []byte) []byte {
+	body := data
+	if !bytes.HasPrefix(body, []byte{0x1f, 0x8b}) {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 || i > 64 || !bytes.HasPrefix(data[i+1:], []byte{0x1f, 0x8b}) {
+			return nil
+		}
+		body = data[i+1:]
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(body))
+	if err != nil {
+		return nil
+	}
+	plain, _ := io.ReadAll(io.LimitReader(zr, 1<<30))
+	return plain
 }
 
 // Files lists the regular files under dir (relative, sorted), so a test can

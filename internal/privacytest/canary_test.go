@@ -1,6 +1,8 @@
 package privacytest
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/base64"
 	"os"
 	"path/filepath"
@@ -59,5 +61,32 @@ func TestScanDir(t *testing.T) {
 	files, err := Files(dir)
 	if err != nil || strings.Join(files, ",") != "a.json,plots/b.svg" {
 		t.Errorf("Files = %v, %v", files, err)
+	}
+}
+
+// TestScanDirDecompresses pins that a canary inside a gzip file, or inside
+// a state file (a header line, then gzip), is found: plan --growth's
+// trace copy (issue 18.3) was a .jsonl.gz the scan could not read.
+func TestScanDirDecompresses(t *testing.T) {
+	cs := NewSet("gz")
+	c := cs.Add("field")
+	dir := t.TempDir()
+	var plain, state bytes.Buffer
+	for _, b := range []*bytes.Buffer{&plain, &state} {
+		if b == &state {
+			b.WriteString("defersim-state\n")
+		}
+		zw := gzip.NewWriter(b)
+		zw.Write([]byte(`{"text":"` + c + `"}`))
+		zw.Close()
+	}
+	for name, b := range map[string][]byte{"t.jsonl.gz": plain.Bytes(), "shard.bin": state.Bytes()} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	leaks, err := cs.ScanDir(dir)
+	if err != nil || len(leaks) != 2 {
+		t.Errorf("leaks %v (%v), want the canary in both files", leaks, err)
 	}
 }

@@ -19,15 +19,9 @@ func WriteText(w io.Writer, p *Proposal) error {
 		p.Training, p.HeldOut, e.Model.Name, e.Requests, e.FirstPrompt)
 	fmt.Fprintf(w, "a search round trip before the first reply costs %.0f ms (%s injection, base %s)\n\n", p.RoundTripMs, e.Injection, p.BaseName)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "tool\topens\tcalled\tfirst turn\tbefore reply\ttokens\tdrift\tdefer +ms\tdirect +ms\tdirect $\tdeferred $\tdecision\t")
-	for _, a := range p.Tools {
-		drift := "-"
-		if len(a.Schema.Drift) > 0 {
-			drift = strings.Join(a.Schema.Drift, " ")
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%.0f\t%.0f\t%.5f\t%.5f\t%s\t\n", toolLabel(a.Key),
-			pct(a.OpenShare), pct(a.UseShare), pct(a.FirstTurnShare), pct(a.BeforeReplyShare), a.Schema.Tokens, drift,
-			a.DeferMs, a.DirectMs, a.DirectUSD, a.DeferUSD, a.Decision)
+	fmt.Fprintln(tw, strings.Join(toolHeader, "\t")+"\t")
+	for _, r := range toolRows(p, func(s string) string { return s }) {
+		fmt.Fprintln(tw, strings.Join(r, "\t")+"\t")
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -15,8 +15,8 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
-// TestGoldenSnippetAndTable pins the snippet and the per-tool table of a
-// hand-made proposal.
+// TestGoldenSnippetAndTable pins the snippet, the per-tool table, the
+// Markdown report and the CSV evidence of a hand-made proposal.
 func TestGoldenSnippetAndTable(t *testing.T) {
 	m, _ := presets.Model("claude-sonnet-4.5")
 	e := Economy{Model: m, Params: presets.DefaultParams(), Injection: sim.InjectInline, Requests: 12,
@@ -39,11 +39,17 @@ func TestGoldenSnippetAndTable(t *testing.T) {
 		Rules: DefaultRules(), Expensive: 500, Training: 200, HeldOut: 80, BreakEvenTokens: 900, Budget: 1500,
 		RegistryEstimated: 40000}
 	p.Strategy = proposalStrategy(base, tools, p)
-	var text bytes.Buffer
+	var text, md, csv bytes.Buffer
 	if err := WriteText(&text, p); err != nil {
 		t.Fatal(err)
 	}
-	for name, got := range map[string][]byte{"snippet.yaml": Snippet(p), "table.txt": text.Bytes()} {
+	if err := WriteMarkdown(&md, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteCSV(&csv, p); err != nil {
+		t.Fatal(err)
+	}
+	for name, got := range map[string][]byte{"snippet.yaml": Snippet(p), "table.txt": text.Bytes(), "report.md": md.Bytes(), "tools.csv": csv.Bytes()} {
 		path := filepath.Join("testdata", name)
 		if *update {
 			if err := os.WriteFile(path, got, 0o644); err != nil {

@@ -1,11 +1,9 @@
 package recommend
 
 import (
-	"fmt"
 	"hash/fnv"
+	"iter"
 	"math"
-	"os"
-	"path/filepath"
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/sim"
@@ -39,61 +37,40 @@ type Learnt struct {
 	Requests    int64
 	FirstPrompt int64 // sum over sessions of the first request's prompt tokens
 	Prompt      int64 // sum over requests of prompt tokens
-	// HeldOut is the number of sessions written to HeldOutPath.
-	HeldOut     int
-	HeldOutPath string
+	// HeldOut is the number of sessions held apart for validation.
+	HeldOut int
 }
 
-// learn reads every session once: held-out sessions are written to
-// dir/held-out.jsonl.gz for validation; training sessions are counted and
-// replayed eagerly (for the session shape the rules price with).
-func learn(paths []string, cat *catalog.Catalog, model sim.Model, params sim.Params, eager sim.Strategy,
-	seed int64, testShare float64, resolve Resolver, dir string) (*Learnt, error) {
+// learn reads every session once: held-out sessions are counted (the
+// validation reads them again from the traces, selecting them by id; no
+// copy of them is written); training sessions are counted and replayed
+// eagerly (for the session shape the rules price with).
+func learn(sessions func() iter.Seq2[*traces.Session, error], cat *catalog.Catalog, model sim.Model, params sim.Params,
+	eager sim.Strategy, seed int64, testShare float64, resolve Resolver) (*Learnt, error) {
 	eng, err := sim.NewEngine(sim.Config{Strategies: []sim.Strategy{eager}, Model: model, Params: params,
 		Catalog: cat, Seed: seed, FidelityStrategy: "-"})
 	if err != nil {
 		return nil, err
 	}
-	l := &Learnt{Usage: NewUsage(), HeldOutPath: filepath.Join(dir, "held-out.jsonl.gz")}
-	f, err := os.Create(l.HeldOutPath)
-	if err != nil {
-		return nil, fmt.Errorf("held-out sessions: %w", err)
-	}
-	defer f.Close()
-	w := traces.NewWriter(f, true)
-	for _, p := range paths {
-		r, err := traces.Open(p, traces.ReadOptions{})
+	l := &Learnt{Usage: NewUsage()}
+	for s, err := range sessions() {
 		if err != nil {
 			return nil, err
 		}
-		for s, err := range r.Sessions() {
-			if err != nil {
-				r.Close()
-				return nil, err
-			}
-			if IsHeldOut(seed, s.ID, testShare) {
-				if err := w.WriteSession(s); err != nil {
-					r.Close()
-					return nil, fmt.Errorf("held-out sessions: %w", err)
-				}
-				l.HeldOut++
-				continue
-			}
-			need := sim.ExtractNeed(s)
-			l.Usage.Add(need, resolve)
-			out := eng.ReplayNeed(need)[0]
-			if len(out.PerRequest) > 0 {
-				l.FirstPrompt += out.PerRequest[0].Input
-			}
-			for _, rq := range out.PerRequest {
-				l.Prompt += rq.Input
-				l.Requests++
-			}
+		if IsHeldOut(seed, s.ID, testShare) {
+			l.HeldOut++
+			continue
 		}
-		r.Close()
+		need := sim.ExtractNeed(s)
+		l.Usage.Add(need, resolve)
+		out := eng.ReplayNeed(need)[0]
+		if len(out.PerRequest) > 0 {
+			l.FirstPrompt += out.PerRequest[0].Input
+		}
+		for _, rq := range out.PerRequest {
+			l.Prompt += rq.Input
+			l.Requests++
+		}
 	}
-	if err := w.Close(); err != nil {
-		return nil, fmt.Errorf("held-out sessions: %w", err)
-	}
-	return l, f.Close()
+	return l, nil
 }

@@ -4,18 +4,21 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
 	"github.com/defersim/defersim/tokens"
+	"github.com/defersim/defersim/traces"
 )
 
 // Config is one recommendation.
 type Config struct {
-	Traces   []string
+	Traces []string
+	// Sources, when set, are the traces to read instead of the Traces
+	// paths (a command passes its sources; they are made Rereadable).
+	Sources  []runner.Source
 	Catalogs []string
 	// Model and Params price the rules and the validation replays.
 	Model  sim.Model
@@ -35,6 +38,9 @@ type Config struct {
 	// Bootstrap resamples of the validation's intervals (0 = default).
 	Bootstrap int
 	Workers   int
+	// Progress, when set, is called after each phase (1: learnt from the
+	// training sessions, 2: validated on the held-out ones).
+	Progress func(phase int)
 }
 
 // ProposalName is the name of the proposed strategy.
@@ -97,12 +103,18 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "defersim-recommend-")
+	srcs := cfg.Sources
+	if srcs == nil {
+		srcs = runner.PathSources(cfg.Traces...)
+	}
+	// Read twice (learn, then validate): a FIFO is spooled, not copied
+	// anywhere under a name.
+	srcs, release, err := runner.Rereadable(srcs)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
-	l, err := learn(cfg.Traces, cat, cfg.Model, cfg.Params, eager, cfg.Seed, cfg.TestShare, schemas.Resolver(), dir)
+	defer release()
+	l, err := learn(runner.SessionSource(srcs, traces.ReadOptions{}), cat, cfg.Model, cfg.Params, eager, cfg.Seed, cfg.TestShare, schemas.Resolver())
 	if err != nil {
 		return nil, err
 	}
@@ -110,12 +122,18 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 		return nil, fmt.Errorf("no training session (%d held out): lower --test-share", l.HeldOut)
 	}
 	p := propose(cfg, schemas, l, base, baseName)
+	if cfg.Progress != nil {
+		cfg.Progress(1)
+	}
 	if l.HeldOut > 0 {
-		v, err := validate(ctx, cfg, p, l.HeldOutPath)
+		v, err := validate(ctx, cfg, p, srcs)
 		if err != nil {
 			return nil, fmt.Errorf("validate on held-out sessions: %w", err)
 		}
 		p.Validation = v
+	}
+	if cfg.Progress != nil {
+		cfg.Progress(2)
 	}
 	return p, nil
 }

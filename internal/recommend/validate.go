@@ -40,9 +40,9 @@ type Row struct {
 	Verdict string `json:"verdict"`
 }
 
-// validate replays the held-out trace under every compared strategy with
-// the proposal as baseline.
-func validate(ctx context.Context, cfg Config, p *Proposal, heldOut string) (*Validation, error) {
+// validate replays the held-out sessions of srcs under every compared
+// strategy with the proposal as baseline.
+func validate(ctx context.Context, cfg Config, p *Proposal, srcs []runner.Source) (*Validation, error) {
 	strategies := []sim.Strategy{p.Strategy}
 	names := []string{ProposalName}
 	add := func(s sim.Strategy) {
@@ -66,8 +66,9 @@ func validate(ctx context.Context, cfg Config, p *Proposal, heldOut string) (*Va
 		add(s)
 	}
 	rc := runner.Config{Scenario: "recommend-validation", Seed: cfg.Seed, Baseline: ProposalName,
-		Strategies: strategies, Model: cfg.Model, Params: cfg.Params, Traces: []runner.Source{{Path: heldOut}},
-		Bootstrap: cfg.Bootstrap, Workers: cfg.Workers}
+		Strategies: strategies, Model: cfg.Model, Params: cfg.Params, Traces: srcs,
+		Bootstrap: cfg.Bootstrap, Workers: cfg.Workers,
+		Select: func(id string) bool { return IsHeldOut(cfg.Seed, id, cfg.TestShare) }}
 	for _, c := range cfg.Catalogs {
 		rc.Catalogs = append(rc.Catalogs, runner.Source{Path: c})
 	}

@@ -1,7 +1,10 @@
 package retrieval
 
 import (
+	"bufio"
+	"encoding/json"
 	"fmt"
+	"io"
 	"runtime"
 	"slices"
 	"strconv"
@@ -14,8 +17,9 @@ import (
 	"github.com/defersim/defersim/tokens"
 )
 
-// ResultSchema names the version of the Result JSON.
-const ResultSchema = "defersim.srd-eval/v1"
+// ResultSchema names the version of the Result JSON. v2 added server
+// recall, task recall and per-need pooling of the per-need metrics.
+const ResultSchema = "defersim.srd-eval/v2"
 
 // EvalOptions configure Evaluate.
 type EvalOptions struct {
@@ -37,6 +41,18 @@ type EvalOptions struct {
 	Domains *srd.Set
 	// Workers bounds parallelism (0: GOMAXPROCS).
 	Workers int
+	// Baselines name arms every other arm is also compared with (paired
+	// differences), besides the flat arm of its own ranker; names of arms
+	// not evaluated are ignored.
+	Baselines []string
+	// Prefetch, when set, is given every query text the evaluation will
+	// search (the tasks' texts and the name retries) before any search,
+	// so that an embedding ranker can fetch them in batches.
+	Prefetch func(texts []string) error
+	// PerQuery, when set, receives one JSON line per task and arm (task
+	// order, then arm order): each need's ranks, the ranked tools, the
+	// ranked domains and every search with what it returned.
+	PerQuery io.Writer
 }
 
 // DefaultEvalOptions returns k 5, curves to 10, one keyword retry, 1,000
@@ -70,6 +86,7 @@ type Result struct {
 	Set       string  `json:"set"`
 	Source    string  `json:"source"`
 	Queries   int     `json:"queries"`
+	Needs     int     `json:"needs"`
 	Tools     int     `json:"tools"`
 	Domains   int     `json:"domains"`
 	K         int     `json:"k"`
@@ -81,9 +98,11 @@ type Result struct {
 	Seed      uint64  `json:"seed"`
 	Level     float64 `json:"level"`
 	// SRDs is how many routing descriptions labelled domains.
-	SRDs  int          `json:"srds"`
-	Arms  []ArmResult  `json:"arms"`
-	Diffs []DiffResult `json:"diffs"`
+	SRDs int `json:"srds"`
+	// Baselines are the arms every arm was compared with.
+	Baselines []string     `json:"baselines,omitempty"`
+	Arms      []ArmResult  `json:"arms"`
+	Diffs     []DiffResult `json:"diffs"`
 }
 
 // ArmResult is one arm's figures.
@@ -133,25 +152,117 @@ func Evaluate(set *Set, arms []Arm, opt EvalOptions) (*Result, error) {
 	if len(arms) == 0 {
 		return nil, fmt.Errorf("eval: no arms")
 	}
-	sc := &scorer{opt: opt, tokens: make([]float64, len(set.Tools)), domain: make([]string, len(set.Tools)), names: make([]string, len(set.Tools))}
+	n := len(set.Tools)
+	sc := &scorer{opt: opt, tokens: make([]float64, n), domain: make([]string, n), server: make([]string, n),
+		names: make([]string, n), refs: make([]string, n), detail: opt.PerQuery != nil}
 	domains := map[string]bool{}
 	for i, t := range set.Tools {
 		sc.tokens[i] = float64(opt.Counter.Count(t.Wire))
 		sc.domain[i] = opt.Domains.DomainOf(t.Server, t.Name)
+		sc.server[i] = serverOf(opt.Domains, t)
 		sc.names[i] = t.Name
+		sc.refs[i] = t.Name
+		if t.Server != "" {
+			sc.refs[i] = t.Server + "/" + t.Name
+		}
 		domains[sc.domain[i]] = true
+	}
+	if opt.Prefetch != nil {
+		if err := opt.Prefetch(searchTexts(set, sc)); err != nil {
+			return nil, fmt.Errorf("eval: %w", err)
+		}
 	}
 	outs, err := runArms(set, arms, sc, opt.Workers)
 	if err != nil {
 		return nil, err
+	}
+	if opt.PerQuery != nil {
+		if err := writePerQuery(opt.PerQuery, set, arms, outs); err != nil {
+			return nil, err
+		}
 	}
 	res := &Result{
 		Schema: ResultSchema, Set: set.Name, Source: set.Source, Queries: len(set.Queries), Tools: len(set.Tools),
 		Domains: len(domains), K: opt.K, CurveK: opt.CurveK, Retries: opt.Retries, Tokenizer: opt.Counter.Name(),
 		Resamples: opt.Resamples, Seed: opt.Seed, Level: opt.Level, SRDs: len(opt.Domains.SRDs()),
 	}
+	for _, q := range set.Queries {
+		res.Needs += len(q.Needs)
+	}
+	for _, b := range opt.Baselines {
+		if slices.ContainsFunc(arms, func(a Arm) bool { return a.Name == b }) {
+			res.Baselines = append(res.Baselines, b)
+		}
+	}
 	summarize(res, arms, outs, opt)
 	return res, nil
+}
+
+// serverOf is a tool's server: its own, else the server of the SRD that
+// groups it (a pseudo-server for serverless sets), else its name.
+func serverOf(set *srd.Set, t Tool) string {
+	if t.Server != "" {
+		return t.Server
+	}
+	if d := set.ForTool("", t.Name); d != nil {
+		return d.ServerID
+	}
+	return t.Name
+}
+
+// searchTexts lists, once each, every text the retry replay may search:
+// the tasks' texts and the name-word retry of every need.
+func searchTexts(set *Set, sc *scorer) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(t string) {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	for _, q := range set.Queries {
+		add(q.Text)
+	}
+	if sc.opt.Retries > 0 {
+		for _, q := range set.Queries {
+			for _, need := range q.Needs {
+				add(strings.ReplaceAll(sc.names[need[0]], "_", " "))
+			}
+		}
+	}
+	return out
+}
+
+// perQueryLine is one line of the per-query output.
+type perQueryLine struct {
+	Task  string `json:"task"`
+	Query string `json:"query"`
+	Arm   string `json:"arm"`
+	*Detail
+	TaskRecall  float64 `json:"task_recall"`
+	SearchCount float64 `json:"search_count"`
+	Tokens      float64 `json:"schema_tokens"`
+}
+
+func writePerQuery(w io.Writer, set *Set, arms []Arm, outs [][]Outcome) error {
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	for qi, q := range set.Queries {
+		for a, arm := range arms {
+			o := outs[a][qi]
+			line := perQueryLine{Task: q.ID, Query: q.Text, Arm: arm.Name, Detail: o.Detail,
+				TaskRecall: o.Values[iTaskRecall], SearchCount: o.Values[iSearches], Tokens: o.Values[iTokens]}
+			if err := enc.Encode(line); err != nil {
+				return fmt.Errorf("per-query output: %w", err)
+			}
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("per-query output: %w", err)
+	}
+	return nil
 }
 
 // group is the queries that share one candidate list.
@@ -228,55 +339,88 @@ func candidateKey(c []int) string {
 	return sb.String()
 }
 
+// series is one metric's per-task numerators and denominators (nil: 1
+// per task) with its bootstrap replicates: the estimate is Σnum/Σden, a
+// ratio for per-need metrics pooled over tasks.
+type series struct {
+	num, den []float64
+	est      float64
+	reps     []float64
+}
+
+func ratio(num, den []float64, idx []int32) float64 {
+	var a, b float64
+	if idx == nil {
+		for i, v := range num {
+			a += v
+			if den != nil {
+				b += den[i]
+			} else {
+				b++
+			}
+		}
+	} else {
+		for _, i := range idx {
+			a += num[i]
+			if den != nil {
+				b += den[i]
+			} else {
+				b++
+			}
+		}
+	}
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
 // summarize fills the arms' means, curves and intervals, and the paired
-// differences of each routed arm against the flat arm of its ranker.
+// differences of each routed arm against the flat arm of its ranker and
+// of every arm against the baselines. Tasks are resampled (the same draw
+// for every arm).
 func summarize(res *Result, arms []Arm, outs [][]Outcome, opt EvalOptions) {
 	n := res.Queries
-	type series struct {
-		vals []float64
-		est  float64
-		reps []float64
+	metrics := Metrics()
+	needs := make([]float64, n)
+	for q := range n {
+		needs[q] = float64(outs[0][q].Needs)
 	}
 	var all []*series
-	newSeries := func(vals []float64) *series {
-		s := &series{vals: vals, est: mean(vals), reps: make([]float64, opt.Resamples)}
-		all = append(all, s)
-		return s
-	}
-	metricVals := func(a, m int) []float64 {
-		v := make([]float64, n)
-		for q := range n {
-			v[q] = outs[a][q].Values[m]
-		}
-		return v
-	}
 	armSeries := make([][]*series, len(arms))
-	metrics := Metrics()
 	for a := range arms {
-		for m := range metrics {
-			armSeries[a] = append(armSeries[a], newSeries(metricVals(a, m)))
-		}
-	}
-	type diff struct {
-		arm, base, metric int
-		s                 *series
-	}
-	var diffs []diff
-	for a, arm := range arms {
-		if arm.Mode == ModeFlat {
-			continue
-		}
-		b := slices.IndexFunc(arms, func(o Arm) bool { return o.Ranker == arm.Ranker && o.Mode == ModeFlat })
-		if b < 0 {
-			continue
-		}
-		for m := range metrics {
-			va, vb := armSeries[a][m].vals, armSeries[b][m].vals
-			d := make([]float64, n)
+		for m, name := range metrics {
+			v := make([]float64, n)
 			for q := range n {
-				d[q] = va[q] - vb[q]
+				v[q] = outs[a][q].Values[m]
 			}
-			diffs = append(diffs, diff{a, b, m, newSeries(d)})
+			s := &series{num: v, reps: make([]float64, opt.Resamples)}
+			if PerNeed(name) {
+				s.den = needs
+			}
+			s.est = ratio(s.num, s.den, nil)
+			armSeries[a] = append(armSeries[a], s)
+			all = append(all, s)
+		}
+	}
+	type diff struct{ arm, base int }
+	var diffs []diff
+	seen := map[diff]bool{}
+	add := func(a, b int) {
+		if a != b && b >= 0 && !seen[diff{a, b}] {
+			seen[diff{a, b}] = true
+			diffs = append(diffs, diff{a, b})
+		}
+	}
+	for a, arm := range arms {
+		if arm.Mode != ModeFlat {
+			add(a, slices.IndexFunc(arms, func(o Arm) bool { return o.Ranker == arm.Ranker && o.Mode == ModeFlat }))
+		}
+	}
+	for _, bn := range opt.Baselines {
+		b := slices.IndexFunc(arms, func(o Arm) bool { return o.Name == bn })
+		for a := range arms {
+			add(a, b)
 		}
 	}
 	rs := stats.NewResampling(n, opt.Resamples, opt.MaxM, opt.Seed)
@@ -284,46 +428,49 @@ func summarize(res *Result, arms []Arm, outs [][]Outcome, opt EvalOptions) {
 	res.ResampleM = rs.M
 	rs.Run(func(b int, idx []int32, _ []float64) {
 		for _, s := range all {
-			var sum float64
-			for _, i := range idx {
-				sum += s.vals[i]
-			}
-			s.reps[b] = sum / float64(len(idx))
+			s.reps[b] = ratio(s.num, s.den, idx)
 		}
 	})
-	interval := func(s *series, metric string) Figure {
-		f := Figure{Metric: metric, Mean: s.est, Lo: s.est, Hi: s.est}
-		if lo, hi, ok := stats.Interval(s.reps, s.est, rs.Scale(), opt.Level); ok {
+	interval := func(est float64, reps []float64, metric string) Figure {
+		f := Figure{Metric: metric, Mean: est, Lo: est, Hi: est}
+		if lo, hi, ok := stats.Interval(reps, est, rs.Scale(), opt.Level); ok {
 			f.Lo, f.Hi = lo, hi
 		}
 		return f
+	}
+	// The paired differences first: stats.Interval sorts the replicates
+	// it is given, which would unpair the arms' replicates.
+	for _, d := range diffs {
+		for m, name := range metrics {
+			sa, sb := armSeries[d.arm][m], armSeries[d.base][m]
+			reps := make([]float64, opt.Resamples)
+			for b := range reps {
+				reps[b] = sa.reps[b] - sb.reps[b]
+			}
+			res.Diffs = append(res.Diffs, DiffResult{Arm: arms[d.arm].Name, Baseline: arms[d.base].Name, Figure: interval(sa.est-sb.est, reps, name)})
+		}
 	}
 	for a, arm := range arms {
 		ar := ArmResult{Name: arm.Name, Ranker: arm.Ranker, Mode: arm.Mode,
 			Curve: make([]float64, opt.CurveK), DomainCurve: make([]float64, opt.CurveK)}
 		for m, name := range metrics {
-			ar.Metrics = append(ar.Metrics, interval(armSeries[a][m], name))
+			s := armSeries[a][m]
+			ar.Metrics = append(ar.Metrics, interval(s.est, s.reps, name))
 		}
+		var total float64
 		for q := range n {
+			total += needs[q]
 			for j := range opt.CurveK {
-				ar.Curve[j] += outs[a][q].Curve[j] / float64(n)
-				ar.DomainCurve[j] += outs[a][q].DomainCurve[j] / float64(n)
+				ar.Curve[j] += outs[a][q].Curve[j]
+				ar.DomainCurve[j] += outs[a][q].DomainCurve[j]
+			}
+		}
+		for j := range opt.CurveK {
+			if total > 0 {
+				ar.Curve[j] /= total
+				ar.DomainCurve[j] /= total
 			}
 		}
 		res.Arms = append(res.Arms, ar)
 	}
-	for _, d := range diffs {
-		res.Diffs = append(res.Diffs, DiffResult{Arm: arms[d.arm].Name, Baseline: arms[d.base].Name, Figure: interval(d.s, metrics[d.metric])})
-	}
-}
-
-func mean(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	var s float64
-	for _, x := range v {
-		s += x
-	}
-	return s / float64(len(v))
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,11 +131,14 @@ func (l listRanker) Rank(q string, k int) []int {
 }
 
 // TestScoreHandComputed checks one query's measures under a fixed ranking.
+// Values are in Metrics order: domain, server, top-1, recall, task
+// recall, MRR (sums over needs for per-need metrics), searches, tokens.
 func TestScoreHandComputed(t *testing.T) {
 	tools := []string{"t0", "t1", "t2", "t3", "t4", "t5", "t6"}
-	sc := &scorer{opt: EvalOptions{K: 2, CurveK: 4, Retries: 1}, names: tools,
+	sc := &scorer{opt: EvalOptions{K: 2, CurveK: 4, Retries: 1}, names: tools, refs: tools,
 		tokens: []float64{1, 10, 100, 1000, 10000, 100000, 1e6},
-		domain: []string{"a", "a", "b", "b", "c", "c", "d"}}
+		domain: []string{"a", "a", "b", "b", "c", "c", "d"},
+		server: []string{"x", "x", "y", "y", "z", "z", "w"}}
 	glob := []int{0, 1, 2, 3, 4, 5, 6}
 	tests := []struct {
 		name  string
@@ -143,25 +147,29 @@ func TestScoreHandComputed(t *testing.T) {
 		want  Outcome
 	}{
 		// Needed t3 at rank 3: not top-1, not in top 2 (K), RR 1/3; curve
-		// from k 3. Domains in ranking order b, c, a: t3's b is 1st.
-		// Searches: the query loads t2, t5 (miss); the retry on "t3" ranks
-		// t3 first (found) and loads t3 and t1.
+		// from k 3. Domains in ranking order b, c, a: t3's b is 1st, and
+		// so is its server y. Searches: the query loads t2, t5 (miss); the
+		// retry on "t3" ranks t3 first (found) and loads t3 and t1.
 		{"found on retry", listRanker{[]int{2, 5, 3, 0}, []int{3, 1}}, [][]int{{3}},
-			Outcome{Values: [6]float64{1, 0, 0, 1.0 / 3, 2, 100 + 100000 + 1000 + 10},
+			Outcome{Values: [numMetrics]float64{1, 1, 0, 0, 0, 1.0 / 3, 2, 100 + 100000 + 1000 + 10}, Needs: 1,
 				Curve: []float64{0, 0, 1, 1}, DomainCurve: []float64{1, 1, 1, 1}}},
 		// Domain c needed (t4, never ranked): the domains seen are a, b.
 		{"domain missed", listRanker{[]int{0, 2}, []int{0, 2}}, [][]int{{4}},
-			Outcome{Values: [6]float64{0, 0, 0, 0, 3, 1 + 100 + 10000}, Curve: make([]float64, 4), DomainCurve: make([]float64, 4)}},
+			Outcome{Values: [numMetrics]float64{0, 0, 0, 0, 0, 0, 3, 1 + 100 + 10000}, Needs: 1, Curve: make([]float64, 4), DomainCurve: make([]float64, 4)}},
 		// Either of t0, t6 will do: t0 is first.
 		{"interchangeable", listRanker{[]int{0, 1}, nil}, [][]int{{6, 0}},
-			Outcome{Values: [6]float64{1, 1, 1, 1, 1, 11}, Curve: []float64{1, 1, 1, 1}, DomainCurve: []float64{1, 1, 1, 1}}},
+			Outcome{Values: [numMetrics]float64{1, 1, 1, 1, 1, 1, 1, 11}, Needs: 1, Curve: []float64{1, 1, 1, 1}, DomainCurve: []float64{1, 1, 1, 1}}},
 		// Never ranked: the query and the retry miss, select: loads t4.
 		{"select fallback", listRanker{[]int{0, 1, 2}, []int{5}}, [][]int{{4}},
-			Outcome{Values: [6]float64{0, 0, 0, 0, 3, 1 + 10 + 100000 + 10000}, Curve: make([]float64, 4), DomainCurve: make([]float64, 4)}},
-		// Two needs: t1 (rank 2) and t0 (rank 1). The first search loads
-		// both, so the second need needs no search of its own.
+			Outcome{Values: [numMetrics]float64{0, 0, 0, 0, 0, 0, 3, 1 + 10 + 100000 + 10000}, Needs: 1, Curve: make([]float64, 4), DomainCurve: make([]float64, 4)}},
+		// Two needs: t1 (rank 2) and t0 (rank 1), both within k: the task
+		// is found. The first search loads both, so the second need needs
+		// no search of its own.
 		{"two needs", listRanker{[]int{0, 1}, nil}, [][]int{{1}, {0}},
-			Outcome{Values: [6]float64{1, 1, 1, 0.75, 1, 11}, Curve: []float64{0.5, 1, 1, 1}, DomainCurve: []float64{1, 1, 1, 1}}},
+			Outcome{Values: [numMetrics]float64{2, 2, 1, 2, 1, 1.5, 1, 11}, Needs: 2, Curve: []float64{1, 2, 2, 2}, DomainCurve: []float64{2, 2, 2, 2}}},
+		// Two needs, one beyond k: recall 1 of 2, the task is not found.
+		{"task missed", listRanker{[]int{0, 1, 3}, []int{3}}, [][]int{{0}, {3}},
+			Outcome{Values: [numMetrics]float64{2, 2, 1, 1, 0, 1 + 1.0/3, 2, 1 + 10 + 1000}, Needs: 2, Curve: []float64{1, 1, 2, 2}, DomainCurve: []float64{1, 2, 2, 2}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -202,5 +210,43 @@ func TestEvaluateRefuses(t *testing.T) {
 	var srds *srd.Set
 	if _, err := Arms([]string{"bm25"}, search.Factories(), srds, routed.DefaultOptions()); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestPairedDiffIntervals pins that paired differences are taken draw by
+// draw: stats.Interval sorts the replicates it is given, and taking the
+// arms' intervals first once turned every difference into a difference of
+// sorted replicates (intervals far too narrow). The difference of two arms
+// must have the interval of an arm whose values are the per-task
+// differences.
+func TestPairedDiffIntervals(t *testing.T) {
+	const n = 60
+	arms := []Arm{{Name: "x/flat", Ranker: "x", Mode: ModeFlat}, {Name: "x/routed", Ranker: "x", Mode: ModeRouted}, {Name: "d/flat", Ranker: "d", Mode: ModeFlat}}
+	outs := make([][]Outcome, 3)
+	for a := range outs {
+		outs[a] = make([]Outcome, n)
+	}
+	for q := range n {
+		b := float64((q * 7 % 11) % 2) // flat
+		r := float64((q*5%13)%3) / 2   // routed, not a function of b
+		for a, v := range []float64{b, r, r - b} {
+			outs[a][q] = Outcome{Needs: 1, Curve: []float64{0}, DomainCurve: []float64{0}}
+			outs[a][q].Values[iTop1] = v
+		}
+	}
+	res := &Result{Queries: n}
+	opt := DefaultEvalOptions()
+	opt.Resamples, opt.CurveK = 400, 1
+	summarize(res, arms, outs, opt)
+	d, ok := res.diff("x/routed", "x/flat", MTop1)
+	if !ok {
+		t.Fatal("no routed − flat difference")
+	}
+	want := res.Arms[2].Metric(MTop1)
+	if math.Abs(d.Mean-want.Mean) > 1e-9 || math.Abs(d.Lo-want.Lo) > 1e-9 || math.Abs(d.Hi-want.Hi) > 1e-9 {
+		t.Errorf("paired difference %+v, want the interval of the differences %+v", d.Figure, want)
+	}
+	if d.Hi-d.Lo < 0.1 {
+		t.Errorf("interval [%v, %v] implausibly narrow for %d tasks", d.Lo, d.Hi, n)
 	}
 }

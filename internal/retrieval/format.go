@@ -12,6 +12,10 @@ func metricLabel(m string, k int) string {
 	switch m {
 	case MDomainRecall:
 		return fmt.Sprintf("domain recall@%d", k)
+	case MServerRecall:
+		return fmt.Sprintf("server recall@%d", k)
+	case MTaskRecall:
+		return fmt.Sprintf("task recall@%d (all needs)", k)
 	case MTop1:
 		return "tool top-1"
 	case MRecall:
@@ -28,7 +32,7 @@ func metricLabel(m string, k int) string {
 
 // isShare reports a metric that is a share (printed as a percentage).
 func isShare(m string) bool {
-	return m == MDomainRecall || m == MTop1 || m == MRecall
+	return m == MDomainRecall || m == MServerRecall || m == MTop1 || m == MRecall || m == MTaskRecall
 }
 
 func fmtValue(m string, v float64) string {
@@ -61,8 +65,8 @@ func fmtFigure(f Figure, signed bool) string {
 
 // Subtitle is the line that says what produced the figures.
 func (r *Result) Subtitle() string {
-	return fmt.Sprintf("%d queries · %d tools · %d domains (%d SRDs) · k %d · %d keyword retr%s · %s · %g%% paired bootstrap, %d × %d, seed %d",
-		r.Queries, r.Tools, r.Domains, r.SRDs, r.K, r.Retries, plural(r.Retries, "y", "ies"), r.Tokenizer, 100*r.Level, r.Resamples, r.ResampleM, r.Seed)
+	return fmt.Sprintf("%d tasks · %d needs · %d tools · %d domains (%d SRDs) · k %d · %d keyword retr%s · %s · %g%% paired bootstrap over tasks, %d × %d, seed %d",
+		r.Queries, r.Needs, r.Tools, r.Domains, r.SRDs, r.K, r.Retries, plural(r.Retries, "y", "ies"), r.Tokenizer, 100*r.Level, r.Resamples, r.ResampleM, r.Seed)
 }
 
 func plural(n int, one, many string) string {
@@ -107,7 +111,7 @@ func FormatMarkdown(w io.Writer, r *Result) error {
 			for _, a := range arms {
 				fmt.Fprintf(&sb, " %s |", fmtFigure(a.Metric(m), false))
 				if a.Mode != ModeFlat {
-					d, ok := r.diff(a.Name, m)
+					d, ok := r.diff(a.Name, r.flatOf(a.Ranker), m)
 					if ok {
 						fmt.Fprintf(&sb, " %s |", fmtFigure(d.Figure, true))
 					} else {
@@ -118,13 +122,50 @@ func FormatMarkdown(w io.Writer, r *Result) error {
 			sb.WriteByte('\n')
 		}
 	}
+	r.baselineTables(&sb)
 	_, err := io.WriteString(w, sb.String())
 	return err
 }
 
-func (r *Result) diff(arm, metric string) (DiffResult, bool) {
+// baselineTables writes, for each baseline arm, every other arm's main
+// figures and their paired differences from it.
+func (r *Result) baselineTables(sb *strings.Builder) {
+	show := []string{MRecall, MTaskRecall, MServerRecall, MMRR, MSearches}
+	for _, b := range r.Baselines {
+		if !slices.ContainsFunc(r.Diffs, func(d DiffResult) bool { return d.Baseline == b }) {
+			continue
+		}
+		fmt.Fprintf(sb, "\n### Against %s\n\n| arm |", b)
+		sep := "\n| --- |"
+		for _, m := range show {
+			fmt.Fprintf(sb, " %s | Δ |", metricLabel(m, r.K))
+			sep += " ---: | ---: |"
+		}
+		sb.WriteString(sep + "\n")
+		for _, a := range r.Arms {
+			if a.Name == b {
+				continue
+			}
+			fmt.Fprintf(sb, "| %s |", a.Name)
+			for _, m := range show {
+				fmt.Fprintf(sb, " %s |", fmtFigure(a.Metric(m), false))
+				if d, ok := r.diff(a.Name, b, m); ok {
+					fmt.Fprintf(sb, " %s |", fmtFigure(d.Figure, true))
+				} else {
+					sb.WriteString(" – |")
+				}
+			}
+			sb.WriteByte('\n')
+		}
+	}
+}
+
+// flatOf names the flat arm of a ranker.
+func (r *Result) flatOf(ranker string) string { return ranker + "/" + ModeFlat }
+
+func (r *Result) diff(arm, base, metric string) (DiffResult, bool) {
 	for _, d := range r.Diffs {
-		if d.Arm == arm && d.Metric == metric {
+		if d.Arm == arm && d.Baseline == base && d.Metric == metric {
 			return d, true
 		}
 	}

@@ -72,6 +72,7 @@ func FuzzParseHardSet(f *testing.F) {
 	f.Add([]byte("name: x\nqueries:\n  - {id: a, q: say hi, want: [chat/say]}\n"))
 	f.Add([]byte("name: x\nqueries:\n  - &a {id: a, q: b, want: [s/t]}\n  - *a\n"))
 	f.Add([]byte("name: [x]\n"))
+	f.Add([]byte("name: x\nqueries:\n  - {id: a, q: say hi, needs: [[chat/say, mail/send], [notes/add]]}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		h, err := ParseHardSet("f.yaml", data)
 		if err != nil {
@@ -82,10 +83,12 @@ func FuzzParseHardSet(f *testing.F) {
 		}
 		var tools []Tool
 		for _, q := range h.Queries {
-			for _, w := range q.Want {
-				var tl Tool
-				tl.Server, tl.Name, _ = strings.Cut(w, "/")
-				tools = append(tools, tl)
+			for _, need := range q.Needs {
+				for _, w := range need {
+					var tl Tool
+					tl.Server, tl.Name, _ = strings.Cut(w, "/")
+					tools = append(tools, tl)
+				}
 			}
 		}
 		if s, err := h.Resolve(tools); err != nil {

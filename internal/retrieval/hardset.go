@@ -21,12 +21,22 @@ type HardSet struct {
 	File                string
 }
 
-// HardQuery is one query of a hard set.
+// HardQuery is one query (task) of a hard set.
 type HardQuery struct {
 	ID, Text string
-	// Want lists the equally good answers, as "server/tool".
-	Want []string
-	Line int
+	// Needs lists what the task needs: each need is a list of equally good
+	// answers (interchangeable tools), as "server/tool". A file's "want"
+	// is one need; "needs" gives several.
+	Needs [][]string
+	Line  int
+}
+
+// Want is the first need's answers (a single-need query's whole want).
+func (q HardQuery) Want() []string {
+	if len(q.Needs) == 0 {
+		return nil
+	}
+	return q.Needs[0]
 }
 
 type hardSetYAML struct {
@@ -37,9 +47,10 @@ type hardSetYAML struct {
 }
 
 type hardQueryYAML struct {
-	ID   string   `yaml:"id"`
-	Q    string   `yaml:"q"`
-	Want []string `yaml:"want"`
+	ID    string     `yaml:"id"`
+	Q     string     `yaml:"q"`
+	Want  []string   `yaml:"want"`
+	Needs [][]string `yaml:"needs"`
 }
 
 // ParseHardSet reads a hard set file. Errors name the file and line.
@@ -67,14 +78,20 @@ func ParseHardSet(file string, data []byte) (*HardSet, error) {
 		if err := n.Decode(&q); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", file, n.Line, err)
 		}
-		hq := HardQuery{ID: strings.TrimSpace(q.ID), Text: strings.TrimSpace(q.Q), Want: q.Want, Line: n.Line}
+		hq := HardQuery{ID: strings.TrimSpace(q.ID), Text: strings.TrimSpace(q.Q), Line: n.Line}
 		switch {
 		case hq.ID == "":
 			return nil, fmt.Errorf("%s:%d: id: missing", file, n.Line)
 		case hq.Text == "":
 			return nil, fmt.Errorf("%s:%d: q: missing", file, n.Line)
-		case len(hq.Want) == 0:
-			return nil, fmt.Errorf("%s:%d: want: list at least one server/tool", file, n.Line)
+		case len(q.Want) > 0 && len(q.Needs) > 0:
+			return nil, fmt.Errorf("%s:%d: give want (one need) or needs (several), not both", file, n.Line)
+		case len(q.Want) > 0:
+			hq.Needs = [][]string{q.Want}
+		case len(q.Needs) == 0:
+			return nil, fmt.Errorf("%s:%d: want: list at least one server/tool (or needs: a list of such lists)", file, n.Line)
+		default:
+			hq.Needs = q.Needs
 		}
 		if first, dup := ids[hq.ID]; dup {
 			return nil, fmt.Errorf("%s:%d: id: %q repeated (first at line %d)", file, n.Line, hq.ID, first)
@@ -85,9 +102,19 @@ func ParseHardSet(file string, data []byte) (*HardSet, error) {
 			return nil, fmt.Errorf("%s:%d: q: same query as line %d", file, n.Line, first)
 		}
 		texts[norm] = n.Line
-		for _, w := range hq.Want {
-			if srv, tool, ok := strings.Cut(w, "/"); !ok || srv == "" || tool == "" {
-				return nil, fmt.Errorf("%s:%d: want: %q is not server/tool", file, n.Line, w)
+		owner := map[string]int{}
+		for i, need := range hq.Needs {
+			if len(need) == 0 {
+				return nil, fmt.Errorf("%s:%d: needs[%d]: empty need", file, n.Line, i)
+			}
+			for _, w := range need {
+				if srv, tool, ok := strings.Cut(w, "/"); !ok || srv == "" || tool == "" {
+					return nil, fmt.Errorf("%s:%d: want: %q is not server/tool", file, n.Line, w)
+				}
+				if o, dup := owner[w]; dup && o != i {
+					return nil, fmt.Errorf("%s:%d: needs: %q answers needs[%d] and needs[%d] (one search would answer both)", file, n.Line, w, o, i)
+				}
+				owner[w] = i
 			}
 		}
 		h.Queries = append(h.Queries, hq)
@@ -99,8 +126,8 @@ func ParseHardSet(file string, data []byte) (*HardSet, error) {
 }
 
 // Resolve turns the hard set into a labelled set over tools (see
-// CatalogTools): each query has one need, its wanted tools. A wanted tool
-// missing from the corpus is an error.
+// CatalogTools): each query keeps its needs. A wanted tool missing from
+// the corpus is an error.
 func (h *HardSet) Resolve(tools []Tool) (*Set, error) {
 	idx := map[string]int{}
 	for i, t := range tools {
@@ -108,17 +135,21 @@ func (h *HardSet) Resolve(tools []Tool) (*Set, error) {
 	}
 	s := &Set{Name: h.Name, Source: h.Title, Tools: tools}
 	for _, q := range h.Queries {
-		var need []int
-		for _, w := range q.Want {
-			i, ok := idx[w]
-			if !ok {
-				return nil, fmt.Errorf("%s:%d: want: %q is not in the catalog corpus", h.File, q.Line, w)
+		var needs [][]int
+		for _, want := range q.Needs {
+			var need []int
+			for _, w := range want {
+				i, ok := idx[w]
+				if !ok {
+					return nil, fmt.Errorf("%s:%d: want: %q is not in the catalog corpus", h.File, q.Line, w)
+				}
+				if !slices.Contains(need, i) {
+					need = append(need, i)
+				}
 			}
-			if !slices.Contains(need, i) {
-				need = append(need, i)
-			}
+			needs = append(needs, need)
 		}
-		s.Queries = append(s.Queries, Query{ID: q.ID, Text: q.Text, Needs: [][]int{need}})
+		s.Queries = append(s.Queries, Query{ID: q.ID, Text: q.Text, Needs: needs})
 	}
 	return s, s.Validate()
 }

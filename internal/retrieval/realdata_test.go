@@ -116,7 +116,7 @@ func TestHardSetsWording(t *testing.T) {
 			}
 			ids[q.ID] = name
 			qg := fourGrams(q.Text)
-			for _, w := range q.Want {
+			for _, w := range slices.Concat(q.Needs...) {
 				tl := byRef[w]
 				if g := shared(qg, fourGrams(tl.Description)); g != "" {
 					t.Errorf("%s %s: %q copies %q from %s's description", name, q.ID, q.Text, g, w)

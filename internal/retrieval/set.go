@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"slices"
 
 	"github.com/defersim/defersim/sim"
@@ -142,4 +143,45 @@ func wireTool(name, desc string, schema json.RawMessage) ([]byte, error) {
 		return nil, fmt.Errorf("tool %q: %w", name, err)
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// Split parts: the tuning part holds the queries whose ID hashes (FNV-1a,
+// 64 bits) to 0 modulo TuneModulus, the report part the rest.
+const (
+	SplitAll    = "all"
+	SplitTune   = "tune"
+	SplitReport = "report"
+	// TuneModulus makes the tuning part about one query in five.
+	TuneModulus = 5
+)
+
+// InTuningPart reports whether a query ID falls in the tuning part.
+func InTuningPart(id string) bool {
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	return h.Sum64()%TuneModulus == 0
+}
+
+// Split returns a copy of s with the queries of one part: SplitTune,
+// SplitReport, or SplitAll (s itself).
+func (s *Set) Split(part string) (*Set, error) {
+	switch part {
+	case SplitAll, "":
+		return s, nil
+	case SplitTune, SplitReport:
+	default:
+		return nil, fmt.Errorf("split %q, want %s, %s or %s", part, SplitAll, SplitTune, SplitReport)
+	}
+	out := *s
+	out.Queries = nil
+	for _, q := range s.Queries {
+		if InTuningPart(q.ID) == (part == SplitTune) {
+			out.Queries = append(out.Queries, q)
+		}
+	}
+	out.Name = s.Name + "@" + part
+	if len(out.Queries) == 0 {
+		return nil, fmt.Errorf("set %s: no queries in the %s part", s.Name, part)
+	}
+	return &out, nil
 }

@@ -2,7 +2,9 @@ package runner
 
 import (
 	"fmt"
+	"strings"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -47,4 +49,18 @@ func Assumptions(cfg Config, eng *sim.Engine) []sim.Assumption {
 		{Name: "distinct_schemas_counted", Value: fmt.Sprint(eng.Tools()), Source: "engine"},
 	}
 	return append(a, cfg.Notes...)
+}
+
+// catalogAssumptions states what tool fingerprints cover and, when any tool
+// had a null or missing input schema, how many were read as
+// {"type":"object"} and which.
+func catalogAssumptions(c *catalog.Catalog, scope catalog.FingerprintScope) []sim.Assumption {
+	a := []sim.Assumption{{Name: "catalog.fingerprint", Value: string(scope),
+		Source: "scenario catalog_fingerprint (model: name, description, input schema; served: the whole tool)"}}
+	if ws := catalog.Warnings(c.All()); len(ws) > 0 {
+		a = append(a, sim.Assumption{Name: "catalog.schema_read_as_object",
+			Value:  fmt.Sprintf("%d tool(s): %s", len(ws), strings.Join(ws, "; ")),
+			Source: `catalog (a null or missing inputSchema is read as {"type":"object"})`})
+	}
+	return a
 }

@@ -5,10 +5,11 @@
 package runner
 
 import (
-	"io"
 	"io/fs"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/sim"
+	"github.com/defersim/defersim/traces"
 )
 
 // Source is one input file, on disk or in an fs.FS (the embedded default).
@@ -18,6 +19,9 @@ type Source struct {
 	// FS, when set, holds the file under Name; otherwise Path is opened.
 	FS   fs.FS
 	Name string
+	// spool, when set, holds the bytes of a source that cannot be read
+	// twice (see Rereadable).
+	spool *spooled
 }
 
 // Config is a fully resolved run.
@@ -31,10 +35,12 @@ type Config struct {
 	Params              sim.Params
 	Traces              []Source
 	// Catalogs are directories or files (or an fs.FS directory).
-	Catalogs     []Source
-	LocalServers []string
-	Upgrades     []sim.Upgrade
-	Deny         []string
+	Catalogs []Source
+	// CatalogFingerprint is what tool fingerprints cover ("" = model).
+	CatalogFingerprint catalog.FingerprintScope
+	LocalServers       []string
+	Upgrades           []sim.Upgrade
+	Deny               []string
 	// Notes are the scenario's free-form documented assumptions.
 	Notes []sim.Assumption
 
@@ -45,8 +51,8 @@ type Config struct {
 	Strict bool
 	// Bootstrap resamples for confidence intervals (0 = default, <0 = none).
 	Bootstrap int
-	// Progress receives a progress line on a terminal (nil = quiet).
-	Progress io.Writer
+	// Progress, when set, is told how far the run is.
+	Progress Progress
 	// Registry of search modes (nil = built-ins plus sim/search rankers).
 	Registry *sim.Registry
 	// Validator of stale-schema calls (nil = the JSON Schema validator).
@@ -66,6 +72,13 @@ type Config struct {
 	CheckpointEvery int
 	// Resume continues the run saved in Checkpoint.
 	Resume bool
+	// Select, when set, keeps only the sessions it returns true for (the
+	// others are read and counted, not replayed).
+	Select func(id string) bool
+	// Transform, when set, changes each session after it is read, before
+	// it is replayed (plan --growth offers added servers this way, without
+	// writing a copy of the trace).
+	Transform func(*traces.Session)
 	// AfterSession, when set, is called after each replayed session with the
 	// number replayed so far (from one goroutine).
 	AfterSession func(replayed int64)

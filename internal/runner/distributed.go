@@ -38,8 +38,8 @@ type TraceRead struct {
 // (the caller reads the traces and reports them to Finish); resume,
 // checkpoints and shards do not apply.
 func NewDistributed(cfg Config) (*Distributed, error) {
-	if cfg.Resume || cfg.Checkpoint != "" || cfg.Shard.Count > 0 {
-		return nil, errors.New("a distributed run has no checkpoint, resume or shard")
+	if cfg.Resume || cfg.Checkpoint != "" || cfg.Shard.Count > 0 || cfg.Select != nil || cfg.Transform != nil {
+		return nil, errors.New("a distributed run has no checkpoint, resume, shard, selection or transform")
 	}
 	cfg.Traces = nil
 	p, err := prepare(cfg)
@@ -91,8 +91,9 @@ func (d *Distributed) ReplayBatch(ctx context.Context, first int64, sessions []*
 }
 
 // Finish turns the merged state of every part into the run's output, with
-// what reading the traces found (in the order of the run's traces).
-func (d *Distributed) Finish(st *sim.RunState, read []TraceRead, workers int) (*Output, error) {
+// what reading the traces found (in the order of the run's traces), as
+// Run does; cancelling ctx stops the statistics.
+func (d *Distributed) Finish(ctx context.Context, st *sim.RunState, read []TraceRead, workers int) (*Output, error) {
 	if err := st.Check(d.Strategies, d.Summary); err != nil {
 		return nil, fmt.Errorf("finish: %w", err)
 	}
@@ -108,7 +109,14 @@ func (d *Distributed) Finish(st *sim.RunState, read []TraceRead, workers int) (*
 	f.Info.Inputs = append(f.Info.Inputs, d.p.file.Info.Inputs...)
 	f.Kind, f.State = KindShard, st
 	f.Reader = readerCounts(len(read), sessions, counts)
-	return finish(&f, resultOf(st, d.Strategies), workers)
+	out, err := finish(ctx, &f, resultOf(st, d.Strategies), workers)
+	if out != nil {
+		for _, c := range counts {
+			out.Implausible += c.Implausible
+			out.FirstImplausible = append(out.FirstImplausible, c.FirstImplausible...)
+		}
+	}
+	return out, err
 }
 
 // TraceInput describes a trace file in the results as Run does.

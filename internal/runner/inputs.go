@@ -1,8 +1,7 @@
 package runner
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -15,26 +14,33 @@ import (
 	"github.com/defersim/defersim/sim"
 )
 
+// open opens the source. An error names the file once, by s.Path
+// ("open PATH: reason"), so callers add no path of their own.
 func (s Source) open() (io.ReadCloser, error) {
-	if s.FS != nil {
-		return s.FS.Open(s.Name)
+	if s.spool != nil {
+		return io.NopCloser(io.NewSectionReader(s.spool.f, 0, s.spool.size)), nil
 	}
-	return os.Open(s.Path)
+	var f io.ReadCloser
+	var err error
+	if s.FS != nil {
+		f, err = s.FS.Open(s.Name)
+	} else {
+		f, err = os.Open(s.Path)
+	}
+	if err != nil {
+		return nil, s.pathError("open", err)
+	}
+	return f, nil
 }
 
-// fingerprint hashes a source's bytes.
-func (s Source) fingerprint(kind string) (sim.Input, error) {
-	f, err := s.open()
-	if err != nil {
-		return sim.Input{}, fmt.Errorf("open %s: %w", s.Path, err)
+// pathError names s.Path in err once: a *fs.PathError gets s.Path as its
+// path, any other error is wrapped as "op PATH: err".
+func (s Source) pathError(op string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return &fs.PathError{Op: pe.Op, Path: s.Path, Err: pe.Err}
 	}
-	defer f.Close()
-	h := sha256.New()
-	n, err := io.Copy(h, f)
-	if err != nil {
-		return sim.Input{}, fmt.Errorf("read %s: %w", s.Path, err)
-	}
-	return sim.Input{Kind: kind, Path: s.Path, SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n}, nil
+	return fmt.Errorf("%s %s: %w", op, s.Path, err)
 }
 
 // loadCatalogs loads every catalog source into one catalog.
@@ -108,12 +114,31 @@ func loadFS(src Source) ([]*catalog.Server, error) {
 	return out, nil
 }
 
-// catalogInputs describes every loaded server version for the results.
-func catalogInputs(c *catalog.Catalog) []sim.Input {
+// catalogInputs describes every loaded server version for the results,
+// with the size of the file it was read from (srcs resolve the files of
+// embedded catalogs).
+func catalogInputs(c *catalog.Catalog, srcs []Source) []sim.Input {
 	var out []sim.Input
 	for _, s := range c.All() {
 		out = append(out, sim.Input{Kind: "catalog", Path: s.Source, SHA256: s.Fingerprint,
-			Server: s.Name, Version: s.Version, Tools: len(s.Tools)})
+			Server: s.Name, Version: s.Version, Tools: len(s.Tools), Bytes: fileSize(s.Source, srcs)})
 	}
 	return out
+}
+
+// fileSize is the size of the catalog file named p: a file of an fs.FS
+// source (named "SOURCE/NAME" by loadFS) or on disk; 0 when unknown.
+func fileSize(p string, srcs []Source) int64 {
+	for _, src := range srcs {
+		if src.FS == nil || !strings.HasPrefix(p, src.Path+"/") {
+			continue
+		}
+		if st, err := fs.Stat(src.FS, path.Join(src.Name, strings.TrimPrefix(p, src.Path+"/"))); err == nil {
+			return st.Size()
+		}
+	}
+	if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+		return st.Size()
+	}
+	return 0
 }

@@ -41,3 +41,17 @@ func CatalogsBeside(traces []string) []string {
 	}
 	return out
 }
+
+// InputPaths lists the files and directories on disk that the run reads
+// (traces and catalogs; embedded data is not on disk), for outguard.
+func (c Config) InputPaths() []string {
+	var out []string
+	for _, srcs := range [][]Source{c.Traces, c.Catalogs} {
+		for _, s := range srcs {
+			if s.FS == nil {
+				out = append(out, s.Path)
+			}
+		}
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -15,7 +16,8 @@ import (
 // sessions, results.json is byte-identical (percentiles included), and
 // beyond it percentiles come from the merged sketches — which equal the
 // sketches of a single run, so results.json is byte-identical then too.
-func Merge(files []*StateFile, workers int) (*Output, error) {
+// Cancelling ctx stops the statistics with ctx's error.
+func Merge(ctx context.Context, files []*StateFile, workers int) (*Output, error) {
 	if len(files) == 0 {
 		return nil, errors.New("merge: no shard states")
 	}
@@ -69,7 +71,7 @@ func Merge(files []*StateFile, workers int) (*Output, error) {
 		}
 	}
 	merged.State = st
-	return finish(&merged, resultOf(st, first.Strategies), workers)
+	return finish(ctx, &merged, resultOf(st, first.Strategies), workers)
 }
 
 // resultOf describes a merged state as the result of one run.

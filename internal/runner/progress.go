@@ -1,40 +1,46 @@
 package runner
 
 import (
-	"fmt"
 	"io"
-	"time"
+	"io/fs"
+	"os"
+	"sync/atomic"
 )
 
-// progress prints sessions replayed and the rate, at most twice a second.
-type progress struct {
-	w     io.Writer
-	start time.Time
-	last  time.Time
-	n     int64
+// Progress is told how far a run is: bytes of trace input read so far and
+// sessions replayed. Calls come from one goroutine.
+type Progress interface {
+	Update(bytesRead, replayed int64)
 }
 
-func newProgress(w io.Writer) *progress {
-	return &progress{w: w, start: time.Now()}
+// TraceBytes is the size of the trace files, the total a run's progress is
+// measured against (0 when a size is unknown).
+func TraceBytes(srcs []Source) int64 {
+	var n int64
+	for _, s := range srcs {
+		var st fs.FileInfo
+		var err error
+		if s.FS != nil {
+			st, err = fs.Stat(s.FS, s.Name)
+		} else {
+			st, err = os.Stat(s.Path)
+		}
+		if err != nil || !st.Mode().IsRegular() {
+			return 0
+		}
+		n += st.Size()
+	}
+	return n
 }
 
-func (p *progress) update(done int64) {
-	p.n = done
-	if p.w == nil {
-		return
-	}
-	now := time.Now()
-	if now.Sub(p.last) < 500*time.Millisecond {
-		return
-	}
-	p.last = now
-	el := now.Sub(p.start).Seconds()
-	fmt.Fprintf(p.w, "\r%d sessions replayed, %.0f sessions/s ", done, float64(done)/max(el, 1e-9))
+// countingReader counts the bytes read through it into n.
+type countingReader struct {
+	r io.Reader
+	n *atomic.Int64
 }
 
-func (p *progress) done() {
-	if p.w == nil || p.n == 0 {
-		return
-	}
-	fmt.Fprintf(p.w, "\r%d sessions replayed in %.1fs\n", p.n, time.Since(p.start).Seconds())
+func (c countingReader) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	c.n.Add(int64(k))
+	return k, err
 }

@@ -14,7 +14,9 @@ import (
 // DefaultRegistry returns the registry of built-in components: the exact
 // select mode, every ranker of sim/search, and the routed modes ("routed",
 // "routed-hard") over the project's routing descriptions of the real
-// catalogs' servers (srd/data; a server without one is its own domain).
+// catalogs' servers (srd/data; a server without one is its own domain),
+// and the fielded ("bm25f") and fused router ("routed-fused") modes over
+// the same descriptions.
 func DefaultRegistry() (*sim.Registry, error) {
 	r := sim.NewRegistry()
 	if err := search.Register(r); err != nil {
@@ -25,6 +27,9 @@ func DefaultRegistry() (*sim.Registry, error) {
 		return nil, err
 	}
 	if err := routed.RegisterWith(r, srds, routed.BM25()); err != nil {
+		return nil, err
+	}
+	if err := routed.RegisterFused(r, srds); err != nil {
 		return nil, err
 	}
 	return r, nil

@@ -13,7 +13,7 @@ func TestDefaultRegistryHasRoutedModes(t *testing.T) {
 		t.Fatal(err)
 	}
 	modes := r.SearchModes()
-	for _, m := range []string{"select", "bm25", "keyword", "regex", "substring", "routed", "routed-hard"} {
+	for _, m := range []string{"select", "bm25", "keyword", "regex", "substring", "routed", "routed-hard", "bm25f", "routed-fused"} {
 		if !slices.Contains(modes, m) {
 			t.Errorf("search mode %q not registered (have %v)", m, modes)
 		}

@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
+	"sync/atomic"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces"
@@ -18,6 +21,11 @@ type Output struct {
 	Info    sim.RunInfo
 	// State is the run's mergeable state (written as shard.bin by a shard).
 	State *StateFile
+	// Implausible counts the trace lines with a count or duration beyond
+	// any real session's (kept, but they dominate the figures: commands
+	// warn); FirstImplausible locates the first of them.
+	Implausible      int64
+	FirstImplausible []traces.Problem
 }
 
 // InterruptedError is returned by Run when its context is cancelled: the
@@ -30,11 +38,17 @@ type InterruptedError struct {
 	Checkpoint string
 	// CheckpointErr is why the checkpoint could not be written, if it failed.
 	CheckpointErr error
-	Err           error
+	// Statistics says the replay was complete and the statistics (the
+	// bootstrap) were interrupted.
+	Statistics bool
+	Err        error
 }
 
 func (e *InterruptedError) Error() string {
 	msg := fmt.Sprintf("interrupted after replaying %d sessions (%d read)", e.Replayed, e.Read)
+	if e.Statistics {
+		msg = fmt.Sprintf("interrupted while computing the statistics, after replaying all %d sessions (%d read)", e.Replayed, e.Read)
+	}
 	switch {
 	case e.CheckpointErr != nil:
 		msg += fmt.Sprintf("; the checkpoint could not be written: %v", e.CheckpointErr)
@@ -56,6 +70,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		return nil, err
 	}
 	var resume *sim.RunState
+	var expect []TracePrefix
 	if cfg.Resume {
 		if cfg.Checkpoint == "" {
 			return nil, errors.New("resume: no checkpoint path")
@@ -67,32 +82,46 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		if err := sf.matches(p.file); err != nil {
 			return nil, fmt.Errorf("resume %s: %w", cfg.Checkpoint, err)
 		}
-		resume = sf.State
+		resume, expect = sf.State, sf.Traces
+		if expect == nil {
+			expect = []TracePrefix{} // a checkpoint of a run without traces
+		}
+	}
+	hashes, err := newTraceHashes(cfg.Traces, expect)
+	if err != nil {
+		return nil, fmt.Errorf("resume %s: %w", cfg.Checkpoint, err)
 	}
 	save := func(st *sim.RunState) error {
 		f := *p.file
-		f.Kind, f.State = KindCheckpoint, st
+		f.Kind, f.State, f.Traces = KindCheckpoint, st, hashes.prefixes()
 		return WriteState(cfg.Checkpoint, &f)
 	}
 	opts := sim.RunOptions{Workers: cfg.Workers, Strict: cfg.Strict, Summary: p.summary, Resume: resume}
-	if cfg.Shard.Count > 0 {
-		sh := cfg.Shard
-		opts.Select = func(_ int64, id string) bool { return sh.Owns(id) }
+	if cfg.Shard.Count > 0 || cfg.Select != nil {
+		sh, sel := cfg.Shard, cfg.Select
+		opts.Select = func(_ int64, id string) bool {
+			return (sh.Count == 0 || sh.Owns(id)) && (sel == nil || sel(id))
+		}
 	}
 	if cfg.Checkpoint != "" && cfg.CheckpointEvery > 0 {
 		opts.Checkpoint, opts.CheckpointEvery = save, cfg.CheckpointEvery
 	}
 	var counts []traces.Counts
-	prog := newProgress(cfg.Progress)
-	opts.Progress = prog.update
-	if cfg.AfterSession != nil {
+	var read atomic.Int64
+	if cfg.Progress != nil || cfg.AfterSession != nil {
 		opts.Progress = func(n int64) {
-			prog.update(n)
-			cfg.AfterSession(n)
+			if cfg.Progress != nil {
+				cfg.Progress.Update(read.Load(), n)
+			}
+			if cfg.AfterSession != nil {
+				cfg.AfterSession(n)
+			}
 		}
 	}
-	res, err := p.eng.Run(ctx, allSessions(cfg.Traces, traces.ReadOptions{SkipBad: cfg.SkipBad}, &counts), opts)
-	prog.done()
+	res, err := p.eng.Run(ctx, allSessions(cfg.Traces, hashes, traces.ReadOptions{SkipBad: cfg.SkipBad}, &counts, &read, cfg.Transform), opts)
+	if cerr := hashes.changed(); cerr != nil {
+		return nil, fmt.Errorf("resume %s: the checkpoint was made by another run: %w; pass the same scenario, traces and flags", cfg.Checkpoint, cerr)
+	}
 	if err != nil {
 		if res != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			ie := &InterruptedError{Replayed: res.State.Replayed, Read: res.Counts.SessionsRead, Next: res.State.Next, Err: err}
@@ -105,9 +134,35 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		}
 		return nil, err
 	}
-	p.file.Kind, p.file.State = KindShard, res.State
-	p.file.Reader = readerCounts(len(cfg.Traces), res.Counts.SessionsRead, counts)
-	return finish(p.file, res, cfg.Workers)
+	ins, err := hashes.inputs()
+	if err != nil {
+		return nil, err
+	}
+	done := *p.file // p.file stays the checkpoints' description
+	done.Kind, done.State = KindShard, res.State
+	done.Reader = readerCounts(len(cfg.Traces), res.Counts.SessionsRead, counts)
+	done.Info.Inputs = append(ins, p.file.Info.Inputs...)
+	out, err := finish(ctx, &done, res, cfg.Workers)
+	if out != nil {
+		for _, c := range counts {
+			out.Implausible += c.Implausible
+			out.FirstImplausible = append(out.FirstImplausible, c.FirstImplausible...)
+		}
+	}
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		// Interrupted while computing the statistics: every session was
+		// replayed, and the checkpoint says so; a resume reads the traces
+		// again (replaying nothing) and computes the statistics.
+		ie := &InterruptedError{Replayed: res.State.Replayed, Read: res.Counts.SessionsRead, Next: res.State.Next, Err: err,
+			Statistics: true}
+		if cfg.Checkpoint != "" {
+			if ie.CheckpointErr = save(res.State); ie.CheckpointErr == nil {
+				ie.Checkpoint = cfg.Checkpoint
+			}
+		}
+		return nil, ie
+	}
+	return out, err
 }
 
 // prepared is a run ready to replay.
@@ -128,6 +183,11 @@ func prepare(cfg Config) (*prepared, error) {
 	if err != nil {
 		return nil, err
 	}
+	scope, err := catalog.ParseFingerprintScope(string(cfg.CatalogFingerprint))
+	if err != nil {
+		return nil, err
+	}
+	cat.SetFingerprintScope(scope)
 	reg := cfg.Registry
 	if reg == nil {
 		if reg, err = DefaultRegistry(); err != nil {
@@ -162,15 +222,9 @@ func prepare(cfg Config) (*prepared, error) {
 	if base < 0 {
 		return nil, fmt.Errorf("baseline strategy %q is not among the run's strategies", info.Baseline)
 	}
-	for _, src := range cfg.Traces {
-		in, err := src.fingerprint("trace")
-		if err != nil {
-			return nil, err
-		}
-		info.Inputs = append(info.Inputs, in)
-	}
-	info.Inputs = append(info.Inputs, catalogInputs(cat)...)
-	info.Assumptions = Assumptions(cfg, eng)
+	// The traces' hashes are added when the replay has read them (readonce.go).
+	info.Inputs = catalogInputs(cat, cfg.Catalogs)
+	info.Assumptions = append(Assumptions(cfg, eng), catalogAssumptions(cat, scope)...)
 	summary := sim.SummaryOptions{Baseline: base, EqualTolerance: report.EqualTolerance, Seed: cfg.Seed,
 		ExactSessions: cfg.ExactSessions, FidelityPairs: sim.DefaultFidelityPairs}
 	switch {
@@ -188,8 +242,9 @@ func prepare(cfg Config) (*prepared, error) {
 	return &prepared{eng: eng, summary: summary, file: file}, nil
 }
 
-// finish turns a completed state into results.
-func finish(f *StateFile, res *sim.RunResult, workers int) (*Output, error) {
+// finish turns a completed state into results; cancelling ctx stops the
+// statistics (the bootstrap) with ctx's error.
+func finish(ctx context.Context, f *StateFile, res *sim.RunResult, workers int) (*Output, error) {
 	info := f.Info
 	c := &res.Counts
 	f.Reader.apply(c)
@@ -207,24 +262,37 @@ func finish(f *StateFile, res *sim.RunResult, workers int) (*Output, error) {
 		info.Fidelity = res.State.FidelitySummary(f.FidelityStrategy)
 	}
 	results, err := report.Build(res.Outcomes, info, report.BuildOptions{Bootstrap: f.Bootstrap, Prices: f.Prices,
-		Workers: workers})
+		Workers: workers, Context: ctx})
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("summarise results: %w", err)
 	}
 	return &Output{Results: results, Run: res, Info: info, State: f}, nil
 }
 
-// allSessions chains the sessions of every trace file, recording each
-// file's counts when it is done.
-func allSessions(srcs []Source, opts traces.ReadOptions, counts *[]traces.Counts) iter.Seq2[*traces.Session, error] {
+// allSessions chains the sessions of every trace file, hashing each
+// file's bytes into hashes (when set), counting the bytes read into read
+// (when set), changing each session with transform (when set) and
+// recording each file's counts (when set) when it is done.
+func allSessions(srcs []Source, hashes traceHashes, opts traces.ReadOptions, counts *[]traces.Counts,
+	read *atomic.Int64, transform func(*traces.Session)) iter.Seq2[*traces.Session, error] {
 	return func(yield func(*traces.Session, error) bool) {
-		for _, src := range srcs {
+		for i, src := range srcs {
 			f, err := src.open()
 			if err != nil {
-				yield(nil, fmt.Errorf("open trace %s: %w", src.Path, err))
+				yield(nil, fmt.Errorf("trace: %w", err))
 				return
 			}
-			r, err := traces.NewReader(f, src.Path, opts)
+			var in io.Reader = f
+			if hashes != nil {
+				in = hashes[i].reader(in)
+			}
+			if read != nil {
+				in = countingReader{in, read}
+			}
+			r, err := traces.NewReader(in, src.Path, opts)
 			if err != nil {
 				f.Close()
 				yield(nil, err)
@@ -232,12 +300,17 @@ func allSessions(srcs []Source, opts traces.ReadOptions, counts *[]traces.Counts
 			}
 			stop := false
 			for s, err := range r.Sessions() {
+				if err == nil && transform != nil {
+					transform(s)
+				}
 				if !yield(s, err) || err != nil {
 					stop = true
 					break
 				}
 			}
-			*counts = append(*counts, r.Counts())
+			if counts != nil {
+				*counts = append(*counts, r.Counts())
+			}
 			r.Close()
 			f.Close()
 			if stop {

@@ -49,7 +49,8 @@ func FromScenario(sc *scenarios.Scenario, ov Overrides, embedded fs.FS) (Config,
 		catalogs = ov.Catalogs
 	}
 	cfg := Config{Scenario: sc.Name, ScenarioFingerprint: sc.Fingerprint(), Seed: sc.Seed, Baseline: sc.Baseline,
-		Strategies: sc.Strategies, Model: sc.Model, Params: sc.Params, Deny: sc.Permissions.Deny}
+		Strategies: sc.Strategies, Model: sc.Model, Params: sc.Params, Deny: sc.Permissions.Deny,
+		CatalogFingerprint: sc.CatalogFingerprint}
 	names := make([]string, 0, len(sc.Servers))
 	for name := range sc.Servers {
 		names = append(names, name)

@@ -96,7 +96,7 @@ func TestShardMergeEqualsSingleRun(t *testing.T) {
 			if replayed != single.Info.Counts.SessionsReplayed {
 				t.Fatalf("shards replayed %d sessions, the single run %d", replayed, single.Info.Counts.SessionsReplayed)
 			}
-			merged, err := Merge(files, 1)
+			merged, err := Merge(context.Background(), files, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -134,7 +134,7 @@ func TestMergeRefusesIncompleteOrMixedShards(t *testing.T) {
 		{"other run", []*StateFile{a, b}, "merge: shards 0/2 and 1/2 come from different runs: their seed differ"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Merge(tc.files, 1)
+			_, err := Merge(context.Background(), tc.files, 1)
 			if err == nil || err.Error() != tc.want {
 				t.Fatalf("error %v, want %q", err, tc.want)
 			}

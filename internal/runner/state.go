@@ -53,6 +53,9 @@ type StateFile struct {
 	SkipBad          bool
 	// Reader holds what the trace readers counted (complete runs only).
 	Reader ReaderCounts
+	// Traces, in a checkpoint, are the prefixes of the traces read so far
+	// (a complete run's Info.Inputs has their hashes instead).
+	Traces []TracePrefix
 	State  *sim.RunState
 }
 

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/csvsafe"
 	"github.com/defersim/defersim/report"
 )
 
@@ -19,12 +20,40 @@ type WriteOptions struct {
 	PerRequest string
 	// State also writes the run's mergeable state as shard.bin.
 	State bool
+	// Check, when set, is called with the path of every file before any is
+	// moved into place (outguard: an output must not be an input).
+	Check func(path string) error
 }
 
+// OutputFiles names the files of a run's output set in dir (plots/ holds
+// more).
+var OutputFiles = []string{report.ResultsFile, report.HTMLFile, report.MarkdownFile, "sessions.csv", ShardFile}
+
 // WriteOutputs writes results.json (always) and the other outputs asked
-// for into dir. Every file is written atomically.
+// for into dir, as a whole (atomicfile.Set): every file is written under
+// a staging name first and moved into place only when all are written,
+// and the files of a previous run's output set that this run does not
+// write (report, plots, sessions.csv, shard.bin) are removed then, so dir
+// never mixes two runs' outputs.
 func WriteOutputs(out *Output, dir string, opt WriteOptions) error {
-	if err := report.WriteResults(filepath.Join(dir, "results.json"), out.Results); err != nil {
+	set := atomicfile.NewSet()
+	stage, err := set.Dir(dir)
+	if err != nil {
+		return err
+	}
+	if err := writeOutputs(set, stage, out, opt); err != nil {
+		set.Abort()
+		return err
+	}
+	for _, name := range OutputFiles {
+		set.Replace(filepath.Join(dir, name))
+	}
+	set.Replace(filepath.Join(dir, report.PlotsDir, "*.png"), filepath.Join(dir, report.PlotsDir, "*.svg"))
+	return set.Commit(opt.Check)
+}
+
+func writeOutputs(set *atomicfile.Set, dir string, out *Output, opt WriteOptions) error {
+	if err := report.WriteResults(filepath.Join(dir, report.ResultsFile), out.Results); err != nil {
 		return err
 	}
 	if opt.Report {
@@ -42,7 +71,7 @@ func WriteOutputs(out *Output, dir string, opt WriteOptions) error {
 		}
 	}
 	if opt.PerRequest != "" {
-		if err := writePerRequest(opt.PerRequest, out); err != nil {
+		if err := writePerRequest(set.File(opt.PerRequest), opt.PerRequest, out); err != nil {
 			return err
 		}
 	}
@@ -54,20 +83,21 @@ func WriteOutputs(out *Output, dir string, opt WriteOptions) error {
 	return nil
 }
 
-func writePerRequest(path string, out *Output) error {
+// writePerRequest writes the per-request CSV meant for name to path.
+func writePerRequest(path, name string, out *Output) error {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
 	w.Write([]string{"session", "request", "recorded_input_tokens", "sim_input_tokens", "recorded_ms", "sim_ms"})
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	if out.Run.Fidelity == nil && out.Run.State != nil && out.Run.State.FidelityOverflow {
-		return fmt.Errorf("write %s: the run kept a bounded number of fidelity pairs", path)
+		return fmt.Errorf("write %s: the run kept a bounded number of fidelity pairs", name)
 	}
 	for _, p := range out.Run.Fidelity {
 		rec := ""
 		if p.RecordedMs > 0 {
 			rec = f(p.RecordedMs)
 		}
-		w.Write([]string{p.Session, strconv.Itoa(p.Request), strconv.FormatInt(p.RecordedInput, 10),
+		w.Write([]string{csvsafe.Text(p.Session), strconv.Itoa(p.Request), strconv.FormatInt(p.RecordedInput, 10),
 			strconv.FormatInt(p.SimInput, 10), rec, f(p.SimMs)})
 	}
 	w.Flush()

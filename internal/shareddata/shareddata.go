@@ -1,5 +1,7 @@
 // Package shareddata locates the real-data folder (../shared/data relative to
-// the project root) for tests and benchmarks, which skip when it is absent.
+// the project root) for tests and benchmarks, which skip when it is absent —
+// except in CI (CI=true), where a missing folder fails them: a clone
+// without the data would otherwise pass with dozens of tests skipped.
 package shareddata
 
 import (
@@ -13,7 +15,12 @@ type TB interface {
 	Helper()
 	Skip(args ...any)
 	Skipf(format string, args ...any)
+	Fatalf(format string, args ...any)
 }
+
+// inCI reports whether the tests run in CI (CI=true), where missing real
+// data is an error.
+func inCI() bool { return os.Getenv("CI") == "true" }
 
 // Find walks up from the working directory looking for shared/data beside an
 // ancestor and returns its path, or "" when there is none.
@@ -43,7 +50,11 @@ func Dir(tb TB) string {
 	tb.Helper()
 	d := Find()
 	if d == "" {
-		tb.Skip("real data not found: ../shared/data is absent (set DEFERSIM_SHARED_DATA to its path to run this test)")
+		const msg = "real data not found: ../shared/data is absent (set DEFERSIM_SHARED_DATA to its path to run this test)"
+		if inCI() {
+			tb.Fatalf("%s; CI=true requires it", msg)
+		}
+		tb.Skip(msg)
 	}
 	return d
 }
@@ -54,6 +65,9 @@ func Path(tb TB, elems ...string) string {
 	tb.Helper()
 	p := filepath.Join(append([]string{Dir(tb)}, elems...)...)
 	if _, err := os.Stat(p); err != nil {
+		if inCI() {
+			tb.Fatalf("real data file %s not present: %v; CI=true requires it", p, err)
+		}
 		tb.Skipf("real data file %s not present: %v", p, err)
 	}
 	return p

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -19,6 +20,9 @@ type Resampling struct {
 	Seed      uint64
 	// Workers bounds the goroutines used (0 = GOMAXPROCS).
 	Workers int
+	// Context, when set, stops the resampling early once it is cancelled
+	// (the replicates are then incomplete: the caller checks Context.Err).
+	Context context.Context
 }
 
 // NewResampling returns the resampling of n units with the given number of
@@ -65,6 +69,10 @@ func (r Resampling) run(withCounts bool, fn func(b int, idx, counts []int32, scr
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, r.Resamples)
+	var done <-chan struct{}
+	if r.Context != nil {
+		done = r.Context.Done()
+	}
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
@@ -77,6 +85,13 @@ func (r Resampling) run(withCounts bool, fn func(b int, idx, counts []int32, scr
 				counts = make([]int32, r.N)
 			}
 			for b := w; b < r.Resamples; b += workers {
+				if done != nil {
+					select {
+					case <-done:
+						return
+					default:
+					}
+				}
 				if withCounts {
 					r.drawCounts(b, idx, counts)
 				} else {

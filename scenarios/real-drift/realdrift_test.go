@@ -2,7 +2,6 @@ package realdrift
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,7 +11,6 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/defersim/defersim/catalog"
-	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/internal/shareddata"
 	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
@@ -123,24 +121,7 @@ func TestRealDriftTradeOff(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 400 sessions under 5 strategies")
 	}
-	cats := shareddata.Path(t, "catalogs")
-	sc, err := scenarios.Load(scenarioFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sc.Params.ColdCallProb != 0 || sc.Params.SelectProb != 1 {
-		t.Fatalf("scenario params changed (cold_call_prob %v, select_prob %v): the guarantees below need 0 and 1",
-			sc.Params.ColdCallProb, sc.Params.SelectProb)
-	}
-	cfg, err := runner.FromScenario(sc, runner.Overrides{Catalogs: []string{cats}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Workers, cfg.Bootstrap = 2, 50
-	out, err := runner.Run(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := replay(t, shareddata.Path(t, "catalogs"), catalog.FingerprintModel)
 	o := out.Run.Outcomes
 	if c := out.Info.Counts; c.SessionsSkipped != 0 || c.SessionsReplayed == 0 {
 		t.Fatalf("counts %+v: want every session replayed", c)

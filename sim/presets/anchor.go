@@ -59,7 +59,7 @@ func anchorE0() sim.Strategy {
 	return sim.Strategy{
 		Description: "Anchor E0: defer MCP tools when the registry holds more than 30 tools; " +
 			"substring search, every match loaded; no warm set (a schema serves one request); tools[] rebuilt.",
-		Source:     "anchor runtime, era E0 (2026-04-01): count > 30; REFERENCE §1",
+		Source:     "anchor runtime, era E0 (2026-04-01): count > 30; see docs/presets.md",
 		Trigger:    sim.Trigger{Mode: sim.TriggerCount, Count: AnchorCountThreshold},
 		Scope:      sim.ScopeMCP,
 		Warm:       sim.WarmSet{Disabled: true},
@@ -76,7 +76,7 @@ func anchorE1() sim.Strategy {
 	s := anchorE0()
 	s.Description = "Anchor E1: defer MCP tools when the bytes/3.5 estimate of all registry schemas exceeds 8,000 tokens; " +
 		"unbounded name-keyed session warm set; tools[] rebuilt; loaded schema echoed in the search result."
-	s.Source = "anchor runtime, era E1 (2026-04-02): estimated tokens > 8,000 (strict); REFERENCE §1"
+	s.Source = "anchor runtime, era E1 (2026-04-02): estimated tokens > 8,000 (strict); see docs/presets.md"
 	s.Trigger = sim.Trigger{Mode: sim.TriggerTokens, Budget: AnchorBudgetTokens, Counter: "bytes/3.5"}
 	s.Warm = sim.WarmSet{Key: sim.WarmKeyName, Eviction: sim.EvictLRL}
 	return s
@@ -87,7 +87,7 @@ func anchorE4() sim.Strategy {
 	s := anchorE1()
 	s.Description = "Anchor E4: E1's budget OR any cold always-defer tool (desktop, process, scheduling, browser_*) " +
 		"turns deferred mode on; those local tools become deferrable too."
-	s.Source = "anchor runtime, era E4 (2026-04-30): budget OR categorical; REFERENCE §1"
+	s.Source = "anchor runtime, era E4 (2026-04-30): budget OR categorical; see docs/presets.md"
 	s.Trigger.Categorical = true
 	s.AlwaysDefer = AnchorAlwaysDefer()
 	return s
@@ -97,7 +97,7 @@ func anchorE4() sim.Strategy {
 func anchorE6() sim.Strategy {
 	s := anchorE4()
 	s.Description = "Anchor E6: E4, but web_search and web_fetch are never deferred (openers); keyword-term search."
-	s.Source = "anchor runtime, era E6 (2026-07-21): never-defer openers; REFERENCE §1"
+	s.Source = "anchor runtime, era E6 (2026-07-21): never-defer openers; see docs/presets.md"
 	s.NeverDefer = AnchorNeverDefer()
 	s.Search = sim.Search{Mode: "keyword", K: AllMatches}
 	return s
@@ -109,7 +109,7 @@ func anchorE7() sim.Strategy {
 	s := anchorE6()
 	s.Description = "Anchor E7: per-tool exposure: MCP tools always deferred, local tools direct unless listed; " +
 		"BM25 search, top 8."
-	s.Source = "anchor runtime, era E7 (2026-07-27): per-tool, any cold deferred tool; REFERENCE §1"
+	s.Source = "anchor runtime, era E7 (2026-07-27): per-tool, any cold deferred tool; see docs/presets.md"
 	s.Trigger = sim.Trigger{Mode: sim.TriggerAlways, Counter: "bytes/3.5"}
 	s.Search = sim.Search{Mode: "bm25", K: 8}
 	return s
@@ -121,7 +121,7 @@ func anchorE9() sim.Strategy {
 	s := anchorE7()
 	s.Description = "Anchor E9: E7 with the warm set capped at 16 schemas / 8,000 tokens (evict least recently loaded, " +
 		"never the newest), browser family expansion, and cold calls rejected."
-	s.Source = "anchor runtime, era E9 (2026-08-07 to 08-12): warm cap 16 / 8,000; cold calls rejected since 2026-08-01; REFERENCE §1"
+	s.Source = "anchor runtime, era E9 (2026-08-07 to 08-12): warm cap 16 / 8,000; cold calls rejected since 2026-08-01; see docs/presets.md"
 	s.Warm = sim.WarmSet{Key: sim.WarmKeyName, MaxTools: AnchorWarmMaxTools, MaxTokens: AnchorWarmMaxTokens, Eviction: sim.EvictLRL}
 	s.Search.Family = BrowserFamily()
 	s.Search.FamilyCore = BrowserCoreTools()

@@ -22,11 +22,13 @@ const (
 	openAITTLAssumed     = 300
 	gpt5ContextWindow    = 400000
 	gpt4oContextWindow   = 128000
+	gpt41ContextWindow   = 1047576
 	anthropicMinSonnet45 = 1024
 	anthropicMinOpus45   = 4096
 	anthropicMinHaiku45  = 4096
 	openAIReadGPT5       = 0.1
 	openAIReadGPT4o      = 0.5
+	openAIReadGPT41      = 0.25
 	openAIWriteFree      = 1.0
 )
 
@@ -64,6 +66,7 @@ func modelTable() []modelPreset {
 		// OpenAI prices are not in REFERENCE: they are the vendor's published
 		// list prices (2025), an assumption to check before relying on dollars.
 		{"gpt-5", func() sim.Model { return openAI(1.25, 10, gpt5ContextWindow, openAIReadGPT5) }},
+		{"gpt-4.1", func() sim.Model { return openAI(2, 8, gpt41ContextWindow, openAIReadGPT41) }},
 		{"gpt-4o", func() sim.Model { return openAI(2.50, 10, gpt4oContextWindow, openAIReadGPT4o) }},
 	}
 }
@@ -78,20 +81,28 @@ func ModelNames() []string {
 	return out
 }
 
-// Model returns a fresh copy of the named model preset.
+// Model returns a fresh copy of the named model preset. The name may be
+// spelled as a vendor or a router spells it (see ResolveModel); the
+// returned model carries the preset's own name.
 func Model(name string) (sim.Model, error) {
+	canon, ok := ResolveModel(name)
+	if !ok {
+		return sim.Model{}, fmt.Errorf("unknown model preset %q (known: %s)", name, strings.Join(ModelNames(), ", "))
+	}
 	for _, p := range modelTable() {
-		if p.name == name {
+		if p.name == canon {
 			m := p.build()
 			m.Name = p.name
 			return m, nil
 		}
 	}
-	return sim.Model{}, fmt.Errorf("unknown model preset %q (known: %s)", name, strings.Join(ModelNames(), ", "))
+	panic("unreachable: ResolveModel returned a name not in the table")
 }
 
 // claude builds an Anthropic model: prices per million tokens, minimum
-// cacheable prefix, and the 5-minute or 1-hour cache.
+// cacheable prefix, and the 5-minute or 1-hour cache. Claude's tokenizer is
+// not public: every Claude preset is counted with the scenario's tokenizer
+// (o200k_base by default) as a stand-in (docs/presets.md).
 func claude(in, out float64, minTokens int64, oneHour bool) sim.Model {
 	c := sim.CacheConfig{
 		Kind:            "anthropic",

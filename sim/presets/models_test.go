@@ -27,6 +27,7 @@ func TestModelPresets(t *testing.T) {
 		{"claude-haiku-4.5", 1, 5, "anthropic", 300, 1.25, 0.1, 4096, 200000, 4, 20, 0},
 		{"claude-haiku-4.5-1h", 1, 5, "anthropic", 3600, 2, 0.1, 4096, 200000, 4, 20, 0},
 		{"gpt-5", 1.25, 10, "openai", 300, 1, 0.1, 1024, 400000, 0, 0, 128},
+		{"gpt-4.1", 2, 8, "openai", 300, 1, 0.25, 1024, 1047576, 0, 0, 128},
 		{"gpt-4o", 2.5, 10, "openai", 300, 1, 0.5, 1024, 128000, 0, 0, 128},
 	}
 	if len(tests) != len(ModelNames()) {

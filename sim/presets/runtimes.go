@@ -17,7 +17,7 @@ func claudeCodeDefault() sim.Strategy {
 	return sim.Strategy{
 		Description: "Claude Code default: every MCP tool deferred, built-ins direct; loaded tools referenced inline " +
 			"(prompt prefix kept); search returns 5; loaded tools stay for the session.",
-		Source:    "Claude Code, default since about 2026-03: all MCP tools deferred; REFERENCE §2",
+		Source:    "Claude Code, default since about 2026-03: all MCP tools deferred; see docs/presets.md",
 		Trigger:   sim.Trigger{Mode: sim.TriggerAlways},
 		Scope:     sim.ScopeMCP,
 		Warm:      sim.WarmSet{Key: sim.WarmKeyName, Eviction: sim.EvictLRL},
@@ -34,7 +34,7 @@ func claudeCodeAuto10() sim.Strategy {
 	s := claudeCodeDefault()
 	s.Description = "Claude Code auto:10: MCP tools deferred when their definitions take at least 10% of the context " +
 		"window (counted with o200k_base, an assumption); otherwise as claude-code-default."
-	s.Source = "Claude Code, auto:N setting (default N = 10); REFERENCE §2"
+	s.Source = "Claude Code, auto:N setting (default N = 10); see docs/presets.md"
 	s.Trigger = sim.Trigger{Mode: sim.TriggerPercent, Percent: ClaudeCodeAutoPercent, Counter: "o200k_base"}
 	return s
 }
@@ -45,7 +45,7 @@ func anthropicAPIInline() sim.Strategy {
 	return sim.Strategy{
 		Description: "Anthropic API tool search: every MCP tool marked defer_loading, local tools direct; " +
 			"BM25 search, 5 results; tool references expanded inline (cached prefix untouched).",
-		Source:    "Anthropic API tool search (2025-2026 docs): per-tool defer_loading, inline tool_reference; REFERENCE §2",
+		Source:    "Anthropic API tool search (2025-2026 docs): per-tool defer_loading, inline tool_reference; see docs/presets.md",
 		Trigger:   sim.Trigger{Mode: sim.TriggerAlways},
 		Scope:     sim.ScopeMCP,
 		Warm:      sim.WarmSet{Key: sim.WarmKeyName, Eviction: sim.EvictLRL},
@@ -61,7 +61,7 @@ func copilotCLI30() sim.Strategy {
 	return sim.Strategy{
 		Description: "GitHub Copilot CLI: MCP tools deferred from about 30 tools (modelled as count > 29); " +
 			"a lookup costs one more exchange and rebuilds tools[]; search algorithm undocumented (BM25 top 5 assumed).",
-		Source:    "GitHub Copilot CLI (2025-2026 docs): tool count >= ~30; REFERENCE §2",
+		Source:    "GitHub Copilot CLI (2025-2026 docs): tool count >= ~30; see docs/presets.md",
 		Trigger:   sim.Trigger{Mode: sim.TriggerCount, Count: CopilotCLICount},
 		Scope:     sim.ScopeMCP,
 		Warm:      sim.WarmSet{Key: sim.WarmKeyName, Eviction: sim.EvictLRL},
@@ -76,7 +76,7 @@ func codexCLI() sim.Strategy {
 	return sim.Strategy{
 		Description: "OpenAI Codex CLI: every MCP tool deferred; BM25 search, 8 results; loaded tools keyed by name " +
 			"(stale after upgrades); tools[] rebuilt on load (assumed).",
-		Source:    "OpenAI Codex CLI (2025-2026): all MCP deferred, BM25 top 8; REFERENCE §2",
+		Source:    "OpenAI Codex CLI (2025-2026): all MCP deferred, BM25 top 8; see docs/presets.md",
 		Trigger:   sim.Trigger{Mode: sim.TriggerAlways},
 		Scope:     sim.ScopeMCP,
 		Warm:      sim.WarmSet{Key: sim.WarmKeyName, Eviction: sim.EvictLRL},
@@ -92,7 +92,7 @@ func qwenCode() sim.Strategy {
 	return sim.Strategy{
 		Description: "Qwen Code: always defer (threshold 0); tools are revealed through a search/call bridge, so the " +
 			"tool list never changes (modelled as inline); search algorithm undocumented (BM25 top 5 assumed).",
-		Source:    "Qwen Code (2025-2026): threshold lowered from 10 to 0 once revealing stopped rewriting the tool list; REFERENCE §2",
+		Source:    "Qwen Code (2025-2026): threshold lowered from 10 to 0 once revealing stopped rewriting the tool list; see docs/presets.md",
 		Trigger:   sim.Trigger{Mode: sim.TriggerAlways},
 		Scope:     sim.ScopeMCP,
 		Warm:      sim.WarmSet{Key: sim.WarmKeyName, Eviction: sim.EvictLRL},

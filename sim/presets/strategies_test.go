@@ -40,8 +40,10 @@ func TestEveryStrategyPresetValidates(t *testing.T) {
 		if s.Description == "" || s.Source == "" {
 			t.Errorf("%s: missing description or source", name)
 		}
-		if name != "eager" && !strings.Contains(s.Source, "REFERENCE §") {
-			t.Errorf("%s: source %q does not cite REFERENCE", name, s.Source)
+		// The source cites a file users have (reports show it), not the
+		// developers' REFERENCE notes.
+		if name != "eager" && (!strings.Contains(s.Source, "docs/presets.md") || strings.Contains(s.Source, "REFERENCE")) {
+			t.Errorf("%s: source %q does not cite docs/presets.md", name, s.Source)
 		}
 		// Presets come back normalized: normalizing again changes nothing.
 		n := s

@@ -272,9 +272,15 @@ func (x *BM25) top(query string, k int) (buf *scoreBuf, top []scored) {
 
 // appendPrefixed appends the ids of indexed terms that start with prefix.
 func (x *BM25) appendPrefixed(ids []int32, prefix string) []int32 {
-	i := sort.SearchStrings(x.terms, prefix)
-	for ; i < len(x.terms) && strings.HasPrefix(x.terms[i], prefix); i++ {
-		if id := x.termIDs[i]; !slices.Contains(ids, id) {
+	return appendPrefixedIn(x.terms, x.termIDs, ids, prefix)
+}
+
+// appendPrefixedIn appends to ids the ids of the sorted terms that start
+// with prefix (termIDs[i] is the id of terms[i]), each once.
+func appendPrefixedIn(terms []string, termIDs, ids []int32, prefix string) []int32 {
+	i := sort.SearchStrings(terms, prefix)
+	for ; i < len(terms) && strings.HasPrefix(terms[i], prefix); i++ {
+		if id := termIDs[i]; !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}
 	}
@@ -284,9 +290,16 @@ func (x *BM25) appendPrefixed(ids []int32, prefix string) []int32 {
 // score accumulates the scores of buf.terms and returns the top k, best
 // first, in buf.hits. buf.scores is all zero again on return.
 func (x *BM25) score(buf *scoreBuf, k int) []scored {
+	return scorePostings(x.postings, buf, k)
+}
+
+// scorePostings sums the precomputed posting weights of buf.terms per
+// document and returns the top k, best first, in buf.hits. buf.scores is
+// all zero again on return.
+func scorePostings(postings [][]posting, buf *scoreBuf, k int) []scored {
 	buf.touched = buf.touched[:0]
 	for _, id := range buf.terms {
-		for _, ps := range x.postings[id] {
+		for _, ps := range postings[id] {
 			if buf.scores[ps.doc] == 0 {
 				buf.touched = append(buf.touched, ps.doc)
 			}

@@ -46,6 +46,9 @@ func bm25Factory(p BM25Params) sim.RankerFactory {
 	}
 }
 
+// WithExact wraps the rankers f builds with exact-name handling (Exact).
+func WithExact(f sim.RankerFactory) sim.RankerFactory { return withExact(f) }
+
 // withExact wraps the rankers f builds with exact-name handling (Exact).
 func withExact(f sim.RankerFactory) sim.RankerFactory {
 	return func(docs []sim.ToolDoc) (sim.Ranker, error) {

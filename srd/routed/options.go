@@ -3,6 +3,8 @@ package routed
 import (
 	"fmt"
 	"math"
+
+	"github.com/defersim/defersim/sim/search"
 )
 
 // ToolText says how much of each tool goes into its domain's document.
@@ -13,6 +15,30 @@ const (
 	ToolTextNone  ToolText = "none"  // triggers, names and summaries only
 	ToolTextNames ToolText = "names" // plus the tool names
 	ToolTextFull  ToolText = "full"  // plus each tool's whole search document
+)
+
+// DomainIndex says how stage one indexes a domain.
+type DomainIndex string
+
+// Domain index kinds.
+const (
+	// DomainIndexConcat joins a domain's text into one document scored by
+	// the base ranker (the first router's design).
+	DomainIndexConcat DomainIndex = "concat"
+	// DomainIndexFielded keeps a domain's text in fields (DomainFields)
+	// scored by BM25F, each field normalised by its length, so a domain
+	// with long SRDs or many tools does not win on common words.
+	DomainIndexFielded DomainIndex = "fielded"
+)
+
+// The fields of a fielded domain document, in order.
+const (
+	DomainFieldNames     = iota // the domain slug, display names, tool group names
+	DomainFieldSummaries        // summaries
+	DomainFieldTriggers         // intent triggers
+	DomainFieldToolNames        // the domain's tool names
+	DomainFieldToolText         // the tools' descriptions, parameter names and descriptions
+	NumDomainFields
 )
 
 // Options tune the routed ranker.
@@ -37,8 +63,24 @@ type Options struct {
 	// TriggerRepeat is how many times the intent triggers are counted in a
 	// domain's document (≥ 1).
 	TriggerRepeat int
-	// ToolText is how much of each tool the domain document holds.
+	// ToolText is how much of each tool the domain document holds
+	// (DomainIndexConcat).
 	ToolText ToolText
+	// DomainIndex is how stage one indexes domains ("" is concat).
+	DomainIndex DomainIndex
+	// DomainParams score fielded domain documents (DomainIndexFielded):
+	// NumDomainFields field weights, in DomainField order.
+	DomainParams search.BM25FParams
+	// ToolMax is the share of a domain's stage-one score taken from the
+	// best score of its tools (0..1); the rest is its document's.
+	ToolMax float64
+	// FlatFuse is the weight of the flat ranking (the base ranker alone) in
+	// a reciprocal-rank fusion with the routed ranking (weight 1); 0 turns
+	// fusion off. Fusion keeps a strong flat hit near the top whatever the
+	// router thinks of its domain.
+	FlatFuse float64
+	// FuseC is the reciprocal-rank constant c in weight/(c + rank).
+	FuseC float64
 }
 
 // DefaultOptions returns the weighted (not hard) router: domain weight
@@ -55,6 +97,39 @@ func HardOptions() Options {
 	o := DefaultOptions()
 	o.Hard = true
 	return o
+}
+
+// FusedOptions returns the fused router chosen on the tuning split
+// (docs/retrieval.md, "Tuning"): fielded, length-normalised domain
+// documents (DefaultDomainParams), domain weight 0.8, match floor 0.25,
+// the lead, no share of the best tool in a domain's score, and the result
+// fused with the flat ranking by reciprocal rank (flat weight 0.5, c 5).
+func FusedOptions() Options {
+	o := DefaultOptions()
+	o.DomainIndex = DomainIndexFielded
+	o.DomainParams = DefaultDomainParams()
+	o.DomainWeight = 0.8
+	o.ToolMax = 0
+	o.FlatFuse = 0.5
+	o.FuseC = 5
+	return o
+}
+
+// DefaultDomainParams are the BM25F parameters of fielded domain
+// documents chosen on the tuning split: the names weighted 2, summaries 1
+// and triggers 0.5 (b 0.75), the tools' text 1 normalised fully by its
+// length (b 1), the tool names not counted; the default analyzer, k1 1.2.
+func DefaultDomainParams() search.BM25FParams {
+	p := search.DefaultBM25F()
+	p.K1 = 1.2
+	p.Fields = []search.FieldParams{
+		DomainFieldNames:     {W: 2, B: 0.75},
+		DomainFieldSummaries: {W: 1, B: 0.75},
+		DomainFieldTriggers:  {W: 0.5, B: 0.75},
+		DomainFieldToolNames: {W: 0, B: 1},
+		DomainFieldToolText:  {W: 1, B: 1},
+	}
+	return p
 }
 
 func (o Options) validate() error {
@@ -74,6 +149,18 @@ func (o Options) validate() error {
 	case ToolTextNone, ToolTextNames, ToolTextFull:
 	default:
 		return fmt.Errorf("routed: tool text %q, want none, names or full", o.ToolText)
+	}
+	switch {
+	case o.DomainIndex != "" && o.DomainIndex != DomainIndexConcat && o.DomainIndex != DomainIndexFielded:
+		return fmt.Errorf("routed: domain index %q, want concat or fielded", o.DomainIndex)
+	case o.DomainIndex == DomainIndexFielded && len(o.DomainParams.Fields) != NumDomainFields:
+		return fmt.Errorf("routed: fielded domains need %d field weights, got %d", NumDomainFields, len(o.DomainParams.Fields))
+	case !(o.ToolMax >= 0 && o.ToolMax <= 1):
+		return fmt.Errorf("routed: tool max %v, want a value in [0,1]", o.ToolMax)
+	case !(o.FlatFuse >= 0) || math.IsInf(o.FlatFuse, 0):
+		return fmt.Errorf("routed: flat fusion weight %v, want a finite value >= 0", o.FlatFuse)
+	case o.FlatFuse > 0 && (!(o.FuseC >= 0) || math.IsInf(o.FuseC, 0)):
+		return fmt.Errorf("routed: fusion constant %v, want a finite value >= 0", o.FuseC)
 	}
 	return nil
 }

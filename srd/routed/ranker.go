@@ -62,6 +62,16 @@ func New(set *srd.Set, docs []sim.ToolDoc, base sim.RankerFactory, opt Options) 
 	if r.tools, err = base(docs); err != nil {
 		return nil, fmt.Errorf("routed: tool ranker: %w", err)
 	}
+	if opt.DomainIndex == DomainIndexFielded {
+		fdocs := make([]search.FieldDoc, len(r.domains))
+		for j, dm := range r.domains {
+			fdocs[j] = domainFields(set, dm, docs)
+		}
+		if r.dom, err = search.NewBM25F(fdocs, opt.DomainParams); err != nil {
+			return nil, fmt.Errorf("routed: domain ranker: %w", err)
+		}
+		return r, nil
+	}
 	ddocs := make([]sim.ToolDoc, len(r.domains))
 	for j, dm := range r.domains {
 		ddocs[j] = domainDoc(set, dm, docs, opt)
@@ -70,6 +80,29 @@ func New(set *srd.Set, docs []sim.ToolDoc, base sim.RankerFactory, opt Options) 
 		return nil, fmt.Errorf("routed: domain ranker: %w", err)
 	}
 	return r, nil
+}
+
+// domainFields is a domain's fielded document (DomainIndexFielded): see
+// the DomainField constants.
+func domainFields(set *srd.Set, dm domain, docs []sim.ToolDoc) search.FieldDoc {
+	fd := make(search.FieldDoc, NumDomainFields)
+	fd[DomainFieldNames] = []string{dm.name}
+	for _, s := range set.DomainSRDs(dm.name) {
+		fd[DomainFieldNames] = append(fd[DomainFieldNames], s.DisplayName)
+		for _, g := range s.ToolGroups {
+			fd[DomainFieldNames] = append(fd[DomainFieldNames], g.Name)
+		}
+		fd[DomainFieldSummaries] = append(fd[DomainFieldSummaries], s.Summary)
+		fd[DomainFieldTriggers] = append(fd[DomainFieldTriggers], s.IntentTriggers...)
+	}
+	for _, i := range dm.tools {
+		tf := search.ToolFields(docs[i])
+		fd[DomainFieldToolNames] = append(fd[DomainFieldToolNames], docs[i].Name)
+		fd[DomainFieldToolText] = append(fd[DomainFieldToolText], tf[search.FieldDescription]...)
+		fd[DomainFieldToolText] = append(fd[DomainFieldToolText], tf[search.FieldParamNames]...)
+		fd[DomainFieldToolText] = append(fd[DomainFieldToolText], tf[search.FieldParamDescriptions]...)
+	}
+	return fd
 }
 
 // prior is the priority factor of a domain: its SRDs' highest priority.
@@ -141,9 +174,22 @@ func scores(rk sim.Ranker, query string, n int) []float64 {
 	return out
 }
 
-// domainScores returns each domain's stage-one score with its priority.
-func (r *Ranker) domainScores(query string) []float64 {
+// domainScores returns each domain's stage-one score with its priority;
+// ts are the tools' scores (needed with ToolMax; nil computes them).
+func (r *Ranker) domainScores(query string, ts []float64) []float64 {
 	ds := scores(r.dom, query, len(r.domains))
+	if m := r.opt.ToolMax; m > 0 {
+		if ts == nil {
+			ts = scores(r.tools, query, r.n)
+		}
+		for j, dm := range r.domains {
+			best := 0.0
+			for _, i := range dm.tools {
+				best = max(best, ts[i])
+			}
+			ds[j] = (1-m)*ds[j] + m*best
+		}
+	}
 	for j := range ds {
 		ds[j] *= r.domains[j].prior
 	}
@@ -177,7 +223,7 @@ func (r *Ranker) Rank(query string, k int) []int {
 		return nil
 	}
 	ts := scores(r.tools, query, r.n)
-	ds := r.domainScores(query)
+	ds := r.domainScores(query, ts)
 	order := domainOrder(ds)
 	var keep []bool
 	if r.opt.Hard && len(order) > 0 {
@@ -211,13 +257,29 @@ func (r *Ranker) Rank(query string, k int) []int {
 			cand[0] = lead
 		}
 	}
+	if r.opt.FlatFuse > 0 {
+		return r.fuse(cand, ts, k)
+	}
 	return cand[:min(k, len(cand))]
+}
+
+// fuse fuses the routed ranking with the flat one (the tools by their own
+// score, ties in corpus order) by weighted reciprocal rank.
+func (r *Ranker) fuse(routed []int, ts []float64, k int) []int {
+	var flat []int
+	for i, t := range ts {
+		if t > 0 {
+			flat = append(flat, i)
+		}
+	}
+	slices.SortStableFunc(flat, func(a, b int) int { return cmp.Compare(ts[b], ts[a]) })
+	return search.FuseRRF([]search.RRFList{{Ranked: routed, Weight: 1}, {Ranked: flat, Weight: r.opt.FlatFuse}}, r.opt.FuseC, r.n, k)
 }
 
 // RankDomains returns the names of the k best domains for query (stage
 // one), best first; domains that do not score are left out.
 func (r *Ranker) RankDomains(query string, k int) []string {
-	order := domainOrder(r.domainScores(query))
+	order := domainOrder(r.domainScores(query, nil))
 	out := make([]string, 0, min(k, len(order)))
 	for _, j := range order[:min(k, len(order))] {
 		out = append(out, r.domains[j].name)

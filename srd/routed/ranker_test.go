@@ -283,3 +283,77 @@ func TestDomainDocText(t *testing.T) {
 		}
 	}
 }
+
+// TestFusionKeepsFlatHit pins the fix for routing burying a strong flat
+// hit: a1 leads the flat ranking but its domain scores nothing, so the
+// router puts the five beta tools first (each 0.3·0.9 + 0.7·1·0.9 = 0.9
+// against a1's 0.3); fused with the flat ranking (weight 1, c 10) a1
+// scores 1/11 + 1/16 and comes third, after b1 (1/11 + 1/12) and b2
+// (1/12 + 1/13), before b3 (1/13 + 1/14).
+func TestFusionKeepsFlatHit(t *testing.T) {
+	set := mustSet(t, twoDomains)
+	docs := []sim.ToolDoc{{Server: "sa", Name: "a1"}}
+	sc := map[string]float64{"a1": 1, "beta": 1}
+	for _, b := range []string{"b1", "b2", "b3", "b4", "b5"} {
+		docs = append(docs, sim.ToolDoc{Server: "sb", Name: b})
+		sc[b] = 0.9
+	}
+	opt := DefaultOptions()
+	plain, err := New(set, docs, fixed(sc), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := plain.Rank("q", 6); !gocmp.Equal(got, []int{1, 2, 3, 4, 5, 0}) {
+		t.Fatalf("router alone = %v, want a1 (0) last", got)
+	}
+	opt.FlatFuse, opt.FuseC = 1, 10
+	fused, err := New(set, docs, fixed(sc), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fused.Rank("q", 6); !gocmp.Equal(got, []int{1, 2, 0, 3, 4, 5}) {
+		t.Errorf("fused = %v, want a1 (0) third", got)
+	}
+	// ToolMax: alpha's document scores nothing, but its best tool scores 1:
+	// d = 0.5·0 + 0.5·1 for alpha, 0.5·1 + 0.5·0.9 for beta.
+	opt.ToolMax = 0.5
+	tm, err := New(set, docs, fixed(sc), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tm.RankDomains("q", 2); !gocmp.Equal(got, []string{"beta", "alpha"}) {
+		t.Errorf("RankDomains with tool max = %v", got)
+	}
+}
+
+// TestFusedOptionsRealBM25F: the shipped fused router over fielded BM25
+// builds, ranks by stems and triggers, and its domain documents are
+// fielded.
+func TestFusedOptionsRealBM25F(t *testing.T) {
+	set := mustSet(t, twoDomains)
+	docs := []sim.ToolDoc{{Server: "sa", Name: "sendMessages", Description: "Posts messages"}, {Server: "sb", Name: "read_files", Description: "Reads files from disk"}}
+	r, err := New(set, docs, Fielded(set, search.DefaultBM25F()), FusedOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Rank("send a message", 2); len(got) == 0 || got[0] != 0 {
+		t.Errorf("Rank = %v, want sendMessages first", got)
+	}
+	if got := r.RankDomains("reading file", 1); !gocmp.Equal(got, []string{"beta"}) {
+		t.Errorf("RankDomains = %v", got)
+	}
+	bad := []func(*Options){
+		func(o *Options) { o.DomainIndex = "nope" },
+		func(o *Options) { o.DomainParams.Fields = o.DomainParams.Fields[:2] },
+		func(o *Options) { o.ToolMax = 1.5 },
+		func(o *Options) { o.FlatFuse = -1 },
+		func(o *Options) { o.FuseC = math.Inf(1) },
+	}
+	for i, f := range bad {
+		o := FusedOptions()
+		f(&o)
+		if _, err := New(set, docs, BM25(), o); err == nil {
+			t.Errorf("bad fused options %d accepted", i)
+		}
+	}
+}

@@ -8,10 +8,15 @@ import (
 	"github.com/defersim/defersim/srd"
 )
 
-// Mode names registered by Register.
+// Mode names registered by Register and RegisterFused.
 const (
 	ModeRouted     = "routed"
 	ModeRoutedHard = "routed-hard"
+	// ModeFielded is flat fielded BM25 (search.DefaultBM25F) with the
+	// SRDs' intent triggers as a field.
+	ModeFielded = "bm25f"
+	// ModeFused is the fused router (FusedOptions) over ModeFielded.
+	ModeFused = "routed-fused"
 )
 
 // Factory returns a factory of weighted routed rankers (DefaultOptions)
@@ -64,6 +69,35 @@ func RegisterWith(r *sim.Registry, srds []*srd.SRD, base sim.RankerFactory) erro
 		return fmt.Errorf("register routed search: %w", err)
 	}
 	if err := r.RegisterRanker(ModeRoutedHard, HardFactory(srds, base)); err != nil {
+		return fmt.Errorf("register routed search: %w", err)
+	}
+	return nil
+}
+
+// FieldedFactory is the ModeFielded ranker over set: fielded BM25 with
+// the SRD triggers, exact names (select:, a bare name) answered first.
+func FieldedFactory(set *srd.Set) sim.RankerFactory {
+	return search.WithExact(Fielded(set, search.DefaultBM25F()))
+}
+
+// FusedFactory is the ModeFused ranker over set: the fused router over
+// fielded BM25, exact names answered first.
+func FusedFactory(set *srd.Set) sim.RankerFactory {
+	return search.WithExact(FactoryWith(set, Fielded(set, search.DefaultBM25F()), FusedOptions()))
+}
+
+// RegisterFused adds "bm25f" and "routed-fused" over srds (nil: no SRDs,
+// every server its own domain). The replay's query model gives both the
+// user's text, as for bm25 (docs/search.md).
+func RegisterFused(r *sim.Registry, srds []*srd.SRD) error {
+	set, err := srd.NewSet(srds)
+	if err != nil {
+		return fmt.Errorf("register routed search: %w", err)
+	}
+	if err := r.RegisterRanker(ModeFielded, FieldedFactory(set)); err != nil {
+		return fmt.Errorf("register routed search: %w", err)
+	}
+	if err := r.RegisterRanker(ModeFused, FusedFactory(set)); err != nil {
 		return fmt.Errorf("register routed search: %w", err)
 	}
 	return nil

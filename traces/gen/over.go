@@ -156,7 +156,7 @@ func NewOver(cat *catalog.Catalog, p Params) (*Generator, error) {
 		for _, srv := range cat.Versions[k] {
 			v := &overVersion{srv: srv}
 			for _, t := range srv.Tools {
-				id := k + "\x00" + t.Fingerprint
+				id := k + "\x00" + t.ServedFingerprint
 				ot := o.tools[id]
 				if ot == nil {
 					ot = newOverTool(k, t)

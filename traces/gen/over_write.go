@@ -12,7 +12,7 @@ import (
 
 // writeOverDir writes an over-mode generation: DIR/params.yaml,
 // DIR/trace.jsonl.gz and DIR/upgrades.yaml (no catalog: it is external).
-func (g *Generator) writeOverDir(dir string) (*Summary, error) {
+func (g *Generator) writeOverDir(dir string, opt WriteOptions) (*Summary, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", dir, err)
 	}
@@ -30,7 +30,7 @@ func (g *Generator) writeOverDir(dir string) (*Summary, error) {
 	if err := atomicfile.WriteFile(filepath.Join(dir, UpgradesFile), g.UpgradesYAML(), 0o644); err != nil {
 		return nil, err
 	}
-	if err := g.writeParamsAndTrace(dir, sum); err != nil {
+	if err := g.writeParamsAndTrace(dir, sum, opt.Context, opt.Progress); err != nil {
 		return nil, err
 	}
 	return sum, nil

@@ -1,7 +1,10 @@
 package gen
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -26,6 +29,16 @@ type WriteOptions struct {
 	// not write. Without it, such files are an error (they would silently
 	// join the catalog).
 	Clean bool
+	// Final, when set, is the directory the files will be moved to (the
+	// caller writes into a staging directory, atomicfile.Set): its catalog
+	// is the one checked for stale files, and with Clean the caller removes
+	// them when it moves the new files into place.
+	Final string
+	// Context, when set, stops the generation when it is cancelled.
+	Context context.Context
+	// Progress, when set, is called after each session written with the
+	// number written so far.
+	Progress func(sessions int)
 }
 
 // Summary describes what WriteDir wrote.
@@ -48,7 +61,7 @@ type Summary struct {
 // fleet upgrade schedule instead (see UpgradesYAML).
 func (g *Generator) WriteDir(dir string, opt WriteOptions) (*Summary, error) {
 	if g.over != nil {
-		return g.writeOverDir(dir)
+		return g.writeOverDir(dir, opt)
 	}
 	cdir := filepath.Join(dir, CatalogDir)
 	if err := os.MkdirAll(cdir, 0o755); err != nil {
@@ -67,7 +80,11 @@ func (g *Generator) WriteDir(dir string, opt WriteOptions) (*Summary, error) {
 	}
 	sum.Tools = len(tools)
 	sum.ServerFiles = len(want)
-	if err := checkStale(cdir, want, opt.Clean); err != nil {
+	if opt.Final == "" {
+		if err := checkStale(cdir, want, opt.Clean, true); err != nil {
+			return nil, err
+		}
+	} else if err := checkStale(filepath.Join(opt.Final, CatalogDir), want, opt.Clean, false); err != nil {
 		return nil, err
 	}
 	names := make([]string, 0, len(want))
@@ -81,7 +98,7 @@ func (g *Generator) WriteDir(dir string, opt WriteOptions) (*Summary, error) {
 		}
 		sum.CatalogBytes += int64(len(want[n]))
 	}
-	if err := g.writeParamsAndTrace(dir, sum); err != nil {
+	if err := g.writeParamsAndTrace(dir, sum, opt.Context, opt.Progress); err != nil {
 		return nil, err
 	}
 	return sum, nil
@@ -89,7 +106,7 @@ func (g *Generator) WriteDir(dir string, opt WriteOptions) (*Summary, error) {
 
 // writeParamsAndTrace writes DIR/params.yaml and streams the sessions to
 // DIR/trace.jsonl.gz, counting what it writes into sum.
-func (g *Generator) writeParamsAndTrace(dir string, sum *Summary) error {
+func (g *Generator) writeParamsAndTrace(dir string, sum *Summary, ctx context.Context, progress func(int)) error {
 	py, err := g.p.YAML()
 	if err != nil {
 		return err
@@ -101,6 +118,9 @@ func (g *Generator) writeParamsAndTrace(dir string, sum *Summary) error {
 	err = atomicfile.Write(tpath, 0o644, func(f *os.File) error {
 		w := traces.NewWriter(f, true)
 		for s := range g.Sessions() {
+			if ctx != nil && ctx.Err() != nil {
+				return ctx.Err()
+			}
 			sum.Sessions++
 			for i := range s.Events {
 				sum.Events++
@@ -114,6 +134,9 @@ func (g *Generator) writeParamsAndTrace(dir string, sum *Summary) error {
 			if err := w.WriteSession(s); err != nil {
 				return err
 			}
+			if progress != nil {
+				progress(sum.Sessions)
+			}
 		}
 		return w.Close()
 	})
@@ -126,9 +149,13 @@ func (g *Generator) writeParamsAndTrace(dir string, sum *Summary) error {
 	return nil
 }
 
-// checkStale finds catalog files this generation would not rewrite.
-func checkStale(cdir string, want map[string][]byte, clean bool) error {
+// checkStale finds catalog files this generation would not rewrite; with
+// clean and remove it removes them.
+func checkStale(cdir string, want map[string][]byte, clean, remove bool) error {
 	ents, err := os.ReadDir(cdir)
+	if errors.Is(err, fs.ErrNotExist) && !remove {
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("read %s: %w", cdir, err)
 	}
@@ -147,6 +174,9 @@ func checkStale(cdir string, want map[string][]byte, clean bool) error {
 	}
 	if !clean {
 		return fmt.Errorf("%s holds %d catalog file(s) this generation does not write (first: %s); remove them, choose another directory, or clean (--force)", cdir, len(stale), stale[0])
+	}
+	if !remove {
+		return nil
 	}
 	for _, n := range stale {
 		if err := os.Remove(filepath.Join(cdir, n)); err != nil {

@@ -1,7 +1,6 @@
 package importers
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -19,6 +18,32 @@ type serverTools struct {
 	tools   []toolschema.Tool
 	index   map[string]bool
 	sources []string
+	// fidelity holds the tools whose schema is not exact.
+	fidelity map[string]markedTool
+}
+
+// markedTool is the fidelity of a tool whose schema is not exact, and why.
+type markedTool struct {
+	fidelity toolschema.Fidelity
+	note     string
+}
+
+func newServerTools(name string) *serverTools {
+	return &serverTools{name: name, index: map[string]bool{}, fidelity: map[string]markedTool{}}
+}
+
+// addTool appends t, marked with the fidelity of the set it comes from
+// (a tool already marked, as in a catalog an earlier import wrote, keeps
+// its mark).
+func (st *serverTools) addTool(t toolschema.Tool, set *toolschema.Set) {
+	if f, _ := toolschema.FidelityOf(&t); set.Fidelity != toolschema.Exact && f == toolschema.Exact {
+		t = toolschema.Mark(t, set.Fidelity, set.Note)
+	}
+	st.index[t.Name] = true
+	if f, note := toolschema.FidelityOf(&t); f != toolschema.Exact {
+		st.fidelity[t.Name] = markedTool{f, note}
+	}
+	st.tools = append(st.tools, t)
 }
 
 // catalog collects the server versions the imported sessions reference.
@@ -45,15 +70,14 @@ func resolve(sets []*toolschema.Set, defServer string) map[string]*serverTools {
 		}
 		st := out[name]
 		if st == nil {
-			st = &serverTools{name: name, index: map[string]bool{}}
+			st = newServerTools(name)
 			out[name] = st
 			explicit[name] = map[string]bool{}
 		}
 		added := false
 		for _, t := range set.Tools {
 			if !st.index[t.Name] {
-				st.index[t.Name] = true
-				st.tools = append(st.tools, t)
+				st.addTool(t, set)
 				added = true
 			}
 		}
@@ -98,14 +122,12 @@ func (c *catalog) add(st *serverTools) string {
 	return st.version
 }
 
-// write writes every collected server version into dir as an MCP tools/list
-// result named <server>@<version>.json, and lists them in rep.
-func (c *catalog) write(dir string, rep *ingest.Report) error {
+// write writes every collected server version into dir (the staging
+// directory of final) as an MCP tools/list result named
+// <server>@<version>.json, and lists them in rep.
+func (c *catalog) write(dir, final string, rep *ingest.Report) error {
 	if len(c.files) == 0 {
 		return nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create catalog directory: %w", err)
 	}
 	names := make([]string, 0, len(c.files))
 	for f := range c.files {
@@ -121,11 +143,18 @@ func (c *catalog) write(dir string, rep *ingest.Report) error {
 		if err := atomicfile.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
 			return err
 		}
-		rep.Catalog = append(rep.Catalog, ingest.CatalogFile{
-			Server: st.name, Version: st.version, File: f, Tools: len(st.tools), Sources: st.sources,
-		})
+		cf := ingest.CatalogFile{Server: st.name, Version: st.version, File: f, Tools: len(st.tools), Sources: st.sources}
+		for _, m := range st.fidelity {
+			switch m.fidelity {
+			case toolschema.Approximate:
+				cf.Approximate++
+			case toolschema.Missing:
+				cf.Missing++
+			}
+		}
+		rep.Catalog = append(rep.Catalog, cf)
 	}
-	if entries, err := os.ReadDir(dir); err == nil {
+	if entries, err := os.ReadDir(final); err == nil {
 		other := 0
 		for _, e := range entries {
 			if strings.HasSuffix(e.Name(), ".json") && c.files[e.Name()] == nil {

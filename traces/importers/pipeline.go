@@ -2,7 +2,9 @@ package importers
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/importers/ingest"
@@ -26,11 +28,23 @@ type pipeline struct {
 	renamed int
 	models  map[string]int // recorded model → sessions overridden
 	noModel int
+	// catalogRef is the catalog directory as session_start meta "catalog"
+	// names it (relative to the trace's directory); "" writes none.
+	catalogRef string
+	// setUse holds, for each user-given schema set that applied to some
+	// session, the tools of it the sessions called (setOrder: first use).
+	setUse   map[*toolschema.Set]map[string]bool
+	setOrder []*toolschema.Set
+	// scan makes the pipeline fill each call's missing tool from the
+	// fallback sources (a first pass that finds which fallback tools the
+	// sessions need); otherwise opts.Fallback holds only those tools and
+	// applies like the other sources.
+	scan bool
 }
 
-func newPipeline(opts *ingest.Options, rep *ingest.Report, out eventWriter) *pipeline {
+func newPipeline(opts *ingest.Options, rep *ingest.Report, out eventWriter, catalogRef string) *pipeline {
 	return &pipeline{opts: opts, rep: rep, out: out, cat: newCatalog(),
-		ids: map[string]int{}, models: map[string]int{}}
+		ids: map[string]int{}, models: map[string]int{}, catalogRef: catalogRef}
 }
 
 // Emit completes, checks, counts and writes one session.
@@ -94,21 +108,24 @@ func (p *pipeline) model(st *traces.Event) {
 }
 
 // servers resolves each call's server and the schema sets of the session,
-// lists the servers in session_start, registers their tools in the catalog,
-// and reports calls of tools no schema covers.
+// fills tools no set defines from the fallback sources, lists the servers in
+// session_start, registers their tools in the catalog, and reports calls of
+// tools no schema covers or whose schema is not exact.
 func (p *pipeline) servers(s *ingest.Session) {
 	var sets []*toolschema.Set
 	sets = append(sets, s.Schemas...)
-	for _, set := range p.opts.Tools {
+	user := p.opts.Tools
+	if !p.scan {
+		user = append(user[:len(user):len(user)], p.opts.Fallback...)
+	}
+	for _, set := range user {
 		if ingest.SetApplies(set, s.Domain) {
 			sets = append(sets, set)
+			p.used(set, nil)
 		}
 	}
 	resolved := resolve(sets, s.DefaultServer)
-	refs := map[string]traces.ServerRef{}
-	for name, st := range resolved {
-		refs[name] = traces.ServerRef{Name: name, Version: p.cat.add(st)}
-	}
+	p.attribute(s, resolved)
 	for i := range s.Events {
 		ev := &s.Events[i]
 		if ev.Type != traces.ToolCall {
@@ -118,9 +135,30 @@ func (p *pipeline) servers(s *ingest.Session) {
 			ev.Server = s.DefaultServer
 		}
 		ev.Server = SanitizeServer(ev.Server)
+		if st := resolved[ev.Server]; p.scan && (st == nil || !st.index[ev.Tool]) {
+			p.fill(s.Domain, ev.Server, ev.Tool, resolved)
+		}
+	}
+	refs := map[string]traces.ServerRef{}
+	for name, st := range resolved {
+		refs[name] = traces.ServerRef{Name: name, Version: p.cat.add(st)}
+	}
+	for i := range s.Events {
+		ev := &s.Events[i]
+		if ev.Type != traces.ToolCall {
+			continue
+		}
 		st := resolved[ev.Server]
-		if st == nil || !st.index[ev.Tool] {
+		switch {
+		case st == nil || !st.index[ev.Tool]:
 			p.rep.Missing(ev.Server, ev.Tool)
+		default:
+			if m, ok := st.fidelity[ev.Tool]; ok {
+				p.rep.Fidelity(ev.Server, ev.Tool, string(m.fidelity), m.note)
+			}
+		}
+		for _, set := range sets {
+			p.used(set, ev)
 		}
 		if _, ok := refs[ev.Server]; !ok {
 			refs[ev.Server] = traces.ServerRef{Name: ev.Server}
@@ -141,6 +179,102 @@ func (p *pipeline) servers(s *ingest.Session) {
 	if len(start.Servers) == 0 {
 		start.Servers = nil
 	}
+	if len(resolved) > 0 && p.catalogRef != "" {
+		if start.Meta == nil {
+			start.Meta = map[string]string{}
+		}
+		start.Meta[traces.MetaCatalog] = p.catalogRef
+	}
+}
+
+// fill adds tool to server's set from the first fallback source that
+// defines it for the session's domain (and names no other server), and
+// records it as needed from that source (see fallbackNeeded). The merged
+// set gets a content-hash version.
+func (p *pipeline) fill(domain, server, tool string, resolved map[string]*serverTools) {
+	for _, set := range p.opts.Fallback {
+		if !ingest.SetApplies(set, domain) || (set.Server != "" && SanitizeServer(set.Server) != server) {
+			continue
+		}
+		t := set.Find(tool)
+		if t == nil {
+			continue
+		}
+		st := resolved[server]
+		if st == nil {
+			st = newServerTools(server)
+			resolved[server] = st
+		}
+		st.addTool(*t, set)
+		st.version = toolschema.Hash(st.tools)
+		if !containsStr(st.sources, set.Source) {
+			st.sources = append(st.sources, set.Source)
+		}
+		p.used(set, nil)
+		p.usedName(set, tool)
+		return
+	}
+}
+
+// used records that a user-given schema set applied to a session and, for
+// a call ev of a tool it defines on the server it would serve, that the
+// tool was called.
+func (p *pipeline) used(set *toolschema.Set, ev *traces.Event) {
+	if p.setUse == nil {
+		p.setUse = map[*toolschema.Set]map[string]bool{}
+	}
+	if p.setUse[set] == nil {
+		if ev != nil && !p.userSet(set) {
+			return
+		}
+		p.setUse[set] = map[string]bool{}
+		p.setOrder = append(p.setOrder, set)
+	}
+	if ev != nil && set.Find(ev.Tool) != nil && (set.Server == "" || SanitizeServer(set.Server) == ev.Server) {
+		p.setUse[set][ev.Tool] = true
+	}
+}
+
+func (p *pipeline) usedName(set *toolschema.Set, tool string) { p.setUse[set][tool] = true }
+
+// fallbackNeeded returns, from a scanning pipeline, each fallback source
+// reduced to the tools some session needed from it, in its order; sources
+// no session needed are left out.
+func (p *pipeline) fallbackNeeded() []*toolschema.Set {
+	var out []*toolschema.Set
+	for _, set := range p.opts.Fallback {
+		need := p.setUse[set]
+		if len(need) == 0 {
+			continue
+		}
+		cp := *set
+		cp.Tools = nil
+		for _, t := range set.Tools {
+			if need[t.Name] {
+				cp.Tools = append(cp.Tools, t)
+			}
+		}
+		out = append(out, &cp)
+	}
+	return out
+}
+
+func toolNamesOf(set *toolschema.Set) []string {
+	names := make([]string, len(set.Tools))
+	for i, t := range set.Tools {
+		names[i] = t.Name
+	}
+	return names
+}
+
+// discard is an eventWriter that keeps nothing (for the scanning pass).
+type discard struct{}
+
+func (discard) WriteSession(*traces.Session) error { return nil }
+
+// userSet reports whether set was given by the user (not the source's own).
+func (p *pipeline) userSet(set *toolschema.Set) bool {
+	return slices.Contains(p.opts.Tools, set) || slices.Contains(p.opts.Fallback, set)
 }
 
 // finish adds the pipeline's own remarks to the report.
@@ -155,6 +289,15 @@ func (p *pipeline) finish() {
 	sort.Strings(models)
 	for _, m := range models {
 		p.rep.Note("--model %s replaced the recorded model %s in %d session(s)", p.opts.Model, m, p.models[m])
+	}
+	for _, set := range p.setOrder {
+		called := len(p.setUse[set])
+		if slices.Contains(p.opts.Fallback, set) {
+			p.rep.Note("%s%s: %d tool(s) taken for calls no other source covers (%s)", set.Source, describeDomain(set.Domain),
+				len(set.Tools), strings.Join(toolNamesOf(set), ", "))
+			continue
+		}
+		p.rep.Note("%s%s: the sessions call %d of its %d tool(s)", set.Source, describeDomain(set.Domain), called, len(set.Tools))
 	}
 	if p.noModel > 0 {
 		p.rep.Note("%d session(s) have no model (the source records none; use --model)", p.noModel)

@@ -14,8 +14,10 @@ import (
 	"github.com/defersim/defersim/traces/importers/ingest"
 	"github.com/defersim/defersim/traces/importers/openaimsg"
 	"github.com/defersim/defersim/traces/importers/otel"
+	"github.com/defersim/defersim/traces/importers/sweagent"
 	"github.com/defersim/defersim/traces/importers/tau2"
 	"github.com/defersim/defersim/traces/importers/taubench"
+	"github.com/defersim/defersim/traces/importers/toolbench"
 )
 
 // format is one registered source format.
@@ -23,23 +25,29 @@ type format struct {
 	name    string
 	summary string
 	new     func() ingest.Importer
+	// gateway: the importer maps gateway meta-tools (ingest.Options.Gateway).
+	gateway bool
 }
 
 // formats returns the registered formats in documentation order.
 func formats() []format {
 	return []format{
 		{taubench.Format, "tau-bench result files (JSON array of {task_id, trial, reward, info, traj})",
-			func() ingest.Importer { return taubench.New() }},
+			func() ingest.Importer { return taubench.New() }, false},
 		{tau2.Format, "tau2-bench simulation results ({info, tasks, simulations})",
-			func() ingest.Importer { return tau2.New() }},
+			func() ingest.Importer { return tau2.New() }, false},
 		{openaimsg.Format, "OpenAI chat-completions messages, one conversation per file or per line",
-			func() ingest.Importer { return openaimsg.New() }},
+			func() ingest.Importer { return openaimsg.New() }, true},
 		{anthropicmsg.Format, "Anthropic Messages transcripts, one conversation per file or per line",
-			func() ingest.Importer { return anthropicmsg.New() }},
+			func() ingest.Importer { return anthropicmsg.New() }, true},
 		{otel.Format, "OTLP JSON exports of OpenTelemetry GenAI spans",
-			func() ingest.Importer { return otel.New() }},
+			func() ingest.Importer { return otel.New() }, true},
 		{claudecode.Format, "Claude Code session files (JSON Lines)",
-			func() ingest.Importer { return claudecode.New() }},
+			func() ingest.Importer { return claudecode.New() }, true},
+		{sweagent.Format, "SWE-agent trajectories (.traj: history, trajectory, info, replay_config)",
+			func() ingest.Importer { return sweagent.New() }, false},
+		{toolbench.Format, "ToolBench answer files (answer_generation with functions and train_messages, search tree)",
+			func() ingest.Importer { return toolbench.New() }, false},
 	}
 }
 
@@ -59,6 +67,26 @@ func Summary() map[string]string {
 		m[f.name] = f.summary
 	}
 	return m
+}
+
+// SupportsGateway reports whether the named format maps gateway meta-tools.
+func SupportsGateway(name string) bool {
+	for _, f := range formats() {
+		if f.name == name {
+			return f.gateway
+		}
+	}
+	return false
+}
+
+func gatewayFormats() []string {
+	var names []string
+	for _, f := range formats() {
+		if f.gateway {
+			names = append(names, f.name)
+		}
+	}
+	return names
 }
 
 // Lookup returns the importer of the named format.

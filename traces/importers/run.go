@@ -1,7 +1,9 @@
 package importers
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,12 +24,29 @@ type Request struct {
 	CatalogDir string
 	// ToolFiles are schema sources (--tools), highest priority first.
 	ToolFiles []string
+	// ApproximateToolFiles are schema sources whose definitions are known
+	// to be approximate (--approximate-tools): used after ToolFiles, their
+	// tools are marked approximate in the catalog.
+	ApproximateToolFiles []string
+	// FallbackToolFiles are schema sources used only for tools the sessions
+	// call and no other source defines (--fallback-tools); those tools are
+	// marked approximate.
+	FallbackToolFiles []string
 	// SystemPromptFile supplies the system prompt when the source has none.
 	SystemPromptFile string
 	// Model, when set, is the model of every session.
 	Model string
 	// Server, when set, replaces the format's default server name.
 	Server string
+	// Context, when set, stops the import when it is cancelled (a signal):
+	// nothing is written then, and no temporary file is left.
+	Context context.Context
+	// Check, when set, is called with every output path before any is
+	// moved into place (outguard: an output must not be an input).
+	Check func(path string) error
+	// Gateway names the meta-tools of an MCP gateway the sessions were
+	// recorded through (formats that support it; see SupportsGateway).
+	Gateway ingest.Gateway
 }
 
 // Run performs the import: it writes the trace atomically, then the catalog
@@ -36,6 +55,11 @@ func Run(req Request) (*ingest.Report, error) {
 	imp, err := Lookup(req.Format)
 	if err != nil {
 		return nil, err
+	}
+	g := req.Gateway
+	if (len(g.SearchTools)+len(g.ExecuteTools)+len(g.QueryFields)+len(g.ServerFields)+len(g.ToolFields)+len(g.ParamsFields) > 0) &&
+		!SupportsGateway(req.Format) {
+		return nil, fmt.Errorf("gateway meta-tool options do not apply to %s (they do to %s)", req.Format, strings.Join(gatewayFormats(), ", "))
 	}
 	if len(req.Inputs) == 0 {
 		return nil, fmt.Errorf("no input files")
@@ -54,14 +78,39 @@ func Run(req Request) (*ingest.Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(opts.Fallback) > 0 {
+		// A first pass finds the fallback tools some session calls and no
+		// other source defines: they join the catalog of every session
+		// their source applies to, as a tool set the agent had.
+		scan := newPipeline(opts, ingest.NewReport(req.Format), discard{}, "")
+		scan.scan = true
+		simp, _ := Lookup(req.Format)
+		for _, in := range req.Inputs {
+			if err := simp.ImportFile(in, opts, scan, ingest.NewReport(req.Format)); err != nil {
+				return nil, err
+			}
+		}
+		opts.Fallback = scan.fallbackNeeded()
+	}
 	if err := os.MkdirAll(filepath.Dir(req.Out), 0o755); err != nil {
 		return nil, fmt.Errorf("create output directory: %w", err)
 	}
+	ctx := req.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	// The trace and its catalog are one output set: both reach their names
+	// or neither does (atomicfile.Set).
+	set := atomicfile.NewSet()
+	defer set.Abort()
 	var p *pipeline
-	err = atomicfile.Write(req.Out, 0o644, func(f *os.File) error {
-		w := traces.NewWriter(f, strings.HasSuffix(req.Out, ".gz"))
-		p = newPipeline(opts, rep, w)
+	err = atomicfile.Write(set.File(req.Out), 0o644, func(f *os.File) error {
+		w := traces.NewWriter(ctxWriter{ctx, f}, strings.HasSuffix(req.Out, ".gz"))
+		p = newPipeline(opts, rep, w, traces.CatalogRef(req.Out, rep.CatalogDir))
 		for _, in := range req.Inputs {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			if err := imp.ImportFile(in, opts, p, rep); err != nil {
 				return err
 			}
@@ -72,30 +121,75 @@ func Run(req Request) (*ingest.Report, error) {
 		return nil, err
 	}
 	p.finish()
-	if err := p.cat.write(rep.CatalogDir, rep); err != nil {
+	if len(p.cat.files) > 0 {
+		stage, err := set.Dir(rep.CatalogDir)
+		if err != nil {
+			return nil, err
+		}
+		if err := p.cat.write(stage, rep.CatalogDir, rep); err != nil {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := set.Commit(req.Check); err != nil {
 		return nil, err
 	}
 	rep.Finish()
 	return rep, nil
 }
 
+// ctxWriter fails every write once ctx is cancelled, which stops an
+// import at its next session.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(b []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(b)
+}
+
 // LoadOptions reads the files a request names (tool files, system prompt)
 // into importer options, noting in rep what each contributed.
 func LoadOptions(req Request, rep *ingest.Report) (*ingest.Options, error) {
-	opts := &ingest.Options{Model: req.Model, Server: req.Server}
+	opts := &ingest.Options{Model: req.Model, Server: req.Server, Gateway: req.Gateway}
 	for _, f := range req.ToolFiles {
-		sets, dropped, err := toolschema.LoadFile(f)
+		sets, err := loadToolSource("--tools", f, rep)
 		if err != nil {
-			return nil, fmt.Errorf("--tools %s: %w", f, err)
-		}
-		base := filepath.Base(f)
-		for k, n := range dropped {
-			rep.ToolDefinitionsDropped[base+": "+k] += n
-		}
-		for _, s := range sets {
-			rep.Note("--tools %s: %d tool(s)%s%s", base, len(s.Tools), describeDomain(s.Domain), describeServer(s))
+			return nil, err
 		}
 		opts.Tools = append(opts.Tools, sets...)
+	}
+	for _, f := range req.ApproximateToolFiles {
+		sets, err := loadToolSource("--approximate-tools", f, rep)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range sets {
+			if s.Fidelity == toolschema.Exact {
+				s.Fidelity, s.Note = toolschema.Approximate, "given with --approximate-tools "+filepath.Base(f)
+			}
+		}
+		opts.Tools = append(opts.Tools, sets...)
+	}
+	for _, f := range req.FallbackToolFiles {
+		sets, err := loadToolSource("--fallback-tools", f, rep)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range sets {
+			note := "taken from --fallback-tools " + filepath.Base(f) + " (no other source defines it)"
+			if s.Note != "" {
+				note += "; " + s.Note
+			}
+			s.Fidelity, s.Note = toolschema.Approximate, note
+		}
+		opts.Fallback = append(opts.Fallback, sets...)
 	}
 	if req.SystemPromptFile != "" {
 		data, err := os.ReadFile(req.SystemPromptFile)
@@ -106,6 +200,31 @@ func LoadOptions(req Request, rep *ingest.Report) (*ingest.Options, error) {
 		opts.SystemPromptSource = filepath.Base(req.SystemPromptFile)
 	}
 	return opts, nil
+}
+
+// loadToolSource reads one schema source given with flag: a tool file or a
+// catalog directory.
+func loadToolSource(flag, f string, rep *ingest.Report) ([]*toolschema.Set, error) {
+	if st, err := os.Stat(f); err == nil && st.IsDir() {
+		sets, err := loadCatalogDir(f, rep)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %w", flag, f, err)
+		}
+		rep.Note("%s %s: catalog directory, %d server(s)", flag, filepath.Base(f), len(sets))
+		return sets, nil
+	}
+	sets, dropped, err := toolschema.LoadFile(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", flag, f, err)
+	}
+	base := filepath.Base(f)
+	for k, n := range dropped {
+		rep.ToolDefinitionsDropped[base+": "+k] += n
+	}
+	for _, s := range sets {
+		rep.Note("%s %s: %d tool(s)%s%s", flag, base, len(s.Tools), describeDomain(s.Domain), describeServer(s))
+	}
+	return sets, nil
 }
 
 func describeDomain(d string) string {

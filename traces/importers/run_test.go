@@ -14,6 +14,7 @@ import (
 
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/importers"
+	"github.com/defersim/defersim/traces/importers/ingest"
 	"github.com/defersim/defersim/traces/importers/internal/importtest"
 )
 
@@ -39,7 +40,13 @@ func runFixture(t *testing.T, out string, mutate func(*importers.Request)) (*imp
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Paths depend on the temporary directory; keep only base names.
+	return &req, reportJSON(t, rep)
+}
+
+// reportJSON renders an import report for a golden file. Paths depend on
+// the temporary directory; only their base names are kept.
+func reportJSON(t *testing.T, rep *ingest.Report) []byte {
+	t.Helper()
 	rep.Output, rep.CatalogDir = filepath.Base(rep.Output), filepath.Base(rep.CatalogDir)
 	for i := range rep.Inputs {
 		rep.Inputs[i] = filepath.Base(rep.Inputs[i])
@@ -48,7 +55,7 @@ func runFixture(t *testing.T, out string, mutate func(*importers.Request)) (*imp
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &req, append(b, '\n')
+	return append(b, '\n')
 }
 
 func TestRunGolden(t *testing.T) {
@@ -161,7 +168,7 @@ func TestRunRequestErrors(t *testing.T) {
 }
 
 func TestNamesAndLookup(t *testing.T) {
-	want := []string{"tau-bench", "tau2", "openai-messages", "anthropic-messages", "otel", "claude-code"}
+	want := []string{"tau-bench", "tau2", "openai-messages", "anthropic-messages", "otel", "claude-code", "swe-agent", "toolbench"}
 	if d := cmp.Diff(want, importers.Names()); d != "" {
 		t.Errorf("names (-want +got):\n%s", d)
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -165,9 +166,13 @@ func readTrace(t *testing.T, path string, key func(*traces.Event) string) import
 }
 
 // validate runs the trace validator with the written catalog as tool index
-// and returns the problems by kind.
+// and returns the problems by kind. The trace must name that catalog
+// (traces.CatalogFor finds it).
 func validate(t *testing.T, trace, catDir string) map[traces.Kind]int {
 	t.Helper()
+	if dir, ok, err := traces.CatalogFor(trace); err != nil || !ok || dir != catDir {
+		t.Errorf("CatalogFor(trace) = %q, %v, %v; want the written catalog %q", dir, ok, err, catDir)
+	}
 	cat, err := catalog.LoadDir(catDir)
 	if err != nil {
 		t.Fatalf("load written catalog: %v", err)
@@ -235,9 +240,11 @@ func TestSharedTau2(t *testing.T) {
 	}
 	want := tau2Expected(t, srcs)
 	out := filepath.Join(t.TempDir(), "tau2.jsonl")
+	tauBenchAirline := filepath.Join(filepath.Dir(dir), "tau-bench", "tools_airline.json")
 	rep, err := importers.Run(importers.Request{
 		Format: "tau2", Inputs: srcs, Out: out,
-		ToolFiles: []string{filepath.Join(dir, "derived", "tools_airline.json"), filepath.Join(dir, "derived", "tools_telecom.json")},
+		ApproximateToolFiles: []string{filepath.Join(dir, "derived", "tools_airline.json")},
+		FallbackToolFiles:    []string{tauBenchAirline, filepath.Join(dir, "derived", "tools_telecom.json")},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -260,9 +267,39 @@ func TestSharedTau2(t *testing.T) {
 		t.Errorf("credentials dropped = %v, want the agent's api_key reported", rep.CredentialsDropped)
 	}
 	missing := 0
+	gotMissing := map[string]int{}
 	for _, m := range rep.MissingSchemas {
 		missing += m.Calls
+		gotMissing[m.Server+"/"+m.Tool] = m.Calls
 	}
+	// Calls of tools no shared schema source defines: neither the sources
+	// given above nor the leaderboard listing.
+	defined := map[string]map[string]bool{
+		"airline": toolNamesIn(t, filepath.Join(dir, "derived", "tools_airline.json"), tauBenchAirline),
+		"telecom": toolNamesIn(t, filepath.Join(dir, "derived", "tools_telecom.json")),
+	}
+	var listing map[string]struct {
+		Tools []struct {
+			Name string `json:"name"`
+		} `json:"tools"`
+	}
+	readJSON(t, filepath.Join(dir, "web", "leaderboard", "public", "task-data", "tools-data.json"), &listing)
+	wantMissing := map[string]int{}
+	for key, n := range tau2AgentCalls(t, srcs) {
+		domain, tool, _ := strings.Cut(key, "/")
+		if !defined[domain][tool] {
+			wantMissing["tau2-"+key] += n
+			for _, lt := range listing[domain].Tools {
+				if lt.Name == tool {
+					t.Errorf("%s: the leaderboard listing defines %s, which the import lacks", domain, tool)
+				}
+			}
+		}
+	}
+	if d := cmp.Diff(wantMissing, gotMissing); d != "" {
+		t.Errorf("calls without schema (-source +report):\n%s", d)
+	}
+	t.Logf("tau2: %d calls without schema: %v", missing, gotMissing)
 	kinds := validate(t, out, rep.CatalogDir)
 	if kinds[traces.KindUnknownTool] != missing {
 		t.Errorf("validator found %d calls of unknown tools, the report lists %d", kinds[traces.KindUnknownTool], missing)
@@ -271,4 +308,58 @@ func TestSharedTau2(t *testing.T) {
 	if len(kinds) != 0 {
 		t.Errorf("validate problems by kind: %v", kinds)
 	}
+}
+
+// tau2AgentCalls counts the agent's tool calls of tau2 result files by
+// domain/tool.
+func tau2AgentCalls(t *testing.T, paths []string) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	for _, p := range paths {
+		var run struct {
+			Info struct {
+				Env struct {
+					Domain string `json:"domain_name"`
+				} `json:"environment_info"`
+			} `json:"info"`
+			Simulations []struct {
+				Messages []struct {
+					ToolCalls []struct {
+						Name      string `json:"name"`
+						Requestor string `json:"requestor"`
+					} `json:"tool_calls"`
+				} `json:"messages"`
+			} `json:"simulations"`
+		}
+		readJSON(t, p, &run)
+		for _, s := range run.Simulations {
+			for _, m := range s.Messages {
+				for _, c := range m.ToolCalls {
+					if c.Requestor != "user" {
+						out[run.Info.Env.Domain+"/"+c.Name]++
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// toolNamesIn returns the names of the tools the files define (files
+// holding {"tools":[{"name":…}]}).
+func toolNamesIn(t *testing.T, files ...string) map[string]bool {
+	t.Helper()
+	names := map[string]bool{}
+	for _, f := range files {
+		var doc struct {
+			Tools []struct {
+				Name string `json:"name"`
+			} `json:"tools"`
+		}
+		readJSON(t, f, &doc)
+		for _, tl := range doc.Tools {
+			names[tl.Name] = true
+		}
+	}
+	return names
 }

@@ -43,6 +43,7 @@ const (
 	ModeJunk       = "junk"         // print a banner on stdout, then serve
 	ModeBadMessage = "bad-message"  // print a JSON value that is no message
 	ModeHang       = "hang"         // spawn a child, read stdin, never answer
+	ModeHangSetsid = "hang-setsid"  // ModeHang, the child in a new session (out of the process group)
 	ModeHangList   = "hang-list"    // answer initialize, never tools/list
 	ModeExitOnList = "exit-on-list" // exit 4 when tools/list arrives
 	ModeCursorLoop = "cursor-loop"  // always return the same nextCursor
@@ -91,9 +92,12 @@ func serve(mode string, in io.Reader, out, errw io.Writer) int {
 	case modeSleep:
 		time.Sleep(time.Hour)
 		return 0
-	case ModeHang:
+	case ModeHang, ModeHangSetsid:
 		child := exec.Command(os.Args[0], os.Args[1:]...)
 		child.Env = append(os.Environ(), EnvMode+"="+modeSleep)
+		if mode == ModeHangSetsid {
+			newSession(child)
+		}
 		if err := child.Start(); err == nil {
 			writePID("child", child.Process.Pid)
 		}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/importers/ingest"
 	"github.com/defersim/defersim/traces/importers/internal/importtest"
@@ -75,9 +77,36 @@ func FuzzImportAnthropicMessages(f *testing.F) {
 	f.Add([]byte(`{"messages":[{"role":"assistant","content":[{"type":"tool_use","name":"ToolSearch","input":{}}]},{"role":"user","content":[{"type":"tool_result","content":{"error_code":"x"}}]}]}`))
 	f.Add([]byte(`[{"role":"assistant","usage":{"input_tokens":-1},"content":"x"}]`))
 	f.Add([]byte(`{"tools":[{"name":"a","defer_loading":true}],"messages":[]}`))
+	f.Add([]byte(`{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"s","name":"mcp__gw__route","input":{"query":"x"}},{"type":"tool_use","id":"e","name":"execute-tool","input":{"tool":"b__c","args":{}}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"s","content":[{"type":"text","text":"{\"tools\":[\"c\"]}"}]},{"type":"tool_result","tool_use_id":"e","content":"{\"error\":\"no\"}"}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		importtest.Fuzz(t, data, func(sink ingest.Sink, rep *ingest.Report) error {
-			return New().Import("fuzz.jsonl", bytes.NewReader(data), &ingest.Options{}, sink, rep)
+			return New().Import("fuzz.jsonl", bytes.NewReader(data), &ingest.Options{Gateway: ingest.Gateway{SearchTools: []string{"route"}, ExecuteTools: []string{"execute-tool"}}}, sink, rep)
 		})
 	})
+}
+
+// TestGatewayMetaTools pins the mapping of gateway meta-tools in Anthropic
+// content: an MCP-qualified search tool becomes a search with its query and
+// its text result kept, an execute tool a call of the tool and server its
+// input names, failed by the MCP result it passes on.
+func TestGatewayMetaTools(t *testing.T) {
+	data := `{"id":"g","messages":[
+{"role":"user","content":"go"},
+{"role":"assistant","content":[{"type":"tool_use","id":"s","name":"mcp__gw__route","input":{"query":"open issues"}}]},
+{"role":"user","content":[{"type":"tool_result","tool_use_id":"s","content":[{"type":"text","text":"issues/list_issues"}]}]},
+{"role":"assistant","content":[{"type":"tool_use","id":"x","name":"mcp__gw__execute-tool","input":{"server_name":"issues","tool_name":"list_issues","params":{"state":"open"}}}]},
+{"role":"user","content":[{"type":"tool_result","tool_use_id":"x","content":"{\"isError\":true,\"content\":[]}"}]}]}`
+	var sink importtest.Sink
+	rep := ingest.NewReport(Format)
+	opts := &ingest.Options{Gateway: ingest.Gateway{SearchTools: []string{"route"}, ExecuteTools: []string{"execute-tool"}}}
+	if err := New().Import("g.json", strings.NewReader(strings.ReplaceAll(data, "\n", "")), opts, &sink, rep); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"search open issues -> issues/list_issues", `call issues/list_issues {"state":"open"} error`}
+	if d := cmp.Diff(want, importtest.Calls(sink.Sessions[0])); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	if rep.Gateway["gateway search call → tool_search"] != 1 || rep.Gateway["gateway execute call → call of the named tool"] != 1 {
+		t.Errorf("gateway counts = %v", rep.Gateway)
+	}
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/importers/ingest"
-	"github.com/defersim/defersim/traces/importers/openaimsg"
 )
 
 // searchTools are the names runtimes give their tool-search tool; calls of
@@ -30,17 +29,21 @@ func IsSearchTool(name string) bool {
 }
 
 // Conv converts Anthropic content blocks of one session into trace events.
+// Calls that name no server (by an mcp__ prefix or server_name) are left to
+// the pipeline to attribute.
 type Conv struct {
-	B      *ingest.Builder
-	Rep    *ingest.Report
-	Server string // server of calls that name none
+	B   *ingest.Builder
+	Rep *ingest.Report
 	// ServerTools is the server of Anthropic-executed tools (server_tool_use).
 	ServerTools string
+	// ContentErrors marks tool results whose content says they failed
+	// (ingest.ContentMarksError) as errors.
+	ContentErrors bool
 }
 
 // NewConv returns a converter adding to b.
-func NewConv(b *ingest.Builder, rep *ingest.Report, server string) *Conv {
-	return &Conv{B: b, Rep: rep, Server: server, ServerTools: "anthropic"}
+func NewConv(b *ingest.Builder, rep *ingest.Report) *Conv {
+	return &Conv{B: b, Rep: rep, ServerTools: "anthropic"}
 }
 
 // blockList reads member key of m as content: a string is one text block.
@@ -131,7 +134,9 @@ func (c *Conv) toolUse(b *ingest.Object, typ string, t time.Time, req string) er
 	}
 	input := b.Take("input")
 	if IsSearchTool(name) {
-		c.B.Search(id, traces.Event{T: t, Request: req, Query: searchQuery(input)})
+		// The runtime's own tool search: its query by the default fields.
+		var defaults *ingest.Gateway
+		c.B.Search(id, traces.Event{T: t, Request: req, Query: defaults.Query(input)})
 		return nil
 	}
 	ev := traces.Event{T: t, Request: req, CallID: id}
@@ -141,39 +146,18 @@ func (c *Conv) toolUse(b *ingest.Object, typ string, t time.Time, req string) er
 		if ev.Server, err = b.TakeString("server_name"); err != nil {
 			return err
 		}
-		if ev.Server == "" {
-			ev.Server = c.Server
-		}
 	case "server_tool_use":
 		ev.Tool, ev.Server = name, c.ServerTools
 	default:
-		ev.Tool, ev.Server = openaimsg.SplitServer(name, c.Server)
+		ev.Tool, ev.Server = ingest.SplitMCPName(name)
 	}
 	args, ok := ingest.Args(input)
 	if !ok {
 		c.Rep.Unmap(b.Field + ".input (not a JSON object; kept as a string)")
 	}
 	ev.Args = args
-	c.B.Call(ev)
+	c.B.ToolUse(ev, true)
 	return nil
-}
-
-// searchQuery returns the query of a tool-search call: its "query" (or
-// "pattern", "regex", "q") member, else the whole input as JSON.
-func searchQuery(input json.RawMessage) string {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(input, &m) == nil {
-		for _, k := range []string{"query", "pattern", "regex", "q"} {
-			var s string
-			if json.Unmarshal(m[k], &s) == nil && s != "" {
-				return s
-			}
-		}
-	}
-	if q := string(ingest.Compact(input)); q != "" && q != "null" {
-		return q
-	}
-	return "(no query recorded)"
 }
 
 // User converts the content of a user message at time t: text becomes a user
@@ -233,11 +217,17 @@ func (c *Conv) result(b *ingest.Object, typ string, t time.Time) error {
 	if err != nil {
 		return err
 	}
-	if errCode != "" {
-		isErr = true
-		if text == "" {
-			text = errCode
-		}
+	failed := ""
+	switch {
+	case isErr:
+		failed = "is_error: true"
+	case errCode != "":
+		failed = "error_code"
+	case c.ContentErrors && ingest.ContentMarksError(text):
+		failed = "result content (isError, is_error or a non-empty error member)"
+	}
+	if errCode != "" && text == "" {
+		text = errCode
 	}
 	i := c.B.Answer(id)
 	if i < 0 {
@@ -247,12 +237,10 @@ func (c *Conv) result(b *ingest.Object, typ string, t time.Time) error {
 	ev := c.B.At(i)
 	if ev.Type == traces.ToolSearch {
 		ev.Returned = names
-		if isErr {
-			c.Rep.Unmap(b.Field + " (failed tool search; trace v1 has no search status)")
-		}
+		c.B.Result(i, text, failed)
 		return nil
 	}
-	ingest.SetResult(ev, text, isErr)
+	c.B.Result(i, text, failed)
 	ev.DurationMs = ingest.Millis(ev.T, t)
 	return nil
 }

@@ -93,7 +93,9 @@ func conversation(id, pos string, raw json.RawMessage, opts *ingest.Options, rep
 			return nil, err
 		}
 	}
-	c := NewConv(b, rep, server)
+	b.UseGateway(&opts.Gateway)
+	c := NewConv(b, rep)
+	c.ContentErrors = true
 	var prev time.Time
 	for i, mraw := range msgs {
 		m, err := ingest.NewObject(fmt.Sprintf("%s.messages[%d]", where(pos), i), field, mraw)

@@ -110,7 +110,8 @@ func newSession(id, file string, opts *ingest.Options, rep *ingest.Report) *sess
 	server := opts.ServerName(DefaultServer)
 	b := ingest.NewBuilder(id, "", server)
 	b.Add(traces.Event{Type: traces.SessionStart, Meta: map[string]string{"source_format": Format, "source_file": file}})
-	return &session{b: b, c: anthropicmsg.NewConv(b, rep, server), rep: rep, reqs: map[string]int{}}
+	b.UseGateway(&opts.Gateway)
+	return &session{b: b, c: anthropicmsg.NewConv(b, rep), rep: rep, reqs: map[string]int{}}
 }
 
 // line converts one record.

@@ -23,6 +23,11 @@ type Builder struct {
 	ncall   int
 	callIDs map[string]bool
 	genIDs  int
+	gw      *Gateway
+	gwStats gatewayStats
+
+	failedSearches int
+	failedBy       map[string]int // failed results by what marked them
 }
 
 // NewBuilder starts a session with the given id, domain and default server.
@@ -99,6 +104,10 @@ func (b *Builder) DoneCall(ev traces.Event) int {
 
 func (b *Builder) call(ev traces.Event, await bool) int {
 	ev.Type = traces.ToolCall
+	unattributed := ev.Server == ""
+	if unattributed {
+		ev.Server = b.s.DefaultServer
+	}
 	src := ev.CallID
 	b.ncall++
 	if ev.CallID == "" {
@@ -110,6 +119,9 @@ func (b *Builder) call(ev traces.Event, await bool) int {
 	}
 	b.callIDs[ev.CallID] = true
 	i := b.Add(ev)
+	if unattributed {
+		b.s.Unattributed = append(b.s.Unattributed, i)
+	}
 	if await {
 		b.pending[src] = append(b.pending[src], i)
 	}
@@ -123,6 +135,19 @@ func (b *Builder) Search(callID string, ev traces.Event) int {
 	i := b.Add(ev)
 	b.pending[callID] = append(b.pending[callID], i)
 	return i
+}
+
+// SetSearchText keeps the result text of the tool_search event i, from
+// which the pipeline reads the returned tools (see ReturnedTools), unless
+// the event lists them already.
+func (b *Builder) SetSearchText(i int, text string) {
+	if len(b.s.Events[i].Returned) > 0 || strings.TrimSpace(text) == "" {
+		return
+	}
+	if b.s.SearchText == nil {
+		b.s.SearchText = map[int]string{}
+	}
+	b.s.SearchText[i] = text
 }
 
 // Answer returns the index of the earliest event still awaiting the result
@@ -139,6 +164,27 @@ func (b *Builder) Answer(callID string) int {
 		b.pending[callID] = q[1:]
 	}
 	return i
+}
+
+// Settle marks the call at index i answered when it still awaits a result
+// (its result comes from elsewhere in the source), and reports whether it
+// did.
+func (b *Builder) Settle(i int) bool {
+	for id, q := range b.pending {
+		for k, j := range q {
+			if j != i {
+				continue
+			}
+			q = append(q[:k:k], q[k+1:]...)
+			if len(q) == 0 {
+				delete(b.pending, id)
+			} else {
+				b.pending[id] = q
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // Len returns the number of events so far.
@@ -243,6 +289,11 @@ func (b *Builder) End(t time.Time, rep *Report) *Session {
 	}
 	if b.genIDs > 0 {
 		rep.UnmapN("tool call without a call id (ids c1, c2, … generated)", b.genIDs)
+	}
+	b.gwStats.report(rep)
+	rep.UnmapN("failed tool search (trace v1 has no search status)", b.failedSearches)
+	for k, n := range b.failedBy {
+		rep.ErrorResults[k] += n
 	}
 	b.Add(traces.Event{Type: traces.SessionEnd, T: t})
 	evs := b.s.Events

@@ -33,8 +33,14 @@ type Options struct {
 	// Tools are schema sources given by the user (--tools), in priority order.
 	// The source's own schemas come first.
 	Tools []*toolschema.Set
+	// Fallback are schema sources used only for tools a session calls that
+	// no source in Tools (or the session's own) defines.
+	Fallback []*toolschema.Set
 	// Server, when set, replaces the format's default server name.
 	Server string
+	// Gateway names the meta-tools of an MCP gateway the sessions were
+	// recorded through (honoured by the formats that say so).
+	Gateway Gateway
 }
 
 // HasToolsFor reports whether a user-given tool set applies to domain.
@@ -72,4 +78,12 @@ type Session struct {
 	// Schemas are the tool definitions the source carries for this session
 	// (or found beside it), highest priority first.
 	Schemas []*toolschema.Set
+	// Unattributed lists the tool_call events (by index) whose source names
+	// no server; they carry DefaultServer until the pipeline attributes them
+	// from their name and the catalogs.
+	Unattributed []int
+	// SearchText holds, by event index, the result text of tool_search
+	// events whose source does not list the returned tools as such; the
+	// pipeline reads the returned tools from it.
+	SearchText map[int]string
 }

@@ -324,3 +324,20 @@ func TestArgsInvalidUTF8(t *testing.T) {
 		}
 	}
 }
+
+func TestSplitMCPName(t *testing.T) {
+	tests := []struct{ in, tool, server string }{
+		{"mcp__github__list_repos", "list_repos", "github"},
+		{"mcp__claude_ai_Mail__search__all", "search__all", "claude_ai_Mail"},
+		{"mcp__broken", "mcp__broken", ""},
+		{"mcp____x", "mcp____x", ""},
+		{"github__list_repos", "github__list_repos", ""},
+		{"Read", "Read", ""},
+	}
+	for _, tt := range tests {
+		tool, server := SplitMCPName(tt.in)
+		if tool != tt.tool || server != tt.server {
+			t.Errorf("SplitMCPName(%q) = %q, %q; want %q, %q", tt.in, tool, server, tt.tool, tt.server)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 )
 
 // Open opens path for reading, decompressing it when it starts with the gzip
@@ -60,6 +61,31 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return data, nil
+}
+
+// DirLabel names a file by its directory and base name ("run/task.traj"),
+// as formats that keep one session per file and name the run by the
+// directory label their sessions.
+func DirLabel(path string) string {
+	label := filepath.Base(path)
+	if dir := filepath.Base(filepath.Dir(path)); dir != "." && dir != string(filepath.Separator) {
+		label = dir + "/" + label
+	}
+	return label
+}
+
+// EmitOne reads r whole, builds the one session it holds with build and
+// hands it to sink; errors are prefixed with name.
+func EmitOne(name string, r io.Reader, sink Sink, build func(data []byte) (*Session, error)) error {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	s, err := build(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return sink.Emit(s)
 }
 
 // Lines calls fn with every line of r that is not blank, and its 1-based

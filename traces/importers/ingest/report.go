@@ -3,6 +3,7 @@ package ingest
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/defersim/defersim/traces"
 )
@@ -22,6 +23,23 @@ type Report struct {
 	Catalog []CatalogFile `json:"catalog"`
 	// MissingSchemas lists tools called without a schema from any source.
 	MissingSchemas []MissingTool `json:"missing_schemas"`
+	// SchemaFidelity lists the called tools whose catalog schema is not
+	// exact: approximate, or a stand-in for a schema the source lacks.
+	SchemaFidelity []FidelityTool `json:"schema_fidelity"`
+	// Servers counts tool calls by how their server was determined.
+	Servers map[string]int `json:"server_attribution"`
+	// Ambiguous lists tools whose server could not be determined because
+	// several servers serve them (the calls stay on the default server).
+	Ambiguous []AmbiguousTool `json:"ambiguous_servers"`
+	// Gateway counts what the gateway meta-tool mapping did, and how the
+	// returned tools of searches were read.
+	Gateway map[string]int `json:"gateway"`
+	// ErrorResults counts tool calls given status error, by what in the
+	// source marked them as failed.
+	ErrorResults map[string]int `json:"error_results"`
+	// Converted counts source elements trace v1 has no direct place for
+	// that were carried over in another form, by how.
+	Converted map[string]int `json:"converted"`
 	// Unmapped counts source fields trace v1 cannot express, by generic path.
 	Unmapped map[string]int `json:"unmapped"`
 	// CredentialsDropped counts credential-bearing fields dropped, by path.
@@ -32,8 +50,17 @@ type Report struct {
 	// Notes are one-line remarks (auto-detected files, fallbacks used).
 	Notes []string `json:"notes"`
 
-	noteSeen map[string]bool
-	missing  map[[2]string]int
+	noteSeen  map[string]bool
+	missing   map[[2]string]int
+	ambiguous map[string]*AmbiguousTool
+	fidelity  map[[3]string]*FidelityTool
+}
+
+// AmbiguousTool is a tool called without a server that several servers serve.
+type AmbiguousTool struct {
+	Tool    string   `json:"tool"`
+	Servers []string `json:"servers"`
+	Calls   int      `json:"calls"`
 }
 
 // CatalogFile is one tools/list file the import wrote.
@@ -43,6 +70,20 @@ type CatalogFile struct {
 	File    string   `json:"file"`
 	Tools   int      `json:"tools"`
 	Sources []string `json:"sources"`
+	// Approximate and Missing count the tools marked so (see
+	// toolschema.Fidelity).
+	Approximate int `json:"approximate,omitempty"`
+	Missing     int `json:"missing,omitempty"`
+}
+
+// FidelityTool is a called tool whose catalog schema is approximate or a
+// stand-in for a missing one.
+type FidelityTool struct {
+	Server   string `json:"server"`
+	Tool     string `json:"tool"`
+	Fidelity string `json:"fidelity"`
+	Note     string `json:"note,omitempty"`
+	Calls    int    `json:"calls"`
 }
 
 // MissingTool is a tool called without a schema.
@@ -58,13 +99,20 @@ func NewReport(format string) *Report {
 		Format:                 format,
 		Events:                 map[traces.EventType]int{},
 		Unmapped:               map[string]int{},
+		Converted:              map[string]int{},
 		CredentialsDropped:     map[string]int{},
 		ToolDefinitionsDropped: map[string]int{},
 		Notes:                  []string{},
 		Catalog:                []CatalogFile{},
 		MissingSchemas:         []MissingTool{},
+		SchemaFidelity:         []FidelityTool{},
+		Servers:                map[string]int{},
+		Ambiguous:              []AmbiguousTool{},
+		Gateway:                map[string]int{},
+		ErrorResults:           map[string]int{},
 		noteSeen:               map[string]bool{},
 		missing:                map[[2]string]int{},
+		ambiguous:              map[string]*AmbiguousTool{},
 	}
 }
 
@@ -76,6 +124,14 @@ func (r *Report) UnmapN(field string, n int) {
 	if n > 0 {
 		r.Unmapped[field] += n
 	}
+}
+
+// Convert counts one source element carried over in another form.
+func (r *Report) Convert(how string) {
+	if r.Converted == nil {
+		r.Converted = map[string]int{}
+	}
+	r.Converted[how]++
 }
 
 // DropCredential counts one credential-bearing field dropped.
@@ -102,6 +158,36 @@ func (r *Report) Missing(server, tool string) {
 	r.missing[[2]string{server, tool}]++
 }
 
+// Fidelity counts a call of tool on server whose catalog schema has
+// fidelity f (approximate or missing) for the reason note.
+func (r *Report) Fidelity(server, tool, f, note string) {
+	if r.fidelity == nil {
+		r.fidelity = map[[3]string]*FidelityTool{}
+	}
+	k := [3]string{server, tool, f}
+	ft := r.fidelity[k]
+	if ft == nil {
+		ft = &FidelityTool{Server: server, Tool: tool, Fidelity: f, Note: note}
+		r.fidelity[k] = ft
+	}
+	ft.Calls++
+}
+
+// AmbiguousServer counts a call of tool, named without a server, that the
+// servers (sorted) all serve.
+func (r *Report) AmbiguousServer(tool string, servers []string) {
+	if r.ambiguous == nil {
+		r.ambiguous = map[string]*AmbiguousTool{}
+	}
+	key := tool + "\x00" + strings.Join(servers, "\x00")
+	a := r.ambiguous[key]
+	if a == nil {
+		a = &AmbiguousTool{Tool: tool, Servers: servers}
+		r.ambiguous[key] = a
+	}
+	a.Calls++
+}
+
 // Finish orders the collected lists (call it once, after the import).
 func (r *Report) Finish() {
 	r.MissingSchemas = r.MissingSchemas[:0]
@@ -119,4 +205,32 @@ func (r *Report) Finish() {
 		return a.Tool < b.Tool
 	})
 	sort.Slice(r.Catalog, func(i, j int) bool { return r.Catalog[i].File < r.Catalog[j].File })
+	r.SchemaFidelity = r.SchemaFidelity[:0]
+	for _, f := range r.fidelity {
+		r.SchemaFidelity = append(r.SchemaFidelity, *f)
+	}
+	sort.Slice(r.SchemaFidelity, func(i, j int) bool {
+		a, b := r.SchemaFidelity[i], r.SchemaFidelity[j]
+		if a.Calls != b.Calls {
+			return a.Calls > b.Calls
+		}
+		if a.Server != b.Server {
+			return a.Server < b.Server
+		}
+		if a.Tool != b.Tool {
+			return a.Tool < b.Tool
+		}
+		return a.Fidelity < b.Fidelity
+	})
+	r.Ambiguous = r.Ambiguous[:0]
+	for _, a := range r.ambiguous {
+		r.Ambiguous = append(r.Ambiguous, *a)
+	}
+	sort.Slice(r.Ambiguous, func(i, j int) bool {
+		a, b := r.Ambiguous[i], r.Ambiguous[j]
+		if a.Calls != b.Calls {
+			return a.Calls > b.Calls
+		}
+		return a.Tool+"\x00"+strings.Join(a.Servers, "\x00") < b.Tool+"\x00"+strings.Join(b.Servers, "\x00")
+	})
 }

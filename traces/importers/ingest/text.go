@@ -27,7 +27,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	if len(r.Catalog) > 0 {
 		p("catalog (%s):\n", r.CatalogDir)
 		for _, c := range r.Catalog {
-			p("  %s\t%d tool(s)\tfrom %s\n", c.File, c.Tools, strings.Join(c.Sources, ", "))
+			p("  %s\t%d tool(s)%s\tfrom %s\n", c.File, c.Tools, describeMarks(c), strings.Join(c.Sources, ", "))
 		}
 	} else {
 		p("catalog: none written (no tool schemas in the source or --tools)\n")
@@ -38,6 +38,22 @@ func (r *Report) WriteText(w io.Writer) error {
 			p("  %s/%s\t%d\n", m.Server, m.Tool, m.Calls)
 		}
 	}
+	if len(r.SchemaFidelity) > 0 {
+		p("tools called with a schema that is not exact (server/tool: fidelity, calls, why):\n")
+		for _, f := range r.SchemaFidelity {
+			p("  %s/%s\t%s\t%d\t%s\n", f.Server, f.Tool, f.Fidelity, f.Calls, f.Note)
+		}
+	}
+	section(p, "tool call servers (how determined: calls):", r.Servers)
+	if len(r.Ambiguous) > 0 {
+		p("tools several servers serve, called without a server (kept on the default server):\n")
+		for _, a := range r.Ambiguous {
+			p("  %s\t%s\t%d\n", a.Tool, strings.Join(a.Servers, ", "), a.Calls)
+		}
+	}
+	section(p, "gateway meta-tools and search results (what: count):", r.Gateway)
+	section(p, "tool results with status error (marked by: count):", r.ErrorResults)
+	section(p, "converted (how: count):", r.Converted)
 	section(p, "not mapped (source field: count):", r.Unmapped)
 	section(p, "credential-bearing fields dropped (field: count):", r.CredentialsDropped)
 	section(p, "tool definition members dropped (member: count):", r.ToolDefinitionsDropped)
@@ -63,4 +79,20 @@ func section(p func(string, ...any), title string, m map[string]int) {
 	for _, k := range keys {
 		p("  %s\t%d\n", k, m[k])
 	}
+}
+
+// describeMarks says how many of a catalog file's tools are approximate or
+// stand-ins.
+func describeMarks(c CatalogFile) string {
+	var parts []string
+	if c.Approximate > 0 {
+		parts = append(parts, fmt.Sprintf("%d approximate", c.Approximate))
+	}
+	if c.Missing > 0 {
+		parts = append(parts, fmt.Sprintf("%d without schema", c.Missing))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }

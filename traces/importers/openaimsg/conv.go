@@ -5,6 +5,7 @@ package openaimsg
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"time"
 
@@ -13,13 +14,17 @@ import (
 )
 
 // Conv converts OpenAI-style messages of one session into trace events.
+// Calls that name no server (by an mcp__ prefix or a server field) are left
+// to the pipeline to attribute.
 type Conv struct {
-	B      *ingest.Builder
-	Rep    *ingest.Report
-	Server string // server of the calls (the session's default server)
+	B   *ingest.Builder
+	Rep *ingest.Report
 	// ErrorPrefix, when set, marks tool results starting with it as errors
 	// (for sources with no error flag).
 	ErrorPrefix string
+	// ContentErrors marks tool results whose content says they failed
+	// (ingest.ContentMarksError) as errors.
+	ContentErrors bool
 	// CallSkip lists members of tool calls and results that carry nothing
 	// beyond what the conversion keeps (consumed without a report).
 	CallSkip []string
@@ -35,8 +40,8 @@ type Conv struct {
 }
 
 // NewConv returns a converter adding to b.
-func NewConv(b *ingest.Builder, rep *ingest.Report, server string) *Conv {
-	return &Conv{B: b, Rep: rep, Server: server}
+func NewConv(b *ingest.Builder, rep *ingest.Report) *Conv {
+	return &Conv{B: b, Rep: rep}
 }
 
 // Observe records the time of a message that produced no event (so the next
@@ -150,8 +155,7 @@ func (c *Conv) assistant(m *ingest.Object, t time.Time) error {
 			return err
 		}
 		ev.T, ev.Request = t, c.req
-		ev.Tool, ev.Server = SplitServer(ev.Tool, c.Server)
-		c.batch = append(c.batch, c.B.Call(ev))
+		c.batch = append(c.batch, c.B.ToolUse(ev, true))
 	}
 	if fc, err := m.TakeObject("function_call"); err != nil {
 		return err
@@ -162,8 +166,7 @@ func (c *Conv) assistant(m *ingest.Object, t time.Time) error {
 			return err
 		}
 		ev.T, ev.Request = t, c.req
-		ev.Tool, ev.Server = SplitServer(ev.Tool, c.Server)
-		c.batch = append(c.batch, c.B.Call(ev))
+		c.batch = append(c.batch, c.B.ToolUse(ev, true))
 	}
 	return nil
 }
@@ -190,20 +193,24 @@ func (c *Conv) tool(m *ingest.Object, role string, t time.Time) error {
 	if err != nil {
 		return err
 	}
-	isErr, _, err := m.TakeBool("error")
+	failed, err := resultFlags(m, c.Rep)
 	if err != nil {
 		return err
 	}
-	if c.ErrorPrefix != "" && strings.HasPrefix(text, c.ErrorPrefix) {
-		isErr = true
+	switch {
+	case failed != "":
+	case c.ErrorPrefix != "" && strings.HasPrefix(text, c.ErrorPrefix):
+		failed = "result text starting with " + strconv.Quote(c.ErrorPrefix)
+	case c.ContentErrors && ingest.ContentMarksError(text):
+		failed = "result content (isError, is_error or a non-empty error member)"
 	}
 	i := c.B.Answer(id)
 	if i < 0 {
 		c.Rep.Unmap(m.Field + " (tool result without a matching call)")
 		return nil
 	}
+	c.B.Result(i, text, failed)
 	ev := c.B.At(i)
-	ingest.SetResult(ev, text, isErr)
 	if !t.IsZero() {
 		c.B.MoveStart(i, c.batchPrev)
 		ev.DurationMs = ingest.Millis(ev.T, t)
@@ -212,8 +219,59 @@ func (c *Conv) tool(m *ingest.Object, role string, t time.Time) error {
 	return nil
 }
 
+// resultFlags reads the members of a tool result message that mark it as
+// failed: error (true, or a non-empty string), is_error / isError (true) or
+// status ("error", "failed", "failure"). It returns what marked it, or "".
+func resultFlags(m *ingest.Object, rep *ingest.Report) (string, error) {
+	failed := ""
+	if raw := m.Take("error"); raw != nil {
+		var b bool
+		var s string
+		switch {
+		case json.Unmarshal(raw, &b) == nil:
+			if b {
+				failed = "error: true"
+			}
+		case json.Unmarshal(raw, &s) == nil:
+			if strings.TrimSpace(s) != "" {
+				failed = "error message"
+			}
+		default:
+			return "", m.Errorf("error: want a boolean or a string")
+		}
+	}
+	for _, k := range []string{"is_error", "isError"} {
+		b, _, err := m.TakeBool(k)
+		if err != nil {
+			return "", err
+		}
+		if b && failed == "" {
+			failed = k + ": true"
+		}
+	}
+	status, err := m.TakeString("status")
+	if err != nil {
+		return "", err
+	}
+	switch strings.ToLower(status) {
+	case "", "ok", "success", "succeeded", "completed":
+	case "error", "failed", "failure":
+		if failed == "" {
+			failed = "status: " + status
+		}
+	default:
+		rep.Unmap(m.Field + ".status (value other than ok/success/error/failed)")
+	}
+	return failed, nil
+}
+
+// serverFields are the members of a tool call that name its server.
+var serverFields = []string{"server_name", "server", "server_label"}
+
 // ToolCall reads one element of tool_calls: the chat-completions shape
 // {id, type, function:{name, arguments}} or the flat {id, name, arguments}.
+// A server named by a member (server_name, server or server_label, on the
+// call or its function) or by an mcp__<server>__ prefix goes to ev.Server.
 func ToolCall(tc *ingest.Object, rep *ingest.Report) (traces.Event, error) {
 	var ev traces.Event
 	id, err := tc.TakeString("id")
@@ -237,6 +295,22 @@ func ToolCall(tc *ingest.Object, rep *ingest.Report) (traces.Event, error) {
 	if ev.Tool == "" {
 		return ev, tc.Errorf("tool call without a name")
 	}
+	for _, o := range []*ingest.Object{tc, src} {
+		for _, k := range serverFields {
+			s, err := o.TakeString(k)
+			if err != nil {
+				return ev, err
+			}
+			if ev.Server == "" {
+				ev.Server = strings.TrimSpace(s)
+			}
+		}
+	}
+	tool, prefixed := ingest.SplitMCPName(ev.Tool)
+	if ev.Server == "" {
+		ev.Server = prefixed
+	}
+	ev.Tool = tool
 	args, ok := ingest.Args(src.Take("arguments"))
 	if !ok {
 		rep.Unmap(src.Field + ".arguments (not a JSON object; kept as a string)")
@@ -254,7 +328,7 @@ func functionCall(fc *ingest.Object, rep *ingest.Report) (traces.Event, error) {
 	if name == "" {
 		return ev, fc.Errorf("function call without a name")
 	}
-	ev.Tool = name
+	ev.Tool, ev.Server = ingest.SplitMCPName(name)
 	args, ok := ingest.Args(fc.Take("arguments"))
 	if !ok {
 		rep.Unmap(fc.Field + ".arguments (not a JSON object; kept as a string)")
@@ -262,17 +336,6 @@ func functionCall(fc *ingest.Object, rep *ingest.Report) (traces.Event, error) {
 	ev.Args = args
 	fc.Rest(rep)
 	return ev, nil
-}
-
-// SplitServer splits an MCP-qualified tool name mcp__<server>__<tool> into
-// tool and server; other names keep def as their server.
-func SplitServer(name, def string) (tool, server string) {
-	if rest, ok := strings.CutPrefix(name, "mcp__"); ok {
-		if srv, tool, ok := strings.Cut(rest, "__"); ok && srv != "" && tool != "" {
-			return tool, srv
-		}
-	}
-	return name, def
 }
 
 // Content reads member key of m as message content: a string, or an array

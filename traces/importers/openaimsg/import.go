@@ -97,7 +97,9 @@ func conversation(stem, pos string, n int, raw json.RawMessage, opts *ingest.Opt
 			return nil, err
 		}
 	}
-	c := NewConv(b, rep, server)
+	b.UseGateway(&opts.Gateway)
+	c := NewConv(b, rep)
+	c.ContentErrors = true
 	field := "messages[]"
 	if conv == nil {
 		field = "[]"

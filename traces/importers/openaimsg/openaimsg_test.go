@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/importers/ingest"
 	"github.com/defersim/defersim/traces/importers/internal/importtest"
@@ -90,22 +92,6 @@ func TestShapes(t *testing.T) {
 	}
 }
 
-func TestSplitServer(t *testing.T) {
-	tests := []struct{ in, tool, server string }{
-		{"mcp__github__list_repos", "list_repos", "github"},
-		{"mcp__claude_ai_Mail__search__all", "search__all", "claude_ai_Mail"},
-		{"mcp__broken", "mcp__broken", "def"},
-		{"mcp____x", "mcp____x", "def"},
-		{"Read", "Read", "def"},
-	}
-	for _, tt := range tests {
-		tool, server := SplitServer(tt.in, "def")
-		if tool != tt.tool || server != tt.server {
-			t.Errorf("SplitServer(%q) = %q, %q; want %q, %q", tt.in, tool, server, tt.tool, tt.server)
-		}
-	}
-}
-
 func FuzzImportOpenAIMessages(f *testing.F) {
 	seed, err := os.ReadFile(filepath.Join("testdata", "conversations.jsonl"))
 	if err != nil {
@@ -115,9 +101,57 @@ func FuzzImportOpenAIMessages(f *testing.F) {
 	f.Add([]byte(`{"created": 1700000000, "messages":[{"role":"assistant","tool_calls":[{"function":{"name":"f","arguments":"[]"}}]},{"role":"tool","content":"r"}]}`))
 	f.Add([]byte(`[{"role":"assistant","content":"x","timestamp":5},{"role":"user","content":"y","timestamp":"2025-01-01T00:00:00Z"}]`))
 	f.Add([]byte("[]\n{}\n"))
+	// Gateway meta-tools, per-call servers and error markers.
+	f.Add([]byte(`[{"role":"assistant","tool_calls":[{"id":"s","function":{"name":"route","arguments":"{\"query\":\"q\"}"}},{"id":"x","function":{"name":"execute-tool","arguments":"{\"server_name\":\"a\",\"tool_name\":\"mcp__b__c\",\"params\":\"[1]\"}"}}]},{"role":"tool","tool_call_id":"s","content":"a/c, d"},{"role":"tool","tool_call_id":"x","content":"{\"isError\":true}","status":"error"}]`))
+	f.Add([]byte(`[{"role":"assistant","tool_calls":[{"id":"y","server":"s","function":{"name":"execute-tool","arguments":"{}","server_label":"t"}},{"id":"z","function":{"name":"route"}}]},{"role":"tool","tool_call_id":"z","error":"boom","is_error":false}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		importtest.Fuzz(t, data, func(sink ingest.Sink, rep *ingest.Report) error {
-			return New().Import("fuzz.jsonl", bytes.NewReader(data), &ingest.Options{}, sink, rep)
+			return New().Import("fuzz.jsonl", bytes.NewReader(data), &ingest.Options{Gateway: ingest.Gateway{SearchTools: []string{"route"}, ExecuteTools: []string{"execute-tool"}}}, sink, rep)
 		})
 	})
+}
+
+// TestErrorResultsAndServers pins that tool results marked as failed keep
+// status error (issue 15: they were imported as ok), by a member of the
+// result message or by its content, and that a call's server field or
+// mcp__ prefix names its server.
+func TestErrorResultsAndServers(t *testing.T) {
+	call := func(id, extra string) string {
+		return `{"id":"` + id + `",` + extra + `"type":"function","function":{"name":"f","arguments":"{}"}}`
+	}
+	data := `[{"role":"assistant","tool_calls":[` + strings.Join([]string{
+		call("a", ""), call("b", `"server_name":"s1",`), call("c", `"server":"s2",`), call("d", ""),
+		call("e", ""), call("f", ""), call("g", ""), call("h", ""),
+	}, ",") + `]},
+{"role":"tool","tool_call_id":"a","content":"fine"},
+{"role":"tool","tool_call_id":"b","content":"x","error":"timed out"},
+{"role":"tool","tool_call_id":"c","content":"x","is_error":true},
+{"role":"tool","tool_call_id":"d","content":"x","status":"error"},
+{"role":"tool","tool_call_id":"e","content":"{\"error\": \"quota\", \"response\": \"\"}"},
+{"role":"tool","tool_call_id":"f","content":"{\"error\": \"\", \"response\": \"ok\"}","status":"success"},
+{"role":"tool","tool_call_id":"g","content":"{\"isError\": true, \"content\": []}"},
+{"role":"tool","tool_call_id":"h","content":"x","error":false,"status":"pending"}]`
+	var sink importtest.Sink
+	rep := ingest.NewReport(Format)
+	if err := New().Import("e.json", strings.NewReader(strings.ReplaceAll(data, "\n", "")), &ingest.Options{}, &sink, rep); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`call openai-messages/f {} ok`, `call s1/f {} error`, `call s2/f {} error`, `call openai-messages/f {} error`,
+		`call openai-messages/f {} error`, `call openai-messages/f {} ok`, `call openai-messages/f {} error`, `call openai-messages/f {} ok`,
+	}
+	if d := cmp.Diff(want, importtest.Calls(sink.Sessions[0])); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	wantFailed := map[string]int{"error message": 1, "is_error: true": 1, "status: error": 1,
+		"result content (isError, is_error or a non-empty error member)": 2}
+	if d := cmp.Diff(wantFailed, rep.ErrorResults); d != "" {
+		t.Errorf("error results (-want +got):\n%s", d)
+	}
+	if rep.Unmapped["[].status (value other than ok/success/error/failed)"] != 1 {
+		t.Errorf("unmapped = %v, want the unknown status reported", rep.Unmapped)
+	}
+	if s := sink.Sessions[0]; len(s.Unattributed) != 6 {
+		t.Errorf("unattributed calls = %v, want the 6 without a server", s.Unattributed)
+	}
 }

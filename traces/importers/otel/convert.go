@@ -8,7 +8,6 @@ import (
 
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/importers/ingest"
-	"github.com/defersim/defersim/traces/importers/openaimsg"
 	"github.com/defersim/defersim/traces/importers/toolschema"
 )
 
@@ -44,7 +43,6 @@ type outputCall struct {
 type converter struct {
 	b       *ingest.Builder
 	rep     *ingest.Report
-	server  string
 	users   int             // user messages seen in inputs so far
 	named   map[string]bool // call ids named by outputs and not yet executed
 	lastReq string
@@ -68,7 +66,8 @@ func convert(g *sessionSpans, opts *ingest.Options, rep *ingest.Report) (*ingest
 		meta["scope"] = first.scope
 	}
 	b.Add(traces.Event{Type: traces.SessionStart, T: first.start, Meta: meta})
-	c := &converter{b: b, rep: rep, server: server, named: map[string]bool{}, schemas: map[string]bool{}}
+	b.UseGateway(&opts.Gateway)
+	c := &converter{b: b, rep: rep, named: map[string]bool{}, schemas: map[string]bool{}}
 	var end time.Time
 	for _, sp := range g.spans {
 		if sp.end.After(end) {
@@ -182,7 +181,8 @@ func (c *converter) usage(a map[string]any) *traces.Usage {
 	return u
 }
 
-// tool converts an execute_tool span into a tool call with its result.
+// tool converts an execute_tool span into a tool call (or, for a gateway
+// search tool, a search) with its result.
 func (c *converter) tool(sp *span) {
 	a := sp.attrs
 	name := str(a, "gen_ai.tool.name")
@@ -194,26 +194,35 @@ func (c *converter) tool(sp *span) {
 		return
 	}
 	id := str(a, "gen_ai.tool.call.id")
-	var ev *traces.Event
+	i := -1
 	if c.named[id] {
-		if i := c.b.Answer(id); i >= 0 {
-			ev = c.b.At(i)
+		if i = c.b.Answer(id); i >= 0 {
 			c.b.MoveStart(i, sp.start)
-			if args := jsonAttr(a, "gen_ai.tool.call.arguments"); args != nil && len(ev.Args) == 0 {
+			ev := c.b.At(i)
+			if args := jsonAttr(a, "gen_ai.tool.call.arguments"); args != nil && ev.Type == traces.ToolCall && len(ev.Args) == 0 {
 				ev.Args, _ = ingest.Args(args)
 			}
 		}
 		delete(c.named, id)
 	}
-	if ev == nil {
+	if i < 0 {
 		oc := outputCall{req: c.lastReq, name: name, args: jsonAttr(a, "gen_ai.tool.call.arguments"), at: sp.start}
-		ev = c.b.At(c.addCall(oc, id, true))
+		i = c.addCall(oc, id, true)
 	}
-	ev.DurationMs = ingest.Millis(ev.T, sp.end)
 	result := str(a, "gen_ai.tool.call.result")
-	failed := isError(sp.Status.Code) || str(a, "error.type") != ""
-	ingest.SetResult(ev, result, failed)
-	if failed {
+	failed := ""
+	switch {
+	case isError(sp.Status.Code):
+		failed = "span status ERROR"
+	case str(a, "error.type") != "":
+		failed = "error.type"
+	case ingest.ContentMarksError(result):
+		failed = "result content (isError, is_error or a non-empty error member)"
+	}
+	c.b.Result(i, result, failed)
+	ev := c.b.At(i)
+	ev.DurationMs = ingest.Millis(ev.T, sp.end)
+	if failed != "" && ev.Type == traces.ToolCall {
 		ev.Error = sp.Status.Message
 		if ev.Error == "" {
 			ev.Error = str(a, "error.type")
@@ -225,19 +234,16 @@ func (c *converter) tool(sp *span) {
 	c.unmapped("execute_tool span", a, toolAttrs)
 }
 
-// addCall adds a tool call; an answered call (its result is on the span) is
-// not left awaiting one.
+// addCall adds a tool call (through the gateway mapping); an answered call
+// (its result is on the span) is not left awaiting one.
 func (c *converter) addCall(oc outputCall, id string, answered bool) int {
-	tool, server := openaimsg.SplitServer(oc.name, c.server)
+	tool, server := ingest.SplitMCPName(oc.name)
 	args, ok := ingest.Args(oc.args)
 	if !ok {
 		c.rep.Unmap("tool call arguments (not a JSON object; kept as a string)")
 	}
 	ev := traces.Event{T: oc.at, Request: oc.req, CallID: id, Tool: tool, Server: server, Args: args}
-	if answered {
-		return c.b.DoneCall(ev)
-	}
-	return c.b.Call(ev)
+	return c.b.ToolUse(ev, !answered)
 }
 
 // toolDefinitions adds gen_ai.tool.definitions as a schema source.

@@ -7,10 +7,12 @@ package otel
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/defersim/defersim/traces/importers/ingest"
@@ -65,6 +67,12 @@ func (im *Importer) Import(name string, r io.Reader, opts *ingest.Options, sink 
 func readSpans(data []byte) ([]*span, error) {
 	var spans []*span
 	add := func(pos string, raw []byte) error {
+		if err := isExport(raw); err != nil {
+			if where := strings.TrimRight(pos, ".: "); where != "" {
+				return fmt.Errorf("%s: %w", where, err)
+			}
+			return err
+		}
 		var ex export
 		if err := json.Unmarshal(raw, &ex); err != nil {
 			return fmt.Errorf("%s: %w", pos, ingest.JSONError(raw, err))
@@ -100,7 +108,10 @@ func readSpans(data []byte) ([]*span, error) {
 	}
 	switch first := ingest.FirstByte(data); {
 	case first == '{' && json.Valid(data):
-		return spans, add("", data)
+		if err := add("", data); err != nil {
+			return nil, err
+		}
+		return spans, noSpans(spans)
 	case first == '[' && json.Valid(data):
 		var list []json.RawMessage
 		if err := json.Unmarshal(data, &list); err != nil {
@@ -111,14 +122,57 @@ func readSpans(data []byte) ([]*span, error) {
 				return nil, err
 			}
 		}
-		return spans, nil
+		return spans, noSpans(spans)
 	case first == 0:
-		return nil, nil
+		return nil, errors.New("empty file: not an OTLP trace export")
 	}
 	err := ingest.Lines(bytes.NewReader(data), func(n int, line []byte) error {
 		return add(fmt.Sprintf("line %d: ", n), bytes.TrimSpace(line))
 	})
-	return spans, err
+	if err != nil {
+		return nil, err
+	}
+	return spans, noSpans(spans)
+}
+
+// isExport checks that raw is a JSON object with a "resourceSpans" key
+// (issue 18.8: null, {} or a misspelt key were read as an export of no
+// spans, and the import wrote 0 sessions with exit 0). A key is a name,
+// not content, so the message may quote the keys found.
+func isExport(raw []byte) error {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+			return errors.New("not an OTLP trace export: null")
+		}
+		return nil // the typed decode reports the error
+	}
+	for k := range obj {
+		if strings.EqualFold(k, "resourceSpans") { // as the typed decode matches it
+			return nil
+		}
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, strconv.Quote(k))
+	}
+	sort.Strings(keys)
+	if len(keys) == 0 {
+		return errors.New(`not an OTLP trace export: an empty object (no "resourceSpans")`)
+	}
+	if len(keys) > 5 {
+		keys = append(keys[:5], "…")
+	}
+	return fmt.Errorf(`not an OTLP trace export: no "resourceSpans" key (found %s)`, strings.Join(keys, ", "))
+}
+
+// noSpans refuses an export that holds no span at all: it would import 0
+// sessions.
+func noSpans(spans []*span) error {
+	if len(spans) == 0 {
+		return errors.New(`the export holds no spans ("resourceSpans" lists none): 0 sessions to import`)
+	}
+	return nil
 }
 
 // sessionSpans are the spans of one session, in time order.

@@ -5,8 +5,11 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/importers/ingest"
@@ -99,7 +102,13 @@ func TestJSONLinesAndErrors(t *testing.T) {
 	}{
 		{"jsonl", line + "\n" + strings.ReplaceAll(line, `"x"`, `"y"`) + "\n", 2, ""},
 		{"array", "[" + line + "," + line + "]", 1, ""},
-		{"empty", "", 0, ""},
+		// Issue 18.8: these imported 0 sessions with exit 0.
+		{"empty", "", 0, "empty file: not an OTLP trace export"},
+		{"null", "null", 0, "not an OTLP trace export: null"},
+		{"empty object", "{}", 0, `not an OTLP trace export: an empty object (no "resourceSpans")`},
+		{"misspelt resourceSpans", `{"resourceSpan":[]}`, 0, `not an OTLP trace export: no "resourceSpans" key (found "resourceSpan")`},
+		{"misspelt in an array", `[` + line + `,{"resource_span":[],"x":1}]`, 0, `export.json: [1]: not an OTLP trace export: no "resourceSpans" key (found "resource_span", "x")`},
+		{"no spans", `{"resourceSpans":[]}`, 0, `the export holds no spans ("resourceSpans" lists none): 0 sessions to import`},
 		{"bad line", line + "\n{nope\n", 0, "line 2"},
 		{"bad time", `{"resourceSpans":[{"scopeSpans":[{"spans":[{"startTimeUnixNano":"soon"}]}]}]}`, 0, "spans[0]: startTimeUnixNano"},
 		{"bad int", `{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"k","value":{"intValue":"1.5"}}]}]}]}]}`, 0, `attribute "k"`},
@@ -133,9 +142,46 @@ func FuzzImportOTel(f *testing.F) {
 	f.Add([]byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"execute_tool","startTimeUnixNano":5,"endTimeUnixNano":1},{"name":"chat","attributes":[{"key":"gen_ai.output.messages","value":{"stringValue":"[{\"parts\":[{\"type\":\"tool_call\",\"name\":\"f\"}]}]"}}]}]}]}]}`))
 	f.Add([]byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"chat","attributes":[{"key":"gen_ai.usage.input_tokens","value":{"intValue":"-5"}},{"key":"gen_ai.tool.definitions","value":{"stringValue":"[{}]"}}]}]}]}]}`))
 	f.Add([]byte("{}\n[]\n"))
+	f.Add([]byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"execute_tool route","attributes":[{"key":"gen_ai.tool.call.arguments","value":{"stringValue":"{\"query\":\"q\"}"}},{"key":"gen_ai.tool.call.result","value":{"stringValue":"a__b"}}]},{"name":"execute_tool execute-tool","attributes":[{"key":"gen_ai.tool.call.arguments","value":{"stringValue":"{\"tool_name\":\"b\",\"server_name\":\"a\"}"}},{"key":"gen_ai.tool.call.result","value":{"stringValue":"{\"isError\":true}"}}]}]}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		importtest.Fuzz(t, data, func(sink ingest.Sink, rep *ingest.Report) error {
-			return New().Import("fuzz.json", bytes.NewReader(data), &ingest.Options{}, sink, rep)
+			return New().Import("fuzz.json", bytes.NewReader(data), &ingest.Options{Gateway: ingest.Gateway{SearchTools: []string{"route"}, ExecuteTools: []string{"execute-tool"}}}, sink, rep)
 		})
 	})
+}
+
+// TestGatewayMetaTools pins the mapping of gateway meta-tools in OTel spans:
+// an execute_tool span of the search tool becomes a search with its query
+// and result text; one of the execute tool named by a chat output first, a
+// call of the tool and server its arguments name; a result carrying an MCP
+// isError marks the call failed.
+func TestGatewayMetaTools(t *testing.T) {
+	attr := func(k, v string) string {
+		return `{"key":"` + k + `","value":{"stringValue":` + strconv.Quote(v) + `}}`
+	}
+	span := func(name, start string, attrs ...string) string {
+		return `{"traceId":"t","spanId":"` + start + `","name":"` + name + `","startTimeUnixNano":"` + start +
+			`","endTimeUnixNano":"` + start + `5","attributes":[` + strings.Join(attrs, ",") + `]}`
+	}
+	data := `{"resourceSpans":[{"scopeSpans":[{"spans":[` + strings.Join([]string{
+		span("execute_tool route", "100", attr("gen_ai.tool.call.arguments", `{"query":"calendar"}`),
+			attr("gen_ai.tool.call.result", `{"tools":[{"name":"create_event"}]}`)),
+		span("chat m", "200", attr("gen_ai.output.messages",
+			`[{"role":"assistant","parts":[{"type":"tool_call","id":"x","name":"execute-tool","arguments":{"server":"calendar","tool":"create_event","arguments":{"title":"t"}}}]}]`)),
+		span("execute_tool execute-tool", "300", attr("gen_ai.tool.call.id", "x"),
+			attr("gen_ai.tool.call.result", `{"content":[{"type":"text","text":"busy"}],"isError":true}`)),
+	}, ",") + `]}]}]}`
+	var sink importtest.Sink
+	rep := ingest.NewReport(Format)
+	opts := &ingest.Options{Gateway: ingest.Gateway{SearchTools: []string{"route"}, ExecuteTools: []string{"execute-tool"}}}
+	if err := New().Import("g.json", strings.NewReader(data), opts, &sink, rep); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`search calendar -> {"tools":[{"name":"create_event"}]}`, `call calendar/create_event {"title":"t"} error`}
+	if d := cmp.Diff(want, importtest.Calls(sink.Sessions[0])); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	if rep.ErrorResults["result content (isError, is_error or a non-empty error member)"] != 1 {
+		t.Errorf("error results = %v", rep.ErrorResults)
+	}
 }

@@ -239,7 +239,9 @@ func (rn *run) simulation(i int, o *ingest.Object, opts *ingest.Options, rep *in
 	server := opts.ServerName(ServerName(rn.domain))
 	b := ingest.NewBuilder(id, rn.domain, server)
 	b.Session().Schemas = rn.schemas
-	st := traces.Event{Type: traces.SessionStart, T: start, Model: rn.model, Meta: meta, RecordedStrategy: "eager"}
+	// The agent has its domain's tools whether or not it calls any.
+	st := traces.Event{Type: traces.SessionStart, T: start, Model: rn.model, Meta: meta, RecordedStrategy: "eager",
+		Servers: []traces.ServerRef{{Name: server}}}
 	if opts.SystemPrompt == "" && rn.policy != "" {
 		st.SystemPrompt = rn.policy
 		meta["system_prompt_source"] = "environment_info.policy"
@@ -250,7 +252,7 @@ func (rn *run) simulation(i int, o *ingest.Object, opts *ingest.Options, rep *in
 		return nil, err
 	}
 	o.Rest(rep)
-	c := openaimsg.NewConv(b, rep, server)
+	c := openaimsg.NewConv(b, rep)
 	c.CallSkip = []string{"requestor"}
 	usage := false
 	for j, mraw := range msgs {

@@ -209,7 +209,9 @@ func run(stem string, i int, raw json.RawMessage, domain, model string, schemas 
 	server := opts.ServerName(ServerName(domain))
 	b := ingest.NewBuilder(id, domain, server)
 	b.Session().Schemas = schemas
-	b.Add(traces.Event{Type: traces.SessionStart, Model: model, Meta: meta, RecordedStrategy: "eager"})
+	// The agent has its domain's tools whether or not it calls any.
+	b.Add(traces.Event{Type: traces.SessionStart, Model: model, Meta: meta, RecordedStrategy: "eager",
+		Servers: []traces.ServerRef{{Name: server}}})
 	if info, err := o.TakeObject("info"); err != nil {
 		return nil, err
 	} else if info != nil {
@@ -225,7 +227,7 @@ func run(stem string, i int, raw json.RawMessage, domain, model string, schemas 
 	if err != nil {
 		return nil, err
 	}
-	c := openaimsg.NewConv(b, rep, server)
+	c := openaimsg.NewConv(b, rep)
 	c.ErrorPrefix = ErrorPrefix
 	for j, mraw := range traj {
 		m, err := o.Elem("traj", j, mraw)

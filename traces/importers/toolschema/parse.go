@@ -21,6 +21,10 @@ type Set struct {
 	// Source says where the tools came from, for reports.
 	Source string
 	Tools  []Tool
+	// Fidelity says how faithfully the tools reproduce what the recording
+	// model saw; Note says why when it is not Exact.
+	Fidelity Fidelity
+	Note     string
 }
 
 // Find returns the tool called name, or nil.
@@ -127,7 +131,13 @@ func parseObject(source string, top map[string]json.RawMessage, dropped Dropped)
 	return parseDomains(source, top, dropped)
 }
 
+// listingNote says why tools read from the tau2 leaderboard listing are
+// approximate.
+const listingNote = "tau2 leaderboard listing: parameters as a flat list of declared type names (nested types not given)"
+
 // parseDomains reads the tau2 leaderboard listing: one member per domain.
+// Its tools are Approximate: the listing is a simplified description for a
+// web page, not the schema an agent is sent.
 func parseDomains(source string, top map[string]json.RawMessage, dropped Dropped) ([]*Set, error) {
 	domains := make([]string, 0, len(top))
 	for k := range top {
@@ -157,7 +167,7 @@ func parseDomains(source string, top map[string]json.RawMessage, dropped Dropped
 				dropped.add("<domain>." + k)
 			}
 		}
-		sets = append(sets, &Set{Source: source, Domain: dom, Tools: tools})
+		sets = append(sets, &Set{Source: source, Domain: dom, Tools: tools, Fidelity: Approximate, Note: listingNote})
 	}
 	if len(sets) == 0 {
 		return nil, ErrShape

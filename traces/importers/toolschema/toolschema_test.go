@@ -187,3 +187,42 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestMarkFidelity pins the _meta marks: they keep other _meta members,
+// read back, and an exact fidelity adds nothing.
+func TestMarkFidelity(t *testing.T) {
+	tl := Tool{Name: "t", InputSchema: emptySchema, Meta: json.RawMessage(`{"vendor/x":1}`)}
+	if got := Mark(tl, Exact, "why"); string(got.Meta) != `{"vendor/x":1}` {
+		t.Errorf("exact mark changed _meta to %s", got.Meta)
+	}
+	m := Mark(tl, Approximate, "rebuilt")
+	if string(m.Meta) != `{"defersim/schema":"approximate","defersim/schema_note":"rebuilt","vendor/x":1}` {
+		t.Errorf("_meta = %s", m.Meta)
+	}
+	if f, note := FidelityOf(&m); f != Approximate || note != "rebuilt" {
+		t.Errorf("FidelityOf = %q, %q", f, note)
+	}
+	if f, _ := FidelityOf(&tl); f != Exact {
+		t.Errorf("unmarked tool reads as %q", f)
+	}
+	p := Placeholder("bash", "", "no schema")
+	if f, _ := FidelityOf(&p); f != Missing || string(p.InputSchema) != `{"type":"object"}` {
+		t.Errorf("placeholder = %+v", p)
+	}
+}
+
+// TestListingIsApproximate pins that the tau2 leaderboard listing (a
+// simplified description for a web page) reads as approximate.
+func TestListingIsApproximate(t *testing.T) {
+	sets, _, err := Parse("listing", []byte(`{"shop":{"tools":[{"name":"s","parameters":[{"name":"q","type":"string","required":true}]}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sets[0].Fidelity != Approximate || sets[0].Note == "" {
+		t.Errorf("listing set fidelity %q note %q", sets[0].Fidelity, sets[0].Note)
+	}
+	sets, _, err = Parse("mcp", []byte(`{"tools":[{"name":"s","inputSchema":{"type":"object"}}]}`))
+	if err != nil || sets[0].Fidelity != Exact {
+		t.Errorf("tools/list fidelity %q, %v", sets[0].Fidelity, err)
+	}
+}

@@ -35,6 +35,20 @@ func (k *Sink) Emit(s *ingest.Session) error {
 	return nil
 }
 
+// ImportFiles imports files with imp into one report of format, failing tb
+// on any error.
+func ImportFiles(tb testing.TB, imp ingest.Importer, format string, files ...string) ([]*ingest.Session, *ingest.Report) {
+	tb.Helper()
+	var sink Sink
+	rep := ingest.NewReport(format)
+	for _, f := range files {
+		if err := imp.ImportFile(f, &ingest.Options{}, &sink, rep); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return sink.Sessions, rep
+}
+
 // Encode writes the sessions as trace v1 JSON Lines.
 func Encode(tb testing.TB, sessions []*ingest.Session) []byte {
 	tb.Helper()
@@ -68,11 +82,12 @@ func Validate(tb testing.TB, data []byte) {
 func ReportJSON(tb testing.TB, rep *ingest.Report) []byte {
 	tb.Helper()
 	b, err := json.MarshalIndent(struct {
+		Converted              map[string]int `json:"converted,omitempty"`
 		Unmapped               map[string]int `json:"unmapped"`
 		CredentialsDropped     map[string]int `json:"credentials_dropped"`
 		ToolDefinitionsDropped map[string]int `json:"tool_definitions_dropped"`
 		Notes                  []string       `json:"notes"`
-	}{rep.Unmapped, rep.CredentialsDropped, rep.ToolDefinitionsDropped, rep.Notes}, "", "  ")
+	}{rep.Converted, rep.Unmapped, rep.CredentialsDropped, rep.ToolDefinitionsDropped, rep.Notes}, "", "  ")
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -115,4 +130,20 @@ func Fuzz(t *testing.T, data []byte, run func(sink ingest.Sink, rep *ingest.Repo
 		return // errors are fine; panics and bad output are not
 	}
 	Validate(t, Encode(t, sink.Sessions))
+}
+
+// Calls describes the tool calls and searches of a session, one line each:
+// "search QUERY -> SEARCH-TEXT" or "call SERVER/TOOL ARGS STATUS", for
+// compact assertions on what an importer made of them.
+func Calls(s *ingest.Session) []string {
+	var out []string
+	for i, ev := range s.Events {
+		switch ev.Type {
+		case traces.ToolSearch:
+			out = append(out, "search "+ev.Query+" -> "+s.SearchText[i])
+		case traces.ToolCall:
+			out = append(out, "call "+ev.Server+"/"+ev.Tool+" "+string(ev.Args)+" "+ev.Status)
+		}
+	}
+	return out
 }

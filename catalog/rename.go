@@ -1,0 +1,177 @@
+package catalog
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// A property rename needs evidence that the added property succeeds the
+// removed one; JSON Schema has no renames, so without evidence the change
+// is a removal and an addition. The two must have the same "type" (after
+// resolving local $refs), and one of:
+//
+//   - the same name once case, '_' and '-' are ignored (per_page → perPage);
+//   - descriptions at least minDescShare alike (shared words over all
+//     words, ignoring short and common ones);
+//   - names at least minNameShare alike (1 − edit distance / longer length
+//     of the normalised names: pageIdx → pageId).
+//
+// Candidates are paired best first (normalised-name match, then the sum of
+// the two likenesses), so each removed property gets the successor with the
+// strongest evidence, not merely the nearest name.
+const (
+	minDescShare = 0.5
+	minNameShare = 0.75
+)
+
+// rename is a removed property paired with its successor.
+type rename struct {
+	from, to, evidence string
+	score              float64
+}
+
+// renames pairs removed properties of a with added properties of b.
+func (w *walker) renames(a, b *value, removed, added []string) []rename {
+	var cands []rename
+	for _, r := range removed {
+		ra := w.resolve(a.get(r), 0)
+		for _, n := range added {
+			nb := w.resolve(b.get(n), 1)
+			if c, ok := renameEvidence(r, n, ra, nb); ok {
+				cands = append(cands, c)
+			}
+		}
+	}
+	slices.SortStableFunc(cands, func(x, y rename) int {
+		switch {
+		case x.score != y.score:
+			if x.score > y.score {
+				return -1
+			}
+			return 1
+		case x.from != y.from:
+			return strings.Compare(x.from, y.from)
+		}
+		return strings.Compare(x.to, y.to)
+	})
+	var out []rename
+	used := map[string]bool{}
+	for _, c := range cands {
+		if used["-"+c.from] || used["+"+c.to] {
+			continue
+		}
+		used["-"+c.from], used["+"+c.to] = true, true
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(x, y rename) int { return strings.Compare(x.from, y.from) })
+	return out
+}
+
+// renameEvidence judges whether property to (schema b) may succeed property
+// from (schema a).
+func renameEvidence(from, to string, a, b *value) (rename, bool) {
+	if !equal(schemaType(a), schemaType(b)) {
+		return rename{}, false
+	}
+	nf, nt := normaliseName(from), normaliseName(to)
+	desc := wordShare(describe(a), describe(b))
+	name := 1 - float64(editDistance(nf, nt))/float64(max(len(nf), len(nt), 1))
+	r := rename{from: from, to: to, score: desc + name}
+	switch {
+	case nf == nt:
+		r.score += 2
+		r.evidence = "same name ignoring case and separators"
+	case desc >= minDescShare:
+		r.evidence = likeness("description", desc)
+	case name >= minNameShare:
+		r.evidence = likeness("name", name)
+	default:
+		return rename{}, false
+	}
+	return r, true
+}
+
+func likeness(what string, share float64) string {
+	if share >= 1 {
+		return "same " + what
+	}
+	return fmt.Sprintf("%s %d%% alike", what, int(share*100))
+}
+
+// schemaType returns the "type" keyword of a schema (nil when absent or not
+// an object schema).
+func schemaType(v *value) *value { return v.get("type") }
+
+// describe returns a schema's description, or "".
+func describe(v *value) string {
+	if d := v.get("description"); d != nil && d.kind == kString {
+		return d.text
+	}
+	return ""
+}
+
+// normaliseName lower-cases an identifier and drops '_', '-' and '.'.
+func normaliseName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r == '.' {
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, s)
+}
+
+// commonWords are left out of description likeness.
+var commonWords = setOf("the", "and", "for", "with", "from", "this", "that", "are", "not", "its", "into",
+	"will", "can", "you", "your", "when", "use", "used", "which", "return", "returns", "whether", "optional", "defaults")
+
+// wordShare is the share of distinct words the two texts have in common
+// (Jaccard index), counting words of three or more letters that are not
+// common; 0 when either text has none.
+func wordShare(a, b string) float64 {
+	wa, wb := descWords(a), descWords(b)
+	if len(wa) == 0 || len(wb) == 0 {
+		return 0
+	}
+	common := 0
+	for w := range wa {
+		if wb[w] {
+			common++
+		}
+	}
+	return float64(common) / float64(len(wa)+len(wb)-common)
+}
+
+func descWords(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		if len(f) >= 3 && !commonWords[f] {
+			out[f] = true
+		}
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between two strings (bytes).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

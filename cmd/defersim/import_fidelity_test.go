@@ -1,0 +1,184 @@
+package main
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"testing"
+
+	"github.com/defersim/defersim/internal/shareddata"
+	"github.com/defersim/defersim/sim/presets"
+	"github.com/defersim/defersim/traces"
+)
+
+// This file pins what a user gets from `trace import` then `run` on the
+// shared sessions that record token usage (issue 15): the replayed eager
+// prompt against the recorded one. docs/importers.md ("Replaying imported
+// sessions") gives the commands and the figures.
+//
+// The run is given the imported catalog with --catalogs (the flag `run`
+// needs until it reads a trace's own catalog).
+
+// readCSV reads a CSV file with a header into maps keyed by column name.
+func readCSV(t *testing.T, path string) []map[string]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) == 0 {
+		t.Fatalf("%s: empty", path)
+	}
+	var out []map[string]string
+	for _, r := range recs[1:] {
+		m := map[string]string{}
+		for i, k := range recs[0] {
+			if i < len(r) {
+				m[k] = r[i]
+			}
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func atoi(t *testing.T, s string) int64 {
+	t.Helper()
+	n, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatalf("not a number: %q", s)
+	}
+	return int64(n)
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s) == 0 {
+		return 0
+	}
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// TestImportedSWEAgentTokens replays the imported SWE-agent trajectories
+// under eager and compares, per session, the simulated prompt tokens with
+// the run's recorded info.model_stats.tokens_sent (SWE-agent records only
+// this per-session sum, no per-request usage, so the first request cannot
+// be compared alone). SWE-agent counts tokens_sent on the messages it
+// sends (litellm's token_counter), without the tools array: for
+// function-calling runs the simulated tools[] tokens are left out of the
+// comparison; for thought-action runs the commands were part of the system
+// prompt, which the import moved to the catalog, so they stay in. Neither
+// count holds the provider's tool preamble (request_overhead_tokens).
+func TestImportedSWEAgentTokens(t *testing.T) {
+	dir := shareddata.Path(t, "sessions", "swe-agent")
+	var files []string
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && filepath.Ext(p) == ".traj" {
+			files = append(files, p)
+		}
+		return nil
+	})
+	tmp := t.TempDir()
+	trace := filepath.Join(tmp, "swe.jsonl.gz")
+	if out, code := runCLI(t, append([]string{"trace", "import", "--from", "swe-agent", "-o", trace}, files...)...); code != 0 {
+		t.Fatalf("import exit %d:\n%s", code, out)
+	}
+	outDir := filepath.Join(tmp, "out")
+	if out, code := runCLI(t, "run", "--traces", trace, "--catalogs", trace+".catalog", "--strategies", "eager",
+		"--sessions-csv", "--no-report", "--bootstrap", "-1", "-q", "-o", outDir); code != 0 {
+		t.Fatalf("run exit %d:\n%s", code, out)
+	}
+	sessions, _, err := traces.ReadAll(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent, mode := map[string]int64{}, map[string]string{}
+	for _, s := range sessions {
+		st := s.Start()
+		if n, err := strconv.ParseInt(st.Meta["model_stats.tokens_sent"], 10, 64); err == nil && n > 0 {
+			sent[s.ID], mode[s.ID] = n, st.Meta["mode"]
+		}
+	}
+	if len(sent) == 0 {
+		t.Fatal("no shared trajectory records tokens_sent")
+	}
+	preamble := presets.DefaultParams().RequestOverheadTokens
+	var errs []float64
+	for _, r := range readCSV(t, filepath.Join(outDir, "sessions.csv")) {
+		rec, ok := sent[r["session_id"]]
+		if !ok || r["strategy"] != "eager" {
+			continue
+		}
+		sim := atoi(t, r["input_tokens"]) - preamble*atoi(t, r["requests"])
+		if mode[r["session_id"]] == "function_calling" {
+			sim -= atoi(t, r["schema_tokens"])
+		}
+		e := float64(sim-rec) / float64(rec)
+		errs = append(errs, e)
+		t.Logf("%s (%s): simulated %d, recorded %d tokens sent: %+.1f%%", r["session_id"], mode[r["session_id"]], sim, rec, 100*e)
+		if e < -0.10 || e > 0.10 {
+			t.Errorf("%s: simulated %d tokens sent, recorded %d (%+.1f%%), beyond 10%%", r["session_id"], sim, rec, 100*e)
+		}
+	}
+	if len(errs) != len(sent) {
+		t.Errorf("compared %d sessions, %d record tokens_sent", len(errs), len(sent))
+	}
+}
+
+// TestImportedTau2FirstRequest replays the imported tau2 telecom run (the
+// shared run with per-request usage) under eager and compares each
+// session's first request with its recorded prompt tokens. The 10% target
+// is not reachable honestly: the shared data holds neither the telecom
+// agent's tool schemas (the run's tools are absent from every shared
+// listing; only transfer_to_human_agents is taken, from the approximate
+// listing of another telecom version) nor the agent's instruction block
+// (the import keeps the domain policy). So the replay undercounts every
+// first request; the test pins that sign and its size (the default
+// request_overhead_tokens, an Anthropic tool preamble an OpenAI request
+// does not have, hides part of it), and logs the figures.
+func TestImportedTau2FirstRequest(t *testing.T) {
+	src := shareddata.Path(t, "sessions", "tau2-bench", "data", "simulations",
+		"2025-08-10T02:44:06.496849_telecom_llm_agent_gpt-4o_user_simulator_gpt-4o.json")
+	listing := shareddata.Path(t, "sessions", "tau2-bench", "derived", "tools_telecom.json")
+	tmp := t.TempDir()
+	trace := filepath.Join(tmp, "telecom.jsonl.gz")
+	if out, code := runCLI(t, "trace", "import", "--from", "tau2", src, "--fallback-tools", listing, "-o", trace); code != 0 {
+		t.Fatalf("import exit %d:\n%s", code, out)
+	}
+	csvPath := filepath.Join(tmp, "requests.csv")
+	if out, code := runCLI(t, "run", "--traces", trace, "--catalogs", trace+".catalog", "--strategies", "eager",
+		"--per-request", csvPath, "--no-report", "--bootstrap", "-1", "-q", "-o", filepath.Join(tmp, "out")); code != 0 {
+		t.Fatalf("run exit %d:\n%s", code, out)
+	}
+	var errs []float64
+	for _, r := range readCSV(t, csvPath) {
+		if r["request"] != "0" || r["recorded_input_tokens"] == "" {
+			continue
+		}
+		rec, sim := atoi(t, r["recorded_input_tokens"]), atoi(t, r["sim_input_tokens"])
+		e := float64(sim-rec) / float64(rec)
+		errs = append(errs, e)
+		if sim >= rec {
+			t.Errorf("%s: first request simulated %d, recorded %d: the missing tool schemas should leave it short", r["session"], sim, rec)
+		}
+	}
+	if len(errs) != 20 {
+		t.Fatalf("compared %d first requests, the run has 20 sessions", len(errs))
+	}
+	m := median(errs)
+	t.Logf("tau2 telecom first requests: %d sessions, median error %+.1f%% (10%% target not reachable: tools and instruction block absent from the shared data)", len(errs), 100*m)
+	if m < -0.20 {
+		t.Errorf("median first-request error %+.1f%%: more than the missing tools and instructions explain", 100*m)
+	}
+}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/embeddings/embedtest"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+func goldenFile(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *updateGolden {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := atomicfile.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s changed (-want +got); rerun with -update if intended:\n%s", name, diff)
+	}
+}
+
+// TestSRDEvalMultiToolGolden pins a multi-tool task file through srd eval:
+// server recall and task recall in the report, and the per-query output
+// (each need's ranks, the ranked lists and every search's results).
+func TestSRDEvalMultiToolGolden(t *testing.T) {
+	eval := filepath.Join("..", "..", "internal", "retrieval", "testdata", "eval")
+	pq := filepath.Join(t.TempDir(), "per-query.jsonl")
+	out, code := runSRDCmd(t, "eval", "--set", filepath.Join(eval, "tasks.yaml"), "--catalogs", filepath.Join(eval, "catalogs"),
+		"--srd", filepath.Join(eval, "srd"), "--rankers", "bm25,bm25f", "--modes", "flat,routed,fused",
+		"--resamples", "100", "--counter", "bytes/4", "--curve-k", "4", "--per-query", pq)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	for _, want := range []string{"| server recall@5 |", "| task recall@5 (all needs) |", "5 tasks · 10 needs", "### Against bm25/routed"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	goldenFile(t, "srd-eval-tasks.md", []byte(out))
+	lines, err := os.ReadFile(pq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(lines), "\n"); n != 5*6 {
+		t.Errorf("%d per-query lines, want 5 tasks × 6 arms", n)
+	}
+	goldenFile(t, "srd-eval-tasks.jsonl", lines)
+}
+
+// TestSRDEvalEmbeddings runs the dense and hybrid rankers end to end
+// against a fake OpenAI-compatible endpoint; the second run is served by
+// the cache and makes no request. Without an endpoint, the embedding
+// rankers are refused and nothing is sent.
+func TestSRDEvalEmbeddings(t *testing.T) {
+	srv := embedtest.New()
+	defer srv.Close()
+	eval := filepath.Join("..", "..", "internal", "retrieval", "testdata", "eval")
+	cache := t.TempDir()
+	args := []string{"eval", "--set", filepath.Join(eval, "tasks.yaml"), "--catalogs", filepath.Join(eval, "catalogs"),
+		"--srd", filepath.Join(eval, "srd"), "--rankers", "bm25,dense,hybrid", "--modes", "flat,fused",
+		"--resamples", "20", "--counter", "bytes/4", "--embeddings-url", srv.URL + "/v1", "--embeddings-model", "fake",
+		"--embeddings-cache", cache}
+	out, code := runSRDCmd(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	for _, want := range []string{"### dense", "### hybrid", "| hybrid/fused |"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	first := srv.Requests()
+	if first == 0 {
+		t.Fatal("no request reached the endpoint")
+	}
+	again, code := runSRDCmd(t, args...)
+	if code != 0 {
+		t.Fatalf("second run: exit %d: %s", code, again)
+	}
+	if n := srv.Requests() - first; n != 0 {
+		t.Errorf("second run made %d requests, want 0 (cache)", n)
+	}
+	if again != out {
+		t.Error("second run's report differs from the first")
+	}
+
+	// No endpoint: refused, no request.
+	before := srv.Requests()
+	out, code = runSRDCmd(t, "eval", "--set", filepath.Join(eval, "tasks.yaml"), "--catalogs", filepath.Join(eval, "catalogs"),
+		"--srd", filepath.Join(eval, "srd"), "--rankers", "dense")
+	if code == 0 || !strings.Contains(out, "needs an embeddings endpoint") || srv.Requests() != before {
+		t.Errorf("dense without an endpoint: exit %d, %q", code, out)
+	}
+	// A failing endpoint fails the command.
+	bad := append(slices.Clone(args[:len(args)-4]), "--embeddings-model", "fail", "--embeddings-cache", t.TempDir())
+	if out, code := runSRDCmd(t, bad...); code == 0 || !strings.Contains(out, "model failed") {
+		t.Errorf("failing endpoint: exit %d, %q", code, out)
+	}
+}

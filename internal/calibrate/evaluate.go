@@ -1,0 +1,211 @@
+package calibrate
+
+import (
+	"math"
+	"math/rand/v2"
+	"sort"
+
+	"github.com/defersim/defersim/sim"
+)
+
+// Evaluation judges a latency model on the held-out sessions: per request
+// (relative error of each prediction) and as distributions (two-sample
+// Kolmogorov–Smirnov distance between predicted and recorded times), for
+// request times and for first replies.
+type Evaluation struct {
+	Sessions int `json:"sessions"`
+	// Per-request error of the calibrated model (deterministic: no jitter)
+	// and of the scenario's latency.
+	Requests       ErrorSummary `json:"requests"`
+	RequestsBefore ErrorSummary `json:"requests_before"`
+	// By request kind: answering a user message, or a tool result.
+	AfterUser ErrorSummary `json:"after_user"`
+	AfterTool ErrorSummary `json:"after_tool"`
+	// TTFT: error of the predicted time to first token, where recorded.
+	TTFT      *ErrorSummary `json:"ttft,omitempty"`
+	Residuals Residuals     `json:"residuals_ms"`
+	RSquared  float64       `json:"r_squared"`
+	// KS distances of request times: deterministic predictions, with the
+	// fitted jitter (seeded draws), and the scenario's latency.
+	RequestKS       float64 `json:"request_ks"`
+	RequestKSJitter float64 `json:"request_ks_jitter"`
+	RequestKSBefore float64 `json:"request_ks_before"`
+	// First replies (sessions whose recording times one): per-session error
+	// and KS distance, deterministic, with jitter and before.
+	FirstReply         ErrorSummary `json:"first_reply"`
+	FirstReplyBefore   ErrorSummary `json:"first_reply_before"`
+	FirstReplyKS       float64      `json:"first_reply_ks"`
+	FirstReplyKSJitter float64      `json:"first_reply_ks_jitter"`
+	FirstReplyKSBefore float64      `json:"first_reply_ks_before"`
+	// InSample is the per-request error of the latency formula fitted on
+	// the held-out requests themselves, to the error reported here (least
+	// absolute relative error, every request equal, rates positive): about
+	// the best any choice of its four parameters does on these requests.
+	// Near Requests: the fit transfers and the rest of the variance is not
+	// in the token counts; far below: the fit set differs from these.
+	InSample *ErrorSummary `json:"in_sample,omitempty"`
+}
+
+// firstReplySims are the simulated first replies of the held-out sessions
+// under three latency models, by session id.
+type firstReplySims struct{ det, jitter, before map[string]float64 }
+
+// evaluate measures lat (deterministic), lat with jitterCV and the
+// scenario's latency on the held-out rows and sessions.
+func evaluate(rows []latencyRow, sessions []SessionRec, lat, scen sim.Latency, jitter float64, fr firstReplySims, seed int64) *Evaluation {
+	var held []latencyRow
+	for _, r := range rows {
+		if r.role == HeldOut {
+			held = append(held, r)
+		}
+	}
+	ev := &Evaluation{Sessions: countSessions(held)}
+	if len(held) == 0 {
+		return ev
+	}
+	pred, rec := predictions(lat, held)
+	ev.Requests = summarizeErrors(pred, rec)
+	ev.Residuals = residualQuantiles(pred, rec)
+	ev.RSquared = rSquared(pred, rec)
+	before, _ := predictions(scen, held)
+	ev.RequestsBefore = summarizeErrors(before, rec)
+	var pu, ru, pt, rt, tp, tr []float64
+	for i, r := range held {
+		if r.afterUser {
+			pu, ru = append(pu, pred[i]), append(ru, rec[i])
+		} else {
+			pt, rt = append(pt, pred[i]), append(rt, rec[i])
+		}
+		if r.ttft > 0 {
+			tp, tr = append(tp, predictTTFT(lat, r)), append(tr, r.ttft)
+		}
+	}
+	ev.AfterUser, ev.AfterTool = summarizeErrors(pu, ru), summarizeErrors(pt, rt)
+	if len(tp) > 0 {
+		s := summarizeErrors(tp, tr)
+		ev.TTFT = &s
+	}
+	ev.RequestKS = ksDistance(pred, rec)
+	ev.RequestKSBefore = ksDistance(before, rec)
+	ev.RequestKSJitter = ksDistance(jittered(pred, jitter, seed), rec)
+
+	var frRec, frDet, frJit, frBefore []float64
+	for _, s := range sessions {
+		if s.Role != HeldOut || s.FirstReplyMs <= 0 {
+			continue
+		}
+		d, ok := fr.det[s.ID]
+		if !ok {
+			continue
+		}
+		frRec = append(frRec, s.FirstReplyMs)
+		frDet = append(frDet, d)
+		frJit = append(frJit, fr.jitter[s.ID])
+		frBefore = append(frBefore, fr.before[s.ID])
+	}
+	if len(frRec) > 0 {
+		ev.FirstReply = summarizeErrors(frDet, frRec)
+		ev.FirstReplyBefore = summarizeErrors(frBefore, frRec)
+		ev.FirstReplyKS = ksDistance(frDet, frRec)
+		ev.FirstReplyKSJitter = ksDistance(frJit, frRec)
+		ev.FirstReplyKSBefore = ksDistance(frBefore, frRec)
+	}
+	return ev
+}
+
+// jittered multiplies each prediction by a median-one lognormal factor
+// with coefficient of variation cv, from a seeded source: the engine's draw
+// (mean one) on the latency withJitter writes.
+func jittered(pred []float64, cv float64, seed int64) []float64 {
+	out := append([]float64(nil), pred...)
+	if cv <= 0 {
+		return out
+	}
+	r := rand.New(rand.NewPCG(uint64(seed), 0x6a6974746572))
+	sigma := math.Sqrt(math.Log(1 + cv*cv))
+	for i := range out {
+		out[i] *= math.Exp(r.NormFloat64() * sigma)
+	}
+	return out
+}
+
+// ksDistance is the two-sample Kolmogorov–Smirnov statistic: the largest
+// vertical distance between the empirical distribution functions of a and
+// b (0 = identical, 1 = disjoint).
+func ksDistance(a, b []float64) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return math.NaN()
+	}
+	x := append([]float64(nil), a...)
+	y := append([]float64(nil), b...)
+	sort.Float64s(x)
+	sort.Float64s(y)
+	var i, j int
+	var d float64
+	for i < len(x) && j < len(y) {
+		v := math.Min(x[i], y[j])
+		for i < len(x) && x[i] <= v {
+			i++
+		}
+		for j < len(y) && y[j] <= v {
+			j++
+		}
+		d = math.Max(d, math.Abs(float64(i)/float64(len(x))-float64(j)/float64(len(y))))
+	}
+	return d
+}
+
+// bestInSample fits the latency formula on the held-out rows themselves by
+// least absolute relative error (bounded like the calibration) and returns
+// its error there (nil when it cannot be fitted).
+func bestInSample(rows []latencyRow) *ErrorSummary {
+	var held []latencyRow
+	var x [][]float64
+	var y []float64
+	for _, r := range rows {
+		if r.role == HeldOut && r.ms > 0 {
+			held = append(held, r)
+			x = append(x, []float64{1 / r.ms, r.unc / r.ms, r.read / r.ms, r.out / r.ms})
+			y = append(y, 1)
+		}
+	}
+	// Columns that are zero everywhere (no cache reads) drop out.
+	var keep []int
+	for j := range 4 {
+		for _, xi := range x {
+			if xi[j] != 0 {
+				keep = append(keep, j)
+				break
+			}
+		}
+	}
+	if len(held) < 5 || len(keep) == 0 {
+		return nil
+	}
+	xk := make([][]float64, len(x))
+	lower := make([]float64, len(keep))
+	for k, j := range keep {
+		if j > 0 {
+			lower[k] = 1000 / MaxRateTPS
+		}
+	}
+	for i, xi := range x {
+		for _, j := range keep {
+			xk[i] = append(xk[i], xi[j])
+		}
+	}
+	reg, err := FitBounded(xk, y, nil, lower, LAD)
+	if err != nil {
+		return nil
+	}
+	pred := make([]float64, len(held))
+	rec := make([]float64, len(held))
+	for i, r := range held {
+		for k, j := range keep {
+			pred[i] += reg.Beta[k] * col(r, j)
+		}
+		rec[i] = r.ms
+	}
+	s := summarizeErrors(pred, rec)
+	return &s
+}

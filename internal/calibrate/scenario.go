@@ -1,0 +1,423 @@
+package calibrate
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/scenarios"
+	"github.com/defersim/defersim/sim"
+	"github.com/defersim/defersim/sim/presets"
+	"github.com/defersim/defersim/traces"
+)
+
+// ScenarioOptions says how calibrated scenarios are written.
+type ScenarioOptions struct {
+	// Path is the scenario file to write ("" renders without writing: the
+	// scenario then replays the calibration traces, fit sessions included).
+	// With several model groups each gets Path with ".MODEL" before its
+	// extension.
+	Path string
+	// Base is the starting scenario's YAML (nil: a fresh scenario replaying
+	// with the recorded strategy, eager). Its model block and the fitted
+	// params are replaced; every other key is kept.
+	Base     []byte
+	BaseName string
+	// Catalogs are the catalog paths the calibration used; Seed the
+	// scenario's seed.
+	Catalogs []string
+	Seed     int64
+	// Inputs are paths a written file must not replace (traces, catalogs,
+	// the starting scenario).
+	Inputs []string
+}
+
+// Written is one calibrated scenario.
+type Written struct {
+	Model    string
+	Scenario string // path ("" when only rendered)
+	// HeldOut is the trace file of the held-out sessions written beside the
+	// scenario ("" when the scenario names the test traces themselves).
+	HeldOut string
+	YAML    []byte
+}
+
+// WriteScenarios renders, for each calibrated model group, a complete
+// scenario that replays the held-out sessions with the calibrated model and
+// params; with opt.Path it writes the scenario and, when the held-out
+// sessions are a part of a trace file, a trace file holding just them.
+// Every rendered scenario is loaded back and checked to carry the
+// calibrated model and params.
+func WriteScenarios(r *Result, opt ScenarioOptions) ([]Written, error) {
+	var fits []*ModelFit
+	for _, mf := range r.Models {
+		if mf.Latency != nil || mf.Overhead != nil {
+			fits = append(fits, mf)
+		}
+	}
+	var out []Written
+	for _, mf := range fits {
+		w := Written{Model: mf.Model}
+		if opt.Path != "" {
+			w.Scenario = opt.Path
+			if len(fits) > 1 {
+				ext := filepath.Ext(opt.Path)
+				w.Scenario = strings.TrimSuffix(opt.Path, ext) + "." + fileSafe(mf.Model) + ext
+			}
+		}
+		dir := "."
+		if w.Scenario != "" {
+			dir = filepath.Dir(w.Scenario)
+		}
+		var tracePaths []string
+		var traceNote string
+		switch {
+		case len(r.Test) > 0 && mf.HeldSessions == r.testSessions:
+			tracePaths = r.Test
+		case w.Scenario != "":
+			w.HeldOut = strings.TrimSuffix(w.Scenario, filepath.Ext(w.Scenario)) + ".held-out.jsonl.gz"
+			tracePaths = []string{w.HeldOut}
+		default:
+			tracePaths = append(append([]string(nil), r.Traces...), r.Test...)
+			traceNote = "every session of the traces, fitted-on ones included (-o FILE writes the held-out sessions beside the scenario and names them here)"
+		}
+		for _, p := range []string{w.Scenario, w.HeldOut} {
+			if p != "" && isInput(p, opt.Inputs) {
+				return nil, fmt.Errorf("%s is an input of the calibration: write the scenario elsewhere", p)
+			}
+		}
+		// First with the latency set inside the starting model block (its
+		// other keys and comments untouched), else with the whole block
+		// rewritten; the first that loads back with the calibrated values.
+		var doc []byte
+		for _, inPlace := range []bool{true, false} {
+			d, err := renderScenario(r, mf, opt, rel(dir, tracePaths), rel(dir, opt.Catalogs), traceNote, inPlace)
+			if err == nil {
+				err = verifyScenario(d, w.Scenario, mf)
+			}
+			if err == nil {
+				doc = d
+				break
+			}
+			if !inPlace {
+				return nil, err
+			}
+		}
+		w.YAML = doc
+		out = append(out, w)
+	}
+	if opt.Path == "" {
+		return out, nil
+	}
+	for _, w := range out {
+		if w.HeldOut != "" {
+			if err := writeHeldOut(r, w); err != nil {
+				return nil, err
+			}
+		}
+		if err := atomicfile.WriteFile(w.Scenario, w.YAML, 0o644); err != nil {
+			return nil, fmt.Errorf("write scenario: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// writeHeldOut writes the held-out sessions of w's model group.
+func writeHeldOut(r *Result, w Written) error {
+	var group string
+	for _, mf := range r.Models {
+		if mf.Model == w.Model {
+			group = mf.group
+		}
+	}
+	src := r.data.source(group, false)
+	return atomicfile.Write(w.HeldOut, 0o644, func(f *os.File) error {
+		tw := traces.NewWriter(f, true)
+		for s, err := range heldOut(src) {
+			if err != nil {
+				return err
+			}
+			if err := tw.WriteSession(s); err != nil {
+				return err
+			}
+		}
+		return tw.Close()
+	})
+}
+
+// renderScenario builds the scenario YAML: the base scenario with its
+// traces, catalogs, model (inPlace: only its latency) and fitted params
+// replaced, or a fresh one.
+func renderScenario(r *Result, mf *ModelFit, opt ScenarioOptions, tracePaths, catalogs []string, traceNote string, inPlace bool) ([]byte, error) {
+	var root yaml.Node
+	if opt.Base != nil {
+		if err := yaml.Unmarshal(opt.Base, &root); err != nil {
+			return nil, fmt.Errorf("%s: %w", opt.BaseName, err)
+		}
+	}
+	if root.Kind != yaml.DocumentNode || len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
+		root = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode}}}
+		m := root.Content[0]
+		setKey(m, "name", scalar("calibrated-"+fileSafe(mf.Model)))
+		setKey(m, "seed", scalar(fmt.Sprint(opt.Seed)))
+	}
+	m := root.Content[0]
+	m.HeadComment = strings.TrimRight(header(r, mf)+"\n"+m.HeadComment, "\n")
+	setKey(m, "traces", strList(tracePaths))
+	if traceNote != "" {
+		keyNode(m, "traces").HeadComment = traceNote
+	}
+	setKey(m, "catalogs", strList(catalogs))
+	if old := keyNode(m, "model"); inPlace && old != nil && old.Kind == yaml.MappingNode && !hasMerge(old) {
+		var lat yaml.Node
+		if err := lat.Encode(mf.ModelOut.Latency); err != nil {
+			return nil, err
+		}
+		setKey(old, "latency", &lat)
+	} else {
+		mn, err := modelNode(mf.ModelOut)
+		if err != nil {
+			return nil, err
+		}
+		setKey(m, "model", mn)
+	}
+	setParams(m, mf.Params, mf.Overhead != nil)
+	if keyNode(m, "strategies") == nil {
+		setKey(m, "strategies", strList([]string{"eager"}))
+	}
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(&root); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// header is the comment a written scenario opens with.
+func header(r *Result, mf *ModelFit) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "defersim calibrate: model %s, fitted on %d session(s) of %s (--fit-on %s, seed %d), judged on %d held-out session(s).\n",
+		mf.Model, mf.FitSessions, baseNames(r.Traces), r.FitOn, r.Seed, mf.HeldSessions)
+	if o := mf.Overhead; o != nil && o.After != nil {
+		fmt.Fprintf(&b, "Held-out prompt tokens: median |error| %s, p90 %s (was %s, %s).\n",
+			pct(o.After.InputMedianAbsRelErr), pct(o.After.InputP90AbsRelErr), pct(o.Before.InputMedianAbsRelErr), pct(o.Before.InputP90AbsRelErr))
+	}
+	if ev := mf.HeldOut; ev != nil && ev.Requests.Requests > 0 {
+		fmt.Fprintf(&b, "Held-out request time: median |error| %s, p90 %s, KS %.3f (was %s, %s, KS %.3f).\n",
+			pct(ev.Requests.MedianAbsRel), pct(ev.Requests.P90AbsRel), ev.RequestKS,
+			pct(ev.RequestsBefore.MedianAbsRel), pct(ev.RequestsBefore.P90AbsRel), ev.RequestKSBefore)
+	}
+	if l := mf.Latency; l != nil && l.Latency.JitterCV == 0 {
+		fmt.Fprintf(&b, "Latency is deterministic; the fitted jitter_cv is %g (calibrate --jitter writes it, for distributions).\n", l.JitterCV)
+	}
+	return b.String()
+}
+
+// modelNode is the model block: the preset and what differs from it, or
+// the whole model when it is not a preset; the latency always.
+func modelNode(m sim.Model) (*yaml.Node, error) {
+	var full yaml.Node
+	if err := full.Encode(m); err != nil {
+		return nil, err
+	}
+	out := &yaml.Node{Kind: yaml.MappingNode}
+	p, err := presets.Model(m.Name)
+	if err != nil || p.Name != m.Name {
+		return &full, nil
+	}
+	var base yaml.Node
+	if err := base.Encode(p); err != nil {
+		return nil, err
+	}
+	setKey(out, "preset", scalar(m.Name))
+	for i := 0; i+1 < len(full.Content); i += 2 {
+		k, v := full.Content[i].Value, full.Content[i+1]
+		if k == "name" {
+			continue
+		}
+		if k == "latency" {
+			setKey(out, k, v)
+			continue
+		}
+		if d := diffNode(v, keyNode(&base, k)); d != nil {
+			setKey(out, k, d)
+		}
+	}
+	return out, nil
+}
+
+// diffNode returns the parts of v that differ from base (nil: none).
+func diffNode(v, base *yaml.Node) *yaml.Node {
+	if base == nil || v.Kind != base.Kind {
+		return v
+	}
+	if v.Kind != yaml.MappingNode {
+		if v.Value == base.Value {
+			return nil
+		}
+		return v
+	}
+	out := &yaml.Node{Kind: yaml.MappingNode}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		if d := diffNode(v.Content[i+1], keyNode(base, v.Content[i].Value)); d != nil {
+			setKey(out, v.Content[i].Value, d)
+		}
+	}
+	if len(out.Content) == 0 {
+		return nil
+	}
+	return out
+}
+
+// setParams writes the fitted overheads (and the tokenizer they were
+// counted with) into the params block, keeping its other keys; a params
+// block the writer cannot edit in place (an alias, a merge) is replaced by
+// every param.
+func setParams(m *yaml.Node, p sim.Params, overhead bool) {
+	if !overhead {
+		return
+	}
+	keys := []struct {
+		k, v string
+	}{
+		{"tokenizer", p.Tokenizer},
+		{"request_overhead_tokens", fmt.Sprint(p.RequestOverheadTokens)},
+		{"message_overhead_tokens", fmt.Sprint(p.MessageOverheadTokens)},
+		{"tool_overhead_tokens", fmt.Sprint(p.ToolOverheadTokens)},
+	}
+	pn := keyNode(m, "params")
+	if pn == nil || pn.Kind != yaml.MappingNode || hasMerge(pn) {
+		if pn != nil {
+			full := &yaml.Node{}
+			if err := full.Encode(p); err == nil {
+				setKey(m, "params", full)
+				return
+			}
+		}
+		pn = &yaml.Node{Kind: yaml.MappingNode}
+		setKey(m, "params", pn)
+	}
+	for _, kv := range keys {
+		setKey(pn, kv.k, scalar(kv.v))
+	}
+}
+
+func hasMerge(n *yaml.Node) bool {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == "<<" || n.Content[i+1].Kind == yaml.AliasNode {
+			return true
+		}
+	}
+	return false
+}
+
+// verifyScenario loads the rendered scenario back and checks that it
+// carries the calibrated model and params.
+func verifyScenario(doc []byte, path string, mf *ModelFit) error {
+	name := path
+	if name == "" {
+		name = "calibrated.yaml"
+	}
+	sc, err := scenarios.Parse(doc, name, filepath.Dir(name))
+	if err != nil {
+		return fmt.Errorf("the calibrated scenario does not load: %w", err)
+	}
+	if !reflect.DeepEqual(sc.Model, mf.ModelOut) {
+		return fmt.Errorf("the calibrated scenario's model %+v is not the calibrated %+v", sc.Model, mf.ModelOut)
+	}
+	if !reflect.DeepEqual(sc.Params, mf.Params) {
+		return fmt.Errorf("the calibrated scenario's params %+v are not the calibrated %+v", sc.Params, mf.Params)
+	}
+	return nil
+}
+
+func keyNode(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+func setKey(m *yaml.Node, key string, v *yaml.Node) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			v.HeadComment = m.Content[i+1].HeadComment
+			m.Content[i+1] = v
+			return
+		}
+	}
+	m.Content = append(m.Content, scalar(key), v)
+}
+
+func scalar(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: v} }
+
+func strList(xs []string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.SequenceNode}
+	for _, x := range xs {
+		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: x, Tag: "!!str"})
+	}
+	return n
+}
+
+// rel returns paths relative to dir where possible (a scenario resolves
+// its paths against its own directory).
+func rel(dir string, paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = p
+		if filepath.IsAbs(p) || strings.HasPrefix(p, scenarios.EmbeddedPrefix) {
+			continue
+		}
+		ad, err1 := filepath.Abs(dir)
+		ap, err2 := filepath.Abs(p)
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		if r, err := filepath.Rel(ad, ap); err == nil {
+			out[i] = filepath.ToSlash(r)
+		}
+	}
+	return out
+}
+
+func isInput(p string, inputs []string) bool {
+	ap, err := filepath.Abs(p)
+	if err != nil {
+		return false
+	}
+	for _, in := range inputs {
+		if ai, err := filepath.Abs(in); err == nil && ai == ap {
+			return true
+		}
+	}
+	return false
+}
+
+// fileSafe turns a model name into a file-name part.
+func fileSafe(s string) string {
+	if s == "" {
+		return "model"
+	}
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+			return r
+		}
+		return '-'
+	}, s)
+}

@@ -1,0 +1,93 @@
+package check
+
+import (
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/defersim/defersim/internal/cliout"
+)
+
+// jsonReport is the JSON form of a Report (`check --format json`,
+// documented in docs/check.md).
+type jsonReport struct {
+	Baseline       string    `json:"baseline"`
+	Current        string    `json:"current"`
+	Verdict        string    `json:"verdict"`
+	Regression     bool      `json:"regression"`
+	Summary        Summary   `json:"summary"`
+	Warnings       []string  `json:"warnings"`
+	Notes          []string  `json:"notes"`
+	Checks         []jsonRow `json:"checks"`
+	CatalogChanges []string  `json:"catalog_changes"`
+	Changes        []string  `json:"changes"`
+}
+
+type jsonRow struct {
+	Strategy  string   `json:"strategy"`
+	Check     string   `json:"check"`
+	Metric    string   `json:"metric"`
+	Stat      string   `json:"stat"`
+	Unit      string   `json:"unit"`
+	Baseline  *float64 `json:"baseline"`
+	Current   *float64 `json:"current"`
+	Change    *float64 `json:"change"`
+	RelChange *float64 `json:"rel_change"`
+	Allowed   *float64 `json:"allowed"`
+	Noise     *float64 `json:"noise"`
+	Paired    bool     `json:"paired"`
+	Status    Status   `json:"status"`
+}
+
+// num is v, or nil (JSON null) when it is not a finite number.
+func num(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// WriteJSON writes the report as JSON: every check, not only those that
+// moved.
+func WriteJSON(w io.Writer, r *Report) error {
+	out := jsonReport{Baseline: r.BaselinePath, Current: r.CurrentPath, Verdict: r.Verdict(),
+		Regression: r.Summary.Regressions > 0, Summary: r.Summary, Warnings: orEmpty(r.Warnings), Notes: orEmpty(r.Notes),
+		Checks: []jsonRow{}, CatalogChanges: orEmpty(r.CatalogChanges), Changes: orEmpty(r.Changes)}
+	for _, row := range r.Rows {
+		jr := jsonRow{Strategy: row.Strategy, Check: row.Rule.Key(), Metric: row.Rule.Metric, Stat: row.Rule.Stat, Unit: row.Unit,
+			Baseline: num(row.Base), Current: num(row.Current), Change: num(row.Change), RelChange: num(row.RelChange()),
+			Allowed: num(row.Allowed), Paired: row.Paired, Status: row.Status}
+		if !row.Paired && (row.HaveCI || row.NoiseBand != 0) {
+			jr.Noise = num(row.NoiseBand)
+		}
+		out.Checks = append(out.Checks, jr)
+	}
+	return cliout.WriteJSON(w, out)
+}
+
+// WriteCSV writes one row per check, values in the metric's unit.
+func WriteCSV(w io.Writer, r *Report) error {
+	f := func(v float64) string {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return ""
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	var rows [][]string
+	for _, row := range r.Rows {
+		noise := ""
+		if !row.Paired && (row.HaveCI || row.NoiseBand != 0) {
+			noise = f(row.NoiseBand)
+		}
+		rows = append(rows, []string{row.Strategy, row.Rule.Key(), row.Unit, f(row.Base), f(row.Current), f(row.Change),
+			f(row.RelChange()), f(row.Allowed), noise, strconv.FormatBool(row.Paired), string(row.Status)})
+	}
+	return cliout.WriteCSV(w, []string{"strategy", "check", "unit", "baseline", "current", "change", "rel_change", "allowed", "noise", "paired", "status"}, rows)
+}

@@ -1,0 +1,75 @@
+package cliout
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+func TestFormatFlag(t *testing.T) {
+	c := &cobra.Command{Use: "x"}
+	f := AddFormat(c, Text, JSON)
+	AddJSONAlias(c, f)
+	if err := c.Flags().Parse([]string{"--format", "csv"}); err == nil || !strings.Contains(err.Error(), "want text or json") {
+		t.Errorf("--format csv on a text|json command: %v", err)
+	}
+	if err := c.Flags().Parse([]string{"--json"}); err != nil || *f != JSON {
+		t.Errorf("--json alias: %v, format %q", err, *f)
+	}
+	var warn bytes.Buffer
+	WarnDeprecated(c, &warn)
+	if !strings.Contains(warn.String(), "--json is deprecated: use --format json") {
+		t.Errorf("warning %q", warn.String())
+	}
+	if c.Flags().Lookup("json").Hidden != true {
+		t.Error("the deprecated flag is listed in the help")
+	}
+}
+
+func TestSinkWritesFileOnlyOnCommit(t *testing.T) {
+	var stdout bytes.Buffer
+	if s := Open("-", &stdout); s.ToFile() {
+		t.Error("- is not stdout")
+	}
+	path := filepath.Join(t.TempDir(), "out.txt")
+	s := Open(path, &stdout)
+	s.Write([]byte("hello"))
+	if _, err := os.Stat(path); err == nil {
+		t.Error("file written before Commit")
+	}
+	if err := s.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != "hello" || stdout.Len() != 0 {
+		t.Errorf("file %q, stdout %q", data, stdout.String())
+	}
+}
+
+func TestStdinOnce(t *testing.T) {
+	in := &Inputs{Stdin: strings.NewReader("data")}
+	got, err := in.ReadFile("-")
+	if err != nil || string(got) != "data" {
+		t.Fatalf("%q %v", got, err)
+	}
+	if _, err := in.ReadFile("-"); err == nil {
+		t.Error("stdin read twice without an error")
+	}
+	if _, err := in.ReadFile(filepath.Join(t.TempDir(), "missing")); err == nil || strings.Count(err.Error(), "missing") != 1 {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+func TestCSVEscapesFormulas(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteCSV(&b, []string{"a", "b"}, [][]string{{"=SUM(A1)", "-3.5"}, {"@cmd", "plain"}}); err != nil {
+		t.Fatal(err)
+	}
+	want := "a,b\n'=SUM(A1),-3.5\n'@cmd,plain\n"
+	if b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}

@@ -1,0 +1,141 @@
+package plan
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/defersim/defersim/internal/cliout"
+)
+
+// WriteProjectionMarkdown writes the projection as Markdown tables (cost,
+// tokens, latency), for a planning document or a pull request.
+func WriteProjectionMarkdown(w io.Writer, p *Projection) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "### Projection of %s to %s sessions a day\n\n", cliout.MDEscape(p.Scenario), count(p.SessionsPerDay))
+	fmt.Fprintf(&b, "%d sessions replayed; %g days a month; 95%% intervals in brackets.", p.Sessions, p.DaysPerMonth)
+	if p.Prices != nil {
+		fmt.Fprintf(&b, " Prices (%s, USD per million tokens): input %s, cache write %s, cache read %s, output %s.",
+			cliout.MDEscape(p.Prices.Model), price(p.Prices.Input), price(p.Prices.CacheWrite), price(p.Prices.CacheRead), price(p.Prices.Output))
+	}
+	b.WriteString("\n\n")
+	if p.SmallSample {
+		b.WriteString("> **Small sample:** fewer than 30 sessions replayed; intervals are wide and may be unreliable.\n\n")
+	}
+	head := []string{"Strategy", "USD / day", "USD / month"}
+	byKind := len(p.Strategies) > 0 && len(p.Strategies[0].USDByKind) > 0
+	if byKind {
+		head = append(head, "uncached $/day", "write $/day", "read $/day", "output $/day")
+	}
+	head = append(head, "extra requests / day")
+	var rows [][]string
+	for _, s := range p.Strategies {
+		r := []string{cliout.MDEscape(s.Strategy), dollars(s.USD), dollars(s.MonthUSD)}
+		for _, k := range s.USDByKind {
+			r = append(r, usdShort(k.Value))
+		}
+		rows = append(rows, append(r, count(s.ExtraRequests.Value)))
+	}
+	b.WriteString("**Cost**\n\n")
+	mdTable(&b, head, rows)
+	head = []string{"Strategy", "input (all kinds) / day"}
+	for _, k := range tokenKinds {
+		head = append(head, k.Name)
+	}
+	head = append(head, "input / month")
+	rows = nil
+	for _, s := range p.Strategies {
+		r := []string{cliout.MDEscape(s.Strategy), tokensCI(s.InputTokens)}
+		for _, k := range s.Tokens {
+			r = append(r, count(k.Value))
+		}
+		rows = append(rows, append(r, count(s.MonthInputTokens.Value)))
+	}
+	b.WriteString("\n**Tokens per day**\n\n")
+	mdTable(&b, head, rows)
+	rows = nil
+	for _, s := range p.Strategies {
+		rows = append(rows, []string{cliout.MDEscape(s.Strategy), secondsCI(s.FirstReplyP50), secondsCI(s.FirstReplyP95), secondsCI(s.SessionP50)})
+	}
+	b.WriteString("\n**Latency per session**\n\n")
+	mdTable(&b, []string{"Strategy", "first reply p50", "first reply p95", "session p50"}, rows)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteSeriesMarkdown writes the rows of a sweep or growth as a Markdown
+// table.
+func WriteSeriesMarkdown(w io.Writer, rows []SeriesRow) error {
+	var b strings.Builder
+	var out [][]string
+	for _, r := range rows {
+		out = append(out, []string{cliout.MDEscape(r.Label), cliout.MDEscape(r.Strategy), dollars(r.CostUSD),
+			secondsCI(r.FirstReplyMs), secondsCI(r.FirstP95Ms), fmt.Sprintf("%.2f", r.ExtraTrips), fmt.Sprintf("%.3f", r.Malformed)})
+	}
+	mdTable(&b, []string{"Point", "Strategy", "cost / session", "first reply mean", "first reply p95", "extra round trips / session", "malformed calls / session"}, out)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteBreakdownsMarkdown writes where each rule breaks down.
+func WriteBreakdownsMarkdown(w io.Writer, bs []Breakdown, margin float64, first, last string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Where each rule breaks down (first point more than %.0f%% worse than at %s) and growth from %s to %s:\n\n",
+		margin*100, cliout.MDEscape(first), cliout.MDEscape(first), cliout.MDEscape(last))
+	var rows [][]string
+	for _, x := range bs {
+		rows = append(rows, []string{cliout.MDEscape(x.Strategy), cliout.MDEscape(orNever(x.CostAt)), cliout.MDEscape(orNever(x.LatencyAt)),
+			fmt.Sprintf("%.2f", x.CostGrowth), fmt.Sprintf("%.2f", x.FirstMeanGrowth), fmt.Sprintf("%.2f", x.FirstP95Growth)})
+	}
+	mdTable(&b, []string{"Strategy", "cost breaks at", "p95 first reply breaks at", "cost ×", "first reply mean ×", "p95 ×"}, rows)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func mdTable(b *strings.Builder, head []string, rows [][]string) {
+	right := make([]bool, len(head))
+	for i := 1; i < len(right); i++ {
+		right[i] = true
+	}
+	_ = cliout.MDTable(b, head, right, rows)
+}
+
+// WriteProjectionCSV writes one row per strategy: the projected amounts
+// with their interval ends, in USD, tokens and milliseconds.
+func WriteProjectionCSV(w io.Writer, p *Projection) error {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	head := []string{"strategy"}
+	amounts := func(s StrategyPlan) []struct {
+		name string
+		a    Amount
+	} {
+		out := []struct {
+			name string
+			a    Amount
+		}{{"usd_per_day", s.USD}, {"usd_per_month", s.MonthUSD}, {"input_tokens_per_day", s.InputTokens}}
+		for _, k := range s.Tokens {
+			out = append(out, struct {
+				name string
+				a    Amount
+			}{strings.ReplaceAll(k.Kind, " ", "_") + "_tokens_per_day", k.Amount})
+		}
+		return append(out, []struct {
+			name string
+			a    Amount
+		}{{"first_reply_p50_ms", s.FirstReplyP50}, {"first_reply_p95_ms", s.FirstReplyP95}, {"session_p50_ms", s.SessionP50},
+			{"extra_requests_per_day", s.ExtraRequests}}...)
+	}
+	var rows [][]string
+	for i, s := range p.Strategies {
+		r := []string{s.Strategy}
+		for _, a := range amounts(s) {
+			if i == 0 {
+				head = append(head, a.name, a.name+"_low", a.name+"_high")
+			}
+			r = append(r, f(a.a.Value), f(a.a.Low), f(a.a.High))
+		}
+		rows = append(rows, r)
+	}
+	return cliout.WriteCSV(w, head, rows)
+}

@@ -1,0 +1,93 @@
+package recommend
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/defersim/defersim/internal/cliout"
+)
+
+// WriteMarkdown writes the proposal for a pull request or a planning
+// document: the decisions, the budget, the validation table, the strategy
+// snippet, and the per-tool evidence folded away.
+func WriteMarkdown(w io.Writer, p *Proposal) error {
+	var b strings.Builder
+	e := p.Economy
+	b.WriteString("### defersim recommend\n\n")
+	fmt.Fprintf(&b, "Learnt from %d sessions (%d held apart for validation); model %s, %.1f requests per session, first prompt %.0f tokens. "+
+		"A search round trip before the first reply costs %.0f ms (%s injection, base %s).\n\n",
+		p.Training, p.HeldOut, cliout.MDEscape(e.Model.Name), e.Requests, e.FirstPrompt, p.RoundTripMs, cliout.MDEscape(e.Injection), cliout.MDEscape(p.BaseName))
+	fmt.Fprintf(&b, "- **never-defer:** %s\n- **always-defer:** %s\n", mdList(p.Strategy.NeverDefer), mdList(p.Strategy.AlwaysDefer))
+	fmt.Fprintf(&b, "- **budget:** %d estimated tokens (bytes/3.5 of the OpenAI function form): deferring pays above %.0f deferrable schema tokens; this catalog: %d estimated tokens\n",
+		p.Budget, p.BreakEvenTokens, p.RegistryEstimated)
+	fmt.Fprintf(&b, "- **mode:** %s\n\n", cliout.MDEscape(p.Mode))
+	if v := p.Validation; v != nil {
+		fmt.Fprintf(&b, "**Validation** on %d held-out sessions (paired differences proposal − strategy, 95%% CI):\n\n", v.Sessions)
+		var rows [][]string
+		for _, r := range v.Rows {
+			name := cliout.MDEscape(r.Strategy)
+			if r.Strategy == v.Current {
+				name += " (current)"
+			}
+			rows = append(rows, []string{name, fmt.Sprintf("$%.5f", r.CostUSD), fmt.Sprintf("%.0f ms", r.FirstReplyMs), fmt.Sprintf("%.0f ms", r.FirstP95Ms),
+				diffUSD(r.CostDiff, r.CostDiffCI != nil, ciLow(r.CostDiffCI), ciHigh(r.CostDiffCI), r.Strategy == ProposalName),
+				diffMs(r.FirstReplyDiff, r.FirstDiffCI != nil, ciLow(r.FirstDiffCI), ciHigh(r.FirstDiffCI), r.Strategy == ProposalName),
+				cliout.MDEscape(r.Verdict)})
+		}
+		_ = cliout.MDTable(&b, []string{"Strategy", "cost / session", "first reply mean", "p95", "Δ cost", "Δ first reply", "verdict"},
+			[]bool{false, true, true, true, true, true, false}, rows)
+		b.WriteString("\n" + cliout.MDEscape(v.Summary()) + "\n\n")
+	}
+	b.WriteString("Strategy snippet (add it to the scenario's `strategies:`):\n\n```yaml\n")
+	b.Write(Snippet(p))
+	b.WriteString("```\n\n")
+	fmt.Fprintf(&b, "<details><summary>Evidence per tool (%d tools)</summary>\n\n", len(p.Tools))
+	_ = cliout.MDTable(&b, toolHeader, []bool{false, true, true, true, true, true, false, true, true, true, true, false}, toolRows(p, cliout.MDEscape))
+	b.WriteString("\n</details>\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+var toolHeader = []string{"tool", "opens", "called", "first turn", "before reply", "tokens", "drift", "defer +ms", "direct +ms", "direct $", "deferred $", "decision"}
+
+func toolRows(p *Proposal, esc func(string) string) [][]string {
+	var rows [][]string
+	for _, a := range p.Tools {
+		drift := "-"
+		if len(a.Schema.Drift) > 0 {
+			drift = strings.Join(a.Schema.Drift, " ")
+		}
+		rows = append(rows, []string{esc(toolLabel(a.Key)), pct(a.OpenShare), pct(a.UseShare), pct(a.FirstTurnShare), pct(a.BeforeReplyShare),
+			strconv.FormatInt(a.Schema.Tokens, 10), esc(drift), fmt.Sprintf("%.0f", a.DeferMs), fmt.Sprintf("%.0f", a.DirectMs),
+			fmt.Sprintf("%.5f", a.DirectUSD), fmt.Sprintf("%.5f", a.DeferUSD), esc(a.Decision)})
+	}
+	return rows
+}
+
+func mdList(xs []string) string {
+	if len(xs) == 0 {
+		return "(none)"
+	}
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = "`" + strings.ReplaceAll(x, "`", "'") + "`"
+	}
+	return strings.Join(out, ", ")
+}
+
+// WriteCSV writes the per-tool evidence, one row per tool, shares as
+// fractions and times in milliseconds.
+func WriteCSV(w io.Writer, p *Proposal) error {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	var rows [][]string
+	for _, a := range p.Tools {
+		rows = append(rows, []string{a.Key.Server, a.Key.Tool, f(a.OpenShare), f(a.UseShare), f(a.FirstTurnShare), f(a.BeforeReplyShare),
+			f(a.CallsPerSession), strconv.FormatInt(a.Schema.Tokens, 10), strings.Join(a.Schema.Drift, " "), f(a.DeferMs), f(a.DirectMs),
+			f(a.DirectUSD), f(a.DeferUSD), f(a.BreakEvenShare), f(a.BeforeReplyLow), a.Decision, a.Why})
+	}
+	return cliout.WriteCSV(w, []string{"server", "tool", "open_share", "use_share", "first_turn_share", "before_first_reply_share",
+		"calls_per_session", "schema_tokens", "drift", "defer_first_reply_ms", "direct_first_reply_ms", "direct_usd", "defer_usd",
+		"break_even_share", "before_first_reply_low", "decision", "why"}, rows)
+}

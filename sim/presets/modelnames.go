@@ -1,0 +1,48 @@
+package presets
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Vendor spellings of a model name that ResolveModel reads past.
+var (
+	// A dated snapshot: "-20250929", "-2024-08-06", Vertex's "@20250929".
+	datedSuffix = regexp.MustCompile(`(?:[-@]\d{8}|-\d{4}-\d{2}-\d{2})$`)
+	// Bedrock's model version: "-v1:0", "-v2".
+	bedrockVersion = regexp.MustCompile(`-v\d+(?::\d+)?$`)
+	// Bedrock's provider (and cross-region) prefix: "anthropic.", "us.anthropic.".
+	bedrockPrefix = regexp.MustCompile(`^(?:[a-z]{2,4}\.)?(?:anthropic|openai)\.`)
+	// A version written with a dash between its digits: "4-5" for "4.5".
+	dashedVersion = regexp.MustCompile(`(\d)-(\d)(-|$)`)
+)
+
+// ResolveModel maps a model name as recorded by a vendor API, a router or a
+// cloud to the model preset it denotes, and reports whether there is one.
+// It lowercases the name and reads past, in order: a router's provider path
+// ("openai/gpt-4o", "openrouter/anthropic/claude-sonnet-4.5"), a Bedrock
+// provider prefix and version ("anthropic.claude-…-v1:0"), a dated snapshot
+// suffix ("-20250929", "-2024-08-06", "@20250929") or "-latest", and dashes
+// between version digits ("claude-sonnet-4-5" is claude-sonnet-4.5). A name
+// that still matches no preset — another model, another generation or size
+// ("claude-opus-4-6", "gpt-5-mini") — resolves to nothing: callers must say
+// which preset they use instead, never pick one silently.
+func ResolveModel(name string) (string, bool) {
+	n := strings.ToLower(strings.TrimSpace(name))
+	if i := strings.LastIndexByte(n, '/'); i >= 0 {
+		n = n[i+1:]
+	}
+	n = bedrockPrefix.ReplaceAllString(n, "")
+	n = bedrockVersion.ReplaceAllString(n, "")
+	n = strings.TrimSuffix(n, "-latest")
+	n = datedSuffix.ReplaceAllString(n, "")
+	for dashedVersion.MatchString(n) {
+		n = dashedVersion.ReplaceAllString(n, "$1.$2$3")
+	}
+	for _, p := range modelTable() {
+		if p.name == n {
+			return n, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,158 @@
+package traces
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// MetaCatalog is the session_start meta key that names the catalog
+// directory of a trace: a path relative to the directory of the trace file
+// (slash-separated), or absolute. `trace import` writes it.
+const MetaCatalog = "catalog"
+
+// CatalogRef returns the value of meta "catalog" for a trace written to
+// tracePath whose catalog is catalogDir: the path relative to the trace's
+// directory, slash-separated, or the absolute path when there is none.
+func CatalogRef(tracePath, catalogDir string) string {
+	base, err1 := filepath.Abs(filepath.Dir(tracePath))
+	dir, err2 := filepath.Abs(catalogDir)
+	if err1 != nil || err2 != nil {
+		return filepath.ToSlash(catalogDir)
+	}
+	if rel, err := filepath.Rel(base, dir); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(dir)
+}
+
+// CatalogFor returns the catalog directory of the trace at path, by the
+// first of these that applies:
+//
+//  1. the session_start on the file's first line has meta "catalog"
+//     (relative to the trace's directory): that directory, which must exist
+//     (an error otherwise);
+//  2. a directory path + ".catalog" exists (the default of `trace import`);
+//  3. a directory "catalog" beside the trace holds catalog files (`trace
+//     gen`); a directory of that name holding none (a Go package, say) is
+//     not taken for one.
+//
+// ok is false when none applies. The error is non-nil when the trace cannot
+// be read or names a catalog that is not there.
+func CatalogFor(path string) (dir string, ok bool, err error) {
+	var ref string
+	// A FIFO or a pipe is not read here: its first line would be lost to
+	// the command that reads it next (issue 18.1).
+	if st, serr := os.Stat(path); serr != nil || st.Mode().IsRegular() {
+		if ref, err = firstCatalogMeta(path); err != nil {
+			return "", false, err
+		}
+	}
+	if ref != "" {
+		dir := filepath.FromSlash(ref)
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(filepath.Dir(path), dir)
+		}
+		st, err := os.Stat(dir)
+		if err != nil {
+			return "", false, fmt.Errorf("%s: its catalog %q (session_start meta %s): %w", path, ref, MetaCatalog, err)
+		}
+		if !st.IsDir() {
+			return "", false, fmt.Errorf("%s: its catalog %q (session_start meta %s) is not a directory", path, ref, MetaCatalog)
+		}
+		return filepath.Clean(dir), true, nil
+	}
+	if c := path + ".catalog"; isDir(c) {
+		return filepath.Clean(c), true, nil
+	}
+	if c := filepath.Join(filepath.Dir(path), "catalog"); isDir(c) && holdsCatalogFiles(c) {
+		return filepath.Clean(c), true, nil
+	}
+	return "", false, nil
+}
+
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}
+
+// holdsCatalogFiles reports whether dir holds a file a catalog directory
+// is made of: a *.json file that is not a capture's *.meta.json, or a
+// catalog.yaml / catalog.yml manifest.
+func holdsCatalogFiles(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || strings.HasPrefix(n, ".") {
+			continue
+		}
+		if n == "catalog.yaml" || n == "catalog.yml" || (strings.HasSuffix(n, ".json") && !strings.HasSuffix(n, ".meta.json")) {
+			return true
+		}
+	}
+	return false
+}
+
+// CatalogsFor returns the catalog directories of the traces (CatalogFor),
+// without repeats, in the order of the traces. Traces without one add
+// nothing.
+func CatalogsFor(paths []string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range paths {
+		dir, ok, err := CatalogFor(p)
+		if err != nil {
+			return nil, err
+		}
+		if ok && !seen[dir] {
+			seen[dir] = true
+			out = append(out, dir)
+		}
+	}
+	return out, nil
+}
+
+// firstCatalogMeta returns meta "catalog" of the session_start on the first
+// non-blank line of the trace at path ("" when that line is something else).
+func firstCatalogMeta(path string) (string, error) {
+	f, err := openFile(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	src, err := newLineSource(f, path, DefaultMaxLineBytes)
+	if err != nil {
+		return "", err
+	}
+	defer src.close()
+	for {
+		line, tooLong, err := src.next()
+		if errors.Is(err, io.EOF) {
+			return "", nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if tooLong {
+			return "", nil
+		}
+		if isBlank(line) {
+			continue
+		}
+		var ev struct {
+			Type EventType         `json:"type"`
+			Meta map[string]string `json:"meta"`
+		}
+		if json.Unmarshal(line, &ev) != nil || ev.Type != SessionStart {
+			return "", nil
+		}
+		return ev.Meta[MetaCatalog], nil
+	}
+}

@@ -1,0 +1,57 @@
+package importers
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+
+	mcpcatalog "github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/traces/importers/ingest"
+	"github.com/defersim/defersim/traces/importers/toolschema"
+)
+
+// loadCatalogDir reads a catalog directory given with --tools (files
+// <server>@<version>.json, or a manifest: see catalog.LoadDir in package catalog) as one schema
+// set per server, at its latest version. Older versions are noted in rep:
+// one session sees one version of a server.
+func loadCatalogDir(dir string, rep *ingest.Report) ([]*toolschema.Set, error) {
+	cat, err := mcpcatalog.LoadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	base := filepath.Base(dir)
+	var sets []*toolschema.Set
+	for _, key := range cat.ServerNames() {
+		vs := cat.Versions[key]
+		s := vs[len(vs)-1]
+		if len(vs) > 1 {
+			rep.Note("--tools %s: %d versions of %s; the latest (%s) is used", base, len(vs), key, s.Version)
+		}
+		var doc bytes.Buffer
+		doc.WriteString(`{"tools":[`)
+		for i, t := range s.Tools {
+			if i > 0 {
+				doc.WriteByte(',')
+			}
+			doc.Write(t.Raw)
+		}
+		doc.WriteString("]}")
+		parsed, dropped, err := toolschema.Parse(base, doc.Bytes())
+		if err != nil {
+			return nil, fmt.Errorf("%s@%s: %w", s.Name, s.Version, err)
+		}
+		for k, n := range dropped {
+			rep.ToolDefinitionsDropped[base+": "+k] += n
+		}
+		version := s.Version
+		if s.Variant != "" {
+			version += "+" + s.Variant
+		}
+		for _, p := range parsed {
+			p.Server, p.Version = s.Name, version
+			p.Source = base + "/" + filepath.Base(s.Source)
+			sets = append(sets, p)
+		}
+	}
+	return sets, nil
+}
