@@ -24,6 +24,8 @@ type filer struct {
 	// spares are buffers of ended sessions, for new ones.
 	spares []openSession
 	tab    *strtab
+	// onEvent holds the event handed to ReadOptions.OnEvent.
+	onEvent Event
 }
 
 // openSession is a session between its session_start and its session_end.
@@ -120,7 +122,8 @@ func (f *filer) add(line []byte, n int, b *batch) *LineError {
 	}
 	ev.Session = o.s.ID // share one string per session
 	if f.opts.OnEvent != nil {
-		f.opts.OnEvent(o.s, &ev)
+		f.onEvent = ev // a copy, so that ev stays on the stack
+		f.opts.OnEvent(o.s, &f.onEvent)
 	} else {
 		o.events = append(o.events, ev)
 		o.lines = append(o.lines, n)
