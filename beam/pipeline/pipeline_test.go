@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/defersim/defersim/internal/version"
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/gen"
 )
@@ -127,6 +129,7 @@ func TestPipelineEqualsRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			want = sameBuild(t, want, got)
 			if !bytes.Equal(want, got) {
 				t.Fatalf("the pipeline's results.json differs from defersim run's:\n%s", cmp.Diff(string(want), string(got)))
 			}
@@ -137,4 +140,58 @@ func TestPipelineEqualsRun(t *testing.T) {
 			t.Logf("results.json: %s bytes, identical", strconv.Itoa(len(got)))
 		})
 	}
+}
+
+// sameBuild checks the two fields of results.json that name the build that
+// wrote it, and returns want with defersim's generator_version replaced by
+// the pipeline's when (and only when) the two builds' versions differ.
+//
+// Both files must name the same Go toolchain (this test builds both with
+// the go command it runs under), and the pipeline's file must name the
+// build that ran it: prism runs the pipeline in this process, so that is
+// this test binary. generator_version is the main module's version as the
+// go command stamps it, which differs between the two builds whenever
+// VCS stamping does: `go build` in a git checkout stamps defersim's
+// module with a tag or pseudo-version, while `go test` (and a build of
+// beam/, another module, against a tag of the root) stamps otherwise. With
+// -buildvcs=false both are "(devel)" and the files are byte-identical as
+// they are; otherwise everything but that one value must be.
+func sameBuild(t *testing.T, want, got []byte) []byte {
+	t.Helper()
+	type build struct {
+		GeneratorVersion string `json:"generator_version"`
+		GoVersion        string `json:"go_version"`
+	}
+	var run, pipe build
+	if err := json.Unmarshal(want, &run); err != nil {
+		t.Fatalf("defersim run's results.json: %v", err)
+	}
+	if err := json.Unmarshal(got, &pipe); err != nil {
+		t.Fatalf("the pipeline's results.json: %v", err)
+	}
+	self := version.Get()
+	if pipe.GeneratorVersion != self.Product || pipe.GoVersion != self.Go {
+		t.Errorf("the pipeline's results.json names the build %q, %q; the build that ran it is %q, %q",
+			pipe.GeneratorVersion, pipe.GoVersion, self.Product, self.Go)
+	}
+	if run.GoVersion != pipe.GoVersion {
+		t.Errorf("go_version: defersim run %q, pipeline %q; both were built by the same go command", run.GoVersion, pipe.GoVersion)
+	}
+	if run.GeneratorVersion == pipe.GeneratorVersion {
+		return want
+	}
+	t.Logf("generator_version differs by build: defersim %q, the pipeline (this test binary) %q; comparing the rest byte for byte",
+		run.GeneratorVersion, pipe.GeneratorVersion)
+	field := func(v string) []byte {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return append([]byte(`"generator_version": `), b...)
+	}
+	from := field(run.GeneratorVersion)
+	if n := bytes.Count(want, from); n != 1 {
+		t.Fatalf("defersim run's results.json holds %s %d times, want once", from, n)
+	}
+	return bytes.Replace(want, from, field(pipe.GeneratorVersion), 1)
 }
