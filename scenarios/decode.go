@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/defersim/defersim/sim"
 )
 
 // maxAliasExpansion bounds how many nodes alias and merge-key expansion may
@@ -29,10 +31,13 @@ type decoder struct {
 	// aliasLine is the line of the outermost alias being expanded (errors
 	// inside an alias point at its use), 0 outside aliases.
 	aliasLine int
+	// reg resolves component names; nil: the engine's built-ins, with
+	// search modes checked when the engine is built.
+	reg *sim.Registry
 }
 
-func newDecoder(file string, root *yaml.Node) *decoder {
-	return &decoder{file: file, lines: map[string]int{}, limit: countNodes(root) + maxAliasExpansion}
+func newDecoder(file string, root *yaml.Node, reg *sim.Registry) *decoder {
+	return &decoder{file: file, lines: map[string]int{}, limit: countNodes(root) + maxAliasExpansion, reg: reg}
 }
 
 // countNodes counts the nodes of a document without following aliases.

@@ -19,20 +19,17 @@ import (
 	"github.com/defersim/defersim/sim/presets"
 )
 
-// MaxFileBytes bounds the size of a scenario file.
-const MaxFileBytes = 4 << 20
+// maxFileBytes bounds the size of a scenario file.
+const maxFileBytes = 4 << 20
 
-// DefaultSeed and DefaultModel apply when a scenario does not say.
+// defaultSeed and defaultModel apply when a scenario does not say.
 const (
-	DefaultSeed  = 1
-	DefaultModel = "claude-sonnet-4.5"
+	defaultSeed  = 1
+	defaultModel = "claude-sonnet-4.5"
 )
 
 //go:embed default.yaml
 var defaultYAML []byte
-
-// DefaultYAML returns the embedded default scenario's text.
-func DefaultYAML() []byte { return append([]byte(nil), defaultYAML...) }
 
 // Default returns the embedded default scenario. Its traces and catalogs
 // are EmbeddedPrefix paths into the embedded default data.
@@ -49,7 +46,7 @@ func Load(path string) (*Scenario, error) {
 		return nil, fmt.Errorf("scenario: %w", err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", path, err)
 	}
@@ -62,8 +59,16 @@ var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // messages and as the default scenario name; baseDir is the directory that
 // relative trace and catalog paths are resolved against ("" = as written).
 func Parse(data []byte, name, baseDir string) (*Scenario, error) {
-	if len(data) > MaxFileBytes {
-		return nil, &Error{File: name, Msg: fmt.Sprintf("larger than %d bytes", MaxFileBytes)}
+	return ParseWith(data, name, baseDir, nil)
+}
+
+// ParseWith is Parse with component names (strategies' triggers, warm
+// sets, injections, directories and search modes, the model's cache, the
+// tokenizer and query model) resolved in reg, which may hold components
+// beyond the engine's built-ins; nil is Parse.
+func ParseWith(data []byte, name, baseDir string, reg *sim.Registry) (*Scenario, error) {
+	if len(data) > maxFileBytes {
+		return nil, &Error{File: name, Msg: fmt.Sprintf("larger than %d bytes", maxFileBytes)}
 	}
 	if err := checkEncoding(name, data); err != nil {
 		return nil, err
@@ -85,7 +90,7 @@ func Parse(data []byte, name, baseDir string) (*Scenario, error) {
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
 		return nil, &Error{File: name, Msg: "empty scenario"}
 	}
-	d := newDecoder(name, &doc)
+	d := newDecoder(name, &doc, reg)
 	s, err := d.scenario(doc.Content[0], name, baseDir)
 	if err != nil {
 		return nil, err
@@ -155,7 +160,7 @@ func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, er
 	s := &Scenario{
 		File:   name,
 		Name:   strings.TrimSuffix(filepath.Base(name), filepath.Ext(name)),
-		Seed:   DefaultSeed,
+		Seed:   defaultSeed,
 		Params: presets.DefaultParams(),
 	}
 	// Plain fields, decoded straight into the scenario.
@@ -187,7 +192,7 @@ func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, er
 	if err := d.catalogFingerprint(s, byKey); err != nil {
 		return nil, err
 	}
-	if err := s.Params.Validate(); err != nil {
+	if err := d.validateParams(s.Params); err != nil {
 		return nil, d.wrap("params", err)
 	}
 
@@ -298,7 +303,7 @@ func (d *decoder) wrap(field string, err error) error {
 func (d *decoder) model(byKey map[string]pair) (sim.Model, error) {
 	p, ok := byKey["model"]
 	if !ok {
-		return presets.Model(DefaultModel)
+		return presets.Model(defaultModel)
 	}
 	n, restore, err := d.deref(p.v, "model")
 	if err != nil {
@@ -339,7 +344,7 @@ func (d *decoder) model(byKey map[string]pair) (sim.Model, error) {
 	default:
 		return sim.Model{}, d.errAt(n, "model", "want a model preset name or a mapping, got %s", describe(n))
 	}
-	if err := m.Validate(); err != nil {
+	if err := d.validateModel(m); err != nil {
 		return sim.Model{}, d.wrap("model", err)
 	}
 	return m, nil

@@ -13,6 +13,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/defersim/defersim/component"
+	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
 )
 
@@ -33,6 +35,8 @@ func mustParse(t *testing.T, text string) *Scenario {
 }
 
 func TestParseErrors(t *testing.T) {
+	// Lists of names come from the registry the errors are made from.
+	names := func(k component.Kind) string { return strings.Join(sim.NewRegistry().Names(k), "|") }
 	tests := []struct {
 		name, yaml, want string
 	}{
@@ -58,17 +62,17 @@ func TestParseErrors(t *testing.T) {
 			"scen.yaml:1: params.nudge_prob: want a finite number, got .nan"},
 		{"unknown trigger mode", "seed: 1\nstrategies:\n  - eager\n  - eager-ish\n", ""},
 		{"impossible trigger mode", "strategies:\n  - eager\n  - anchor-e1-budget8k\n  - name: odd\n    trigger:\n      mode: sometimes\n",
-			`scen.yaml:6: strategies[2].trigger.mode: unknown mode "sometimes" (want never|always|count|tokens|percent)`},
+			`scen.yaml:6: strategies[2].trigger.mode: unknown trigger "sometimes" (want ` + names(component.Trigger) + ")"},
 		{"negative count", "strategies:\n  - name: a\n    trigger: {mode: count, count: -3}\n",
 			"scen.yaml:3: strategies[0].trigger.count: -3 is negative"},
 		{"percent range", "strategies:\n  - name: a\n    trigger:\n      mode: percent\n      percent: 150\n",
 			"scen.yaml:5: strategies[0].trigger.percent: 150 is outside (0,100]"},
 		{"missing mode", "strategies:\n  - name: a\n    injection: inline\n",
-			"scen.yaml:2: strategies[0].trigger.mode: missing (want never|always|count|tokens|percent)"},
+			"scen.yaml:2: strategies[0].trigger.mode: missing (want " + names(component.Trigger) + ")"},
 		{"bad injection", "strategies:\n  - name: a\n    base: eager\n    injection: sideways\n",
-			`scen.yaml:4: strategies[0].injection: unknown value "sideways" (want tools-array|inline)`},
+			`scen.yaml:4: strategies[0].injection: unknown injection "sideways" (want ` + names(component.Injection) + ")"},
 		{"bad warm key", "strategies:\n  - name: a\n    base: eager\n    warm: {key: hash}\n",
-			`scen.yaml:4: strategies[0].warm.key: unknown value "hash" (want name|fingerprint)`},
+			`scen.yaml:4: strategies[0].warm.key: unknown warm-key "hash" (want ` + names(component.Keying) + ")"},
 		{"negative warm limit", "strategies:\n  - name: a\n    base: anchor-e9-warm-capped\n    warm:\n      max_tokens: -1\n",
 			"scen.yaml:5: strategies[0].warm.max_tokens: -1 is negative"},
 		{"unknown preset", "strategies:\n  - eager\n  - preset: eagr\n",
@@ -96,7 +100,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown model", "model: claude-9\nstrategies: [eager]\n",
 			`scen.yaml:1: model: unknown model preset "claude-9" (known: ` + strings.Join(presets.ModelNames(), ", ") + ")"},
 		{"model override", "model:\n  preset: claude-haiku-4.5\n  cache:\n    kind: memcached\nstrategies: [eager]\n",
-			`scen.yaml:4: model.cache.kind: unknown value "memcached" (want anthropic|openai|none)`},
+			`scen.yaml:4: model.cache.kind: unknown cache "memcached" (want ` + names(component.Cache) + ")"},
 		{"inline model incomplete", "model:\n  name: mine\n  context_window: 1000\nstrategies: [eager]\n",
 			`scen.yaml:2: model.cache.kind: missing (want anthropic|openai|none)`},
 		{"params range", "params:\n  select_prob: 2\nstrategies: [eager]\n",
@@ -108,7 +112,7 @@ func TestParseErrors(t *testing.T) {
 		{"matrix template", "strategies: [eager]\nmatrix:\n  base: claude-code-default\n  name: cc\n  vary:\n    warm.key: [name, fingerprint]\n",
 			`scen.yaml:3: matrix.name: template "cc" lacks {warm.key}: every vary key must appear in the name`},
 		{"matrix bad value", "strategies: [eager]\nmatrix:\n  - base: claude-code-default\n    vary:\n      injection: [inline, sideways]\n",
-			`scen.yaml:3: matrix[0]: combination "claude-code-default-sideways": injection: unknown value "sideways" (want tools-array|inline)`},
+			`scen.yaml:3: matrix[0]: combination "claude-code-default-sideways": injection: unknown injection "sideways" (want ` + names(component.Injection) + ")"},
 		{"matrix value type", "strategies: [eager]\nmatrix:\n  base: eager\n  vary:\n    search.k: [3, many]\n",
 			`scen.yaml:5: matrix.vary.search.k[1]: want an integer, got string "many"`},
 		{"matrix too big", "strategies: [eager]\nmatrix:\n  base: eager\n  vary:\n    search.k: [1,2,3,4,5,6,7,8,9,10]\n    warm.max_tools: [1,2,3,4,5,6,7,8,9,10]\n    warm.max_tokens: [1,2,3,4,5,6,7,8,9,10]\n",
@@ -123,6 +127,10 @@ func TestParseErrors(t *testing.T) {
 			`scen.yaml:2: sweep.param: "params.nudge": unknown key "nudge" (want tokenizer|message_overhead_tokens|tool_overhead_tokens|request_overhead_tokens|search_tool_tokens|default_tool_ms|search_exec_ms|user_think_ms|nudge_prob|cold_call_prob|cold_call_well_formed_prob|nudge_tokens|bytes_per_token|query_model|cache_warm_start|connect_ms|list_ms|select_prob)`},
 		{"sweep step", "strategies: [eager]\nsweep:\n  param: model.latency.overhead_ms\n  from: 0\n  to: 1000\n  step: 0\n",
 			"scen.yaml:6: sweep.step: 0: want a positive step"},
+		{"kind term negative", "model:\n  preset: gpt-4o\n  latency:\n    kind_ms: {repeat: -5}\nstrategies: [eager]\n",
+			"scen.yaml:4: model.latency.kind_ms.repeat: -5: want a finite number >= 0"},
+		{"kind unknown", "model:\n  preset: gpt-4o\n  latency:\n    kind_ms: {thinking: 5}\nstrategies: [eager]\n",
+			`scen.yaml:4: model.latency.kind_ms.thinking: unknown key (want turn_text|turn_call|tool_text|tool_call|repeat)`},
 		{"check negative", "strategies: [eager]\ncheck: {metrics: {dollars: -0.1}}\n",
 			"scen.yaml:2: check.metrics.dollars: -0.1 is negative"},
 		{"duplicate trace", "traces: [a.jsonl, ./a.jsonl]\nstrategies: [eager]\n",
@@ -305,7 +313,7 @@ baseline: mine
 
 func TestModelAndParams(t *testing.T) {
 	s := mustParse(t, "strategies: [eager]\n")
-	if s.Model.Name != DefaultModel || s.Seed != DefaultSeed || s.Name != "scen" {
+	if s.Model.Name != defaultModel || s.Seed != defaultSeed || s.Name != "scen" {
 		t.Errorf("defaults: model %q seed %d name %q", s.Model.Name, s.Seed, s.Name)
 	}
 	if d := cmp.Diff(presets.DefaultParams(), s.Params); d != "" {
@@ -315,10 +323,14 @@ func TestModelAndParams(t *testing.T) {
 model:
   preset: claude-opus-4.5
   cache: {ttl_s: 3600}
-  latency: {decode_tps: 40}
+  latency: {decode_tps: 40, kind_ms: {turn_call: 2500, repeat: 10}}
 params: {nudge_prob: 0.1}
 strategies: [eager]
+sweep: {param: model.latency.kind_ms.turn_call, from: 0, to: 5000, step: 1000}
 `)
+	if k := s.Model.Latency.Kinds; k != (sim.KindMs{TurnCall: 2500, Repeat: 10}) {
+		t.Errorf("kind terms: %+v", k)
+	}
 	if s.Model.Name != "claude-opus-4.5" || s.Model.Cache.TTLSeconds != 3600 || s.Model.Cache.WriteMultiplier != 1.25 ||
 		s.Model.Cache.MinTokens != 4096 || s.Model.Latency.DecodeTPS != 40 || s.Model.Latency.PrefillTPS != 9500 {
 		t.Errorf("model overrides: %+v", s.Model)

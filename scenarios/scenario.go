@@ -1,7 +1,9 @@
 // Package scenarios loads scenario files: the YAML that names a replay's
-// traces, catalogs, model, parameters and strategies (docs/scenarios.md).
-// Loading resolves presets, expands matrices, normalizes and validates
-// every strategy, and reports any problem as FILE:LINE: FIELD: REASON.
+// traces, catalogs, model, parameters and strategies (docs/scenarios.md),
+// and the embedded default scenario. Loading resolves presets, expands
+// matrices, normalizes and validates every strategy (component names
+// against a sim.Registry: ParseWith), and reports any problem as
+// FILE:LINE: FIELD: REASON.
 package scenarios
 
 import (

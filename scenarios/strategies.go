@@ -13,8 +13,8 @@ import (
 	"github.com/defersim/defersim/sim/presets"
 )
 
-// MaxStrategies bounds the strategies of one scenario, matrices included.
-const MaxStrategies = 1000
+// maxStrategies bounds the strategies of one scenario, matrices included.
+const maxStrategies = 1000
 
 // entryKeys are the keys of a strategy entry that are not strategy fields.
 var entryKeys = map[string]bool{"preset": true, "base": true}
@@ -44,9 +44,9 @@ func (d *decoder) strategies(s *Scenario, byKey map[string]pair) error {
 		}
 		for i, item := range n.Content {
 			field := fmt.Sprintf("strategies[%d]", i)
-			if len(out) >= MaxStrategies {
+			if len(out) >= maxStrategies {
 				restore()
-				return d.errAt(item, field, "more than %d strategies", MaxStrategies)
+				return d.errAt(item, field, "more than %d strategies", maxStrategies)
 			}
 			st, err := d.strategyEntry(item, field, out)
 			if err != nil {
@@ -84,7 +84,7 @@ func (d *decoder) strategies(s *Scenario, byKey map[string]pair) error {
 			return d.errAt(n, "matrix", "want a mapping or a list of mappings, got %s", describe(n))
 		}
 		for i, e := range entries {
-			sts, err := d.matrix(e, fields[i], out, MaxStrategies-len(out))
+			sts, err := d.matrix(e, fields[i], out, maxStrategies-len(out))
 			if err != nil {
 				restore()
 				return err
@@ -190,7 +190,7 @@ func (d *decoder) strategyEntry(item *yaml.Node, field string, defined []sim.Str
 		}
 	}
 	st.Normalize()
-	if err := st.Validate(); err != nil {
+	if err := d.validateStrategy(st); err != nil {
 		return sim.Strategy{}, d.wrap(field, err)
 	}
 	return st, nil
@@ -315,7 +315,7 @@ func (d *decoder) matrix(item *yaml.Node, field string, defined []sim.Strategy, 
 		}
 		st.Source = derivedSource("matrix over "+baseName, base.Source)
 		st.Normalize()
-		if err := st.Validate(); err != nil {
+		if err := d.validateStrategy(st); err != nil {
 			return nil, d.errAt(n, field, "combination %q: %v", name, err)
 		}
 		out = append(out, st)

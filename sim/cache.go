@@ -1,6 +1,6 @@
 package sim
 
-import "fmt"
+import "slices"
 
 // Prompt is one model request as the cache sees it: a sequence of blocks,
 // each with the hash of the prefix ending at it and the cumulative tokens up
@@ -33,24 +33,90 @@ type PromptCache interface {
 	Reset()
 }
 
-// NewCache returns the cache model cfg names.
-func NewCache(cfg CacheConfig) (PromptCache, error) {
-	switch cfg.Kind {
-	case "anthropic":
-		return newAnthropicCache(cfg), nil
-	case "openai":
-		return newOpenAICache(cfg), nil
-	case "none", "":
-		return noCache{}, nil
-	}
-	return nil, fmt.Errorf("unknown cache kind %q (want anthropic|openai|none)", cfg.Kind)
+// CacheModel is a registered prompt-cache model (cache.kind).
+type CacheModel interface {
+	// Check reports what is wrong with cfg for this model, as a
+	// *FieldError ("cache.ttl_s"); the fields every model shares are
+	// checked before.
+	Check(cfg CacheConfig) error
+	// New returns an empty cache of one session (cfg has passed Check).
+	New(cfg CacheConfig) PromptCache
 }
 
-type noCache struct{}
+// BreakpointPlacer is a prompt cache whose requests mark breakpoints:
+// Breakpoints appends to dst, ascending, the indices of the blocks where a
+// request of layout l marks the prompt cacheable. A cache that does not
+// implement it gets prompts without breakpoints.
+type BreakpointPlacer interface {
+	Breakpoints(dst []int, l PromptLayout) []int
+}
 
-func (noCache) Request(float64, *Prompt) (int64, int64) { return 0, 0 }
-func (noCache) Reset()                                  {}
-func (noCache) Seed(float64, *Prompt)                   {}
+// PromptLayout says where the parts of a prompt end, as block indices.
+type PromptLayout struct {
+	// ToolsEnd is the last block of tools[] (-1 when tools[] is empty);
+	// SystemEnd the last of the system prompt and directory; Last the
+	// prompt's last block.
+	ToolsEnd, SystemEnd, Last int
+	// Messages is how many message blocks follow SystemEnd.
+	Messages int
+}
+
+type cacheModel struct {
+	check func(CacheConfig) error
+	new   func(CacheConfig) PromptCache
+}
+
+func (m cacheModel) Check(cfg CacheConfig) error     { return m.check(cfg) }
+func (m cacheModel) New(cfg CacheConfig) PromptCache { return m.new(cfg) }
+
+func registerCaches(r *Registry) error {
+	ttl := Param{Name: "cache.ttl_s", Type: "float", Meaning: "an entry expires this long after its last write or read"}
+	minTok := Param{Name: "cache.min_tokens", Type: "int", Meaning: "prefixes shorter than this are not cached"}
+	mult := []Param{
+		{Name: "cache.write_multiplier", Type: "float", Meaning: "price of a written token, as a multiple of the input price"},
+		{Name: "cache.read_multiplier", Type: "float", Meaning: "price of a read token, as a multiple of the input price"},
+	}
+	if err := r.RegisterCache(Info{Name: "anthropic",
+		Description: "explicit breakpoints (last message, end of tools[], end of system and directory, second-to-last message); a request reads the longest live prefix near a breakpoint",
+		Params: append([]Param{ttl, minTok,
+			{Name: "cache.breakpoints", Type: "int", Default: "4", Meaning: "most breakpoints per request"},
+			{Name: "cache.lookback", Type: "int", Default: "20", Meaning: "blocks before a breakpoint searched for a cached prefix"}}, mult...)},
+		cacheModel{check: checkAnthropicCache, new: func(cfg CacheConfig) PromptCache { return newAnthropicCache(cfg) }}); err != nil {
+		return err
+	}
+	if err := r.RegisterCache(Info{Name: "openai",
+		Description: "automatic prefix caching: every prefix of at least min_tokens is cached; reads count in steps",
+		Params: append([]Param{ttl, minTok,
+			{Name: "cache.step", Type: "int", Default: "128", Meaning: "cached prefixes count in steps of this many tokens"}}, mult...)},
+		cacheModel{check: checkOpenAICache, new: func(cfg CacheConfig) PromptCache { return newOpenAICache(cfg) }}); err != nil {
+		return err
+	}
+	return r.RegisterCache(Info{Name: "none", Description: "no prompt cache: every input token is uncached"},
+		cacheModel{check: func(CacheConfig) error { return nil }, new: func(CacheConfig) PromptCache { return noCache{} }})
+}
+
+func checkAnthropicCache(c CacheConfig) error {
+	if c.TTLSeconds == 0 {
+		return fieldErr("cache.ttl_s", "0: an anthropic cache needs a positive TTL")
+	}
+	if c.Breakpoints == 0 {
+		return fieldErr("cache.breakpoints", "0: an anthropic cache needs at least one breakpoint")
+	}
+	if c.Lookback == 0 {
+		return fieldErr("cache.lookback", "0: an anthropic cache needs a positive lookback")
+	}
+	return nil
+}
+
+func checkOpenAICache(c CacheConfig) error {
+	if c.TTLSeconds == 0 {
+		return fieldErr("cache.ttl_s", "0: an openai cache needs a positive TTL")
+	}
+	if c.Step == 0 {
+		return fieldErr("cache.step", "0: an openai cache needs a positive step")
+	}
+	return nil
+}
 
 // anthropicCache models explicit-breakpoint prefix caching: a breakpoint's
 // prefix is written when no live entry covers it; a later request reads the
@@ -60,6 +126,7 @@ type anthropicCache struct {
 	ttlMs    float64
 	min      int64
 	lookback int
+	maxBP    int                // breakpoints per request
 	entries  map[uint64]float64 // prefix hash -> expiry (ms)
 	// seen is a 4096-bit filter with the bit of every hash written since
 	// Reset set (bit number: the hash's top 12 bits), so that most of the
@@ -73,7 +140,33 @@ func newAnthropicCache(cfg CacheConfig) *anthropicCache {
 	if lb <= 0 {
 		lb = 20
 	}
-	return &anthropicCache{ttlMs: cfg.TTLSeconds * 1000, min: cfg.MinTokens, lookback: lb, entries: map[uint64]float64{}}
+	bp := cfg.Breakpoints
+	if bp <= 0 {
+		bp = 4
+	}
+	return &anthropicCache{ttlMs: cfg.TTLSeconds * 1000, min: cfg.MinTokens, lookback: lb, maxBP: bp, entries: map[uint64]float64{}}
+}
+
+// Breakpoints places at most maxBP breakpoints, by priority: the last
+// message, the end of tools[], the end of the system prompt and
+// directory, the second-to-last message.
+func (c *anthropicCache) Breakpoints(dst []int, l PromptLayout) []int {
+	cands := [4]int{l.Last, l.ToolsEnd, l.SystemEnd, l.Last - 1}
+	if l.Messages < 2 {
+		cands[3] = -1
+	}
+	start := len(dst)
+	for _, b := range cands {
+		if len(dst)-start >= c.maxBP {
+			break
+		}
+		if b < 0 || slices.Contains(dst[start:], b) {
+			continue
+		}
+		dst = append(dst, b)
+	}
+	slices.Sort(dst[start:])
+	return dst
 }
 
 func (c *anthropicCache) Reset() {
@@ -205,3 +298,9 @@ func (c *openAICache) stepDown(t int64) int64 {
 	}
 	return c.min + (t-c.min)/c.step*c.step
 }
+
+type noCache struct{}
+
+func (noCache) Request(float64, *Prompt) (int64, int64) { return 0, 0 }
+func (noCache) Reset()                                  {}
+func (noCache) Seed(float64, *Prompt)                   {}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+
+	"github.com/defersim/defersim/validation"
 )
 
 // requiredValidator is a stand-in for the JSON Schema validator: a call is
@@ -13,7 +15,7 @@ type requiredValidator struct{}
 
 func (requiredValidator) Check(seen, served, args json.RawMessage) string {
 	if bytes.Contains(served, []byte(`"required":["id"]`)) && !bytes.Contains(args, []byte(`"id"`)) {
-		return ClassMissingRequired
+		return validation.ClassMissingRequired
 	}
 	return ""
 }

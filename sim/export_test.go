@@ -4,107 +4,124 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/defersim/defersim/traces"
 )
 
-// ReplayChecked replays n under every strategy as ReplayNeed does, and
-// checks before every request that the prompt assembled incrementally
-// (prompt.go) is the one assembled from scratch as the replay used to, and
-// that memoised directories are the ones rendered afresh. It returns the
-// outcomes and the first mismatch.
-func (e *Engine) ReplayChecked(n *Need) ([]Outcome, error) {
-	r := newReplayer(e)
-	c := &checkedCache{r: r, inner: e.newCache()}
-	r.cache = c
-	out := make([]Outcome, len(e.strategies))
+// ReferenceCheck compares the fast replayer, used as a worker uses it (one
+// replayer for every session in turn, its memos warm), with the reference
+// replayer (reference_test.go), session by session: outcomes, fidelity
+// pairs, and every prompt each hands its prompt cache.
+type ReferenceCheck struct {
+	e       *Engine
+	r       *replayer
+	fast    promptLog
+	ref     promptLog
+	rankers map[string]Ranker
+	buf     []byte
+	// Requests counts the prompts compared.
+	Requests int
+}
+
+// NewReferenceCheck returns a check over e.
+func (e *Engine) NewReferenceCheck() *ReferenceCheck {
+	c := &ReferenceCheck{e: e, r: newReplayer(e), rankers: map[string]Ranker{}}
+	inner := e.newCache()
+	c.r.st.cache = &recordingCache{inner: inner, log: &c.fast}
+	c.r.st.placer, _ = inner.(BreakpointPlacer)
+	return c
+}
+
+// Session replays the session at stream index idx with both replayers
+// under every strategy and returns the first difference (nil when none).
+func (c *ReferenceCheck) Session(s *traces.Session, idx int64) error {
+	e := c.e
+	n := c.r.need.extract(s)
+	e.applyUpgrades(n, idx)
+	type run struct {
+		out     Outcome
+		fid     []FidelityPair
+		prompts []loggedPrompt
+	}
+	fast := make([]run, len(e.strategies))
 	for si := range e.strategies {
-		r.run(n, si, &out[si], si == e.fidelity)
-		out[si].PerRequest = slices.Clone(out[si].PerRequest)
-		if c.err != nil {
-			return out, fmt.Errorf("strategy %s: %w", e.strategies[si].Name, c.err)
+		c.fast = c.fast[:0]
+		c.r.run(n, si, &fast[si].out, si == e.fidelity)
+		fast[si].out.PerRequest = slices.Clone(fast[si].out.PerRequest)
+		fast[si].prompts = slices.Clone(c.fast)
+		if si == e.fidelity {
+			fast[si].fid = slices.Clone(c.r.fid)
 		}
 	}
-	return out, nil
+	c.r.endSession()
+	n2 := ExtractNeed(s)
+	e.applyUpgrades(n2, idx)
+	e.prepare(n2, &c.buf)
+	wrap := func(p PromptCache) PromptCache { return &recordingCache{inner: p, log: &c.ref} }
+	for si := range e.strategies {
+		c.ref = c.ref[:0]
+		out, fid := e.replayReference(n2, si, wrap, c.rankers)
+		name := e.strategies[si].Name
+		f := &fast[si]
+		for i := range min(len(f.prompts), len(c.ref)) {
+			if !c.ref[i].equal(&f.prompts[i]) {
+				return fmt.Errorf("session %s, strategy %s: prompt %d of %d differs (-reference +fast):\n%s", s.ID, name, i, len(c.ref),
+					cmp.Diff(c.ref[i], f.prompts[i], cmp.AllowUnexported(loggedPrompt{})))
+			}
+		}
+		if len(f.prompts) != len(c.ref) {
+			return fmt.Errorf("session %s, strategy %s: %d prompts, the reference has %d", s.ID, name, len(f.prompts), len(c.ref))
+		}
+		c.Requests += len(c.ref)
+		if out.Values != f.out.Values || !slices.Equal(out.PerRequest, f.out.PerRequest) {
+			return fmt.Errorf("session %s, strategy %s: outcomes differ (-reference +fast):\n%s", s.ID, name, cmp.Diff(out, f.out))
+		}
+		if !slices.Equal(fid, f.fid) {
+			return fmt.Errorf("session %s, strategy %s: fidelity pairs differ (-reference +fast):\n%s", s.ID, name, cmp.Diff(fid, f.fid))
+		}
+	}
+	return nil
 }
 
-// checkedCache checks every prompt it is given, then passes it on.
-type checkedCache struct {
-	r     *replayer
+// loggedPrompt is one prompt a replayer handed its cache.
+type loggedPrompt struct {
+	seed        bool // Seed (warm start) rather than Request
+	now         float64
+	hashes      []uint64
+	cum         []int64
+	breakpoints []int
+}
+
+func (a *loggedPrompt) equal(b *loggedPrompt) bool {
+	return a.seed == b.seed && a.now == b.now && slices.Equal(a.hashes, b.hashes) && slices.Equal(a.cum, b.cum) &&
+		slices.Equal(a.breakpoints, b.breakpoints)
+}
+
+type promptLog []loggedPrompt
+
+// recordingCache logs every prompt, then passes it on.
+type recordingCache struct {
 	inner PromptCache
-	err   error
-	n     int // requests checked
+	log   *promptLog
 }
 
-func (c *checkedCache) Request(now float64, p *Prompt) (int64, int64) {
-	c.check(p)
+func (c *recordingCache) add(seed bool, now float64, p *Prompt) {
+	*c.log = append(*c.log, loggedPrompt{seed: seed, now: now, hashes: slices.Clone(p.PrefixHash),
+		cum: slices.Clone(p.CumTokens), breakpoints: slices.Clone(p.Breakpoints)})
+}
+
+func (c *recordingCache) Request(now float64, p *Prompt) (int64, int64) {
+	c.add(false, now, p)
 	return c.inner.Request(now, p)
 }
 
-func (c *checkedCache) Seed(now float64, p *Prompt) {
-	c.check(p)
+func (c *recordingCache) Seed(now float64, p *Prompt) {
+	c.add(true, now, p)
 	c.inner.Seed(now, p)
 }
 
-func (c *checkedCache) Reset() { c.inner.Reset() }
-
-func (c *checkedCache) check(p *Prompt) {
-	c.n++
-	if c.err != nil {
-		return
-	}
-	r := c.r
-	e := r.e
-	// The prompt from scratch: every tool's state, the system prompt, the
-	// directory buildPrompt used, every message.
-	mode := r.deferredMode()
-	search := mode || r.unlisted > 0
-	var b []block
-	if search {
-		b = append(b, block{h: hashString("\x00tool_search"), tokens: e.params.SearchToolTokens, schema: true})
-	}
-	for _, t := range r.tables {
-		for _, ti := range t.tools {
-			exp, seen := r.state(ti, mode)
-			if exp == expCold || (exp == expWarm && r.s.Injection == "inline") {
-				continue
-			}
-			b = append(b, block{h: seen.h, tokens: seen.tokens, schema: true})
-		}
-	}
-	b = append(b, block{h: e.systemHash(r.n), tokens: e.systemTokens(r.n) + e.params.RequestOverheadTokens})
-	if search && r.s.Directory.Format != "none" && r.dir.tokens > 0 {
-		b = append(b, r.dir)
-	}
-	b = append(b, r.msgs...)
-	var h uint64
-	var cum, schema int64
-	if len(p.PrefixHash) != len(b) || len(p.CumTokens) != len(b) {
-		c.err = fmt.Errorf("request %d: %d prefix hashes and %d sums, want %d blocks", c.n, len(p.PrefixHash), len(p.CumTokens), len(b))
-		return
-	}
-	for i, bl := range b {
-		h = mix(h, bl.h)
-		cum += bl.tokens
-		if bl.schema {
-			schema += bl.tokens
-		}
-		if p.PrefixHash[i] != h || p.CumTokens[i] != cum {
-			c.err = fmt.Errorf("request %d, block %d of %d: hash %x, tokens %d; want %x, %d", c.n, i, len(b), p.PrefixHash[i], p.CumTokens[i], h, cum)
-			return
-		}
-	}
-	if got := r.schemaCum[len(b)-1]; got != schema {
-		c.err = fmt.Errorf("request %d: %d schema tokens, want %d", c.n, got, schema)
-		return
-	}
-	for _, m := range []bool{false, true} {
-		want := e.directory(r.s, r.tables, func(ti *toolInfo) bool { return m && r.deferrable(ti) }, r.listed)
-		if got := r.directory(m); got != want {
-			c.err = fmt.Errorf("request %d: memoised directory (mode %v) %+v, want %+v", c.n, m, got, want)
-			return
-		}
-	}
-}
+func (c *recordingCache) Reset() { c.inner.Reset() }
 
 // NeedExtractor extracts sessions as a worker does: every session into the
 // same reused Need (valid until the next Extract).

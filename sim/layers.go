@@ -81,64 +81,46 @@ func (e *Engine) listMs(t *serverTable) float64 {
 // arrives: connections in parallel (the slowest decides), and the lists
 // that go with them.
 func (r *replayer) startSession() {
-	s := r.s
+	p, st := r.p, &r.st
 	var worst float64
-	for _, t := range r.tables {
+	for _, t := range st.tables {
 		var d float64
-		if s.Transport != "lazy" {
-			r.connected[t.name] = true
+		if !p.lazyConnect {
+			st.connected[t.name] = true
 			d += r.e.connectMs(t)
-			if s.Discovery == "" || s.Discovery == "eager" {
+			if p.discovery == discoverEager {
 				d += r.e.listMs(t)
 			}
 		}
-		if s.Discovery != "lazy" && (s.Transport != "lazy" || s.Discovery == "cached") {
-			r.listed[t.name] = true
+		if p.discovery != discoverLazy && (!p.lazyConnect || p.discovery == discoverCached) {
+			st.listed[t.name] = true
 		}
 		worst = max(worst, d)
 	}
-	if s.Transport == "lazy" && s.Discovery == "eager" {
+	if p.lazyConnect && p.discovery == discoverEager {
 		// Eager discovery needs a connection: list every server at start.
-		for _, t := range r.tables {
-			r.connected[t.name] = true
-			r.listed[t.name] = true
+		for _, t := range st.tables {
+			st.connected[t.name] = true
+			st.listed[t.name] = true
 			worst = max(worst, r.e.connectMs(t)+r.e.listMs(t))
 		}
 	}
 	r.addLayer(layerConnect, worst)
-	r.countUnlisted()
-	r.tver++
-	r.dirOK = false
-	if p := r.e.params.CacheWarmStart; p > 0 && r.rng.Float64() < p {
+	r.registryChanged()
+	if pr := r.e.params.CacheWarmStart; pr > 0 && r.rng.Float64() < pr {
 		// Another session of the fleet wrote the static prefix (tools,
 		// system prompt, directory) within the TTL.
-		pr, _ := r.buildPrompt()
-		r.cache.Seed(r.clock, pr)
+		prompt, _ := r.buildPrompt()
+		st.cache.Seed(st.clock, prompt)
 	}
-}
-
-// countUnlisted counts the session's servers whose tools are not listed,
-// and notes which are (tblListed) for the prompt. It is called after every
-// change of the registry or of what is listed, which lver counts.
-func (r *replayer) countUnlisted() {
-	r.unlisted = 0
-	r.tblListed = r.tblListed[:0]
-	for _, t := range r.tables {
-		l := r.listed[t.name]
-		if !l {
-			r.unlisted++
-		}
-		r.tblListed = append(r.tblListed, l)
-	}
-	r.lver++
 }
 
 // ensureConnected pays a lazy connection before a server is used.
 func (r *replayer) ensureConnected(server string) {
-	if r.connected[server] {
+	if r.st.connected[server] {
 		return
 	}
-	r.connected[server] = true
+	r.st.connected[server] = true
 	if t := r.table(server); t != nil {
 		r.addLayer(layerConnect, r.e.connectMs(t))
 	}
@@ -146,21 +128,19 @@ func (r *replayer) ensureConnected(server string) {
 
 // ensureListed pays a lazy tools/list (and its connection).
 func (r *replayer) ensureListed(server string) {
-	if r.listed[server] {
+	if r.st.listed[server] {
 		return
 	}
 	r.ensureConnected(server)
-	r.listed[server] = true
+	r.st.listed[server] = true
 	if t := r.table(server); t != nil {
 		r.addLayer(layerList, r.e.listMs(t))
 	}
-	r.countUnlisted()
-	r.tver++
-	r.dirOK = false
+	r.registryChanged()
 }
 
 func (r *replayer) table(server string) *serverTable {
-	for _, t := range r.tables {
+	for _, t := range r.st.tables {
 		if t.name == server {
 			return t
 		}
@@ -181,6 +161,6 @@ func (r *replayer) addLayer(layer int, ms float64) {
 	if ms <= 0 {
 		return
 	}
-	r.clock += ms
-	r.layerMs[layer] += ms
+	r.st.clock += ms
+	r.st.layerMs[layer] += ms
 }

@@ -1,10 +1,19 @@
 package sim
 
-import "math"
+import (
+	"math"
+	"strings"
+
+	"github.com/defersim/defersim/component"
+)
 
 // Validate reports the first impossible value of a model as a *FieldError
-// whose field is relative to the model ("cache.ttl_s").
-func (m Model) Validate() error {
+// whose field is relative to the model ("cache.ttl_s"), with the cache
+// model resolved against the built-in components.
+func (m Model) Validate() error { return builtins.ValidateModel(m) }
+
+// ValidateModel is Model.Validate with the cache model resolved in r.
+func (r *Registry) ValidateModel(m Model) error {
 	if m.Name == "" {
 		return fieldErr("name", "missing")
 	}
@@ -17,14 +26,15 @@ func (m Model) Validate() error {
 	if err := nonNegative("pricing.output_per_mtok", m.Pricing.OutputPerMTok); err != nil {
 		return err
 	}
-	if err := m.Cache.validate(); err != nil {
+	if err := r.validateCache(m.Cache); err != nil {
 		return err
 	}
 	return m.Latency.validate()
 }
 
-func (c CacheConfig) validate() error {
-	if err := oneOf("cache.kind", c.Kind, "anthropic", "openai", "none"); err != nil {
+func (r *Registry) validateCache(c CacheConfig) error {
+	m, err := resolveAs[CacheModel](r, component.Cache, "cache.kind", c.Kind)
+	if err != nil {
 		return err
 	}
 	if c.MinTokens < 0 {
@@ -47,26 +57,7 @@ func (c CacheConfig) validate() error {
 			return err
 		}
 	}
-	switch c.Kind {
-	case "anthropic":
-		if c.TTLSeconds == 0 {
-			return fieldErr("cache.ttl_s", "0: an anthropic cache needs a positive TTL")
-		}
-		if c.Breakpoints == 0 {
-			return fieldErr("cache.breakpoints", "0: an anthropic cache needs at least one breakpoint")
-		}
-		if c.Lookback == 0 {
-			return fieldErr("cache.lookback", "0: an anthropic cache needs a positive lookback")
-		}
-	case "openai":
-		if c.TTLSeconds == 0 {
-			return fieldErr("cache.ttl_s", "0: an openai cache needs a positive TTL")
-		}
-		if c.Step == 0 {
-			return fieldErr("cache.step", "0: an openai cache needs a positive step")
-		}
-	}
-	return nil
+	return m.Check(c)
 }
 
 func (l Latency) validate() error {
@@ -81,12 +72,24 @@ func (l Latency) validate() error {
 			return fieldErr(f.name, "%v: want a positive rate in tokens per second", f.v)
 		}
 	}
-	return nonNegative("latency.jitter_cv", l.JitterCV)
+	if err := nonNegative("latency.jitter_cv", l.JitterCV); err != nil {
+		return err
+	}
+	for _, k := range RequestKinds() {
+		if err := nonNegative("latency.kind_ms."+k.String(), l.Kinds.Of(k)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// Validate reports the first impossible parameter as a *FieldError.
-func (p Params) Validate() error {
-	if err := ValidateCounter(p.Tokenizer); err != nil {
+// Validate reports the first impossible parameter as a *FieldError, with
+// the tokenizer and query model resolved against the built-in components.
+func (p Params) Validate() error { return builtins.ValidateParams(p) }
+
+// ValidateParams is Params.Validate with names resolved in r.
+func (r *Registry) ValidateParams(p Params) error {
+	if err := r.checkCounter(p.Tokenizer); err != nil {
 		return fieldErr("tokenizer", "%v", err)
 	}
 	for _, f := range []struct {
@@ -129,10 +132,11 @@ func (p Params) Validate() error {
 			return fieldErr(f.name, "%v is outside [0,1]", f.v)
 		}
 	}
-	switch p.QueryModel {
-	case "", "auto", "user-text", "name-words":
-	default:
-		return fieldErr("query_model", "unknown query model %q (want auto|user-text|name-words)", p.QueryModel)
+	if p.QueryModel == "" || p.QueryModel == queryAuto {
+		return nil
+	}
+	if _, ok := r.lookup(component.QueryModel, p.QueryModel); !ok {
+		return fieldErr("query_model", "unknown query model %q (want %s|%s)", p.QueryModel, queryAuto, strings.Join(r.Names(component.QueryModel), "|"))
 	}
 	return nil
 }

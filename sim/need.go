@@ -59,6 +59,9 @@ type Step struct {
 	TTFTMs     float64
 	DurationMs float64
 	Calls      []Call
+	// Repeat: the step's tool calls are exactly the previous model step's
+	// (set by Engine.prepare; see RequestKind).
+	Repeat bool
 	// Catalog change.
 	Server, Version string
 	// Line is the source line of the event that started the step (0 if unknown).
@@ -85,8 +88,8 @@ type Call struct {
 // searchToolNames are the names recording runtimes give their search tool.
 var searchToolNames = map[string]bool{"tool_search": true, "ToolSearch": true, "search_tools": true, "tool_search_tool_regex": true, "tool_search_tool_bm25": true}
 
-// IsSearchTool reports whether name is a runtime's tool-search tool.
-func IsSearchTool(name string) bool { return searchToolNames[name] }
+// isSearchTool reports whether name is a runtime's tool-search tool.
+func isSearchTool(name string) bool { return searchToolNames[name] }
 
 // ExtractNeed turns a recorded session into its need. Model steps are
 // delimited by model_request events; a trace without any model_request
@@ -273,7 +276,7 @@ func (b *needBuffers) extractInto(n *Need, s *traces.Session) {
 				}
 			}
 		case traces.ToolCall:
-			if IsSearchTool(ev.Tool) {
+			if isSearchTool(ev.Tool) {
 				n.Removed++
 				if q := searchQueryFromArgs(ev.Args); q != "" {
 					n.Queries = append(n.Queries, q)
@@ -373,7 +376,7 @@ func producedOnlySearch(s *traces.Session, req string) bool {
 		if ev.Request != req {
 			continue
 		}
-		if ev.Type == traces.ToolSearch || (ev.Type == traces.ToolCall && (IsSearchTool(ev.Tool) || ev.Status == traces.StatusRejected)) {
+		if ev.Type == traces.ToolSearch || (ev.Type == traces.ToolCall && (isSearchTool(ev.Tool) || ev.Status == traces.StatusRejected)) {
 			return true
 		}
 	}

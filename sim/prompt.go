@@ -2,6 +2,69 @@ package sim
 
 import "slices"
 
+// promptMemo is the previous prompt and what it was assembled from. Every
+// field is derived from the simulated state (simState) and kept only so
+// that the next prompt is reassembled incrementally; the generation
+// counters say when a part is stale.
+type promptMemo struct {
+	// tver counts changes of what decides the tools[] segment in deferred
+	// mode (loads, evictions, drops, listings, registry changes); lver
+	// counts registry and listing changes.
+	tver, lver uint64
+
+	// Listing (kept by countUnlisted): how many of the registry's servers
+	// are not listed, and tblListed[i] = listed[tables[i].name].
+	unlisted  int
+	tblListed []bool
+
+	dir   block // the directory block, valid while dirOK
+	dirOK bool
+
+	// The tools[] segment, rebuilt only when what decides it changes:
+	// built at tver toolBuilt and lver toolLver in mode toolMode;
+	// toolGen counts changes of its content.
+	toolBuilt uint64
+	toolLver  uint64
+	toolMode  bool
+	toolGen   uint64
+	toolBlks  []block
+	toolTmp   []block
+	searchBlk block // the tool_search definition
+
+	// The last prompt: its blocks, described by prompt.
+	prompt    Prompt
+	blocks    []block
+	schemaCum []int64 // schema tokens of blocks[:i+1]
+	nTools    int     // blocks[:nTools] are toolBlks of generation pToolGen
+	pToolGen  uint64
+	nStatic   int // blocks[:nStatic] are tools, system and directory
+	nMsgs     int // blocks[nStatic:] are msgs[:nMsgs] of this run
+}
+
+// registryChanged notes a change of the registry or of what is listed.
+func (r *replayer) registryChanged() {
+	r.pm.dirOK = false
+	r.countUnlisted()
+	r.pm.tver++
+}
+
+// countUnlisted counts the session's servers whose tools are not listed,
+// and notes which are (tblListed) for the prompt. It is called after every
+// change of the registry or of what is listed, which lver counts.
+func (r *replayer) countUnlisted() {
+	pm := &r.pm
+	pm.unlisted = 0
+	pm.tblListed = pm.tblListed[:0]
+	for _, t := range r.st.tables {
+		l := r.st.listed[t.name]
+		if !l {
+			pm.unlisted++
+		}
+		pm.tblListed = append(pm.tblListed, l)
+	}
+	pm.lver++
+}
+
 // buildPrompt assembles tools → system → directory → messages and the
 // cache breakpoints, and returns the prompt plus its schema tokens.
 //
@@ -12,35 +75,35 @@ import "slices"
 // function of the block sequence alone, and stay valid up to the first
 // block that differs; only the rest is hashed again.
 func (r *replayer) buildPrompt() (*Prompt, int64) {
-	e := r.e
+	pm := &r.pm
 	mode := r.deferredMode()
-	search := mode || r.unlisted > 0
+	search := mode || pm.unlisted > 0
 	// The tools[] segment is current if built in this mode and, in deferred
 	// mode, at this tver (which every load, eviction, drop, listing and
 	// registry change bumps). Outside deferred mode it is every listed tool,
 	// so only registry and listing changes (lver) make it stale.
-	if r.toolMode != mode || (mode && r.toolBuilt != r.tver) || r.toolLver != r.lver {
+	if pm.toolMode != mode || (mode && pm.toolBuilt != pm.tver) || pm.toolLver != pm.lver {
 		r.buildTools(mode, search)
 	}
-	w := blockWriter{b: r.blocks}
+	w := blockWriter{b: pm.blocks}
 	// blocks[:nTools] hold toolBlks as of generation pToolGen (a new
 	// generation means new content).
-	if r.pToolGen == r.toolGen && r.nTools == len(r.toolBlks) {
-		w.skip(r.nTools)
+	if pm.pToolGen == pm.toolGen && pm.nTools == len(pm.toolBlks) {
+		w.skip(pm.nTools)
 	} else {
-		for _, bl := range r.toolBlks {
+		for _, bl := range pm.toolBlks {
 			w.put(bl)
 		}
 	}
 	toolsEnd := w.n - 1
-	w.put(r.sessSys)
-	if search && r.s.Directory.Format != "none" {
-		if !r.dirOK {
-			r.dir = r.directory(mode)
-			r.dirOK = true
+	w.put(r.sess.sys)
+	if search && r.p.showsNames {
+		if !pm.dirOK {
+			pm.dir = r.directory(mode)
+			pm.dirOK = true
 		}
-		if r.dir.tokens > 0 {
-			w.put(r.dir)
+		if pm.dir.tokens > 0 {
+			w.put(pm.dir)
 		}
 	}
 	sysEnd := w.n - 1
@@ -48,76 +111,63 @@ func (r *replayer) buildPrompt() (*Prompt, int64) {
 	// Messages are append-only within a run: when the static part has the
 	// length it had, blocks[static:] still start with msgs[:nMsgs] (whose
 	// prefix sums are current if the static part is unchanged too).
+	msgs := r.st.msgs
 	from := 0
-	if r.nStatic == static {
-		from = r.nMsgs
+	if pm.nStatic == static {
+		from = pm.nMsgs
 		w.skip(from)
 	}
-	for _, bl := range r.msgs[from:] {
+	for _, bl := range msgs[from:] {
 		w.put(bl)
 	}
-	r.blocks = w.b[:w.n]
-	r.nTools, r.pToolGen, r.nStatic, r.nMsgs = len(r.toolBlks), r.toolGen, static, len(r.msgs)
+	pm.blocks = w.b[:w.n]
+	pm.nTools, pm.pToolGen, pm.nStatic, pm.nMsgs = len(pm.toolBlks), pm.toolGen, static, len(msgs)
 	r.rehash(w.same)
 
-	// Breakpoints, by priority: the last message, the end of tools[], the
-	// end of the system prompt, the second-to-last message.
-	p := &r.prompt
+	p := &pm.prompt
+	last := len(pm.blocks) - 1
 	p.Breakpoints = p.Breakpoints[:0]
-	last := len(r.blocks) - 1
-	cands := [4]int{last, toolsEnd, sysEnd, last - 1}
-	if len(r.msgs) < 2 {
-		cands[3] = -1
+	if r.st.placer != nil {
+		p.Breakpoints = r.st.placer.Breakpoints(p.Breakpoints,
+			PromptLayout{ToolsEnd: toolsEnd, SystemEnd: sysEnd, Last: last, Messages: len(msgs)})
 	}
-	maxBP := e.model.Cache.Breakpoints
-	if maxBP <= 0 {
-		maxBP = 4
-	}
-	for _, c := range cands {
-		if len(p.Breakpoints) >= maxBP {
-			break
-		}
-		if c < 0 || containsInt(p.Breakpoints, c) {
-			continue
-		}
-		p.Breakpoints = append(p.Breakpoints, c)
-	}
-	sortInts(p.Breakpoints)
-	return p, r.schemaCum[last]
+	return p, pm.schemaCum[last]
 }
 
 // buildTools rebuilds the tools[] segment; toolGen changes only when its
 // content does. The rule is listedState's, for every tool of a listed
-// server: direct tools, and warm ones unless loaded schemas go inline.
+// server: direct tools, and warm ones when the injection puts loaded
+// schemas in tools[].
 func (r *replayer) buildTools(mode, search bool) {
-	tb := r.toolTmp[:0]
+	pm := &r.pm
+	tb := pm.toolTmp[:0]
 	if search {
-		tb = append(tb, r.searchBlk)
+		tb = append(tb, pm.searchBlk)
 	}
 	switch {
 	case !mode:
 		tb = r.appendListed(tb)
-	case r.set.identPos == nil:
+	case r.st.set.identPos == nil:
 		tb = r.appendDeferredScan(tb)
 	default:
 		tb = r.appendDeferred(tb)
 	}
-	if slices.Equal(tb, r.toolBlks) {
-		r.toolTmp = tb
+	if slices.Equal(tb, pm.toolBlks) {
+		pm.toolTmp = tb
 	} else {
-		r.toolBlks, r.toolTmp = tb, r.toolBlks
-		r.toolGen++
+		pm.toolBlks, pm.toolTmp = tb, pm.toolBlks
+		pm.toolGen++
 	}
-	r.toolBuilt, r.toolLver, r.toolMode = r.tver, r.lver, mode
+	pm.toolBuilt, pm.toolLver, pm.toolMode = pm.tver, pm.lver, mode
 }
 
 // appendListed appends every tool of the listed servers (outside deferred
 // mode all are direct).
 func (r *replayer) appendListed(tb []block) []block {
 	start := 0
-	for i, end := range r.set.tableEnd {
-		if r.tblListed[i] {
-			tb = append(tb, r.set.blks[start:end]...)
+	for i, end := range r.st.set.tableEnd {
+		if r.pm.tblListed[i] {
+			tb = append(tb, r.st.set.blks[start:end]...)
 		}
 		start = end
 	}
@@ -129,32 +179,32 @@ func (r *replayer) appendListed(tb []block) []block {
 // transient loads, which are few, rather than by testing every tool) of
 // the listed servers, in registry order. It needs set.identPos.
 func (r *replayer) appendDeferred(tb []block) []block {
-	set := r.set
-	warm := r.posBuf[:0]
-	if r.s.Injection != "inline" {
-		for i := range r.warm.entries {
-			warm = r.addWarmPos(warm, r.warm.entries[i].ti.ident)
+	set := r.st.set
+	warm := r.buf.pos[:0]
+	if r.p.inTools {
+		for i := range r.st.warm.entries {
+			warm = r.addWarmPos(warm, r.st.warm.entries[i].Tool.ident)
 		}
-		for _, t := range r.transient {
+		for _, t := range r.st.transient {
 			warm = r.addWarmPos(warm, t.ident)
 		}
 		slices.Sort(warm)
 	}
-	r.posBuf = warm
+	r.buf.pos = warm
 	direct := set.strat[r.si].direct
 	// Merge the two position lists (disjoint: warm holds deferrable tools).
 	for len(direct) > 0 || len(warm) > 0 {
 		if len(warm) == 0 || (len(direct) > 0 && direct[0] < warm[0]) {
 			p := direct[0]
 			direct = direct[1:]
-			if r.tblListed[set.tools[p].table] {
+			if r.pm.tblListed[set.tools[p].table] {
 				tb = append(tb, set.blks[p])
 			}
 			continue
 		}
 		st := &set.tools[warm[0]]
 		warm = warm[1:]
-		if r.tblListed[st.table] {
+		if r.pm.tblListed[st.table] {
 			w := r.warmIdent(st.ident)
 			tb = append(tb, block{h: w.h, tokens: w.tokens, schema: true})
 		}
@@ -165,8 +215,9 @@ func (r *replayer) appendDeferred(tb []block) []block {
 // addWarmPos adds to pos the position of a loaded tool identity, when the
 // registry has it, the strategy defers it, and it is not there yet.
 func (r *replayer) addWarmPos(pos []int32, ident int32) []int32 {
-	p, ok := r.set.identPos[ident]
-	if !ok || r.flags[r.set.tools[p].id]&flagDeferrable == 0 || slices.Contains(pos, p) {
+	set := r.st.set
+	p, ok := set.identPos[ident]
+	if !ok || r.flags[set.tools[p].id]&flagDeferrable == 0 || slices.Contains(pos, p) {
 		return pos
 	}
 	return append(pos, p)
@@ -175,17 +226,17 @@ func (r *replayer) addWarmPos(pos []int32, ident int32) []int32 {
 // appendDeferredScan is appendDeferred testing every tool (for registries
 // holding a tool identity twice).
 func (r *replayer) appendDeferredScan(tb []block) []block {
-	inline := r.s.Injection == "inline"
-	for p := range r.set.tools {
-		st := &r.set.tools[p]
-		if !r.tblListed[st.table] {
+	set := r.st.set
+	for p := range set.tools {
+		st := &set.tools[p]
+		if !r.pm.tblListed[st.table] {
 			continue // lazy discovery: the runtime does not know its tools yet
 		}
 		if r.flags[st.id]&flagDeferrable == 0 {
-			tb = append(tb, r.set.blks[p]) // direct
+			tb = append(tb, set.blks[p]) // direct
 			continue
 		}
-		if w := r.warmIdent(st.ident); w != nil && !inline {
+		if w := r.warmIdent(st.ident); w != nil && r.p.inTools {
 			tb = append(tb, block{h: w.h, tokens: w.tokens, schema: true}) // warm, in tools[]
 		}
 	}
@@ -195,16 +246,17 @@ func (r *replayer) appendDeferredScan(tb []block) []block {
 // rehash recomputes the prompt's prefix hashes and sums from block from on
 // (those before it are current).
 func (r *replayer) rehash(from int) {
-	p := &r.prompt
+	pm := &r.pm
+	p := &pm.prompt
 	p.PrefixHash = p.PrefixHash[:from]
 	p.CumTokens = p.CumTokens[:from]
-	r.schemaCum = r.schemaCum[:from]
+	pm.schemaCum = pm.schemaCum[:from]
 	var h uint64
 	var cum, schema int64
 	if from > 0 {
-		h, cum, schema = p.PrefixHash[from-1], p.CumTokens[from-1], r.schemaCum[from-1]
+		h, cum, schema = p.PrefixHash[from-1], p.CumTokens[from-1], pm.schemaCum[from-1]
 	}
-	for _, bl := range r.blocks[from:] {
+	for _, bl := range pm.blocks[from:] {
 		h = mix(h, bl.h)
 		cum += bl.tokens
 		if bl.schema {
@@ -212,7 +264,7 @@ func (r *replayer) rehash(from int) {
 		}
 		p.PrefixHash = append(p.PrefixHash, h)
 		p.CumTokens = append(p.CumTokens, cum)
-		r.schemaCum = append(r.schemaCum, schema)
+		pm.schemaCum = append(pm.schemaCum, schema)
 	}
 }
 
@@ -261,24 +313,24 @@ type dirKey struct {
 // same servers, listed alike, shows a strategy the same directory.
 func (r *replayer) directory(mode bool) block {
 	build := func() block {
-		return r.e.directory(r.s, r.tables, func(ti *toolInfo) bool { return mode && r.deferrable(ti) }, r.listed)
+		return r.e.directory(r.si, r.st.tables, func(ti *Tool) bool { return mode && r.deferrable(ti) }, r.st.listed, &r.buf.dir)
 	}
-	if len(r.tables) > 64 {
+	if len(r.st.tables) > 64 {
 		return build()
 	}
-	key := dirKey{set: r.set, si: r.si, mode: mode}
-	for i, l := range r.tblListed {
+	key := dirKey{set: r.st.set, si: r.si, mode: mode}
+	for i, l := range r.pm.tblListed {
 		if l {
 			key.listed |= 1 << i
 		}
 	}
-	if d, ok := r.dirMemo[key]; ok {
+	if d, ok := r.memo.dirs[key]; ok {
 		return d
 	}
-	if r.dirMemo == nil || len(r.dirMemo) >= maxDirMemo {
-		r.dirMemo = make(map[dirKey]block)
+	if r.memo.dirs == nil || len(r.memo.dirs) >= maxDirMemo {
+		r.memo.dirs = make(map[dirKey]block)
 	}
 	d := build()
-	r.dirMemo[key] = d
+	r.memo.dirs[key] = d
 	return d
 }

@@ -2,12 +2,16 @@ package sim_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/scenarios"
+	defaultdata "github.com/defersim/defersim/scenarios/default"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
 	"github.com/defersim/defersim/traces"
@@ -55,12 +59,13 @@ func checkStrategies(t *testing.T) []sim.Strategy {
 	return out
 }
 
-// TestIncrementalPromptsMatchFromScratch replays generated sessions under
-// many strategies, models and assumptions, checking every request's
-// incrementally assembled prompt against one assembled from scratch (see
-// ReplayChecked), and that the replay's memos (server sets, rankers,
-// directories, prompts) leave every outcome as a fresh replay finds it.
-func TestIncrementalPromptsMatchFromScratch(t *testing.T) {
+// TestFastReplayMatchesReference replays generated sessions under many
+// strategies, models and assumptions with the fast replayer (one replayer
+// for every session, as a worker) and with the reference replayer
+// (reference_test.go), requiring the same prompts, outcomes and fidelity
+// pairs; and that the replay's memos (server sets, rankers, directories,
+// prompts) leave every outcome as a fresh replay finds it.
+func TestFastReplayMatchesReference(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates and replays a trace")
 	}
@@ -85,35 +90,107 @@ func TestIncrementalPromptsMatchFromScratch(t *testing.T) {
 		{"claude-sonnet-4.5", base},
 		{"claude-haiku-4.5", stochastic},
 		{"gpt-5", base},
+		{"gpt-5-kinds", base},
 	} {
 		t.Run(tc.model, func(t *testing.T) {
-			model, err := presets.Model(tc.model)
+			model, err := presets.Model(strings.TrimSuffix(tc.model, "-kinds"))
 			if err != nil {
 				t.Fatal(err)
+			}
+			if strings.HasSuffix(tc.model, "-kinds") {
+				// Every request kind its own time (requestkind.go).
+				model.Latency.Kinds = sim.KindMs{TurnText: 100, TurnCall: 200, ToolText: 300, ToolCall: 400, Repeat: 500}
 			}
 			eng, err := sim.NewEngine(sim.Config{Strategies: checkStrategies(t), Model: model, Params: tc.params,
 				Catalog: cat, Seed: 1, Registry: reg, Domains: domains})
 			if err != nil {
 				t.Fatal(err)
 			}
+			check := eng.NewReferenceCheck()
 			for i, s := range sessions {
+				if i%5 == 0 {
+					s = withServerTwice(s) // its tools appear twice
+				}
+				if err := check.Session(s, int64(i)); err != nil {
+					t.Fatal(err)
+				}
+				// The same session replayed again, by a new replayer over
+				// the engine's now warm memos.
 				n := sim.ExtractNeed(s)
-				if i%5 == 0 && len(n.Servers) > 0 {
-					// A server named twice: its tools appear twice.
-					n.Servers = append(n.Servers, n.Servers[0])
-				}
-				got, err := eng.ReplayChecked(n)
-				if err != nil {
-					t.Fatalf("session %s: %v", s.ID, err)
-				}
-				// The same need replayed again, by a new replayer over the
-				// engine's now warm memos.
-				n2 := sim.ExtractNeed(s)
-				n2.Servers = n.Servers
-				if d := cmp.Diff(got, eng.ReplayNeed(n2)); d != "" {
-					t.Fatalf("session %s: replays differ (-checked +again):\n%s", s.ID, d)
+				if d := cmp.Diff(eng.ReplayNeed(n), eng.ReplayNeed(sim.ExtractNeed(s))); d != "" {
+					t.Fatalf("session %s: replays differ (-first +again):\n%s", s.ID, d)
 				}
 			}
+			t.Logf("%d sessions, %d prompts compared", len(sessions), check.Requests)
+		})
+	}
+}
+
+// withServerTwice returns a copy of s whose session_start names its first
+// server twice.
+func withServerTwice(s *traces.Session) *traces.Session {
+	c := *s
+	c.Events = slices.Clone(s.Events)
+	for i := range c.Events {
+		if ev := &c.Events[i]; ev.Type == traces.SessionStart && len(ev.Servers) > 0 {
+			ev.Servers = append(slices.Clone(ev.Servers), ev.Servers[0])
+		}
+	}
+	return &c
+}
+
+// TestShippedScenariosMatchReference replays every shipped scenario (the
+// embedded default and scenarios/*.yaml) with the fast replayer and the
+// reference replayer, session by session, and requires the same prompts,
+// outcomes and fidelity pairs. Scenarios whose inputs are not here (the
+// real catalogs of ../shared/data, an example's own traces) are skipped.
+func TestShippedScenariosMatchReference(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays every shipped scenario twice")
+	}
+	files, err := filepath.Glob("../scenarios/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no shipped scenarios (%v)", err)
+	}
+	for _, name := range append([]string{"default"}, files...) {
+		if filepath.Base(name) == "default.yaml" {
+			continue // the embedded default
+		}
+		t.Run(strings.TrimSuffix(filepath.Base(name), ".yaml"), func(t *testing.T) {
+			load := scenarios.Default
+			if name != "default" {
+				load = func() (*scenarios.Scenario, error) { return scenarios.Load(name) }
+			}
+			sc, err := load()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := sc.CheckPaths(); err != nil {
+				t.Skipf("inputs not here: %v", err)
+			}
+			cfg, err := runner.FromScenario(sc, runner.Overrides{}, defaultdata.FS())
+			if err != nil {
+				t.Fatal(err)
+			}
+			eng, err := runner.Engine(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check := eng.NewReferenceCheck()
+			var idx int64
+			for s, err := range runner.Sessions(cfg) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := check.Session(s, idx); err != nil {
+					t.Fatal(err)
+				}
+				idx++
+			}
+			if idx == 0 || check.Requests == 0 {
+				t.Fatalf("%d sessions, %d prompts: nothing compared", idx, check.Requests)
+			}
+			t.Logf("%d sessions, %d strategies, %d prompts compared", idx, len(eng.Strategies()), check.Requests)
 		})
 	}
 }

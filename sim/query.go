@@ -2,191 +2,105 @@ package sim
 
 import (
 	"regexp"
-	"slices"
 	"strings"
-	"unicode"
 )
 
-// isStopword reports whether w is an English function word a model leaves
-// out of a keyword query (the project's own short list).
-func isStopword(w string) bool {
-	switch w {
-	case "a", "an", "the", "and", "or", "but", "if", "then", "so", "to", "of", "in", "on", "at", "by",
-		"for", "with", "from", "into", "onto", "about", "as", "is", "are", "was", "were", "be", "been",
-		"being", "do", "does", "did", "have", "has", "had", "i", "me", "my", "we", "our", "you", "your",
-		"he", "she", "it", "its", "they", "them", "their", "this", "that", "these", "those", "what",
-		"which", "who", "whom", "when", "where", "why", "how", "can", "could", "would", "should", "will",
-		"shall", "may", "might", "must", "please", "thanks", "thank", "hi", "hello", "hey", "yes", "no",
-		"not", "just", "also", "any", "some", "all", "there", "here", "up", "down", "out", "over",
-		"again", "very", "more", "most", "much", "many", "one", "two", "get", "got", "let", "make",
-		"want", "need", "like":
-		return true
-	}
-	return false
+// QueryModel says what query the model writes for a needed tool when the
+// trace recorded none. A search mode is registered with the query model
+// its rankers expect (RegisterSearch); params.query_model "auto" uses it,
+// any other value names the query model every mode uses.
+type QueryModel interface {
+	Query(in QueryInput) string
 }
 
-// contentWords returns the words of s that are not stopwords, lowercased,
-// in order, without repeats.
-func contentWords(s string) []string {
-	return appendContentWords(nil, s, nil)
+// QueryInput is what a query model reads: the latest user text and the
+// needed tool's name, with their words (computed once per session and tool).
+type QueryInput struct {
+	// User is the latest user message ("" before the first).
+	User string
+	// UserWords returns User's content words (lowercased, stopwords and
+	// repeats removed, in order); computed only when called.
+	UserWords func() []string
+	// ToolWords is the tool's name split into words; ToolQuery joins them
+	// with spaces.
+	ToolWords []string
+	ToolQuery string
+	// DirectoryShowsNames: the model sees the tool's name in a directory.
+	DirectoryShowsNames bool
 }
 
-// seenWordsAfter is how many words appendContentWords compares one by one
-// before it looks repeats up in a map.
-const seenWordsAfter = 16
+// DefaultQueryModel is the query model of a search mode registered
+// without one: the user's latest message, a natural-language query.
+const DefaultQueryModel = "user-text"
 
-// appendContentWords appends contentWords(s) to dst. A word is a maximal
-// run of letters and digits of the lowercased text (as strings.FieldsFunc
-// splits it); the words are substrings of that text. seen is scratch
-// space for long texts (nil: allocate when needed).
-func appendContentWords(dst []string, s string, seen *map[string]bool) []string {
-	lower := strings.ToLower(s)
-	start := len(dst)
-	var m map[string]bool
-	if seen != nil {
-		m = *seen
-		clear(m)
+// queryAuto is the params.query_model value that lets each search mode use
+// the query model it was registered with.
+const queryAuto = "auto"
+
+type queryFunc func(in QueryInput) string
+
+func (f queryFunc) Query(in QueryInput) string { return f(in) }
+
+func userTextQuery(in QueryInput) string {
+	if in.User != "" {
+		return in.User
 	}
-	add := func(w string) {
-		if len(w) < 2 || isStopword(w) {
-			return
-		}
-		if words := dst[start:]; len(words) < seenWordsAfter {
-			if slices.Contains(words, w) {
-				return
-			}
-		} else {
-			if m == nil {
-				m = map[string]bool{}
-			}
-			if len(m) == 0 {
-				for _, x := range words {
-					m[x] = true
-				}
-			}
-			if m[w] {
-				return
-			}
-			m[w] = true
-		}
-		dst = append(dst, w)
-	}
-	from := -1 // start of the current word
-	for i, r := range lower {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if from < 0 {
-				from = i
-			}
-			continue
-		}
-		if from >= 0 {
-			add(lower[from:i])
-			from = -1
-		}
-	}
-	if from >= 0 {
-		add(lower[from:])
-	}
-	if seen != nil {
-		if len(m) > maxReusedWords {
-			m = nil // do not keep a very long text's map
-		}
-		clear(m)
-		*seen = m
-	}
-	return dst
+	return in.ToolQuery
 }
 
-// nameWords splits a tool name into words (snake, kebab and camel case).
-func nameWords(name string) []string {
-	var out []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
+func nameWordsQuery(in QueryInput) string { return in.ToolQuery }
+
+func contentWordsQuery(in QueryInput) string {
+	if cw := in.UserWords(); len(cw) > 0 {
+		return strings.Join(cw[:min(4, len(cw))], " ")
 	}
-	prevLower := false
-	for _, r := range name {
-		switch {
-		case r == '_' || r == '-' || r == '.' || r == ' ':
-			flush()
-			prevLower = false
-		case unicode.IsUpper(r) && prevLower:
-			flush()
-			cur = append(cur, r)
-			prevLower = false
-		default:
-			cur = append(cur, r)
-			prevLower = unicode.IsLower(r)
-		}
-	}
-	flush()
-	return out
+	return in.ToolQuery
 }
 
-// keywordQuery is the query the model writes for a needed tool when the
-// trace recorded none (Params.QueryModel).
-func keywordQuery(model, mode string, dirShowsNames bool, userText, tool string) string {
-	words := nameWords(tool)
-	return queryFor(model, mode, dirShowsNames, queryText{user: userText,
-		userWords: func() []string { return contentWords(userText) },
-		toolWords: words, toolQuery: strings.Join(words, " ")})
-}
-
-// queryText is what the query model reads: the latest user text and the
-// needed tool's name. The replay memoises the words of both.
-type queryText struct {
-	user      string
-	userWords func() []string // contentWords(user), called only when needed
-	toolWords []string        // nameWords(tool)
-	toolQuery string          // toolWords joined by spaces
-}
-
-// queryFor is keywordQuery over the words of its text.
-func queryFor(model, mode string, dirShowsNames bool, t queryText) string {
-	switch model {
-	case "user-text":
-		if t.user != "" {
-			return t.user
-		}
-		return t.toolQuery
-	case "name-words":
-		return t.toolQuery
-	}
-	switch mode {
-	case "bm25", "bm25-anthropic", "routed", "routed-hard", "bm25f", "routed-fused":
-		if t.user != "" {
-			return t.user
-		}
-	case "keyword":
-		if cw := t.userWords(); len(cw) > 0 {
-			return strings.Join(cw[:min(4, len(cw))], " ")
-		}
-	case "regex":
-		return regexp.QuoteMeta(queryFor(model, "substring", dirShowsNames, t))
-	default: // substring and other pattern modes: one short term
-		if dirShowsNames {
-			best := ""
-			for _, w := range t.toolWords {
-				if len(w) > len(best) {
-					best = w
-				}
-			}
-			if len(best) >= 3 {
-				return best
+// shortTermQuery is one short term, as a model searching by substring or
+// pattern writes: the longest word of the tool's name when the directory
+// shows it (and it has at least 3 letters), else the longest content word
+// of the user's text.
+func shortTermQuery(in QueryInput) string {
+	if in.DirectoryShowsNames {
+		best := ""
+		for _, w := range in.ToolWords {
+			if len(w) > len(best) {
+				best = w
 			}
 		}
-		if cw := t.userWords(); len(cw) > 0 {
-			best := cw[0]
-			for _, w := range cw {
-				if len(w) > len(best) {
-					best = w
-				}
-			}
+		if len(best) >= 3 {
 			return best
 		}
 	}
-	return t.toolQuery
+	if cw := in.UserWords(); len(cw) > 0 {
+		best := cw[0]
+		for _, w := range cw {
+			if len(w) > len(best) {
+				best = w
+			}
+		}
+		return best
+	}
+	return in.ToolQuery
+}
+
+func regexTermQuery(in QueryInput) string { return regexp.QuoteMeta(shortTermQuery(in)) }
+
+func registerQueryModels(r *Registry) error {
+	for _, q := range []struct {
+		name, desc string
+		f          queryFunc
+	}{
+		{DefaultQueryModel, "the latest user message (the tool's name words before the first); the default of a search mode registered without one", userTextQuery},
+		{"name-words", "the needed tool's name split into words: the optimistic bound", nameWordsQuery},
+		{"content-words", "the first four content words of the latest user message (stopwords removed); else the name words", contentWordsQuery},
+		{"short-term", "one short term: the longest word (3+ letters) of the tool's name when the directory shows names, else the longest content word of the user message", shortTermQuery},
+		{"regex-term", "short-term with regular-expression metacharacters escaped", regexTermQuery},
+	} {
+		if err := r.RegisterQueryModel(Info{Name: q.name, Description: q.desc}, q.f); err != nil {
+			return err
+		}
+	}
+	return nil
 }

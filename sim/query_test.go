@@ -6,29 +6,87 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/defersim/defersim/component"
 )
 
-func TestKeywordQuery(t *testing.T) {
+// TestQueryModels pins what each registered query model writes, and
+// which one each search mode of the default registry uses (through its
+// registration, never its name).
+func TestQueryModels(t *testing.T) {
 	const user = "Could you please check the weather forecast for Paris tomorrow?"
+	reg := NewRegistry()
+	query := func(model string, names bool, user, tool string) string {
+		q, err := resolveAs[QueryModel](reg, component.QueryModel, "query_model", model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		words := nameWords(tool)
+		return q.Query(QueryInput{User: user, UserWords: func() []string { return contentWords(user) },
+			ToolWords: words, ToolQuery: strings.Join(words, " "), DirectoryShowsNames: names})
+	}
 	for _, tc := range []struct {
-		model, mode string
-		names       bool
-		user, tool  string
-		want        string
+		model      string
+		names      bool
+		user, tool string
+		want       string
 	}{
-		{"auto", "bm25", true, user, "get_weather_forecast", user},
-		{"auto", "bm25f", true, user, "get_weather_forecast", user},
-		{"auto", "routed-fused", false, user, "get_weather_forecast", user},
-		{"auto", "keyword", true, user, "get_weather_forecast", "check weather forecast paris"},
-		{"auto", "substring", true, user, "get_weather_forecast", "forecast"},
-		{"auto", "regex", false, user, "get_weather_forecast", "forecast"}, // longest content word of the user text
-		{"auto", "substring", true, "", "x", "x"},
-		{"auto", "bm25", true, "", "listOpenIssues", "list open issues"},
-		{"user-text", "substring", true, user, "get_weather_forecast", user},
-		{"name-words", "bm25", true, user, "browser_take-screenshot", "browser take screenshot"},
+		{"user-text", true, user, "get_weather_forecast", user},
+		{"user-text", true, "", "listOpenIssues", "list open issues"},
+		{"content-words", true, user, "get_weather_forecast", "check weather forecast paris"},
+		{"content-words", true, "", "get_weather_forecast", "get weather forecast"},
+		{"short-term", true, user, "get_weather_forecast", "forecast"},
+		{"short-term", false, "open the spreadsheet", "get_weather_forecast", "spreadsheet"}, // the user text's longest content word
+		{"short-term", true, "", "x", "x"},
+		{"regex-term", true, user, "get_weather_forecast", "forecast"},
+		{"name-words", true, user, "browser_take-screenshot", "browser take screenshot"},
 	} {
-		if got := keywordQuery(tc.model, tc.mode, tc.names, tc.user, tc.tool); got != tc.want {
-			t.Errorf("keywordQuery(%s, %s, names=%v, %q) = %q, want %q", tc.model, tc.mode, tc.names, tc.tool, got, tc.want)
+		if got := query(tc.model, tc.names, tc.user, tc.tool); got != tc.want {
+			t.Errorf("%s(names=%v, %q, %q) = %q, want %q", tc.model, tc.names, tc.user, tc.tool, got, tc.want)
+		}
+	}
+	// Every registered query model answers; the default is registered.
+	for _, name := range reg.Names(component.QueryModel) {
+		if query(name, true, user, "get_weather_forecast") == "" {
+			t.Errorf("query model %s wrote an empty query", name)
+		}
+	}
+	if _, ok := reg.lookup(component.QueryModel, DefaultQueryModel); !ok {
+		t.Errorf("the default query model %q is not registered", DefaultQueryModel)
+	}
+}
+
+// TestRankerWithoutQueryModelGetsTheDefault pins the fix of a silent
+// wrong answer: a search mode registered without a query model used to get
+// the substring modes' one-word query because its name matched none of the
+// names the query code switched on. Now it gets DefaultQueryModel, and
+// "auto" resolves to whatever the mode was registered with.
+func TestRankerWithoutQueryModelGetsTheDefault(t *testing.T) {
+	reg := NewRegistry()
+	none := func([]ToolDoc) (Ranker, error) { return nil, nil }
+	if err := reg.RegisterRanker("new-mode", none); err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.RegisterSearch(Info{Name: "terse", Description: "d", QueryModel: "short-term"}, none); err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.RegisterSearch(Info{Name: "bad", Description: "d", QueryModel: "no-such-model"}, none); err == nil {
+		t.Error("a search mode with an unregistered query model was registered")
+	}
+	in := QueryInput{User: "please open the pull request", UserWords: func() []string { return contentWords("please open the pull request") },
+		ToolWords: []string{"create", "pull", "request"}, ToolQuery: "create pull request", DirectoryShowsNames: true}
+	for _, tc := range []struct{ mode, model, want string }{
+		{"new-mode", queryAuto, "please open the pull request"},
+		{"new-mode", "", "please open the pull request"},
+		{"terse", queryAuto, "request"},
+		{"terse", "name-words", "create pull request"},
+	} {
+		_, q, err := reg.search(tc.mode, tc.model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := q.Query(in); got != tc.want {
+			t.Errorf("mode %s, query_model %q: query %q, want %q", tc.mode, tc.model, got, tc.want)
 		}
 	}
 }

@@ -46,7 +46,7 @@ func newMemoEntry(names ...string) (*rankerEntry, *prefixRanker) {
 	p := &prefixRanker{names: names}
 	e := &rankerEntry{r: p}
 	for _, n := range names {
-		e.tools = append(e.tools, &toolInfo{name: n})
+		e.tools = append(e.tools, &Tool{name: n})
 	}
 	return e, p
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/defersim/defersim/component"
 	"github.com/defersim/defersim/tokens"
 	"github.com/defersim/defersim/traces"
 )
@@ -31,26 +32,43 @@ type testTool struct {
 	est    int64
 }
 
-// newTestEngine builds an engine over one server "s" holding tools.
-func newTestEngine(t *testing.T, strategies []Strategy, tools []testTool) *Engine {
+// newTestEngine builds an engine over one server "s" holding tools, with
+// the routing domains given (none when nil).
+func newTestEngine(t *testing.T, strategies []Strategy, tools []testTool, domains ...Domains) *Engine {
 	t.Helper()
 	for i := range strategies {
 		fillTestDefaults(&strategies[i])
 	}
 	e := &Engine{strategies: strategies, model: testModel(), params: testParams(), seed: 1,
-		content: tokens.NewEstimator(1), raw: tokens.NewEstimator(1), registry: NewRegistry(), rankers: &rankerCache{}, fidelity: -1}
+		content: tokens.NewEstimator(1), raw: tokens.NewEstimator(1), rankers: &rankerCache{}, fidelity: -1}
 	st := &serverTable{name: "s", version: "1"}
 	est := map[string]int64{}
 	e.tables = &toolTables{byKey: map[string]*serverTable{"s@1": st}, latest: map[string]*serverTable{"s": st},
 		names: []string{"s"}, estBy: map[string]map[string]int64{"bytes/3.5": est}}
 	for i, tt := range tools {
 		fp := "fp-" + tt.name
-		ti := &toolInfo{id: int32(i), ident: int32(i), name: tt.name, server: "s", fp: fp, h: hashString(fp), tokens: tt.tokens, schema: json.RawMessage(`{"type":"object"}`)}
+		ti := &Tool{id: int32(i), ident: int32(i), name: tt.name, server: "s", fp: fp, h: hashString(fp), tokens: tt.tokens, schema: json.RawMessage(`{"type":"object"}`)}
 		st.tools = append(st.tools, ti)
 		e.tables.all = append(e.tables.all, ti)
 		est[fp] = tt.est
 	}
 	e.computeFlags(nil)
+	reg := NewRegistry()
+	if len(domains) > 0 {
+		e.domains = domains[0]
+	}
+	for i := range strategies {
+		p, err := reg.resolve(&strategies[i], "", e.domains)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.plans = append(e.plans, p)
+	}
+	cm, err := resolveAs[CacheModel](reg, component.Cache, "cache.kind", e.model.Cache.Kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.cache = cm
 	return e
 }
 
@@ -339,8 +357,7 @@ func TestDomainDirectoryAndNotice(t *testing.T) {
 	e := newTestEngine(t, []Strategy{
 		{Name: "plain", Trigger: always, Directory: Directory{Format: "none"}},
 		{Name: "domains", Trigger: always, Directory: Directory{Format: "by-domain", Notice: true}},
-	}, []testTool{{"fs_read", 100, 0}, {"fs_write", 100, 0}, {"web_get", 100, 0}})
-	e.domains = fakeDomains{}
+	}, []testTool{{"fs_read", 100, 0}, {"fs_write", 100, 0}, {"web_get", 100, 0}}, fakeDomains{})
 	out := e.ReplayNeed(&Need{SessionID: "s13", SystemTokens: 100, Steps: []Step{user(10), call("fs_read"), call("fs_write"), reply()}})
 	// The directory (55 bytes = 55 tokens with the byte counter) is in every
 	// request of "domains": 4 requests (2 searches + 2 calls ... + reply).

@@ -48,7 +48,7 @@ type RunResult struct {
 	Fidelity []FidelityPair
 	Counts   Counts
 	// Failures lists sessions that could not be replayed (id: reason), in
-	// session order, at most MaxFailureMessages of them (Counts.SessionsSkipped
+	// session order, at most maxFailureMessages of them (Counts.SessionsSkipped
 	// counts them all).
 	Failures []string
 	// State is the accumulated state of the run (for checkpoints, resume and

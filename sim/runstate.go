@@ -18,12 +18,12 @@ const (
 	// DefaultFidelityPairs is how many fidelity pairs are kept when a
 	// caller bounds memory.
 	DefaultFidelityPairs = 200000
-	// MaxFailureMessages bounds the failure messages a run keeps (every
+	// maxFailureMessages bounds the failure messages a run keeps (every
 	// failure is counted).
-	MaxFailureMessages = 1000
-	// RunStateVersion is the version of RunState's encoding; a state of
+	maxFailureMessages = 1000
+	// runStateVersion is the version of RunState's encoding; a state of
 	// another version cannot be resumed or merged.
-	RunStateVersion = 2
+	runStateVersion = 2
 )
 
 // SummaryOptions says how a run summarises its sessions.
@@ -106,7 +106,7 @@ func NewRunState(strategies []Strategy, opt SummaryOptions) (*RunState, error) {
 	if opt.Baseline < 0 || opt.Baseline >= S {
 		return nil, fmt.Errorf("run state: baseline index %d out of range", opt.Baseline)
 	}
-	st := &RunState{Version: RunStateVersion, NumMetrics: NumMetrics, Options: opt,
+	st := &RunState{Version: runStateVersion, NumMetrics: NumMetrics, Options: opt,
 		Series: make([][]*streamstats.Series, S), Paired: make([][]*streamstats.Paired, S),
 		Sample:         streamstats.NewSample[SessionValues](opt.ExactSessions),
 		ByRequestIndex: make([][]RequestIndexStat, S)}
@@ -141,8 +141,8 @@ func NewRunState(strategies []Strategy, opt SummaryOptions) (*RunState, error) {
 // Check reports whether st can continue or merge with a run of strategies
 // under opt.
 func (st *RunState) Check(strategies []Strategy, opt SummaryOptions) error {
-	if st.Version != RunStateVersion {
-		return fmt.Errorf("run state version %d, this defersim reads version %d", st.Version, RunStateVersion)
+	if st.Version != runStateVersion {
+		return fmt.Errorf("run state version %d, this defersim reads version %d", st.Version, runStateVersion)
 	}
 	if st.NumMetrics != NumMetrics {
 		return fmt.Errorf("run state has %d metrics, this defersim has %d", st.NumMetrics, NumMetrics)
@@ -265,7 +265,7 @@ func (st *RunState) addFidelity(idx int64, p FidelityPair) {
 
 func (st *RunState) fail(idx int64, msg string) {
 	st.Skipped++
-	if len(st.Failures) < MaxFailureMessages {
+	if len(st.Failures) < maxFailureMessages {
 		st.Failures = append(st.Failures, IndexedFailure{Index: idx, Msg: msg})
 	}
 }
@@ -307,7 +307,7 @@ func (st *RunState) Merge(o *RunState) error {
 	st.StepsRemoved += o.StepsRemoved
 	st.Failures = append(st.Failures, o.Failures...)
 	slices.SortStableFunc(st.Failures, func(a, b IndexedFailure) int { return cmpInt64(a.Index, b.Index) })
-	st.Failures = st.Failures[:min(len(st.Failures), MaxFailureMessages)]
+	st.Failures = st.Failures[:min(len(st.Failures), maxFailureMessages)]
 	if err := st.FidelityInput.Merge(o.FidelityInput); err != nil {
 		return err
 	}

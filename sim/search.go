@@ -2,8 +2,6 @@ package sim
 
 import (
 	"encoding/json"
-	"fmt"
-	"sort"
 	"sync"
 )
 
@@ -25,41 +23,6 @@ type Ranker interface {
 // RankerFactory builds a ranker over a corpus.
 type RankerFactory func(docs []ToolDoc) (Ranker, error)
 
-// Registry holds the named component factories a run can use: search
-// rankers and cache models. It is built once and read-only afterwards.
-type Registry struct {
-	rankers map[string]RankerFactory
-}
-
-// NewRegistry returns a registry with the built-in components ("select"
-// needs no ranker).
-func NewRegistry() *Registry { return &Registry{rankers: map[string]RankerFactory{}} }
-
-// RegisterRanker adds a search mode. It fails when name is taken.
-func (r *Registry) RegisterRanker(name string, f RankerFactory) error {
-	if _, ok := r.rankers[name]; ok || name == "select" {
-		return fmt.Errorf("search mode %q registered twice", name)
-	}
-	r.rankers[name] = f
-	return nil
-}
-
-// Ranker returns the factory registered as name.
-func (r *Registry) Ranker(name string) (RankerFactory, bool) {
-	f, ok := r.rankers[name]
-	return f, ok
-}
-
-// SearchModes lists the registered search modes, "select" first.
-func (r *Registry) SearchModes() []string {
-	out := []string{"select"}
-	for k := range r.rankers {
-		out = append(out, k)
-	}
-	sort.Strings(out[1:])
-	return out
-}
-
 // rankerCache builds each (mode, corpus) ranker once per run and shares it
 // between workers.
 type rankerCache struct {
@@ -71,13 +34,13 @@ type rankerEntry struct {
 	once  sync.Once
 	r     Ranker
 	err   error
-	tools []*toolInfo
+	tools []*Tool
 	memo  rankMemo
 }
 
 // get returns the ranker of mode over the corpus identified by key; corpus
 // is called only when the ranker is first built.
-func (c *rankerCache) get(mode string, f RankerFactory, key string, corpus func() []*toolInfo) (*rankerEntry, error) {
+func (c *rankerCache) get(mode string, f RankerFactory, key string, corpus func() []*Tool) (*rankerEntry, error) {
 	c.mu.Lock()
 	if c.m == nil {
 		c.m = map[string]*rankerEntry{}

@@ -14,10 +14,10 @@ import (
 // and worker that sees the same server versions. The only mutable parts are
 // the per-strategy slots, each filled once under its sync.Once.
 type serverSet struct {
-	tables []*serverTable        // in registry order; never modified
-	byName map[string]*toolInfo  // first tool of each name, in registry order
-	bySrv  map[toolKey]*toolInfo // (server, name) → tool; later tables win
-	strat  []setStrategy         // by strategy index
+	tables []*serverTable    // in registry order; never modified
+	byName map[string]*Tool  // first tool of each name, in registry order
+	bySrv  map[toolKey]*Tool // (server, name) → tool; later tables win
+	strat  []setStrategy     // by strategy index
 	// tools is every tool of tables, in order, laid out flat for the
 	// tools[] rebuild (a tool's position is its index here); blks holds
 	// their schema blocks; tables[i]'s tools end at tableEnd[i].
@@ -52,11 +52,11 @@ type setStrategy struct {
 	rankOnce sync.Once
 	ranker   *rankerEntry
 	rankErr  error
-	served   []*toolInfo
+	served   []*Tool
 }
 
 func (e *Engine) newServerSet(tables []*serverTable) *serverSet {
-	set := &serverSet{tables: slices.Clone(tables), byName: map[string]*toolInfo{}, bySrv: map[toolKey]*toolInfo{},
+	set := &serverSet{tables: slices.Clone(tables), byName: map[string]*Tool{}, bySrv: map[toolKey]*Tool{},
 		strat: make([]setStrategy, len(e.strategies))}
 	set.identPos = map[int32]int32{}
 	for i, t := range tables {
@@ -80,7 +80,7 @@ func (e *Engine) newServerSet(tables []*serverTable) *serverSet {
 	for si := range e.strategies {
 		ss := &set.strat[si]
 		flags := e.flags[si]
-		ss.staticOn = e.staticTrigger(&e.strategies[si], tables, flags)
+		ss.staticOn = e.staticTrigger(si, tables, flags)
 		for p, st := range set.tools {
 			if flags[st.id]&flagDeferrable == 0 {
 				ss.direct = append(ss.direct, int32(p))
@@ -93,17 +93,17 @@ func (e *Engine) newServerSet(tables []*serverTable) *serverSet {
 // rankerFor returns strategy si's ranker over the set's deferrable tools
 // (built once per run and corpus by the engine's ranker cache), and the
 // tools the set serves for the ranker's corpus.
-func (set *serverSet) rankerFor(e *Engine, si int, f RankerFactory) (*rankerEntry, []*toolInfo, error) {
+func (set *serverSet) rankerFor(e *Engine, si int) (*rankerEntry, []*Tool, error) {
 	ss := &set.strat[si]
 	ss.rankOnce.Do(func() {
 		flags := e.flags[si]
-		ss.ranker, ss.rankErr = e.rankers.get(e.strategies[si].Search.Mode, f, set.corpusKey(flags), func() []*toolInfo {
+		ss.ranker, ss.rankErr = e.rankers.get(e.strategies[si].Search.Mode, e.plans[si].ranker, set.corpusKey(flags), func() []*Tool {
 			return set.corpus(flags)
 		})
 		if ss.rankErr != nil {
 			return
 		}
-		ss.served = make([]*toolInfo, len(ss.ranker.tools))
+		ss.served = make([]*Tool, len(ss.ranker.tools))
 		for i, t := range ss.ranker.tools {
 			ss.served[i] = set.bySrv[toolKey{t.server, t.name}]
 		}
@@ -112,8 +112,8 @@ func (set *serverSet) rankerFor(e *Engine, si int, f RankerFactory) (*rankerEntr
 }
 
 // corpus is every deferrable tool of the set.
-func (set *serverSet) corpus(flags []uint8) []*toolInfo {
-	var out []*toolInfo
+func (set *serverSet) corpus(flags []uint8) []*Tool {
+	var out []*Tool
 	for _, t := range set.tables {
 		for _, ti := range t.tools {
 			if flags[ti.id]&flagDeferrable != 0 {

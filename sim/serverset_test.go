@@ -51,7 +51,7 @@ func TestServerSetMatchesItsTables(t *testing.T) {
 		if !slices.Equal(set.tables, tables) {
 			t.Errorf("set.tables = %v, want %v", set.tables, tables)
 		}
-		byName, bySrv := map[string]*toolInfo{}, map[toolKey]*toolInfo{}
+		byName, bySrv := map[string]*Tool{}, map[toolKey]*Tool{}
 		var pos int
 		for i, tb := range tables {
 			for _, ti := range tb.tools {
@@ -86,7 +86,7 @@ func TestServerSetMatchesItsTables(t *testing.T) {
 			t.Errorf("identPos nil = %v for tables %v", set.identPos == nil, tables)
 		}
 		for si := range e.strategies {
-			if got, want := set.strat[si].staticOn, e.staticTrigger(&e.strategies[si], tables, e.flags[si]); got != want {
+			if got, want := set.strat[si].staticOn, e.staticTrigger(si, tables, e.flags[si]); got != want {
 				t.Errorf("strategy %d: staticOn = %v, want %v", si, got, want)
 			}
 			var direct []int32
@@ -150,24 +150,30 @@ func TestSetKeyIsUnambiguous(t *testing.T) {
 // TestWarmSetIndex checks the warm set's index against a search of its
 // entries through random loads, evictions, drops and resets.
 func TestWarmSetIndex(t *testing.T) {
-	tools := make([]*toolInfo, 40)
+	tools := make([]*Tool, 40)
 	for i := range tools {
-		tools[i] = &toolInfo{ident: int32(i % 20), tokens: int64(1 + i%7), server: "s", name: fmt.Sprint(i % 20), fp: fmt.Sprint(i)}
+		tools[i] = &Tool{ident: int32(i % 20), tokens: int64(1 + i%7), server: "s", name: fmt.Sprint(i % 20), fp: fmt.Sprint(i)}
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
+	reg := NewRegistry()
+	plan := func() *plan {
+		s := Strategy{Name: "w", Trigger: Trigger{Mode: TriggerAlways},
+			Warm: WarmSet{Key: warmKeyFingerprint, MaxTools: rng.IntN(6), MaxTokens: int64(rng.IntN(30)), Eviction: []string{"lrl", "lru"}[rng.IntN(2)]}}
+		p, err := reg.resolve(&s, "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
 	var w warmSet
+	w.reset(plan())
 	for step := range 5000 {
 		switch op := rng.IntN(20); {
 		case op == 0:
-			w.reset(WarmSet{MaxTools: rng.IntN(6), MaxTokens: int64(rng.IntN(30)), Eviction: []string{"lrl", "lru"}[rng.IntN(2)]})
+			w.reset(plan())
 		case op == 1:
 			fresh := tools[rng.IntN(len(tools))]
-			w.dropChanged(func(server, name string) *toolInfo {
-				if name == fresh.name {
-					return fresh
-				}
-				return nil
-			})
+			w.registryChanged(&serverSet{bySrv: map[toolKey]*Tool{{fresh.server, fresh.name}: fresh}})
 		case op < 5:
 			w.touch(int32(rng.IntN(25)))
 		default:
@@ -176,7 +182,7 @@ func TestWarmSetIndex(t *testing.T) {
 		for ident := int32(0); ident < 25; ident++ {
 			want := -1
 			for i := range w.entries {
-				if w.entries[i].ti.ident == ident {
+				if w.entries[i].Tool.ident == ident {
 					want = i
 				}
 			}

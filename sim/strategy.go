@@ -1,7 +1,3 @@
-// Package sim is defersim's replay engine: it rebuilds, for every strategy of
-// a scenario, each model request a recorded session would have sent, with the
-// extra steps deferral causes, and measures tokens, cache use, cost, latency
-// and errors.
 package sim
 
 // Strategy is one deferral rule, as data. The zero value of each component

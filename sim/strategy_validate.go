@@ -3,11 +3,13 @@ package sim
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
+
+	"github.com/defersim/defersim/component"
 )
 
-// Values of the strategy's enumerated fields.
+// Names of the built-in components and values of the strategy's
+// enumerated fields (exported where presets and other packages name them).
 const (
 	TriggerNever   = "never"
 	TriggerAlways  = "always"
@@ -19,21 +21,23 @@ const (
 	ScopeAlwaysDeferOnly = "always-defer-only"
 
 	WarmKeyName        = "name"
-	WarmKeyFingerprint = "fingerprint"
+	warmKeyFingerprint = "fingerprint"
 
 	EvictLRL = "lrl"
-	EvictLRU = "lru"
+	evictLRU = "lru"
 
 	InjectToolsArray = "tools-array"
 	InjectInline     = "inline"
 
-	SearchSelect = "select"
+	searchSelect = "select"
 
-	DirNone      = "none"
+	triggerCategorical = "categorical"
+
+	dirNone      = "none"
 	DirNames     = "names"
-	DirNamesDesc = "names-desc"
-	DirByServer  = "by-server"
-	DirByDomain  = "by-domain"
+	dirNamesDesc = "names-desc"
+	dirByServer  = "by-server"
+	dirByDomain  = "by-domain"
 
 	RejectRetry   = "retry"
 	RejectExecute = "execute"
@@ -42,8 +46,8 @@ const (
 // Defaults Normalize fills into zero fields.
 const (
 	DefaultCounter       = "bytes/3.5"
-	DefaultSearchK       = 5
-	DefaultDescChars     = 80
+	defaultSearchK       = 5
+	defaultDescChars     = 80
 	MaxSearchK           = 10000
 	maxStrategyNameBytes = 128
 )
@@ -83,16 +87,16 @@ func (s *Strategy) Normalize() {
 		s.Injection = InjectToolsArray
 	}
 	if s.Search.Mode == "" {
-		s.Search.Mode = SearchSelect
+		s.Search.Mode = searchSelect
 	}
 	if s.Search.K == 0 {
-		s.Search.K = DefaultSearchK
+		s.Search.K = defaultSearchK
 	}
 	if s.Directory.Format == "" {
 		s.Directory.Format = DirNames
 	}
-	if s.Directory.Format == DirNamesDesc && s.Directory.DescChars == 0 {
-		s.Directory.DescChars = DefaultDescChars
+	if s.Directory.Format == dirNamesDesc && s.Directory.DescChars == 0 {
+		s.Directory.DescChars = defaultDescChars
 	}
 	if s.Rejected == "" {
 		s.Rejected = RejectRetry
@@ -106,13 +110,21 @@ func (s *Strategy) Normalize() {
 }
 
 // Validate reports the first impossible value of a normalized strategy as
-// a *FieldError naming the field. Fields are checked in declaration order,
+// a *FieldError naming the field, with component names resolved against
+// the built-in components (search modes are checked when the engine is
+// built, against its registry). Fields are checked in declaration order,
 // so the error is deterministic.
-func (s Strategy) Validate() error {
+func (s Strategy) Validate() error { return builtins.validateStrategy(s, false) }
+
+// ValidateStrategy is Strategy.Validate with every component name,
+// search modes included, resolved in r.
+func (r *Registry) ValidateStrategy(s Strategy) error { return r.validateStrategy(s, true) }
+
+func (r *Registry) validateStrategy(s Strategy, modes bool) error {
 	if err := validateStrategyName(s.Name); err != nil {
 		return err
 	}
-	if err := s.Trigger.validate(); err != nil {
+	if err := r.validateTrigger(s.Trigger); err != nil {
 		return err
 	}
 	if err := oneOf("scope", s.Scope, ScopeMCP, ScopeAlwaysDeferOnly); err != nil {
@@ -131,22 +143,25 @@ func (s Strategy) Validate() error {
 			}
 		}
 	}
-	if s.Trigger.Categorical && len(s.AlwaysDefer) == 0 {
+	if (s.Trigger.Categorical || s.Trigger.Mode == triggerCategorical) && len(s.AlwaysDefer) == 0 {
 		return fieldErr("trigger.categorical", "true but always_defer is empty (nothing is categorical)")
 	}
 	if s.Scope == ScopeAlwaysDeferOnly && len(s.AlwaysDefer) == 0 {
 		return fieldErr("scope", "%s but always_defer is empty (nothing would be deferrable)", s.Scope)
 	}
-	if err := s.Warm.validate(); err != nil {
+	if err := r.validateWarm(s.Warm); err != nil {
 		return err
 	}
-	if err := oneOf("injection", s.Injection, InjectToolsArray, InjectInline); err != nil {
-		return err
+	if _, ok := r.lookup(component.Injection, s.Injection); !ok {
+		return r.unknown("injection", component.Injection, s.Injection)
 	}
 	if err := s.Search.validate(); err != nil {
 		return err
 	}
-	if err := s.Directory.validate(); err != nil {
+	if _, ok := r.lookup(component.Ranker, s.Search.Mode); modes && !ok {
+		return r.unknown("search.mode", component.Ranker, s.Search.Mode)
+	}
+	if err := r.validateDirectory(s.Directory); err != nil {
 		return err
 	}
 	if err := oneOf("rejected", s.Rejected, RejectRetry, RejectExecute); err != nil {
@@ -175,13 +190,9 @@ func validateStrategyName(name string) error {
 	return nil
 }
 
-func (t Trigger) validate() error {
-	switch t.Mode {
-	case TriggerNever, TriggerAlways, TriggerCount, TriggerTokens, TriggerPercent:
-	case "":
-		return fieldErr("trigger.mode", "missing (want never|always|count|tokens|percent)")
-	default:
-		return fieldErr("trigger.mode", "unknown mode %q (want never|always|count|tokens|percent)", t.Mode)
+func (r *Registry) validateTrigger(t Trigger) error {
+	if _, ok := r.lookup(component.Trigger, t.Mode); !ok {
+		return r.unknown("trigger.mode", component.Trigger, t.Mode)
 	}
 	if t.Count < 0 {
 		return fieldErr("trigger.count", "%d is negative", t.Count)
@@ -189,29 +200,14 @@ func (t Trigger) validate() error {
 	if t.Budget < 0 {
 		return fieldErr("trigger.budget", "%d is negative", t.Budget)
 	}
-	if err := ValidateCounter(t.Counter); err != nil {
+	if err := r.checkCounter(t.Counter); err != nil {
 		return fieldErr("trigger.counter", "%v", err)
 	}
-	if math.IsNaN(t.Percent) || t.Percent < 0 || t.Percent > 100 || (t.Mode == TriggerPercent && t.Percent == 0) {
+	if math.IsNaN(t.Percent) || t.Percent < 0 || t.Percent > 100 {
 		return fieldErr("trigger.percent", "%v is outside (0,100]", t.Percent)
 	}
-	return nil
-}
-
-// ValidateCounter checks a token counter name without building the
-// counter: "o200k_base", "cl100k_base" or "bytes/N" with N > 0.
-func ValidateCounter(name string) error {
-	switch name {
-	case "o200k_base", "cl100k_base":
-		return nil
-	}
-	if rest, ok := strings.CutPrefix(name, "bytes/"); ok {
-		n, err := strconv.ParseFloat(rest, 64)
-		if err == nil && n > 0 && n <= 1e9 {
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown counter %q (want o200k_base|cl100k_base|bytes/N)", name)
+	_, err := r.trigger(t)
+	return err
 }
 
 // ValidateToolPattern checks one tool pattern as matched by the engine: an
@@ -247,9 +243,9 @@ func validatePatterns(field string, list []string) error {
 	return nil
 }
 
-func (w WarmSet) validate() error {
-	if err := oneOf("warm.key", w.Key, WarmKeyName, WarmKeyFingerprint); err != nil {
-		return err
+func (r *Registry) validateWarm(w WarmSet) error {
+	if _, ok := r.lookup(component.Keying, w.Key); !ok {
+		return r.unknown("warm.key", component.Keying, w.Key)
 	}
 	if w.MaxTools < 0 {
 		return fieldErr("warm.max_tools", "%d is negative", w.MaxTools)
@@ -257,8 +253,8 @@ func (w WarmSet) validate() error {
 	if w.MaxTokens < 0 {
 		return fieldErr("warm.max_tokens", "%d is negative", w.MaxTokens)
 	}
-	if err := oneOf("warm.eviction", w.Eviction, EvictLRL, EvictLRU); err != nil {
-		return err
+	if _, ok := r.lookup(component.Eviction, w.Eviction); !ok {
+		return r.unknown("warm.eviction", component.Eviction, w.Eviction)
 	}
 	if w.Disabled && (w.MaxTools != 0 || w.MaxTokens != 0) {
 		return fieldErr("warm.disabled", "true but warm limits are set (a disabled warm set has no limits)")
@@ -313,14 +309,15 @@ func validModeName(m string) bool {
 	return true
 }
 
-func (d Directory) validate() error {
-	if err := oneOf("directory.format", d.Format, DirNone, DirNames, DirNamesDesc, DirByServer, DirByDomain); err != nil {
-		return err
+func (r *Registry) validateDirectory(d Directory) error {
+	if _, ok := r.lookup(component.Directory, d.Format); !ok {
+		return r.unknown("directory.format", component.Directory, d.Format)
 	}
 	if d.DescChars < 0 {
 		return fieldErr("directory.desc_chars", "%d is negative", d.DescChars)
 	}
-	return nil
+	_, err := r.directory(d, nil)
+	return err
 }
 
 func oneOf(field, v string, allowed ...string) error {

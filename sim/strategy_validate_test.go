@@ -2,7 +2,10 @@ package sim
 
 import (
 	"errors"
+	"strings"
 	"testing"
+
+	"github.com/defersim/defersim/component"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -27,14 +30,15 @@ func TestStrategyNormalizeDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Set fields are kept.
-	k := Strategy{Name: "k", Trigger: Trigger{Mode: TriggerNever}, Search: Search{K: 8}, Directory: Directory{Format: DirNamesDesc}}
+	k := Strategy{Name: "k", Trigger: Trigger{Mode: TriggerNever}, Search: Search{K: 8}, Directory: Directory{Format: dirNamesDesc}}
 	k.Normalize()
-	if k.Search.K != 8 || k.Directory.DescChars != DefaultDescChars {
+	if k.Search.K != 8 || k.Directory.DescChars != defaultDescChars {
 		t.Fatalf("got %+v", k)
 	}
 }
 
 func TestStrategyValidate(t *testing.T) {
+	names := func(k component.Kind) string { return strings.Join(NewRegistry().Names(k), "|") }
 	base := func(f func(*Strategy)) Strategy {
 		s := Strategy{Name: "s", Trigger: Trigger{Mode: TriggerTokens, Budget: 8000}, AlwaysDefer: []string{"browser_*"}}
 		f(&s)
@@ -49,8 +53,8 @@ func TestStrategyValidate(t *testing.T) {
 		{"valid", func(*Strategy) {}, ""},
 		{"no name", func(s *Strategy) { s.Name = "" }, "name: missing"},
 		{"bad name", func(s *Strategy) { s.Name = "a b" }, `name: "a b": use letters, digits and - _ . + = : / @ only`},
-		{"unknown mode", func(s *Strategy) { s.Trigger.Mode = "sometimes" }, `trigger.mode: unknown mode "sometimes" (want never|always|count|tokens|percent)`},
-		{"no mode", func(s *Strategy) { s.Trigger.Mode = "" }, "trigger.mode: missing (want never|always|count|tokens|percent)"},
+		{"unknown mode", func(s *Strategy) { s.Trigger.Mode = "sometimes" }, `trigger.mode: unknown trigger "sometimes" (want ` + names(component.Trigger) + ")"},
+		{"no mode", func(s *Strategy) { s.Trigger.Mode = "" }, "trigger.mode: missing (want " + names(component.Trigger) + ")"},
 		{"negative count", func(s *Strategy) { s.Trigger.Count = -1 }, "trigger.count: -1 is negative"},
 		{"negative budget", func(s *Strategy) { s.Trigger.Budget = -5 }, "trigger.budget: -5 is negative"},
 		{"bad counter", func(s *Strategy) { s.Trigger.Counter = "bytes/0" }, `trigger.counter: unknown counter "bytes/0" (want o200k_base|cl100k_base|bytes/N)`},
@@ -64,19 +68,19 @@ func TestStrategyValidate(t *testing.T) {
 		{"dup pattern", func(s *Strategy) { s.NeverDefer = []string{"a", "a"} }, `never_defer[1]: "a" listed twice`},
 		{"both lists", func(s *Strategy) { s.NeverDefer = []string{"browser_*"} }, `never_defer[0]: "browser_*" is also in always_defer`},
 		{"server pattern", func(s *Strategy) { s.NeverDefer = []string{"github:*"} }, ""},
-		{"warm key", func(s *Strategy) { s.Warm.Key = "hash" }, `warm.key: unknown value "hash" (want name|fingerprint)`},
+		{"warm key", func(s *Strategy) { s.Warm.Key = "hash" }, `warm.key: unknown warm-key "hash" (want ` + names(component.Keying) + ")"},
 		{"warm tools", func(s *Strategy) { s.Warm.MaxTools = -1 }, "warm.max_tools: -1 is negative"},
 		{"warm tokens", func(s *Strategy) { s.Warm.MaxTokens = -1 }, "warm.max_tokens: -1 is negative"},
-		{"eviction", func(s *Strategy) { s.Warm.Eviction = "fifo" }, `warm.eviction: unknown value "fifo" (want lrl|lru)`},
+		{"eviction", func(s *Strategy) { s.Warm.Eviction = "fifo" }, `warm.eviction: unknown eviction "fifo" (want ` + names(component.Eviction) + ")"},
 		{"disabled with cap", func(s *Strategy) { s.Warm.Disabled = true; s.Warm.MaxTools = 3 }, "warm.disabled: true but warm limits are set (a disabled warm set has no limits)"},
-		{"injection", func(s *Strategy) { s.Injection = "prepend" }, `injection: unknown value "prepend" (want tools-array|inline)`},
+		{"injection", func(s *Strategy) { s.Injection = "prepend" }, `injection: unknown injection "prepend" (want ` + names(component.Injection) + ")"},
 		{"search mode", func(s *Strategy) { s.Search.Mode = "BM 25" }, `search.mode: "BM 25" is not a mode name (lower-case letters, digits, - and _)`},
 		{"search k", func(s *Strategy) { s.Search.K = -2 }, "search.k: -2 is outside [1,10000]"},
 		{"family no core", func(s *Strategy) { s.Search.Family = []string{"browser_*"} }, "search.family_core: empty but search.family is set"},
 		{"family not prefix", func(s *Strategy) { s.Search.Family = []string{"browser"}; s.Search.FamilyCore = []string{"b"} }, `search.family[0]: "browser" is not a prefix family (end it with "*")`},
 		{"core no family", func(s *Strategy) { s.Search.FamilyCore = []string{"b"} }, "search.family: empty but search.family_core is set"},
 		{"retries", func(s *Strategy) { s.Search.KeywordRetries = -1 }, "search.keyword_retries: -1 is negative"},
-		{"directory", func(s *Strategy) { s.Directory.Format = "tree" }, `directory.format: unknown value "tree" (want none|names|names-desc|by-server|by-domain)`},
+		{"directory", func(s *Strategy) { s.Directory.Format = "tree" }, `directory.format: unknown directory "tree" (want ` + names(component.Directory) + ")"},
 		{"desc chars", func(s *Strategy) { s.Directory.DescChars = -1 }, "directory.desc_chars: -1 is negative"},
 		{"rejected", func(s *Strategy) { s.Rejected = "drop" }, `rejected: unknown value "drop" (want retry|execute)`},
 	}
@@ -118,7 +122,7 @@ func TestModelAndParamsValidate(t *testing.T) {
 		{"no name", func(m *Model) { m.Name = "" }, "name: missing"},
 		{"window", func(m *Model) { m.ContextWindow = 0 }, "context_window: 0: want a positive number of tokens"},
 		{"price", func(m *Model) { m.Pricing.InputPerMTok = -1 }, "pricing.input_per_mtok: -1: want a finite number >= 0"},
-		{"kind", func(m *Model) { m.Cache.Kind = "lru" }, `cache.kind: unknown value "lru" (want anthropic|openai|none)`},
+		{"kind", func(m *Model) { m.Cache.Kind = "lru" }, `cache.kind: unknown cache "lru" (want ` + strings.Join(NewRegistry().Names(component.Cache), "|") + ")"},
 		{"ttl", func(m *Model) { m.Cache.TTLSeconds = 0 }, "cache.ttl_s: 0: an anthropic cache needs a positive TTL"},
 		{"breakpoints", func(m *Model) { m.Cache.Breakpoints = 0 }, "cache.breakpoints: 0: an anthropic cache needs at least one breakpoint"},
 		{"openai step", func(m *Model) { m.Cache.Kind = "openai" }, "cache.step: 0: an openai cache needs a positive step"},

@@ -9,10 +9,11 @@ import (
 	"github.com/defersim/defersim/tokens"
 )
 
-// toolInfo is what the replay needs of one tool at one server version. It
-// is computed once per run and shared read-only by every worker.
-type toolInfo struct {
-	id           int32 // dense index over every toolInfo of the run
+// Tool is one tool at one server version as the engine sees it: computed
+// once per run and shared read-only by every worker. Components read it
+// through its methods.
+type Tool struct {
+	id           int32 // dense index over every Tool of the run
 	ident        int32 // dense index over distinct (server, name) pairs
 	name, server string
 	local        bool
@@ -29,7 +30,7 @@ type serverTable struct {
 	name, version string
 	local         bool
 	timings       serverTimings
-	tools         []*toolInfo
+	tools         []*Tool
 }
 
 // toolTables holds every catalog version's tools, with counts computed once
@@ -39,13 +40,13 @@ type toolTables struct {
 	latest   map[string]*serverTable
 	names    []string                    // server names, sorted
 	versions map[string][]string         // server -> versions, ascending
-	all      []*toolInfo                 // every toolInfo, by id
+	all      []*Tool                     // every Tool, by id
 	estBy    map[string]map[string]int64 // counter name -> fingerprint -> tokens
 }
 
 func buildToolTables(cat *catalog.Catalog, content tokens.Counter, counters map[string]tokens.Counter, toolOverhead int64, local map[string]bool) *toolTables {
 	tt := &toolTables{byKey: map[string]*serverTable{}, latest: map[string]*serverTable{}, estBy: map[string]map[string]int64{}, versions: map[string][]string{}}
-	memo := map[string]*toolInfo{} // fingerprint+server -> info
+	memo := map[string]*Tool{} // fingerprint+server -> info
 	idents := map[string]int32{}
 	if cat == nil {
 		return tt
@@ -61,7 +62,7 @@ func buildToolTables(cat *catalog.Catalog, content tokens.Counter, counters map[
 				key := name + "\x00" + t.Fingerprint
 				ti, ok := memo[key]
 				if !ok {
-					ti = &toolInfo{name: t.Name, server: name, local: local[name], fp: t.Fingerprint,
+					ti = &Tool{name: t.Name, server: name, local: local[name], fp: t.Fingerprint,
 						h: hashFingerprint(t.Fingerprint), desc: t.Description, schema: t.InputSchema}
 					ti.id = int32(len(memo))
 					ik := name + "\x00" + t.Name
@@ -142,3 +143,20 @@ func matchList(list []string, server, name string) bool {
 	}
 	return false
 }
+
+// Name is the tool's name.
+func (t *Tool) Name() string { return t.name }
+
+// Server names the tool's server.
+func (t *Tool) Server() string { return t.server }
+
+// Fingerprint is the fingerprint of the tool's full definition at this
+// server version (catalog.Fingerprint).
+func (t *Tool) Fingerprint() string { return t.fp }
+
+// Description is the tool's description.
+func (t *Tool) Description() string { return t.desc }
+
+// Tokens is the tool's definition as tools[] carries it, in tokens (wire
+// form plus tool_overhead_tokens, content counter).
+func (t *Tool) Tokens() int64 { return t.tokens }

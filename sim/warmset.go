@@ -1,18 +1,91 @@
 package sim
 
-// warmEntry is one loaded schema: the tool as it was when loaded.
-type warmEntry struct {
-	ti       *toolInfo // schema snapshot at load time
-	loadedAt int       // load sequence number
-	usedAt   int       // last use sequence number
+// Keying says which loaded schemas survive a change of the registry (a
+// server moving to another catalog version during a session).
+type Keying interface {
+	// Keep reports whether a warm entry holding the schema held still
+	// serves its tool now that the registry serves served for it (nil: the
+	// tool is no longer served). A kept entry keeps held: the model goes
+	// on seeing the schema it loaded.
+	Keep(held, served *Tool) bool
+}
+
+// Eviction chooses which entry leaves a warm set over its caps.
+type Eviction interface {
+	// Victim returns the index in entries (in load order) of the entry to
+	// evict; never newest, the entry just loaded. -1 evicts nothing.
+	Victim(entries []WarmEntry, newest int) int
+}
+
+// WarmEntry is one loaded schema of a warm set: the tool as it was when
+// loaded, and when it was loaded and last used (sequence numbers of the
+// set's loads and uses, unique within a session).
+type WarmEntry struct {
+	Tool     *Tool
+	LoadedAt int
+	UsedAt   int
+}
+
+type nameKeying struct{}
+
+func (nameKeying) Keep(held, served *Tool) bool { return true }
+
+type fingerprintKeying struct{}
+
+func (fingerprintKeying) Keep(held, served *Tool) bool { return served != nil && served.fp == held.fp }
+
+// oldestBy evicts the entry with the smallest key, never newest.
+type oldestBy func(e *WarmEntry) int
+
+func (key oldestBy) Victim(entries []WarmEntry, newest int) int {
+	victim := -1
+	for i := range entries {
+		if i == newest {
+			continue
+		}
+		if victim < 0 || key(&entries[i]) < key(&entries[victim]) {
+			victim = i
+		}
+	}
+	return victim
+}
+
+func registerWarmPolicies(r *Registry) error {
+	caps := []Param{
+		{Name: "warm.max_tools", Type: "int", Default: "0", Meaning: "most schemas the warm set holds (0: unbounded)"},
+		{Name: "warm.max_tokens", Type: "int", Default: "0", Meaning: "most schema tokens the warm set holds (0: unbounded)"},
+	}
+	for _, k := range []struct {
+		info Info
+		k    Keying
+	}{
+		{Info{Name: WarmKeyName, Description: "a loaded schema stays warm across catalog changes: the model keeps the schema it loaded (stale after an upgrade)"}, nameKeying{}},
+		{Info{Name: warmKeyFingerprint, Description: "a loaded schema is dropped when its server starts serving a different one: the next call searches again"}, fingerprintKeying{}},
+	} {
+		if err := r.RegisterKeying(k.info, k.k); err != nil {
+			return err
+		}
+	}
+	if err := r.RegisterEviction(Info{Name: EvictLRL, Params: caps,
+		Description: "over a cap, evict the least recently loaded schema, never the newest"},
+		oldestBy(func(e *WarmEntry) int { return e.LoadedAt })); err != nil {
+		return err
+	}
+	return r.RegisterEviction(Info{Name: evictLRU, Params: caps,
+		Description: "over a cap, evict the least recently used schema (loaded or called), never the newest"},
+		oldestBy(func(e *WarmEntry) int { return e.UsedAt }))
 }
 
 // warmSet is a session's memory of loaded schemas, keyed by tool identity
-// (server + name). Under fingerprint keying an entry only serves the exact
-// schema it holds; under name keying it serves whatever the name now means.
+// (server + name). What survives a registry change is the keying's rule;
+// which entry leaves a full set is the eviction's.
 type warmSet struct {
-	cfg     WarmSet
-	entries []warmEntry // in load order
+	keying    Keying
+	evict     Eviction
+	maxTools  int
+	maxTokens int64
+
+	entries []WarmEntry // in load order
 	tokens  int64
 	seq     int
 	// at indexes entries by tool identity: at[ident] is the entry's index
@@ -20,11 +93,12 @@ type warmSet struct {
 	at []int32
 }
 
-func (w *warmSet) reset(cfg WarmSet) {
+func (w *warmSet) reset(p *plan) {
 	for _, e := range w.entries {
-		w.at[e.ti.ident] = 0
+		w.at[e.Tool.ident] = 0
 	}
-	w.cfg = cfg
+	w.keying, w.evict = p.keying, p.eviction
+	w.maxTools, w.maxTokens = p.s.Warm.MaxTools, p.s.Warm.MaxTokens
 	w.entries = w.entries[:0]
 	w.tokens = 0
 	w.seq = 0
@@ -40,7 +114,7 @@ func (w *warmSet) find(ident int32) int {
 // reindex updates at for entries[from:] (after entries moved).
 func (w *warmSet) reindex(from int) {
 	for i := from; i < len(w.entries); i++ {
-		id := int(w.entries[i].ti.ident)
+		id := int(w.entries[i].Tool.ident)
 		if id >= len(w.at) {
 			w.at = append(w.at, make([]int32, id+1-len(w.at))...)
 		}
@@ -52,76 +126,59 @@ func (w *warmSet) reindex(from int) {
 func (w *warmSet) touch(ident int32) {
 	if i := w.find(ident); i >= 0 {
 		w.seq++
-		w.entries[i].usedAt = w.seq
+		w.entries[i].UsedAt = w.seq
 	}
 }
 
-// add loads ti; it returns the tools evicted to respect the limits.
-func (w *warmSet) add(ti *toolInfo) (evicted int) {
+// add loads ti; it returns how many tools were evicted to respect the caps.
+func (w *warmSet) add(ti *Tool) (evicted int) {
 	w.seq++
-	if i := w.find(ti.ident); i >= 0 {
-		w.tokens += ti.tokens - w.entries[i].ti.tokens
-		w.entries[i] = warmEntry{ti: ti, loadedAt: w.seq, usedAt: w.seq}
+	newest := w.find(ti.ident)
+	if newest >= 0 {
+		w.tokens += ti.tokens - w.entries[newest].Tool.tokens
+		w.entries[newest] = WarmEntry{Tool: ti, LoadedAt: w.seq, UsedAt: w.seq}
 	} else {
-		w.entries = append(w.entries, warmEntry{ti: ti, loadedAt: w.seq, usedAt: w.seq})
-		w.reindex(len(w.entries) - 1)
+		newest = len(w.entries)
+		w.entries = append(w.entries, WarmEntry{Tool: ti, LoadedAt: w.seq, UsedAt: w.seq})
+		w.reindex(newest)
 		w.tokens += ti.tokens
 	}
 	for w.over() && len(w.entries) > 1 {
-		w.evictOne()
+		victim := w.evict.Victim(w.entries, newest)
+		if victim < 0 || victim == newest {
+			break
+		}
+		w.remove(victim)
+		if victim < newest {
+			newest--
+		}
 		evicted++
 	}
 	return evicted
 }
 
 func (w *warmSet) over() bool {
-	return (w.cfg.MaxTools > 0 && len(w.entries) > w.cfg.MaxTools) ||
-		(w.cfg.MaxTokens > 0 && w.tokens > w.cfg.MaxTokens)
+	return (w.maxTools > 0 && len(w.entries) > w.maxTools) ||
+		(w.maxTokens > 0 && w.tokens > w.maxTokens)
 }
 
-// evictOne removes the least recently loaded (or used) entry, never the newest load.
-func (w *warmSet) evictOne() {
-	newest := 0
-	for i := range w.entries {
-		if w.entries[i].loadedAt > w.entries[newest].loadedAt {
-			newest = i
-		}
-	}
-	victim := -1
-	for i := range w.entries {
-		if i == newest {
-			continue
-		}
-		if victim < 0 || w.key(i) < w.key(victim) {
-			victim = i
-		}
-	}
-	if victim < 0 {
-		return
-	}
-	w.tokens -= w.entries[victim].ti.tokens
-	w.at[w.entries[victim].ti.ident] = 0
-	w.entries = append(w.entries[:victim], w.entries[victim+1:]...)
-	w.reindex(victim)
+func (w *warmSet) remove(i int) {
+	w.tokens -= w.entries[i].Tool.tokens
+	w.at[w.entries[i].Tool.ident] = 0
+	w.entries = append(w.entries[:i], w.entries[i+1:]...)
+	w.reindex(i)
 }
 
-func (w *warmSet) key(i int) int {
-	if w.cfg.Eviction == "lru" {
-		return w.entries[i].usedAt
-	}
-	return w.entries[i].loadedAt
-}
-
-// dropChanged removes fingerprint-keyed entries whose server now serves a
-// different schema (or no longer serves the tool); it returns how many.
-func (w *warmSet) dropChanged(served func(server, name string) *toolInfo) int {
+// registryChanged applies the keying after a registry change: entries
+// whose tool the registry no longer serves as the keying wants are
+// dropped. It returns how many.
+func (w *warmSet) registryChanged(set *serverSet) int {
 	n := 0
 	out := w.entries[:0]
 	for _, e := range w.entries {
-		cur := served(e.ti.server, e.ti.name)
-		if cur == nil || cur.fp != e.ti.fp {
-			w.tokens -= e.ti.tokens
-			w.at[e.ti.ident] = 0
+		if !w.keying.Keep(e.Tool, set.bySrv[toolKey{e.Tool.server, e.Tool.name}]) {
+			w.tokens -= e.Tool.tokens
+			w.at[e.Tool.ident] = 0
 			n++
 			continue
 		}

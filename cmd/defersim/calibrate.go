@@ -31,6 +31,7 @@ func newCalibrateCmd() *cobra.Command {
 		loss      string
 		residuals string
 		jitter    bool
+		kinds     bool
 		out       string
 		jsonOut   string
 		format    *cliout.Format
@@ -41,9 +42,9 @@ func newCalibrateCmd() *cobra.Command {
 		Long: `calibrate fits, on a selection of the sessions (--fit-on), the prompt
 overhead the trace does not carry (request_overhead_tokens,
 message_overhead_tokens, tool_overhead_tokens) to recorded input tokens, and
-the latency model (overhead_ms, prefill_tps, cached_prefill_tps, decode_tps)
-to recorded request durations, by robust regression with every rate kept
-positive. It reports the fit and the error on held-out sessions — the other
+the latency model (overhead_ms, prefill_tps, cached_prefill_tps, decode_tps,
+and a term per request kind, kind_ms) to recorded request durations, by
+robust regression with every rate kept positive. It reports the fit and the error on held-out sessions — the other
 sessions, or every session of --test TRACES — per request and as
 distributions (KS distance of request and first-reply times), before and
 after, per recorded model.
@@ -109,7 +110,8 @@ DIR/catalog beside them.`,
 			res, err := calibrate.Run(ctx, calibrate.Config{
 				Data:    data,
 				Catalog: cat, Model: m, Params: sc.Params, UseRecorded: useRecorded, ModelFrom: from,
-				Split: split, Residuals: residuals, Loss: calibrate.Loss(loss), Jitter: jitter})
+				Split: split, Residuals: residuals, Loss: calibrate.Loss(loss), Jitter: jitter,
+				NoKinds: !kinds})
 			if res != nil {
 				for _, wn := range res.Warnings {
 					fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", wn)
@@ -174,6 +176,7 @@ DIR/catalog beside them.`,
 	fl.StringVar(&loss, "loss", string(calibrate.Huber), "regression loss: huber, lad or ols")
 	fl.StringVar(&residuals, "residuals", calibrate.Log, "latency fit residuals: log (multiplicative: each request by its ratio to the prediction) or absolute (ms)")
 	fl.BoolVar(&jitter, "jitter", false, "write the fitted jitter_cv into the scenario (for distributions; per-request predictions are then random)")
+	fl.BoolVar(&kinds, "kinds", true, "fit a time per request kind (kind_ms: first request of a turn or after tool results, text or tool calls, repeated calls); --kinds=false fits one overhead for all")
 	fl.StringVarP(&out, "out", "o", "", "write the calibrated scenario to this file, and the held-out sessions beside it (default: print the scenario)")
 	fl.StringVar(&jsonOut, "json", "", "also write the full calibration as JSON to this file")
 	format = cliout.AddFormat(c, cliout.Text, cliout.JSON)

@@ -12,34 +12,62 @@ import (
 )
 
 // TestCalibrateWritesAReplayableScenario pins issue 15's calibrate
-// criterion on the shared tau2 gpt-4o telecom run: imported with the
-// project's importer, calibrated on the sessions at even positions
-// (docs/calibrate.md's command), the written scenario loads and `run`
-// replays exactly the odd sessions without edits, and the run's fidelity
-// (engine) agrees with calibrate's held-out figures.
+// criterion on the shared tau2 runs: imported with the project's importer,
+// calibrated on the sessions at even positions (docs/calibrate.md's
+// commands), the written scenario loads and `run` replays exactly the odd
+// sessions without edits, and the run's fidelity (engine) agrees with
+// calibrate's held-out figures — request kinds included, and on the
+// airline run, which records durations but no usage, too.
 func TestCalibrateWritesAReplayableScenario(t *testing.T) {
-	src := shareddata.Path(t, "sessions", "tau2-bench", "data", "simulations",
-		"2025-08-10T02:44:06.496849_telecom_llm_agent_gpt-4o_user_simulator_gpt-4o.json")
-	tools := shareddata.Path(t, "sessions", "tau2-bench", "web", "leaderboard", "public", "task-data", "tools-data.json")
+	board := func(elems ...string) []string {
+		return append([]string{"sessions", "tau2-bench", "web", "leaderboard", "public"}, elems...)
+	}
+	for _, tc := range []struct {
+		name  string
+		src   []string
+		args  []string
+		held  int
+		usage bool
+	}{
+		{"telecom", []string{"sessions", "tau2-bench", "data", "simulations", "2025-08-10T02:44:06.496849_telecom_llm_agent_gpt-4o_user_simulator_gpt-4o.json"}, nil, 10, true},
+		{"airline", board("submissions", "gpt-oss-120b_openai_2025-11-26", "trajectories", "langchain_agent_airline_2025-11-26_00-37-06.json"),
+			[]string{"--model", "gpt-4o"}, 25, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := shareddata.Path(t, tc.src...)
+			tools := shareddata.Path(t, board("task-data", "tools-data.json")...)
+			checkCalibratedReplay(t, src, tools, tc.args, tc.held, tc.usage)
+		})
+	}
+}
+
+func checkCalibratedReplay(t *testing.T, src, tools string, args []string, held int, usage bool) {
 	dir := t.TempDir()
-	trace := filepath.Join(dir, "data", "telecom.jsonl.gz")
+	trace := filepath.Join(dir, "data", "tau2.jsonl.gz")
 	if err := os.MkdirAll(filepath.Dir(trace), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if out, code := runCLI(t, "trace", "import", "--from", "tau2", src, "--tools", tools, "-o", trace); code != 0 {
 		t.Fatalf("import: exit %d\n%s", code, out)
 	}
-	scen := filepath.Join(dir, "out", "telecom.yaml")
-	calJSON := filepath.Join(dir, "out", "telecom-cal.json")
+	scen := filepath.Join(dir, "out", "tau2.yaml")
+	calJSON := filepath.Join(dir, "out", "tau2-cal.json")
 	if err := os.MkdirAll(filepath.Dir(scen), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	out, code := runCLI(t, "calibrate", trace, "--fit-on", "even", "-o", scen, "--json", calJSON)
+	out, code := runCLI(t, append([]string{"calibrate", trace, "--fit-on", "even", "-o", scen, "--json", calJSON}, args...)...)
 	if code != 0 {
 		t.Fatalf("calibrate: exit %d\n%s", code, out)
 	}
 	if !strings.Contains(out, "held-out sessions it replays:") {
 		t.Errorf("calibrate does not say where the held-out sessions went:\n%s", out)
+	}
+	written, err := os.ReadFile(scen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(written), "kind_ms:") {
+		t.Errorf("the written scenario has no request-kind terms:\n%s", written)
 	}
 	runDir := filepath.Join(dir, "run")
 	if out, code := runCLI(t, "run", scen, "-o", runDir, "-q", "--no-report"); code != 0 {
@@ -64,7 +92,7 @@ func TestCalibrateWritesAReplayableScenario(t *testing.T) {
 	var cal struct {
 		Models []struct {
 			HeldSessions int `json:"held_out_sessions"`
-			Overhead     struct {
+			Overhead     *struct {
 				After struct {
 					InputMedian float64 `json:"input_median_abs_rel_err"`
 				} `json:"held_out_after"`
@@ -83,12 +111,18 @@ func TestCalibrateWritesAReplayableScenario(t *testing.T) {
 		t.Fatalf("%d model groups", len(cal.Models))
 	}
 	c, f := cal.Models[0], run.Run.Fidelity
-	if run.Run.Counts.SessionsReplayed != c.HeldSessions || c.HeldSessions != 10 {
+	if run.Run.Counts.SessionsReplayed != c.HeldSessions || c.HeldSessions != held {
 		t.Errorf("run replayed %d sessions; %d held out", run.Run.Counts.SessionsReplayed, c.HeldSessions)
 	}
-	if f.LatencyRequests != c.HeldOut.Requests.N || math.Abs(f.LatencyMedian-c.HeldOut.Requests.Median) > 1e-12 ||
-		math.Abs(f.LatencyP90-c.HeldOut.Requests.P90) > 1e-12 || math.Abs(f.InputMedian-c.Overhead.After.InputMedian) > 1e-12 {
+	if f.LatencyRequests == 0 || f.LatencyRequests != c.HeldOut.Requests.N || math.Abs(f.LatencyMedian-c.HeldOut.Requests.Median) > 1e-12 ||
+		math.Abs(f.LatencyP90-c.HeldOut.Requests.P90) > 1e-12 {
 		t.Errorf("run fidelity %+v disagrees with calibrate's held-out figures %+v", f, c)
+	}
+	switch {
+	case usage && (c.Overhead == nil || math.Abs(f.InputMedian-c.Overhead.After.InputMedian) > 1e-12):
+		t.Errorf("run's prompt-token fidelity %+v disagrees with calibrate's %+v", f, c.Overhead)
+	case !usage && (c.Overhead != nil || f.Requests != 0):
+		t.Errorf("no usage recorded, yet %d requests with prompt-token fidelity (overhead %+v)", f.Requests, c.Overhead)
 	}
 }
 

@@ -51,7 +51,7 @@ With no arguments it runs the embedded default scenario and writes a report.`,
 	pf.Duration("progress-every", progress.DefaultEvery, "interval of plain progress lines when stderr is not a terminal")
 	_ = pf.MarkHidden("progress-every")
 	f.register(root)
-	root.AddCommand(newRunCmd(), newReportCmd(), newTraceCmd(), newCatalogCmd(), newCheckCmd(), newRecommendCmd(), newPlanCmd(), newSweepCmd(), newCalibrateCmd(), newSRDCmd(), newMergeCmd(), newVersionCmd(), newTokensCmd())
+	root.AddCommand(newRunCmd(), newReportCmd(), newTraceCmd(), newCatalogCmd(), newCheckCmd(), newRecommendCmd(), newPlanCmd(), newSweepCmd(), newCalibrateCmd(), newSRDCmd(), newMergeCmd(), newVersionCmd(), newTokensCmd(), newComponentsCmd())
 	return root
 }
 

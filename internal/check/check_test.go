@@ -48,7 +48,7 @@ func TestCompareStatus(t *testing.T) {
 			if tc.paired {
 				noise = NoisePaired
 			}
-			rows := Compare(base, cur, []Rule{tc.rule}, Options{Noise: noise})
+			rows := compare(base, cur, []Rule{tc.rule}, Options{Noise: noise})
 			if len(rows) != 1 {
 				t.Fatalf("%d rows", len(rows))
 			}
@@ -62,7 +62,7 @@ func TestCompareStatus(t *testing.T) {
 func TestCompareMissingMetric(t *testing.T) {
 	base := results("f", map[string]map[string]report.Distribution{"a": {"cost_usd": dist(1, 1, 1)}})
 	cur := results("f", map[string]map[string]report.Distribution{"a": {}})
-	rows := Compare(base, cur, []Rule{{Metric: "cost_usd", Stat: StatMean}}, Options{})
+	rows := compare(base, cur, []Rule{{Metric: "cost_usd", Stat: StatMean}}, Options{})
 	if rows[0].Status != Missing {
 		t.Errorf("status %s, want missing", rows[0].Status)
 	}
@@ -102,7 +102,7 @@ func TestComparable(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			inc := Comparable(tc.base, tc.cur, tc.only, tc.allow)
+			inc := checkComparable(tc.base, tc.cur, tc.only, tc.allow)
 			if tc.want == nil {
 				if inc != nil {
 					t.Fatalf("incomparable: %v", inc)
@@ -226,7 +226,7 @@ func TestValue(t *testing.T) {
 		{math.NaN(), "calls", "—"},
 	}
 	for _, tc := range tests {
-		if got := Value(tc.v, tc.unit); got != tc.want {
+		if got := value(tc.v, tc.unit); got != tc.want {
 			t.Errorf("Value(%v, %s) = %q, want %q", tc.v, tc.unit, got, tc.want)
 		}
 	}
@@ -239,7 +239,7 @@ func TestRerunPasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Summary.Regressions != 0 || rep.Summary.Improved != 0 || rep.Summary.Rows != 3*len(DefaultRules()) {
+	if rep.Summary.Regressions != 0 || rep.Summary.Improved != 0 || rep.Summary.Rows != 3*len(defaultRules()) {
 		t.Errorf("summary %+v", rep.Summary)
 	}
 	if len(rep.Changes) != 0 || len(rep.CatalogChanges) != 0 || len(rep.Warnings) != 0 {
@@ -307,7 +307,7 @@ func TestCatalogMadeWorse(t *testing.T) {
 		}
 	}
 	if !found {
-		t.Errorf("eager cost_usd did not regress:\n%+v", Notable(rep.Rows))
+		t.Errorf("eager cost_usd did not regress:\n%+v", notable(rep.Rows))
 	}
 	if len(rep.CatalogChanges) == 0 || !strings.Contains(strings.Join(rep.CatalogChanges, "\n"), "calendar") {
 		t.Errorf("catalog changes %v lack the calendar server", rep.CatalogChanges)

@@ -98,9 +98,9 @@ func schemaVersion(path string, data []byte) (int, error) {
 	return *head.SchemaVersion, nil
 }
 
-// Comparable reports why base and cur cannot be compared (nil when they
+// checkComparable reports why base and cur cannot be compared (nil when they
 // can). only, when set, limits the strategies that must match.
-func Comparable(base, cur *report.Results, only []string, allow Allow) *Incomparable {
+func checkComparable(base, cur *report.Results, only []string, allow Allow) *Incomparable {
 	var why []string
 	if base.SchemaVersion != cur.SchemaVersion {
 		why = append(why, fmt.Sprintf("schema_version %d (baseline) vs %d (current)", base.SchemaVersion, cur.SchemaVersion))
@@ -109,7 +109,7 @@ func Comparable(base, cur *report.Results, only []string, allow Allow) *Incompar
 		why = append(why, d)
 	}
 	if base.Run.ScenarioFingerprint != cur.Run.ScenarioFingerprint {
-		diffs := ScenarioDifferences(base, cur)
+		diffs := scenarioDifferences(base, cur)
 		if !allow.Policy || !policyOnly(diffs) {
 			msg := fmt.Sprintf("scenario fingerprint %s (baseline, scenario %q) vs %s (current, scenario %q)",
 				short(base.Run.ScenarioFingerprint), base.Run.Scenario, short(cur.Run.ScenarioFingerprint), cur.Run.Scenario)
@@ -195,11 +195,11 @@ func names(r *report.Results) []string {
 // scenario (they change when a catalog changes).
 var engineDerived = map[string]bool{"distinct_schemas_counted": true}
 
-// ScenarioDifferences lists, in words, what differs between the scenarios
+// scenarioDifferences lists, in words, what differs between the scenarios
 // of two results as far as results files record it: seed, model, the
 // assumptions in force, the baseline, and each strategy's parameters.
 // Strategy differences are prefixed "strategy ".
-func ScenarioDifferences(base, cur *report.Results) []string {
+func scenarioDifferences(base, cur *report.Results) []string {
 	var out []string
 	if base.Run.Seed != cur.Run.Seed {
 		out = append(out, fmt.Sprintf("seed %d vs %d", base.Run.Seed, cur.Run.Seed))

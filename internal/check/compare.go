@@ -76,9 +76,9 @@ type Options struct {
 	Noise string
 }
 
-// Compare checks every rule for every strategy of cur against base. Call
-// Comparable first: Compare assumes the strategies match.
-func Compare(base, cur *report.Results, rules []Rule, opt Options) []Row {
+// compare checks every rule for every strategy of cur against base. Call
+// Comparable first: compare assumes the strategies match.
+func compare(base, cur *report.Results, rules []Rule, opt Options) []Row {
 	var rows []Row
 	for _, name := range strategyNames(base, opt.Strategies) {
 		bs, cs := base.Strategy(name), cur.Strategy(name)
@@ -182,8 +182,8 @@ type Summary struct {
 	Missing     int `json:"missing"`
 }
 
-// Summarize counts rows by status.
-func Summarize(rows []Row) Summary {
+// summarize counts rows by status.
+func summarize(rows []Row) Summary {
 	s := Summary{Rows: len(rows)}
 	for _, r := range rows {
 		switch r.Status {
@@ -200,9 +200,9 @@ func Summarize(rows []Row) Summary {
 	return s
 }
 
-// Notable returns the rows that are not OK, regressions first, then
+// notable returns the rows that are not OK, regressions first, then
 // within noise, improved and missing, each in input order.
-func Notable(rows []Row) []Row {
+func notable(rows []Row) []Row {
 	rank := map[Status]int{Regressed: 0, Noise: 1, Improved: 2, Missing: 3}
 	var out []Row
 	for _, r := range rows {

@@ -10,7 +10,7 @@ import (
 	"github.com/defersim/defersim/report"
 )
 
-// StructuralDiff lists what changed between two results files beyond the
+// structuralDiff lists what changed between two results files beyond the
 // metric values — run description, inputs, counts, statistics settings,
 // metric table, strategy parameters — one line per changed field, named
 // by its path in results.json: "run.seed: 42 → 43",
@@ -18,7 +18,7 @@ import (
 // "strategies[y]: only in current". Arrays of named objects are matched by
 // name (inputs by path). The build versions are left out: check warns
 // about them separately. Empty when nothing but metric values changed.
-func StructuralDiff(base, cur *report.Results) []string {
+func structuralDiff(base, cur *report.Results) []string {
 	a, b := structural(base), structural(cur)
 	var out []string
 	diffValues("", a, b, &out)
@@ -222,10 +222,10 @@ func show(v any) string {
 	return strings.TrimSpace(s)
 }
 
-// CatalogChanges lists catalog server versions present in only one of the
+// catalogChanges lists catalog server versions present in only one of the
 // two runs, and servers whose version set changed, as lines like
 // "kb: 2.13.0 → 3.0.0" or "+ maps@4.0.0".
-func CatalogChanges(base, cur *report.Results) []string {
+func catalogChanges(base, cur *report.Results) []string {
 	bv, cv := catalogVersions(base), catalogVersions(cur)
 	var servers []string
 	for s := range bv {

@@ -47,7 +47,7 @@ func WriteText(w io.Writer, r *Report, all bool) error {
 	fmt.Fprintln(w, r.Verdict())
 	rows := r.Rows
 	if !all {
-		rows = Notable(r.Rows)
+		rows = notable(r.Rows)
 	}
 	if len(rows) > 0 {
 		fmt.Fprintln(w)
@@ -55,8 +55,8 @@ func WriteText(w io.Writer, r *Report, all bool) error {
 		fmt.Fprintln(tw, "strategy\tcheck\tbaseline\tcurrent\tchange\tallowed\tnoise ±\tstatus")
 		for _, row := range rows {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", row.Strategy, row.Rule.Key(),
-				Value(row.Base, row.Unit), Value(row.Current, row.Unit), change(row),
-				Value(row.Allowed, row.Unit), noise(row), row.Status)
+				value(row.Base, row.Unit), value(row.Current, row.Unit), change(row),
+				value(row.Allowed, row.Unit), noise(row), row.Status)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -106,11 +106,11 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 				status = "**" + status + "**"
 			}
 			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", md(row.Strategy), row.Rule.Key(),
-				Value(row.Base, row.Unit), Value(row.Current, row.Unit), change(row),
-				Value(row.Allowed, row.Unit), noise(row), status)
+				value(row.Base, row.Unit), value(row.Current, row.Unit), change(row),
+				value(row.Allowed, row.Unit), noise(row), status)
 		}
 	}
-	if n := Notable(r.Rows); len(n) > 0 {
+	if n := notable(r.Rows); len(n) > 0 {
 		table(n)
 		fmt.Fprintln(w)
 	}
@@ -162,21 +162,21 @@ func noise(r Row) string {
 	if !r.HaveCI && r.NoiseBand == 0 {
 		return "no CI"
 	}
-	return Value(r.NoiseBand, r.Unit)
+	return value(r.NoiseBand, r.Unit)
 }
 
 func signedValue(v float64, unit string) string {
 	if v > 0 {
-		return "+" + Value(v, unit)
+		return "+" + value(v, unit)
 	}
 	if v < 0 {
-		return "-" + Value(-v, unit)
+		return "-" + value(-v, unit)
 	}
-	return Value(0, unit)
+	return value(0, unit)
 }
 
-// Value formats a metric value in its unit.
-func Value(v float64, unit string) string {
+// value formats a metric value in its unit.
+func value(v float64, unit string) string {
 	if math.IsNaN(v) {
 		return "—"
 	}

@@ -18,7 +18,7 @@ func FuzzParseSetting(f *testing.F) {
 		}
 		tol := NewTolerances(nil)
 		if err := tol.Set(k, v, v); err != nil {
-			if _, _, kerr := ParseKey(k); kerr == nil {
+			if _, _, kerr := parseKey(k); kerr == nil {
 				t.Fatalf("%q: key parses but Set fails: %v", s, err)
 			}
 		}

@@ -49,10 +49,10 @@ func TestGoldenOutput(t *testing.T) {
 	base.GeneratorVersion, cur.GeneratorVersion = "v1.0.0", "v1.1.0"
 	cur.Run.Seed = 2
 	cur.Strategies[1].Parameters.Trigger = sim.Trigger{Mode: "budget", Budget: 8000}
-	rows := Compare(base, cur, rules, Options{Noise: NoisePaired})
-	rep := &Report{BaselinePath: "base.json", CurrentPath: "cur.json", Rows: rows, Summary: Summarize(rows),
+	rows := compare(base, cur, rules, Options{Noise: NoisePaired})
+	rep := &Report{BaselinePath: "base.json", CurrentPath: "cur.json", Rows: rows, Summary: summarize(rows),
 		CatalogChanges: []string{"~ kb: 2.13.0 → 3.0.0"}, Notes: []string{"paired"},
-		Changes: StructuralDiff(base, cur), Warnings: versionWarnings(base, cur)}
+		Changes: structuralDiff(base, cur), Warnings: versionWarnings(base, cur)}
 	var text, all, md, js, csv bytes.Buffer
 	if err := WriteText(&text, rep, false); err != nil {
 		t.Fatal(err)
@@ -86,7 +86,7 @@ func TestStructuralDiffReadable(t *testing.T) {
 	cur.Run.Seed = 7
 	cur.Strategies[1].Parameters.Trigger = sim.Trigger{Mode: "budget", Budget: 16000}
 	cur.Strategies[0].Metrics["cost_usd"] = dist(5, 4, 6) // a metric value: not listed
-	got := StructuralDiff(base, cur)
+	got := structuralDiff(base, cur)
 	want := []string{
 		"run.seed: 1 → 7",
 		"strategies[b].parameters.trigger.budget: (absent) → 16000",
@@ -96,7 +96,7 @@ func TestStructuralDiffReadable(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("StructuralDiff (-want +got):\n%s", diff)
 	}
-	if got := StructuralDiff(base, base); len(got) != 0 {
+	if got := structuralDiff(base, base); len(got) != 0 {
 		t.Errorf("a file differs from itself: %q", got)
 	}
 }

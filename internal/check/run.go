@@ -35,17 +35,17 @@ func Run(cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if inc := Comparable(base, cur, cfg.Strategies, cfg.Allow); inc != nil {
+	if inc := checkComparable(base, cur, cfg.Strategies, cfg.Allow); inc != nil {
 		return nil, inc
 	}
 	rules := cfg.Rules
 	if rules == nil {
-		rules = DefaultRules()
+		rules = defaultRules()
 	}
 	rep := &Report{BaselinePath: cfg.BaselinePath, CurrentPath: cfg.CurrentPath}
 	rep.Warnings = versionWarnings(base, cur)
 	if base.Run.ScenarioFingerprint != cur.Run.ScenarioFingerprint {
-		rep.Notes = append(rep.Notes, "policy change allowed: "+strings.Join(ScenarioDifferences(base, cur), ", "))
+		rep.Notes = append(rep.Notes, "policy change allowed: "+strings.Join(scenarioDifferences(base, cur), ", "))
 	}
 	if cfg.Allow.Traces && inputDiff(base, cur, "trace") != "" {
 		rep.Notes = append(rep.Notes, "different trace files allowed: the runs replay different sessions")
@@ -66,10 +66,10 @@ func Run(cfg Config) (*Report, error) {
 	} else {
 		rep.Notes = append(rep.Notes, "independent samples: a worsening must exceed both the tolerance and the combined half-widths of the two runs' 95% intervals")
 	}
-	rep.Rows = Compare(base, cur, rules, Options{Strategies: cfg.Strategies, Noise: noise})
-	rep.Summary = Summarize(rep.Rows)
-	rep.CatalogChanges = CatalogChanges(base, cur)
-	rep.Changes = StructuralDiff(base, cur)
+	rep.Rows = compare(base, cur, rules, Options{Strategies: cfg.Strategies, Noise: noise})
+	rep.Summary = summarize(rep.Rows)
+	rep.CatalogChanges = catalogChanges(base, cur)
+	rep.Changes = structuralDiff(base, cur)
 	return rep, nil
 }
 

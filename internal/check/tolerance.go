@@ -43,9 +43,9 @@ func (r Rule) Allowed(base float64) float64 {
 	return max(rel, r.Abs)
 }
 
-// DefaultRules returns the checks made when nothing else is said, with
+// defaultRules returns the checks made when nothing else is said, with
 // their documented tolerances (docs/check.md).
-func DefaultRules() []Rule {
+func defaultRules() []Rule {
 	return []Rule{
 		{Metric: "cost_usd", Stat: StatMean, Rel: 0.02},
 		{Metric: "input_tokens", Stat: StatMean, Rel: 0.02},
@@ -61,8 +61,8 @@ func DefaultRules() []Rule {
 	}
 }
 
-// ParseKey splits "metric" or "metric.stat" and checks both parts.
-func ParseKey(key string) (metric, stat string, err error) {
+// parseKey splits "metric" or "metric.stat" and checks both parts.
+func parseKey(key string) (metric, stat string, err error) {
 	metric, stat = key, StatMean
 	if i := strings.LastIndexByte(key, '.'); i >= 0 {
 		metric, stat = key[:i], key[i+1:]
@@ -87,7 +87,7 @@ type Tolerances struct {
 // NewTolerances starts from the given rules (DefaultRules when nil).
 func NewTolerances(rules []Rule) *Tolerances {
 	if rules == nil {
-		rules = DefaultRules()
+		rules = defaultRules()
 	}
 	return &Tolerances{rules: append([]Rule(nil), rules...)}
 }
@@ -97,14 +97,14 @@ func NewTolerances(rules []Rule) *Tolerances {
 func (t *Tolerances) Select(keys []string) error {
 	var out []Rule
 	for _, k := range keys {
-		m, s, err := ParseKey(k)
+		m, s, err := parseKey(k)
 		if err != nil {
 			return err
 		}
 		r, ok := t.find(m, s)
 		if !ok {
 			r = Rule{Metric: m, Stat: s}
-			for _, d := range DefaultRules() {
+			for _, d := range defaultRules() {
 				if d.Metric == m {
 					r.Rel, r.Abs = d.Rel, d.Abs
 					break
@@ -140,7 +140,7 @@ func (t *Tolerances) Set(key string, rel, abs float64) error {
 	metric, stat := key, ""
 	if strings.Contains(key, ".") {
 		var err error
-		if metric, stat, err = ParseKey(key); err != nil {
+		if metric, stat, err = parseKey(key); err != nil {
 			return err
 		}
 	} else if sim.MetricIndex(key) < 0 {

@@ -15,7 +15,7 @@ func FuzzParseSweep(f *testing.F) {
 			return
 		}
 		vs := sp.Values()
-		if len(vs) == 0 || len(vs) > MaxSweepPoints {
+		if len(vs) == 0 || len(vs) > maxSweepPoints {
 			t.Fatalf("%q: %d values", s, len(vs))
 		}
 		if vs[0] != sp.From {

@@ -107,7 +107,7 @@ func TestApply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, notes, err := Apply(sc, "strategy.warm.max_tools", 6)
+	c, notes, err := apply(sc, "strategy.warm.max_tools", 6)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestApply(t *testing.T) {
 	if sc.Strategies[1].Warm.MaxTools == 6 {
 		t.Error("Apply changed the original scenario")
 	}
-	if c, _, err = Apply(sc, "model.latency.prefill_tps", 5000); err != nil || c.Model.Latency.PrefillTPS != 5000 {
+	if c, _, err = apply(sc, "model.latency.prefill_tps", 5000); err != nil || c.Model.Latency.PrefillTPS != 5000 {
 		t.Errorf("model.latency.prefill_tps: %v %v", err, c.Model.Latency.PrefillTPS)
 	}
 	if c.Fingerprint() == sc.Fingerprint() {
@@ -140,7 +140,7 @@ func TestApply(t *testing.T) {
 	}{{"strategy.trigger.count", 2.5}, {"params.nudge_prob", 2}, {"model.latency.decode_tps", -1},
 		// Issue 18.7: values sim accepts that overflow a replay.
 		{"model.latency.decode_tps", 1e-300}, {"model.pricing.input_per_mtok", 1e308}, {"strategy.trigger.count", 1e19}} {
-		if _, _, err := Apply(sc, bad.path, bad.v); err == nil {
+		if _, _, err := apply(sc, bad.path, bad.v); err == nil {
 			t.Errorf("%s = %v accepted", bad.path, bad.v)
 		}
 	}

@@ -17,8 +17,8 @@ import (
 	"github.com/defersim/defersim/sim"
 )
 
-// MaxSweepPoints bounds the values of one sweep.
-const MaxSweepPoints = 200
+// maxSweepPoints bounds the values of one sweep.
+const maxSweepPoints = 200
 
 // SweepSpec varies one numeric scenario parameter over [From, To] by Step.
 type SweepSpec struct {
@@ -54,8 +54,8 @@ func (s SweepSpec) Check() error {
 		return fmt.Errorf("sweep %s: step %v must be positive", s.Param, s.Step)
 	case s.To < s.From:
 		return fmt.Errorf("sweep %s: to %v is below from %v", s.Param, s.To, s.From)
-	case (s.To-s.From)/s.Step >= MaxSweepPoints:
-		return fmt.Errorf("sweep %s: more than %d values", s.Param, MaxSweepPoints)
+	case (s.To-s.From)/s.Step >= maxSweepPoints:
+		return fmt.Errorf("sweep %s: more than %d values", s.Param, maxSweepPoints)
 	}
 	fields, err := numericField(&scenarios.Scenario{Strategies: []sim.Strategy{{}}}, s.Param)
 	if err != nil {
@@ -70,7 +70,7 @@ func (s SweepSpec) Values() []float64 {
 	var out []float64
 	for i := 0; ; i++ {
 		v := s.From + float64(i)*s.Step
-		if v > s.To+s.Step*1e-9 || i >= MaxSweepPoints {
+		if v > s.To+s.Step*1e-9 || i >= maxSweepPoints {
 			break
 		}
 		if math.Abs(v) < 1e6 {
@@ -157,10 +157,10 @@ func byYAMLPath(v reflect.Value, path string) (reflect.Value, error) {
 	return v, nil
 }
 
-// Apply returns a copy of sc with the parameter at path set to v, checked.
+// apply returns a copy of sc with the parameter at path set to v, checked.
 // For strategy.* the value goes to every strategy it is valid for; the
 // notes name those it is not valid for (they keep their value).
-func Apply(sc *scenarios.Scenario, path string, v float64) (*scenarios.Scenario, []string, error) {
+func apply(sc *scenarios.Scenario, path string, v float64) (*scenarios.Scenario, []string, error) {
 	c := *sc
 	c.Strategies = append([]sim.Strategy(nil), sc.Strategies...)
 	fields, err := numericField(&c, path)
@@ -250,7 +250,7 @@ func Sweep(ctx context.Context, cfg SweepConfig) ([]Point, []string, error) {
 	var traces []runner.Source // every point replays the same traces
 	dirs := map[string]string{}
 	for _, v := range cfg.Spec.Values() {
-		sc, notes, err := Apply(&base, cfg.Spec.Param, v)
+		sc, notes, err := apply(&base, cfg.Spec.Param, v)
 		if err != nil {
 			return nil, nil, err
 		}

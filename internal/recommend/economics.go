@@ -99,14 +99,14 @@ func DefaultRules() Rules { return Rules{Confidence: 0.95, Rare: 0.05} }
 
 // Decisions a tool can get.
 const (
-	NeverDefer  = "never-defer"
-	AlwaysDefer = "always-defer"
-	ByBudget    = "by budget"
+	neverDefer  = "never-defer"
+	alwaysDefer = "always-defer"
+	byBudget    = "by budget"
 )
 
 // Assessment is one tool's figures and the decision they lead to.
 type Assessment struct {
-	Key ToolKey `json:"tool"`
+	Key toolKey `json:"tool"`
 	// Shares of training sessions.
 	OpenShare        float64 `json:"open_share"`
 	UseShare         float64 `json:"use_share"`
@@ -135,7 +135,7 @@ type Assessment struct {
 func (a *Assessment) GainMs() float64 { return a.DeferMs - a.DirectMs }
 
 // assess applies the rules to one tool.
-func assess(e *Economy, r Rules, expensive int64, k ToolKey, u *ToolUsage, sessions int, sc Schema) Assessment {
+func assess(e *Economy, r Rules, expensive int64, k toolKey, u *toolUsage, sessions int, sc Schema) Assessment {
 	n := float64(max(sessions, 1))
 	a := Assessment{Key: k, Schema: sc}
 	if u != nil {
@@ -161,15 +161,15 @@ func assess(e *Economy, r Rules, expensive int64, k ToolKey, u *ToolUsage, sessi
 	priced := r.USDPerSecond <= 0 || r.USDPerSecond*gain/1000 >= extraUSD
 	switch {
 	case gain > 0 && a.BeforeReplyLow > a.BreakEvenShare && priced:
-		a.Decision = NeverDefer
+		a.Decision = neverDefer
 		a.Why = fmt.Sprintf("needed before the first reply in %s of sessions (>= %s at %.0f%% confidence; break-even %s): deferred it adds %s to the mean first reply, its direct schema %s; direct %s vs deferred %s per session",
 			pct(a.BeforeReplyShare), pct(a.BeforeReplyLow), r.Confidence*100, pct(a.BreakEvenShare), ms(a.DeferMs), ms(a.DirectMs), usd(a.DirectUSD), usd(a.DeferUSD))
 	case a.UseShare <= r.Rare && sc.Tokens >= expensive && extraUSD > 0 && gain <= 0:
-		a.Decision = AlwaysDefer
+		a.Decision = alwaysDefer
 		a.Why = fmt.Sprintf("%d-token schema called in %s of sessions: direct %s vs deferred %s per session, no first-reply cost",
 			sc.Tokens, pct(a.UseShare), usd(a.DirectUSD), usd(a.DeferUSD))
 	default:
-		a.Decision = ByBudget
+		a.Decision = byBudget
 		a.Why = fmt.Sprintf("called in %s of sessions, %s before the first reply; direct %s vs deferred %s per session",
 			pct(a.UseShare), pct(a.BeforeReplyShare), usd(a.DirectUSD), usd(a.DeferUSD))
 	}

@@ -40,8 +40,8 @@ func WriteText(w io.Writer, p *Proposal) error {
 				name += " (current)"
 			}
 			fmt.Fprintf(tw, "%s\t$%.5f\t%.0f ms\t%.0f ms\t%s\t%s\t%s\n", name, r.CostUSD, r.FirstReplyMs, r.FirstP95Ms,
-				diffUSD(r.CostDiff, r.CostDiffCI != nil, ciLow(r.CostDiffCI), ciHigh(r.CostDiffCI), r.Strategy == ProposalName),
-				diffMs(r.FirstReplyDiff, r.FirstDiffCI != nil, ciLow(r.FirstDiffCI), ciHigh(r.FirstDiffCI), r.Strategy == ProposalName),
+				diffUSD(r.CostDiff, r.CostDiffCI != nil, ciLow(r.CostDiffCI), ciHigh(r.CostDiffCI), r.Strategy == proposalName),
+				diffMs(r.FirstReplyDiff, r.FirstDiffCI != nil, ciLow(r.FirstDiffCI), ciHigh(r.FirstDiffCI), r.Strategy == proposalName),
 				r.Verdict)
 		}
 		if err := tw.Flush(); err != nil {
@@ -52,7 +52,7 @@ func WriteText(w io.Writer, p *Proposal) error {
 	return nil
 }
 
-func toolLabel(k ToolKey) string {
+func toolLabel(k toolKey) string {
 	if k.Server == "" {
 		return k.Tool
 	}
@@ -139,8 +139,8 @@ func Snippet(p *Proposal) []byte {
 	fmt.Fprintf(&b, "    count: %d\n    budget: %d\n    counter: %s\n    percent: %g\n    categorical: %t\n",
 		s.Trigger.Count, s.Trigger.Budget, sDefault(s.Trigger.Counter, "bytes/3.5"), s.Trigger.Percent, s.Trigger.Categorical)
 	fmt.Fprintf(&b, "  scope: %s\n", s.Scope)
-	writeList(&b, "never_defer", p, NeverDefer)
-	writeList(&b, "always_defer", p, AlwaysDefer)
+	writeList(&b, "never_defer", p, neverDefer)
+	writeList(&b, "always_defer", p, alwaysDefer)
 	return b.Bytes()
 }
 

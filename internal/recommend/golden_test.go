@@ -21,13 +21,13 @@ func TestGoldenSnippetAndTable(t *testing.T) {
 	m, _ := presets.Model("claude-sonnet-4.5")
 	e := Economy{Model: m, Params: presets.DefaultParams(), Injection: sim.InjectInline, Requests: 12,
 		FirstPrompt: 20000, MeanPrompt: 26000, SearchOutput: searchOutputTokens, DeferredSchema: 12000}
-	usage := map[string]*ToolUsage{
+	usage := map[string]*toolUsage{
 		"web_search": {Opens: 60, Uses: 70, FirstTurn: 50, BeforeReply: 48, Calls: 90},
 		"screenshot": {Uses: 3, Calls: 3},
 		"list_notes": {Opens: 5, Uses: 40, FirstTurn: 6, BeforeReply: 6, Calls: 55},
 	}
 	var tools []Assessment
-	for _, k := range []ToolKey{{"desktop", "screenshot"}, {"memory", "list_notes"}, {"web", "web_search"}} {
+	for _, k := range []toolKey{{"desktop", "screenshot"}, {"memory", "list_notes"}, {"web", "web_search"}} {
 		sc := Schema{Tokens: map[string]int64{"screenshot": 900, "list_notes": 150, "web_search": 300}[k.Tool], Versions: 1}
 		if k.Tool == "list_notes" {
 			sc.Versions, sc.Drift = 2, []string{"2.0.0 (breaking)"}

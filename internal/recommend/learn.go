@@ -10,10 +10,10 @@ import (
 	"github.com/defersim/defersim/traces"
 )
 
-// IsHeldOut reports whether a session is held apart for validation: a
+// isHeldOut reports whether a session is held apart for validation: a
 // seeded hash of its id, uniform in [0, 1), below testShare. The split
 // depends only on the seed and the id.
-func IsHeldOut(seed int64, id string, testShare float64) bool {
+func isHeldOut(seed int64, id string, testShare float64) bool {
 	h := fnv.New64a()
 	var b [8]byte
 	for i := range b {
@@ -46,18 +46,18 @@ type Learnt struct {
 // copy of them is written); training sessions are counted and replayed
 // eagerly (for the session shape the rules price with).
 func learn(sessions func() iter.Seq2[*traces.Session, error], cat *catalog.Catalog, model sim.Model, params sim.Params,
-	eager sim.Strategy, seed int64, testShare float64, resolve Resolver) (*Learnt, error) {
+	eager sim.Strategy, seed int64, testShare float64, resolve resolver) (*Learnt, error) {
 	eng, err := sim.NewEngine(sim.Config{Strategies: []sim.Strategy{eager}, Model: model, Params: params,
 		Catalog: cat, Seed: seed, FidelityStrategy: "-"})
 	if err != nil {
 		return nil, err
 	}
-	l := &Learnt{Usage: NewUsage()}
+	l := &Learnt{Usage: newUsage()}
 	for s, err := range sessions() {
 		if err != nil {
 			return nil, err
 		}
-		if IsHeldOut(seed, s.ID, testShare) {
+		if isHeldOut(seed, s.ID, testShare) {
 			l.HeldOut++
 			continue
 		}

@@ -32,8 +32,8 @@ func WriteMarkdown(w io.Writer, p *Proposal) error {
 				name += " (current)"
 			}
 			rows = append(rows, []string{name, fmt.Sprintf("$%.5f", r.CostUSD), fmt.Sprintf("%.0f ms", r.FirstReplyMs), fmt.Sprintf("%.0f ms", r.FirstP95Ms),
-				diffUSD(r.CostDiff, r.CostDiffCI != nil, ciLow(r.CostDiffCI), ciHigh(r.CostDiffCI), r.Strategy == ProposalName),
-				diffMs(r.FirstReplyDiff, r.FirstDiffCI != nil, ciLow(r.FirstDiffCI), ciHigh(r.FirstDiffCI), r.Strategy == ProposalName),
+				diffUSD(r.CostDiff, r.CostDiffCI != nil, ciLow(r.CostDiffCI), ciHigh(r.CostDiffCI), r.Strategy == proposalName),
+				diffMs(r.FirstReplyDiff, r.FirstDiffCI != nil, ciLow(r.FirstDiffCI), ciHigh(r.FirstDiffCI), r.Strategy == proposalName),
 				cliout.MDEscape(r.Verdict)})
 		}
 		_ = cliout.MDTable(&b, []string{"Strategy", "cost / session", "first reply mean", "p95", "Δ cost", "Δ first reply", "verdict"},

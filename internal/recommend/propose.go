@@ -43,8 +43,8 @@ type Config struct {
 	Progress func(phase int)
 }
 
-// ProposalName is the name of the proposed strategy.
-const ProposalName = "recommended"
+// proposalName is the name of the proposed strategy.
+const proposalName = "recommended"
 
 // Proposal is the recommendation and its evidence.
 type Proposal struct {
@@ -98,7 +98,7 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	if err != nil {
 		return nil, err
 	}
-	schemas := NewSchemas(cat, content, trigger, cfg.Params.ToolOverheadTokens)
+	schemas := newSchemas(cat, content, trigger, cfg.Params.ToolOverheadTokens)
 	eager, err := presets.Strategy("eager")
 	if err != nil {
 		return nil, err
@@ -154,12 +154,12 @@ func chooseBase(cfg Config) (sim.Strategy, string, error) {
 }
 
 // propose applies the rules to every catalog tool and builds the strategy.
-func propose(cfg Config, schemas Schemas, l *Learnt, base sim.Strategy, baseName string) *Proposal {
+func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName string) *Proposal {
 	n := float64(l.Usage.Sessions)
 	e := Economy{Model: cfg.Model, Params: cfg.Params, Injection: base.Injection,
 		Requests: float64(l.Requests) / n, FirstPrompt: float64(l.FirstPrompt) / n,
 		MeanPrompt: float64(l.Prompt) / math.Max(float64(l.Requests), 1), SearchOutput: searchOutputTokens}
-	keys := make([]ToolKey, 0, len(schemas))
+	keys := make([]toolKey, 0, len(schemas))
 	var all int64
 	for k, s := range schemas {
 		keys = append(keys, k)
@@ -178,7 +178,7 @@ func propose(cfg Config, schemas Schemas, l *Learnt, base sim.Strategy, baseName
 		var direct int64
 		for _, k := range keys {
 			a := assess(&e, cfg.Rules, expensive, k, l.Usage.Tools[k], l.Usage.Sessions, *schemas[k])
-			if a.Decision == NeverDefer {
+			if a.Decision == neverDefer {
 				direct += a.Schema.Tokens
 			}
 			tools = append(tools, a)
@@ -196,7 +196,7 @@ func propose(cfg Config, schemas Schemas, l *Learnt, base sim.Strategy, baseName
 	fixed := float64(cfg.Params.SearchToolTokens + cfg.Params.MessageOverheadTokens)
 	for _, a := range tools {
 		est += a.Schema.Estimated
-		if a.Decision == NeverDefer {
+		if a.Decision == neverDefer {
 			neverTok += a.Schema.Tokens
 			continue
 		}
@@ -219,10 +219,10 @@ const searchOutputTokens = 15
 // proposalStrategy writes the proposal as a strategy on base's mechanics.
 func proposalStrategy(base sim.Strategy, tools []Assessment, p *Proposal) sim.Strategy {
 	s := base
-	s.Name = ProposalName
+	s.Name = proposalName
 	s.Source = "defersim recommend"
-	s.NeverDefer = patterns(tools, NeverDefer)
-	s.AlwaysDefer = patterns(tools, AlwaysDefer)
+	s.NeverDefer = patterns(tools, neverDefer)
+	s.AlwaysDefer = patterns(tools, alwaysDefer)
 	s.Trigger = sim.Trigger{Mode: sim.TriggerTokens, Budget: p.Budget, Counter: sim.DefaultCounter}
 	s.Scope = sim.ScopeMCP
 	switch {

@@ -79,11 +79,11 @@ func TestFindsPlantedOpeners(t *testing.T) {
 	for _, r := range v.Rows {
 		names = append(names, r.Strategy)
 	}
-	if diff := cmp.Diff([]string{ProposalName, "eager", "anchor-e6-never-defer-openers", "claude-code-default"}, names); diff != "" {
+	if diff := cmp.Diff([]string{proposalName, "eager", "anchor-e6-never-defer-openers", "claude-code-default"}, names); diff != "" {
 		t.Errorf("validated strategies (-want +got):\n%s", diff)
 	}
 	for _, r := range v.Rows {
-		if r.Strategy == "eager" && (r.CostDiff >= 0 || r.FirstReplyDiff >= 0 || r.Verdict != Dominates) {
+		if r.Strategy == "eager" && (r.CostDiff >= 0 || r.FirstReplyDiff >= 0 || r.Verdict != dominates) {
 			t.Errorf("proposal vs eager: Δcost %v, Δfirst reply %v, %s", r.CostDiff, r.FirstReplyDiff, r.Verdict)
 		}
 	}
@@ -107,7 +107,7 @@ func TestSnippetParses(t *testing.T) {
 	if err != nil {
 		t.Fatalf("snippet does not parse: %v\n%s", err, doc)
 	}
-	got, ok := sc.Strategy(ProposalName)
+	got, ok := sc.Strategy(proposalName)
 	if !ok {
 		t.Fatal("no recommended strategy")
 	}
@@ -136,19 +136,19 @@ func TestDecisions(t *testing.T) {
 		FirstPrompt: 20000, MeanPrompt: 30000, SearchOutput: searchOutputTokens, DeferredSchema: 15000}
 	tests := []struct {
 		name string
-		u    ToolUsage
+		u    toolUsage
 		tok  int64
 		want string
 	}{
-		{"frequent opener", ToolUsage{Opens: 60, Uses: 60, FirstTurn: 50, BeforeReply: 50, Calls: 80}, 300, NeverDefer},
-		{"opener seen twice", ToolUsage{Opens: 2, Uses: 2, FirstTurn: 2, BeforeReply: 2, Calls: 2}, 300, ByBudget},
-		{"rare and large", ToolUsage{Uses: 2, Calls: 2}, 2000, AlwaysDefer},
-		{"rare and small", ToolUsage{Uses: 2, Calls: 2}, 50, ByBudget},
-		{"common, never before reply", ToolUsage{Uses: 80, Calls: 200}, 800, ByBudget},
+		{"frequent opener", toolUsage{Opens: 60, Uses: 60, FirstTurn: 50, BeforeReply: 50, Calls: 80}, 300, neverDefer},
+		{"opener seen twice", toolUsage{Opens: 2, Uses: 2, FirstTurn: 2, BeforeReply: 2, Calls: 2}, 300, byBudget},
+		{"rare and large", toolUsage{Uses: 2, Calls: 2}, 2000, alwaysDefer},
+		{"rare and small", toolUsage{Uses: 2, Calls: 2}, 50, byBudget},
+		{"common, never before reply", toolUsage{Uses: 80, Calls: 200}, 800, byBudget},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			a := assess(e, DefaultRules(), 500, ToolKey{"s", "t"}, &tc.u, 200, Schema{Tokens: tc.tok})
+			a := assess(e, DefaultRules(), 500, toolKey{"s", "t"}, &tc.u, 200, Schema{Tokens: tc.tok})
 			if a.Decision != tc.want {
 				t.Errorf("decision %s, want %s (%s)", a.Decision, tc.want, a.Why)
 			}
@@ -180,18 +180,18 @@ func TestIsHeldOut(t *testing.T) {
 	n := 0
 	for i := range 10000 {
 		id := "s" + string(rune('a'+i%26)) + strings.Repeat("x", i%7) + string(rune('0'+i%10)) + string(rune(i))
-		first := IsHeldOut(3, id, 0.3)
+		first := isHeldOut(3, id, 0.3)
 		if first {
 			n++
 		}
-		if again := IsHeldOut(3, id, 0.3); again != first {
+		if again := isHeldOut(3, id, 0.3); again != first {
 			t.Fatal("not deterministic")
 		}
 	}
 	if n < 2800 || n > 3200 {
 		t.Errorf("%d of 10000 held out at share 0.3", n)
 	}
-	if IsHeldOut(1, "x", 0) || !IsHeldOut(1, "x", 1) {
+	if isHeldOut(1, "x", 0) || !isHeldOut(1, "x", 1) {
 		t.Error("shares 0 and 1 not respected")
 	}
 }

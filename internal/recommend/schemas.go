@@ -24,18 +24,18 @@ type Schema struct {
 	Drift    []string `json:"drift,omitempty"`
 }
 
-// Schemas describes every tool of the latest version of every server.
-type Schemas map[ToolKey]*Schema
+// schemas describes every tool of the latest version of every server.
+type schemas map[toolKey]*Schema
 
-// NewSchemas counts each latest tool definition with content (plus
+// newSchemas counts each latest tool definition with content (plus
 // overhead per tool) and with the trigger counter, and lists drift.
-func NewSchemas(cat *catalog.Catalog, content, trigger tokens.Counter, toolOverhead int64) Schemas {
-	out := Schemas{}
+func newSchemas(cat *catalog.Catalog, content, trigger tokens.Counter, toolOverhead int64) schemas {
+	out := schemas{}
 	for _, name := range cat.ServerNames() {
 		vs := cat.Versions[name]
 		latest := vs[len(vs)-1]
 		for _, t := range latest.Tools {
-			k := ToolKey{Server: latest.Name, Tool: t.Name}
+			k := toolKey{Server: latest.Name, Tool: t.Name}
 			s := &Schema{Tokens: content.Count(t.Wire) + toolOverhead, Estimated: trigger.Count(t.WireOpenAI),
 				NameTokens: content.Count([]byte(t.Name + "\n"))}
 			var prev *catalog.Tool
@@ -61,9 +61,9 @@ func NewSchemas(cat *catalog.Catalog, content, trigger tokens.Counter, toolOverh
 
 // Resolver returns a Resolver mapping a tool name to the first server (by
 // name) whose latest version serves it.
-func (s Schemas) Resolver() Resolver {
+func (s schemas) Resolver() resolver {
 	byName := map[string]string{}
-	keys := make([]ToolKey, 0, len(s))
+	keys := make([]toolKey, 0, len(s))
 	for k := range s {
 		keys = append(keys, k)
 	}
@@ -77,7 +77,7 @@ func (s Schemas) Resolver() Resolver {
 }
 
 // quantileTokens is the q-quantile (nearest rank) of the catalog's schema sizes.
-func (s Schemas) quantileTokens(q float64) int64 {
+func (s schemas) quantileTokens(q float64) int64 {
 	var xs []int64
 	for _, v := range s {
 		xs = append(xs, v.Tokens)

@@ -42,7 +42,7 @@ func TestTauBench(t *testing.T) {
 		t.Errorf("%d validated strategies, want %d", got, want)
 	}
 	for _, r := range p.Validation.Rows {
-		if r.Strategy == "eager" && r.Verdict != Dominates {
+		if r.Strategy == "eager" && r.Verdict != dominates {
 			t.Errorf("proposal vs eager: %s (Δcost %+.5f, Δfirst reply %+.0f ms)", r.Verdict, r.CostDiff, r.FirstReplyDiff)
 		}
 	}

@@ -6,8 +6,8 @@ import (
 	"github.com/defersim/defersim/sim"
 )
 
-// ToolKey names a tool of a server.
-type ToolKey struct {
+// toolKey names a tool of a server.
+type toolKey struct {
 	Server string `json:"server"`
 	Tool   string `json:"tool"`
 }
@@ -19,11 +19,11 @@ type Usage struct {
 	Requests int `json:"requests"`
 	// WithCalls counts sessions that called any tool.
 	WithCalls int `json:"sessions_with_calls"`
-	Tools     map[ToolKey]*ToolUsage
+	Tools     map[toolKey]*toolUsage
 }
 
-// ToolUsage counts one tool's use, in sessions.
-type ToolUsage struct {
+// toolUsage counts one tool's use, in sessions.
+type toolUsage struct {
 	// Opens: sessions whose first tool call is this tool.
 	Opens int `json:"opens"`
 	// Uses: sessions that call it at all; Calls: calls in total.
@@ -36,18 +36,18 @@ type ToolUsage struct {
 	BeforeReply int `json:"before_first_reply"`
 }
 
-// NewUsage returns an empty count.
-func NewUsage() *Usage { return &Usage{Tools: map[ToolKey]*ToolUsage{}} }
+// newUsage returns an empty count.
+func newUsage() *Usage { return &Usage{Tools: map[toolKey]*toolUsage{}} }
 
-// Resolver maps a call to its tool's server when the trace does not say.
-type Resolver func(tool string) string
+// resolver maps a call to its tool's server when the trace does not say.
+type resolver func(tool string) string
 
 // Add counts one session's need (sim.ExtractNeed: the recorder's own
 // deferral steps removed).
-func (u *Usage) Add(need *sim.Need, resolve Resolver) {
+func (u *Usage) Add(need *sim.Need, resolve resolver) {
 	u.Sessions++
-	seen := map[ToolKey]bool{}
-	first, firstTurn, beforeReply := map[ToolKey]bool{}, map[ToolKey]bool{}, map[ToolKey]bool{}
+	seen := map[toolKey]bool{}
+	first, firstTurn, beforeReply := map[toolKey]bool{}, map[toolKey]bool{}, map[toolKey]bool{}
 	users, replied, opened := 0, false, false
 	for i := range need.Steps {
 		st := &need.Steps[i]
@@ -57,7 +57,7 @@ func (u *Usage) Add(need *sim.Need, resolve Resolver) {
 		case sim.StepModel:
 			u.Requests++
 			for _, c := range st.Calls {
-				k := ToolKey{Server: c.Server, Tool: c.Tool}
+				k := toolKey{Server: c.Server, Tool: c.Tool}
 				if k.Server == "" && resolve != nil {
 					k.Server = resolve(c.Tool)
 				}
@@ -98,18 +98,18 @@ func (u *Usage) Add(need *sim.Need, resolve Resolver) {
 	}
 }
 
-func (u *Usage) tool(k ToolKey) *ToolUsage {
+func (u *Usage) tool(k toolKey) *toolUsage {
 	t := u.Tools[k]
 	if t == nil {
-		t = &ToolUsage{}
+		t = &toolUsage{}
 		u.Tools[k] = t
 	}
 	return t
 }
 
 // Keys returns the tools in server, then name order.
-func (u *Usage) Keys() []ToolKey {
-	keys := make([]ToolKey, 0, len(u.Tools))
+func (u *Usage) Keys() []toolKey {
+	keys := make([]toolKey, 0, len(u.Tools))
 	for k := range u.Tools {
 		keys = append(keys, k)
 	}
@@ -117,7 +117,7 @@ func (u *Usage) Keys() []ToolKey {
 	return keys
 }
 
-func sortKeys(keys []ToolKey) {
+func sortKeys(keys []toolKey) {
 	sort.Slice(keys, func(i, j int) bool {
 		if keys[i].Server != keys[j].Server {
 			return keys[i].Server < keys[j].Server

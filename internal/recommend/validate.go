@@ -44,7 +44,7 @@ type Row struct {
 // strategy with the proposal as baseline.
 func validate(ctx context.Context, cfg Config, p *Proposal, srcs []runner.Source) (*Validation, error) {
 	strategies := []sim.Strategy{p.Strategy}
-	names := []string{ProposalName}
+	names := []string{proposalName}
 	add := func(s sim.Strategy) {
 		if !slices.Contains(names, s.Name) {
 			names = append(names, s.Name)
@@ -65,10 +65,10 @@ func validate(ctx context.Context, cfg Config, p *Proposal, srcs []runner.Source
 		}
 		add(s)
 	}
-	rc := runner.Config{Scenario: "recommend-validation", Seed: cfg.Seed, Baseline: ProposalName,
+	rc := runner.Config{Scenario: "recommend-validation", Seed: cfg.Seed, Baseline: proposalName,
 		Strategies: strategies, Model: cfg.Model, Params: cfg.Params, Traces: srcs,
 		Bootstrap: cfg.Bootstrap, Workers: cfg.Workers,
-		Select: func(id string) bool { return IsHeldOut(cfg.Seed, id, cfg.TestShare) }}
+		Select: func(id string) bool { return isHeldOut(cfg.Seed, id, cfg.TestShare) }}
 	for _, c := range cfg.Catalogs {
 		rc.Catalogs = append(rc.Catalogs, runner.Source{Path: c})
 	}
@@ -84,7 +84,7 @@ func validate(ctx context.Context, cfg Config, p *Proposal, srcs []runner.Source
 		row.InputTokens = s.Metrics["input_tokens"].Mean
 		row.FirstReplyMs = s.Metrics["first_reply_ms"].Mean
 		row.FirstP95Ms = s.Metrics["first_reply_ms"].P95
-		if s.Name != ProposalName {
+		if s.Name != proposalName {
 			// VsBaseline holds strategy − proposal: flip to proposal − strategy.
 			c := s.VsBaseline["cost_usd"]
 			f := s.VsBaseline["first_reply_ms"]
@@ -106,13 +106,13 @@ func negate(iv *report.Interval) *report.Interval {
 
 // Verdicts of the proposal against one strategy.
 const (
-	// Dominates: no dearer and no slower (each within its interval or better).
-	Dominates = "proposal no worse on both"
-	// Dominated: no cheaper and no faster, and worse on one.
-	Dominated = "proposal worse"
+	// dominates: no dearer and no slower (each within its interval or better).
+	dominates = "proposal no worse on both"
+	// dominated: no cheaper and no faster, and worse on one.
+	dominated = "proposal worse"
 	// Cheaper but slower, or faster but dearer: a trade-off.
-	TradeCheaper = "trade-off: proposal cheaper, slower first reply"
-	TradeFaster  = "trade-off: proposal faster first reply, dearer"
+	tradeCheaper = "trade-off: proposal cheaper, slower first reply"
+	tradeFaster  = "trade-off: proposal faster first reply, dearer"
 )
 
 // verdict classifies the paired differences: a difference whose interval
@@ -122,13 +122,13 @@ func verdict(r Row, costScale, firstScale float64) string {
 	first := sign(r.FirstReplyDiff, r.FirstDiffCI, firstScale)
 	switch {
 	case cost <= 0 && first <= 0:
-		return Dominates
+		return dominates
 	case cost >= 0 && first >= 0:
-		return Dominated
+		return dominated
 	case cost < 0:
-		return TradeCheaper
+		return tradeCheaper
 	default:
-		return TradeFaster
+		return tradeFaster
 	}
 }
 
@@ -154,5 +154,5 @@ func (v *Validation) Summary() string {
 		}
 	}
 	return fmt.Sprintf("on %d held-out sessions the proposal is no worse on cost and first reply than %d of %d strategies; worse than %d; trade-offs with %d",
-		v.Sessions, n[Dominates], len(v.Rows)-1, n[Dominated], n[TradeCheaper]+n[TradeFaster])
+		v.Sessions, n[dominates], len(v.Rows)-1, n[dominated], n[tradeCheaper]+n[tradeFaster])
 }

@@ -8,9 +8,9 @@ import (
 	"github.com/defersim/defersim/sim"
 )
 
-// Assumptions lists every parameter and modelling choice in force, so each
+// assumptions lists every parameter and modelling choice in force, so each
 // reported number can say what produced it.
-func Assumptions(cfg Config, eng *sim.Engine) []sim.Assumption {
+func assumptions(cfg Config, eng *sim.Engine) []sim.Assumption {
 	m, p := cfg.Model, cfg.Params
 	f := func(v float64) string { return fmt.Sprintf("%g", v) }
 	a := []sim.Assumption{

@@ -1,7 +1,8 @@
 // Package runner executes a replay end to end: it loads catalogs and
 // traces, builds the engine, replays every session under every strategy,
-// and summarises the outcomes into results. The CLI only parses flags and
-// calls it.
+// and summarises the outcomes into results; it also owns the default set of
+// components a run can name (DefaultRegistry) and the run's checkpoint and
+// shard files. The CLI only parses flags and calls it.
 package runner
 
 import (

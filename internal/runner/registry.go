@@ -8,15 +8,17 @@ import (
 	"github.com/defersim/defersim/srd"
 	srddata "github.com/defersim/defersim/srd/data"
 	"github.com/defersim/defersim/srd/routed"
+	"github.com/defersim/defersim/traces/importers"
 	"github.com/defersim/defersim/validation"
 )
 
-// DefaultRegistry returns the registry of built-in components: the exact
-// select mode, every ranker of sim/search, and the routed modes ("routed",
-// "routed-hard") over the project's routing descriptions of the real
-// catalogs' servers (srd/data; a server without one is its own domain),
-// and the fielded ("bm25f") and fused router ("routed-fused") modes over
-// the same descriptions.
+// DefaultRegistry returns the registry of every component a run can name:
+// the engine's built-ins (sim.NewRegistry), every ranker of sim/search, the
+// routed modes ("routed", "routed-hard") over the project's routing
+// descriptions of the real catalogs' servers (srd/data; a server without
+// one is its own domain), the fielded ("bm25f") and fused router
+// ("routed-fused") modes over the same descriptions, and, described only,
+// the trace importers of traces/importers.
 func DefaultRegistry() (*sim.Registry, error) {
 	r := sim.NewRegistry()
 	if err := search.Register(r); err != nil {
@@ -31,6 +33,11 @@ func DefaultRegistry() (*sim.Registry, error) {
 	}
 	if err := routed.RegisterFused(r, srds); err != nil {
 		return nil, err
+	}
+	for _, info := range importers.Components() {
+		if err := r.Describe(info.Kind, info); err != nil {
+			return nil, err
+		}
 	}
 	return r, nil
 }

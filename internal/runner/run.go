@@ -224,7 +224,7 @@ func prepare(cfg Config) (*prepared, error) {
 	}
 	// The traces' hashes are added when the replay has read them (readonce.go).
 	info.Inputs = catalogInputs(cat, cfg.Catalogs)
-	info.Assumptions = append(Assumptions(cfg, eng), catalogAssumptions(cat, scope)...)
+	info.Assumptions = append(assumptions(cfg, eng), catalogAssumptions(cat, scope)...)
 	summary := sim.SummaryOptions{Baseline: base, EqualTolerance: report.EqualTolerance, Seed: cfg.Seed,
 		ExactSessions: cfg.ExactSessions, FidelityPairs: sim.DefaultFidelityPairs}
 	switch {

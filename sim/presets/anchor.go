@@ -4,28 +4,28 @@ import "github.com/defersim/defersim/sim"
 
 // The anchor runtime's rules, one preset per dated era (REFERENCE §1).
 
-// AllMatches is the search k used for the anchor's early substring and
+// allMatches is the search k used for the anchor's early substring and
 // keyword searches, which returned every match: the largest k allowed.
-const AllMatches = sim.MaxSearchK
+const allMatches = sim.MaxSearchK
 
-// AnchorBudgetTokens is the anchor's schema-token budget (E1 onwards):
+// anchorBudgetTokens is the anchor's schema-token budget (E1 onwards):
 // deferred mode when the bytes/3.5 estimate of all registry tools is
 // strictly greater than this.
-const AnchorBudgetTokens = 8000
+const anchorBudgetTokens = 8000
 
-// AnchorCountThreshold is the anchor's first trigger (E0): deferred mode
+// anchorCountThreshold is the anchor's first trigger (E0): deferred mode
 // when the registry holds more than this many tools.
-const AnchorCountThreshold = 30
+const anchorCountThreshold = 30
 
 // Anchor warm-set caps from E9.
 const (
-	AnchorWarmMaxTools  = 16
-	AnchorWarmMaxTokens = 8000
+	anchorWarmMaxTools  = 16
+	anchorWarmMaxTokens = 8000
 )
 
-// AnchorAlwaysDefer returns the anchor's always-defer list (E4–E6): local
+// anchorAlwaysDefer returns the anchor's always-defer list (E4–E6): local
 // desktop, process and scheduling tools by name, and every browser_ tool.
-func AnchorAlwaysDefer() []string {
+func anchorAlwaysDefer() []string {
 	return []string{
 		"computer", "screenshot", "applescript", "accessibility", "computer_use",
 		"wait_for", "ghostty", "process",
@@ -34,19 +34,19 @@ func AnchorAlwaysDefer() []string {
 	}
 }
 
-// AnchorNeverDefer returns the session openers the anchor keeps direct
+// anchorNeverDefer returns the session openers the anchor keeps direct
 // from E6 on.
-func AnchorNeverDefer() []string { return []string{"web_search", "web_fetch"} }
+func anchorNeverDefer() []string { return []string{"web_search", "web_fetch"} }
 
-// BrowserFamily returns the prefix family whose members expand on load.
-func BrowserFamily() []string { return []string{"browser_*"} }
+// browserFamily returns the prefix family whose members expand on load.
+func browserFamily() []string { return []string{"browser_*"} }
 
-// BrowserCoreTools returns the family core loaded with any browser_ tool
+// browserCoreTools returns the family core loaded with any browser_ tool
 // under family expansion. REFERENCE §1 says seven core tools are loaded but
 // does not name them; these are the seven most common browser tool names in
 // the published browser MCP servers of the real-data catalogs. A scenario
 // can replace the list (search.family_core).
-func BrowserCoreTools() []string {
+func browserCoreTools() []string {
 	return []string{
 		"browser_navigate", "browser_snapshot", "browser_click", "browser_type",
 		"browser_press_key", "browser_take_screenshot", "browser_wait_for",
@@ -60,11 +60,11 @@ func anchorE0() sim.Strategy {
 		Description: "Anchor E0: defer MCP tools when the registry holds more than 30 tools; " +
 			"substring search, every match loaded; no warm set (a schema serves one request); tools[] rebuilt.",
 		Source:     "anchor runtime, era E0 (2026-04-01): count > 30; see docs/presets.md",
-		Trigger:    sim.Trigger{Mode: sim.TriggerCount, Count: AnchorCountThreshold},
+		Trigger:    sim.Trigger{Mode: sim.TriggerCount, Count: anchorCountThreshold},
 		Scope:      sim.ScopeMCP,
 		Warm:       sim.WarmSet{Disabled: true},
 		Injection:  sim.InjectToolsArray,
-		Search:     sim.Search{Mode: "substring", K: AllMatches},
+		Search:     sim.Search{Mode: "substring", K: allMatches},
 		Rejected:   sim.RejectExecute,
 		EchoSchema: true,
 	}
@@ -77,7 +77,7 @@ func anchorE1() sim.Strategy {
 	s.Description = "Anchor E1: defer MCP tools when the bytes/3.5 estimate of all registry schemas exceeds 8,000 tokens; " +
 		"unbounded name-keyed session warm set; tools[] rebuilt; loaded schema echoed in the search result."
 	s.Source = "anchor runtime, era E1 (2026-04-02): estimated tokens > 8,000 (strict); see docs/presets.md"
-	s.Trigger = sim.Trigger{Mode: sim.TriggerTokens, Budget: AnchorBudgetTokens, Counter: "bytes/3.5"}
+	s.Trigger = sim.Trigger{Mode: sim.TriggerTokens, Budget: anchorBudgetTokens, Counter: "bytes/3.5"}
 	s.Warm = sim.WarmSet{Key: sim.WarmKeyName, Eviction: sim.EvictLRL}
 	return s
 }
@@ -89,7 +89,7 @@ func anchorE4() sim.Strategy {
 		"turns deferred mode on; those local tools become deferrable too."
 	s.Source = "anchor runtime, era E4 (2026-04-30): budget OR categorical; see docs/presets.md"
 	s.Trigger.Categorical = true
-	s.AlwaysDefer = AnchorAlwaysDefer()
+	s.AlwaysDefer = anchorAlwaysDefer()
 	return s
 }
 
@@ -98,8 +98,8 @@ func anchorE6() sim.Strategy {
 	s := anchorE4()
 	s.Description = "Anchor E6: E4, but web_search and web_fetch are never deferred (openers); keyword-term search."
 	s.Source = "anchor runtime, era E6 (2026-07-21): never-defer openers; see docs/presets.md"
-	s.NeverDefer = AnchorNeverDefer()
-	s.Search = sim.Search{Mode: "keyword", K: AllMatches}
+	s.NeverDefer = anchorNeverDefer()
+	s.Search = sim.Search{Mode: "keyword", K: allMatches}
 	return s
 }
 
@@ -122,9 +122,9 @@ func anchorE9() sim.Strategy {
 	s.Description = "Anchor E9: E7 with the warm set capped at 16 schemas / 8,000 tokens (evict least recently loaded, " +
 		"never the newest), browser family expansion, and cold calls rejected."
 	s.Source = "anchor runtime, era E9 (2026-08-07 to 08-12): warm cap 16 / 8,000; cold calls rejected since 2026-08-01; see docs/presets.md"
-	s.Warm = sim.WarmSet{Key: sim.WarmKeyName, MaxTools: AnchorWarmMaxTools, MaxTokens: AnchorWarmMaxTokens, Eviction: sim.EvictLRL}
-	s.Search.Family = BrowserFamily()
-	s.Search.FamilyCore = BrowserCoreTools()
+	s.Warm = sim.WarmSet{Key: sim.WarmKeyName, MaxTools: anchorWarmMaxTools, MaxTokens: anchorWarmMaxTokens, Eviction: sim.EvictLRL}
+	s.Search.Family = browserFamily()
+	s.Search.FamilyCore = browserCoreTools()
 	s.Rejected = sim.RejectRetry
 	return s
 }

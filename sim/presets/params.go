@@ -3,19 +3,19 @@ package presets
 import "github.com/defersim/defersim/sim"
 
 // searchToolDefinition is defersim's own tool_search definition, in the
-// Anthropic wire form. Its o200k_base token count is SearchToolTokens
+// Anthropic wire form. Its o200k_base token count is searchToolTokens
 // (pinned by a test).
 const searchToolDefinition = `{"name":"tool_search","description":"Load the full definitions of deferred tools so they can be called. ` +
 	`Pass select:name1,name2 to load tools by exact name, or a few keywords to search tool names and descriptions. ` +
 	`Loaded tools are callable from the next turn on.","input_schema":{"type":"object","properties":{"query":{"type":"string",` +
 	`"description":"select:<tool names> or search keywords"}},"required":["query"]}}`
 
-// SearchToolTokens is the o200k_base token count of SearchToolDefinition.
-const SearchToolTokens = 87
+// searchToolTokens is the o200k_base token count of searchToolDefinition.
+const searchToolTokens = 87
 
-// SearchToolDefinition returns the wire JSON of the tool_search tool the
+// searchToolDef returns the wire JSON of the tool_search tool the
 // simulator adds in deferred mode.
-func SearchToolDefinition() []byte { return []byte(searchToolDefinition) }
+func searchToolDef() []byte { return []byte(searchToolDefinition) }
 
 // DefaultParams returns the replay's default assumptions. Each value and
 // its source is listed in docs/presets.md.
@@ -25,7 +25,7 @@ func DefaultParams() sim.Params {
 		MessageOverheadTokens:  4,
 		ToolOverheadTokens:     8,
 		RequestOverheadTokens:  346,
-		SearchToolTokens:       SearchToolTokens,
+		SearchToolTokens:       searchToolTokens,
 		DefaultToolMs:          500,
 		SearchExecMs:           1,
 		UserThinkMs:            10000,

@@ -5,12 +5,12 @@ import "github.com/defersim/defersim/sim"
 // Other runtimes' documented rules (REFERENCE §2). Where a rule leaves a
 // detail open, the preset's Description says what was assumed.
 
-// ClaudeCodeAutoPercent is Claude Code's default auto:N threshold.
-const ClaudeCodeAutoPercent = 10
+// claudeCodeAutoPercent is Claude Code's default auto:N threshold.
+const claudeCodeAutoPercent = 10
 
-// CopilotCLICount models Copilot CLI's "at least about 30 tools" as
+// copilotCLICount models Copilot CLI's "at least about 30 tools" as
 // count > 29, i.e. 30 tools or more.
-const CopilotCLICount = 29
+const copilotCLICount = 29
 
 // claudeCodeDefault: every MCP tool deferred, inline references.
 func claudeCodeDefault() sim.Strategy {
@@ -35,7 +35,7 @@ func claudeCodeAuto10() sim.Strategy {
 	s.Description = "Claude Code auto:10: MCP tools deferred when their definitions take at least 10% of the context " +
 		"window (counted with o200k_base, an assumption); otherwise as claude-code-default."
 	s.Source = "Claude Code, auto:N setting (default N = 10); see docs/presets.md"
-	s.Trigger = sim.Trigger{Mode: sim.TriggerPercent, Percent: ClaudeCodeAutoPercent, Counter: "o200k_base"}
+	s.Trigger = sim.Trigger{Mode: sim.TriggerPercent, Percent: claudeCodeAutoPercent, Counter: "o200k_base"}
 	return s
 }
 
@@ -62,7 +62,7 @@ func copilotCLI30() sim.Strategy {
 		Description: "GitHub Copilot CLI: MCP tools deferred from about 30 tools (modelled as count > 29); " +
 			"a lookup costs one more exchange and rebuilds tools[]; search algorithm undocumented (BM25 top 5 assumed).",
 		Source:    "GitHub Copilot CLI (2025-2026 docs): tool count >= ~30; see docs/presets.md",
-		Trigger:   sim.Trigger{Mode: sim.TriggerCount, Count: CopilotCLICount},
+		Trigger:   sim.Trigger{Mode: sim.TriggerCount, Count: copilotCLICount},
 		Scope:     sim.ScopeMCP,
 		Warm:      sim.WarmSet{Key: sim.WarmKeyName, Eviction: sim.EvictLRL},
 		Injection: sim.InjectToolsArray,

@@ -76,7 +76,7 @@ func TestStrategyPresetFacts(t *testing.T) {
 		rejected    string
 		echo        bool
 	}
-	const all = AllMatches
+	const all = allMatches
 	tests := map[string]facts{
 		"eager":                           {mode: "never", counter: "bytes/3.5", scope: "mcp", eviction: "lrl", injection: "tools-array", searchMode: "select", k: 5, rejected: "retry"},
 		"anchor-e0-count30":               {mode: "count", count: 30, counter: "bytes/3.5", scope: "mcp", warmOff: true, eviction: "lrl", injection: "tools-array", searchMode: "substring", k: all, rejected: "execute", echo: true},

@@ -5,7 +5,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/kljensen/snowball/english"
+	"github.com/blevesearch/snowballstem"
+	"github.com/blevesearch/snowballstem/english"
 )
 
 // Analyzer turns text into index terms for the fielded rankers. The zero
@@ -66,7 +67,7 @@ func (a *analyzer) each(s string, emit func(string)) {
 			return
 		}
 		lowerASCII(tok)
-		if a.Stopwords && english.IsStopWord(string(tok)) {
+		if a.Stopwords && isStopword(tok) {
 			return
 		}
 		if a.Stem && isASCIILetters(tok) {
@@ -85,7 +86,9 @@ func (a *analyzer) stem(tok []byte) string {
 		return s
 	}
 	w := string(tok)
-	s = english.Stem(w, true)
+	env := snowballstem.NewEnv(w)
+	english.Stem(env)
+	s = env.Current()
 	a.mu.Lock()
 	if len(a.stems) < stemCacheMax {
 		a.stems[w] = s

@@ -60,11 +60,29 @@ func withExact(f sim.RankerFactory) sim.RankerFactory {
 	}
 }
 
-// Register adds every mode of Factories to r, in name order.
+// Register adds every mode of Factories to r, in name order, each with
+// its description and the query model its rankers expect (sim.QueryModel:
+// the BM25 modes read the user's words; keyword counts content words;
+// substring and regex match one short term).
 func Register(r *sim.Registry) error {
 	fs := Factories()
-	for _, name := range []string{ModeBM25, ModeBM25Anthropic, ModeKeyword, ModeRegex, ModeSubstring} {
-		if err := r.RegisterRanker(name, fs[name]); err != nil {
+	for _, m := range []sim.Info{
+		{Name: ModeBM25, Description: "the anchor runtime's tool_search: exact tool names, else BM25 (k1 1.2, b 0.75) over names, descriptions and parameters",
+			QueryModel: "user-text"},
+		{Name: ModeBM25Anthropic, Description: "the Anthropic API's BM25 tool search: no exact-name handling, queries cut to 500 characters",
+			QueryModel: "user-text"},
+		{Name: ModeKeyword, Description: "term counts over names, descriptions and parameters, with exact tool names",
+			QueryModel: "content-words"},
+		{Name: ModeRegex, Description: "case-insensitive RE2 pattern (at most 200 characters) over names and descriptions",
+			QueryModel: "regex-term"},
+		{Name: ModeSubstring, Description: "case-insensitive substring of names and descriptions (the anchor's first search)",
+			QueryModel: "short-term"},
+	} {
+		m.Params = []sim.Param{
+			{Name: "search.k", Type: "int", Default: "5", Meaning: "results a search returns (and loads)"},
+			{Name: "search.keyword_retries", Type: "int", Default: "0", Meaning: "searches with the tool's name words after a miss, before an exact select"},
+		}
+		if err := r.RegisterSearch(m, fs[m.Name]); err != nil {
 			return fmt.Errorf("register search modes: %w", err)
 		}
 	}

@@ -65,11 +65,18 @@ func Register(r *sim.Registry) error {
 
 // RegisterWith adds "routed" and "routed-hard" over srds and base.
 func RegisterWith(r *sim.Registry, srds []*srd.SRD, base sim.RankerFactory) error {
-	if err := r.RegisterRanker(ModeRouted, Factory(srds, base)); err != nil {
-		return fmt.Errorf("register routed search: %w", err)
-	}
-	if err := r.RegisterRanker(ModeRoutedHard, HardFactory(srds, base)); err != nil {
-		return fmt.Errorf("register routed search: %w", err)
+	for _, m := range []struct {
+		name, desc string
+		f          sim.RankerFactory
+	}{
+		{ModeRouted, "routed search: domains scored by their routing descriptions, then tools within the best domains, scores combined (docs/srd.md)", Factory(srds, base)},
+		{ModeRoutedHard, "routed search with a hard filter: only tools of the best domains are ranked (docs/srd.md)", HardFactory(srds, base)},
+	} {
+		info := sim.Info{Name: m.name, Description: m.desc, QueryModel: sim.DefaultQueryModel,
+			Params: []sim.Param{{Name: "search.k", Type: "int", Default: "5", Meaning: "results a search returns (and loads)"}}}
+		if err := r.RegisterSearch(info, m.f); err != nil {
+			return fmt.Errorf("register routed search: %w", err)
+		}
 	}
 	return nil
 }
@@ -94,10 +101,15 @@ func RegisterFused(r *sim.Registry, srds []*srd.SRD) error {
 	if err != nil {
 		return fmt.Errorf("register routed search: %w", err)
 	}
-	if err := r.RegisterRanker(ModeFielded, FieldedFactory(set)); err != nil {
+	k := []sim.Param{{Name: "search.k", Type: "int", Default: "5", Meaning: "results a search returns (and loads)"}}
+	if err := r.RegisterSearch(sim.Info{Name: ModeFielded, QueryModel: sim.DefaultQueryModel, Params: k,
+		Description: "flat fielded BM25 (search.DefaultBM25F) with the routing descriptions' intent triggers as a field; exact names answered first (docs/search.md)"},
+		FieldedFactory(set)); err != nil {
 		return fmt.Errorf("register routed search: %w", err)
 	}
-	if err := r.RegisterRanker(ModeFused, FusedFactory(set)); err != nil {
+	if err := r.RegisterSearch(sim.Info{Name: ModeFused, QueryModel: sim.DefaultQueryModel, Params: k,
+		Description: "the fused router over fielded BM25: domain and tool scores fused, exact names first (docs/srd.md)"},
+		FusedFactory(set)); err != nil {
 		return fmt.Errorf("register routed search: %w", err)
 	}
 	return nil

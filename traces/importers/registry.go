@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/defersim/defersim/component"
 	"github.com/defersim/defersim/traces/importers/anthropicmsg"
 	"github.com/defersim/defersim/traces/importers/claudecode"
 	"github.com/defersim/defersim/traces/importers/ingest"
@@ -67,6 +68,31 @@ func Summary() map[string]string {
 		m[f.name] = f.summary
 	}
 	return m
+}
+
+// Components describes every format as a component of kind importer, with
+// the options of an import (the flags of `defersim trace import`; the
+// gateway flags only for the formats that map gateway meta-tools).
+func Components() []component.Info {
+	params := []component.Param{
+		{Name: "--tools", Type: "[]path", Meaning: "tool schema files or catalog directories for sessions whose source carries none (first definition wins)"},
+		{Name: "--system-prompt", Type: "path", Meaning: "system prompt for sessions whose source records none"},
+		{Name: "--model", Type: "string", Meaning: "model of every session (overrides the recorded one)"},
+		{Name: "--server", Type: "string", Meaning: "server name for tools whose source names no server"},
+	}
+	gateway := []component.Param{
+		{Name: "--search-tool", Type: "[]string", Meaning: "name of a gateway's search meta-tool"},
+		{Name: "--execute-tool", Type: "[]string", Meaning: "name of a gateway's execute meta-tool"},
+	}
+	var out []component.Info
+	for _, f := range formats() {
+		ps := append([]component.Param(nil), params...)
+		if f.gateway {
+			ps = append(ps, gateway...)
+		}
+		out = append(out, component.Info{Kind: component.Importer, Name: f.name, Description: f.summary, Params: ps})
+	}
+	return out
 }
 
 // SupportsGateway reports whether the named format maps gateway meta-tools.

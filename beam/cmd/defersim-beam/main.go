@@ -18,11 +18,15 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/defersim/defersim/beam/pipeline"
-	"github.com/defersim/defersim/scenarios"
 )
 
 // list is a comma-separated, repeatable flag.
 type list []string
+
+// maxScenarioRead bounds how much of a scenario file is read: more than
+// the scenarios package accepts (4 MiB), so that its parser, not this
+// limit, reports a file that is too large.
+const maxScenarioRead = 8 << 20
 
 func (l *list) String() string { return strings.Join(*l, ",") }
 
@@ -79,7 +83,7 @@ func run(ctx context.Context) error {
 		}
 	})
 	if *scenario != "" {
-		data, err := pipeline.ReadFile(ctx, *scenario, scenarios.MaxFileBytes)
+		data, err := pipeline.ReadFile(ctx, *scenario, maxScenarioRead)
 		if err != nil {
 			return fmt.Errorf("scenario: %w", err)
 		}

@@ -1,0 +1,178 @@
+package sim
+
+// load brings the cold tools a step needs into view through tool_search
+// round trips, as the strategy's search mode and the model assumptions say:
+// exact select for every tool when the mode is select (or, with
+// probability select_prob, when the directory shows its name), else one
+// ranked search per tool.
+func (r *replayer) load(cold []*Tool) {
+	e := r.e
+	selects := r.buf.sel[:0]
+	for _, ti := range cold {
+		if r.p.ranker == nil || (r.p.showsNames && r.rng.Float64() < e.params.SelectProb) {
+			selects = append(selects, ti)
+			continue
+		}
+		r.keywordLoad(ti)
+	}
+	r.buf.sel = selects
+	if len(selects) > 0 {
+		q := append(r.buf.query[:0], "select:"...)
+		for i, ti := range selects {
+			if i > 0 {
+				q = append(q, ',')
+			}
+			q = append(q, ti.name...)
+		}
+		r.buf.query = q
+		r.searchRoundTrip(q, selects)
+	}
+}
+
+// keywordLoad searches for ti with ranked queries, falling back to select.
+func (r *replayer) keywordLoad(ti *Tool) {
+	ent, served, err := r.st.set.rankerFor(r.e, r.si)
+	v := &r.out.Values
+	k := r.s.Search.K
+	var retry string // every retry searches for the name's words
+	for qi := 0; qi <= r.s.Search.KeywordRetries; qi++ {
+		var q string
+		switch qi {
+		case 0:
+			q = r.queryFor(ti)
+		case 1:
+			retry = r.toolMemo(ti).query
+			fallthrough
+		default:
+			v[MSearchRetries]++
+			q = retry
+		}
+		got := r.buf.got[:0]
+		if err == nil {
+			r.buf.ranked = ent.rank(r.buf.ranked[:0], q, k+len(r.st.warm.entries)+8)
+			for _, idx := range r.buf.ranked {
+				t := served[idx] // what the registry serves of ent.tools[idx]
+				if t == nil || r.isWarm(t) != nil {
+					continue
+				}
+				got = append(got, t)
+				if len(got) >= k {
+					break
+				}
+			}
+		}
+		r.buf.got = got // keep its memory for the next search
+		r.buf.query = append(r.buf.query[:0], q...)
+		r.searchRoundTrip(r.buf.query, got)
+		if containsTool(got, ti) {
+			return
+		}
+		v[MSearchMisses]++
+	}
+	if !r.p.showsNames {
+		v[MUnrecoveredMisses]++
+		return
+	}
+	v[MSearchRetries]++
+	r.buf.query = append(append(r.buf.query[:0], "select:"...), ti.name...)
+	r.buf.one[0] = ti
+	r.searchRoundTrip(r.buf.query, r.buf.one[:])
+}
+
+// queryFor picks the ranked query for a needed tool: the recorded query
+// that returned it, else what the strategy's query model says the model
+// would write.
+func (r *replayer) queryFor(ti *Tool) string {
+	if q := r.n.QueryFor[ti.name]; q != "" {
+		return q
+	}
+	tm := r.toolMemo(ti)
+	return r.p.query.Query(QueryInput{User: r.st.lastUser, UserWords: r.memo.userFn,
+		ToolWords: tm.words, ToolQuery: tm.query, DirectoryShowsNames: r.p.showsNames})
+}
+
+// searchRoundTrip is one tool_search call: an extra model request whose
+// output is the search call, the search itself, and its result loading got.
+// The query is only read during the call (callers pass scratch buffers).
+func (r *replayer) searchRoundTrip(query []byte, got []*Tool) {
+	e := r.e
+	out, ok := r.n.queryTokens[string(query)]
+	if !ok {
+		r.buf.call = appendSearchCall(r.buf.call[:0], query)
+		out = e.raw.Count(r.buf.call) + e.params.MessageOverheadTokens
+		if r.n.queryTokens == nil {
+			r.n.queryTokens = map[string]int64{}
+		}
+		r.n.queryTokens[string(query)] = out
+	}
+	if cap(r.buf.query) > maxScratchText || cap(r.buf.call) > maxScratchText {
+		r.buf.query, r.buf.call = nil, nil // a very long query: do not keep its buffers
+	}
+	r.send(true, out, true, nil, false)
+	r.out.Values[MSearches]++
+	r.appendMsg(out, false)
+	r.addLayer(layerSearch, e.params.SearchExecMs)
+	got = r.expandFamily(got)
+	if len(got) > 0 {
+		r.pm.tver++
+	}
+	for _, ti := range got {
+		r.ensureListed(ti.server)
+	}
+	var res int64
+	parts := r.p.result
+	for _, ti := range got {
+		if r.p.disabled {
+			r.st.transient = append(r.st.transient, ti)
+		} else {
+			r.st.warm.add(ti)
+		}
+		if parts.Schema {
+			res += ti.tokens
+		}
+		if parts.Name {
+			res += r.nameTokens(ti) + 2
+		}
+		if parts.Pretty {
+			res += ti.pretty
+		}
+	}
+	r.appendMsg(res, parts.Schema)
+	if r.s.Directory.Notice && e.domains != nil {
+		for _, ti := range got {
+			if d := e.domains.DomainOf(ti.server, ti.name); d != "" && !r.st.active[d] {
+				r.st.active[d] = true
+				r.appendMsg(e.countText(e.domains.ActivationNotice(d)), false)
+			}
+		}
+	}
+	if e.params.NudgeProb > 0 && r.rng.Float64() < e.params.NudgeProb {
+		r.send(true, e.params.NudgeTokens, false, nil, false)
+		r.appendMsg(e.params.NudgeTokens, false)
+	}
+}
+
+// expandFamily adds the family core when a family member is loaded.
+func (r *replayer) expandFamily(got []*Tool) []*Tool {
+	s := &r.s.Search
+	if len(s.Family) == 0 || len(s.FamilyCore) == 0 {
+		return got
+	}
+	hit := false
+	for _, ti := range got {
+		if matchList(s.Family, ti.server, ti.name) {
+			hit = true
+			break
+		}
+	}
+	if !hit {
+		return got
+	}
+	for _, name := range s.FamilyCore {
+		ti := r.st.set.byName[name]
+		if ti != nil && !containsTool(got, ti) && r.isWarm(ti) == nil {
+			got = append(got, ti)
+		}
+	}
+	return got
+}

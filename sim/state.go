@@ -1,0 +1,175 @@
+package sim
+
+// simState is the simulated session under one strategy: what the runtime
+// and the model would hold at this point of the replay. Everything that
+// decides an outcome is here (or in the need and the engine's read-only
+// tables); run resets it.
+type simState struct {
+	cache     PromptCache      // the session's prompt cache
+	placer    BreakpointPlacer // cache, when it places breakpoints
+	warm      warmSet
+	transient []*Tool // loads that live only until the end of the step (no warm set)
+
+	// The registry: a shared, read-only server set (serverset.go); tables
+	// is set.tables and must not be modified. staticOn is the part of the
+	// trigger that depends on it alone.
+	set      *serverSet
+	tables   []*serverTable
+	staticOn bool
+
+	msgs     []block // the conversation so far
+	msgSeq   uint64  // the hash chain of msgs
+	clock    float64 // ms since the session started
+	t0       float64 // the first user message's time
+	userSeen bool
+	// turnOpen: no model request since the latest user message (or the
+	// session start), so the next one opens the turn.
+	turnOpen bool
+	replied  bool   // the first reply has been seen
+	lastUser string // the latest user message
+	userStep int    // the index of the step lastUser comes from
+
+	// Loading layers (layers.go): which servers are connected and listed,
+	// which routing domains were announced, and the time spent in each
+	// layer so far.
+	started   bool
+	connected map[string]bool
+	listed    map[string]bool
+	active    map[string]bool
+	layerMs   [numLayers]float64
+}
+
+func (s *simState) init() {
+	s.connected, s.listed, s.active = map[string]bool{}, map[string]bool{}, map[string]bool{}
+}
+
+// reset starts a run of plan p; msgSeq starts the message hash chain.
+func (s *simState) reset(p *plan, msgSeq uint64) {
+	s.cache.Reset()
+	s.warm.reset(p)
+	s.transient = s.transient[:0]
+	s.msgs = s.msgs[:0]
+	s.msgSeq = msgSeq
+	s.clock, s.t0 = 0, 0
+	s.userSeen, s.replied = false, false
+	s.turnOpen = true
+	s.lastUser, s.userStep = "", -1
+	clear(s.connected)
+	clear(s.listed)
+	clear(s.active)
+	s.started = false
+	s.layerMs = [numLayers]float64{}
+}
+
+// changeVersion moves a server of the registry to another version (or
+// adds it), then lets the warm set's keying drop what no longer serves.
+func (r *replayer) changeVersion(server, version string) {
+	st := r.e.tables.lookup(server, version)
+	if st == nil {
+		return
+	}
+	tables := append(r.buf.tables[:0], r.st.tables...)
+	found := false
+	for i, t := range tables {
+		if t.name == server {
+			tables[i] = st
+			found = true
+		}
+	}
+	if !found {
+		tables = append(tables, st)
+		sortTables(tables)
+	}
+	r.buf.tables = tables
+	var set *serverSet
+	set, r.buf.key = r.e.set(tables, r.buf.key)
+	r.useSet(set)
+	if r.st.warm.registryChanged(set) > 0 {
+		r.pm.tver++
+	}
+}
+
+// useSet makes set the registry.
+func (r *replayer) useSet(set *serverSet) {
+	r.st.set = set
+	r.st.tables = set.tables
+	r.st.staticOn = set.strat[r.si].staticOn
+	r.registryChanged()
+}
+
+func (r *replayer) served(server, name string) *Tool {
+	return r.st.set.bySrv[toolKey{server, name}]
+}
+
+// resolve returns the tool a call names in the registry (nil: none).
+func (r *replayer) resolve(c *Call) *Tool {
+	if c.Server != "" {
+		if ti := r.served(c.Server, c.Tool); ti != nil {
+			return ti
+		}
+	}
+	return r.st.set.byName[c.Tool]
+}
+
+// deferrable reports whether the strategy may defer ti at all.
+func (r *replayer) deferrable(ti *Tool) bool {
+	return r.flags[ti.id]&flagDeferrable != 0
+}
+
+func (r *replayer) isWarm(ti *Tool) *Tool { return r.warmIdent(ti.ident) }
+
+// warmIdent returns the schema loaded for a tool identity (nil when cold).
+func (r *replayer) warmIdent(ident int32) *Tool {
+	if i := r.st.warm.find(ident); i >= 0 {
+		return r.st.warm.entries[i].Tool
+	}
+	for _, t := range r.st.transient {
+		if t.ident == ident {
+			return t
+		}
+	}
+	return nil
+}
+
+// deferredMode evaluates the trigger for the next request.
+func (r *replayer) deferredMode() bool {
+	return r.st.staticOn || (r.p.session != nil && r.p.session.OnNow(r))
+}
+
+// ColdAlwaysDefer reports whether a tool of the registry that the strategy
+// always defers is cold (TriggerState).
+func (r *replayer) ColdAlwaysDefer() bool {
+	for _, t := range r.st.tables {
+		for _, ti := range t.tools {
+			if r.flags[ti.id]&flagCategorical != 0 && r.isWarm(ti) == nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// state returns a tool's exposure and the schema the model sees (nil when cold).
+func (r *replayer) state(ti *Tool, mode bool) (exposure, *Tool) {
+	if !r.st.listed[ti.server] {
+		return expCold, nil // lazy discovery: the runtime does not know it yet
+	}
+	return r.listedState(ti, mode)
+}
+
+// listedState is state for a tool of a listed server.
+func (r *replayer) listedState(ti *Tool, mode bool) (exposure, *Tool) {
+	if !mode || !r.deferrable(ti) {
+		return expDirect, ti
+	}
+	if w := r.isWarm(ti); w != nil {
+		return expWarm, w
+	}
+	return expCold, nil
+}
+
+func (r *replayer) appendMsg(tokens int64, schema bool) {
+	s := &r.st
+	s.msgSeq = mix(s.msgSeq, uint64(len(s.msgs)+1))
+	s.msgs = append(s.msgs, block{h: s.msgSeq, tokens: tokens + r.e.params.MessageOverheadTokens, schema: schema})
+}
