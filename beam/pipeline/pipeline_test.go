@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/defersim/defersim/internal/version"
+	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/gen"
 )
@@ -194,4 +195,27 @@ func sameBuild(t *testing.T, want, got []byte) []byte {
 		t.Fatalf("defersim run's results.json holds %s %d times, want once", from, n)
 	}
 	return bytes.Replace(want, from, field(pipe.GeneratorVersion), 1)
+}
+
+// TestSameBuildVersionsDiffer pins sameBuild's other branch, which the
+// pipeline test takes only where the two builds are versioned differently
+// (VCS stamping in a git checkout): everything but generator_version must
+// still be equal, and that value is replaced once.
+func TestSameBuildVersionsDiffer(t *testing.T) {
+	self := version.Get()
+	results := func(v string) []byte {
+		b, err := report.MarshalResults(&report.Results{SchemaVersion: report.SchemaVersion, Generator: "defersim",
+			GeneratorVersion: v, GoVersion: self.Go, Sessions: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	run, pipe := results("v9.8.7-0.20261201000000-0123456789ab+dirty"), results(self.Product)
+	if bytes.Equal(run, pipe) {
+		t.Fatal("the two files are already equal")
+	}
+	if got := sameBuild(t, run, pipe); !bytes.Equal(got, pipe) {
+		t.Errorf("after sameBuild:\n%s", cmp.Diff(string(pipe), string(got)))
+	}
 }
