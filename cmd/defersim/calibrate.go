@@ -130,7 +130,11 @@ DIR/catalog beside them.`,
 			} else if err := calibrate.WriteText(w, res); err != nil {
 				return err
 			}
-			opt := calibrate.ScenarioOptions{Path: out, Catalogs: catalogs, Seed: seed,
+			// The scenarios, their held-out sessions and --json are one
+			// output set: all are written, or none is changed.
+			set := atomicfile.NewSet()
+			defer set.Abort()
+			opt := calibrate.ScenarioOptions{Path: out, Catalogs: catalogs, Seed: seed, Set: set,
 				Inputs: append(append(append([]string(nil), args...), test...), catalogs...)}
 			if scenario != "" {
 				opt.Inputs = append(opt.Inputs, scenario)
@@ -143,6 +147,18 @@ DIR/catalog beside them.`,
 			if err != nil {
 				return err
 			}
+			if jsonOut != "" {
+				data, err := json.MarshalIndent(res, "", "  ")
+				if err != nil {
+					return err
+				}
+				if err := os.WriteFile(set.File(jsonOut), append(data, '\n'), 0o644); err != nil {
+					return err
+				}
+			}
+			if err := set.Commit(nil); err != nil {
+				return err
+			}
 			for _, s := range written {
 				if out == "" {
 					fmt.Fprintf(w, "\n# calibrated scenario for %s\n%s", s.Model, s.YAML)
@@ -151,15 +167,6 @@ DIR/catalog beside them.`,
 				fmt.Fprintf(w, "\ncalibrated scenario (%s): %s\n", s.Model, s.Scenario)
 				if s.HeldOut != "" {
 					fmt.Fprintf(w, "held-out sessions it replays: %s\n", s.HeldOut)
-				}
-			}
-			if jsonOut != "" {
-				data, err := json.MarshalIndent(res, "", "  ")
-				if err != nil {
-					return err
-				}
-				if err := atomicfile.WriteFile(jsonOut, append(data, '\n'), 0o644); err != nil {
-					return err
 				}
 			}
 			return nil

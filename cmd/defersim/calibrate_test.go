@@ -136,3 +136,44 @@ func readJSON(t *testing.T, path string, v any) {
 		t.Fatalf("%s: %v", path, err)
 	}
 }
+
+// TestCalibrateOutputsAreOneSet pins issue 18's "a run's output set as a
+// whole" for calibrate: when one of its outputs cannot be written (here
+// --json into a directory that does not exist), neither the scenario nor
+// the held-out sessions are written, and a previous scenario is left as it
+// was. Before, the scenario and held-out file were written first.
+func TestCalibrateOutputsAreOneSet(t *testing.T) {
+	src := shareddata.Path(t, "sessions", "tau2-bench", "data", "simulations", "2025-08-10T02:44:06.496849_telecom_llm_agent_gpt-4o_user_simulator_gpt-4o.json")
+	tools := shareddata.Path(t, "sessions", "tau2-bench", "web", "leaderboard", "public", "task-data", "tools-data.json")
+	trace := filepath.Join(t.TempDir(), "tau2.jsonl.gz")
+	if out, code := runCLI(t, "trace", "import", "--from", "tau2", src, "--tools", tools, "-o", trace); code != 0 {
+		t.Fatalf("import: exit %d\n%s", code, out)
+	}
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "cal.yaml")
+	before := []byte("# an earlier calibration\n")
+	if err := os.WriteFile(scen, before, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code := runCLI(t, "calibrate", trace, "--fit-on", "even", "-o", scen, "--json", filepath.Join(dir, "missing", "cal.json"))
+	if code == 0 {
+		t.Fatalf("calibrate with an unwritable --json exited 0:\n%s", out)
+	}
+	if got, err := os.ReadFile(scen); err != nil || string(got) != string(before) {
+		t.Errorf("the previous scenario changed (err %v):\n%s", err, got)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if want := []string{"cal.yaml"}; strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Errorf("files after the failed calibrate = %v, want %v (nothing new, no staging left)", names, want)
+	}
+	if strings.Contains(out, "calibrated scenario (") {
+		t.Errorf("calibrate announced a scenario it did not write:\n%s", out)
+	}
+}
