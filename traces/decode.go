@@ -71,25 +71,14 @@ func decodeJSON(line []byte, ev *Event, tab *strtab) *lineProblem {
 	return nil
 }
 
-// unmarshalEvent decodes line into ev. Three decoders are tried in turn,
-// each faster and narrower than the next: decodeLayout, written for the
-// layout of trace lines (layout.go); github.com/segmentio/encoding/json
-// (decodeFast); and encoding/json, which decides every line the others
-// decline: its error is the one reported (error messages stay those of
-// encoding/json) and, should it accept the line, its result is kept.
+// unmarshalGeneral decodes a line the layout decoder declined (decodeJSON
+// tries decodeLayout first, layout.go). ev must be zero. Two decoders are
+// tried in turn: github.com/segmentio/encoding/json (decodeFast), then
+// encoding/json, which decides every line the first declines: its error
+// is the one reported (error messages stay those of encoding/json) and,
+// should it accept the line, its result is kept.
 // FuzzLayoutDecoderAgreement and FuzzDecoderAgreement check that every
 // line a fast path accepts decodes to the same Event with encoding/json.
-func unmarshalEvent(line []byte, ev *Event, tab *strtab) error {
-	*ev = Event{}
-	if decodeLayout(line, ev, tab) {
-		return nil
-	}
-	*ev = Event{}
-	return unmarshalGeneral(line, ev)
-}
-
-// unmarshalGeneral is unmarshalEvent without the layout decoder. ev must
-// be zero.
 func unmarshalGeneral(line []byte, ev *Event) error {
 	if decodeFast(line, ev) {
 		return nil

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// BenchmarkUnmarshalEvent compares the decoders unmarshalEvent chains on
+// BenchmarkUnmarshalEvent compares the decoders decodeJSON chains on
 // the lines of the benchmark trace (docs/performance.md): encoding/json
 // alone, github.com/segmentio/encoding/json with encoding/json's time
 // parsing and nesting limit, and the layout decoder (the fast path).

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// decodeLayout is the fast path of unmarshalEvent: a decoder written for
+// decodeLayout is the fast path of decodeJSON: a decoder written for
 // the layout of trace lines (one flat object of known keys, a few small
 // nested objects and arrays, args kept raw). It reports whether it took
 // the line; when it does, ev holds exactly what encoding/json would decode
