@@ -383,6 +383,14 @@ func TestPaths(t *testing.T) {
 	if _, err := Load(filepath.Join(dir, "missing.yaml")); err == nil {
 		t.Error("no error for a missing file")
 	}
+	// URLs (read by the Beam pipeline) are kept as written.
+	s, err = Parse([]byte("traces: [gs://b/t.jsonl.gz]\ncatalogs: [s3://b/cats]\nstrategies: [eager]\n"), "s.yaml", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"gs://b/t.jsonl.gz", "s3://b/cats"}, append(s.Traces, s.Catalogs...)); d != "" {
+		t.Error(d)
+	}
 }
 
 func TestSelectStrategies(t *testing.T) {
