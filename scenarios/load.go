@@ -239,8 +239,10 @@ func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, er
 	return s, nil
 }
 
+// resolvePath resolves p against baseDir unless it is embedded, absolute,
+// or a URL of a filesystem (gs://…, s3://…, for the Beam pipeline).
 func resolvePath(baseDir, p string) string {
-	if strings.HasPrefix(p, EmbeddedPrefix) || filepath.IsAbs(p) || baseDir == "" {
+	if strings.HasPrefix(p, EmbeddedPrefix) || filepath.IsAbs(p) || baseDir == "" || strings.Contains(p, "://") {
 		return p
 	}
 	return filepath.Join(baseDir, p)

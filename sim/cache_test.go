@@ -78,20 +78,28 @@ func b2i(b bool) int {
 }
 
 // TestBreakpointsPlacement pins the anthropic placer's in-order insertion
-// to its definition: the candidates (last message, end of tools[], end of
-// the system part, second-to-last message) in priority order, without
+// to its definition: the layout's candidates (last-message: last message,
+// end of tools[], end of the system part, second-to-last message;
+// current-user: end of the system part, end of tools[], current user
+// message, second-to-last message) in priority order, without
 // negatives and repeats, at most maxBP of them, sorted; appended after
 // what dst held.
 func TestBreakpointsPlacement(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 20000 {
-		c := &anthropicCache{maxBP: 1 + rng.IntN(4)}
-		l := PromptLayout{ToolsEnd: rng.IntN(6) - 1, SystemEnd: rng.IntN(6) - 1, Last: rng.IntN(8) - 1, Messages: rng.IntN(4)}
+		layouts := []string{"", LayoutCurrentUser}
+		c := &anthropicCache{maxBP: 1 + rng.IntN(4), layout: layouts[rng.IntN(2)]}
+		l := PromptLayout{ToolsEnd: rng.IntN(6) - 1, SystemEnd: rng.IntN(6) - 1, Last: rng.IntN(8) - 1, Messages: rng.IntN(4),
+			User: rng.IntN(8) - 1, Layout: layouts[rng.IntN(2)]}
 		prefix := []int{99}
 		got := c.Breakpoints(slices.Clone(prefix), l)
-		cands := []int{l.Last, l.ToolsEnd, l.SystemEnd, l.Last - 1}
+		rolling := l.Last - 1
 		if l.Messages < 2 {
-			cands[3] = -1
+			rolling = -1
+		}
+		cands := []int{l.Last, l.ToolsEnd, l.SystemEnd, rolling}
+		if l.Layout == LayoutCurrentUser || (l.Layout == "" && c.layout == LayoutCurrentUser) {
+			cands = []int{l.SystemEnd, l.ToolsEnd, l.User, rolling}
 		}
 		var want []int
 		for _, b := range cands {

@@ -42,6 +42,7 @@ const (
 	MFirstReplyListMs
 	MFirstReplySearchMs
 	MConnectMs
+	MIgnoredArguments
 	NumMetrics
 )
 
@@ -71,13 +72,15 @@ var Metrics = [NumMetrics]Metric{
 	MMalformedNoSchema:        {"malformed_no_schema", "calls", "malformed: a call to a cold tool the model had no schema for, rejected", true},
 	MCallsWithoutSchema:       {"calls_without_schema", "calls", "calls that reached execution with no schema in view", true},
 	MStaleWarmCalls:           {"stale_warm_calls", "calls", "calls made against a warm schema older than the served one", true},
-	MStaleValidCalls:          {"stale_valid_calls", "calls", "stale-warm calls whose arguments still validate", false},
+	MStaleValidCalls:          {"stale_valid_calls", "calls", "stale-warm calls whose arguments still validate, with no argument the served schema ignores", false},
 	MDeniedCalls:              {"denied_calls", "calls", "calls refused by the permission list at execution", false},
 	MCacheHitRatio:            {"cache_hit_ratio", "ratio", "cache-read tokens / all prompt tokens", false},
 	MFirstReplyConnectMs:      {"first_reply_connect_ms", "ms", "part of the first reply spent connecting servers (transport layer)", true},
 	MFirstReplyListMs:         {"first_reply_list_ms", "ms", "part of the first reply spent listing tools (discovery layer)", true},
 	MFirstReplySearchMs:       {"first_reply_search_ms", "ms", "part of the first reply spent in tool_search round trips (context layer)", true},
 	MConnectMs:                {"connect_ms", "ms", "time spent connecting servers and listing tools over the session", true},
+	MIgnoredArguments: {"ignored_arguments", "calls", "stale-warm calls the served schema accepts with an argument it does not define " +
+		"(a renamed or removed property of an open object): the server ignores it, a silent failure", true},
 }
 
 // MetricIndex returns the index of the metric called name, or -1.

@@ -132,8 +132,12 @@ func (r *replayer) buildPrompt() (*Prompt, int64) {
 	last := w.n + msgs - 1
 	p.Breakpoints = p.Breakpoints[:0]
 	if r.st.placer != nil {
+		user := -1
+		if r.st.userMsg >= 0 {
+			user = w.n + r.st.userMsg
+		}
 		p.Breakpoints = r.st.placer.Breakpoints(p.Breakpoints,
-			PromptLayout{ToolsEnd: toolsEnd, SystemEnd: sysEnd, Last: last, Messages: msgs})
+			PromptLayout{ToolsEnd: toolsEnd, SystemEnd: sysEnd, Last: last, Messages: msgs, User: user, Layout: r.p.cacheLayout})
 	}
 	return p, pm.sSchema[w.n-1] + pm.mSchema
 }

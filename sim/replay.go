@@ -132,6 +132,7 @@ func (r *replayer) run(n *pneed, si int, out *Outcome, wantFid bool) {
 	r.fid = r.fid[:0]
 	r.pm.tver++
 	r.useSet(r.sess.set)
+	r.st.runFP = r.st.set.fp
 
 	for i := range n.steps {
 		st := &n.steps[i]
@@ -165,7 +166,8 @@ func (r *replayer) userStep(st *pstep, i int) {
 		s.t0 = s.clock
 	}
 	r.startOnce()
-	s.lastUser, s.userStep = st.text, i
+	r.runStart()
+	s.lastUser, s.userStep, s.userMsg = st.text, i, len(s.msgs)
 	s.turnOpen = true
 	r.appendMsg(st.textTok, false)
 }

@@ -71,8 +71,13 @@ func Merge(ctx context.Context, files []*StateFile, workers int) (*Output, error
 		}
 	}
 	merged.State = st
-	res := &sim.RunResult{Outcomes: st.Outcomes(first.Strategies), Fidelity: st.Fidelity(), State: st,
+	return finish(ctx, &merged, resultOf(st, first.Strategies), workers)
+}
+
+// resultOf describes a merged state as the result of one run.
+func resultOf(st *sim.RunState, strategies []sim.Strategy) *sim.RunResult {
+	res := &sim.RunResult{Outcomes: st.Outcomes(strategies), Fidelity: st.Fidelity(), State: st,
 		Failures: st.FailureMessages()}
 	res.Counts.SessionsReplayed, res.Counts.SessionsSkipped, res.Counts.StepsRemoved = st.Replayed, st.Skipped, st.StepsRemoved
-	return finish(ctx, &merged, res, workers)
+	return res
 }
