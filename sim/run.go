@@ -229,9 +229,11 @@ func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
 			r.init(e)
 		}
 	}()
-	n := r.need.extract(j.s)
-	e.applyUpgrades(n, j.idx)
-	res.removed = n.Removed
+	n0 := r.need.extract(j.s)
+	e.applyUpgrades(n0, j.idx)
+	res.removed = n0.Removed
+	n := &r.pn
+	n.fill(n0)
 	S := len(e.strategies)
 	res.values = b.size(S)
 	oc := &r.outcome
@@ -265,8 +267,9 @@ func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
 func (e *Engine) ReplayNeed(n *Need) []Outcome {
 	r := newReplayer(e)
 	out := make([]Outcome, len(e.strategies))
+	pn := compactNeed(n)
 	for si := range e.strategies {
-		r.run(n, si, &out[si], si == e.fidelity)
+		r.run(pn, si, &out[si], si == e.fidelity)
 		out[si].PerRequest = append([]RequestTokens(nil), out[si].PerRequest...)
 	}
 	return out
