@@ -89,6 +89,12 @@ func (p *pneed) fill(n *Need) {
 	clear(steps[:cap(steps)]) // let the previous session's strings go
 	clear(calls[:cap(calls)])
 	clear(changes)
+	if k := len(n.Steps); cap(steps) < k {
+		steps = make([]pstep, 0, k) // exactly: a long session's would grow by copies
+	}
+	if k := countCalls(n); cap(calls) < k {
+		calls = make([]pcall, 0, k)
+	}
 	*p = pneed{id: n.SessionID, sysText: n.SystemText, sysTokens: n.SystemTokens,
 		servers: n.Servers, queryFor: n.QueryFor, prepared: n.prepared,
 		steps: steps[:0], calls: calls[:0], usages: usages[:0], changes: changes[:0]}
@@ -113,6 +119,15 @@ func (p *pneed) fill(n *Need) {
 		ps.c1 = int32(len(p.calls))
 		p.steps = append(p.steps, ps)
 	}
+}
+
+// countCalls returns the number of tool calls of n's steps.
+func countCalls(n *Need) int {
+	k := 0
+	for i := range n.Steps {
+		k += len(n.Steps[i].Calls)
+	}
+	return k
 }
 
 // compactNeed returns the compact form of a need.

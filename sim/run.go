@@ -60,7 +60,21 @@ type RunResult struct {
 type job struct {
 	seq int64 // dispatch order
 	idx int64 // stream index
-	s   *traces.Session
+	input
+}
+
+// input is one session to replay: a decoded session, or its need built
+// as it was read.
+type input struct {
+	s *traces.Session
+	n *Need
+}
+
+func (in input) id() string {
+	if in.n != nil {
+		return in.n.SessionID
+	}
+	return in.s.ID
 }
 
 type jobResult struct {
@@ -82,6 +96,29 @@ type jobResult struct {
 // the result so far with ctx's error: its State covers a prefix of the
 // sessions and can be resumed.
 func (e *Engine) Run(parent context.Context, sessions iter.Seq2[*traces.Session, error], opt RunOptions) (*RunResult, error) {
+	return e.run(parent, func(yield func(input, error) bool) {
+		for s, err := range sessions {
+			if !yield(input{s: s}, err) {
+				return
+			}
+		}
+	}, opt)
+}
+
+// RunNeeds is Run over needs built as the sessions were read (NeedBuilder):
+// no session is held as events. Each need is replayed once and then let go
+// (its steps are dropped once the replay's compact form is made).
+func (e *Engine) RunNeeds(parent context.Context, needs iter.Seq2[*Need, error], opt RunOptions) (*RunResult, error) {
+	return e.run(parent, func(yield func(input, error) bool) {
+		for n, err := range needs {
+			if !yield(input{n: n}, err) {
+				return
+			}
+		}
+	}, opt)
+}
+
+func (e *Engine) run(parent context.Context, sessions iter.Seq2[input, error], opt RunOptions) (*RunResult, error) {
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -120,11 +157,11 @@ func (e *Engine) Run(parent context.Context, sessions iter.Seq2[*traces.Session,
 			if ctx.Err() != nil {
 				return
 			}
-			if i < resumeAt || (opt.Select != nil && !opt.Select(i, s.ID)) {
+			if i < resumeAt || (opt.Select != nil && !opt.Select(i, s.id())) {
 				continue
 			}
 			select {
-			case jobs <- job{seq: seq, idx: i, s: s}:
+			case jobs <- job{seq: seq, idx: i, input: s}:
 				seq++
 				dispatched = seq
 			case <-ctx.Done():
@@ -222,18 +259,24 @@ func (e *Engine) Run(parent context.Context, sessions iter.Seq2[*traces.Session,
 // replayOne replays one session under every strategy into b, which the
 // result carries to the collector (and the collector back to a worker).
 func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
-	res = jobResult{seq: j.seq, idx: j.idx, id: j.s.ID, bufs: b}
+	res = jobResult{seq: j.seq, idx: j.idx, id: j.id(), bufs: b}
 	defer func() {
 		if p := recover(); p != nil {
 			res.err = fmt.Errorf("internal error (please report): %v\n%s", p, debug.Stack())
 			r.init(e)
 		}
 	}()
-	n0 := r.need.extract(j.s)
+	n0 := j.n
+	if n0 == nil {
+		n0 = r.need.extract(j.s)
+	}
 	e.applyUpgrades(n0, j.idx)
 	res.removed = n0.Removed
 	n := &r.pn
 	n.fill(n0)
+	if j.n != nil {
+		n0.Steps = nil // the replay reads only the compact form
+	}
 	S := len(e.strategies)
 	res.values = b.size(S)
 	oc := &r.outcome
@@ -242,7 +285,7 @@ func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
 	for si := 0; si < S; si++ {
 		r.run(n, si, oc, si == e.fidelity)
 		res.values[si] = oc.Values
-		reqs = append(reqs, oc.PerRequest...)
+		reqs = append(reqs, filedRequests(oc.PerRequest)...)
 		b.ends[si] = len(reqs)
 		if si == e.fidelity {
 			res.fid = append(b.fid[:0], r.fid...)
@@ -260,6 +303,28 @@ func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
 		start = end
 	}
 	return res
+}
+
+// filedRequests returns the part of one strategy's per-request tokens that
+// RunState.add files: the requests whose index or step is below
+// MaxRequestIndex. A request's step is at most its index and grows with it,
+// so that part is a prefix; a long session's other requests are not
+// carried to the collector (they would cost 48 bytes a request and
+// strategy).
+func filedRequests(rs []RequestTokens) []RequestTokens {
+	if len(rs) <= MaxRequestIndex {
+		return rs
+	}
+	step := 0
+	for k := range rs {
+		if step >= MaxRequestIndex {
+			return rs[:k]
+		}
+		if !rs[k].Extra {
+			step++
+		}
+	}
+	return rs
 }
 
 // ReplayNeed replays one need under every strategy and returns the outcomes
