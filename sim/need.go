@@ -130,6 +130,11 @@ type needBuffers struct {
 	lastEnd   time.Time       // recorded end of the latest event
 	haveTimes bool            // every event so far had a usable time
 	searched  map[string]bool // requests that made a search or rejected call
+	// blocked keeps the steps in blocks instead of need.Steps (a
+	// NeedBuilder's: needblocks.go).
+	blocked bool
+	blocks  [][]Step
+	nsteps  int // steps in blocks
 }
 
 // Reuse bounds: a very long session must not pin its memory for the rest
@@ -238,9 +243,20 @@ func (b *needBuffers) begin(n *Need, id string, explicit, synthetic bool) {
 
 // addStep appends a step to n and returns its index.
 func (b *needBuffers) addStep(n *Need, st Step) int {
-	n.Steps = append(n.Steps, st)
 	b.ncalls = append(b.ncalls, 0)
+	if b.blocked {
+		return b.addBlockStep(st)
+	}
+	n.Steps = append(n.Steps, st)
 	return len(n.Steps) - 1
+}
+
+// step returns step i of the need being extracted.
+func (b *needBuffers) step(n *Need, i int) *Step {
+	if b.blocked {
+		return &b.blocks[i/stepBlock][i%stepBlock]
+	}
+	return &n.Steps[i]
 }
 
 // openImplicit opens a model step for output outside any request.
@@ -290,7 +306,7 @@ func (b *needBuffers) add(n *Need, ev *traces.Event, line int) {
 			idx = b.openImplicit(n, ev, line)
 			b.cur = idx
 		}
-		st := &n.Steps[idx]
+		st := b.step(n, idx)
 		if st.Text != "" && ev.Text != "" {
 			st.Text += "\n"
 		}
@@ -361,6 +377,10 @@ func (b *needBuffers) searchedBy(req string) {
 // finish completes the need once every event was added.
 func (b *needBuffers) finish(n *Need) {
 	b.placeCalls(n)
+	if b.blocked {
+		b.dropSearchSteps(n)
+		return
+	}
 	b.stepsUsed, b.callsUsed = len(n.Steps), len(b.pstep)
 	if len(n.Steps) == 0 {
 		n.Steps = nil // as without the preallocation
@@ -369,13 +389,19 @@ func (b *needBuffers) finish(n *Need) {
 	// recording runtime's own search round trips.
 	out := n.Steps[:0]
 	for _, st := range n.Steps {
-		if st.Kind == StepModel && len(st.Calls) == 0 && st.Text == "" && st.TextTokens == 0 && st.RequestID != "" && b.searched[st.RequestID] {
+		if b.onlySearched(&st) {
 			n.Removed++
 			continue
 		}
 		out = append(out, st)
 	}
 	n.Steps = out
+}
+
+// onlySearched reports whether st is a model step that produced nothing
+// but removed artefacts: the recording runtime's own search round trip.
+func (b *needBuffers) onlySearched(st *Step) bool {
+	return st.Kind == StepModel && len(st.Calls) == 0 && st.Text == "" && st.TextTokens == 0 && st.RequestID != "" && b.searched[st.RequestID]
 }
 
 // placeCalls gives every step its tool calls, in event order, cut from one
@@ -402,7 +428,7 @@ func (b *needBuffers) placeCalls(n *Need) {
 	}
 	b.cut(n, arena)
 	for i := range b.pcalls {
-		st := &n.Steps[b.pstep[i]]
+		st := b.step(n, int(b.pstep[i]))
 		st.Calls = append(st.Calls, b.pcalls[i])
 	}
 	clear(b.pcalls) // keep no strings twice
@@ -417,9 +443,9 @@ func (b *needBuffers) cut(n *Need, arena []Call) {
 		if k > 0 {
 			end := start + int(k)
 			if full {
-				n.Steps[i].Calls = arena[start:end:end]
+				b.step(n, i).Calls = arena[start:end:end]
 			} else {
-				n.Steps[i].Calls = arena[start:start:end]
+				b.step(n, i).Calls = arena[start:start:end]
 			}
 			start = end
 		}

@@ -5,7 +5,11 @@ import "github.com/defersim/defersim/traces"
 // NeedBuilder builds one session's need from its events as they are read
 // (traces.ReadOptions.OnEvent), so that a session is never held as events:
 // it keeps only what a need keeps (the strings, arguments and counts of its
-// steps and calls), and the need equals ExtractNeed's of the whole session.
+// steps and calls), and its need equals ExtractNeed's of the whole session.
+// Its steps are kept in blocks of stepBlock, so that a long session's never
+// move as they grow, and Engine.RunNeeds lets them go block by block as it
+// makes them compact: one session's memory is then about its need's
+// (docs/performance.md, "One long session").
 //
 // Whether the session has model_request events decides how assistant text
 // outside a request is read, so the events before the first model_request
@@ -20,7 +24,11 @@ type NeedBuilder struct {
 	decided bool
 	// synthetic says the session_start marks its times as placeholders.
 	synthetic bool
+	done      bool // finish was called
 }
+
+// stepBlock is the number of steps in one block of a NeedBuilder's.
+const stepBlock = 4096
 
 // heldEvent is an event waiting for the session's step mode.
 type heldEvent struct {
@@ -32,6 +40,9 @@ type heldEvent struct {
 func NewNeedBuilder(id string) *NeedBuilder {
 	return &NeedBuilder{n: Need{SessionID: id}}
 }
+
+// ID returns the session's id.
+func (nb *NeedBuilder) ID() string { return nb.n.SessionID }
 
 // Add takes the session's next event, read from the given line (0 if
 // unknown). The builder keeps ev's strings and slices (which the trace
@@ -55,6 +66,7 @@ func (nb *NeedBuilder) Add(ev *traces.Event, line int) {
 
 // replayHeld starts the extraction and adds the held events.
 func (nb *NeedBuilder) replayHeld(explicit bool) {
+	nb.b.blocked = true
 	nb.b.begin(&nb.n, nb.n.SessionID, explicit, nb.synthetic)
 	for i := range nb.held {
 		nb.b.add(&nb.n, &nb.held[i].ev, nb.held[i].line)
@@ -63,14 +75,106 @@ func (nb *NeedBuilder) replayHeld(explicit bool) {
 	nb.held = nil
 }
 
-// Need returns the session's need once its last event was added. The
-// builder must not be used afterwards.
-func (nb *NeedBuilder) Need() *Need {
+// finish completes the need once every event was added.
+func (nb *NeedBuilder) finish() {
+	if nb.done {
+		return
+	}
+	nb.done = true
 	if !nb.decided {
 		nb.replayHeld(false)
 	}
 	nb.b.finish(&nb.n)
+	nb.b.byReq, nb.b.searched, nb.b.ncalls, nb.b.pstep = nil, nil, nil, nil
+}
+
+// Need returns the session's need once its last event was added. The
+// builder must not be used afterwards.
+func (nb *NeedBuilder) Need() *Need {
+	nb.finish()
 	n := &nb.n
+	if k := nb.b.nsteps; cap(nb.b.blocks) > 0 { // as finish: nil only when there were no steps at all
+		n.Steps = make([]Step, 0, k)
+		for _, blk := range nb.b.blocks {
+			n.Steps = append(n.Steps, blk...)
+		}
+	}
 	nb.b = needBuffers{} // the need owns its memory now
 	return n
+}
+
+// compact sets p to the compact form of the session's need, as
+// p.fill(nb.Need()) would, letting each block of steps go once it is
+// compact, and returns the need's count of removed steps. The builder
+// must not be used afterwards.
+func (nb *NeedBuilder) compact(p *pneed) (removed int) {
+	nb.finish()
+	b := &nb.b
+	calls := 0
+	for _, blk := range b.blocks {
+		for i := range blk {
+			calls += len(blk[i].Calls)
+		}
+	}
+	p.reset(&nb.n, b.nsteps, calls)
+	var prev *Step // the previous model step (markRepeats)
+	for k, blk := range b.blocks {
+		for i := range blk {
+			st := &blk[i]
+			if st.Kind == StepModel {
+				st.Repeat = prev != nil && sameCalls(prev.Calls, st.Calls)
+				prev = st
+			}
+			p.add(st)
+		}
+		b.blocks[k] = nil // let the block go (prev may keep the last one)
+	}
+	nb.b = needBuffers{}
+	return nb.n.Removed
+}
+
+// addBlockStep appends a step to the blocks and returns its index.
+func (b *needBuffers) addBlockStep(st Step) int {
+	if k := len(b.blocks); k == 0 || len(b.blocks[k-1]) == stepBlock {
+		size := stepBlock
+		if k == 0 {
+			size = 64 // most sessions are short
+		}
+		b.blocks = append(b.blocks, make([]Step, 0, size))
+	}
+	k := len(b.blocks) - 1
+	b.blocks[k] = append(b.blocks[k], st)
+	b.nsteps++
+	return b.nsteps - 1
+}
+
+// dropSearchSteps is finish's dropping of the recording runtime's search
+// round trips (onlySearched) over the blocks: the remaining steps move
+// down in order, as in finish.
+func (b *needBuffers) dropSearchSteps(n *Need) {
+	w := 0
+	for i := range b.nsteps {
+		st := b.step(n, i)
+		if b.onlySearched(st) {
+			n.Removed++
+			continue
+		}
+		if w != i {
+			*b.step(n, w) = *st
+		}
+		w++
+	}
+	if w == b.nsteps {
+		return
+	}
+	for i := w; i < b.nsteps; i++ {
+		*b.step(n, i) = Step{} // keep no strings of moved steps twice
+	}
+	b.nsteps = w
+	nb := (w + stepBlock - 1) / stepBlock
+	clear(b.blocks[nb:])
+	b.blocks = b.blocks[:nb]
+	if nb > 0 {
+		b.blocks[nb-1] = b.blocks[nb-1][:w-(nb-1)*stepBlock]
+	}
 }

@@ -67,12 +67,12 @@ type job struct {
 // as it was read.
 type input struct {
 	s *traces.Session
-	n *Need
+	b *NeedBuilder
 }
 
 func (in input) id() string {
-	if in.n != nil {
-		return in.n.SessionID
+	if in.b != nil {
+		return in.b.ID()
 	}
 	return in.s.ID
 }
@@ -105,13 +105,14 @@ func (e *Engine) Run(parent context.Context, sessions iter.Seq2[*traces.Session,
 	}, opt)
 }
 
-// RunNeeds is Run over needs built as the sessions were read (NeedBuilder):
-// no session is held as events. Each need is replayed once and then let go
-// (its steps are dropped once the replay's compact form is made).
-func (e *Engine) RunNeeds(parent context.Context, needs iter.Seq2[*Need, error], opt RunOptions) (*RunResult, error) {
+// RunNeeds is Run over needs built as the sessions were read, each given
+// by its NeedBuilder once the session's last event was added: no session
+// is held as events, and each need's steps are let go as the replay's
+// compact form of them is made. The builders must not be used afterwards.
+func (e *Engine) RunNeeds(parent context.Context, needs iter.Seq2[*NeedBuilder, error], opt RunOptions) (*RunResult, error) {
 	return e.run(parent, func(yield func(input, error) bool) {
-		for n, err := range needs {
-			if !yield(input{n: n}, err) {
+		for b, err := range needs {
+			if !yield(input{b: b}, err) {
 				return
 			}
 		}
@@ -266,16 +267,23 @@ func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
 			r.init(e)
 		}
 	}()
-	n0 := j.n
-	if n0 == nil {
-		n0 = r.need.extract(j.s)
-	}
-	e.applyUpgrades(n0, j.idx)
-	res.removed = n0.Removed
 	n := &r.pn
-	n.fill(n0)
-	if j.n != nil {
-		n0.Steps = nil // the replay reads only the compact form
+	switch {
+	case j.b != nil && len(e.upgrades) == 0:
+		res.removed = j.b.compact(n)
+	default:
+		var n0 *Need
+		if j.b != nil {
+			n0 = j.b.Need()
+		} else {
+			n0 = r.need.extract(j.s)
+		}
+		e.applyUpgrades(n0, j.idx)
+		res.removed = n0.Removed
+		n.fill(n0)
+		if j.b != nil {
+			n0.Steps = nil // the replay reads only the compact form
+		}
 	}
 	S := len(e.strategies)
 	res.values = b.size(S)

@@ -14,8 +14,8 @@ import (
 // (docs/performance.md, "One long session"). The sessions, their order,
 // the counts and the errors are allSessions'.
 func allNeeds(srcs []Source, hashes traceHashes, opts traces.ReadOptions, counts *[]traces.Counts,
-	read *atomic.Int64) iter.Seq2[*sim.Need, error] {
-	return func(yield func(*sim.Need, error) bool) {
+	read *atomic.Int64) iter.Seq2[*sim.NeedBuilder, error] {
+	return func(yield func(*sim.NeedBuilder, error) bool) {
 		building := map[*traces.Session]*sim.NeedBuilder{} // the open sessions'
 		var last *traces.Session                           // the session of the previous event, and its builder
 		var lastB *sim.NeedBuilder
@@ -42,7 +42,7 @@ func allNeeds(srcs []Source, hashes traceHashes, opts traces.ReadOptions, counts
 			if b == nil { // a session has at least its session_start: cannot happen
 				b = sim.NewNeedBuilder(s.ID)
 			}
-			if !yield(b.Need(), nil) {
+			if !yield(b, nil) {
 				return
 			}
 		}
