@@ -100,7 +100,7 @@ func builderCases() map[string][]string {
 			ev("catalog_change", `,"server":"a","version":"2"`), end},
 		"placeholder times": {`{"v":1,"type":"session_start","session":"s","t":"2026-01-01T00:00:00Z","meta":{"timing":"synthetic"}}`,
 			ev("user", `,"text":"a"`), ev("model_request", `,"id":"r1","duration_ms":5`), ev("user", `,"text":"b"`), end},
-		"no steps": {start, end},
+		"no steps":          {start, end},
 		"only search steps": {start, ev("model_request", `,"id":"r1"`), ev("tool_search", `,"request":"r1","query":"q"`), end},
 	}
 	// Many steps, some dropped, so that steps move down across blocks.

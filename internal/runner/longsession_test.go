@@ -20,8 +20,8 @@ import (
 // them compact: replaying one session of 200,000 events (made as
 // docs/performance.md makes its long session) keeps the live heap within
 // 3 × the file + 64 MiB (81 MiB for a 35 MiB file; the whole-session path
-// reached 274 MiB),
-// and results.json is byte-identical to the whole-session path's.
+// reached 274 MiB), and results.json is byte-identical to the
+// whole-session path's.
 func TestRunOfAHugeSessionInBoundedMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays a session of 200,000 events")
