@@ -1,6 +1,10 @@
 package sim
 
-import "github.com/defersim/defersim/traces"
+import (
+	"iter"
+
+	"github.com/defersim/defersim/traces"
+)
 
 // NeedBuilder builds one session's need from its events as they are read
 // (traces.ReadOptions.OnEvent), so that a session is never held as events:
@@ -176,5 +180,45 @@ func (b *needBuffers) dropSearchSteps(n *Need) {
 	b.blocks = b.blocks[:nb]
 	if nb > 0 {
 		b.blocks[nb-1] = b.blocks[nb-1][:w-(nb-1)*stepBlock]
+	}
+}
+
+// BuildNeeds yields a NeedBuilder per session of the sessions read opens
+// (for RunNeeds), in the order read yields them. read must open its trace
+// reader with onEvent as ReadOptions.OnEvent: each event goes to its
+// session's builder as it is read, so no session is held as events.
+// Errors are read's.
+func BuildNeeds(read func(onEvent func(*traces.Session, *traces.Event, int)) iter.Seq2[*traces.Session, error]) iter.Seq2[*NeedBuilder, error] {
+	return func(yield func(*NeedBuilder, error) bool) {
+		building := map[*traces.Session]*NeedBuilder{} // the open sessions'
+		var last *traces.Session                       // the session of the previous event, and its builder
+		var lastB *NeedBuilder
+		onEvent := func(s *traces.Session, ev *traces.Event, line int) {
+			if s != last {
+				if lastB = building[s]; lastB == nil {
+					lastB = NewNeedBuilder(s.ID)
+					building[s] = lastB
+				}
+				last = s
+			}
+			lastB.Add(ev, line)
+		}
+		for s, err := range read(onEvent) {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			b := building[s]
+			delete(building, s)
+			if s == last {
+				last, lastB = nil, nil
+			}
+			if b == nil { // a session has at least its session_start: cannot happen
+				b = NewNeedBuilder(s.ID)
+			}
+			if !yield(b, nil) {
+				return
+			}
+		}
 	}
 }
