@@ -296,7 +296,9 @@ func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
 		reqs = append(reqs, filedRequests(oc.PerRequest)...)
 		b.ends[si] = len(reqs)
 		if si == e.fidelity {
-			res.fid = append(b.fid[:0], r.fid...)
+			// The pairs go in b; the replayer takes b's old buffer (which
+			// put cleared) instead of the pairs being copied.
+			res.fid, r.fid = r.fid, b.fid[:0]
 			b.fid = res.fid
 		}
 	}
