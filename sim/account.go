@@ -98,6 +98,24 @@ func (e *Engine) assistantTokens(st *Step) int64 {
 
 func (e *Engine) resultTokens(c *Call) int64 { return c.ResultTokens }
 
+// toolMs is a call's execution time: recorded, else default_tool_ms.
+func (e *Engine) toolMs(c *Call) float64 {
+	if c.DurationMs >= 0 {
+		return c.DurationMs
+	}
+	return e.params.DefaultToolMs
+}
+
+// deniedText is what a runtime answers to a call the permission check
+// refuses: the conversation grows by it instead of the tool's result.
+const deniedText = "Permission denied: this tool is not allowed here."
+
+// deniedTokens is the size of deniedText (counted once per engine).
+func (e *Engine) deniedTokens() int64 {
+	e.deniedOnce.Do(func() { e.deniedTok = e.countText(deniedText) })
+	return e.deniedTok
+}
+
 func (e *Engine) validate(seen, served *Tool, args []byte) string {
 	if e.validator == nil {
 		return ""
@@ -108,7 +126,7 @@ func (e *Engine) validate(seen, served *Tool, args []byte) string {
 // request files one model request into v and returns it: its prompt
 // tokens split by the cache (read, write, the rest uncached), its output,
 // and whether it exists only because of deferral (extra).
-func request(v *[NumMetrics]float64, total, read, write, output, schema int64, extra bool) RequestTokens {
+func request(v *[NumMetrics]float64, total, read, write, output, schema int64, extra, deferred bool) RequestTokens {
 	uncached := total - read - write
 	v[MUncachedTokens] += float64(uncached)
 	v[MCacheWriteTokens] += float64(write)
@@ -118,6 +136,9 @@ func request(v *[NumMetrics]float64, total, read, write, output, schema int64, e
 	v[MRequests]++
 	if extra {
 		v[MExtraRoundTrips]++
+	}
+	if deferred {
+		v[MDeferredModeRequests]++
 	}
 	return RequestTokens{Input: total, Uncached: uncached, CacheRead: read, CacheWrite: write, Output: output, Extra: extra}
 }

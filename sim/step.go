@@ -5,7 +5,7 @@ func (r *replayer) send(extra bool, output int64, rec *Step, wantFid bool) {
 	s := &r.st
 	p, schemaTok := r.buildPrompt()
 	read, write := s.cache.Request(s.clock, p)
-	rt := request(&r.out.Values, p.Total(), read, write, output, schemaTok, extra)
+	rt := request(&r.out.Values, p.Total(), read, write, output, schemaTok, extra, r.pm.mode)
 	dur := r.e.requestMs(rt, r.rng)
 	s.clock += dur
 	if extra {
@@ -61,16 +61,16 @@ func (r *replayer) modelStep(st *Step, wantFid bool) {
 			case expCold:
 				r.out.Values[MCallsWithoutSchema]++
 			}
-			if r.flags[ti.id]&flagDenied != 0 {
-				r.out.Values[MDeniedCalls]++
-			}
 			r.ensureConnected(ti.server)
 		}
-		if c.DurationMs >= 0 {
-			r.st.clock += c.DurationMs
-		} else {
-			r.st.clock += e.params.DefaultToolMs
+		if (ti != nil && r.flags[ti.id]&flagDenied != 0) || (ti == nil && e.denied(c.Server, c.Tool)) {
+			// Refused at execution: the request that made the call is
+			// spent; the tool neither runs nor returns its result.
+			r.out.Values[MDeniedCalls]++
+			r.appendMsg(e.deniedTokens(), false)
+			continue
 		}
+		r.st.clock += e.toolMs(c)
 		r.appendMsg(e.resultTokens(c), false)
 	}
 	if r.p.disabled && len(r.st.transient) > 0 {
