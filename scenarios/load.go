@@ -109,8 +109,8 @@ func yamlError(name string, err error) error {
 
 // topKeys lists the scenario file's keys in documentation order.
 var topKeys = []string{
-	"name", "description", "seed", "traces", "catalogs", "catalog_fingerprint", "model", "params", "strategies", "matrix",
-	"baseline", "permissions", "servers", "sweep", "check", "assumptions",
+	"name", "description", "seed", "traces", "catalogs", "catalog_fingerprint", "srd", "max_unresolved", "model", "params",
+	"strategies", "matrix", "baseline", "permissions", "servers", "sweep", "check", "assumptions",
 }
 
 // catalogFingerprint reads catalog_fingerprint: model (the default, left
@@ -169,7 +169,8 @@ func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, er
 		dst any
 	}{
 		{"name", &s.Name}, {"description", &s.Description}, {"seed", &s.Seed},
-		{"traces", &s.Traces}, {"catalogs", &s.Catalogs}, {"params", &s.Params},
+		{"traces", &s.Traces}, {"catalogs", &s.Catalogs}, {"srd", &s.SRD}, {"max_unresolved", &s.MaxUnresolved},
+		{"params", &s.Params},
 		{"baseline", &s.Baseline}, {"permissions", &s.Permissions}, {"servers", &s.Servers},
 		{"sweep", &s.Sweep}, {"check", &s.Check}, {"assumptions", &s.Assumptions},
 	}
@@ -188,6 +189,12 @@ func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, er
 	}
 	if err := d.paths("catalogs", s.Catalogs, baseDir); err != nil {
 		return nil, err
+	}
+	if err := d.paths("srd", s.SRD, baseDir); err != nil {
+		return nil, err
+	}
+	if m := s.MaxUnresolved; m != nil && !(*m >= 0 && *m <= 1) {
+		return nil, d.fieldError("max_unresolved", &sim.FieldError{Msg: fmt.Sprintf("%v is not a share in [0, 1] (0.01 = 1%% of tool calls)", *m)})
 	}
 	if err := d.catalogFingerprint(s, byKey); err != nil {
 		return nil, err
@@ -230,7 +237,7 @@ func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, er
 	for _, l := range []struct {
 		field string
 		list  []string
-	}{{"traces", s.Traces}, {"catalogs", s.Catalogs}} {
+	}{{"traces", s.Traces}, {"catalogs", s.Catalogs}, {"srd", s.SRD}} {
 		for i, p := range l.list {
 			l.list[i] = resolvePath(baseDir, p)
 			s.pathLines[l.list[i]] = d.lines[fmt.Sprintf("%s[%d]", l.field, i)]
@@ -477,7 +484,7 @@ func (s *Scenario) CheckPaths() error {
 	for _, l := range []struct {
 		field string
 		list  []string
-	}{{"traces", s.Traces}, {"catalogs", s.Catalogs}} {
+	}{{"traces", s.Traces}, {"catalogs", s.Catalogs}, {"srd", s.SRD}} {
 		for i, p := range l.list {
 			if strings.HasPrefix(p, EmbeddedPrefix) {
 				continue

@@ -74,5 +74,13 @@ func Merge(ctx context.Context, files []*StateFile, workers int) (*Output, error
 	res := &sim.RunResult{Outcomes: st.Outcomes(first.Strategies), Fidelity: st.Fidelity(), State: st,
 		Failures: st.FailureMessages()}
 	res.Counts.SessionsReplayed, res.Counts.SessionsSkipped, res.Counts.StepsRemoved = st.Replayed, st.Skipped, st.StepsRemoved
-	return finish(ctx, &merged, res, workers)
+	res.Resolution = st.Resolution
+	out, err := finish(ctx, &merged, res, workers)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkResolution(out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
