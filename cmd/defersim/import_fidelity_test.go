@@ -6,20 +6,21 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/defersim/defersim/internal/shareddata"
+	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim/presets"
 	"github.com/defersim/defersim/traces"
 )
 
-// This file pins what a user gets from `trace import` then `run` on the
-// shared sessions that record token usage (issue 15): the replayed eager
-// prompt against the recorded one. docs/importers.md ("Replaying imported
-// sessions") gives the commands and the figures.
-//
-// The run is given the imported catalog with --catalogs (the flag `run`
-// needs until it reads a trace's own catalog).
+// This file pins what a user gets from `trace import` then `run --traces
+// FILE` on the shared sessions (issue 15): the run replays with the
+// catalog the trace names (no --catalogs), stops naming the tools that do
+// not resolve, and where the source records usage the replayed eager
+// prompt is compared with the recorded one. docs/importers.md ("Replaying
+// imported sessions") gives the commands and the figures.
 
 // readCSV reads a CSV file with a header into maps keyed by column name.
 func readCSV(t *testing.T, path string) []map[string]string {
@@ -95,9 +96,12 @@ func TestImportedSWEAgentTokens(t *testing.T) {
 		t.Fatalf("import exit %d:\n%s", code, out)
 	}
 	outDir := filepath.Join(tmp, "out")
-	if out, code := runCLI(t, "run", "--traces", trace, "--catalogs", trace+".catalog", "--strategies", "eager",
-		"--sessions-csv", "--no-report", "--bootstrap", "-1", "-q", "-o", outDir); code != 0 {
+	if out, code := runCLI(t, "run", "--traces", trace, "--sessions-csv", "--no-report", "--bootstrap", "-1", "-q", "-o", outDir); code != 0 {
 		t.Fatalf("run exit %d:\n%s", code, out)
+	}
+	res := readResultsFile(t, filepath.Join(outDir, "results.json"))
+	if r := res.Run.Resolution; r == nil || r.Calls != 231 || r.Unresolved != 0 || r.SchemaMissing == 0 || r.SchemaApproximate == 0 {
+		t.Errorf("resolution = %+v, want 231 calls, none unresolved, the approximate commands and the missing bash schema counted", r)
 	}
 	sessions, _, err := traces.ReadAll(trace)
 	if err != nil {
@@ -156,8 +160,19 @@ func TestImportedTau2FirstRequest(t *testing.T) {
 	if out, code := runCLI(t, "trace", "import", "--from", "tau2", src, "--fallback-tools", listing, "-o", trace); code != 0 {
 		t.Fatalf("import exit %d:\n%s", code, out)
 	}
+	// The trace's own catalog lacks 8 of the 9 tools the run calls: the
+	// run stops, names them, and writes nothing.
+	out, code := runCLI(t, "run", "--traces", trace, "--no-report", "--bootstrap", "-1", "-q", "-o", filepath.Join(tmp, "stopped"))
+	if code != 2 || !strings.Contains(out, "84 of 90 tool calls (93.3%) did not resolve") ||
+		!strings.Contains(out, "tau2-telecom/get_details_by_id (unknown tool, 47)") ||
+		!strings.Contains(out, "resolved, schema approximate") {
+		t.Errorf("run exit %d, want 2 naming the unresolved tools and the approximate schema row:\n%s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(tmp, "stopped", "results.json")); err == nil {
+		t.Error("a stopped run wrote results.json")
+	}
 	csvPath := filepath.Join(tmp, "requests.csv")
-	if out, code := runCLI(t, "run", "--traces", trace, "--catalogs", trace+".catalog", "--strategies", "eager",
+	if out, code := runCLI(t, "run", "--traces", trace, "--allow-unresolved", "--strategies", "eager",
 		"--per-request", csvPath, "--no-report", "--bootstrap", "-1", "-q", "-o", filepath.Join(tmp, "out")); code != 0 {
 		t.Fatalf("run exit %d:\n%s", code, out)
 	}
@@ -181,4 +196,52 @@ func TestImportedTau2FirstRequest(t *testing.T) {
 	if m < -0.20 {
 		t.Errorf("median first-request error %+.1f%%: more than the missing tools and instructions explain", 100*m)
 	}
+}
+
+// TestImportedTauBenchUsesItsCatalog pins issue 15's first criterion on
+// the shared tau-bench run (no usage recorded): `run --traces FILE` with
+// no other input flag replays with the catalog the import wrote (every
+// call resolves to an exact definition, and the catalog is among the
+// run's inputs); with --catalogs ../shared/data/catalogs, which serve none
+// of its tools, the run exits 2 naming them.
+func TestImportedTauBenchUsesItsCatalog(t *testing.T) {
+	src := shareddata.Path(t, "sessions", "tau-bench", "historical_trajectories", "gpt-4o-airline.json")
+	cats := shareddata.Path(t, "catalogs")
+	tmp := t.TempDir()
+	trace := filepath.Join(tmp, "tau.jsonl.gz")
+	if out, code := runCLI(t, "trace", "import", "--from", "tau-bench", src, "-o", trace); code != 0 {
+		t.Fatalf("import exit %d:\n%s", code, out)
+	}
+	outDir := filepath.Join(tmp, "out")
+	if out, code := runCLI(t, "run", "--traces", trace, "--strategies", "eager,claude-code-default", "--no-report",
+		"--bootstrap", "-1", "-q", "-o", outDir); code != 0 {
+		t.Fatalf("run exit %d:\n%s", code, out)
+	}
+	res := readResultsFile(t, filepath.Join(outDir, "results.json"))
+	if r := res.Run.Resolution; r == nil || r.Calls != 1164 || r.Resolved != 1164 {
+		t.Errorf("resolution = %+v, want all 1,164 calls resolved exactly", r)
+	}
+	found := false
+	for _, in := range res.Run.Inputs {
+		found = found || (in.Kind == "catalog" && in.Server == "tau-bench-airline" && strings.HasPrefix(in.Path, trace+".catalog"))
+	}
+	if !found {
+		t.Errorf("the run's inputs %+v do not hold the trace's own catalog", res.Run.Inputs)
+	}
+	out, code := runCLI(t, "run", "--traces", trace, "--catalogs", cats, "--no-report", "--bootstrap", "-1", "-q",
+		"-o", filepath.Join(tmp, "wrong"))
+	if code != 2 || !strings.Contains(out, "1164 of 1164 tool calls (100.0%) did not resolve") ||
+		!strings.Contains(out, "tau-bench-airline/get_reservation_details (unknown server, 377)") {
+		t.Errorf("run with catalogs that serve none of the tools: exit %d, want 2 naming them:\n%s", code, out)
+	}
+}
+
+// readResultsFile reads a results.json a command wrote.
+func readResultsFile(t *testing.T, path string) *report.Results {
+	t.Helper()
+	res, err := report.ReadResults(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
