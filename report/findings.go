@@ -104,6 +104,8 @@ func coincidenceFinding(c Coincidence) string {
 	s := fmt.Sprintf("%s had identical outcomes on every session", names)
 	if len(c.Differ) > 0 {
 		s += fmt.Sprintf(", though they differ in %s", strings.Join(c.Differ, ", "))
+	} else {
+		s += " (their parameters are the same)"
 	}
 	if c.Reason != "" {
 		s += ": " + c.Reason

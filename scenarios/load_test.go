@@ -477,7 +477,7 @@ func TestExampleCustomScenario(t *testing.T) {
 	if len(s.Strategies) != 8 || s.Baseline != "eager" || s.Model.Cache.TTLSeconds != 3600 || s.Params.ColdCallProb != 0.05 {
 		t.Errorf("example: %d strategies, baseline %q, model %+v", len(s.Strategies), s.Baseline, s.Model.Cache)
 	}
-	if !s.Servers["filesystem"].Local || *s.Servers["playwright"].Upgrades[0].AfterSession != 500 {
+	if !s.Servers["desktop"].Local || *s.Servers["kb"].Upgrades[0].AfterSession != 200 {
 		t.Errorf("servers: %+v", s.Servers)
 	}
 }

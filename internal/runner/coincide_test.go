@@ -1,0 +1,66 @@
+package runner
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/defersim/defersim/scenarios"
+	defaultdata "github.com/defersim/defersim/scenarios/default"
+)
+
+// TestCoincidentPresetsAreNamed pins issue 15's honest defaults: on the
+// embedded data with no local server, anchor-e4 (budget OR categorical,
+// with an always-defer list) has exactly anchor-e1's outcomes, and the
+// results say so with the reason the outcomes show; with the desktop
+// server local, as the default scenario has it, the two differ and the
+// default scenario's strategies are all distinct.
+func TestCoincidentPresetsAreNamed(t *testing.T) {
+	run := func(extra string) *Output {
+		t.Helper()
+		sc, err := scenarios.Parse([]byte("name: c\nseed: 42\ntraces: [embedded:trace.jsonl.gz]\ncatalogs: [embedded:catalog]\n"+
+			"strategies: [eager, anchor-e1-budget8k, anchor-e4-budget-or-categorical]\n"+extra), "c.yaml", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := FromScenario(sc, Overrides{}, defaultdata.FS())
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Bootstrap = -1
+		out, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	co := run("").Results.Coincident
+	if len(co) != 1 || strings.Join(co[0].Strategies, ",") != "anchor-e1-budget8k,anchor-e4-budget-or-categorical" {
+		t.Fatalf("coincident = %+v, want anchor-e1 and anchor-e4", co)
+	}
+	c := co[0]
+	if strings.Join(c.Differ, ",") != "always_defer,trigger.categorical" || len(c.Unexplained) != 0 ||
+		!strings.Contains(c.Reason, "deferred mode was on for every request under each") ||
+		!strings.Contains(c.Reason, "they may defer the same") {
+		t.Errorf("coincidence = %+v, want the differing keys explained", c)
+	}
+	if co := run("servers: {desktop: {local: true}}\n").Results.Coincident; len(co) != 0 {
+		t.Errorf("with desktop local: coincident = %+v, want none", co)
+	}
+	sc, err := scenarios.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := FromScenario(sc, Overrides{}, defaultdata.FS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Bootstrap = -1
+	out, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if co := out.Results.Coincident; len(co) != 0 {
+		t.Errorf("the default scenario has coincident strategies: %+v", co)
+	}
+}
