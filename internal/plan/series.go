@@ -1,8 +1,10 @@
 package plan
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 )
 
@@ -38,7 +40,8 @@ func Rows(points []Point) []SeriesRow {
 // WriteSeries prints the rows as a table (means per session with 95%
 // intervals), grouped by point.
 func WriteSeries(w io.Writer, rows []SeriesRow) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	var buf bytes.Buffer
+	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "point\tstrategy\tcost/session\tfirst reply mean\tfirst reply p95\textra trips\tmalformed\tvs previous point")
 	last := ""
 	for _, r := range rows {
@@ -50,7 +53,20 @@ func WriteSeries(w io.Writer, rows []SeriesRow) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.2f\t%.3f\t%s\n", label, r.Strategy, dollars(r.CostUSD),
 			secondsCI(r.FirstReplyMs), secondsCI(r.FirstP95Ms), r.ExtraTrips, r.Malformed, sameMark(r.Unchanged))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// The last column is empty on most rows: drop the padding tabwriter
+	// leaves before it, so no line ends in spaces.
+	var out strings.Builder
+	for _, line := range strings.SplitAfter(buf.String(), "\n") {
+		out.WriteString(strings.TrimRight(line, " \n"))
+		if strings.HasSuffix(line, "\n") {
+			out.WriteByte('\n')
+		}
+	}
+	_, err := io.WriteString(w, out.String())
+	return err
 }
 
 // sameMark is the "vs previous point" cell: "unchanged" when every outcome
