@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/csv"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -103,6 +104,8 @@ func TestImportedSWEAgentTokens(t *testing.T) {
 	if r := res.Run.Resolution; r == nil || r.Calls != 231 || r.Unresolved != 0 || r.SchemaMissing == 0 || r.SchemaApproximate == 0 {
 		t.Errorf("resolution = %+v, want 231 calls, none unresolved, the approximate commands and the missing bash schema counted", r)
 	}
+	wantStop(t, tmp, "--traces", trace, "--catalogs", shareddata.Path(t, "catalogs"))(
+		"231 of 231 tool calls (100.0%) did not resolve", "swe-agent/bash (unknown server, 93)")
 	sessions, _, err := traces.ReadAll(trace)
 	if err != nil {
 		t.Fatal(err)
@@ -148,9 +151,11 @@ func TestImportedSWEAgentTokens(t *testing.T) {
 // listing; only transfer_to_human_agents is taken, from the approximate
 // listing of another telecom version) nor the agent's instruction block
 // (the import keeps the domain policy). So the replay undercounts every
-// first request; the test pins that sign and its size (the default
-// request_overhead_tokens, an Anthropic tool preamble an OpenAI request
-// does not have, hides part of it), and logs the figures.
+// first request by the same number of tokens (667: the missing static
+// part less the default request_overhead_tokens, an Anthropic tool
+// preamble an OpenAI request does not have); the test pins that the gap
+// is one constant, and the documented median (−10.6%: the 10% target is
+// not met on this run), and logs each session.
 func TestImportedTau2FirstRequest(t *testing.T) {
 	src := shareddata.Path(t, "sessions", "tau2-bench", "data", "simulations",
 		"2025-08-10T02:44:06.496849_telecom_llm_agent_gpt-4o_user_simulator_gpt-4o.json")
@@ -177,6 +182,7 @@ func TestImportedTau2FirstRequest(t *testing.T) {
 		t.Fatalf("run exit %d:\n%s", code, out)
 	}
 	var errs []float64
+	gaps := map[int64]int{}
 	for _, r := range readCSV(t, csvPath) {
 		if r["request"] != "0" || r["recorded_input_tokens"] == "" {
 			continue
@@ -184,17 +190,28 @@ func TestImportedTau2FirstRequest(t *testing.T) {
 		rec, sim := atoi(t, r["recorded_input_tokens"]), atoi(t, r["sim_input_tokens"])
 		e := float64(sim-rec) / float64(rec)
 		errs = append(errs, e)
-		if sim >= rec {
-			t.Errorf("%s: first request simulated %d, recorded %d: the missing tool schemas should leave it short", r["session"], sim, rec)
-		}
+		gaps[rec-sim]++
+		t.Logf("%s: first request simulated %d, recorded %d: %+.2f%%", r["session"], sim, rec, 100*e)
 	}
 	if len(errs) != 20 {
 		t.Fatalf("compared %d first requests, the run has 20 sessions", len(errs))
 	}
+	// The shortfall is the same number of tokens in every session: the
+	// static part of the prompt the shared data lacks (the tool schemas and
+	// the instruction block), not an error that grows with the conversation.
+	if len(gaps) != 1 {
+		t.Errorf("first-request shortfalls (recorded − simulated → sessions) %v: want one constant gap", gaps)
+	}
+	for g := range gaps {
+		if g <= 0 {
+			t.Errorf("shortfall %d tokens: the missing tool schemas should leave the replay short", g)
+		}
+	}
+	// docs/importers.md quotes −10.6% (target 10%: not met on this run).
 	m := median(errs)
-	t.Logf("tau2 telecom first requests: %d sessions, median error %+.1f%% (10%% target not reachable: tools and instruction block absent from the shared data)", len(errs), 100*m)
-	if m < -0.20 {
-		t.Errorf("median first-request error %+.1f%%: more than the missing tools and instructions explain", 100*m)
+	t.Logf("tau2 telecom first requests: %d sessions, median error %+.2f%%, shortfall %v tokens: the 10%% target is NOT met (tools and instruction block absent from the shared data)", len(errs), 100*m, gaps)
+	if math.Abs(m-(-0.106)) > 0.0005 {
+		t.Errorf("median first-request error %+.2f%%, docs/importers.md says -10.6%%: update the doc", 100*m)
 	}
 }
 
@@ -228,11 +245,72 @@ func TestImportedTauBenchUsesItsCatalog(t *testing.T) {
 	if !found {
 		t.Errorf("the run's inputs %+v do not hold the trace's own catalog", res.Run.Inputs)
 	}
-	out, code := runCLI(t, "run", "--traces", trace, "--catalogs", cats, "--no-report", "--bootstrap", "-1", "-q",
-		"-o", filepath.Join(tmp, "wrong"))
-	if code != 2 || !strings.Contains(out, "1164 of 1164 tool calls (100.0%) did not resolve") ||
-		!strings.Contains(out, "tau-bench-airline/get_reservation_details (unknown server, 377)") {
-		t.Errorf("run with catalogs that serve none of the tools: exit %d, want 2 naming them:\n%s", code, out)
+	wantStop(t, tmp, "--traces", trace, "--catalogs", cats)(
+		"1164 of 1164 tool calls (100.0%) did not resolve", "tau-bench-airline/get_reservation_details (unknown server, 377)")
+}
+
+// TestImportedTau2Runs imports the three shared tau2 runs as
+// docs/importers.md does ("Importing the shared data") and runs them with
+// no input flag: the trace's own catalog leaves the 176 calls of tools no
+// shared file defines unresolved (11.6%), so the run exits 2 naming them;
+// with --allow-unresolved it replays with that catalog (the approximate
+// airline listing resolves the other 1,342 calls); with --catalogs
+// ../shared/data/catalogs, which serve no tau2 server, it exits 2 too.
+func TestImportedTau2Runs(t *testing.T) {
+	s := shareddata.Path(t, "sessions")
+	args := []string{"trace", "import", "--from", "tau2"}
+	for _, pat := range []string{"tau2-bench/data/simulations/*.json",
+		"tau2-bench/web/leaderboard/public/submissions/*/trajectories/*.json"} {
+		m, err := filepath.Glob(filepath.Join(s, pat))
+		if err != nil || len(m) == 0 {
+			t.Fatalf("%s: no files (%v)", pat, err)
+		}
+		args = append(args, m...)
+	}
+	tmp := t.TempDir()
+	trace := filepath.Join(tmp, "tau2.jsonl.gz")
+	args = append(args, "--approximate-tools", filepath.Join(s, "tau2-bench/derived/tools_airline.json"),
+		"--fallback-tools", filepath.Join(s, "tau-bench/tools_airline.json"),
+		"--fallback-tools", filepath.Join(s, "tau2-bench/derived/tools_telecom.json"), "-o", trace)
+	if out, code := runCLI(t, args...); code != 0 {
+		t.Fatalf("import exit %d:\n%s", code, out)
+	}
+	wantStop(t, tmp, "--traces", trace)("176 of 1518 tool calls (11.6%) did not resolve",
+		"tau2-airline/get_flight_status (unknown tool, 92)", "tau2-telecom/get_details_by_id (unknown tool, 47)")
+	wantStop(t, tmp, "--traces", trace, "--catalogs", shareddata.Path(t, "catalogs"))(
+		"1518 of 1518 tool calls (100.0%) did not resolve", "tau2-airline/transfer_to_human_agents (unknown server, 480)")
+	outDir := filepath.Join(tmp, "out")
+	if out, code := runCLI(t, "run", "--traces", trace, "--allow-unresolved", "--strategies", "eager", "--no-report",
+		"--bootstrap", "-1", "-q", "-o", outDir); code != 0 {
+		t.Fatalf("run --allow-unresolved exit %d:\n%s", code, out)
+	}
+	res := readResultsFile(t, filepath.Join(outDir, "results.json"))
+	if r := res.Run.Resolution; r == nil || r.Calls != 1518 || r.SchemaApproximate != 1342 || r.UnknownTool != 176 || !r.AllowUnresolved {
+		t.Errorf("resolution = %+v, want 1,518 calls: 1,342 approximate, 176 unknown tools, allowed", r)
+	}
+}
+
+// wantStop runs `run ARGS` and wants exit status 2 with a message holding
+// every one of the returned function's strings, and no results.json.
+func wantStop(t *testing.T, tmp string, args ...string) func(want ...string) {
+	t.Helper()
+	dir, err := os.MkdirTemp(tmp, "stopped")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, code := runCLI(t, append(append([]string{"run"}, args...), "--no-report", "--bootstrap", "-1", "-q", "-o", dir)...)
+	return func(want ...string) {
+		t.Helper()
+		ok := code == 2 && strings.Contains(out, "more than the 1% allowed")
+		for _, w := range want {
+			ok = ok && strings.Contains(out, w)
+		}
+		if !ok {
+			t.Errorf("run %q: exit %d, want 2 naming %q:\n%s", args, code, want, out)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "results.json")); err == nil {
+			t.Errorf("run %q stopped but wrote results.json", args)
+		}
 	}
 }
 
