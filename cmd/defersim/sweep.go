@@ -41,8 +41,8 @@ table of cost and first reply per value and strategy, and the sweep plot
 of each --metrics metric (one line per strategy, 95% intervals).
 
 PATH is params.KEY, model.KEY[.KEY] or strategy.KEY[.KEY] (set on every
-strategy it is valid for), e.g. strategy.trigger.budget=2000:16000:2000,
-strategy.warm.max_tools=4:32:4, model.latency.prefill_tps=4000:16000:4000,
+strategy it is valid for), e.g. strategy.warm.max_tools=2:16:2,
+strategy.trigger.budget=2000:16000:2000, model.latency.prefill_tps=4000:16000:4000,
 params.cold_call_prob=0:0.5:0.1. Without --param the scenario's sweep:
 block is used.
 
