@@ -41,6 +41,18 @@ func TestCalibrateWritesAReplayableScenario(t *testing.T) {
 	if !strings.Contains(out, "held-out sessions it replays:") {
 		t.Errorf("calibrate does not say where the held-out sessions went:\n%s", out)
 	}
+	// The telecom tools are in no shared listing: the written scenario
+	// allows the held-out sessions' unresolved share, says why, and so
+	// replays without an edit or --allow-unresolved (docs/calibrate.md).
+	const unresolved = "47 of the held-out sessions' 50 tool calls (94.0%) do not resolve"
+	written, err := os.ReadFile(scen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, unresolved) || !strings.Contains(string(written), "\nmax_unresolved: 0.94\n") ||
+		!strings.Contains(string(written), "# "+unresolved) {
+		t.Errorf("calibrate does not name the unresolved share (%q) and allow it in the scenario:\n%s\n%s", unresolved, out, written)
+	}
 	runDir := filepath.Join(dir, "run")
 	if out, code := runCLI(t, "run", scen, "-o", runDir, "-q", "--no-report"); code != 0 {
 		t.Fatalf("run of the written scenario: exit %d\n%s", code, out)
