@@ -323,3 +323,38 @@ func readResultsFile(t *testing.T, path string) *report.Results {
 	}
 	return res
 }
+
+// TestImportedGatewayRuns carries the gateway fixture (search returning
+// tools as text, execute naming server and tool) from `trace import` to
+// `run --traces FILE` with no other flag: every call and every tool the
+// recorded searches returned resolves against the imported catalog, and
+// the ranked strategies replay the recorded queries (the report states
+// their share).
+func TestImportedGatewayRuns(t *testing.T) {
+	fixture := filepath.Join("..", "..", "traces", "importers", "testdata")
+	tmp := t.TempDir()
+	trace := filepath.Join(tmp, "gw.jsonl.gz")
+	if out, code := runCLI(t, "trace", "import", "--from", "openai-messages", filepath.Join(fixture, "gateway", "sessions.jsonl"),
+		"--tools", filepath.Join(fixture, "gateway", "catalog"), "--search-tool", "route", "--execute-tool", "execute-tool", "-o", trace); code != 0 {
+		t.Fatalf("import exit %d:\n%s", code, out)
+	}
+	outDir := filepath.Join(tmp, "out")
+	if out, code := runCLI(t, "run", "--traces", trace, "--strategies", "eager,claude-code-default", "--no-report",
+		"--bootstrap", "-1", "-q", "-o", outDir); code != 0 {
+		t.Fatalf("run exit %d:\n%s", code, out)
+	}
+	res := readResultsFile(t, filepath.Join(outDir, "results.json"))
+	if r := res.Run.Resolution; r == nil || r.Calls != 5 || r.Resolved != 5 || r.SearchResults != 7 || r.SearchResultsUnknown != 0 {
+		t.Errorf("resolution = %+v, want 5 calls resolved exactly and the 7 returned tools all served", r)
+	}
+	if n := res.Strategy("claude-code-default").Metrics["recorded_query_searches"].Sum; n < 1 {
+		t.Errorf("claude-code-default replayed %v recorded queries, want the gateway's", n)
+	}
+	found := false
+	for _, f := range report.Findings(res) {
+		found = found || strings.Contains(f, "Searches that replayed a recorded query") && strings.Contains(f, "claude-code-default")
+	}
+	if !found {
+		t.Errorf("the report does not state the share of recorded queries: %q", report.Findings(res))
+	}
+}
