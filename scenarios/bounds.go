@@ -52,6 +52,11 @@ func CheckBounds(m sim.Model, p sim.Params) (prefix string, err error) {
 			return "model", e
 		}
 	}
+	for _, k := range sim.RequestKinds() {
+		if e := outside("latency.kind_ms."+k.String(), m.Latency.Kinds.Of(k), 0, MaxQuantity, true); e != nil {
+			return "model", e
+		}
+	}
 	for _, x := range []f{
 		{"message_overhead_tokens", float64(p.MessageOverheadTokens), 0, MaxQuantity, true},
 		{"tool_overhead_tokens", float64(p.ToolOverheadTokens), 0, MaxQuantity, true},

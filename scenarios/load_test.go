@@ -127,6 +127,10 @@ func TestParseErrors(t *testing.T) {
 			`scen.yaml:2: sweep.param: "params.nudge": unknown key "nudge" (want tokenizer|message_overhead_tokens|tool_overhead_tokens|request_overhead_tokens|search_tool_tokens|default_tool_ms|search_exec_ms|user_think_ms|nudge_prob|cold_call_prob|cold_call_well_formed_prob|nudge_tokens|bytes_per_token|query_model|cache_warm_start|connect_ms|list_ms|select_prob)`},
 		{"sweep step", "strategies: [eager]\nsweep:\n  param: model.latency.overhead_ms\n  from: 0\n  to: 1000\n  step: 0\n",
 			"scen.yaml:6: sweep.step: 0: want a positive step"},
+		{"kind term negative", "model:\n  preset: gpt-4o\n  latency:\n    kind_ms: {repeat: -5}\nstrategies: [eager]\n",
+			"scen.yaml:4: model.latency.kind_ms.repeat: -5: want a finite number >= 0"},
+		{"kind unknown", "model:\n  preset: gpt-4o\n  latency:\n    kind_ms: {thinking: 5}\nstrategies: [eager]\n",
+			`scen.yaml:4: model.latency.kind_ms.thinking: unknown key (want turn_text|turn_call|tool_text|tool_call|repeat)`},
 		{"check negative", "strategies: [eager]\ncheck: {metrics: {dollars: -0.1}}\n",
 			"scen.yaml:2: check.metrics.dollars: -0.1 is negative"},
 		{"duplicate trace", "traces: [a.jsonl, ./a.jsonl]\nstrategies: [eager]\n",
@@ -319,10 +323,14 @@ func TestModelAndParams(t *testing.T) {
 model:
   preset: claude-opus-4.5
   cache: {ttl_s: 3600}
-  latency: {decode_tps: 40}
+  latency: {decode_tps: 40, kind_ms: {turn_call: 2500, repeat: 10}}
 params: {nudge_prob: 0.1}
 strategies: [eager]
+sweep: {param: model.latency.kind_ms.turn_call, from: 0, to: 5000, step: 1000}
 `)
+	if k := s.Model.Latency.Kinds; k != (sim.KindMs{TurnCall: 2500, Repeat: 10}) {
+		t.Errorf("kind terms: %+v", k)
+	}
 	if s.Model.Name != "claude-opus-4.5" || s.Model.Cache.TTLSeconds != 3600 || s.Model.Cache.WriteMultiplier != 1.25 ||
 		s.Model.Cache.MinTokens != 4096 || s.Model.Latency.DecodeTPS != 40 || s.Model.Latency.PrefillTPS != 9500 {
 		t.Errorf("model overrides: %+v", s.Model)

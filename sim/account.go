@@ -40,12 +40,14 @@ func countString(c tokens.Counter, s string, buf *[]byte) int64 {
 	return c.Count(*buf)
 }
 
-// prepare counts the tokens of a need's text once, before it is replayed
-// under every strategy: message text and tool arguments with the raw
+// prepare marks the model steps that repeat their predecessor's calls and
+// counts the tokens of a need's text once, before it is replayed under
+// every strategy: message text and tool arguments with the raw
 // counter (their content is unique to the session, so memoising it would
 // only grow memory), system prompts and tool names with the memo. buf is
 // scratch space.
 func (e *Engine) prepare(n *Need, buf *[]byte) {
+	markRepeats(n)
 	if n.SystemText != "" { // else the trace may have recorded its tokens alone
 		n.SystemTokens = countString(e.content, n.SystemText, buf)
 	}
@@ -143,13 +145,13 @@ func request(v *[NumMetrics]float64, total, read, write, output, schema int64, e
 	return RequestTokens{Input: total, Uncached: uncached, CacheRead: read, CacheWrite: write, Output: output, Extra: extra}
 }
 
-// requestMs is a request's duration: overhead, prefill of the uncached and
-// written tokens, cached prefill of the read ones, decode of the output,
-// times a lognormal jitter drawn from rng when the model has one.
+// requestMs is a request's duration: overhead and its kind's term, prefill
+// of the uncached and written tokens, cached prefill of the read ones,
+// decode of the output, times a lognormal jitter drawn from rng when the
+// model has one.
 func (e *Engine) requestMs(rt RequestTokens, rng *rand.Rand) float64 {
 	lat := &e.model.Latency
-	ttft := lat.OverheadMs + float64(rt.Uncached+rt.CacheWrite)/lat.PrefillTPS*1000 + float64(rt.CacheRead)/lat.CachedPrefillTPS*1000
-	dur := ttft + float64(rt.Output)/lat.DecodeTPS*1000
+	dur := lat.DurationMs(rt.Kind, rt.Uncached+rt.CacheWrite, rt.CacheRead, rt.Output)
 	if lat.JitterCV > 0 {
 		sigma := math.Sqrt(math.Log(1 + lat.JitterCV*lat.JitterCV))
 		dur *= math.Exp(rng.NormFloat64()*sigma - sigma*sigma/2)
@@ -157,11 +159,13 @@ func (e *Engine) requestMs(rt RequestTokens, rng *rand.Rand) float64 {
 	return dur
 }
 
-// fidelityPair compares a replayed request with the recorded one.
+// fidelityPair compares a replayed request with the recorded one, which
+// records its usage, its duration or both (-1: not recorded).
 func fidelityPair(session string, index int, rec *Step, simInput int64, simMs float64) FidelityPair {
-	u := rec.Usage
-	fp := FidelityPair{Session: session, Request: index,
-		RecordedInput: u.Input + u.CacheRead + u.CacheWrite, SimInput: simInput, RecordedMs: -1, SimMs: simMs}
+	fp := FidelityPair{Session: session, Request: index, RecordedInput: -1, SimInput: simInput, RecordedMs: -1, SimMs: simMs}
+	if u := rec.Usage; u != nil {
+		fp.RecordedInput = u.Input + u.CacheRead + u.CacheWrite
+	}
 	if rec.DurationMs > 0 {
 		fp.RecordedMs = rec.DurationMs
 	}

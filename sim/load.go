@@ -113,7 +113,7 @@ func (r *replayer) searchRoundTrip(query []byte, got []*Tool) {
 	if cap(r.buf.query) > maxScratchText || cap(r.buf.call) > maxScratchText {
 		r.buf.query, r.buf.call = nil, nil // a very long query: do not keep its buffers
 	}
-	r.send(true, out, nil, false)
+	r.send(true, out, true, nil, false)
 	r.out.Values[MSearches]++
 	r.appendMsg(out, false)
 	r.addLayer(layerSearch, e.params.SearchExecMs)
@@ -152,7 +152,7 @@ func (r *replayer) searchRoundTrip(query []byte, got []*Tool) {
 		}
 	}
 	if e.params.NudgeProb > 0 && r.rng.Float64() < e.params.NudgeProb {
-		r.send(true, e.params.NudgeTokens, nil, false)
+		r.send(true, e.params.NudgeTokens, false, nil, false)
 		r.appendMsg(e.params.NudgeTokens, false)
 	}
 }

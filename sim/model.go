@@ -39,9 +39,10 @@ type CacheConfig struct {
 	ReadMultiplier  float64 `yaml:"read_multiplier" json:"read_multiplier"`
 }
 
-// Latency parameterises request time: OverheadMs + uncached prompt tokens /
-// PrefillTPS + cached prompt tokens / CachedPrefillTPS gives the time to first
-// token; output tokens / DecodeTPS is added for the request's duration.
+// Latency parameterises request time: OverheadMs + the request kind's term
+// (Kinds) + uncached prompt tokens / PrefillTPS + cached prompt tokens /
+// CachedPrefillTPS gives the time to first token; output tokens / DecodeTPS
+// is added for the request's duration.
 type Latency struct {
 	OverheadMs       float64 `yaml:"overhead_ms" json:"overhead_ms"`
 	PrefillTPS       float64 `yaml:"prefill_tps" json:"prefill_tps"`
@@ -50,6 +51,11 @@ type Latency struct {
 	// JitterCV is the coefficient of variation of a multiplicative lognormal
 	// noise on each request's time (0 = deterministic constants).
 	JitterCV float64 `yaml:"jitter_cv,omitempty" json:"jitter_cv,omitempty"`
+	// Kinds adds time to first token by request kind (requestkind.go):
+	// the first request of a user turn or one after tool results,
+	// returning text or tool calls, or repeating the previous request's
+	// calls. All zero by default.
+	Kinds KindMs `yaml:"kind_ms,omitempty" json:"kind_ms,omitzero"`
 }
 
 // Params are the replay's named assumptions: behaviours that cannot be

@@ -72,7 +72,15 @@ func (l Latency) validate() error {
 			return fieldErr(f.name, "%v: want a positive rate in tokens per second", f.v)
 		}
 	}
-	return nonNegative("latency.jitter_cv", l.JitterCV)
+	if err := nonNegative("latency.jitter_cv", l.JitterCV); err != nil {
+		return err
+	}
+	for _, k := range RequestKinds() {
+		if err := nonNegative("latency.kind_ms."+k.String(), l.Kinds.Of(k)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Validate reports the first impossible parameter as a *FieldError, with

@@ -62,6 +62,9 @@ type Step struct {
 	TTFTMs     float64
 	DurationMs float64
 	Calls      []Call
+	// Repeat: the step's tool calls are exactly the previous model step's
+	// (set by Engine.prepare; see RequestKind).
+	Repeat bool
 	// Catalog change.
 	Server, Version string
 	// Line is the source line of the event that started the step (0 if unknown).

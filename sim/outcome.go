@@ -19,6 +19,8 @@ type RequestTokens struct {
 	Output     int64 `json:"output"`
 	// Extra is true for requests that exist only because of deferral.
 	Extra bool `json:"extra,omitempty"`
+	// Kind is the request's kind, as the latency model charged it.
+	Kind RequestKind `json:"kind"`
 }
 
 // Outcomes holds the sessions' outcomes under every strategy of a run,

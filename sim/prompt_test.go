@@ -90,11 +90,16 @@ func TestFastReplayMatchesReference(t *testing.T) {
 		{"claude-sonnet-4.5", base},
 		{"claude-haiku-4.5", stochastic},
 		{"gpt-5", base},
+		{"gpt-5-kinds", base},
 	} {
 		t.Run(tc.model, func(t *testing.T) {
-			model, err := presets.Model(tc.model)
+			model, err := presets.Model(strings.TrimSuffix(tc.model, "-kinds"))
 			if err != nil {
 				t.Fatal(err)
+			}
+			if strings.HasSuffix(tc.model, "-kinds") {
+				// Every request kind its own time (requestkind.go).
+				model.Latency.Kinds = sim.KindMs{TurnText: 100, TurnCall: 200, ToolText: 300, ToolCall: 400, Repeat: 500}
 			}
 			eng, err := sim.NewEngine(sim.Config{Strategies: checkStrategies(t), Model: model, Params: tc.params,
 				Catalog: cat, Seed: 1, Registry: reg, Domains: domains})

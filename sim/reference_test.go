@@ -41,6 +41,10 @@ type refReplay struct {
 	clock, t0 float64
 	userSeen  bool
 	replied   bool
+	// requests counts the model requests sent since the latest user
+	// message (or the session start); step is the model step replayed.
+	requests  int
+	step      int
 	lastUser  string
 	started   bool
 	connected map[string]bool
@@ -87,6 +91,7 @@ func (e *Engine) replayReference(n *Need, si int, wrap func(PromptCache) PromptC
 			}
 			r.start()
 			r.lastUser = st.Text
+			r.requests = 0
 			r.appendMsg(st.TextTokens, false)
 		case StepCanned:
 			r.appendMsg(st.TextTokens, false)
@@ -94,6 +99,7 @@ func (e *Engine) replayReference(n *Need, si int, wrap func(PromptCache) PromptC
 			r.changeVersion(st.Server, st.Version)
 		case StepModel:
 			r.start()
+			r.step = i
 			r.modelStep(st)
 		}
 	}
@@ -258,19 +264,56 @@ func (r *refReplay) prompt() (*Prompt, int64) {
 	return p, schema
 }
 
-func (r *refReplay) send(extra bool, output int64, rec *Step) {
+func (r *refReplay) send(extra bool, output int64, calls bool, rec *Step) {
 	p, schema := r.prompt()
 	read, write := r.cache.Request(r.clock, p)
 	rt := request(&r.out.Values, p.Total(), read, write, output, schema, extra, r.lastMode)
+	switch {
+	case r.requests == 0 && calls:
+		rt.Kind = KindTurnCall
+	case r.requests == 0:
+		rt.Kind = KindTurnText
+	case rec != nil && r.repeatsPrevious():
+		rt.Kind = KindRepeat
+	case calls:
+		rt.Kind = KindToolCall
+	default:
+		rt.Kind = KindToolText
+	}
+	r.requests++
 	dur := r.e.requestMs(rt, r.rng)
 	r.clock += dur
 	if extra {
 		r.layerMs[layerSearch] += dur
 	}
 	r.out.PerRequest = append(r.out.PerRequest, rt)
-	if r.wantFid && rec != nil && !extra && rec.Usage != nil {
+	if r.wantFid && rec != nil && !extra && (rec.Usage != nil || rec.DurationMs > 0) {
 		r.fid = append(r.fid, fidelityPair(r.n.SessionID, len(r.out.PerRequest)-1, rec, rt.Input, dur))
 	}
+}
+
+// repeatsPrevious reports whether the model step being replayed calls
+// exactly what the model step before it called: the same tools with the
+// same argument bytes, in the same order, at least one.
+func (r *refReplay) repeatsPrevious() bool {
+	cur := &r.n.Steps[r.step]
+	for i := r.step - 1; i >= 0; i-- {
+		prev := &r.n.Steps[i]
+		if prev.Kind != StepModel {
+			continue
+		}
+		if len(cur.Calls) == 0 || len(prev.Calls) != len(cur.Calls) {
+			return false
+		}
+		for j := range cur.Calls {
+			a, b := prev.Calls[j], cur.Calls[j]
+			if a.Tool != b.Tool || a.Server != b.Server || string(a.Args) != string(b.Args) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func (r *refReplay) modelStep(st *Step) {
@@ -302,7 +345,7 @@ func (r *refReplay) modelStep(st *Step) {
 			keep = append(keep, ti)
 		}
 		if rejected > 0 {
-			r.send(true, e.outputTokens(st), nil)
+			r.send(true, e.outputTokens(st), true, nil)
 			r.appendMsg(e.assistantTokens(st), false)
 			r.appendMsg(e.countText(rejectionText)*int64(rejected), false)
 		}
@@ -311,7 +354,7 @@ func (r *refReplay) modelStep(st *Step) {
 	if len(cold) > 0 {
 		r.load(cold)
 	}
-	r.send(false, e.outputTokens(st), st)
+	r.send(false, e.outputTokens(st), len(st.Calls) > 0, st)
 	if !r.replied && r.userSeen && (st.Text != "" || st.TextTokens > 0) {
 		r.replied = true
 		firstReply(&r.out.Values, r.clock, r.t0, &r.layerMs)
@@ -454,7 +497,7 @@ func (r *refReplay) search(query string, got []*Tool) {
 		Query string `json:"query"`
 	}{query})
 	out := e.raw.Count(call) + e.params.MessageOverheadTokens
-	r.send(true, out, nil)
+	r.send(true, out, true, nil)
 	r.out.Values[MSearches]++
 	r.appendMsg(out, false)
 	r.addLayer(layerSearch, e.params.SearchExecMs)
@@ -498,7 +541,7 @@ func (r *refReplay) search(query string, got []*Tool) {
 		}
 	}
 	if e.params.NudgeProb > 0 && r.rng.Float64() < e.params.NudgeProb {
-		r.send(true, e.params.NudgeTokens, nil)
+		r.send(true, e.params.NudgeTokens, false, nil)
 		r.appendMsg(e.params.NudgeTokens, false)
 	}
 }

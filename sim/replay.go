@@ -164,6 +164,7 @@ func (r *replayer) userStep(st *Step, i int) {
 	}
 	r.startOnce()
 	s.lastUser, s.userStep = st.Text, i
+	s.turnOpen = true
 	r.appendMsg(st.TextTokens, false)
 }
 

@@ -22,6 +22,9 @@ type simState struct {
 	clock    float64 // ms since the session started
 	t0       float64 // the first user message's time
 	userSeen bool
+	// turnOpen: no model request since the latest user message (or the
+	// session start), so the next one opens the turn.
+	turnOpen bool
 	replied  bool   // the first reply has been seen
 	lastUser string // the latest user message
 	userStep int    // the index of the step lastUser comes from
@@ -49,6 +52,7 @@ func (s *simState) reset(p *plan, msgSeq uint64) {
 	s.msgSeq = msgSeq
 	s.clock, s.t0 = 0, 0
 	s.userSeen, s.replied = false, false
+	s.turnOpen = true
 	s.lastUser, s.userStep = "", -1
 	clear(s.connected)
 	clear(s.listed)

@@ -1,18 +1,22 @@
 package sim
 
-// send simulates one model request producing output tokens.
-func (r *replayer) send(extra bool, output int64, rec *Step, wantFid bool) {
+// send simulates one model request producing output tokens, tool calls
+// (calls) or only text; rec is the recorded step it replays (nil for an
+// extra request).
+func (r *replayer) send(extra bool, output int64, calls bool, rec *Step, wantFid bool) {
 	s := &r.st
 	p, schemaTok := r.buildPrompt()
 	read, write := s.cache.Request(s.clock, p)
 	rt := request(&r.out.Values, p.Total(), read, write, output, schemaTok, extra, r.pm.mode)
+	rt.Kind = requestKind(s.turnOpen, calls, rec != nil && rec.Repeat)
+	s.turnOpen = false
 	dur := r.e.requestMs(rt, r.rng)
 	s.clock += dur
 	if extra {
 		s.layerMs[layerSearch] += dur
 	}
 	r.out.PerRequest = append(r.out.PerRequest, rt)
-	if wantFid && rec != nil && !extra && rec.Usage != nil {
+	if wantFid && rec != nil && !extra && (rec.Usage != nil || rec.DurationMs > 0) {
 		r.fid = append(r.fid, fidelityPair(r.n.SessionID, len(r.out.PerRequest)-1, rec, rt.Input, dur))
 	}
 }
@@ -39,7 +43,7 @@ func (r *replayer) modelStep(st *Step, wantFid bool) {
 	if len(cold) > 0 {
 		r.load(cold)
 	}
-	r.send(false, e.outputTokens(st), st, wantFid)
+	r.send(false, e.outputTokens(st), len(st.Calls) > 0, st, wantFid)
 	if !r.st.replied && r.st.userSeen && (st.Text != "" || st.TextTokens > 0) {
 		r.st.replied = true
 		r.recordFirstReply()
@@ -106,7 +110,7 @@ func (r *replayer) coldCalls(st *Step, cold []*Tool) []*Tool {
 		keep = append(keep, ti)
 	}
 	if rejected > 0 {
-		r.send(true, e.outputTokens(st), nil, false)
+		r.send(true, e.outputTokens(st), true, nil, false)
 		r.appendMsg(e.assistantTokens(st), false)
 		r.appendMsg(e.countText(rejectionText)*int64(rejected), false)
 	}

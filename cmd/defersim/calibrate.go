@@ -31,6 +31,7 @@ func newCalibrateCmd() *cobra.Command {
 		loss      string
 		residuals string
 		jitter    bool
+		kinds     bool
 		out       string
 		jsonOut   string
 		format    *cliout.Format
@@ -41,9 +42,9 @@ func newCalibrateCmd() *cobra.Command {
 		Long: `calibrate fits, on a selection of the sessions (--fit-on), the prompt
 overhead the trace does not carry (request_overhead_tokens,
 message_overhead_tokens, tool_overhead_tokens) to recorded input tokens, and
-the latency model (overhead_ms, prefill_tps, cached_prefill_tps, decode_tps)
-to recorded request durations, by robust regression with every rate kept
-positive. It reports the fit and the error on held-out sessions — the other
+the latency model (overhead_ms, prefill_tps, cached_prefill_tps, decode_tps,
+and a term per request kind, kind_ms) to recorded request durations, by
+robust regression with every rate kept positive. It reports the fit and the error on held-out sessions — the other
 sessions, or every session of --test TRACES — per request and as
 distributions (KS distance of request and first-reply times), before and
 after, per recorded model.
@@ -109,7 +110,8 @@ DIR/catalog beside them.`,
 			res, err := calibrate.Run(ctx, calibrate.Config{
 				Data:    data,
 				Catalog: cat, Model: m, Params: sc.Params, UseRecorded: useRecorded, ModelFrom: from,
-				Split: split, Residuals: residuals, Loss: calibrate.Loss(loss), Jitter: jitter})
+				Split: split, Residuals: residuals, Loss: calibrate.Loss(loss), Jitter: jitter,
+				NoKinds: !kinds})
 			if res != nil {
 				for _, wn := range res.Warnings {
 					fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", wn)
@@ -128,7 +130,11 @@ DIR/catalog beside them.`,
 			} else if err := calibrate.WriteText(w, res); err != nil {
 				return err
 			}
-			opt := calibrate.ScenarioOptions{Path: out, Catalogs: catalogs, Seed: seed,
+			// The scenarios, their held-out sessions and --json are one
+			// output set: all are written, or none is changed.
+			set := atomicfile.NewSet()
+			defer set.Abort()
+			opt := calibrate.ScenarioOptions{Path: out, Catalogs: catalogs, Seed: seed, Set: set,
 				Inputs: append(append(append([]string(nil), args...), test...), catalogs...)}
 			if scenario != "" {
 				opt.Inputs = append(opt.Inputs, scenario)
@@ -141,6 +147,18 @@ DIR/catalog beside them.`,
 			if err != nil {
 				return err
 			}
+			if jsonOut != "" {
+				data, err := json.MarshalIndent(res, "", "  ")
+				if err != nil {
+					return err
+				}
+				if err := os.WriteFile(set.File(jsonOut), append(data, '\n'), 0o644); err != nil {
+					return err
+				}
+			}
+			if err := set.Commit(nil); err != nil {
+				return err
+			}
 			for _, s := range written {
 				if out == "" {
 					fmt.Fprintf(w, "\n# calibrated scenario for %s\n%s", s.Model, s.YAML)
@@ -149,15 +167,6 @@ DIR/catalog beside them.`,
 				fmt.Fprintf(w, "\ncalibrated scenario (%s): %s\n", s.Model, s.Scenario)
 				if s.HeldOut != "" {
 					fmt.Fprintf(w, "held-out sessions it replays: %s\n", s.HeldOut)
-				}
-			}
-			if jsonOut != "" {
-				data, err := json.MarshalIndent(res, "", "  ")
-				if err != nil {
-					return err
-				}
-				if err := atomicfile.WriteFile(jsonOut, append(data, '\n'), 0o644); err != nil {
-					return err
 				}
 			}
 			return nil
@@ -174,6 +183,7 @@ DIR/catalog beside them.`,
 	fl.StringVar(&loss, "loss", string(calibrate.Huber), "regression loss: huber, lad or ols")
 	fl.StringVar(&residuals, "residuals", calibrate.Log, "latency fit residuals: log (multiplicative: each request by its ratio to the prediction) or absolute (ms)")
 	fl.BoolVar(&jitter, "jitter", false, "write the fitted jitter_cv into the scenario (for distributions; per-request predictions are then random)")
+	fl.BoolVar(&kinds, "kinds", true, "fit a time per request kind (kind_ms: first request of a turn or after tool results, text or tool calls, repeated calls); --kinds=false fits one overhead for all")
 	fl.StringVarP(&out, "out", "o", "", "write the calibrated scenario to this file, and the held-out sessions beside it (default: print the scenario)")
 	fl.StringVar(&jsonOut, "json", "", "also write the full calibration as JSON to this file")
 	format = cliout.AddFormat(c, cliout.Text, cliout.JSON)

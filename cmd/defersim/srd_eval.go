@@ -12,6 +12,7 @@ import (
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/embeddings"
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/retrieval"
@@ -33,7 +34,7 @@ func newSRDEvalCmd() *cobra.Command {
 		hardDomains                                            int
 		lead                                                   bool
 		domainText                                             string
-		asJSON                                                 bool
+		format                                                 *cliout.Format
 	)
 	c := &cobra.Command{
 		Use:   "eval --set NAME|FILE",
@@ -135,7 +136,8 @@ written to the directory.`,
 				}
 			}
 			out := cmd.OutOrStdout()
-			if asJSON {
+			cliout.WarnDeprecated(cmd, cmd.ErrOrStderr())
+			if *format == cliout.JSON {
 				return srdWriteJSON(out, res)
 			}
 			return retrieval.FormatMarkdown(out, res)
@@ -163,7 +165,6 @@ written to the directory.`,
 	f.BoolVar(&lead, "lead", def.Lead, "routed: put the best tool of the best domain first")
 	f.IntVar(&hardDomains, "hard-domains", def.HardDomains, "routed-hard: domains kept by the filter")
 	f.StringVar(&domainText, "domain-text", string(def.ToolText), "routed: tool text in a domain's document: none, names or full")
-	f.BoolVar(&asJSON, "json", false, "print the JSON result instead of Markdown")
 	f.StringVar(&perQuery, "per-query", "", "write one JSON line per task and arm (each need's ranks, the ranked tools and domains, every search and what it returned) to this file")
 	f.StringVar(&embURL, "embeddings-url", "", "OpenAI-compatible embeddings endpoint (base URL or .../embeddings) for the dense and hybrid rankers; none: no network")
 	f.StringVar(&embModel, "embeddings-model", "", "embedding model name sent to the endpoint")
@@ -171,6 +172,8 @@ written to the directory.`,
 	f.StringVar(&embKeyEnv, "embeddings-key-env", "", "name of an environment variable holding a bearer token for the endpoint")
 	f.StringVar(&baselines, "baselines", "bm25/flat,bm25/routed", "comma-separated arms every arm is also compared with (paired differences)")
 	f.StringVarP(&outDir, "out", "o", "", "directory for results.json, report.md and plots")
+	format = cliout.AddFormat(c, cliout.Markdown, cliout.JSON)
+	cliout.AddJSONAlias(c, format)
 	return c
 }
 

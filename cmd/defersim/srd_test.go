@@ -69,7 +69,7 @@ func TestSRDEvalCmd(t *testing.T) {
 	if !bytes.Equal(first, second) {
 		t.Error("results.json differs between two identical runs")
 	}
-	js, code := runSRDCmd(t, append(args[:len(args)-2], "--json")...)
+	js, code := runSRDCmd(t, append(args[:len(args)-2], "--format", "json")...)
 	if code != 0 || !strings.Contains(js, `"schema": "defersim.srd-eval/v2"`) {
 		t.Errorf("--json: exit %d, output %.200q", code, js)
 	}

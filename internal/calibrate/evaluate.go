@@ -21,10 +21,17 @@ type Evaluation struct {
 	// By request kind: answering a user message, or a tool result.
 	AfterUser ErrorSummary `json:"after_user"`
 	AfterTool ErrorSummary `json:"after_tool"`
+	// ByKind: by request kind (sim.RequestKind), the kinds present in order.
+	ByKind []KindErrors `json:"by_kind"`
 	// TTFT: error of the predicted time to first token, where recorded.
 	TTFT      *ErrorSummary `json:"ttft,omitempty"`
 	Residuals Residuals     `json:"residuals_ms"`
 	RSquared  float64       `json:"r_squared"`
+	// RSquaredLog: R² of log times (the fit's own scale).
+	RSquaredLog float64 `json:"r_squared_log"`
+	// Worst: the requests whose error is at least the p90 error, by kind:
+	// what the p90 figure is made of.
+	Worst []KindCount `json:"worst_tenth_by_kind"`
 	// KS distances of request times: deterministic predictions, with the
 	// fitted jitter (seeded draws), and the scenario's latency.
 	RequestKS       float64 `json:"request_ks"`
@@ -44,6 +51,18 @@ type Evaluation struct {
 	// Near Requests: the fit transfers and the rest of the variance is not
 	// in the token counts; far below: the fit set differs from these.
 	InSample *ErrorSummary `json:"in_sample,omitempty"`
+}
+
+// KindErrors is the per-request error on the held-out requests of one kind.
+type KindErrors struct {
+	Kind string `json:"kind"`
+	ErrorSummary
+}
+
+// KindCount counts requests of one kind.
+type KindCount struct {
+	Kind     string `json:"kind"`
+	Requests int    `json:"requests"`
 }
 
 // firstReplySims are the simulated first replies of the held-out sessions
@@ -67,6 +86,7 @@ func evaluate(rows []latencyRow, sessions []SessionRec, lat, scen sim.Latency, j
 	ev.Requests = summarizeErrors(pred, rec)
 	ev.Residuals = residualQuantiles(pred, rec)
 	ev.RSquared = rSquared(pred, rec)
+	ev.RSquaredLog = rSquaredLog(pred, rec)
 	before, _ := predictions(scen, held)
 	ev.RequestsBefore = summarizeErrors(before, rec)
 	var pu, ru, pt, rt, tp, tr []float64
@@ -81,6 +101,27 @@ func evaluate(rows []latencyRow, sessions []SessionRec, lat, scen sim.Latency, j
 		}
 	}
 	ev.AfterUser, ev.AfterTool = summarizeErrors(pu, ru), summarizeErrors(pt, rt)
+	for _, k := range kindsIn(held) {
+		var p, r []float64
+		for i, h := range held {
+			if h.kind == k {
+				p, r = append(p, pred[i]), append(r, rec[i])
+			}
+		}
+		ev.ByKind = append(ev.ByKind, KindErrors{Kind: k.String(), ErrorSummary: summarizeErrors(p, r)})
+	}
+	var worst [sim.NumRequestKinds]int
+	for i, h := range held {
+		if math.Abs(pred[i]-rec[i])/rec[i] >= ev.Requests.P90AbsRel {
+			worst[h.kind]++
+		}
+	}
+	for _, k := range sim.RequestKinds() {
+		if worst[k] > 0 {
+			ev.Worst = append(ev.Worst, KindCount{Kind: k.String(), Requests: worst[k]})
+		}
+	}
+	sort.SliceStable(ev.Worst, func(i, j int) bool { return ev.Worst[i].Requests > ev.Worst[j].Requests })
 	if len(tp) > 0 {
 		s := summarizeErrors(tp, tr)
 		ev.TTFT = &s
@@ -155,23 +196,33 @@ func ksDistance(a, b []float64) float64 {
 	return d
 }
 
-// bestInSample fits the latency formula on the held-out rows themselves by
-// least absolute relative error (bounded like the calibration) and returns
-// its error there (nil when it cannot be fitted).
-func bestInSample(rows []latencyRow) *ErrorSummary {
+// bestInSample fits the latency formula (with an intercept per request
+// kind when kinds) on the held-out rows themselves by least absolute
+// relative error (bounded like the calibration) and returns its error
+// there (nil when it cannot be fitted).
+func bestInSample(rows []latencyRow, kinds bool) *ErrorSummary {
 	var held []latencyRow
-	var x [][]float64
-	var y []float64
 	for _, r := range rows {
 		if r.role == HeldOut && r.ms > 0 {
 			held = append(held, r)
-			x = append(x, []float64{1 / r.ms, r.unc / r.ms, r.read / r.ms, r.out / r.ms})
-			y = append(y, 1)
 		}
+	}
+	var d design
+	if kinds {
+		d.kinds = kindsIn(held)
+	}
+	var x [][]float64
+	var y []float64
+	for _, r := range held {
+		xi := make([]float64, d.width())
+		for j := range xi {
+			xi[j] = d.col(r, j) / r.ms
+		}
+		x, y = append(x, xi), append(y, 1)
 	}
 	// Columns that are zero everywhere (no cache reads) drop out.
 	var keep []int
-	for j := range 4 {
+	for j := range d.width() {
 		for _, xi := range x {
 			if xi[j] != 0 {
 				keep = append(keep, j)
@@ -185,7 +236,7 @@ func bestInSample(rows []latencyRow) *ErrorSummary {
 	xk := make([][]float64, len(x))
 	lower := make([]float64, len(keep))
 	for k, j := range keep {
-		if j > 0 {
+		if j >= d.intercepts() {
 			lower[k] = 1000 / MaxRateTPS
 		}
 	}
@@ -202,7 +253,7 @@ func bestInSample(rows []latencyRow) *ErrorSummary {
 	rec := make([]float64, len(held))
 	for i, r := range held {
 		for k, j := range keep {
-			pred[i] += reg.Beta[k] * col(r, j)
+			pred[i] += reg.Beta[k] * d.col(r, j)
 		}
 		rec[i] = r.ms
 	}

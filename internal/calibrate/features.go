@@ -20,6 +20,9 @@ type Request struct {
 	// AfterUser: the request answers a user message (the first request of
 	// a turn); otherwise it follows a tool result of the same turn.
 	AfterUser bool
+	// Kind is the request's kind as the replay classifies it (what it
+	// answers, what it returns, whether it repeats the previous calls).
+	Kind sim.RequestKind
 	// Recorded usage (HasUsage false when the trace has none), time to
 	// first token and duration (≤ 0 when not recorded).
 	HasUsage   bool
@@ -146,6 +149,7 @@ func (s *Setup) collect(src Source, params sim.Params) ([]Request, []SessionRec,
 			if st.Usage != nil {
 				r.HasUsage, r.Usage = true, *st.Usage
 			}
+			r.Kind = outs[0].PerRequest[k].Kind
 			full := outs[3].PerRequest[k]
 			r.SimUncached = full.Uncached + full.CacheWrite
 			r.SimRead = full.CacheRead

@@ -97,13 +97,12 @@ func writeLatency(w io.Writer, l *LatencyFit, jitterWritten bool) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  parameter\tscenario\tcalibrated\t")
 	s := l.ScenarioLatency
-	before := []float64{s.OverheadMs, s.PrefillTPS, s.CachedPrefillTPS, s.DecodeTPS}
-	for i, p := range l.Params {
+	for _, p := range l.Params {
 		how := "fitted"
 		if p.Note != "" {
 			how = p.Note
 		}
-		fmt.Fprintf(tw, "  %s\t%g\t%g\t%s\n", p.Name, before[i], p.Value, how)
+		fmt.Fprintf(tw, "  %s\t%g\t%g\t%s\n", p.Name, p.Scenario, p.Value, how)
 	}
 	jit := "not written: per-request predictions stay deterministic (--jitter writes it, for distributions)"
 	if jitterWritten {
@@ -136,6 +135,9 @@ func writeEvaluation(w io.Writer, ev *Evaluation, l *LatencyFit) {
 	if ev.AfterTool.Requests > 0 {
 		row(fmt.Sprintf("  after a tool result (%d)", ev.AfterTool.Requests), ev.AfterTool, nan())
 	}
+	for _, k := range ev.ByKind {
+		row(fmt.Sprintf("    %s (%d)", k.Kind, k.Requests), k.ErrorSummary, nan())
+	}
 	if ev.InSample != nil {
 		row("  best fit on these requests", *ev.InSample, nan())
 	}
@@ -150,7 +152,16 @@ func writeEvaluation(w io.Writer, ev *Evaluation, l *LatencyFit) {
 	}
 	tw.Flush()
 	h := ev.Residuals
-	fmt.Fprintf(w, "  R² %.3f; residuals (recorded − predicted) p5 %.0f, median %.0f, p95 %.0f ms\n", ev.RSquared, h.P05, h.P50, h.P95)
+	fmt.Fprintf(w, "  R² %.3f (of log times %.3f); residuals (recorded − predicted) p5 %.0f, median %.0f, p95 %.0f ms\n", ev.RSquared, ev.RSquaredLog, h.P05, h.P50, h.P95)
+	if len(ev.Worst) > 0 {
+		var parts []string
+		n := 0
+		for _, k := range ev.Worst {
+			parts = append(parts, fmt.Sprintf("%s %d", k.Kind, k.Requests))
+			n += k.Requests
+		}
+		fmt.Fprintf(w, "  the worst tenth (%d requests, error ≥ %s): %s\n", n, pct(ev.Requests.P90AbsRel), strings.Join(parts, ", "))
+	}
 }
 
 func nan() float64 { return math.NaN() }

@@ -3,6 +3,7 @@ package calibrate
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/defersim/defersim/sim"
@@ -39,6 +40,8 @@ const MaxRateTPS = 1e6
 type Param struct {
 	Name  string  `json:"name"`
 	Value float64 `json:"value"`
+	// Scenario is the starting value.
+	Scenario float64 `json:"scenario"`
 	// Fitted is false when the value was kept from the scenario; Note says
 	// why, or how a fitted value was decided (a bound).
 	Fitted bool   `json:"fitted"`
@@ -52,10 +55,13 @@ type LatencyFit struct {
 	Residuals string `json:"residuals"`
 	// TTFT: time to first token and decoding were fitted separately, on the
 	// recorded time to first token.
-	TTFT        bool `json:"ttft_separate"`
+	TTFT bool `json:"ttft_separate"`
+	// Kinds: an intercept per request kind (kind_ms) rather than one.
+	Kinds       bool `json:"request_kinds"`
 	FitSessions int  `json:"fit_sessions"`
 	FitRequests int  `json:"fit_requests"`
-	// Params: overhead_ms, prefill_tps, cached_prefill_tps, decode_tps, jitter_cv.
+	// Params: overhead_ms, prefill_tps, cached_prefill_tps, decode_tps
+	// and, with Kinds, kind_ms.KIND for every request kind.
 	Params []Param `json:"params"`
 	// Fit quality on the fit set (deterministic predictions).
 	RSquared     float64   `json:"r_squared"`
@@ -75,6 +81,7 @@ type latencyRow struct {
 	session                  string
 	role                     Role
 	afterUser                bool
+	kind                     sim.RequestKind
 }
 
 func latencyRows(reqs []Request, split string) ([]latencyRow, string) {
@@ -102,7 +109,7 @@ func latencyRows(reqs []Request, split string) ([]latencyRow, string) {
 		if r.RecordedMs <= 0 || r.Role == Unused {
 			continue
 		}
-		row := latencyRow{ms: r.RecordedMs, ttft: r.TTFTMs, session: r.Session, role: r.Role, afterUser: r.AfterUser}
+		row := latencyRow{ms: r.RecordedMs, ttft: r.TTFTMs, session: r.Session, role: r.Role, afterUser: r.AfterUser, kind: r.Kind}
 		if split == SplitRecorded {
 			if !r.HasUsage {
 				continue
@@ -119,37 +126,81 @@ func latencyRows(reqs []Request, split string) ([]latencyRow, string) {
 }
 
 // predict returns a request's time under lat, without jitter: the engine's
-// formula (sim replay), time to first token plus decoding.
+// formula (sim.Latency.DurationMs), time to first token plus decoding.
 func predict(lat sim.Latency, r latencyRow) float64 {
-	return predictTTFT(lat, r) + r.out/lat.DecodeTPS*1000
+	return lat.DurationMs(r.kind, int64(r.unc), int64(r.read), int64(r.out))
 }
 
 func predictTTFT(lat sim.Latency, r latencyRow) float64 {
-	return lat.OverheadMs + r.unc/lat.PrefillTPS*1000 + r.read/lat.CachedPrefillTPS*1000
+	return lat.TTFTMs(r.kind, int64(r.unc), int64(r.read))
 }
 
-// Latency columns: the constant and the three token counts.
-var latencyNames = [4]string{"overhead_ms", "prefill_tps", "cached_prefill_tps", "decode_tps"}
+// The rate columns of a latency fit, after its intercepts.
+const (
+	colUncached = iota
+	colRead
+	colOutput
+	numRates
+)
 
-func col(r latencyRow, j int) float64 {
-	switch j {
-	case 1:
+var rateNames = [numRates]string{"prefill_tps", "cached_prefill_tps", "decode_tps"}
+
+// design is the columns of a latency fit: one intercept per request kind
+// in kinds (or a single one, the overhead, when kinds is nil), then the
+// time per uncached, cached and output token.
+type design struct {
+	kinds []sim.RequestKind
+}
+
+func (d design) intercepts() int { return max(1, len(d.kinds)) }
+func (d design) width() int      { return d.intercepts() + numRates }
+
+// rate is the column of rate j.
+func (d design) rate(j int) int { return d.intercepts() + j }
+
+// col is row r's value in column j.
+func (d design) col(r latencyRow, j int) float64 {
+	n := d.intercepts()
+	switch {
+	case j < n:
+		if d.kinds == nil || d.kinds[j] == r.kind {
+			return 1
+		}
+		return 0
+	case j == n+colUncached:
 		return r.unc
-	case 2:
+	case j == n+colRead:
 		return r.read
-	case 3:
-		return r.out
 	}
-	return 1
+	return r.out
 }
 
-// fitLatency fits time = overhead + uncached·a + read·b + output·c (ms) on
+// kindsIn lists the request kinds of rows, in kind order.
+func kindsIn(rows []latencyRow) []sim.RequestKind {
+	var seen [sim.NumRequestKinds]bool
+	for _, r := range rows {
+		seen[r.kind] = true
+	}
+	var out []sim.RequestKind
+	for _, k := range sim.RequestKinds() {
+		if seen[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// fitLatency fits time = intercept + uncached·a + read·b + output·c (ms) on
 // the fit requests with a recorded duration, by robust regression bounded
-// below (overhead ≥ 0, a, b, c ≥ 1000/MaxRateTPS); the rates are 1000/a
-// etc. When every fit request records its time to first token, the first
-// three terms are fitted on it and c on the decoding time that follows. A
-// column that does not vary in the fit set keeps the scenario's value.
-func fitLatency(reqs []Request, split, residuals string, scen sim.Latency, loss Loss) (*LatencyFit, error) {
+// below (intercepts ≥ 0, a, b, c ≥ 1000/MaxRateTPS); the rates are 1000/a
+// etc. With kinds, each request kind of the fit set has its own intercept:
+// the least is overhead_ms and each kind's excess its kind_ms term (a kind
+// absent from the fit set keeps the scenario's term); without, one
+// intercept is overhead_ms. When every fit request records its time to
+// first token, the intercepts, a and b are fitted on it and c on the
+// decoding time that follows. A rate column that does not vary in the fit
+// set keeps the scenario's value.
+func fitLatency(reqs []Request, split, residuals string, scen sim.Latency, loss Loss, kinds bool) (*LatencyFit, error) {
 	rows, split := latencyRows(reqs, split)
 	var fitRows []latencyRow
 	ttft := true
@@ -162,33 +213,51 @@ func fitLatency(reqs []Request, split, residuals string, scen sim.Latency, loss 
 	if len(fitRows) < 5 {
 		return nil, fmt.Errorf("latency: %d fit requests with a recorded duration (need 5 or more)", len(fitRows))
 	}
-	f := &LatencyFit{Split: split, Residuals: residuals, TTFT: ttft, FitRequests: len(fitRows), ScenarioLatency: scen}
+	f := &LatencyFit{Split: split, Residuals: residuals, TTFT: ttft, Kinds: kinds, FitRequests: len(fitRows), ScenarioLatency: scen}
 	f.FitSessions = countSessions(fitRows)
 
-	kept := [4]float64{scen.OverheadMs, 1000 / scen.PrefillTPS, 1000 / scen.CachedPrefillTPS, 1000 / scen.DecodeTPS}
-	var coef [4]float64
-	var free [4]bool
-	var notes [4]string
-	free[0] = true
-	for j := 1; j < 4; j++ {
+	var d design
+	if kinds {
+		d.kinds = kindsIn(fitRows)
+	}
+	n, w := d.intercepts(), d.width()
+	kept := make([]float64, w)
+	free := make([]bool, w)
+	rateNotes := [numRates]string{}
+	for j := range n {
+		free[j] = true
+		kept[j] = scen.OverheadMs
+		if kinds {
+			kept[j] += scen.Kinds.Of(d.kinds[j])
+		}
+	}
+	for j, v := range []float64{1000 / scen.PrefillTPS, 1000 / scen.CachedPrefillTPS, 1000 / scen.DecodeTPS} {
+		c := d.rate(j)
+		kept[c] = v
 		xs := make([]float64, len(fitRows))
 		for i, r := range fitRows {
-			xs[i] = col(r, j)
+			xs[i] = d.col(r, c)
 		}
-		free[j] = variance(xs) > 0
-		if !free[j] {
-			notes[j] = "kept: this column does not vary in the fit set"
-			if j == 2 && split == SplitRecorded {
-				notes[j] = "kept: the recorded usage does not split cached from uncached prompt tokens"
+		free[c] = variance(xs) > 0
+		if !free[c] {
+			rateNotes[j] = "kept: this column does not vary in the fit set"
+			if j == colRead && split == SplitRecorded {
+				rateNotes[j] = "kept: the recorded usage does not split cached from uncached prompt tokens"
 			}
 		}
 	}
 	target := func(r latencyRow) float64 { return r.ms }
-	groups := [][]int{{0, 1, 2, 3}}
-	if ttft {
-		// Time to first token on (1, uncached, read); decoding on output.
-		groups = [][]int{{0, 1, 2}, {3}}
+	all := make([]int, w)
+	for j := range all {
+		all[j] = j
 	}
+	groups := [][]int{all}
+	if ttft {
+		// Time to first token on the intercepts, uncached and read; decoding on output.
+		groups = [][]int{all[:w-1], {d.rate(colOutput)}}
+	}
+	coef := append([]float64(nil), kept...)
+	atBound := make([]bool, w)
 	for gi, g := range groups {
 		tgt := target
 		if ttft {
@@ -198,35 +267,53 @@ func fitLatency(reqs []Request, split, residuals string, scen sim.Latency, loss 
 				tgt = func(r latencyRow) float64 { return r.ms - r.ttft }
 			}
 		}
-		res, err := fitColumns(fitRows, g, free, kept, tgt, residuals, loss)
+		res, err := fitColumns(fitRows, d, g, free, kept, tgt, residuals, loss)
 		if err != nil {
 			return nil, fmt.Errorf("latency: %w", err)
 		}
 		f.Iterations = max(f.Iterations, res.iterations)
 		for _, j := range g {
 			if free[j] {
-				coef[j] = res.beta[j]
-				if res.atBound[j] {
-					if j == 0 {
-						notes[j] = "at its bound 0: the data would give a negative overhead"
-					} else {
-						notes[j] = fmt.Sprintf("at its bound %g tokens/s: these tokens show no measurable time", MaxRateTPS)
-					}
-				}
-			} else {
-				coef[j] = kept[j]
+				coef[j], atBound[j] = res.beta[j], res.atBound[j]
 			}
 		}
 	}
 	lat := scen
-	lat.OverheadMs = round(coef[0], 0)
-	lat.PrefillTPS = roundRate(1000 / coef[1])
-	lat.CachedPrefillTPS = roundRate(1000 / coef[2])
-	lat.DecodeTPS = round(1000/coef[3], 1)
+	lat.OverheadMs = round(slices.Min(coef[:n]), 0)
+	lat.PrefillTPS = roundRate(1000 / coef[d.rate(colUncached)])
+	lat.CachedPrefillTPS = roundRate(1000 / coef[d.rate(colRead)])
+	lat.DecodeTPS = round(1000/coef[d.rate(colOutput)], 1)
 	lat.JitterCV = 0
-	vals := []float64{lat.OverheadMs, lat.PrefillTPS, lat.CachedPrefillTPS, lat.DecodeTPS}
-	for j, n := range latencyNames {
-		f.Params = append(f.Params, Param{Name: n, Value: vals[j], Fitted: free[j], Note: notes[j]})
+	overheadNote := ""
+	if atBound[slices.Index(coef[:n], slices.Min(coef[:n]))] {
+		overheadNote = "at its bound 0: the data would give a negative overhead"
+	}
+	f.Params = append(f.Params, Param{Name: "overhead_ms", Value: lat.OverheadMs, Scenario: scen.OverheadMs, Fitted: true, Note: overheadNote})
+	for j, name := range rateNames {
+		c := d.rate(j)
+		note := rateNotes[j]
+		if free[c] && atBound[c] {
+			note = fmt.Sprintf("at its bound %g tokens/s: these tokens show no measurable time", MaxRateTPS)
+		}
+		f.Params = append(f.Params, Param{Name: name, Value: []float64{lat.PrefillTPS, lat.CachedPrefillTPS, lat.DecodeTPS}[j],
+			Scenario: []float64{scen.PrefillTPS, scen.CachedPrefillTPS, scen.DecodeTPS}[j], Fitted: free[c], Note: note})
+	}
+	if kinds {
+		for _, k := range sim.RequestKinds() {
+			j := slices.Index(d.kinds, k)
+			if j < 0 {
+				f.Params = append(f.Params, Param{Name: "kind_ms." + k.String(), Value: scen.Kinds.Of(k), Scenario: scen.Kinds.Of(k),
+					Note: "kept: no request of this kind in the fit set"})
+				continue
+			}
+			v := math.Max(0, round(coef[j], 0)-lat.OverheadMs)
+			lat.Kinds.Set(k, v)
+			note := ""
+			if v == 0 {
+				note = "the fastest kind: its time is overhead_ms"
+			}
+			f.Params = append(f.Params, Param{Name: "kind_ms." + k.String(), Value: v, Scenario: scen.Kinds.Of(k), Fitted: true, Note: note})
+		}
 	}
 	pred, rec := predictions(lat, fitRows)
 	f.RSquared = rSquared(pred, rec)
@@ -242,16 +329,16 @@ func fitLatency(reqs []Request, split, residuals string, scen sim.Latency, loss 
 }
 
 type columnsFit struct {
-	beta       [4]float64
-	atBound    [4]bool
+	beta       []float64
+	atBound    []bool
 	iterations int
 }
 
 // fitColumns fits target ≈ Σ_j∈g coef_j · col_j over the free columns of g
 // (the kept ones' contribution known), bounded below, with residuals on a
 // log scale or absolute, every session weighing the same.
-func fitColumns(rows []latencyRow, g []int, free [4]bool, kept [4]float64, target func(latencyRow) float64, residuals string, loss Loss) (columnsFit, error) {
-	var out columnsFit
+func fitColumns(rows []latencyRow, d design, g []int, free []bool, kept []float64, target func(latencyRow) float64, residuals string, loss Loss) (columnsFit, error) {
+	out := columnsFit{beta: make([]float64, d.width()), atBound: make([]bool, d.width())}
 	var idx []int
 	for _, j := range g {
 		if free[j] {
@@ -272,20 +359,18 @@ func fitColumns(rows []latencyRow, g []int, free [4]bool, kept [4]float64, targe
 		var o float64
 		for _, j := range g {
 			if !free[j] {
-				o += kept[j] * col(r, j)
+				o += kept[j] * d.col(r, j)
 			}
 		}
 		xi := make([]float64, len(idx))
 		for k, j := range idx {
-			xi[k] = col(r, j)
+			xi[k] = d.col(r, j)
 		}
 		x, y, w, off = append(x, xi), append(y, t), append(w, weights[i]), append(off, o)
 	}
 	lower := make([]float64, len(idx))
 	for k, j := range idx {
-		if j == 0 {
-			lower[k] = 0
-		} else {
+		if j >= d.intercepts() {
 			lower[k] = 1000 / MaxRateTPS
 		}
 	}

@@ -33,6 +33,9 @@ type Config struct {
 	// Jitter writes the fitted jitter_cv into the calibrated latency (for
 	// distributions); without it the written latency is deterministic.
 	Jitter bool
+	// NoKinds fits one overhead for every request instead of a term per
+	// request kind (kind_ms), the formula before request kinds.
+	NoKinds bool
 }
 
 // Result is a calibration's outcome: one ModelFit per model group of the
@@ -44,6 +47,7 @@ type Result struct {
 	Seed      int64       `json:"seed"`
 	Loss      Loss        `json:"loss"`
 	Residuals string      `json:"residuals"`
+	Kinds     bool        `json:"request_kinds"`
 	Tokenizer string      `json:"tokenizer"`
 	Jitter    bool        `json:"jitter_written"`
 	Warnings  []string    `json:"warnings,omitempty"`
@@ -133,7 +137,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Traces: cfg.Traces, Test: cfg.Test, FitOn: cfg.FitOn.String(), Seed: cfg.Seed, Loss: cfg.Loss,
-		Residuals: cfg.Residuals, Tokenizer: cfg.Params.Tokenizer, Jitter: cfg.Jitter, fitOn: cfg.FitOn, data: cfg.Data}
+		Residuals: cfg.Residuals, Kinds: !cfg.NoKinds, Tokenizer: cfg.Params.Tokenizer, Jitter: cfg.Jitter, fitOn: cfg.FitOn, data: cfg.Data}
 	if len(cfg.Test) > 0 {
 		res.testSessions = nTest
 	}
@@ -255,7 +259,7 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 		}
 		return nil
 	}
-	lf, err := fitLatency(reqs, cfg.Split, cfg.Residuals, m.Latency, cfg.Loss)
+	lf, err := fitLatency(reqs, cfg.Split, cfg.Residuals, m.Latency, cfg.Loss, !cfg.NoKinds)
 	if err != nil {
 		mf.Problems = append(mf.Problems, err.Error())
 		if mf.Overhead == nil {
@@ -284,7 +288,7 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 	}
 	rows, _ := latencyRows(reqs, lf.Split)
 	mf.HeldOut = evaluate(rows, sessions, det.Latency, m.Latency, lf.JitterCV, fr, cfg.Seed)
-	mf.HeldOut.InSample = bestInSample(rows)
+	mf.HeldOut.InSample = bestInSample(rows, lf.Kinds)
 	return nil
 }
 
@@ -297,6 +301,9 @@ func withJitter(lat sim.Latency, cv float64) sim.Latency {
 	}
 	c := math.Sqrt(1 + cv*cv)
 	lat.OverheadMs = round(lat.OverheadMs*c, 0)
+	for _, k := range sim.RequestKinds() {
+		lat.Kinds.Set(k, round(lat.Kinds.Of(k)*c, 0))
+	}
 	lat.PrefillTPS = roundRate(lat.PrefillTPS / c)
 	lat.CachedPrefillTPS = roundRate(lat.CachedPrefillTPS / c)
 	lat.DecodeTPS = round(lat.DecodeTPS/c, 1)

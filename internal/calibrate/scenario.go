@@ -38,6 +38,10 @@ type ScenarioOptions struct {
 	// Inputs are paths a written file must not replace (traces, catalogs,
 	// the starting scenario).
 	Inputs []string
+	// Set, when not nil, receives the files to write: the caller adds its
+	// own outputs and commits them all at once. When nil, WriteScenarios
+	// writes its files as one set of its own.
+	Set *atomicfile.Set
 }
 
 // Written is one calibrated scenario.
@@ -117,21 +121,32 @@ func WriteScenarios(r *Result, opt ScenarioOptions) ([]Written, error) {
 	if opt.Path == "" {
 		return out, nil
 	}
+	set := opt.Set
+	if set == nil {
+		set = atomicfile.NewSet()
+	}
 	for _, w := range out {
 		if w.HeldOut != "" {
-			if err := writeHeldOut(r, w); err != nil {
-				return nil, err
+			if err := writeHeldOut(r, w, set.File(w.HeldOut)); err != nil {
+				set.Abort()
+				return nil, fmt.Errorf("write held-out sessions: %w", err)
 			}
 		}
-		if err := atomicfile.WriteFile(w.Scenario, w.YAML, 0o644); err != nil {
+		if err := os.WriteFile(set.File(w.Scenario), w.YAML, 0o644); err != nil {
+			set.Abort()
 			return nil, fmt.Errorf("write scenario: %w", err)
+		}
+	}
+	if opt.Set == nil {
+		if err := set.Commit(nil); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
 }
 
-// writeHeldOut writes the held-out sessions of w's model group.
-func writeHeldOut(r *Result, w Written) error {
+// writeHeldOut writes the held-out sessions of w's model group to path.
+func writeHeldOut(r *Result, w Written, path string) error {
 	var group string
 	for _, mf := range r.Models {
 		if mf.Model == w.Model {
@@ -139,7 +154,7 @@ func writeHeldOut(r *Result, w Written) error {
 		}
 	}
 	src := r.data.source(group, false)
-	return atomicfile.Write(w.HeldOut, 0o644, func(f *os.File) error {
+	return atomicfile.Write(path, 0o644, func(f *os.File) error {
 		tw := traces.NewWriter(f, true)
 		for s, err := range heldOut(src) {
 			if err != nil {

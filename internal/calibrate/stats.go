@@ -75,6 +75,21 @@ func rSquared(pred, rec []float64) float64 {
 	return 1 - ssr/sst
 }
 
+// rSquaredLog is rSquared of the logarithms: the share of the variance of
+// log times the predictions explain (NaN without positive values).
+func rSquaredLog(pred, rec []float64) float64 {
+	var lp, lr []float64
+	for i := range rec {
+		if pred[i] > 0 && rec[i] > 0 {
+			lp, lr = append(lp, math.Log(pred[i])), append(lr, math.Log(rec[i]))
+		}
+	}
+	if len(lr) == 0 {
+		return math.NaN()
+	}
+	return rSquared(lp, lr)
+}
+
 // sessionsOf counts distinct sessions of the requests.
 func sessionsOf(rs []*Request) int {
 	seen := map[string]bool{}

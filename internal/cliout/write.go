@@ -3,10 +3,10 @@ package cliout
 import (
 	"encoding/csv"
 	"encoding/json"
-	"fmt"
 	"io"
 	"strings"
 
+	"github.com/defersim/defersim/internal/csvsafe"
 	"github.com/spf13/cobra"
 )
 
@@ -30,7 +30,7 @@ func WriteCSV(w io.Writer, header []string, rows [][]string) error {
 	for _, r := range rows {
 		safe := make([]string, len(r))
 		for i, c := range r {
-			safe[i] = csvSafe(c)
+			safe[i] = csvsafe.Cell(c)
 		}
 		if err := cw.Write(safe); err != nil {
 			return err
@@ -38,22 +38,6 @@ func WriteCSV(w io.Writer, header []string, rows [][]string) error {
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-func csvSafe(s string) string {
-	if s == "" || !strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return s
-	}
-	if isNumber(s) {
-		return s
-	}
-	return "'" + s
-}
-
-func isNumber(s string) bool {
-	var f float64
-	_, err := fmt.Sscan(s, &f)
-	return err == nil && strings.TrimLeft(s, "+-0123456789.eE") == ""
 }
 
 // MDEscape neutralises Markdown table and emphasis syntax in s.

@@ -22,3 +22,28 @@ func TestText(t *testing.T) {
 		}
 	}
 }
+
+func TestCell(t *testing.T) {
+	for in, want := range map[string]string{
+		"-2.5":            "-2.5",
+		"+1e3":            "+1e3",
+		"-0":              "-0",
+		"-2+3":            "'-2+3",
+		"-":               "'-",
+		"=1":              "'=1",
+		"@x":              "'@x",
+		"12":              "12",
+		"-1e":             "'-1e",
+		"sess-1":          "sess-1",
+		"":                "",
+		"-1.5e-3":         "-1.5e-3",
+		"+":               "'+",
+		"--1":             "'--1",
+		"-inf":            "'-inf",
+		"-1,=HYPERLINK()": "'-1,=HYPERLINK()",
+	} {
+		if got := Cell(in); got != want {
+			t.Errorf("Cell(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -93,11 +93,14 @@ func writePerRequest(path, name string, out *Output) error {
 		return fmt.Errorf("write %s: the run kept a bounded number of fidelity pairs", name)
 	}
 	for _, p := range out.Run.Fidelity {
-		rec := ""
+		rec, recIn := "", ""
 		if p.RecordedMs > 0 {
 			rec = f(p.RecordedMs)
 		}
-		w.Write([]string{csvsafe.Text(p.Session), strconv.Itoa(p.Request), strconv.FormatInt(p.RecordedInput, 10),
+		if p.RecordedInput >= 0 {
+			recIn = strconv.FormatInt(p.RecordedInput, 10)
+		}
+		w.Write([]string{csvsafe.Text(p.Session), strconv.Itoa(p.Request), recIn,
 			strconv.FormatInt(p.SimInput, 10), rec, f(p.SimMs)})
 	}
 	w.Flush()
