@@ -1,12 +1,8 @@
 package runner
 
 import (
-	"context"
 	"strings"
 	"testing"
-
-	"github.com/defersim/defersim/scenarios"
-	defaultdata "github.com/defersim/defersim/scenarios/default"
 )
 
 // TestAssumptionsAreGenerated pins issue 15's "assumption notes are
@@ -16,7 +12,7 @@ import (
 // select (the hand-written note that did was false), and the latency
 // source and the catalogs' source are stated.
 func TestAssumptionsAreGenerated(t *testing.T) {
-	sc, err := scenarios.Parse([]byte(`name: a
+	out := runYAML(t, `name: a
 traces: [embedded:trace.jsonl.gz]
 catalogs: [embedded:catalog]
 strategies:
@@ -30,19 +26,7 @@ strategies:
   - name: words
     base: anchor-e1-budget8k
     search: {mode: keyword, k: 5}
-`), "a.yaml", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := FromScenario(sc, Overrides{}, defaultdata.FS())
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Bootstrap = -1
-	out, err := Run(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+`, Overrides{})
 	got := map[string]string{}
 	for _, a := range out.Info.Assumptions {
 		got[a.Name] = a.Value + " | " + a.Source

@@ -1,12 +1,10 @@
 package runner
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/defersim/defersim/scenarios"
-	defaultdata "github.com/defersim/defersim/scenarios/default"
 )
 
 // TestCoincidentPresetsAreNamed pins issue 15's honest defaults: on the
@@ -18,21 +16,8 @@ import (
 func TestCoincidentPresetsAreNamed(t *testing.T) {
 	run := func(extra string) *Output {
 		t.Helper()
-		sc, err := scenarios.Parse([]byte("name: c\nseed: 42\ntraces: [embedded:trace.jsonl.gz]\ncatalogs: [embedded:catalog]\n"+
-			"strategies: [eager, anchor-e1-budget8k, anchor-e4-budget-or-categorical]\n"+extra), "c.yaml", "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg, err := FromScenario(sc, Overrides{}, defaultdata.FS())
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg.Bootstrap = -1
-		out, err := Run(context.Background(), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
+		return runYAML(t, "name: c\nseed: 42\ntraces: [embedded:trace.jsonl.gz]\ncatalogs: [embedded:catalog]\n"+
+			"strategies: [eager, anchor-e1-budget8k, anchor-e4-budget-or-categorical]\n"+extra, Overrides{})
 	}
 	co := run("").Results.Coincident
 	if len(co) != 1 || strings.Join(co[0].Strategies, ",") != "anchor-e1-budget8k,anchor-e4-budget-or-categorical" {
@@ -51,15 +36,7 @@ func TestCoincidentPresetsAreNamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := FromScenario(sc, Overrides{}, defaultdata.FS())
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Bootstrap = -1
-	out, err := Run(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := runScenario(t, sc, Overrides{})
 	if co := out.Results.Coincident; len(co) != 0 {
 		t.Errorf("the default scenario has coincident strategies: %+v", co)
 	}

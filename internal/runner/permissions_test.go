@@ -1,11 +1,8 @@
 package runner
 
 import (
-	"context"
 	"testing"
 
-	"github.com/defersim/defersim/scenarios"
-	defaultdata "github.com/defersim/defersim/scenarios/default"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -16,21 +13,8 @@ import (
 func TestScenarioAllowListDenies(t *testing.T) {
 	run := func(perm string) *Output {
 		t.Helper()
-		sc, err := scenarios.Parse([]byte("name: p\ntraces: [embedded:trace.jsonl.gz]\ncatalogs: [embedded:catalog]\n"+
-			"strategies: [eager, claude-code-default]\n"+perm), "p.yaml", "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg, err := FromScenario(sc, Overrides{}, defaultdata.FS())
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg.Bootstrap = -1
-		out, err := Run(context.Background(), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
+		return runYAML(t, "name: p\ntraces: [embedded:trace.jsonl.gz]\ncatalogs: [embedded:catalog]\n"+
+			"strategies: [eager, claude-code-default]\n"+perm, Overrides{})
 	}
 	name := sim.Metrics[sim.MDeniedCalls].Name
 	open := run("")

@@ -1,14 +1,12 @@
 package runner
 
 import (
-	"context"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/defersim/defersim/internal/shareddata"
 	"github.com/defersim/defersim/scenarios"
-	defaultdata "github.com/defersim/defersim/scenarios/default"
 )
 
 // TestShippedScenariosRun pins that every scenario shipped in scenarios/
@@ -43,15 +41,7 @@ func TestShippedScenariosRun(t *testing.T) {
 			if err := sc.CheckPaths(); err != nil {
 				t.Fatalf("not runnable as shipped: %v", err)
 			}
-			cfg, err := FromScenario(sc, Overrides{}, defaultdata.FS())
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg.Bootstrap = -1
-			out, err := Run(context.Background(), cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			out := runScenario(t, sc, Overrides{})
 			if r := out.Info.Resolution; r == nil || r.Calls == 0 || r.Unresolved != 0 {
 				t.Errorf("resolution = %+v, want every call resolved", r)
 			}

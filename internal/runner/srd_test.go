@@ -39,16 +39,7 @@ strategies:
 	}
 	run := func(srd []string) *Output {
 		t.Helper()
-		cfg, err := FromScenario(sc, Overrides{SRD: srd}, defaultdata.FS())
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg.Bootstrap = -1
-		out, err := Run(context.Background(), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
+		return runScenario(t, sc, Overrides{SRD: srd})
 	}
 	embedded := run(nil)
 	own := run([]string{filepath.Join("testdata", "srd-default")})
