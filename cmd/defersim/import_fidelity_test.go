@@ -225,16 +225,8 @@ func TestImportedTauBenchUsesItsCatalog(t *testing.T) {
 	src := shareddata.Path(t, "sessions", "tau-bench", "historical_trajectories", "gpt-4o-airline.json")
 	cats := shareddata.Path(t, "catalogs")
 	tmp := t.TempDir()
-	trace := filepath.Join(tmp, "tau.jsonl.gz")
-	if out, code := runCLI(t, "trace", "import", "--from", "tau-bench", src, "-o", trace); code != 0 {
-		t.Fatalf("import exit %d:\n%s", code, out)
-	}
-	outDir := filepath.Join(tmp, "out")
-	if out, code := runCLI(t, "run", "--traces", trace, "--strategies", "eager,claude-code-default", "--no-report",
-		"--bootstrap", "-1", "-q", "-o", outDir); code != 0 {
-		t.Fatalf("run exit %d:\n%s", code, out)
-	}
-	res := readResultsFile(t, filepath.Join(outDir, "results.json"))
+	trace := importTrace(t, tmp, "tau.jsonl.gz", "--from", "tau-bench", src)
+	res := runTrace(t, trace, "--strategies", "eager,claude-code-default")
 	if r := res.Run.Resolution; r == nil || r.Calls != 1164 || r.Resolved != 1164 {
 		t.Errorf("resolution = %+v, want all 1,164 calls resolved exactly", r)
 	}
@@ -279,15 +271,35 @@ func TestImportedTau2Runs(t *testing.T) {
 		"tau2-airline/get_flight_status (unknown tool, 92)", "tau2-telecom/get_details_by_id (unknown tool, 47)")
 	wantStop(t, tmp, "--traces", trace, "--catalogs", shareddata.Path(t, "catalogs"))(
 		"1518 of 1518 tool calls (100.0%) did not resolve", "tau2-airline/transfer_to_human_agents (unknown server, 480)")
-	outDir := filepath.Join(tmp, "out")
-	if out, code := runCLI(t, "run", "--traces", trace, "--allow-unresolved", "--strategies", "eager", "--no-report",
-		"--bootstrap", "-1", "-q", "-o", outDir); code != 0 {
-		t.Fatalf("run --allow-unresolved exit %d:\n%s", code, out)
-	}
-	res := readResultsFile(t, filepath.Join(outDir, "results.json"))
+	res := runTrace(t, trace, "--allow-unresolved", "--strategies", "eager")
 	if r := res.Run.Resolution; r == nil || r.Calls != 1518 || r.SchemaApproximate != 1342 || r.UnknownTool != 176 || !r.AllowUnresolved {
 		t.Errorf("resolution = %+v, want 1,518 calls: 1,342 approximate, 176 unknown tools, allowed", r)
 	}
+}
+
+// importTrace runs `trace import ARGS -o TMP/NAME` and returns the trace.
+func importTrace(t *testing.T, tmp, name string, args ...string) string {
+	t.Helper()
+	trace := filepath.Join(tmp, name)
+	if out, code := runCLI(t, append(append([]string{"trace", "import"}, args...), "-o", trace)...); code != 0 {
+		t.Fatalf("import exit %d:\n%s", code, out)
+	}
+	return trace
+}
+
+// runTrace runs `run --traces TRACE ARGS` (no report, no bootstrap) and
+// returns the results it wrote.
+func runTrace(t *testing.T, trace string, args ...string) *report.Results {
+	t.Helper()
+	dir, err := os.MkdirTemp(filepath.Dir(trace), "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	args = append(append([]string{"run", "--traces", trace}, args...), "--no-report", "--bootstrap", "-1", "-q", "-o", dir)
+	if out, code := runCLI(t, args...); code != 0 {
+		t.Fatalf("%q: exit %d:\n%s", args, code, out)
+	}
+	return readResultsFile(t, filepath.Join(dir, "results.json"))
 }
 
 // wantStop runs `run ARGS` and wants exit status 2 with a message holding
@@ -332,18 +344,9 @@ func readResultsFile(t *testing.T, path string) *report.Results {
 // their share).
 func TestImportedGatewayRuns(t *testing.T) {
 	fixture := filepath.Join("..", "..", "traces", "importers", "testdata")
-	tmp := t.TempDir()
-	trace := filepath.Join(tmp, "gw.jsonl.gz")
-	if out, code := runCLI(t, "trace", "import", "--from", "openai-messages", filepath.Join(fixture, "gateway", "sessions.jsonl"),
-		"--tools", filepath.Join(fixture, "gateway", "catalog"), "--search-tool", "route", "--execute-tool", "execute-tool", "-o", trace); code != 0 {
-		t.Fatalf("import exit %d:\n%s", code, out)
-	}
-	outDir := filepath.Join(tmp, "out")
-	if out, code := runCLI(t, "run", "--traces", trace, "--strategies", "eager,claude-code-default", "--no-report",
-		"--bootstrap", "-1", "-q", "-o", outDir); code != 0 {
-		t.Fatalf("run exit %d:\n%s", code, out)
-	}
-	res := readResultsFile(t, filepath.Join(outDir, "results.json"))
+	trace := importTrace(t, t.TempDir(), "gw.jsonl.gz", "--from", "openai-messages", filepath.Join(fixture, "gateway", "sessions.jsonl"),
+		"--tools", filepath.Join(fixture, "gateway", "catalog"), "--search-tool", "route", "--execute-tool", "execute-tool")
+	res := runTrace(t, trace, "--strategies", "eager,claude-code-default")
 	if r := res.Run.Resolution; r == nil || r.Calls != 5 || r.Resolved != 5 || r.SearchResults != 7 || r.SearchResultsUnknown != 0 {
 		t.Errorf("resolution = %+v, want 5 calls resolved exactly and the 7 returned tools all served", r)
 	}
