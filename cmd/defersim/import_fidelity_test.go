@@ -271,6 +271,12 @@ func TestImportedTau2Runs(t *testing.T) {
 		"tau2-airline/get_flight_status (unknown tool, 92)", "tau2-telecom/get_details_by_id (unknown tool, 47)")
 	wantStop(t, tmp, "--traces", trace, "--catalogs", shareddata.Path(t, "catalogs"))(
 		"1518 of 1518 tool calls (100.0%) did not resolve", "tau2-airline/transfer_to_human_agents (unknown server, 480)")
+	// The threshold decides: 11.6% unresolved stops a run allowing 11%
+	// and not one allowing 12%.
+	wantStop(t, tmp, "--traces", trace, "--max-unresolved", "0.11")("176 of 1518 tool calls (11.6%) did not resolve", "more than the 11% allowed")
+	if r := runTrace(t, trace, "--max-unresolved", "0.12", "--strategies", "eager").Run.Resolution; r == nil || r.MaxUnresolvedShare != 0.12 || r.AllowUnresolved {
+		t.Errorf("resolution = %+v, want the 12%% threshold recorded", r)
+	}
 	res := runTrace(t, trace, "--allow-unresolved", "--strategies", "eager")
 	if r := res.Run.Resolution; r == nil || r.Calls != 1518 || r.SchemaApproximate != 1342 || r.UnknownTool != 176 || !r.AllowUnresolved {
 		t.Errorf("resolution = %+v, want 1,518 calls: 1,342 approximate, 176 unknown tools, allowed", r)
@@ -302,8 +308,9 @@ func runTrace(t *testing.T, trace string, args ...string) *report.Results {
 	return readResultsFile(t, filepath.Join(dir, "results.json"))
 }
 
-// wantStop runs `run ARGS` and wants exit status 2 with a message holding
-// every one of the returned function's strings, and no results.json.
+// wantStop runs `run ARGS` and wants exit status 2 with the unresolved
+// inputs' message holding every one of the returned function's strings,
+// and no results.json.
 func wantStop(t *testing.T, tmp string, args ...string) func(want ...string) {
 	t.Helper()
 	dir, err := os.MkdirTemp(tmp, "stopped")
@@ -313,7 +320,7 @@ func wantStop(t *testing.T, tmp string, args ...string) func(want ...string) {
 	out, code := runCLI(t, append(append([]string{"run"}, args...), "--no-report", "--bootstrap", "-1", "-q", "-o", dir)...)
 	return func(want ...string) {
 		t.Helper()
-		ok := code == 2 && strings.Contains(out, "more than the 1% allowed")
+		ok := code == 2 && strings.Contains(out, "did not resolve against the catalogs, more than the")
 		for _, w := range want {
 			ok = ok && strings.Contains(out, w)
 		}
