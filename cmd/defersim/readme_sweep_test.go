@@ -15,7 +15,8 @@ import (
 // warm-set size trades re-searches against tokens (fewer extra round
 // trips for both deferring strategies; Copilot's cost rises, Claude Code's
 // falls, as the README says) — and the strategy it cannot change (eager)
-// is flagged unchanged rather than shown as eight identical rows.
+// is flagged unchanged, in sweep.json and in the plot's legend, rather
+// than shown as eight identical rows.
 func TestREADMESweepVaries(t *testing.T) {
 	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
@@ -57,6 +58,14 @@ func TestREADMESweepVaries(t *testing.T) {
 	}
 	if len(sw.Unchanged) != 1 || sw.Unchanged[0].Strategy != "eager" || sw.Unchanged[0].Reason == "" {
 		t.Errorf("unchanged = %+v, want eager alone, with a reason", sw.Unchanged)
+	}
+	// The plot flags it too, in the legend.
+	svg, err := os.ReadFile(filepath.Join(dir, "sweep-strategy.warm.max_tools-cost_usd.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(svg), "eager (unchanged)") || strings.Contains(string(svg), "claude-code-default (unchanged)") {
+		t.Error("the sweep plot's legend does not flag eager (alone) as unchanged")
 	}
 	for _, s := range []string{"claude-code-default", "copilot-cli-30"} {
 		f, l := first[s], last[s]
