@@ -58,6 +58,9 @@ func TestPermissionsAllowList(t *testing.T) {
 			}
 		})
 	}
+	if !Metrics[MDeniedCalls].LowerIsBetter {
+		t.Error("denied_calls is not lower-is-better")
+	}
 	// b's 700 ms are saved when b is denied.
 	out := run(newEngine([]string{"a"}, nil))
 	if d := open[0].Values[MSessionMs] - out[0].Values[MSessionMs]; !(d >= 700) {
