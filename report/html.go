@@ -118,10 +118,10 @@ func htmlReport(res *Results, plots []renderedPlot) ([]byte, error) {
 		data.Resolution = resolutionRows(r)
 		data.ResolutionText = []string{thresholdText(r) + ".", otherInputsText(r) + "."}
 		if len(r.TopUnresolved) > 0 {
-			data.ResolutionText = append(data.ResolutionText, "Most called unresolved: "+toolList(r.TopUnresolved, 10)+".")
+			data.ResolutionText = append(data.ResolutionText, "Most called unresolved: "+toolList(r.TopUnresolved, r.UnresolvedTools, 10)+".")
 		}
 		if len(r.NotExact) > 0 {
-			data.ResolutionText = append(data.ResolutionText, "Schema not exact: "+toolList(r.NotExact, 10)+".")
+			data.ResolutionText = append(data.ResolutionText, "Schema not exact: "+toolList(r.NotExact, r.NotExactTools, 10)+".")
 		}
 	}
 	for _, p := range plots {

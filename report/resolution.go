@@ -64,12 +64,14 @@ func otherInputsText(r *sim.ResolutionInfo) string {
 		fmtInt(float64(r.CatalogChangesMissing)), fmtInt(float64(r.SessionsWithoutServers)), fmtInt(float64(r.Sessions)))
 }
 
-// toolList names tools with their class and calls.
-func toolList(ts []sim.ToolCount, max int) string {
+// toolList names up to n tools with their class and calls; total is how
+// many distinct tools there are (results of earlier builds: 0, the list's
+// length is used).
+func toolList(ts []sim.ToolCount, total, n int) string {
 	var parts []string
 	for i, t := range ts {
-		if i == max {
-			parts = append(parts, fmt.Sprintf("… (%d more)", len(ts)-max))
+		if i == n {
+			parts = append(parts, fmt.Sprintf("… (%d more)", max(total, len(ts))-n))
 			break
 		}
 		calls := "calls"
@@ -101,10 +103,10 @@ func WriteResolution(w io.Writer, r *sim.ResolutionInfo) error {
 	fmt.Fprintf(w, "  %s\n", thresholdText(r))
 	fmt.Fprintf(w, "  %s\n", otherInputsText(r))
 	if len(r.TopUnresolved) > 0 {
-		fmt.Fprintf(w, "  most called unresolved: %s\n", toolList(r.TopUnresolved, 10))
+		fmt.Fprintf(w, "  most called unresolved: %s\n", toolList(r.TopUnresolved, r.UnresolvedTools, 10))
 	}
 	if len(r.NotExact) > 0 {
-		fmt.Fprintf(w, "  schema not exact: %s\n", toolList(r.NotExact, 10))
+		fmt.Fprintf(w, "  schema not exact: %s\n", toolList(r.NotExact, r.NotExactTools, 10))
 	}
 	return nil
 }
@@ -118,9 +120,9 @@ func resolutionMarkdown(b *strings.Builder, r *sim.ResolutionInfo) {
 	}
 	fmt.Fprintf(b, "\n%s.\n", mdEscape(otherInputsText(r)))
 	if len(r.TopUnresolved) > 0 {
-		fmt.Fprintf(b, "\nMost called unresolved: %s.\n", mdEscape(toolList(r.TopUnresolved, 10)))
+		fmt.Fprintf(b, "\nMost called unresolved: %s.\n", mdEscape(toolList(r.TopUnresolved, r.UnresolvedTools, 10)))
 	}
 	if len(r.NotExact) > 0 {
-		fmt.Fprintf(b, "\nSchema not exact: %s.\n", mdEscape(toolList(r.NotExact, 10)))
+		fmt.Fprintf(b, "\nSchema not exact: %s.\n", mdEscape(toolList(r.NotExact, r.NotExactTools, 10)))
 	}
 }

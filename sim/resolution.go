@@ -174,6 +174,18 @@ func (r *Resolution) Top(n int, classes ...string) []ToolCount {
 	return out[:min(n, len(out))]
 }
 
+// Distinct counts the tools with calls of any of classes (at most
+// maxResolutionTools are told apart).
+func (r *Resolution) Distinct(classes ...string) int {
+	n := 0
+	for k := range r.Tools {
+		if slices.Contains(classes, k.Class) {
+			n++
+		}
+	}
+	return n
+}
+
 // Resolve adds to res how session s resolves against the engine's
 // catalogs, as a run counts it (for tools that read sessions themselves).
 func (e *Engine) Resolve(s *traces.Session, res *Resolution) {

@@ -86,6 +86,10 @@ type ResolutionInfo struct {
 	// missing.
 	TopUnresolved []ToolCount `json:"top_unresolved,omitempty"`
 	NotExact      []ToolCount `json:"schema_not_exact,omitempty"`
+	// UnresolvedTools and NotExactTools count the distinct tools behind
+	// each list (the lists name at most 20).
+	UnresolvedTools int `json:"unresolved_tools,omitempty"`
+	NotExactTools   int `json:"schema_not_exact_tools,omitempty"`
 }
 
 // SRDInfo names a set of routing descriptions (docs/srd.md).

@@ -16,10 +16,12 @@ const topResolutionTools = 20
 
 // resolutionInfo summarises a run's resolution under its policy.
 func resolutionInfo(r *sim.Resolution, maxShare float64, allow bool) *sim.ResolutionInfo {
+	unresolved := []string{sim.ClassUnknownTool, sim.ClassUnknownServer, sim.ClassVersionMissing}
+	notExact := []string{sim.ClassSchemaApproximate, sim.ClassSchemaMissing}
 	info := &sim.ResolutionInfo{Resolution: *r, Unresolved: r.Unresolved(), UnresolvedShare: r.UnresolvedShare(),
 		MaxUnresolvedShare: maxShare, AllowUnresolved: allow,
-		TopUnresolved: r.Top(topResolutionTools, sim.ClassUnknownTool, sim.ClassUnknownServer, sim.ClassVersionMissing),
-		NotExact:      r.Top(topResolutionTools, sim.ClassSchemaApproximate, sim.ClassSchemaMissing)}
+		TopUnresolved: r.Top(topResolutionTools, unresolved...), UnresolvedTools: r.Distinct(unresolved...),
+		NotExact: r.Top(topResolutionTools, notExact...), NotExactTools: r.Distinct(notExact...)}
 	info.Tools = nil
 	return info
 }
@@ -41,7 +43,7 @@ func (e *UnresolvedError) Error() string {
 		b.WriteString("; most frequent: ")
 		for i, t := range r.TopUnresolved {
 			if i == 5 {
-				fmt.Fprintf(&b, ", … (%d more)", len(r.TopUnresolved)-5)
+				fmt.Fprintf(&b, ", … (%d more)", max(r.UnresolvedTools, len(r.TopUnresolved))-5)
 				break
 			}
 			if i > 0 {
