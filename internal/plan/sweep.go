@@ -294,7 +294,8 @@ func Sweep(ctx context.Context, cfg SweepConfig) (*SweepResult, error) {
 	notRead, readers := notReading(base.Strategies, cfg.Spec.Param, reg)
 	values := cfg.Spec.Values()
 	scs := make([]*scenarios.Scenario, len(values))
-	pointNotes := make([][]string, len(values))
+	type refusal struct{ strategy, why string }
+	refused := make([][]refusal, len(values))
 	set := map[string]bool{}      // strategies the value was set on at some point
 	notSet := map[string]string{} // why, for those it never was
 	for i, v := range values {
@@ -305,14 +306,23 @@ func Sweep(ctx context.Context, cfg SweepConfig) (*SweepResult, error) {
 		scs[i] = sc
 		for _, st := range base.Strategies {
 			if why, ok := skipped[st.Name]; ok {
-				if notRead[st.Name] == "" {
-					pointNotes[i] = append(pointNotes[i], fmt.Sprintf("%s not set on %s: %s", cfg.Spec.Param, st.Name, why))
-				}
+				refused[i] = append(refused[i], refusal{st.Name, why})
 				if _, seen := notSet[st.Name]; !seen {
 					notSet[st.Name] = fmt.Sprintf("%v: %s", v, why)
 				}
 			} else {
 				set[st.Name] = true
+			}
+		}
+	}
+	// A point notes the strategies that took other values but not this
+	// one; those that never took one (or do not read the key) are noted
+	// once, for the whole sweep, below.
+	pointNotes := make([][]string, len(values))
+	for i, rs := range refused {
+		for _, r := range rs {
+			if set[r.strategy] && notRead[r.strategy] == "" {
+				pointNotes[i] = append(pointNotes[i], fmt.Sprintf("%s not set on %s: %s", cfg.Spec.Param, r.strategy, r.why))
 			}
 		}
 	}

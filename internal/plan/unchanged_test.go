@@ -82,3 +82,28 @@ func TestSweepValidForNoStrategy(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepNotesNeverSetOnce pins that a strategy the swept value can never
+// be set on (warm.max_tools on a disabled warm set) is noted once for the
+// sweep, not again at every point, and is flagged unchanged.
+func TestSweepNotesNeverSetOnce(t *testing.T) {
+	sc := small(t, 5)
+	sw, err := Sweep(context.Background(), SweepConfig{Scenario: sc,
+		Spec:      SweepSpec{Param: "strategy.warm.max_tools", From: 1, To: 3, Step: 1},
+		Overrides: runner.Overrides{Strategies: []string{"anchor-e0-count30", "claude-code-default"}},
+		Dir:       t.TempDir(), Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sw.Notes) != 1 || !strings.Contains(sw.Notes[0], "anchor-e0-count30: strategy.warm.max_tools is not set at any value") {
+		t.Errorf("notes = %q, want anchor-e0-count30 noted once as never set", sw.Notes)
+	}
+	for _, p := range sw.Points {
+		if len(p.Notes) != 0 {
+			t.Errorf("%s: notes %q repeat the sweep's", p.Label, p.Notes)
+		}
+	}
+	if len(sw.Unchanged) == 0 || sw.Unchanged[0].Strategy != "anchor-e0-count30" {
+		t.Errorf("unchanged = %+v, want anchor-e0-count30 flagged", sw.Unchanged)
+	}
+}
