@@ -127,32 +127,47 @@ func ExplainUnchanged(keys []string, strategies []*StrategyResult, run *sim.RunI
 			sameDeferrable = false
 		}
 	}
-	var reasons, unexplained []string
-	add := func(r string) {
-		if !slices.Contains(reasons, r) {
-			reasons = append(reasons, r)
+	// Reasons share a lead ("deferred mode was off for every request under
+	// each") and add details to it, each said once.
+	var leads, unexplained []string
+	details := map[string][]string{}
+	add := func(lead, detail string) {
+		if _, ok := details[lead]; !ok {
+			leads = append(leads, lead)
+			details[lead] = nil
+		}
+		if detail != "" && !slices.Contains(details[lead], detail) {
+			details[lead] = append(details[lead], detail)
 		}
 	}
+	on, off := "deferred mode was on for every request "+each, "deferred mode was off for every request "+each
 	for _, k := range keys {
 		top, _, _ := strings.Cut(k, ".")
 		th, isThreshold := thresholdOf[k]
 		switch {
 		case isThreshold && allOn:
-			add(fmt.Sprintf("deferred mode was on for every request %s: %s (always deferred)", each, th[0]))
+			add(on, th[0]+" (always deferred)")
 		case isThreshold && allOff:
-			add(fmt.Sprintf("deferred mode was off for every request %s: %s (never deferred)", each, th[1]))
+			add(off, th[1]+" (never deferred)")
 		case allOff:
-			add("deferred mode was off for every request " + each + " (nothing was deferred), so how tools are deferred never applied")
+			add(off, "nothing was deferred, so how tools are deferred never applied")
 		case top == "trigger" && allOn:
-			add("deferred mode was on for every request " + each + ", so the trigger never decided anything")
+			add(on, "the trigger never decided anything")
 		case (top == "always_defer" || top == "never_defer" || top == "scope") && sameDeferrable && (allOn || !categorical):
-			add(fmt.Sprintf("they may defer the same %d tools of the catalogs", deferTools))
+			add(fmt.Sprintf("they may defer the same %d tools of the catalogs", deferTools), "")
 		case (top == "search" || top == "warm" || top == "injection" || top == "echo_schema") && noSearch:
-			add("no tool was searched for or loaded")
+			add("no tool was searched for or loaded", "")
 		case k == "warm.key" && run.Resolution != nil && run.Resolution.VersionChanges == 0:
-			add("no server changed version within a session, so warm sets keyed by name or by fingerprint held the same schemas")
+			add("no server changed version within a session, so warm sets keyed by name or by fingerprint held the same schemas", "")
 		default:
 			unexplained = append(unexplained, k)
+		}
+	}
+	reasons := make([]string, len(leads))
+	for i, l := range leads {
+		reasons[i] = l
+		if d := details[l]; len(d) > 0 {
+			reasons[i] += ": " + strings.Join(d, ", and ")
 		}
 	}
 	return strings.Join(reasons, "; "), unexplained
