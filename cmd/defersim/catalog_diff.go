@@ -28,7 +28,10 @@ with the JSON path of every change (see docs/catalogs.md).
 	cliout.AddJSONAlias(c, format)
 	output := cliout.AddOutput(c, "the diff")
 	c.RunE = func(cmd *cobra.Command, args []string) (err error) {
-		out := cliout.Open(*output, cmd.OutOrStdout())
+		out, err := cliout.Open(*output, cmd.OutOrStdout(), args...)
+		if err != nil {
+			return err
+		}
 		defer commitOutput(out, &err)
 		switch failOn {
 		case "none", "any", "breaking":

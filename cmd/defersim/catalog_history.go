@@ -24,7 +24,10 @@ metadata-only), and the share of releases with at least one breaking change
 	cliout.AddJSONAlias(c, format)
 	output := cliout.AddOutput(c, "the history")
 	c.RunE = func(cmd *cobra.Command, args []string) (err error) {
-		out := cliout.Open(*output, cmd.OutOrStdout())
+		out, err := cliout.Open(*output, cmd.OutOrStdout(), args...)
+		if err != nil {
+			return err
+		}
 		defer commitOutput(out, &err)
 		var cat *catalog.Catalog
 		if catalog.IsManifest(args[0]) {

@@ -33,7 +33,10 @@ o200k_base when it is among the counters.`,
 	cliout.AddJSONAlias(c, format)
 	output := cliout.AddOutput(c, "the statistics")
 	c.RunE = func(cmd *cobra.Command, args []string) (err error) {
-		out := cliout.Open(*output, cmd.OutOrStdout())
+		out, err := cliout.Open(*output, cmd.OutOrStdout(), args...)
+		if err != nil {
+			return err
+		}
 		defer commitOutput(out, &err)
 		counters, err := tokens.ParseList(counterList)
 		if err != nil {

@@ -133,7 +133,10 @@ files were written by different defersim or Go versions.`,
 			}
 			*format, markdown = cliout.Markdown, ""
 		}
-		out := cliout.Open(*output, cmd.OutOrStdout())
+		out, err := cliout.Open(*output, cmd.OutOrStdout())
+		if err != nil {
+			return err
+		}
 		switch *format {
 		case cliout.Markdown:
 			err = check.WriteMarkdown(out, rep)

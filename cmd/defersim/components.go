@@ -27,7 +27,10 @@ one-line description and its parameters. Scenario files name them
 		if err != nil {
 			return err
 		}
-		out := cliout.Open(*output, cmd.OutOrStdout())
+		out, err := cliout.Open(*output, cmd.OutOrStdout())
+		if err != nil {
+			return err
+		}
 		defer commitOutput(out, &err)
 		if *format == cliout.JSON {
 			return cliout.WriteJSON(out, reg.Components())

@@ -55,7 +55,24 @@ func TestOutputOntoInputRefused(t *testing.T) {
 	if err := os.Symlink(trace, link); err != nil {
 		t.Fatal(err)
 	}
-	inputs := []string{trace, results, conv, params, filepath.Join(otherDir, "results.json"), filepath.Join(runDir, "shard.bin")}
+	catFiles, err := filepath.Glob(filepath.Join(cat, "*.json"))
+	if err != nil || len(catFiles) == 0 {
+		t.Fatalf("no catalog file in %s (%v)", cat, err)
+	}
+	catFile := catFiles[0]
+	draftDir := t.TempDir()
+	draftSrc := filepath.Join("..", "..", "srd", "testdata", "draft")
+	for _, name := range []string{"kb-internal.json", "web-search.yaml"} {
+		data, err := os.ReadFile(filepath.Join(draftSrc, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(draftDir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	draft := filepath.Join(draftDir, "web-search.yaml")
+	inputs := []string{trace, results, conv, params, filepath.Join(otherDir, "results.json"), filepath.Join(runDir, "shard.bin"), catFile, draft}
 	before := map[string][]byte{}
 	for _, p := range inputs {
 		b, err := os.ReadFile(p)
@@ -83,6 +100,15 @@ func TestOutputOntoInputRefused(t *testing.T) {
 		{"merge onto its shard", []string{"merge", runDir, runDir}, filepath.Join(runDir, "shard.bin")},
 		{"sweep -o CATALOG_DIR", []string{"sweep", "--traces", trace, "--catalogs", cat, "--param", "params.cold_call_prob=0:0.1:0.1", "-o", cat}, filepath.Join(cat, "sweep.json")},
 		{"plan --growth -o CATALOG_DIR", []string{"plan", results, "--sessions-per-day", "10", "--growth", "1", "--traces", trace, "--catalogs", cat, "-o", cat}, filepath.Join(cat, "plan.json")},
+		// Commands that print a report with -o FILE (issue 18: each wrote
+		// over its input and exited 0).
+		{"trace stats -o", []string{"trace", "stats", trace, "-o", trace}, trace},
+		{"trace validate -o", []string{"trace", "validate", trace, "--catalogs", cat, "-o", trace}, trace},
+		{"tokens -o", []string{"tokens", conv, "-o", conv}, conv},
+		{"catalog stats -o", []string{"catalog", "stats", catFile, "-o", catFile}, catFile},
+		{"catalog diff -o", []string{"catalog", "diff", catFile, catFile, "-o", catFile}, catFile},
+		{"catalog history -o CATALOG_DIR", []string{"catalog", "history", cat, "-o", filepath.Join(cat, "history.txt")}, filepath.Join(cat, "history.txt")},
+		{"srd convert -o over a v0.1 input", []string{"srd", "convert", filepath.Join(draftDir, "kb-internal.json"), draft, "-o", draftDir}, draft},
 		{"trace gen over its params", []string{"trace", "gen", "--params", params, "-o", filepath.Dir(params)}, filepath.Join(filepath.Dir(params), "params.yaml")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/srd"
 )
 
@@ -40,8 +40,11 @@ problems (nothing is converted), 2 when a file cannot be read or written.`,
 				return writeLint(cmd.OutOrStdout(), len(srds), probs)
 			}
 			names := srd.NamesOf(srds, nil, nil)
-			var stream strings.Builder
-			converted := 0
+			type convertedSRD struct {
+				name string
+				yaml []byte
+			}
+			var conv []convertedSRD
 			for _, s := range srds {
 				if s.Draft == nil {
 					continue
@@ -50,27 +53,42 @@ problems (nothing is converted), 2 when a file cannot be read or written.`,
 				if err != nil {
 					return exitError{code: 2, msg: err.Error()}
 				}
-				converted++
-				if outDir == "" {
-					if converted > 1 {
-						stream.WriteString("---\n")
-					}
-					stream.Write(out)
-					continue
-				}
-				if err := os.MkdirAll(outDir, 0o755); err != nil {
-					return exitError{code: 2, msg: fmt.Sprintf("output directory: %v", err)}
-				}
-				path := filepath.Join(outDir, s.ServerID+".yaml")
-				if err := atomicfile.WriteFile(path, out, 0o644); err != nil {
-					return exitError{code: 2, msg: err.Error()}
-				}
+				conv = append(conv, convertedSRD{s.ServerID + ".yaml", out})
 			}
 			w := cmd.OutOrStdout()
 			if outDir == "" {
-				fmt.Fprint(w, stream.String())
+				for i, c := range conv {
+					if i > 0 {
+						fmt.Fprint(w, "---\n")
+					}
+					w.Write(c.yaml)
+				}
 				return nil
 			}
+			// The converted files are one output set, and none may replace
+			// an input (a v0.1 file in the output directory, or the
+			// directory read whole).
+			guard := outguard.New(args...)
+			for _, c := range conv {
+				if err := guard.Check(filepath.Join(outDir, c.name)); err != nil {
+					return exitError{code: 2, msg: err.Error()}
+				}
+			}
+			set := atomicfile.NewSet()
+			defer set.Abort()
+			stage, err := set.Dir(outDir)
+			if err != nil {
+				return exitError{code: 2, msg: err.Error()}
+			}
+			for _, c := range conv {
+				if err := os.WriteFile(filepath.Join(stage, c.name), c.yaml, 0o644); err != nil {
+					return exitError{code: 2, msg: err.Error()}
+				}
+			}
+			if err := set.Commit(nil); err != nil {
+				return exitError{code: 2, msg: err.Error()}
+			}
+			converted := len(conv)
 			fmt.Fprintf(w, "%d SRDs, %d converted to v%d in %s\n", len(srds), converted, srd.Version, outDir)
 			return nil
 		},

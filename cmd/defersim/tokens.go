@@ -39,7 +39,10 @@ for the bytes/N estimator (bytes/3.5 is the anchor runtime's). Inputs over
 	format := cliout.AddFormat(c, cliout.Text, cliout.JSON)
 	output := cliout.AddOutput(c, "the count")
 	c.RunE = func(cmd *cobra.Command, args []string) (err error) {
-		out := cliout.Open(*output, cmd.OutOrStdout())
+		out, err := cliout.Open(*output, cmd.OutOrStdout(), args...)
+		if err != nil {
+			return err
+		}
 		defer commitOutput(out, &err)
 		counter, err := tokens.ByName(encoding)
 		if err != nil {

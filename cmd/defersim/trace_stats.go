@@ -55,7 +55,10 @@ stdin. The JSON output is described in docs/cli.md.`,
 				return exitError{code: 2, msg: err.Error()}
 			}
 		}
-		out := cliout.Open(*output, cmd.OutOrStdout())
+		out, err := cliout.Open(*output, cmd.OutOrStdout(), args...)
+		if err != nil {
+			return err
+		}
 		if *format == cliout.JSON {
 			rep.Stats = rep.Stats.Truncate(top)
 			if top > 0 && len(rep.Unserved) > top {

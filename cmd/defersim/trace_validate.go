@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -50,8 +51,10 @@ Exit status: 0 when every file is valid, 1 when some file has problems,
 			opts.Tools = idx
 		}
 		rep := validateFiles(&cliout.Inputs{Stdin: cmd.InOrStdin()}, args, opts, len(catalogDirs) == 0 && !noCatalogs)
-		out := cliout.Open(*output, cmd.OutOrStdout())
-		var err error
+		out, err := cliout.Open(*output, cmd.OutOrStdout(), append(slices.Clone(args), catalogDirs...)...)
+		if err != nil {
+			return err
+		}
 		switch *format {
 		case cliout.JSON:
 			err = cliout.WriteJSON(out, rep)

@@ -32,11 +32,14 @@ func TestFormatFlag(t *testing.T) {
 
 func TestSinkWritesFileOnlyOnCommit(t *testing.T) {
 	var stdout bytes.Buffer
-	if s := Open("-", &stdout); s.ToFile() {
-		t.Error("- is not stdout")
+	if s, err := Open("-", &stdout); err != nil || s.ToFile() {
+		t.Errorf("- is not stdout (err %v)", err)
 	}
 	path := filepath.Join(t.TempDir(), "out.txt")
-	s := Open(path, &stdout)
+	s, err := Open(path, &stdout)
+	if err != nil {
+		t.Fatal(err)
+	}
 	s.Write([]byte("hello"))
 	if _, err := os.Stat(path); err == nil {
 		t.Error("file written before Commit")
@@ -46,6 +49,30 @@ func TestSinkWritesFileOnlyOnCommit(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(path); string(data) != "hello" || stdout.Len() != 0 {
 		t.Errorf("file %q, stdout %q", data, stdout.String())
+	}
+}
+
+// TestSinkRefusesAnInput pins issue 18's "every command that writes
+// refuses to write onto any of its inputs" for the -o FILE of the commands
+// that print a report (trace stats, trace validate, tokens, catalog
+// stats/diff/history once overwrote their input and exited 0).
+func TestSinkRefusesAnInput(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.txt")
+	if err := os.WriteFile(in, []byte("input"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout bytes.Buffer
+	for _, out := range []string{in, filepath.Join(dir, ".", "in.txt")} {
+		if _, err := Open(out, &stdout, "other", in); err == nil {
+			t.Errorf("Open(%s) over the input was allowed", out)
+		}
+	}
+	if _, err := Open(filepath.Join(dir, "out.txt"), &stdout, in); err != nil {
+		t.Errorf("a new file was refused: %v", err)
+	}
+	if _, err := Open(filepath.Join(dir, "x.txt"), &stdout, dir); err == nil {
+		t.Error("a file inside an input directory was allowed")
 	}
 }
 

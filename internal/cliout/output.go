@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/outguard"
 )
 
 // Stdio is the name that means stdout as an output and stdin as an input.
@@ -28,13 +29,18 @@ type Sink struct {
 	buf  *bytes.Buffer
 }
 
-// Open returns the sink for path: stdout when path is "" or "-".
-func Open(path string, stdout io.Writer) *Sink {
+// Open returns the sink for path: stdout when path is "" or "-". It
+// refuses a path that is one of inputs (or lies in an input directory), so
+// that no command's -o overwrites what it reads (internal/outguard).
+func Open(path string, stdout io.Writer, inputs ...string) (*Sink, error) {
 	if path == "" || path == Stdio {
-		return &Sink{Writer: stdout}
+		return &Sink{Writer: stdout}, nil
+	}
+	if err := outguard.Check(inputs, path); err != nil {
+		return nil, err
 	}
 	b := &bytes.Buffer{}
-	return &Sink{Writer: b, path: path, buf: b}
+	return &Sink{Writer: b, path: path, buf: b}, nil
 }
 
 // ToFile reports whether the sink writes a file.
