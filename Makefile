@@ -23,7 +23,9 @@ fuzz:
 # COUNT the rounds benchstat needs; compare runs with
 # `benchstat old.txt bench.txt`. Rounds are interleaved (each round runs
 # every selected benchmark once) so that a shared machine's slow spells
-# fall on all benchmarks alike and their ratios stay fair.
+# fall on all benchmarks alike and their ratios stay fair. It ends with
+# the medians of the ratios issues 9 and 20 set targets on
+# (scripts/bench-ratios.sh).
 BENCH ?= .
 COUNT ?= 6
 bench:
@@ -35,3 +37,4 @@ bench:
 		cat bench.round; cat bench.round >> bench.txt; \
 	done
 	rm -f bench.test bench.round
+	sh scripts/bench-ratios.sh bench.txt

@@ -11,6 +11,8 @@ package defersim_test
 // two lines of the same run.
 
 import (
+	"bufio"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"iter"
@@ -19,6 +21,8 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+
+	segjson "github.com/segmentio/encoding/json"
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/runner"
@@ -76,6 +80,10 @@ func BenchmarkDecodeOnly(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	want, err := ceilingLoop(path) // every line is an event
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.SetBytes(st.Size())
 	b.ReportAllocs()
 	var events int64
@@ -90,10 +98,64 @@ func BenchmarkDecodeOnly(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		events = r.Counts().Events
+		if events = r.Counts().Events; events != want {
+			b.Fatalf("read %d events, the file has %d", events, want)
+		}
 		r.Close()
 	}
 	reportRates(b, events, cpu)
+}
+
+// BenchmarkDecodeCeiling is the reference DecodeOnly is measured against:
+// the plainest loop that reads the same file — the standard library's gzip,
+// bufio line splitting and github.com/segmentio/encoding/json into
+// traces.Event, reused — on one core (GOMAXPROCS 1), checking nothing and
+// keeping nothing. scripts/bench-ratios.sh prints DecodeOnly / ceiling.
+func BenchmarkDecodeCeiling(b *testing.B) {
+	path, _ := benchData(b)
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	b.SetBytes(st.Size())
+	b.ReportAllocs()
+	var events int64
+	cpu := processCPU()
+	for b.Loop() {
+		n, err := ceilingLoop(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		events = n
+	}
+	reportRates(b, events, cpu)
+}
+
+// ceilingLoop decodes every line of the gzip'd trace at path into one
+// reused event and returns the number of lines decoded.
+func ceilingLoop(path string) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(bufio.NewReaderSize(f, 64<<10))
+	if err != nil {
+		return 0, err
+	}
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 64<<10), traces.DefaultMaxLineBytes)
+	var ev traces.Event
+	var n int64
+	for sc.Scan() {
+		ev = traces.Event{}
+		if err := segjson.Unmarshal(sc.Bytes(), &ev); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, sc.Err()
 }
 
 // reportRates reports events per second of wall time and the CPU seconds

@@ -6,6 +6,7 @@ require (
 	github.com/DataDog/sketches-go v1.4.8
 	github.com/blevesearch/snowballstem v0.9.0
 	github.com/google/go-cmp v0.7.0
+	github.com/klauspost/compress v1.20.4
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/montanaflynn/stats v0.14.0
 	github.com/pkoukk/tiktoken-go v0.1.8

@@ -59,6 +59,13 @@ func packageImports(t *testing.T) map[string][]string {
 		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != "." || d.Name() == "testdata") {
 			return filepath.SkipDir
 		}
+		if d.IsDir() && path != "." {
+			// A directory with its own go.mod (beam/) is another module, as
+			// for `go list ./...`: its packages are not this module's.
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+				return filepath.SkipDir
+			}
+		}
 		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 			return nil
 		}

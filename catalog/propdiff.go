@@ -27,6 +27,7 @@ func (w *walker) properties(path string, a, b *value) {
 	paired := map[string]bool{}
 	for _, r := range w.renames(a, b, removed, added) {
 		paired[r.from], paired[r.to] = true, true
+		w.renamed = append(w.renamed, renameAt{path: path, from: r.from, to: r.to})
 		w.add(joinKey(path, r.from), KindPropertyRenamed, "to "+r.to+" ("+r.evidence+")")
 	}
 	for _, r := range removed {

@@ -3,6 +3,7 @@ package catalog
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -174,4 +175,97 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// renameAt is a rename found under the "properties" keyword at path.
+type renameAt struct{ path, from, to string }
+
+// PropertyRename is a property of a tool's input schema that the newer
+// version renamed (with evidence, as Diff reports it): in the object the
+// property names Parent lead to from the root of the arguments (empty: the
+// root), From became To.
+type PropertyRename struct {
+	Parent   []string
+	From, To string
+}
+
+// PropertyRenames lists the renames Diff reports between two definitions
+// of a tool (a older, b newer) in the properties of objects nested through
+// "properties" alone (renames under items, unions, pattern properties or
+// definitions are left out), in Diff's order. It is nil when the input
+// schemas are equal or cannot be read.
+func PropertyRenames(a, b *Tool) []PropertyRename {
+	av, aerr := toolValue(a)
+	bv, berr := toolValue(b)
+	if aerr != nil || berr != nil {
+		return nil
+	}
+	as, bs := readSchema(av.get("inputSchema")), readSchema(bv.get("inputSchema"))
+	if equal(as, bs) {
+		return nil
+	}
+	budget := maxSteps
+	w := &walker{budget: &budget, refs: map[[2]string]bool{}, roots: [2]*value{as, bs}}
+	w.changed, w.reaches = changedDefs(w.roots), map[*value]bool{}
+	w.schema("inputSchema", as, bs)
+	var out []PropertyRename
+	for _, r := range w.renamed {
+		if parent, ok := propertyParent(r.path); ok {
+			out = append(out, PropertyRename{Parent: parent, From: r.from, To: r.to})
+		}
+	}
+	return out
+}
+
+// propertyParent reads a path of the form inputSchema(.properties.KEY)*
+// .properties and returns the KEYs; ok is false for any other path.
+func propertyParent(path string) (parent []string, ok bool) {
+	segs, ok := splitPath(path)
+	if !ok || len(segs) < 2 || segs[0] != "inputSchema" || len(segs)%2 != 0 {
+		return nil, false
+	}
+	for i := 1; i < len(segs); i += 2 {
+		if segs[i] != "properties" {
+			return nil, false
+		}
+		if i+1 < len(segs) {
+			parent = append(parent, segs[i+1])
+		}
+	}
+	return parent, true
+}
+
+// splitPath splits a path built by joinKey into its keys; ok is false when
+// it holds an array index or cannot be read.
+func splitPath(p string) (keys []string, ok bool) {
+	for i := 0; i < len(p); {
+		switch p[i] {
+		case '.':
+			i++
+			fallthrough
+		default:
+			j := i
+			for j < len(p) && p[j] != '.' && p[j] != '[' {
+				j++
+			}
+			if j == i {
+				return nil, false
+			}
+			keys = append(keys, p[i:j])
+			i = j
+		case '[':
+			q, err := strconv.QuotedPrefix(p[i+1:])
+			if err != nil {
+				return nil, false // an index, or not a quoted key
+			}
+			key, err := strconv.Unquote(q)
+			end := i + 1 + len(q)
+			if err != nil || end >= len(p) || p[end] != ']' {
+				return nil, false
+			}
+			keys = append(keys, key)
+			i = end + 1
+		}
+	}
+	return keys, true
 }

@@ -23,6 +23,9 @@ type walker struct {
 	// nest counts the references and unions being expanded around this
 	// comparison; past maxNest they are compared keyword by keyword.
 	nest int
+	// renamed lists the property renames found, with the path of the
+	// "properties" keyword holding them (for PropertyRenames).
+	renamed []renameAt
 }
 
 // maxNest bounds how many references and unions one comparison expands

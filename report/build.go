@@ -193,6 +193,7 @@ func DefaultBootstrapMetrics() []string {
 		sim.Metrics[sim.MSessionMs].Name,
 		sim.Metrics[sim.MExtraRoundTrips].Name,
 		sim.Metrics[sim.MMalformedCalls].Name,
+		sim.Metrics[sim.MIgnoredArguments].Name,
 		sim.Metrics[sim.MCacheHitRatio].Name,
 		sim.Metrics[sim.MSearches].Name,
 		sim.Metrics[sim.MSearchMisses].Name,

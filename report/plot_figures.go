@@ -229,9 +229,38 @@ func errorsFigure(res *Results) figure {
 			rateDots(res, sim.MExtraRoundTrips, "Extra round trips", "model requests per 1,000 sessions"),
 		},
 	}
+	// Ignored arguments get their own panel when a strategy has any: calls
+	// the server accepts but that lose an argument (a silent failure).
+	ignored := 0.0
+	for _, v := range means(res, sim.MIgnoredArguments, 1) {
+		ignored += v
+	}
+	title := "Malformed calls and extra round trips"
+	about := "The left panel counts, per 1,000 sessions, tool calls the server rejects (arguments that fail the served " +
+		"schema, or a call with no schema in view), the right panel model requests that exist only because of deferral " +
+		"(searches, retries, nudges), each dot with the confidence interval of its mean: a whisker that reaches the " +
+		"baseline's value means the data cannot tell the two apart. Lower is better in both; a strategy that saves " +
+		"tokens by adding round trips pays for it in latency."
+	if ignored > 0 {
+		fig.Panels = append(fig.Panels[:1], rateDots(res, sim.MIgnoredArguments, "Ignored arguments", ""), fig.Panels[1])
+		for i := range fig.Panels { // three panels: short axis labels (the title gives the unit)
+			fig.Panels[i].XLabel = "per 1,000 sessions"
+		}
+		title = "Malformed calls, ignored arguments and extra round trips"
+		fig.Header.Title = title + " per 1,000 sessions (mean, 95% CI)"
+		about = "The left panel counts, per 1,000 sessions, tool calls the server rejects (arguments that fail the served " +
+			"schema, or a call with no schema in view), the middle one calls it accepts with an argument its schema does not " +
+			"define (a renamed or removed property sent from a stale schema, which the server silently ignores), the right " +
+			"one model requests that exist only because of deferral (searches, retries, nudges), each dot with the " +
+			"confidence interval of its mean: a whisker that reaches the baseline's value means the data cannot tell the two " +
+			"apart. Lower is better in all three."
+	}
 	note := "Dots: mean per 1,000 sessions; whiskers: 95% bootstrap confidence intervals of the mean."
-	if finite(fig.Panels[0].Ref) || finite(fig.Panels[1].Ref) {
-		note += " Dashed line: the baseline's value."
+	for _, p := range fig.Panels {
+		if finite(p.Ref) {
+			note += " Dashed line: the baseline's value."
+			break
+		}
 	}
 	if by := malformedByClass(res); by != "" {
 		note += " Malformed calls by class, all strategies: " + by + "."
@@ -239,14 +268,7 @@ func errorsFigure(res *Results) figure {
 		note += " No strategy produced a malformed call."
 	}
 	fig.Note = note
-	return figure{
-		Name: PlotErrors, Title: "Malformed calls and extra round trips", draw: fig,
-		About: "The left panel counts, per 1,000 sessions, tool calls the server rejects (arguments that fail the served " +
-			"schema, or a call with no schema in view), the right panel model requests that exist only because of deferral " +
-			"(searches, retries, nudges), each dot with the confidence interval of its mean: a whisker that reaches the " +
-			"baseline's value means the data cannot tell the two apart. Lower is better in both; a strategy that saves " +
-			"tokens by adding round trips pays for it in latency.",
-	}
+	return figure{Name: PlotErrors, Title: title, draw: fig, About: about}
 }
 
 func paretoFigure(res *Results) figure {

@@ -6,12 +6,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/vg"
 
 	"github.com/defersim/defersim/internal/chart"
+	"github.com/defersim/defersim/sim"
 )
 
 func TestFiguresRenderDeterministically(t *testing.T) {
@@ -167,5 +169,40 @@ func TestSweepPlot(t *testing.T) {
 		if err := SweepPlot("p", tc.values, tc.results, tc.metric, dir); err == nil {
 			t.Errorf("%s: no error", tc.name)
 		}
+	}
+}
+
+// TestErrorsFigureShowsIgnoredArguments pins that the errors figure gets
+// a panel for ignored arguments (accepted calls that lose an argument)
+// when a strategy has any, between malformed calls and extra round trips,
+// and keeps its two panels otherwise.
+func TestErrorsFigureShowsIgnoredArguments(t *testing.T) {
+	res := sampleResults(t, 3, 30)
+	panels := func() []string {
+		var out []string
+		for _, p := range errorsFigure(res).draw.(chart.DotFigure).Panels {
+			out = append(out, p.Title)
+		}
+		return out
+	}
+	if got := panels(); !slices.Equal(got, []string{"Malformed calls", "Extra round trips"}) {
+		t.Fatalf("without ignored arguments: panels %v", got)
+	}
+	name := sim.Metrics[sim.MIgnoredArguments].Name
+	d := res.Strategies[1].Metrics[name]
+	d.Mean, d.MeanCI = 0.02, &Interval{Low: 0.01, High: 0.03}
+	res.Strategies[1].Metrics[name] = d
+	if got := panels(); !slices.Equal(got, []string{"Malformed calls", "Ignored arguments", "Extra round trips"}) {
+		t.Fatalf("with ignored arguments: panels %v", got)
+	}
+	f := errorsFigure(res)
+	if _, _, err := chart.Encode(f.draw); err != nil {
+		t.Fatal(err)
+	}
+	if dp := f.draw.(chart.DotFigure).Panels[1]; dp.Values[1] != 20 || dp.Low[1] != 10 || dp.High[1] != 30 {
+		t.Errorf("ignored arguments panel: %v [%v, %v] per 1,000 sessions, want 20 [10, 30]", dp.Values[1], dp.Low[1], dp.High[1])
+	}
+	if strings.Count(f.About, ". ") != 1 {
+		t.Errorf("about text is not two sentences: %q", f.About)
 	}
 }

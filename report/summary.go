@@ -52,6 +52,10 @@ func Summary(w io.Writer, res *Results) error {
 	if i := argBest(res, sim.MMalformedCalls, malformed, false); i >= 0 && malformed[i] > 0 {
 		parts = append(parts, fmt.Sprintf("most malformed calls: %s (%s per 1,000 sessions)", res.Strategies[i].Name, fmtCount(malformed[i])))
 	}
+	ignored := means(res, sim.MIgnoredArguments, perThousand)
+	if i := argBest(res, sim.MIgnoredArguments, ignored, false); i >= 0 && ignored[i] > 0 {
+		parts = append(parts, fmt.Sprintf("most ignored arguments: %s (%s per 1,000 sessions)", res.Strategies[i].Name, fmtCount(ignored[i])))
+	}
 	if len(parts) == 0 {
 		lines = append(lines, "Errors:               no extra round trips and no malformed calls under any strategy")
 	} else {

@@ -45,7 +45,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown nested key", "strategies:\n  - name: a\n    trigger: {mode: never, modee: x}\n",
 			"scen.yaml:3: strategies[0].trigger.modee: unknown key (want mode|count|budget|counter|percent|categorical)"},
 		{"unknown strategy key", "strategies:\n  - preset: eager\n    inject: inline\n",
-			"scen.yaml:3: strategies[0].inject: unknown key (want name|description|source|trigger|scope|always_defer|never_defer|warm|injection|search|directory|rejected|transport|discovery|echo_schema)"},
+			"scen.yaml:3: strategies[0].inject: unknown key (want name|description|source|trigger|scope|always_defer|never_defer|warm|injection|search|directory|rejected|transport|discovery|echo_schema|cache_layout)"},
 		{"wrong type int", "seed: abc\nstrategies: [eager]\n",
 			`scen.yaml:1: seed: want an integer, got string "abc"`},
 		{"wrong type string", "name: 12\nstrategies: [eager]\n",
@@ -112,7 +112,7 @@ func TestParseErrors(t *testing.T) {
 		{"params unknown", "params:\n  think_ms: 2\nstrategies: [eager]\n",
 			"scen.yaml:2: params.think_ms: unknown key (want tokenizer|message_overhead_tokens|tool_overhead_tokens|request_overhead_tokens|search_tool_tokens|default_tool_ms|search_exec_ms|user_think_ms|nudge_prob|cold_call_prob|cold_call_well_formed_prob|nudge_tokens|bytes_per_token|query_model|cache_warm_start|connect_ms|list_ms|select_prob)"},
 		{"matrix unknown path", "strategies: [eager]\nmatrix:\n  base: eager\n  vary:\n    warm.kee: [name]\n",
-			`scen.yaml:5: matrix.vary.warm.kee: unknown key "kee" (want key|max_tools|max_tokens|eviction|disabled)`},
+			`scen.yaml:5: matrix.vary.warm.kee: unknown key "kee" (want key|max_tools|max_tokens|counter|eviction|disabled|clear)`},
 		{"matrix template", "strategies: [eager]\nmatrix:\n  base: claude-code-default\n  name: cc\n  vary:\n    warm.key: [name, fingerprint]\n",
 			`scen.yaml:3: matrix.name: template "cc" lacks {warm.key}: every vary key must appear in the name`},
 		{"matrix bad value", "strategies: [eager]\nmatrix:\n  - base: claude-code-default\n    vary:\n      injection: [inline, sideways]\n",
@@ -386,6 +386,14 @@ func TestPaths(t *testing.T) {
 	}
 	if _, err := Load(filepath.Join(dir, "missing.yaml")); err == nil {
 		t.Error("no error for a missing file")
+	}
+	// URLs (read by the Beam pipeline) are kept as written.
+	s, err = Parse([]byte("traces: [gs://b/t.jsonl.gz]\ncatalogs: [s3://b/cats]\nstrategies: [eager]\n"), "s.yaml", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"gs://b/t.jsonl.gz", "s3://b/cats"}, append(s.Traces, s.Catalogs...)); d != "" {
+		t.Error(d)
 	}
 }
 

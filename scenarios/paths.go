@@ -22,9 +22,10 @@ func (s *Scenario) pathLists() []pathList {
 }
 
 // resolvePath makes p relative to the scenario file's directory (embedded
-// and absolute paths are kept).
+// and absolute paths, and URLs of a filesystem — gs://…, s3://…, for the
+// Beam pipeline — are kept).
 func resolvePath(baseDir, p string) string {
-	if strings.HasPrefix(p, EmbeddedPrefix) || filepath.IsAbs(p) || baseDir == "" {
+	if strings.HasPrefix(p, EmbeddedPrefix) || filepath.IsAbs(p) || baseDir == "" || strings.Contains(p, "://") {
 		return p
 	}
 	return filepath.Join(baseDir, p)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Prints the ratios issue 9 sets targets on, per round of a `make bench`
+# Prints the ratios issues 9 and 20 set targets on, per round of a `make bench`
 # file (rounds are interleaved, so each ratio compares two benchmarks run
 # a few seconds apart) and their median: wall (sec/op) and CPU
 # (cpu-sec/op). Usage: scripts/bench-ratios.sh [bench.txt]
@@ -26,6 +26,7 @@ function ratio(a, b, kind, label,   r, k, v, i, j, t) {
 END {
 	for (kind = 0; kind < 2; kind++) {
 		K = kind ? "cpu" : "wall"
+		ratio("DecodeOnly", "DecodeCeiling", K, "DecodeOnly / DecodeCeiling (target <= 1.25 in CPU)")
 		ratio("Replay/strategies=8", "DecodeOnly", K, "Replay 8 strategies / DecodeOnly (target <= 2)")
 		ratio("Replay/strategies=32", "Replay/strategies=8", K, "Replay 32 / Replay 8 strategies (target <= 3)")
 		ratio("Replay/strategies=1", "DecodeOnly", K, "Replay 1 strategy / DecodeOnly")

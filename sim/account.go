@@ -118,9 +118,17 @@ func (e *Engine) deniedTokens() int64 {
 	return e.deniedTok
 }
 
+// validate classifies a call made against the seen schema and served
+// another: "" (valid) or a class of package validation. A validator that
+// takes renames is told the properties the served schema renamed.
 func (e *Engine) validate(seen, served *Tool, args []byte) string {
 	if e.validator == nil {
 		return ""
+	}
+	if rv, ok := e.validator.(RenamingValidator); ok {
+		if rn := e.renames(seen, served); len(rn) > 0 {
+			return rv.CheckRenamed(seen.schema, served.schema, args, rn)
+		}
 	}
 	return e.validator.Check(seen.schema, served.schema, args)
 }
@@ -182,7 +190,8 @@ func firstReply(v *[NumMetrics]float64, now, t0 float64, layerMs *[numLayers]flo
 }
 
 // classify files the validation outcome of a call made against a stale
-// schema: valid, or malformed of its class.
+// schema: valid, malformed of its class, or accepted with an argument the
+// served schema ignores (not malformed: the call runs).
 func classify(v *[NumMetrics]float64, class string) {
 	switch class {
 	case "":
@@ -195,6 +204,8 @@ func classify(v *[NumMetrics]float64, class string) {
 		v[MMalformedType]++
 	case validation.ClassEnum:
 		v[MMalformedEnum]++
+	case validation.ClassIgnoredArgument:
+		v[MIgnoredArguments]++
 	default:
 		v[MMalformedOther]++
 	}

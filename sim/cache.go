@@ -51,7 +51,8 @@ type BreakpointPlacer interface {
 	Breakpoints(dst []int, l PromptLayout) []int
 }
 
-// PromptLayout says where the parts of a prompt end, as block indices.
+// PromptLayout says where the parts of a prompt end, as block indices, and
+// which breakpoint layout the runtime uses.
 type PromptLayout struct {
 	// ToolsEnd is the last block of tools[] (-1 when tools[] is empty);
 	// SystemEnd the last of the system prompt and directory; Last the
@@ -59,6 +60,34 @@ type PromptLayout struct {
 	ToolsEnd, SystemEnd, Last int
 	// Messages is how many message blocks follow SystemEnd.
 	Messages int
+	// User is the block of the current (latest) user message, -1 when
+	// there is none yet.
+	User int
+	// Layout names the runtime's breakpoint layout (BreakpointLayouts);
+	// "" is the cache's own (cache.layout).
+	Layout string
+}
+
+// Breakpoint layouts: where a runtime marks an explicit-breakpoint cache,
+// in priority order (a cache with fewer breakpoints takes the first ones).
+const (
+	// LayoutLastMessage: the last message, the end of tools[], the end of
+	// the system prompt and directory, the second-to-last message.
+	LayoutLastMessage = "last-message"
+	// LayoutCurrentUser: the end of the system prompt and directory, the
+	// end of tools[], the current user message, the second-to-last message
+	// (the anchor runtime's four breakpoints, REFERENCE §1).
+	LayoutCurrentUser = "current-user"
+)
+
+// BreakpointLayouts lists the breakpoint layouts, the default first.
+func BreakpointLayouts() []string { return []string{LayoutLastMessage, LayoutCurrentUser} }
+
+func checkLayout(field, layout string) error {
+	if layout == "" {
+		return nil
+	}
+	return oneOf(field, layout, BreakpointLayouts()...)
 }
 
 type cacheModel struct {
@@ -80,6 +109,8 @@ func registerCaches(r *Registry) error {
 		Description: "explicit breakpoints (last message, end of tools[], end of system and directory, second-to-last message); a request reads the longest live prefix near a breakpoint",
 		Params: append([]Param{ttl, minTok,
 			{Name: "cache.breakpoints", Type: "int", Default: "4", Meaning: "most breakpoints per request"},
+			{Name: "cache.layout", Type: "string", Default: LayoutLastMessage,
+				Meaning: "where requests mark breakpoints unless the strategy says (cache_layout): last-message, or current-user (the anchor runtime's: system, tools, current user message, second-to-last message)"},
 			{Name: "cache.lookback", Type: "int", Default: "20", Meaning: "blocks before a breakpoint searched for a cached prefix"}}, mult...)},
 		cacheModel{check: checkAnthropicCache, new: func(cfg CacheConfig) PromptCache { return newAnthropicCache(cfg) }}); err != nil {
 		return err
@@ -105,10 +136,13 @@ func checkAnthropicCache(c CacheConfig) error {
 	if c.Lookback == 0 {
 		return fieldErr("cache.lookback", "0: an anthropic cache needs a positive lookback")
 	}
-	return nil
+	return checkLayout("cache.layout", c.Layout)
 }
 
 func checkOpenAICache(c CacheConfig) error {
+	if c.Layout != "" {
+		return fieldErr("cache.layout", "%q: an openai cache marks no breakpoints (every prefix is cached)", c.Layout)
+	}
 	if c.TTLSeconds == 0 {
 		return fieldErr("cache.ttl_s", "0: an openai cache needs a positive TTL")
 	}
@@ -127,6 +161,7 @@ type anthropicCache struct {
 	min      int64
 	lookback int
 	maxBP    int                // breakpoints per request
+	layout   string             // cache.layout
 	entries  map[uint64]float64 // prefix hash -> expiry (ms)
 	// seen is a 4096-bit filter with the bit of every hash written since
 	// Reset set (bit number: the hash's top 12 bits), so that most of the
@@ -144,16 +179,28 @@ func newAnthropicCache(cfg CacheConfig) *anthropicCache {
 	if bp <= 0 {
 		bp = 4
 	}
-	return &anthropicCache{ttlMs: cfg.TTLSeconds * 1000, min: cfg.MinTokens, lookback: lb, maxBP: bp, entries: map[uint64]float64{}}
+	return &anthropicCache{ttlMs: cfg.TTLSeconds * 1000, min: cfg.MinTokens, lookback: lb, maxBP: bp, layout: cfg.Layout,
+		entries: map[uint64]float64{}}
 }
 
-// Breakpoints places at most maxBP breakpoints, by priority: the last
-// message, the end of tools[], the end of the system prompt and
-// directory, the second-to-last message.
+// Breakpoints places at most maxBP breakpoints of the request's layout
+// (l.Layout, else cache.layout), by priority: under last-message the last
+// message, the end of tools[], the end of the system prompt and directory,
+// the second-to-last message; under current-user the end of the system
+// prompt and directory, the end of tools[], the current user message, the
+// second-to-last message.
 func (c *anthropicCache) Breakpoints(dst []int, l PromptLayout) []int {
-	cands := [4]int{l.Last, l.ToolsEnd, l.SystemEnd, l.Last - 1}
+	rolling := l.Last - 1
 	if l.Messages < 2 {
-		cands[3] = -1
+		rolling = -1
+	}
+	layout := l.Layout
+	if layout == "" {
+		layout = c.layout
+	}
+	cands := [4]int{l.Last, l.ToolsEnd, l.SystemEnd, rolling}
+	if layout == LayoutCurrentUser {
+		cands = [4]int{l.SystemEnd, l.ToolsEnd, l.User, rolling}
 	}
 	start := len(dst)
 	for _, b := range cands {

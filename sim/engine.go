@@ -61,7 +61,8 @@ type Engine struct {
 	allow      []string
 	deny       []string
 	validator  ArgValidator
-	fidelity   int // strategy index, -1 none
+	renameMemo renameMemo // properties renamed between two definitions (validate.go)
+	fidelity   int        // strategy index, -1 none
 	upgrades   []Upgrade
 	domains    Domains
 	// flags[s][tool id] caches per-strategy facts about each tool.
@@ -123,13 +124,13 @@ func NewEngine(cfg Config) (*Engine, error) {
 			return nil, fmt.Errorf("strategy %s: %w", s.Name, err)
 		}
 		plans[i] = p
-		if name := p.estimate; name != "" {
-			if _, ok := counters[name]; !ok {
-				c, err := reg.newCounter(name)
+		for _, c := range []struct{ what, name string }{{"trigger counter", p.estimate}, {"warm counter", s.Warm.Counter}} {
+			if _, ok := counters[c.name]; !ok && c.name != "" {
+				counter, err := reg.newCounter(c.name)
 				if err != nil {
-					return nil, fmt.Errorf("strategy %s: trigger counter: %w", s.Name, err)
+					return nil, fmt.Errorf("strategy %s: %s: %w", s.Name, c.what, err)
 				}
-				counters[name] = c
+				counters[c.name] = counter
 			}
 		}
 	}
@@ -140,6 +141,11 @@ func NewEngine(cfg Config) (*Engine, error) {
 	e := &Engine{strategies: cfg.Strategies, plans: plans, cache: cacheModel, model: cfg.Model, params: cfg.Params, seed: cfg.Seed,
 		content: content, raw: raw, rankers: &rankerCache{}, allow: cfg.Allow, deny: cfg.Deny, validator: cfg.Validator, fidelity: -1}
 	e.tables = buildToolTables(cfg.Catalog, content, counters, cfg.Params.ToolOverheadTokens, local)
+	for i, p := range plans {
+		if name := cfg.Strategies[i].Warm.Counter; name != "" {
+			p.warmCost = e.tables.estimatesByID(name)
+		}
+	}
 	for _, u := range cfg.Upgrades {
 		if e.tables.byKey[u.Server+"@"+u.To] == nil {
 			return nil, fmt.Errorf("upgrade of %s to %s: no such server version in the catalogs (have %s)", u.Server, u.To, strings.Join(e.tables.versions[u.Server], ", "))
@@ -185,6 +191,9 @@ func (e *Engine) staticTrigger(si int, tables []*serverTable, flags []uint8) boo
 			if flags[ti.id]&flagDeferrable != 0 {
 				st.DeferrableTools++
 				st.DeferrableTokens += ti.tokens
+				if estMap != nil {
+					st.EstimatedDeferrableTokens += estMap[ti.fp]
+				}
 			}
 		}
 	}

@@ -33,6 +33,10 @@ type CacheConfig struct {
 	// Lookback (anthropic): a breakpoint finds a cached prefix at most this
 	// many blocks before it.
 	Lookback int `yaml:"lookback,omitempty" json:"lookback,omitempty"`
+	// Layout (anthropic): where requests mark breakpoints, unless the
+	// strategy says (Strategy.CacheLayout): "last-message" (default) or
+	// "current-user" (BreakpointLayouts).
+	Layout string `yaml:"layout,omitempty" json:"layout,omitempty"`
 	// Step (openai): cached prefixes are counted in steps of this many tokens.
 	Step            int64   `yaml:"step,omitempty" json:"step,omitempty"`
 	WriteMultiplier float64 `yaml:"write_multiplier" json:"write_multiplier"`

@@ -131,8 +131,12 @@ func (r *replayer) buildPrompt() (*Prompt, int64) {
 	last := len(pm.blocks) - 1
 	p.Breakpoints = p.Breakpoints[:0]
 	if r.st.placer != nil {
+		user := -1
+		if r.st.userMsg >= 0 {
+			user = static + r.st.userMsg
+		}
 		p.Breakpoints = r.st.placer.Breakpoints(p.Breakpoints,
-			PromptLayout{ToolsEnd: toolsEnd, SystemEnd: sysEnd, Last: last, Messages: len(msgs)})
+			PromptLayout{ToolsEnd: toolsEnd, SystemEnd: sysEnd, Last: last, Messages: len(msgs), User: user, Layout: r.p.cacheLayout})
 	}
 	return p, pm.schemaCum[last]
 }

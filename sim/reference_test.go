@@ -33,6 +33,7 @@ type refReplay struct {
 	cache     PromptCache
 	placer    BreakpointPlacer
 	tables    []*serverTable // the registry
+	runFP     uint64         // the registry's fingerprint at the last run start
 	warm      []WarmEntry
 	seq       int
 	transient []*Tool
@@ -46,6 +47,7 @@ type refReplay struct {
 	requests  int
 	step      int
 	lastUser  string
+	userMsg   int // index in msgs of the latest user message (-1: none)
 	started   bool
 	connected map[string]bool
 	listed    map[string]bool
@@ -61,7 +63,7 @@ func (e *Engine) replayReference(n *Need, si int, wrap func(PromptCache) PromptC
 	r := &refReplay{e: e, p: e.plans[si], s: &e.strategies[si], si: si, n: n, wantFid: si == e.fidelity,
 		out: &Outcome{}, rng: rand.New(rand.NewPCG(uint64(e.seed), hashString(n.SessionID))), rankers: rankers,
 		cache: wrap(inner), connected: map[string]bool{}, listed: map[string]bool{}, active: map[string]bool{},
-		msgSeq: mix(hashString(n.SessionID), 1)}
+		msgSeq: mix(hashString(n.SessionID), 1), userMsg: -1}
 	r.placer, _ = inner.(BreakpointPlacer)
 	if len(n.Servers) == 0 {
 		for _, name := range e.tables.names {
@@ -75,6 +77,7 @@ func (e *Engine) replayReference(n *Need, si int, wrap func(PromptCache) PromptC
 		}
 		sortTables(r.tables)
 	}
+	r.runFP = registryFingerprint(r.tables)
 	for i := range n.Steps {
 		st := &n.Steps[i]
 		switch st.Kind {
@@ -90,7 +93,10 @@ func (e *Engine) replayReference(n *Need, si int, wrap func(PromptCache) PromptC
 				r.t0 = r.clock
 			}
 			r.start()
-			r.lastUser = st.Text
+			if fp := registryFingerprint(r.tables); r.p.clearOnChange && fp != r.runFP {
+				r.runFP, r.warm = fp, nil // a run starts on a changed registry: the warm set is emptied
+			}
+			r.lastUser, r.userMsg = st.Text, len(r.msgs)
 			r.requests = 0
 			r.appendMsg(st.TextTokens, false)
 		case StepCanned:
@@ -186,6 +192,9 @@ func (r *refReplay) deferredMode() bool {
 			if r.deferrable(ti) {
 				st.DeferrableTools++
 				st.DeferrableTokens += ti.tokens
+				if r.p.estimate != "" {
+					st.EstimatedDeferrableTokens += r.e.tables.estBy[r.p.estimate][ti.fp]
+				}
 			}
 		}
 	}
@@ -200,6 +209,18 @@ func (r *refReplay) ColdAlwaysDefer() bool {
 	for _, t := range r.tables {
 		for _, ti := range t.tools {
 			if matchList(r.s.AlwaysDefer, ti.server, ti.name) && !matchList(r.s.NeverDefer, ti.server, ti.name) && r.loaded(ti) == nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ColdDeferrable implements TriggerState.
+func (r *refReplay) ColdDeferrable() bool {
+	for _, t := range r.tables {
+		for _, ti := range t.tools {
+			if r.deferrable(ti) && r.loaded(ti) == nil {
 				return true
 			}
 		}
@@ -259,7 +280,12 @@ func (r *refReplay) prompt() (*Prompt, int64) {
 		p.CumTokens = append(p.CumTokens, cum)
 	}
 	if r.placer != nil {
-		p.Breakpoints = r.placer.Breakpoints(nil, PromptLayout{ToolsEnd: toolsEnd, SystemEnd: sysEnd, Last: len(blocks) - 1, Messages: len(r.msgs)})
+		user := -1
+		if r.userMsg >= 0 {
+			user = sysEnd + 1 + r.userMsg
+		}
+		p.Breakpoints = r.placer.Breakpoints(nil, PromptLayout{ToolsEnd: toolsEnd, SystemEnd: sysEnd, Last: len(blocks) - 1,
+			Messages: len(r.msgs), User: user, Layout: r.p.cacheLayout})
 	}
 	return p, schema
 }
@@ -560,7 +586,7 @@ func (r *refReplay) warmAdd(ti *Tool) {
 	over := func() bool {
 		var tokens int64
 		for _, w := range r.warm {
-			tokens += w.Tool.tokens
+			tokens += warmSize(r.p.warmCost, w.Tool)
 		}
 		return (r.s.Warm.MaxTools > 0 && len(r.warm) > r.s.Warm.MaxTools) || (r.s.Warm.MaxTokens > 0 && tokens > r.s.Warm.MaxTokens)
 	}

@@ -131,6 +131,7 @@ func (r *replayer) run(n *Need, si int, out *Outcome, wantFid bool) {
 	r.fid = r.fid[:0]
 	r.pm.tver++
 	r.useSet(r.sess.set)
+	r.st.runFP = r.st.set.fp
 
 	for i := range n.Steps {
 		st := &n.Steps[i]
@@ -163,7 +164,8 @@ func (r *replayer) userStep(st *Step, i int) {
 		s.t0 = s.clock
 	}
 	r.startOnce()
-	s.lastUser, s.userStep = st.Text, i
+	r.runStart()
+	s.lastUser, s.userStep, s.userMsg = st.Text, i, len(s.msgs)
 	s.turnOpen = true
 	r.appendMsg(st.TextTokens, false)
 }

@@ -21,6 +21,12 @@ type plan struct {
 	eviction Eviction
 	// disabled: no warm set; a load serves until the end of its step.
 	disabled bool
+	// clearOnChange: the warm set is emptied at a run start when the
+	// registry's fingerprint changed since the previous one (warm.clear).
+	clearOnChange bool
+	// warmCost is every tool's size under warm.counter, by tool id (nil:
+	// no counter; filled by NewEngine once the tools are counted).
+	warmCost []int64
 
 	inTools bool       // loaded schemas join tools[] (the injection's rule)
 	result  LoadResult // what a tool_search result holds per loaded tool
@@ -33,6 +39,7 @@ type plan struct {
 	query     QueryModel // the query model of ranked searches
 	queryName string     // its registered name
 
+	cacheLayout   string    // breakpoint layout ("" = the cache's)
 	lazyConnect   bool      // transport: lazy
 	discovery     discovery // when a server's tools are listed
 	rejectExecute bool      // rejected: execute
@@ -52,7 +59,7 @@ const (
 func (r *Registry) resolve(s *Strategy, queryModel string, domains Domains) (*plan, error) {
 	n := *s
 	n.Normalize()
-	p := &plan{s: s, disabled: n.Warm.Disabled}
+	p := &plan{s: s, disabled: n.Warm.Disabled, clearOnChange: n.Warm.Clear == WarmClearRegistryChange}
 	var err error
 	if p.trigger, err = r.trigger(n.Trigger); err != nil {
 		return nil, err
@@ -79,6 +86,10 @@ func (r *Registry) resolve(s *Strategy, queryModel string, domains Domains) (*pl
 	if p.ranker, p.query, p.queryName, err = r.search(n.Search.Mode, queryModel); err != nil {
 		return nil, err
 	}
+	if err := checkLayout("cache_layout", n.CacheLayout); err != nil {
+		return nil, err
+	}
+	p.cacheLayout = n.CacheLayout
 	p.lazyConnect = n.Transport == "lazy"
 	switch n.Discovery {
 	case "cached":

@@ -27,6 +27,8 @@ type serverSet struct {
 	// identPos is the position of each tool identity, nil when one occurs
 	// twice (the same server listed twice).
 	identPos map[int32]int32
+	// fp is the registry's fingerprint (registryFingerprint).
+	fp uint64
 }
 
 // setTool is what rebuilding tools[] reads of a tool.
@@ -57,7 +59,7 @@ type setStrategy struct {
 
 func (e *Engine) newServerSet(tables []*serverTable) *serverSet {
 	set := &serverSet{tables: slices.Clone(tables), byName: map[string]*Tool{}, bySrv: map[toolKey]*Tool{},
-		strat: make([]setStrategy, len(e.strategies))}
+		strat: make([]setStrategy, len(e.strategies)), fp: registryFingerprint(tables)}
 	set.identPos = map[int32]int32{}
 	for i, t := range tables {
 		for _, ti := range t.tools {
@@ -88,6 +90,24 @@ func (e *Engine) newServerSet(tables []*serverTable) *serverSet {
 		}
 	}
 	return set
+}
+
+// registryFingerprint is a 64-bit fingerprint of a registry: every tool's
+// server, name and definition (its fingerprint: what the model sees, or the
+// whole tool under catalog_fingerprint: served), in registry order. It
+// stands for the anchor runtime's registry-wide SHA-256 (REFERENCE: name,
+// source, namespace, exposure and compact schema of every tool): a
+// strategy's exposure of a tool is fixed by the tool, so within one
+// strategy the two change together.
+func registryFingerprint(tables []*serverTable) uint64 {
+	h := uint64(len(tables))
+	for _, t := range tables {
+		h = mix(h, hashString(t.name))
+		for _, ti := range t.tools {
+			h = mix(h, ti.h)
+		}
+	}
+	return h
 }
 
 // rankerFor returns strategy si's ranker over the set's deferrable tools

@@ -16,6 +16,8 @@ type simState struct {
 	set      *serverSet
 	tables   []*serverTable
 	staticOn bool
+	// runFP is the registry's fingerprint at the last run start (warm.clear).
+	runFP uint64
 
 	msgs     []block // the conversation so far
 	msgSeq   uint64  // the hash chain of msgs
@@ -28,6 +30,7 @@ type simState struct {
 	replied  bool   // the first reply has been seen
 	lastUser string // the latest user message
 	userStep int    // the index of the step lastUser comes from
+	userMsg  int    // the index in msgs of the latest user message (-1: none)
 
 	// Loading layers (layers.go): which servers are connected and listed,
 	// which routing domains were announced, and the time spent in each
@@ -53,7 +56,7 @@ func (s *simState) reset(p *plan, msgSeq uint64) {
 	s.clock, s.t0 = 0, 0
 	s.userSeen, s.replied = false, false
 	s.turnOpen = true
-	s.lastUser, s.userStep = "", -1
+	s.lastUser, s.userStep, s.userMsg = "", -1, -1
 	clear(s.connected)
 	clear(s.listed)
 	clear(s.active)
@@ -85,6 +88,19 @@ func (r *replayer) changeVersion(server, version string) {
 	set, r.buf.key = r.e.set(tables, r.buf.key)
 	r.useSet(set)
 	if r.st.warm.registryChanged(set) > 0 {
+		r.pm.tver++
+	}
+}
+
+// runStart is the start of a run (a user message). Under warm.clear:
+// registry-change the warm set is emptied when the registry's fingerprint
+// differs from the one at the previous run start.
+func (r *replayer) runStart() {
+	if !r.p.clearOnChange || r.st.set.fp == r.st.runFP {
+		return
+	}
+	r.st.runFP = r.st.set.fp
+	if r.st.warm.clear() > 0 {
 		r.pm.tver++
 	}
 }
@@ -142,6 +158,21 @@ func (r *replayer) ColdAlwaysDefer() bool {
 	for _, t := range r.st.tables {
 		for _, ti := range t.tools {
 			if r.flags[ti.id]&flagCategorical != 0 && r.isWarm(ti) == nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ColdDeferrable reports whether a tool of the registry that the strategy
+// may defer is cold (TriggerState). It stops at the first one: in a
+// session that has not loaded every deferrable tool, that is one of the
+// first tools looked at.
+func (r *replayer) ColdDeferrable() bool {
+	for _, t := range r.st.tables {
+		for _, ti := range t.tools {
+			if r.flags[ti.id]&flagDeferrable != 0 && r.isWarm(ti) == nil {
 				return true
 			}
 		}

@@ -36,6 +36,10 @@ type Strategy struct {
 	// EchoSchema: a loaded schema is also returned as pretty-printed JSON in
 	// the tool_search result (the anchor runtime does this).
 	EchoSchema bool `yaml:"echo_schema,omitempty" json:"echo_schema,omitempty"`
+	// CacheLayout is where the runtime marks cache breakpoints
+	// (BreakpointLayouts), overriding the model's cache.layout; "" keeps
+	// the model's. Caches without breakpoints (openai, none) ignore it.
+	CacheLayout string `yaml:"cache_layout,omitempty" json:"cache_layout,omitempty"`
 }
 
 // Trigger is the rule that turns deferred mode on. Mode is one of never,
@@ -62,11 +66,22 @@ type WarmSet struct {
 	// MaxTools and MaxTokens bound the set (0 = unbounded).
 	MaxTools  int   `yaml:"max_tools,omitempty" json:"max_tools,omitempty"`
 	MaxTokens int64 `yaml:"max_tokens,omitempty" json:"max_tokens,omitempty"`
+	// Counter counts a schema for MaxTokens: a registered counter applied
+	// to the tool's OpenAI function form ("bytes/3.5": the anchor runtime's
+	// estimator), or "" for the tokens of its definition in tools[] (the
+	// content counter plus tool_overhead_tokens).
+	Counter string `yaml:"counter,omitempty" json:"counter,omitempty"`
 	// Eviction is "lrl" (least recently loaded, never the newest) or "lru".
 	Eviction string `yaml:"eviction,omitempty" json:"eviction,omitempty"`
 	// Disabled: no warm set at all; a loaded schema serves only the request
 	// right after the load (the anchor's first era).
 	Disabled bool `yaml:"disabled,omitempty" json:"disabled,omitempty"`
+	// Clear says when the whole set is emptied: "" or "never" (the keying
+	// alone decides what survives a registry change), or "registry-change":
+	// at the start of each run (a user message), when the registry's
+	// fingerprint (every tool's server, name and definition) differs from
+	// the one at the previous run start — the anchor runtime's rule.
+	Clear string `yaml:"clear,omitempty" json:"clear,omitempty"`
 }
 
 // Search configures how the model loads a cold tool.

@@ -16,6 +16,7 @@ const (
 	TriggerCount   = "count"
 	TriggerTokens  = "tokens"
 	TriggerPercent = "percent"
+	TriggerAnyCold = "any-cold"
 
 	ScopeMCP             = "mcp"
 	ScopeAlwaysDeferOnly = "always-defer-only"
@@ -25,6 +26,9 @@ const (
 
 	EvictLRL = "lrl"
 	evictLRU = "lru"
+
+	warmClearNever          = "never"
+	WarmClearRegistryChange = "registry-change"
 
 	InjectToolsArray = "tools-array"
 	InjectInline     = "inline"
@@ -170,6 +174,9 @@ func (r *Registry) validateStrategy(s Strategy, modes bool) error {
 	if err := oneOf("transport", s.Transport, "eager", "lazy"); err != nil {
 		return err
 	}
+	if err := checkLayout("cache_layout", s.CacheLayout); err != nil {
+		return err
+	}
 	return oneOf("discovery", s.Discovery, "eager", "cached", "lazy")
 }
 
@@ -253,11 +260,27 @@ func (r *Registry) validateWarm(w WarmSet) error {
 	if w.MaxTokens < 0 {
 		return fieldErr("warm.max_tokens", "%d is negative", w.MaxTokens)
 	}
+	if w.Counter != "" {
+		if err := r.checkCounter(w.Counter); err != nil {
+			return fieldErr("warm.counter", "%v", err)
+		}
+		if w.MaxTokens == 0 {
+			return fieldErr("warm.counter", "%s but warm.max_tokens is not set (the counter counts nothing)", w.Counter)
+		}
+	}
 	if _, ok := r.lookup(component.Eviction, w.Eviction); !ok {
 		return r.unknown("warm.eviction", component.Eviction, w.Eviction)
 	}
 	if w.Disabled && (w.MaxTools != 0 || w.MaxTokens != 0) {
 		return fieldErr("warm.disabled", "true but warm limits are set (a disabled warm set has no limits)")
+	}
+	if w.Clear != "" {
+		if err := oneOf("warm.clear", w.Clear, warmClearNever, WarmClearRegistryChange); err != nil {
+			return err
+		}
+		if w.Disabled && w.Clear != warmClearNever {
+			return fieldErr("warm.clear", "%s but warm.disabled is true (there is no warm set to clear)", w.Clear)
+		}
 	}
 	return nil
 }

@@ -100,6 +100,17 @@ func buildToolTables(cat *catalog.Catalog, content tokens.Counter, counters map[
 	return tt
 }
 
+// estimatesByID returns every tool's estimate under the counter called
+// name (one the tables were built with), indexed by tool id.
+func (tt *toolTables) estimatesByID(name string) []int64 {
+	est := tt.estBy[name]
+	out := make([]int64, len(tt.all))
+	for _, ti := range tt.all {
+		out[ti.id] = est[ti.fp]
+	}
+	return out
+}
+
 func prettySchema(raw json.RawMessage) []byte {
 	if len(raw) == 0 {
 		return nil

@@ -21,7 +21,8 @@ type RegistryStats struct {
 	DeferrableTokens int64
 	// EstimatedTokens: every tool's OpenAI function form counted with the
 	// counter the rule names (EstimatingTrigger); 0 for other rules.
-	EstimatedTokens int64
+	// EstimatedDeferrableTokens: the same, over the deferrable tools only.
+	EstimatedTokens, EstimatedDeferrableTokens int64
 	// ContextWindow of the model, in tokens.
 	ContextWindow int64
 }
@@ -46,6 +47,9 @@ type TriggerState interface {
 	// ColdAlwaysDefer reports whether a tool of the registry that the
 	// strategy always defers (always_defer, not never_defer) is cold.
 	ColdAlwaysDefer() bool
+	// ColdDeferrable reports whether a tool of the registry that the
+	// strategy may defer is cold (not loaded).
+	ColdDeferrable() bool
 }
 
 // TriggerFactory builds a trigger from a strategy's trigger block; its
@@ -72,11 +76,23 @@ type tokensTrigger struct {
 func (t tokensTrigger) On(r RegistryStats) bool { return r.EstimatedTokens > t.budget }
 func (t tokensTrigger) EstimateCounter() string { return t.counter }
 
-type percentTrigger struct{ percent float64 }
+type percentTrigger struct {
+	percent float64
+	counter string
+}
 
 func (t percentTrigger) On(r RegistryStats) bool {
-	return r.ContextWindow > 0 && float64(r.DeferrableTokens) >= t.percent/100*float64(r.ContextWindow)
+	return r.ContextWindow > 0 && float64(r.EstimatedDeferrableTokens) >= t.percent/100*float64(r.ContextWindow)
 }
+func (t percentTrigger) EstimateCounter() string { return t.counter }
+
+// anyColdTrigger is on while some deferrable tool is cold: once every
+// deferrable tool is loaded, tool_search and the directory leave the
+// prompt (the anchor runtime from E7 on).
+type anyColdTrigger struct{}
+
+func (anyColdTrigger) On(RegistryStats) bool     { return false }
+func (anyColdTrigger) OnNow(s TriggerState) bool { return s.ColdDeferrable() }
 
 type categoricalTrigger struct{}
 
@@ -113,6 +129,14 @@ func (a anyTrigger) EstimateCounter() string {
 	return ""
 }
 
+// counterOf is a trigger block's counter (DefaultCounter when unset).
+func counterOf(c Trigger) string {
+	if c.Counter == "" {
+		return DefaultCounter
+	}
+	return c.Counter
+}
+
 func registerTriggers(r *Registry) error {
 	counter := Param{Name: "trigger.counter", Type: "counter", Default: DefaultCounter,
 		Meaning: "counter applied to each tool's OpenAI function form (a registered counter)"}
@@ -130,20 +154,18 @@ func registerTriggers(r *Registry) error {
 		{Info{Name: TriggerTokens, Description: "deferred mode when the estimated schema tokens of all registry tools exceed trigger.budget (strictly)",
 			Params: []Param{{Name: "trigger.budget", Type: "int", Default: "0", Meaning: "token budget above which deferred mode is on"}, counter}},
 			func(c Trigger) (TriggerRule, error) {
-				name := c.Counter
-				if name == "" {
-					name = DefaultCounter
-				}
-				return tokensTrigger{budget: c.Budget, counter: name}, nil
+				return tokensTrigger{budget: c.Budget, counter: counterOf(c)}, nil
 			}},
-		{Info{Name: TriggerPercent, Description: "deferred mode when the deferrable tools' schema tokens reach trigger.percent % of the model's context window",
-			Params: []Param{{Name: "trigger.percent", Type: "float", Meaning: "share of the context window, in (0,100]"}}},
+		{Info{Name: TriggerPercent, Description: "deferred mode when the estimated schema tokens of the deferrable tools reach trigger.percent % of the model's context window",
+			Params: []Param{{Name: "trigger.percent", Type: "float", Meaning: "share of the context window, in (0,100]"}, counter}},
 			func(c Trigger) (TriggerRule, error) {
 				if c.Percent == 0 {
 					return nil, fieldErr("trigger.percent", "%v is outside (0,100]", c.Percent)
 				}
-				return percentTrigger{c.Percent}, nil
+				return percentTrigger{percent: c.Percent, counter: counterOf(c)}, nil
 			}},
+		{Info{Name: TriggerAnyCold, Description: "deferred mode while any deferrable tool is cold (not loaded): once all are loaded, tool_search and the directory leave the prompt"},
+			func(Trigger) (TriggerRule, error) { return anyColdTrigger{}, nil }},
 		{Info{Name: triggerCategorical, Description: "deferred mode while any always-defer tool is cold; trigger.categorical: true ORs it with the mode",
 			Params: []Param{{Name: "trigger.categorical", Type: "bool", Default: "false", Meaning: "OR this rule with trigger.mode"},
 				{Name: "always_defer", Type: "[]pattern", Meaning: "the categories: tool names or prefixes (\"browser_*\")"}}},

@@ -51,16 +51,22 @@ func (key oldestBy) Victim(entries []WarmEntry, newest int) int {
 }
 
 func registerWarmPolicies(r *Registry) error {
+	clearParam := []Param{{Name: "warm.clear", Type: "string", Default: warmClearNever,
+		Meaning: "never, or registry-change: at each run start (user message) empty the whole set when the registry's fingerprint changed since the last run start (the anchor runtime's rule)"}}
 	caps := []Param{
 		{Name: "warm.max_tools", Type: "int", Default: "0", Meaning: "most schemas the warm set holds (0: unbounded)"},
 		{Name: "warm.max_tokens", Type: "int", Default: "0", Meaning: "most schema tokens the warm set holds (0: unbounded)"},
+		{Name: "warm.counter", Type: "counter", Default: "",
+			Meaning: "counter of warm.max_tokens, applied to each tool's OpenAI function form (empty: the tokens of its definition in tools[], content counter plus tool_overhead_tokens)"},
 	}
 	for _, k := range []struct {
 		info Info
 		k    Keying
 	}{
-		{Info{Name: WarmKeyName, Description: "a loaded schema stays warm across catalog changes: the model keeps the schema it loaded (stale after an upgrade)"}, nameKeying{}},
-		{Info{Name: warmKeyFingerprint, Description: "a loaded schema is dropped when its server starts serving a different one: the next call searches again"}, fingerprintKeying{}},
+		{Info{Name: WarmKeyName, Params: clearParam,
+			Description: "a loaded schema stays warm across catalog changes: the model keeps the schema it loaded (stale after an upgrade)"}, nameKeying{}},
+		{Info{Name: warmKeyFingerprint, Params: clearParam,
+			Description: "a loaded schema is dropped when its server starts serving a different one: the next call searches again"}, fingerprintKeying{}},
 	} {
 		if err := r.RegisterKeying(k.info, k.k); err != nil {
 			return err
@@ -84,6 +90,7 @@ type warmSet struct {
 	evict     Eviction
 	maxTools  int
 	maxTokens int64
+	cost      []int64 // by tool id: a schema's size under warm.counter (nil: Tool.tokens)
 
 	entries []WarmEntry // in load order
 	tokens  int64
@@ -99,9 +106,20 @@ func (w *warmSet) reset(p *plan) {
 	}
 	w.keying, w.evict = p.keying, p.eviction
 	w.maxTools, w.maxTokens = p.s.Warm.MaxTools, p.s.Warm.MaxTokens
+	w.cost = p.warmCost
 	w.entries = w.entries[:0]
 	w.tokens = 0
 	w.seq = 0
+}
+
+// warmSize is a schema's size as warm.max_tokens counts it: cost[ti.id]
+// (warm.counter over the OpenAI function form) when the strategy names a
+// counter, else the tokens of its definition in tools[].
+func warmSize(cost []int64, ti *Tool) int64 {
+	if cost != nil {
+		return cost[ti.id]
+	}
+	return ti.tokens
 }
 
 func (w *warmSet) find(ident int32) int {
@@ -135,13 +153,13 @@ func (w *warmSet) add(ti *Tool) (evicted int) {
 	w.seq++
 	newest := w.find(ti.ident)
 	if newest >= 0 {
-		w.tokens += ti.tokens - w.entries[newest].Tool.tokens
+		w.tokens += warmSize(w.cost, ti) - warmSize(w.cost, w.entries[newest].Tool)
 		w.entries[newest] = WarmEntry{Tool: ti, LoadedAt: w.seq, UsedAt: w.seq}
 	} else {
 		newest = len(w.entries)
 		w.entries = append(w.entries, WarmEntry{Tool: ti, LoadedAt: w.seq, UsedAt: w.seq})
 		w.reindex(newest)
-		w.tokens += ti.tokens
+		w.tokens += warmSize(w.cost, ti)
 	}
 	for w.over() && len(w.entries) > 1 {
 		victim := w.evict.Victim(w.entries, newest)
@@ -157,13 +175,24 @@ func (w *warmSet) add(ti *Tool) (evicted int) {
 	return evicted
 }
 
+// clear empties the set; it returns how many entries it held.
+func (w *warmSet) clear() int {
+	n := len(w.entries)
+	for _, e := range w.entries {
+		w.at[e.Tool.ident] = 0
+	}
+	w.entries = w.entries[:0]
+	w.tokens = 0
+	return n
+}
+
 func (w *warmSet) over() bool {
 	return (w.maxTools > 0 && len(w.entries) > w.maxTools) ||
 		(w.maxTokens > 0 && w.tokens > w.maxTokens)
 }
 
 func (w *warmSet) remove(i int) {
-	w.tokens -= w.entries[i].Tool.tokens
+	w.tokens -= warmSize(w.cost, w.entries[i].Tool)
 	w.at[w.entries[i].Tool.ident] = 0
 	w.entries = append(w.entries[:i], w.entries[i+1:]...)
 	w.reindex(i)
@@ -177,7 +206,7 @@ func (w *warmSet) registryChanged(set *serverSet) int {
 	out := w.entries[:0]
 	for _, e := range w.entries {
 		if !w.keying.Keep(e.Tool, set.bySrv[toolKey{e.Tool.server, e.Tool.name}]) {
-			w.tokens -= e.Tool.tokens
+			w.tokens -= warmSize(w.cost, e.Tool)
 			w.at[e.Tool.ident] = 0
 			n++
 			continue

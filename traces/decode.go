@@ -17,9 +17,13 @@ import (
 // event type, required fields, version and value ranges. It is the only place
 // lines are decoded, so the decoder can be swapped after measurement. The
 // returned error, when not nil, is a *lineProblem.
-func decodeEvent(line []byte, ev *Event) error {
+func decodeEvent(line []byte, ev *Event) error { return decodeEventIn(line, ev, nil) }
+
+// decodeEventIn is decodeEvent sharing the strings of short identifiers
+// through tab (nil: none).
+func decodeEventIn(line []byte, ev *Event, tab *strtab) error {
 	var buf [1]lineProblem
-	probs := decodeEventAll(line, ev, buf[:0])
+	probs := decodeEventAll(line, ev, buf[:0], tab)
 	if len(probs) == 0 {
 		return nil
 	}
@@ -29,17 +33,24 @@ func decodeEvent(line []byte, ev *Event) error {
 
 // decodeEventAll is decodeEvent reporting every problem of the line (by
 // appending to probs) instead of only the first.
-func decodeEventAll(line []byte, ev *Event, probs []lineProblem) []lineProblem {
-	if p := decodeJSON(line, ev); p != nil {
+func decodeEventAll(line []byte, ev *Event, probs []lineProblem, tab *strtab) []lineProblem {
+	if p := decodeJSON(line, ev, tab); p != nil {
 		return append(probs, *p)
 	}
 	return checkEvent(ev, probs)
 }
 
-// decodeJSON resets ev and decodes line into it, after checking that line
-// holds no NUL byte and is valid UTF-8 (encoding/json would silently replace
+// decodeJSON resets ev and decodes line into it, checking that line holds
+// no NUL byte and is valid UTF-8 (encoding/json would silently replace
 // invalid bytes). On a problem ev is left zero.
-func decodeJSON(line []byte, ev *Event) *lineProblem {
+func decodeJSON(line []byte, ev *Event, tab *strtab) *lineProblem {
+	*ev = Event{}
+	// A line the layout decoder takes is valid UTF-8 with no NUL byte (it
+	// checks every string and takes no control character): the checks
+	// below are for the lines it declines.
+	if decodeLayout(line, ev, tab) {
+		return nil
+	}
 	*ev = Event{}
 	if i := bytes.IndexByte(line, 0); i >= 0 {
 		return &lineProblem{kind: KindNUL, reason: fmt.Sprintf("NUL byte at column %d", i+1)}
@@ -48,7 +59,7 @@ func decodeJSON(line []byte, ev *Event) *lineProblem {
 		return &lineProblem{kind: KindInvalidUTF8,
 			reason: fmt.Sprintf("invalid UTF-8 at column %d", invalidUTF8At(line)+1)}
 	}
-	if err := unmarshalEvent(line, ev); err != nil {
+	if err := unmarshalGeneral(line, ev); err != nil {
 		*ev = Event{}
 		p := jsonProblem(err)
 		return &p
@@ -60,35 +71,41 @@ func decodeJSON(line []byte, ev *Event) *lineProblem {
 	return nil
 }
 
-// unmarshalEvent decodes line into ev with a fast decoder
-// (github.com/segmentio/encoding/json, about 4× encoding/json on trace
-// lines; docs/performance.md). A line the fast decoder rejects is decoded
-// again with encoding/json, which decides: its error is the one reported
-// (error messages stay those of encoding/json) and, should it accept the
-// line, its result is kept. The fast decoder parses times more leniently
-// than encoding/json, so "t" goes through time.Time's own UnmarshalJSON,
-// and it has no nesting limit, so deeply nested lines go to encoding/json.
-// FuzzDecoderAgreement checks that every line the fast path accepts decodes
-// to the same Event with encoding/json.
-func unmarshalEvent(line []byte, ev *Event) error {
+// unmarshalGeneral decodes a line the layout decoder declined (decodeJSON
+// tries decodeLayout first, layout.go). ev must be zero. Two decoders are
+// tried in turn: github.com/segmentio/encoding/json (decodeFast), then
+// encoding/json, which decides every line the first declines: its error
+// is the one reported (error messages stay those of encoding/json) and,
+// should it accept the line, its result is kept.
+// FuzzLayoutDecoderAgreement and FuzzDecoderAgreement check that every
+// line a fast path accepts decodes to the same Event with encoding/json.
+func unmarshalGeneral(line []byte, ev *Event) error {
 	if decodeFast(line, ev) {
 		return nil
 	}
-	*ev = Event{}
-	return json.Unmarshal(line, ev)
+	// Through a copy, so that ev does not escape to the heap (callers keep
+	// it on their stack, where filling it costs no write barriers).
+	tmp := new(Event)
+	err := json.Unmarshal(line, tmp)
+	*ev = *tmp
+	return err
 }
 
-// decodeFast decodes line into ev with the fast decoder and reports
-// whether it accepted the line (ev is undefined when it did not).
+// decodeFast decodes line into ev with github.com/segmentio/encoding/json
+// (about 4× encoding/json on trace lines; docs/performance.md) and reports
+// whether it accepted the line (ev is undefined when it did not). That
+// decoder parses times more leniently than encoding/json, so "t" goes
+// through time.Time's own UnmarshalJSON, and it has no nesting limit, so
+// deeply nested lines go to encoding/json.
 func decodeFast(line []byte, ev *Event) bool {
 	if nestedDeeperThan(line, stdMaxDepth-1) {
 		return false // encoding/json rejects very deep nesting; the fast decoder does not
 	}
-	*ev = Event{}
-	fe := fastEvent{Event: ev}
+	fe := fastEvent{Event: new(Event)} // a copy, as in unmarshalGeneral
 	if fastjson.Unmarshal(line, &fe) != nil {
 		return false
 	}
+	*ev = *fe.Event
 	ev.T = fe.T.Time
 	return true
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// FuzzDecoderAgreement checks the premise of unmarshalEvent: every line the
+// FuzzDecoderAgreement checks the premise of unmarshalGeneral: every line the
 // fast decoder accepts (among those decodeJSON hands it: valid UTF-8, no
 // NUL) is accepted by encoding/json too, with the same Event.
 func FuzzDecoderAgreement(f *testing.F) {
@@ -40,7 +40,7 @@ func FuzzDecoderAgreement(f *testing.F) {
 		}
 		var fast Event
 		if !decodeFast(line, &fast) {
-			return // encoding/json decides (unmarshalEvent falls back)
+			return // encoding/json decides (unmarshalGeneral falls back)
 		}
 		var std Event
 		if err := json.Unmarshal(line, &std); err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // FuzzDecodeEvent checks that decoding never panics, that an accepted line
@@ -55,7 +56,10 @@ func FuzzDecodeEvent(f *testing.F) {
 			}
 			return e
 		}
-		if diff := cmp.Diff(norm(ev), norm(again)); diff != "" {
+		// The Writer omits empty lists and maps, which then decode as nil:
+		// the round trip keeps their content, not that difference
+		// (testdata/fuzz/FuzzDecodeEvent/71ca40f4ce882b1d, "servers":[]).
+		if diff := cmp.Diff(norm(ev), norm(again), cmpopts.EquateEmpty()); diff != "" {
 			t.Fatalf("round trip changed the event (-first +second):\n%s", diff)
 		}
 		if lineAccepted(line) && !schemaAccepts(sch, line) {

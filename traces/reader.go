@@ -1,7 +1,6 @@
 package traces
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -120,16 +119,11 @@ type Reader struct {
 	src    *lineSource
 	file   io.Closer
 	counts Counts
-	open   map[string]*openSession
-	seq    int64
 	used   bool
-	ev     Event
-}
-
-// openSession is a session between its session_start and its session_end.
-type openSession struct {
-	s   *Session
-	seq int64
+	// sessions is the number of sessions yielded so far.
+	sessions int64
+	// bytes is the count of uncompressed bytes of the lines filed so far.
+	bytes int64
 }
 
 // Open opens the trace file at path. Call Close when done.
@@ -154,13 +148,13 @@ func NewReader(r io.Reader, name string, opts ReadOptions) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Reader{name: name, opts: opts, src: src, open: make(map[string]*openSession)}, nil
+	return &Reader{name: name, opts: opts, src: src}, nil
 }
 
 // Counts returns what the reader has seen so far.
 func (r *Reader) Counts() Counts {
 	c := r.counts.clone()
-	c.Bytes = r.src.bytes
+	c.Bytes, c.Sessions = r.bytes, r.sessions
 	return c
 }
 
@@ -181,7 +175,9 @@ func (r *Reader) Close() error {
 // an error it yields (nil, err) and stops; errors about the content of a
 // line are *LineError. With SkipBad, malformed lines are skipped instead, but
 // a read error (corrupt or truncated gzip) or too many open sessions still
-// stops. Sessions may be ranged over only once.
+// stops. Sessions may be ranged over only once. Decompression and decoding
+// run on goroutines of their own (pipeline.go) while the range runs; they
+// have stopped when it returns.
 func (r *Reader) Sessions() iter.Seq2[*Session, error] {
 	return func(yield func(*Session, error) bool) {
 		if r.used {
@@ -189,112 +185,28 @@ func (r *Reader) Sessions() iter.Seq2[*Session, error] {
 			return
 		}
 		r.used = true
+		p := startPipeline(r.src, newFiler(r.name, r.opts), r.opts.OnEvent != nil)
+		defer p.stop()
 		for {
-			line, tooLong, err := r.src.next()
-			if errors.Is(err, io.EOF) {
-				r.flush(yield)
+			b, ok := p.next()
+			if !ok {
 				return
 			}
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			r.counts.Lines++
-			var s *Session
-			var lerr *LineError
-			switch {
-			case tooLong:
-				lerr = &LineError{File: r.name, Line: r.src.line, Kind: KindLineTooLong,
-					Reason: fmt.Sprintf("line longer than %d bytes", r.src.max)}
-			case isBlank(line):
-				continue
-			default:
-				s, lerr = r.add(line)
-			}
-			if lerr != nil {
-				if !r.opts.SkipBad || lerr.Kind == KindTooManySessions {
-					yield(nil, lerr)
-					return
-				}
-				r.counts.skip(lerr)
-				continue
-			}
-			if s != nil {
-				r.counts.Sessions++
+			// The counts of the batch's lines apply from its first session on.
+			r.counts, r.bytes = b.counts, b.bytes
+			for _, s := range b.sessions {
+				r.sessions++
 				if !yield(s, nil) {
 					return
 				}
 			}
-		}
-	}
-}
-
-// add decodes line and files its event under its session. It returns the
-// session when the event ended it.
-func (r *Reader) add(line []byte) (*Session, *LineError) {
-	ev := &r.ev
-	if err := decodeEvent(line, ev); err != nil {
-		var p *lineProblem
-		if errors.As(err, &p) {
-			return nil, p.at(r.name, r.src.line)
-		}
-		return nil, &LineError{File: r.name, Line: r.src.line, Kind: KindBadJSON, Reason: err.Error(), Err: err}
-	}
-	o := r.open[ev.Session]
-	if ev.Type == SessionStart {
-		if o != nil {
-			return nil, r.lineError(KindDuplicateStart, fmt.Sprintf(
-				"session_start for session %q, which is already open since line %d", ev.Session, o.s.Lines[0]))
-		}
-		if len(r.open) >= r.opts.maxOpen() {
-			return nil, r.lineError(KindTooManySessions, fmt.Sprintf(
-				"more than %d sessions open at once (raise ReadOptions.MaxOpenSessions)", r.opts.maxOpen()))
-		}
-		r.seq++
-		o = &openSession{s: &Session{ID: ev.Session, File: r.name}, seq: r.seq}
-		r.open[ev.Session] = o
-	} else if o == nil {
-		return nil, r.lineError(KindSessionNotOpen, fmt.Sprintf(
-			"%s event for session %q, which is not open (no session_start before it, or it already ended)",
-			ev.Type, ev.Session))
-	}
-	if reason := implausible(ev); reason != "" {
-		r.counts.Implausible++
-		if len(r.counts.FirstImplausible) < MaxSkipRecords {
-			r.counts.FirstImplausible = append(r.counts.FirstImplausible,
-				Problem{File: r.name, Line: r.src.line, Reason: reason, Kind: KindImplausible})
-		}
-	}
-	s := o.s
-	ev.Session = s.ID // share one string per session
-	if r.opts.OnEvent != nil {
-		r.opts.OnEvent(s, ev)
-	} else {
-		s.Events = append(s.Events, *ev)
-		s.Lines = append(s.Lines, r.src.line)
-	}
-	r.counts.Events++
-	if ev.Type != SessionEnd {
-		return nil, nil
-	}
-	delete(r.open, s.ID)
-	return s, nil
-}
-
-func (r *Reader) lineError(kind Kind, reason string) *LineError {
-	return &LineError{File: r.name, Line: r.src.line, Kind: kind, Reason: reason}
-}
-
-// flush yields the sessions still open at EOF in the order they started.
-func (r *Reader) flush(yield func(*Session, error) bool) {
-	rest := slices.Collect(maps.Values(r.open))
-	slices.SortFunc(rest, func(a, b *openSession) int { return cmp.Compare(a.seq, b.seq) })
-	clear(r.open)
-	for _, o := range rest {
-		r.counts.Sessions++
-		r.counts.Incomplete++
-		if !yield(o.s, nil) {
-			return
+			if b.err != nil {
+				if !errors.Is(b.err, io.EOF) {
+					yield(nil, b.err)
+				}
+				return
+			}
+			p.recycle(b)
 		}
 	}
 }

@@ -160,7 +160,7 @@ func (v *validator) line(n int, line []byte) {
 // its own (the rules of the JSON Schema). decoded reports whether ev holds
 // the line's content.
 func checkLine(line []byte, ev *Event, probs []lineProblem) (decoded bool, _ []lineProblem) {
-	if p := decodeJSON(line, ev); p != nil {
+	if p := decodeJSON(line, ev, nil); p != nil {
 		return false, append(probs, *p)
 	}
 	probs = checkEvent(ev, probs)

@@ -166,7 +166,7 @@ func pointer(loc []string) string {
 	var sb strings.Builder
 	for _, p := range loc {
 		sb.WriteByte('/')
-		sb.WriteString(strings.ReplaceAll(strings.ReplaceAll(p, "~", "~0"), "/", "~1"))
+		sb.WriteString(escapePointer(p))
 	}
 	return sb.String()
 }

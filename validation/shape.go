@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -224,28 +226,91 @@ func (s *shaper) shapeObject(node any, val map[string]any, depth int) any {
 }
 
 func (s *shaper) shapeArray(node any, val []any, depth int) any {
+	elem, ok := s.elements(node)
+	if !ok {
+		return val
+	}
+	out := make([]any, len(val))
+	for i, x := range val {
+		if sub := elem(i); sub != nil {
+			out[i] = s.shape(sub, x, depth+1)
+		} else {
+			out[i] = x
+		}
+	}
+	return out
+}
+
+// elements returns, for an array schema, the subschema of each element
+// (nil: none): "prefixItems" then "items", or the draft-07 tuple "items"
+// then "additionalItems". ok is false when node is not a schema object.
+func (s *shaper) elements(node any) (elem func(i int) any, ok bool) {
 	n, ok := s.r.deref(node)
 	m, isObj := n.(map[string]any)
 	if !ok || !isObj {
-		return val
+		return nil, false
 	}
 	prefix, _ := m["prefixItems"].([]any)
 	items := m["items"]
 	if list, ok := items.([]any); ok { // draft-07 tuple form
 		prefix, items = list, m["additionalItems"]
 	}
-	out := make([]any, len(val))
-	for i, x := range val {
-		switch {
-		case i < len(prefix):
-			out[i] = s.shape(prefix[i], x, depth+1)
-		case items != nil:
-			out[i] = s.shape(items, x, depth+1)
-		default:
-			out[i] = x
+	return func(i int) any {
+		if i < len(prefix) {
+			return prefix[i]
+		}
+		return items
+	}, true
+}
+
+// unknown reports the JSON pointer of the first member of value (in key
+// order, depth first) that node does not define, by Shape's rule: a member
+// Shape would drop. ok is false when there is none.
+func (s *shaper) unknown(node, value any) (ptr string, ok bool) {
+	return s.unknownAt(node, value, "", 0)
+}
+
+func (s *shaper) unknownAt(node, value any, ptr string, depth int) (string, bool) {
+	if depth > s.l.MaxDepth {
+		return "", false
+	}
+	switch val := value.(type) {
+	case map[string]any:
+		v := s.view(node)
+		if !v.describes {
+			return "", false
+		}
+		for _, k := range sortedKeys(val) {
+			p := ptr + "/" + escapePointer(k)
+			switch subs := v.props[k]; {
+			case len(subs) > 0:
+				if u, ok := s.unknownAt(subs[0], val[k], p, depth+1); ok {
+					return u, true
+				}
+			case s.matchesPattern(v, k) || v.open:
+			default:
+				return p, true
+			}
+		}
+	case []any:
+		elem, ok := s.elements(node)
+		if !ok {
+			return "", false
+		}
+		for i, x := range val {
+			if sub := elem(i); sub != nil {
+				if u, ok := s.unknownAt(sub, x, ptr+"/"+strconv.Itoa(i), depth+1); ok {
+					return u, true
+				}
+			}
 		}
 	}
-	return out
+	return "", false
+}
+
+// escapePointer escapes a member name for a JSON pointer (RFC 6901).
+func escapePointer(k string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
 }
 
 // fits reports whether a value passes the type, enum and const keywords of

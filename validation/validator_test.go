@@ -77,6 +77,21 @@ func TestCheck(t *testing.T) {
 		{"null served schema", v1, `null`, `{"whatever":1}`, Failure{}},
 		{"no seen schema: args as recorded", ``, v2, `{"file_path":"a","extra":1}`,
 			Failure{Class: ClassUnknownProperty, Keyword: "#/additionalProperties"}},
+		{"open object, property removed, recorded for seen: ignored", `{"properties":{"a":{},"old":{}}}`, `{"properties":{"a":{}}}`, `{"a":1,"old":2}`,
+			Failure{Class: ClassIgnoredArgument, Instance: "/old"}},
+		{"additionalProperties true does not define the member", `{"properties":{"a":{},"old":{}}}`, `{"properties":{"a":{}},"additionalProperties":true}`,
+			`{"a":1,"old":2}`, Failure{Class: ClassIgnoredArgument, Instance: "/old"}},
+		{"nested member removed", `{"properties":{"o":{"type":"object","properties":{"x":{},"y~/z":{}}}}}`,
+			`{"properties":{"o":{"type":"object","properties":{"x":{}}}}}`, `{"o":{"x":1,"y~/z":2}}`,
+			Failure{Class: ClassIgnoredArgument, Instance: "/o/y~0~1z"}},
+		{"in array items", `{"properties":{"l":{"type":"array","items":{"properties":{"x":{},"y":{}}}}}}`,
+			`{"properties":{"l":{"type":"array","items":{"properties":{"x":{}}}}}}`, `{"l":[{"x":1},{"x":1,"y":2}]}`,
+			Failure{Class: ClassIgnoredArgument, Instance: "/l/1/y"}},
+		{"a map's members are defined", `{"properties":{"env":{"additionalProperties":{"type":"string"}}}}`,
+			`{"properties":{"env":{"additionalProperties":{"type":"string"}}}}`, `{"env":{"ANY":"x"}}`, Failure{}},
+		{"pattern properties define members", `{"properties":{"a":{}},"patternProperties":{"^x_":{}}}`, `{"patternProperties":{"^x_":{}}}`,
+			`{"x_1":1}`, Failure{}},
+		{"an object the served schema does not describe takes anything", `{"properties":{"a":{}}}`, `{"type":"object"}`, `{"a":1}`, Failure{}},
 		{"ECMAScript pattern is not asserted", `{}`, `{"properties":{"a":{"type":"string","pattern":"^(?!x)"}}}`, `{"a":"x"}`, Failure{}},
 		{"RE2 pattern is asserted", `{}`, `{"properties":{"a":{"type":"string","pattern":"^x"}}}`, `{"a":"y"}`,
 			Failure{Class: ClassOther, Instance: "/a", Keyword: "#/properties/a/pattern"}},
@@ -213,5 +228,44 @@ func TestConformOption(t *testing.T) {
 func TestClassifyNonValidationError(t *testing.T) {
 	if got := Classify(fmt.Errorf("boom")); got.Class != ClassOther {
 		t.Errorf("Classify(plain error) = %+v", got)
+	}
+}
+
+// TestCheckRenamed pins issue 16's unknown arguments for renamed
+// parameters: a call made with the arguments of the served schema, by a
+// model that sees the older one, sends the old name (per_page, not
+// perPage). The served schema does not define it: a closed one rejects the
+// call (unknown_property), an open one ignores the argument
+// (ignored_argument), and when the new name is required the call misses it
+// (missing_required). A renamed parameter is never valid.
+func TestCheckRenamed(t *testing.T) {
+	const seen = `{"type":"object","properties":{"q":{"type":"string"},"per_page":{"type":"integer"}}}`
+	open := `{"type":"object","properties":{"q":{"type":"string"},"perPage":{"type":"integer"}}}`
+	closed := `{"type":"object","properties":{"q":{"type":"string"},"perPage":{"type":"integer"}},"additionalProperties":false}`
+	required := `{"type":"object","properties":{"q":{"type":"string"},"perPage":{"type":"integer"}},"required":["perPage"]}`
+	renames := []Rename{{Old: "per_page", New: "perPage"}}
+	v := New()
+	for _, tc := range []struct {
+		name, served, args string
+		renames            []Rename
+		want               string
+	}{
+		{"recorded for served, open", open, `{"q":"x","perPage":5}`, renames, ClassIgnoredArgument},
+		{"recorded for served, closed", closed, `{"q":"x","perPage":5}`, renames, ClassUnknownProperty},
+		{"recorded for served, required", required, `{"q":"x","perPage":5}`, renames, ClassMissingRequired},
+		{"recorded for seen, open", open, `{"q":"x","per_page":5}`, renames, ClassIgnoredArgument},
+		{"recorded for seen, no rename given", open, `{"q":"x","per_page":5}`, nil, ClassIgnoredArgument},
+		{"without the rename, the value is lost: looks valid (the limit before)", open, `{"q":"x","perPage":5}`, nil, ""},
+		{"the renamed parameter not used", open, `{"q":"x"}`, renames, ""},
+		{"nested", `{"type":"object","properties":{"o":{"type":"object","properties":{"sortBy":{}}}}}`, `{"o":{"sortBy":1}}`,
+			[]Rename{{Parent: []string{"o"}, Old: "sort_by", New: "sortBy"}}, ClassIgnoredArgument},
+	} {
+		seenSchema := seen
+		if tc.name == "nested" {
+			seenSchema = `{"type":"object","properties":{"o":{"type":"object","properties":{"sort_by":{}}}}}`
+		}
+		if got := v.CheckRenamed([]byte(seenSchema), []byte(tc.served), []byte(tc.args), tc.renames); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

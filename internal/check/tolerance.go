@@ -55,6 +55,7 @@ func defaultRules() []Rule {
 		{Metric: "session_ms", Stat: StatMean, Rel: 0.05, Abs: 100},
 		{Metric: "extra_round_trips", Stat: StatMean, Rel: 0.05, Abs: 0.01},
 		{Metric: "malformed_calls", Stat: StatMean, Rel: 0.05, Abs: 0.002},
+		{Metric: "ignored_arguments", Stat: StatMean, Rel: 0.05, Abs: 0.002},
 		{Metric: "unrecovered_misses", Stat: StatMean, Abs: 0.002},
 		{Metric: "calls_without_schema", Stat: StatMean, Rel: 0.05, Abs: 0.002},
 		{Metric: "cache_hit_ratio", Stat: StatMean, Rel: 0.02, Abs: 0.005},

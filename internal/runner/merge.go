@@ -71,11 +71,7 @@ func Merge(ctx context.Context, files []*StateFile, workers int) (*Output, error
 		}
 	}
 	merged.State = st
-	res := &sim.RunResult{Outcomes: st.Outcomes(first.Strategies), Fidelity: st.Fidelity(), State: st,
-		Failures: st.FailureMessages()}
-	res.Counts.SessionsReplayed, res.Counts.SessionsSkipped, res.Counts.StepsRemoved = st.Replayed, st.Skipped, st.StepsRemoved
-	res.Resolution = st.Resolution
-	out, err := finish(ctx, &merged, res, workers)
+	out, err := finish(ctx, &merged, resultOf(st, first.Strategies), workers)
 	if err != nil {
 		return nil, err
 	}
@@ -83,4 +79,13 @@ func Merge(ctx context.Context, files []*StateFile, workers int) (*Output, error
 		return nil, err
 	}
 	return out, nil
+}
+
+// resultOf describes a merged state as the result of one run.
+func resultOf(st *sim.RunState, strategies []sim.Strategy) *sim.RunResult {
+	res := &sim.RunResult{Outcomes: st.Outcomes(strategies), Fidelity: st.Fidelity(), State: st,
+		Failures: st.FailureMessages()}
+	res.Counts.SessionsReplayed, res.Counts.SessionsSkipped, res.Counts.StepsRemoved = st.Replayed, st.Skipped, st.StepsRemoved
+	res.Resolution = st.Resolution
+	return res
 }

@@ -110,7 +110,7 @@ func (t *traceHash) input() (sim.Input, error) {
 	if !p.Complete {
 		return sim.Input{}, fmt.Errorf("trace %s was not read to its end", t.path)
 	}
-	return sim.Input{Kind: "trace", Path: t.path, SHA256: p.SHA256, Bytes: p.Bytes}, nil
+	return TraceInput(t.path, p.SHA256, p.Bytes), nil
 }
 
 // traceHashes hashes every trace of a run.

@@ -13,6 +13,11 @@ const allMatches = sim.MaxSearchK
 // strictly greater than this.
 const anchorBudgetTokens = 8000
 
+// anchorEstimator is the anchor runtime's token estimator: compact JSON of
+// the wire tool in the OpenAI function form, bytes / 3.5 rounded up per
+// tool. It counts the budget (E1 on) and the warm cap (E9).
+const anchorEstimator = "bytes/3.5"
+
 // anchorCountThreshold is the anchor's first trigger (E0): deferred mode
 // when the registry holds more than this many tools.
 const anchorCountThreshold = 30
@@ -67,6 +72,9 @@ func anchorE0() sim.Strategy {
 		Search:     sim.Search{Mode: "substring", K: allMatches},
 		Rejected:   sim.RejectExecute,
 		EchoSchema: true,
+		// The runtime's four cache breakpoints: system, last tool, current
+		// user message, second-to-last message (every era).
+		CacheLayout: sim.LayoutCurrentUser,
 	}
 }
 
@@ -75,10 +83,11 @@ func anchorE0() sim.Strategy {
 func anchorE1() sim.Strategy {
 	s := anchorE0()
 	s.Description = "Anchor E1: defer MCP tools when the bytes/3.5 estimate of all registry schemas exceeds 8,000 tokens; " +
-		"unbounded name-keyed session warm set; tools[] rebuilt; loaded schema echoed in the search result."
+		"unbounded name-keyed session warm set, emptied at a run start when the registry's fingerprint changed; " +
+		"tools[] rebuilt; loaded schema echoed in the search result."
 	s.Source = "anchor runtime, era E1 (2026-04-02): estimated tokens > 8,000 (strict); see docs/presets.md"
-	s.Trigger = sim.Trigger{Mode: sim.TriggerTokens, Budget: anchorBudgetTokens, Counter: "bytes/3.5"}
-	s.Warm = sim.WarmSet{Key: sim.WarmKeyName, Eviction: sim.EvictLRL}
+	s.Trigger = sim.Trigger{Mode: sim.TriggerTokens, Budget: anchorBudgetTokens, Counter: anchorEstimator}
+	s.Warm = sim.WarmSet{Key: sim.WarmKeyName, Eviction: sim.EvictLRL, Clear: sim.WarmClearRegistryChange}
 	return s
 }
 
@@ -103,14 +112,14 @@ func anchorE6() sim.Strategy {
 	return s
 }
 
-// anchorE7: per-tool exposure: every MCP tool deferred whenever one is
-// cold; BM25 top 8.
+// anchorE7: per-tool exposure: every MCP tool deferred; deferred mode
+// while any deferred tool is cold; BM25 top 8.
 func anchorE7() sim.Strategy {
 	s := anchorE6()
 	s.Description = "Anchor E7: per-tool exposure: MCP tools always deferred, local tools direct unless listed; " +
-		"BM25 search, top 8."
+		"deferred mode (tool_search and the directory) while any deferred tool is cold; BM25 search, top 8."
 	s.Source = "anchor runtime, era E7 (2026-07-27): per-tool, any cold deferred tool; see docs/presets.md"
-	s.Trigger = sim.Trigger{Mode: sim.TriggerAlways, Counter: "bytes/3.5"}
+	s.Trigger = sim.Trigger{Mode: sim.TriggerAnyCold, Counter: anchorEstimator}
 	s.Search = sim.Search{Mode: "bm25", K: 8}
 	return s
 }
@@ -119,10 +128,10 @@ func anchorE7() sim.Strategy {
 // rejected cold calls (from Aug 1).
 func anchorE9() sim.Strategy {
 	s := anchorE7()
-	s.Description = "Anchor E9: E7 with the warm set capped at 16 schemas / 8,000 tokens (evict least recently loaded, " +
-		"never the newest), browser family expansion, and cold calls rejected."
+	s.Description = "Anchor E9: E7 with the warm set capped at 16 schemas / 8,000 tokens (the bytes/3.5 estimate; evict least " +
+		"recently loaded, never the newest), browser family expansion, and cold calls rejected."
 	s.Source = "anchor runtime, era E9 (2026-08-07 to 08-12): warm cap 16 / 8,000; cold calls rejected since 2026-08-01; see docs/presets.md"
-	s.Warm = sim.WarmSet{Key: sim.WarmKeyName, MaxTools: anchorWarmMaxTools, MaxTokens: anchorWarmMaxTokens, Eviction: sim.EvictLRL}
+	s.Warm.MaxTools, s.Warm.MaxTokens, s.Warm.Counter = anchorWarmMaxTools, anchorWarmMaxTokens, anchorEstimator
 	s.Search.Family = browserFamily()
 	s.Search.FamilyCore = browserCoreTools()
 	s.Rejected = sim.RejectRetry

@@ -39,20 +39,42 @@ func claudeCodeAuto10() sim.Strategy {
 	return s
 }
 
+// anthropicAPIResults is how many tools the Anthropic API's tool search
+// returns by default (1 to 10,000 allowed).
+const anthropicAPIResults = 5
+
+// The Anthropic API's two tool-search variants (sim/search registers them).
+const (
+	anthropicBM25  = "bm25-anthropic"
+	anthropicRegex = "regex"
+)
+
 // anthropicAPIInline: per-tool defer_loading on every MCP tool, tool
-// references expanded inline, BM25 top 5.
+// references expanded inline, the API's BM25 variant, 5 results.
 func anthropicAPIInline() sim.Strategy {
 	return sim.Strategy{
-		Description: "Anthropic API tool search: every MCP tool marked defer_loading, local tools direct; " +
-			"BM25 search, 5 results; tool references expanded inline (cached prefix untouched).",
-		Source:    "Anthropic API tool search (2025-2026 docs): per-tool defer_loading, inline tool_reference; see docs/presets.md",
+		Description: "Anthropic API tool search, BM25 variant: every MCP tool marked defer_loading, local tools direct; " +
+			"BM25 over names, descriptions and arguments, queries cut to 500 characters, 5 results; " +
+			"tool references expanded inline (cached prefix untouched).",
+		Source:    "Anthropic API tool search (2025-2026 docs): per-tool defer_loading, BM25 variant, inline tool_reference; see docs/presets.md",
 		Trigger:   sim.Trigger{Mode: sim.TriggerAlways},
 		Scope:     sim.ScopeMCP,
 		Warm:      sim.WarmSet{Key: sim.WarmKeyName, Eviction: sim.EvictLRL},
 		Injection: sim.InjectInline,
-		Search:    sim.Search{Mode: "bm25", K: 5},
+		Search:    sim.Search{Mode: anthropicBM25, K: anthropicAPIResults},
 		Rejected:  sim.RejectRetry,
 	}
+}
+
+// anthropicAPIInlineRegex: as anthropicAPIInline with the API's regex
+// variant.
+func anthropicAPIInlineRegex() sim.Strategy {
+	s := anthropicAPIInline()
+	s.Description = "Anthropic API tool search, regex variant: as anthropic-api-inline, but the model searches with a " +
+		"regular expression (at most 200 characters) over names, descriptions and argument names and descriptions; 5 results."
+	s.Source = "Anthropic API tool search (2025-2026 docs): per-tool defer_loading, regex variant, inline tool_reference; see docs/presets.md"
+	s.Search = sim.Search{Mode: anthropicRegex, K: anthropicAPIResults}
+	return s
 }
 
 // copilotCLI30: about 30 tools or more → defer MCP tools; the first lookup

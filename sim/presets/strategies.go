@@ -27,6 +27,7 @@ func strategyTable() []strategyPreset {
 		{"claude-code-default", claudeCodeDefault},
 		{"claude-code-auto10", claudeCodeAuto10},
 		{"anthropic-api-inline", anthropicAPIInline},
+		{"anthropic-api-inline-regex", anthropicAPIInlineRegex},
 		{"copilot-cli-30", copilotCLI30},
 		{"codex-cli", codexCLI},
 		{"qwen-code", qwenCode},

@@ -83,11 +83,12 @@ func TestStrategyPresetFacts(t *testing.T) {
 		"anchor-e1-budget8k":              {mode: "tokens", budget: 8000, counter: "bytes/3.5", scope: "mcp", eviction: "lrl", injection: "tools-array", searchMode: "substring", k: all, rejected: "execute", echo: true},
 		"anchor-e4-budget-or-categorical": {mode: "tokens", budget: 8000, counter: "bytes/3.5", categorical: true, scope: "mcp", always: 13, eviction: "lrl", injection: "tools-array", searchMode: "substring", k: all, rejected: "execute", echo: true},
 		"anchor-e6-never-defer-openers":   {mode: "tokens", budget: 8000, counter: "bytes/3.5", categorical: true, scope: "mcp", always: 13, never: []string{"web_search", "web_fetch"}, eviction: "lrl", injection: "tools-array", searchMode: "keyword", k: all, rejected: "execute", echo: true},
-		"anchor-e7-per-tool":              {mode: "always", counter: "bytes/3.5", scope: "mcp", always: 13, never: []string{"web_search", "web_fetch"}, eviction: "lrl", injection: "tools-array", searchMode: "bm25", k: 8, rejected: "execute", echo: true},
-		"anchor-e9-warm-capped":           {mode: "always", counter: "bytes/3.5", scope: "mcp", always: 13, never: []string{"web_search", "web_fetch"}, warmTools: 16, warmTokens: 8000, eviction: "lrl", injection: "tools-array", searchMode: "bm25", k: 8, familyCore: 7, rejected: "retry", echo: true},
+		"anchor-e7-per-tool":              {mode: "any-cold", counter: "bytes/3.5", scope: "mcp", always: 13, never: []string{"web_search", "web_fetch"}, eviction: "lrl", injection: "tools-array", searchMode: "bm25", k: 8, rejected: "execute", echo: true},
+		"anchor-e9-warm-capped":           {mode: "any-cold", counter: "bytes/3.5", scope: "mcp", always: 13, never: []string{"web_search", "web_fetch"}, warmTools: 16, warmTokens: 8000, eviction: "lrl", injection: "tools-array", searchMode: "bm25", k: 8, familyCore: 7, rejected: "retry", echo: true},
 		"claude-code-default":             {mode: "always", counter: "bytes/3.5", scope: "mcp", eviction: "lrl", injection: "inline", searchMode: "keyword", k: 5, rejected: "retry"},
 		"claude-code-auto10":              {mode: "percent", percent: 10, counter: "o200k_base", scope: "mcp", eviction: "lrl", injection: "inline", searchMode: "keyword", k: 5, rejected: "retry"},
-		"anthropic-api-inline":            {mode: "always", counter: "bytes/3.5", scope: "mcp", eviction: "lrl", injection: "inline", searchMode: "bm25", k: 5, rejected: "retry"},
+		"anthropic-api-inline":            {mode: "always", counter: "bytes/3.5", scope: "mcp", eviction: "lrl", injection: "inline", searchMode: "bm25-anthropic", k: 5, rejected: "retry"},
+		"anthropic-api-inline-regex":      {mode: "always", counter: "bytes/3.5", scope: "mcp", eviction: "lrl", injection: "inline", searchMode: "regex", k: 5, rejected: "retry"},
 		"copilot-cli-30":                  {mode: "count", count: 29, counter: "bytes/3.5", scope: "mcp", eviction: "lrl", injection: "tools-array", searchMode: "bm25", k: 5, rejected: "retry"},
 		"codex-cli":                       {mode: "always", counter: "bytes/3.5", scope: "mcp", eviction: "lrl", injection: "tools-array", searchMode: "bm25", k: 8, rejected: "retry"},
 		"qwen-code":                       {mode: "always", counter: "bytes/3.5", scope: "mcp", eviction: "lrl", injection: "inline", searchMode: "bm25", k: 5, rejected: "retry"},
@@ -109,6 +110,15 @@ func TestStrategyPresetFacts(t *testing.T) {
 		}
 		if s.Warm.Key != "name" {
 			t.Errorf("%s: warm key %q, want name", name, s.Warm.Key)
+		}
+		// The anchor runtime's cache layout (REFERENCE §1) in every era; the
+		// other runtimes document none and keep the model's.
+		wantLayout := ""
+		if strings.HasPrefix(name, "anchor-") {
+			wantLayout = sim.LayoutCurrentUser
+		}
+		if s.CacheLayout != wantLayout {
+			t.Errorf("%s: cache layout %q, want %q", name, s.CacheLayout, wantLayout)
 		}
 	}
 }

@@ -25,6 +25,8 @@ type BM25Params struct {
 	// MaxQueryChars truncates the query to this many characters before
 	// tokenising (0: no limit).
 	MaxQueryChars int
+	// OmitServer leaves the server name out of the documents.
+	OmitServer bool
 }
 
 // AnchorBM25 returns the anchor runtime's parameters (REFERENCE §1):
@@ -34,11 +36,15 @@ func AnchorBM25() BM25Params {
 	return BM25Params{K1: 1.2, B: 0.75, NameWeight: 2, MinPrefix: 3}
 }
 
-// AnthropicBM25 returns the Anthropic API variant: the anchor's scoring
-// with queries cut to 500 characters (REFERENCE §2).
+// AnthropicBM25 returns the Anthropic API variant (REFERENCE §2): queries
+// cut to 500 characters, documents of the names, descriptions and argument
+// names and descriptions (no server name: the API sees tools, not
+// servers). The scoring parameters are not documented; the anchor's are
+// used.
 func AnthropicBM25() BM25Params {
 	p := AnchorBM25()
 	p.MaxQueryChars = 500
+	p.OmitServer = true
 	return p
 }
 
@@ -114,6 +120,9 @@ func NewBM25(docs []sim.ToolDoc, p BM25Params) (*BM25, error) {
 	var buf [64]byte
 	for d, doc := range docs {
 		inDoc = inDoc[:0]
+		if p.OmitServer {
+			doc.Server = ""
+		}
 		EachDocToken(doc, p.NameWeight, buf[:0], func(tok []byte) {
 			id, ok := x.vocab[string(tok)]
 			if !ok {

@@ -274,3 +274,34 @@ func itoa(i int) string {
 	}
 	return itoa(i/10) + digits[i%10:i%10+1]
 }
+
+// TestAnthropicBM25LeavesServersOut pins the API variant's document
+// (REFERENCE §2: names, descriptions, argument names and descriptions):
+// the anchor's BM25 finds tools by their server's name, the API's does not.
+func TestAnthropicBM25LeavesServersOut(t *testing.T) {
+	anchor, err := NewBM25(fiveTools, AnchorBM25())
+	if err != nil {
+		t.Fatal(err)
+	}
+	api, err := NewBM25(fiveTools, AnthropicBM25())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		query       string
+		anchor, api []int
+	}{
+		{"fs", []int{0, 2, 1}, nil},     // only the server is called fs (write_file, longer, last)
+		{"web", []int{4, 3}, []int{4}},  // "search the web"; fetch only by its server
+		{"read", []int{0}, []int{0}},    // names and descriptions are read alike
+		{"terms", []int{4}, []int{4}},   // an argument's description
+		{"content", []int{1}, []int{1}}, // an argument's name
+	} {
+		if got := anchor.Rank(tc.query, 8); !cmp.Equal(got, tc.anchor) {
+			t.Errorf("anchor %q: %v, want %v", tc.query, got, tc.anchor)
+		}
+		if got := api.Rank(tc.query, 8); !cmp.Equal(got, tc.api) {
+			t.Errorf("api %q: %v, want %v", tc.query, got, tc.api)
+		}
+	}
+}

@@ -12,12 +12,14 @@ import (
 // §2); longer patterns find nothing.
 const MaxRegexChars = 200
 
-// Regex ranks tools whose name, description or any parameter name (depth
-// ≤ MaxParamDepth) matches a Go RE2 pattern, case-insensitively. Matches
-// come in corpus order. It is immutable and safe for concurrent use.
+// Regex ranks tools whose name, description, or any parameter name or
+// parameter description (depth ≤ MaxParamDepth) matches a Go RE2 pattern,
+// case-insensitively: the fields the Anthropic API's regex tool search
+// reads (REFERENCE §2). Matches come in corpus order. It is immutable and
+// safe for concurrent use.
 type Regex struct {
 	maxChars int
-	docs     [][]string // per tool: name, description, parameter names
+	docs     [][]string // per tool: name, description, parameter names and descriptions
 }
 
 // NewRegex builds a regex ranker; patterns longer than maxChars characters
@@ -25,8 +27,9 @@ type Regex struct {
 func NewRegex(docs []sim.ToolDoc, maxChars int) *Regex {
 	x := &Regex{maxChars: maxChars, docs: make([][]string, len(docs))}
 	for i, d := range docs {
-		fields := []string{d.Name, d.Description}
-		x.docs[i] = append(fields, schemaParams(d.Schema).names...)
+		ps := schemaParams(d.Schema)
+		fields := append([]string{d.Name, d.Description}, ps.names...)
+		x.docs[i] = append(fields, ps.descs...)
 	}
 	return x
 }

@@ -18,8 +18,10 @@ func TestRegexRank(t *testing.T) {
 		{"FILE", 8, []int{0, 1}}, // case-insensitive
 		{"^(fetch|search)$", 8, []int{3, 4}},
 		{"^url$", 8, []int{3}},           // parameter name
-		{"^content$", 8, []int{1}},       // nested names count, descriptions of parameters do not:
-		{"terms", 8, nil},                // "search terms" is a parameter description
+		{"^content$", 8, []int{1}},       // nested names count, and so do parameter descriptions
+		{"terms", 8, []int{4}},           // (the API reads argument descriptions): "search terms"
+		{"^text$", 8, []int{1}},          // write_file's content is described "Text"
+		{"indexed", 8, nil},              // the root's own description is not an argument's
 		{"^fs$", 8, nil},                 // the server name is not searched
 		{"text|page", 8, []int{0, 1, 3}}, // corpus order, not match quality
 		{"text|page", 2, []int{0, 1}},

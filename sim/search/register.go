@@ -69,11 +69,11 @@ func Register(r *sim.Registry) error {
 	for _, m := range []sim.Info{
 		{Name: ModeBM25, Description: "the anchor runtime's tool_search: exact tool names, else BM25 (k1 1.2, b 0.75) over names, descriptions and parameters",
 			QueryModel: "user-text"},
-		{Name: ModeBM25Anthropic, Description: "the Anthropic API's BM25 tool search: no exact-name handling, queries cut to 500 characters",
+		{Name: ModeBM25Anthropic, Description: "the Anthropic API's BM25 tool search: names, descriptions and arguments (no server name), no exact-name handling, queries cut to 500 characters",
 			QueryModel: "user-text"},
 		{Name: ModeKeyword, Description: "term counts over names, descriptions and parameters, with exact tool names",
 			QueryModel: "content-words"},
-		{Name: ModeRegex, Description: "case-insensitive RE2 pattern (at most 200 characters) over names and descriptions",
+		{Name: ModeRegex, Description: "the Anthropic API's regex tool search: a case-insensitive RE2 pattern (at most 200 characters) over names, descriptions and argument names and descriptions",
 			QueryModel: "regex-term"},
 		{Name: ModeSubstring, Description: "case-insensitive substring of names and descriptions (the anchor's first search)",
 			QueryModel: "short-term"},

@@ -1,0 +1,101 @@
+// Command defersim-beam runs `defersim run` as an Apache Beam pipeline:
+// on prism (Beam's local runner, the default) or on Dataflow, Flink or
+// Spark (--runner), reading traces and catalogs from local paths, gs:// or
+// s3://, and writing results.json and the report to --out. Its results
+// are byte-identical to `defersim run` with the same scenario and flags.
+// See docs/beam.md.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+
+	"github.com/defersim/defersim/beam/pipeline"
+)
+
+// list is a comma-separated, repeatable flag.
+type list []string
+
+// maxScenarioRead bounds how much of a scenario file is read: more than
+// the scenarios package accepts (4 MiB), so that its parser, not this
+// limit, reports a file that is too large.
+const maxScenarioRead = 8 << 20
+
+func (l *list) String() string { return strings.Join(*l, ",") }
+
+func (l *list) Set(v string) error {
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			*l = append(*l, p)
+		}
+	}
+	return nil
+}
+
+var (
+	scenario   = flag.String("scenario", "", "scenario file, local or a filesystem URL (default: the embedded default scenario)")
+	out        = flag.String("out", "", "output directory, local or a filesystem URL such as gs://bucket/run (required)")
+	baseline   = flag.String("baseline", "", "strategy the others are compared with (default: the scenario's)")
+	seed       = flag.Int64("seed", 0, "override the scenario's seed (when set)")
+	skipBad    = flag.Bool("skip-bad", false, "skip malformed trace lines (counted and reported) instead of stopping")
+	strict     = flag.Bool("strict", false, "stop at the first session that fails to replay")
+	bootstrap  = flag.Int("bootstrap", 0, "bootstrap resamples for confidence intervals (0 = default 1000, -1 = none)")
+	exact      = flag.Int("exact-sessions", 0, "keep per-session values of at most N sessions; beyond, statistics are streamed (0 = default, -1 = all)")
+	noReport   = flag.Bool("no-report", false, "write results.json only, no plots or HTML")
+	batch      = flag.Int("batch-sessions", pipeline.DefaultBatchSessions, "sessions per pipeline element between reading and replaying")
+	traces     list
+	catalogs   list
+	strategies list
+)
+
+func init() {
+	flag.Var(&traces, "traces", "trace files to replay instead of the scenario's (comma-separated or repeated; local or URLs)")
+	flag.Var(&catalogs, "catalogs", "catalog directories instead of the scenario's (local or URLs)")
+	flag.Var(&strategies, "strategies", "strategies to run: presets or names from the scenario (default: the scenario's)")
+}
+
+func main() {
+	flag.Parse()
+	beam.Init()
+	if err := run(context.Background()); err != nil {
+		fmt.Fprintln(os.Stderr, "defersim-beam:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context) error {
+	if *out == "" {
+		return fmt.Errorf("--out is required")
+	}
+	spec := pipeline.Spec{Scenario: *scenario, Traces: traces, Catalogs: catalogs, Strategies: strategies,
+		Baseline: *baseline, SkipBad: *skipBad, Strict: *strict, Bootstrap: *bootstrap, ExactSessions: *exact,
+		Out: *out, NoReport: *noReport, BatchSessions: *batch}
+	flag.Visit(func(f *flag.Flag) {
+		if f.Name == "seed" {
+			spec.Seed = seed
+		}
+	})
+	if *scenario != "" {
+		data, err := pipeline.ReadFile(ctx, *scenario, maxScenarioRead)
+		if err != nil {
+			return fmt.Errorf("scenario: %w", err)
+		}
+		spec.ScenarioYAML = data
+	}
+	p, s := beam.NewPipelineWithRoot()
+	if err := pipeline.Build(s, spec); err != nil {
+		return err
+	}
+	if err := beamx.Run(ctx, p); err != nil {
+		return err
+	}
+	fmt.Printf("defersim-beam: results in %s\n", *out)
+	return nil
+}

@@ -1,0 +1,60 @@
+package pipeline
+
+import (
+	"context"
+	"reflect"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/defersim/defersim/sim"
+)
+
+func init() {
+	register.DoFn4x1[context.Context, traceFile, func(sessionBatch), func(fileRead), error](&readFn{})
+	register.Emitter1[sessionBatch]()
+	register.Emitter1[fileRead]()
+	register.DoFn2x1[sessionBatch, func(*fileRead) bool, sessionBatch](&indexFn{})
+	register.Iter1[fileRead]()
+	register.DoFn2x2[context.Context, sessionBatch, *sim.RunState, error](&replayFn{})
+	register.Combiner3[*sim.RunState, *sim.RunState, *sim.RunState](&mergeFn{})
+	register.DoFn4x1[context.Context, []byte, func(**sim.RunState) bool, func(*fileRead) bool, error](&writeFn{})
+	register.Iter1[*sim.RunState]()
+	beam.RegisterCoder(reflect.TypeOf((*sim.RunState)(nil)), encodeState, decodeState)
+}
+
+// Build adds the replay of spec to the pipeline of s:
+//
+//	trace files ─Read─▶ session batches ─Index─▶ Reshuffle ─Replay─▶ states ─Merge (CombineFn)─▶ state
+//	            └──────▶ reads (fingerprints, counts) ──side input──▶ Index, Write
+//	state ─Write─▶ results.json, report
+//
+// It prepares the run once here, on the launcher, so that a bad scenario,
+// catalog or option fails before a job starts.
+func Build(s beam.Scope, spec Spec) error {
+	d, err := prepared.get(spec)
+	if err != nil {
+		return err
+	}
+	cfg, err := spec.Config()
+	if err != nil {
+		return err
+	}
+	files := make([]traceFile, len(cfg.Traces))
+	for i, src := range cfg.Traces {
+		files[i] = traceFile{Ordinal: i, Path: src.Path}
+	}
+	names := make([]string, len(d.Strategies))
+	for i, st := range d.Strategies {
+		names[i] = st.Name
+	}
+	in := beam.CreateList(s.Scope("Traces"), files)
+	batches, reads := beam.ParDo2(s.Scope("Read"), &readFn{Spec: spec}, in)
+	indexed := beam.ParDo(s.Scope("Index"), &indexFn{}, batches, beam.SideInput{Input: reads})
+	spread := beam.Reshuffle(s.Scope("Spread"), indexed)
+	states := beam.ParDo(s.Scope("Replay"), &replayFn{Spec: spec}, spread)
+	merged := beam.Combine(s.Scope("Merge"), &mergeFn{Strategies: names, Summary: d.Summary}, states)
+	beam.ParDo0(s.Scope("Write"), &writeFn{Spec: spec}, beam.Impulse(s),
+		beam.SideInput{Input: merged}, beam.SideInput{Input: reads})
+	return nil
+}

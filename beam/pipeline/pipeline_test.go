@@ -1,0 +1,221 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/defersim/defersim/internal/version"
+	"github.com/defersim/defersim/report"
+	"github.com/defersim/defersim/traces"
+	"github.com/defersim/defersim/traces/gen"
+)
+
+// TestMain runs the pipelines of the tests on prism, Beam's local runner,
+// in this process.
+func TestMain(m *testing.M) { ptest.MainWithDefault(m, "prism") }
+
+// defersimBinary builds the defersim command in the parent module (with
+// its own go.mod, as users build it).
+func defersimBinary(t *testing.T) string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	bin := filepath.Join(t.TempDir(), "defersim")
+	cmd := exec.Command(goTool, "build", "-o", bin, "./cmd/defersim")
+	cmd.Dir = filepath.Join("..", "..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build defersim: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// twoTraces generates n sessions and writes them as two trace files (the
+// first k sessions plain, the rest gzip'd) beside their catalog.
+func twoTraces(t *testing.T, n, k int) (paths []string, catalog string) {
+	t.Helper()
+	dir := t.TempDir()
+	p := gen.Defaults()
+	p.Sessions = n
+	g, err := gen.New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.WriteDir(dir, gen.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	sessions, _, err := traces.ReadAll(filepath.Join(dir, gen.TraceFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, part := range [][]*traces.Session{sessions[:k], sessions[k:]} {
+		path := filepath.Join(dir, []string{"first.jsonl", "second.jsonl.gz"}[i])
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := traces.NewWriter(f, i == 1)
+		for _, s := range part {
+			if err := w.WriteSession(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, path)
+	}
+	return paths, filepath.Join(dir, gen.CatalogDir)
+}
+
+// TestPipelineEqualsRun pins the Beam pipeline's promise: run on prism, it
+// writes a results.json byte-identical to `defersim run` on the same
+// traces, scenario and flags — for the embedded default, and for two trace
+// files replayed in small batches with streamed statistics (so the sums,
+// sketches and samples of many batches are merged).
+func TestPipelineEqualsRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs Beam pipelines and defersim")
+	}
+	bin := defersimBinary(t)
+	paths, catalog := twoTraces(t, 90, 37)
+	for _, tc := range []struct {
+		name string
+		spec Spec
+		args []string
+	}{
+		{name: "embedded default", spec: Spec{}},
+		{
+			name: "two files, batches of 8, streamed",
+			spec: Spec{Traces: paths, Catalogs: []string{catalog}, Strategies: []string{"eager", "anchor-e1-budget8k", "claude-code-default"},
+				ExactSessions: 25, Bootstrap: 100, NoReport: true, BatchSessions: 8},
+			args: []string{"--traces", paths[0] + "," + paths[1], "--catalogs", catalog,
+				"--strategies", "eager,anchor-e1-budget8k,claude-code-default", "--exact-sessions", "25", "--bootstrap", "100", "--no-report"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			runDir := filepath.Join(t.TempDir(), "run")
+			cmd := exec.Command(bin, append([]string{"run", "-q", "-o", runDir}, tc.args...)...)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("defersim run: %v\n%s", err, out)
+			}
+			spec := tc.spec
+			spec.Out = filepath.Join(t.TempDir(), "beam")
+			p, s := beam.NewPipelineWithRoot()
+			if err := Build(s, spec); err != nil {
+				t.Fatal(err)
+			}
+			if err := ptest.Run(p); err != nil {
+				t.Fatalf("pipeline: %v", err)
+			}
+			want, err := os.ReadFile(filepath.Join(runDir, "results.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(filepath.Join(spec.Out, "results.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = sameBuild(t, want, got)
+			if !bytes.Equal(want, got) {
+				t.Fatalf("the pipeline's results.json differs from defersim run's:\n%s", cmp.Diff(string(want), string(got)))
+			}
+			_, err = os.Stat(filepath.Join(spec.Out, "report.html"))
+			if wantReport := !spec.NoReport; (err == nil) != wantReport {
+				t.Errorf("report.html written: %v, want %v", err == nil, wantReport)
+			}
+			t.Logf("results.json: %s bytes, identical", strconv.Itoa(len(got)))
+		})
+	}
+}
+
+// sameBuild checks the two fields of results.json that name the build that
+// wrote it, and returns want with defersim's generator_version replaced by
+// the pipeline's when (and only when) the two builds' versions differ.
+//
+// Both files must name the same Go toolchain (this test builds both with
+// the go command it runs under), and the pipeline's file must name the
+// build that ran it: prism runs the pipeline in this process, so that is
+// this test binary. generator_version is the main module's version as the
+// go command stamps it, which differs between the two builds whenever
+// VCS stamping does: `go build` in a git checkout stamps defersim's
+// module with a tag or pseudo-version, while `go test` (and a build of
+// beam/, another module, against a tag of the root) stamps otherwise. With
+// -buildvcs=false both are "(devel)" and the files are byte-identical as
+// they are; otherwise everything but that one value must be.
+func sameBuild(t *testing.T, want, got []byte) []byte {
+	t.Helper()
+	type build struct {
+		GeneratorVersion string `json:"generator_version"`
+		GoVersion        string `json:"go_version"`
+	}
+	var run, pipe build
+	if err := json.Unmarshal(want, &run); err != nil {
+		t.Fatalf("defersim run's results.json: %v", err)
+	}
+	if err := json.Unmarshal(got, &pipe); err != nil {
+		t.Fatalf("the pipeline's results.json: %v", err)
+	}
+	self := version.Get()
+	if pipe.GeneratorVersion != self.Product || pipe.GoVersion != self.Go {
+		t.Errorf("the pipeline's results.json names the build %q, %q; the build that ran it is %q, %q",
+			pipe.GeneratorVersion, pipe.GoVersion, self.Product, self.Go)
+	}
+	if run.GoVersion != pipe.GoVersion {
+		t.Errorf("go_version: defersim run %q, pipeline %q; both were built by the same go command", run.GoVersion, pipe.GoVersion)
+	}
+	if run.GeneratorVersion == pipe.GeneratorVersion {
+		return want
+	}
+	t.Logf("generator_version differs by build: defersim %q, the pipeline (this test binary) %q; comparing the rest byte for byte",
+		run.GeneratorVersion, pipe.GeneratorVersion)
+	field := func(v string) []byte {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return append([]byte(`"generator_version": `), b...)
+	}
+	from := field(run.GeneratorVersion)
+	if n := bytes.Count(want, from); n != 1 {
+		t.Fatalf("defersim run's results.json holds %s %d times, want once", from, n)
+	}
+	return bytes.Replace(want, from, field(pipe.GeneratorVersion), 1)
+}
+
+// TestSameBuildVersionsDiffer pins sameBuild's other branch, which the
+// pipeline test takes only where the two builds are versioned differently
+// (VCS stamping in a git checkout): everything but generator_version must
+// still be equal, and that value is replaced once.
+func TestSameBuildVersionsDiffer(t *testing.T) {
+	self := version.Get()
+	results := func(v string) []byte {
+		b, err := report.MarshalResults(&report.Results{SchemaVersion: report.SchemaVersion, Generator: "defersim",
+			GeneratorVersion: v, GoVersion: self.Go, Sessions: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	run, pipe := results("v9.8.7-0.20261201000000-0123456789ab+dirty"), results(self.Product)
+	if bytes.Equal(run, pipe) {
+		t.Fatal("the two files are already equal")
+	}
+	if got := sameBuild(t, run, pipe); !bytes.Equal(got, pipe) {
+		t.Errorf("after sameBuild:\n%s", cmp.Diff(string(pipe), string(got)))
+	}
+}

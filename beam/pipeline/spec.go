@@ -1,0 +1,102 @@
+// Package pipeline runs defersim's replay as an Apache Beam pipeline: it
+// reads trace files through Beam's filesystems (local paths, gs://, s3://),
+// replays batches of sessions on the workers with the engine `defersim run`
+// uses (internal/runner's Distributed), merges the workers' states with a
+// CombineFn over the mergeable run state, and writes results.json and the
+// report. Its results are byte-identical to `defersim run` on the same
+// traces, scenario and flags (TestPipelineEqualsRun). docs/beam.md has the
+// commands.
+package pipeline
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/scenarios"
+	defaultdata "github.com/defersim/defersim/scenarios/default"
+)
+
+// DefaultBatchSessions is how many sessions one element of the pipeline
+// carries from the reading step to the replaying step.
+const DefaultBatchSessions = 1024
+
+// Spec is everything the workers need to rebuild the run: the scenario's
+// text (workers may not see the launcher's files) and the options of
+// `defersim run` the pipeline supports. It travels in the pipeline as JSON.
+type Spec struct {
+	// Scenario is the scenario file's path as given ("" = the embedded
+	// default) and ScenarioYAML its text, read by the launcher.
+	Scenario     string `json:"scenario,omitempty"`
+	ScenarioYAML []byte `json:"scenario_yaml,omitempty"`
+	// Overrides of the scenario, as `defersim run` flags.
+	Traces     []string `json:"traces,omitempty"`
+	Catalogs   []string `json:"catalogs,omitempty"`
+	Strategies []string `json:"strategies,omitempty"`
+	Baseline   string   `json:"baseline,omitempty"`
+	Seed       *int64   `json:"seed,omitempty"`
+	// Options, as `defersim run` flags.
+	SkipBad       bool `json:"skip_bad,omitempty"`
+	Strict        bool `json:"strict,omitempty"`
+	Bootstrap     int  `json:"bootstrap,omitempty"`
+	ExactSessions int  `json:"exact_sessions,omitempty"`
+	// Out is the output directory (a local path or a Beam filesystem URL).
+	Out      string `json:"out"`
+	NoReport bool   `json:"no_report,omitempty"`
+	// BatchSessions is how many sessions one element carries (0 = DefaultBatchSessions).
+	BatchSessions int `json:"batch_sessions,omitempty"`
+}
+
+func (s Spec) batch() int {
+	if s.BatchSessions <= 0 {
+		return DefaultBatchSessions
+	}
+	return s.BatchSessions
+}
+
+// key identifies the run a spec describes (workers share one prepared run
+// per key).
+func (s Spec) key() string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(fmt.Sprintf("spec is not JSON: %v", err)) // it only holds plain fields
+	}
+	return string(b)
+}
+
+// isURL reports whether path names a file through a filesystem scheme
+// (gs://, s3://, …) rather than a local path.
+func isURL(path string) bool { return strings.Contains(path, "://") }
+
+// Config resolves the spec into the run configuration `defersim run`
+// builds from the same scenario and flags. Catalogs given as URLs are read
+// through Beam's filesystems.
+func (s Spec) Config() (runner.Config, error) {
+	var sc *scenarios.Scenario
+	var err error
+	switch {
+	case s.Scenario == "":
+		sc, err = scenarios.Default()
+	case isURL(s.Scenario):
+		sc, err = scenarios.Parse(s.ScenarioYAML, s.Scenario, "") // its paths must be absolute
+	default:
+		sc, err = scenarios.Parse(s.ScenarioYAML, s.Scenario, filepath.Dir(s.Scenario)) // as scenarios.Load
+	}
+	if err != nil {
+		return runner.Config{}, err
+	}
+	ov := runner.Overrides{Traces: s.Traces, Catalogs: s.Catalogs, Strategies: s.Strategies, Baseline: s.Baseline, Seed: s.Seed}
+	cfg, err := runner.FromScenario(sc, ov, defaultdata.FS())
+	if err != nil {
+		return runner.Config{}, err
+	}
+	cfg.SkipBad, cfg.Strict, cfg.Bootstrap, cfg.ExactSessions = s.SkipBad, s.Strict, s.Bootstrap, s.ExactSessions
+	for i, src := range cfg.Catalogs {
+		if src.FS == nil && isURL(src.Path) {
+			cfg.Catalogs[i] = runner.Source{Path: src.Path, FS: dirFS{root: strings.TrimSuffix(src.Path, "/")}, Name: "."}
+		}
+	}
+	return cfg, nil
+}

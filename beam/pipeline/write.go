@@ -1,0 +1,84 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
+
+	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/sim"
+)
+
+// writeFn writes the run's outputs from the merged state and the reads of
+// every trace file, as `defersim run` writes them.
+type writeFn struct {
+	Spec Spec
+}
+
+// ProcessElement runs once (its input is a single element). The merged
+// state is absent when no session was read; the run then fails as
+// `defersim run` does ("no session was replayed").
+func (fn *writeFn) ProcessElement(ctx context.Context, _ []byte, states func(**sim.RunState) bool,
+	reads func(*fileRead) bool) error {
+	d, err := prepared.get(fn.Spec)
+	if err != nil {
+		return err
+	}
+	var st *sim.RunState
+	for states(&st) {
+	}
+	if st == nil {
+		if st, err = d.NewState(); err != nil {
+			return err
+		}
+	}
+	var files []fileRead
+	var f fileRead
+	for reads(&f) {
+		files = append(files, f)
+	}
+	slices.SortFunc(files, func(a, b fileRead) int { return a.Ordinal - b.Ordinal })
+	var read []runner.TraceRead
+	for _, f := range files {
+		tr, err := f.traceRead()
+		if err != nil {
+			return err
+		}
+		read = append(read, tr)
+	}
+	out, err := d.Finish(ctx, st, read, 0)
+	if err != nil {
+		return err
+	}
+	if out.Implausible > 0 { // as defersim run warns
+		log.Warnf(ctx, "%d trace line(s) hold an implausible count or duration, kept as recorded; figures that use them are dominated by them", out.Implausible)
+		for _, p := range out.FirstImplausible[:min(len(out.FirstImplausible), 5)] {
+			log.Warnf(ctx, "%s:%d: %s", p.File, p.Line, p.Reason)
+		}
+	}
+	return writeOutputs(ctx, out, fn.Spec.Out, runner.WriteOptions{Report: !fn.Spec.NoReport})
+}
+
+// writeOutputs writes results.json and the report to dir: in place when
+// it is a local directory, else into a temporary one first, then through
+// the Beam filesystem of its URL.
+func writeOutputs(ctx context.Context, out *runner.Output, dir string, opt runner.WriteOptions) error {
+	if !isURL(dir) {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("create output directory: %w", err)
+		}
+		return runner.WriteOutputs(out, dir, opt)
+	}
+	tmp, err := os.MkdirTemp("", "defersim-beam-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if err := runner.WriteOutputs(out, tmp, opt); err != nil {
+		return err
+	}
+	return copyTree(ctx, tmp, dir)
+}

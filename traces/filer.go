@@ -1,0 +1,178 @@
+package traces
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+)
+
+// filer decodes the lines of a Reader's batches and files their events
+// into sessions: the decode stage of the pipeline (pipeline.go), which owns
+// it while the Reader's Sessions range runs.
+type filer struct {
+	name string
+	opts ReadOptions
+	max  int // line limit, for messages
+	open map[string]*openSession
+	seq  int64
+	// counts are those of the lines filed so far (Sessions excepted: the
+	// Reader counts the sessions it yields).
+	counts Counts
+	// spares are buffers of ended sessions, for new ones.
+	spares []openSession
+	tab    *strtab
+	// onEvent holds the event handed to ReadOptions.OnEvent.
+	onEvent Event
+}
+
+// openSession is a session between its session_start and its session_end.
+// Its events and line numbers gather in buffers the filer reuses; the
+// session gets slices of exactly their size when it ends (growing its own
+// slices instead would allocate about three times the memory).
+type openSession struct {
+	s      *Session
+	seq    int64
+	start  int // line of its session_start
+	events []Event
+	lines  []int
+}
+
+// maxSpares bounds the buffers of ended sessions a filer keeps for reuse,
+// and maxSpareEvents the size of one it keeps.
+const (
+	maxSpares      = 16
+	maxSpareEvents = 1024
+)
+
+func newFiler(name string, opts ReadOptions) *filer {
+	return &filer{name: name, opts: opts, max: opts.maxLine(), open: make(map[string]*openSession), tab: newStrtab()}
+}
+
+// file decodes and files the lines of b, appending the sessions they end
+// to b.sessions, and sets b.err to the error that stops the stream (a
+// line error, unless skipped; a read error; io.EOF after the sessions
+// still open, in the order they started).
+func (f *filer) file(b *batch) {
+	b.sessions = b.sessions[:0]
+	for i, l := range b.lines {
+		f.counts.Lines++
+		n := b.first + i
+		var lerr *LineError
+		switch line := b.data[l.start:l.end]; {
+		case l.tooLong:
+			lerr = f.lineError(n, KindLineTooLong, fmt.Sprintf("line longer than %d bytes", f.max))
+		case isBlank(line):
+			continue
+		default:
+			lerr = f.add(line, n, b)
+		}
+		if lerr == nil {
+			continue
+		}
+		if !f.opts.SkipBad || lerr.Kind == KindTooManySessions {
+			b.err = lerr
+			break
+		}
+		f.counts.skip(lerr)
+	}
+	if errors.Is(b.err, io.EOF) {
+		f.flush(b)
+	}
+	b.counts = f.counts.clone()
+}
+
+// add decodes line n and files its event under its session, appending the
+// session to b.sessions when the event ends it.
+func (f *filer) add(line []byte, n int, b *batch) *LineError {
+	var ev Event // on the stack: decoding into it costs no write barriers
+	if err := decodeEventIn(line, &ev, f.tab); err != nil {
+		var p *lineProblem
+		if errors.As(err, &p) {
+			return p.at(f.name, n)
+		}
+		return &LineError{File: f.name, Line: n, Kind: KindBadJSON, Reason: err.Error(), Err: err}
+	}
+	o := f.open[ev.Session]
+	if ev.Type == SessionStart {
+		if o != nil {
+			return f.lineError(n, KindDuplicateStart, fmt.Sprintf(
+				"session_start for session %q, which is already open since line %d", ev.Session, o.start))
+		}
+		if len(f.open) >= f.opts.maxOpen() {
+			return f.lineError(n, KindTooManySessions, fmt.Sprintf(
+				"more than %d sessions open at once (raise ReadOptions.MaxOpenSessions)", f.opts.maxOpen()))
+		}
+		o = f.newOpen(ev.Session)
+		o.start = n
+		f.open[ev.Session] = o
+	} else if o == nil {
+		return f.lineError(n, KindSessionNotOpen, fmt.Sprintf(
+			"%s event for session %q, which is not open (no session_start before it, or it already ended)",
+			ev.Type, ev.Session))
+	}
+	if reason := implausible(&ev); reason != "" {
+		f.counts.Implausible++
+		if len(f.counts.FirstImplausible) < MaxSkipRecords {
+			f.counts.FirstImplausible = append(f.counts.FirstImplausible,
+				Problem{File: f.name, Line: n, Reason: reason, Kind: KindImplausible})
+		}
+	}
+	ev.Session = o.s.ID // share one string per session
+	if f.opts.OnEvent != nil {
+		f.onEvent = ev // a copy, so that ev stays on the stack
+		f.opts.OnEvent(o.s, &f.onEvent)
+	} else {
+		o.events = append(o.events, ev)
+		o.lines = append(o.lines, n)
+	}
+	f.counts.Events++
+	if ev.Type == SessionEnd {
+		delete(f.open, o.s.ID)
+		b.sessions = append(b.sessions, f.close(o))
+	}
+	return nil
+}
+
+// newOpen opens the session id with reused buffers.
+func (f *filer) newOpen(id string) *openSession {
+	f.seq++
+	o := &openSession{s: &Session{ID: id, File: f.name}, seq: f.seq}
+	if k := len(f.spares); k > 0 {
+		o.events, o.lines = f.spares[k-1].events, f.spares[k-1].lines
+		f.spares = f.spares[:k-1]
+	}
+	return o
+}
+
+// close gives the session its events and lines and keeps o's buffers.
+func (f *filer) close(o *openSession) *Session {
+	s := o.s
+	if f.opts.OnEvent == nil {
+		s.Events = slices.Clone(o.events)
+		s.Lines = slices.Clone(o.lines)
+	}
+	if len(f.spares) < maxSpares && cap(o.events) <= maxSpareEvents {
+		clear(o.events) // keep no strings of the session alive
+		f.spares = append(f.spares, openSession{events: o.events[:0], lines: o.lines[:0]})
+	}
+	return s
+}
+
+func (f *filer) lineError(line int, kind Kind, reason string) *LineError {
+	return &LineError{File: f.name, Line: line, Kind: kind, Reason: reason}
+}
+
+// flush appends the sessions still open at the end of the stream to
+// b.sessions, in the order they started.
+func (f *filer) flush(b *batch) {
+	rest := slices.Collect(maps.Values(f.open))
+	slices.SortFunc(rest, func(a, b *openSession) int { return cmp.Compare(a.seq, b.seq) })
+	clear(f.open)
+	for _, o := range rest {
+		f.counts.Incomplete++
+		b.sessions = append(b.sessions, f.close(o))
+	}
+}

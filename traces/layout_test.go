@@ -1,0 +1,190 @@
+package traces
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// layoutSeeds are lines at the edges of what decodeLayout takes.
+var layoutSeeds = []string{
+	`{"type":"user","session":"s","t":"2026-01-01T00:00:00Z","TEXT":"upper-case key"}`,
+	`{"type":"user","session":"s","session":"t","t":"2026-01-01T00:00:00Z"}`,
+	`{"type":"tool_call","session":"s","t":"2026-01-01T00:00:00Z","args":{"a":[1,2,{"b":null}]}}`,
+	`{"type":"tool_call","session":"s","t":"2026-01-01T00:00:00Z","args":null}`,
+	`{"type":"tool_call","session":"s","t":"2026-01-01T00:00:00Z","args":"{\"a\":1}"}`,
+	`{"type":"user","session":"s","t":"2026-01-01T00:00:00Z","text_tokens":1e3}`,
+	`{"type":"user","session":"s","t":"2026-01-01T00:00:00Z","text_tokens":-0}`,
+	`{"type":"user","session":"s","t":"2026-01-01T00:00:00Z","text_tokens":99999999999999999999}`,
+	`{"type":"user","session":"s","t":"2026-01-01T00:00:00+25:00"}`,
+	`{"type":"user","session":"s","t":"2026-01-01T00:00:00.123456789Z"}`,
+	`{"type":"user","session":"s","t":"2026-01-01T00:00:00.1234567891Z"}`,
+	`{"type":"user","session":"s","t":"2024-02-29T23:59:59.5Z"}`,
+	`{"type":"user","session":"s","t":"2023-02-29T00:00:00Z"}`,
+	`{"type":"user","session":"s","t":"2026-01-01T24:00:00Z"}`,
+	`{"type":"user","session":"s","t":"2026-01-01t00:00:00z"}`,
+	`{"type":"user","session":"s","t":"2026-01-01T00:00:00.Z"}`,
+	`{"type":"user","session":"s","t":null}`,
+	`{"type":"user","session":null,"t":"2026-01-01T00:00:00Z","meta":{"k":"v","k":"w"}}`,
+	`{"type":"user","session":"s","t":"2026-01-01T00:00:00Z","meta":{"k":null}}`,
+	`{"type":"user","session":"s","t":"2026-01-01T00:00:00Z","meta":{}}`,
+	`{"type":"user","session":"s","t":"2026-01-01T00:00:00Z","text":"\ud800 lone surrogate"} `,
+	`{"type":"user","session":"s","t":"2026-01-01T00:00:00Z","text":"tab\there \"quoted\" \\ \/ \u00e9 \u20ac \b\f\n\r"}`,
+	`{"type":"user","session":"s","t":"2026-01-01T00:00:00Z"} {}`,
+	` { "type" : "user" , "session" : "s" , "t" : "2026-01-01T00:00:00Z" } ` + "\t\r",
+	`{"usage":{"input":1,"output":2,"extra":3},"servers":[{"name":"a"},{"NAME":"b"}]}`,
+	`{"usage":{"input":1,"input":2}}`,
+	`{"usage":{"Input":1}}`,
+	`{"usage":null,"servers":null,"meta":null,"returned":null}`,
+	`{"servers":[],"returned":[],"added":["a",""],"removed":["x"]}`,
+	`{"servers":[null]}`,
+	`{"servers":[{"name":"a","version":"1","x":{"y":[true,false,null]}}]}`,
+	`{"returned":["a",null]}`,
+	`{"x_ext":{"a":1},"x_Ext":[1.5e-3,-2,"s"],"type":"user"}`,
+	`{"x_ext":{"a":1,"b":{"a":2,"a":3}},"type":"user"}`,
+	`{"type":"tool_call","args":{"a":1,"A":2,"a":3}}`,
+	`{"type":"tool_call","args":[{"k":1},{"k":2,"k":3}]}`,
+	`{"type":"tool_call","args":{"a\u0062":1,"ab":2}}`,
+	`{"usage":{"input":1,"extra":1,"EXTRA":2}}`,
+	`{"servers":[{"name":"a","x":1,"X":2}]}`,
+	`{"meta":{"k":"v","K":"w"}}`,
+	`{"t":"0000-01-01V00:00:00Z"}`,
+	`{"t":"2026-01-01T00:00:00Z","t":null}`,
+	`{"v":1,"V":2}`,
+	`{"v":1.0}`,
+	`{"v":01}`,
+	`{"type":"session_start","status":"ok"}`,
+	`{"type":5}`,
+	`{"\u0074ype":"user"}`,
+	`{"ſession":"s"}`,
+	`{"type":"user",}`,
+	`{"type":"user"`,
+	`[]`,
+	`{}`,
+	`{"type":"tool_call","args":` + strings.Repeat("[", maxSkipDepth+1) + strings.Repeat("]", maxSkipDepth+1) + `}`,
+}
+
+// FuzzLayoutDecoderAgreement checks the premise of decodeLayout: every line
+// it takes is valid UTF-8 with no NUL byte and no duplicate key
+// (decodeJSON checks no further) and is accepted by encoding/json too, with
+// the same Event.
+func FuzzLayoutDecoderAgreement(f *testing.F) {
+	for _, l := range okSession("s1", 0) {
+		f.Add([]byte(l))
+	}
+	for _, l := range layoutSeeds {
+		f.Add([]byte(l))
+	}
+	for _, l := range []string{"{\"text\":\"a\xffb\"}", "{\"text\":\"\xed\xa0\x80\"}", "{\"text\":\"\xe2\x82\"}",
+		"{\"x_a\":[\"\xc3\"]}", "{\"text\":\"a\x00\"}", "{\"type\":\"user\"}\x00", "{\"text\":\"\u00e9t\u00e9 \xc3\xa9t\xc3\xa9\"}"} {
+		f.Add([]byte(l))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var fast Event
+		tab := newStrtab()
+		if !decodeLayout(line, &fast, tab) {
+			return
+		}
+		if bytes.IndexByte(line, 0) >= 0 || !utf8.Valid(line) {
+			t.Fatalf("layout decoder takes %q, which has a NUL byte or is not valid UTF-8", line)
+		}
+		if d, dup := findDuplicateKey(line); dup {
+			t.Fatalf("layout decoder takes %q, which has a duplicate key (%s)", line, d.reason())
+		}
+		var std Event
+		if err := json.Unmarshal(line, &std); err != nil {
+			t.Fatalf("layout decoder takes %q, encoding/json rejects it: %v", line, err)
+		}
+		var again Event // through the caches the first decoding filled
+		if !decodeLayout(line, &again, tab) {
+			t.Fatalf("layout decoder takes %q once only", line)
+		}
+		for _, got := range []Event{fast, again} {
+			if diff := cmp.Diff(std, got); diff != "" {
+				t.Fatalf("decoders disagree on %q (-encoding/json +layout):\n%s", line, diff)
+			}
+			if std.T.Location() != got.T.Location() {
+				t.Fatalf("time zones differ on %q: %v and %v", line, std.T.Location(), got.T.Location())
+			}
+		}
+	})
+}
+
+// TestLayoutDecoderTakesTraceLines pins that the fast path is the path:
+// decodeLayout takes every line the Writer writes for generated sessions
+// (every event type and field), and lines with escapes and other time forms.
+func TestLayoutDecoderTakesTraceLines(t *testing.T) {
+	data := encodeSessions(t, genSessions(7, 50), false, 3)
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	lines = append(lines,
+		`{"type":"user","session":"s","t":"2026-01-01T00:00:00+02:00","text":"a \"b\"\n\u00e9"}`,
+		`{"type":"tool_call","session":"s","t":"2026-01-01T00:00:00.5Z","args":{"q":"x\\y"},"x_vendor":{"Trace":[1]}}`)
+	for i, l := range lines {
+		var ev Event
+		if !decodeLayout([]byte(l), &ev, nil) {
+			t.Errorf("line %d not taken by the layout decoder: %s", i+1, l)
+		}
+	}
+}
+
+func TestParseUTCTime(t *testing.T) {
+	for _, s := range []string{"2026-03-02T09:00:00Z", "2026-03-02T09:00:06.342Z", "2024-02-29T23:59:59.999999999Z",
+		"0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z"} {
+		got, ok := parseUTCTime([]byte(s))
+		want, err := time.Parse(time.RFC3339Nano, s)
+		if !ok || err != nil || !got.Equal(want) || got.Location() != want.Location() {
+			t.Errorf("parseUTCTime(%s) = %v, %v; time.Parse: %v, %v", s, got, ok, want, err)
+		}
+	}
+	for _, s := range []string{"2023-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-01-01T00:60:00Z",
+		"2026-01-01T00:00:60Z", "2026-01-01T00:00:00", "2026-01-01T00:00:00+00:00", "2026-01-01 00:00:00Z",
+		"2026-01-01T00:00:00.Z", "2026-01-01T00:00:00.1234567890Z"} {
+		if _, ok := parseUTCTime([]byte(s)); ok {
+			t.Errorf("parseUTCTime(%s) took a time it should leave to time.Parse", s)
+		}
+	}
+}
+
+// TestDaysSinceEpoch checks the date arithmetic of parseUTCTime against
+// time.Date for every day of years 0 to 9999.
+func TestDaysSinceEpoch(t *testing.T) {
+	d := time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC)
+	for d.Year() < 10000 {
+		y, m, day := d.Date()
+		if got, want := daysSinceEpoch(y, int(m), day), d.Unix()/86400; got != want {
+			t.Fatalf("daysSinceEpoch(%d, %d, %d) = %d, want %d", y, m, day, got, want)
+		}
+		d = d.AddDate(0, 0, 1)
+	}
+}
+
+// TestSpecialInWord checks the eight-bytes-at-a-time test of scanString
+// against a byte loop.
+func TestSpecialInWord(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	special := []byte{'"', '\\', 0, 0x1f, ' ', '!', '#', '[', ']', 0x7f, 0x80, 0xff, 'a'}
+	for range 200000 {
+		var w [8]byte
+		for k := range w {
+			if rng.IntN(4) == 0 {
+				w[k] = special[rng.IntN(len(special))]
+			} else {
+				w[k] = byte(rng.IntN(256))
+			}
+		}
+		want := false
+		for _, c := range w {
+			want = want || c == '"' || c == '\\' || c < 0x20 || c >= 0x80
+		}
+		if got := specialInWord(binary.LittleEndian.Uint64(w[:])); got != want {
+			t.Fatalf("specialInWord(% x) = %v, want %v", w, got, want)
+		}
+	}
+}
