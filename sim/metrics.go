@@ -83,8 +83,8 @@ var Metrics = [NumMetrics]Metric{
 	MConnectMs:                {"connect_ms", "ms", "time spent connecting servers and listing tools over the session", true},
 	MIgnoredArguments: {"ignored_arguments", "calls", "stale-warm calls the served schema accepts with an argument it does not define " +
 		"(a renamed or removed property of an open object): the server ignores it, a silent failure", true},
-	MDeferredModeRequests:     {"deferred_mode_requests", "requests", "model requests sent with deferred mode on (tool_search and a directory offered)", false},
-	MRecordedQuerySearches:    {"recorded_query_searches", "calls", "ranked searches whose query is one the trace recorded (the rest come from the query model)", false},
+	MDeferredModeRequests:  {"deferred_mode_requests", "requests", "model requests sent with deferred mode on (tool_search and a directory offered)", false},
+	MRecordedQuerySearches: {"recorded_query_searches", "calls", "ranked searches whose query is one the trace recorded (the rest come from the query model)", false},
 }
 
 // MetricIndex returns the index of the metric called name, or -1.
