@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/defersim/defersim/tokens"
+	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/validation"
 )
 
@@ -45,7 +46,7 @@ func countString(c tokens.Counter, s string, buf *[]byte) int64 {
 // every strategy: message text and tool arguments with the raw
 // counter (their content is unique to the session, so memoising it would
 // only grow memory), system prompts and tool names with the memo. buf is
-// scratch space.
+// scratch space. preparePacked is the same for the compact form.
 func (e *Engine) prepare(n *Need, buf *[]byte) {
 	markRepeats(n)
 	if n.SystemText != "" { // else the trace may have recorded its tokens alone
@@ -60,31 +61,59 @@ func (e *Engine) prepare(n *Need, buf *[]byte) {
 			c := &st.Calls[j]
 			c.NameTokens = countString(e.content, c.Tool, buf)
 			c.ArgTokens = e.raw.Count(c.Args)
-			switch {
-			case c.ResultTokens > 0:
-			case c.Result != "":
-				c.ResultTokens = countString(e.raw, c.Result, buf)
-			case c.ResultBytes > 0 && e.params.BytesPerToken > 0:
-				c.ResultTokens = int64(float64(c.ResultBytes)/e.params.BytesPerToken + 0.999999)
-			}
+			c.ResultTokens = e.resultTokens(c.ResultTokens, c.Result, c.ResultBytes, buf)
 		}
 	}
 	n.prepared = true
 }
 
-func (e *Engine) systemHash(n *Need) uint64 {
-	return mix(hashString(n.SystemText), uint64(n.SystemTokens))
+// preparePacked is prepare for a need in its compact form. A result's
+// text is dropped once counted.
+func (e *Engine) preparePacked(n *pneed, buf *[]byte) {
+	if n.sysText != "" {
+		n.sysTokens = countString(e.content, n.sysText, buf)
+	}
+	for i := range n.steps {
+		st := &n.steps[i]
+		if st.text != "" {
+			st.textTok = countString(e.raw, st.text, buf)
+		}
+	}
+	for i := range n.calls {
+		c := &n.calls[i]
+		c.nameTok = countString(e.content, c.tool, buf)
+		c.argTok = e.raw.Count(c.args)
+		c.resTok = e.resultTokens(c.resTok, c.result, c.resBytes, buf)
+		c.result = ""
+	}
+	n.prepared = true
 }
 
-func (e *Engine) systemTokens(n *Need) int64 { return n.SystemTokens }
-
-// outputTokens is the recorded output of a model step, or its estimate from
-// the text and calls it produced.
-func (e *Engine) outputTokens(st *Step) int64 {
-	if st.Usage != nil && st.Usage.Output > 0 {
-		return st.Usage.Output
+// resultTokens is a tool result's size in tokens: as recorded, else its
+// text counted, else its size in bytes over bytes_per_token.
+func (e *Engine) resultTokens(recorded int64, text string, bytes int64, buf *[]byte) int64 {
+	switch {
+	case recorded > 0:
+		return recorded
+	case text != "":
+		return countString(e.raw, text, buf)
+	case bytes > 0 && e.params.BytesPerToken > 0:
+		return int64(float64(bytes)/e.params.BytesPerToken + 0.999999)
 	}
-	return e.assistantTokens(st)
+	return recorded
+}
+
+func (e *Engine) systemHash(text string, tokens int64) uint64 {
+	return mix(hashString(text), uint64(tokens))
+}
+
+// outputTokens is the recorded output of a model step, or its estimate
+// (asst, its assistant message's tokens).
+func outputTokens(u *traces.Usage, asst int64) int64 {
+	if u != nil && u.Output > 0 {
+		return u.Output
+	}
+	return asst
 }
 
 // assistantTokens is the size of the assistant message a step adds to the
@@ -98,14 +127,13 @@ func (e *Engine) assistantTokens(st *Step) int64 {
 	return t
 }
 
-func (e *Engine) resultTokens(c *Call) int64 { return c.ResultTokens }
-
-// toolMs is a call's execution time: recorded, else default_tool_ms.
-func (e *Engine) toolMs(c *Call) float64 {
-	if c.DurationMs >= 0 {
-		return c.DurationMs
+// packedAssistantTokens is assistantTokens of a compact step.
+func (e *Engine) packedAssistantTokens(n *pneed, st *pstep) int64 {
+	t := st.textTok
+	for _, c := range st.calls(n) {
+		t += c.nameTok + c.argTok + e.params.MessageOverheadTokens
 	}
-	return e.params.DefaultToolMs
+	return t
 }
 
 // deniedText is what a runtime answers to a call the permission check
@@ -168,14 +196,15 @@ func (e *Engine) requestMs(rt RequestTokens, rng *rand.Rand) float64 {
 }
 
 // fidelityPair compares a replayed request with the recorded one, which
-// records its usage, its duration or both (-1: not recorded).
-func fidelityPair(session string, index int, rec *Step, simInput int64, simMs float64) FidelityPair {
+// records its usage (u, nil when not), its duration (durMs, -1 when not)
+// or both.
+func fidelityPair(session string, index int, u *traces.Usage, durMs float64, simInput int64, simMs float64) FidelityPair {
 	fp := FidelityPair{Session: session, Request: index, RecordedInput: -1, SimInput: simInput, RecordedMs: -1, SimMs: simMs}
-	if u := rec.Usage; u != nil {
+	if u != nil {
 		fp.RecordedInput = u.Input + u.CacheRead + u.CacheWrite
 	}
-	if rec.DurationMs > 0 {
-		fp.RecordedMs = rec.DurationMs
+	if durMs > 0 {
+		fp.RecordedMs = durMs
 	}
 	return fp
 }

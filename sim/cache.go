@@ -1,24 +1,62 @@
 package sim
 
-import "slices"
-
 // Prompt is one model request as the cache sees it: a sequence of blocks,
-// each with the hash of the prefix ending at it and the cumulative tokens up
-// to and including it.
+// each with the hash of the prefix ending at it (PrefixHash) and the
+// cumulative tokens up to and including it (CumTokens).
+//
+// A prompt is two segments: the static part (tools[], system prompt,
+// directory: blocks [0, s)) and the conversation (the messages: blocks
+// [s, Len())). The prefix hash of a block of the static part chains the
+// static blocks up to it; that of a message combines the hash of the whole
+// static part with the chain of the messages up to it. Either way, equal
+// prefixes have equal hashes and (up to 64-bit collisions) different ones
+// differ; but the conversation's chain does not depend on the static part,
+// so a change of tools[] does not make every message's hash and sum be
+// computed again: a long session costs O(1) per request, not O(length).
 type Prompt struct {
-	PrefixHash []uint64
-	CumTokens  []int64
 	// Breakpoints are block indices (ascending) where the runtime marks the
 	// prompt cacheable (explicit-breakpoint caches only).
 	Breakpoints []int
+
+	sHash []uint64 // the static part's prefix hashes
+	sCum  []int64  // and cumulative tokens
+	mHash []uint64 // the conversation's own hash chain (from 0)
+	mCum  []int64  // and cumulative tokens, from its first message
+}
+
+// Len returns the number of blocks.
+func (p *Prompt) Len() int { return len(p.sHash) + len(p.mHash) }
+
+// PrefixHash returns the hash of blocks [0, i].
+func (p *Prompt) PrefixHash(i int) uint64 {
+	if i < len(p.sHash) {
+		return p.sHash[i]
+	}
+	var top uint64
+	if len(p.sHash) > 0 {
+		top = p.sHash[len(p.sHash)-1]
+	}
+	return mix(top, p.mHash[i-len(p.sHash)])
+}
+
+// CumTokens returns the tokens of blocks [0, i].
+func (p *Prompt) CumTokens(i int) int64 {
+	if i < len(p.sCum) {
+		return p.sCum[i]
+	}
+	var base int64
+	if len(p.sCum) > 0 {
+		base = p.sCum[len(p.sCum)-1]
+	}
+	return base + p.mCum[i-len(p.sCum)]
 }
 
 // Total returns the prompt's tokens.
 func (p *Prompt) Total() int64 {
-	if len(p.CumTokens) == 0 {
+	if p.Len() == 0 {
 		return 0
 	}
-	return p.CumTokens[len(p.CumTokens)-1]
+	return p.CumTokens(p.Len() - 1)
 }
 
 // PromptCache is a prompt-cache model. Request returns how many of the
@@ -160,9 +198,9 @@ type anthropicCache struct {
 	ttlMs    float64
 	min      int64
 	lookback int
-	maxBP    int                // breakpoints per request
-	layout   string             // cache.layout
-	entries  map[uint64]float64 // prefix hash -> expiry (ms)
+	maxBP    int         // breakpoints per request
+	layout   string      // cache.layout
+	entries  expiryTable // prefix hash -> expiry (ms)
 	// seen is a 4096-bit filter with the bit of every hash written since
 	// Reset set (bit number: the hash's top 12 bits), so that most of the
 	// lookback's misses skip the map: a clear bit means the hash is not in
@@ -179,8 +217,7 @@ func newAnthropicCache(cfg CacheConfig) *anthropicCache {
 	if bp <= 0 {
 		bp = 4
 	}
-	return &anthropicCache{ttlMs: cfg.TTLSeconds * 1000, min: cfg.MinTokens, lookback: lb, maxBP: bp, layout: cfg.Layout,
-		entries: map[uint64]float64{}}
+	return &anthropicCache{ttlMs: cfg.TTLSeconds * 1000, min: cfg.MinTokens, lookback: lb, maxBP: bp, layout: cfg.Layout}
 }
 
 // Breakpoints places at most maxBP breakpoints of the request's layout
@@ -207,30 +244,39 @@ func (c *anthropicCache) Breakpoints(dst []int, l PromptLayout) []int {
 		if len(dst)-start >= c.maxBP {
 			break
 		}
-		if b < 0 || slices.Contains(dst[start:], b) {
+		if b < 0 {
 			continue
 		}
-		dst = append(dst, b)
+		// Insert b in order (at most four candidates: no sort call).
+		i := len(dst)
+		for i > start && dst[i-1] > b {
+			i--
+		}
+		if i > start && dst[i-1] == b {
+			continue
+		}
+		dst = append(dst, 0)
+		copy(dst[i+1:], dst[i:])
+		dst[i] = b
 	}
-	slices.Sort(dst[start:])
 	return dst
 }
 
 func (c *anthropicCache) Reset() {
-	clear(c.entries)
+	c.entries.reset()
 	c.seen = [64]uint64{}
 }
 
 // put makes the prefix h live until exp.
 func (c *anthropicCache) put(h uint64, exp float64) {
-	c.entries[h] = exp
+	c.entries.set(h, exp)
 	c.seen[h>>58] |= 1 << (h >> 52 & 63)
 }
 
 func (c *anthropicCache) Seed(now float64, p *Prompt) {
 	for _, bp := range p.Breakpoints {
-		if p.CumTokens[bp] >= c.min {
-			c.put(p.PrefixHash[bp], now+c.ttlMs)
+		if p.CumTokens(bp) >= c.min {
+			c.put(p.PrefixHash(bp), now+c.ttlMs)
 		}
 	}
 }
@@ -239,12 +285,12 @@ func (c *anthropicCache) live(h uint64, now float64) bool {
 	if c.seen[h>>58]&(1<<(h>>52&63)) == 0 {
 		return false
 	}
-	exp, ok := c.entries[h]
+	exp, ok := c.entries.get(h)
 	if !ok {
 		return false
 	}
 	if exp <= now {
-		delete(c.entries, h)
+		c.entries.del(h)
 		return false
 	}
 	return true
@@ -262,22 +308,22 @@ func (c *anthropicCache) Request(now float64, p *Prompt) (read, write int64) {
 		}
 		lo := max(0, bp-c.lookback)
 		for i := bp; i >= lo && i > best; i-- {
-			if c.live(p.PrefixHash[i], now) {
+			if c.live(p.PrefixHash(i), now) {
 				best = i
 				break
 			}
 		}
 	}
 	if best >= 0 {
-		read = p.CumTokens[best]
-		c.put(p.PrefixHash[best], now+c.ttlMs)
+		read = p.CumTokens(best)
+		c.put(p.PrefixHash(best), now+c.ttlMs)
 	}
 	last := p.Breakpoints[len(p.Breakpoints)-1]
-	if last > best && p.CumTokens[last] >= c.min {
-		write = p.CumTokens[last] - read
+	if last > best && p.CumTokens(last) >= c.min {
+		write = p.CumTokens(last) - read
 		for _, bp := range p.Breakpoints {
-			if bp > best && p.CumTokens[bp] >= c.min {
-				c.put(p.PrefixHash[bp], now+c.ttlMs)
+			if bp > best && p.CumTokens(bp) >= c.min {
+				c.put(p.PrefixHash(bp), now+c.ttlMs)
 			}
 		}
 	}
@@ -291,7 +337,7 @@ type openAICache struct {
 	ttlMs   float64
 	min     int64
 	step    int64
-	entries map[uint64]float64
+	entries expiryTable
 }
 
 func newOpenAICache(cfg CacheConfig) *openAICache {
@@ -299,28 +345,29 @@ func newOpenAICache(cfg CacheConfig) *openAICache {
 	if st <= 0 {
 		st = 128
 	}
-	return &openAICache{ttlMs: cfg.TTLSeconds * 1000, min: cfg.MinTokens, step: st, entries: map[uint64]float64{}}
+	return &openAICache{ttlMs: cfg.TTLSeconds * 1000, min: cfg.MinTokens, step: st}
 }
 
-func (c *openAICache) Reset() { clear(c.entries) }
+func (c *openAICache) Reset() { c.entries.reset() }
 
 func (c *openAICache) Request(now float64, p *Prompt) (read, write int64) {
-	n := len(p.PrefixHash)
+	n := p.Len()
 	for i := n - 1; i >= 0; i-- {
-		if p.CumTokens[i] < c.min {
+		if p.CumTokens(i) < c.min {
 			break
 		}
-		if exp, ok := c.entries[p.PrefixHash[i]]; ok && exp > now {
-			read = c.stepDown(p.CumTokens[i])
-			c.entries[p.PrefixHash[i]] = now + c.ttlMs
+		h := p.PrefixHash(i)
+		if exp, ok := c.entries.get(h); ok && exp > now {
+			read = c.stepDown(p.CumTokens(i))
+			c.entries.set(h, now+c.ttlMs)
 			break
 		}
 	}
 	total := p.Total()
 	if total >= c.min {
 		for i := 0; i < n; i++ {
-			if p.CumTokens[i] >= c.min {
-				c.entries[p.PrefixHash[i]] = now + c.ttlMs
+			if p.CumTokens(i) >= c.min {
+				c.entries.set(p.PrefixHash(i), now+c.ttlMs)
 			}
 		}
 		write = c.stepDown(total) - read
@@ -332,9 +379,9 @@ func (c *openAICache) Request(now float64, p *Prompt) (read, write int64) {
 }
 
 func (c *openAICache) Seed(now float64, p *Prompt) {
-	for i := range p.PrefixHash {
-		if p.CumTokens[i] >= c.min {
-			c.entries[p.PrefixHash[i]] = now + c.ttlMs
+	for i := range p.Len() {
+		if p.CumTokens(i) >= c.min {
+			c.entries.set(p.PrefixHash(i), now+c.ttlMs)
 		}
 	}
 }

@@ -45,9 +45,10 @@ func (c *ReferenceCheck) Session(s *traces.Session, idx int64) error {
 		prompts []loggedPrompt
 	}
 	fast := make([]run, len(e.strategies))
+	pn := compactNeed(n)
 	for si := range e.strategies {
 		c.fast = c.fast[:0]
-		c.r.run(n, si, &fast[si].out, si == e.fidelity)
+		c.r.run(pn, si, &fast[si].out, si == e.fidelity)
 		fast[si].out.PerRequest = slices.Clone(fast[si].out.PerRequest)
 		fast[si].prompts = slices.Clone(c.fast)
 		if si == e.fidelity {
@@ -107,8 +108,12 @@ type recordingCache struct {
 }
 
 func (c *recordingCache) add(seed bool, now float64, p *Prompt) {
-	*c.log = append(*c.log, loggedPrompt{seed: seed, now: now, hashes: slices.Clone(p.PrefixHash),
-		cum: slices.Clone(p.CumTokens), breakpoints: slices.Clone(p.Breakpoints)})
+	lp := loggedPrompt{seed: seed, now: now, breakpoints: slices.Clone(p.Breakpoints)}
+	for i := range p.Len() {
+		lp.hashes = append(lp.hashes, p.PrefixHash(i))
+		lp.cum = append(lp.cum, p.CumTokens(i))
+	}
+	*c.log = append(*c.log, lp)
 }
 
 func (c *recordingCache) Request(now float64, p *Prompt) (int64, int64) {

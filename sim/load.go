@@ -10,7 +10,7 @@ func (r *replayer) load(cold []*Tool) {
 	e := r.e
 	selects := r.buf.sel[:0]
 	for _, ti := range cold {
-		if r.p.ranker == nil || (r.n.QueryFor[ti.name] == "" && r.p.showsNames && r.rng.Float64() < e.params.SelectProb) {
+		if r.p.ranker == nil || (r.n.queryFor[ti.name] == "" && r.p.showsNames && r.rng.Float64() < e.params.SelectProb) {
 			selects = append(selects, ti)
 			continue
 		}
@@ -88,7 +88,7 @@ func (r *replayer) keywordLoad(ti *Tool) {
 // model says the model would write. Every ranked mode goes through here,
 // whatever its query model.
 func (r *replayer) queryFor(ti *Tool) (q string, recorded bool) {
-	if q := r.n.QueryFor[ti.name]; q != "" {
+	if q := r.n.queryFor[ti.name]; q != "" {
 		return q, true
 	}
 	tm := r.toolMemo(ti)
@@ -101,15 +101,7 @@ func (r *replayer) queryFor(ti *Tool) (q string, recorded bool) {
 // The query is only read during the call (callers pass scratch buffers).
 func (r *replayer) searchRoundTrip(query []byte, got []*Tool) {
 	e := r.e
-	out, ok := r.n.queryTokens[string(query)]
-	if !ok {
-		r.buf.call = appendSearchCall(r.buf.call[:0], query)
-		out = e.raw.Count(r.buf.call) + e.params.MessageOverheadTokens
-		if r.n.queryTokens == nil {
-			r.n.queryTokens = map[string]int64{}
-		}
-		r.n.queryTokens[string(query)] = out
-	}
+	out := r.searchCallTokens(query)
 	if cap(r.buf.query) > maxScratchText || cap(r.buf.call) > maxScratchText {
 		r.buf.query, r.buf.call = nil, nil // a very long query: do not keep its buffers
 	}
@@ -181,3 +173,34 @@ func (r *replayer) expandFamily(got []*Tool) []*Tool {
 	}
 	return got
 }
+
+// searchCallTokens is the size of the search call that sends query. Every
+// strategy of a session searches with the same few queries, and queries
+// made from a tool (its name, "select:NAME") recur across sessions, so
+// sizes are memoised by query in the replayer, bounded in entries and
+// bytes (the memo is emptied when full).
+func (r *replayer) searchCallTokens(query []byte) int64 {
+	m := &r.memo
+	if out, ok := m.queryTok[string(query)]; ok {
+		return out
+	}
+	e := r.e
+	r.buf.call = appendSearchCall(r.buf.call[:0], query)
+	out := e.raw.Count(r.buf.call) + e.params.MessageOverheadTokens
+	if len(query) > maxCallQuery {
+		return out
+	}
+	if m.queryTok == nil || len(m.queryTok) >= maxCallQueries || m.queryBytes+len(query) > maxCallQueryBytes {
+		m.queryTok, m.queryBytes = make(map[string]int64), 0
+	}
+	m.queryTok[string(query)] = out
+	m.queryBytes += len(query)
+	return out
+}
+
+// Bounds of the search-call size memo.
+const (
+	maxCallQueries    = 4096
+	maxCallQueryBytes = 256 << 10
+	maxCallQuery      = 1 << 10 // a longer query is counted every time
+)

@@ -11,7 +11,7 @@ import (
 // before the next session (its address alone does not tell sessions
 // apart).
 type sessionMemo struct {
-	need  *Need
+	need  *pneed
 	set   *serverSet       // the initial registry
 	seed  uint64           // hashString(SessionID)
 	sys   block            // the system prompt block
@@ -26,25 +26,29 @@ type replayMemo struct {
 	dirs      map[dirKey]block // directory blocks (prompt.go)
 	wordsSeen map[string]bool  // scratch for appendContentWords
 	userFn    func() []string  // r.userWords (a method value allocates)
+	// queryTok memoises the sizes of search calls by query
+	// (searchCallTokens); queryBytes is the length of its keys.
+	queryTok   map[string]int64
+	queryBytes int
 }
 
 // newSession computes what every strategy of a session shares: its
 // initial registry (all catalog servers at their latest version when the
 // trace names none), its random seed and its system prompt block.
-func (r *replayer) newSession(n *Need) {
+func (r *replayer) newSession(n *pneed) {
 	e := r.e
 	r.sess.need = n
-	r.sess.seed = hashString(n.SessionID)
-	r.sess.sys = block{h: e.systemHash(n), tokens: e.systemTokens(n) + e.params.RequestOverheadTokens}
+	r.sess.seed = hashString(n.id)
+	r.sess.sys = block{h: e.systemHash(n.sysText, n.sysTokens), tokens: n.sysTokens + e.params.RequestOverheadTokens}
 	r.resetWords()
 	tables := r.buf.tables[:0]
 	tt := e.tables
-	if len(n.Servers) == 0 {
+	if len(n.servers) == 0 {
 		for _, name := range tt.names {
 			tables = append(tables, tt.latest[name])
 		}
 	} else {
-		for _, s := range n.Servers {
+		for _, s := range n.servers {
 			if st := tt.lookup(s.Name, s.Version); st != nil {
 				tables = append(tables, st)
 			}

@@ -33,14 +33,25 @@ type promptMemo struct {
 	toolTmp   []block
 	searchBlk block // the tool_search definition
 
-	// The last prompt: its blocks, described by prompt.
-	prompt    Prompt
-	blocks    []block
-	schemaCum []int64 // schema tokens of blocks[:i+1]
-	nTools    int     // blocks[:nTools] are toolBlks of generation pToolGen
-	pToolGen  uint64
-	nStatic   int // blocks[:nStatic] are tools, system and directory
-	nMsgs     int // blocks[nStatic:] are msgs[:nMsgs] of this run
+	// The last prompt (prompt.go's Prompt: a static part and the
+	// conversation). static holds the static part's blocks: tools[]
+	// (toolBlks of generation pToolGen in static[:nTools]), the system
+	// prompt and the directory; sSchema[i] sums the schema tokens of
+	// static[:i+1]. The conversation's chains cover r.st.msgs[:len(
+	// prompt.mHash)] of this run; mSchema sums their schema tokens.
+	prompt   Prompt
+	static   []block
+	sSchema  []int64
+	nTools   int
+	pToolGen uint64
+	mSchema  int64
+}
+
+// resetMsgs forgets the conversation's chains: the next run's messages
+// are another conversation.
+func (pm *promptMemo) resetMsgs() {
+	pm.prompt.mHash, pm.prompt.mCum = pm.prompt.mHash[:0], pm.prompt.mCum[:0]
+	pm.mSchema = 0
 }
 
 // registryChanged notes a change of the registry or of what is listed.
@@ -73,9 +84,11 @@ func (r *replayer) countUnlisted() {
 // Consecutive requests mostly share their blocks: the static part (tools,
 // system, directory) changes only on loads, listings and registry changes,
 // and messages are only appended within a run. So the prompt is not rebuilt
-// but rewritten over the previous one: its prefix hashes and sums are a
-// function of the block sequence alone, and stay valid up to the first
-// block that differs; only the rest is hashed again.
+// but rewritten over the previous one. The static part's prefix hashes and
+// sums stay valid up to its first block that differs; only the rest is
+// hashed again. The conversation's chains do not depend on the static part
+// (Prompt), so only the messages appended since the last request are
+// hashed: the cost of a request does not grow with the session.
 func (r *replayer) buildPrompt() (*Prompt, int64) {
 	pm := &r.pm
 	mode := r.deferredMode()
@@ -88,8 +101,8 @@ func (r *replayer) buildPrompt() (*Prompt, int64) {
 	if pm.toolMode != mode || (mode && pm.toolBuilt != pm.tver) || pm.toolLver != pm.lver {
 		r.buildTools(mode, search)
 	}
-	w := blockWriter{b: pm.blocks}
-	// blocks[:nTools] hold toolBlks as of generation pToolGen (a new
+	w := blockWriter{b: pm.static}
+	// static[:nTools] holds toolBlks as of generation pToolGen (a new
 	// generation means new content).
 	if pm.pToolGen == pm.toolGen && pm.nTools == len(pm.toolBlks) {
 		w.skip(pm.nTools)
@@ -110,35 +123,26 @@ func (r *replayer) buildPrompt() (*Prompt, int64) {
 		}
 	}
 	sysEnd := w.n - 1
-	static := w.n
-	// Messages are append-only within a run: when the static part has the
-	// length it had, blocks[static:] still start with msgs[:nMsgs] (whose
-	// prefix sums are current if the static part is unchanged too).
-	msgs := r.st.msgs
-	from := 0
-	if pm.nStatic == static {
-		from = pm.nMsgs
-		w.skip(from)
+	pm.static = w.b[:w.n]
+	pm.nTools, pm.pToolGen = len(pm.toolBlks), pm.toolGen
+	if w.same < w.n || len(pm.prompt.sHash) != w.n {
+		r.rehashStatic(w.same)
 	}
-	for _, bl := range msgs[from:] {
-		w.put(bl)
-	}
-	pm.blocks = w.b[:w.n]
-	pm.nTools, pm.pToolGen, pm.nStatic, pm.nMsgs = len(pm.toolBlks), pm.toolGen, static, len(msgs)
-	r.rehash(w.same)
+	r.extendMsgs()
 
 	p := &pm.prompt
-	last := len(pm.blocks) - 1
+	msgs := len(r.st.msgs)
+	last := w.n + msgs - 1
 	p.Breakpoints = p.Breakpoints[:0]
 	if r.st.placer != nil {
 		user := -1
 		if r.st.userMsg >= 0 {
-			user = static + r.st.userMsg
+			user = w.n + r.st.userMsg
 		}
 		p.Breakpoints = r.st.placer.Breakpoints(p.Breakpoints,
-			PromptLayout{ToolsEnd: toolsEnd, SystemEnd: sysEnd, Last: last, Messages: len(msgs), User: user, Layout: r.p.cacheLayout})
+			PromptLayout{ToolsEnd: toolsEnd, SystemEnd: sysEnd, Last: last, Messages: msgs, User: user, Layout: r.p.cacheLayout})
 	}
-	return p, pm.schemaCum[last]
+	return p, pm.sSchema[w.n-1] + pm.mSchema
 }
 
 // buildTools rebuilds the tools[] segment; toolGen changes only when its
@@ -223,8 +227,11 @@ func (r *replayer) appendDeferred(tb []block) []block {
 // registry has it, the strategy defers it, and it is not there yet.
 func (r *replayer) addWarmPos(pos []int32, ident int32) []int32 {
 	set := r.st.set
-	p, ok := set.identPos[ident]
-	if !ok || r.flags[set.tools[p].id]&flagDeferrable == 0 || slices.Contains(pos, p) {
+	if int(ident) >= len(set.identPos) || set.identPos[ident] < 0 {
+		return pos
+	}
+	p := set.identPos[ident]
+	if r.flags[set.tools[p].id]&flagDeferrable == 0 || slices.Contains(pos, p) {
 		return pos
 	}
 	return append(pos, p)
@@ -250,28 +257,47 @@ func (r *replayer) appendDeferredScan(tb []block) []block {
 	return tb
 }
 
-// rehash recomputes the prompt's prefix hashes and sums from block from on
-// (those before it are current).
-func (r *replayer) rehash(from int) {
+// rehashStatic recomputes the static part's prefix hashes and sums from
+// block from on (those before it are current).
+func (r *replayer) rehashStatic(from int) {
 	pm := &r.pm
 	p := &pm.prompt
-	p.PrefixHash = p.PrefixHash[:from]
-	p.CumTokens = p.CumTokens[:from]
-	pm.schemaCum = pm.schemaCum[:from]
+	p.sHash, p.sCum, pm.sSchema = p.sHash[:from], p.sCum[:from], pm.sSchema[:from]
 	var h uint64
 	var cum, schema int64
 	if from > 0 {
-		h, cum, schema = p.PrefixHash[from-1], p.CumTokens[from-1], pm.schemaCum[from-1]
+		h, cum, schema = p.sHash[from-1], p.sCum[from-1], pm.sSchema[from-1]
 	}
-	for _, bl := range pm.blocks[from:] {
+	for _, bl := range pm.static[from:] {
 		h = mix(h, bl.h)
 		cum += bl.tokens
 		if bl.schema {
 			schema += bl.tokens
 		}
-		p.PrefixHash = append(p.PrefixHash, h)
-		p.CumTokens = append(p.CumTokens, cum)
-		pm.schemaCum = append(pm.schemaCum, schema)
+		p.sHash = append(p.sHash, h)
+		p.sCum = append(p.sCum, cum)
+		pm.sSchema = append(pm.sSchema, schema)
+	}
+}
+
+// extendMsgs chains the messages appended since the last prompt of the
+// run.
+func (r *replayer) extendMsgs() {
+	pm := &r.pm
+	p := &pm.prompt
+	var h uint64
+	var cum int64
+	if k := len(p.mHash); k > 0 {
+		h, cum = p.mHash[k-1], p.mCum[k-1]
+	}
+	for _, bl := range r.st.msgs[len(p.mHash):] {
+		h = mix(h, bl.h)
+		cum += bl.tokens
+		if bl.schema {
+			pm.mSchema += bl.tokens
+		}
+		p.mHash = append(p.mHash, h)
+		p.mCum = append(p.mCum, cum)
 	}
 }
 

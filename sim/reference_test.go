@@ -258,7 +258,7 @@ func (r *refReplay) prompt() (*Prompt, int64) {
 		}
 	}
 	toolsEnd := len(blocks) - 1
-	blocks = append(blocks, block{h: e.systemHash(r.n), tokens: e.systemTokens(r.n) + e.params.RequestOverheadTokens})
+	blocks = append(blocks, block{h: e.systemHash(r.n.SystemText, r.n.SystemTokens), tokens: r.n.SystemTokens + e.params.RequestOverheadTokens})
 	if search && r.p.showsNames {
 		d := e.directory(r.si, r.tables, func(ti *Tool) bool { return mode && r.deferrable(ti) }, r.listed, nil)
 		if d.tokens > 0 {
@@ -266,18 +266,30 @@ func (r *refReplay) prompt() (*Prompt, int64) {
 		}
 	}
 	sysEnd := len(blocks) - 1
-	blocks = append(blocks, r.msgs...)
+	// The prompt's two segments (Prompt): the static part's chain, and the
+	// messages' own chain from 0.
 	p := &Prompt{}
+	var schema int64
 	var h uint64
-	var cum, schema int64
+	var cum int64
 	for _, b := range blocks {
 		h = mix(h, b.h)
 		cum += b.tokens
+		p.sHash = append(p.sHash, h)
+		p.sCum = append(p.sCum, cum)
+	}
+	h, cum = 0, 0
+	for _, b := range r.msgs {
+		h = mix(h, b.h)
+		cum += b.tokens
+		p.mHash = append(p.mHash, h)
+		p.mCum = append(p.mCum, cum)
+	}
+	blocks = append(blocks, r.msgs...)
+	for _, b := range blocks {
 		if b.schema {
 			schema += b.tokens
 		}
-		p.PrefixHash = append(p.PrefixHash, h)
-		p.CumTokens = append(p.CumTokens, cum)
 	}
 	if r.placer != nil {
 		user := -1
@@ -314,7 +326,7 @@ func (r *refReplay) send(extra bool, output int64, calls bool, rec *Step) {
 	}
 	r.out.PerRequest = append(r.out.PerRequest, rt)
 	if r.wantFid && rec != nil && !extra && (rec.Usage != nil || rec.DurationMs > 0) {
-		r.fid = append(r.fid, fidelityPair(r.n.SessionID, len(r.out.PerRequest)-1, rec, rt.Input, dur))
+		r.fid = append(r.fid, fidelityPair(r.n.SessionID, len(r.out.PerRequest)-1, rec.Usage, rec.DurationMs, rt.Input, dur))
 	}
 }
 
@@ -371,7 +383,7 @@ func (r *refReplay) modelStep(st *Step) {
 			keep = append(keep, ti)
 		}
 		if rejected > 0 {
-			r.send(true, e.outputTokens(st), true, nil)
+			r.send(true, outputTokens(st.Usage, e.assistantTokens(st)), true, nil)
 			r.appendMsg(e.assistantTokens(st), false)
 			r.appendMsg(e.countText(rejectionText)*int64(rejected), false)
 		}
@@ -380,7 +392,7 @@ func (r *refReplay) modelStep(st *Step) {
 	if len(cold) > 0 {
 		r.load(cold)
 	}
-	r.send(false, e.outputTokens(st), len(st.Calls) > 0, st)
+	r.send(false, outputTokens(st.Usage, e.assistantTokens(st)), len(st.Calls) > 0, st)
 	if !r.replied && r.userSeen && (st.Text != "" || st.TextTokens > 0) {
 		r.replied = true
 		firstReply(&r.out.Values, r.clock, r.t0, &r.layerMs)
@@ -416,7 +428,7 @@ func (r *refReplay) modelStep(st *Step) {
 		} else {
 			r.clock += e.params.DefaultToolMs
 		}
-		r.appendMsg(e.resultTokens(c), false)
+		r.appendMsg(c.ResultTokens, false)
 	}
 	if r.p.disabled {
 		r.transient = nil

@@ -42,7 +42,7 @@ type replayer struct {
 	s     *Strategy
 	si    int
 	flags []uint8
-	n     *Need
+	n     *pneed
 	out   *Outcome
 	pcg   rand.PCG
 	rng   *rand.Rand
@@ -56,6 +56,7 @@ type replayer struct {
 	fid     []FidelityPair
 	outcome Outcome     // scratch outcome (run.go)
 	need    needBuffers // the need of the session being replayed (run.go)
+	pn      pneed       // and its compact form
 }
 
 // scratch holds buffers a replayer reuses; nothing in them outlives the
@@ -102,10 +103,10 @@ type FidelityPair struct {
 	SimMs         float64 `json:"sim_ms"`
 }
 
-func (r *replayer) run(n *Need, si int, out *Outcome, wantFid bool) {
+func (r *replayer) run(n *pneed, si int, out *Outcome, wantFid bool) {
 	e := r.e
 	if !n.prepared {
-		e.prepare(n, &r.buf.text)
+		e.preparePacked(n, &r.buf.text)
 	}
 	r.p = e.plans[si]
 	r.s = &e.strategies[si]
@@ -127,21 +128,22 @@ func (r *replayer) run(n *Need, si int, out *Outcome, wantFid bool) {
 		r.st.placer, _ = r.st.cache.(BreakpointPlacer)
 	}
 	r.st.reset(r.p, mix(r.sess.seed, 1))
-	r.pm.nMsgs = 0 // the previous prompt's messages are another run's
+	r.pm.resetMsgs() // the previous prompt's messages are another run's
 	r.fid = r.fid[:0]
 	r.pm.tver++
 	r.useSet(r.sess.set)
 	r.st.runFP = r.st.set.fp
 
-	for i := range n.Steps {
-		st := &n.Steps[i]
-		switch st.Kind {
+	for i := range n.steps {
+		st := &n.steps[i]
+		switch st.kind {
 		case StepUser:
 			r.userStep(st, i)
 		case StepCanned:
-			r.appendMsg(st.TextTokens, false)
+			r.appendMsg(st.textTok, false)
 		case StepCatalogChange:
-			r.changeVersion(st.Server, st.Version)
+			c := &n.changes[st.aux]
+			r.changeVersion(c.server, c.version)
 		case StepModel:
 			r.startOnce()
 			r.modelStep(st, wantFid)
@@ -151,11 +153,11 @@ func (r *replayer) run(n *Need, si int, out *Outcome, wantFid bool) {
 }
 
 // userStep is a user message: the user's pause, then the message.
-func (r *replayer) userStep(st *Step, i int) {
+func (r *replayer) userStep(st *pstep, i int) {
 	s := &r.st
 	if s.userSeen {
-		if st.PauseMs >= 0 {
-			s.clock += st.PauseMs
+		if st.pause >= 0 {
+			s.clock += st.pause
 		} else {
 			s.clock += r.e.params.UserThinkMs
 		}
@@ -165,9 +167,9 @@ func (r *replayer) userStep(st *Step, i int) {
 	}
 	r.startOnce()
 	r.runStart()
-	s.lastUser, s.userStep, s.userMsg = st.Text, i, len(s.msgs)
+	s.lastUser, s.userStep, s.userMsg = st.text, i, len(s.msgs)
 	s.turnOpen = true
-	r.appendMsg(st.TextTokens, false)
+	r.appendMsg(st.textTok, false)
 }
 
 // startOnce starts the session (startSession) at its first user message

@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -87,4 +88,72 @@ func genTrace(t testing.TB, n int) (*catalog.Catalog, []*traces.Session) {
 		sessions = append(sessions, s)
 	}
 	return cat, sessions
+}
+
+// BenchmarkLongSession replays one long session (a generated session's
+// turns repeated, with fresh request and call ids) under the first 8
+// strategy presets, at two lengths. It reports the CPU per event: a
+// request's cost must not grow with the session, so the two figures
+// should be about equal (before the conversation was hashed apart from
+// the static part, every tools[] change rehashed the whole conversation,
+// and 4x the events cost about 16x the time).
+func BenchmarkLongSession(b *testing.B) {
+	cat, sessions := genTrace(b, 3)
+	reg, err := runner.DefaultRegistry()
+	if err != nil {
+		b.Fatal(err)
+	}
+	model, err := presets.Model("claude-sonnet-4.5")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var strategies []sim.Strategy
+	for _, name := range presets.StrategyNames()[:8] {
+		s, err := presets.Strategy(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		strategies = append(strategies, s)
+	}
+	params := presets.DefaultParams()
+	params.Tokenizer = "bytes/3.5"
+	eng, err := sim.NewEngine(sim.Config{Strategies: strategies, Model: model, Params: params, Catalog: cat, Seed: 1, Registry: reg})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, events := range []int{5000, 20000} {
+		long := repeatSession(sessions[0], events)
+		b.Run(fmt.Sprintf("events=%d", events), func(b *testing.B) {
+			one := func(yield func(*traces.Session, error) bool) { yield(long, nil) }
+			for b.Loop() {
+				if _, err := eng.Run(context.Background(), one, sim.RunOptions{Workers: 1}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(long.Events)), "ns/event")
+		})
+	}
+}
+
+// repeatSession returns s with its events between the start and the end
+// repeated until it has about n events; ids are made unique per copy.
+func repeatSession(s *traces.Session, n int) *traces.Session {
+	body := s.Events[1:]
+	var end []traces.Event
+	if k := len(body); k > 0 && body[k-1].Type == traces.SessionEnd {
+		body, end = body[:k-1], body[k-1:]
+	}
+	out := &traces.Session{ID: s.ID, Events: []traces.Event{s.Events[0]}}
+	for k := 0; len(out.Events) < n; k++ {
+		for _, ev := range body {
+			for _, id := range []*string{&ev.ID, &ev.Request, &ev.CallID} {
+				if *id != "" {
+					*id = fmt.Sprintf("%s-%d", *id, k)
+				}
+			}
+			out.Events = append(out.Events, ev)
+		}
+	}
+	out.Events = append(out.Events, end...)
+	return out
 }

@@ -97,7 +97,7 @@ func TestFidelityPairWithoutUsage(t *testing.T) {
 	n := &Need{SessionID: "f", SystemTokens: 100, Steps: []Step{user(10), timed, user(10), neither, user(10), used}}
 	r := newReplayer(e)
 	var out Outcome
-	r.run(n, 0, &out, true)
+	r.run(compactNeed(n), 0, &out, true)
 	if len(r.fid) != 2 {
 		t.Fatalf("%d pairs, want 2 (the timed request and the one with usage): %+v", len(r.fid), r.fid)
 	}

@@ -235,14 +235,16 @@ func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
 		}
 	}()
 	r.buf.key = e.resolveSession(j.s, &res.resol, r.buf.key)
-	n := r.need.extract(j.s)
-	e.applyUpgrades(n, j.idx)
-	for i := range n.Steps {
-		if n.Steps[i].Kind == StepCatalogChange {
+	n0 := r.need.extract(j.s)
+	e.applyUpgrades(n0, j.idx)
+	for i := range n0.Steps {
+		if n0.Steps[i].Kind == StepCatalogChange {
 			res.resol.VersionChanges++
 		}
 	}
-	res.removed = n.Removed
+	res.removed = n0.Removed
+	n := &r.pn
+	n.fill(n0)
 	S := len(e.strategies)
 	res.values = b.size(S)
 	oc := &r.outcome
@@ -276,8 +278,9 @@ func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
 func (e *Engine) ReplayNeed(n *Need) []Outcome {
 	r := newReplayer(e)
 	out := make([]Outcome, len(e.strategies))
+	pn := compactNeed(n)
 	for si := range e.strategies {
-		r.run(n, si, &out[si], si == e.fidelity)
+		r.run(pn, si, &out[si], si == e.fidelity)
 		out[si].PerRequest = append([]RequestTokens(nil), out[si].PerRequest...)
 	}
 	return out

@@ -24,9 +24,10 @@ type serverSet struct {
 	tools    []setTool
 	blks     []block
 	tableEnd []int
-	// identPos is the position of each tool identity, nil when one occurs
-	// twice (the same server listed twice).
-	identPos map[int32]int32
+	// identPos is the position of each tool identity (indexed by ident;
+	// -1 or past its end: not in the set), nil when one occurs twice (the
+	// same server listed twice).
+	identPos []int32
 	// fp is the registry's fingerprint (registryFingerprint).
 	fp uint64
 }
@@ -60,7 +61,16 @@ type setStrategy struct {
 func (e *Engine) newServerSet(tables []*serverTable) *serverSet {
 	set := &serverSet{tables: slices.Clone(tables), byName: map[string]*Tool{}, bySrv: map[toolKey]*Tool{},
 		strat: make([]setStrategy, len(e.strategies)), fp: registryFingerprint(tables)}
-	set.identPos = map[int32]int32{}
+	nIdent := int32(0)
+	for _, t := range tables {
+		for _, ti := range t.tools {
+			nIdent = max(nIdent, ti.ident+1)
+		}
+	}
+	set.identPos = make([]int32, nIdent)
+	for i := range set.identPos {
+		set.identPos[i] = -1
+	}
 	for i, t := range tables {
 		for _, ti := range t.tools {
 			if _, ok := set.byName[ti.name]; !ok {
@@ -68,7 +78,7 @@ func (e *Engine) newServerSet(tables []*serverTable) *serverSet {
 			}
 			set.bySrv[toolKey{ti.server, ti.name}] = ti
 			if set.identPos != nil {
-				if _, dup := set.identPos[ti.ident]; dup {
+				if set.identPos[ti.ident] >= 0 {
 					set.identPos = nil // a server listed twice: buildTools scans
 				} else {
 					set.identPos[ti.ident] = int32(len(set.tools))

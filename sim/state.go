@@ -118,13 +118,13 @@ func (r *replayer) served(server, name string) *Tool {
 }
 
 // resolve returns the tool a call names in the registry (nil: none).
-func (r *replayer) resolve(c *Call) *Tool {
-	if c.Server != "" {
-		if ti := r.served(c.Server, c.Tool); ti != nil {
+func (r *replayer) resolve(c *pcall) *Tool {
+	if c.server != "" {
+		if ti := r.served(c.server, c.tool); ti != nil {
 			return ti
 		}
 	}
-	return r.st.set.byName[c.Tool]
+	return r.st.set.byName[c.tool]
 }
 
 // deferrable reports whether the strategy may defer ti at all.

@@ -3,12 +3,12 @@ package sim
 // send simulates one model request producing output tokens, tool calls
 // (calls) or only text; rec is the recorded step it replays (nil for an
 // extra request).
-func (r *replayer) send(extra bool, output int64, calls bool, rec *Step, wantFid bool) {
+func (r *replayer) send(extra bool, output int64, calls bool, rec *pstep, wantFid bool) {
 	s := &r.st
 	p, schemaTok := r.buildPrompt()
 	read, write := s.cache.Request(s.clock, p)
 	rt := request(&r.out.Values, p.Total(), read, write, output, schemaTok, extra, r.pm.mode)
-	rt.Kind = requestKind(s.turnOpen, calls, rec != nil && rec.Repeat)
+	rt.Kind = requestKind(s.turnOpen, calls, rec != nil && rec.repeat)
 	s.turnOpen = false
 	dur := r.e.requestMs(rt, r.rng)
 	s.clock += dur
@@ -16,21 +16,22 @@ func (r *replayer) send(extra bool, output int64, calls bool, rec *Step, wantFid
 		s.layerMs[layerSearch] += dur
 	}
 	r.out.PerRequest = append(r.out.PerRequest, rt)
-	if wantFid && rec != nil && !extra && (rec.Usage != nil || rec.DurationMs > 0) {
-		r.fid = append(r.fid, fidelityPair(r.n.SessionID, len(r.out.PerRequest)-1, rec, rt.Input, dur))
+	if wantFid && rec != nil && !extra && (rec.usage >= 0 || rec.dur > 0) {
+		r.fid = append(r.fid, fidelityPair(r.n.id, len(r.out.PerRequest)-1, r.n.usageOf(rec), rec.dur, rt.Input, dur))
 	}
 }
 
 // modelStep replays one recorded model request: the loads its cold tools
 // need, the request itself, then its tool calls, checked against the
 // schemas the model sees and the server serves.
-func (r *replayer) modelStep(st *Step, wantFid bool) {
+func (r *replayer) modelStep(st *pstep, wantFid bool) {
 	e := r.e
+	calls := st.calls(r.n)
 	mode := r.deferredMode()
 	// Which needed tools are cold?
 	cold := r.buf.cold[:0]
-	for i := range st.Calls {
-		ti := r.resolve(&st.Calls[i])
+	for i := range calls {
+		ti := r.resolve(&calls[i])
 		if ti == nil {
 			continue
 		}
@@ -43,15 +44,16 @@ func (r *replayer) modelStep(st *Step, wantFid bool) {
 	if len(cold) > 0 {
 		r.load(cold)
 	}
-	r.send(false, e.outputTokens(st), len(st.Calls) > 0, st, wantFid)
-	if !r.st.replied && r.st.userSeen && (st.Text != "" || st.TextTokens > 0) {
+	asst := e.packedAssistantTokens(r.n, st)
+	r.send(false, outputTokens(r.n.usageOf(st), asst), len(calls) > 0, st, wantFid)
+	if !r.st.replied && r.st.userSeen && (st.text != "" || st.textTok > 0) {
 		r.st.replied = true
 		r.recordFirstReply()
 	}
-	r.appendMsg(e.assistantTokens(st), false)
+	r.appendMsg(asst, false)
 	mode = r.deferredMode()
-	for i := range st.Calls {
-		c := &st.Calls[i]
+	for i := range calls {
+		c := &calls[i]
 		ti := r.resolve(c)
 		if ti != nil {
 			exp, seen := r.state(ti, mode)
@@ -60,22 +62,26 @@ func (r *replayer) modelStep(st *Step, wantFid bool) {
 				r.st.warm.touch(ti.ident)
 				if seen.fp != ti.fp {
 					r.out.Values[MStaleWarmCalls]++
-					classify(&r.out.Values, e.validate(seen, ti, c.Args))
+					classify(&r.out.Values, e.validate(seen, ti, c.args))
 				}
 			case expCold:
 				r.out.Values[MCallsWithoutSchema]++
 			}
 			r.ensureConnected(ti.server)
 		}
-		if (ti != nil && r.flags[ti.id]&flagDenied != 0) || (ti == nil && e.denied(c.Server, c.Tool)) {
+		if (ti != nil && r.flags[ti.id]&flagDenied != 0) || (ti == nil && e.denied(c.server, c.tool)) {
 			// Refused at execution: the request that made the call is
 			// spent; the tool neither runs nor returns its result.
 			r.out.Values[MDeniedCalls]++
 			r.appendMsg(e.deniedTokens(), false)
 			continue
 		}
-		r.st.clock += e.toolMs(c)
-		r.appendMsg(e.resultTokens(c), false)
+		if c.dur >= 0 {
+			r.st.clock += c.dur
+		} else {
+			r.st.clock += e.params.DefaultToolMs
+		}
+		r.appendMsg(c.resTok, false)
 	}
 	if r.p.disabled && len(r.st.transient) > 0 {
 		r.st.transient = r.st.transient[:0]
@@ -90,7 +96,7 @@ func (r *replayer) modelStep(st *Step, wantFid bool) {
 // needs no load. Any other guess is rejected: the request that made it is
 // wasted (an extra round trip), the rejection is added to the conversation,
 // and the tool is loaded as usual. It returns the tools still to load.
-func (r *replayer) coldCalls(st *Step, cold []*Tool) []*Tool {
+func (r *replayer) coldCalls(st *pstep, cold []*Tool) []*Tool {
 	e := r.e
 	if e.params.ColdCallProb <= 0 || len(cold) == 0 {
 		return cold
@@ -110,8 +116,9 @@ func (r *replayer) coldCalls(st *Step, cold []*Tool) []*Tool {
 		keep = append(keep, ti)
 	}
 	if rejected > 0 {
-		r.send(true, e.outputTokens(st), true, nil, false)
-		r.appendMsg(e.assistantTokens(st), false)
+		asst := e.packedAssistantTokens(r.n, st)
+		r.send(true, outputTokens(r.n.usageOf(st), asst), true, nil, false)
+		r.appendMsg(asst, false)
 		r.appendMsg(e.countText(rejectionText)*int64(rejected), false)
 	}
 	return keep
