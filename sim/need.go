@@ -34,7 +34,10 @@ type Need struct {
 	// that only searched).
 	Removed int
 	// Queries are recorded tool_search queries, in order; QueryFor maps a
-	// tool name to the query that returned it.
+	// tool name to the recorded query that found it: the search that
+	// returned it or, for a search whose results were not recorded (a
+	// search tool's call), the tools the session called next, until the
+	// next search or user message.
 	Queries  []string
 	QueryFor map[string]string
 
@@ -207,6 +210,7 @@ func (b *needBuffers) extractInto(n *Need, s *traces.Session) {
 	byReq := b.byReq
 	clear(byReq)
 	cur := -1             // index of the open model step
+	pending := ""         // a recorded query whose results are not known
 	var lastEnd time.Time // recorded end of the latest event
 	haveTimes := true
 	line := func(i int) int {
@@ -237,6 +241,7 @@ func (b *needBuffers) extractInto(n *Need, s *traces.Session) {
 			}
 			addStep(Step{Kind: StepUser, PauseMs: pause, Text: ev.Text, TextTokens: ev.TextTokens, Line: line(i), T: ev.T})
 			cur = -1
+			pending = ""
 		case traces.ModelRequest:
 			st := Step{Kind: StepModel, RequestID: ev.ID, Usage: ev.Usage, TTFTMs: -1, DurationMs: -1, Line: line(i), T: ev.T}
 			if ev.TTFTMs > 0 {
@@ -267,6 +272,7 @@ func (b *needBuffers) extractInto(n *Need, s *traces.Session) {
 			st.TextTokens += ev.TextTokens
 		case traces.ToolSearch:
 			n.Removed++
+			pending = ""
 			if ev.Query != "" {
 				n.Queries = append(n.Queries, ev.Query)
 				for _, name := range ev.Returned {
@@ -274,18 +280,25 @@ func (b *needBuffers) extractInto(n *Need, s *traces.Session) {
 						n.QueryFor[name] = ev.Query
 					}
 				}
+				if len(ev.Returned) == 0 {
+					pending = ev.Query
+				}
 			}
 		case traces.ToolCall:
 			if isSearchTool(ev.Tool) {
 				n.Removed++
-				if q := searchQueryFromArgs(ev.Args); q != "" {
-					n.Queries = append(n.Queries, q)
+				pending = searchQueryFromArgs(ev.Args)
+				if pending != "" {
+					n.Queries = append(n.Queries, pending)
 				}
 				break
 			}
 			if ev.Status == traces.StatusRejected {
 				n.Removed++
 				break
+			}
+			if _, ok := n.QueryFor[ev.Tool]; !ok && pending != "" {
+				n.QueryFor[ev.Tool] = pending
 			}
 			idx := stepFor(ev.Request, byReq, cur)
 			if idx < 0 {
@@ -383,12 +396,23 @@ func producedOnlySearch(s *traces.Session, req string) bool {
 	return false
 }
 
+// searchQueryFromArgs is the query of a search tool's call: the first of
+// its query, pattern, regex and q arguments that is a non-empty string
+// (the fields the importers read for gateway searches).
 func searchQueryFromArgs(args json.RawMessage) string {
 	var a struct {
-		Query string `json:"query"`
+		Query   any `json:"query"`
+		Pattern any `json:"pattern"`
+		Regex   any `json:"regex"`
+		Q       any `json:"q"`
 	}
-	if json.Unmarshal(args, &a) == nil {
-		return a.Query
+	if json.Unmarshal(args, &a) != nil {
+		return ""
+	}
+	for _, v := range []any{a.Query, a.Pattern, a.Regex, a.Q} {
+		if s, ok := v.(string); ok && s != "" {
+			return s
+		}
 	}
 	return ""
 }

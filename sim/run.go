@@ -51,6 +51,9 @@ type RunResult struct {
 	// session order, at most maxFailureMessages of them (Counts.SessionsSkipped
 	// counts them all).
 	Failures []string
+	// Resolution says how the replayed sessions' inputs resolved against
+	// the catalogs (a copy of State.Resolution).
+	Resolution Resolution
 	// State is the accumulated state of the run (for checkpoints, resume and
 	// shard merges). After an interruption it covers the sessions before
 	// State.Next.
@@ -71,6 +74,7 @@ type jobResult struct {
 	perReq  [][]RequestTokens
 	fid     []FidelityPair
 	removed int
+	resol   Resolution // how the session's inputs resolved
 	err     error
 	bufs    *resultBufs // the memory values, perReq and fid live in (nil: not recycled)
 }
@@ -208,6 +212,7 @@ func (e *Engine) Run(parent context.Context, sessions iter.Seq2[*traces.Session,
 	out.Counts.SessionsReplayed = state.Replayed
 	out.Counts.SessionsSkipped = state.Skipped
 	out.Counts.StepsRemoved = state.StepsRemoved
+	out.Resolution = state.Resolution
 	switch {
 	case firstErr != nil:
 		return out, firstErr
@@ -229,8 +234,14 @@ func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
 			r.init(e)
 		}
 	}()
+	r.buf.key = e.resolveSession(j.s, &res.resol, r.buf.key)
 	n0 := r.need.extract(j.s)
 	e.applyUpgrades(n0, j.idx)
+	for i := range n0.Steps {
+		if n0.Steps[i].Kind == StepCatalogChange {
+			res.resol.VersionChanges++
+		}
+	}
 	res.removed = n0.Removed
 	n := &r.pn
 	n.fill(n0)
