@@ -248,7 +248,7 @@ func replayBench(b *testing.B, eng *sim.Engine, workers, sessions int) {
 	cpu := processCPU()
 	for b.Loop() {
 		var r *traces.Reader
-		needs := sim.BuildNeeds(func(onEvent func(*traces.Session, *traces.Event, int)) iter.Seq2[*traces.Session, error] {
+		needs := eng.BuildNeeds(func(onEvent func(*traces.Session, *traces.Event, int)) iter.Seq2[*traces.Session, error] {
 			var err error
 			if r, err = traces.Open(path, traces.ReadOptions{OnEvent: onEvent}); err != nil {
 				b.Fatal(err)

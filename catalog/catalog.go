@@ -41,7 +41,27 @@ type Tool struct {
 	// WireMCP is Raw without the "icons" member (Raw itself when there is
 	// none): the MCP form that is counted.
 	WireMCP []byte `json:"-"`
+	// SchemaFidelity is the mark `defersim trace import` leaves in the
+	// tool's _meta (MetaSchemaFidelity) when its definition is not the one
+	// the recording model saw: SchemaApproximate or SchemaMissing; "" when
+	// unmarked (docs/importers.md, Schema fidelity).
+	SchemaFidelity string `json:"-"`
 }
+
+// MetaSchemaFidelity is the member of a tool's _meta that marks how
+// faithful an imported definition is.
+const MetaSchemaFidelity = "defersim/schema"
+
+// Values of MetaSchemaFidelity.
+const (
+	// SchemaApproximate: names right, details may differ from what the
+	// model saw (rebuilt from documentation, a simplified listing, another
+	// version).
+	SchemaApproximate = "approximate"
+	// SchemaMissing: the tool was offered but no schema was recorded; the
+	// catalog holds a stand-in {"type":"object"}.
+	SchemaMissing = "missing"
+)
 
 // Server is one MCP server at one version.
 type Server struct {

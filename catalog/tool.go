@@ -56,6 +56,11 @@ func toolFromValue(v *value) (*Tool, error) {
 		}
 		t.Annotations = annV.appendCompact(nil)
 	}
+	if meta := v.get("_meta"); meta != nil && meta.kind == kObject {
+		if f := meta.get(MetaSchemaFidelity); f != nil && f.kind == kString {
+			t.SchemaFidelity = f.text
+		}
+	}
 	t.Raw = v.appendCompact(nil)
 	t.WireMCP = t.Raw
 	if icons := v.get("icons"); icons != nil {

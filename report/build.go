@@ -119,8 +119,13 @@ func Build(o *sim.Outcomes, info sim.RunInfo, opts BuildOptions) (*Results, erro
 		}
 	}
 	for s := range o.Strategies {
-		res.Strategies = append(res.Strategies, b.strategyResult(s))
+		sr := b.strategyResult(s)
+		if s < len(o.Digests) {
+			sr.OutcomeDigest = fmt.Sprintf("%016x", o.Digests[s])
+		}
+		res.Strategies = append(res.Strategies, sr)
 	}
+	res.Coincident = coincidences(res)
 	return res, nil
 }
 

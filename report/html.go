@@ -32,6 +32,10 @@ type htmlData struct {
 	Metrics        []htmlMetric
 	Strategies     []htmlStrategy
 	SkipReasons    []htmlCount
+	Findings       []string
+	Resolution     []resolutionRow
+	// ResolutionText: threshold, other inputs, tools (lines under the table).
+	ResolutionText []string
 }
 
 type htmlPlot struct {
@@ -108,6 +112,17 @@ func htmlReport(res *Results, plots []renderedPlot) ([]byte, error) {
 		NotSignificant: notSignificant,
 		NoChange:       noChange,
 		Metrics:        htmlMetrics(res),
+		Findings:       Findings(res),
+	}
+	if r := res.Run.Resolution; r != nil {
+		data.Resolution = resolutionRows(r)
+		data.ResolutionText = []string{thresholdText(r) + ".", otherInputsText(r) + "."}
+		if len(r.TopUnresolved) > 0 {
+			data.ResolutionText = append(data.ResolutionText, "Most called unresolved: "+toolList(r.TopUnresolved, r.UnresolvedTools, 10)+".")
+		}
+		if len(r.NotExact) > 0 {
+			data.ResolutionText = append(data.ResolutionText, "Schema not exact: "+toolList(r.NotExact, r.NotExactTools, 10)+".")
+		}
 	}
 	for _, p := range plots {
 		cfg, err := png.DecodeConfig(bytes.NewReader(p.PNG))

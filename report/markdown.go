@@ -34,6 +34,15 @@ func markdownReport(res *Results, plots []plotLink) []byte {
 		"%s means the interval contains no difference; %s means every session has the baseline's value. "+
 		"**Bold**: best in the column.\n",
 		mdEscape(res.BaselineName()), intervalPhrase(res), notSignificant, noChange)
+	if fs := Findings(res); len(fs) > 0 {
+		b.WriteString("\n## What these numbers rest on\n\n")
+		for _, f := range fs {
+			fmt.Fprintf(&b, "- %s\n", mdEscape(f))
+		}
+	}
+	if r := res.Run.Resolution; r != nil {
+		resolutionMarkdown(&b, r)
+	}
 	if len(plots) > 0 {
 		b.WriteString("\nPlots:")
 		for i, p := range plots {

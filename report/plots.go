@@ -98,8 +98,13 @@ func sweepFigure(param string, values []float64, results []*Results, metric stri
 		YFormat: yfmt,
 		Note:    "Whiskers: 95% bootstrap confidence intervals of the mean.",
 	}
+	unchanged := UnchangedStrategies(results)
 	for si, name := range order {
-		s := chart.Series{Name: name, Style: chart.SeriesStyle(si), Points: true}
+		label := name
+		if unchanged[name] {
+			label += " (unchanged)"
+		}
+		s := chart.Series{Name: label, Style: chart.SeriesStyle(si), Points: true}
 		for i, r := range results {
 			sr := r.Strategy(name)
 			if sr == nil {
@@ -135,6 +140,9 @@ func sweepFigure(param string, values []float64, results []*Results, metric stri
 		fig.LogY = true
 		fig.Note += " The y axis is logarithmic: the means span more than a factor of 5."
 	}
+	if len(unchanged) > 0 {
+		fig.Note += " (unchanged): every outcome of every session is identical at every value — the parameter changes nothing for that strategy on this data."
+	}
 	return figure{
 		Name:  SweepPlotName(param, metric),
 		Title: fmt.Sprintf("%s vs %s", capitalize(what), param),
@@ -142,6 +150,28 @@ func sweepFigure(param string, values []float64, results []*Results, metric stri
 			"with its confidence interval. Lines that cross mark the value where the better strategy changes.", param, what),
 		draw: fig,
 	}, nil
+}
+
+// UnchangedStrategies names the strategies whose outcomes were identical
+// on every session in every one of results (equal outcome digests; runs
+// over the same sessions, as the points of a sweep). Fewer than two
+// results flag nothing.
+func UnchangedStrategies(results []*Results) map[string]bool {
+	out := map[string]bool{}
+	if len(results) < 2 {
+		return out
+	}
+	for _, s := range results[0].Strategies {
+		same := s.OutcomeDigest != ""
+		for _, r := range results[1:] {
+			o := r.Strategy(s.Name)
+			same = same && o != nil && o.OutcomeDigest == s.OutcomeDigest
+		}
+		if same {
+			out[s.Name] = true
+		}
+	}
+	return out
 }
 
 func capitalize(s string) string {

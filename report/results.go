@@ -29,6 +29,10 @@ type Results struct {
 	Metrics []sim.Metric `json:"metrics"`
 	// Strategies in scenario order.
 	Strategies []StrategyResult `json:"strategies"`
+	// Coincident lists the groups of strategies whose outcomes were
+	// identical on every session (absent when none; and in files of
+	// earlier builds).
+	Coincident []Coincidence `json:"coincident,omitempty"`
 }
 
 // StatisticsInfo says how the statistics were computed.
@@ -84,6 +88,10 @@ type StrategyResult struct {
 	Baseline bool   `json:"baseline"`
 	// Parameters is the strategy as replayed.
 	Parameters sim.Strategy `json:"parameters"`
+	// OutcomeDigest identifies the strategy's outcomes on every session
+	// (sim.RunState.Digests, hex): two strategies, or two runs over the same
+	// sessions, with the same digest had identical outcomes.
+	OutcomeDigest string `json:"outcome_digest,omitempty"`
 	// Metrics maps a metric name to its distribution over sessions.
 	Metrics map[string]Distribution `json:"metrics"`
 	// VsBaseline maps a metric name to the paired comparison with the

@@ -11,7 +11,8 @@ import (
 
 // Summary writes a five-line plain-text summary of res for a terminal:
 // what was run, the cheapest strategy, the fastest first reply, the most
-// round trips and malformed calls, and the cost/latency Pareto front.
+// round trips and malformed calls, and the cost/latency Pareto front;
+// then one line per finding (Findings).
 func Summary(w io.Writer, res *Results) error {
 	if res == nil || len(res.Strategies) == 0 {
 		return errors.New("summary: no results")
@@ -71,6 +72,9 @@ func Summary(w io.Writer, res *Results) error {
 		front = []string{"(no cost or latency data)"}
 	}
 	lines = append(lines, "Pareto (cost vs p95):  "+strings.Join(front, ", "))
+	for _, f := range Findings(res) {
+		lines = append(lines, "Note:                 "+f)
+	}
 
 	_, err := io.WriteString(w, strings.Join(lines, "\n")+"\n")
 	return err

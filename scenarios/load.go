@@ -109,8 +109,8 @@ func yamlError(name string, err error) error {
 
 // topKeys lists the scenario file's keys in documentation order.
 var topKeys = []string{
-	"name", "description", "seed", "traces", "catalogs", "catalog_fingerprint", "model", "params", "strategies", "matrix",
-	"baseline", "permissions", "servers", "sweep", "check", "assumptions",
+	"name", "description", "seed", "traces", "catalogs", "catalog_fingerprint", "srd", "max_unresolved", "model", "params",
+	"strategies", "matrix", "baseline", "permissions", "servers", "sweep", "check", "assumptions",
 }
 
 // catalogFingerprint reads catalog_fingerprint: model (the default, left
@@ -169,7 +169,8 @@ func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, er
 		dst any
 	}{
 		{"name", &s.Name}, {"description", &s.Description}, {"seed", &s.Seed},
-		{"traces", &s.Traces}, {"catalogs", &s.Catalogs}, {"params", &s.Params},
+		{"traces", &s.Traces}, {"catalogs", &s.Catalogs}, {"srd", &s.SRD}, {"max_unresolved", &s.MaxUnresolved},
+		{"params", &s.Params},
 		{"baseline", &s.Baseline}, {"permissions", &s.Permissions}, {"servers", &s.Servers},
 		{"sweep", &s.Sweep}, {"check", &s.Check}, {"assumptions", &s.Assumptions},
 	}
@@ -183,11 +184,13 @@ func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, er
 	if s.Name == "" {
 		return nil, d.fieldError("name", &sim.FieldError{Field: "name", Msg: "empty"})
 	}
-	if err := d.paths("traces", s.Traces, baseDir); err != nil {
-		return nil, err
+	for _, l := range s.pathLists() {
+		if err := d.paths(l.field, l.list, baseDir); err != nil {
+			return nil, err
+		}
 	}
-	if err := d.paths("catalogs", s.Catalogs, baseDir); err != nil {
-		return nil, err
+	if m := s.MaxUnresolved; m != nil && !(*m >= 0 && *m <= 1) {
+		return nil, d.fieldError("max_unresolved", &sim.FieldError{Msg: fmt.Sprintf("%v is not a share in [0, 1] (0.01 = 1%% of tool calls)", *m)})
 	}
 	if err := d.catalogFingerprint(s, byKey); err != nil {
 		return nil, err
@@ -227,41 +230,13 @@ func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, er
 		}
 	}
 	s.pathLines = map[string]int{}
-	for _, l := range []struct {
-		field string
-		list  []string
-	}{{"traces", s.Traces}, {"catalogs", s.Catalogs}} {
+	for _, l := range s.pathLists() {
 		for i, p := range l.list {
 			l.list[i] = resolvePath(baseDir, p)
 			s.pathLines[l.list[i]] = d.lines[fmt.Sprintf("%s[%d]", l.field, i)]
 		}
 	}
 	return s, nil
-}
-
-// resolvePath resolves p against baseDir unless it is embedded, absolute,
-// or a URL of a filesystem (gs://…, s3://…, for the Beam pipeline).
-func resolvePath(baseDir, p string) string {
-	if strings.HasPrefix(p, EmbeddedPrefix) || filepath.IsAbs(p) || baseDir == "" || strings.Contains(p, "://") {
-		return p
-	}
-	return filepath.Join(baseDir, p)
-}
-
-func (d *decoder) paths(field string, list []string, baseDir string) error {
-	seen := map[string]int{}
-	for i, p := range list {
-		f := fmt.Sprintf("%s[%d]", field, i)
-		if strings.TrimSpace(p) == "" {
-			return d.fieldError(f, &sim.FieldError{Msg: "empty path"})
-		}
-		r := filepath.Clean(resolvePath(baseDir, p))
-		if j, dup := seen[r]; dup {
-			return d.fieldError(f, &sim.FieldError{Msg: fmt.Sprintf("%q repeats %s[%d]", p, field, j)})
-		}
-		seen[r] = i
-	}
-	return nil
 }
 
 // lineFor returns the line of the longest recorded prefix of field.
@@ -468,29 +443,6 @@ func (d *decoder) check(c *Check) error {
 	for _, k := range sortedKeys(c.Absolute) {
 		if c.Absolute[k] < 0 {
 			return d.fieldError(join("check.absolute", k), &sim.FieldError{Msg: fmt.Sprintf("%v is negative", c.Absolute[k])})
-		}
-	}
-	return nil
-}
-
-// CheckPaths reports the first trace or catalog path that does not exist.
-// Embedded paths are not checked.
-func (s *Scenario) CheckPaths() error {
-	for _, l := range []struct {
-		field string
-		list  []string
-	}{{"traces", s.Traces}, {"catalogs", s.Catalogs}} {
-		for i, p := range l.list {
-			if strings.HasPrefix(p, EmbeddedPrefix) {
-				continue
-			}
-			if _, err := os.Stat(p); err != nil {
-				field := fmt.Sprintf("%s[%d]", l.field, i)
-				if line, ok := s.pathLines[p]; ok {
-					return &Error{File: s.File, Line: line, Field: field, Msg: fmt.Sprintf("%s: no such file or directory", p)}
-				}
-				return fmt.Errorf("%s: %s: no such file or directory", field, p)
-			}
 		}
 	}
 	return nil

@@ -41,7 +41,7 @@ func TestParseErrors(t *testing.T) {
 		name, yaml, want string
 	}{
 		{"unknown top key", "name: x\nstrategy: [eager]\n",
-			"scen.yaml:2: strategy: unknown key (want name|description|seed|traces|catalogs|catalog_fingerprint|model|params|strategies|matrix|baseline|permissions|servers|sweep|check|assumptions)"},
+			"scen.yaml:2: strategy: unknown key (want name|description|seed|traces|catalogs|catalog_fingerprint|srd|max_unresolved|model|params|strategies|matrix|baseline|permissions|servers|sweep|check|assumptions)"},
 		{"unknown nested key", "strategies:\n  - name: a\n    trigger: {mode: never, modee: x}\n",
 			"scen.yaml:3: strategies[0].trigger.modee: unknown key (want mode|count|budget|counter|percent|categorical)"},
 		{"unknown strategy key", "strategies:\n  - preset: eager\n    inject: inline\n",
@@ -58,6 +58,10 @@ func TestParseErrors(t *testing.T) {
 			`scen.yaml:4: strategies[0].echo_schema: want true or false, got string "yes"`},
 		{"wrong type mapping", "strategies:\n  - name: a\n    trigger: never\n",
 			`scen.yaml:3: strategies[0].trigger: want a mapping, got string "never"`},
+		{"max_unresolved above 1", "max_unresolved: 5\nstrategies: [eager]\n",
+			"scen.yaml:1: max_unresolved: 5 is not a share in [0, 1] (0.01 = 1% of tool calls)"},
+		{"srd path twice", "srd: [a, ./a]\nstrategies: [eager]\n",
+			`scen.yaml:1: srd[1]: "./a" repeats srd[0]`},
 		{"non-finite", "params: {nudge_prob: .nan}\nstrategies: [eager]\n",
 			"scen.yaml:1: params.nudge_prob: want a finite number, got .nan"},
 		{"unknown trigger mode", "seed: 1\nstrategies:\n  - eager\n  - eager-ish\n", ""},
@@ -493,7 +497,7 @@ func TestExampleCustomScenario(t *testing.T) {
 	if len(s.Strategies) != 8 || s.Baseline != "eager" || s.Model.Cache.TTLSeconds != 3600 || s.Params.ColdCallProb != 0.05 {
 		t.Errorf("example: %d strategies, baseline %q, model %+v", len(s.Strategies), s.Baseline, s.Model.Cache)
 	}
-	if !s.Servers["filesystem"].Local || *s.Servers["playwright"].Upgrades[0].AfterSession != 500 {
+	if !s.Servers["desktop"].Local || *s.Servers["kb"].Upgrades[0].AfterSession != 200 {
 		t.Errorf("servers: %+v", s.Servers)
 	}
 }

@@ -36,6 +36,12 @@ type Scenario struct {
 	// directory, or EmbeddedPrefix paths.
 	Traces   []string `json:"traces"`
 	Catalogs []string `json:"catalogs"`
+	// SRD lists the user's routing descriptions (SRD files or directories
+	// of them, v1 or v0.1), resolved like Traces; empty: the embedded set.
+	SRD []string `json:"srd,omitempty"`
+	// MaxUnresolved is the share of tool calls that may fail to resolve
+	// against the catalogs before a run stops (nil: the runner's default).
+	MaxUnresolved *float64 `json:"max_unresolved,omitempty"`
 	// CatalogFingerprint is what a tool's fingerprint covers, and so when
 	// a fingerprint-keyed warm set sees a tool as changed: "model" (name,
 	// description, input schema; the default) or "served" (the whole tool
@@ -58,7 +64,7 @@ type Scenario struct {
 	Check       *Check            `json:"check,omitempty"`
 	Assumptions []string          `json:"assumptions,omitempty"`
 
-	// pathLines maps each trace and catalog path from the file to its line.
+	// pathLines maps each trace, catalog and SRD path from the file to its line.
 	pathLines map[string]int
 }
 

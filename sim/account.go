@@ -136,6 +136,16 @@ func (e *Engine) packedAssistantTokens(n *pneed, st *pstep) int64 {
 	return t
 }
 
+// deniedText is what a runtime answers to a call the permission check
+// refuses: the conversation grows by it instead of the tool's result.
+const deniedText = "Permission denied: this tool is not allowed here."
+
+// deniedTokens is the size of deniedText (counted once per engine).
+func (e *Engine) deniedTokens() int64 {
+	e.deniedOnce.Do(func() { e.deniedTok = e.countText(deniedText) })
+	return e.deniedTok
+}
+
 // validate classifies a call made against the seen schema and served
 // another: "" (valid) or a class of package validation. A validator that
 // takes renames is told the properties the served schema renamed.
@@ -154,7 +164,7 @@ func (e *Engine) validate(seen, served *Tool, args []byte) string {
 // request files one model request into v and returns it: its prompt
 // tokens split by the cache (read, write, the rest uncached), its output,
 // and whether it exists only because of deferral (extra).
-func request(v *[NumMetrics]float64, total, read, write, output, schema int64, extra bool) RequestTokens {
+func request(v *[NumMetrics]float64, total, read, write, output, schema int64, extra, deferred bool) RequestTokens {
 	uncached := total - read - write
 	v[MUncachedTokens] += float64(uncached)
 	v[MCacheWriteTokens] += float64(write)
@@ -164,6 +174,9 @@ func request(v *[NumMetrics]float64, total, read, write, output, schema int64, e
 	v[MRequests]++
 	if extra {
 		v[MExtraRoundTrips]++
+	}
+	if deferred {
+		v[MDeferredModeRequests]++
 	}
 	return RequestTokens{Input: total, Uncached: uncached, CacheRead: read, CacheWrite: write, Output: output, Extra: extra}
 }

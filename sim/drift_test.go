@@ -58,7 +58,7 @@ func TestUpgradeMidSession(t *testing.T) {
 				v2.tools = append(v2.tools, &c)
 			}
 			e.tables.byKey["s@2"] = v2
-			e.computeFlags(nil)
+			e.computeFlags()
 			steps := []Step{user(10), call("a"), reply(),
 				{Kind: StepCatalogChange, Server: "s", Version: "2"},
 				user(10), call("a"), reply()}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/component"
@@ -23,8 +24,10 @@ type Config struct {
 	// LocalServers names servers whose tools are the runtime's own (local)
 	// tools rather than MCP tools.
 	LocalServers []string
-	// Deny lists tool names or prefixes the permission check refuses.
-	Deny []string
+	// Allow, when not empty, lists the tools the permission check lets
+	// run (patterns); a call outside it is refused. Deny lists tools it
+	// refuses; it wins over Allow.
+	Allow, Deny []string
 	// Domains groups tools into routing domains for the by-domain directory
 	// and activation notices (nil: every server is its own domain).
 	Domains Domains
@@ -55,6 +58,7 @@ type Engine struct {
 	tables     *toolTables
 	rankers    *rankerCache
 	sets       serverSets
+	allow      []string
 	deny       []string
 	validator  ArgValidator
 	renameMemo renameMemo // properties renamed between two definitions (validate.go)
@@ -63,6 +67,9 @@ type Engine struct {
 	domains    Domains
 	// flags[s][tool id] caches per-strategy facts about each tool.
 	flags [][]uint8
+
+	deniedOnce sync.Once
+	deniedTok  int64 // deniedTokens
 }
 
 // Per-strategy tool flags.
@@ -132,7 +139,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 		local[s] = true
 	}
 	e := &Engine{strategies: cfg.Strategies, plans: plans, cache: cacheModel, model: cfg.Model, params: cfg.Params, seed: cfg.Seed,
-		content: content, raw: raw, rankers: &rankerCache{}, deny: cfg.Deny, validator: cfg.Validator, fidelity: -1}
+		content: content, raw: raw, rankers: &rankerCache{}, allow: cfg.Allow, deny: cfg.Deny, validator: cfg.Validator, fidelity: -1}
 	e.tables = buildToolTables(cfg.Catalog, content, counters, cfg.Params.ToolOverheadTokens, local)
 	for i, p := range plans {
 		if name := cfg.Strategies[i].Warm.Counter; name != "" {
@@ -149,7 +156,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 	}
 	e.upgrades = cfg.Upgrades
 	e.domains = cfg.Domains
-	e.computeFlags(cfg.Deny)
+	e.computeFlags()
 	for i := range cfg.Strategies {
 		s := &cfg.Strategies[i]
 		if (cfg.FidelityStrategy == "" && s.Trigger.Mode == TriggerNever) || s.Name == cfg.FidelityStrategy {
@@ -262,7 +269,7 @@ func (e *Engine) Tools() int {
 
 // computeFlags caches, per strategy and tool, whether the tool is
 // deferrable, always-deferred and denied.
-func (e *Engine) computeFlags(deny []string) {
+func (e *Engine) computeFlags() {
 	e.flags = make([][]uint8, len(e.strategies))
 	for si := range e.strategies {
 		s := &e.strategies[si]
@@ -275,13 +282,36 @@ func (e *Engine) computeFlags(deny []string) {
 			if matchList(s.AlwaysDefer, ti.server, ti.name) && !matchList(s.NeverDefer, ti.server, ti.name) {
 				b |= flagCategorical
 			}
-			if matchList(deny, ti.server, ti.name) {
+			if e.denied(ti.server, ti.name) {
 				b |= flagDenied
 			}
 			f[ti.id] = b
 		}
 		e.flags[si] = f
 	}
+}
+
+// Deferrable returns how many of the catalog's tools (every server
+// version) strategy si may defer, and a digest of which: two strategies
+// with equal digests defer the same tools.
+func (e *Engine) Deferrable(si int) (tools int, digest uint64) {
+	for _, ti := range e.tables.all {
+		if e.flags[si][ti.id]&flagDeferrable != 0 {
+			tools++
+			digest = mix(digest, mix(hashString(ti.server), mix(hashString(ti.name), hashString(ti.fp))))
+		}
+	}
+	return tools, digest
+}
+
+// denied reports whether the permission check refuses a call of tool name
+// of server: deny wins; with an allow list, a tool outside it is refused.
+// Permission is checked at execution for every call, deferred or not.
+func (e *Engine) denied(server, name string) bool {
+	if matchList(e.deny, server, name) {
+		return true
+	}
+	return len(e.allow) > 0 && !matchList(e.allow, server, name)
 }
 
 // computeDeferrable is the rule of flagDeferrable: never-defer wins, then

@@ -2,14 +2,15 @@ package sim
 
 // load brings the cold tools a step needs into view through tool_search
 // round trips, as the strategy's search mode and the model assumptions say:
-// exact select for every tool when the mode is select (or, with
-// probability select_prob, when the directory shows its name), else one
-// ranked search per tool.
+// exact select for every tool when the mode is select, else one ranked
+// search per tool — with the query the trace recorded for it when it has
+// one, else (with probability select_prob, when the directory shows its
+// name) an exact select, or the query model's query.
 func (r *replayer) load(cold []*Tool) {
 	e := r.e
 	selects := r.buf.sel[:0]
 	for _, ti := range cold {
-		if r.p.ranker == nil || (r.p.showsNames && r.rng.Float64() < e.params.SelectProb) {
+		if r.p.ranker == nil || (r.n.queryFor[ti.name] == "" && r.p.showsNames && r.rng.Float64() < e.params.SelectProb) {
 			selects = append(selects, ti)
 			continue
 		}
@@ -39,7 +40,10 @@ func (r *replayer) keywordLoad(ti *Tool) {
 		var q string
 		switch qi {
 		case 0:
-			q = r.queryFor(ti)
+			var recorded bool
+			if q, recorded = r.queryFor(ti); recorded {
+				v[MRecordedQuerySearches]++
+			}
 		case 1:
 			retry = r.toolMemo(ti).query
 			fallthrough
@@ -80,15 +84,16 @@ func (r *replayer) keywordLoad(ti *Tool) {
 }
 
 // queryFor picks the ranked query for a needed tool: the recorded query
-// that returned it, else what the strategy's query model says the model
-// would write.
-func (r *replayer) queryFor(ti *Tool) string {
+// that found it (recorded is then true), else what the strategy's query
+// model says the model would write. Every ranked mode goes through here,
+// whatever its query model.
+func (r *replayer) queryFor(ti *Tool) (q string, recorded bool) {
 	if q := r.n.queryFor[ti.name]; q != "" {
-		return q
+		return q, true
 	}
 	tm := r.toolMemo(ti)
 	return r.p.query.Query(QueryInput{User: r.st.lastUser, UserWords: r.memo.userFn,
-		ToolWords: tm.words, ToolQuery: tm.query, DirectoryShowsNames: r.p.showsNames})
+		ToolWords: tm.words, ToolQuery: tm.query, DirectoryShowsNames: r.p.showsNames}), false
 }
 
 // searchRoundTrip is one tool_search call: an extra model request whose

@@ -43,6 +43,8 @@ const (
 	MFirstReplySearchMs
 	MConnectMs
 	MIgnoredArguments
+	MDeferredModeRequests
+	MRecordedQuerySearches
 	NumMetrics
 )
 
@@ -73,7 +75,7 @@ var Metrics = [NumMetrics]Metric{
 	MCallsWithoutSchema:       {"calls_without_schema", "calls", "calls that reached execution with no schema in view", true},
 	MStaleWarmCalls:           {"stale_warm_calls", "calls", "calls made against a warm schema older than the served one", true},
 	MStaleValidCalls:          {"stale_valid_calls", "calls", "stale-warm calls whose arguments still validate, with no argument the served schema ignores", false},
-	MDeniedCalls:              {"denied_calls", "calls", "calls refused by the permission list at execution", false},
+	MDeniedCalls:              {"denied_calls", "calls", "calls refused by the permission list at execution (each pays its request, not the tool's result or time)", true},
 	MCacheHitRatio:            {"cache_hit_ratio", "ratio", "cache-read tokens / all prompt tokens", false},
 	MFirstReplyConnectMs:      {"first_reply_connect_ms", "ms", "part of the first reply spent connecting servers (transport layer)", true},
 	MFirstReplyListMs:         {"first_reply_list_ms", "ms", "part of the first reply spent listing tools (discovery layer)", true},
@@ -81,6 +83,8 @@ var Metrics = [NumMetrics]Metric{
 	MConnectMs:                {"connect_ms", "ms", "time spent connecting servers and listing tools over the session", true},
 	MIgnoredArguments: {"ignored_arguments", "calls", "stale-warm calls the served schema accepts with an argument it does not define " +
 		"(a renamed or removed property of an open object): the server ignores it, a silent failure", true},
+	MDeferredModeRequests:  {"deferred_mode_requests", "requests", "model requests sent with deferred mode on (tool_search and a directory offered)", false},
+	MRecordedQuerySearches: {"recorded_query_searches", "calls", "ranked searches whose query is one the trace recorded (the rest come from the query model)", false},
 }
 
 // MetricIndex returns the index of the metric called name, or -1.

@@ -35,7 +35,10 @@ type Need struct {
 	// that only searched).
 	Removed int
 	// Queries are recorded tool_search queries, in order; QueryFor maps a
-	// tool name to the query that returned it.
+	// tool name to the recorded query that found it: the search that
+	// returned it or, for a search whose results were not recorded (a
+	// search tool's call), the tools the session called next, until the
+	// next search or user message.
 	Queries  []string
 	QueryFor map[string]string
 
@@ -129,6 +132,7 @@ type needBuffers struct {
 	cur       int             // index of the open model step
 	lastEnd   time.Time       // recorded end of the latest event
 	haveTimes bool            // every event so far had a usable time
+	pending   string          // a recorded query whose results are not known
 	searched  map[string]bool // requests that made a search or rejected call
 	// blocked keeps the steps in blocks instead of need.Steps (a
 	// NeedBuilder's: needblocks.go).
@@ -238,7 +242,7 @@ func (b *needBuffers) begin(n *Need, id string, explicit, synthetic bool) {
 	}
 	clear(b.searched)
 	b.explicit, b.synthetic = explicit, synthetic
-	b.cur, b.lastEnd, b.haveTimes = -1, time.Time{}, true
+	b.cur, b.lastEnd, b.haveTimes, b.pending = -1, time.Time{}, true, ""
 }
 
 // addStep appends a step to n and returns its index.
@@ -284,6 +288,7 @@ func (b *needBuffers) add(n *Need, ev *traces.Event, line int) {
 		}
 		b.addStep(n, Step{Kind: StepUser, PauseMs: pause, Text: ev.Text, TextTokens: ev.TextTokens, Line: line, T: ev.T})
 		b.cur = -1
+		b.pending = ""
 	case traces.ModelRequest:
 		st := Step{Kind: StepModel, RequestID: ev.ID, Usage: ev.Usage, TTFTMs: -1, DurationMs: -1, Line: line, T: ev.T}
 		if ev.TTFTMs > 0 {
@@ -315,6 +320,7 @@ func (b *needBuffers) add(n *Need, ev *traces.Event, line int) {
 	case traces.ToolSearch:
 		n.Removed++
 		b.searchedBy(ev.Request)
+		b.pending = ""
 		if ev.Query != "" {
 			n.Queries = append(n.Queries, ev.Query)
 			for _, name := range ev.Returned {
@@ -322,13 +328,17 @@ func (b *needBuffers) add(n *Need, ev *traces.Event, line int) {
 					n.QueryFor[name] = ev.Query
 				}
 			}
+			if len(ev.Returned) == 0 {
+				b.pending = ev.Query
+			}
 		}
 	case traces.ToolCall:
 		if isSearchTool(ev.Tool) {
 			n.Removed++
 			b.searchedBy(ev.Request)
-			if q := searchQueryFromArgs(ev.Args); q != "" {
-				n.Queries = append(n.Queries, q)
+			b.pending = searchQueryFromArgs(ev.Args)
+			if b.pending != "" {
+				n.Queries = append(n.Queries, b.pending)
 			}
 			break
 		}
@@ -336,6 +346,9 @@ func (b *needBuffers) add(n *Need, ev *traces.Event, line int) {
 			n.Removed++
 			b.searchedBy(ev.Request)
 			break
+		}
+		if _, ok := n.QueryFor[ev.Tool]; !ok && b.pending != "" {
+			n.QueryFor[ev.Tool] = b.pending
 		}
 		idx := stepFor(ev.Request, b.byReq, b.cur)
 		if idx < 0 {
@@ -461,12 +474,23 @@ func stepFor(req string, byReq map[string]int, cur int) int {
 	return cur
 }
 
+// searchQueryFromArgs is the query of a search tool's call: the first of
+// its query, pattern, regex and q arguments that is a non-empty string
+// (the fields the importers read for gateway searches).
 func searchQueryFromArgs(args json.RawMessage) string {
 	var a struct {
-		Query string `json:"query"`
+		Query   any `json:"query"`
+		Pattern any `json:"pattern"`
+		Regex   any `json:"regex"`
+		Q       any `json:"q"`
 	}
-	if json.Unmarshal(args, &a) == nil {
-		return a.Query
+	if json.Unmarshal(args, &a) != nil {
+		return ""
+	}
+	for _, v := range []any{a.Query, a.Pattern, a.Regex, a.Q} {
+		if s, ok := v.(string); ok && s != "" {
+			return s
+		}
 	}
 	return ""
 }

@@ -50,6 +50,34 @@ func TestExtractNeed(t *testing.T) {
 			queries: map[string]string{"weather_now": "weather", "weather_week": "weather"},
 		},
 		{
+			// Pins issue 15: a recorded search whose results were not
+			// recorded (a search tool's call, a tool_search without
+			// returned) keeps its query for the tools called next.
+			name: "a search without recorded results gives its query to the calls after it",
+			events: []traces.Event{
+				{Type: traces.SessionStart},
+				{Type: traces.UserMessage, Text: "plan a trip"},
+				{Type: traces.ToolCall, Tool: "tool_search", Args: []byte(`{"query":"flights"}`)},
+				{Type: traces.ToolCall, Tool: "search_flights"},
+				{Type: traces.ToolCall, Tool: "book_flight"},
+				{Type: traces.ToolSearch, Query: "hotels"},
+				{Type: traces.ToolCall, Tool: "search_flights"},
+				{Type: traces.ToolCall, Tool: "find_hotel"},
+				{Type: traces.UserMessage, Text: "and a car"},
+				{Type: traces.ToolCall, Tool: "rent_car"},
+				{Type: traces.ToolCall, Tool: "tool_search", Args: []byte(`{"pattern":"weather"}`)},
+				{Type: traces.ToolCall, Tool: "weather_now"},
+			},
+			want: []stepSummary{
+				{Kind: StepUser, Text: "plan a trip", Pause: -1},
+				{Kind: StepModel, Calls: []string{"search_flights", "book_flight", "search_flights", "find_hotel"}},
+				{Kind: StepUser, Text: "and a car", Pause: -1},
+				{Kind: StepModel, Calls: []string{"rent_car", "weather_now"}},
+			},
+			removed: 3,
+			queries: map[string]string{"search_flights": "flights", "book_flight": "flights", "find_hotel": "hotels", "weather_now": "weather"},
+		},
+		{
 			name: "no model_request events: implicit steps; text after calls starts a new step",
 			events: []traces.Event{
 				{Type: traces.SessionStart},

@@ -29,6 +29,11 @@ type NeedBuilder struct {
 	// synthetic says the session_start marks its times as placeholders.
 	synthetic bool
 	done      bool // finish was called
+	// e, when set (Engine.BuildNeeds), resolves the session against its
+	// catalogs as it is read, into resol (as a run of whole sessions does).
+	e     *Engine
+	rs    sessionResolver
+	resol Resolution
 }
 
 // stepBlock is the number of steps in one block of a NeedBuilder's.
@@ -45,6 +50,14 @@ func NewNeedBuilder(id string) *NeedBuilder {
 	return &NeedBuilder{n: Need{SessionID: id}}
 }
 
+// newNeedBuilder starts the need of session id, resolved against e.
+func (e *Engine) newNeedBuilder(id string) *NeedBuilder {
+	nb := NewNeedBuilder(id)
+	nb.e = e
+	nb.resol.Sessions++
+	return nb
+}
+
 // ID returns the session's id.
 func (nb *NeedBuilder) ID() string { return nb.n.SessionID }
 
@@ -52,6 +65,9 @@ func (nb *NeedBuilder) ID() string { return nb.n.SessionID }
 // unknown). The builder keeps ev's strings and slices (which the trace
 // reader never reuses) but not ev itself.
 func (nb *NeedBuilder) Add(ev *traces.Event, line int) {
+	if nb.e != nil {
+		nb.e.resolveEvent(&nb.rs, ev, &nb.resol)
+	}
 	if ev.Type == traces.SessionStart && ev.Meta["timing"] == "synthetic" {
 		nb.synthetic = true
 	}
@@ -183,12 +199,13 @@ func (b *needBuffers) dropSearchSteps(n *Need) {
 	}
 }
 
-// BuildNeeds yields a NeedBuilder per session of the sessions read opens
-// (for RunNeeds), in the order read yields them. read must open its trace
+// BuildNeeds yields a NeedBuilder per session of the sessions read opens,
+// for RunNeeds of e, in the order read yields them; each also resolves its
+// session against e's catalogs as it is read. read must open its trace
 // reader with onEvent as ReadOptions.OnEvent: each event goes to its
 // session's builder as it is read, so no session is held as events.
 // Errors are read's.
-func BuildNeeds(read func(onEvent func(*traces.Session, *traces.Event, int)) iter.Seq2[*traces.Session, error]) iter.Seq2[*NeedBuilder, error] {
+func (e *Engine) BuildNeeds(read func(onEvent func(*traces.Session, *traces.Event, int)) iter.Seq2[*traces.Session, error]) iter.Seq2[*NeedBuilder, error] {
 	return func(yield func(*NeedBuilder, error) bool) {
 		building := map[*traces.Session]*NeedBuilder{} // the open sessions'
 		var last *traces.Session                       // the session of the previous event, and its builder
@@ -196,7 +213,7 @@ func BuildNeeds(read func(onEvent func(*traces.Session, *traces.Event, int)) ite
 		onEvent := func(s *traces.Session, ev *traces.Event, line int) {
 			if s != last {
 				if lastB = building[s]; lastB == nil {
-					lastB = NewNeedBuilder(s.ID)
+					lastB = e.newNeedBuilder(s.ID)
 					building[s] = lastB
 				}
 				last = s
@@ -214,7 +231,7 @@ func BuildNeeds(read func(onEvent func(*traces.Session, *traces.Event, int)) ite
 				last, lastB = nil, nil
 			}
 			if b == nil { // a session has at least its session_start: cannot happen
-				b = NewNeedBuilder(s.ID)
+				b = e.newNeedBuilder(s.ID)
 			}
 			if !yield(b, nil) {
 				return

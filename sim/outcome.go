@@ -37,6 +37,9 @@ type Outcomes struct {
 	// Summary, when not nil, describes every session of the run with
 	// mergeable streaming statistics (see RunState).
 	Summary *OutcomeSummary
+	// Digests[s], when set, summarises every session's values under
+	// strategy s (RunState.Digests): equal digests, identical outcomes.
+	Digests []uint64
 }
 
 // OutcomeSummary describes every session of a run: per strategy and metric,

@@ -27,6 +27,8 @@ type promptMemo struct {
 	toolLver  uint64
 	toolMode  bool
 	toolGen   uint64
+	// mode is the deferred mode of the last prompt built.
+	mode      bool
 	toolBlks  []block
 	toolTmp   []block
 	searchBlk block // the tool_search definition
@@ -90,6 +92,7 @@ func (r *replayer) countUnlisted() {
 func (r *replayer) buildPrompt() (*Prompt, int64) {
 	pm := &r.pm
 	mode := r.deferredMode()
+	pm.mode = mode
 	search := mode || pm.unlisted > 0
 	// The tools[] segment is current if built in this mode and, in deferred
 	// mode, at this tver (which every load, eviction, drop, listing and

@@ -81,7 +81,7 @@ func TestRankerWithoutQueryModelGetsTheDefault(t *testing.T) {
 		{"terse", queryAuto, "request"},
 		{"terse", "name-words", "create pull request"},
 	} {
-		_, q, err := reg.search(tc.mode, tc.model)
+		_, q, _, err := reg.search(tc.mode, tc.model)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -53,6 +53,7 @@ type refReplay struct {
 	listed    map[string]bool
 	active    map[string]bool
 	layerMs   [numLayers]float64
+	lastMode  bool // deferred mode of the last prompt
 }
 
 // replayReference replays n under strategy si with the reference
@@ -239,6 +240,7 @@ func (r *refReplay) appendMsg(tokens int64, schema bool) {
 func (r *refReplay) prompt() (*Prompt, int64) {
 	e := r.e
 	mode := r.deferredMode()
+	r.lastMode = mode
 	search := mode
 	for _, t := range r.tables {
 		search = search || !r.listed[t.name]
@@ -303,7 +305,7 @@ func (r *refReplay) prompt() (*Prompt, int64) {
 func (r *refReplay) send(extra bool, output int64, calls bool, rec *Step) {
 	p, schema := r.prompt()
 	read, write := r.cache.Request(r.clock, p)
-	rt := request(&r.out.Values, p.Total(), read, write, output, schema, extra)
+	rt := request(&r.out.Values, p.Total(), read, write, output, schema, extra, r.lastMode)
 	switch {
 	case r.requests == 0 && calls:
 		rt.Kind = KindTurnCall
@@ -410,10 +412,16 @@ func (r *refReplay) modelStep(st *Step) {
 			case expCold:
 				r.out.Values[MCallsWithoutSchema]++
 			}
-			if matchList(e.deny, ti.server, ti.name) {
-				r.out.Values[MDeniedCalls]++
-			}
 			r.connect(ti.server)
+		}
+		server := c.Server
+		if ti := r.resolve(c); ti != nil {
+			server = ti.server
+		}
+		if matchList(e.deny, server, c.Tool) || (len(e.allow) > 0 && !matchList(e.allow, server, c.Tool)) {
+			r.out.Values[MDeniedCalls]++
+			r.appendMsg(e.countText(deniedText), false)
+			continue
 		}
 		if c.DurationMs >= 0 {
 			r.clock += c.DurationMs
@@ -430,7 +438,7 @@ func (r *refReplay) modelStep(st *Step) {
 func (r *refReplay) load(cold []*Tool) {
 	var selects []*Tool
 	for _, ti := range cold {
-		if r.p.ranker == nil || (r.p.showsNames && r.rng.Float64() < r.e.params.SelectProb) {
+		if r.p.ranker == nil || (r.n.QueryFor[ti.name] == "" && r.p.showsNames && r.rng.Float64() < r.e.params.SelectProb) {
 			selects = append(selects, ti)
 			continue
 		}
@@ -477,7 +485,10 @@ func (r *refReplay) rankedLoad(ti *Tool) {
 	for qi := 0; qi <= r.s.Search.KeywordRetries; qi++ {
 		q := nameQuery
 		if qi == 0 {
-			q = r.query(ti)
+			var recorded bool
+			if q, recorded = r.query(ti); recorded {
+				v[MRecordedQuerySearches]++
+			}
 		} else {
 			v[MSearchRetries]++
 		}
@@ -507,14 +518,14 @@ func (r *refReplay) rankedLoad(ti *Tool) {
 	r.search("select:"+ti.name, []*Tool{ti})
 }
 
-func (r *refReplay) query(ti *Tool) string {
+func (r *refReplay) query(ti *Tool) (string, bool) {
 	if q := r.n.QueryFor[ti.name]; q != "" {
-		return q
+		return q, true
 	}
 	words := nameWords(ti.name)
 	user := r.lastUser
 	return r.p.query.Query(QueryInput{User: user, UserWords: func() []string { return contentWords(user) },
-		ToolWords: words, ToolQuery: strings.Join(words, " "), DirectoryShowsNames: r.p.showsNames})
+		ToolWords: words, ToolQuery: strings.Join(words, " "), DirectoryShowsNames: r.p.showsNames}), false
 }
 
 // search is one tool_search round trip loading got.

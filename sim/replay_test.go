@@ -52,7 +52,7 @@ func newTestEngine(t *testing.T, strategies []Strategy, tools []testTool, domain
 		e.tables.all = append(e.tables.all, ti)
 		est[fp] = tt.est
 	}
-	e.computeFlags(nil)
+	e.computeFlags()
 	reg := NewRegistry()
 	if len(domains) > 0 {
 		e.domains = domains[0]

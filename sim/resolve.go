@@ -35,8 +35,9 @@ type plan struct {
 	showsNames bool // dir.ShowsNames()
 
 	// ranker is the search mode's ranker factory; nil for exact select.
-	ranker RankerFactory
-	query  QueryModel // the query model of ranked searches
+	ranker    RankerFactory
+	query     QueryModel // the query model of ranked searches
+	queryName string     // its registered name
 
 	cacheLayout   string    // breakpoint layout ("" = the cache's)
 	lazyConnect   bool      // transport: lazy
@@ -82,7 +83,7 @@ func (r *Registry) resolve(s *Strategy, queryModel string, domains Domains) (*pl
 		return nil, err
 	}
 	p.showsNames = p.dir.ShowsNames()
-	if p.ranker, p.query, err = r.search(n.Search.Mode, queryModel); err != nil {
+	if p.ranker, p.query, p.queryName, err = r.search(n.Search.Mode, queryModel); err != nil {
 		return nil, err
 	}
 	if err := checkLayout("cache_layout", n.CacheLayout); err != nil {
@@ -147,10 +148,10 @@ func (r *Registry) directory(cfg Directory, domains Domains) (DirectoryFormat, e
 
 // search resolves a search mode and the query model its searches use:
 // queryModel names one, or is queryAuto (or "") for the mode's own.
-func (r *Registry) search(mode, queryModel string) (RankerFactory, QueryModel, error) {
+func (r *Registry) search(mode, queryModel string) (RankerFactory, QueryModel, string, error) {
 	e, ok := r.lookup(component.Ranker, mode)
 	if !ok {
-		return nil, nil, fieldErr("search.mode", "%q is not registered (have %s)", mode, joinNames(r.SearchModes()))
+		return nil, nil, "", fieldErr("search.mode", "%q is not registered (have %s)", mode, joinNames(r.SearchModes()))
 	}
 	f, _ := e.v.(RankerFactory)
 	qm := queryModel
@@ -161,5 +162,15 @@ func (r *Registry) search(mode, queryModel string) (RankerFactory, QueryModel, e
 		}
 	}
 	q, err := resolveAs[QueryModel](r, component.QueryModel, "query_model", qm)
-	return f, q, err
+	return f, q, qm, err
+}
+
+// QueryModelOf names the query model strategy si's ranked searches use
+// when the trace recorded no query ("" when its search mode is exact
+// select, which writes names).
+func (e *Engine) QueryModelOf(si int) string {
+	if e.plans[si].ranker == nil {
+		return ""
+	}
+	return e.plans[si].queryName
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"runtime"
@@ -51,6 +52,9 @@ type RunResult struct {
 	// session order, at most maxFailureMessages of them (Counts.SessionsSkipped
 	// counts them all).
 	Failures []string
+	// Resolution says how the replayed sessions' inputs resolved against
+	// the catalogs (a copy of State.Resolution).
+	Resolution Resolution
 	// State is the accumulated state of the run (for checkpoints, resume and
 	// shard merges). After an interruption it covers the sessions before
 	// State.Next.
@@ -85,6 +89,7 @@ type jobResult struct {
 	perReq  [][]RequestTokens
 	fid     []FidelityPair
 	removed int
+	resol   Resolution // how the session's inputs resolved
 	err     error
 	bufs    *resultBufs // the memory values, perReq and fid live in (nil: not recycled)
 }
@@ -108,7 +113,8 @@ func (e *Engine) Run(parent context.Context, sessions iter.Seq2[*traces.Session,
 // RunNeeds is Run over needs built as the sessions were read, each given
 // by its NeedBuilder once the session's last event was added: no session
 // is held as events, and each need's steps are let go as the replay's
-// compact form of them is made. The builders must not be used afterwards.
+// compact form of them is made. The builders must come from e.BuildNeeds
+// and must not be used afterwards.
 func (e *Engine) RunNeeds(parent context.Context, needs iter.Seq2[*NeedBuilder, error], opt RunOptions) (*RunResult, error) {
 	return e.run(parent, func(yield func(input, error) bool) {
 		for b, err := range needs {
@@ -246,6 +252,7 @@ func (e *Engine) run(parent context.Context, sessions iter.Seq2[input, error], o
 	out.Counts.SessionsReplayed = state.Replayed
 	out.Counts.SessionsSkipped = state.Skipped
 	out.Counts.StepsRemoved = state.StepsRemoved
+	out.Resolution = state.Resolution
 	switch {
 	case firstErr != nil:
 		return out, firstErr
@@ -267,10 +274,20 @@ func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
 			r.init(e)
 		}
 	}()
+	if j.b != nil {
+		if j.b.e != e {
+			res.err = errors.New("the session's need was built for another engine")
+			return res
+		}
+		res.resol = j.b.resol // resolved as it was read
+	} else {
+		r.buf.key = e.resolveSession(j.s, &res.resol, r.buf.key)
+	}
 	n := &r.pn
 	switch {
 	case j.b != nil && len(e.upgrades) == 0:
 		res.removed = j.b.compact(n)
+		res.resol.VersionChanges += int64(len(n.changes)) // a compact step per catalog change
 	default:
 		var n0 *Need
 		if j.b != nil {
@@ -279,6 +296,11 @@ func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
 			n0 = r.need.extract(j.s)
 		}
 		e.applyUpgrades(n0, j.idx)
+		for i := range n0.Steps {
+			if n0.Steps[i].Kind == StepCatalogChange {
+				res.resol.VersionChanges++
+			}
+		}
 		res.removed = n0.Removed
 		n.fill(n0)
 		if j.b != nil {

@@ -48,6 +48,67 @@ type RunInfo struct {
 	Inputs              []Input      `json:"inputs"`
 	Counts              Counts       `json:"counts"`
 	Fidelity            *Fidelity    `json:"fidelity,omitempty"`
+	// Resolution says how the traces' calls, search results and catalog
+	// changes resolved against the catalogs (absent in files of earlier
+	// builds).
+	Resolution *ResolutionInfo `json:"resolution,omitempty"`
+	// SRD names the routing descriptions the run's routed search modes and
+	// by-domain directory read (absent in files of earlier builds).
+	SRD *SRDInfo `json:"srd,omitempty"`
+	// Deferrable says, per strategy, how many of the catalogs' tools it may
+	// defer and a digest of which (equal digests: the same tools).
+	Deferrable []DeferrableTools `json:"deferrable,omitempty"`
+}
+
+// DeferrableTools is what a strategy may defer of a run's catalogs
+// (Engine.Deferrable).
+type DeferrableTools struct {
+	Strategy string `json:"strategy"`
+	Tools    int    `json:"tools"`
+	Digest   string `json:"digest"`
+}
+
+// ResolutionInfo is a run's Resolution with what follows from it: the
+// unresolved share, the threshold above which a run stops, and the tools
+// behind the counts.
+type ResolutionInfo struct {
+	Resolution
+	// Unresolved = UnknownTool + UnknownServer + VersionMissing;
+	// UnresolvedShare = Unresolved / Calls.
+	Unresolved      int64   `json:"unresolved"`
+	UnresolvedShare float64 `json:"unresolved_share"`
+	// MaxUnresolvedShare is the share of calls above which the run stops
+	// (exit status 2) unless AllowUnresolved.
+	MaxUnresolvedShare float64 `json:"max_unresolved_share"`
+	AllowUnresolved    bool    `json:"allow_unresolved"`
+	// TopUnresolved lists the most called unresolved tools; NotExact the
+	// most called tools whose schema the import marked approximate or
+	// missing.
+	TopUnresolved []ToolCount `json:"top_unresolved,omitempty"`
+	NotExact      []ToolCount `json:"schema_not_exact,omitempty"`
+	// UnresolvedTools and NotExactTools count the distinct tools behind
+	// each list (the lists name at most 20).
+	UnresolvedTools int `json:"unresolved_tools,omitempty"`
+	NotExactTools   int `json:"schema_not_exact_tools,omitempty"`
+}
+
+// SRDInfo names a set of routing descriptions (docs/srd.md).
+type SRDInfo struct {
+	// Source is "embedded" (the project's own, built into the binary) or
+	// the paths given (--srd, scenario key srd).
+	Source   string `json:"source"`
+	Embedded bool   `json:"embedded"`
+	// Count of SRDs (servers described) and SHA256 over their files (name
+	// and bytes, in load order).
+	Count  int    `json:"count"`
+	SHA256 string `json:"sha256"`
+	// ServersDescribed of the run's Servers (catalog servers) have an SRD;
+	// the others are each a domain of their own.
+	ServersDescribed int `json:"servers_described"`
+	Servers          int `json:"servers"`
+	// UsedBy lists the strategies whose search mode or directory reads the
+	// descriptions (none: they change no number of this run).
+	UsedBy []string `json:"used_by,omitempty"`
 }
 
 // Fidelity compares an eager replay of recorded sessions with what was recorded.

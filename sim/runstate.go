@@ -23,7 +23,7 @@ const (
 	maxFailureMessages = 1000
 	// runStateVersion is the version of RunState's encoding; a state of
 	// another version cannot be resumed or merged.
-	runStateVersion = 2
+	runStateVersion = 3
 )
 
 // SummaryOptions says how a run summarises its sessions.
@@ -83,7 +83,14 @@ type RunState struct {
 	Next int64
 	// Replayed and Skipped (failed to replay) sessions; StepsRemoved summed.
 	Replayed, Skipped, StepsRemoved int64
-	Failures                        []IndexedFailure
+	// Resolution sums how the replayed sessions' inputs resolved.
+	Resolution Resolution
+	// Digests[s] sums, over sessions, a hash of the session (id and stream
+	// index) and its metric values under strategy s: two strategies, or two
+	// runs of one, with equal digests had identical outcomes on every
+	// session (up to a 64-bit hash collision). Sums merge exactly.
+	Digests  []uint64
+	Failures []IndexedFailure
 	// Series[s][m] and Paired[s][m] describe every replayed session
 	// (Paired[baseline] is empty).
 	Series [][]*streamstats.Series
@@ -109,7 +116,7 @@ func NewRunState(strategies []Strategy, opt SummaryOptions) (*RunState, error) {
 	st := &RunState{Version: runStateVersion, NumMetrics: NumMetrics, Options: opt,
 		Series: make([][]*streamstats.Series, S), Paired: make([][]*streamstats.Paired, S),
 		Sample:         streamstats.NewSample[SessionValues](opt.ExactSessions),
-		ByRequestIndex: make([][]RequestIndexStat, S)}
+		ByRequestIndex: make([][]RequestIndexStat, S), Digests: make([]uint64, S)}
 	var err error
 	for s := range strategies {
 		st.Strategies = append(st.Strategies, strategies[s].Name)
@@ -163,7 +170,8 @@ func (st *RunState) Check(strategies []Strategy, opt SummaryOptions) error {
 	if st.Sample != nil && st.Sample.K != opt.ExactSessions {
 		return fmt.Errorf("run state sample size %d, options say %d", st.Sample.K, opt.ExactSessions)
 	}
-	if len(st.Series) != len(names) || len(st.Paired) != len(names) || len(st.ByRequestIndex) != len(names) || st.Sample == nil ||
+	if len(st.Series) != len(names) || len(st.Paired) != len(names) || len(st.ByRequestIndex) != len(names) ||
+		len(st.Digests) != len(names) || st.Sample == nil ||
 		st.FidelityInput == nil || st.FidelityLatency == nil {
 		return fmt.Errorf("run state is incomplete")
 	}
@@ -194,7 +202,9 @@ func (st *RunState) add(r *jobResult) {
 	S := len(st.Strategies)
 	opt := &st.Options
 	base := r.values[opt.Baseline]
+	key := mix(hashString(r.id), uint64(r.idx))
 	for s := range S {
+		st.Digests[s] += outcomeDigest(key, &r.values[s])
 		for m := range NumMetrics {
 			v := r.values[s][m]
 			st.Series[s][m].Add(v)
@@ -241,6 +251,7 @@ func (st *RunState) add(r *jobResult) {
 	}
 	st.Replayed++
 	st.StepsRemoved += int64(r.removed)
+	st.Resolution.Merge(&r.resol)
 }
 
 func (st *RunState) addFidelity(idx int64, p FidelityPair) {
@@ -278,6 +289,7 @@ func (st *RunState) Merge(o *RunState) error {
 			st.Strategies, o.Strategies, st.Options, o.Options)
 	}
 	for s := range st.Series {
+		st.Digests[s] += o.Digests[s]
 		for m := range NumMetrics {
 			if err := st.Series[s][m].Merge(o.Series[s][m]); err != nil {
 				return err
@@ -305,6 +317,7 @@ func (st *RunState) Merge(o *RunState) error {
 	st.Replayed += o.Replayed
 	st.Skipped += o.Skipped
 	st.StepsRemoved += o.StepsRemoved
+	st.Resolution.Merge(&o.Resolution)
 	st.Failures = append(st.Failures, o.Failures...)
 	slices.SortStableFunc(st.Failures, func(a, b IndexedFailure) int { return cmpInt64(a.Index, b.Index) })
 	st.Failures = st.Failures[:min(len(st.Failures), maxFailureMessages)]
@@ -328,6 +341,16 @@ func (st *RunState) Merge(o *RunState) error {
 	return nil
 }
 
+// outcomeDigest hashes one session's values under one strategy with the
+// session's key.
+func outcomeDigest(key uint64, values *[NumMetrics]float64) uint64 {
+	h := key
+	for _, v := range values {
+		h = mix(h, math.Float64bits(v))
+	}
+	return h
+}
+
 func cmpInt64(a, b int64) int {
 	switch {
 	case a < b:
@@ -346,7 +369,8 @@ func (st *RunState) Outcomes(strategies []Strategy) *Outcomes {
 	S := len(strategies)
 	items := st.Sample.Sorted()
 	o := &Outcomes{Strategies: strategies, Values: make([][NumMetrics][]float64, S),
-		ByRequestIndex: make([][]RequestIndexStat, S), SessionIDs: make([]string, 0, len(items))}
+		ByRequestIndex: make([][]RequestIndexStat, S), SessionIDs: make([]string, 0, len(items)),
+		Digests: slices.Clone(st.Digests)}
 	for s := range S {
 		o.ByRequestIndex[s] = slices.Clone(st.ByRequestIndex[s])
 		for m := range NumMetrics {

@@ -7,7 +7,7 @@ func (r *replayer) send(extra bool, output int64, calls bool, rec *pstep, wantFi
 	s := &r.st
 	p, schemaTok := r.buildPrompt()
 	read, write := s.cache.Request(s.clock, p)
-	rt := request(&r.out.Values, p.Total(), read, write, output, schemaTok, extra)
+	rt := request(&r.out.Values, p.Total(), read, write, output, schemaTok, extra, r.pm.mode)
 	rt.Kind = requestKind(s.turnOpen, calls, rec != nil && rec.repeat)
 	s.turnOpen = false
 	dur := r.e.requestMs(rt, r.rng)
@@ -67,10 +67,14 @@ func (r *replayer) modelStep(st *pstep, wantFid bool) {
 			case expCold:
 				r.out.Values[MCallsWithoutSchema]++
 			}
-			if r.flags[ti.id]&flagDenied != 0 {
-				r.out.Values[MDeniedCalls]++
-			}
 			r.ensureConnected(ti.server)
+		}
+		if (ti != nil && r.flags[ti.id]&flagDenied != 0) || (ti == nil && e.denied(c.server, c.tool)) {
+			// Refused at execution: the request that made the call is
+			// spent; the tool neither runs nor returns its result.
+			r.out.Values[MDeniedCalls]++
+			r.appendMsg(e.deniedTokens(), false)
+			continue
 		}
 		if c.dur >= 0 {
 			r.st.clock += c.dur

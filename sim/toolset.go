@@ -22,7 +22,8 @@ type Tool struct {
 	tokens       int64  // wire tokens under the content tokenizer, plus per-tool framing
 	desc         string
 	schema       json.RawMessage
-	pretty       int64 // tokens of the schema pretty-printed (echo in results)
+	pretty       int64  // tokens of the schema pretty-printed (echo in results)
+	fidelity     string // catalog.Tool.SchemaFidelity: the import's mark ("" exact)
 }
 
 // serverTable is one server version's tools in canonical order.
@@ -63,7 +64,8 @@ func buildToolTables(cat *catalog.Catalog, content tokens.Counter, counters map[
 				ti, ok := memo[key]
 				if !ok {
 					ti = &Tool{name: t.Name, server: name, local: local[name], fp: t.Fingerprint,
-						h: hashFingerprint(t.Fingerprint), desc: t.Description, schema: t.InputSchema}
+						h: hashFingerprint(t.Fingerprint), desc: t.Description, schema: t.InputSchema,
+						fidelity: t.SchemaFidelity}
 					ti.id = int32(len(memo))
 					ik := name + "\x00" + t.Name
 					id, ok := idents[ik]

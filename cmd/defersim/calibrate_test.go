@@ -28,20 +28,24 @@ func TestCalibrateWritesAReplayableScenario(t *testing.T) {
 		args  []string
 		held  int
 		usage bool
+		// unresolved: calibrate's note on the held-out calls that do
+		// not resolve; maxUnres: the max_unresolved it writes.
+		unresolved, maxUnres string
 	}{
-		{"telecom", []string{"sessions", "tau2-bench", "data", "simulations", "2025-08-10T02:44:06.496849_telecom_llm_agent_gpt-4o_user_simulator_gpt-4o.json"}, nil, 10, true},
+		{"telecom", []string{"sessions", "tau2-bench", "data", "simulations", "2025-08-10T02:44:06.496849_telecom_llm_agent_gpt-4o_user_simulator_gpt-4o.json"}, nil, 10, true,
+			"47 of the held-out sessions' 50 tool calls (94.0%) do not resolve", "0.94"},
 		{"airline", board("submissions", "gpt-oss-120b_openai_2025-11-26", "trajectories", "langchain_agent_airline_2025-11-26_00-37-06.json"),
-			[]string{"--model", "gpt-4o"}, 25, false},
+			[]string{"--model", "gpt-4o"}, 25, false, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := shareddata.Path(t, tc.src...)
 			tools := shareddata.Path(t, board("task-data", "tools-data.json")...)
-			checkCalibratedReplay(t, src, tools, tc.args, tc.held, tc.usage)
+			checkCalibratedReplay(t, src, tools, tc.args, tc.held, tc.usage, tc.unresolved, tc.maxUnres)
 		})
 	}
 }
 
-func checkCalibratedReplay(t *testing.T, src, tools string, args []string, held int, usage bool) {
+func checkCalibratedReplay(t *testing.T, src, tools string, args []string, held int, usage bool, unresolved, maxUnres string) {
 	dir := t.TempDir()
 	trace := filepath.Join(dir, "data", "tau2.jsonl.gz")
 	if err := os.MkdirAll(filepath.Dir(trace), 0o755); err != nil {
@@ -68,6 +72,13 @@ func checkCalibratedReplay(t *testing.T, src, tools string, args []string, held 
 	}
 	if !strings.Contains(string(written), "kind_ms:") {
 		t.Errorf("the written scenario has no request-kind terms:\n%s", written)
+	}
+	// Where the tools are in no shared listing, the written scenario allows
+	// the held-out sessions' unresolved share, says why, and so replays
+	// without an edit or --allow-unresolved (docs/calibrate.md).
+	if unresolved != "" && (!strings.Contains(out, unresolved) || !strings.Contains(string(written), "\nmax_unresolved: "+maxUnres+"\n") ||
+		!strings.Contains(string(written), "# "+unresolved)) {
+		t.Errorf("calibrate does not name the unresolved share (%q) and allow it (%s) in the scenario:\n%s\n%s", unresolved, maxUnres, out, written)
 	}
 	runDir := filepath.Join(dir, "run")
 	if out, code := runCLI(t, "run", scen, "-o", runDir, "-q", "--no-report"); code != 0 {

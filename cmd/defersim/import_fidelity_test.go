@@ -2,24 +2,26 @@ package main
 
 import (
 	"encoding/csv"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/defersim/defersim/internal/shareddata"
+	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim/presets"
 	"github.com/defersim/defersim/traces"
 )
 
-// This file pins what a user gets from `trace import` then `run` on the
-// shared sessions that record token usage (issue 15): the replayed eager
-// prompt against the recorded one. docs/importers.md ("Replaying imported
-// sessions") gives the commands and the figures.
-//
-// The run is given the imported catalog with --catalogs (the flag `run`
-// needs until it reads a trace's own catalog).
+// This file pins what a user gets from `trace import` then `run --traces
+// FILE` on the shared sessions (issue 15): the run replays with the
+// catalog the trace names (no --catalogs), stops naming the tools that do
+// not resolve, and where the source records usage the replayed eager
+// prompt is compared with the recorded one. docs/importers.md ("Replaying
+// imported sessions") gives the commands and the figures.
 
 // readCSV reads a CSV file with a header into maps keyed by column name.
 func readCSV(t *testing.T, path string) []map[string]string {
@@ -95,10 +97,15 @@ func TestImportedSWEAgentTokens(t *testing.T) {
 		t.Fatalf("import exit %d:\n%s", code, out)
 	}
 	outDir := filepath.Join(tmp, "out")
-	if out, code := runCLI(t, "run", "--traces", trace, "--catalogs", trace+".catalog", "--strategies", "eager",
-		"--sessions-csv", "--no-report", "--bootstrap", "-1", "-q", "-o", outDir); code != 0 {
+	if out, code := runCLI(t, "run", "--traces", trace, "--sessions-csv", "--no-report", "--bootstrap", "-1", "-q", "-o", outDir); code != 0 {
 		t.Fatalf("run exit %d:\n%s", code, out)
 	}
+	res := readResultsFile(t, filepath.Join(outDir, "results.json"))
+	if r := res.Run.Resolution; r == nil || r.Calls != 231 || r.Unresolved != 0 || r.SchemaMissing != 78 || r.SchemaApproximate != 153 {
+		t.Errorf("resolution = %+v, want 231 calls, none unresolved: 153 of approximate commands, 78 of the bash schema missing (docs/importers.md)", r)
+	}
+	wantStop(t, tmp, "--traces", trace, "--catalogs", shareddata.Path(t, "catalogs"))(
+		"231 of 231 tool calls (100.0%) did not resolve", "swe-agent/bash (unknown server, 93)")
 	sessions, _, err := traces.ReadAll(trace)
 	if err != nil {
 		t.Fatal(err)
@@ -144,9 +151,11 @@ func TestImportedSWEAgentTokens(t *testing.T) {
 // listing; only transfer_to_human_agents is taken, from the approximate
 // listing of another telecom version) nor the agent's instruction block
 // (the import keeps the domain policy). So the replay undercounts every
-// first request; the test pins that sign and its size (the default
-// request_overhead_tokens, an Anthropic tool preamble an OpenAI request
-// does not have, hides part of it), and logs the figures.
+// first request by the same number of tokens (667: the missing static
+// part less the default request_overhead_tokens, an Anthropic tool
+// preamble an OpenAI request does not have); the test pins that the gap
+// is one constant, and the documented median (−10.6%: the 10% target is
+// not met on this run), and logs each session.
 func TestImportedTau2FirstRequest(t *testing.T) {
 	src := shareddata.Path(t, "sessions", "tau2-bench", "data", "simulations",
 		"2025-08-10T02:44:06.496849_telecom_llm_agent_gpt-4o_user_simulator_gpt-4o.json")
@@ -156,12 +165,24 @@ func TestImportedTau2FirstRequest(t *testing.T) {
 	if out, code := runCLI(t, "trace", "import", "--from", "tau2", src, "--fallback-tools", listing, "-o", trace); code != 0 {
 		t.Fatalf("import exit %d:\n%s", code, out)
 	}
+	// The trace's own catalog lacks 8 of the 9 tools the run calls: the
+	// run stops, names them, and writes nothing.
+	out, code := runCLI(t, "run", "--traces", trace, "--no-report", "--bootstrap", "-1", "-q", "-o", filepath.Join(tmp, "stopped"))
+	if code != 2 || !strings.Contains(out, "84 of 90 tool calls (93.3%) did not resolve") ||
+		!strings.Contains(out, "tau2-telecom/get_details_by_id (unknown tool, 47)") ||
+		!strings.Contains(out, "resolved, schema approximate") {
+		t.Errorf("run exit %d, want 2 naming the unresolved tools and the approximate schema row:\n%s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(tmp, "stopped", "results.json")); err == nil {
+		t.Error("a stopped run wrote results.json")
+	}
 	csvPath := filepath.Join(tmp, "requests.csv")
-	if out, code := runCLI(t, "run", "--traces", trace, "--catalogs", trace+".catalog", "--strategies", "eager",
+	if out, code := runCLI(t, "run", "--traces", trace, "--allow-unresolved", "--strategies", "eager",
 		"--per-request", csvPath, "--no-report", "--bootstrap", "-1", "-q", "-o", filepath.Join(tmp, "out")); code != 0 {
 		t.Fatalf("run exit %d:\n%s", code, out)
 	}
 	var errs []float64
+	gaps := map[int64]int{}
 	for _, r := range readCSV(t, csvPath) {
 		if r["request"] != "0" || r["recorded_input_tokens"] == "" {
 			continue
@@ -169,16 +190,181 @@ func TestImportedTau2FirstRequest(t *testing.T) {
 		rec, sim := atoi(t, r["recorded_input_tokens"]), atoi(t, r["sim_input_tokens"])
 		e := float64(sim-rec) / float64(rec)
 		errs = append(errs, e)
-		if sim >= rec {
-			t.Errorf("%s: first request simulated %d, recorded %d: the missing tool schemas should leave it short", r["session"], sim, rec)
-		}
+		gaps[rec-sim]++
+		t.Logf("%s: first request simulated %d, recorded %d: %+.2f%%", r["session"], sim, rec, 100*e)
 	}
 	if len(errs) != 20 {
 		t.Fatalf("compared %d first requests, the run has 20 sessions", len(errs))
 	}
+	// The shortfall is the same number of tokens in every session: the
+	// static part of the prompt the shared data lacks (the tool schemas and
+	// the instruction block), not an error that grows with the conversation.
+	if len(gaps) != 1 {
+		t.Errorf("first-request shortfalls (recorded − simulated → sessions) %v: want one constant gap", gaps)
+	}
+	for g := range gaps {
+		if g <= 0 {
+			t.Errorf("shortfall %d tokens: the missing tool schemas should leave the replay short", g)
+		}
+	}
+	// docs/importers.md quotes −10.6% (target 10%: not met on this run).
 	m := median(errs)
-	t.Logf("tau2 telecom first requests: %d sessions, median error %+.1f%% (10%% target not reachable: tools and instruction block absent from the shared data)", len(errs), 100*m)
-	if m < -0.20 {
-		t.Errorf("median first-request error %+.1f%%: more than the missing tools and instructions explain", 100*m)
+	t.Logf("tau2 telecom first requests: %d sessions, median error %+.2f%%, shortfall %v tokens: the 10%% target is NOT met (tools and instruction block absent from the shared data)", len(errs), 100*m, gaps)
+	if math.Abs(m-(-0.106)) > 0.0005 {
+		t.Errorf("median first-request error %+.2f%%, docs/importers.md says -10.6%%: update the doc", 100*m)
+	}
+}
+
+// TestImportedTauBenchUsesItsCatalog pins issue 15's first criterion on
+// the shared tau-bench run (no usage recorded): `run --traces FILE` with
+// no other input flag replays with the catalog the import wrote (every
+// call resolves to an exact definition, and the catalog is among the
+// run's inputs); with --catalogs ../shared/data/catalogs, which serve none
+// of its tools, the run exits 2 naming them.
+func TestImportedTauBenchUsesItsCatalog(t *testing.T) {
+	src := shareddata.Path(t, "sessions", "tau-bench", "historical_trajectories", "gpt-4o-airline.json")
+	cats := shareddata.Path(t, "catalogs")
+	tmp := t.TempDir()
+	trace := importTrace(t, tmp, "tau.jsonl.gz", "--from", "tau-bench", src)
+	res := runTrace(t, trace, "--strategies", "eager,claude-code-default")
+	if r := res.Run.Resolution; r == nil || r.Calls != 1164 || r.Resolved != 1164 {
+		t.Errorf("resolution = %+v, want all 1,164 calls resolved exactly", r)
+	}
+	found := false
+	for _, in := range res.Run.Inputs {
+		found = found || (in.Kind == "catalog" && in.Server == "tau-bench-airline" && strings.HasPrefix(in.Path, trace+".catalog"))
+	}
+	if !found {
+		t.Errorf("the run's inputs %+v do not hold the trace's own catalog", res.Run.Inputs)
+	}
+	wantStop(t, tmp, "--traces", trace, "--catalogs", cats)(
+		"1164 of 1164 tool calls (100.0%) did not resolve", "tau-bench-airline/get_reservation_details (unknown server, 377)")
+}
+
+// TestImportedTau2Runs imports the three shared tau2 runs as
+// docs/importers.md does ("Importing the shared data") and runs them with
+// no input flag: the trace's own catalog leaves the 176 calls of tools no
+// shared file defines unresolved (11.6%), so the run exits 2 naming them;
+// with --allow-unresolved it replays with that catalog (the approximate
+// airline listing resolves the other 1,342 calls); with --catalogs
+// ../shared/data/catalogs, which serve no tau2 server, it exits 2 too.
+func TestImportedTau2Runs(t *testing.T) {
+	s := shareddata.Path(t, "sessions")
+	args := []string{"trace", "import", "--from", "tau2"}
+	for _, pat := range []string{"tau2-bench/data/simulations/*.json",
+		"tau2-bench/web/leaderboard/public/submissions/*/trajectories/*.json"} {
+		m, err := filepath.Glob(filepath.Join(s, pat))
+		if err != nil || len(m) == 0 {
+			t.Fatalf("%s: no files (%v)", pat, err)
+		}
+		args = append(args, m...)
+	}
+	tmp := t.TempDir()
+	trace := filepath.Join(tmp, "tau2.jsonl.gz")
+	args = append(args, "--approximate-tools", filepath.Join(s, "tau2-bench/derived/tools_airline.json"),
+		"--fallback-tools", filepath.Join(s, "tau-bench/tools_airline.json"),
+		"--fallback-tools", filepath.Join(s, "tau2-bench/derived/tools_telecom.json"), "-o", trace)
+	if out, code := runCLI(t, args...); code != 0 {
+		t.Fatalf("import exit %d:\n%s", code, out)
+	}
+	wantStop(t, tmp, "--traces", trace)("176 of 1518 tool calls (11.6%) did not resolve",
+		"tau2-airline/get_flight_status (unknown tool, 92)", "tau2-telecom/get_details_by_id (unknown tool, 47)")
+	wantStop(t, tmp, "--traces", trace, "--catalogs", shareddata.Path(t, "catalogs"))(
+		"1518 of 1518 tool calls (100.0%) did not resolve", "tau2-airline/transfer_to_human_agents (unknown server, 480)")
+	// The threshold decides: 11.6% unresolved stops a run allowing 11%
+	// and not one allowing 12%.
+	wantStop(t, tmp, "--traces", trace, "--max-unresolved", "0.11")("176 of 1518 tool calls (11.6%) did not resolve", "more than the 11% allowed")
+	if r := runTrace(t, trace, "--max-unresolved", "0.12", "--strategies", "eager").Run.Resolution; r == nil || r.MaxUnresolvedShare != 0.12 || r.AllowUnresolved {
+		t.Errorf("resolution = %+v, want the 12%% threshold recorded", r)
+	}
+	res := runTrace(t, trace, "--allow-unresolved", "--strategies", "eager")
+	if r := res.Run.Resolution; r == nil || r.Calls != 1518 || r.SchemaApproximate != 1342 || r.UnknownTool != 176 || !r.AllowUnresolved {
+		t.Errorf("resolution = %+v, want 1,518 calls: 1,342 approximate, 176 unknown tools, allowed", r)
+	}
+}
+
+// importTrace runs `trace import ARGS -o TMP/NAME` and returns the trace.
+func importTrace(t *testing.T, tmp, name string, args ...string) string {
+	t.Helper()
+	trace := filepath.Join(tmp, name)
+	if out, code := runCLI(t, append(append([]string{"trace", "import"}, args...), "-o", trace)...); code != 0 {
+		t.Fatalf("import exit %d:\n%s", code, out)
+	}
+	return trace
+}
+
+// runTrace runs `run --traces TRACE ARGS` (no report, no bootstrap) and
+// returns the results it wrote.
+func runTrace(t *testing.T, trace string, args ...string) *report.Results {
+	t.Helper()
+	dir, err := os.MkdirTemp(filepath.Dir(trace), "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	args = append(append([]string{"run", "--traces", trace}, args...), "--no-report", "--bootstrap", "-1", "-q", "-o", dir)
+	if out, code := runCLI(t, args...); code != 0 {
+		t.Fatalf("%q: exit %d:\n%s", args, code, out)
+	}
+	return readResultsFile(t, filepath.Join(dir, "results.json"))
+}
+
+// wantStop runs `run ARGS` and wants exit status 2 with the unresolved
+// inputs' message holding every one of the returned function's strings,
+// and no results.json.
+func wantStop(t *testing.T, tmp string, args ...string) func(want ...string) {
+	t.Helper()
+	dir, err := os.MkdirTemp(tmp, "stopped")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, code := runCLI(t, append(append([]string{"run"}, args...), "--no-report", "--bootstrap", "-1", "-q", "-o", dir)...)
+	return func(want ...string) {
+		t.Helper()
+		ok := code == 2 && strings.Contains(out, "did not resolve against the catalogs, more than the")
+		for _, w := range want {
+			ok = ok && strings.Contains(out, w)
+		}
+		if !ok {
+			t.Errorf("run %q: exit %d, want 2 naming %q:\n%s", args, code, want, out)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "results.json")); err == nil {
+			t.Errorf("run %q stopped but wrote results.json", args)
+		}
+	}
+}
+
+// readResultsFile reads a results.json a command wrote.
+func readResultsFile(t *testing.T, path string) *report.Results {
+	t.Helper()
+	res, err := report.ReadResults(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestImportedGatewayRuns carries the gateway fixture (search returning
+// tools as text, execute naming server and tool) from `trace import` to
+// `run --traces FILE` with no other flag: every call and every tool the
+// recorded searches returned resolves against the imported catalog, and
+// the ranked strategies replay the recorded queries (the report states
+// their share).
+func TestImportedGatewayRuns(t *testing.T) {
+	fixture := filepath.Join("..", "..", "traces", "importers", "testdata")
+	trace := importTrace(t, t.TempDir(), "gw.jsonl.gz", "--from", "openai-messages", filepath.Join(fixture, "gateway", "sessions.jsonl"),
+		"--tools", filepath.Join(fixture, "gateway", "catalog"), "--search-tool", "route", "--execute-tool", "execute-tool")
+	res := runTrace(t, trace, "--strategies", "eager,claude-code-default")
+	if r := res.Run.Resolution; r == nil || r.Calls != 5 || r.Resolved != 5 || r.SearchResults != 7 || r.SearchResultsUnknown != 0 {
+		t.Errorf("resolution = %+v, want 5 calls resolved exactly and the 7 returned tools all served", r)
+	}
+	if n := res.Strategy("claude-code-default").Metrics["recorded_query_searches"].Sum; n < 1 {
+		t.Errorf("claude-code-default replayed %v recorded queries, want the gateway's", n)
+	}
+	found := false
+	for _, f := range report.Findings(res) {
+		found = found || strings.Contains(f, "Searches that replayed a recorded query") && strings.Contains(f, "claude-code-default")
+	}
+	if !found {
+		t.Errorf("the report does not state the share of recorded queries: %q", report.Findings(res))
 	}
 }

@@ -46,6 +46,7 @@ func newPlanCmd() *cobra.Command {
 		margin     float64
 		bootstrap  int
 		workers    int
+		allowUnres bool
 	)
 	c := &cobra.Command{
 		Use:   "plan RESULTS.json --sessions-per-day N",
@@ -106,7 +107,7 @@ directory -o.`,
 				names = append(names, s.Name)
 			}
 			rc, err := runner.FromScenario(sc, runner.Overrides{Traces: traces, Catalogs: catalogs, Strategies: names,
-				Baseline: res.BaselineName()}, embeddedData())
+				Baseline: res.BaselineName(), AllowUnresolved: allowUnres}, embeddedData())
 			if err != nil {
 				return err
 			}
@@ -186,6 +187,7 @@ directory -o.`,
 	fl.Float64Var(&margin, "breakdown-margin", 0.25, "a rule breaks down where its cost or p95 first reply is this much worse than on today's catalog")
 	fl.IntVar(&bootstrap, "bootstrap", 0, "bootstrap resamples of the growth runs (0 = default)")
 	fl.IntVar(&workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
+	fl.BoolVar(&allowUnres, "allow-unresolved", false, allowUnresolvedUsage)
 	_ = c.MarkFlagRequired("sessions-per-day")
 	return c
 }

@@ -25,22 +25,23 @@ import (
 
 func newRecommendCmd() *cobra.Command {
 	var (
-		catalogs  []string
-		out       string
-		scenario  string
-		model     string
-		current   string
-		base      string
-		seed      int64
-		testShare float64
-		value     float64
-		conf      float64
-		rare      float64
-		expensive int64
-		results   string
-		jsonOut   string
-		bootstrap int
-		workers   int
+		catalogs        []string
+		out             string
+		scenario        string
+		model           string
+		current         string
+		base            string
+		seed            int64
+		testShare       float64
+		value           float64
+		conf            float64
+		rare            float64
+		expensive       int64
+		results         string
+		jsonOut         string
+		bootstrap       int
+		workers         int
+		allowUnresolved bool
 	)
 	c := &cobra.Command{
 		Use:   "recommend TRACE...",
@@ -125,7 +126,7 @@ stderr.`,
 		prog := newReporter(cmd, progress.Config{Label: "recommend", Verb: "completed", Noun: "phases (learning, validation)", Total: 2})
 		p, err := recommend.Run(ctx, recommend.Config{Traces: args, Sources: srcs, Catalogs: catalogs, Model: m, Params: sc.Params,
 			Current: cur, Base: baseStrat, Seed: seed, TestShare: testShare, Rules: rules,
-			Bootstrap: bootstrap, Workers: workers, Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
+			Bootstrap: bootstrap, Workers: workers, AllowUnresolved: allowUnresolved, Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
 		if err != nil {
 			prog.Abort()
 			return err
@@ -215,5 +216,6 @@ stderr.`,
 	cliout.Deprecate(c, "json", "use --format json (on stdout; add > FILE)")
 	fl.IntVar(&bootstrap, "bootstrap", 0, "bootstrap resamples of the validation (0 = default)")
 	fl.IntVar(&workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
+	fl.BoolVar(&allowUnresolved, "allow-unresolved", false, allowUnresolvedUsage)
 	return c
 }

@@ -43,7 +43,13 @@ type runFlags struct {
 	resume     string
 	checkEvery int
 	exact      int
+	srd        []string
+	allowUnres bool
+	maxUnres   float64
 }
+
+// allowUnresolvedUsage is the help of --allow-unresolved.
+const allowUnresolvedUsage = "replay even when more tool calls than --max-unresolved do not resolve against the catalogs (they are counted and reported)"
 
 // defaultCheckpointEvery is how often (in replayed sessions) a run saves
 // its checkpoint.
@@ -70,6 +76,9 @@ func (f *runFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.shard, "shard", "", "replay only shard I/N of the sessions (I = 0 … N−1; by a hash of the session id) and also write shard.bin for defersim merge")
 	fl.StringVar(&f.resume, "resume", "", "continue the interrupted run whose output directory is DIR, from its checkpoint (same scenario and flags)")
 	fl.IntVar(&f.checkEvery, "checkpoint-every", defaultCheckpointEvery, "save a checkpoint in the output directory every N replayed sessions (0 = only when interrupted)")
+	fl.StringSliceVar(&f.srd, "srd", nil, "routing descriptions (SRD files or directories, v1 or v0.1) for routed search and by-domain directories instead of the scenario's or the embedded set")
+	fl.BoolVar(&f.allowUnres, "allow-unresolved", false, allowUnresolvedUsage)
+	fl.Float64Var(&f.maxUnres, "max-unresolved", runner.DefaultMaxUnresolved, "share of tool calls that may fail to resolve against the catalogs before the run stops with exit status 2 (default: the scenario's max_unresolved, else 0.01)")
 	fl.IntVar(&f.exact, "exact-sessions", 0, fmt.Sprintf("keep per-session values of at most N sessions; beyond, statistics are streamed (0 = %d, -1 = all)", sim.DefaultExactSessions))
 }
 
@@ -107,9 +116,13 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) error {
 	if err != nil {
 		return err
 	}
-	ov := runner.Overrides{Traces: f.traces, Catalogs: f.catalogs, Strategies: f.strategies, Baseline: f.baseline}
+	ov := runner.Overrides{Traces: f.traces, Catalogs: f.catalogs, Strategies: f.strategies, Baseline: f.baseline,
+		SRD: f.srd, AllowUnresolved: f.allowUnres}
 	if cmd.Flags().Changed("seed") {
 		ov.Seed = &f.seed
+	}
+	if cmd.Flags().Changed("max-unresolved") {
+		ov.MaxUnresolved = &f.maxUnres
 	}
 	cfg, err := runner.FromScenario(sc, ov, embeddedData())
 	if err != nil {
@@ -166,6 +179,11 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) error {
 		prog.Finish()
 	}
 	if err != nil {
+		var ue *runner.UnresolvedError
+		if errors.As(err, &ue) {
+			report.WriteResolution(stderr, ue.Resolution)
+			return ue // exit status 2, the message naming the tools
+		}
 		var ie *runner.InterruptedError
 		if errors.As(err, &ie) {
 			msg := ie.Error() + "; no results were written"
@@ -286,6 +304,7 @@ func printRunSummary(w io.Writer, out *runner.Output, dir string, withReport boo
 	fmt.Fprintf(w, "replayed %d of %d sessions (%d skipped; %d lines read, %d skipped) under %d strategies\n",
 		c.SessionsReplayed, c.SessionsRead, c.SessionsSkipped, c.LinesRead, c.LinesSkipped, len(out.Results.Strategies))
 	report.Summary(w, out.Results)
+	writeResolution(w, out.Results.Run.Resolution)
 	if dir == "" {
 		return
 	}
@@ -295,6 +314,19 @@ func printRunSummary(w io.Writer, out *runner.Output, dir string, withReport boo
 	}
 }
 
+// writeResolution prints the input resolution: one line when every call
+// resolved to an exact definition, else the table.
+func writeResolution(w io.Writer, r *sim.ResolutionInfo) {
+	if r == nil {
+		return
+	}
+	if r.Resolved == r.Calls && r.SessionsWithoutServers == 0 && r.CatalogChangesMissing == 0 && r.SearchResultsUnknown == 0 {
+		fmt.Fprintf(w, "inputs:  all %d tool calls resolved against the catalogs, exact definitions\n", r.Calls)
+		return
+	}
+	report.WriteResolution(w, r)
+}
+
 // runSummaryJSON is what `run --json` prints.
 type runSummaryJSON struct {
 	Results    string                        `json:"results"`
@@ -302,12 +334,13 @@ type runSummaryJSON struct {
 	Counts     any                           `json:"counts"`
 	Baseline   string                        `json:"baseline"`
 	Strategies map[string]map[string]float64 `json:"strategy_means"`
+	Resolution *sim.ResolutionInfo           `json:"resolution,omitempty"`
 	Failures   []string                      `json:"failures,omitempty"`
 }
 
 func printRunJSON(w io.Writer, out *runner.Output, dir string, withReport bool) error {
 	s := runSummaryJSON{Results: filepath.Join(dir, "results.json"), Counts: out.Info.Counts,
-		Baseline: out.Results.BaselineName(), Strategies: map[string]map[string]float64{}}
+		Baseline: out.Results.BaselineName(), Strategies: map[string]map[string]float64{}, Resolution: out.Results.Run.Resolution}
 	if withReport {
 		s.Report = filepath.Join(dir, "report.html")
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/embeddings"
 	"github.com/defersim/defersim/internal/outguard"
+	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/internal/retrieval"
 	"github.com/defersim/defersim/internal/shareddata"
 	"github.com/defersim/defersim/sim"
@@ -111,6 +112,8 @@ written to the directory.`,
 			if opt.Counter, err = tokens.ByName(counter); err != nil {
 				return err
 			}
+			prog := newReporter(cmd, progress.Config{Label: "srd eval", Verb: "scored", Noun: "queries", Total: int64(len(s.Queries))})
+			opt.Progress = func(n int) { prog.Update(int64(n), int64(n)) }
 			var res *retrieval.Result
 			if perQuery != "" {
 				err = atomicfile.Write(perQuery, 0o644, func(f *os.File) error {
@@ -122,8 +125,10 @@ written to the directory.`,
 				res, err = retrieval.Evaluate(s, arms, opt)
 			}
 			if err != nil {
+				prog.Abort()
 				return err
 			}
+			prog.Finish()
 			if emb != nil && emb.Err() != nil {
 				return emb.Err()
 			}

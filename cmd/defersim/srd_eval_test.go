@@ -64,6 +64,28 @@ func TestSRDEvalMultiToolGolden(t *testing.T) {
 	goldenFile(t, "srd-eval-tasks.jsonl", lines)
 }
 
+// TestSRDEvalProgress pins issue 19's progress on every long command for
+// srd eval (silent until it ended before): without a terminal it writes
+// plain lines on stderr, nothing with -q, and its report on stdout is
+// unchanged.
+func TestSRDEvalProgress(t *testing.T) {
+	eval := filepath.Join("..", "..", "internal", "retrieval", "testdata", "eval")
+	args := []string{"srd", "eval", "--set", filepath.Join(eval, "tasks.yaml"), "--catalogs", filepath.Join(eval, "catalogs"),
+		"--srd", filepath.Join(eval, "srd"), "--rankers", "bm25", "--modes", "flat", "--resamples", "10", "--counter", "bytes/4",
+		"--progress-every", "1ns"}
+	out, errs, code := cliIn(t, nil, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	checkProgress(t, "srd eval", errs, "srd eval: scored 1 of 5 queries", "srd eval: scored 5 queries in ")
+	if !strings.Contains(out, "## Retrieval: tiny-tasks") || strings.Contains(out, "srd eval:") {
+		t.Errorf("stdout is not the report alone:\n%s", out)
+	}
+	if _, errs, code := cliIn(t, nil, append(args, "-q")...); code != 0 || errs != "" {
+		t.Errorf("srd eval -q: exit %d, stderr %q", code, errs)
+	}
+}
+
 // TestSRDEvalEmbeddings runs the dense and hybrid rankers end to end
 // against a fake OpenAI-compatible endpoint; the second run is served by
 // the cache and makes no request. Without an endpoint, the embedding

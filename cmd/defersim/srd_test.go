@@ -10,12 +10,15 @@ import (
 )
 
 // runSRDCmd runs "defersim srd ARGS..." and returns stdout and the exit status.
+// runSRDCmd runs `defersim srd ARGS` and returns stdout (with stderr after
+// it when the command fails: progress lines on stderr are not part of a
+// report) and the exit status.
 func runSRDCmd(t *testing.T, args ...string) (string, int) {
 	t.Helper()
 	root := newRootCmd()
-	var out bytes.Buffer
+	var out, errb bytes.Buffer
 	root.SetOut(&out)
-	root.SetErr(&out)
+	root.SetErr(&errb)
 	root.SetArgs(append([]string{"srd"}, args...))
 	err := root.Execute()
 	var ex exitError
@@ -23,7 +26,7 @@ func runSRDCmd(t *testing.T, args ...string) (string, int) {
 	case err == nil:
 		return out.String(), 0
 	case errors.As(err, &ex):
-		return out.String(), ex.code
+		return out.String() + errb.String(), ex.code
 	default:
 		return err.Error(), 2
 	}

@@ -30,6 +30,7 @@ func newSweepCmd() *cobra.Command {
 		metrics    []string
 		bootstrap  int
 		workers    int
+		allowUnres bool
 	)
 	c := &cobra.Command{
 		Use:   "sweep [SCENARIO.yaml] --param PATH=FROM:TO:STEP",
@@ -40,8 +41,8 @@ table of cost and first reply per value and strategy, and the sweep plot
 of each --metrics metric (one line per strategy, 95% intervals).
 
 PATH is params.KEY, model.KEY[.KEY] or strategy.KEY[.KEY] (set on every
-strategy it is valid for), e.g. strategy.trigger.budget=2000:16000:2000,
-strategy.warm.max_tools=4:32:4, model.latency.prefill_tps=4000:16000:4000,
+strategy it is valid for), e.g. strategy.warm.max_tools=2:16:2,
+strategy.trigger.budget=2000:16000:2000, model.latency.prefill_tps=4000:16000:4000,
 params.cold_call_prob=0:0.5:0.1. Without --param the scenario's sweep:
 block is used.
 
@@ -73,7 +74,7 @@ OUT/sweep.json) with --format.`,
 		default:
 			return fmt.Errorf("no --param and the scenario has no sweep: block")
 		}
-		ov := runner.Overrides{Traces: traces, Catalogs: catalogs, Strategies: strategies}
+		ov := runner.Overrides{Traces: traces, Catalogs: catalogs, Strategies: strategies, AllowUnresolved: allowUnres}
 		guard, err := scenarioGuard(sc, path, ov)
 		if err != nil {
 			return err
@@ -90,7 +91,7 @@ OUT/sweep.json) with --format.`,
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		prog := newReporter(cmd, progress.Config{Label: "sweep", Verb: "replayed", Noun: "values", Total: int64(len(spec.Values()))})
-		pts, plots, err := plan.Sweep(ctx, plan.SweepConfig{Scenario: sc, Spec: spec, Overrides: ov,
+		sw, err := plan.Sweep(ctx, plan.SweepConfig{Scenario: sc, Spec: spec, Overrides: ov,
 			Embedded: embeddedData(), Dir: stage, Metrics: metrics, Bootstrap: bootstrap, Workers: workers,
 			Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
 		if err != nil {
@@ -98,19 +99,21 @@ OUT/sweep.json) with --format.`,
 			return err
 		}
 		prog.Finish()
+		pts, plots, rows := sw.Points, sw.Plots, sw.Rows
 		for i := range pts {
 			pts[i].ResultsPath = set.Final(pts[i].ResultsPath)
 		}
 		for i := range plots {
 			plots[i] = set.Final(plots[i])
 		}
-		rows := plan.Rows(pts)
 		doc := struct {
-			Spec   plan.SweepSpec   `json:"sweep"`
-			Points []plan.Point     `json:"points"`
-			Rows   []plan.SeriesRow `json:"rows"`
-			Plots  []string         `json:"plots"`
-		}{spec, pts, rows, plots}
+			Spec      plan.SweepSpec   `json:"sweep"`
+			Notes     []string         `json:"notes,omitempty"`
+			Points    []plan.Point     `json:"points"`
+			Rows      []plan.SeriesRow `json:"rows"`
+			Unchanged []plan.Unchanged `json:"unchanged,omitempty"`
+			Plots     []string         `json:"plots"`
+		}{spec, sw.Notes, pts, rows, sw.Unchanged, plots}
 		data, err := json.MarshalIndent(doc, "", "  ")
 		if err != nil {
 			return err
@@ -127,14 +130,24 @@ OUT/sweep.json) with --format.`,
 			return cliout.WriteJSON(w, doc)
 		case cliout.Markdown:
 			fmt.Fprintf(w, "### Sweep of %s over %d values, %d sessions each\n\n", cliout.MDEscape(spec.Param), len(pts), pts[0].Results.Sessions)
+			for _, n := range sw.Notes {
+				fmt.Fprintf(w, "> Note: %s\n\n", cliout.MDEscape(n))
+			}
 			for _, p := range pts {
 				for _, n := range p.Notes {
 					fmt.Fprintf(w, "> Note (%s): %s\n\n", cliout.MDEscape(p.Label), cliout.MDEscape(n))
 				}
 			}
-			return plan.WriteSeriesMarkdown(w, rows)
+			if err := plan.WriteSeriesMarkdown(w, rows); err != nil {
+				return err
+			}
+			plan.WriteUnchangedMarkdown(w, spec.Param, sw.Unchanged)
+			return nil
 		}
 		fmt.Fprintf(w, "sweep of %s over %d values, %d sessions each\n", spec.Param, len(pts), pts[0].Results.Sessions)
+		for _, n := range sw.Notes {
+			fmt.Fprintf(w, "note: %s\n", n)
+		}
 		for _, p := range pts {
 			for _, n := range p.Notes {
 				fmt.Fprintf(w, "note (%s): %s\n", p.Label, n)
@@ -143,6 +156,10 @@ OUT/sweep.json) with --format.`,
 		fmt.Fprintln(w)
 		if err := plan.WriteSeries(w, rows); err != nil {
 			return err
+		}
+		if len(sw.Unchanged) > 0 {
+			fmt.Fprintln(w)
+			plan.WriteUnchanged(w, spec.Param, sw.Unchanged)
 		}
 		fmt.Fprintln(w, "\nresults and plots:")
 		for _, p := range pts {
@@ -162,6 +179,7 @@ OUT/sweep.json) with --format.`,
 	fl.StringSliceVar(&metrics, "metrics", []string{"cost_usd", "first_reply_ms"}, "metrics to plot against the parameter")
 	fl.IntVar(&bootstrap, "bootstrap", 0, "bootstrap resamples (0 = default)")
 	fl.IntVar(&workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
+	fl.BoolVar(&allowUnres, "allow-unresolved", false, allowUnresolvedUsage)
 	return c
 }
 

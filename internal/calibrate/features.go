@@ -218,6 +218,23 @@ func (s *Setup) fidelity(ctx context.Context, src Source, params sim.Params) (*s
 	return sim.SummarizeFidelity(s.Strategy.Name, res.Fidelity), nil
 }
 
+// resolution counts how the held-out sessions' tool calls resolve against
+// the catalog (sim.Engine.Resolve).
+func (s *Setup) resolution(src Source, params sim.Params) (*sim.Resolution, error) {
+	e, err := s.engine(s.Model, params)
+	if err != nil {
+		return nil, err
+	}
+	r := &sim.Resolution{}
+	for sess, err := range heldOut(src) {
+		if err != nil {
+			return nil, err
+		}
+		e.Resolve(sess, r)
+	}
+	return r, nil
+}
+
 // firstReplies replays the held-out sessions with model and params and
 // returns each session's simulated first reply without the server
 // connection and tool listing the recording does not time, by session id.

@@ -50,6 +50,9 @@ func writeModel(w io.Writer, mf *ModelFit, jitterWritten bool) {
 	for _, p := range mf.Problems {
 		fmt.Fprintf(w, "note: %s\n", p)
 	}
+	if r := mf.Resolution; r != nil && r.Unresolved() > 0 {
+		fmt.Fprintf(w, "note: %s\n", strings.ReplaceAll(unresolvedNote(r), "\n", " "))
+	}
 }
 
 func modelSourceText(s string) string {

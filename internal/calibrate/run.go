@@ -77,6 +77,9 @@ type ModelFit struct {
 	Latency      *LatencyFit  `json:"latency,omitempty"`
 	HeldOut      *Evaluation  `json:"held_out_latency,omitempty"`
 	Problems     []string     `json:"problems,omitempty"`
+	// Resolution says how the held-out sessions' tool calls (those a
+	// written scenario replays) resolve against the catalogs.
+	Resolution *sim.Resolution `json:"held_out_resolution,omitempty"`
 	// Params and ModelOut are the calibrated params and model (what a
 	// written scenario carries); ScenarioParams the params before.
 	Params         sim.Params `json:"-"`
@@ -207,6 +210,9 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 
 	reqs, sessions, skipped, err := setup.collect(src, cfg.Params)
 	if err != nil {
+		return err
+	}
+	if mf.Resolution, err = setup.resolution(src, cfg.Params); err != nil {
 		return err
 	}
 	if len(skipped) > 0 {

@@ -3,9 +3,11 @@ package calibrate
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -189,6 +191,18 @@ func renderScenario(r *Result, mf *ModelFit, opt ScenarioOptions, tracePaths, ca
 		keyNode(m, "traces").HeadComment = traceNote
 	}
 	setKey(m, "catalogs", strList(catalogs))
+	if r := mf.Resolution; r != nil && r.UnresolvedShare() > sim.DefaultMaxUnresolved {
+		// The calibration replayed these sessions with the calls that do
+		// not resolve left out; a run of the scenario must too, and says
+		// so in its resolution table.
+		share := math.Ceil(r.UnresolvedShare()*100) / 100
+		setKey(m, "max_unresolved", scalar(strconv.FormatFloat(share, 'f', -1, 64)))
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if m.Content[i].Value == "max_unresolved" {
+				m.Content[i].HeadComment = unresolvedNote(r)
+			}
+		}
+	}
 	if old := keyNode(m, "model"); inPlace && old != nil && old.Kind == yaml.MappingNode && !hasMerge(old) {
 		var lat yaml.Node
 		if err := lat.Encode(mf.ModelOut.Latency); err != nil {
@@ -216,6 +230,20 @@ func renderScenario(r *Result, mf *ModelFit, opt ScenarioOptions, tracePaths, ca
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// unresolvedNote says why a written scenario allows unresolved calls.
+func unresolvedNote(r *sim.Resolution) string {
+	var names []string
+	for _, t := range r.Top(3, sim.ClassUnknownTool, sim.ClassUnknownServer, sim.ClassVersionMissing) {
+		names = append(names, fmt.Sprintf("%s %d", sim.ToolLabel(t.Server, t.Tool), t.Calls))
+	}
+	note := fmt.Sprintf("%d of the held-out sessions' %d tool calls (%.1f%%) do not resolve against the catalogs (%s, …):\n"+
+		"the calibration replayed them left out", r.Unresolved(), r.Calls, 100*r.UnresolvedShare(), strings.Join(names, ", "))
+	if r.UnresolvedShare() > sim.DefaultMaxUnresolved {
+		note += ", and a written scenario allows that share (docs/scenarios.md, max_unresolved)"
+	}
+	return note + "."
 }
 
 // header is the comment a written scenario opens with.

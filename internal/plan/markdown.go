@@ -71,11 +71,27 @@ func WriteSeriesMarkdown(w io.Writer, rows []SeriesRow) error {
 	var out [][]string
 	for _, r := range rows {
 		out = append(out, []string{cliout.MDEscape(r.Label), cliout.MDEscape(r.Strategy), dollars(r.CostUSD),
-			secondsCI(r.FirstReplyMs), secondsCI(r.FirstP95Ms), fmt.Sprintf("%.2f", r.ExtraTrips), fmt.Sprintf("%.3f", r.Malformed)})
+			secondsCI(r.FirstReplyMs), secondsCI(r.FirstP95Ms), fmt.Sprintf("%.2f", r.ExtraTrips), fmt.Sprintf("%.3f", r.Malformed), sameMark(r.Unchanged)})
 	}
-	mdTable(&b, []string{"Point", "Strategy", "cost / session", "first reply mean", "first reply p95", "extra round trips / session", "malformed calls / session"}, out)
+	mdTable(&b, []string{"Point", "Strategy", "cost / session", "first reply mean", "first reply p95", "extra round trips / session", "malformed calls / session", "vs previous point"}, out)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// WriteUnchangedMarkdown lists the strategies a sweep left unchanged at
+// every value, with why.
+func WriteUnchangedMarkdown(w io.Writer, param string, us []Unchanged) {
+	if len(us) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nUnchanged at every value of %s (every outcome of every session identical):\n\n", cliout.MDEscape(param))
+	for _, u := range us {
+		reason := u.Reason
+		if reason == "" {
+			reason = "no reason derived"
+		}
+		fmt.Fprintf(w, "- **%s**: %s\n", cliout.MDEscape(u.Strategy), cliout.MDEscape(reason))
+	}
 }
 
 // WriteBreakdownsMarkdown writes where each rule breaks down.

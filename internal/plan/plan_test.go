@@ -175,12 +175,13 @@ func small(t *testing.T, sessions int) *scenarios.Scenario {
 func TestSweep(t *testing.T) {
 	sc := small(t, 40)
 	dir := t.TempDir()
-	pts, plots, err := Sweep(context.Background(), SweepConfig{Scenario: sc,
+	sw, err := Sweep(context.Background(), SweepConfig{Scenario: sc,
 		Spec: SweepSpec{Param: "model.latency.overhead_ms", From: 500, To: 1500, Step: 1000},
 		Dir:  dir, Metrics: []string{"first_reply_ms"}, Bootstrap: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
+	pts, plots := sw.Points, sw.Plots
 	if len(pts) != 2 || len(plots) != 1 {
 		t.Fatalf("%d points, %d plots", len(pts), len(plots))
 	}
@@ -203,13 +204,14 @@ func TestSweep(t *testing.T) {
 // swept value (the selection happens before the value is applied).
 func TestSweepSelectedPreset(t *testing.T) {
 	sc := small(t, 20)
-	pts, _, err := Sweep(context.Background(), SweepConfig{Scenario: sc,
+	sw, err := Sweep(context.Background(), SweepConfig{Scenario: sc,
 		Spec:      SweepSpec{Param: "strategy.trigger.count", From: 0, To: 1000, Step: 1000},
 		Overrides: runner.Overrides{Strategies: []string{"eager", "anchor-e0-count30"}},
 		Dir:       t.TempDir(), Bootstrap: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
+	pts := sw.Points
 	for i, want := range []int{0, 1000} {
 		if got := pts[i].Results.Strategy("anchor-e0-count30").Parameters.Trigger.Count; got != want {
 			t.Errorf("point %d: trigger.count %d, want %d", i, got, want)

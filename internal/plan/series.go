@@ -1,8 +1,10 @@
 package plan
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 )
 
@@ -16,6 +18,8 @@ type SeriesRow struct {
 	FirstP95Ms   Amount  `json:"first_reply_p95_ms"`
 	ExtraTrips   float64 `json:"extra_round_trips"`
 	Malformed    float64 `json:"malformed_calls"`
+	// Unchanged: every outcome of this strategy is the previous point's.
+	Unchanged bool `json:"unchanged,omitempty"`
 }
 
 // Rows flattens points into one row per point and strategy.
@@ -36,8 +40,9 @@ func Rows(points []Point) []SeriesRow {
 // WriteSeries prints the rows as a table (means per session with 95%
 // intervals), grouped by point.
 func WriteSeries(w io.Writer, rows []SeriesRow) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "point\tstrategy\tcost/session\tfirst reply mean\tfirst reply p95\textra trips\tmalformed")
+	var buf bytes.Buffer
+	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "point\tstrategy\tcost/session\tfirst reply mean\tfirst reply p95\textra trips\tmalformed\tvs previous point")
 	last := ""
 	for _, r := range rows {
 		label := r.Label
@@ -45,10 +50,48 @@ func WriteSeries(w io.Writer, rows []SeriesRow) error {
 			label = ""
 		}
 		last = r.Label
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.2f\t%.3f\n", label, r.Strategy, dollars(r.CostUSD),
-			secondsCI(r.FirstReplyMs), secondsCI(r.FirstP95Ms), r.ExtraTrips, r.Malformed)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.2f\t%.3f\t%s\n", label, r.Strategy, dollars(r.CostUSD),
+			secondsCI(r.FirstReplyMs), secondsCI(r.FirstP95Ms), r.ExtraTrips, r.Malformed, sameMark(r.Unchanged))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// The last column is empty on most rows: drop the padding tabwriter
+	// leaves before it, so no line ends in spaces.
+	var out strings.Builder
+	for _, line := range strings.SplitAfter(buf.String(), "\n") {
+		out.WriteString(strings.TrimRight(line, " \n"))
+		if strings.HasSuffix(line, "\n") {
+			out.WriteByte('\n')
+		}
+	}
+	_, err := io.WriteString(w, out.String())
+	return err
+}
+
+// sameMark is the "vs previous point" cell: "unchanged" when every outcome
+// is the previous point's.
+func sameMark(unchanged bool) string {
+	if unchanged {
+		return "unchanged"
+	}
+	return ""
+}
+
+// WriteUnchanged lists the strategies a sweep left unchanged at every
+// value, with why.
+func WriteUnchanged(w io.Writer, param string, us []Unchanged) {
+	if len(us) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "unchanged at every value of %s (every outcome of every session identical):\n", param)
+	for _, u := range us {
+		reason := u.Reason
+		if reason == "" {
+			reason = "no reason derived"
+		}
+		fmt.Fprintf(w, "  %s: %s\n", u.Strategy, reason)
+	}
 }
 
 // Breakdown says, per strategy, the first point where it has become more

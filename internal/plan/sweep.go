@@ -161,13 +161,29 @@ func byYAMLPath(v reflect.Value, path string) (reflect.Value, error) {
 // For strategy.* the value goes to every strategy it is valid for; the
 // notes name those it is not valid for (they keep their value).
 func apply(sc *scenarios.Scenario, path string, v float64) (*scenarios.Scenario, []string, error) {
+	c, notSet, err := applyValue(sc, path, v)
+	if err != nil {
+		return nil, nil, err
+	}
+	var notes []string
+	for _, st := range c.Strategies {
+		if why, ok := notSet[st.Name]; ok {
+			notes = append(notes, fmt.Sprintf("%s not set on %s: %s", path, st.Name, why))
+		}
+	}
+	return c, notes, nil
+}
+
+// applyValue is apply, with the strategies the value could not be set on
+// (name → why) instead of notes.
+func applyValue(sc *scenarios.Scenario, path string, v float64) (*scenarios.Scenario, map[string]string, error) {
 	c := *sc
 	c.Strategies = append([]sim.Strategy(nil), sc.Strategies...)
 	fields, err := numericField(&c, path)
 	if err != nil {
 		return nil, nil, err
 	}
-	var notes []string
+	notSet := map[string]string{}
 	for i, f := range fields {
 		old := reflect.ValueOf(f.Interface())
 		switch f.Kind() {
@@ -185,7 +201,7 @@ func apply(sc *scenarios.Scenario, path string, v float64) (*scenarios.Scenario,
 		if strings.HasPrefix(path, "strategy.") {
 			if err := c.Strategies[i].Validate(); err != nil {
 				f.Set(old)
-				notes = append(notes, fmt.Sprintf("%s not set on %s: %v", path, c.Strategies[i].Name, err))
+				notSet[c.Strategies[i].Name] = err.Error()
 			}
 		}
 	}
@@ -201,7 +217,7 @@ func apply(sc *scenarios.Scenario, path string, v float64) (*scenarios.Scenario,
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s = %v: %w", path, v, err)
 	}
-	return &c, notes, nil
+	return &c, notSet, nil
 }
 
 // SweepConfig is one sweep.
@@ -215,9 +231,28 @@ type SweepConfig struct {
 	Metrics   []string
 	Bootstrap int
 	Workers   int
+	// Registry names the components strategies may use (nil: the
+	// runner's default), to tell which strategies read a swept key.
+	Registry *sim.Registry
 	// Progress, when set, is called after each value with the number
 	// replayed so far.
 	Progress func(done int)
+}
+
+// SweepResult is what a sweep produced.
+type SweepResult struct {
+	Points []Point
+	// Plots are the PNG paths of the sweep plots.
+	Plots []string
+	// Rows flatten the points, one per point and strategy; a row's
+	// Unchanged says its outcomes are the previous point's.
+	Rows []SeriesRow
+	// Unchanged lists the strategies the swept values left identical at
+	// every value, with why where that can be derived.
+	Unchanged []Unchanged
+	// Notes say which strategies do not read the swept key, or could not
+	// take a value.
+	Notes []string
 }
 
 // Point is one replay of a sweep or growth series.
@@ -230,10 +265,13 @@ type Point struct {
 }
 
 // Sweep replays the scenario once per value and writes each results file,
-// then the sweep plot of every metric.
-func Sweep(ctx context.Context, cfg SweepConfig) ([]Point, []string, error) {
+// then the sweep plot of every metric. A strategy.* key that no strategy
+// of the run reads, or that no strategy can take at any value, is an
+// error; the strategies whose outcomes no value changes are flagged, with
+// the reason where it can be derived.
+func Sweep(ctx context.Context, cfg SweepConfig) (*SweepResult, error) {
 	if err := cfg.Spec.Check(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	// Select the strategies first, so that presets named on the command
 	// line get the swept value too.
@@ -242,26 +280,81 @@ func Sweep(ctx context.Context, cfg SweepConfig) ([]Point, []string, error) {
 	ov := cfg.Overrides
 	if len(ov.Strategies) > 0 {
 		if err := base.SelectStrategies(ov.Strategies); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		ov.Strategies = nil
 	}
-	var points []Point
+	reg := cfg.Registry
+	if reg == nil {
+		var err error
+		if reg, err = runner.DefaultRegistry(); err != nil {
+			return nil, err
+		}
+	}
+	notRead, readers := notReading(base.Strategies, cfg.Spec.Param, reg)
+	values := cfg.Spec.Values()
+	scs := make([]*scenarios.Scenario, len(values))
+	type refusal struct{ strategy, why string }
+	refused := make([][]refusal, len(values))
+	set := map[string]bool{}      // strategies the value was set on at some point
+	notSet := map[string]string{} // why, for those it never was
+	for i, v := range values {
+		sc, skipped, err := applyValue(&base, cfg.Spec.Param, v)
+		if err != nil {
+			return nil, err
+		}
+		scs[i] = sc
+		for _, st := range base.Strategies {
+			if why, ok := skipped[st.Name]; ok {
+				refused[i] = append(refused[i], refusal{st.Name, why})
+				if _, seen := notSet[st.Name]; !seen {
+					notSet[st.Name] = fmt.Sprintf("%v: %s", v, why)
+				}
+			} else {
+				set[st.Name] = true
+			}
+		}
+	}
+	// A point notes the strategies that took other values but not this
+	// one; those that never took one (or do not read the key) are noted
+	// once, for the whole sweep, below.
+	pointNotes := make([][]string, len(values))
+	for i, rs := range refused {
+		for _, r := range rs {
+			if set[r.strategy] && notRead[r.strategy] == "" {
+				pointNotes[i] = append(pointNotes[i], fmt.Sprintf("%s not set on %s: %s", cfg.Spec.Param, r.strategy, r.why))
+			}
+		}
+	}
+	res := &SweepResult{}
+	if strings.HasPrefix(cfg.Spec.Param, "strategy.") {
+		valid := 0
+		for _, st := range base.Strategies {
+			switch {
+			case notRead[st.Name] != "":
+				res.Notes = append(res.Notes, fmt.Sprintf("%s: %s (read by %s)", st.Name, notRead[st.Name], strings.Join(readers, ", ")))
+			case !set[st.Name]:
+				res.Notes = append(res.Notes, fmt.Sprintf("%s: %s is not set at any value (first refusal at %s)", st.Name, cfg.Spec.Param, notSet[st.Name]))
+			default:
+				valid++
+				delete(notSet, st.Name)
+			}
+		}
+		if valid == 0 {
+			return nil, fmt.Errorf("sweep %s is valid for no strategy of this run:\n  %s", cfg.Spec.Param, strings.Join(res.Notes, "\n  "))
+		}
+	}
 	var traces []runner.Source // every point replays the same traces
 	dirs := map[string]string{}
-	for _, v := range cfg.Spec.Values() {
-		sc, notes, err := apply(&base, cfg.Spec.Param, v)
+	for i, v := range values {
+		rc, err := runner.FromScenario(scs[i], ov, cfg.Embedded)
 		if err != nil {
-			return nil, nil, err
-		}
-		rc, err := runner.FromScenario(sc, ov, cfg.Embedded)
-		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if traces == nil {
 			var release func()
 			if traces, release, err = runner.Rereadable(rc.Traces); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			defer release()
 		}
@@ -270,21 +363,27 @@ func Sweep(ctx context.Context, cfg SweepConfig) ([]Point, []string, error) {
 		label := fmt.Sprintf("%s=%s", cfg.Spec.Param, strconv.FormatFloat(v, 'g', -1, 64))
 		name := fileSafe(label)
 		if prev, ok := dirs[name]; ok {
-			return nil, nil, fmt.Errorf("sweep %s: values %s and %s would share the directory %s", cfg.Spec.Param, prev, label, name)
+			return nil, fmt.Errorf("sweep %s: values %s and %s would share the directory %s", cfg.Spec.Param, prev, label, name)
 		}
 		dirs[name] = label
 		pt, err := runPoint(ctx, rc, filepath.Join(cfg.Dir, name), v, label)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		pt.Notes = notes
-		points = append(points, pt)
+		pt.Notes = pointNotes[i]
+		res.Points = append(res.Points, pt)
 		if cfg.Progress != nil {
-			cfg.Progress(len(points))
+			cfg.Progress(len(res.Points))
 		}
 	}
-	plots, err := plotPoints(cfg.Spec.Param, points, cfg.Metrics, cfg.Dir)
-	return points, plots, err
+	var err error
+	if res.Plots, err = plotPoints(cfg.Spec.Param, res.Points, cfg.Metrics, cfg.Dir); err != nil {
+		return nil, err
+	}
+	res.Rows = Rows(res.Points)
+	markRepeats(res.Rows, res.Points)
+	res.Unchanged = unchangedStrategies(res.Points, cfg.Spec, notRead, notSet)
+	return res, nil
 }
 
 func runPoint(ctx context.Context, rc runner.Config, dir string, x float64, label string) (Point, error) {

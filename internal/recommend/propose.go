@@ -38,6 +38,9 @@ type Config struct {
 	// Bootstrap resamples of the validation's intervals (0 = default).
 	Bootstrap int
 	Workers   int
+	// AllowUnresolved lets the validation replay traces whose tool calls do
+	// not resolve against the catalogs (runner.Config).
+	AllowUnresolved bool
 	// Progress, when set, is called after each phase (1: learnt from the
 	// training sessions, 2: validated on the held-out ones).
 	Progress func(phase int)

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/defersim/defersim/internal/stats"
 	"github.com/defersim/defersim/sim"
@@ -53,6 +54,9 @@ type EvalOptions struct {
 	// order, then arm order): each need's ranks, the ranked tools, the
 	// ranked domains and every search with what it returned.
 	PerQuery io.Writer
+	// Progress, when set, is called (from any goroutine) with the number
+	// of queries scored so far.
+	Progress func(done int)
 }
 
 // DefaultEvalOptions returns k 5, curves to 10, one keyword retry, 1,000
@@ -172,7 +176,7 @@ func Evaluate(set *Set, arms []Arm, opt EvalOptions) (*Result, error) {
 			return nil, fmt.Errorf("eval: %w", err)
 		}
 	}
-	outs, err := runArms(set, arms, sc, opt.Workers)
+	outs, err := runArms(set, arms, sc, opt.Workers, opt.Progress)
 	if err != nil {
 		return nil, err
 	}
@@ -272,7 +276,7 @@ type group struct {
 }
 
 // runArms evaluates every arm on every query; outs[a][q].
-func runArms(set *Set, arms []Arm, sc *scorer, workers int) ([][]Outcome, error) {
+func runArms(set *Set, arms []Arm, sc *scorer, workers int, progress func(int)) ([][]Outcome, error) {
 	all := make([]int, len(set.Tools))
 	for i := range all {
 		all[i] = i
@@ -310,6 +314,7 @@ func runArms(set *Set, arms []Arm, sc *scorer, workers int) ([][]Outcome, error)
 		workers = runtime.GOMAXPROCS(0)
 	}
 	var wg sync.WaitGroup
+	var done atomic.Int64
 	for w := range workers {
 		wg.Add(1)
 		go func() {
@@ -318,6 +323,9 @@ func runArms(set *Set, arms []Arm, sc *scorer, workers int) ([][]Outcome, error)
 				g := qgroup[qi]
 				for a := range arms {
 					outs[a][qi] = sc.score(g.rankers[a], g.glob, set.Queries[qi])
+				}
+				if n := done.Add(1); progress != nil {
+					progress(int(n))
 				}
 			}
 		}()

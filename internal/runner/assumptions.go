@@ -2,17 +2,21 @@ package runner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/component"
 	"github.com/defersim/defersim/sim"
+	"github.com/defersim/defersim/sim/presets"
 )
 
 // assumptions lists every parameter and modelling choice in force, so each
 // reported number can say what produced it.
-func assumptions(cfg Config, eng *sim.Engine) []sim.Assumption {
+func assumptions(cfg Config, eng *sim.Engine, reg *sim.Registry) []sim.Assumption {
 	m, p := cfg.Model, cfg.Params
 	f := func(v float64) string { return fmt.Sprintf("%g", v) }
+	lat := latencySource(m)
 	a := []sim.Assumption{
 		{Name: "tokenizer", Value: p.Tokenizer, Source: "scenario params.tokenizer"},
 		{Name: "model", Value: m.Name, Source: "scenario model"},
@@ -26,11 +30,11 @@ func assumptions(cfg Config, eng *sim.Engine) []sim.Assumption {
 		{Name: "cache.write_multiplier", Value: f(m.Cache.WriteMultiplier), Source: "model cache"},
 		{Name: "cache.read_multiplier", Value: f(m.Cache.ReadMultiplier), Source: "model cache"},
 		{Name: "cache.scope", Value: "per session (no reuse across sessions)", Source: "engine"},
-		{Name: "latency.overhead_ms", Value: f(m.Latency.OverheadMs), Source: "model latency"},
-		{Name: "latency.prefill_tps", Value: f(m.Latency.PrefillTPS), Source: "model latency"},
-		{Name: "latency.cached_prefill_tps", Value: f(m.Latency.CachedPrefillTPS), Source: "model latency"},
-		{Name: "latency.decode_tps", Value: f(m.Latency.DecodeTPS), Source: "model latency"},
-		{Name: "latency.jitter_cv", Value: f(m.Latency.JitterCV), Source: "model latency"},
+		{Name: "latency.overhead_ms", Value: f(m.Latency.OverheadMs), Source: lat},
+		{Name: "latency.prefill_tps", Value: f(m.Latency.PrefillTPS), Source: lat},
+		{Name: "latency.cached_prefill_tps", Value: f(m.Latency.CachedPrefillTPS), Source: lat},
+		{Name: "latency.decode_tps", Value: f(m.Latency.DecodeTPS), Source: lat},
+		{Name: "latency.jitter_cv", Value: f(m.Latency.JitterCV), Source: lat},
 		{Name: "context_window", Value: fmt.Sprint(m.ContextWindow), Source: "model"},
 		{Name: "message_overhead_tokens", Value: fmt.Sprint(p.MessageOverheadTokens), Source: "params"},
 		{Name: "tool_overhead_tokens", Value: fmt.Sprint(p.ToolOverheadTokens), Source: "params"},
@@ -47,8 +51,95 @@ func assumptions(cfg Config, eng *sim.Engine) []sim.Assumption {
 		{Name: "bytes_per_token", Value: f(p.BytesPerToken), Source: "params (sizes-only results)"},
 		{Name: "tool_calls_in_a_step", Value: "executed one after another", Source: "engine"},
 		{Name: "distinct_schemas_counted", Value: fmt.Sprint(eng.Tools()), Source: "engine"},
+		{Name: "catalogs", Value: catalogsFrom(cfg), Source: "run"},
+		{Name: "permissions", Value: permissionsNote(cfg), Source: "scenario permissions (checked at execution for every call, deferred or not)"},
+		{Name: "session_without_servers", Value: "offered every catalog server at its latest version (counted in the input resolution)", Source: "engine"},
 	}
+	a = append(a, searchAssumptions(eng, reg)...)
 	return append(a, cfg.Notes...)
+}
+
+// latencySource says where the model's latency parameters come from: a
+// model preset's defaults (not calibrated on the run's traces) or the
+// scenario.
+func latencySource(m sim.Model) string {
+	if p, err := presets.Model(m.Name); err == nil && p.Latency == m.Latency {
+		return fmt.Sprintf("model preset %s's defaults (docs/presets.md), not calibrated on these traces (defersim calibrate fits them)", p.Name)
+	}
+	return "scenario model latency (set or calibrated)"
+}
+
+func catalogsFrom(cfg Config) string {
+	from := cfg.CatalogsFrom
+	if from == "" {
+		from = CatalogsFromScenario
+	}
+	var paths []string
+	for _, c := range cfg.Catalogs {
+		paths = append(paths, c.Path)
+	}
+	return fmt.Sprintf("%s: %s", from, strings.Join(paths, ", "))
+}
+
+func permissionsNote(cfg Config) string {
+	switch {
+	case len(cfg.Allow) == 0 && len(cfg.Deny) == 0:
+		return "every call allowed"
+	case len(cfg.Allow) == 0:
+		return fmt.Sprintf("deny %s; a denied call pays its request, not the tool's result or time", strings.Join(cfg.Deny, ", "))
+	case len(cfg.Deny) == 0:
+		return fmt.Sprintf("allow only %s; a call outside it is denied and pays its request, not the tool's result or time", strings.Join(cfg.Allow, ", "))
+	}
+	return fmt.Sprintf("allow only %s, deny %s (deny wins); a denied call pays its request, not the tool's result or time",
+		strings.Join(cfg.Allow, ", "), strings.Join(cfg.Deny, ", "))
+}
+
+// searchAssumptions says, from the engine's resolved strategies, which
+// query each ranked search mode writes: the recorded query when the trace
+// has one, else the registered query model's (one entry per query model,
+// naming the strategies and modes that use it).
+func searchAssumptions(eng *sim.Engine, reg *sim.Registry) []sim.Assumption {
+	desc := map[string]string{}
+	for _, info := range reg.Components() {
+		if info.Kind == component.QueryModel {
+			desc[info.Name] = info.Description
+		}
+	}
+	type use struct{ strategies, modes []string }
+	uses := map[string]*use{}
+	var order []string
+	var selects []string
+	for si, s := range eng.Strategies() {
+		q := eng.QueryModelOf(si)
+		if q == "" {
+			selects = append(selects, s.Name)
+			continue
+		}
+		u := uses[q]
+		if u == nil {
+			u = &use{}
+			uses[q] = u
+			order = append(order, q)
+		}
+		u.strategies = append(u.strategies, s.Name)
+		if mode := s.Search.Mode; !slices.Contains(u.modes, mode) {
+			u.modes = append(u.modes, mode)
+		}
+	}
+	var out []sim.Assumption
+	for _, q := range order {
+		u := uses[q]
+		out = append(out, sim.Assumption{Name: "query_model." + q,
+			Value: fmt.Sprintf("%s — the query of ranked searches (%s) of %s when the trace recorded none; a recorded query is replayed as recorded",
+				desc[q], strings.Join(u.modes, ", "), strings.Join(u.strategies, ", ")),
+			Source: "engine (search mode's registered query model, or params.query_model)"})
+	}
+	if len(selects) > 0 {
+		out = append(out, sim.Assumption{Name: "search.select",
+			Value:  fmt.Sprintf("exact names (select:), always a hit, for %s", strings.Join(selects, ", ")),
+			Source: "engine (search.mode select)"})
+	}
+	return out
 }
 
 // catalogAssumptions states what tool fingerprints cover and, when any tool

@@ -37,11 +37,24 @@ type Config struct {
 	Traces              []Source
 	// Catalogs are directories or files (or an fs.FS directory).
 	Catalogs []Source
+	// CatalogsFrom says where Catalogs come from, in words, for the
+	// results' assumptions ("" = the scenario).
+	CatalogsFrom string
+	// SRD lists the user's routing descriptions (files or directories) the
+	// routed search modes and the by-domain directory read; empty: the
+	// embedded set. Ignored when Registry is set.
+	SRD []string
 	// CatalogFingerprint is what tool fingerprints cover ("" = model).
 	CatalogFingerprint catalog.FingerprintScope
 	LocalServers       []string
 	Upgrades           []sim.Upgrade
-	Deny               []string
+	// Allow and Deny are the permission lists (scenario permissions).
+	Allow, Deny []string
+	// MaxUnresolved is the share of tool calls that may fail to resolve
+	// against the catalogs before the run stops with an *UnresolvedError
+	// (nil: DefaultMaxUnresolved); AllowUnresolved never stops.
+	MaxUnresolved   *float64
+	AllowUnresolved bool
 	// Notes are the scenario's free-form documented assumptions.
 	Notes []sim.Assumption
 

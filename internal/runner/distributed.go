@@ -116,6 +116,12 @@ func (d *Distributed) Finish(ctx context.Context, st *sim.RunState, read []Trace
 			out.FirstImplausible = append(out.FirstImplausible, c.FirstImplausible...)
 		}
 	}
+	if err == nil {
+		// The stop on unresolved inputs, as Run and Merge apply it.
+		if rerr := checkResolution(out); rerr != nil {
+			return nil, rerr
+		}
+	}
 	return out, err
 }
 

@@ -45,9 +45,18 @@ strategies: [eager]
 		t.Fatal(err)
 	}
 	cfg.Bootstrap = -1
+	// 84 of the run's 90 calls are of tools the leaderboard listing does
+	// not define: without --allow-unresolved the run stops, naming them.
+	if _, err := Run(context.Background(), cfg); err == nil {
+		t.Fatal("the run did not stop on its unresolved calls")
+	}
+	cfg.AllowUnresolved = true
 	res, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if r := res.Info.Resolution; r == nil || r.Calls != 90 || r.UnknownTool != 84 || !r.AllowUnresolved {
+		t.Errorf("resolution = %+v, want 84 of 90 calls unknown tools, allowed", r)
 	}
 	f := res.Info.Fidelity
 	if f == nil || f.Requests < 200 {

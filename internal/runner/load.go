@@ -2,8 +2,6 @@ package runner
 
 import (
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/defersim/defersim/catalog"
 )
@@ -24,24 +22,6 @@ func LoadCatalogs(srcs []Source) (*catalog.Catalog, error) { return loadCatalogs
 // Open opens the source for reading.
 func (s Source) Open() (io.ReadCloser, error) { return s.open() }
 
-// CatalogsBeside returns the catalog directories that commands write next
-// to a trace: TRACE.catalog (trace import) and DIR/catalog (trace gen),
-// for each trace, when they exist, without repeats.
-func CatalogsBeside(traces []string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, t := range traces {
-		for _, c := range []string{t + ".catalog", filepath.Join(filepath.Dir(t), "catalog")} {
-			c = filepath.Clean(c)
-			if st, err := os.Stat(c); err == nil && st.IsDir() && !seen[c] {
-				seen[c] = true
-				out = append(out, c)
-			}
-		}
-	}
-	return out
-}
-
 // InputPaths lists the files and directories on disk that the run reads
 // (traces and catalogs; embedded data is not on disk), for outguard.
 func (c Config) InputPaths() []string {
@@ -53,5 +33,5 @@ func (c Config) InputPaths() []string {
 			}
 		}
 	}
-	return out
+	return append(out, c.SRD...)
 }

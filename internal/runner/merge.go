@@ -71,7 +71,14 @@ func Merge(ctx context.Context, files []*StateFile, workers int) (*Output, error
 		}
 	}
 	merged.State = st
-	return finish(ctx, &merged, resultOf(st, first.Strategies), workers)
+	out, err := finish(ctx, &merged, resultOf(st, first.Strategies), workers)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkResolution(out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // resultOf describes a merged state as the result of one run.
@@ -79,5 +86,6 @@ func resultOf(st *sim.RunState, strategies []sim.Strategy) *sim.RunResult {
 	res := &sim.RunResult{Outcomes: st.Outcomes(strategies), Fidelity: st.Fidelity(), State: st,
 		Failures: st.FailureMessages()}
 	res.Counts.SessionsReplayed, res.Counts.SessionsSkipped, res.Counts.StepsRemoved = st.Replayed, st.Skipped, st.StepsRemoved
+	res.Resolution = st.Resolution
 	return res
 }

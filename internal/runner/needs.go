@@ -13,9 +13,9 @@ import (
 // and one session's memory is about its need's (docs/performance.md, "One
 // long session"). The sessions, their order, the counts and the errors
 // are allSessions'.
-func allNeeds(srcs []Source, hashes traceHashes, opts traces.ReadOptions, counts *[]traces.Counts,
+func allNeeds(eng *sim.Engine, srcs []Source, hashes traceHashes, opts traces.ReadOptions, counts *[]traces.Counts,
 	read *atomic.Int64) iter.Seq2[*sim.NeedBuilder, error] {
-	return sim.BuildNeeds(func(onEvent func(*traces.Session, *traces.Event, int)) iter.Seq2[*traces.Session, error] {
+	return eng.BuildNeeds(func(onEvent func(*traces.Session, *traces.Event, int)) iter.Seq2[*traces.Session, error] {
 		opts.OnEvent = onEvent
 		return allSessions(srcs, hashes, opts, counts, read, nil)
 	})

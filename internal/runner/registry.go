@@ -20,12 +20,19 @@ import (
 // ("routed-fused") modes over the same descriptions, and, described only,
 // the trace importers of traces/importers.
 func DefaultRegistry() (*sim.Registry, error) {
-	r := sim.NewRegistry()
-	if err := search.Register(r); err != nil {
-		return nil, err
-	}
 	srds, err := embeddedSRDs()
 	if err != nil {
+		return nil, err
+	}
+	return RegistryWith(srds)
+}
+
+// RegistryWith is DefaultRegistry with the routed, fielded and fused modes
+// over srds (a user's routing descriptions: run --srd) instead of the
+// embedded ones.
+func RegistryWith(srds []*srd.SRD) (*sim.Registry, error) {
+	r := sim.NewRegistry()
+	if err := search.Register(r); err != nil {
 		return nil, err
 	}
 	if err := routed.RegisterWith(r, srds, routed.BM25()); err != nil {
@@ -63,11 +70,7 @@ func DefaultDomains() (sim.Domains, error) {
 	if err != nil {
 		return nil, err
 	}
-	set, err := srd.NewSet(srds)
-	if err != nil {
-		return nil, err
-	}
-	return srdDomains{set}, nil
+	return domainsOf(srds)
 }
 
 // srdDomains adapts srd.Set to sim.Domains.

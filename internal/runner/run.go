@@ -120,7 +120,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	}
 	var res *sim.RunResult
 	if ropts := (traces.ReadOptions{SkipBad: cfg.SkipBad}); cfg.Transform == nil {
-		res, err = p.eng.RunNeeds(ctx, allNeeds(cfg.Traces, hashes, ropts, &counts, &read), opts)
+		res, err = p.eng.RunNeeds(ctx, allNeeds(p.eng, cfg.Traces, hashes, ropts, &counts, &read), opts)
 	} else { // a transform changes whole sessions
 		res, err = p.eng.Run(ctx, allSessions(cfg.Traces, hashes, ropts, &counts, &read, cfg.Transform), opts)
 	}
@@ -167,6 +167,11 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		}
 		return nil, ie
 	}
+	if err == nil {
+		if rerr := checkResolution(out); rerr != nil {
+			return nil, rerr
+		}
+	}
 	return out, err
 }
 
@@ -193,9 +198,13 @@ func prepare(cfg Config) (*prepared, error) {
 		return nil, err
 	}
 	cat.SetFingerprintScope(scope)
+	srds, srdInfo, err := runSRDs(cfg.SRD, cat)
+	if err != nil {
+		return nil, err
+	}
 	reg := cfg.Registry
 	if reg == nil {
-		if reg, err = DefaultRegistry(); err != nil {
+		if reg, err = RegistryWith(srds); err != nil {
 			return nil, err
 		}
 	}
@@ -203,18 +212,21 @@ func prepare(cfg Config) (*prepared, error) {
 	if val == nil {
 		val = defaultValidator()
 	}
-	domains, err := DefaultDomains()
+	domains, err := domainsOf(srds)
 	if err != nil {
 		return nil, err
 	}
+	srdInfo.UsedBy = readsSRDs(cfg.Strategies)
+	srdInfo.ServersDescribed, srdInfo.Servers = describedServers(srds, cat)
 	eng, err := sim.NewEngine(sim.Config{Strategies: cfg.Strategies, Model: cfg.Model, Params: cfg.Params,
-		Catalog: cat, Seed: cfg.Seed, Registry: reg, LocalServers: cfg.LocalServers, Deny: cfg.Deny, Upgrades: cfg.Upgrades,
+		Catalog: cat, Seed: cfg.Seed, Registry: reg, LocalServers: cfg.LocalServers, Allow: cfg.Allow, Deny: cfg.Deny, Upgrades: cfg.Upgrades,
 		Validator: val, Domains: domains})
 	if err != nil {
 		return nil, err
 	}
 	info := sim.RunInfo{Scenario: cfg.Scenario, ScenarioFingerprint: cfg.ScenarioFingerprint, Seed: cfg.Seed,
-		Baseline: cfg.Baseline, Tokenizer: cfg.Params.Tokenizer, Model: cfg.Model.Name, CacheModel: cacheLabel(cfg.Model.Cache)}
+		Baseline: cfg.Baseline, Tokenizer: cfg.Params.Tokenizer, Model: cfg.Model.Name, CacheModel: cacheLabel(cfg.Model.Cache),
+		SRD: srdInfo}
 	if info.Baseline == "" {
 		info.Baseline = cfg.Strategies[0].Name
 	}
@@ -227,9 +239,13 @@ func prepare(cfg Config) (*prepared, error) {
 	if base < 0 {
 		return nil, fmt.Errorf("baseline strategy %q is not among the run's strategies", info.Baseline)
 	}
+	for si, s := range eng.Strategies() {
+		n, d := eng.Deferrable(si)
+		info.Deferrable = append(info.Deferrable, sim.DeferrableTools{Strategy: s.Name, Tools: n, Digest: fmt.Sprintf("%016x", d)})
+	}
 	// The traces' hashes are added when the replay has read them (readonce.go).
 	info.Inputs = catalogInputs(cat, cfg.Catalogs)
-	info.Assumptions = append(assumptions(cfg, eng), catalogAssumptions(cat, scope)...)
+	info.Assumptions = append(assumptions(cfg, eng, reg), catalogAssumptions(cat, scope)...)
 	summary := sim.SummaryOptions{Baseline: base, EqualTolerance: report.EqualTolerance, Seed: cfg.Seed,
 		ExactSessions: cfg.ExactSessions, FidelityPairs: sim.DefaultFidelityPairs}
 	switch {
@@ -243,7 +259,13 @@ func prepare(cfg Config) (*prepared, error) {
 	}
 	file := &StateFile{Version: StateVersion, Shard: cfg.Shard, Info: info, Strategies: eng.Strategies(),
 		FidelityStrategy: eng.FidelityStrategy(), Bootstrap: cfg.Bootstrap, Prices: prices(cfg.Model),
-		SkipBad: cfg.SkipBad}
+		SkipBad: cfg.SkipBad, MaxUnresolved: DefaultMaxUnresolved, AllowUnresolved: cfg.AllowUnresolved}
+	if cfg.MaxUnresolved != nil {
+		if m := *cfg.MaxUnresolved; !(m >= 0 && m <= 1) {
+			return nil, fmt.Errorf("max unresolved share %v: want a share in [0, 1]", m)
+		}
+		file.MaxUnresolved = *cfg.MaxUnresolved
+	}
 	return &prepared{eng: eng, summary: summary, file: file}, nil
 }
 
@@ -266,6 +288,7 @@ func finish(ctx context.Context, f *StateFile, res *sim.RunResult, workers int) 
 	if f.FidelityStrategy != "" {
 		info.Fidelity = res.State.FidelitySummary(f.FidelityStrategy)
 	}
+	info.Resolution = resolutionInfo(&res.State.Resolution, f.MaxUnresolved, f.AllowUnresolved)
 	results, err := report.Build(res.Outcomes, info, report.BuildOptions{Bootstrap: f.Bootstrap, Prices: f.Prices,
 		Workers: workers, Context: ctx})
 	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
+	tracesPkg "github.com/defersim/defersim/traces"
 )
 
 // Overrides replace parts of a scenario from the command line, so a user
@@ -18,6 +19,12 @@ type Overrides struct {
 	Strategies []string // preset or scenario strategy names
 	Baseline   string
 	Seed       *int64
+	// SRD replaces the scenario's routing descriptions (srd).
+	SRD []string
+	// MaxUnresolved replaces the scenario's max_unresolved;
+	// AllowUnresolved lets a run with any share of unresolved calls go on.
+	MaxUnresolved   *float64
+	AllowUnresolved bool
 }
 
 // FromScenario resolves a scenario (and overrides) into a run Config.
@@ -44,13 +51,20 @@ func FromScenario(sc *scenarios.Scenario, ov Overrides, embedded fs.FS) (Config,
 	if len(ov.Traces) > 0 {
 		traces = ov.Traces
 	}
-	catalogs := sc.Catalogs
-	if len(ov.Catalogs) > 0 {
-		catalogs = ov.Catalogs
+	catalogs, from, err := catalogsFor(sc, ov, traces)
+	if err != nil {
+		return Config{}, err
 	}
 	cfg := Config{Scenario: sc.Name, ScenarioFingerprint: sc.Fingerprint(), Seed: sc.Seed, Baseline: sc.Baseline,
-		Strategies: sc.Strategies, Model: sc.Model, Params: sc.Params, Deny: sc.Permissions.Deny,
-		CatalogFingerprint: sc.CatalogFingerprint}
+		Strategies: sc.Strategies, Model: sc.Model, Params: sc.Params, Allow: sc.Permissions.Allow, Deny: sc.Permissions.Deny,
+		CatalogFingerprint: sc.CatalogFingerprint, CatalogsFrom: from, SRD: sc.SRD,
+		MaxUnresolved: sc.MaxUnresolved, AllowUnresolved: ov.AllowUnresolved}
+	if len(ov.SRD) > 0 {
+		cfg.SRD = ov.SRD
+	}
+	if ov.MaxUnresolved != nil {
+		cfg.MaxUnresolved = ov.MaxUnresolved
+	}
 	names := make([]string, 0, len(sc.Servers))
 	for name := range sc.Servers {
 		names = append(names, name)
@@ -78,7 +92,6 @@ func FromScenario(sc *scenarios.Scenario, ov Overrides, embedded fs.FS) (Config,
 	for _, n := range sc.Assumptions {
 		cfg.Notes = append(cfg.Notes, sim.Assumption{Name: "note", Value: n, Source: "scenario assumptions"})
 	}
-	var err error
 	if cfg.Traces, err = sources(traces, embedded); err != nil {
 		return Config{}, err
 	}
@@ -89,6 +102,39 @@ func FromScenario(sc *scenarios.Scenario, ov Overrides, embedded fs.FS) (Config,
 		return Config{}, fmt.Errorf("scenario %s names no traces (use --traces FILE)", sc.Name)
 	}
 	return cfg, nil
+}
+
+// Where a run's catalogs come from (Config.CatalogsFrom).
+const (
+	CatalogsFromFlag     = "--catalogs"
+	CatalogsFromScenario = "the scenario's catalogs"
+	CatalogsFromTraces   = "the traces' own catalogs (the catalog each trace names, or the one beside it: docs/trace-format.md#catalog)"
+)
+
+// catalogsFor picks a run's catalogs: --catalogs when given; else, when
+// the traces are the command line's or the scenario names no catalogs,
+// the traces' own (traces.CatalogsFor: an imported trace names its
+// catalog) when they have any; else the scenario's.
+func catalogsFor(sc *scenarios.Scenario, ov Overrides, tracePaths []string) ([]string, string, error) {
+	if len(ov.Catalogs) > 0 {
+		return ov.Catalogs, CatalogsFromFlag, nil
+	}
+	if len(ov.Traces) > 0 || len(sc.Catalogs) == 0 {
+		var onDisk []string
+		for _, p := range tracePaths {
+			if !strings.HasPrefix(p, scenarios.EmbeddedPrefix) {
+				onDisk = append(onDisk, p)
+			}
+		}
+		own, err := tracesPkg.CatalogsFor(onDisk)
+		if err != nil {
+			return nil, "", err
+		}
+		if len(own) > 0 {
+			return own, CatalogsFromTraces, nil
+		}
+	}
+	return sc.Catalogs, CatalogsFromScenario, nil
 }
 
 func sources(paths []string, embedded fs.FS) ([]Source, error) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -57,14 +58,22 @@ func TestShardMergeEqualsSingleRun(t *testing.T) {
 		name   string
 		exact  int
 		shards int
+		// unresolved drops one server's catalog files, so that calls do
+		// not resolve (allowed): the resolution, its tool lists
+		// included, must merge exactly too.
+		unresolved bool
 	}{
-		{"exact", 0, 3},
-		{"streamed", 25, 4},
-		{"one shard", 25, 1},
+		{"exact", 0, 3, false},
+		{"streamed", 25, 4, false},
+		{"one shard", 25, 1, false},
+		{"unresolved calls", 0, 3, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := smallConfig(t, shardStrategies, 100)
 			cfg.ExactSessions = tc.exact
+			if tc.unresolved {
+				dropOneServer(t, &cfg)
+			}
 			single, err := Run(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -93,6 +102,9 @@ func TestShardMergeEqualsSingleRun(t *testing.T) {
 				}
 				files = append(files, f)
 			}
+			if r := single.Info.Resolution; tc.unresolved && (r == nil || r.Unresolved == 0 || len(r.TopUnresolved) == 0) {
+				t.Fatalf("resolution = %+v, want unresolved calls", r)
+			}
 			if replayed != single.Info.Counts.SessionsReplayed {
 				t.Fatalf("shards replayed %d sessions, the single run %d", replayed, single.Info.Counts.SessionsReplayed)
 			}
@@ -106,6 +118,31 @@ func TestShardMergeEqualsSingleRun(t *testing.T) {
 			}
 		})
 	}
+}
+
+// dropOneServer replaces cfg's catalog directory by its files less those
+// of the first server, and allows the calls that then do not resolve.
+func dropOneServer(t *testing.T, cfg *Config) {
+	t.Helper()
+	if len(cfg.Catalogs) != 1 {
+		t.Fatalf("catalogs %+v, want one directory", cfg.Catalogs)
+	}
+	entries, err := os.ReadDir(cfg.Catalogs[0].Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []Source
+	first := ""
+	for _, e := range entries {
+		server, _, _ := strings.Cut(e.Name(), "@")
+		if first == "" {
+			first = server
+		}
+		if server != first {
+			kept = append(kept, Source{Path: filepath.Join(cfg.Catalogs[0].Path, e.Name())})
+		}
+	}
+	cfg.Catalogs, cfg.AllowUnresolved = kept, true
 }
 
 func TestMergeRefusesIncompleteOrMixedShards(t *testing.T) {

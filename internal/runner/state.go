@@ -51,6 +51,10 @@ type StateFile struct {
 	Bootstrap        int
 	Prices           *report.Prices
 	SkipBad          bool
+	// MaxUnresolved and AllowUnresolved are the run's resolution policy
+	// (Config).
+	MaxUnresolved   float64
+	AllowUnresolved bool
 	// Reader holds what the trace readers counted (complete runs only).
 	Reader ReaderCounts
 	// Traces, in a checkpoint, are the prefixes of the traces read so far
@@ -110,13 +114,16 @@ type runKey struct {
 	Bootstrap        int
 	Prices           *report.Prices
 	SkipBad          bool
+	MaxUnresolved    float64
+	AllowUnresolved  bool
 }
 
 func (f *StateFile) key() runKey {
 	info := f.Info
-	info.Counts, info.Fidelity = sim.Counts{}, nil
+	info.Counts, info.Fidelity, info.Resolution = sim.Counts{}, nil, nil
 	return runKey{Info: info, Strategies: f.Strategies, FidelityStrategy: f.FidelityStrategy,
-		Bootstrap: f.Bootstrap, Prices: f.Prices, SkipBad: f.SkipBad}
+		Bootstrap: f.Bootstrap, Prices: f.Prices, SkipBad: f.SkipBad,
+		MaxUnresolved: f.MaxUnresolved, AllowUnresolved: f.AllowUnresolved}
 }
 
 // sameRun explains how f and o differ as runs ("" when they do not).
@@ -132,7 +139,7 @@ func (f *StateFile) sameRun(o *StateFile) string {
 		{"strategies", a.Strategies, b.Strategies},
 		{"baseline", a.Info.Baseline, b.Info.Baseline},
 		{"model and assumptions", a.Info, b.Info},
-		{"options (--bootstrap, --skip-bad)", a, b},
+		{"options (--bootstrap, --skip-bad, --max-unresolved, --allow-unresolved)", a, b},
 	}
 	for _, p := range parts {
 		x, _ := json.Marshal(p.x)

@@ -1,0 +1,131 @@
+package plan
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/defersim/defersim/component"
+	"github.com/defersim/defersim/report"
+	"github.com/defersim/defersim/sim"
+)
+
+// Unchanged is a strategy whose every outcome a sweep left identical at
+// every value, and why where that can be derived.
+type Unchanged struct {
+	Strategy string `json:"strategy"`
+	Reason   string `json:"reason,omitempty"`
+}
+
+// componentsOf names the components a (normalized) strategy uses, by kind.
+func componentsOf(s sim.Strategy) map[component.Kind][]string {
+	s.Normalize()
+	trig := []string{s.Trigger.Mode}
+	if s.Trigger.Categorical {
+		trig = append(trig, "categorical")
+	}
+	return map[component.Kind][]string{
+		component.Trigger:   trig,
+		component.Keying:    {s.Warm.Key},
+		component.Eviction:  {s.Warm.Eviction},
+		component.Injection: {s.Injection},
+		component.Directory: {s.Directory.Format},
+		component.Ranker:    {s.Search.Mode},
+	}
+}
+
+// notReading returns, for a strategy.KEY path, the strategies that do not
+// read KEY and why: KEY is a parameter of some registered component, and
+// none of the strategy's components declares it (the count trigger does
+// not read trigger.budget; exact select does not read search.k). A key no
+// component declares is taken to be read by every strategy. readers names
+// the components that declare KEY.
+func notReading(strategies []sim.Strategy, path string, reg *sim.Registry) (why map[string]string, readers []string) {
+	key, ok := strings.CutPrefix(path, "strategy.")
+	if !ok {
+		return nil, nil
+	}
+	declares := map[component.Kind]map[string]bool{}
+	for _, info := range reg.Components() {
+		for _, p := range info.Params {
+			if p.Name == key {
+				if declares[info.Kind] == nil {
+					declares[info.Kind] = map[string]bool{}
+				}
+				declares[info.Kind][info.Name] = true
+				readers = append(readers, fmt.Sprintf("%s %q", info.Kind, info.Name))
+			}
+		}
+	}
+	if len(declares) == 0 {
+		return nil, nil
+	}
+	why = map[string]string{}
+	for _, s := range strategies {
+		used := componentsOf(s)
+		reads := false
+		var uses []string
+		for kind := range declares {
+			for _, name := range used[kind] {
+				reads = reads || declares[kind][name]
+				uses = append(uses, fmt.Sprintf("%s %q", kind, name))
+			}
+		}
+		if !reads {
+			slices.Sort(uses)
+			why[s.Name] = fmt.Sprintf("its %s does not read %s", strings.Join(uses, ", "), key)
+		}
+	}
+	return why, readers
+}
+
+// unchangedStrategies flags the strategies whose outcomes are identical
+// at every point, with the reason: the strategy does not read the swept
+// key, the value was never set on it, or what the outcomes show
+// (report.ExplainUnchanged).
+func unchangedStrategies(points []Point, spec SweepSpec, notRead, notSet map[string]string) []Unchanged {
+	results := make([]*report.Results, len(points))
+	for i, p := range points {
+		results[i] = p.Results
+	}
+	flagged := report.UnchangedStrategies(results)
+	var out []Unchanged
+	for _, s := range results[0].Strategies {
+		if !flagged[s.Name] {
+			continue
+		}
+		u := Unchanged{Strategy: s.Name}
+		switch {
+		case notRead[s.Name] != "":
+			u.Reason = notRead[s.Name]
+		case notSet[s.Name] != "":
+			u.Reason = "not set at any value: " + notSet[s.Name]
+		default:
+			var same []*report.StrategyResult
+			for _, r := range results {
+				same = append(same, r.Strategy(s.Name))
+			}
+			key := strings.TrimPrefix(spec.Param, "strategy.")
+			u.Reason, _ = report.ExplainUnchanged([]string{key}, same, &results[0].Run, "at every value")
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+// markRepeats sets Unchanged on the rows of a strategy whose outcomes are
+// those of the previous point.
+func markRepeats(rows []SeriesRow, points []Point) {
+	prev := map[string]string{}
+	i := 0
+	for _, p := range points {
+		for _, s := range p.Results.Strategies {
+			if i < len(rows) && rows[i].Strategy == s.Name && rows[i].Label == p.Label {
+				d, seen := prev[s.Name]
+				rows[i].Unchanged = seen && s.OutcomeDigest != "" && d == s.OutcomeDigest
+				i++
+			}
+			prev[s.Name] = s.OutcomeDigest
+		}
+	}
+}

@@ -1,0 +1,60 @@
+package runner
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestAssumptionsAreGenerated pins issue 15's "assumption notes are
+// generated from what the engine does": a ranked strategy's query model is
+// named with its mode and strategy, exact select is stated only for the
+// strategies that use it, no note claims ranked modes fall back to exact
+// select (the hand-written note that did was false), and the latency
+// source and the catalogs' source are stated.
+func TestAssumptionsAreGenerated(t *testing.T) {
+	out := runYAML(t, `name: a
+traces: [embedded:trace.jsonl.gz]
+catalogs: [embedded:catalog]
+strategies:
+  - anchor-e1-budget8k
+  - name: exact
+    base: anchor-e1-budget8k
+    search: {mode: select}
+  - name: ranked
+    base: anchor-e1-budget8k
+    search: {mode: bm25, k: 5}
+  - name: words
+    base: anchor-e1-budget8k
+    search: {mode: keyword, k: 5}
+`, Overrides{})
+	got := map[string]string{}
+	for _, a := range out.Info.Assumptions {
+		got[a.Name] = a.Value + " | " + a.Source
+		if strings.Contains(strings.ToLower(a.Value), "fall back") {
+			t.Errorf("assumption %s claims a fallback: %q", a.Name, a.Value)
+		}
+	}
+	for name, want := range map[string][]string{
+		"query_model.user-text":     {"(bm25)", "of ranked", "recorded query is replayed as recorded"},
+		"query_model.content-words": {"(keyword)", "of words"},
+		"query_model.short-term":    {"(substring)", "of anchor-e1-budget8k"},
+		"search.select":             {"for exact"},
+		"latency.prefill_tps":       {"model preset claude-sonnet-4.5", "not calibrated"},
+		"catalogs":                  {"embedded:catalog"},
+		"permissions":               {"every call allowed"},
+	} {
+		v, ok := got[name]
+		if !ok {
+			t.Errorf("no assumption %s among %v", name, got)
+			continue
+		}
+		for _, w := range want {
+			if !strings.Contains(v, w) {
+				t.Errorf("%s = %q, want it to say %q", name, v, w)
+			}
+		}
+	}
+	if v := got["search.select"]; strings.Contains(v, "ranked") || strings.Contains(v, "words") || strings.Contains(v, "anchor") {
+		t.Errorf("search.select = %q names a ranked strategy", v)
+	}
+}

@@ -1,0 +1,72 @@
+package runner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/defersim/defersim/sim"
+)
+
+// DefaultMaxUnresolved is sim.DefaultMaxUnresolved: the share of tool
+// calls that may fail to resolve before a run stops.
+const DefaultMaxUnresolved = sim.DefaultMaxUnresolved
+
+// topResolutionTools is how many tools results.json names per list.
+const topResolutionTools = 20
+
+// resolutionInfo summarises a run's resolution under its policy.
+func resolutionInfo(r *sim.Resolution, maxShare float64, allow bool) *sim.ResolutionInfo {
+	unresolved := []string{sim.ClassUnknownTool, sim.ClassUnknownServer, sim.ClassVersionMissing}
+	notExact := []string{sim.ClassSchemaApproximate, sim.ClassSchemaMissing}
+	info := &sim.ResolutionInfo{Resolution: *r, Unresolved: r.Unresolved(), UnresolvedShare: r.UnresolvedShare(),
+		MaxUnresolvedShare: maxShare, AllowUnresolved: allow,
+		TopUnresolved: r.Top(topResolutionTools, unresolved...), UnresolvedTools: r.Distinct(unresolved...),
+		NotExact: r.Top(topResolutionTools, notExact...), NotExactTools: r.Distinct(notExact...)}
+	info.Tools = nil
+	return info
+}
+
+// UnresolvedError stops a run whose share of unresolved calls is above its
+// threshold: nothing is written. Output is the run's output (for the
+// resolution table).
+type UnresolvedError struct {
+	Output     *Output
+	Resolution *sim.ResolutionInfo
+}
+
+func (e *UnresolvedError) Error() string {
+	r := e.Resolution
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d of %d tool calls (%.1f%%) did not resolve against the catalogs, more than the %s allowed",
+		r.Unresolved, r.Calls, 100*r.UnresolvedShare, sharePercent(r.MaxUnresolvedShare))
+	if len(r.TopUnresolved) > 0 {
+		b.WriteString("; most frequent: ")
+		for i, t := range r.TopUnresolved {
+			if i == 5 {
+				fmt.Fprintf(&b, ", … (%d more)", max(r.UnresolvedTools, len(r.TopUnresolved))-5)
+				break
+			}
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%s (%s, %d)", sim.ToolLabel(t.Server, t.Tool), sim.ClassLabel(t.Class), t.Calls)
+		}
+	}
+	b.WriteString(". Check the catalogs (--catalogs, or the catalog the traces name), raise --max-unresolved, or pass --allow-unresolved to replay anyway; nothing was written")
+	return b.String()
+}
+
+// sharePercent prints a share as a percentage without a needless decimal.
+func sharePercent(v float64) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", 100*v), "0"), ".") + "%"
+}
+
+// checkResolution returns an *UnresolvedError when out's resolution is
+// above its threshold and the run does not allow it.
+func checkResolution(out *Output) error {
+	r := out.Info.Resolution
+	if r == nil || r.AllowUnresolved || r.UnresolvedShare <= r.MaxUnresolvedShare {
+		return nil
+	}
+	return &UnresolvedError{Output: out, Resolution: r}
+}

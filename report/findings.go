@@ -1,0 +1,117 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/defersim/defersim/sim"
+)
+
+// Findings are the sentences a reader must see before trusting the
+// numbers, generated from the results (never hand-written): inputs that
+// did not resolve or resolved to approximate schemas, sessions given the
+// whole catalog, the routing descriptions routed search used, how many
+// searches replayed a recorded query, and strategies whose outcomes
+// coincide on this data.
+func Findings(res *Results) []string {
+	var out []string
+	if r := res.Run.Resolution; r != nil {
+		out = append(out, resolutionFindings(r)...)
+	}
+	if f := srdFinding(res.Run.SRD); f != "" {
+		out = append(out, f)
+	}
+	if f := recordedQueryFinding(res); f != "" {
+		out = append(out, f)
+	}
+	for _, c := range res.Coincident {
+		out = append(out, coincidenceFinding(c))
+	}
+	return out
+}
+
+func resolutionFindings(r *sim.ResolutionInfo) []string {
+	var out []string
+	pct := func(n int64) string { return fmtShare(float64(n) / float64(max(r.Calls, 1))) }
+	if r.Unresolved > 0 {
+		out = append(out, fmt.Sprintf("%s of %s tool calls (%s) did not resolve against the catalogs: %s. The replay leaves those tools out of every prompt, search and load, so what deferring them would cost is not in these numbers.",
+			fmtInt(float64(r.Unresolved)), fmtInt(float64(r.Calls)), pct(r.Unresolved), toolList(r.TopUnresolved, r.UnresolvedTools, 5)))
+	}
+	if n := r.SchemaApproximate + r.SchemaMissing; n > 0 {
+		out = append(out, fmt.Sprintf("%s of %s tool calls (%s) use tools whose schema the import marked approximate (%s) or missing (%s): %s. Their definitions' token counts and the validation of their calls are approximate.",
+			fmtInt(float64(n)), fmtInt(float64(r.Calls)), pct(n), fmtInt(float64(r.SchemaApproximate)), fmtInt(float64(r.SchemaMissing)),
+			toolList(r.NotExact, r.NotExactTools, 5)))
+	}
+	if r.SessionsWithoutServers > 0 {
+		out = append(out, fmt.Sprintf("%s of %s sessions name no server in session_start: the replay offered each every catalog server at its latest version, so their prompts carry the whole catalog.",
+			fmtInt(float64(r.SessionsWithoutServers)), fmtInt(float64(r.Sessions))))
+	}
+	if r.CatalogChangesMissing > 0 {
+		out = append(out, fmt.Sprintf("%s of %s catalog changes name a version no catalog holds: the replay moved the server to its latest version instead.",
+			fmtInt(float64(r.CatalogChangesMissing)), fmtInt(float64(r.CatalogChanges))))
+	}
+	if r.SearchResultsUnknown > 0 {
+		out = append(out, fmt.Sprintf("%s of %s tool names returned by recorded searches are served by no server of their session.",
+			fmtInt(float64(r.SearchResultsUnknown)), fmtInt(float64(r.SearchResults))))
+	}
+	return out
+}
+
+func srdFinding(s *sim.SRDInfo) string {
+	if s == nil || len(s.UsedBy) == 0 {
+		return ""
+	}
+	which := fmt.Sprintf("the routing descriptions of %s", s.Source)
+	if s.Embedded {
+		which = "the embedded routing descriptions (the project's, for the servers of the real catalogs; give your own with --srd DIR)"
+	}
+	return fmt.Sprintf("Routed search and by-domain directories (%s) used %s: %d SRDs, sha256 %.12s, describing %d of the run's %d servers; a server without one is a domain of its own.",
+		strings.Join(s.UsedBy, ", "), which, s.Count, s.SHA256, s.ServersDescribed, s.Servers)
+}
+
+// recordedQueryFinding states, for the strategies that searched with a
+// ranker, the share of their searches that replayed a recorded query.
+func recordedQueryFinding(res *Results) string {
+	var parts []string
+	any := false
+	for i := range res.Strategies {
+		s := &res.Strategies[i]
+		if s.Parameters.Search.Mode == "" || s.Parameters.Search.Mode == "select" {
+			continue
+		}
+		n := s.Metrics[sim.Metrics[sim.MSearches].Name].Sum
+		rec := s.Metrics[sim.Metrics[sim.MRecordedQuerySearches].Name].Sum
+		if n == 0 {
+			continue
+		}
+		any = any || rec > 0
+		parts = append(parts, fmt.Sprintf("%s %s of %s", s.Name, fmtShare(rec/n), fmtInt(n)))
+	}
+	switch {
+	case len(parts) == 0:
+		return ""
+	case !any:
+		return "No search replayed a recorded query (the traces record none for the tools they call): every ranked search's query came from its query model (assumptions query_model.*)."
+	}
+	return "Searches that replayed a recorded query (the rest came from the query model): " + strings.Join(parts, "; ") + "."
+}
+
+func coincidenceFinding(c Coincidence) string {
+	names := strings.Join(c.Strategies, " and ")
+	if len(c.Strategies) > 2 {
+		names = strings.Join(c.Strategies[:len(c.Strategies)-1], ", ") + " and " + c.Strategies[len(c.Strategies)-1]
+	}
+	s := fmt.Sprintf("%s had identical outcomes on every session", names)
+	if len(c.Differ) > 0 {
+		s += fmt.Sprintf(", though they differ in %s", strings.Join(c.Differ, ", "))
+	} else {
+		s += " (their parameters are the same)"
+	}
+	if c.Reason != "" {
+		s += ": " + c.Reason
+	}
+	if len(c.Unexplained) > 0 {
+		s += fmt.Sprintf(" (no reason derived for %s)", strings.Join(c.Unexplained, ", "))
+	}
+	return s + ". On this data they are one strategy."
+}

@@ -1,0 +1,128 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/defersim/defersim/sim"
+)
+
+// resolutionRow is one row of the input resolution table.
+type resolutionRow struct {
+	Label string
+	Calls int64
+	Share string // of all calls
+}
+
+// resolutionRows are the rows of the input resolution table: every class
+// of call, then the unresolved total.
+func resolutionRows(r *sim.ResolutionInfo) []resolutionRow {
+	share := func(n int64) string {
+		if r.Calls == 0 {
+			return ""
+		}
+		return fmtShare(float64(n) / float64(r.Calls))
+	}
+	rows := []resolutionRow{
+		{"resolved", r.Resolved, ""},
+		{"resolved, schema approximate", r.SchemaApproximate, ""},
+		{"resolved, schema missing (stand-in)", r.SchemaMissing, ""},
+		{"unknown tool", r.UnknownTool, ""},
+		{"unknown server", r.UnknownServer, ""},
+		{"version missing", r.VersionMissing, ""},
+		{"unresolved (unknown tool, server or version)", r.Unresolved, ""},
+	}
+	for i := range rows {
+		rows[i].Share = share(rows[i].Calls)
+	}
+	return rows
+}
+
+// fmtShare formats a share as a percentage with one decimal (two below
+// 1%, where the stop threshold usually is).
+func fmtShare(v float64) string {
+	if v > 0 && v < 0.01 {
+		return fmt.Sprintf("%.2f%%", 100*v)
+	}
+	return fmt.Sprintf("%.1f%%", 100*v)
+}
+
+// thresholdText says what happens above the threshold.
+func thresholdText(r *sim.ResolutionInfo) string {
+	if r.AllowUnresolved {
+		return fmt.Sprintf("a run stops above %s unresolved; this one was allowed to go on (--allow-unresolved)", fmtShare(r.MaxUnresolvedShare))
+	}
+	return fmt.Sprintf("a run stops above %s unresolved (--max-unresolved, scenario max_unresolved; --allow-unresolved replays anyway)",
+		fmtShare(r.MaxUnresolvedShare))
+}
+
+// otherInputsText counts what is resolved besides calls.
+func otherInputsText(r *sim.ResolutionInfo) string {
+	return fmt.Sprintf("search results: %s tool names returned by recorded searches, %s unknown; catalog changes: %s, %s to a version no catalog holds; sessions naming no server: %s of %s",
+		fmtInt(float64(r.SearchResults)), fmtInt(float64(r.SearchResultsUnknown)), fmtInt(float64(r.CatalogChanges)),
+		fmtInt(float64(r.CatalogChangesMissing)), fmtInt(float64(r.SessionsWithoutServers)), fmtInt(float64(r.Sessions)))
+}
+
+// toolList names up to n tools with their class and calls; total is how
+// many distinct tools there are (results of earlier builds: 0, the list's
+// length is used).
+func toolList(ts []sim.ToolCount, total, n int) string {
+	var parts []string
+	for i, t := range ts {
+		if i == n {
+			parts = append(parts, fmt.Sprintf("… (%d more)", max(total, len(ts))-n))
+			break
+		}
+		calls := "calls"
+		if t.Calls == 1 {
+			calls = "call"
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s, %s %s)", sim.ToolLabel(t.Server, t.Tool), sim.ClassLabel(t.Class), fmtInt(float64(t.Calls)), calls))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// WriteResolution prints the input resolution table of a run for a
+// terminal.
+func WriteResolution(w io.Writer, r *sim.ResolutionInfo) error {
+	if r == nil {
+		return nil
+	}
+	fmt.Fprintf(w, "input resolution: %s tool calls against the catalogs\n", fmtInt(float64(r.Calls)))
+	rows := resolutionRows(r)
+	wl, wn := 0, 0
+	for _, row := range rows {
+		wl, wn = max(wl, len(row.Label)), max(wn, len(fmtInt(float64(row.Calls))))
+	}
+	for _, row := range rows {
+		if _, err := fmt.Fprintf(w, "  %-*s  %*s  %7s\n", wl, row.Label, wn, fmtInt(float64(row.Calls)), row.Share); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(w, "  %s\n", thresholdText(r))
+	fmt.Fprintf(w, "  %s\n", otherInputsText(r))
+	if len(r.TopUnresolved) > 0 {
+		fmt.Fprintf(w, "  most called unresolved: %s\n", toolList(r.TopUnresolved, r.UnresolvedTools, 10))
+	}
+	if len(r.NotExact) > 0 {
+		fmt.Fprintf(w, "  schema not exact: %s\n", toolList(r.NotExact, r.NotExactTools, 10))
+	}
+	return nil
+}
+
+// resolutionMarkdown is the input resolution section of report.md.
+func resolutionMarkdown(b *strings.Builder, r *sim.ResolutionInfo) {
+	fmt.Fprintf(b, "\n## Input resolution\n\n%s tool calls resolved against the catalogs; %s.\n\n| calls | count | share |\n| --- | ---: | ---: |\n",
+		fmtInt(float64(r.Calls)), mdEscape(thresholdText(r)))
+	for _, row := range resolutionRows(r) {
+		fmt.Fprintf(b, "| %s | %s | %s |\n", mdEscape(row.Label), fmtInt(float64(row.Calls)), row.Share)
+	}
+	fmt.Fprintf(b, "\n%s.\n", mdEscape(otherInputsText(r)))
+	if len(r.TopUnresolved) > 0 {
+		fmt.Fprintf(b, "\nMost called unresolved: %s.\n", mdEscape(toolList(r.TopUnresolved, r.UnresolvedTools, 10)))
+	}
+	if len(r.NotExact) > 0 {
+		fmt.Fprintf(b, "\nSchema not exact: %s.\n", mdEscape(toolList(r.NotExact, r.NotExactTools, 10)))
+	}
+}

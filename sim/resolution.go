@@ -1,0 +1,342 @@
+package sim
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/traces"
+)
+
+// Resolution says how a run's inputs resolved against its catalogs: every
+// tool call the replay replays, every tool a recorded search returned and
+// every catalog change, as the replay resolves them (docs/engine.md §9).
+// It is summed over sessions and merges exactly across shards.
+type Resolution struct {
+	// Calls is every replayed tool call; it is the sum of the six counts
+	// below it.
+	Calls int64 `json:"calls"`
+	// Resolved: the call's tool is in the session's registry with a
+	// definition as the source recorded it.
+	Resolved int64 `json:"resolved"`
+	// SchemaApproximate and SchemaMissing: resolved to a tool whose
+	// definition the import marked approximate (names right, details may
+	// differ) or missing (a stand-in {"type":"object"}).
+	SchemaApproximate int64 `json:"schema_approximate"`
+	SchemaMissing     int64 `json:"schema_missing"`
+	// UnknownTool: no tool of that name in the session's registry (on the
+	// call's server, when it names one).
+	UnknownTool int64 `json:"unknown_tool"`
+	// UnknownServer: the call names a server no catalog holds.
+	UnknownServer int64 `json:"unknown_server"`
+	// VersionMissing: the call's server is at a version (named by the
+	// session or a catalog change) that no catalog holds; the replay uses
+	// another version of it.
+	VersionMissing int64 `json:"version_missing"`
+
+	// SearchResults counts the tool names recorded searches returned;
+	// SearchResultsUnknown those no server of the session's registry serves.
+	SearchResults        int64 `json:"search_results"`
+	SearchResultsUnknown int64 `json:"search_results_unknown"`
+	// CatalogChanges counts catalog_change events; CatalogChangesMissing
+	// those to a version (or a server) no catalog holds: the replay moves
+	// the server to its latest version instead, and its calls count as
+	// VersionMissing from there (a server no catalog holds is not moved).
+	CatalogChanges        int64 `json:"catalog_changes"`
+	CatalogChangesMissing int64 `json:"catalog_changes_version_missing"`
+	// VersionChanges counts the catalog changes the replay applied within
+	// sessions: the trace's and the scenario's upgrades at a time.
+	VersionChanges int64 `json:"version_changes_replayed"`
+	// Sessions resolved; SessionsWithoutServers of them name no server in
+	// session_start: the replay offers them every catalog server at its
+	// latest version.
+	Sessions               int64 `json:"sessions"`
+	SessionsWithoutServers int64 `json:"sessions_without_servers"`
+
+	// Tools counts calls by tool and class, for the classes other than
+	// Resolved (at most maxResolutionTools entries; calls beyond are in
+	// the counts above only).
+	Tools map[ToolClass]int64 `json:"-"`
+}
+
+// ToolClass is a (server, tool, class) key of Resolution.Tools.
+type ToolClass struct {
+	Server, Tool string
+	// Class is a Resolution class: "unknown_tool", "unknown_server",
+	// "version_missing", "schema_approximate" or "schema_missing".
+	Class string
+}
+
+// Resolution classes of a call, as Resolution and ToolClass name them.
+const (
+	ClassResolved          = "resolved"
+	ClassSchemaApproximate = "schema_approximate"
+	ClassSchemaMissing     = "schema_missing"
+	ClassUnknownTool       = "unknown_tool"
+	ClassUnknownServer     = "unknown_server"
+	ClassVersionMissing    = "version_missing"
+)
+
+// DefaultMaxUnresolved is the share of tool calls that may fail to
+// resolve against the catalogs before a run stops (scenario key
+// max_unresolved, flag --max-unresolved).
+const DefaultMaxUnresolved = 0.01
+
+// maxResolutionTools bounds the tools Resolution.Tools names.
+const maxResolutionTools = 4096
+
+// Unresolved is the number of calls that did not resolve: unknown tools,
+// unknown servers and missing versions. Calls of tools with approximate or
+// missing schemas resolve (the replay shows, defers and loads them) and are
+// not counted here.
+func (r *Resolution) Unresolved() int64 { return r.UnknownTool + r.UnknownServer + r.VersionMissing }
+
+// UnresolvedShare is Unresolved / Calls (0 without calls).
+func (r *Resolution) UnresolvedShare() float64 {
+	if r.Calls == 0 {
+		return 0
+	}
+	return float64(r.Unresolved()) / float64(r.Calls)
+}
+
+// Merge adds o's counts to r.
+func (r *Resolution) Merge(o *Resolution) {
+	r.Calls += o.Calls
+	r.Resolved += o.Resolved
+	r.SchemaApproximate += o.SchemaApproximate
+	r.SchemaMissing += o.SchemaMissing
+	r.UnknownTool += o.UnknownTool
+	r.UnknownServer += o.UnknownServer
+	r.VersionMissing += o.VersionMissing
+	r.SearchResults += o.SearchResults
+	r.SearchResultsUnknown += o.SearchResultsUnknown
+	r.CatalogChanges += o.CatalogChanges
+	r.CatalogChangesMissing += o.CatalogChangesMissing
+	r.VersionChanges += o.VersionChanges
+	r.Sessions += o.Sessions
+	r.SessionsWithoutServers += o.SessionsWithoutServers
+	for k, v := range o.Tools {
+		r.addTool(k, v)
+	}
+}
+
+func (r *Resolution) addTool(k ToolClass, n int64) {
+	if r.Tools == nil {
+		r.Tools = map[ToolClass]int64{}
+	}
+	if _, ok := r.Tools[k]; ok || len(r.Tools) < maxResolutionTools {
+		r.Tools[k] += n
+	}
+}
+
+// count files one call of class.
+func (r *Resolution) count(server, tool, class string) {
+	r.Calls++
+	switch class {
+	case ClassResolved:
+		r.Resolved++
+		return
+	case ClassSchemaApproximate:
+		r.SchemaApproximate++
+	case ClassSchemaMissing:
+		r.SchemaMissing++
+	case ClassUnknownTool:
+		r.UnknownTool++
+	case ClassUnknownServer:
+		r.UnknownServer++
+	case ClassVersionMissing:
+		r.VersionMissing++
+	}
+	r.addTool(ToolClass{Server: server, Tool: tool, Class: class}, 1)
+}
+
+// ToolCount is one tool's calls of one resolution class.
+type ToolCount struct {
+	Server string `json:"server,omitempty"`
+	Tool   string `json:"tool"`
+	Class  string `json:"class"`
+	Calls  int64  `json:"calls"`
+}
+
+// Top returns up to n tools of the given classes, most calls first (then
+// by server, tool and class).
+func (r *Resolution) Top(n int, classes ...string) []ToolCount {
+	var out []ToolCount
+	for k, v := range r.Tools {
+		if slices.Contains(classes, k.Class) {
+			out = append(out, ToolCount{Server: k.Server, Tool: k.Tool, Class: k.Class, Calls: v})
+		}
+	}
+	slices.SortFunc(out, func(a, b ToolCount) int {
+		return cmp.Or(cmp.Compare(b.Calls, a.Calls), cmp.Compare(a.Server, b.Server), cmp.Compare(a.Tool, b.Tool),
+			cmp.Compare(a.Class, b.Class))
+	})
+	return out[:min(n, len(out))]
+}
+
+// Distinct counts the tools with calls of any of classes (at most
+// maxResolutionTools are told apart).
+func (r *Resolution) Distinct(classes ...string) int {
+	n := 0
+	for k := range r.Tools {
+		if slices.Contains(classes, k.Class) {
+			n++
+		}
+	}
+	return n
+}
+
+// Resolve adds to res how session s resolves against the engine's
+// catalogs, as a run counts it (for tools that read sessions themselves).
+func (e *Engine) Resolve(s *traces.Session, res *Resolution) {
+	e.resolveSession(s, res, nil)
+}
+
+// resolveSession files into res how session s resolves: its registry as
+// the replay builds it (newSession, changeVersion), then each call the
+// need keeps, each tool a recorded search returned, and each catalog
+// change, in event order. key is scratch space; it returns it for reuse.
+func (e *Engine) resolveSession(s *traces.Session, res *Resolution, key []byte) []byte {
+	res.Sessions++
+	rs := sessionResolver{key: key}
+	for i := range s.Events {
+		e.resolveEvent(&rs, &s.Events[i], res)
+	}
+	return rs.key
+}
+
+// sessionResolver is resolveSession's state between events, so that a
+// session can be resolved as it is read (NeedBuilder).
+type sessionResolver struct {
+	tables  []*serverTable
+	missing map[string]bool // servers at a version no catalog holds
+	set     *serverSet
+	key     []byte // scratch space
+}
+
+func (rs *sessionResolver) setMissing(server string, on bool) {
+	if on && rs.missing == nil {
+		rs.missing = map[string]bool{}
+	}
+	if on || rs.missing != nil {
+		rs.missing[server] = on
+	}
+}
+
+// resolveEvent files into res how the session's next event resolves.
+func (e *Engine) resolveEvent(rs *sessionResolver, ev *traces.Event, res *Resolution) {
+	tt := e.tables
+	switch ev.Type {
+	case traces.SessionStart:
+		rs.tables = rs.tables[:0]
+		if len(ev.Servers) == 0 {
+			res.SessionsWithoutServers++
+			for _, name := range tt.names {
+				rs.tables = append(rs.tables, tt.latest[name])
+			}
+		}
+		for _, ref := range ev.Servers {
+			if st := tt.lookup(ref.Name, ref.Version); st != nil {
+				rs.tables = append(rs.tables, st)
+				rs.setMissing(ref.Name, ref.Version != "" && st.version != ref.Version)
+			}
+		}
+		sortTables(rs.tables)
+		rs.set, rs.key = e.set(rs.tables, rs.key)
+	case traces.CatalogChange:
+		res.CatalogChanges++
+		st := tt.lookup(ev.Server, ev.Version) // the latest when the version is missing, as the replay does
+		if st == nil {
+			res.CatalogChangesMissing++ // a server no catalog holds: the replay ignores the change
+			return
+		}
+		if st.version != ev.Version {
+			res.CatalogChangesMissing++
+			rs.setMissing(ev.Server, true)
+		} else {
+			rs.setMissing(ev.Server, false)
+		}
+		found := false
+		for j, t := range rs.tables {
+			if t.name == ev.Server {
+				rs.tables[j], found = st, true
+			}
+		}
+		if !found {
+			rs.tables = append(rs.tables, st)
+			sortTables(rs.tables)
+		}
+		rs.set, rs.key = e.set(rs.tables, rs.key)
+	case traces.ToolSearch:
+		for _, name := range ev.Returned {
+			res.SearchResults++
+			if rs.set == nil || rs.set.byName[name] == nil {
+				res.SearchResultsUnknown++
+			}
+		}
+	case traces.ToolCall:
+		if isSearchTool(ev.Tool) || ev.Status == traces.StatusRejected {
+			return // not replayed: the recording runtime's own deferral
+		}
+		var ti *Tool
+		if rs.set != nil {
+			ti = rs.set.bySrv[toolKey{ev.Server, ev.Tool}]
+			if ti == nil && ev.Server == "" {
+				ti = rs.set.byName[ev.Tool]
+			}
+		}
+		res.count(ev.Server, ev.Tool, e.callClass(ev.Server, ti, rs.missing))
+	}
+}
+
+// callClass classifies a call on server that resolved to ti (nil: to
+// nothing). A call naming a server resolves only on that server: the
+// replay's fallback to a tool of the same name elsewhere is a guess.
+func (e *Engine) callClass(server string, ti *Tool, missing map[string]bool) string {
+	if ti == nil {
+		switch {
+		case server != "" && e.tables.latest[server] == nil:
+			return ClassUnknownServer
+		case server != "" && missing[server]:
+			return ClassVersionMissing
+		}
+		return ClassUnknownTool
+	}
+	if missing[ti.server] {
+		return ClassVersionMissing
+	}
+	switch ti.fidelity {
+	case catalog.SchemaApproximate:
+		return ClassSchemaApproximate
+	case catalog.SchemaMissing:
+		return ClassSchemaMissing
+	}
+	return ClassResolved
+}
+
+// ToolLabel names a tool of a server as "server/tool" ("tool" without one).
+func ToolLabel(server, tool string) string {
+	if server == "" {
+		return tool
+	}
+	return server + "/" + tool
+}
+
+// ClassLabel is a resolution class in words.
+func ClassLabel(class string) string {
+	switch class {
+	case ClassResolved:
+		return "resolved"
+	case ClassUnknownTool:
+		return "unknown tool"
+	case ClassUnknownServer:
+		return "unknown server"
+	case ClassVersionMissing:
+		return "version missing"
+	case ClassSchemaApproximate:
+		return "schema approximate"
+	case ClassSchemaMissing:
+		return "schema missing"
+	}
+	return class
+}
