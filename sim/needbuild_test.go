@@ -14,8 +14,9 @@ import (
 
 // TestNeedBuilderMatchesExtractNeed pins that building a need event by
 // event, as run reads traces (issue 18: one session's memory bounded),
-// gives ExtractNeed's need of the whole session, and RunNeeds' compact
-// form of it the compact form of that need: on every session of the
+// gives ExtractNeed's need of the whole session, RunNeeds' compact form of
+// it the compact form of that need, and its resolution against the
+// catalogs Engine.Resolve's: on every session of the
 // embedded default traces and on sessions made to reach every rule of the
 // extraction (implicit steps, canned text, search round trips, calls out
 // of order, steps dropped across blocks, placeholder times).
@@ -28,12 +29,16 @@ func TestNeedBuilderMatchesExtractNeed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	eng, err := runner.Engine(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	n := 0
 	for s, err := range runner.Sessions(cfg) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := sim.CheckNeedBuilder(s); err != nil {
+		if err := sim.CheckNeedBuilder(eng, s); err != nil {
 			t.Fatal(err)
 		}
 		n++
@@ -48,7 +53,7 @@ func TestNeedBuilderMatchesExtractNeed(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, s := range ss {
-				if err := sim.CheckNeedBuilder(s); err != nil {
+				if err := sim.CheckNeedBuilder(eng, s); err != nil {
 					t.Error(err)
 				}
 			}
