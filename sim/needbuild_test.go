@@ -105,6 +105,11 @@ func builderCases() map[string][]string {
 			ev("catalog_change", `,"server":"a","version":"2"`), end},
 		"placeholder times": {`{"v":1,"type":"session_start","session":"s","t":"2026-01-01T00:00:00Z","meta":{"timing":"synthetic"}}`,
 			ev("user", `,"text":"a"`), ev("model_request", `,"id":"r1","duration_ms":5`), ev("user", `,"text":"b"`), end},
+		"calls after a search without results": {start, ev("user", `,"text":"hi"`), ev("model_request", `,"id":"r1"`),
+			ev("tool_call", `,"request":"r1","tool":"search_tools","server":"rt","args":{"pattern":"cal"}`),
+			ev("model_request", `,"id":"r2"`), ev("tool_call", `,"request":"r2","tool":"u","server":"a"`),
+			ev("tool_search", `,"request":"r2","query":"q"`), ev("tool_call", `,"request":"r2","tool":"v","server":"a"`),
+			ev("user", `,"text":"next"`), ev("model_request", `,"id":"r3"`), ev("tool_call", `,"request":"r3","tool":"w","server":"a"`), end},
 		"no steps":          {start, end},
 		"only search steps": {start, ev("model_request", `,"id":"r1"`), ev("tool_search", `,"request":"r1","query":"q"`), end},
 	}
