@@ -237,19 +237,25 @@ func firstN(seq iter.Seq2[*traces.Session, error], n int) iter.Seq2[*traces.Sess
 	}
 }
 
-// replayBench decodes the trace (its first sessions when sessions > 0) and
-// replays it under eng with the bounded-memory summary the CLI uses.
+// replayBench reads the trace as run does, each session's need built as
+// its events are decoded (sim.BuildNeeds, Engine.RunNeeds; its first
+// sessions when sessions > 0), and replays it under eng with the
+// bounded-memory summary the CLI uses.
 func replayBench(b *testing.B, eng *sim.Engine, workers, sessions int) {
 	path, _ := benchData(b)
 	b.ReportAllocs()
 	var events int64
 	cpu := processCPU()
 	for b.Loop() {
-		r, err := traces.Open(path, traces.ReadOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := eng.Run(context.Background(), firstN(r.Sessions(), sessions), sim.RunOptions{Workers: workers,
+		var r *traces.Reader
+		needs := eng.BuildNeeds(func(onEvent func(*traces.Session, *traces.Event, int)) iter.Seq2[*traces.Session, error] {
+			var err error
+			if r, err = traces.Open(path, traces.ReadOptions{OnEvent: onEvent}); err != nil {
+				b.Fatal(err)
+			}
+			return firstN(r.Sessions(), sessions)
+		})
+		if _, err := eng.RunNeeds(context.Background(), needs, sim.RunOptions{Workers: workers,
 			Summary: sim.SummaryOptions{ExactSessions: sim.DefaultExactSessions, FidelityPairs: sim.DefaultFidelityPairs,
 				EqualTolerance: report.EqualTolerance, Seed: 1}}); err != nil {
 			b.Fatal(err)

@@ -134,3 +134,45 @@ type NeedExtractor struct{ b needBuffers }
 
 // Extract returns the need of s.
 func (x *NeedExtractor) Extract(s *traces.Session) *Need { return x.b.extract(s) }
+
+// CheckNeedBuilder builds the need of s event by event (NeedBuilder) and
+// compares it with ExtractNeed's, the compact form RunNeeds makes from the
+// blocks with the compact form of ExtractNeed's need, and (when e is set)
+// the resolution made as the session is read with Engine.Resolve's.
+func CheckNeedBuilder(e *Engine, s *traces.Session) error {
+	build := func() *NeedBuilder {
+		b := NewNeedBuilder(s.ID)
+		if e != nil {
+			b = e.newNeedBuilder(s.ID)
+		}
+		for i := range s.Events {
+			ev := s.Events[i] // the reader hands each event in a reused Event
+			b.Add(&ev, s.Lines[i])
+			ev = traces.Event{}
+		}
+		return b
+	}
+	want := ExtractNeed(s)
+	opts := cmp.AllowUnexported(Need{}, pneed{}, pstep{}, pcall{}, pchange{})
+	if d := cmp.Diff(want, build().Need(), opts); d != "" {
+		return fmt.Errorf("session %s: built need differs (-extracted +built):\n%s", s.ID, d)
+	}
+	var got pneed
+	nb := build()
+	removed := nb.compact(&got)
+	if e != nil {
+		var want Resolution
+		e.Resolve(s, &want)
+		if d := cmp.Diff(want, nb.resol); d != "" {
+			return fmt.Errorf("session %s: resolution differs (-whole +as read):\n%s", s.ID, d)
+		}
+	}
+	wantP := compactNeed(ExtractNeed(s))
+	if d := cmp.Diff(wantP, &got, opts); d != "" {
+		return fmt.Errorf("session %s: compact form differs (-extracted +built):\n%s", s.ID, d)
+	}
+	if removed != want.Removed {
+		return fmt.Errorf("session %s: removed %d, want %d", s.ID, removed, want.Removed)
+	}
+	return nil
+}

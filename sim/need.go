@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/defersim/defersim/traces"
@@ -108,21 +109,36 @@ func ExtractNeed(s *traces.Session) *Need {
 // needBuffers is ExtractNeed's working memory. A worker keeps one and
 // extracts every session it replays into the same Need (extract), so the
 // steps, calls and maps of a session reuse the previous session's memory.
+// It also holds the state of an extraction in progress, which takes the
+// session's events one at a time (begin, add, finish), so that a need can
+// be built as a trace is read (NeedBuilder) as well as from a whole
+// session (extractInto).
 type needBuffers struct {
-	need    Need
-	steps   []Step // the reused need's step memory
-	arena   []Call // the reused need's call memory (every step's Calls)
-	byReq   map[string]int
-	ncalls  []int32       // calls per step, by step index
-	pending []pendingCall // tool calls in event order, with their step
-	reused  bool          // steps, arena and the maps belong to need and are reused
+	need   Need
+	steps  []Step // the reused need's step memory
+	arena  []Call // the reused need's call memory (every step's Calls)
+	byReq  map[string]int
+	ncalls []int32 // calls per step, by step index
+	// Tool calls in event order, with their step, until finish places them.
+	pcalls []Call
+	pstep  []int32
+	reused bool // steps, arena and the maps belong to need and are reused
 	// How much of steps and arena the last extraction wrote.
 	stepsUsed, callsUsed int
-}
 
-// pendingCall is a tool call event waiting to be placed in its step.
-type pendingCall struct {
-	ev, step int32
+	// The extraction in progress.
+	explicit  bool            // the session has model_request events
+	synthetic bool            // its times are placeholders (meta timing=synthetic)
+	cur       int             // index of the open model step
+	lastEnd   time.Time       // recorded end of the latest event
+	haveTimes bool            // every event so far had a usable time
+	pending   string          // a recorded query whose results are not known
+	searched  map[string]bool // requests that made a search or rejected call
+	// blocked keeps the steps in blocks instead of need.Steps (a
+	// NeedBuilder's: needblocks.go).
+	blocked bool
+	blocks  [][]Step
+	nsteps  int // steps in blocks
 }
 
 // Reuse bounds: a very long session must not pin its memory for the rest
@@ -149,6 +165,9 @@ func (b *needBuffers) extract(s *traces.Session) *Need {
 	if cap(b.arena) > maxReusedCalls {
 		b.arena = nil
 	}
+	if cap(b.pcalls) > maxReusedCalls {
+		b.pcalls, b.pstep = nil, nil
+	}
 	qf, qt, queries := n.QueryFor, n.queryTokens, n.Queries
 	if len(qf) > maxReusedKeys {
 		qf = nil
@@ -167,10 +186,6 @@ func (b *needBuffers) extract(s *traces.Session) *Need {
 // extractInto fills n, a zero Need apart from reused memory, with the need
 // of s.
 func (b *needBuffers) extractInto(n *Need, s *traces.Session) {
-	n.SessionID = s.ID
-	if n.QueryFor == nil {
-		n.QueryFor = map[string]string{}
-	}
 	explicit := false
 	steps, calls := 0, 0 // events that may open a step; tool calls
 	for i := range s.Events {
@@ -190,135 +205,196 @@ func (b *needBuffers) extractInto(n *Need, s *traces.Session) {
 	if cap(b.steps) < steps {
 		b.steps = make([]Step, 0, steps)
 	}
-	n.Steps = b.steps[:0]
-	b.ncalls = b.ncalls[:0]
-	b.pending = b.pending[:0]
-	addStep := func(st Step) int {
-		n.Steps = append(n.Steps, st)
-		b.ncalls = append(b.ncalls, 0)
-		return len(n.Steps) - 1
-	}
 	// Importers of sources without timestamps write a placeholder time and
 	// mark the session meta timing=synthetic: such times are not used.
 	synthetic := false
 	if st := s.Start(); st != nil && st.Meta["timing"] == "synthetic" {
 		synthetic = true
 	}
+	b.begin(n, s.ID, explicit, synthetic)
+	for i := range s.Events {
+		line := 0
+		if i < len(s.Lines) {
+			line = s.Lines[i]
+		}
+		b.add(n, &s.Events[i], line)
+	}
+	b.finish(n)
+}
+
+// begin starts the extraction of session id into n. explicit says whether
+// the session has model_request events (which decides how assistant text
+// outside a request is read), synthetic whether its times are placeholders.
+func (b *needBuffers) begin(n *Need, id string, explicit, synthetic bool) {
+	n.SessionID = id
+	if n.QueryFor == nil {
+		n.QueryFor = map[string]string{}
+	}
+	n.Steps = b.steps[:0]
+	b.ncalls = b.ncalls[:0]
+	b.pcalls, b.pstep = b.pcalls[:0], b.pstep[:0]
 	if b.byReq == nil || len(b.byReq) > maxReusedKeys {
 		b.byReq = map[string]int{} // request id -> step index
 	}
-	byReq := b.byReq
-	clear(byReq)
-	cur := -1             // index of the open model step
-	pending := ""         // a recorded query whose results are not known
-	var lastEnd time.Time // recorded end of the latest event
-	haveTimes := true
-	line := func(i int) int {
-		if i < len(s.Lines) {
-			return s.Lines[i]
-		}
-		return 0
+	clear(b.byReq)
+	if len(b.searched) > maxReusedKeys {
+		b.searched = nil
 	}
-	openImplicit := func(i int) int {
-		return addStep(Step{Kind: StepModel, Line: line(i), T: s.Events[i].T, TTFTMs: -1, DurationMs: -1})
+	clear(b.searched)
+	b.explicit, b.synthetic = explicit, synthetic
+	b.cur, b.lastEnd, b.haveTimes, b.pending = -1, time.Time{}, true, ""
+}
+
+// addStep appends a step to n and returns its index.
+func (b *needBuffers) addStep(n *Need, st Step) int {
+	b.ncalls = append(b.ncalls, 0)
+	if b.blocked {
+		return b.addBlockStep(st)
 	}
-	for i := range s.Events {
-		ev := &s.Events[i]
-		if ev.T.IsZero() || synthetic {
-			haveTimes = false
+	n.Steps = append(n.Steps, st)
+	return len(n.Steps) - 1
+}
+
+// step returns step i of the need being extracted.
+func (b *needBuffers) step(n *Need, i int) *Step {
+	if b.blocked {
+		return &b.blocks[i/stepBlock][i%stepBlock]
+	}
+	return &n.Steps[i]
+}
+
+// openImplicit opens a model step for output outside any request.
+func (b *needBuffers) openImplicit(n *Need, ev *traces.Event, line int) int {
+	return b.addStep(n, Step{Kind: StepModel, Line: line, T: ev.T, TTFTMs: -1, DurationMs: -1})
+}
+
+// add takes the session's next event, read from the given line (0 if
+// unknown). The need keeps ev's strings and arguments, not ev itself.
+func (b *needBuffers) add(n *Need, ev *traces.Event, line int) {
+	if ev.T.IsZero() || b.synthetic {
+		b.haveTimes = false
+	}
+	switch ev.Type {
+	case traces.SessionStart:
+		n.Model = ev.Model
+		n.Start = ev.T
+		n.SystemText = ev.SystemPrompt
+		n.SystemTokens = ev.SystemPromptTokens
+		n.Servers = ev.Servers
+	case traces.UserMessage:
+		pause := -1.0
+		if b.haveTimes && !b.lastEnd.IsZero() && !ev.T.IsZero() {
+			pause = max(0, float64(ev.T.Sub(b.lastEnd))/float64(time.Millisecond))
 		}
-		switch ev.Type {
-		case traces.SessionStart:
-			n.Model = ev.Model
-			n.Start = ev.T
-			n.SystemText = ev.SystemPrompt
-			n.SystemTokens = ev.SystemPromptTokens
-			n.Servers = ev.Servers
-		case traces.UserMessage:
-			pause := -1.0
-			if haveTimes && !lastEnd.IsZero() && !ev.T.IsZero() {
-				pause = max(0, float64(ev.T.Sub(lastEnd))/float64(time.Millisecond))
+		b.addStep(n, Step{Kind: StepUser, PauseMs: pause, Text: ev.Text, TextTokens: ev.TextTokens, Line: line, T: ev.T})
+		b.cur = -1
+		b.pending = ""
+	case traces.ModelRequest:
+		st := Step{Kind: StepModel, RequestID: ev.ID, Usage: ev.Usage, TTFTMs: -1, DurationMs: -1, Line: line, T: ev.T}
+		if ev.TTFTMs > 0 {
+			st.TTFTMs = float64(ev.TTFTMs)
+		}
+		if ev.DurationMs > 0 {
+			st.DurationMs = float64(ev.DurationMs)
+		}
+		b.cur = b.addStep(n, st)
+		if ev.ID != "" {
+			b.byReq[ev.ID] = b.cur
+		}
+	case traces.AssistantMessage:
+		idx := stepFor(ev.Request, b.byReq, b.cur)
+		if idx < 0 && b.explicit {
+			b.addStep(n, Step{Kind: StepCanned, Text: ev.Text, TextTokens: ev.TextTokens, Line: line, T: ev.T})
+			break
+		}
+		if idx < 0 || (!b.explicit && b.ncalls[idx] > 0) {
+			idx = b.openImplicit(n, ev, line)
+			b.cur = idx
+		}
+		st := b.step(n, idx)
+		if st.Text != "" && ev.Text != "" {
+			st.Text += "\n"
+		}
+		st.Text += ev.Text
+		st.TextTokens += ev.TextTokens
+	case traces.ToolSearch:
+		n.Removed++
+		b.searchedBy(ev.Request)
+		b.pending = ""
+		if ev.Query != "" {
+			n.Queries = append(n.Queries, ev.Query)
+			for _, name := range ev.Returned {
+				if _, ok := n.QueryFor[name]; !ok {
+					n.QueryFor[name] = ev.Query
+				}
 			}
-			addStep(Step{Kind: StepUser, PauseMs: pause, Text: ev.Text, TextTokens: ev.TextTokens, Line: line(i), T: ev.T})
-			cur = -1
-			pending = ""
-		case traces.ModelRequest:
-			st := Step{Kind: StepModel, RequestID: ev.ID, Usage: ev.Usage, TTFTMs: -1, DurationMs: -1, Line: line(i), T: ev.T}
-			if ev.TTFTMs > 0 {
-				st.TTFTMs = float64(ev.TTFTMs)
+			if len(ev.Returned) == 0 {
+				b.pending = ev.Query
 			}
-			if ev.DurationMs > 0 {
-				st.DurationMs = float64(ev.DurationMs)
-			}
-			cur = addStep(st)
-			if ev.ID != "" {
-				byReq[ev.ID] = cur
-			}
-		case traces.AssistantMessage:
-			idx := stepFor(ev.Request, byReq, cur)
-			if idx < 0 && explicit {
-				addStep(Step{Kind: StepCanned, Text: ev.Text, TextTokens: ev.TextTokens, Line: line(i), T: ev.T})
-				break
-			}
-			if idx < 0 || (!explicit && b.ncalls[idx] > 0) {
-				idx = openImplicit(i)
-				cur = idx
-			}
-			st := &n.Steps[idx]
-			if st.Text != "" && ev.Text != "" {
-				st.Text += "\n"
-			}
-			st.Text += ev.Text
-			st.TextTokens += ev.TextTokens
-		case traces.ToolSearch:
+		}
+	case traces.ToolCall:
+		if isSearchTool(ev.Tool) {
 			n.Removed++
-			pending = ""
-			if ev.Query != "" {
-				n.Queries = append(n.Queries, ev.Query)
-				for _, name := range ev.Returned {
-					if _, ok := n.QueryFor[name]; !ok {
-						n.QueryFor[name] = ev.Query
-					}
-				}
-				if len(ev.Returned) == 0 {
-					pending = ev.Query
-				}
+			b.searchedBy(ev.Request)
+			b.pending = searchQueryFromArgs(ev.Args)
+			if b.pending != "" {
+				n.Queries = append(n.Queries, b.pending)
 			}
-		case traces.ToolCall:
-			if isSearchTool(ev.Tool) {
-				n.Removed++
-				pending = searchQueryFromArgs(ev.Args)
-				if pending != "" {
-					n.Queries = append(n.Queries, pending)
-				}
-				break
-			}
-			if ev.Status == traces.StatusRejected {
-				n.Removed++
-				break
-			}
-			if _, ok := n.QueryFor[ev.Tool]; !ok && pending != "" {
-				n.QueryFor[ev.Tool] = pending
-			}
-			idx := stepFor(ev.Request, byReq, cur)
-			if idx < 0 {
-				idx = openImplicit(i)
-				cur = idx
-			}
-			b.ncalls[idx]++
-			b.pending = append(b.pending, pendingCall{ev: int32(i), step: int32(idx)})
-		case traces.CatalogChange:
-			addStep(Step{Kind: StepCatalogChange, Server: ev.Server, Version: ev.Version, Line: line(i), T: ev.T})
+			break
 		}
-		if !ev.T.IsZero() {
-			end := ev.T.Add(time.Duration(ev.DurationMs) * time.Millisecond)
-			if end.After(lastEnd) {
-				lastEnd = end
-			}
+		if ev.Status == traces.StatusRejected {
+			n.Removed++
+			b.searchedBy(ev.Request)
+			break
+		}
+		if _, ok := n.QueryFor[ev.Tool]; !ok && b.pending != "" {
+			n.QueryFor[ev.Tool] = b.pending
+		}
+		idx := stepFor(ev.Request, b.byReq, b.cur)
+		if idx < 0 {
+			idx = b.openImplicit(n, ev, line)
+			b.cur = idx
+		}
+		b.ncalls[idx]++
+		dur := -1.0
+		if ev.DurationMs > 0 {
+			dur = float64(ev.DurationMs)
+		}
+		b.pcalls = append(b.pcalls, Call{ID: ev.CallID, Tool: ev.Tool, Server: ev.Server,
+			Args: ev.Args, Status: ev.Status, DurationMs: dur, Result: ev.Result,
+			ResultBytes: ev.ResultBytes, ResultTokens: ev.ResultTokens})
+		b.pstep = append(b.pstep, int32(idx))
+	case traces.CatalogChange:
+		b.addStep(n, Step{Kind: StepCatalogChange, Server: ev.Server, Version: ev.Version, Line: line, T: ev.T})
+	}
+	if !ev.T.IsZero() {
+		end := ev.T.Add(time.Duration(ev.DurationMs) * time.Millisecond)
+		if end.After(b.lastEnd) {
+			b.lastEnd = end
 		}
 	}
-	b.placeCalls(n, s)
-	b.stepsUsed, b.callsUsed = len(n.Steps), len(b.pending)
+}
+
+// searchedBy notes that request req (when named) made a search call or a
+// call rejected as not loaded.
+func (b *needBuffers) searchedBy(req string) {
+	if req == "" {
+		return
+	}
+	if b.searched == nil {
+		b.searched = map[string]bool{}
+	}
+	b.searched[req] = true
+}
+
+// finish completes the need once every event was added.
+func (b *needBuffers) finish(n *Need) {
+	b.placeCalls(n)
+	if b.blocked {
+		b.dropSearchSteps(n)
+		return
+	}
+	b.stepsUsed, b.callsUsed = len(n.Steps), len(b.pstep)
 	if len(n.Steps) == 0 {
 		n.Steps = nil // as without the preallocation
 	}
@@ -326,7 +402,7 @@ func (b *needBuffers) extractInto(n *Need, s *traces.Session) {
 	// recording runtime's own search round trips.
 	out := n.Steps[:0]
 	for _, st := range n.Steps {
-		if st.Kind == StepModel && len(st.Calls) == 0 && st.Text == "" && st.TextTokens == 0 && producedOnlySearch(s, st.RequestID) {
+		if b.onlySearched(&st) {
 			n.Removed++
 			continue
 		}
@@ -335,37 +411,57 @@ func (b *needBuffers) extractInto(n *Need, s *traces.Session) {
 	n.Steps = out
 }
 
+// onlySearched reports whether st is a model step that produced nothing
+// but removed artefacts: the recording runtime's own search round trip.
+func (b *needBuffers) onlySearched(st *Step) bool {
+	return st.Kind == StepModel && len(st.Calls) == 0 && st.Text == "" && st.TextTokens == 0 && st.RequestID != "" && b.searched[st.RequestID]
+}
+
 // placeCalls gives every step its tool calls, in event order, cut from one
 // array (a step's calls may be interleaved with other steps' in the trace).
-func (b *needBuffers) placeCalls(n *Need, s *traces.Session) {
-	if len(b.pending) == 0 {
+func (b *needBuffers) placeCalls(n *Need) {
+	k := len(b.pcalls)
+	if k == 0 {
+		return
+	}
+	if slices.IsSorted(b.pstep) {
+		// Each step's calls are together already: the pending calls are
+		// the arena (and the previous arena the next pending buffer).
+		arena := b.pcalls[:k:k]
+		b.pcalls, b.arena = b.arena[:0], b.pcalls
+		b.cut(n, arena)
 		return
 	}
 	arena := b.arena[:0]
-	if cap(arena) < len(b.pending) {
-		arena = make([]Call, 0, len(b.pending))
+	if cap(arena) < k {
+		arena = make([]Call, 0, k)
 	}
 	if b.reused {
 		b.arena = arena
 	}
+	b.cut(n, arena)
+	for i := range b.pcalls {
+		st := b.step(n, int(b.pstep[i]))
+		st.Calls = append(st.Calls, b.pcalls[i])
+	}
+	clear(b.pcalls) // keep no strings twice
+}
+
+// cut gives each step with calls its part of arena: filled already when
+// arena has every call, else empty with room for them.
+func (b *needBuffers) cut(n *Need, arena []Call) {
+	full := len(arena) > 0
 	start := 0
 	for i, k := range b.ncalls {
 		if k > 0 {
 			end := start + int(k)
-			n.Steps[i].Calls = arena[start:start:end]
+			if full {
+				b.step(n, i).Calls = arena[start:end:end]
+			} else {
+				b.step(n, i).Calls = arena[start:start:end]
+			}
 			start = end
 		}
-	}
-	for _, p := range b.pending {
-		ev := &s.Events[p.ev]
-		dur := -1.0
-		if ev.DurationMs > 0 {
-			dur = float64(ev.DurationMs)
-		}
-		st := &n.Steps[p.step]
-		st.Calls = append(st.Calls, Call{ID: ev.CallID, Tool: ev.Tool, Server: ev.Server,
-			Args: ev.Args, Status: ev.Status, DurationMs: dur, Result: ev.Result,
-			ResultBytes: ev.ResultBytes, ResultTokens: ev.ResultTokens})
 	}
 }
 
@@ -376,24 +472,6 @@ func stepFor(req string, byReq map[string]int, cur int) int {
 		}
 	}
 	return cur
-}
-
-// producedOnlySearch reports whether the request id produced a search call
-// (so an empty step left after removing it was the recorder's round trip).
-func producedOnlySearch(s *traces.Session, req string) bool {
-	if req == "" {
-		return false
-	}
-	for i := range s.Events {
-		ev := &s.Events[i]
-		if ev.Request != req {
-			continue
-		}
-		if ev.Type == traces.ToolSearch || (ev.Type == traces.ToolCall && (isSearchTool(ev.Tool) || ev.Status == traces.StatusRejected)) {
-			return true
-		}
-	}
-	return false
 }
 
 // searchQueryFromArgs is the query of a search tool's call: the first of

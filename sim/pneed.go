@@ -76,6 +76,15 @@ func (n *pneed) usageOf(s *pstep) *traces.Usage {
 // not change while p is in use.
 func (p *pneed) fill(n *Need) {
 	markRepeats(n)
+	p.reset(n, len(n.Steps), countCalls(n))
+	for i := range n.Steps {
+		p.add(&n.Steps[i])
+	}
+}
+
+// reset empties p for the compact form of n, which has the given numbers
+// of steps and calls.
+func (p *pneed) reset(n *Need, nsteps, ncalls int) {
 	steps, calls, usages, changes := p.steps, p.calls, p.usages, p.changes
 	if cap(steps) > maxReusedSteps {
 		steps = nil
@@ -89,30 +98,46 @@ func (p *pneed) fill(n *Need) {
 	clear(steps[:cap(steps)]) // let the previous session's strings go
 	clear(calls[:cap(calls)])
 	clear(changes)
+	if cap(steps) < nsteps {
+		steps = make([]pstep, 0, nsteps) // exactly: a long session's would grow by copies
+	}
+	if cap(calls) < ncalls {
+		calls = make([]pcall, 0, ncalls)
+	}
 	*p = pneed{id: n.SessionID, sysText: n.SystemText, sysTokens: n.SystemTokens,
 		servers: n.Servers, queryFor: n.QueryFor, prepared: n.prepared,
 		steps: steps[:0], calls: calls[:0], usages: usages[:0], changes: changes[:0]}
-	for i := range n.Steps {
-		st := &n.Steps[i]
-		ps := pstep{kind: st.Kind, pause: st.PauseMs, text: st.Text, textTok: st.TextTokens, usage: -1, aux: -1,
-			dur: st.DurationMs, repeat: st.Repeat, c0: int32(len(p.calls))}
-		if st.Usage != nil {
-			ps.usage = int32(len(p.usages))
-			p.usages = append(p.usages, *st.Usage)
-		}
-		if st.Kind == StepCatalogChange {
-			ps.aux = int32(len(p.changes))
-			p.changes = append(p.changes, pchange{st.Server, st.Version})
-		}
-		for j := range st.Calls {
-			c := &st.Calls[j]
-			p.calls = append(p.calls, pcall{tool: c.Tool, server: c.Server, args: c.Args, result: c.Result,
-				dur: c.DurationMs, resBytes: c.ResultBytes, resTok: c.ResultTokens, argTok: c.ArgTokens,
-				nameTok: c.NameTokens})
-		}
-		ps.c1 = int32(len(p.calls))
-		p.steps = append(p.steps, ps)
+}
+
+// add appends the compact form of step st (its Repeat marked).
+func (p *pneed) add(st *Step) {
+	ps := pstep{kind: st.Kind, pause: st.PauseMs, text: st.Text, textTok: st.TextTokens, usage: -1, aux: -1,
+		dur: st.DurationMs, repeat: st.Repeat, c0: int32(len(p.calls))}
+	if st.Usage != nil {
+		ps.usage = int32(len(p.usages))
+		p.usages = append(p.usages, *st.Usage)
 	}
+	if st.Kind == StepCatalogChange {
+		ps.aux = int32(len(p.changes))
+		p.changes = append(p.changes, pchange{st.Server, st.Version})
+	}
+	for j := range st.Calls {
+		c := &st.Calls[j]
+		p.calls = append(p.calls, pcall{tool: c.Tool, server: c.Server, args: c.Args, result: c.Result,
+			dur: c.DurationMs, resBytes: c.ResultBytes, resTok: c.ResultTokens, argTok: c.ArgTokens,
+			nameTok: c.NameTokens})
+	}
+	ps.c1 = int32(len(p.calls))
+	p.steps = append(p.steps, ps)
+}
+
+// countCalls returns the number of tool calls of n's steps.
+func countCalls(n *Need) int {
+	k := 0
+	for i := range n.Steps {
+		k += len(n.Steps[i].Calls)
+	}
+	return k
 }
 
 // compactNeed returns the compact form of a need.

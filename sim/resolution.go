@@ -197,84 +197,96 @@ func (e *Engine) Resolve(s *traces.Session, res *Resolution) {
 // need keeps, each tool a recorded search returned, and each catalog
 // change, in event order. key is scratch space; it returns it for reuse.
 func (e *Engine) resolveSession(s *traces.Session, res *Resolution, key []byte) []byte {
-	tt := e.tables
 	res.Sessions++
-	var tables []*serverTable
-	var missing map[string]bool // servers at a version no catalog holds
-	setMissing := func(server string, on bool) {
-		if on && missing == nil {
-			missing = map[string]bool{}
-		}
-		if on || missing != nil {
-			missing[server] = on
-		}
-	}
-	var set *serverSet
+	rs := sessionResolver{key: key}
 	for i := range s.Events {
-		ev := &s.Events[i]
-		switch ev.Type {
-		case traces.SessionStart:
-			tables = tables[:0]
-			if len(ev.Servers) == 0 {
-				res.SessionsWithoutServers++
-				for _, name := range tt.names {
-					tables = append(tables, tt.latest[name])
-				}
-			}
-			for _, ref := range ev.Servers {
-				if st := tt.lookup(ref.Name, ref.Version); st != nil {
-					tables = append(tables, st)
-					setMissing(ref.Name, ref.Version != "" && st.version != ref.Version)
-				}
-			}
-			sortTables(tables)
-			set, key = e.set(tables, key)
-		case traces.CatalogChange:
-			res.CatalogChanges++
-			st := tt.lookup(ev.Server, ev.Version) // the latest when the version is missing, as the replay does
-			if st == nil {
-				res.CatalogChangesMissing++ // a server no catalog holds: the replay ignores the change
-				continue
-			}
-			if st.version != ev.Version {
-				res.CatalogChangesMissing++
-				setMissing(ev.Server, true)
-			} else {
-				setMissing(ev.Server, false)
-			}
-			found := false
-			for j, t := range tables {
-				if t.name == ev.Server {
-					tables[j], found = st, true
-				}
-			}
-			if !found {
-				tables = append(tables, st)
-				sortTables(tables)
-			}
-			set, key = e.set(tables, key)
-		case traces.ToolSearch:
-			for _, name := range ev.Returned {
-				res.SearchResults++
-				if set == nil || set.byName[name] == nil {
-					res.SearchResultsUnknown++
-				}
-			}
-		case traces.ToolCall:
-			if isSearchTool(ev.Tool) || ev.Status == traces.StatusRejected {
-				continue // not replayed: the recording runtime's own deferral
-			}
-			var ti *Tool
-			if set != nil {
-				ti = set.bySrv[toolKey{ev.Server, ev.Tool}]
-				if ti == nil && ev.Server == "" {
-					ti = set.byName[ev.Tool]
-				}
-			}
-			res.count(ev.Server, ev.Tool, e.callClass(ev.Server, ti, missing))
-		}
+		e.resolveEvent(&rs, &s.Events[i], res)
 	}
-	return key
+	return rs.key
+}
+
+// sessionResolver is resolveSession's state between events, so that a
+// session can be resolved as it is read (NeedBuilder).
+type sessionResolver struct {
+	tables  []*serverTable
+	missing map[string]bool // servers at a version no catalog holds
+	set     *serverSet
+	key     []byte // scratch space
+}
+
+func (rs *sessionResolver) setMissing(server string, on bool) {
+	if on && rs.missing == nil {
+		rs.missing = map[string]bool{}
+	}
+	if on || rs.missing != nil {
+		rs.missing[server] = on
+	}
+}
+
+// resolveEvent files into res how the session's next event resolves.
+func (e *Engine) resolveEvent(rs *sessionResolver, ev *traces.Event, res *Resolution) {
+	tt := e.tables
+	switch ev.Type {
+	case traces.SessionStart:
+		rs.tables = rs.tables[:0]
+		if len(ev.Servers) == 0 {
+			res.SessionsWithoutServers++
+			for _, name := range tt.names {
+				rs.tables = append(rs.tables, tt.latest[name])
+			}
+		}
+		for _, ref := range ev.Servers {
+			if st := tt.lookup(ref.Name, ref.Version); st != nil {
+				rs.tables = append(rs.tables, st)
+				rs.setMissing(ref.Name, ref.Version != "" && st.version != ref.Version)
+			}
+		}
+		sortTables(rs.tables)
+		rs.set, rs.key = e.set(rs.tables, rs.key)
+	case traces.CatalogChange:
+		res.CatalogChanges++
+		st := tt.lookup(ev.Server, ev.Version) // the latest when the version is missing, as the replay does
+		if st == nil {
+			res.CatalogChangesMissing++ // a server no catalog holds: the replay ignores the change
+			return
+		}
+		if st.version != ev.Version {
+			res.CatalogChangesMissing++
+			rs.setMissing(ev.Server, true)
+		} else {
+			rs.setMissing(ev.Server, false)
+		}
+		found := false
+		for j, t := range rs.tables {
+			if t.name == ev.Server {
+				rs.tables[j], found = st, true
+			}
+		}
+		if !found {
+			rs.tables = append(rs.tables, st)
+			sortTables(rs.tables)
+		}
+		rs.set, rs.key = e.set(rs.tables, rs.key)
+	case traces.ToolSearch:
+		for _, name := range ev.Returned {
+			res.SearchResults++
+			if rs.set == nil || rs.set.byName[name] == nil {
+				res.SearchResultsUnknown++
+			}
+		}
+	case traces.ToolCall:
+		if isSearchTool(ev.Tool) || ev.Status == traces.StatusRejected {
+			return // not replayed: the recording runtime's own deferral
+		}
+		var ti *Tool
+		if rs.set != nil {
+			ti = rs.set.bySrv[toolKey{ev.Server, ev.Tool}]
+			if ti == nil && ev.Server == "" {
+				ti = rs.set.byName[ev.Tool]
+			}
+		}
+		res.count(ev.Server, ev.Tool, e.callClass(ev.Server, ti, rs.missing))
+	}
 }
 
 // callClass classifies a call on server that resolved to ti (nil: to

@@ -52,7 +52,7 @@ func (p resultPool) get() *resultBufs {
 
 // put recycles b once nothing refers to its slices any more.
 func (p resultPool) put(b *resultBufs) {
-	if b == nil || cap(b.reqs) > maxPooledRequests {
+	if b == nil || cap(b.reqs) > maxPooledRequests || cap(b.fid) > maxPooledRequests {
 		return
 	}
 	clear(b.fid) // session ids: let the session's strings go

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"runtime"
@@ -63,7 +64,21 @@ type RunResult struct {
 type job struct {
 	seq int64 // dispatch order
 	idx int64 // stream index
-	s   *traces.Session
+	input
+}
+
+// input is one session to replay: a decoded session, or its need built
+// as it was read.
+type input struct {
+	s *traces.Session
+	b *NeedBuilder
+}
+
+func (in input) id() string {
+	if in.b != nil {
+		return in.b.ID()
+	}
+	return in.s.ID
 }
 
 type jobResult struct {
@@ -86,6 +101,31 @@ type jobResult struct {
 // the result so far with ctx's error: its State covers a prefix of the
 // sessions and can be resumed.
 func (e *Engine) Run(parent context.Context, sessions iter.Seq2[*traces.Session, error], opt RunOptions) (*RunResult, error) {
+	return e.run(parent, func(yield func(input, error) bool) {
+		for s, err := range sessions {
+			if !yield(input{s: s}, err) {
+				return
+			}
+		}
+	}, opt)
+}
+
+// RunNeeds is Run over needs built as the sessions were read, each given
+// by its NeedBuilder once the session's last event was added: no session
+// is held as events, and each need's steps are let go as the replay's
+// compact form of them is made. The builders must come from e.BuildNeeds
+// and must not be used afterwards.
+func (e *Engine) RunNeeds(parent context.Context, needs iter.Seq2[*NeedBuilder, error], opt RunOptions) (*RunResult, error) {
+	return e.run(parent, func(yield func(input, error) bool) {
+		for b, err := range needs {
+			if !yield(input{b: b}, err) {
+				return
+			}
+		}
+	}, opt)
+}
+
+func (e *Engine) run(parent context.Context, sessions iter.Seq2[input, error], opt RunOptions) (*RunResult, error) {
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -124,11 +164,11 @@ func (e *Engine) Run(parent context.Context, sessions iter.Seq2[*traces.Session,
 			if ctx.Err() != nil {
 				return
 			}
-			if i < resumeAt || (opt.Select != nil && !opt.Select(i, s.ID)) {
+			if i < resumeAt || (opt.Select != nil && !opt.Select(i, s.id())) {
 				continue
 			}
 			select {
-			case jobs <- job{seq: seq, idx: i, s: s}:
+			case jobs <- job{seq: seq, idx: i, input: s}:
 				seq++
 				dispatched = seq
 			case <-ctx.Done():
@@ -227,24 +267,46 @@ func (e *Engine) Run(parent context.Context, sessions iter.Seq2[*traces.Session,
 // replayOne replays one session under every strategy into b, which the
 // result carries to the collector (and the collector back to a worker).
 func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
-	res = jobResult{seq: j.seq, idx: j.idx, id: j.s.ID, bufs: b}
+	res = jobResult{seq: j.seq, idx: j.idx, id: j.id(), bufs: b}
 	defer func() {
 		if p := recover(); p != nil {
 			res.err = fmt.Errorf("internal error (please report): %v\n%s", p, debug.Stack())
 			r.init(e)
 		}
 	}()
-	r.buf.key = e.resolveSession(j.s, &res.resol, r.buf.key)
-	n0 := r.need.extract(j.s)
-	e.applyUpgrades(n0, j.idx)
-	for i := range n0.Steps {
-		if n0.Steps[i].Kind == StepCatalogChange {
-			res.resol.VersionChanges++
+	if j.b != nil {
+		if j.b.e != e {
+			res.err = errors.New("the session's need was built for another engine")
+			return res
+		}
+		res.resol = j.b.resol // resolved as it was read
+	} else {
+		r.buf.key = e.resolveSession(j.s, &res.resol, r.buf.key)
+	}
+	n := &r.pn
+	switch {
+	case j.b != nil && len(e.upgrades) == 0:
+		res.removed = j.b.compact(n)
+		res.resol.VersionChanges += int64(len(n.changes)) // a compact step per catalog change
+	default:
+		var n0 *Need
+		if j.b != nil {
+			n0 = j.b.Need()
+		} else {
+			n0 = r.need.extract(j.s)
+		}
+		e.applyUpgrades(n0, j.idx)
+		for i := range n0.Steps {
+			if n0.Steps[i].Kind == StepCatalogChange {
+				res.resol.VersionChanges++
+			}
+		}
+		res.removed = n0.Removed
+		n.fill(n0)
+		if j.b != nil {
+			n0.Steps = nil // the replay reads only the compact form
 		}
 	}
-	res.removed = n0.Removed
-	n := &r.pn
-	n.fill(n0)
 	S := len(e.strategies)
 	res.values = b.size(S)
 	oc := &r.outcome
@@ -253,10 +315,12 @@ func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
 	for si := 0; si < S; si++ {
 		r.run(n, si, oc, si == e.fidelity)
 		res.values[si] = oc.Values
-		reqs = append(reqs, oc.PerRequest...)
+		reqs = append(reqs, filedRequests(oc.PerRequest)...)
 		b.ends[si] = len(reqs)
 		if si == e.fidelity {
-			res.fid = append(b.fid[:0], r.fid...)
+			// The pairs go in b; the replayer takes b's old buffer (which
+			// put cleared) instead of the pairs being copied.
+			res.fid, r.fid = r.fid, b.fid[:0]
 			b.fid = res.fid
 		}
 	}
@@ -271,6 +335,28 @@ func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
 		start = end
 	}
 	return res
+}
+
+// filedRequests returns the part of one strategy's per-request tokens that
+// RunState.add files: the requests whose index or step is below
+// MaxRequestIndex. A request's step is at most its index and grows with it,
+// so that part is a prefix; a long session's other requests are not
+// carried to the collector (they would cost 48 bytes a request and
+// strategy).
+func filedRequests(rs []RequestTokens) []RequestTokens {
+	if len(rs) <= MaxRequestIndex {
+		return rs
+	}
+	step := 0
+	for k := range rs {
+		if step >= MaxRequestIndex {
+			return rs[:k]
+		}
+		if !rs[k].Extra {
+			step++
+		}
+	}
+	return rs
 }
 
 // ReplayNeed replays one need under every strategy and returns the outcomes

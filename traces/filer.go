@@ -123,7 +123,7 @@ func (f *filer) add(line []byte, n int, b *batch) *LineError {
 	ev.Session = o.s.ID // share one string per session
 	if f.opts.OnEvent != nil {
 		f.onEvent = ev // a copy, so that ev stays on the stack
-		f.opts.OnEvent(o.s, &f.onEvent)
+		f.opts.OnEvent(o.s, &f.onEvent, n)
 	} else {
 		o.events = append(o.events, ev)
 		o.lines = append(o.lines, n)

@@ -34,12 +34,14 @@ type ReadOptions struct {
 	// stopping at the first one.
 	SkipBad bool
 	// OnEvent, when set, receives each accepted event with its (open)
-	// session instead of the session keeping it: yielded sessions then
-	// carry their ID and File but no Events or Lines, and memory stays
-	// bounded by the number of open sessions whatever their length (trace
-	// stats reads a session of a million events this way). ev is valid
-	// only during the call.
-	OnEvent func(s *Session, ev *Event)
+	// session and its 1-based line number instead of the session keeping
+	// it: yielded sessions then carry their ID and File but no Events or
+	// Lines, and memory stays bounded by the number of open sessions
+	// whatever their length (trace stats and run read a session of a
+	// million events this way). The Event itself is valid only during the
+	// call; the strings and slices it holds are never reused by the reader
+	// and may be kept.
+	OnEvent func(s *Session, ev *Event, line int)
 }
 
 func (o ReadOptions) maxLine() int {

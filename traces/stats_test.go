@@ -174,7 +174,7 @@ func TestStatsOfAHugeSessionInBoundedMemory(t *testing.T) {
 	var got Stats
 	_, err = bounded.Run(t, bounded.Scaled(size, 2), func() error {
 		var acc StatsAccumulator
-		r, err := Open(path, ReadOptions{OnEvent: acc.Event})
+		r, err := Open(path, ReadOptions{OnEvent: func(s *Session, ev *Event, _ int) { acc.Event(s, ev) }})
 		if err != nil {
 			return err
 		}

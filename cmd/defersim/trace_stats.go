@@ -140,7 +140,7 @@ func addFileStats(in *cliout.Inputs, acc *traces.StatsAccumulator, rep *statsRep
 		return exitError{code: 2, msg: err.Error()}
 	}
 	defer f.Close()
-	opts.OnEvent = acc.Event // count events as they are read: a session is never held whole
+	opts.OnEvent = func(s *traces.Session, ev *traces.Event, _ int) { acc.Event(s, ev) } // count events as they are read: a session is never held whole
 	r, err := traces.NewReader(f, name, opts)
 	if err != nil {
 		return traceReadError(err)

@@ -118,7 +118,12 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 			}
 		}
 	}
-	res, err := p.eng.Run(ctx, allSessions(cfg.Traces, hashes, traces.ReadOptions{SkipBad: cfg.SkipBad}, &counts, &read, cfg.Transform), opts)
+	var res *sim.RunResult
+	if ropts := (traces.ReadOptions{SkipBad: cfg.SkipBad}); cfg.Transform == nil {
+		res, err = p.eng.RunNeeds(ctx, allNeeds(p.eng, cfg.Traces, hashes, ropts, &counts, &read), opts)
+	} else { // a transform changes whole sessions
+		res, err = p.eng.Run(ctx, allSessions(cfg.Traces, hashes, ropts, &counts, &read, cfg.Transform), opts)
+	}
 	if cerr := hashes.changed(); cerr != nil {
 		return nil, fmt.Errorf("resume %s: the checkpoint was made by another run: %w; pass the same scenario, traces and flags", cfg.Checkpoint, cerr)
 	}

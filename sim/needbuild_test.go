@@ -1,0 +1,128 @@
+package sim_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/scenarios"
+	defaultdata "github.com/defersim/defersim/scenarios/default"
+	"github.com/defersim/defersim/sim"
+	"github.com/defersim/defersim/traces"
+)
+
+// TestNeedBuilderMatchesExtractNeed pins that building a need event by
+// event, as run reads traces (issue 18: one session's memory bounded),
+// gives ExtractNeed's need of the whole session, RunNeeds' compact form of
+// it the compact form of that need, and its resolution against the
+// catalogs Engine.Resolve's: on every session of the
+// embedded default traces and on sessions made to reach every rule of the
+// extraction (implicit steps, canned text, search round trips, calls out
+// of order, steps dropped across blocks, placeholder times).
+func TestNeedBuilderMatchesExtractNeed(t *testing.T) {
+	sc, err := scenarios.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := runner.FromScenario(sc, runner.Overrides{}, defaultdata.FS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := runner.Engine(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for s, err := range runner.Sessions(cfg) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sim.CheckNeedBuilder(eng, s); err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no default session")
+	}
+	for name, lines := range builderCases() {
+		t.Run(name, func(t *testing.T) {
+			ss, _, err := readLines(t, lines)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range ss {
+				if err := sim.CheckNeedBuilder(eng, s); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+}
+
+func readLines(t *testing.T, lines []string) ([]*traces.Session, traces.Counts, error) {
+	t.Helper()
+	r, err := traces.NewReader(strings.NewReader(strings.Join(lines, "\n")+"\n"), "case.jsonl", traces.ReadOptions{})
+	if err != nil {
+		return nil, traces.Counts{}, err
+	}
+	var out []*traces.Session
+	for s, err := range r.Sessions() {
+		if err != nil {
+			return out, r.Counts(), err
+		}
+		out = append(out, s)
+	}
+	return out, r.Counts(), nil
+}
+
+func builderCases() map[string][]string {
+	calls := 0
+	ev := func(typ, rest string) string {
+		if typ == "tool_call" {
+			calls++
+			rest += fmt.Sprintf(`,"call_id":"c%d"`, calls)
+		}
+		return fmt.Sprintf(`{"type":%q,"session":"s","t":"2026-01-01T00:00:%02dZ"%s}`, typ, calls%60, rest)
+	}
+	start := `{"v":1,"type":"session_start","session":"s","t":"2026-01-01T00:00:00Z","model":"m","system_prompt":"sys","servers":[{"name":"a","version":"1"}]}`
+	end := ev("session_end", "")
+	cases := map[string][]string{
+		"implicit steps": {start, ev("user", `,"text":"hi"`), ev("assistant", `,"text":"a"`),
+			ev("tool_call", `,"tool":"t","server":"a","args":{"x":1}`), ev("assistant", `,"text":"b"`),
+			ev("tool_call", `,"tool":"t","server":"a","args":{"x":1}`), end},
+		"canned then requests": {start, ev("assistant", `,"text":"welcome"`), ev("user", `,"text":"hi"`),
+			ev("model_request", `,"id":"r1","usage":{"input":5,"output":1}`), ev("assistant", `,"text":"x","request":"r1"`), end},
+		"search round trips": {start, ev("user", `,"text":"hi"`), ev("model_request", `,"id":"r1"`),
+			ev("tool_search", `,"request":"r1","query":"q","returned":["t"]`), ev("model_request", `,"id":"r2"`),
+			ev("tool_call", `,"request":"r2","tool":"tool_search","server":"rt","args":{"query":"q2"}`),
+			ev("model_request", `,"id":"r3"`), ev("tool_call", `,"request":"r3","tool":"u","server":"a","status":"rejected"`),
+			ev("model_request", `,"id":"r4"`), ev("tool_call", `,"request":"r4","tool":"t","server":"a","result":"ok"`), end},
+		"calls out of order": {start, ev("user", `,"text":"hi"`), ev("model_request", `,"id":"r1"`),
+			ev("model_request", `,"id":"r2"`), ev("tool_call", `,"request":"r2","tool":"t","server":"a"`),
+			ev("tool_call", `,"request":"r1","tool":"u","server":"a"`), ev("assistant", `,"request":"r1","text":"late"`),
+			ev("catalog_change", `,"server":"a","version":"2"`), end},
+		"placeholder times": {`{"v":1,"type":"session_start","session":"s","t":"2026-01-01T00:00:00Z","meta":{"timing":"synthetic"}}`,
+			ev("user", `,"text":"a"`), ev("model_request", `,"id":"r1","duration_ms":5`), ev("user", `,"text":"b"`), end},
+		"calls after a search without results": {start, ev("user", `,"text":"hi"`), ev("model_request", `,"id":"r1"`),
+			ev("tool_call", `,"request":"r1","tool":"search_tools","server":"rt","args":{"pattern":"cal"}`),
+			ev("model_request", `,"id":"r2"`), ev("tool_call", `,"request":"r2","tool":"u","server":"a"`),
+			ev("tool_search", `,"request":"r2","query":"q"`), ev("tool_call", `,"request":"r2","tool":"v","server":"a"`),
+			ev("user", `,"text":"next"`), ev("model_request", `,"id":"r3"`), ev("tool_call", `,"request":"r3","tool":"w","server":"a"`), end},
+		"no steps":          {start, end},
+		"only search steps": {start, ev("model_request", `,"id":"r1"`), ev("tool_search", `,"request":"r1","query":"q"`), end},
+	}
+	// Many steps, some dropped, so that steps move down across blocks.
+	long := []string{start}
+	for i := range 10000 {
+		long = append(long, ev("user", fmt.Sprintf(`,"text":"u%d"`, i%7)), ev("model_request", fmt.Sprintf(`,"id":"r%d"`, i)))
+		if i%3 == 0 {
+			long = append(long, ev("tool_search", fmt.Sprintf(`,"request":"r%d","query":"q"`, i)))
+		} else {
+			long = append(long, ev("tool_call", fmt.Sprintf(`,"request":"r%d","tool":"t","server":"a","args":{"i":%d}`, i, i%2)))
+		}
+	}
+	cases["long, steps dropped across blocks"] = append(long, end)
+	return cases
+}
