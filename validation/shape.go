@@ -287,7 +287,9 @@ func (s *shaper) unknownAt(node, value any, ptr string, depth int) (string, bool
 				if u, ok := s.unknownAt(subs[0], val[k], p, depth+1); ok {
 					return u, true
 				}
-			case s.matchesPattern(v, k) || v.open:
+			case s.matchesPattern(v, k) || v.open || slices.Contains(v.required, k):
+				// A member the schema requires is one it defines, even
+				// without a property schema for it.
 			default:
 				return p, true
 			}

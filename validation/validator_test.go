@@ -91,6 +91,10 @@ func TestCheck(t *testing.T) {
 			`{"properties":{"env":{"additionalProperties":{"type":"string"}}}}`, `{"env":{"ANY":"x"}}`, Failure{}},
 		{"pattern properties define members", `{"properties":{"a":{}},"patternProperties":{"^x_":{}}}`, `{"patternProperties":{"^x_":{}}}`,
 			`{"x_1":1}`, Failure{}},
+		// A fuzz finding (FuzzExample, testdata/fuzz/FuzzExample/ee96720d9859c487):
+		// a member the served schema requires, without a property schema
+		// for it, was counted as an ignored argument.
+		{"a required member is defined", `{}`, `{"properties":{},"required":["0"]}`, `{"0":""}`, Failure{}},
 		{"an object the served schema does not describe takes anything", `{"properties":{"a":{}}}`, `{"type":"object"}`, `{"a":1}`, Failure{}},
 		{"ECMAScript pattern is not asserted", `{}`, `{"properties":{"a":{"type":"string","pattern":"^(?!x)"}}}`, `{"a":"x"}`, Failure{}},
 		{"RE2 pattern is asserted", `{}`, `{"properties":{"a":{"type":"string","pattern":"^x"}}}`, `{"a":"y"}`,
