@@ -20,28 +20,7 @@ import (
 // and strategy.
 func BenchmarkEngineRun(b *testing.B) {
 	cat, sessions := genTrace(b, 300)
-	reg, err := runner.DefaultRegistry()
-	if err != nil {
-		b.Fatal(err)
-	}
-	model, err := presets.Model("claude-sonnet-4.5")
-	if err != nil {
-		b.Fatal(err)
-	}
-	var strategies []sim.Strategy
-	for _, name := range presets.StrategyNames()[:8] {
-		s, err := presets.Strategy(name)
-		if err != nil {
-			b.Fatal(err)
-		}
-		strategies = append(strategies, s)
-	}
-	params := presets.DefaultParams()
-	params.Tokenizer = "bytes/3.5"
-	eng, err := sim.NewEngine(sim.Config{Strategies: strategies, Model: model, Params: params, Catalog: cat, Seed: 1, Registry: reg})
-	if err != nil {
-		b.Fatal(err)
-	}
+	eng := benchEngine(b, cat)
 	all := func(yield func(*traces.Session, error) bool) {
 		for _, s := range sessions {
 			if !yield(s, nil) {
@@ -55,7 +34,7 @@ func BenchmarkEngineRun(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(sessions)*len(strategies)), "ns/session-strategy")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(sessions)*benchStrategies), "ns/session-strategy")
 }
 
 // genTrace generates a catalog and a trace of n sessions.
@@ -99,28 +78,7 @@ func genTrace(t testing.TB, n int) (*catalog.Catalog, []*traces.Session) {
 // and 4x the events cost about 16x the time).
 func BenchmarkLongSession(b *testing.B) {
 	cat, sessions := genTrace(b, 3)
-	reg, err := runner.DefaultRegistry()
-	if err != nil {
-		b.Fatal(err)
-	}
-	model, err := presets.Model("claude-sonnet-4.5")
-	if err != nil {
-		b.Fatal(err)
-	}
-	var strategies []sim.Strategy
-	for _, name := range presets.StrategyNames()[:8] {
-		s, err := presets.Strategy(name)
-		if err != nil {
-			b.Fatal(err)
-		}
-		strategies = append(strategies, s)
-	}
-	params := presets.DefaultParams()
-	params.Tokenizer = "bytes/3.5"
-	eng, err := sim.NewEngine(sim.Config{Strategies: strategies, Model: model, Params: params, Catalog: cat, Seed: 1, Registry: reg})
-	if err != nil {
-		b.Fatal(err)
-	}
+	eng := benchEngine(b, cat)
 	for _, events := range []int{5000, 20000} {
 		long := repeatSession(sessions[0], events)
 		b.Run(fmt.Sprintf("events=%d", events), func(b *testing.B) {
@@ -156,4 +114,36 @@ func repeatSession(s *traces.Session, n int) *traces.Session {
 	}
 	out.Events = append(out.Events, end...)
 	return out
+}
+
+// benchStrategies is how many strategy presets the engine benchmarks replay.
+const benchStrategies = 8
+
+// benchEngine builds the benchmarks' engine: the first 8 strategy presets,
+// Sonnet 4.5, the bytes/3.5 estimator (no tokenising), seed 1.
+func benchEngine(b *testing.B, cat *catalog.Catalog) *sim.Engine {
+	b.Helper()
+	reg, err := runner.DefaultRegistry()
+	if err != nil {
+		b.Fatal(err)
+	}
+	model, err := presets.Model("claude-sonnet-4.5")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var strategies []sim.Strategy
+	for _, name := range presets.StrategyNames()[:benchStrategies] {
+		s, err := presets.Strategy(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		strategies = append(strategies, s)
+	}
+	params := presets.DefaultParams()
+	params.Tokenizer = "bytes/3.5"
+	eng, err := sim.NewEngine(sim.Config{Strategies: strategies, Model: model, Params: params, Catalog: cat, Seed: 1, Registry: reg})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return eng
 }
