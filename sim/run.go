@@ -232,6 +232,7 @@ func (e *Engine) run(parent context.Context, sessions iter.Seq2[input, error], o
 			sinceCheckpoint++
 			if opt.Checkpoint != nil && opt.CheckpointEvery > 0 && sinceCheckpoint >= opt.CheckpointEvery && firstErr == nil {
 				sinceCheckpoint = 0
+				state.flush()
 				if err := opt.Checkpoint(state); err != nil {
 					firstErr = fmt.Errorf("checkpoint: %w", err)
 					cancel()

@@ -105,7 +105,19 @@ type RunState struct {
 	FidelityInput    *streamstats.Series // |sim − rec| / rec of input tokens
 	FidelityInputRel streamstats.Sum     // Σ (sim − rec) / rec
 	FidelityLatency  *streamstats.Series // |sim − rec| / rec of duration
+
+	// pend holds the metric values of the last npend sessions added, not
+	// yet in Series and Paired (row k: strategy s's metric m at
+	// s*NumMetrics+m): flush files them a series at a time, with each
+	// series' state loaded once per batch instead of once per session.
+	// Every method that reads Series or Paired flushes first, and so does
+	// the run before a checkpoint and when it ends.
+	pend  []float64
+	npend int
 }
+
+// collectBatch is the number of sessions add buffers before flushing.
+const collectBatch = 32
 
 // NewRunState returns the empty state of a run of strategies.
 func NewRunState(strategies []Strategy, opt SummaryOptions) (*RunState, error) {
@@ -201,17 +213,16 @@ func (st *RunState) Check(strategies []Strategy, opt SummaryOptions) error {
 func (st *RunState) add(r *jobResult) {
 	S := len(st.Strategies)
 	opt := &st.Options
-	base := r.values[opt.Baseline]
 	key := mix(hashString(r.id), uint64(r.idx))
+	W := S * NumMetrics
+	if st.pend == nil {
+		st.pend = make([]float64, collectBatch*W)
+	}
+	row := st.pend[st.npend*W : (st.npend+1)*W]
+	st.npend++
 	for s := range S {
 		st.Digests[s] += outcomeDigest(key, &r.values[s])
-		for m := range NumMetrics {
-			v := r.values[s][m]
-			st.Series[s][m].Add(v)
-			if s != opt.Baseline {
-				st.Paired[s][m].Add(v, base[m], opt.EqualTolerance, Metrics[m].LowerIsBetter)
-			}
-		}
+		copy(row[s*NumMetrics:], r.values[s][:])
 		step, last := 0, -1 // extra round trips precede the request of their step
 		for k, rt := range r.perReq[s] {
 			if k < MaxRequestIndex {
@@ -252,6 +263,40 @@ func (st *RunState) add(r *jobResult) {
 	st.Replayed++
 	st.StepsRemoved += int64(r.removed)
 	st.Resolution.Merge(&r.resol)
+	if st.npend == collectBatch {
+		st.flush()
+	}
+}
+
+// flush files the buffered sessions' values into Series and Paired, a
+// series at a time (each series sees its values in session order, so it
+// ends up exactly as adding them one session at a time leaves it).
+func (st *RunState) flush() {
+	n := st.npend
+	if n == 0 {
+		return
+	}
+	st.npend = 0
+	S := len(st.Strategies)
+	W := S * NumMetrics
+	b := st.Options.Baseline
+	var col, base, diffs [collectBatch]float64
+	for m := range NumMetrics {
+		for k := range n {
+			base[k] = st.pend[k*W+b*NumMetrics+m]
+		}
+		st.Series[b][m].AddBatch(base[:n])
+		for s := range S {
+			if s == b {
+				continue
+			}
+			for k := range n {
+				col[k] = st.pend[k*W+s*NumMetrics+m]
+			}
+			st.Series[s][m].AddBatch(col[:n])
+			st.Paired[s][m].AddBatch(col[:n], base[:n], diffs[:n], st.Options.EqualTolerance, Metrics[m].LowerIsBetter)
+		}
+	}
 }
 
 func (st *RunState) addFidelity(idx int64, p FidelityPair) {
@@ -288,6 +333,8 @@ func (st *RunState) Merge(o *RunState) error {
 		return fmt.Errorf("merge run states: different runs (strategies %v vs %v, options %+v vs %+v)",
 			st.Strategies, o.Strategies, st.Options, o.Options)
 	}
+	st.flush()
+	o.flush()
 	for s := range st.Series {
 		st.Digests[s] += o.Digests[s]
 		for m := range NumMetrics {
@@ -366,6 +413,7 @@ func cmpInt64(a, b int64) int {
 // are at most ExactSessions of them, else the sample's, with the streaming
 // summary of every session.
 func (st *RunState) Outcomes(strategies []Strategy) *Outcomes {
+	st.flush()
 	S := len(strategies)
 	items := st.Sample.Sorted()
 	o := &Outcomes{Strategies: strategies, Values: make([][NumMetrics][]float64, S),
@@ -447,5 +495,6 @@ func (st *RunState) FailureMessages() []string {
 // and tests build states from outcomes computed elsewhere.
 func (st *RunState) AddSession(idx int64, id string, values [][NumMetrics]float64) {
 	st.add(&jobResult{idx: idx, id: id, values: values, perReq: make([][]RequestTokens, len(values))})
+	st.flush()
 	st.Next = max(st.Next, idx+1)
 }

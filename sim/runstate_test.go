@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/gob"
 	"math"
 	"math/rand/v2"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/defersim/defersim/sim"
+	"github.com/defersim/defersim/traces"
 )
 
 func stateStrategies(n int) []sim.Strategy {
@@ -146,5 +148,187 @@ func BenchmarkRunStateAddSession(b *testing.B) {
 	for b.Loop() {
 		st.AddSession(i, "s", vals)
 		i++
+	}
+}
+
+// BenchmarkRunStateCollect measures collection alone on realistic values:
+// the outcomes of 1,000 generated sessions replayed under the first 8
+// strategy presets are filed into a fresh state (the bounded-memory
+// summary options a run uses), as the run's collector does.
+func BenchmarkRunStateCollect(b *testing.B) {
+	cat, sessions := genTrace(b, 1000)
+	eng := benchEngine(b, cat)
+	all := func(yield func(*traces.Session, error) bool) {
+		for _, s := range sessions {
+			if !yield(s, nil) {
+				return
+			}
+		}
+	}
+	res, err := eng.Run(context.Background(), all, sim.RunOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	o := res.Outcomes
+	vals := make([][][sim.NumMetrics]float64, len(o.SessionIDs))
+	for i := range vals {
+		vals[i] = make([][sim.NumMetrics]float64, len(o.Strategies))
+		for s := range o.Strategies {
+			for m := range sim.NumMetrics {
+				vals[i][s][m] = o.Values[s][m][i]
+			}
+		}
+	}
+	opt := sim.SummaryOptions{ExactSessions: sim.DefaultExactSessions, FidelityPairs: sim.DefaultFidelityPairs, EqualTolerance: 1e-9, Seed: 1}
+	b.ReportAllocs()
+	for b.Loop() {
+		st, err := sim.NewRunState(o.Strategies, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i, v := range vals {
+			st.AddSessionBuffered(int64(i), o.SessionIDs[i], v)
+		}
+		st.Flush()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(vals)), "ns/session")
+}
+
+// collectValues returns n sessions' values under S strategies, shaped like
+// a run's (zeros, counts, fractions, values equal to the baseline's) with
+// NaN, ±Inf, -0, huge and tiny values among them.
+func collectValues(n, S int, seed uint64) [][][sim.NumMetrics]float64 {
+	rng := rand.New(rand.NewPCG(seed, 17))
+	special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1), 1e300, -1e-300, 0x1p-1074}
+	out := make([][][sim.NumMetrics]float64, n)
+	for i := range out {
+		out[i] = make([][sim.NumMetrics]float64, S)
+		for s := range S {
+			for m := range sim.NumMetrics {
+				var v float64
+				switch k := rng.IntN(100); {
+				case k < 40:
+					v = 0
+				case k < 60 && s > 0:
+					v = out[i][0][m] // equal to the first strategy's
+				case k < 75:
+					v = float64(rng.IntN(50))
+				case k < 90:
+					v = rng.ExpFloat64() * 1e4
+				case k < 98:
+					v = rng.Float64()
+				default:
+					v = special[rng.IntN(len(special))]
+				}
+				out[i][s][m] = v
+			}
+		}
+	}
+	return out
+}
+
+// seriesBytes encodes a state's series and paired descriptions.
+func seriesBytes(t *testing.T, st *sim.RunState) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := gob.NewEncoder(&buf)
+	if err := enc.Encode(st.Series); err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Encode(st.Paired); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestBatchedCollectMatchesReference pins the collector's batching: a state
+// that buffers sessions and files them a series at a time holds, whenever
+// it is read (mid-batch, at a batch's end, after a merge), series and
+// paired descriptions that encode to the bytes of filing every value at
+// once as before (Series.Add and Paired.Add per strategy and metric).
+func TestBatchedCollectMatchesReference(t *testing.T) {
+	const S = 5
+	strategies := stateStrategies(S)
+	for _, baseline := range []int{0, 3} {
+		opt := sim.SummaryOptions{ExactSessions: 20, EqualTolerance: 1e-9, Seed: 4, Baseline: baseline}
+		vals := collectValues(150, S, uint64(baseline))
+		got, _ := sim.NewRunState(strategies, opt)
+		want, _ := sim.NewRunState(strategies, opt)
+		for i, v := range vals {
+			got.AddSessionBuffered(int64(i), "s", v)
+			want.AddSessionReference(v)
+			if i%37 == 5 || i == 31 || i == 63 {
+				if got.Buffered() == 0 && i%37 == 5 {
+					t.Fatalf("session %d: nothing buffered mid-batch", i)
+				}
+				_ = got.Outcomes(strategies) // a read flushes
+				if got.Buffered() != 0 {
+					t.Fatalf("session %d: %d sessions still buffered after a read", i, got.Buffered())
+				}
+				if !bytes.Equal(seriesBytes(t, got), seriesBytes(t, want)) {
+					t.Fatalf("baseline %d, after %d sessions: batched state differs from the reference", baseline, i+1)
+				}
+			}
+		}
+		// A merge flushes both sides.
+		empty, _ := sim.NewRunState(strategies, opt)
+		if err := empty.Merge(got); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(seriesBytes(t, got), seriesBytes(t, want)) {
+			t.Fatalf("baseline %d: batched state differs from the reference at the end", baseline)
+		}
+	}
+}
+
+// TestCheckpointStatesMatchReference pins that a run's checkpoints, taken
+// in the middle of the collector's batches, hold every session replayed so
+// far: their series and paired descriptions encode to the bytes of a state
+// that filed those sessions' values one at a time.
+func TestCheckpointStatesMatchReference(t *testing.T) {
+	cat, sessions := genTrace(t, 75)
+	eng := benchEngine(&testing.B{}, cat)
+	all := func(yield func(*traces.Session, error) bool) {
+		for _, s := range sessions {
+			if !yield(s, nil) {
+				return
+			}
+		}
+	}
+	var checkpoints [][]byte
+	var replayed []int64
+	res, err := eng.Run(context.Background(), all, sim.RunOptions{Workers: 2, CheckpointEvery: 7,
+		Checkpoint: func(st *sim.RunState) error {
+			checkpoints = append(checkpoints, seriesBytes(t, st))
+			replayed = append(replayed, st.Replayed)
+			return nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := res.Outcomes
+	if res.Counts.SessionsSkipped != 0 || len(checkpoints) != 75/7 {
+		t.Fatalf("%d sessions skipped, %d checkpoints", res.Counts.SessionsSkipped, len(checkpoints))
+	}
+	ref, _ := sim.NewRunState(o.Strategies, res.State.Options)
+	k := 0
+	for i := range o.SessionIDs {
+		v := make([][sim.NumMetrics]float64, len(o.Strategies))
+		for s := range v {
+			for m := range sim.NumMetrics {
+				v[s][m] = o.Values[s][m][i]
+			}
+		}
+		ref.AddSessionReference(v)
+		if k < len(replayed) && int64(i+1) == replayed[k] {
+			if !bytes.Equal(checkpoints[k], seriesBytes(t, ref)) {
+				t.Fatalf("checkpoint after %d sessions differs from the reference", replayed[k])
+			}
+			k++
+		}
+	}
+	if k != len(checkpoints) || !bytes.Equal(seriesBytes(t, res.State), seriesBytes(t, ref)) {
+		t.Fatalf("%d of %d checkpoints compared; final state equal: %v", k, len(checkpoints),
+			bytes.Equal(seriesBytes(t, res.State), seriesBytes(t, ref)))
 	}
 }

@@ -1,0 +1,132 @@
+package streamstats
+
+import "math"
+
+// A run files one value into each of hundreds of series per session, so
+// a value-at-a-time Add loads each series' state (sums, sketch bins) from
+// memory every time. The batch methods below take many values of one
+// series at once and leave exactly what the same values added one by one,
+// in order, leave: the same partials bit for bit (the sums are added in
+// the same order, through the same one-partial fast path and the same
+// general loop), the same min, max and Integral (the same folds), the same
+// sketch bins (a bin count is a sum of whole numbers far below 2⁵³, so
+// adding k at once equals adding 1 k times), hence the same encoding.
+
+// sumRun adds values to a Sum in order, holding a single partial in a
+// local while the one-partial fast path of Sum.Add applies. done must be
+// called before the Sum is read.
+type sumRun struct {
+	s   *Sum
+	p   float64 // the single partial while one
+	one bool
+}
+
+func newSumRun(s *Sum) sumRun {
+	r := sumRun{s: s, one: len(s.Partials) == 1}
+	if r.one {
+		r.p = s.Partials[0]
+	}
+	return r
+}
+
+// add is Sum.Add(x).
+func (r *sumRun) add(x float64) {
+	if r.one {
+		a, b := x, r.p
+		if math.Abs(a) < math.Abs(b) {
+			a, b = b, a
+		}
+		hi := a + b
+		if b-(hi-a) == 0 {
+			r.p = hi
+			return
+		}
+		r.s.Partials[0] = r.p
+	}
+	r.s.Add(x)
+	r.one = len(r.s.Partials) == 1
+	if r.one {
+		r.p = r.s.Partials[0]
+	}
+}
+
+// addSquare is Sum.AddSquare(x).
+func (r *sumRun) addSquare(x float64) {
+	p := x * x
+	r.add(p)
+	if e := math.FMA(x, x, -p); e != 0 && !math.IsInf(p, 0) {
+		r.add(e)
+	}
+}
+
+func (r *sumRun) done() {
+	if r.one {
+		r.s.Partials[0] = r.p
+	}
+}
+
+// AddBatch adds the values of xs in order: the series is left exactly as
+// calling Add for each would leave it.
+func (s *Series) AddBatch(xs []float64) {
+	if len(xs) == 0 {
+		return
+	}
+	s.N += int64(len(xs))
+	sum, sq := newSumRun(&s.Sum), newSumRun(&s.SumSq)
+	lo, hi, integral := s.Min, s.Max, s.Integral
+	for _, x := range xs {
+		sum.add(x)
+		sq.addSquare(x)
+		lo = min(lo, x)
+		hi = max(hi, x)
+		integral = integral && x == math.Trunc(x)
+	}
+	sum.done()
+	sq.done()
+	s.Min, s.Max, s.Integral = lo, hi, integral
+	s.sketchAll(xs)
+}
+
+// sketchAll adds the finite values of xs to the sketch, each run of equal
+// values as one weighted add.
+func (s *Series) sketchAll(xs []float64) {
+	for i := 0; i < len(xs); {
+		x := xs[i]
+		j := i + 1
+		for j < len(xs) && xs[j] == x { // ±0 both go to the zero count
+			j++
+		}
+		if x-x == 0 { // finite
+			_ = s.sketch.AddWithCount(x, float64(j-i)) // cannot fail on a finite value
+		}
+		i = j
+	}
+}
+
+// AddBatch adds the pairs (as[i], bs[i]) in order (len(bs) ≥ len(as)):
+// the description is left exactly as calling Add for each would leave it.
+// diffs is scratch space of at least len(as) values.
+func (p *Paired) AddBatch(as, bs, diffs []float64, tolerance float64, lowerIsBetter bool) {
+	if len(as) == 0 {
+		return
+	}
+	bs, diffs = bs[:len(as)], diffs[:len(as)]
+	sum := newSumRun(&p.DiffSum)
+	for i, a := range as {
+		b := bs[i]
+		d := a - b
+		switch {
+		case math.Abs(d) <= tolerance*math.Max(math.Abs(a), math.Abs(b)):
+			p.Equal++
+		case (d < 0) == lowerIsBetter:
+			p.Better++
+		default:
+			p.Worse++
+		}
+		diffs[i] = d
+		sum.add(a)
+		sum.add(-b)
+	}
+	sum.done()
+	p.Diff.AddBatch(diffs)
+}

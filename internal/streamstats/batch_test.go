@@ -1,0 +1,193 @@
+package streamstats
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// batchStreams are the fast-path streams plus streams shaped like a run's
+// metrics (long runs of zeros and of one value, small counts, fractions)
+// and adversarial ones (NaN, ±Inf, -0, huge, tiny and subnormal values).
+func batchStreams() []struct {
+	name string
+	xs   []float64
+} {
+	rng := rand.New(rand.NewPCG(11, 12))
+	negz := math.Copysign(0, -1)
+	gen := func(n int, f func(i int) float64) []float64 {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = f(i)
+		}
+		return xs
+	}
+	special := []float64{0, negz, 1, -1, math.NaN(), math.Inf(1), math.Inf(-1), math.MaxFloat64, -math.MaxFloat64,
+		math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64, 0x1p-1022, 1e-300, 1e300, 0.1, 1 << 53, 1<<53 + 2, 3.5}
+	out := fastPathStreams()
+	out = append(out, []struct {
+		name string
+		xs   []float64
+	}{
+		{"zeros", make([]float64, 100)},
+		{"negative zeros then zeros", slices.Concat(slices.Repeat([]float64{negz}, 40), make([]float64, 40), []float64{negz})},
+		{"one value", slices.Repeat([]float64{1234}, 77)},
+		{"small counts", gen(500, func(int) float64 { return float64(rng.IntN(4)) })},
+		{"mostly zero counts", gen(500, func(int) float64 {
+			if rng.IntN(5) == 0 {
+				return float64(rng.IntN(30))
+			}
+			return 0
+		})},
+		{"milliseconds", gen(500, func(int) float64 { return math.Round(rng.ExpFloat64()*2e5) / 1000 })},
+		{"ratios", gen(500, func(int) float64 { return rng.Float64() })},
+		{"signed fractions", gen(500, func(int) float64 { return (rng.Float64() - 0.5) * math.Pow(10, float64(rng.IntN(30)-15)) })},
+		{"specials at random", gen(600, func(int) float64 { return special[rng.IntN(len(special))] })},
+		{"specials in runs", gen(600, func(i int) float64 { return special[(i/7)%len(special)] })},
+	}...)
+	return out
+}
+
+// batchSizes cuts n values into batches: single values, small, the run's
+// batch, and random sizes.
+func batchSizes(n int, rng *rand.Rand) [][]int {
+	cuts := [][]int{}
+	for _, size := range []int{1, 2, 7, 32, n + 1} {
+		var c []int
+		for i := 0; i < n; i += size {
+			c = append(c, min(size, n-i))
+		}
+		cuts = append(cuts, c)
+	}
+	var c []int
+	for i := 0; i < n; {
+		k := min(rng.IntN(40), n-i)
+		c = append(c, k) // 0 too: an empty batch changes nothing
+		i += k
+	}
+	return append(cuts, c)
+}
+
+func encodeSeries(t *testing.T, s *Series) []byte {
+	t.Helper()
+	b, err := s.GobEncode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func sameSum(a, b *Sum) bool {
+	return sameBits(a.Partials, b.Partials) && sameFloat(a.Special, b.Special)
+}
+
+func sameSeries(t *testing.T, got, want *Series) {
+	t.Helper()
+	if got.N != want.N || !sameFloat(got.Min, want.Min) || !sameFloat(got.Max, want.Max) || got.Integral != want.Integral {
+		t.Fatalf("n, min, max, integral = %d %v %v %v, want %d %v %v %v",
+			got.N, got.Min, got.Max, got.Integral, want.N, want.Min, want.Max, want.Integral)
+	}
+	if !sameSum(&got.Sum, &want.Sum) || !sameSum(&got.SumSq, &want.SumSq) {
+		t.Fatalf("sums %v %v, want %v %v", got.Sum, got.SumSq, want.Sum, want.SumSq)
+	}
+	if !bytes.Equal(encodeSeries(t, got), encodeSeries(t, want)) {
+		t.Fatal("encoding differs from the encoding of values added one by one")
+	}
+}
+
+// TestSeriesAddBatchMatchesAdd pins Series.AddBatch to Series.Add: for
+// every stream and every way of cutting it into batches (mixed with single
+// adds), the count, min, max (bit for bit: NaN, -0), Integral, the sums'
+// partials and the encoding (sketch bins and zero count) are those of
+// adding the values one by one, also when the series is read mid-stream.
+func TestSeriesAddBatchMatchesAdd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, tc := range batchStreams() {
+		t.Run(tc.name, func(t *testing.T) {
+			want := newSeries(t, 0)
+			for _, x := range tc.xs {
+				want.Add(x)
+			}
+			for ci, cut := range batchSizes(len(tc.xs), rng) {
+				got := newSeries(t, 0)
+				i := 0
+				for bi, k := range cut {
+					if k == 1 && bi%2 == 0 {
+						got.Add(tc.xs[i]) // single adds between batches
+					} else {
+						got.AddBatch(tc.xs[i : i+k])
+					}
+					i += k
+					if bi == len(cut)/2 {
+						_ = got.Quantile(0.5) // a read mid-stream
+					}
+				}
+				t.Logf("cut %d: %d batches", ci, len(cut))
+				sameSeries(t, got, want)
+			}
+		})
+	}
+}
+
+// TestPairedAddBatchMatchesAdd pins Paired.AddBatch to Paired.Add: the
+// counts by sign, the exact Σa − Σb (partials bit for bit) and the series
+// of differences (its encoding) are those of adding the pairs one by one,
+// for both directions of "better" and for tolerances 0 and 1e-9.
+func TestPairedAddBatchMatchesAdd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	streams := batchStreams()
+	for i, tc := range streams {
+		as := tc.xs
+		// b: another stream, or a perturbation of a (many exact ties).
+		other := streams[(i+5)%len(streams)].xs
+		bs := make([]float64, len(as))
+		for j := range bs {
+			switch j % 3 {
+			case 0:
+				bs[j] = as[j]
+			case 1:
+				bs[j] = other[j%len(other)]
+			default:
+				bs[j] = as[j] * (1 + 1e-12)
+			}
+		}
+		for _, tol := range []float64{0, 1e-9} {
+			for _, lower := range []bool{true, false} {
+				t.Run(tc.name, func(t *testing.T) {
+					want, err := NewPaired(0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for j := range as {
+						want.Add(as[j], bs[j], tol, lower)
+					}
+					for _, cut := range batchSizes(len(as), rng) {
+						got, _ := NewPaired(0)
+						diffs := make([]float64, 40)
+						j := 0
+						for _, k := range cut {
+							if k > len(diffs) {
+								diffs = make([]float64, k)
+							}
+							got.AddBatch(as[j:j+k], bs[j:], diffs, tol, lower)
+							j += k
+						}
+						if got.Better != want.Better || got.Worse != want.Worse || got.Equal != want.Equal {
+							t.Fatalf("better, worse, equal = %d %d %d, want %d %d %d",
+								got.Better, got.Worse, got.Equal, want.Better, want.Worse, want.Equal)
+						}
+						if !sameSum(&got.DiffSum, &want.DiffSum) {
+							t.Fatalf("Σa − Σb partials %v, want %v", got.DiffSum, want.DiffSum)
+						}
+						sameSeries(t, got.Diff, want.Diff)
+						if !bytes.Equal(gobBytes(t, got), gobBytes(t, want)) {
+							t.Fatal("paired encoding differs")
+						}
+					}
+				})
+			}
+		}
+	}
+}
