@@ -1,6 +1,12 @@
 package streamstats
 
-import "math"
+import (
+	"math"
+
+	"github.com/DataDog/sketches-go/ddsketch"
+	"github.com/DataDog/sketches-go/ddsketch/mapping"
+	"github.com/DataDog/sketches-go/ddsketch/store"
+)
 
 // A run files one value into each of hundreds of series per session, so
 // a value-at-a-time Add loads each series' state (sums, sketch bins) from
@@ -90,6 +96,10 @@ func (s *Series) AddBatch(xs []float64) {
 // sketchAll adds the finite values of xs to the sketch, each run of equal
 // values as one weighted add.
 func (s *Series) sketchAll(xs []float64) {
+	if !s.direct.checked {
+		s.direct = newDirectSketch(s.sketch)
+	}
+	d := &s.direct
 	for i := 0; i < len(xs); {
 		x := xs[i]
 		j := i + 1
@@ -97,9 +107,50 @@ func (s *Series) sketchAll(xs []float64) {
 			j++
 		}
 		if x-x == 0 { // finite
-			_ = s.sketch.AddWithCount(x, float64(j-i)) // cannot fail on a finite value
+			d.add(s.sketch, x, float64(j-i))
 		}
 		i = j
+	}
+}
+
+// directSketch holds a sketch's mapping and stores by their concrete types,
+// so that a value goes to its bin without the sketch's interface calls;
+// nil fields (other types) send values through the sketch's own method.
+type directSketch struct {
+	m          *mapping.LogarithmicMapping
+	pos, neg   *store.DenseStore
+	minV, maxV float64 // the mapping's indexable range
+	checked    bool
+}
+
+func newDirectSketch(sk *ddsketch.DDSketch) directSketch {
+	d := directSketch{checked: true}
+	m, ok1 := sk.IndexMapping.(*mapping.LogarithmicMapping)
+	pos, ok2 := sk.GetPositiveValueStore().(*store.DenseStore)
+	neg, ok3 := sk.GetNegativeValueStore().(*store.DenseStore)
+	if ok1 && ok2 && ok3 {
+		d.m, d.pos, d.neg = m, pos, neg
+		d.minV, d.maxV = m.MinIndexableValue(), m.MaxIndexableValue()
+	}
+	return d
+}
+
+// add is sk.AddWithCount(x, count) for a finite x and a count > 0: the
+// same tests in the same order (DDSketch.AddWithCount), the same bin.
+func (d *directSketch) add(sk *ddsketch.DDSketch, x, count float64) {
+	switch {
+	case d.m == nil:
+		_ = sk.AddWithCount(x, count) // cannot fail on a finite value
+	case x > d.minV:
+		if x <= d.maxV {
+			d.pos.AddWithCount(d.m.Index(x), count)
+		}
+	case x < -d.minV:
+		if x >= -d.maxV {
+			d.neg.AddWithCount(d.m.Index(-x), count)
+		}
+	default: // zero or too small to index: the zero count
+		_ = sk.AddWithCount(x, count)
 	}
 }
 

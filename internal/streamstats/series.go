@@ -35,6 +35,8 @@ type Series struct {
 	// contents do not depend on the batching (bin counts are sums of 1s).
 	pend  [pendMax]float64
 	npend int
+	// direct reaches the sketch's bins for AddBatch (set on first use).
+	direct directSketch
 }
 
 // pendMax is the number of values a Series batches before sketching them.
