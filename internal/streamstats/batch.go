@@ -35,33 +35,44 @@ func newSumRun(s *Sum) sumRun {
 	return r
 }
 
-// add is Sum.Add(x).
+// add is Sum.Add(x). The loops call fast then slow themselves, so that
+// the fast path is inlined into them.
 func (r *sumRun) add(x float64) {
+	if !r.fast(x) {
+		r.slow(x)
+	}
+}
+
+// fast is Sum.Add's fast path (x plus the single partial p is exact: the
+// new partial is x + p), tested in a form small enough to be inlined:
+// sumIsExact(x, p, x+p) holds exactly when Sum.Add's rounding error is zero
+// (TestExactSumMatchesFastTwoSum). It reports whether it added x.
+func (r *sumRun) fast(x float64) bool {
+	if hi := x + r.p; r.one && sumIsExact(x, r.p, hi) {
+		r.p = hi
+		return true
+	}
+	return false
+}
+
+// sumIsExact reports whether hi = x + p rounded is the exact sum: then
+// hi − x and hi − p are the exact p and x. Conversely, of the two
+// differences the one taking the larger-magnitude operand is exact
+// (Sterbenz, as in Fast2Sum), so its equality means hi − x = p exactly.
+// A NaN, an infinity or an overflow fails it, as it fails Sum.Add's test.
+func sumIsExact(x, p, hi float64) bool {
+	return hi-x == p && hi-p == x
+}
+
+// slow is Sum.Add(x) once the fast path does not apply.
+func (r *sumRun) slow(x float64) {
 	if r.one {
-		a, b := x, r.p
-		if math.Abs(a) < math.Abs(b) {
-			a, b = b, a
-		}
-		hi := a + b
-		if b-(hi-a) == 0 {
-			r.p = hi
-			return
-		}
 		r.s.Partials[0] = r.p
 	}
 	r.s.Add(x)
 	r.one = len(r.s.Partials) == 1
 	if r.one {
 		r.p = r.s.Partials[0]
-	}
-}
-
-// addSquare is Sum.AddSquare(x).
-func (r *sumRun) addSquare(x float64) {
-	p := x * x
-	r.add(p)
-	if e := math.FMA(x, x, -p); e != 0 && !math.IsInf(p, 0) {
-		r.add(e)
 	}
 }
 
@@ -81,8 +92,17 @@ func (s *Series) AddBatch(xs []float64) {
 	sum, sq := newSumRun(&s.Sum), newSumRun(&s.SumSq)
 	lo, hi, integral := s.Min, s.Max, s.Integral
 	for _, x := range xs {
-		sum.add(x)
-		sq.addSquare(x)
+		if !sum.fast(x) {
+			sum.slow(x)
+		}
+		// sq.AddSquare(x): x·x, then its rounding error when not zero.
+		p := x * x
+		if !sq.fast(p) {
+			sq.slow(p)
+		}
+		if e := math.FMA(x, x, -p); e != 0 && !math.IsInf(p, 0) {
+			sq.add(e)
+		}
 		lo = min(lo, x)
 		hi = max(hi, x)
 		integral = integral && x == math.Trunc(x)
@@ -175,8 +195,12 @@ func (p *Paired) AddBatch(as, bs, diffs []float64, tolerance float64, lowerIsBet
 			p.Worse++
 		}
 		diffs[i] = d
-		sum.add(a)
-		sum.add(-b)
+		if !sum.fast(a) {
+			sum.slow(a)
+		}
+		if !sum.fast(-b) {
+			sum.slow(-b)
+		}
 	}
 	sum.done()
 	p.Diff.AddBatch(diffs)

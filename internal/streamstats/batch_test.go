@@ -2,10 +2,15 @@ package streamstats
 
 import (
 	"bytes"
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/DataDog/sketches-go/ddsketch"
+	"github.com/DataDog/sketches-go/ddsketch/mapping"
+	"github.com/DataDog/sketches-go/ddsketch/store"
 )
 
 // batchStreams are the fast-path streams plus streams shaped like a run's
@@ -188,6 +193,93 @@ func TestPairedAddBatchMatchesAdd(t *testing.T) {
 					}
 				})
 			}
+		}
+	}
+}
+
+// TestSumIsExactMatchesFastTwoSum pins the test of sumRun's inlined fast
+// path to Sum.Add's: sumIsExact(x, p, x+p) holds exactly when the Fast2Sum
+// rounding error (larger magnitude first) is zero, on random pairs of every
+// magnitude and on NaN, infinities, signed zeros, subnormals, and sums that
+// overflow or sit at the edge of overflow.
+func TestSumIsExactMatchesFastTwoSum(t *testing.T) {
+	fast2Sum := func(x, p float64) bool {
+		a, b := x, p
+		if math.Abs(a) < math.Abs(b) {
+			a, b = b, a
+		}
+		hi := a + b
+		return b-(hi-a) == 0
+	}
+	special := []float64{0, math.Copysign(0, -1), 1, -1, 0.5, 3, math.NaN(), math.Inf(1), math.Inf(-1),
+		math.MaxFloat64, -math.MaxFloat64, math.Nextafter(math.MaxFloat64, 0), 0x1p1023, -0x1p1023,
+		math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64, 0x1p-1022, 1 << 53, 1<<53 + 2, -(1 << 53), 0.1, 1e300, 1e-300}
+	check := func(x, p float64) {
+		if got, want := sumIsExact(x, p, x+p), fast2Sum(x, p); got != want {
+			t.Fatalf("x=%v p=%v: sumIsExact %v, Fast2Sum error zero %v", x, p, got, want)
+		}
+	}
+	for _, x := range special {
+		for _, p := range special {
+			check(x, p)
+		}
+	}
+	rng := rand.New(rand.NewPCG(21, 22))
+	randFloat := func() float64 {
+		switch rng.IntN(4) {
+		case 0: // any bit pattern
+			return math.Float64frombits(rng.Uint64())
+		case 1: // whole numbers
+			return float64(rng.Int64N(1<<55) - 1<<54)
+		case 2: // a special value, nudged
+			return math.Nextafter(special[rng.IntN(len(special))], rng.NormFloat64())
+		default:
+			return rng.NormFloat64() * math.Pow(2, float64(rng.IntN(120)-60))
+		}
+	}
+	for range 1_000_000 {
+		x, p := randFloat(), randFloat()
+		check(x, p)
+		check(x, -x+p*1e-17) // near cancellation
+		check(x, math.Ldexp(p, -rng.IntN(60)))
+	}
+}
+
+// TestAddBatchOtherSketchTypes pins AddBatch's fallback: a sketch whose
+// stores are not dense stores (directSketch cannot reach its bins) gets
+// its values through the sketch's own method, with the bins adding them
+// one by one gives.
+func TestAddBatchOtherSketchTypes(t *testing.T) {
+	m, err := mapping.NewLogarithmicMapping(DefaultRelativeAccuracy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sparse := func() *Series {
+		s := newSeries(t, 0)
+		s.sketch = ddsketch.NewDDSketch(m, store.NewSparseStore(), store.NewSparseStore())
+		return s
+	}
+	for _, tc := range batchStreams() {
+		got, want := sparse(), sparse()
+		for _, x := range tc.xs {
+			want.Add(x)
+		}
+		for i := 0; i < len(tc.xs); i += 32 {
+			got.AddBatch(tc.xs[i:min(i+32, len(tc.xs))])
+		}
+		if got.direct.m != nil || !got.direct.checked && len(tc.xs) > 0 {
+			t.Fatalf("%s: direct path taken for sparse stores", tc.name)
+		}
+		// A sparse store encodes its bins in map order: compare them sorted.
+		bins := func(s *Series) [][2]float64 {
+			s.flush()
+			var out [][2]float64
+			s.sketch.ForEach(func(v, c float64) bool { out = append(out, [2]float64{v, c}); return false })
+			slices.SortFunc(out, func(a, b [2]float64) int { return cmp.Compare(a[0], b[0]) })
+			return append(out, [2]float64{s.sketch.GetZeroCount(), s.sketch.GetCount()})
+		}
+		if g, w := bins(got), bins(want); !slices.Equal(g, w) {
+			t.Errorf("%s: sketch bins %v, adding one by one gives %v", tc.name, g, w)
 		}
 	}
 }
