@@ -114,10 +114,26 @@ type RunState struct {
 	// the run before a checkpoint and when it ends.
 	pend  []float64
 	npend int
+	cols  []float64 // flush's scratch space: three columns
 }
 
-// collectBatch is the number of sessions add buffers before flushing.
-const collectBatch = 32
+// collectValues bounds the values add buffers (2 MiB): the batch holds
+// up to collectValues / (strategies × NumMetrics) sessions, within
+// [minCollectBatch, maxCollectBatch]. A large batch lets a series' sketch
+// bins (kilobytes each, megabytes for all series: more than a core's
+// cache) be loaded once for many values. The buffer starts at
+// minCollectBatch sessions and doubles each time it fills, so a small run
+// does not allocate it whole.
+const (
+	collectValues   = 1 << 18
+	minCollectBatch = 32
+	maxCollectBatch = 1024
+)
+
+// collectBatch returns the largest number of sessions add buffers.
+func (st *RunState) collectBatch() int {
+	return min(max(collectValues/(len(st.Strategies)*NumMetrics), minCollectBatch), maxCollectBatch)
+}
 
 // NewRunState returns the empty state of a run of strategies.
 func NewRunState(strategies []Strategy, opt SummaryOptions) (*RunState, error) {
@@ -216,7 +232,7 @@ func (st *RunState) add(r *jobResult) {
 	key := mix(hashString(r.id), uint64(r.idx))
 	W := S * NumMetrics
 	if st.pend == nil {
-		st.pend = make([]float64, collectBatch*W)
+		st.pend = make([]float64, min(minCollectBatch, st.collectBatch())*W)
 	}
 	row := st.pend[st.npend*W : (st.npend+1)*W]
 	st.npend++
@@ -263,9 +279,20 @@ func (st *RunState) add(r *jobResult) {
 	st.Replayed++
 	st.StepsRemoved += int64(r.removed)
 	st.Resolution.Merge(&r.resol)
-	if st.npend == collectBatch {
+	if (st.npend+1)*W > len(st.pend) {
 		st.flush()
+		if n := len(st.pend) / W; n < st.collectBatch() {
+			st.pend = make([]float64, min(2*n, st.collectBatch())*W)
+		}
 	}
+}
+
+// scratch returns three columns of n values.
+func (st *RunState) scratch(n int) (col, base, diffs []float64) {
+	if len(st.cols) < 3*n {
+		st.cols = make([]float64, 3*n)
+	}
+	return st.cols[:n], st.cols[n : 2*n], st.cols[2*n : 3*n]
 }
 
 // flush files the buffered sessions' values into Series and Paired, a
@@ -280,12 +307,12 @@ func (st *RunState) flush() {
 	S := len(st.Strategies)
 	W := S * NumMetrics
 	b := st.Options.Baseline
-	var col, base, diffs [collectBatch]float64
+	col, base, diffs := st.scratch(n)
 	for m := range NumMetrics {
 		for k := range n {
 			base[k] = st.pend[k*W+b*NumMetrics+m]
 		}
-		st.Series[b][m].AddBatch(base[:n])
+		st.Series[b][m].AddBatch(base)
 		for s := range S {
 			if s == b {
 				continue
@@ -293,8 +320,8 @@ func (st *RunState) flush() {
 			for k := range n {
 				col[k] = st.pend[k*W+s*NumMetrics+m]
 			}
-			st.Series[s][m].AddBatch(col[:n])
-			st.Paired[s][m].AddBatch(col[:n], base[:n], diffs[:n], st.Options.EqualTolerance, Metrics[m].LowerIsBetter)
+			st.Series[s][m].AddBatch(col)
+			st.Paired[s][m].AddBatch(col, base, diffs, st.Options.EqualTolerance, Metrics[m].LowerIsBetter)
 		}
 	}
 }

@@ -32,3 +32,9 @@ func (st *RunState) AddSessionReference(values [][NumMetrics]float64) {
 		}
 	}
 }
+
+// CollectBatch returns the number of sessions add buffers.
+func (st *RunState) CollectBatch() int { return st.collectBatch() }
+
+// MinCollectBatch is the number of sessions add's buffer starts with.
+const MinCollectBatch = minCollectBatch

@@ -196,10 +196,11 @@ func BenchmarkRunStateCollect(b *testing.B) {
 
 // collectValues returns n sessions' values under S strategies, shaped like
 // a run's (zeros, counts, fractions, values equal to the baseline's) with
-// NaN, ±Inf, -0, huge and tiny values among them.
+// NaN, ±Inf, -0, large, small and subnormal values among them (within a
+// few decades: a sketch spans the range of its values).
 func collectValues(n, S int, seed uint64) [][][sim.NumMetrics]float64 {
 	rng := rand.New(rand.NewPCG(seed, 17))
-	special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1), 1e300, -1e-300, 0x1p-1074}
+	special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1), 1e12, -1e-6, 0x1p-1074}
 	out := make([][][sim.NumMetrics]float64, n)
 	for i := range out {
 		out[i] = make([][sim.NumMetrics]float64, S)
@@ -251,16 +252,28 @@ func TestBatchedCollectMatchesReference(t *testing.T) {
 	strategies := stateStrategies(S)
 	for _, baseline := range []int{0, 3} {
 		opt := sim.SummaryOptions{ExactSessions: 20, EqualTolerance: 1e-9, Seed: 4, Baseline: baseline}
-		vals := collectValues(150, S, uint64(baseline))
 		got, _ := sim.NewRunState(strategies, opt)
 		want, _ := sim.NewRunState(strategies, opt)
+		batch := got.CollectBatch()
+		vals := collectValues(2*batch+batch/2, S, uint64(baseline))
+		// The buffer starts at MinCollectBatch sessions and doubles up to
+		// batch each time it fills.
+		since, size := 0, sim.MinCollectBatch // sessions added since the batch was last filed
 		for i, v := range vals {
 			got.AddSessionBuffered(int64(i), "s", v)
 			want.AddSessionReference(v)
-			if i%37 == 5 || i == 31 || i == 63 {
-				if got.Buffered() == 0 && i%37 == 5 {
-					t.Fatalf("session %d: nothing buffered mid-batch", i)
+			if since++; since == size {
+				if got.Buffered() != 0 {
+					t.Fatalf("a full batch (%d sessions) was not filed: %d buffered", size, got.Buffered())
 				}
+				since, size = 0, min(2*size, batch)
+			}
+			// Reads mid-batch, and one just after a full batch.
+			if i == batch/3 || i == 2*batch+7 || i == batch {
+				if got.Buffered() != since {
+					t.Fatalf("session %d: %d buffered, want %d", i, got.Buffered(), since)
+				}
+				since = 0
 				_ = got.Outcomes(strategies) // a read flushes
 				if got.Buffered() != 0 {
 					t.Fatalf("session %d: %d sessions still buffered after a read", i, got.Buffered())
