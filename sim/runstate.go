@@ -121,9 +121,9 @@ type RunState struct {
 // up to collectValues / (strategies × NumMetrics) sessions, within
 // [minCollectBatch, maxCollectBatch]. A large batch lets a series' sketch
 // bins (kilobytes each, megabytes for all series: more than a core's
-// cache) be loaded once for many values. The buffer starts at
-// minCollectBatch sessions and doubles each time it fills, so a small run
-// does not allocate it whole.
+// cache) be loaded once for many values. The buffer holds
+// minCollectBatch sessions until it first fills, so a small run does not
+// allocate it whole.
 const (
 	collectValues   = 1 << 18
 	minCollectBatch = 32
@@ -281,8 +281,8 @@ func (st *RunState) add(r *jobResult) {
 	st.Resolution.Merge(&r.resol)
 	if (st.npend+1)*W > len(st.pend) {
 		st.flush()
-		if n := len(st.pend) / W; n < st.collectBatch() {
-			st.pend = make([]float64, min(2*n, st.collectBatch())*W)
+		if len(st.pend) < st.collectBatch()*W {
+			st.pend = make([]float64, st.collectBatch()*W)
 		}
 	}
 }

@@ -256,8 +256,8 @@ func TestBatchedCollectMatchesReference(t *testing.T) {
 		want, _ := sim.NewRunState(strategies, opt)
 		batch := got.CollectBatch()
 		vals := collectValues(2*batch+batch/2, S, uint64(baseline))
-		// The buffer starts at MinCollectBatch sessions and doubles up to
-		// batch each time it fills.
+		// The buffer holds MinCollectBatch sessions until it first fills,
+		// then batch.
 		since, size := 0, sim.MinCollectBatch // sessions added since the batch was last filed
 		for i, v := range vals {
 			got.AddSessionBuffered(int64(i), "s", v)
@@ -266,7 +266,7 @@ func TestBatchedCollectMatchesReference(t *testing.T) {
 				if got.Buffered() != 0 {
 					t.Fatalf("a full batch (%d sessions) was not filed: %d buffered", size, got.Buffered())
 				}
-				since, size = 0, min(2*size, batch)
+				since, size = 0, batch
 			}
 			// Reads mid-batch, and one just after a full batch.
 			if i == batch/3 || i == 2*batch+7 || i == batch {

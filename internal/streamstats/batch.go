@@ -18,19 +18,23 @@ import (
 // sketch bins (a bin count is a sum of whole numbers far below 2⁵³, so
 // adding k at once equals adding 1 k times), hence the same encoding.
 
-// sumRun adds values to a Sum in order, holding a single partial in a
-// local while the one-partial fast path of Sum.Add applies. done must be
-// called before the Sum is read.
+// sumRun adds values to a Sum in order, holding up to maxRunPartials
+// partials in locals (a sum of fractions keeps two or three), so that an
+// add reads and writes no slice; done must be called before the Sum is
+// read. It runs Sum.Add's algorithm step for step (the fast path, then
+// Shewchuk's loop), so the partials are those Sum.Add leaves.
 type sumRun struct {
-	s   *Sum
-	p   float64 // the single partial while one
-	one bool
+	s *Sum
+	p [maxRunPartials]float64
+	n int // partials held in p; -1: they are in s.Partials (too many)
 }
 
+const maxRunPartials = 4
+
 func newSumRun(s *Sum) sumRun {
-	r := sumRun{s: s, one: len(s.Partials) == 1}
-	if r.one {
-		r.p = s.Partials[0]
+	r := sumRun{s: s, n: -1}
+	if len(s.Partials) <= maxRunPartials {
+		r.n = copy(r.p[:], s.Partials)
 	}
 	return r
 }
@@ -46,10 +50,10 @@ func (r *sumRun) add(x float64) {
 // fast is Sum.Add's fast path (x plus the single partial p is exact: the
 // new partial is x + p), tested in a form small enough to be inlined:
 // sumIsExact(x, p, x+p) holds exactly when Sum.Add's rounding error is zero
-// (TestExactSumMatchesFastTwoSum). It reports whether it added x.
+// (TestSumIsExactMatchesFastTwoSum). It reports whether it added x.
 func (r *sumRun) fast(x float64) bool {
-	if hi := x + r.p; r.one && sumIsExact(x, r.p, hi) {
-		r.p = hi
+	if hi := x + r.p[0]; r.n == 1 && sumIsExact(x, r.p[0], hi) {
+		r.p[0] = hi
 		return true
 	}
 	return false
@@ -64,21 +68,44 @@ func sumIsExact(x, p, hi float64) bool {
 	return hi-x == p && hi-p == x
 }
 
-// slow is Sum.Add(x) once the fast path does not apply.
+// slow is Sum.Add(x) once the fast path does not apply: Sum.Add's general
+// part on the local partials.
 func (r *sumRun) slow(x float64) {
-	if r.one {
-		r.s.Partials[0] = r.p
+	if r.n < 0 {
+		r.s.Add(x)
+		return
 	}
-	r.s.Add(x)
-	r.one = len(r.s.Partials) == 1
-	if r.one {
-		r.p = r.s.Partials[0]
+	if x-x != 0 { // infinite or NaN
+		r.s.Special += x
+		return
 	}
+	i := 0
+	for j := range r.n {
+		y := r.p[j]
+		if math.Abs(x) < math.Abs(y) {
+			x, y = y, x
+		}
+		hi := x + y
+		lo := y - (hi - x)
+		if lo != 0 {
+			r.p[i] = lo
+			i++
+		}
+		x = hi
+	}
+	if i < maxRunPartials {
+		r.p[i] = x
+		r.n = i + 1
+		return
+	}
+	// One partial more than the locals hold: from now on in s.Partials.
+	r.s.Partials = append(append(r.s.Partials[:0], r.p[:i]...), x)
+	r.n = -1
 }
 
 func (r *sumRun) done() {
-	if r.one {
-		r.s.Partials[0] = r.p
+	if r.n >= 0 {
+		r.s.Partials = append(r.s.Partials[:0], r.p[:r.n]...)
 	}
 }
 

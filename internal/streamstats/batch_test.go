@@ -51,6 +51,11 @@ func batchStreams() []struct {
 		{"signed fractions", gen(500, func(int) float64 { return (rng.Float64() - 0.5) * math.Pow(10, float64(rng.IntN(30)-15)) })},
 		{"specials at random", gen(600, func(int) float64 { return special[rng.IntN(len(special))] })},
 		{"specials in runs", gen(600, func(i int) float64 { return special[(i/7)%len(special)] })},
+		// Magnitudes 2^-480 … 2^480: the exact sum needs more partials than
+		// sumRun holds in locals, so the batch spills to the slice.
+		{"many partials", gen(400, func(int) float64 {
+			return math.Ldexp(rng.Float64()+0.5, 60*(rng.IntN(17)-8)) * float64(1-2*rng.IntN(2))
+		})},
 	}...)
 	return out
 }
@@ -134,6 +139,26 @@ func TestSeriesAddBatchMatchesAdd(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSumRunSpills pins that the batch tests reach sumRun's spill to the
+// slice: the "many partials" stream's sum holds more partials than sumRun
+// keeps in locals.
+func TestSumRunSpills(t *testing.T) {
+	for _, tc := range batchStreams() {
+		if tc.name != "many partials" {
+			continue
+		}
+		var s Sum
+		for _, x := range tc.xs {
+			s.Add(x)
+		}
+		if len(s.Partials) <= maxRunPartials {
+			t.Fatalf("%d partials: the stream does not make sumRun spill", len(s.Partials))
+		}
+		return
+	}
+	t.Fatal("no stream called many partials")
 }
 
 // TestPairedAddBatchMatchesAdd pins Paired.AddBatch to Paired.Add: the

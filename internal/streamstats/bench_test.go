@@ -1,6 +1,7 @@
 package streamstats
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -53,5 +54,26 @@ func BenchmarkSeriesAdd(b *testing.B) {
 				i++
 			}
 		})
+	}
+}
+
+// BenchmarkSeriesAddBatch adds the same values as BenchmarkSeriesAdd in
+// batches of 32 and of 1,024 (as the run's collector files them): ns/op is
+// per value, comparable with BenchmarkSeriesAdd's.
+func BenchmarkSeriesAddBatch(b *testing.B) {
+	for _, bs := range benchStreams {
+		for _, n := range []int{32, 1024} {
+			b.Run(fmt.Sprintf("%s/batch=%d", bs.name, n), func(b *testing.B) {
+				xs := benchValues(bs.gen)
+				s := newSeries(b, 0)
+				i := 0
+				for b.Loop() {
+					if i%n == 0 {
+						s.AddBatch(xs[i%1024 : i%1024+n])
+					}
+					i++
+				}
+			})
+		}
 	}
 }
