@@ -19,7 +19,8 @@ import (
 // adding k at once equals adding 1 k times), hence the same encoding.
 
 // sumRun adds values to a Sum in order, holding up to maxRunPartials
-// partials in locals (a sum of fractions keeps two or three), so that an
+// partials in locals (the sums of the benchmark run end with one to seven;
+// a sum of squares of fractions keeps the most), so that an
 // add reads and writes no slice; done must be called before the Sum is
 // read. It runs Sum.Add's algorithm step for step (the fast path, then
 // Shewchuk's loop), so the partials are those Sum.Add leaves.
@@ -29,7 +30,7 @@ type sumRun struct {
 	n int // partials held in p; -1: they are in s.Partials (too many)
 }
 
-const maxRunPartials = 4
+const maxRunPartials = 8
 
 func newSumRun(s *Sum) sumRun {
 	r := sumRun{s: s, n: -1}
