@@ -53,8 +53,7 @@ func (r *replayer) keywordLoad(ti *Tool) {
 		}
 		got := r.buf.got[:0]
 		if err == nil {
-			r.buf.ranked = ent.rank(r.buf.ranked[:0], q, k+len(r.st.warm.entries)+8)
-			for _, idx := range r.buf.ranked {
+			for _, idx := range ent.rank(q, k+len(r.st.warm.entries)+8) {
 				t := served[idx] // what the registry serves of ent.tools[idx]
 				if t == nil || r.isWarm(t) != nil {
 					continue
