@@ -49,6 +49,12 @@ type ranking struct {
 // the k it was asked for, or it holds every match (fewer than asked).
 func (c ranking) covers(k int) bool { return k <= c.k || len(c.ids) < c.k }
 
+// cut is Rank(query, k) of a ranking that covers k, capacity clipped.
+func (c ranking) cut(k int) []int {
+	n := min(k, len(c.ids))
+	return c.ids[:n:n]
+}
+
 // rank returns r.Rank(query, k). The result is shared with the memo: the
 // caller must not change it (its capacity is its length, so appending to
 // it copies). The memo holds its own copy of each result, so the ranker
@@ -86,23 +92,29 @@ func (e *rankerEntry) rank(query string, k int) []int {
 	return res
 }
 
-// rankNested is rank for a nested ranker: one ranking per query, asked for
-// at least minNestedK results (and twice as many as the last time when it
-// no longer covers k), cut to k.
+// rankNested is rank for a nested ranker.
 func (e *rankerEntry) rankNested(query string, k int) []int {
+	return e.ranking(query, k).cut(k)
+}
+
+// ranking returns a ranking of query by a nested ranker that covers k (at
+// most the corpus size): the memoised one, else a new one asked for at
+// least minNestedK results (and twice as many as the last time when that
+// no longer covers k). The ranking is shared with the memo: callers must
+// not change it.
+func (e *rankerEntry) ranking(query string, k int) ranking {
 	m := &e.memo
 	m.mu.RLock()
 	c, ok := m.cut[query]
 	m.mu.RUnlock()
 	if ok && c.covers(k) {
-		return c.ids[:min(k, len(c.ids)):min(k, len(c.ids))]
+		return c
 	}
 	kc := min(len(e.tools), max(k, minNestedK, 2*c.k))
 	c = ranking{ids: clipped(e.r.Rank(query, kc)), k: kc}
-	res := c.ids[:min(k, len(c.ids)):min(k, len(c.ids))]
 	size := len(query) + 8*len(c.ids) + memoOverhead
 	if size > maxMemoEntry {
-		return res
+		return c
 	}
 	m.mu.Lock()
 	if m.cut == nil {
@@ -117,7 +129,7 @@ func (e *rankerEntry) rankNested(query string, k int) []int {
 		m.bytes += size
 	}
 	m.mu.Unlock()
-	return res
+	return c
 }
 
 // makeRoom empties the memo when an entry of size bytes would exceed its
