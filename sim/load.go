@@ -52,7 +52,7 @@ func (r *replayer) keywordLoad(ti *Tool) {
 			q = retry
 		}
 		r.buf.query = append(r.buf.query[:0], q...)
-		qt := r.sessionQuery(r.buf.query)
+		qt := r.sessionQueryString(q)
 		got := r.buf.got[:0]
 		if err == nil {
 			for _, idx := range r.rank(qt, ent, q, k+len(r.st.warm.entries)+8) {

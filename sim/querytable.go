@@ -33,24 +33,41 @@ const (
 )
 
 // sessionQuery returns the index of query in the session's query table,
-// adding it; -1 when the table is full.
+// adding it (a copy); -1 when the table is full.
 func (r *replayer) sessionQuery(query []byte) int {
-	qs := r.sess.queries
-	for i := range qs {
-		if qs[i].q == string(query) {
+	for i := range r.sess.queries {
+		if r.sess.queries[i].q == string(query) {
 			return i
 		}
 	}
-	if len(qs) == maxSessionQueries || r.sess.queryBytes+len(query) > maxSessionQueryBytes {
+	return r.addQuery(len(query), func() string { return string(query) })
+}
+
+// sessionQueryString is sessionQuery for a query held in a string, which
+// the table keeps without copying it.
+func (r *replayer) sessionQueryString(query string) int {
+	for i := range r.sess.queries {
+		if r.sess.queries[i].q == query {
+			return i
+		}
+	}
+	return r.addQuery(len(query), func() string { return query })
+}
+
+// addQuery adds the query of n bytes that q returns to the table, unless
+// it is full (-1).
+func (r *replayer) addQuery(n int, q func() string) int {
+	qs := r.sess.queries
+	if len(qs) == maxSessionQueries || r.sess.queryBytes+n > maxSessionQueryBytes {
 		return -1
 	}
-	r.sess.queryBytes += len(query)
+	r.sess.queryBytes += n
 	if len(qs) < cap(qs) { // reuse the entry's memory
 		qs = qs[:len(qs)+1]
 		sq := &qs[len(qs)-1]
-		sq.q, sq.counted, sq.tok = string(query), false, 0
+		sq.q, sq.counted, sq.tok = q(), false, 0
 	} else {
-		qs = append(qs, sessionQuery{q: string(query)})
+		qs = append(qs, sessionQuery{q: q()})
 	}
 	r.sess.queries = qs
 	return len(qs) - 1

@@ -47,8 +47,11 @@ func TestQueryTableReturnsWhatUncachedReturns(t *testing.T) {
 	}
 	queries := []string{"t0", "t1", "t", `say "t"`, "select:t01,t02", "t0", "t", "none"}
 	at := map[string]int{}
-	for _, q := range queries {
+	for i, q := range queries {
 		qi := r.sessionQuery([]byte(q))
+		if i%2 == 1 {
+			qi = r.sessionQueryString(q)
+		}
 		if i, ok := at[q]; ok && i != qi {
 			t.Errorf("query %q is entry %d, then %d", q, i, qi)
 		}
