@@ -15,7 +15,7 @@ func BenchmarkRankReal(b *testing.B) {
 		b.Fatal(err)
 	}
 	ex := NewExact(docs, bm)
-	for _, k := range []int{8, 20, len(docs)} {
+	for _, k := range []int{8, 20, 32, len(docs)} {
 		b.Run("bm25/k="+strconv.Itoa(k), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
