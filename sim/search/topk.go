@@ -65,20 +65,28 @@ func topK(hs []scored, k int) []scored {
 // sortWhole is the most entries topK sorts whole.
 const sortWhole = 16
 
-// sortRanked sorts hs in rank order: by insertion when short, else with
-// slices.SortFunc.
+// sortRanked sorts hs in rank order: by binary insertion when short (a
+// search's k best), else with slices.SortFunc.
 func sortRanked(hs []scored) {
-	if len(hs) > 24 {
+	if len(hs) > 64 {
 		slices.SortFunc(hs, compareRanked)
 		return
 	}
 	for i := 1; i < len(hs); i++ {
 		x := hs[i]
-		j := i
-		for ; j > 0 && rankedBefore(x, hs[j-1]); j-- {
-			hs[j] = hs[j-1]
+		if !rankedBefore(x, hs[i-1]) {
+			continue // in place
 		}
-		hs[j] = x
+		lo, hi := 0, i-1 // x goes before the first entry it ranks before: hs[i-1] or one earlier
+		for lo < hi {
+			if m := int(uint(lo+hi) >> 1); rankedBefore(x, hs[m]) {
+				hi = m
+			} else {
+				lo = m + 1
+			}
+		}
+		copy(hs[lo+1:i+1], hs[lo:i])
+		hs[lo] = x
 	}
 }
 
