@@ -17,7 +17,9 @@ func (r *replayer) load(cold []*Tool) {
 		r.keywordLoad(ti)
 	}
 	r.buf.sel = selects
-	if len(selects) > 0 {
+	if len(selects) == 1 {
+		r.searchRoundTrip(r.selectTokens(selects[0]), selects)
+	} else if len(selects) > 0 {
 		q := append(r.buf.query[:0], "select:"...)
 		for i, ti := range selects {
 			if i > 0 {
@@ -78,10 +80,20 @@ func (r *replayer) keywordLoad(ti *Tool) {
 		return
 	}
 	v[MSearchRetries]++
-	q := append(append(r.buf.query[:0], "select:"...), ti.name...)
-	r.buf.query = q
 	r.buf.one[0] = ti
-	r.searchRoundTrip(r.callTokens(r.sessionQuery(q), q), r.buf.one[:])
+	r.searchRoundTrip(r.selectTokens(ti), r.buf.one[:])
+}
+
+// selectTokens is the size of the search call "select:NAME" for ti,
+// worked out once per tool (selects of one tool recur in every session).
+func (r *replayer) selectTokens(ti *Tool) int64 {
+	tm := r.toolMemo(ti)
+	if !tm.selectCounted {
+		q := append(append(r.buf.query[:0], "select:"...), ti.name...)
+		r.buf.query = q
+		tm.selectTok, tm.selectCounted = r.searchCallTokens(q), true
+	}
+	return tm.selectTok
 }
 
 // queryFor picks the ranked query for a needed tool: the recorded query

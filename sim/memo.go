@@ -118,6 +118,9 @@ type toolMemo struct {
 	query   string   // words joined by spaces: the name as a keyword query
 	counted bool     // nameTok is set
 	nameTok int64    // e.countText(name)
+	// selectTok is the size of the search call "select:NAME" (selectTokens).
+	selectCounted bool
+	selectTok     int64
 }
 
 func (r *replayer) toolMemo(ti *Tool) *toolMemo {

@@ -105,3 +105,20 @@ func TestFamilyMemberIsMatchList(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectTokensIsTheCallSize pins the per-tool memo of "select:NAME"
+// call sizes (selectTokens): asked twice, with other searches in between,
+// it answers what the tokenizer says of the call without any memo.
+func TestSelectTokensIsTheCallSize(t *testing.T) {
+	e := newTestEngine(t, nil, []testTool{{"read_file", 10, 0}, {`odd"name<x>`, 10, 0}, {"a", 10, 0}})
+	r := newReplayer(e)
+	for round := range 2 {
+		for _, ti := range e.tables.all {
+			want := e.raw.Count(appendSearchCall(nil, []byte("select:"+ti.name))) + e.params.MessageOverheadTokens
+			if got := r.selectTokens(ti); got != want {
+				t.Errorf("round %d: selectTokens(%s) = %d, want %d", round, ti.name, got, want)
+			}
+			r.searchCallTokens([]byte("something else"))
+		}
+	}
+}
