@@ -7,7 +7,8 @@ import (
 
 // BenchmarkRankReal ranks the golden queries over the real golden corpus
 // (132 tools) with the k a search asks for (8, 20), the shortest ranking
-// the replay memoises (32) and the whole corpus, through BM25 alone and behind Exact as the replay uses it.
+// the replay memoises (32) and the whole corpus, through BM25 alone and
+// behind Exact as the replay uses it.
 func BenchmarkRankReal(b *testing.B) {
 	docs := loadGoldenCorpus(b)
 	bm, err := NewBM25(docs, AnchorBM25())
