@@ -17,7 +17,9 @@ func (r *replayer) load(cold []*Tool) {
 		r.keywordLoad(ti)
 	}
 	r.buf.sel = selects
-	if len(selects) > 0 {
+	if len(selects) == 1 {
+		r.searchRoundTrip(r.selectTokens(selects[0]), selects)
+	} else if len(selects) > 0 {
 		q := append(r.buf.query[:0], "select:"...)
 		for i, ti := range selects {
 			if i > 0 {
@@ -26,7 +28,7 @@ func (r *replayer) load(cold []*Tool) {
 			q = append(q, ti.name...)
 		}
 		r.buf.query = q
-		r.searchRoundTrip(q, selects)
+		r.searchRoundTrip(r.callTokens(r.sessionQuery(q), q), selects)
 	}
 }
 
@@ -51,10 +53,11 @@ func (r *replayer) keywordLoad(ti *Tool) {
 			v[MSearchRetries]++
 			q = retry
 		}
+		r.buf.query = append(r.buf.query[:0], q...)
+		qt := r.sessionQueryString(q)
 		got := r.buf.got[:0]
 		if err == nil {
-			r.buf.ranked = ent.rank(r.buf.ranked[:0], q, k+len(r.st.warm.entries)+8)
-			for _, idx := range r.buf.ranked {
+			for _, idx := range r.rank(qt, ent, q, k+len(r.st.warm.entries)+8) {
 				t := served[idx] // what the registry serves of ent.tools[idx]
 				if t == nil || r.isWarm(t) != nil {
 					continue
@@ -66,8 +69,7 @@ func (r *replayer) keywordLoad(ti *Tool) {
 			}
 		}
 		r.buf.got = got // keep its memory for the next search
-		r.buf.query = append(r.buf.query[:0], q...)
-		r.searchRoundTrip(r.buf.query, got)
+		r.searchRoundTrip(r.callTokens(qt, r.buf.query), got)
 		if containsTool(got, ti) {
 			return
 		}
@@ -78,9 +80,20 @@ func (r *replayer) keywordLoad(ti *Tool) {
 		return
 	}
 	v[MSearchRetries]++
-	r.buf.query = append(append(r.buf.query[:0], "select:"...), ti.name...)
 	r.buf.one[0] = ti
-	r.searchRoundTrip(r.buf.query, r.buf.one[:])
+	r.searchRoundTrip(r.selectTokens(ti), r.buf.one[:])
+}
+
+// selectTokens is the size of the search call "select:NAME" for ti,
+// worked out once per tool (selects of one tool recur in every session).
+func (r *replayer) selectTokens(ti *Tool) int64 {
+	tm := r.toolMemo(ti)
+	if !tm.selectCounted {
+		q := append(append(r.buf.query[:0], "select:"...), ti.name...)
+		r.buf.query = q
+		tm.selectTok, tm.selectCounted = r.searchCallTokens(q), true
+	}
+	return tm.selectTok
 }
 
 // queryFor picks the ranked query for a needed tool: the recorded query
@@ -97,11 +110,10 @@ func (r *replayer) queryFor(ti *Tool) (q string, recorded bool) {
 }
 
 // searchRoundTrip is one tool_search call: an extra model request whose
-// output is the search call, the search itself, and its result loading got.
-// The query is only read during the call (callers pass scratch buffers).
-func (r *replayer) searchRoundTrip(query []byte, got []*Tool) {
+// output is the search call, of out tokens (callTokens), the search
+// itself, and its result loading got.
+func (r *replayer) searchRoundTrip(out int64, got []*Tool) {
 	e := r.e
-	out := r.searchCallTokens(query)
 	if cap(r.buf.query) > maxScratchText || cap(r.buf.call) > maxScratchText {
 		r.buf.query, r.buf.call = nil, nil // a very long query: do not keep its buffers
 	}
@@ -113,8 +125,10 @@ func (r *replayer) searchRoundTrip(query []byte, got []*Tool) {
 	if len(got) > 0 {
 		r.pm.tver++
 	}
-	for _, ti := range got {
-		r.ensureListed(ti.server)
+	for i, ti := range got {
+		if i == 0 || ti.server != got[i-1].server { // listing is paid once: skip repeats
+			r.ensureListed(ti.server)
+		}
 	}
 	var res int64
 	parts := r.p.result
@@ -157,7 +171,7 @@ func (r *replayer) expandFamily(got []*Tool) []*Tool {
 	}
 	hit := false
 	for _, ti := range got {
-		if matchList(s.Family, ti.server, ti.name) {
+		if r.familyMember(ti) {
 			hit = true
 			break
 		}

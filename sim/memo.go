@@ -17,6 +17,10 @@ type sessionMemo struct {
 	sys   block            // the system prompt block
 	words map[int][]string // content words by user step, cut from list
 	list  []string         // this session's content words
+	// queries is the session's query table (querytable.go); queryBytes
+	// the length of its queries.
+	queries    []sessionQuery
+	queryBytes int
 }
 
 // replayMemo is what a replayer derives once and keeps from one session to
@@ -26,6 +30,9 @@ type replayMemo struct {
 	dirs      map[dirKey]block // directory blocks (prompt.go)
 	wordsSeen map[string]bool  // scratch for appendContentWords
 	userFn    func() []string  // r.userWords (a method value allocates)
+	// family[si][id] says whether tool id is in strategy si's
+	// search.family (familyMember): 0 unknown, else 1 + the answer.
+	family [][]uint8
 	// queryTok memoises the sizes of search calls by query
 	// (searchCallTokens); queryBytes is the length of its keys.
 	queryTok   map[string]int64
@@ -39,6 +46,7 @@ func (r *replayer) newSession(n *pneed) {
 	e := r.e
 	r.sess.need = n
 	r.sess.seed = hashString(n.id)
+	r.resetQueries()
 	r.sess.sys = block{h: e.systemHash(n.sysText, n.sysTokens), tokens: n.sysTokens + e.params.RequestOverheadTokens}
 	r.resetWords()
 	tables := r.buf.tables[:0]
@@ -64,6 +72,7 @@ func (r *replayer) newSession(n *pneed) {
 func (r *replayer) endSession() {
 	r.sess.need, r.sess.set = nil, nil
 	r.resetWords()
+	r.resetQueries()
 }
 
 // userWords returns contentWords(r.st.lastUser), computed once per user
@@ -109,6 +118,9 @@ type toolMemo struct {
 	query   string   // words joined by spaces: the name as a keyword query
 	counted bool     // nameTok is set
 	nameTok int64    // e.countText(name)
+	// selectTok is the size of the search call "select:NAME" (selectTokens).
+	selectCounted bool
+	selectTok     int64
 }
 
 func (r *replayer) toolMemo(ti *Tool) *toolMemo {
@@ -123,6 +135,27 @@ func (r *replayer) toolMemo(ti *Tool) *toolMemo {
 		tm.ok = true
 	}
 	return tm
+}
+
+// familyMember is matchList(r.s.Search.Family, ti.server, ti.name),
+// worked out once per strategy and tool.
+func (r *replayer) familyMember(ti *Tool) bool {
+	m := &r.memo
+	if len(m.family) <= r.si {
+		m.family = append(m.family, make([][]uint8, r.si+1-len(m.family))...)
+	}
+	fm := m.family[r.si]
+	if int(ti.id) >= len(fm) {
+		fm = append(fm, make([]uint8, int(ti.id)+1-len(fm))...)
+		m.family[r.si] = fm
+	}
+	if fm[ti.id] == 0 {
+		fm[ti.id] = 1
+		if matchList(r.s.Search.Family, ti.server, ti.name) {
+			fm[ti.id] = 2
+		}
+	}
+	return fm[ti.id] == 2
 }
 
 // nameTokens is e.countText(ti.name).

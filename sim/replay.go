@@ -64,7 +64,6 @@ type replayer struct {
 type scratch struct {
 	tables []*serverTable // table sequences being built
 	key    []byte         // server set keys
-	ranked []int          // ranker results
 	got    []*Tool        // a keyword search's loads
 	sel    []*Tool        // a select batch
 	one    [1]*Tool

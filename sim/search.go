@@ -20,6 +20,18 @@ type Ranker interface {
 	Rank(query string, k int) []int
 }
 
+// NestedRanker is a Ranker that can declare its rankings nested: when
+// Nested returns true, Rank(q, k) is, for every k ≤ k′, the first k results
+// of Rank(q, k′) (all of them when it holds fewer) — the ranker orders the
+// documents that match q by one order that does not depend on k and cuts
+// it. The engine then answers searches for different k with the same query
+// from one memoised ranking. Nested is asked once, when the ranker is
+// built; a ranker that does not implement it is asked for each k.
+type NestedRanker interface {
+	Ranker
+	Nested() bool
+}
+
 // RankerFactory builds a ranker over a corpus.
 type RankerFactory func(docs []ToolDoc) (Ranker, error)
 
@@ -35,7 +47,10 @@ type rankerEntry struct {
 	r     Ranker
 	err   error
 	tools []*Tool
-	memo  rankMemo
+	// nested: r declares its rankings nested (NestedRanker), so the memo
+	// keeps one ranking per query and cuts it to each k.
+	nested bool
+	memo   rankMemo
 }
 
 // get returns the ranker of mode over the corpus identified by key; corpus
@@ -58,6 +73,9 @@ func (c *rankerCache) get(mode string, f RankerFactory, key string, corpus func(
 			docs[i] = ToolDoc{Name: t.name, Server: t.server, Description: t.desc, Schema: t.schema}
 		}
 		e.r, e.err = f(docs)
+		if nr, ok := e.r.(NestedRanker); ok && e.err == nil {
+			e.nested = nr.Nested()
+		}
 	})
 	return e, e.err
 }

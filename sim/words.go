@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // isStopword reports whether w is an English function word a model leaves
@@ -71,17 +72,25 @@ func appendContentWords(dst []string, s string, seen *map[string]bool) []string 
 		dst = append(dst, w)
 	}
 	from := -1 // start of the current word
-	for i, r := range lower {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+	for i := 0; i < len(lower); {
+		var inWord bool
+		c, n := lower[i], 1
+		if c < utf8.RuneSelf {
+			inWord = 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || 'A' <= c && c <= 'Z'
+		} else {
+			var r rune
+			r, n = utf8.DecodeRuneInString(lower[i:]) // RuneError (not a letter) for a bad byte, as range does
+			inWord = unicode.IsLetter(r) || unicode.IsDigit(r)
+		}
+		if inWord {
 			if from < 0 {
 				from = i
 			}
-			continue
-		}
-		if from >= 0 {
+		} else if from >= 0 {
 			add(lower[from:i])
 			from = -1
 		}
+		i += n
 	}
 	if from >= 0 {
 		add(lower[from:])

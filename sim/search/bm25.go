@@ -228,6 +228,10 @@ func (x *BM25) Rank(query string, k int) []int {
 	return out
 }
 
+// Nested implements sim.NestedRanker: a ranking is the top k of one
+// order (score, then corpus index).
+func (x *BM25) Nested() bool { return true }
+
 // Search scores every document containing a query term and returns the k
 // best, by score then corpus order. Each distinct query token counts once.
 // When no document contains any query token, each query token of at least

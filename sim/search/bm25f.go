@@ -261,3 +261,7 @@ func (x *BM25F) Rank(query string, k int) []int {
 	}
 	return out
 }
+
+// Nested implements sim.NestedRanker: a ranking is the top k of one
+// order (score, then corpus index).
+func (x *BM25F) Nested() bool { return true }

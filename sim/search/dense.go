@@ -124,6 +124,10 @@ func (d *Dense) Rank(query string, k int) []int {
 	return out
 }
 
+// Nested implements sim.NestedRanker: a ranking is the first k of the
+// documents stably sorted by similarity.
+func (d *Dense) Nested() bool { return true }
+
 // DenseFactory builds dense rankers over emb.
 func DenseFactory(emb Embedder) sim.RankerFactory {
 	return func(docs []sim.ToolDoc) (sim.Ranker, error) {

@@ -57,3 +57,10 @@ func (x *Exact) Rank(query string, k int) []int {
 	}
 	return x.next.Rank(query, k)
 }
+
+// Nested implements sim.NestedRanker: exact names are answered by lists
+// cut to k, so the rankings nest when the wrapped ranker's do.
+func (x *Exact) Nested() bool {
+	n, ok := x.next.(sim.NestedRanker)
+	return ok && n.Nested()
+}

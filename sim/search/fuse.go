@@ -99,3 +99,9 @@ func (f *Fused) Rank(query string, k int) []int {
 	}
 	return FuseRRF(lists, f.c, f.n, k)
 }
+
+// Nested implements sim.NestedRanker. The fused lists are each ranker's
+// first max(depth, k) results; when depth covers the corpus that is every
+// ranker's whole ranking whatever k, and the fused order is cut to k.
+// A shallower depth fuses longer lists for larger k: not nested.
+func (f *Fused) Nested() bool { return f.depth >= f.n }

@@ -130,3 +130,7 @@ func (k *Keyword) Rank(query string, n int) []int {
 	}
 	return out
 }
+
+// Nested implements sim.NestedRanker: a ranking is the first n of one
+// order (points, then corpus index).
+func (k *Keyword) Nested() bool { return true }

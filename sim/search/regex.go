@@ -61,3 +61,7 @@ func (x *Regex) Rank(pattern string, k int) []int {
 	}
 	return out
 }
+
+// Nested implements sim.NestedRanker: a ranking is the first k matches
+// in corpus order.
+func (x *Regex) Nested() bool { return true }

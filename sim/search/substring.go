@@ -66,6 +66,10 @@ func (x *Substring) Rank(query string, k int) []int {
 	return out
 }
 
+// Nested implements sim.NestedRanker: a ranking is the first k matches
+// in corpus order.
+func (x *Substring) Nested() bool { return true }
+
 // rankEach is Rank tested document by document (for queries holding sep).
 func (x *Substring) rankEach(q string, k int) []int {
 	var out []int

@@ -2,6 +2,7 @@ package search
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 )
 
@@ -13,14 +14,26 @@ type scored struct {
 }
 
 // rankedBefore reports whether a ranks before b: higher score first
-// (compared with cmp.Compare), then lower corpus index. Documents are
-// distinct, so this is a strict total order and any correct selection or
-// sort yields the one same sequence.
+// (ordered as cmp.Compare orders floats: NaN below every number, -0 equal
+// to +0), then lower corpus index. Documents are distinct, so this is a
+// strict total order and any correct selection or sort yields the one same
+// sequence. The comparisons are spelled out so that numbers, the common
+// case, cost one or two of them.
 func rankedBefore(a, b scored) bool {
-	if c := cmp.Compare(a.score, b.score); c != 0 {
-		return c > 0
+	switch {
+	case a.score > b.score:
+		return true
+	case a.score < b.score:
+		return false
+	case a.score == b.score:
+		return a.doc < b.doc
 	}
-	return a.doc < b.doc
+	// One score at least is NaN.
+	aNaN, bNaN := a.score != a.score, b.score != b.score
+	if aNaN && bNaN {
+		return a.doc < b.doc
+	}
+	return bNaN
 }
 
 // compareRanked is rankedBefore as a three-way comparison for slices.SortFunc.
@@ -33,21 +46,102 @@ func compareRanked(a, b scored) int {
 
 // topK reorders hs so that hs[:min(k, len(hs))] holds its best k entries
 // in rank order and returns that prefix; the rest of hs is scratch
-// afterwards (the heap overwrites entries, so it may hold repeats). Small k (the common case: a search asks for about 8 to
-// 20 tools among tens or hundreds of matches) keeps a bounded heap of the
-// k best seen, O(n log k), and sorts only those. Sorting everything is
-// cheaper when k is half of len(hs) or more, or len(hs) is small
-// (BenchmarkTopKChoice: the heap wins 1.2× at n = 40, k = 20 and 4× at
-// n = 130, k = 8, and loses at n = 20, k = 8 and n = 80, k = 65).
+// afterwards. It selects the best k (selectBest, linear on average) and
+// sorts only those; small inputs are sorted whole (BenchmarkTopKChoice:
+// selection then sort beats a bounded heap of the k best from about 30
+// matches, and a full sort from about 20).
 func topK(hs []scored, k int) []scored {
 	if k <= 0 {
 		return hs[:0]
 	}
-	if k*2 >= len(hs) || len(hs) <= 24 {
-		slices.SortFunc(hs, compareRanked)
-		return hs[:min(k, len(hs))]
+	if k < len(hs) && len(hs) > sortWhole {
+		selectBest(hs, k)
+		hs = hs[:k]
 	}
-	return heapTopK(hs, k)
+	sortRanked(hs)
+	return hs[:min(k, len(hs))]
+}
+
+// sortWhole is the most entries topK sorts whole.
+const sortWhole = 16
+
+// sortRanked sorts hs in rank order: by binary insertion when short (a
+// search's k best), else with slices.SortFunc.
+func sortRanked(hs []scored) {
+	if len(hs) > 64 {
+		slices.SortFunc(hs, compareRanked)
+		return
+	}
+	for i := 1; i < len(hs); i++ {
+		x := hs[i]
+		if !rankedBefore(x, hs[i-1]) {
+			continue // in place
+		}
+		lo, hi := 0, i-1 // x goes before the first entry it ranks before: hs[i-1] or one earlier
+		for lo < hi {
+			if m := int(uint(lo+hi) >> 1); rankedBefore(x, hs[m]) {
+				hi = m
+			} else {
+				lo = m + 1
+			}
+		}
+		copy(hs[lo+1:i+1], hs[lo:i])
+		hs[lo] = x
+	}
+}
+
+// selectBest reorders hs (0 < k < len(hs)) so that hs[:k] holds its best
+// k entries, in no particular order: quickselect with a median-of-three
+// pivot, and a bounded heap if the partitions keep coming out lopsided.
+func selectBest(hs []scored, k int) {
+	selectWithin(hs, k, 2*bits.Len(uint(len(hs))))
+}
+
+// selectWithin is selectBest with at most budget partitions.
+func selectWithin(hs []scored, k, budget int) {
+	lo, hi := 0, len(hs) // hs[:lo] rank before hs[lo:hi], which rank before hs[hi:]
+	for ; lo < k && hi-lo > sortWhole; budget-- {
+		if budget == 0 {
+			heapTopK(hs[lo:hi], k-lo)
+			return
+		}
+		p := lo + partition(hs[lo:hi])
+		switch {
+		case p == k:
+			return
+		case p < k:
+			lo = p + 1
+		default:
+			hi = p
+		}
+	}
+	sortRanked(hs[lo:hi])
+}
+
+// partition reorders h (at least 3 entries) around a pivot, the median of
+// its first, middle and last entries, and returns the pivot's index: the
+// entries before it rank before it, those after rank after.
+func partition(h []scored) int {
+	m, last := len(h)/2, len(h)-1
+	if rankedBefore(h[m], h[0]) {
+		h[m], h[0] = h[0], h[m]
+	}
+	if rankedBefore(h[last], h[0]) {
+		h[last], h[0] = h[0], h[last]
+	}
+	if rankedBefore(h[last], h[m]) {
+		h[last], h[m] = h[m], h[last]
+	}
+	h[m], h[last] = h[last], h[m] // the median is the pivot, kept at the end
+	pivot, i := h[last], 0
+	for j := range last {
+		if rankedBefore(h[j], pivot) {
+			h[i], h[j] = h[j], h[i]
+			i++
+		}
+	}
+	h[i], h[last] = h[last], h[i]
+	return i
 }
 
 // heapTopK is topK for 0 < k < len(hs) by a bounded heap.

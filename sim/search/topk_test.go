@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -60,7 +61,14 @@ func fullSortSearch(x *BM25, query string, k int) []Hit {
 // compareFloat is cmp.Compare spelled out, so the reference does not share
 // the code under test.
 func compareFloat(a, b float64) int {
+	aNaN, bNaN := math.IsNaN(a), math.IsNaN(b)
 	switch {
+	case aNaN && bNaN:
+		return 0
+	case aNaN: // NaN below every number
+		return -1
+	case bNaN:
+		return 1
 	case a < b:
 		return -1
 	case a > b:
@@ -175,17 +183,26 @@ func TestBM25SelectionMatchesFullSort(t *testing.T) {
 	}
 }
 
+// sameScored compares entries bit for bit (NaN equals NaN, -0 is not +0).
+func sameScored(a, b scored) bool {
+	return a.doc == b.doc && math.Float64bits(a.score) == math.Float64bits(b.score)
+}
+
 func TestTopKMatchesFullSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	// Few distinct scores, so most entries tie; 0.1+0.2 and 0.3 differ by
 	// one ulp and must not be treated as equal.
 	values := []float64{1, 2.5, 0.1 + 0.2, 0.3, 7}
-	for _, n := range []int{0, 1, 2, 3, 7, 8, 9, 21, 40, 100, 133, 1000} {
+	odd := []float64{math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1), 0, -1}
+	for _, n := range []int{0, 1, 2, 3, 7, 8, 9, 16, 17, 21, 25, 40, 100, 133, 1000} {
 		for _, k := range []int{0, 1, 2, 5, 8, 20, n / 4, n/4 + 1, n - 1, n, n + 10} {
 			for range 20 {
 				hs := make([]scored, n)
 				for i, d := range rng.Perm(n) {
 					hs[i] = scored{score: values[rng.IntN(len(values))], doc: int32(d)}
+					if rng.IntN(8) == 0 { // now and then a score no BM25 gives, ordered as cmp.Compare orders it
+						hs[i].score = odd[rng.IntN(len(odd))]
+					}
 				}
 				want := slices.Clone(hs)
 				slices.SortFunc(want, func(a, b scored) int {
@@ -195,8 +212,34 @@ func TestTopKMatchesFullSort(t *testing.T) {
 					return int(a.doc - b.doc)
 				})
 				want = want[:max(0, min(k, n))]
-				if got := topK(slices.Clone(hs), k); !slices.Equal(got, want) {
+				if got := topK(slices.Clone(hs), k); !slices.EqualFunc(got, want, sameScored) {
 					t.Fatalf("topK(n=%d, k=%d) =\n%v\nwant\n%v", n, k, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestSelectFallsBackToHeap pins the selection's way out of lopsided
+// partitions: with any budget of partitions, down to none, the best k
+// entries come first.
+func TestSelectFallsBackToHeap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	for _, n := range []int{17, 40, 300} {
+		hs := make([]scored, n)
+		for i, d := range rng.Perm(n) {
+			hs[i] = scored{score: float64(rng.IntN(6)), doc: int32(d)}
+		}
+		want := slices.Clone(hs)
+		slices.SortFunc(want, compareRanked)
+		for _, k := range []int{1, 5, n / 2, n - 1} {
+			for budget := range 4 {
+				got := slices.Clone(hs)
+				selectWithin(got, k, budget)
+				got = got[:k]
+				sortRanked(got)
+				if !slices.Equal(got, want[:k]) {
+					t.Fatalf("n %d, k %d, budget %d: best k = %v, want %v", n, k, budget, got, want[:k])
 				}
 			}
 		}
