@@ -128,8 +128,10 @@ func TestRunStateMergeIsOrderFree(t *testing.T) {
 	}
 }
 
-// BenchmarkRunStateAddSession measures what collecting one session costs
-// the run (8 strategies: exact sums, sketches, paired comparisons, sample).
+// BenchmarkRunStateAddSession measures what AddSession costs: one session
+// filed and flushed at once (8 strategies: exact sums, sketches, paired
+// comparisons, sample). The run files sessions in batches
+// (BenchmarkRunStateCollect).
 func BenchmarkRunStateAddSession(b *testing.B) {
 	strategies := stateStrategies(8)
 	st, err := sim.NewRunState(strategies, sim.SummaryOptions{ExactSessions: 1000, EqualTolerance: 1e-9, Seed: 1})
