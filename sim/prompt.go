@@ -1,6 +1,9 @@
 package sim
 
-import "slices"
+import (
+	bits64 "math/bits"
+	"slices"
+)
 
 // promptMemo is the previous prompt and what it was assembled from. Every
 // field is derived from the simulated state (simState) and kept only so
@@ -188,34 +191,39 @@ func (r *replayer) appendListed(tb []block) []block {
 // appendDeferred appends, in deferred mode, the direct tools (known per
 // strategy) and the warm deferrable ones (found from the warm set and the
 // transient loads, which are few, rather than by testing every tool) of
-// the listed servers, in registry order. It needs set.identPos.
+// the listed servers, in registry order. It needs set.identPos. The
+// positions to emit are marked in a bitmap, which orders and de-duplicates
+// them without a sort.
 func (r *replayer) appendDeferred(tb []block) []block {
 	set := r.st.set
-	warm := r.buf.pos[:0]
+	words := (len(set.tools) + 63) / 64
+	bits := r.buf.bits[:0]
+	bits = append(bits, make([]uint64, words)...)
+	r.buf.bits = bits
+	for _, p := range set.strat[r.si].direct {
+		bits[p>>6] |= 1 << (p & 63)
+	}
 	if r.p.inTools {
 		for i := range r.st.warm.entries {
-			warm = r.addWarmPos(warm, r.st.warm.entries[i].Tool.ident)
+			r.markWarm(bits, r.st.warm.entries[i].Tool.ident)
 		}
 		for _, t := range r.st.transient {
-			warm = r.addWarmPos(warm, t.ident)
+			r.markWarm(bits, t.ident)
 		}
-		slices.Sort(warm)
 	}
-	r.buf.pos = warm
-	direct := set.strat[r.si].direct
-	// Merge the two position lists (disjoint: warm holds deferrable tools).
-	for len(direct) > 0 || len(warm) > 0 {
-		if len(warm) == 0 || (len(direct) > 0 && direct[0] < warm[0]) {
-			p := direct[0]
-			direct = direct[1:]
-			if r.pm.tblListed[set.tools[p].table] {
-				tb = append(tb, set.blks[p])
+	listed := r.pm.tblListed
+	for wi, word := range bits {
+		for word != 0 {
+			p := wi<<6 | bits64.TrailingZeros64(word)
+			word &= word - 1
+			st := &set.tools[p]
+			if !listed[st.table] {
+				continue
 			}
-			continue
-		}
-		st := &set.tools[warm[0]]
-		warm = warm[1:]
-		if r.pm.tblListed[st.table] {
+			if r.flags[st.id]&flagDeferrable == 0 {
+				tb = append(tb, set.blks[p]) // direct
+				continue
+			}
 			w := r.warmIdent(st.ident)
 			tb = append(tb, block{h: w.h, tokens: w.tokens, schema: true})
 		}
@@ -223,18 +231,17 @@ func (r *replayer) appendDeferred(tb []block) []block {
 	return tb
 }
 
-// addWarmPos adds to pos the position of a loaded tool identity, when the
-// registry has it, the strategy defers it, and it is not there yet.
-func (r *replayer) addWarmPos(pos []int32, ident int32) []int32 {
+// markWarm marks in bits the position of a loaded tool identity, when the
+// registry has it and the strategy defers it.
+func (r *replayer) markWarm(bits []uint64, ident int32) {
 	set := r.st.set
 	if int(ident) >= len(set.identPos) || set.identPos[ident] < 0 {
-		return pos
+		return
 	}
 	p := set.identPos[ident]
-	if r.flags[set.tools[p].id]&flagDeferrable == 0 || slices.Contains(pos, p) {
-		return pos
+	if r.flags[set.tools[p].id]&flagDeferrable != 0 {
+		bits[p>>6] |= 1 << (p & 63)
 	}
-	return append(pos, p)
 }
 
 // appendDeferredScan is appendDeferred testing every tool (for registries

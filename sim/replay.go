@@ -68,11 +68,11 @@ type scratch struct {
 	got    []*Tool        // a keyword search's loads
 	sel    []*Tool        // a select batch
 	one    [1]*Tool
-	cold   []*Tool // a step's cold tools
-	query  []byte  // a search query being built
-	call   []byte  // a search call: {"query":...}
-	text   []byte  // text being counted (countString)
-	pos    []int32 // tools[] positions (prompt.go)
+	cold   []*Tool  // a step's cold tools
+	query  []byte   // a search query being built
+	call   []byte   // a search call: {"query":...}
+	text   []byte   // text being counted (countString)
+	bits   []uint64 // a bitmap of tools[] positions (prompt.go)
 	dir    dirScratch
 }
 
