@@ -264,23 +264,18 @@ func (c *anthropicCache) Breakpoints(dst []int, l PromptLayout) []int {
 		cands = [4]int{l.SystemEnd, l.ToolsEnd, l.User, rolling}
 	}
 	if c.maxBP >= len(cands) {
-		// Every candidate is kept: sort them, without repeats.
-		var v [4]int
-		n := 0
-		for _, b := range cands {
-			if b >= 0 {
-				k := n
-				for k > 0 && v[k-1] > b {
-					v[k] = v[k-1]
-					k--
-				}
-				v[k] = b
-				n++
-			}
-		}
-		for k := range n {
-			if k == 0 || v[k] != v[k-1] {
-				dst = append(dst, v[k])
+		// Every candidate is kept: sort the four (a sorting network),
+		// then append them without negatives and repeats.
+		a0, a1 := min(cands[0], cands[1]), max(cands[0], cands[1])
+		b0, b1 := min(cands[2], cands[3]), max(cands[2], cands[3])
+		x0, x3 := min(a0, b0), max(a1, b1)
+		y0, y1 := max(a0, b0), min(a1, b1)
+		x1, x2 := min(y0, y1), max(y0, y1)
+		prev := -1
+		for _, x := range [4]int{x0, x1, x2, x3} {
+			if x > prev {
+				dst = append(dst, x)
+				prev = x
 			}
 		}
 		return dst
@@ -371,10 +366,11 @@ func (c *anthropicCache) lastPos(i, lo int) int {
 	return -1
 }
 
+// maybe reports whether h may have been put since Reset (seen).
+func (c *anthropicCache) maybe(h uint64) bool { return c.seen[h>>58]&(1<<(h>>52&63)) != 0 }
+
+// live reports whether h is a live entry; an expired one is removed.
 func (c *anthropicCache) live(h uint64, now float64) bool {
-	if c.seen[h>>58]&(1<<(h>>52&63)) == 0 {
-		return false
-	}
 	exp, ok := c.entries.get(h)
 	if !ok {
 		return false
@@ -394,30 +390,33 @@ func (c *anthropicCache) Request(now float64, p *Prompt) (read, write int64) {
 	// message prefixes only when an entry put under this prompt's static
 	// part may still be live (tops), static ones only where an entry was
 	// put (spos).
+	//
+	// The windows are searched from the last breakpoint's down; a prefix
+	// found ends the search (the windows below hold shorter prefixes only).
+	// Blocks from next up were looked at already: a window overlapping
+	// the one above starts below it.
 	s, top := len(p.sHash), p.top()
 	exp, msgs := c.tops.get(top)
 	msgs = msgs && exp > now
-	best := -1
-	for j := len(p.Breakpoints) - 1; j >= 0; j-- {
+	best, next := -1, p.Len()
+	for j := len(p.Breakpoints) - 1; j >= 0 && best < 0; j-- {
 		bp := p.Breakpoints[j]
-		if bp <= best {
-			break
-		}
-		lo := max(0, bp-c.lookback, best+1)
-		i := bp
+		lo := max(0, bp-c.lookback)
+		i := min(bp, next-1)
+		next = min(next, lo)
 		if msgs {
 			for ; i >= lo && i >= s; i-- {
-				if c.live(mix(top, p.mHash[i-s]), now) {
+				if h := mix(top, p.mHash[i-s]); c.maybe(h) && c.live(h, now) {
+					best = i
 					break
 				}
 			}
-			if i >= lo && i >= s {
-				best = i
-				continue
+			if best >= 0 {
+				break
 			}
 		}
 		for i = c.lastPos(min(i, s-1), lo); i >= 0; i = c.lastPos(i-1, lo) {
-			if c.live(p.sHash[i], now) {
+			if h := p.sHash[i]; c.maybe(h) && c.live(h, now) {
 				best = i
 				break
 			}

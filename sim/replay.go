@@ -73,6 +73,7 @@ type scratch struct {
 	call   []byte   // a search call: {"query":...}
 	text   []byte   // text being counted (countString)
 	bits   []uint64 // a bitmap of tools[] positions (prompt.go)
+	at     []*Tool  // the schema seen at a tools[] position (prompt.go)
 	dir    dirScratch
 }
 
