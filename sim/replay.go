@@ -53,6 +53,9 @@ type replayer struct {
 	memo replayMemo
 	buf  scratch
 
+	// resolved memoises the session's call resolutions (step.go).
+	resolved []resolvedCall
+
 	fid     []FidelityPair
 	outcome Outcome     // scratch outcome (run.go)
 	need    needBuffers // the need of the session being replayed (run.go)
@@ -118,6 +121,8 @@ func (r *replayer) run(n *pneed, si int, out *Outcome, wantFid bool) {
 	*out = Outcome{PerRequest: out.PerRequest[:0]}
 	if r.sess.need != n {
 		r.newSession(n)
+		clear(r.resolved)
+		r.resolved = r.resolved[:0]
 	}
 	// Common random numbers: every strategy of a session draws from the same
 	// stream (seeded by the run seed and the session id, not the strategy),
