@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -175,9 +176,9 @@ func TestRunResultsToStdout(t *testing.T) {
 	}
 }
 
-// TestProgressWithoutTerminal pins that trace gen and run report progress
-// when stderr is not a terminal: plain lines (no carriage return), then a
-// closing line; and that --quiet silences them.
+// TestProgressWithoutTerminal pins that trace gen, run, trace import and
+// merge report progress when stderr is not a terminal: plain lines (no
+// carriage return), then a closing line; and that --quiet silences them.
 func TestProgressWithoutTerminal(t *testing.T) {
 	dir := t.TempDir()
 	_, errs, code := cliIn(t, nil, "trace", "gen", "-o", filepath.Join(dir, "g"), "--sessions", "40", "--progress-every", "1ns")
@@ -195,6 +196,29 @@ func TestProgressWithoutTerminal(t *testing.T) {
 	if code != 0 || errs != "" {
 		t.Errorf("trace gen -q: exit %d, stderr %q", code, errs)
 	}
+
+	// trace import and merge (they reported nothing before): inputs
+	// imported of the total, shards read of the total.
+	conv := filepath.Join("..", "..", "traces", "importers", "openaimsg", "testdata", "conversations.jsonl")
+	_, errs, code = cliIn(t, nil, "trace", "import", "--from", "openai-messages", conv, conv, "-o", filepath.Join(dir, "imp.jsonl"), "--progress-every", "1ns")
+	if code != 0 {
+		t.Fatalf("trace import: exit %d: %s", code, errs)
+	}
+	checkProgress(t, "trace import", errs, "trace import: imported 1 of 2 inputs", "trace import: imported 2 inputs in ")
+	var shards []string
+	for i := range 2 {
+		sd := filepath.Join(dir, fmt.Sprintf("shard%d", i))
+		shards = append(shards, sd)
+		if _, errs, code := cliIn(t, nil, "run", "-q", "-o", sd, "--shard", fmt.Sprintf("%d/2", i), "--traces", filepath.Join(dir, "g", "trace.jsonl.gz"),
+			"--catalogs", filepath.Join(dir, "g", "catalog"), "--strategies", "eager", "--no-report", "--bootstrap", "-1"); code != 0 {
+			t.Fatalf("run --shard %d/2: exit %d: %s", i, code, errs)
+		}
+	}
+	_, errs, code = cliIn(t, nil, append([]string{"merge", "--no-report", filepath.Join(dir, "merged"), "--progress-every", "1ns"}, shards...)...)
+	if code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, errs)
+	}
+	checkProgress(t, "merge", errs, "merge: read 1 of 2 shards", "merge: read 2 shards in ")
 }
 
 func checkProgress(t *testing.T, name, errs, first, last string) {

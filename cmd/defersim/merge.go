@@ -8,6 +8,7 @@ import (
 
 	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/outguard"
+	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/internal/runner"
 )
 
@@ -43,13 +44,17 @@ shard of the run must be given once.`,
 			return err
 		}
 		var files []*runner.StateFile
-		for _, dir := range args[1:] {
-			f, err := runner.ReadState(filepath.Join(dir, runner.ShardFile))
+		prog := newReporter(cmd, progress.Config{Label: "merge", Verb: "read", Noun: "shards", Total: int64(len(shards))})
+		for _, path := range shards {
+			f, err := runner.ReadState(path)
 			if err != nil {
+				prog.Abort()
 				return err
 			}
 			files = append(files, f)
+			prog.Update(int64(len(files)), int64(len(files)))
 		}
+		prog.Finish()
 		ctx, stop := interruptibleSaying(cmd.Context(), cmd.ErrOrStderr(), "stopping")
 		defer stop()
 		res, err := runner.Merge(ctx, files, workers)

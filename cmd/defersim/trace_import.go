@@ -9,6 +9,7 @@ import (
 
 	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/outguard"
+	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/traces/importers"
 	"github.com/defersim/defersim/traces/importers/ingest"
 )
@@ -60,13 +61,17 @@ See docs/importers.md for the field mappings.`,
 		ctx, stop := interruptibleSaying(cmd.Context(), cmd.ErrOrStderr(), "stopping; nothing is written")
 		defer stop()
 		req.Context = ctx
+		prog := newReporter(cmd, progress.Config{Label: "trace import", Verb: "imported", Noun: "inputs", Total: int64(len(args))})
+		req.Progress = func(done int) { prog.Update(int64(done), int64(done)) }
 		rep, err := importers.Run(req)
 		if err != nil {
+			prog.Abort()
 			if ctx.Err() != nil {
 				return exitError{code: 130, msg: "import interrupted; nothing was written"}
 			}
 			return err
 		}
+		prog.Finish()
 		out := cmd.OutOrStdout()
 		if *format == cliout.JSON {
 			return cliout.WriteJSON(out, rep)

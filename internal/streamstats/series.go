@@ -49,10 +49,13 @@ func (s *Series) flush() {
 }
 
 // NewSeries returns an empty series whose sketch has relative accuracy
-// alpha (0 < alpha < 1; 0 means DefaultRelativeAccuracy).
+// alpha (MinRelativeAccuracy ≤ alpha < 1; 0 means DefaultRelativeAccuracy).
 func NewSeries(alpha float64) (*Series, error) {
 	if alpha == 0 {
 		alpha = DefaultRelativeAccuracy
+	}
+	if err := checkAccuracy(alpha); err != nil {
+		return nil, err
 	}
 	m, err := mapping.NewLogarithmicMapping(alpha)
 	if err != nil {

@@ -44,6 +44,9 @@ type Request struct {
 	// Check, when set, is called with every output path before any is
 	// moved into place (outguard: an output must not be an input).
 	Check func(path string) error
+	// Progress, when set, is called after each input is imported with the
+	// number of inputs done so far (for a progress report).
+	Progress func(done int)
 	// Gateway names the meta-tools of an MCP gateway the sessions were
 	// recorded through (formats that support it; see SupportsGateway).
 	Gateway ingest.Gateway
@@ -107,12 +110,15 @@ func Run(req Request) (*ingest.Report, error) {
 	err = atomicfile.Write(set.File(req.Out), 0o644, func(f *os.File) error {
 		w := traces.NewWriter(ctxWriter{ctx, f}, strings.HasSuffix(req.Out, ".gz"))
 		p = newPipeline(opts, rep, w, traces.CatalogRef(req.Out, rep.CatalogDir))
-		for _, in := range req.Inputs {
+		for i, in := range req.Inputs {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			if err := imp.ImportFile(in, opts, p, rep); err != nil {
 				return err
+			}
+			if req.Progress != nil {
+				req.Progress(i + 1)
 			}
 		}
 		return w.Close()
