@@ -60,7 +60,7 @@ func TestAnthropicCacheMatchesScan(t *testing.T) {
 			} else {
 				now += rng.Float64() * 60e3
 			}
-			p := scanPrompt(static, msgs)
+			p := segmentPrompt(static, msgs)
 			s := len(static)
 			l := PromptLayout{ToolsEnd: rng.IntN(s+1) - 1, SystemEnd: s - 1, Last: p.Len() - 1, Messages: len(msgs), User: s + rng.IntN(len(msgs))}
 			p.Breakpoints = fast.Breakpoints(nil, l)
@@ -78,28 +78,6 @@ func TestAnthropicCacheMatchesScan(t *testing.T) {
 		}
 	}
 	t.Logf("%d requests compared", requests)
-}
-
-// scanPrompt is the prompt of a static part and a conversation, built as
-// the reference replayer builds it.
-func scanPrompt(static, msgs []block) *Prompt {
-	p := &Prompt{}
-	var h uint64
-	var cum int64
-	for _, b := range static {
-		h = mix(h, b.h)
-		cum += b.tokens
-		p.sHash = append(p.sHash, h)
-		p.sCum = append(p.sCum, cum)
-	}
-	h, cum = 0, 0
-	for _, b := range msgs {
-		h = mix(h, b.h)
-		cum += b.tokens
-		p.mHash = append(p.mHash, h)
-		p.mCum = append(p.mCum, cum)
-	}
-	return p
 }
 
 // scanCache is the anthropic cache model by its definition: a map of
