@@ -141,12 +141,20 @@ type resolvedCall struct {
 	ti  *Tool
 }
 
+// maxResolved bounds the memo of call resolutions: a session with more
+// calls resolves them every time (a very long session must not grow the
+// replayer's memory by its length).
+const maxResolved = 1 << 15
+
 // resolveAt is resolve for the call at index k of the need's calls,
 // memoised for every strategy of the session: a call resolves in the
 // registry alone, which changes only at the session's catalog changes,
 // and those every strategy replays alike. r.resolved is emptied at every
 // new session (run).
 func (r *replayer) resolveAt(k int, c *pcall) *Tool {
+	if len(r.n.calls) > maxResolved {
+		return r.resolve(c)
+	}
 	if k >= len(r.resolved) {
 		r.resolved = append(r.resolved, make([]resolvedCall, len(r.n.calls)-len(r.resolved))...)
 	}
