@@ -1,5 +1,7 @@
 package sim
 
+import "math/bits"
+
 // Prompt is one model request as the cache sees it: a sequence of blocks,
 // each with the hash of the prefix ending at it (PrefixHash) and the
 // cumulative tokens up to and including it (CumTokens).
@@ -32,11 +34,16 @@ func (p *Prompt) PrefixHash(i int) uint64 {
 	if i < len(p.sHash) {
 		return p.sHash[i]
 	}
-	var top uint64
-	if len(p.sHash) > 0 {
-		top = p.sHash[len(p.sHash)-1]
+	return mix(p.top(), p.mHash[i-len(p.sHash)])
+}
+
+// top returns the hash of the whole static part (0 when it is empty),
+// which every message's prefix hash mixes in.
+func (p *Prompt) top() uint64 {
+	if len(p.sHash) == 0 {
+		return 0
 	}
-	return mix(top, p.mHash[i-len(p.sHash)])
+	return p.sHash[len(p.sHash)-1]
 }
 
 // CumTokens returns the tokens of blocks [0, i].
@@ -201,6 +208,23 @@ type anthropicCache struct {
 	maxBP    int         // breakpoints per request
 	layout   string      // cache.layout
 	entries  expiryTable // prefix hash -> expiry (ms)
+	// tops maps the hash of a prompt's static part (Prompt.top) to the
+	// latest expiry of the entries put for message prefixes under it. A
+	// message's prefix hash mixes in its prompt's top, so when a prompt's
+	// top has no live entry here, none of its message prefixes can be live
+	// (but through a 64-bit collision): the lookback skips them. After a
+	// change of tools[] that is every message.
+	tops expiryTable
+	// spos marks the static part's positions (block indices) where an
+	// entry was put since Reset. A static prefix's hash chains its blocks
+	// from the first, so it equals an entry's hash only at the position
+	// the entry was put at (but through a collision): the lookback probes
+	// those positions alone.
+	spos []uint64
+	// The last top put in tops and its expiry (topSet: valid).
+	topSet  bool
+	lastTop uint64
+	lastExp float64
 	// seen is a 4096-bit filter with the bit of every hash written since
 	// Reset set (bit number: the hash's top 12 bits), so that most of the
 	// lookback's misses skip the map: a clear bit means the hash is not in
@@ -239,6 +263,23 @@ func (c *anthropicCache) Breakpoints(dst []int, l PromptLayout) []int {
 	if layout == LayoutCurrentUser {
 		cands = [4]int{l.SystemEnd, l.ToolsEnd, l.User, rolling}
 	}
+	if c.maxBP >= len(cands) {
+		// Every candidate is kept: sort the four (a sorting network),
+		// then append them without negatives and repeats.
+		a0, a1 := min(cands[0], cands[1]), max(cands[0], cands[1])
+		b0, b1 := min(cands[2], cands[3]), max(cands[2], cands[3])
+		x0, x3 := min(a0, b0), max(a1, b1)
+		y0, y1 := max(a0, b0), min(a1, b1)
+		x1, x2 := min(y0, y1), max(y0, y1)
+		prev := -1
+		for _, x := range [4]int{x0, x1, x2, x3} {
+			if x > prev {
+				dst = append(dst, x)
+				prev = x
+			}
+		}
+		return dst
+	}
 	start := len(dst)
 	for _, b := range cands {
 		if len(dst)-start >= c.maxBP {
@@ -255,8 +296,10 @@ func (c *anthropicCache) Breakpoints(dst []int, l PromptLayout) []int {
 		if i > start && dst[i-1] == b {
 			continue
 		}
-		dst = append(dst, 0)
-		copy(dst[i+1:], dst[i:])
+		dst = append(dst, b)
+		for k := len(dst) - 1; k > i; k-- { // (a loop: copy's memmove call costs more)
+			dst[k] = dst[k-1]
+		}
 		dst[i] = b
 	}
 	return dst
@@ -264,11 +307,32 @@ func (c *anthropicCache) Breakpoints(dst []int, l PromptLayout) []int {
 
 func (c *anthropicCache) Reset() {
 	c.entries.reset()
+	c.tops.reset()
+	clear(c.spos)
+	c.topSet = false
 	c.seen = [64]uint64{}
 }
 
-// put makes the prefix h live until exp.
-func (c *anthropicCache) put(h uint64, exp float64) {
+// put makes the prefix of p ending at block i live until exp.
+func (c *anthropicCache) put(p *Prompt, i int, exp float64) {
+	var h uint64
+	if s := len(p.sHash); i < s {
+		h = p.sHash[i]
+		w := i >> 6
+		if w >= len(c.spos) {
+			c.spos = append(c.spos, make([]uint64, w+1-len(c.spos))...)
+		}
+		c.spos[w] |= 1 << (i & 63)
+	} else {
+		top := p.top()
+		h = mix(top, p.mHash[i-s])
+		if !c.topSet || top != c.lastTop || exp != c.lastExp { // (a request puts its messages under one top)
+			if old, ok := c.tops.get(top); !ok || old < exp {
+				c.tops.set(top, exp)
+			}
+			c.topSet, c.lastTop, c.lastExp = true, top, exp
+		}
+	}
 	c.entries.set(h, exp)
 	c.seen[h>>58] |= 1 << (h >> 52 & 63)
 }
@@ -276,15 +340,37 @@ func (c *anthropicCache) put(h uint64, exp float64) {
 func (c *anthropicCache) Seed(now float64, p *Prompt) {
 	for _, bp := range p.Breakpoints {
 		if p.CumTokens(bp) >= c.min {
-			c.put(p.PrefixHash(bp), now+c.ttlMs)
+			c.put(p, bp, now+c.ttlMs)
 		}
 	}
 }
 
-func (c *anthropicCache) live(h uint64, now float64) bool {
-	if c.seen[h>>58]&(1<<(h>>52&63)) == 0 {
-		return false
+// lastPos returns the highest position in [lo, i] marked in spos, or -1.
+func (c *anthropicCache) lastPos(i, lo int) int {
+	if i < lo {
+		return -1
 	}
+	w := i >> 6
+	mask := ^uint64(0) >> (63 - uint(i&63))
+	if w >= len(c.spos) {
+		w, mask = len(c.spos)-1, ^uint64(0)
+	}
+	for ; w >= 0 && w<<6+63 >= lo; w, mask = w-1, ^uint64(0) {
+		if word := c.spos[w] & mask; word != 0 {
+			if p := w<<6 | (63 - bits.LeadingZeros64(word)); p >= lo {
+				return p
+			}
+			return -1
+		}
+	}
+	return -1
+}
+
+// maybe reports whether h may have been put since Reset (seen).
+func (c *anthropicCache) maybe(h uint64) bool { return c.seen[h>>58]&(1<<(h>>52&63)) != 0 }
+
+// live reports whether h is a live entry; an expired one is removed.
+func (c *anthropicCache) live(h uint64, now float64) bool {
 	exp, ok := c.entries.get(h)
 	if !ok {
 		return false
@@ -300,15 +386,37 @@ func (c *anthropicCache) Request(now float64, p *Prompt) (read, write int64) {
 	if len(p.Breakpoints) == 0 {
 		return 0, 0
 	}
-	best := -1
-	for j := len(p.Breakpoints) - 1; j >= 0; j-- {
+	// The longest live prefix within lookback blocks before a breakpoint:
+	// message prefixes only when an entry put under this prompt's static
+	// part may still be live (tops), static ones only where an entry was
+	// put (spos).
+	//
+	// The windows are searched from the last breakpoint's down; a prefix
+	// found ends the search (the windows below hold shorter prefixes only).
+	// Blocks from next up were looked at already: a window overlapping
+	// the one above starts below it.
+	s, top := len(p.sHash), p.top()
+	exp, msgs := c.tops.get(top)
+	msgs = msgs && exp > now
+	best, next := -1, p.Len()
+	for j := len(p.Breakpoints) - 1; j >= 0 && best < 0; j-- {
 		bp := p.Breakpoints[j]
-		if bp <= best {
-			break
-		}
 		lo := max(0, bp-c.lookback)
-		for i := bp; i >= lo && i > best; i-- {
-			if c.live(p.PrefixHash(i), now) {
+		i := min(bp, next-1)
+		next = min(next, lo)
+		if msgs {
+			for ; i >= lo && i >= s; i-- {
+				if h := mix(top, p.mHash[i-s]); c.maybe(h) && c.live(h, now) {
+					best = i
+					break
+				}
+			}
+			if best >= 0 {
+				break
+			}
+		}
+		for i = c.lastPos(min(i, s-1), lo); i >= 0; i = c.lastPos(i-1, lo) {
+			if h := p.sHash[i]; c.maybe(h) && c.live(h, now) {
 				best = i
 				break
 			}
@@ -316,14 +424,14 @@ func (c *anthropicCache) Request(now float64, p *Prompt) (read, write int64) {
 	}
 	if best >= 0 {
 		read = p.CumTokens(best)
-		c.put(p.PrefixHash(best), now+c.ttlMs)
+		c.put(p, best, now+c.ttlMs)
 	}
 	last := p.Breakpoints[len(p.Breakpoints)-1]
 	if last > best && p.CumTokens(last) >= c.min {
 		write = p.CumTokens(last) - read
 		for _, bp := range p.Breakpoints {
 			if bp > best && p.CumTokens(bp) >= c.min {
-				c.put(p.PrefixHash(bp), now+c.ttlMs)
+				c.put(p, bp, now+c.ttlMs)
 			}
 		}
 	}

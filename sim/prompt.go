@@ -1,6 +1,9 @@
 package sim
 
-import "slices"
+import (
+	bits64 "math/bits"
+	"slices"
+)
 
 // promptMemo is the previous prompt and what it was assembled from. Every
 // field is derived from the simulated state (simState) and kept only so
@@ -44,6 +47,8 @@ type promptMemo struct {
 	sSchema  []int64
 	nTools   int
 	pToolGen uint64
+	sSys     block // the system prompt block in static
+	sDir     block // the directory block in static (zero: none)
 	mSchema  int64
 }
 
@@ -101,48 +106,56 @@ func (r *replayer) buildPrompt() (*Prompt, int64) {
 	if pm.toolMode != mode || (mode && pm.toolBuilt != pm.tver) || pm.toolLver != pm.lver {
 		r.buildTools(mode, search)
 	}
-	w := blockWriter{b: pm.static}
-	// static[:nTools] holds toolBlks as of generation pToolGen (a new
-	// generation means new content).
-	if pm.pToolGen == pm.toolGen && pm.nTools == len(pm.toolBlks) {
-		w.skip(pm.nTools)
-	} else {
-		for _, bl := range pm.toolBlks {
-			w.put(bl)
-		}
-	}
-	toolsEnd := w.n - 1
-	w.put(r.sess.sys)
+	var dir block // the directory block, when shown
 	if search && r.p.showsNames {
 		if !pm.dirOK {
 			pm.dir = r.directory(mode)
 			pm.dirOK = true
 		}
 		if pm.dir.tokens > 0 {
-			w.put(pm.dir)
+			dir = pm.dir
 		}
 	}
-	sysEnd := w.n - 1
-	pm.static = w.b[:w.n]
-	pm.nTools, pm.pToolGen = len(pm.toolBlks), pm.toolGen
-	if w.same < w.n || len(pm.prompt.sHash) != w.n {
-		r.rehashStatic(w.same)
+	// static[:nTools] holds toolBlks as of generation pToolGen (a new
+	// generation means new content), then sSys and sDir.
+	sameTools := pm.pToolGen == pm.toolGen && pm.nTools == len(pm.toolBlks)
+	if !sameTools || pm.sSys != r.sess.sys || pm.sDir != dir || len(pm.static) == 0 {
+		w := blockWriter{b: pm.static}
+		if sameTools {
+			w.skip(pm.nTools)
+		} else {
+			for _, bl := range pm.toolBlks {
+				w.put(bl)
+			}
+		}
+		w.put(r.sess.sys)
+		if dir.tokens > 0 {
+			w.put(dir)
+		}
+		pm.static = w.b[:w.n]
+		pm.nTools, pm.pToolGen = len(pm.toolBlks), pm.toolGen
+		pm.sSys, pm.sDir = r.sess.sys, dir
+		if w.same < w.n || len(pm.prompt.sHash) != w.n {
+			r.rehashStatic(w.same)
+		}
 	}
+	n := len(pm.static)
+	toolsEnd, sysEnd := pm.nTools-1, n-1
 	r.extendMsgs()
 
 	p := &pm.prompt
 	msgs := len(r.st.msgs)
-	last := w.n + msgs - 1
+	last := n + msgs - 1
 	p.Breakpoints = p.Breakpoints[:0]
 	if r.st.placer != nil {
 		user := -1
 		if r.st.userMsg >= 0 {
-			user = w.n + r.st.userMsg
+			user = n + r.st.userMsg
 		}
 		p.Breakpoints = r.st.placer.Breakpoints(p.Breakpoints,
 			PromptLayout{ToolsEnd: toolsEnd, SystemEnd: sysEnd, Last: last, Messages: msgs, User: user, Layout: r.p.cacheLayout})
 	}
-	return p, pm.sSchema[w.n-1] + pm.mSchema
+	return p, pm.sSchema[n-1] + pm.mSchema
 }
 
 // buildTools rebuilds the tools[] segment; toolGen changes only when its
@@ -188,53 +201,64 @@ func (r *replayer) appendListed(tb []block) []block {
 // appendDeferred appends, in deferred mode, the direct tools (known per
 // strategy) and the warm deferrable ones (found from the warm set and the
 // transient loads, which are few, rather than by testing every tool) of
-// the listed servers, in registry order. It needs set.identPos.
+// the listed servers, in registry order. It needs set.identPos. The
+// positions to emit are marked in a bitmap, which orders and de-duplicates
+// them without a sort; at[p] is the schema seen at a warm position p (nil
+// at a direct one).
 func (r *replayer) appendDeferred(tb []block) []block {
 	set := r.st.set
-	warm := r.buf.pos[:0]
+	n := len(set.tools)
+	bits := r.buf.bits[:0]
+	bits = append(bits, make([]uint64, (n+63)/64)...)
+	at := r.buf.at
+	if len(at) < n {
+		at = make([]*Tool, n)
+	}
+	r.buf.bits, r.buf.at = bits, at
+	for _, p := range set.strat[r.si].direct {
+		bits[p>>6] |= 1 << (p & 63)
+		at[p] = nil
+	}
 	if r.p.inTools {
+		// The warm set before the transient loads, as warmIdent looks.
 		for i := range r.st.warm.entries {
-			warm = r.addWarmPos(warm, r.st.warm.entries[i].Tool.ident)
+			r.markWarm(bits, at, r.st.warm.entries[i].Tool)
 		}
 		for _, t := range r.st.transient {
-			warm = r.addWarmPos(warm, t.ident)
+			r.markWarm(bits, at, t)
 		}
-		slices.Sort(warm)
 	}
-	r.buf.pos = warm
-	direct := set.strat[r.si].direct
-	// Merge the two position lists (disjoint: warm holds deferrable tools).
-	for len(direct) > 0 || len(warm) > 0 {
-		if len(warm) == 0 || (len(direct) > 0 && direct[0] < warm[0]) {
-			p := direct[0]
-			direct = direct[1:]
-			if r.pm.tblListed[set.tools[p].table] {
-				tb = append(tb, set.blks[p])
+	listed := r.pm.tblListed
+	for wi, word := range bits {
+		for word != 0 {
+			p := wi<<6 | bits64.TrailingZeros64(word)
+			word &= word - 1
+			if !listed[set.tools[p].table] {
+				continue
 			}
-			continue
-		}
-		st := &set.tools[warm[0]]
-		warm = warm[1:]
-		if r.pm.tblListed[st.table] {
-			w := r.warmIdent(st.ident)
-			tb = append(tb, block{h: w.h, tokens: w.tokens, schema: true})
+			if w := at[p]; w != nil {
+				tb = append(tb, block{h: w.h, tokens: w.tokens, schema: true}) // warm
+			} else {
+				tb = append(tb, set.blks[p]) // direct
+			}
 		}
 	}
 	return tb
 }
 
-// addWarmPos adds to pos the position of a loaded tool identity, when the
-// registry has it, the strategy defers it, and it is not there yet.
-func (r *replayer) addWarmPos(pos []int32, ident int32) []int32 {
+// markWarm marks the position of a loaded tool's identity in bits, with
+// the schema loaded in at, when the registry has it, the strategy defers
+// it and it is not marked yet.
+func (r *replayer) markWarm(bits []uint64, at []*Tool, t *Tool) {
 	set := r.st.set
-	if int(ident) >= len(set.identPos) || set.identPos[ident] < 0 {
-		return pos
+	if int(t.ident) >= len(set.identPos) || set.identPos[t.ident] < 0 {
+		return
 	}
-	p := set.identPos[ident]
-	if r.flags[set.tools[p].id]&flagDeferrable == 0 || slices.Contains(pos, p) {
-		return pos
+	p := set.identPos[t.ident]
+	if r.flags[set.tools[p].id]&flagDeferrable != 0 && bits[p>>6]&(1<<(p&63)) == 0 {
+		bits[p>>6] |= 1 << (p & 63)
+		at[p] = t
 	}
-	return append(pos, p)
 }
 
 // appendDeferredScan is appendDeferred testing every tool (for registries
@@ -262,21 +286,26 @@ func (r *replayer) appendDeferredScan(tb []block) []block {
 func (r *replayer) rehashStatic(from int) {
 	pm := &r.pm
 	p := &pm.prompt
-	p.sHash, p.sCum, pm.sSchema = p.sHash[:from], p.sCum[:from], pm.sSchema[:from]
+	n := len(pm.static)
+	if cap(p.sHash) < n || cap(p.sCum) < n || cap(pm.sSchema) < n {
+		p.sHash = slices.Grow(p.sHash[:from], n-from)
+		p.sCum = slices.Grow(p.sCum[:from], n-from)
+		pm.sSchema = slices.Grow(pm.sSchema[:from], n-from)
+	}
+	p.sHash, p.sCum, pm.sSchema = p.sHash[:n], p.sCum[:n], pm.sSchema[:n] // (no write barrier)
+	sh, sc, ss := p.sHash, p.sCum, pm.sSchema
 	var h uint64
 	var cum, schema int64
 	if from > 0 {
-		h, cum, schema = p.sHash[from-1], p.sCum[from-1], pm.sSchema[from-1]
+		h, cum, schema = sh[from-1], sc[from-1], ss[from-1]
 	}
-	for _, bl := range pm.static[from:] {
+	for i, bl := range pm.static[from:n] {
 		h = mix(h, bl.h)
 		cum += bl.tokens
 		if bl.schema {
 			schema += bl.tokens
 		}
-		p.sHash = append(p.sHash, h)
-		p.sCum = append(p.sCum, cum)
-		pm.sSchema = append(pm.sSchema, schema)
+		sh[from+i], sc[from+i], ss[from+i] = h, cum, schema
 	}
 }
 
@@ -285,19 +314,27 @@ func (r *replayer) rehashStatic(from int) {
 func (r *replayer) extendMsgs() {
 	pm := &r.pm
 	p := &pm.prompt
+	from, n := len(p.mHash), len(r.st.msgs)
+	if from == n {
+		return
+	}
+	if cap(p.mHash) < n || cap(p.mCum) < n {
+		p.mHash, p.mCum = slices.Grow(p.mHash, n-from), slices.Grow(p.mCum, n-from)
+	}
+	p.mHash, p.mCum = p.mHash[:n], p.mCum[:n] // (no write barrier)
+	mh, mc := p.mHash, p.mCum
 	var h uint64
 	var cum int64
-	if k := len(p.mHash); k > 0 {
-		h, cum = p.mHash[k-1], p.mCum[k-1]
+	if from > 0 {
+		h, cum = mh[from-1], mc[from-1]
 	}
-	for _, bl := range r.st.msgs[len(p.mHash):] {
+	for i, bl := range r.st.msgs[from:n] {
 		h = mix(h, bl.h)
 		cum += bl.tokens
 		if bl.schema {
 			pm.mSchema += bl.tokens
 		}
-		p.mHash = append(p.mHash, h)
-		p.mCum = append(p.mCum, cum)
+		mh[from+i], mc[from+i] = h, cum
 	}
 }
 

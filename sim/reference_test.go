@@ -266,25 +266,8 @@ func (r *refReplay) prompt() (*Prompt, int64) {
 		}
 	}
 	sysEnd := len(blocks) - 1
-	// The prompt's two segments (Prompt): the static part's chain, and the
-	// messages' own chain from 0.
-	p := &Prompt{}
+	p := segmentPrompt(blocks, r.msgs)
 	var schema int64
-	var h uint64
-	var cum int64
-	for _, b := range blocks {
-		h = mix(h, b.h)
-		cum += b.tokens
-		p.sHash = append(p.sHash, h)
-		p.sCum = append(p.sCum, cum)
-	}
-	h, cum = 0, 0
-	for _, b := range r.msgs {
-		h = mix(h, b.h)
-		cum += b.tokens
-		p.mHash = append(p.mHash, h)
-		p.mCum = append(p.mCum, cum)
-	}
 	blocks = append(blocks, r.msgs...)
 	for _, b := range blocks {
 		if b.schema {
@@ -716,4 +699,27 @@ func (r *refReplay) addLayer(layer int, ms float64) {
 		r.clock += ms
 		r.layerMs[layer] += ms
 	}
+}
+
+// segmentPrompt builds from scratch the prompt of a static part and a
+// conversation, in its two segments (Prompt): the static part's chain, and
+// the messages' own chain from 0.
+func segmentPrompt(static, msgs []block) *Prompt {
+	p := &Prompt{}
+	var h uint64
+	var cum int64
+	for _, b := range static {
+		h = mix(h, b.h)
+		cum += b.tokens
+		p.sHash = append(p.sHash, h)
+		p.sCum = append(p.sCum, cum)
+	}
+	h, cum = 0, 0
+	for _, b := range msgs {
+		h = mix(h, b.h)
+		cum += b.tokens
+		p.mHash = append(p.mHash, h)
+		p.mCum = append(p.mCum, cum)
+	}
+	return p
 }

@@ -53,6 +53,9 @@ type replayer struct {
 	memo replayMemo
 	buf  scratch
 
+	// resolved memoises the session's call resolutions (step.go).
+	resolved []resolvedCall
+
 	fid     []FidelityPair
 	outcome Outcome     // scratch outcome (run.go)
 	need    needBuffers // the need of the session being replayed (run.go)
@@ -67,11 +70,12 @@ type scratch struct {
 	got    []*Tool        // a keyword search's loads
 	sel    []*Tool        // a select batch
 	one    [1]*Tool
-	cold   []*Tool // a step's cold tools
-	query  []byte  // a search query being built
-	call   []byte  // a search call: {"query":...}
-	text   []byte  // text being counted (countString)
-	pos    []int32 // tools[] positions (prompt.go)
+	cold   []*Tool  // a step's cold tools
+	query  []byte   // a search query being built
+	call   []byte   // a search call: {"query":...}
+	text   []byte   // text being counted (countString)
+	bits   []uint64 // a bitmap of tools[] positions (prompt.go)
+	at     []*Tool  // the schema seen at a tools[] position (prompt.go)
 	dir    dirScratch
 }
 
@@ -116,6 +120,8 @@ func (r *replayer) run(n *pneed, si int, out *Outcome, wantFid bool) {
 	*out = Outcome{PerRequest: out.PerRequest[:0]}
 	if r.sess.need != n {
 		r.newSession(n)
+		clear(r.resolved)
+		r.resolved = r.resolved[:0]
 	}
 	// Common random numbers: every strategy of a session draws from the same
 	// stream (seeded by the run seed and the session id, not the strategy),

@@ -182,10 +182,23 @@ func (r *replayer) ColdDeferrable() bool {
 
 // state returns a tool's exposure and the schema the model sees (nil when cold).
 func (r *replayer) state(ti *Tool, mode bool) (exposure, *Tool) {
-	if !r.st.listed[ti.server] {
+	if !r.isListed(ti) {
 		return expCold, nil // lazy discovery: the runtime does not know it yet
 	}
 	return r.listedState(ti, mode)
+}
+
+// isListed reports whether ti's server is listed: through the registry's
+// table of ti (pm.tblListed mirrors listed) when ti is a tool of the
+// registry, else by name.
+func (r *replayer) isListed(ti *Tool) bool {
+	set := r.st.set
+	if int(ti.ident) < len(set.identPos) {
+		if p := set.identPos[ti.ident]; p >= 0 && set.tools[p].id == ti.id {
+			return r.pm.tblListed[set.tools[p].table]
+		}
+	}
+	return r.st.listed[ti.server]
 }
 
 // listedState is state for a tool of a listed server.

@@ -31,7 +31,7 @@ func (r *replayer) modelStep(st *pstep, wantFid bool) {
 	// Which needed tools are cold?
 	cold := r.buf.cold[:0]
 	for i := range calls {
-		ti := r.resolve(&calls[i])
+		ti := r.resolveAt(int(st.c0)+i, &calls[i])
 		if ti == nil {
 			continue
 		}
@@ -54,7 +54,7 @@ func (r *replayer) modelStep(st *pstep, wantFid bool) {
 	mode = r.deferredMode()
 	for i := range calls {
 		c := &calls[i]
-		ti := r.resolve(c)
+		ti := r.resolveAt(int(st.c0)+i, c)
 		if ti != nil {
 			exp, seen := r.state(ti, mode)
 			switch exp {
@@ -132,4 +132,35 @@ const rejectionText = "Tool not loaded: call tool_search first, then retry."
 // loading layer took.
 func (r *replayer) recordFirstReply() {
 	firstReply(&r.out.Values, r.st.clock, r.st.t0, &r.st.layerMs)
+}
+
+// resolvedCall is the tool a call of the session resolves to (nil: none)
+// in the registry set.
+type resolvedCall struct {
+	set *serverSet
+	ti  *Tool
+}
+
+// maxResolved bounds the memo of call resolutions: a session with more
+// calls resolves them every time (a very long session must not grow the
+// replayer's memory by its length).
+const maxResolved = 1 << 15
+
+// resolveAt is resolve for the call at index k of the need's calls,
+// memoised for every strategy of the session: a call resolves in the
+// registry alone, which changes only at the session's catalog changes,
+// and those every strategy replays alike. r.resolved is emptied at every
+// new session (run).
+func (r *replayer) resolveAt(k int, c *pcall) *Tool {
+	if len(r.n.calls) > maxResolved {
+		return r.resolve(c)
+	}
+	if k >= len(r.resolved) {
+		r.resolved = append(r.resolved, make([]resolvedCall, len(r.n.calls)-len(r.resolved))...)
+	}
+	rc := &r.resolved[k]
+	if rc.set != r.st.set {
+		*rc = resolvedCall{set: r.st.set, ti: r.resolve(c)}
+	}
+	return rc.ti
 }
