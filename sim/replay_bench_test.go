@@ -75,21 +75,26 @@ func genTrace(t testing.TB, n int) (*catalog.Catalog, []*traces.Session) {
 // request's cost must not grow with the session, so the two figures
 // should be about equal (before the conversation was hashed apart from
 // the static part, every tools[] change rehashed the whole conversation,
-// and 4x the events cost about 16x the time).
+// and 4x the events cost about 16x the time). The events=N cases use
+// Sonnet 4.5 (the anthropic cache); cache=openai/events=N use GPT-4o, whose
+// openai cache wrote every prefix of the prompt on every request before
+// it kept one expiry per prompt lineage.
 func BenchmarkLongSession(b *testing.B) {
 	cat, sessions := genTrace(b, 3)
-	eng := benchEngine(b, cat)
-	for _, events := range []int{5000, 20000} {
-		long := repeatSession(sessions[0], events)
-		b.Run(fmt.Sprintf("events=%d", events), func(b *testing.B) {
-			one := func(yield func(*traces.Session, error) bool) { yield(long, nil) }
-			for b.Loop() {
-				if _, err := eng.Run(context.Background(), one, sim.RunOptions{Workers: 1}); err != nil {
-					b.Fatal(err)
+	for _, m := range []struct{ prefix, model string }{{"", "claude-sonnet-4.5"}, {"cache=openai/", "gpt-4o"}} {
+		eng := benchEngineModel(b, cat, m.model)
+		for _, events := range []int{5000, 20000} {
+			long := repeatSession(sessions[0], events)
+			b.Run(fmt.Sprintf("%sevents=%d", m.prefix, events), func(b *testing.B) {
+				one := func(yield func(*traces.Session, error) bool) { yield(long, nil) }
+				for b.Loop() {
+					if _, err := eng.Run(context.Background(), one, sim.RunOptions{Workers: 1}); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(long.Events)), "ns/event")
-		})
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(long.Events)), "ns/event")
+			})
+		}
 	}
 }
 
@@ -123,11 +128,17 @@ const benchStrategies = 8
 // Sonnet 4.5, the bytes/3.5 estimator (no tokenising), seed 1.
 func benchEngine(b *testing.B, cat *catalog.Catalog) *sim.Engine {
 	b.Helper()
+	return benchEngineModel(b, cat, "claude-sonnet-4.5")
+}
+
+// benchEngineModel is benchEngine with the model preset named.
+func benchEngineModel(b *testing.B, cat *catalog.Catalog, modelName string) *sim.Engine {
+	b.Helper()
 	reg, err := runner.DefaultRegistry()
 	if err != nil {
 		b.Fatal(err)
 	}
-	model, err := presets.Model("claude-sonnet-4.5")
+	model, err := presets.Model(modelName)
 	if err != nil {
 		b.Fatal(err)
 	}
