@@ -438,69 +438,6 @@ func (c *anthropicCache) Request(now float64, p *Prompt) (read, write int64) {
 	return read, write
 }
 
-// openAICache models automatic prefix caching: every prefix of at least
-// MinTokens is cached; a request reads the longest live cached prefix,
-// counted down to MinTokens plus a whole number of Step-token increments.
-type openAICache struct {
-	ttlMs   float64
-	min     int64
-	step    int64
-	entries expiryTable
-}
-
-func newOpenAICache(cfg CacheConfig) *openAICache {
-	st := cfg.Step
-	if st <= 0 {
-		st = 128
-	}
-	return &openAICache{ttlMs: cfg.TTLSeconds * 1000, min: cfg.MinTokens, step: st}
-}
-
-func (c *openAICache) Reset() { c.entries.reset() }
-
-func (c *openAICache) Request(now float64, p *Prompt) (read, write int64) {
-	n := p.Len()
-	for i := n - 1; i >= 0; i-- {
-		if p.CumTokens(i) < c.min {
-			break
-		}
-		h := p.PrefixHash(i)
-		if exp, ok := c.entries.get(h); ok && exp > now {
-			read = c.stepDown(p.CumTokens(i))
-			c.entries.set(h, now+c.ttlMs)
-			break
-		}
-	}
-	total := p.Total()
-	if total >= c.min {
-		for i := 0; i < n; i++ {
-			if p.CumTokens(i) >= c.min {
-				c.entries.set(p.PrefixHash(i), now+c.ttlMs)
-			}
-		}
-		write = c.stepDown(total) - read
-		if write < 0 {
-			write = 0
-		}
-	}
-	return read, write
-}
-
-func (c *openAICache) Seed(now float64, p *Prompt) {
-	for i := range p.Len() {
-		if p.CumTokens(i) >= c.min {
-			c.entries.set(p.PrefixHash(i), now+c.ttlMs)
-		}
-	}
-}
-
-func (c *openAICache) stepDown(t int64) int64 {
-	if t < c.min {
-		return 0
-	}
-	return c.min + (t-c.min)/c.step*c.step
-}
-
 type noCache struct{}
 
 func (noCache) Request(float64, *Prompt) (int64, int64) { return 0, 0 }
