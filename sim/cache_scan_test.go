@@ -25,15 +25,7 @@ func TestAnthropicCacheMatchesScan(t *testing.T) {
 		}
 		return b
 	}
-	base := blocks(150, 1)
-	variants := [][]block{
-		nil,
-		base[:3],
-		base[:12],
-		append(append([]block{}, base[:5]...), blocks(9, 2)...),
-		append(append([]block{}, base[:12]...), blocks(2, 3)...),
-		base[:150],
-	}
+	variants := staticVariants(blocks, 150)
 	requests := 0
 	for session := range 400 {
 		cfg := CacheConfig{TTLSeconds: 300, MinTokens: rng.Int64N(400), Breakpoints: 1 + rng.IntN(4), Lookback: 1 + rng.IntN(25)}
@@ -78,6 +70,21 @@ func TestAnthropicCacheMatchesScan(t *testing.T) {
 		}
 	}
 	t.Logf("%d requests compared", requests)
+}
+
+// staticVariants returns static parts for the cache tests, made of blocks
+// from blocks: none, prefixes of one another (3, 12 and n blocks), one that
+// parts from them after 5 blocks and one that extends the 12.
+func staticVariants(blocks func(n int, salt uint64) []block, n int) [][]block {
+	base := blocks(n, 1)
+	return [][]block{
+		nil,
+		base[:3],
+		base[:12],
+		append(append([]block{}, base[:5]...), blocks(9, 2)...),
+		append(append([]block{}, base[:12]...), blocks(2, 3)...),
+		base[:n],
+	}
 }
 
 // scanCache is the anthropic cache model by its definition: a map of

@@ -30,15 +30,7 @@ func TestOpenAICacheMatchesDefinition(t *testing.T) {
 		}
 		return b
 	}
-	base := blocks(90, 1)
-	variants := [][]block{
-		nil,
-		base[:3],
-		base[:12],
-		append(append([]block{}, base[:5]...), blocks(9, 2)...),
-		append(append([]block{}, base[:12]...), blocks(2, 3)...),
-		base[:90],
-	}
+	variants := staticVariants(blocks, 90)
 	var p Prompt // rewritten for every request
 	requests, hits := 0, 0
 	for session := range 500 {
