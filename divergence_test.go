@@ -28,14 +28,16 @@ func TestStrategiesDivergeEarly(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	var requests, shareable, atFirst, sessions int
+	var requests, shareable, atFirst, sessions, distinct int
 	for s, err := range r.Sessions() {
 		if err != nil {
 			t.Fatal(err)
 		}
 		sessions++
 		outs := eng.ReplayNeed(sim.ExtractNeed(s))
+		seen := map[[sim.NumMetrics]float64]bool{}
 		for j := range outs {
+			seen[outs[j].Values] = true
 			b := outs[j].PerRequest
 			requests += len(b)
 			best := 0
@@ -52,10 +54,11 @@ func TestStrategiesDivergeEarly(t *testing.T) {
 			}
 			shareable += best
 		}
+		distinct += len(seen)
 	}
 	share := float64(shareable) / float64(requests)
-	t.Logf("%d sessions, %d simulated requests under 8 strategies: %d (%.1f%%) within a common prefix with an earlier strategy; %d of %d later strategies differ from every earlier one at the first request",
-		sessions, requests, shareable, 100*share, atFirst, sessions*(len(eng.Strategies())-1))
+	t.Logf("%d sessions, %d simulated requests under 8 strategies: %d (%.1f%%) within a common prefix with an earlier strategy; %d of %d later strategies differ from every earlier one at the first request; %.2f distinct outcomes per session",
+		sessions, requests, shareable, 100*share, atFirst, sessions*(len(eng.Strategies())-1), float64(distinct)/float64(sessions))
 	if sessions != benchSessions || requests == 0 {
 		t.Fatalf("replayed %d sessions (%d requests), want %d", sessions, requests, benchSessions)
 	}

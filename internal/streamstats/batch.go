@@ -214,14 +214,7 @@ func (p *Paired) AddBatch(as, bs, diffs []float64, tolerance float64, lowerIsBet
 	for i, a := range as {
 		b := bs[i]
 		d := a - b
-		switch {
-		case math.Abs(d) <= tolerance*math.Max(math.Abs(a), math.Abs(b)):
-			p.Equal++
-		case (d < 0) == lowerIsBetter:
-			p.Better++
-		default:
-			p.Worse++
-		}
+		p.count(a, b, d, tolerance, lowerIsBetter)
 		diffs[i] = d
 		if !sum.fast(a) {
 			sum.slow(a)

@@ -30,14 +30,7 @@ func NewPaired(alpha float64) (*Paired, error) {
 // Add adds one unit's pair of values.
 func (p *Paired) Add(a, b, tolerance float64, lowerIsBetter bool) {
 	d := a - b
-	switch {
-	case math.Abs(d) <= tolerance*math.Max(math.Abs(a), math.Abs(b)):
-		p.Equal++
-	case (d < 0) == lowerIsBetter:
-		p.Better++
-	default:
-		p.Worse++
-	}
+	p.count(a, b, d, tolerance, lowerIsBetter)
 	p.Diff.Add(d)
 	p.DiffSum.Add(a)
 	p.DiffSum.Add(-b)
@@ -61,4 +54,17 @@ func (p *Paired) MeanDiff() float64 {
 		return 0
 	}
 	return p.DiffSum.Value() / float64(p.Diff.N)
+}
+
+// count files the pair (a, b), whose difference is d, as equal (within
+// tolerance of the larger magnitude), better or worse.
+func (p *Paired) count(a, b, d, tolerance float64, lowerIsBetter bool) {
+	switch {
+	case math.Abs(d) <= tolerance*math.Max(math.Abs(a), math.Abs(b)):
+		p.Equal++
+	case (d < 0) == lowerIsBetter:
+		p.Better++
+	default:
+		p.Worse++
+	}
 }
