@@ -29,8 +29,9 @@ package sim
 // (theirs are the latest writes), else its entry's. Prefix hashes chain
 // (equal at block i means equal at every block before i, up to 64-bit
 // collisions, which the model accepts anyway), so where two prompts part
-// is found by a binary search. A request thus costs O(log length) plus
-// the blocks that changed: appended messages, and after a change of
+// is found by a binary search; blocks have no negative tokens, so the
+// prefixes of at least MinTokens are the last ones. A request thus costs
+// O(log length) plus the blocks that changed: appended messages, and after a change of
 // tools[] the static part's blocks from the change on; a session costs
 // O(length). TestOpenAICacheMatchesDefinition pins the results to the
 // definition's on random prompt sequences.
