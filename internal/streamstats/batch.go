@@ -80,20 +80,7 @@ func (r *sumRun) slow(x float64) {
 		r.s.Special += x
 		return
 	}
-	i := 0
-	for j := range r.n {
-		y := r.p[j]
-		if math.Abs(x) < math.Abs(y) {
-			x, y = y, x
-		}
-		hi := x + y
-		lo := y - (hi - x)
-		if lo != 0 {
-			r.p[i] = lo
-			i++
-		}
-		x = hi
-	}
+	i, x := addPartials(r.p[:r.n], x)
 	if i < maxRunPartials {
 		r.p[i] = x
 		r.n = i + 1

@@ -49,20 +49,29 @@ func (s *Sum) Add(x float64) {
 		s.Special += x
 		return
 	}
+	i, x := addPartials(s.Partials, x)
+	s.Partials = append(s.Partials[:i], x)
+}
+
+// addPartials is the general step of Shewchuk's algorithm: it adds a
+// finite x to the partials p, leaving the non-zero rounding errors in
+// p[:i], and returns i and the new last partial (the sum's leading part),
+// which the caller appends.
+func addPartials(p []float64, x float64) (int, float64) {
 	i := 0
-	for _, y := range s.Partials {
+	for _, y := range p {
 		if math.Abs(x) < math.Abs(y) {
 			x, y = y, x
 		}
 		hi := x + y
 		lo := y - (hi - x)
 		if lo != 0 {
-			s.Partials[i] = lo
+			p[i] = lo
 			i++
 		}
 		x = hi
 	}
-	s.Partials = append(s.Partials[:i], x)
+	return i, x
 }
 
 // AddSquare adds x² exactly (x·x and its rounding error, by FMA).
