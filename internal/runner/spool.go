@@ -37,9 +37,12 @@ func Rereadable(srcs []Source) (out []Source, release func(), err error) {
 			f.Close()
 		}
 	}
+	// The deferred cleanup calls its own copy: an error return sets the
+	// named result release to nil before deferred calls run.
+	cleanup := release
 	defer func() {
 		if err != nil {
-			release()
+			cleanup()
 		}
 	}()
 	for i, s := range srcs {
