@@ -2,10 +2,12 @@ package importers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/defersim/defersim/internal/atomicfile"
@@ -107,6 +109,10 @@ func Run(req Request) (*ingest.Report, error) {
 	set := atomicfile.NewSet()
 	defer set.Abort()
 	var p *pipeline
+	// importErr is an input's error, returned as it is: atomicfile.Write
+	// would prefix it with the staging file's hidden name, which says
+	// nothing about the input.
+	var importErr error
 	err = atomicfile.Write(set.File(req.Out), 0o644, func(f *os.File) error {
 		w := traces.NewWriter(ctxWriter{ctx, f}, strings.HasSuffix(req.Out, ".gz"))
 		p = newPipeline(opts, rep, w, traces.CatalogRef(req.Out, rep.CatalogDir))
@@ -114,15 +120,28 @@ func Run(req Request) (*ingest.Report, error) {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if err := imp.ImportFile(in, opts, p, rep); err != nil {
-				return err
+			before := rep.Sessions
+			if importErr = imp.ImportFile(in, opts, p, rep); importErr != nil {
+				return importErr
+			}
+			if rep.Sessions == before {
+				rep.Note("%s: no session found in it", filepath.Base(in))
 			}
 			if req.Progress != nil {
 				req.Progress(i + 1)
 			}
 		}
+		if rep.Sessions == 0 {
+			// An empty trace with exit status 0 looks like a success; a
+			// file of another format or an empty export is an error.
+			importErr = noSessions(req, rep)
+			return importErr
+		}
 		return w.Close()
 	})
+	if importErr != nil {
+		return nil, importErr
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -144,6 +163,29 @@ func Run(req Request) (*ingest.Report, error) {
 	}
 	rep.Finish()
 	return rep, nil
+}
+
+// noSessions is the error of an import that found no session in any input:
+// it names the format and what the inputs held that it could not map.
+func noSessions(req Request, rep *ingest.Report) error {
+	msg := fmt.Sprintf("%s: no %s session in it: 0 sessions to import (is --from %s the format of the input?)",
+		req.Inputs[0], req.Format, req.Format)
+	if len(req.Inputs) > 1 {
+		msg = fmt.Sprintf("no %s session in any of the %d inputs: 0 sessions to import (is --from %s the format of the inputs?)",
+			req.Format, len(req.Inputs), req.Format)
+	}
+	if len(rep.Unmapped) > 0 {
+		keys := make([]string, 0, len(rep.Unmapped))
+		for k := range rep.Unmapped {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		if len(keys) > 5 {
+			keys = append(keys[:5], "…")
+		}
+		msg += "; not mapped: " + strings.Join(keys, ", ")
+	}
+	return errors.New(msg)
 }
 
 // ctxWriter fails every write once ctx is cancelled, which stops an

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -187,5 +188,69 @@ func TestSanitizeServer(t *testing.T) {
 		if got := importers.SanitizeServer(in); got != want {
 			t.Errorf("SanitizeServer(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestImportFailuresNameTheInput pins that an import whose inputs hold no
+// session fails (exit status 2) instead of writing an empty trace with exit
+// status 0, and that an input's error is reported as it is, without the
+// hidden staging file's name that used to prefix it ("write
+// .out.jsonl.new-XXXX: in.json: …").
+func TestImportFailuresNameTheInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	empty := write("empty.json", "")
+	list := write("list.json", "[]")
+	trace := write("trace.jsonl", `{"v":1,"type":"session_start","session":"s","t":"2026-03-02T09:00:00Z"}`+"\n")
+	trunc := write("trunc.json", `[{"traj": [`)
+	for _, tc := range []struct {
+		name   string
+		format string
+		inputs []string
+		want   string
+	}{
+		{"empty list, tau-bench", "tau-bench", []string{list},
+			list + ": no tau-bench session in it: 0 sessions to import (is --from tau-bench the format of the input?)"},
+		{"empty file, openai-messages", "openai-messages", []string{empty},
+			empty + ": no openai-messages session in it: 0 sessions to import (is --from openai-messages the format of the input?)"},
+		{"empty list, anthropic-messages", "anthropic-messages", []string{list},
+			list + ": no anthropic-messages session in it: 0 sessions to import (is --from anthropic-messages the format of the input?)"},
+		{"a trace v1 file, claude-code", "claude-code", []string{trace},
+			trace + ": no claude-code session in it: 0 sessions to import (is --from claude-code the format of the input?); not mapped: line without sessionId before any session"},
+		{"two inputs, none with a session", "claude-code", []string{trace, empty},
+			"no claude-code session in any of the 2 inputs: 0 sessions to import (is --from claude-code the format of the inputs?); not mapped: line without sessionId before any session"},
+		{"truncated JSON", "tau-bench", []string{trunc},
+			"trunc.json: line 1 col 12: unexpected end of JSON input"},
+		// An input without a session beside others that have some: the
+		// import succeeds and its report says so.
+		{"one input of two without a session", "tau-bench",
+			[]string{filepath.Join("taubench", "testdata", "test-model-airline.json"), list}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(dir, "out", strings.ReplaceAll(tc.name, " ", "-")+".jsonl")
+			rep, err := importers.Run(importers.Request{Format: tc.format, Inputs: tc.inputs, Out: out})
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if note := "list.json: no session found in it"; !slices.Contains(rep.Notes, note) {
+					t.Errorf("notes %q lack %q", rep.Notes, note)
+				}
+				return
+			}
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("error = %v\nwant      %s", err, tc.want)
+			}
+			entries, _ := os.ReadDir(filepath.Dir(out))
+			for _, e := range entries {
+				t.Errorf("the failed import left %s", e.Name())
+			}
+		})
 	}
 }

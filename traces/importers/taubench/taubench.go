@@ -227,6 +227,12 @@ func run(stem string, i int, raw json.RawMessage, domain, model string, schemas 
 	if err != nil {
 		return nil, err
 	}
+	if traj == nil {
+		// Every tau-bench run records its trajectory; an object without one
+		// is not a run (a file of another format, read as runs, would
+		// otherwise import as empty sessions).
+		return nil, o.Errorf("run without \"traj\"")
+	}
 	c := openaimsg.NewConv(b, rep)
 	c.ErrorPrefix = ErrorPrefix
 	for j, mraw := range traj {

@@ -104,6 +104,12 @@ func TestImportErrors(t *testing.T) {
 		{"traj not array", `[{"traj": 3}]`, "[0].traj: want an array"},
 		{"message not object", `[{"traj": [3]}]`, "[0].traj[0]: want a JSON object"},
 		{"call without name", `[{"traj": [{"role":"assistant","tool_calls":[{"id":"x","function":{"arguments":"{}"}}]}]}]`, "tool call without a name"},
+		// A run without "traj" (a file of another format, an OpenAI message
+		// array) used to import as an empty session, exit status 0.
+		{"run without traj", `[{"foo": 1}]`, `[0]: run without "traj"`},
+		{"message array", `[{"role":"user","content":"hi"}]`, `[0]: run without "traj"`},
+		{"traj null", `[{"traj": null}]`, `[0]: run without "traj"`},
+		{"object without traj", `{"resourceSpans": []}`, `[0]: run without "traj"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
