@@ -10,6 +10,10 @@ type Counts struct {
 	SessionsSkipped  int64          `json:"sessions_skipped"`
 	LinesSkipped     int64          `json:"lines_skipped"`
 	SkipReasons      map[string]int `json:"skip_reasons,omitempty"`
+	// SessionsIncomplete counts sessions read without a session_end (a
+	// file cut short, a session split across files, a recorder that
+	// stopped); they are replayed as far as they were recorded.
+	SessionsIncomplete int64 `json:"sessions_incomplete,omitempty"`
 	// StepsRemoved counts recorded steps removed from the need because the
 	// recording runtime's own deferral caused them (its searches, rejected calls).
 	StepsRemoved int64 `json:"steps_removed"`

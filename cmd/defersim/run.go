@@ -231,6 +231,10 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) error {
 // makes them the command's exit status 1.
 func skippedSessions(stderr io.Writer, out *runner.Output) error {
 	warnImplausible(stderr, out)
+	if c := out.Info.Counts; c.SessionsIncomplete > 0 {
+		fmt.Fprintf(stderr, "defersim: warning: %d of %d sessions read have no session_end (a file cut short? a session split across files?); they were replayed as far as recorded (`defersim trace validate` lists them)\n",
+			c.SessionsIncomplete, c.SessionsRead)
+	}
 	if n := out.Info.Counts.SessionsSkipped; n > 0 {
 		for _, msg := range out.Run.Failures {
 			fmt.Fprintln(stderr, "defersim: skipped", firstLineOf(msg))

@@ -71,6 +71,9 @@ type ReaderCounts struct {
 	LinesRead, EventsRead int64
 	LinesSkipped          int64
 	SkipReasons           map[string]int
+	// Incomplete counts sessions that had no session_end at the end of
+	// their file (replayed as far as they were recorded).
+	Incomplete int64
 }
 
 func readerCounts(files int, sessionsRead int64, counts []traces.Counts) ReaderCounts {
@@ -79,6 +82,7 @@ func readerCounts(files int, sessionsRead int64, counts []traces.Counts) ReaderC
 		rc.LinesRead += tc.Lines
 		rc.EventsRead += tc.Events
 		rc.LinesSkipped += tc.Skipped
+		rc.Incomplete += tc.Incomplete
 		for k, v := range tc.SkipReasons {
 			if rc.SkipReasons == nil {
 				rc.SkipReasons = map[string]int{}
@@ -96,6 +100,7 @@ func (rc ReaderCounts) apply(c *sim.Counts) {
 	c.LinesRead = rc.LinesRead
 	c.EventsRead = rc.EventsRead
 	c.LinesSkipped = rc.LinesSkipped
+	c.SessionsIncomplete = rc.Incomplete
 	c.SkipReasons = nil
 	for k, v := range rc.SkipReasons {
 		if c.SkipReasons == nil {
