@@ -107,6 +107,17 @@ func badCases(tb testing.TB) []badCase {
 			},
 		},
 		{
+			// A UTF-8 byte order mark (a Windows editor's) used to read
+			// "invalid character 'ï' looking for beginning of value".
+			name:    "UTF-8 byte order mark",
+			data:    append([]byte("\xef\xbb\xbf"), good...),
+			wantErr: "mem.jsonl:1: line starts with a UTF-8 byte order mark (bytes EF BB BF), which a JSON line must not: remove it",
+			wantProblems: []string{
+				"mem.jsonl:1: line starts with a UTF-8 byte order mark (bytes EF BB BF), which a JSON line must not: remove it",
+				`mem.jsonl:2: session "s1": first event is user, not session_start`,
+			},
+		},
+		{
 			name:         "line is not an object",
 			data:         lines(`[1,2,3]`),
 			wantErr:      "mem.jsonl:1: invalid JSON: line is a JSON array, not an object",

@@ -59,6 +59,12 @@ func decodeJSON(line []byte, ev *Event, tab *strtab) *lineProblem {
 		return &lineProblem{kind: KindInvalidUTF8,
 			reason: fmt.Sprintf("invalid UTF-8 at column %d", invalidUTF8At(line)+1)}
 	}
+	if bytes.HasPrefix(line, utf8BOM) {
+		// encoding/json would say "invalid character 'ï' looking for
+		// beginning of value", which names no byte the user can see.
+		return &lineProblem{kind: KindBadJSON,
+			reason: "line starts with a UTF-8 byte order mark (bytes EF BB BF), which a JSON line must not: remove it"}
+	}
 	if err := unmarshalGeneral(line, ev); err != nil {
 		*ev = Event{}
 		p := jsonProblem(err)
@@ -70,6 +76,9 @@ func decodeJSON(line []byte, ev *Event, tab *strtab) *lineProblem {
 	}
 	return nil
 }
+
+// utf8BOM is the byte order mark some editors put at the start of a file.
+var utf8BOM = []byte("\xef\xbb\xbf")
 
 // unmarshalGeneral decodes a line the layout decoder declined (decodeJSON
 // tries decodeLayout first, layout.go). ev must be zero. Two decoders are
