@@ -16,14 +16,17 @@ import (
 // server. Such an entry would change nothing, silently — most often a
 // typo or a server missing from the catalogs. Entries a strategy preset
 // brings are not checked: a preset is written for many catalogs (an
-// opener list naming web_search is moot where no server serves it).
+// opener list naming web_search is moot where no server serves it), nor
+// are any when the catalogs are not the scenario's own (--catalogs, or the
+// traces' own catalogs): the scenario was then written for other catalogs,
+// as the embedded default is when a user tries presets on their data.
 func checkNames(cfg Config, cat *catalog.Catalog) error {
+	if cfg.CatalogsFrom != "" && cfg.CatalogsFrom != CatalogsFromScenario {
+		return nil
+	}
 	fromPresets := presetPatterns()
 	var probs []string
-	where := "the run's catalogs"
-	if cfg.CatalogsFrom != "" {
-		where = "the run's catalogs (" + cfg.CatalogsFrom + ")"
-	}
+	where := "the scenario's catalogs"
 	check := func(owner, field string, list []string) {
 		for i, p := range list {
 			if fromPresets[field][p] || matchesAny(cat, p) {
