@@ -58,6 +58,10 @@ func resolutionFindings(r *sim.ResolutionInfo) []string {
 }
 
 func srdFinding(s *sim.SRDInfo) string {
+	if s != nil && !s.Embedded && len(s.UsedBy) == 0 {
+		return fmt.Sprintf("The routing descriptions given (%s: %d SRDs, sha256 %.12s) were read by no strategy: none searches with routed, routed-hard, bm25f or routed-fused or shows a by-domain directory or notices, so they change no number of this run.",
+			s.Source, s.Count, s.SHA256)
+	}
 	if s == nil || len(s.UsedBy) == 0 {
 		return ""
 	}

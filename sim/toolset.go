@@ -136,6 +136,12 @@ func (tt *toolTables) lookup(server, version string) *serverTable {
 	return tt.latest[server]
 }
 
+// PatternMatches reports whether the tool name of server matches pattern p
+// as the engine matches always_defer, never_defer, search.family and
+// permission entries (an exact name, a prefix ending in "*", optionally
+// scoped "server:").
+func PatternMatches(p, server, name string) bool { return matchList([]string{p}, server, name) }
+
 // matchList reports whether name matches an entry of list: an exact name,
 // a prefix ending in "*", or "server:*" / "server:name".
 func matchList(list []string, server, name string) bool {

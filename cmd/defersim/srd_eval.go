@@ -60,6 +60,9 @@ written to the directory.`,
 			if set == "" {
 				return fmt.Errorf("--set is required (one of %s, or a file)", strings.Join(retrieval.SetNames(), ", "))
 			}
+			if err := srdKnobsRead(cmd, srdSplitList(modes)); err != nil {
+				return err
+			}
 			if data == "" {
 				data = shareddata.Find()
 			}
@@ -180,6 +183,33 @@ written to the directory.`,
 	format = cliout.AddFormat(c, cliout.Markdown, cliout.JSON)
 	cliout.AddJSONAlias(c, format)
 	return c
+}
+
+// srdKnobsRead refuses a routing flag given on the command line that no
+// arm of modes reads: the routed knobs set the routed and routed-hard
+// arms (the fused arm has its own, docs/srd.md), --hard-domains only the
+// routed-hard one.
+func srdKnobsRead(cmd *cobra.Command, modes []string) error {
+	if len(modes) == 0 {
+		modes = retrieval.Modes()
+	}
+	for _, k := range []struct {
+		flag    string
+		readers []string
+	}{
+		{"domain-weight", []string{retrieval.ModeRouted, retrieval.ModeRoutedHard}},
+		{"match-floor", []string{retrieval.ModeRouted, retrieval.ModeRoutedHard}},
+		{"lead", []string{retrieval.ModeRouted, retrieval.ModeRoutedHard}},
+		{"domain-text", []string{retrieval.ModeRouted, retrieval.ModeRoutedHard}},
+		{"hard-domains", []string{retrieval.ModeRoutedHard}},
+	} {
+		if !cmd.Flags().Changed(k.flag) || slices.ContainsFunc(modes, func(m string) bool { return slices.Contains(k.readers, m) }) {
+			continue
+		}
+		return fmt.Errorf("--%s sets the %s arms, and --modes %s has none (the fused arm has its own settings, docs/srd.md): it would change nothing",
+			k.flag, strings.Join(k.readers, " and "), strings.Join(modes, ","))
+	}
+	return nil
 }
 
 func srdRankerNames() []string {

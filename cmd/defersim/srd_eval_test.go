@@ -136,3 +136,34 @@ func TestSRDEvalEmbeddings(t *testing.T) {
 		t.Errorf("failing endpoint: exit %d, %q", code, out)
 	}
 }
+
+// TestSRDEvalRefusesKnobsNoArmReads pins that a routing flag no arm of
+// --modes reads stops srd eval (--modes flat --domain-weight 0.2 used to
+// print a report the flag had not touched; the fused arm has its own
+// settings), while the flags are accepted with an arm that reads them.
+func TestSRDEvalRefusesKnobsNoArmReads(t *testing.T) {
+	eval := filepath.Join("..", "..", "internal", "retrieval", "testdata", "eval")
+	base := []string{"eval", "--set", filepath.Join(eval, "tasks.yaml"), "--catalogs", filepath.Join(eval, "catalogs"),
+		"--srd", filepath.Join(eval, "srd"), "--rankers", "bm25", "--resamples", "10", "--counter", "bytes/4"}
+	for _, tc := range []struct {
+		args []string
+		want string // "" = accepted
+	}{
+		{[]string{"--modes", "flat", "--domain-weight", "0.2"}, "--domain-weight sets the routed and routed-hard arms, and --modes flat has none"},
+		{[]string{"--modes", "fused", "--match-floor", "0.1"}, "--match-floor sets the routed and routed-hard arms, and --modes fused has none"},
+		{[]string{"--modes", "flat,fused", "--lead=false"}, "--lead sets"},
+		{[]string{"--modes", "flat", "--domain-text", "names"}, "--domain-text sets"},
+		{[]string{"--modes", "flat,routed", "--hard-domains", "2"}, "--hard-domains sets the routed-hard arms, and --modes flat,routed has none"},
+		{[]string{"--modes", "flat,routed", "--domain-weight", "0.2"}, ""},
+		{[]string{"--modes", "routed-hard", "--hard-domains", "2"}, ""},
+		{[]string{"--modes", "flat"}, ""},
+	} {
+		out, code := runSRDCmd(t, append(slices.Clone(base), tc.args...)...)
+		switch {
+		case tc.want == "" && code != 0:
+			t.Errorf("%v: exit %d: %s", tc.args, code, out)
+		case tc.want != "" && (code != 2 || !strings.Contains(out, tc.want)):
+			t.Errorf("%v: exit %d, %q; want exit 2 and %q", tc.args, code, out, tc.want)
+		}
+	}
+}

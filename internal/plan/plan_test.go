@@ -59,6 +59,21 @@ func TestProject(t *testing.T) {
 	}
 }
 
+// offGridSweeps pins that a range whose end is not on its grid is refused
+// (0:0.25:0.1 used to end at 0.2 and 0:0.1:0.5 to be one point, both
+// without a word), while ends reached within rounding are accepted.
+var offGridSweeps = []struct {
+	in      string
+	want    []float64
+	wantErr string
+}{
+	{"params.cold_call_prob=0:0.25:0.1", nil, "to 0.25 is not reached from 0 in steps of 0.1 (the last value would be 0.2): choose to 0.2 or 0.3"},
+	{"params.cold_call_prob=0:0.1:0.5", nil, "to 0.1 is not reached from 0 in steps of 0.5 (the last value would be 0): choose to 0 or 0.5"},
+	{"strategy.trigger.budget=1000:4500:1000", nil, "choose to 4000 or 5000"},
+	{"params.cold_call_prob=0.1:0.7:0.2", []float64{0.1, 0.3, 0.5, 0.7}, ""},
+	{"params.cold_call_prob=0:0.3:0.05", []float64{0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3}, ""},
+}
+
 func TestParseSweep(t *testing.T) {
 	tests := []struct {
 		in      string
@@ -84,6 +99,7 @@ func TestParseSweep(t *testing.T) {
 		{"model.latency.prefill_tps=1e19:1e20:1e19", []float64{1e19, 2e19, 3e19, 4e19, 5e19, 6e19, 7e19, 8e19, 9e19, 1e20}, ""},
 		{"model.latency.prefill_tps=1e17:1.000000000000001e17:1", nil, "below the resolution of a float64"},
 	}
+	tests = append(tests, offGridSweeps...)
 	for _, tc := range tests {
 		sp, err := ParseSweep(tc.in)
 		if tc.wantErr != "" {

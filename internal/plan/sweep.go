@@ -57,6 +57,13 @@ func (s SweepSpec) Check() error {
 	case (s.To-s.From)/s.Step >= maxSweepPoints:
 		return fmt.Errorf("sweep %s: more than %d values", s.Param, maxSweepPoints)
 	}
+	// The last value is To: a range whose end is off the grid would end
+	// short of it without saying so.
+	if n := (s.To - s.From) / s.Step; math.Abs(n-math.Round(n)) > 1e-6 {
+		last := s.From + math.Floor(n)*s.Step
+		return fmt.Errorf("sweep %s: to %v is not reached from %v in steps of %v (the last value would be %v): choose to %v or %v",
+			s.Param, s.To, s.From, s.Step, roundValue(last), roundValue(last), roundValue(last+s.Step))
+	}
 	fields, err := numericField(&scenarios.Scenario{Strategies: []sim.Strategy{{}}}, s.Param)
 	if err != nil {
 		return err
@@ -73,12 +80,18 @@ func (s SweepSpec) Values() []float64 {
 		if v > s.To+s.Step*1e-9 || i >= maxSweepPoints {
 			break
 		}
-		if math.Abs(v) < 1e6 {
-			v = math.Round(v*1e9) / 1e9
-		}
-		out = append(out, v)
+		out = append(out, roundValue(v))
 	}
 	return out
+}
+
+// roundValue rounds a sweep value to 9 decimals where that is finer than
+// a float64's resolution.
+func roundValue(v float64) float64 {
+	if math.Abs(v) < 1e6 {
+		v = math.Round(v*1e9) / 1e9
+	}
+	return v
 }
 
 // maxExactInt is 2^63, the first float64 above every int64.
@@ -342,6 +355,25 @@ func Sweep(ctx context.Context, cfg SweepConfig) (*SweepResult, error) {
 		}
 		if valid == 0 {
 			return nil, fmt.Errorf("sweep %s is valid for no strategy of this run:\n  %s", cfg.Spec.Param, strings.Join(res.Notes, "\n  "))
+		}
+		// A value that no strategy reading the key can take would be a
+		// point of strategies all at their own values, labelled with it.
+		for i, v := range values {
+			no := map[string]bool{}
+			for _, r := range refused[i] {
+				no[r.strategy] = true
+			}
+			took := false
+			for _, st := range base.Strategies {
+				took = took || (!no[st.Name] && notRead[st.Name] == "")
+			}
+			if !took {
+				var why []string
+				for _, r := range refused[i] {
+					why = append(why, r.strategy+": "+r.why)
+				}
+				return nil, fmt.Errorf("sweep %s = %v is valid for no strategy of this run that reads it:\n  %s", cfg.Spec.Param, v, strings.Join(why, "\n  "))
+			}
 		}
 	}
 	var traces []runner.Source // every point replays the same traces

@@ -83,6 +83,31 @@ func TestSweepValidForNoStrategy(t *testing.T) {
 	}
 }
 
+// TestSweepPointValidForNoReader pins that a value no strategy reading the
+// swept key can take stops the sweep (strategy.warm.max_tools=-2:2:2 used
+// to replay a point labelled -2 with every strategy at its own value, and
+// only a note said so).
+func TestSweepPointValidForNoReader(t *testing.T) {
+	sc := small(t, 5)
+	for _, tc := range []struct {
+		spec SweepSpec
+		want string // "" = accepted
+	}{
+		{SweepSpec{Param: "strategy.warm.max_tools", From: -2, To: 2, Step: 2}, "strategy.warm.max_tools = -2 is valid for no strategy of this run that reads it"},
+		{SweepSpec{Param: "strategy.search.k", From: 0, To: 2, Step: 1}, "strategy.search.k = 0 is valid for no strategy"},
+		{SweepSpec{Param: "strategy.warm.max_tools", From: 0, To: 2, Step: 2}, ""},
+	} {
+		_, err := Sweep(context.Background(), SweepConfig{Scenario: sc, Spec: tc.spec,
+			Overrides: runner.Overrides{Strategies: []string{"eager", "claude-code-default"}}, Dir: t.TempDir(), Bootstrap: -1})
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%+v: %v", tc.spec, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%+v: err = %v, want %q", tc.spec, err, tc.want)
+		}
+	}
+}
+
 // TestSweepNotesNeverSetOnce pins that a strategy the swept value can never
 // be set on (warm.max_tools on a disabled warm set) is noted once for the
 // sweep, not again at every point, and is flagged unchanged.

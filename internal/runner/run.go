@@ -198,6 +198,9 @@ func prepare(cfg Config) (*prepared, error) {
 		return nil, err
 	}
 	cat.SetFingerprintScope(scope)
+	if err := checkNames(cfg, cat); err != nil {
+		return nil, err
+	}
 	srds, srdInfo, err := runSRDs(cfg.SRD, cat)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,112 @@
+package runner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/sim"
+	"github.com/defersim/defersim/sim/presets"
+)
+
+// checkNames refuses the names a run's scenario gives that match nothing
+// in its catalogs: an always_defer, never_defer, search.family or
+// search.family_core entry of a strategy, a permissions entry, or a local
+// server. Such an entry would change nothing, silently — most often a
+// typo or a server missing from the catalogs. Entries a strategy preset
+// brings are not checked: a preset is written for many catalogs (an
+// opener list naming web_search is moot where no server serves it), nor
+// are any when the catalogs are not the scenario's own (--catalogs, or the
+// traces' own catalogs): the scenario was then written for other catalogs,
+// as the embedded default is when a user tries presets on their data.
+func checkNames(cfg Config, cat *catalog.Catalog) error {
+	if cfg.CatalogsFrom != "" && cfg.CatalogsFrom != CatalogsFromScenario {
+		return nil
+	}
+	fromPresets := presetPatterns()
+	var probs []string
+	where := "the scenario's catalogs"
+	check := func(owner, field string, list []string) {
+		for i, p := range list {
+			if fromPresets[field][p] || matchesAny(cat, p) {
+				continue
+			}
+			why := "matches no tool of any server version"
+			if srv, _, scoped := strings.Cut(p, ":"); scoped && cat.Versions[srv] == nil {
+				why = fmt.Sprintf("no server %q", srv)
+			}
+			probs = append(probs, fmt.Sprintf("%s%s[%d]: %q: %s in %s", owner, field, i, p, why, where))
+		}
+	}
+	for _, s := range cfg.Strategies {
+		owner := "strategy " + s.Name + ": "
+		check(owner, "always_defer", s.AlwaysDefer)
+		check(owner, "never_defer", s.NeverDefer)
+		check(owner, "search.family", s.Search.Family)
+		check(owner, "search.family_core", s.Search.FamilyCore)
+	}
+	check("", "permissions.allow", cfg.Allow)
+	check("", "permissions.deny", cfg.Deny)
+	for _, srv := range cfg.LocalServers {
+		if cat.Versions[srv] == nil {
+			probs = append(probs, fmt.Sprintf("servers.%s: no server %q in %s (have %s)", srv, srv, where, strings.Join(serverNames(cat), ", ")))
+		}
+	}
+	if len(probs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("the scenario names tools or servers its catalogs do not have (a typo, or a catalog missing?):\n  %s", strings.Join(probs, "\n  "))
+}
+
+// matchesAny reports whether pattern p matches a tool of some version of
+// some server of cat.
+func matchesAny(cat *catalog.Catalog, p string) bool {
+	for name, versions := range cat.Versions {
+		for _, srv := range versions {
+			for _, t := range srv.Tools {
+				if sim.PatternMatches(p, name, t.Name) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// presetPatterns holds, per strategy field, the entries some strategy
+// preset writes.
+func presetPatterns() map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	add := func(field string, list []string) {
+		if out[field] == nil {
+			out[field] = map[string]bool{}
+		}
+		for _, p := range list {
+			out[field][p] = true
+		}
+	}
+	for _, name := range presets.StrategyNames() {
+		s, err := presets.Strategy(name)
+		if err != nil {
+			continue
+		}
+		add("always_defer", s.AlwaysDefer)
+		add("never_defer", s.NeverDefer)
+		add("search.family", s.Search.Family)
+		add("search.family_core", s.Search.FamilyCore)
+	}
+	return out
+}
+
+func serverNames(cat *catalog.Catalog) []string {
+	out := make([]string, 0, len(cat.Versions))
+	for name := range cat.Versions {
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	if len(out) > 20 {
+		out = append(out[:20], fmt.Sprintf("… %d more", len(out)-20))
+	}
+	return out
+}
