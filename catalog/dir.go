@@ -110,15 +110,63 @@ func LoadManifest(path string) (*Catalog, error) {
 	return build(servers)
 }
 
-// build groups servers into a catalog, rejecting duplicate key+version.
+// build groups servers into a catalog, rejecting a series version given
+// twice (checkVersions).
 func build(servers []*Server) (*Catalog, error) {
-	seen := map[string]string{}
-	for _, s := range servers {
-		id := s.Key() + "@" + s.Version
-		if prev, dup := seen[id]; dup {
-			return nil, fmt.Errorf("duplicate server version %s@%s in %s and %s", s.Key(), s.Version, prev, s.Source)
-		}
-		seen[id] = s.Source
+	if err := checkVersions(servers, false); err != nil {
+		return nil, err
 	}
 	return New(servers...), nil
+}
+
+// Merge builds one catalog from servers loaded from several sources (for
+// example several --catalogs directories). A series version that two
+// sources both hold with the same tools is kept once (the later, as New
+// keeps it); with different tools,
+// or spelled two ways, it is an error: which one the catalog holds would
+// depend on the order of the sources.
+func Merge(servers []*Server) (*Catalog, error) {
+	if err := checkVersions(servers, true); err != nil {
+		return nil, err
+	}
+	return New(servers...), nil
+}
+
+// checkVersions rejects two servers of one series at the same version, and
+// at versions equal by value but spelled differently ("1.2" and "v1.2.0",
+// which CompareVersions orders bytewise: the "latest" would be an accident
+// of spelling). With sameOK, the same version twice with the same tools
+// (served fingerprints, in served order) is allowed.
+func checkVersions(servers []*Server, sameOK bool) error {
+	bySeries := map[string][]*Server{}
+	for _, s := range servers {
+		k := s.Key()
+		for _, prev := range bySeries[k] {
+			switch {
+			case prev.Version == s.Version && sameOK && sameTools(prev, s):
+			case prev.Version == s.Version && sameOK:
+				return fmt.Errorf("server version %s@%s is in %s and in %s with different tools: keep one", k, s.Version, where(prev), where(s))
+			case prev.Version == s.Version:
+				return fmt.Errorf("duplicate server version %s@%s in %s and %s", k, s.Version, where(prev), where(s))
+			case compareVersionParts(prev.Version, s.Version) == 0:
+				return fmt.Errorf("%s@%s (%s) and %s@%s (%s) are the same version spelled two ways: keep one", k, prev.Version, where(prev), k, s.Version, where(s))
+			}
+		}
+		bySeries[k] = append(bySeries[k], s)
+	}
+	return nil
+}
+
+// sameTools reports whether a and b serve the same tools, as served, in the
+// same order.
+func sameTools(a, b *Server) bool {
+	return slices.EqualFunc(a.Tools, b.Tools, func(x, y *Tool) bool { return x.ServedFingerprint == y.ServedFingerprint })
+}
+
+// where names the file a server came from, or its label when built in memory.
+func where(s *Server) string {
+	if s.Source != "" {
+		return s.Source
+	}
+	return s.Label()
 }

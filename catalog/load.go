@@ -1,10 +1,12 @@
 package catalog
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -78,6 +80,7 @@ func readLimited(path string) ([]byte, error) {
 // and the field at fault. Content that is not valid UTF-8 is an error (a
 // tools/list result is JSON, which is UTF-8), not silently repaired.
 func Parse(data []byte, name, version, variant string) (*Server, error) {
+	data = bytes.TrimPrefix(data, utf8BOM)
 	if !utf8.Valid(data) {
 		return nil, fmt.Errorf("invalid UTF-8 at byte offset %d", invalidUTF8At(data))
 	}
@@ -108,15 +111,29 @@ func Parse(data []byte, name, version, variant string) (*Server, error) {
 	return s, nil
 }
 
-// toolList finds the array of tools in a parsed file.
+// utf8BOM is the byte order mark some editors write at the start of a
+// UTF-8 file; Parse ignores it (RFC 8259 §8.1).
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// toolList finds the array of tools in a parsed file. A JSON-RPC error
+// response, and one page of a paginated list (a non-empty nextCursor), are
+// errors: the file does not hold the server's tools.
 func toolList(root *value) (*value, error) {
 	switch root.kind {
 	case kArray:
 		return root, nil
 	case kObject:
 		holder := root
-		if res := root.get("result"); res != nil && root.get("tools") == nil {
-			holder = res
+		if root.get("tools") == nil {
+			if e := root.get("error"); e != nil && root.get("result") == nil {
+				return nil, fmt.Errorf("a JSON-RPC error response, not a tools/list result: %s", e.appendCompact(nil))
+			}
+			if res := root.get("result"); res != nil {
+				holder = res
+			}
+		}
+		if c := holder.get("nextCursor"); c != nil && !(c.kind == kNull || (c.kind == kString && c.text == "")) {
+			return nil, fmt.Errorf("nextCursor %s: this is one page of a paginated tools/list; put the tools of every page in one list", c.appendCompact(nil))
 		}
 		tools := holder.get("tools")
 		if tools == nil {
@@ -130,20 +147,56 @@ func toolList(root *value) (*value, error) {
 	return nil, errors.New(`not a tools/list result: want {"tools":[…]} or an array of tools`)
 }
 
-// mcpShape returns item as an MCP tool object, converting an OpenAI
-// function tool.
+// schemaMembers are the members a tool's input schema is found under:
+// MCP's inputSchema, Anthropic's input_schema, and the parameters of an
+// OpenAI Responses or Gemini function declaration.
+var schemaMembers = []string{"inputSchema", "input_schema", "parameters"}
+
+// mcpShape returns item as an MCP tool object: an OpenAI function tool
+// (Chat Completions {"type":"function","function":{…}} or Responses
+// {"type":"function","name":…,"parameters":…}) is converted to
+// {"name","description","inputSchema"}; a tool whose schema is under
+// input_schema or parameters has that member renamed inputSchema in place.
+// A tool with its schema under two of those names is an error.
 func mcpShape(item *value) (*value, error) {
 	if item.kind != kObject {
 		return nil, errors.New("not a JSON object")
 	}
 	typ := item.get("type")
-	fn := item.get("function")
-	if typ == nil || typ.kind != kString || typ.text != "function" || fn == nil || item.get("name") != nil {
+	isFunction := typ != nil && typ.kind == kString && typ.text == "function"
+	if fn := item.get("function"); isFunction && fn != nil && item.get("name") == nil {
+		if fn.kind != kObject {
+			return nil, errors.New(`field "function" must be an object`)
+		}
+		return functionTool(fn), nil
+	}
+	var found []string
+	for _, k := range schemaMembers {
+		if item.get(k) != nil {
+			found = append(found, k)
+		}
+	}
+	switch {
+	case len(found) > 1:
+		return nil, fmt.Errorf("fields %q and %q both hold an input schema; keep one", found[0], found[1])
+	case len(found) == 0 || found[0] == "inputSchema":
 		return item, nil
+	case found[0] == "parameters" && isFunction:
+		return functionTool(item), nil
 	}
-	if fn.kind != kObject {
-		return nil, errors.New(`field "function" must be an object`)
+	out := &value{kind: kObject, members: slices.Clone(item.members)}
+	for i := range out.members {
+		if out.members[i].key == found[0] {
+			out.members[i].key = "inputSchema"
+		}
 	}
+	return out, nil
+}
+
+// functionTool builds {"name","description","inputSchema"} from an OpenAI
+// function (its other members, such as "strict", are dropped), its
+// parameters becoming inputSchema.
+func functionTool(fn *value) *value {
 	out := &value{kind: kObject}
 	if n := fn.get("name"); n != nil {
 		out.members = append(out.members, member{key: "name", val: n})
@@ -154,7 +207,7 @@ func mcpShape(item *value) (*value, error) {
 	if p := fn.get("parameters"); p != nil {
 		out.members = append(out.members, member{key: "inputSchema", val: p})
 	}
-	return out, nil
+	return out
 }
 
 // invalidUTF8At returns the offset of the first byte of data that does not

@@ -47,6 +47,8 @@ func toolFromValue(v *value) (*Tool, error) {
 		schemaV = nil
 	case schemaV.kind != kObject:
 		return nil, fmt.Errorf("tool %q: field \"inputSchema\" must be an object", t.Name)
+	case !objectTyped(schemaV.get("type")):
+		return nil, fmt.Errorf("tool %q: inputSchema type %s: a tool's arguments are a JSON object (want type \"object\", or no type)", t.Name, schemaV.get("type").appendCompact(nil))
 	default:
 		t.InputSchema = schemaV.appendCompact(nil)
 	}
@@ -72,6 +74,26 @@ func toolFromValue(v *value) (*Tool, error) {
 	t.Wire = wireAnthropic(t.Name, descV, schemaV)
 	t.WireOpenAI = wireOpenAI(t.Name, descV, schemaV)
 	return t, nil
+}
+
+// objectTyped reports whether an input schema's "type" (nil when absent)
+// allows an object: absent, "object", or a list holding "object". A tool is
+// always called with an object of arguments, so a schema typed otherwise
+// (MCP requires "object") can validate no call.
+func objectTyped(typ *value) bool {
+	switch {
+	case typ == nil:
+		return true
+	case typ.kind == kString:
+		return typ.text == "object"
+	case typ.kind == kArray:
+		for _, it := range typ.items {
+			if it.kind == kString && it.text == "object" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // emptySchema stands in for a missing inputSchema in the wire forms.

@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/traces"
 )
 
@@ -72,34 +72,20 @@ Exit status: 0 when every file is valid, 1 when some file has problems,
 		return rep.exit()
 	}
 	c.Flags().StringSliceVar(&catalogDirs, "catalogs", nil,
-		"catalog directory whose tools tool_calls may name (repeatable or comma-separated)")
+		"catalog directories, manifests or files whose tools tool_calls may name, loaded as run loads them (repeatable or comma-separated)")
 	c.Flags().BoolVar(&noCatalogs, "no-catalogs", false, "do not check tool names against the traces' own catalogs")
 	return c
 }
 
-// toolIndexes is a traces.ToolIndex over several catalogs.
-type toolIndexes []traces.ToolIndex
-
-func (ts toolIndexes) HasTool(server, tool string) bool {
-	for _, t := range ts {
-		if t.HasTool(server, tool) {
-			return true
-		}
+// loadToolIndex loads the catalogs as run loads them (directories,
+// manifests or files, merged: runner.LoadCatalogs), so that validate checks
+// the tool names a run would resolve.
+func loadToolIndex(paths []string) (traces.ToolIndex, error) {
+	cat, err := runner.LoadCatalogs(runner.PathSources(paths...))
+	if err != nil {
+		return nil, fmt.Errorf("load catalogs: %w", err)
 	}
-	return false
-}
-
-// loadToolIndex loads each catalog directory.
-func loadToolIndex(dirs []string) (traces.ToolIndex, error) {
-	var idx toolIndexes
-	for _, d := range dirs {
-		cat, err := catalog.LoadDir(d)
-		if err != nil {
-			return nil, fmt.Errorf("load catalogs from %s: %w", d, err)
-		}
-		idx = append(idx, cat)
-	}
-	return idx, nil
+	return cat, nil
 }
 
 // validateReport is the outcome of validating several files.

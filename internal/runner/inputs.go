@@ -81,7 +81,7 @@ func loadCatalogs(srcs []Source) (*catalog.Catalog, error) {
 		}
 		servers = append(servers, s)
 	}
-	return catalog.New(servers...), nil
+	return catalog.Merge(servers)
 }
 
 // loadFS loads the catalog files of an fs.FS directory.
