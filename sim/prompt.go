@@ -371,28 +371,38 @@ const maxDirMemo = 1024
 
 // dirKey is what a directory block depends on: the strategy (its format
 // and deferrable tools), the registry, whether deferred mode was on, and
-// which of the registry's tables are listed (bit i: tables[i]).
+// which of the registry's tables are listed (bit i of listed: tables[i];
+// past 64 tables, more holds bits 64 and up, eight to a byte).
 type dirKey struct {
 	set    *serverSet
 	si     int
 	mode   bool
 	listed uint64
+	more   string
 }
 
 // directory returns the directory block, memoised: every session with the
 // same servers, listed alike, shows a strategy the same directory.
 func (r *replayer) directory(mode bool) block {
-	build := func() block {
-		return r.e.directory(r.si, r.st.tables, func(ti *Tool) bool { return mode && r.deferrable(ti) }, r.st.listed, &r.buf.dir)
-	}
-	if len(r.st.tables) > 64 {
-		return build()
-	}
 	key := dirKey{set: r.st.set, si: r.si, mode: mode}
-	for i, l := range r.pm.tblListed {
+	listed := r.pm.tblListed
+	for i, l := range listed[:min(len(listed), 64)] {
 		if l {
 			key.listed |= 1 << i
 		}
+	}
+	if len(listed) > 64 {
+		more := r.buf.dirKey[:0]
+		for i, l := range listed[64:] {
+			if i%8 == 0 {
+				more = append(more, 0)
+			}
+			if l {
+				more[i/8] |= 1 << (i % 8)
+			}
+		}
+		r.buf.dirKey = more
+		key.more = string(more)
 	}
 	if d, ok := r.memo.dirs[key]; ok {
 		return d
@@ -400,7 +410,7 @@ func (r *replayer) directory(mode bool) block {
 	if r.memo.dirs == nil || len(r.memo.dirs) >= maxDirMemo {
 		r.memo.dirs = make(map[dirKey]block)
 	}
-	d := build()
+	d := r.e.directory(r.si, r.st.tables, func(ti *Tool) bool { return mode && r.deferrable(ti) }, r.st.listed, &r.buf.dir)
 	r.memo.dirs[key] = d
 	return d
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
 	"github.com/defersim/defersim/traces"
+	"github.com/defersim/defersim/traces/gen"
 )
 
 // checkStrategies is every strategy preset plus variants that reach the
@@ -124,6 +125,56 @@ func TestFastReplayMatchesReference(t *testing.T) {
 			t.Logf("%d sessions, %d prompts compared", len(sessions), check.Requests)
 		})
 	}
+}
+
+// TestManyServersMatchReference pins the directory memo past 64 servers:
+// a session's registry of more than 64 tables (the memo's key spills its
+// listed-table bits into a string) must give every prompt the reference
+// replayer builds, directories included.
+func TestManyServersMatchReference(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates and replays a trace")
+	}
+	p := gen.Defaults()
+	p.Sessions, p.Servers = 30, 90
+	cat, sessions := genTraceWith(t, p)
+	reg, err := runner.DefaultRegistry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	domains, err := runner.DefaultDomains()
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := presets.Model("claude-sonnet-4.5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := presets.DefaultParams()
+	params.Tokenizer = "bytes/3.5"
+	// The strategies whose directories list servers as they are
+	// discovered, so that which tables are listed varies.
+	var strategies []sim.Strategy
+	for _, s := range checkStrategies(t) {
+		if s.Discovery == "lazy" || s.Discovery == "cached" {
+			strategies = append(strategies, s)
+		}
+	}
+	eng, err := sim.NewEngine(sim.Config{Strategies: strategies, Model: model, Params: params,
+		Catalog: cat, Seed: 1, Registry: reg, Domains: domains})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := eng.NewReferenceCheck()
+	for i, s := range sessions {
+		if err := check.Session(s, int64(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(cat.ServerNames()) <= 64 {
+		t.Fatalf("the catalog has %d servers: the test needs more than 64", len(cat.ServerNames()))
+	}
+	t.Logf("%d servers, %d sessions, %d strategies, %d prompts compared", len(cat.ServerNames()), len(sessions), len(strategies), check.Requests)
 }
 
 // withServerTwice returns a copy of s whose session_start names its first

@@ -77,6 +77,7 @@ type scratch struct {
 	bits   []uint64 // a bitmap of tools[] positions (prompt.go)
 	at     []*Tool  // the schema seen at a tools[] position (prompt.go)
 	dir    dirScratch
+	dirKey []byte // a directory memo key past 64 tables (prompt.go)
 }
 
 func newReplayer(e *Engine) *replayer {

@@ -37,12 +37,50 @@ func BenchmarkEngineRun(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(sessions)*benchStrategies), "ns/session-strategy")
 }
 
+// BenchmarkManyServers replays 100 generated sessions over catalogs of 10
+// and 120 servers under the first 8 strategy presets, each operation with
+// a new engine (as a run: its rankers built, its memos empty). With many
+// servers, the corpora of tool search are large and many (one per
+// registry and set of deferred tools); each tool's search terms are
+// derived once per run and shared (sim.DocMemo), and directories are
+// memoised past 64 servers.
+func BenchmarkManyServers(b *testing.B) {
+	for _, servers := range []int{10, 120} {
+		p := gen.Defaults()
+		p.Sessions, p.Servers = 100, servers
+		cat, sessions := genTraceWith(b, p)
+		all := func(yield func(*traces.Session, error) bool) {
+			for _, s := range sessions {
+				if !yield(s, nil) {
+					return
+				}
+			}
+		}
+		b.Run(fmt.Sprintf("servers=%d", servers), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				eng := benchEngine(b, cat)
+				if _, err := eng.Run(context.Background(), all, sim.RunOptions{Workers: 1}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(sessions)*benchStrategies), "ns/session-strategy")
+		})
+	}
+}
+
 // genTrace generates a catalog and a trace of n sessions.
 func genTrace(t testing.TB, n int) (*catalog.Catalog, []*traces.Session) {
 	t.Helper()
-	dir := t.TempDir()
 	p := gen.Defaults()
 	p.Sessions = n
+	return genTraceWith(t, p)
+}
+
+// genTraceWith generates the catalog and sessions of p.
+func genTraceWith(t testing.TB, p gen.Params) (*catalog.Catalog, []*traces.Session) {
+	t.Helper()
+	dir := t.TempDir()
 	g, err := gen.New(p)
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,9 @@ import (
 type ToolDoc struct {
 	Name, Server, Description string
 	Schema                    json.RawMessage
+	// Memo is shared by every ToolDoc of this tool in a run (nil: none);
+	// rankers keep there what they derive from the document.
+	Memo *DocMemo
 }
 
 // Ranker ranks a fixed corpus of tools for a query. Rank returns corpus
@@ -38,8 +41,9 @@ type RankerFactory func(docs []ToolDoc) (Ranker, error)
 // rankerCache builds each (mode, corpus) ranker once per run and shares it
 // between workers.
 type rankerCache struct {
-	mu sync.Mutex
-	m  map[string]*rankerEntry
+	mu   sync.Mutex
+	m    map[string]*rankerEntry
+	docs map[int32]*DocMemo // by tool id: what rankers derive from it
 }
 
 type rankerEntry struct {
@@ -69,9 +73,19 @@ func (c *rankerCache) get(mode string, f RankerFactory, key string, corpus func(
 	e.once.Do(func() {
 		e.tools = corpus()
 		docs := make([]ToolDoc, len(e.tools))
-		for i, t := range e.tools {
-			docs[i] = ToolDoc{Name: t.name, Server: t.server, Description: t.desc, Schema: t.schema}
+		c.mu.Lock()
+		if c.docs == nil {
+			c.docs = map[int32]*DocMemo{}
 		}
+		for i, t := range e.tools {
+			m := c.docs[t.id]
+			if m == nil {
+				m = &DocMemo{}
+				c.docs[t.id] = m
+			}
+			docs[i] = ToolDoc{Name: t.name, Server: t.server, Description: t.desc, Schema: t.schema, Memo: m}
+		}
+		c.mu.Unlock()
 		e.r, e.err = f(docs)
 		if nr, ok := e.r.(NestedRanker); ok && e.err == nil {
 			e.nested = nr.Nested()

@@ -115,34 +115,51 @@ func NewBM25(docs []sim.ToolDoc, p BM25Params) (*BM25, error) {
 	x := &BM25{p: p, n: len(docs), vocab: map[string]int32{}, norm: make([]float64, len(docs))}
 	dl := make([]int, len(docs))
 	var total int
-	var tf []int32    // by term id: frequency in the current document
-	var inDoc []int32 // term ids seen in the current document
+	// First each document's distinct terms (vocabulary ids, in order of
+	// first appearance) and their counts, laid end to end; then the
+	// postings, in one array.
+	var ids, tfs []int32
+	ends := make([]int, len(docs))
+	tc := newTermCounter(p.NameWeight)
+	var tf []int32 // by term id: frequency in the current document
 	var buf [64]byte
 	for d, doc := range docs {
-		inDoc = inDoc[:0]
 		if p.OmitServer {
 			doc.Server = ""
 		}
-		EachDocToken(doc, p.NameWeight, buf[:0], func(tok []byte) {
-			id, ok := x.vocab[string(tok)]
-			if !ok {
-				id = int32(len(x.postings))
-				x.vocab[string(tok)] = id
-				x.postings = append(x.postings, nil)
-				tf = append(tf, 0)
+		if doc.Memo != nil {
+			// Terms shared with the run's other rankers (DocMemo).
+			t := tc.terms(doc)
+			for j, term := range t.terms {
+				ids = append(ids, x.termID(term))
+				tfs = append(tfs, t.tf[j])
 			}
-			if tf[id] == 0 {
-				inDoc = append(inDoc, id)
+			dl[d] = t.n
+		} else {
+			// Nothing shared: count straight into the vocabulary, in
+			// the same order.
+			start := len(ids)
+			EachDocToken(doc, p.NameWeight, buf[:0], func(tok []byte) {
+				id, ok := x.vocab[string(tok)] // no copy of tok unless new
+				if !ok {
+					id = x.termID(string(tok))
+					tf = append(tf, 0)
+				}
+				if tf[id] == 0 {
+					ids = append(ids, id)
+				}
+				tf[id]++
+				dl[d]++
+			})
+			for _, id := range ids[start:] {
+				tfs = append(tfs, tf[id])
+				tf[id] = 0
 			}
-			tf[id]++
-			dl[d]++
-		})
-		total += dl[d]
-		for _, id := range inDoc {
-			x.postings[id] = append(x.postings[id], posting{doc: int32(d), tf: tf[id]})
-			tf[id] = 0
 		}
+		ends[d] = len(ids)
+		total += dl[d]
 	}
+	x.postings = postingLists(len(x.vocab), ids, tfs, ends)
 	if len(docs) > 0 {
 		x.avgdl = float64(total) / float64(len(docs))
 	}
@@ -172,6 +189,43 @@ func NewBM25(docs []sim.ToolDoc, p BM25Params) (*BM25, error) {
 	}
 	x.scratch.New = func() any { return &scoreBuf{scores: make([]float64, x.n), tok: make([]byte, 0, 64)} }
 	return x, nil
+}
+
+// termID returns term's id, adding it to the vocabulary when new.
+func (x *BM25) termID(term string) int32 {
+	id, ok := x.vocab[term]
+	if !ok {
+		id = int32(len(x.vocab))
+		x.vocab[term] = id
+	}
+	return id
+}
+
+// postingLists lays out the postings of n terms in one array: document
+// d's distinct terms are ids[ends[d−1]:ends[d]] with counts tfs, and each
+// term's list is in corpus order, exactly as long as its document
+// frequency.
+func postingLists(n int, ids, tfs []int32, ends []int) [][]posting {
+	off := make([]int, n+1)
+	for _, id := range ids {
+		off[id+1]++
+	}
+	for i := range n {
+		off[i+1] += off[i]
+	}
+	all := make([]posting, len(ids))
+	lists := make([][]posting, n)
+	for id := range lists {
+		lists[id] = all[off[id]:off[id]:off[id+1]]
+	}
+	start := 0
+	for d, end := range ends {
+		for i := start; i < end; i++ {
+			lists[ids[i]] = append(lists[ids[i]], posting{doc: int32(d), tf: tfs[i]})
+		}
+		start = end
+	}
+	return lists
 }
 
 // IDF is the BM25 inverse document frequency of a term found in df of n

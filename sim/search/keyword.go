@@ -34,14 +34,21 @@ type keywordBuf struct {
 // document once.
 func NewKeyword(docs []sim.ToolDoc) *Keyword {
 	k := &Keyword{n: len(docs), vocab: map[string]int32{}}
+	tc := newTermCounter(1)
 	var buf [64]byte
 	for d, doc := range docs {
+		if doc.Memo != nil {
+			// Terms shared with the run's other rankers (DocMemo).
+			for _, term := range tc.terms(doc).terms {
+				id := k.termID(term)
+				k.postings[id] = append(k.postings[id], int32(d))
+			}
+			continue
+		}
 		EachDocToken(doc, 1, buf[:0], func(tok []byte) {
-			id, ok := k.vocab[string(tok)]
+			id, ok := k.vocab[string(tok)] // no copy of tok unless new
 			if !ok {
-				id = int32(len(k.postings))
-				k.vocab[string(tok)] = id
-				k.postings = append(k.postings, nil)
+				id = k.termID(string(tok))
 			}
 			if p := k.postings[id]; len(p) == 0 || p[len(p)-1] != int32(d) {
 				k.postings[id] = append(p, int32(d))
@@ -50,6 +57,17 @@ func NewKeyword(docs []sim.ToolDoc) *Keyword {
 	}
 	k.scratch.New = func() any { return &keywordBuf{score: make([]int32, k.n), must: make([]int32, k.n)} }
 	return k
+}
+
+// termID returns term's id, adding it to the vocabulary when new.
+func (k *Keyword) termID(term string) int32 {
+	id, ok := k.vocab[term]
+	if !ok {
+		id = int32(len(k.postings))
+		k.vocab[term] = id
+		k.postings = append(k.postings, nil)
+	}
+	return id
 }
 
 // Rank returns at most n documents, best first.
