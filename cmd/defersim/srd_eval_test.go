@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/embeddings/embedtest"
+	"github.com/defersim/defersim/internal/shareddata"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -165,5 +167,23 @@ func TestSRDEvalRefusesKnobsNoArmReads(t *testing.T) {
 		case tc.want != "" && (code != 2 || !strings.Contains(out, tc.want)):
 			t.Errorf("%v: exit %d, %q; want exit 2 and %q", tc.args, code, out, tc.want)
 		}
+	}
+}
+
+// TestSRDEvalCapsMissingToolNames pins that `srd eval` over a set whose
+// tools the SRDs do not group lists at most ten of the missing tools, with
+// how many there are: `--set metatool --srd srd/data/catalogs` printed all
+// 630 names (about 28 KB) on one line.
+func TestSRDEvalCapsMissingToolNames(t *testing.T) {
+	out, code := runSRDCmd(t, "eval", "--set", "metatool", "--data", shareddata.Dir(t), "--srd", filepath.Join("..", "..", "srd", "data", "catalogs"),
+		"--rankers", "bm25", "--resamples", "10", "--counter", "bytes/4")
+	if code != 2 || !strings.Contains(out, "SRDs group tools that set metatool does not have") {
+		t.Fatalf("exit %d, %q: want exit 2 and the missing tools", code, out)
+	}
+	if !regexp.MustCompile(`\(\d+ of the \d+ they group; `).MatchString(out) || !strings.Contains(out, "… and ") {
+		t.Errorf("%q: want the counts and a cut list", out)
+	}
+	if n := strings.Count(out, "/"); n > 11 || len(out) > 2000 {
+		t.Errorf("%d names, %d bytes: want at most ten names", n, len(out))
 	}
 }

@@ -2,6 +2,8 @@ package cliout
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,5 +100,36 @@ func TestCSVEscapesFormulas(t *testing.T) {
 	want := "a,b\n'=SUM(A1),-3.5\n'@cmd,plain\n"
 	if b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
+
+// TestOpenRefusesADirectory pins that a directory given where a command
+// reads a file is an open error (exit 2: cannot be read) that says so:
+// `trace validate DIR` used to report "read error: read DIR: is a
+// directory" as a problem at line 1 of an invalid trace (exit 1), and
+// `trace stats DIR` the same.
+func TestOpenRefusesADirectory(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f.txt")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path    string
+		wantErr bool
+	}{{dir, true}, {file, false}} {
+		var in Inputs
+		r, _, err := in.Open(tc.path)
+		if r != nil {
+			r.Close()
+		}
+		if got := err != nil; got != tc.wantErr {
+			t.Errorf("Open(%s): error %v, want an error: %v", tc.path, err, tc.wantErr)
+			continue
+		}
+		var pe *fs.PathError
+		if tc.wantErr && (!errors.Is(err, ErrDirectory) || !errors.As(err, &pe) || pe.Path != tc.path) {
+			t.Errorf("Open(%s): %v, want a *fs.PathError naming it, wrapping ErrDirectory", tc.path, err)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 )
 
@@ -24,6 +25,12 @@ func (in *Inputs) Open(path string) (io.ReadCloser, string, error) {
 		if err != nil {
 			return nil, path, err // *PathError: names the file once
 		}
+		if st, err := f.Stat(); err == nil && st.IsDir() {
+			// Opening a directory succeeds; its first read would fail
+			// with "is a directory", reported as a problem at line 1.
+			f.Close()
+			return nil, path, &fs.PathError{Op: "open", Path: path, Err: ErrDirectory}
+		}
 		return f, path, nil
 	}
 	if in.usedOnce {
@@ -35,6 +42,9 @@ func (in *Inputs) Open(path string) (io.ReadCloser, string, error) {
 	}
 	return io.NopCloser(in.Stdin), StdinName, nil
 }
+
+// ErrDirectory is the error of a directory given where a file is read.
+var ErrDirectory = errors.New("is a directory, not a file: give the files in it")
 
 // ReadFile reads path, or stdin for "-", whole.
 func (in *Inputs) ReadFile(path string) ([]byte, error) {

@@ -182,6 +182,9 @@ func inCatalog(srds []*srd.SRD, cat *catalog.Catalog) (kept []*srd.SRD, domains,
 
 // checkGroupedTools requires, for a corpus of serverless tools, that every
 // tool an SRD groups exists (a misspelt name would silently not route).
+// maxNamesShown is how many names an error lists before "… and N more".
+const maxNamesShown = 10
+
 func checkGroupedTools(set *Set, s *srd.Set) error {
 	if len(set.Tools) == 0 {
 		return nil
@@ -194,15 +197,22 @@ func checkGroupedTools(set *Set, s *srd.Set) error {
 		names[t.Name] = true
 	}
 	var missing []string
+	grouped := 0
 	for _, d := range s.SRDs() {
 		for _, t := range d.Tools() {
+			grouped++
 			if !names[t] {
 				missing = append(missing, d.ServerID+"/"+t)
 			}
 		}
 	}
-	if len(missing) > 0 {
-		return fmt.Errorf("SRDs group tools that set %s does not have: %s", set.Name, strings.Join(missing, ", "))
+	if len(missing) == 0 {
+		return nil
 	}
-	return nil
+	list := missing
+	if len(list) > maxNamesShown {
+		list = append(list[:maxNamesShown:maxNamesShown], fmt.Sprintf("… and %d more", len(missing)-maxNamesShown))
+	}
+	return fmt.Errorf("SRDs group tools that set %s does not have (%d of the %d they group; SRDs written for other tools?): %s",
+		set.Name, len(missing), grouped, strings.Join(list, ", "))
 }

@@ -55,6 +55,9 @@ func loadCatalogs(srcs []Source) (*catalog.Catalog, error) {
 			servers = append(servers, ss...)
 			continue
 		}
+		if err := notStdin(src.Path); err != nil {
+			return nil, fmt.Errorf("catalog: %w", err)
+		}
 		st, err := os.Stat(src.Path)
 		if err != nil {
 			return nil, fmt.Errorf("catalog %s: %w", src.Path, err)

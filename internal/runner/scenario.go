@@ -140,6 +140,9 @@ func catalogsFor(sc *scenarios.Scenario, ov Overrides, tracePaths []string) ([]s
 func sources(paths []string, embedded fs.FS) ([]Source, error) {
 	var out []Source
 	for _, p := range paths {
+		if err := notStdin(p); err != nil {
+			return nil, err
+		}
 		if name, ok := strings.CutPrefix(p, scenarios.EmbeddedPrefix); ok {
 			if embedded == nil {
 				return nil, fmt.Errorf("%s: no embedded data in this build", p)

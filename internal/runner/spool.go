@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"iter"
@@ -50,6 +51,9 @@ func Rereadable(srcs []Source) (out []Source, release func(), err error) {
 		if s.FS != nil || s.spool != nil {
 			continue
 		}
+		if err := notStdin(s.Path); err != nil {
+			return nil, nil, err
+		}
 		st, err := os.Stat(s.Path)
 		if err != nil {
 			return nil, nil, fmt.Errorf("open trace: %w", err)
@@ -65,6 +69,17 @@ func Rereadable(srcs []Source) (out []Source, release func(), err error) {
 		out[i].spool = sp
 	}
 	return out, release, nil
+}
+
+// notStdin refuses "-", which reads stdin for the commands docs/cli.md
+// lists, given where a trace or catalog is read by name (it would
+// otherwise be "open -: no such file or directory").
+func notStdin(path string) error {
+	if path == "-" {
+		return errors.New(`"-" (stdin) is not an input here: this command reads its traces and catalogs by name ` +
+			"(docs/cli.md, Input, lists the commands that read stdin); for a pipe, give /dev/stdin or a process substitution <(…)")
+	}
+	return nil
 }
 
 // spool copies what path yields into an unlinked temporary file.

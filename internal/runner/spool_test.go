@@ -55,3 +55,26 @@ func TestRereadableErrorDoesNotPanic(t *testing.T) {
 		})
 	}
 }
+
+// TestStdinDashIsRefused pins that "-" given as a trace or a catalog, where
+// a command reads its inputs by name (run, recommend, calibrate, sweep,
+// trace validate's catalogs), is refused naming stdin and the way round
+// it, instead of "open -: no such file or directory".
+func TestStdinDashIsRefused(t *testing.T) {
+	for name, try := range map[string]func() error{
+		"run's traces": func() error { _, err := sources([]string{"-"}, nil); return err },
+		"a rereadable trace": func() error {
+			_, release, err := Rereadable([]Source{{Path: "-"}})
+			if err == nil {
+				release()
+			}
+			return err
+		},
+		"catalogs": func() error { _, err := loadCatalogs([]Source{{Path: "-"}}); return err },
+	} {
+		err := try()
+		if err == nil || !strings.Contains(err.Error(), `"-" (stdin) is not an input here`) || !strings.Contains(err.Error(), "/dev/stdin") {
+			t.Errorf("%s: error %v, want the stdin refusal", name, err)
+		}
+	}
+}
