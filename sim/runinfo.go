@@ -14,6 +14,10 @@ type Counts struct {
 	// file cut short, a session split across files, a recorder that
 	// stopped); they are replayed as far as they were recorded.
 	SessionsIncomplete int64 `json:"sessions_incomplete,omitempty"`
+	// EventsTimeBackwards counts events whose time is before the timed
+	// event before them in their session: a user pause that would be
+	// negative is taken as 0.
+	EventsTimeBackwards int64 `json:"events_time_backwards,omitempty"`
 	// StepsRemoved counts recorded steps removed from the need because the
 	// recording runtime's own deferral caused them (its searches, rejected calls).
 	StepsRemoved int64 `json:"steps_removed"`

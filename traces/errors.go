@@ -25,7 +25,8 @@ const (
 	// KindImplausible is a warning, not an error: a count or duration
 	// beyond any real session's (Counts.Implausible).
 	KindImplausible Kind = "implausible_value"
-	// The kinds below are only reported by Validate.
+	// The kinds below are only reported by Validate (KindTimeBackwards
+	// also as a Reader's warning: Counts.Backwards).
 	KindUnknownField     Kind = "unknown_field"
 	KindOrder            Kind = "order"
 	KindTimeBackwards    Kind = "time_backwards"

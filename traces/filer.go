@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"time"
 )
 
 // filer decodes the lines of a Reader's batches and files their events
@@ -38,6 +39,9 @@ type openSession struct {
 	start  int // line of its session_start
 	events []Event
 	lines  []int
+	// lastT is the time of its last timed event, at line lastLine.
+	lastT    time.Time
+	lastLine int
 }
 
 // maxSpares bounds the buffers of ended sessions a filer keeps for reuse,
@@ -120,6 +124,12 @@ func (f *filer) add(line []byte, n int, b *batch) *LineError {
 				Problem{File: f.name, Line: n, Reason: reason, Kind: KindImplausible})
 		}
 	}
+	if !ev.T.IsZero() {
+		if ev.T.Before(o.lastT) {
+			f.backwards(&ev, o, n)
+		}
+		o.lastT, o.lastLine = ev.T, n
+	}
 	ev.Session = o.s.ID // share one string per session
 	if f.opts.OnEvent != nil {
 		f.onEvent = ev // a copy, so that ev stays on the stack
@@ -159,6 +169,16 @@ func (f *filer) close(o *openSession) *Session {
 		f.spares = append(f.spares, openSession{events: o.events[:0], lines: o.lines[:0]})
 	}
 	return s
+}
+
+// backwards counts event ev at line n, whose time is before the last
+// timed event of its session o.
+func (f *filer) backwards(ev *Event, o *openSession, n int) {
+	f.counts.Backwards++
+	if len(f.counts.FirstBackwards) < MaxSkipRecords {
+		f.counts.FirstBackwards = append(f.counts.FirstBackwards, Problem{File: f.name, Line: n, Kind: KindTimeBackwards,
+			Reason: timeBackwards(ev.Session, ev.T, o.lastT, o.lastLine)})
+	}
 }
 
 func (f *filer) lineError(line int, kind Kind, reason string) *LineError {

@@ -83,6 +83,12 @@ type Counts struct {
 	Implausible int64 `json:"implausible,omitempty"`
 	// FirstImplausible records the first MaxSkipRecords such lines.
 	FirstImplausible []Problem `json:"first_implausible,omitempty"`
+	// Backwards counts accepted events whose time is before the previous
+	// timed event of their session (Validate reports them as
+	// KindTimeBackwards): they are kept, and callers warn about them.
+	Backwards int64 `json:"time_backwards,omitempty"`
+	// FirstBackwards records the first MaxSkipRecords such lines.
+	FirstBackwards []Problem `json:"first_time_backwards,omitempty"`
 }
 
 // clone returns a copy that shares nothing with c.
@@ -90,6 +96,7 @@ func (c Counts) clone() Counts {
 	c.SkipReasons = maps.Clone(c.SkipReasons)
 	c.FirstSkips = slices.Clone(c.FirstSkips)
 	c.FirstImplausible = slices.Clone(c.FirstImplausible)
+	c.FirstBackwards = slices.Clone(c.FirstBackwards)
 	return c
 }
 

@@ -193,8 +193,7 @@ func (v *validator) session(n int, ev *Event) {
 	}
 	if !ev.T.IsZero() {
 		if !s.lastT.IsZero() && ev.T.Before(s.lastT) {
-			v.add(n, KindTimeBackwards, fmt.Sprintf("session %q: time goes backwards: %s is before %s at line %d",
-				id, ev.T.Format(time.RFC3339Nano), s.lastT.Format(time.RFC3339Nano), s.lastLine))
+			v.add(n, KindTimeBackwards, timeBackwards(id, ev.T, s.lastT, s.lastLine))
 		}
 		s.lastT, s.lastLine = ev.T, n
 	}
@@ -257,4 +256,11 @@ func isKnownType(t EventType) bool {
 		return true
 	}
 	return false
+}
+
+// timeBackwards describes an event of session id at time t, before the
+// time last of the session's event at line lastLine.
+func timeBackwards(id string, t, last time.Time, lastLine int) string {
+	return fmt.Sprintf("session %q: time goes backwards: %s is before %s at line %d",
+		id, t.Format(time.RFC3339Nano), last.Format(time.RFC3339Nano), lastLine)
 }

@@ -59,6 +59,12 @@ func (fn *writeFn) ProcessElement(ctx context.Context, _ []byte, states func(**s
 			log.Warnf(ctx, "%s:%d: %s", p.File, p.Line, p.Reason)
 		}
 	}
+	if out.Backwards > 0 { // as defersim run warns
+		log.Warnf(ctx, "%d trace event(s) are earlier than the event before them in their session (kept; a user pause that would be negative is taken as 0)", out.Backwards)
+		for _, p := range out.FirstBackwards[:min(len(out.FirstBackwards), 5)] {
+			log.Warnf(ctx, "%s:%d: %s", p.File, p.Line, p.Reason)
+		}
+	}
 	return writeOutputs(ctx, out, fn.Spec.Out, runner.WriteOptions{Report: !fn.Spec.NoReport})
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
+	"github.com/defersim/defersim/traces"
 )
 
 // runFlags are the flags of `defersim run` (and of the no-argument default).
@@ -231,6 +232,7 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) error {
 // makes them the command's exit status 1.
 func skippedSessions(stderr io.Writer, out *runner.Output) error {
 	warnImplausible(stderr, out)
+	warnBackwards(stderr, out)
 	if c := out.Info.Counts; c.SessionsIncomplete > 0 {
 		fmt.Fprintf(stderr, "defersim: warning: %d of %d sessions read have no session_end (a file cut short? a session split across files?); they were replayed as far as recorded (`defersim trace validate` lists them)\n",
 			c.SessionsIncomplete, c.SessionsRead)
@@ -285,9 +287,24 @@ func warnImplausible(w io.Writer, out *runner.Output) {
 		return
 	}
 	fmt.Fprintf(w, "defersim: warning: %d trace line(s) hold an implausible count or duration, kept as recorded; figures that use them are dominated by them\n", out.Implausible)
-	for i, p := range out.FirstImplausible {
+	warnLines(w, out.Implausible, out.FirstImplausible)
+}
+
+// warnBackwards warns about events whose time goes back within their
+// session: the replay takes a pause that would be negative as 0.
+func warnBackwards(w io.Writer, out *runner.Output) {
+	if out.Backwards == 0 {
+		return
+	}
+	fmt.Fprintf(w, "defersim: warning: %d trace event(s) are earlier than the event before them in their session (kept; a user pause that would be negative is taken as 0, so the prompt cache sees no gap there; `defersim trace validate` lists them)\n", out.Backwards)
+	warnLines(w, out.Backwards, out.FirstBackwards)
+}
+
+// warnLines prints the first five of n problems located by first.
+func warnLines(w io.Writer, n int64, first []traces.Problem) {
+	for i, p := range first {
 		if i == 5 {
-			fmt.Fprintf(w, "defersim: warning: … (%d more)\n", out.Implausible-5)
+			fmt.Fprintf(w, "defersim: warning: … (%d more)\n", n-5)
 			break
 		}
 		fmt.Fprintf(w, "defersim: warning: %s:%d: %s\n", p.File, p.Line, p.Reason)

@@ -111,10 +111,7 @@ func (d *Distributed) Finish(ctx context.Context, st *sim.RunState, read []Trace
 	f.Reader = readerCounts(len(read), sessions, counts)
 	out, err := finish(ctx, &f, resultOf(st, d.Strategies), workers)
 	if out != nil {
-		for _, c := range counts {
-			out.Implausible += c.Implausible
-			out.FirstImplausible = append(out.FirstImplausible, c.FirstImplausible...)
-		}
+		out.addWarnings(counts)
 	}
 	if err == nil {
 		// The stop on unresolved inputs, as Run and Merge apply it.

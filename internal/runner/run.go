@@ -26,6 +26,21 @@ type Output struct {
 	// warn); FirstImplausible locates the first of them.
 	Implausible      int64
 	FirstImplausible []traces.Problem
+	// Backwards counts the events whose time is before the previous timed
+	// event of their session (kept; a pause that would be negative is
+	// taken as 0: commands warn); FirstBackwards locates the first.
+	Backwards      int64
+	FirstBackwards []traces.Problem
+}
+
+// addWarnings adds the readers' warnings of counts to out.
+func (out *Output) addWarnings(counts []traces.Counts) {
+	for _, c := range counts {
+		out.Implausible += c.Implausible
+		out.FirstImplausible = append(out.FirstImplausible, c.FirstImplausible...)
+		out.Backwards += c.Backwards
+		out.FirstBackwards = append(out.FirstBackwards, c.FirstBackwards...)
+	}
 }
 
 // InterruptedError is returned by Run when its context is cancelled: the
@@ -149,10 +164,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	done.Info.Inputs = append(ins, p.file.Info.Inputs...)
 	out, err := finish(ctx, &done, res, cfg.Workers)
 	if out != nil {
-		for _, c := range counts {
-			out.Implausible += c.Implausible
-			out.FirstImplausible = append(out.FirstImplausible, c.FirstImplausible...)
-		}
+		out.addWarnings(counts)
 	}
 	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		// Interrupted while computing the statistics: every session was

@@ -74,6 +74,9 @@ type ReaderCounts struct {
 	// Incomplete counts sessions that had no session_end at the end of
 	// their file (replayed as far as they were recorded).
 	Incomplete int64
+	// Backwards counts events earlier than the timed event before them in
+	// their session.
+	Backwards int64
 }
 
 func readerCounts(files int, sessionsRead int64, counts []traces.Counts) ReaderCounts {
@@ -83,6 +86,7 @@ func readerCounts(files int, sessionsRead int64, counts []traces.Counts) ReaderC
 		rc.EventsRead += tc.Events
 		rc.LinesSkipped += tc.Skipped
 		rc.Incomplete += tc.Incomplete
+		rc.Backwards += tc.Backwards
 		for k, v := range tc.SkipReasons {
 			if rc.SkipReasons == nil {
 				rc.SkipReasons = map[string]int{}
@@ -101,6 +105,7 @@ func (rc ReaderCounts) apply(c *sim.Counts) {
 	c.EventsRead = rc.EventsRead
 	c.LinesSkipped = rc.LinesSkipped
 	c.SessionsIncomplete = rc.Incomplete
+	c.EventsTimeBackwards = rc.Backwards
 	c.SkipReasons = nil
 	for k, v := range rc.SkipReasons {
 		if c.SkipReasons == nil {
