@@ -48,7 +48,7 @@ func toolFromValue(v *value) (*Tool, error) {
 	case schemaV.kind != kObject:
 		return nil, fmt.Errorf("tool %q: field \"inputSchema\" must be an object", t.Name)
 	case !objectTyped(schemaV.get("type")):
-		return nil, fmt.Errorf("tool %q: inputSchema type %s: a tool's arguments are a JSON object (want type \"object\", or no type)", t.Name, schemaV.get("type").appendCompact(nil))
+		return nil, fmt.Errorf("tool %q: inputSchema type %s: a tool's arguments are a JSON object (want type \"object\", or no type)", t.Name, quoted(schemaV.get("type")))
 	default:
 		t.InputSchema = schemaV.appendCompact(nil)
 	}
