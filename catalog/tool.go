@@ -41,9 +41,9 @@ func toolFromValue(v *value) (*Tool, error) {
 	schemaV := v.get("inputSchema")
 	switch {
 	case schemaV == nil:
-		t.Warning = `no inputSchema; read as {"type":"object"}`
+		t.Warning, t.WarningKind = `no inputSchema; read as {"type":"object"}`, NoteSchemaMissing
 	case schemaV.kind == kNull:
-		t.Warning = `inputSchema is null; read as {"type":"object"}`
+		t.Warning, t.WarningKind = `inputSchema is null; read as {"type":"object"}`, NoteSchemaNull
 		schemaV = nil
 	case schemaV.kind != kObject:
 		return nil, fmt.Errorf("tool %q: field \"inputSchema\" must be an object", t.Name)
