@@ -47,6 +47,9 @@ func resolutionFindings(r *sim.ResolutionInfo) []string {
 			fmtInt(float64(n)), fmtInt(float64(r.Calls)), pct(n), fmtInt(float64(r.SchemaApproximate)), fmtInt(float64(r.SchemaMissing)),
 			toolList(r.NotExact, r.NotExactTools, 5)))
 	}
+	if a := ambiguousText(r, 5); a != "" {
+		out = append(out, a+". A call that names its server resolves on that server alone.")
+	}
 	if r.SessionsWithoutServers > 0 {
 		out = append(out, fmt.Sprintf("%s of %s sessions name no server in session_start: the replay offered each every catalog server at its latest version, so their prompts carry the whole catalog.",
 			fmtInt(float64(r.SessionsWithoutServers)), fmtInt(float64(r.Sessions))))

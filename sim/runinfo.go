@@ -102,6 +102,12 @@ type ResolutionInfo struct {
 	// each list (the lists name at most 20).
 	UnresolvedTools int `json:"unresolved_tools,omitempty"`
 	NotExactTools   int `json:"schema_not_exact_tools,omitempty"`
+	// TopAmbiguous lists the most called tool names that calls named
+	// without a server although several servers of the session serve
+	// them, with the server chosen (Resolution.Ambiguous, AmbiguousRule);
+	// AmbiguousTools counts the distinct (tool, servers) behind it.
+	TopAmbiguous   []AmbiguousCount `json:"top_ambiguous,omitempty"`
+	AmbiguousTools int              `json:"ambiguous_tools,omitempty"`
 }
 
 // SRDInfo names a set of routing descriptions (docs/srd.md).
