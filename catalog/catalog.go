@@ -34,6 +34,9 @@ type Tool struct {
 	// Warning says what was read differently from the served definition
 	// (a null or missing inputSchema), or is "".
 	Warning string `json:"-"`
+	// WarningKind is the Note kind of Warning (NoteSchemaMissing,
+	// NoteSchemaNull), or "".
+	WarningKind string `json:"-"`
 	// WireOpenAI is the compact OpenAI function-tool form
 	// {"type":"function","function":{"name":…,"description":…,"parameters":…}},
 	// the bytes the anchor runtime's bytes/3.5 estimator counts.

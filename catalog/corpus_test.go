@@ -102,6 +102,9 @@ func TestBadCatalogCorpus(t *testing.T) {
 				}
 			}, "]}")
 		}, tools: 100000},
+		{name: "JSON-RPC error with a 1 MiB message (quoted cut to 200 bytes)", gen: func(t *testing.T, dir string) string {
+			return genCatalog(t, dir, "rpcerr@1.0.json", `{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"`, times("x", 1<<20), `"}}`)
+		}, want: `FILE: a JSON-RPC error response, not a tools/list result: {"code":-32000,"message":"` + strings.Repeat("x", 174) + `… (1048604 bytes)`},
 		{name: "file over 64 MiB", gen: func(t *testing.T, dir string) string {
 			return genCatalog(t, dir, "over@1.0.json", `{"tools":[{"name":"a","description":"`, times(strings.Repeat("x", 1<<20), 65), `"}]}`)
 		}, want: "read catalog FILE: 68157481 bytes is over the 67108864-byte limit"},

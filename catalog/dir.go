@@ -31,7 +31,10 @@ type Manifest struct {
 // LoadDir loads a directory of catalogs. When it holds a manifest (see
 // ManifestNames) the manifest decides; otherwise every "*.json" file except
 // "*.meta.json" is a catalog named by its file name. Two files with the same
-// series key and version are an error.
+// series key and version are an error, and so is a file LoadDir would skip
+// although its name makes it a catalog: ".json" in another case, or a
+// compressed "*.json.gz" (notReadCatalog). Other files (hidden ones,
+// sub-directories, README.md, …) are ignored.
 func LoadDir(dir string) (*Catalog, error) {
 	for _, m := range ManifestNames {
 		p := filepath.Join(dir, m)
@@ -46,7 +49,13 @@ func LoadDir(dir string) (*Catalog, error) {
 	var servers []*Server
 	for _, e := range entries {
 		name := e.Name()
-		if e.IsDir() || !strings.HasSuffix(name, ".json") || IsMetaFile(name) || strings.HasPrefix(name, ".") {
+		if e.IsDir() || strings.HasPrefix(name, ".") {
+			continue
+		}
+		if why := notReadCatalog(name); why != "" {
+			return nil, fmt.Errorf("load catalog dir %s: %s is not read: %s", dir, name, why)
+		}
+		if !strings.HasSuffix(name, ".json") || IsMetaFile(name) {
 			continue
 		}
 		s, err := LoadFile(filepath.Join(dir, name))
@@ -59,6 +68,31 @@ func LoadDir(dir string) (*Catalog, error) {
 		return nil, fmt.Errorf("load catalog dir %s: no catalog files (*.json)", dir)
 	}
 	return build(servers)
+}
+
+// compressedSuffixes are the compressions a catalog file name may carry
+// after ".json" that LoadDir refuses (it reads plain JSON only).
+var compressedSuffixes = []string{".gz", ".bz2", ".xz", ".zst", ".lz4", ".br", ".zip"}
+
+// notReadCatalog says why LoadDir would skip a file whose name makes it
+// look like a catalog ("" for a file it reads or that is not one): a
+// ".json" in another case ("fs@1.0.JSON") or a compressed catalog
+// ("fs@1.0.json.gz"). Skipping it silently would drop a server the user
+// meant to give.
+func notReadCatalog(name string) string {
+	lower := strings.ToLower(name)
+	switch {
+	case strings.HasSuffix(lower, ".json") && !strings.HasSuffix(name, ".json"):
+		return fmt.Sprintf(`a catalog file's name ends in ".json", in lower case: rename it to %s (or move it out of the directory)`,
+			name[:len(name)-len(".json")]+".json")
+	}
+	for _, c := range compressedSuffixes {
+		if strings.HasSuffix(lower, ".json"+c) {
+			return fmt.Sprintf("compressed catalogs are not read: decompress it to %s (or move it out of the directory)",
+				name[:len(name)-len(c)])
+		}
+	}
+	return ""
 }
 
 // IsManifest reports whether path names a manifest file (by its base name).

@@ -126,14 +126,14 @@ func toolList(root *value) (*value, error) {
 		holder := root
 		if root.get("tools") == nil {
 			if e := root.get("error"); e != nil && root.get("result") == nil {
-				return nil, fmt.Errorf("a JSON-RPC error response, not a tools/list result: %s", e.appendCompact(nil))
+				return nil, fmt.Errorf("a JSON-RPC error response, not a tools/list result: %s", quoted(e))
 			}
 			if res := root.get("result"); res != nil {
 				holder = res
 			}
 		}
 		if c := holder.get("nextCursor"); c != nil && !(c.kind == kNull || (c.kind == kString && c.text == "")) {
-			return nil, fmt.Errorf("nextCursor %s: this is one page of a paginated tools/list; put the tools of every page in one list", c.appendCompact(nil))
+			return nil, fmt.Errorf("nextCursor %s: this is one page of a paginated tools/list; put the tools of every page in one list", quoted(c))
 		}
 		tools := holder.get("tools")
 		if tools == nil {
@@ -208,6 +208,28 @@ func functionTool(fn *value) *value {
 		out.members = append(out.members, member{key: "inputSchema", val: p})
 	}
 	return out
+}
+
+// maxQuoted bounds the bytes of a user's value an error message quotes:
+// longer values are cut (at a character boundary) and marked with an
+// ellipsis and their full length.
+const maxQuoted = 200
+
+// quoted is v's compact JSON for an error message, at most maxQuoted bytes
+// of it: `{"code":-32000,"message":"aaaa…" (1048600 bytes)`.
+func quoted(v *value) string { return capQuoted(v.appendCompact(nil)) }
+
+// capQuoted cuts b to maxQuoted bytes, at a UTF-8 character boundary,
+// adding "… (N bytes)" when it was longer.
+func capQuoted(b []byte) string {
+	if len(b) <= maxQuoted {
+		return string(b)
+	}
+	cut := maxQuoted
+	for cut > 0 && !utf8.RuneStart(b[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", b[:cut], len(b))
 }
 
 // invalidUTF8At returns the offset of the first byte of data that does not

@@ -32,6 +32,9 @@ type Stats struct {
 	// Warnings lists tools read differently from how they were served (a
 	// null or missing inputSchema, counted as {"type":"object"}).
 	Warnings []string `json:"warnings,omitempty"`
+	// EmptyServers lists the server versions whose file lists no tools
+	// (EmptyServers).
+	EmptyServers []string `json:"empty_servers,omitempty"`
 }
 
 // Summary holds the figures of one server version or of the total.
@@ -83,7 +86,7 @@ func ComputeStatsWith(servers []*Server, counters []tokens.Counter, opt StatsOpt
 	if opt.Top == 0 {
 		opt.Top = 5
 	}
-	st := Stats{Form: opt.Form, Warnings: Warnings(servers)}
+	st := Stats{Form: opt.Form, Warnings: Warnings(servers), EmptyServers: EmptyServers(servers)}
 	for _, c := range counters {
 		st.Counters = append(st.Counters, c.Name())
 	}

@@ -41,14 +41,14 @@ func toolFromValue(v *value) (*Tool, error) {
 	schemaV := v.get("inputSchema")
 	switch {
 	case schemaV == nil:
-		t.Warning = `no inputSchema; read as {"type":"object"}`
+		t.Warning, t.WarningKind = `no inputSchema; read as {"type":"object"}`, NoteSchemaMissing
 	case schemaV.kind == kNull:
-		t.Warning = `inputSchema is null; read as {"type":"object"}`
+		t.Warning, t.WarningKind = `inputSchema is null; read as {"type":"object"}`, NoteSchemaNull
 		schemaV = nil
 	case schemaV.kind != kObject:
 		return nil, fmt.Errorf("tool %q: field \"inputSchema\" must be an object", t.Name)
 	case !objectTyped(schemaV.get("type")):
-		return nil, fmt.Errorf("tool %q: inputSchema type %s: a tool's arguments are a JSON object (want type \"object\", or no type)", t.Name, schemaV.get("type").appendCompact(nil))
+		return nil, fmt.Errorf("tool %q: inputSchema type %s: a tool's arguments are a JSON object (want type \"object\", or no type)", t.Name, quoted(schemaV.get("type")))
 	default:
 		t.InputSchema = schemaV.appendCompact(nil)
 	}

@@ -1,8 +1,10 @@
 package catalog
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestParseUserShapes pins that the catalog shapes users hold read as the
@@ -81,5 +83,60 @@ func TestParseUserShapeErrors(t *testing.T) {
 		if _, err := Parse([]byte(`[{"name":"a","inputSchema":`+ok+`}]`), "srv", "1", ""); err != nil {
 			t.Errorf("schema %s: %v", ok, err)
 		}
+	}
+}
+
+// TestErrorQuotesAreCapped pins that an error message quotes at most
+// maxQuoted bytes of a user's value (a JSON-RPC error, a nextCursor, a
+// schema's type), cut at a character boundary and followed by "…" and the
+// value's full length; short values are quoted whole.
+func TestErrorQuotesAreCapped(t *testing.T) {
+	long := strings.Repeat("x", 100_000)
+	wide := strings.Repeat("é", 50_000) // 2 bytes each: a cut must not split one
+	tests := []struct {
+		name string
+		in   string
+		// head is the message up to the quoted value; value the value as
+		// served (compact); whole: quoted in full.
+		head, value string
+		whole       bool
+	}{
+		{"json-rpc error, long message", `{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"` + long + `"}}`,
+			"a JSON-RPC error response, not a tools/list result: ", `{"code":-32000,"message":"` + long + `"}`, false},
+		{"json-rpc error, short", `{"error":{"code":1}}`, "a JSON-RPC error response, not a tools/list result: ", `{"code":1}`, true},
+		{"nextCursor, long", `{"tools":[],"nextCursor":"` + long + `"}`, "nextCursor ", `"` + long + `"`, false},
+		{"nextCursor, multi-byte", `{"tools":[],"nextCursor":"` + wide + `"}`, "nextCursor ", `"` + wide + `"`, false},
+		{"nextCursor, object", `{"tools":[],"nextCursor":{"k":"` + long + `"}}`, "nextCursor ", `{"k":"` + long + `"}`, false},
+		{"schema type, long list", `[{"name":"a","inputSchema":{"type":["` + long + `"]}}]`, `tools[0]: tool "a": inputSchema type `, `["` + long + `"]`, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.in), "srv", "1", "")
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, tc.head) {
+				t.Fatalf("error = %.300q, want it to start with %q", msg, tc.head)
+			}
+			rest := msg[len(tc.head):]
+			if tc.whole {
+				if !strings.HasPrefix(rest, tc.value) || strings.Contains(rest, "…") {
+					t.Fatalf("error = %q, want %s quoted whole", msg, tc.value)
+				}
+				return
+			}
+			if len(msg) > maxQuoted+200 {
+				t.Errorf("error is %d bytes, want the quote cut to %d", len(msg), maxQuoted)
+			}
+			tail := fmt.Sprintf("… (%d bytes)", len(tc.value))
+			i := strings.Index(rest, tail)
+			if i < 0 {
+				t.Fatalf("error = %.400q, want %q after the quote", msg, tail)
+			}
+			if i > maxQuoted || i < maxQuoted-3 || !strings.HasPrefix(tc.value, rest[:i]) || !utf8.ValidString(rest[:i]) {
+				t.Errorf("quote = %q (%d bytes), want the first %d bytes of the value, whole characters", rest[:i], i, maxQuoted)
+			}
+		})
 	}
 }

@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/sim"
 )
 
 // Findings are the sentences a reader must see before trusting the
 // numbers, generated from the results (never hand-written): inputs that
-// did not resolve or resolved to approximate schemas, sessions given the
+// did not resolve or resolved to approximate schemas, catalog tools read
+// with a stand-in schema and servers serving no tools, sessions given the
 // whole catalog, the routing descriptions routed search used, how many
 // searches replayed a recorded query, and strategies whose outcomes
 // coincide on this data.
@@ -17,6 +19,9 @@ func Findings(res *Results) []string {
 	var out []string
 	if r := res.Run.Resolution; r != nil {
 		out = append(out, resolutionFindings(r)...)
+	}
+	for _, n := range res.Run.CatalogNotes {
+		out = append(out, catalogNoteFinding(n))
 	}
 	if f := srdFinding(res.Run.SRD); f != "" {
 		out = append(out, f)
@@ -42,6 +47,9 @@ func resolutionFindings(r *sim.ResolutionInfo) []string {
 			fmtInt(float64(n)), fmtInt(float64(r.Calls)), pct(n), fmtInt(float64(r.SchemaApproximate)), fmtInt(float64(r.SchemaMissing)),
 			toolList(r.NotExact, r.NotExactTools, 5)))
 	}
+	if a := ambiguousText(r, 5); a != "" {
+		out = append(out, a+". A call that names its server resolves on that server alone.")
+	}
 	if r.SessionsWithoutServers > 0 {
 		out = append(out, fmt.Sprintf("%s of %s sessions name no server in session_start: the replay offered each every catalog server at its latest version, so their prompts carry the whole catalog.",
 			fmtInt(float64(r.SessionsWithoutServers)), fmtInt(float64(r.Sessions))))
@@ -55,6 +63,29 @@ func resolutionFindings(r *sim.ResolutionInfo) []string {
 			fmtInt(float64(r.SearchResultsUnknown)), fmtInt(float64(r.SearchResults))))
 	}
 	return out
+}
+
+// catalogNoteFinding states one kind of catalog note: how many tools (or
+// server versions), which (up to five), and what the replay did with them.
+func catalogNoteFinding(n catalog.Note) string {
+	var what string
+	switch n.Kind {
+	case catalog.NoteSchemaMissing, catalog.NoteSchemaNull:
+		what = "The replay shows, counts and validates their calls against that stand-in; the servers' real argument schemas are not in these numbers."
+	case catalog.NoteNoTools:
+		what = "A session naming one is offered none of its tools, and a call to one does not resolve."
+	}
+	return fmt.Sprintf("Catalogs: %s: %s. %s", n.Text(), noteItems(n, 5), what)
+}
+
+// noteItems names up to k items of a note, and how many more there are.
+func noteItems(n catalog.Note, k int) string {
+	items := n.Items[:min(k, len(n.Items))]
+	s := strings.Join(items, ", ")
+	if more := max(n.Count, len(n.Items)) - len(items); more > 0 {
+		s += fmt.Sprintf(", … (%d more)", more)
+	}
+	return s
 }
 
 func srdFinding(s *sim.SRDInfo) string {

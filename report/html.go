@@ -123,6 +123,9 @@ func htmlReport(res *Results, plots []renderedPlot) ([]byte, error) {
 		if len(r.NotExact) > 0 {
 			data.ResolutionText = append(data.ResolutionText, "Schema not exact: "+toolList(r.NotExact, r.NotExactTools, 10)+".")
 		}
+		if a := ambiguousText(r, 10); a != "" {
+			data.ResolutionText = append(data.ResolutionText, "Ambiguous: "+a+".")
+		}
 	}
 	for _, p := range plots {
 		cfg, err := png.DecodeConfig(bytes.NewReader(p.PNG))

@@ -83,6 +83,31 @@ func toolList(ts []sim.ToolCount, total, n int) string {
 	return strings.Join(parts, ", ")
 }
 
+// ambiguousText says how many calls named no server for a tool name that
+// several servers of the session serve, which server they resolved to and
+// by what rule ("" when none).
+func ambiguousText(r *sim.ResolutionInfo, n int) string {
+	if r.Ambiguous == 0 {
+		return ""
+	}
+	var parts []string
+	for i, a := range r.TopAmbiguous {
+		if i == n {
+			parts = append(parts, fmt.Sprintf("… (%d more)", max(r.AmbiguousTools, len(r.TopAmbiguous))-n))
+			break
+		}
+		calls := "calls"
+		if a.Calls == 1 {
+			calls = "call"
+		}
+		parts = append(parts, fmt.Sprintf("%s → %s (also served by %s; %s %s)", a.Tool, a.Chosen,
+			strings.Join(a.Servers[1:], ", "), fmtInt(float64(a.Calls)), calls))
+	}
+	return fmt.Sprintf("%s of %s tool calls (%s) name no server, and several servers of their session serve the tool: each resolved to %s: %s",
+		fmtInt(float64(r.Ambiguous)), fmtInt(float64(r.Calls)), fmtShare(float64(r.Ambiguous)/float64(max(r.Calls, 1))),
+		sim.AmbiguousRule, strings.Join(parts, ", "))
+}
+
 // WriteResolution prints the input resolution table of a run for a
 // terminal.
 func WriteResolution(w io.Writer, r *sim.ResolutionInfo) error {
@@ -108,6 +133,9 @@ func WriteResolution(w io.Writer, r *sim.ResolutionInfo) error {
 	if len(r.NotExact) > 0 {
 		fmt.Fprintf(w, "  schema not exact: %s\n", toolList(r.NotExact, r.NotExactTools, 10))
 	}
+	if a := ambiguousText(r, 10); a != "" {
+		fmt.Fprintf(w, "  ambiguous: %s\n", a)
+	}
 	return nil
 }
 
@@ -124,5 +152,8 @@ func resolutionMarkdown(b *strings.Builder, r *sim.ResolutionInfo) {
 	}
 	if len(r.NotExact) > 0 {
 		fmt.Fprintf(b, "\nSchema not exact: %s.\n", mdEscape(toolList(r.NotExact, r.NotExactTools, 10)))
+	}
+	if a := ambiguousText(r, 10); a != "" {
+		fmt.Fprintf(b, "\nAmbiguous: %s.\n", mdEscape(a))
 	}
 }

@@ -3,6 +3,7 @@ package sim
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/traces"
@@ -52,12 +53,31 @@ type Resolution struct {
 	// latest version.
 	Sessions               int64 `json:"sessions"`
 	SessionsWithoutServers int64 `json:"sessions_without_servers"`
+	// Ambiguous counts the calls (among Calls) that name no server and
+	// whose tool name two or more servers of the session's registry serve:
+	// the replay resolves each to the first of them in registry order
+	// (AmbiguousRule). Absent from results.json when 0.
+	Ambiguous int64 `json:"ambiguous_calls,omitempty"`
 
 	// Tools counts calls by tool and class, for the classes other than
 	// Resolved (at most maxResolutionTools entries; calls beyond are in
 	// the counts above only).
 	Tools map[ToolClass]int64 `json:"-"`
+	// Ambiguities counts the Ambiguous calls by tool name and the servers
+	// serving it (at most maxResolutionTools entries).
+	Ambiguities map[Ambiguity]int64 `json:"-"`
 }
+
+// Ambiguity is a key of Resolution.Ambiguities: a tool name and the
+// servers of a registry serving it, in registry order, joined by "\x00"
+// (the first is the one a call naming no server resolves to).
+type Ambiguity struct {
+	Tool, Servers string
+}
+
+// AmbiguousRule says which server a call naming no server resolves to
+// when several servers of its session serve its tool name.
+const AmbiguousRule = "the first server in the session's registry order: the scenario's local servers (servers.NAME.local) first, then by server name, bytewise"
 
 // ToolClass is a (server, tool, class) key of Resolution.Tools.
 type ToolClass struct {
@@ -115,9 +135,53 @@ func (r *Resolution) Merge(o *Resolution) {
 	r.VersionChanges += o.VersionChanges
 	r.Sessions += o.Sessions
 	r.SessionsWithoutServers += o.SessionsWithoutServers
+	r.Ambiguous += o.Ambiguous
 	for k, v := range o.Tools {
 		r.addTool(k, v)
 	}
+	for k, v := range o.Ambiguities {
+		r.addAmbiguity(k, v)
+	}
+}
+
+func (r *Resolution) addAmbiguity(k Ambiguity, n int64) {
+	if r.Ambiguities == nil {
+		r.Ambiguities = map[Ambiguity]int64{}
+	}
+	if _, ok := r.Ambiguities[k]; ok || len(r.Ambiguities) < maxResolutionTools {
+		r.Ambiguities[k] += n
+	}
+}
+
+// ambiguous files one call naming no server that resolved by its tool
+// name, which servers (registry order) all serve.
+func (r *Resolution) ambiguous(tool string, servers []string) {
+	r.Ambiguous++
+	r.addAmbiguity(Ambiguity{Tool: tool, Servers: strings.Join(servers, "\x00")}, 1)
+}
+
+// AmbiguousCount is one tool name's ambiguous calls: the servers serving
+// it in the registries of those calls, and the one they resolved to.
+type AmbiguousCount struct {
+	Tool string `json:"tool"`
+	// Chosen is the server the calls resolved to, the first of Servers.
+	Chosen  string   `json:"chosen"`
+	Servers []string `json:"servers"`
+	Calls   int64    `json:"calls"`
+}
+
+// TopAmbiguous returns up to n ambiguous tool names (with the servers
+// serving them), most calls first (then by tool and servers).
+func (r *Resolution) TopAmbiguous(n int) []AmbiguousCount {
+	var out []AmbiguousCount
+	for k, v := range r.Ambiguities {
+		servers := strings.Split(k.Servers, "\x00")
+		out = append(out, AmbiguousCount{Tool: k.Tool, Chosen: servers[0], Servers: servers, Calls: v})
+	}
+	slices.SortFunc(out, func(a, b AmbiguousCount) int {
+		return cmp.Or(cmp.Compare(b.Calls, a.Calls), cmp.Compare(a.Tool, b.Tool), slices.Compare(a.Servers, b.Servers))
+	})
+	return out[:min(n, len(out))]
 }
 
 func (r *Resolution) addTool(k ToolClass, n int64) {
@@ -283,6 +347,9 @@ func (e *Engine) resolveEvent(rs *sessionResolver, ev *traces.Event, res *Resolu
 			ti = rs.set.bySrv[toolKey{ev.Server, ev.Tool}]
 			if ti == nil && ev.Server == "" {
 				ti = rs.set.byName[ev.Tool]
+				if servers := rs.set.shared[ev.Tool]; ti != nil && servers != nil {
+					res.ambiguous(ev.Tool, servers)
+				}
 			}
 		}
 		res.count(ev.Server, ev.Tool, e.callClass(ev.Server, ti, rs.missing))

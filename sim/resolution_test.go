@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/traces"
@@ -70,5 +71,95 @@ func TestResolveSession(t *testing.T) {
 	}
 	if got := r.Unresolved(); got != 4 {
 		t.Errorf("unresolved = %d, want 4", got)
+	}
+}
+
+// TestResolveAmbiguousCalls pins that a call naming no server, whose tool
+// name two or more servers of its session serve, is counted as ambiguous
+// (Resolution.Ambiguous, by tool and servers) with the server it resolves
+// to, the first in registry order (local servers first, then by name),
+// where before it resolved to one of them silently; calls naming their
+// server, and names one server serves, are not counted.
+func TestResolveAmbiguousCalls(t *testing.T) {
+	parse := func(name, tools string) *catalog.Server {
+		s, err := catalog.Parse([]byte(`[`+tools+`]`), name, "1", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	cat := catalog.New(
+		parse("fs", `{"name":"read"},{"name":"write"}`),
+		parse("desk", `{"name":"read"},{"name":"exec"}`),
+		parse("zeta", `{"name":"read"}`),
+	)
+	call := func(server, tool string) traces.Event {
+		return traces.Event{Type: traces.ToolCall, Server: server, Tool: tool}
+	}
+	start := func(servers ...string) traces.Event {
+		ev := traces.Event{Type: traces.SessionStart}
+		for _, s := range servers {
+			ev.Servers = append(ev.Servers, traces.ServerRef{Name: s, Version: "1"})
+		}
+		return ev
+	}
+	tests := []struct {
+		name   string
+		local  []string
+		events []traces.Event
+		want   map[Ambiguity]int64
+	}{
+		{name: "named server", events: []traces.Event{start("fs", "desk"), call("fs", "read"), call("desk", "read")}},
+		{name: "name one server serves", events: []traces.Event{start("fs", "desk"), call("", "write"), call("", "exec")}},
+		{name: "shared name, one server offered", events: []traces.Event{start("fs"), call("", "read")}},
+		{name: "same server listed twice", events: []traces.Event{start("fs", "fs"), call("", "read")}},
+		{name: "shared name: by server name", events: []traces.Event{start("fs", "desk"), call("", "read"), call("", "read")},
+			want: map[Ambiguity]int64{{"read", "desk\x00fs"}: 2}},
+		{name: "local server first", local: []string{"fs"}, events: []traces.Event{start("fs", "desk"), call("", "read")},
+			want: map[Ambiguity]int64{{"read", "fs\x00desk"}: 1}},
+		{name: "session without servers", events: []traces.Event{{Type: traces.SessionStart}, call("", "read")},
+			want: map[Ambiguity]int64{{"read", "desk\x00fs\x00zeta"}: 1}},
+		{name: "server added by a catalog change", events: []traces.Event{start("fs"), call("", "read"),
+			{Type: traces.CatalogChange, Server: "zeta", Version: "1"}, call("", "read")},
+			want: map[Ambiguity]int64{{"read", "fs\x00zeta"}: 1}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e, err := NewEngine(Config{Strategies: []Strategy{{Name: "eager", Trigger: Trigger{Mode: TriggerNever}}},
+				Model: testModel(), Params: testParams(), Catalog: cat, LocalServers: tc.local})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var r Resolution
+			e.Resolve(&traces.Session{ID: "s", Events: tc.events}, &r)
+			var n int64
+			for _, v := range tc.want {
+				n += v
+			}
+			if r.Ambiguous != n || r.Resolved != r.Calls {
+				t.Errorf("ambiguous %d of %d calls (%d resolved), want %d of all resolved", r.Ambiguous, r.Calls, r.Resolved, n)
+			}
+			if d := cmp.Diff(tc.want, r.Ambiguities, cmpopts.EquateEmpty()); d != "" {
+				t.Errorf("ambiguities (-want +got):\n%s", d)
+			}
+			// The replay resolves such a call by byName, which must be the
+			// server counted as chosen.
+			rs := sessionResolver{}
+			var scratch Resolution
+			for i := range tc.events {
+				e.resolveEvent(&rs, &tc.events[i], &scratch)
+			}
+			for _, a := range r.TopAmbiguous(5) {
+				if a.Chosen != a.Servers[0] || rs.set.byName[a.Tool].server != a.Chosen {
+					t.Errorf("chosen %s, servers %v; the replay resolves to %s", a.Chosen, a.Servers, rs.set.byName[a.Tool].server)
+				}
+			}
+			var m Resolution // merging twice doubles the counts
+			m.Merge(&r)
+			m.Merge(&r)
+			if m.Ambiguous != 2*r.Ambiguous || len(m.Ambiguities) != len(r.Ambiguities) {
+				t.Errorf("merged: %d ambiguous, %d entries", m.Ambiguous, len(m.Ambiguities))
+			}
+		})
 	}
 }

@@ -1,5 +1,7 @@
 package sim
 
+import "github.com/defersim/defersim/catalog"
+
 // Counts says what a run read, replayed and skipped.
 type Counts struct {
 	Files            int            `json:"files"`
@@ -60,6 +62,12 @@ type RunInfo struct {
 	// changes resolved against the catalogs (absent in files of earlier
 	// builds).
 	Resolution *ResolutionInfo `json:"resolution,omitempty"`
+	// CatalogNotes says, by kind, what loading the run's catalogs read
+	// differently from what the servers serve (a missing or null input
+	// schema, read as {"type":"object"}) and which server versions serve
+	// no tools: a count and up to catalog.MaxNoteItems names each. Absent
+	// when there is nothing to note.
+	CatalogNotes []catalog.Note `json:"catalog_notes,omitempty"`
 	// SRD names the routing descriptions the run's routed search modes and
 	// by-domain directory read (absent in files of earlier builds).
 	SRD *SRDInfo `json:"srd,omitempty"`
@@ -98,6 +106,12 @@ type ResolutionInfo struct {
 	// each list (the lists name at most 20).
 	UnresolvedTools int `json:"unresolved_tools,omitempty"`
 	NotExactTools   int `json:"schema_not_exact_tools,omitempty"`
+	// TopAmbiguous lists the most called tool names that calls named
+	// without a server although several servers of the session serve
+	// them, with the server chosen (Resolution.Ambiguous, AmbiguousRule);
+	// AmbiguousTools counts the distinct (tool, servers) behind it.
+	TopAmbiguous   []AmbiguousCount `json:"top_ambiguous,omitempty"`
+	AmbiguousTools int              `json:"ambiguous_tools,omitempty"`
 }
 
 // SRDInfo names a set of routing descriptions (docs/srd.md).

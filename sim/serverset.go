@@ -14,8 +14,12 @@ import (
 // and worker that sees the same server versions. The only mutable parts are
 // the per-strategy slots, each filled once under its sync.Once.
 type serverSet struct {
-	tables []*serverTable    // in registry order; never modified
-	byName map[string]*Tool  // first tool of each name, in registry order
+	tables []*serverTable   // in registry order; never modified
+	byName map[string]*Tool // first tool of each name, in registry order
+	// shared lists, for each tool name two or more servers of the set
+	// serve, those servers in registry order: a call naming no server
+	// resolves to the first (byName). Nil when no name is shared.
+	shared map[string][]string
 	bySrv  map[toolKey]*Tool // (server, name) → tool; later tables win
 	strat  []setStrategy     // by strategy index
 	// tools is every tool of tables, in order, laid out flat for the
@@ -73,8 +77,10 @@ func (e *Engine) newServerSet(tables []*serverTable) *serverSet {
 	}
 	for i, t := range tables {
 		for _, ti := range t.tools {
-			if _, ok := set.byName[ti.name]; !ok {
+			if first, ok := set.byName[ti.name]; !ok {
 				set.byName[ti.name] = ti
+			} else if first.server != ti.server {
+				set.share(first.server, ti)
 			}
 			set.bySrv[toolKey{ti.server, ti.name}] = ti
 			if set.identPos != nil {
@@ -100,6 +106,22 @@ func (e *Engine) newServerSet(tables []*serverTable) *serverSet {
 		}
 	}
 	return set
+}
+
+// share records that ti's name, first served by server first, is also
+// served by ti's server.
+func (set *serverSet) share(first string, ti *Tool) {
+	if set.shared == nil {
+		set.shared = map[string][]string{}
+	}
+	l := set.shared[ti.name]
+	if l == nil {
+		l = []string{first}
+	}
+	if !slices.Contains(l, ti.server) {
+		l = append(l, ti.server)
+	}
+	set.shared[ti.name] = l
 }
 
 // registryFingerprint is a 64-bit fingerprint of a registry: every tool's

@@ -67,6 +67,7 @@ o200k_base when it is among the counters.`,
 		}
 		st := catalog.ComputeStatsWith(servers, memo, opt)
 		printCatalogWarnings(cmd, st.Warnings)
+		printEmptyServers(cmd, st.EmptyServers)
 		if *format == cliout.JSON {
 			return cliout.WriteJSON(out, st)
 		}
@@ -92,6 +93,21 @@ func printCatalogWarnings(cmd *cobra.Command, warnings []string) {
 	}
 	if n := len(warnings); n > 0 {
 		fmt.Fprintf(w, "warning: %d tool(s) read as {\"type\":\"object\"} for want of an input schema\n", n)
+	}
+}
+
+// printEmptyServers writes each server version that serves no tools to
+// stderr, then their count (nothing with --quiet).
+func printEmptyServers(cmd *cobra.Command, empty []string) {
+	if cliout.Quiet(cmd) {
+		return
+	}
+	w := cmd.ErrOrStderr()
+	for _, m := range empty {
+		fmt.Fprintln(w, "warning:", m)
+	}
+	if n := len(empty); n > 0 {
+		fmt.Fprintf(w, "warning: %d server version(s) serve no tools\n", n)
 	}
 }
 

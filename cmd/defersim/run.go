@@ -9,15 +9,18 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/internal/termsafe"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
@@ -182,6 +185,7 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) error {
 	if err != nil {
 		var ue *runner.UnresolvedError
 		if errors.As(err, &ue) {
+			warnCatalogNotes(stderr, ue.Output.Info.CatalogNotes)
 			report.WriteResolution(stderr, ue.Resolution)
 			return ue // exit status 2, the message naming the tools
 		}
@@ -231,6 +235,7 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) error {
 // skippedSessions lists the sessions that failed to replay, if any, and
 // makes them the command's exit status 1.
 func skippedSessions(stderr io.Writer, out *runner.Output) error {
+	warnCatalogNotes(stderr, out.Info.CatalogNotes)
 	warnImplausible(stderr, out)
 	warnBackwards(stderr, out)
 	if c := out.Info.Counts; c.SessionsIncomplete > 0 {
@@ -311,6 +316,21 @@ func warnLines(w io.Writer, n int64, first []traces.Problem) {
 	}
 }
 
+// warnCatalogNotes warns, one line per kind, about catalog tools read with
+// a stand-in schema and server versions that serve no tools (results.json
+// run.catalog_notes names up to catalog.MaxNoteItems of each).
+func warnCatalogNotes(w io.Writer, notes []catalog.Note) {
+	for _, n := range notes {
+		items := n.Items[:min(len(n.Items), 5)]
+		more := ""
+		if k := n.Count - len(items); k > 0 {
+			more = fmt.Sprintf(", … (%d more)", k)
+		}
+		fmt.Fprintf(w, "defersim: warning: catalogs: %s: %s%s (results.json run.catalog_notes)\n",
+			n.Text(), termsafe.String(strings.Join(items, ", ")), more)
+	}
+}
+
 // runOutputs lists the files a run (or merge) writes into dir, and extra.
 func runOutputs(dir string, extra ...string) []string {
 	out := []string{filepath.Join(dir, runner.CheckpointFile)}
@@ -325,7 +345,7 @@ func printRunSummary(w io.Writer, out *runner.Output, dir string, withReport boo
 	fmt.Fprintf(w, "replayed %d of %d sessions (%d skipped; %d lines read, %d skipped) under %d strategies\n",
 		c.SessionsReplayed, c.SessionsRead, c.SessionsSkipped, c.LinesRead, c.LinesSkipped, len(out.Results.Strategies))
 	report.Summary(w, out.Results)
-	writeResolution(w, out.Results.Run.Resolution)
+	writeResolution(w, out.Results.Run.Resolution, standIns(out.Results.Run.CatalogNotes))
 	if dir == "" {
 		return
 	}
@@ -336,16 +356,33 @@ func printRunSummary(w io.Writer, out *runner.Output, dir string, withReport boo
 }
 
 // writeResolution prints the input resolution: one line when every call
-// resolved to an exact definition, else the table.
-func writeResolution(w io.Writer, r *sim.ResolutionInfo) {
+// resolved to an exact definition, else the table. standIns is how many
+// catalog tools were read with a stand-in schema: their definitions are
+// not exact, and the line says so.
+func writeResolution(w io.Writer, r *sim.ResolutionInfo, standIns int) {
 	if r == nil {
 		return
 	}
-	if r.Resolved == r.Calls && r.SessionsWithoutServers == 0 && r.CatalogChangesMissing == 0 && r.SearchResultsUnknown == 0 {
+	if r.Resolved == r.Calls && r.SessionsWithoutServers == 0 && r.CatalogChangesMissing == 0 && r.SearchResultsUnknown == 0 && r.Ambiguous == 0 {
+		if standIns > 0 {
+			fmt.Fprintf(w, "inputs:  all %d tool calls resolved against the catalogs; %d catalog tool(s) read with a stand-in {\"type\":\"object\"} schema (see the notes)\n", r.Calls, standIns)
+			return
+		}
 		fmt.Fprintf(w, "inputs:  all %d tool calls resolved against the catalogs, exact definitions\n", r.Calls)
 		return
 	}
 	report.WriteResolution(w, r)
+}
+
+// standIns counts the catalog tools read with a stand-in schema.
+func standIns(notes []catalog.Note) int {
+	n := 0
+	for _, note := range notes {
+		if note.Kind == catalog.NoteSchemaMissing || note.Kind == catalog.NoteSchemaNull {
+			n += note.Count
+		}
+	}
+	return n
 }
 
 // runSummaryJSON is what `run --json` prints.

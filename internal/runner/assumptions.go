@@ -144,13 +144,18 @@ func searchAssumptions(eng *sim.Engine, reg *sim.Registry) []sim.Assumption {
 
 // catalogAssumptions states what tool fingerprints cover and, when any tool
 // had a null or missing input schema, how many were read as
-// {"type":"object"} and which.
+// {"type":"object"} and which (at most catalog.MaxNoteItems named).
 func catalogAssumptions(c *catalog.Catalog, scope catalog.FingerprintScope) []sim.Assumption {
 	a := []sim.Assumption{{Name: "catalog.fingerprint", Value: string(scope),
 		Source: "scenario catalog_fingerprint (model: name, description, input schema; served: the whole tool)"}}
 	if ws := catalog.Warnings(c.All()); len(ws) > 0 {
+		listed := ws[:min(len(ws), catalog.MaxNoteItems)]
+		more := ""
+		if n := len(ws) - len(listed); n > 0 {
+			more = fmt.Sprintf("; … (%d more)", n)
+		}
 		a = append(a, sim.Assumption{Name: "catalog.schema_read_as_object",
-			Value:  fmt.Sprintf("%d tool(s): %s", len(ws), strings.Join(ws, "; ")),
+			Value:  fmt.Sprintf("%d tool(s): %s%s", len(ws), strings.Join(listed, "; "), more),
 			Source: `catalog (a null or missing inputSchema is read as {"type":"object"})`})
 	}
 	return a

@@ -22,7 +22,8 @@ func resolutionInfo(r *sim.Resolution, maxShare float64, allow bool) *sim.Resolu
 		MaxUnresolvedShare: maxShare, AllowUnresolved: allow,
 		TopUnresolved: r.Top(topResolutionTools, unresolved...), UnresolvedTools: r.Distinct(unresolved...),
 		NotExact: r.Top(topResolutionTools, notExact...), NotExactTools: r.Distinct(notExact...)}
-	info.Tools = nil
+	info.TopAmbiguous, info.AmbiguousTools = r.TopAmbiguous(topResolutionTools), len(r.Ambiguities)
+	info.Tools, info.Ambiguities = nil, nil
 	return info
 }
 

@@ -261,6 +261,7 @@ func prepare(cfg Config) (*prepared, error) {
 	// The traces' hashes are added when the replay has read them (readonce.go).
 	info.Inputs = catalogInputs(cat, cfg.Catalogs)
 	info.Assumptions = append(assumptions(cfg, eng, reg), catalogAssumptions(cat, scope)...)
+	info.CatalogNotes = catalog.Notes(cat.All())
 	summary := sim.SummaryOptions{Baseline: base, EqualTolerance: report.EqualTolerance, Seed: cfg.Seed,
 		ExactSessions: cfg.ExactSessions, FidelityPairs: sim.DefaultFidelityPairs}
 	switch {

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRunAndStatsFlagCatalogNotes pins what `run` and `catalog stats` show
+// of a user's catalogs that do not load as served: a tool with a null or no
+// input schema (read as {"type":"object"}) and a server version listing no
+// tools are warned about on stderr and noted in the run summary, which no
+// longer says "exact definitions"; a compressed or upper-case catalog file
+// in the directory stops both commands, naming it, where it was skipped
+// without a word. Clean catalogs print none of it.
+func TestRunAndStatsFlagCatalogNotes(t *testing.T) {
+	const files = `{"tools":[{"name":"read_file","description":"Read a file.","inputSchema":{"type":"object","properties":{"path":{"type":"string"}}}}` +
+		`,{"name":"stat","description":"Stat a file."}]}`
+	const filesNull = `{"tools":[{"name":"read_file","description":"Read a file.","inputSchema":null},{"name":"stat","description":"Stat a file.","inputSchema":{"type":"object"}}]}`
+	tests := []struct {
+		name    string
+		catalog map[string]string
+		code    int
+		// stderr and stdout of run, stderr of stats: each string must
+		// appear; absent must appear in none of the outputs.
+		runErr, runOut, statsErr []string
+		absent                   []string
+		exact                    bool // the summary says "exact definitions"
+	}{
+		{name: "clean", catalog: map[string]string{"files@1.json": `{"tools":[{"name":"read_file","description":"Read a file.","inputSchema":{"type":"object"}}]}`},
+			exact: true, absent: []string{"warning", "Catalogs:"}},
+		{name: "missing schema", catalog: map[string]string{"files@1.json": files},
+			runErr: []string{`defersim: warning: catalogs: 1 tool(s) have no inputSchema, read as {"type":"object"}: files@1: tools[1] "stat" (results.json run.catalog_notes)`},
+			runOut: []string{`Note:                 Catalogs: 1 tool(s) have no inputSchema, read as {"type":"object"}: files@1: tools[1] "stat".`,
+				`inputs:  all 2 tool calls resolved against the catalogs; 1 catalog tool(s) read with a stand-in {"type":"object"} schema (see the notes)`},
+			statsErr: []string{`warning: 1 tool(s) read as {"type":"object"}`}},
+		{name: "null schema and a server without tools", catalog: map[string]string{"files@1.json": filesNull, "idle@1.json": `[]`},
+			runErr: []string{`defersim: warning: catalogs: 1 tool(s) have a null inputSchema, read as {"type":"object"}: files@1: tools[0] "read_file"`,
+				`defersim: warning: catalogs: 1 server version(s) serve no tools (the file lists none): idle@1`},
+			runOut:   []string{`Catalogs: 1 server version(s) serve no tools (the file lists none): idle@1. A session naming one is offered none of its tools`},
+			statsErr: []string{"idle@1.json: lists no tools; the server loads and serves none", "warning: 1 server version(s) serve no tools"}},
+		{name: "compressed catalog", catalog: map[string]string{"files@1.json": files, "more@1.json.gz": "\x1f\x8b"}, code: 2,
+			runErr: []string{"more@1.json.gz is not read: compressed catalogs are not read: decompress it to more@1.json"}, statsErr: []string{"more@1.json.gz is not read"}},
+		{name: "upper-case extension", catalog: map[string]string{"files@1.json": files, "more@1.JSON": `[]`}, code: 2,
+			runErr: []string{`more@1.JSON is not read: a catalog file's name ends in ".json", in lower case`}, statsErr: []string{"more@1.JSON is not read"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cats := filepath.Join(dir, "catalogs")
+			if err := os.Mkdir(cats, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for name, content := range tc.catalog {
+				if err := os.WriteFile(filepath.Join(cats, name), []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			trace := `{"v":1,"type":"session_start","session":"s1","t":"2026-01-01T10:00:00Z","servers":[{"name":"files","version":"1"}]}
+{"type":"user","session":"s1","t":"2026-01-01T10:00:05Z","text":"read the file"}
+{"type":"model_request","session":"s1","t":"2026-01-01T10:00:06Z","id":"r1","usage":{"input":100,"output":10}}
+{"type":"tool_call","session":"s1","t":"2026-01-01T10:00:07Z","request":"r1","call_id":"c1","tool":"read_file","server":"files","status":"ok","args":{"path":"a"}}
+{"type":"model_request","session":"s1","t":"2026-01-01T10:00:08Z","id":"r2","usage":{"input":120,"output":10}}
+{"type":"tool_call","session":"s1","t":"2026-01-01T10:00:09Z","request":"r2","call_id":"c2","tool":"read_file","server":"files","status":"ok","args":{"path":"b"}}
+{"type":"session_end","session":"s1","t":"2026-01-01T10:00:10Z"}
+`
+			tracePath := filepath.Join(dir, "trace.jsonl")
+			if err := os.WriteFile(tracePath, []byte(trace), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			stdout, stderr, code := cliRun(t, "run", "--traces", tracePath, "--catalogs", cats, "--strategies", "eager,claude-code-default",
+				"-o", filepath.Join(dir, "out"), "--no-report", "--bootstrap", "-1")
+			if code != tc.code {
+				t.Fatalf("run: exit %d, want %d\n%s%s", code, tc.code, stdout, stderr)
+			}
+			for _, want := range tc.runErr {
+				if !strings.Contains(stderr, want) {
+					t.Errorf("run stderr lacks %q:\n%s", want, stderr)
+				}
+			}
+			for _, want := range tc.runOut {
+				if !strings.Contains(stdout, want) {
+					t.Errorf("run summary lacks %q:\n%s", want, stdout)
+				}
+			}
+			statsOut, statsErr, _ := cliRun(t, "catalog", "stats", "--counters", "bytes/4", cats)
+			for _, want := range tc.statsErr {
+				if !strings.Contains(statsErr, want) {
+					t.Errorf("catalog stats stderr lacks %q:\n%s", want, statsErr)
+				}
+			}
+			if tc.code == 0 && strings.Contains(stdout, "exact definitions") != tc.exact {
+				t.Errorf("run summary says \"exact definitions\": %v, want %v:\n%s", !tc.exact, tc.exact, stdout)
+			}
+			for _, no := range tc.absent {
+				for what, s := range map[string]string{"run stdout": stdout, "run stderr": stderr, "stats stdout": statsOut, "stats stderr": statsErr} {
+					if strings.Contains(s, no) {
+						t.Errorf("%s has %q:\n%s", what, no, s)
+					}
+				}
+			}
+		})
+	}
+}
