@@ -34,6 +34,8 @@ type decoder struct {
 	// reg resolves component names; nil: the engine's built-ins, with
 	// search modes checked when the engine is built.
 	reg *sim.Registry
+	// settings are the strategy keys the file writes, by strategy name.
+	settings map[string][]setting
 }
 
 func newDecoder(file string, root *yaml.Node, reg *sim.Registry) *decoder {

@@ -209,6 +209,7 @@ func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, er
 	if err := d.strategies(s, byKey); err != nil {
 		return nil, err
 	}
+	s.settings = d.settings
 	if err := d.baseline(s, byKey); err != nil {
 		return nil, err
 	}

@@ -66,6 +66,9 @@ type Scenario struct {
 
 	// pathLines maps each trace, catalog and SRD path from the file to its line.
 	pathLines map[string]int
+	// settings are the strategy keys the file writes on each of its
+	// strategies, by name (CheckReads).
+	settings map[string][]setting
 }
 
 // Permissions are checked at execution for every call, deferred or not.

@@ -193,6 +193,7 @@ func (d *decoder) strategyEntry(item *yaml.Node, field string, defined []sim.Str
 	if err := d.validateStrategy(st); err != nil {
 		return sim.Strategy{}, d.wrap(field, err)
 	}
+	d.recordSettings(st, field, "", false)
 	return st, nil
 }
 
@@ -317,6 +318,9 @@ func (d *decoder) matrix(item *yaml.Node, field string, defined []sim.Strategy, 
 		st.Normalize()
 		if err := d.validateStrategy(st); err != nil {
 			return nil, d.errAt(n, field, "combination %q: %v", name, err)
+		}
+		for i, a := range axes {
+			d.recordSettings(st, fmt.Sprintf("%s.vary.%s[%d]", field, a.key, idx[i]), a.key, true)
 		}
 		out = append(out, st)
 		// Advance the odometer, last key fastest.

@@ -126,11 +126,13 @@ func (r *Registry) RegisterTrigger(info Info, f TriggerFactory) error {
 
 // RegisterKeying adds a warm-set keying.
 func (r *Registry) RegisterKeying(info Info, k Keying) error {
+	info.Params = withEngineParams(info.Params, keyingParams)
 	return r.add(component.Keying, info, k)
 }
 
 // RegisterEviction adds a warm-set eviction policy.
 func (r *Registry) RegisterEviction(info Info, ev Eviction) error {
+	info.Params = withEngineParams(info.Params, evictionParams)
 	return r.add(component.Eviction, info, ev)
 }
 
@@ -176,6 +178,7 @@ func (r *Registry) RegisterSearch(info Info, f RankerFactory) error {
 	if !validModeName(info.Name) {
 		return fmt.Errorf("search mode %q: not a mode name (lower-case letters, digits, - and _)", info.Name)
 	}
+	info.Params = withEngineParams(info.Params, rankedSearchParams)
 	return r.add(component.Ranker, info, f)
 }
 

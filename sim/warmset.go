@@ -51,14 +51,7 @@ func (key oldestBy) Victim(entries []WarmEntry, newest int) int {
 }
 
 func registerWarmPolicies(r *Registry) error {
-	clearParam := []Param{{Name: "warm.clear", Type: "string", Default: warmClearNever,
-		Meaning: "never, or registry-change: at each run start (user message) empty the whole set when the registry's fingerprint changed since the last run start (the anchor runtime's rule)"}}
-	caps := []Param{
-		{Name: "warm.max_tools", Type: "int", Default: "0", Meaning: "most schemas the warm set holds (0: unbounded)"},
-		{Name: "warm.max_tokens", Type: "int", Default: "0", Meaning: "most schema tokens the warm set holds (0: unbounded)"},
-		{Name: "warm.counter", Type: "counter", Default: "",
-			Meaning: "counter of warm.max_tokens, applied to each tool's OpenAI function form (empty: the tokens of its definition in tools[], content counter plus tool_overhead_tokens)"},
-	}
+	clearParam, caps := keyingParams, evictionParams
 	for _, k := range []struct {
 		info Info
 		k    Keying

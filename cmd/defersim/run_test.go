@@ -78,3 +78,31 @@ func TestRunFlags(t *testing.T) {
 		t.Errorf("missing trace: exit %d, output %q", code, out)
 	}
 }
+
+// TestRunRefusesAKeyNoComponentReads pins, through the CLI, that a
+// scenario writing a strategy key none of its strategy's components reads
+// (search.k under exact select: it ran clean, exit 0) stops `run` and
+// `sweep` with exit status 2 before anything is replayed, naming the
+// strategy, the key, its value and why; the table of cases is runner
+// TestScenarioKeysNoComponentReads.
+func TestRunRefusesAKeyNoComponentReads(t *testing.T) {
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "s.yaml")
+	doc := "traces: [embedded:trace.jsonl.gz]\ncatalogs: [embedded:catalog]\nstrategies:\n  - eager\n  - {name: sel, trigger: {mode: always}, search: {mode: select, k: 9}}\n"
+	if err := os.WriteFile(scen, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := `s.yaml:5: strategies[1].search.k: strategy "sel" sets search.k to 9, which none of its components reads: its ranker "select" reads no strategy key; search.k is read by ranker "bm25"`
+	for _, args := range [][]string{
+		{"run", scen, "-o", filepath.Join(dir, "run")},
+		{"sweep", scen, "--param", "params.cold_call_prob=0:0.1:0.1", "-o", filepath.Join(dir, "sweep")},
+	} {
+		out, code := runCLI(t, args...)
+		if code != 2 || !strings.Contains(out, want) {
+			t.Errorf("%s: exit %d, want 2 with %q:\n%s", args[0], code, want, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "run", "results.json")); err == nil {
+		t.Error("the refused run wrote results.json")
+	}
+}

@@ -1,11 +1,8 @@
 package plan
 
 import (
-	"fmt"
-	"slices"
 	"strings"
 
-	"github.com/defersim/defersim/component"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
 )
@@ -17,63 +14,25 @@ type Unchanged struct {
 	Reason   string `json:"reason,omitempty"`
 }
 
-// componentsOf names the components a (normalized) strategy uses, by kind.
-func componentsOf(s sim.Strategy) map[component.Kind][]string {
-	s.Normalize()
-	trig := []string{s.Trigger.Mode}
-	if s.Trigger.Categorical {
-		trig = append(trig, "categorical")
-	}
-	return map[component.Kind][]string{
-		component.Trigger:   trig,
-		component.Keying:    {s.Warm.Key},
-		component.Eviction:  {s.Warm.Eviction},
-		component.Injection: {s.Injection},
-		component.Directory: {s.Directory.Format},
-		component.Ranker:    {s.Search.Mode},
-	}
-}
-
 // notReading returns, for a strategy.KEY path, the strategies that do not
-// read KEY and why: KEY is a parameter of some registered component, and
-// none of the strategy's components declares it (the count trigger does
-// not read trigger.budget; exact select does not read search.k). A key no
-// component declares is taken to be read by every strategy. readers names
-// the components that declare KEY.
+// read KEY and why (sim.Registry.NotReading: KEY is a parameter of some
+// registered component, and none of the strategy's components declares
+// it — the count trigger does not read trigger.budget; exact select does
+// not read search.k). A key no component declares is taken to be read by
+// every strategy. readers names the components that declare KEY.
 func notReading(strategies []sim.Strategy, path string, reg *sim.Registry) (why map[string]string, readers []string) {
 	key, ok := strings.CutPrefix(path, "strategy.")
 	if !ok {
 		return nil, nil
 	}
-	declares := map[component.Kind]map[string]bool{}
-	for _, info := range reg.Components() {
-		for _, p := range info.Params {
-			if p.Name == key {
-				if declares[info.Kind] == nil {
-					declares[info.Kind] = map[string]bool{}
-				}
-				declares[info.Kind][info.Name] = true
-				readers = append(readers, fmt.Sprintf("%s %q", info.Kind, info.Name))
-			}
-		}
-	}
-	if len(declares) == 0 {
+	readers = reg.KeyReaders(key)
+	if len(readers) == 0 {
 		return nil, nil
 	}
 	why = map[string]string{}
 	for _, s := range strategies {
-		used := componentsOf(s)
-		reads := false
-		var uses []string
-		for kind := range declares {
-			for _, name := range used[kind] {
-				reads = reads || declares[kind][name]
-				uses = append(uses, fmt.Sprintf("%s %q", kind, name))
-			}
-		}
-		if !reads {
-			slices.Sort(uses)
-			why[s.Name] = fmt.Sprintf("its %s does not read %s", strings.Join(uses, ", "), key)
+		if w, _ := reg.NotReading(s, key); w != "" {
+			why[s.Name] = w
 		}
 	}
 	return why, readers

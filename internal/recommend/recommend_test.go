@@ -2,6 +2,7 @@ package recommend
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
@@ -117,6 +119,50 @@ func TestSnippetParses(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("snippet strategy (-proposal +parsed):\n%s", diff)
+	}
+}
+
+// TestSnippetLoadsAndRuns pins that recommend's snippet, pasted into a
+// scenario, loads and runs in both its forms: mode tokens, and mode
+// always with scope always-defer-only. It writes every trigger key
+// (count: 0, percent: 0, counter: bytes/3.5 under a trigger that reads
+// neither), and a run refuses a key no component of its strategy reads
+// unless the value is the key's zero or default (runner
+// TestScenarioKeysNoComponentReads).
+func TestSnippetLoadsAndRuns(t *testing.T) {
+	trace, cat := planted(t, 120)
+	cfg := defaultConfig(t, trace, cat)
+	cfg.TestShare = 0
+	p, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Strategy.Trigger.Mode != sim.TriggerTokens || len(p.Strategy.AlwaysDefer) == 0 {
+		t.Fatalf("proposal %+v: want mode tokens with an always-defer list (the planted screenshot)", p.Strategy.Trigger)
+	}
+	always := *p
+	always.Strategy.Trigger = sim.Trigger{Mode: sim.TriggerAlways}
+	always.Strategy.Scope = sim.ScopeAlwaysDeferOnly
+	for _, q := range []*Proposal{p, &always} {
+		t.Run(q.Strategy.Trigger.Mode, func(t *testing.T) {
+			snippet := string(Snippet(q))
+			if !strings.Contains(snippet, "    count: 0\n") || !strings.Contains(snippet, "    percent: 0\n") {
+				t.Fatalf("snippet no longer writes the zero trigger keys this test is about:\n%s", snippet)
+			}
+			doc := fmt.Sprintf("name: snippet\ntraces: [%q]\ncatalogs: [%q]\nstrategies:\n%s", trace, cat, indent(snippet))
+			sc, err := scenarios.Parse([]byte(doc), "snippet.yaml", "")
+			if err != nil {
+				t.Fatalf("snippet does not load: %v\n%s", err, doc)
+			}
+			rc, err := runner.FromScenario(sc, runner.Overrides{}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rc.Bootstrap = -1
+			if _, err := runner.Run(context.Background(), rc); err != nil {
+				t.Fatalf("snippet does not run: %v\n%s", err, doc)
+			}
+		})
 	}
 }
 

@@ -57,6 +57,11 @@ type Config struct {
 	AllowUnresolved bool
 	// Notes are the scenario's free-form documented assumptions.
 	Notes []sim.Assumption
+	// CheckReads, when set, refuses a strategy key the scenario file
+	// writes that no component of its strategy reads
+	// (scenarios.Scenario.CheckReads; FromScenario sets it). It is called
+	// with the run's registry and strategies before anything is read.
+	CheckReads func(reg *sim.Registry, strategies []sim.Strategy) error
 
 	Workers int
 	// SkipBad skips malformed trace lines (counted and reported) instead of stopping.

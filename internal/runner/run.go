@@ -201,6 +201,9 @@ func prepare(cfg Config) (*prepared, error) {
 			return nil, err
 		}
 	}
+	if err := checkReads(cfg); err != nil {
+		return nil, err
+	}
 	cat, err := loadCatalogs(cfg.Catalogs)
 	if err != nil {
 		return nil, err
@@ -375,4 +378,22 @@ func prices(m sim.Model) *report.Prices {
 	in := m.Pricing.InputPerMTok
 	return &report.Prices{Model: m.Name, Input: in, CacheWrite: in * m.Cache.WriteMultiplier,
 		CacheRead: in * m.Cache.ReadMultiplier, Output: m.Pricing.OutputPerMTok}
+}
+
+// checkReads runs cfg.CheckReads against the run's components before the
+// catalogs are read: which strategy keys a component reads does not
+// depend on the routing descriptions, so without cfg.Registry the default
+// components over no SRDs answer.
+func checkReads(cfg Config) error {
+	if cfg.CheckReads == nil {
+		return nil
+	}
+	reg := cfg.Registry
+	if reg == nil {
+		var err error
+		if reg, err = RegistryWith(nil); err != nil {
+			return err
+		}
+	}
+	return cfg.CheckReads(reg, cfg.Strategies)
 }
