@@ -11,8 +11,9 @@ import (
 // Findings are the sentences a reader must see before trusting the
 // numbers, generated from the results (never hand-written): inputs that
 // did not resolve or resolved to approximate schemas, catalog tools read
-// with a stand-in schema and servers serving no tools, sessions given the
-// whole catalog, the routing descriptions routed search used, how many
+// with a stand-in schema and servers serving no tools, sessions without an
+// end and times going backwards in the traces, sessions given the whole
+// catalog, the routing descriptions routed search used, how many
 // searches replayed a recorded query, and strategies whose outcomes
 // coincide on this data.
 func Findings(res *Results) []string {
@@ -23,6 +24,7 @@ func Findings(res *Results) []string {
 	for _, n := range res.Run.CatalogNotes {
 		out = append(out, catalogNoteFinding(n))
 	}
+	out = append(out, traceFindings(res.Run.Counts)...)
 	if f := srdFinding(res.Run.SRD); f != "" {
 		out = append(out, f)
 	}
@@ -31,6 +33,21 @@ func Findings(res *Results) []string {
 	}
 	for _, c := range res.Coincident {
 		out = append(out, coincidenceFinding(c))
+	}
+	return out
+}
+
+// traceFindings flags what the traces held that the replay took as it was
+// recorded: sessions without a session_end, times going backwards.
+func traceFindings(c sim.Counts) []string {
+	var out []string
+	if c.SessionsIncomplete > 0 {
+		out = append(out, fmt.Sprintf("%s of %s sessions read have no session_end (a file cut short, a session split across files?): they were replayed as far as they were recorded.",
+			fmtInt(float64(c.SessionsIncomplete)), fmtInt(float64(c.SessionsRead))))
+	}
+	if c.EventsTimeBackwards > 0 {
+		out = append(out, fmt.Sprintf("%s of %s trace events are earlier than the event before them in their session: the replay takes a user pause that would be negative as 0, so the prompt cache sees no gap there (`defersim trace validate` lists them).",
+			fmtInt(float64(c.EventsTimeBackwards)), fmtInt(float64(c.EventsRead))))
 	}
 	return out
 }
