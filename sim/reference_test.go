@@ -131,13 +131,11 @@ func (r *refReplay) served(server, name string) *Tool {
 	return nil
 }
 
-// resolve finds the tool a call names: by server and name, else the first
-// tool of that name.
+// resolve finds the tool a call names: by server and name when it names
+// a server, else the first tool of that name.
 func (r *refReplay) resolve(c *Call) *Tool {
 	if c.Server != "" {
-		if ti := r.served(c.Server, c.Tool); ti != nil {
-			return ti
-		}
+		return r.served(c.Server, c.Tool)
 	}
 	for _, t := range r.tables {
 		for _, ti := range t.tools {

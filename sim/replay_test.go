@@ -389,3 +389,32 @@ func jsonQuote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// TestCallOnServerNotServingItIsLeftOut pins that a call naming a server
+// that does not serve its tool is unresolved in the replay as in the
+// resolution count (docs/engine.md §9): it is left out of every search and
+// load. The replay used to fall back to the same-named tool of another
+// server, so under --allow-unresolved a call counted as an unknown tool
+// (or unknown server) was replayed as that other server's tool.
+func TestCallOnServerNotServingItIsLeftOut(t *testing.T) {
+	e := newTestEngine(t, []Strategy{{Name: "defer-all", Trigger: Trigger{Mode: "always"}}},
+		[]testTool{{"x", 100, 0}, {"y", 200, 0}})
+	on := func(server, tool string) Step {
+		s := call(tool)
+		s.Calls[0].Server = server
+		return s
+	}
+	for _, tc := range []struct {
+		name     string
+		step     Step
+		searches float64
+	}{
+		{"its server", on("s", "y"), 1},
+		{"no server: by name", on("", "y"), 1},
+		{"a server not serving it", on("other", "y"), 0},
+		{"a tool no server serves", on("", "nope"), 0},
+	} {
+		n := &Need{SessionID: "s", SystemTokens: 1000, Steps: []Step{user(10), tc.step, reply()}}
+		check(t, tc.name, e.ReplayNeed(n)[0], want{MSearches: tc.searches, MExtraRoundTrips: tc.searches})
+	}
+}

@@ -117,12 +117,14 @@ func (r *replayer) served(server, name string) *Tool {
 	return r.st.set.bySrv[toolKey{server, name}]
 }
 
-// resolve returns the tool a call names in the registry (nil: none).
+// resolve returns the tool a call names in the registry (nil: none): a
+// call naming a server only on that server (as the resolution counts it,
+// resolution.go: a tool that server does not serve is unresolved, and the
+// replay leaves it out, whatever other server serves the name), a call
+// naming none by its tool name.
 func (r *replayer) resolve(c *pcall) *Tool {
 	if c.server != "" {
-		if ti := r.served(c.server, c.tool); ti != nil {
-			return ti
-		}
+		return r.served(c.server, c.tool)
 	}
 	return r.st.set.byName[c.tool]
 }
