@@ -41,15 +41,18 @@ func Findings(res *Results) []string {
 // recorded: sessions without a session_end, times going backwards.
 func traceFindings(c sim.Counts) []string {
 	var out []string
-	if c.SessionsIncomplete > 0 {
-		out = append(out, fmt.Sprintf("%s of %s sessions read have no session_end (a file cut short, a session split across files?): they were replayed as far as they were recorded.",
-			fmtInt(float64(c.SessionsIncomplete)), fmtInt(float64(c.SessionsRead))))
-	}
-	if c.EventsTimeBackwards > 0 {
-		out = append(out, fmt.Sprintf("%s of %s trace events are earlier than the event before them in their session: the replay takes a user pause that would be negative as 0, so the prompt cache sees no gap there (`defersim trace validate` lists them).",
-			fmtInt(float64(c.EventsTimeBackwards)), fmtInt(float64(c.EventsRead))))
-	}
+	out = nOf(out, c.SessionsIncomplete, c.SessionsRead, "%s of %s sessions read have no session_end (a file cut short, a session split across files?): they were replayed as far as they were recorded.")
+	out = nOf(out, c.EventsTimeBackwards, c.EventsRead, "%s of %s trace events are earlier than the event before them in their session: the replay takes a user pause that would be negative as 0, so the prompt cache sees no gap there (`defersim trace validate` lists them).")
 	return out
+}
+
+// nOf appends to out the sentence format says of n of total ("%s of
+// %s …"), when n > 0.
+func nOf(out []string, n, total int64, format string) []string {
+	if n <= 0 {
+		return out
+	}
+	return append(out, fmt.Sprintf(format, fmtInt(float64(n)), fmtInt(float64(total))))
 }
 
 func resolutionFindings(r *sim.ResolutionInfo) []string {
@@ -67,18 +70,9 @@ func resolutionFindings(r *sim.ResolutionInfo) []string {
 	if a := ambiguousText(r, 5); a != "" {
 		out = append(out, a+". A call that names its server resolves on that server alone.")
 	}
-	if r.SessionsWithoutServers > 0 {
-		out = append(out, fmt.Sprintf("%s of %s sessions name no server in session_start: the replay offered each every catalog server at its latest version, so their prompts carry the whole catalog.",
-			fmtInt(float64(r.SessionsWithoutServers)), fmtInt(float64(r.Sessions))))
-	}
-	if r.CatalogChangesMissing > 0 {
-		out = append(out, fmt.Sprintf("%s of %s catalog changes name a version no catalog holds: the replay moved the server to its latest version instead.",
-			fmtInt(float64(r.CatalogChangesMissing)), fmtInt(float64(r.CatalogChanges))))
-	}
-	if r.SearchResultsUnknown > 0 {
-		out = append(out, fmt.Sprintf("%s of %s tool names returned by recorded searches are served by no server of their session.",
-			fmtInt(float64(r.SearchResultsUnknown)), fmtInt(float64(r.SearchResults))))
-	}
+	out = nOf(out, r.SessionsWithoutServers, r.Sessions, "%s of %s sessions name no server in session_start: the replay offered each every catalog server at its latest version, so their prompts carry the whole catalog.")
+	out = nOf(out, r.CatalogChangesMissing, r.CatalogChanges, "%s of %s catalog changes name a version no catalog holds: the replay moved the server to its latest version instead.")
+	out = nOf(out, r.SearchResultsUnknown, r.SearchResults, "%s of %s tool names returned by recorded searches are served by no server of their session.")
 	return out
 }
 

@@ -84,31 +84,26 @@ o200k_base when it is among the counters.`,
 // printCatalogWarnings writes each catalog warning to stderr, then their
 // count (nothing with --quiet).
 func printCatalogWarnings(cmd *cobra.Command, warnings []string) {
-	if cliout.Quiet(cmd) {
+	printWarnings(cmd, warnings, "tool(s) read as {\"type\":\"object\"} for want of an input schema")
+}
+
+// printEmptyServers writes each server version that serves no tools to
+// stderr, then their count (nothing with --quiet).
+func printEmptyServers(cmd *cobra.Command, empty []string) {
+	printWarnings(cmd, empty, "server version(s) serve no tools")
+}
+
+// printWarnings writes each warning to stderr, then how many there are,
+// followed by what (nothing with --quiet, nor without warnings).
+func printWarnings(cmd *cobra.Command, warnings []string, what string) {
+	if cliout.Quiet(cmd) || len(warnings) == 0 {
 		return
 	}
 	w := cmd.ErrOrStderr()
 	for _, m := range warnings {
 		fmt.Fprintln(w, "warning:", m)
 	}
-	if n := len(warnings); n > 0 {
-		fmt.Fprintf(w, "warning: %d tool(s) read as {\"type\":\"object\"} for want of an input schema\n", n)
-	}
-}
-
-// printEmptyServers writes each server version that serves no tools to
-// stderr, then their count (nothing with --quiet).
-func printEmptyServers(cmd *cobra.Command, empty []string) {
-	if cliout.Quiet(cmd) {
-		return
-	}
-	w := cmd.ErrOrStderr()
-	for _, m := range empty {
-		fmt.Fprintln(w, "warning:", m)
-	}
-	if n := len(empty); n > 0 {
-		fmt.Fprintf(w, "warning: %d server version(s) serve no tools\n", n)
-	}
+	fmt.Fprintf(w, "warning: %d %s\n", len(warnings), what)
 }
 
 // loadServers loads PATH: a file, a manifest or a directory.

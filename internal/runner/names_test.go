@@ -4,9 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-
-	"github.com/defersim/defersim/scenarios"
-	defaultdata "github.com/defersim/defersim/scenarios/default"
 )
 
 // TestScenarioNamesMustMatchTheCatalogs pins that a scenario's defer
@@ -16,10 +13,7 @@ import (
 // while entries a preset brings and entries that match stay accepted.
 func TestScenarioNamesMustMatchTheCatalogs(t *testing.T) {
 	const head = "traces: [embedded:trace.jsonl.gz]\ncatalogs: [embedded:catalog]\n"
-	cases := []struct {
-		name, yaml string
-		want       []string // substrings of the error; none: the run is accepted
-	}{
+	cases := []scenarioCase{
 		{"always_defer typo", "strategies:\n  - {name: a, base: claude-code-default, always_defer: [screenshott]}\n",
 			[]string{`strategy a: always_defer[0]: "screenshott": matches no tool`}},
 		{"never_defer unknown server", "strategies:\n  - {name: a, base: claude-code-default, never_defer: [\"websrv:web_search\"]}\n",
@@ -37,63 +31,21 @@ func TestScenarioNamesMustMatchTheCatalogs(t *testing.T) {
 	// Catalogs from --catalogs (or the traces' own): the scenario was
 	// written for others (the embedded default's desktop on a user's
 	// catalogs), so nothing is checked.
-	t.Run("catalogs not the scenario's", func(t *testing.T) {
-		sc, err := scenarios.Parse([]byte(head+cases[0].yaml), "test.yaml", "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg, err := FromScenario(sc, Overrides{Catalogs: []string{"embedded:catalog"}}, defaultdata.FS())
-		if err != nil {
-			t.Fatal(err)
-		}
+	check := func(t *testing.T, cfg Config) error {
 		cat, err := loadCatalogs(cfg.Catalogs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := checkNames(cfg, cat); err != nil {
+		return checkNames(cfg, cat)
+	}
+	t.Run("catalogs not the scenario's", func(t *testing.T) {
+		if err := check(t, testConfig(t, head+cases[0].yaml, Overrides{Catalogs: []string{"embedded:catalog"}})); err != nil {
 			t.Errorf("refused with --catalogs: %v", err)
 		}
 	})
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			sc, err := scenarios.Parse([]byte(head+c.yaml), "test.yaml", "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg, err := FromScenario(sc, Overrides{}, defaultdata.FS())
-			if err != nil {
-				t.Fatal(err)
-			}
-			cat, err := loadCatalogs(cfg.Catalogs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			err = checkNames(cfg, cat)
-			if len(c.want) == 0 {
-				if err != nil {
-					t.Fatalf("refused: %v", err)
-				}
-				return
-			}
-			if err == nil {
-				t.Fatal("accepted")
-			}
-			for _, w := range c.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error lacks %q:\n%v", w, err)
-				}
-			}
-		})
-	}
+	runScenarioCases(t, head, cases, check)
 	// And Run itself stops.
-	sc, err := scenarios.Parse([]byte(head+cases[0].yaml), "test.yaml", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := FromScenario(sc, Overrides{}, defaultdata.FS())
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := testConfig(t, head+cases[0].yaml, Overrides{})
 	cfg.Bootstrap = -1
 	if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "screenshott") {
 		t.Fatalf("Run: %v", err)

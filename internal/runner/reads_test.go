@@ -1,11 +1,7 @@
 package runner
 
 import (
-	"strings"
 	"testing"
-
-	"github.com/defersim/defersim/scenarios"
-	defaultdata "github.com/defersim/defersim/scenarios/default"
 )
 
 // TestScenarioKeysNoComponentReads pins that a strategy key a scenario
@@ -18,10 +14,7 @@ import (
 // keys a preset or base brings, and keys a component reads stay accepted.
 func TestScenarioKeysNoComponentReads(t *testing.T) {
 	const head = "traces: [embedded:trace.jsonl.gz]\ncatalogs: [embedded:catalog]\n"
-	cases := []struct {
-		name, yaml string
-		want       []string // substrings of the error; none: the run is accepted
-	}{
+	cases := []scenarioCase{
 		{"search.k under select", "strategies:\n  - name: s\n    trigger: {mode: always}\n    search: {mode: select, k: 9}\n",
 			[]string{`test.yaml:6: strategies[0].search.k: strategy "s" sets search.k to 9, which none of its components reads: its ranker "select" reads no strategy key; search.k is read by ranker "bm25"`}},
 		{"keyword_retries under select", "strategies:\n  - {name: s, base: claude-code-default, search: {mode: select, keyword_retries: 2}}\n",
@@ -56,43 +49,10 @@ func TestScenarioKeysNoComponentReads(t *testing.T) {
 		{"matrix whose every combination reads its keys", "strategies: [eager]\nmatrix:\n  - {base: claude-code-default, vary: {search.mode: [bm25, keyword], search.k: [5, 9]}}\n  - {base: claude-code-default, vary: {search.mode: [select]}}\n", nil},
 		{"an unregistered search mode is left to the engine", "strategies:\n  - {name: s, trigger: {mode: always}, search: {mode: nosuch, k: 9}}\n", nil},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			sc, err := scenarios.Parse([]byte(head+c.yaml), "test.yaml", "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg, err := FromScenario(sc, Overrides{}, defaultdata.FS())
-			if err != nil {
-				t.Fatal(err)
-			}
-			err = checkReads(cfg)
-			if len(c.want) == 0 {
-				if err != nil {
-					t.Errorf("refused: %v", err)
-				}
-				return
-			}
-			if err == nil {
-				t.Fatalf("accepted; want an error naming %q", c.want)
-			}
-			for _, w := range c.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error lacks %q:\n%v", w, err)
-				}
-			}
-		})
-	}
+	runScenarioCases(t, head, cases, func(_ *testing.T, cfg Config) error { return checkReads(cfg) })
 	// Only the strategies the run replays are checked (--strategies).
 	t.Run("strategies not selected", func(t *testing.T) {
-		sc, err := scenarios.Parse([]byte(head+cases[0].yaml+"  - eager\n"), "test.yaml", "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg, err := FromScenario(sc, Overrides{Strategies: []string{"eager"}}, defaultdata.FS())
-		if err != nil {
-			t.Fatal(err)
-		}
+		cfg := testConfig(t, head+cases[0].yaml+"  - eager\n", Overrides{Strategies: []string{"eager"}})
 		if err := checkReads(cfg); err != nil {
 			t.Errorf("refused a strategy the run does not replay: %v", err)
 		}
