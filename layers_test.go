@@ -25,7 +25,7 @@ var layers = [][]string{
 		"srd/data", "scenarios/default", "scenarios/real-drift", "traces/schema", "traces/importers/toolschema",
 		"internal/retrieval/hardsets", "internal/mcpsnap/fakemcp"},
 	{"traces", "catalog", "internal/cliout", "internal/embeddings"},
-	{"traces/gen", "traces/importers", "srd", "internal/mcpsnap", "internal/sharedtexts"},
+	{"traces/gen", "traces/importers", "srd", "internal/mcpsnap", "internal/sharedtexts", "internal/inputnotes"},
 	{"sim"},
 	{"sim/search", "sim/presets"},
 	{"scenarios", "report", "srd/routed", "internal/embeddings/embedtest"},

@@ -11,9 +11,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/calibrate"
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/traces"
@@ -82,7 +84,8 @@ DIR/catalog beside them.`,
 				return err
 			}
 			defer release()
-			data.Read = runner.SessionsByPath(srcs, traces.ReadOptions{})
+			var tally inputnotes.Tally
+			data.Read = runner.TalliedSessionsByPath(srcs, traces.ReadOptions{}, &tally)
 			sc, m, catalogs, useRecorded, _, err := jobInputs(scenario, model, catalogs, all, data.Read)
 			if err != nil {
 				return err
@@ -119,6 +122,9 @@ DIR/catalog beside them.`,
 			}
 			if err != nil {
 				return err
+			}
+			if res.Inputs = tally.Notes(catalog.Notes(cat.All())).OrNil(); res.Inputs != nil {
+				defer warnInputs(cmd.ErrOrStderr(), *res.Inputs, calibrateNotesAt)
 			}
 			w := cmd.OutOrStdout()
 			if *format == cliout.JSON {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/plan"
 	"github.com/defersim/defersim/internal/progress"
@@ -27,6 +28,9 @@ type planDoc struct {
 	Growth     []plan.GrowthPoint `json:"growth,omitempty"`
 	Breakdowns []plan.Breakdown   `json:"breakdowns,omitempty"`
 	Plots      []string           `json:"plots,omitempty"`
+	// Inputs are the input problems of the growth runs' traces and
+	// catalogs (nil when there are none, or without --growth).
+	Inputs *inputnotes.Notes `json:"input_notes,omitempty"`
 	// Notes about the growth runs (not in JSON: the points carry them).
 	fingerprintNote string
 	margin          float64
@@ -142,6 +146,11 @@ directory -o.`,
 				points = append(points, p.Point)
 			}
 			doc.Growth, doc.Breakdowns, doc.Plots = pts, plan.Breakdowns(points, margin), plots
+			// The largest catalog holds every other's servers: its
+			// replay's notes cover every point's.
+			inputs := pts[len(pts)-1].Inputs
+			doc.Inputs = inputs.OrNil()
+			defer warnInputs(cmd.ErrOrStderr(), inputs, planNotesAt)
 		}
 		var path string
 		if out != "" {

@@ -132,6 +132,9 @@ stderr.`,
 			return err
 		}
 		prog.Finish()
+		if p.Inputs != nil {
+			defer warnInputs(cmd.ErrOrStderr(), *p.Inputs, recommendNotesAt)
+		}
 		snippet := recommend.Snippet(p)
 		w, notes := cmd.OutOrStdout(), cmd.OutOrStdout()
 		if *format != cliout.Text {

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -17,14 +16,13 @@ import (
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/internal/runner"
-	"github.com/defersim/defersim/internal/termsafe"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
-	"github.com/defersim/defersim/traces"
 )
 
 // runFlags are the flags of `defersim run` (and of the no-argument default).
@@ -185,7 +183,7 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) error {
 	if err != nil {
 		var ue *runner.UnresolvedError
 		if errors.As(err, &ue) {
-			warnCatalogNotes(stderr, ue.Output.Info.CatalogNotes)
+			warnInputs(stderr, inputnotes.Notes{CatalogNotes: ue.Output.Info.CatalogNotes}, runNotesAt)
 			report.WriteResolution(stderr, ue.Resolution)
 			return ue // exit status 2, the message naming the tools
 		}
@@ -235,13 +233,7 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) error {
 // skippedSessions lists the sessions that failed to replay, if any, and
 // makes them the command's exit status 1.
 func skippedSessions(stderr io.Writer, out *runner.Output) error {
-	warnCatalogNotes(stderr, out.Info.CatalogNotes)
-	warnImplausible(stderr, out)
-	warnBackwards(stderr, out)
-	if c := out.Info.Counts; c.SessionsIncomplete > 0 {
-		fmt.Fprintf(stderr, "defersim: warning: %d of %d sessions read have no session_end (a file cut short? a session split across files?); they were replayed as far as recorded (`defersim trace validate` lists them)\n",
-			c.SessionsIncomplete, c.SessionsRead)
-	}
+	warnInputs(stderr, out.InputNotes(), runNotesAt)
 	if n := out.Info.Counts.SessionsSkipped; n > 0 {
 		for _, msg := range out.Run.Failures {
 			fmt.Fprintln(stderr, "defersim: skipped", firstLineOf(msg))
@@ -282,52 +274,6 @@ func interruptibleSaying(parent context.Context, w io.Writer, what string) (cont
 	return ctx, func() {
 		close(done)
 		cancel()
-	}
-}
-
-// warnImplausible warns about implausible recorded counts and durations
-// (issue 18.8: 2^63−1 tokens gave $1.4e14 per session, silently).
-func warnImplausible(w io.Writer, out *runner.Output) {
-	if out.Implausible == 0 {
-		return
-	}
-	fmt.Fprintf(w, "defersim: warning: %d trace line(s) hold an implausible count or duration, kept as recorded; figures that use them are dominated by them\n", out.Implausible)
-	warnLines(w, out.Implausible, out.FirstImplausible)
-}
-
-// warnBackwards warns about events whose time goes back within their
-// session: the replay takes a pause that would be negative as 0.
-func warnBackwards(w io.Writer, out *runner.Output) {
-	if out.Backwards == 0 {
-		return
-	}
-	fmt.Fprintf(w, "defersim: warning: %d trace event(s) are earlier than the event before them in their session (kept; a user pause that would be negative is taken as 0, so the prompt cache sees no gap there; `defersim trace validate` lists them)\n", out.Backwards)
-	warnLines(w, out.Backwards, out.FirstBackwards)
-}
-
-// warnLines prints the first five of n problems located by first.
-func warnLines(w io.Writer, n int64, first []traces.Problem) {
-	for i, p := range first {
-		if i == 5 {
-			fmt.Fprintf(w, "defersim: warning: … (%d more)\n", n-5)
-			break
-		}
-		fmt.Fprintf(w, "defersim: warning: %s:%d: %s\n", p.File, p.Line, p.Reason)
-	}
-}
-
-// warnCatalogNotes warns, one line per kind, about catalog tools read with
-// a stand-in schema and server versions that serve no tools (results.json
-// run.catalog_notes names up to catalog.MaxNoteItems of each).
-func warnCatalogNotes(w io.Writer, notes []catalog.Note) {
-	for _, n := range notes {
-		items := n.Items[:min(len(n.Items), 5)]
-		more := ""
-		if k := n.Count - len(items); k > 0 {
-			more = fmt.Sprintf(", … (%d more)", k)
-		}
-		fmt.Fprintf(w, "defersim: warning: catalogs: %s: %s%s (results.json run.catalog_notes)\n",
-			n.Text(), termsafe.String(strings.Join(items, ", ")), more)
 	}
 }
 

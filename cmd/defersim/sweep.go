@@ -13,6 +13,7 @@ import (
 
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/plan"
 	"github.com/defersim/defersim/internal/progress"
@@ -107,13 +108,14 @@ OUT/sweep.json) with --format.`,
 			plots[i] = set.Final(plots[i])
 		}
 		doc := struct {
-			Spec      plan.SweepSpec   `json:"sweep"`
-			Notes     []string         `json:"notes,omitempty"`
-			Points    []plan.Point     `json:"points"`
-			Rows      []plan.SeriesRow `json:"rows"`
-			Unchanged []plan.Unchanged `json:"unchanged,omitempty"`
-			Plots     []string         `json:"plots"`
-		}{spec, sw.Notes, pts, rows, sw.Unchanged, plots}
+			Spec      plan.SweepSpec    `json:"sweep"`
+			Notes     []string          `json:"notes,omitempty"`
+			Points    []plan.Point      `json:"points"`
+			Rows      []plan.SeriesRow  `json:"rows"`
+			Unchanged []plan.Unchanged  `json:"unchanged,omitempty"`
+			Plots     []string          `json:"plots"`
+			Inputs    *inputnotes.Notes `json:"input_notes,omitempty"`
+		}{spec, sw.Notes, pts, rows, sw.Unchanged, plots, sw.Inputs.OrNil()}
 		data, err := json.MarshalIndent(doc, "", "  ")
 		if err != nil {
 			return err
@@ -124,6 +126,7 @@ OUT/sweep.json) with --format.`,
 		if err := set.Commit(guard.CheckOne); err != nil {
 			return err
 		}
+		defer warnInputs(cmd.ErrOrStderr(), sw.Inputs, sweepNotesAt)
 		w := cmd.OutOrStdout()
 		switch *format {
 		case cliout.JSON:

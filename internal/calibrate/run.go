@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
 )
@@ -41,18 +42,22 @@ type Config struct {
 // Result is a calibration's outcome: one ModelFit per model group of the
 // sessions (sessions are grouped by the model they record).
 type Result struct {
-	Traces    []string    `json:"traces"`
-	Test      []string    `json:"test,omitempty"`
-	FitOn     string      `json:"fit_on"`
-	Seed      int64       `json:"seed"`
-	Loss      Loss        `json:"loss"`
-	Residuals string      `json:"residuals"`
-	Kinds     bool        `json:"request_kinds"`
-	Tokenizer string      `json:"tokenizer"`
-	Jitter    bool        `json:"jitter_written"`
-	Warnings  []string    `json:"warnings,omitempty"`
-	Models    []*ModelFit `json:"models"`
-	fitOn     FitOn       `json:"-"`
+	Traces    []string `json:"traces"`
+	Test      []string `json:"test,omitempty"`
+	FitOn     string   `json:"fit_on"`
+	Seed      int64    `json:"seed"`
+	Loss      Loss     `json:"loss"`
+	Residuals string   `json:"residuals"`
+	Kinds     bool     `json:"request_kinds"`
+	Tokenizer string   `json:"tokenizer"`
+	Jitter    bool     `json:"jitter_written"`
+	Warnings  []string `json:"warnings,omitempty"`
+	// Inputs are the input problems of the traces and catalogs read (set
+	// by the caller; nil when there are none). A written scenario's
+	// header repeats them.
+	Inputs *inputnotes.Notes `json:"input_notes,omitempty"`
+	Models []*ModelFit       `json:"models"`
+	fitOn  FitOn             `json:"-"`
 	// testSessions counts the sessions of the test traces.
 	testSessions int
 	data         Data `json:"-"`

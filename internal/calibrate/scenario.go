@@ -263,6 +263,11 @@ func header(r *Result, mf *ModelFit) string {
 	if l := mf.Latency; l != nil && l.Latency.JitterCV == 0 {
 		fmt.Fprintf(&b, "Latency is deterministic; the fitted jitter_cv is %g (calibrate --jitter writes it, for distributions).\n", l.JitterCV)
 	}
+	if r.Inputs != nil {
+		for _, w := range r.Inputs.Warnings("") {
+			fmt.Fprintf(&b, "Input warning: %s\n", w)
+		}
+	}
 	return b.String()
 }
 

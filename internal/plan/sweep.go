@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/scenarios"
@@ -266,6 +267,9 @@ type SweepResult struct {
 	// Notes say which strategies do not read the swept key, or could not
 	// take a value.
 	Notes []string
+	// Inputs are the input problems of the traces and catalogs every
+	// point replayed (the last point's).
+	Inputs inputnotes.Notes
 }
 
 // Point is one replay of a sweep or growth series.
@@ -275,6 +279,8 @@ type Point struct {
 	ResultsPath string          `json:"results"`
 	Notes       []string        `json:"notes,omitempty"`
 	Results     *report.Results `json:"-"`
+	// Inputs are the input problems of the point's replay.
+	Inputs inputnotes.Notes `json:"-"`
 }
 
 // Sweep replays the scenario once per value and writes each results file,
@@ -412,6 +418,9 @@ func Sweep(ctx context.Context, cfg SweepConfig) (*SweepResult, error) {
 	if res.Plots, err = plotPoints(cfg.Spec.Param, res.Points, cfg.Metrics, cfg.Dir); err != nil {
 		return nil, err
 	}
+	if len(res.Points) > 0 {
+		res.Inputs = res.Points[len(res.Points)-1].Inputs
+	}
 	res.Rows = Rows(res.Points)
 	markRepeats(res.Rows, res.Points)
 	res.Unchanged = unchangedStrategies(res.Points, cfg.Spec, notRead, notSet)
@@ -430,7 +439,7 @@ func runPoint(ctx context.Context, rc runner.Config, dir string, x float64, labe
 	if err := report.WriteResults(path, out.Results); err != nil {
 		return Point{}, err
 	}
-	return Point{X: x, Label: label, ResultsPath: path, Results: out.Results}, nil
+	return Point{X: x, Label: label, ResultsPath: path, Results: out.Results, Inputs: out.InputNotes()}, nil
 }
 
 // plotPoints draws one sweep plot per metric and returns the PNG paths.

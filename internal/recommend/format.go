@@ -129,6 +129,11 @@ func Snippet(p *Proposal) []byte {
 	fmt.Fprintf(&b, "# budget: deferring pays above %.0f deferrable schema tokens (= %d %s estimated tokens with the never-defer list).\n",
 		p.BreakEvenTokens, p.Budget, sDefault(s.Trigger.Counter, "bytes/3.5"))
 	fmt.Fprintf(&b, "# %s.\n", p.Mode)
+	if p.Inputs != nil {
+		for _, w := range p.Inputs.Warnings("") {
+			fmt.Fprintf(&b, "# input warning: %s\n", w)
+		}
+	}
 	fmt.Fprintf(&b, "- name: %s\n  base: %s\n", s.Name, p.BaseName)
 	fmt.Fprintf(&b, "  description: %q\n", s.Description)
 	b.WriteString("  trigger:\n")

@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
@@ -74,6 +76,9 @@ type Proposal struct {
 	HeldOut     int     `json:"held_out_sessions"`
 	// Validation on the held-out sessions (nil when there are none).
 	Validation *Validation `json:"validation,omitempty"`
+	// Inputs are the input problems of the traces and catalogs read (nil
+	// when there are none).
+	Inputs *inputnotes.Notes `json:"input_notes,omitempty"`
 }
 
 // Run learns from the training sessions, proposes a strategy and validates
@@ -117,7 +122,8 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 		return nil, err
 	}
 	defer release()
-	l, err := learn(runner.SessionSource(srcs, traces.ReadOptions{}), cat, cfg.Model, cfg.Params, eager, cfg.Seed, cfg.TestShare, schemas.Resolver())
+	var tally inputnotes.Tally
+	l, err := learn(runner.TalliedSessionSource(srcs, traces.ReadOptions{}, &tally), cat, cfg.Model, cfg.Params, eager, cfg.Seed, cfg.TestShare, schemas.Resolver())
 	if err != nil {
 		return nil, err
 	}
@@ -125,6 +131,7 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 		return nil, fmt.Errorf("no training session (%d held out): lower --test-share", l.HeldOut)
 	}
 	p := propose(cfg, schemas, l, base, baseName)
+	p.Inputs = tally.Notes(catalog.Notes(cat.All())).OrNil()
 	if cfg.Progress != nil {
 		cfg.Progress(1)
 	}

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces"
@@ -31,6 +32,15 @@ type Output struct {
 	// taken as 0: commands warn); FirstBackwards locates the first.
 	Backwards      int64
 	FirstBackwards []traces.Problem
+}
+
+// InputNotes are the run's input problems: its catalog notes, sessions
+// without a session_end, times going backwards, implausible counts.
+func (out *Output) InputNotes() inputnotes.Notes {
+	c := out.Info.Counts
+	return inputnotes.Notes{CatalogNotes: out.Info.CatalogNotes, SessionsRead: c.SessionsRead, EventsRead: c.EventsRead,
+		SessionsIncomplete: c.SessionsIncomplete, EventsTimeBackwards: out.Backwards, FirstBackwards: out.FirstBackwards,
+		LinesImplausible: out.Implausible, FirstImplausible: out.FirstImplausible}
 }
 
 // addWarnings adds the readers' warnings of counts to out.

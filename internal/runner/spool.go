@@ -7,6 +7,7 @@ import (
 	"iter"
 	"os"
 
+	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/traces"
 )
 
@@ -109,8 +110,35 @@ func spool(path string) (*spooled, error) {
 // in order, each time it is called (srcs should be Rereadable for more
 // than one call). The sessions of each file are read with opts.
 func SessionSource(srcs []Source, opts traces.ReadOptions) func() iter.Seq2[*traces.Session, error] {
+	return TalliedSessionSource(srcs, opts, nil)
+}
+
+// TalliedSessionSource is SessionSource adding each file's reader counts
+// to tally (when set) after each read.
+func TalliedSessionSource(srcs []Source, opts traces.ReadOptions, tally *inputnotes.Tally) func() iter.Seq2[*traces.Session, error] {
 	return func() iter.Seq2[*traces.Session, error] {
+		return tallied(srcs, opts, tally)
+	}
+}
+
+// tallied yields the sessions of srcs and adds each file's reader counts
+// to tally (when set) once the read ends, even early.
+func tallied(srcs []Source, opts traces.ReadOptions, tally *inputnotes.Tally) iter.Seq2[*traces.Session, error] {
+	if tally == nil {
 		return allSessions(srcs, nil, opts, nil, nil, nil)
+	}
+	return func(yield func(*traces.Session, error) bool) {
+		var counts []traces.Counts
+		defer func() {
+			for i, c := range counts {
+				tally.Add(srcs[i].Path, c)
+			}
+		}()
+		for s, err := range allSessions(srcs, nil, opts, &counts, nil, nil) {
+			if !yield(s, err) {
+				return
+			}
+		}
 	}
 }
 
@@ -118,6 +146,12 @@ func SessionSource(srcs []Source, opts traces.ReadOptions) func() iter.Seq2[*tra
 // path (a source not among srcs is opened as a file), for packages that
 // read traces by path (calibrate).
 func SessionsByPath(srcs []Source, opts traces.ReadOptions) func(path string) iter.Seq2[*traces.Session, error] {
+	return TalliedSessionsByPath(srcs, opts, nil)
+}
+
+// TalliedSessionsByPath is SessionsByPath adding the file's reader counts
+// to tally (when set) after each read.
+func TalliedSessionsByPath(srcs []Source, opts traces.ReadOptions, tally *inputnotes.Tally) func(path string) iter.Seq2[*traces.Session, error] {
 	return func(path string) iter.Seq2[*traces.Session, error] {
 		src := Source{Path: path}
 		for _, s := range srcs {
@@ -126,6 +160,6 @@ func SessionsByPath(srcs []Source, opts traces.ReadOptions) func(path string) it
 				break
 			}
 		}
-		return allSessions([]Source{src}, nil, opts, nil, nil, nil)
+		return tallied([]Source{src}, opts, tally)
 	}
 }

@@ -1,0 +1,161 @@
+// Package inputnotes says what a command's traces and catalogs hold that
+// the command reads as they are and that a reader of its result must see:
+// catalog tools read with a stand-in schema and server versions serving no
+// tools (catalog notes), sessions without a session_end, events whose time
+// goes backwards and implausible counts. Every command that reads users'
+// traces and catalogs (run, recommend, calibrate, sweep, plan --growth)
+// warns about them in the same words (Notes.Warnings) and records them in
+// the document it writes.
+package inputnotes
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/termsafe"
+	"github.com/defersim/defersim/traces"
+)
+
+// Notes are the input problems of one command. The zero value is clean.
+type Notes struct {
+	// CatalogNotes are catalog.Notes of the catalogs read.
+	CatalogNotes []catalog.Note `json:"catalog_notes,omitempty"`
+	// SessionsRead and EventsRead are what the counts below are out of.
+	SessionsRead int64 `json:"sessions_read,omitempty"`
+	EventsRead   int64 `json:"events_read,omitempty"`
+	// SessionsIncomplete counts sessions without a session_end (replayed
+	// as far as recorded).
+	SessionsIncomplete int64 `json:"sessions_incomplete,omitempty"`
+	// EventsTimeBackwards counts events earlier than the event before
+	// them in their session (kept; a negative pause is taken as 0).
+	EventsTimeBackwards int64 `json:"events_time_backwards,omitempty"`
+	// LinesImplausible counts trace lines with an implausible count or
+	// duration (kept as recorded).
+	LinesImplausible int64 `json:"lines_implausible,omitempty"`
+	// FirstBackwards and FirstImplausible locate the first of them (for
+	// the warnings; not written).
+	FirstBackwards   []traces.Problem `json:"-"`
+	FirstImplausible []traces.Problem `json:"-"`
+}
+
+// FromCounts gathers the notes of catalogs (catalog.Notes) and of the
+// reader counts of every trace file read.
+func FromCounts(catalogNotes []catalog.Note, counts []traces.Counts) Notes {
+	n := Notes{CatalogNotes: catalogNotes}
+	for _, c := range counts {
+		n.SessionsRead += c.Sessions
+		n.EventsRead += c.Events
+		n.SessionsIncomplete += c.Incomplete
+		n.EventsTimeBackwards += c.Backwards
+		n.FirstBackwards = append(n.FirstBackwards, c.FirstBackwards...)
+		n.LinesImplausible += c.Implausible
+		n.FirstImplausible = append(n.FirstImplausible, c.FirstImplausible...)
+	}
+	return n
+}
+
+// Empty says there is nothing to note.
+func (n Notes) Empty() bool {
+	return len(n.CatalogNotes) == 0 && n.SessionsIncomplete == 0 && n.EventsTimeBackwards == 0 && n.LinesImplausible == 0
+}
+
+// OrNil is n, or nil when it is empty: for a document's omitempty member,
+// so that a document over clean inputs is what it was before.
+func (n Notes) OrNil() *Notes {
+	if n.Empty() {
+		return nil
+	}
+	return &n
+}
+
+// Warnings are the lines a command prints on stderr about n (each after
+// "defersim: warning: "): one per kind of catalog note, then implausible
+// counts and times going backwards with the first five locations of each,
+// then sessions without a session_end. where names the document member
+// that lists up to catalog.MaxNoteItems items of each catalog note (e.g.
+// "results.json run.catalog_notes"); "" names none.
+func (n Notes) Warnings(where string) []string {
+	var out []string
+	suffix := ""
+	if where != "" {
+		suffix = " (" + where + ")"
+	}
+	for _, c := range n.CatalogNotes {
+		items := c.Items[:min(len(c.Items), 5)]
+		more := ""
+		if k := c.Count - len(items); k > 0 {
+			more = fmt.Sprintf(", … (%d more)", k)
+		}
+		out = append(out, fmt.Sprintf("catalogs: %s: %s%s%s", c.Text(), termsafe.String(strings.Join(items, ", ")), more, suffix))
+	}
+	if n.LinesImplausible > 0 {
+		out = append(out, fmt.Sprintf("%d trace line(s) hold an implausible count or duration, kept as recorded; figures that use them are dominated by them", n.LinesImplausible))
+		out = append(out, locations(n.LinesImplausible, n.FirstImplausible)...)
+	}
+	if n.EventsTimeBackwards > 0 {
+		out = append(out, fmt.Sprintf("%d trace event(s) are earlier than the event before them in their session (kept; a user pause that would be negative is taken as 0, so the prompt cache sees no gap there; `defersim trace validate` lists them)", n.EventsTimeBackwards))
+		out = append(out, locations(n.EventsTimeBackwards, n.FirstBackwards)...)
+	}
+	if n.SessionsIncomplete > 0 {
+		out = append(out, fmt.Sprintf("%d of %d sessions read have no session_end (a file cut short? a session split across files?); they were replayed as far as recorded (`defersim trace validate` lists them)",
+			n.SessionsIncomplete, n.SessionsRead))
+	}
+	return out
+}
+
+// locations are the first five of k problems located by first.
+func locations(k int64, first []traces.Problem) []string {
+	var out []string
+	for i, p := range first {
+		if i == 5 {
+			out = append(out, fmt.Sprintf("… (%d more)", k-5))
+			break
+		}
+		out = append(out, fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Reason))
+	}
+	return out
+}
+
+// Tally keeps, per trace file, the reader counts of its most complete read
+// (the most lines, then the most sessions yielded: a read stopped early
+// may have decoded every line ahead of the sessions it yielded): a command
+// that reads its traces several times, some reads stopping early, counts
+// each file once. It is safe for concurrent use.
+type Tally struct {
+	mu    sync.Mutex
+	order []string
+	files map[string]traces.Counts
+}
+
+// Add records the counts of one read of the file at path.
+func (t *Tally) Add(path string, c traces.Counts) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.files == nil {
+		t.files = map[string]traces.Counts{}
+	}
+	old, seen := t.files[path]
+	if !seen {
+		t.order = append(t.order, path)
+	}
+	if !seen || c.Lines > old.Lines || c.Lines == old.Lines && c.Sessions > old.Sessions {
+		t.files[path] = c
+	}
+}
+
+// Notes are the notes of catalogNotes and of the files tallied, in the
+// order first read.
+func (t *Tally) Notes(catalogNotes []catalog.Note) Notes {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	counts := make([]traces.Counts, len(t.order))
+	for i, p := range t.order {
+		counts[i] = t.files[p]
+	}
+	return FromCounts(catalogNotes, counts)
+}
