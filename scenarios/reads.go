@@ -120,9 +120,15 @@ func (s *Scenario) CheckReads(reg *sim.Registry, strategies []sim.Strategy) erro
 			}
 			msg := fmt.Sprintf("%s %q sets %s to %s, which none of its components reads: its %s; %s is read by %s",
 				what, st.Name, set.key, set.text, reads(uses), set.key, strings.Join(reg.KeyReaders(set.key), ", "))
-			if set.matrix {
+			if len(uses) == 0 {
+				msg = fmt.Sprintf("%s %q sets %s to %s, which changes nothing: %s", what, st.Name, set.key, set.text, why)
+			}
+			switch {
+			case set.matrix:
 				msg += " (a matrix gives every combination every vary value: vary it in a matrix entry of its own, over combinations that read it; matrix takes a list)"
-			} else {
+			case len(uses) == 0:
+				msg += " (remove it, or give the strategy a trigger that turns deferred mode on)"
+			default:
 				msg += " (remove it, or choose a component that reads it)"
 			}
 			probs = append(probs, (&Error{File: s.File, Line: set.line, Field: set.field, Msg: msg}).Error())

@@ -77,6 +77,22 @@ func withEngineParams(params, engine []Param) []Param {
 // rule, leaves it unread.
 const engineReadsAlwaysDefer = "always_defer"
 
+// deferredKinds are the kinds of component that act only in deferred
+// mode: a strategy whose trigger never turns it on reads none of their
+// keys.
+var deferredKinds = []component.Kind{component.Ranker, component.Keying, component.Eviction, component.Injection, component.Directory}
+
+// onlyInDeferredMode reports whether every component declaring a key (by
+// kind, from declaring) is of a kind that acts only in deferred mode.
+func onlyInDeferredMode(declares map[component.Kind]map[string]bool) bool {
+	for kind := range declares {
+		if !slices.Contains(deferredKinds, kind) {
+			return false
+		}
+	}
+	return len(declares) > 0
+}
+
 // declaring returns the registered components that declare key as a
 // parameter, by kind and name.
 func (r *Registry) declaring(key string) map[component.Kind]map[string]bool {
@@ -135,7 +151,10 @@ func (r *Registry) KeyDefault(key, v string) bool {
 // (a parameter some component of r declares), or "" when one does: "its
 // trigger \"count\" does not read trigger.budget". uses are the
 // strategy's components of the kinds that declare key, with their
-// parameters, sorted by kind and name. A key no component of r declares
+// parameters, sorted by kind and name. A strategy whose trigger is never
+// (without the categorical rule) reads no key of the components that act
+// only in deferred mode (search, warm set, directory, injection), whatever
+// they are: then uses is nil. A key no component of r declares
 // is taken to be read by every strategy; so is any key when one of those
 // components is not registered in r (the run reports the unknown name).
 func (r *Registry) NotReading(s Strategy, key string) (why string, uses []Info) {
@@ -144,8 +163,12 @@ func (r *Registry) NotReading(s Strategy, key string) (why string, uses []Info) 
 		return "", nil
 	}
 	s.Normalize()
-	if key == engineReadsAlwaysDefer && (s.Trigger.Mode != TriggerNever || s.Trigger.Categorical) {
+	deferredOff := s.Trigger.Mode == TriggerNever && !s.Trigger.Categorical
+	if key == engineReadsAlwaysDefer && !deferredOff {
 		return "", nil
+	}
+	if deferredOff && onlyInDeferredMode(declares) {
+		return fmt.Sprintf("its trigger %q never turns deferred mode on, and %s is read only in deferred mode (by the search, the warm set, the directory or the injection of loaded schemas)", TriggerNever, key), nil
 	}
 	used := s.Components()
 	for kind := range declares {

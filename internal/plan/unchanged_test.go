@@ -72,7 +72,7 @@ func TestSweepValidForNoStrategy(t *testing.T) {
 		want       string
 	}{
 		{"strategy.trigger.budget", []string{"eager", "claude-code-default"}, `does not read trigger.budget`},
-		{"strategy.search.k", []string{"eager"}, `does not read search.k`},
+		{"strategy.search.k", []string{"eager"}, `its trigger "never" never turns deferred mode on, and search.k is read only in deferred mode`},
 	} {
 		_, err := Sweep(context.Background(), SweepConfig{Scenario: sc,
 			Spec:      SweepSpec{Param: tc.param, From: 1, To: 2, Step: 1},

@@ -9,7 +9,8 @@ import (
 // none of whose components reads it stops the run, naming the strategy,
 // the key, its value, the components selected and what they read (these
 // ran clean, exit 0, changing nothing: search.k under exact select,
-// trigger.budget under a count trigger, …); while zero and default values
+// trigger.budget under a count trigger, search and warm-set keys under the
+// never trigger, which never turns deferred mode on, …); while zero and default values
 // (recommend's snippet writes count: 0, percent: 0 under mode tokens),
 // keys a preset or base brings, and keys a component reads stay accepted.
 func TestScenarioKeysNoComponentReads(t *testing.T) {
@@ -27,6 +28,9 @@ func TestScenarioKeysNoComponentReads(t *testing.T) {
 			[]string{`strategies[0].trigger.counter: strategy "c" sets trigger.counter to o200k_base`}},
 		{"always_defer under never", "strategies:\n  - {name: n, trigger: {mode: never}, always_defer: [screenshot]}\n",
 			[]string{`strategies[0].always_defer: strategy "n" sets always_defer to [screenshot], which none of its components reads: its trigger "never" reads no strategy key`}},
+		{"search and warm keys under never", "strategies:\n  - {name: e, base: eager, search: {mode: bm25, k: 9}, warm: {max_tools: 4}}\n",
+			[]string{`strategies[0].search.k: strategy "e" sets search.k to 9, which changes nothing: its trigger "never" never turns deferred mode on`,
+				`strategy "e" sets warm.max_tools to 4`, "give the strategy a trigger that turns deferred mode on"}},
 		{"desc_chars under names", "strategies:\n  - {name: d, trigger: {mode: always}, directory: {format: names, desc_chars: 40}}\n",
 			[]string{`strategies[0].directory.desc_chars: strategy "d" sets directory.desc_chars to 40`, `its directory "names" reads no strategy key; directory.desc_chars is read by directory "names-desc"`}},
 		{"echo_schema under inline", "strategies:\n  - {name: e, base: claude-code-default, echo_schema: true}\n",
@@ -45,6 +49,7 @@ func TestScenarioKeysNoComponentReads(t *testing.T) {
 		{"inherited from a strategy of the file", "strategies:\n  - {name: a, trigger: {mode: tokens, budget: 9000}}\n  - {name: b, base: a, trigger: {mode: count, count: 3}}\n", nil},
 		{"presets", "strategies: [eager, anchor-e0-count30, anchor-e9-warm-capped, claude-code-auto10, codex-cli]\n", nil},
 		{"keys their components read", "strategies:\n  - {name: a, trigger: {mode: tokens, budget: 9000, counter: o200k_base}, search: {mode: bm25, k: 9, keyword_retries: 2}, directory: {format: names-desc, desc_chars: 40}, echo_schema: true}\n  - {name: r, trigger: {mode: always}, search: {mode: routed, k: 3, keyword_retries: 1}}\n", nil},
+		{"search keys under never with categorical", "strategies:\n  - {name: n, trigger: {mode: never, categorical: true}, always_defer: [screenshot], search: {mode: bm25, k: 9}}\n", nil},
 		{"always_defer under always, and under never with categorical", "strategies:\n  - {name: a, trigger: {mode: always}, always_defer: [screenshot]}\n  - {name: n, trigger: {mode: never, categorical: true}, always_defer: [screenshot]}\n", nil},
 		{"matrix whose every combination reads its keys", "strategies: [eager]\nmatrix:\n  - {base: claude-code-default, vary: {search.mode: [bm25, keyword], search.k: [5, 9]}}\n  - {base: claude-code-default, vary: {search.mode: [select]}}\n", nil},
 		{"an unregistered search mode is left to the engine", "strategies:\n  - {name: s, trigger: {mode: always}, search: {mode: nosuch, k: 9}}\n", nil},
