@@ -8,6 +8,7 @@ import (
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/termsafe"
 	"github.com/defersim/defersim/tokens"
 )
 
@@ -101,7 +102,7 @@ func printWarnings(cmd *cobra.Command, warnings []string, what string) {
 	}
 	w := cmd.ErrOrStderr()
 	for _, m := range warnings {
-		fmt.Fprintln(w, "warning:", m)
+		fmt.Fprintln(w, "warning:", termsafe.String(m)) // a file name may hold control characters
 	}
 	fmt.Fprintf(w, "warning: %d %s\n", len(warnings), what)
 }

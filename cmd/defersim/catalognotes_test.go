@@ -103,3 +103,22 @@ func TestRunAndStatsFlagCatalogNotes(t *testing.T) {
 		})
 	}
 }
+
+// TestCatalogStatsEscapesWarnings pins that `catalog stats` prints its
+// warnings terminal-safe: a catalog file whose name holds an escape
+// sequence is named with the control character escaped (\x1b), where the
+// raw name reached the terminal.
+func TestCatalogStatsEscapesWarnings(t *testing.T) {
+	dir := t.TempDir()
+	name := "files\x1b[2J@1.json"
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(`{"tools":[{"name":"read_file","inputSchema":null}]}`), 0o644); err != nil {
+		t.Skipf("this file system takes no such name: %v", err)
+	}
+	_, stderr, code := cliRun(t, "catalog", "stats", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Contains(stderr, "\x1b") || !strings.Contains(stderr, `files\x1b[2J@1.json`) {
+		t.Errorf("stderr %q: want the file named with the escape character escaped", stderr)
+	}
+}
