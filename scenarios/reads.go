@@ -87,6 +87,19 @@ func valueText(v reflect.Value) string {
 	return fmt.Sprint(v.Interface())
 }
 
+// Wrote reports whether the scenario file writes the strategy key (a
+// dotted key such as "always_defer" or "search.family") on the strategy
+// named, in its entry or a matrix's vary list; a key a preset or base
+// brings is not written.
+func (s *Scenario) Wrote(strategy, key string) bool {
+	for _, set := range s.settings[strategy] {
+		if set.key == key {
+			return true
+		}
+	}
+	return false
+}
+
 // maxUnreadShown bounds the problems CheckReads lists.
 const maxUnreadShown = 20
 

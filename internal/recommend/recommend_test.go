@@ -94,13 +94,7 @@ func TestFindsPlantedOpeners(t *testing.T) {
 // TestSnippetParses: the snippet is a valid strategies entry that resolves
 // to the proposed strategy.
 func TestSnippetParses(t *testing.T) {
-	trace, cat := planted(t, 120)
-	cfg := defaultConfig(t, trace, cat)
-	cfg.TestShare = 0
-	p, err := Run(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, p := proposeAll(t)
 	if p.Validation != nil {
 		t.Error("validation without held-out sessions")
 	}
@@ -130,13 +124,7 @@ func TestSnippetParses(t *testing.T) {
 // unless the value is the key's zero or default (runner
 // TestScenarioKeysNoComponentReads).
 func TestSnippetLoadsAndRuns(t *testing.T) {
-	trace, cat := planted(t, 120)
-	cfg := defaultConfig(t, trace, cat)
-	cfg.TestShare = 0
-	p, err := Run(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	trace, cat, p := proposeAll(t)
 	if p.Strategy.Trigger.Mode != sim.TriggerTokens || len(p.Strategy.AlwaysDefer) == 0 {
 		t.Fatalf("proposal %+v: want mode tokens with an always-defer list (the planted screenshot)", p.Strategy.Trigger)
 	}
@@ -164,6 +152,21 @@ func TestSnippetLoadsAndRuns(t *testing.T) {
 			}
 		})
 	}
+}
+
+// proposeAll runs recommend on a planted trace of 120 sessions, all of
+// them learnt from (no held-out share), and returns the trace, its
+// catalog and the proposal.
+func proposeAll(t *testing.T) (trace, cat string, p *Proposal) {
+	t.Helper()
+	trace, cat = planted(t, 120)
+	cfg := defaultConfig(t, trace, cat)
+	cfg.TestShare = 0
+	p, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return trace, cat, p
 }
 
 func indent(s string) string {

@@ -62,6 +62,10 @@ type Config struct {
 	// (scenarios.Scenario.CheckReads; FromScenario sets it). It is called
 	// with the run's registry and strategies before anything is read.
 	CheckReads func(reg *sim.Registry, strategies []sim.Strategy) error
+	// Wrote, when set, reports whether the scenario file writes a strategy
+	// key on a strategy (scenarios.Scenario.Wrote; FromScenario sets it):
+	// checkNames checks only the lists the file writes.
+	Wrote func(strategy, key string) bool
 
 	Workers int
 	// SkipBad skips malformed trace lines (counted and reported) instead of stopping.

@@ -7,29 +7,27 @@ import (
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/sim"
-	"github.com/defersim/defersim/sim/presets"
 )
 
 // checkNames refuses the names a run's scenario gives that match nothing
 // in its catalogs: an always_defer, never_defer, search.family or
 // search.family_core entry of a strategy, a permissions entry, or a local
 // server. Such an entry would change nothing, silently — most often a
-// typo or a server missing from the catalogs. Entries a strategy preset
-// brings are not checked: a preset is written for many catalogs (an
-// opener list naming web_search is moot where no server serves it), nor
-// are any when the catalogs are not the scenario's own (--catalogs, or the
+// typo or a server missing from the catalogs. Only the lists the scenario
+// file writes are checked (cfg.Wrote), not those a strategy preset or base
+// brings: a preset is written for many catalogs (an opener list naming
+// web_search is moot where no server serves it); nor are any when the catalogs are not the scenario's own (--catalogs, or the
 // traces' own catalogs): the scenario was then written for other catalogs,
 // as the embedded default is when a user tries presets on their data.
 func checkNames(cfg Config, cat *catalog.Catalog) error {
 	if cfg.CatalogsFrom != "" && cfg.CatalogsFrom != CatalogsFromScenario {
 		return nil
 	}
-	fromPresets := presetPatterns()
 	var probs []string
 	where := "the scenario's catalogs"
 	check := func(owner, field string, list []string) {
 		for i, p := range list {
-			if fromPresets[field][p] || matchesAny(cat, p) {
+			if matchesAny(cat, p) {
 				continue
 			}
 			why := "matches no tool of any server version"
@@ -41,10 +39,15 @@ func checkNames(cfg Config, cat *catalog.Catalog) error {
 	}
 	for _, s := range cfg.Strategies {
 		owner := "strategy " + s.Name + ": "
-		check(owner, "always_defer", s.AlwaysDefer)
-		check(owner, "never_defer", s.NeverDefer)
-		check(owner, "search.family", s.Search.Family)
-		check(owner, "search.family_core", s.Search.FamilyCore)
+		for _, l := range []struct {
+			key  string
+			list []string
+		}{{"always_defer", s.AlwaysDefer}, {"never_defer", s.NeverDefer},
+			{"search.family", s.Search.Family}, {"search.family_core", s.Search.FamilyCore}} {
+			if cfg.Wrote != nil && cfg.Wrote(s.Name, l.key) {
+				check(owner, l.key, l.list)
+			}
+		}
 	}
 	check("", "permissions.allow", cfg.Allow)
 	check("", "permissions.deny", cfg.Deny)
@@ -72,31 +75,6 @@ func matchesAny(cat *catalog.Catalog, p string) bool {
 		}
 	}
 	return false
-}
-
-// presetPatterns holds, per strategy field, the entries some strategy
-// preset writes.
-func presetPatterns() map[string]map[string]bool {
-	out := map[string]map[string]bool{}
-	add := func(field string, list []string) {
-		if out[field] == nil {
-			out[field] = map[string]bool{}
-		}
-		for _, p := range list {
-			out[field][p] = true
-		}
-	}
-	for _, name := range presets.StrategyNames() {
-		s, err := presets.Strategy(name)
-		if err != nil {
-			continue
-		}
-		add("always_defer", s.AlwaysDefer)
-		add("never_defer", s.NeverDefer)
-		add("search.family", s.Search.Family)
-		add("search.family_core", s.Search.FamilyCore)
-	}
-	return out
 }
 
 func serverNames(cat *catalog.Catalog) []string {

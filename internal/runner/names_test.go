@@ -2,15 +2,22 @@ package runner
 
 import (
 	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	defaultdata "github.com/defersim/defersim/scenarios/default"
 )
 
 // TestScenarioNamesMustMatchTheCatalogs pins that a scenario's defer
 // lists, families, permissions and local servers that match nothing in
 // the run's catalogs stop the run with the entry named (they used to be
 // accepted and change nothing: `always_defer: [no_such_tool]` ran clean),
-// while entries a preset brings and entries that match stay accepted.
+// while entries a preset brings and entries that match stay accepted. An
+// entry the file writes is checked even when a preset writes the same one
+// (they used to be exempt by value).
 func TestScenarioNamesMustMatchTheCatalogs(t *testing.T) {
 	const head = "traces: [embedded:trace.jsonl.gz]\ncatalogs: [embedded:catalog]\n"
 	cases := []scenarioCase{
@@ -44,6 +51,21 @@ func TestScenarioNamesMustMatchTheCatalogs(t *testing.T) {
 		}
 	})
 	runScenarioCases(t, head, cases, check)
+	// A list the file writes is checked even when it holds a preset's own
+	// entry (web_fetch, anchor-e6's), here over a catalog without it.
+	one := t.TempDir()
+	data, err := fs.ReadFile(defaultdata.FS(), "catalog/browser@0.9.3.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(one, "browser@0.9.3.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runScenarioCases(t, "traces: [embedded:trace.jsonl.gz]\ncatalogs: ["+one+"]\n", []scenarioCase{
+		{"a preset's entry written by the file", "strategies:\n  - {name: a, base: anchor-e6-never-defer-openers, never_defer: [web_fetch]}\n",
+			[]string{`strategy a: never_defer[0]: "web_fetch": matches no tool`}},
+		{"the same entry brought by the preset", "strategies: [anchor-e6-never-defer-openers]\n", nil},
+	}, check)
 	// And Run itself stops.
 	cfg := testConfig(t, head+cases[0].yaml, Overrides{})
 	cfg.Bootstrap = -1
