@@ -124,6 +124,9 @@ func message(c *Conv, m *ingest.Object, t, prev time.Time) error {
 	if err != nil {
 		return err
 	}
+	if err := openAIMessage(m, role); err != nil {
+		return err
+	}
 	m.Skip("type") // "message" on API responses
 	switch role {
 	case "user":

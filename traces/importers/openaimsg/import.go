@@ -79,6 +79,9 @@ func conversation(stem, pos string, n int, raw json.RawMessage, opts *ingest.Opt
 		if msgs, err = conv.TakeArray("messages"); err != nil {
 			return nil, err
 		}
+		if err := anthropicSystem(conv, msgs); err != nil {
+			return nil, err
+		}
 		if cid := conv.Take("id"); cid != nil {
 			var s string
 			if json.Unmarshal(cid, &s) != nil {
@@ -107,6 +110,12 @@ func conversation(stem, pos string, n int, raw json.RawMessage, opts *ingest.Opt
 	for i, mraw := range msgs {
 		m, err := ingest.NewObject(fmt.Sprintf("%s.messages[%d]", posOr(pos), i), field, mraw)
 		if err != nil {
+			return nil, err
+		}
+		if err := anthropicBlocks(m); err != nil {
+			return nil, err
+		}
+		if err := anthropicUsage(m); err != nil {
 			return nil, err
 		}
 		t, err := ingest.TakeTime(m, "timestamp", "created_at", "created")
