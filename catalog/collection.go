@@ -60,6 +60,15 @@ func (c *Catalog) Latest(server string) *Server {
 	return vs[len(vs)-1]
 }
 
+// Unordered reports whether the versions of series server have no release
+// order: it has two or more versions and one of them is a ContentVersion.
+// Latest then returns the last version by spelling, which is no newer than
+// the others, and consecutive versions are not releases.
+func (c *Catalog) Unordered(server string) bool {
+	vs := c.Versions[server]
+	return len(vs) > 1 && slices.ContainsFunc(vs, func(s *Server) bool { return ContentVersion(s.Version) })
+}
+
 // LatestAll returns the latest version of every series, in key order.
 func (c *Catalog) LatestAll() []*Server {
 	var out []*Server

@@ -16,6 +16,11 @@ type History struct {
 	Series []SeriesHistory `json:"series"`
 	// SingleVersion lists the series keys with only one version (no history).
 	SingleVersion []string `json:"single_version"`
+	// Unordered lists the series with several versions that have no
+	// release order (Catalog.Unordered: versions named by content hash):
+	// diffing them in spelling order would invent releases, so they have
+	// none.
+	Unordered []UnorderedSeries `json:"unordered,omitempty"`
 	// Releases counts the releases of all series; Breaking those whose
 	// Diff class is breaking (a removed tool counts).
 	Releases      int     `json:"releases"`
@@ -40,6 +45,14 @@ type SeriesHistory struct {
 	// Breaking / len(Releases).
 	Breaking      int     `json:"breaking_releases"`
 	BreakingShare float64 `json:"breaking_share"`
+}
+
+// UnorderedSeries is a series whose versions have no release order.
+type UnorderedSeries struct {
+	Key string `json:"key"`
+	// Versions in spelling order, and the tool count of each.
+	Versions []string `json:"versions"`
+	Tools    []int    `json:"tools"`
 }
 
 // Release is the drift from one version of a series to the next.
@@ -67,13 +80,23 @@ type Release struct {
 func (r Release) Breaking() bool { return r.Class == ClassBreaking }
 
 // NewHistory diffs every pair of consecutive versions of each series of c.
-// Series are in key order, versions in CompareVersions order.
+// Series are in key order, versions in CompareVersions order. A series
+// whose versions have no release order is listed in Unordered instead.
 func NewHistory(c *Catalog) History {
 	h := History{Series: []SeriesHistory{}, SingleVersion: []string{}, Warnings: Warnings(c.All())}
 	for _, key := range c.ServerNames() {
 		vs := c.Versions[key]
 		if len(vs) < 2 {
 			h.SingleVersion = append(h.SingleVersion, key)
+			continue
+		}
+		if c.Unordered(key) {
+			u := UnorderedSeries{Key: key}
+			for _, v := range vs {
+				u.Versions = append(u.Versions, v.Version)
+				u.Tools = append(u.Tools, len(v.Tools))
+			}
+			h.Unordered = append(h.Unordered, u)
 			continue
 		}
 		s := SeriesHistory{Key: key, Server: vs[0].Name, Variant: vs[0].Variant, Releases: []Release{}}
@@ -172,6 +195,10 @@ func FormatHistory(w io.Writer, h History) error {
 		len(h.Series), plural(h.Releases, "release"), h.Breaking, percent(h.BreakingShare))
 	if n := len(h.SingleVersion); n > 0 {
 		fmt.Fprintf(w, "%d series with a single version (no history)\n", n)
+	}
+	for _, u := range h.Unordered {
+		fmt.Fprintf(w, "%s: %d versions named by content hash, not releases: no order, so no history (catalog diff compares any two)\n",
+			termsafe.String(u.Key), len(u.Versions))
 	}
 	fmt.Fprintln(w, "columns BREAK…META count changed tools by class; a release is breaking when a tool was removed or a changed tool is breaking")
 	return nil

@@ -235,3 +235,64 @@ func TestHistoryAgreesWithDRIFT(t *testing.T) {
 		t.Errorf("history disagrees with DRIFT.md (-DRIFT.md +history):\n%s", d)
 	}
 }
+
+// TestLiveCatalogsDocQuotesHistory pins that the history docs/live-catalogs.md
+// prints for the shared catalogs is the golden one: the page kept an older
+// classification (17 breaking releases where the command prints 16) after
+// an anyOf branch added became schema-compatible.
+func TestLiveCatalogsDocQuotesHistory(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "live-catalogs.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const intro = "On the shared catalogs (`defersim catalog history ../shared/data/catalogs`):\n\n```\n"
+	_, rest, ok := strings.Cut(string(doc), intro)
+	if !ok {
+		t.Fatalf("docs/live-catalogs.md: no block after %q", intro)
+	}
+	block, _, ok := strings.Cut(rest, "```\n")
+	if !ok {
+		t.Fatal("docs/live-catalogs.md: the history block is not closed")
+	}
+	want, err := os.ReadFile(filepath.Join("testdata", "golden", "history-shared.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(string(want), block); d != "" {
+		t.Errorf("docs/live-catalogs.md quotes another history than testdata/golden/history-shared.txt (-golden +doc):\n%s", d)
+	}
+}
+
+// TestUnorderedSeriesHaveNoReleases pins that a series whose versions are
+// content hashes gets no release history: before, its versions were diffed
+// in spelling order, and an imported swe-agent catalog read "11 releases,
+// 10 breaking (91%)".
+func TestUnorderedSeriesHaveNoReleases(t *testing.T) {
+	a := `{"name":"a","description":"first","inputSchema":{"type":"object"}}`
+	b := `{"name":"b","description":"second","inputSchema":{"type":"object"}}`
+	cat := New(
+		mkServer(t, "hashed", "ffff0000ffff", "", a),
+		mkServer(t, "hashed", "0aaa0000aaaa", "", a, b),
+		mkServer(t, "released", "1.0.0", "", a),
+		mkServer(t, "released", "1.1.0", "", a, b),
+		mkServer(t, "single", "abcdef0123", "", a),
+	)
+	h := NewHistory(cat)
+	if len(h.Series) != 1 || h.Series[0].Key != "released" || h.Releases != 1 {
+		t.Errorf("series with history %+v, releases %d: want only released, with 1 release", h.Series, h.Releases)
+	}
+	want := []UnorderedSeries{{Key: "hashed", Versions: []string{"0aaa0000aaaa", "ffff0000ffff"}, Tools: []int{2, 1}}}
+	if d := cmp.Diff(want, h.Unordered); d != "" {
+		t.Errorf("unordered (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string{"single"}, h.SingleVersion); d != "" {
+		t.Errorf("single version (-want +got):\n%s", d)
+	}
+	var buf bytes.Buffer
+	if err := FormatHistory(&buf, h); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "hashed: 2 versions named by content hash, not releases") {
+		t.Errorf("text history does not say why hashed has none:\n%s", buf.String())
+	}
+}

@@ -112,3 +112,26 @@ func numericField(s string) (uint64, bool) {
 	}
 	return n, true
 }
+
+// ContentVersion reports whether version v names content rather than a
+// release: 7 to 40 hexadecimal digits, at least one of them a letter. The
+// importers name a tool set they generate by the first 12 hex digits of its
+// SHA-256 (docs/importers.md), and git abbreviates a commit to 7 digits or
+// more; neither says which came first. CompareVersions orders such versions
+// by spelling, which is deterministic but not a release order.
+func ContentVersion(v string) bool {
+	if len(v) < 7 || len(v) > 40 {
+		return false
+	}
+	letter := false
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c >= '0' && c <= '9':
+		case c >= 'a' && c <= 'f', c >= 'A' && c <= 'F':
+			letter = true
+		default:
+			return false
+		}
+	}
+	return letter
+}

@@ -45,3 +45,29 @@ func TestSortVersions(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+func TestContentVersion(t *testing.T) {
+	for _, tc := range []struct {
+		v    string
+		want bool
+	}{
+		{"2682628f07f0", true}, // the importers' 12 hex digits of a SHA-256
+		{"f050845145ce", true},
+		{"abc1234", true},                                    // a short git commit
+		{"0123456789abcdef0123456789abcdef01234567", true},   // a full one
+		{"abc123", false},                                    // too short to be a hash
+		{"0123456789abcdef0123456789abcdef012345678", false}, // too long
+		{"202501141234", false},                              // digits only: a number, ordered as one
+		{"2025.11.25", false},
+		{"1.0.0", false},
+		{"v1.10.0", false},
+		{"0.0.45+caps", false},
+		{"deadbeefg", false}, // not hex
+		{"1.0.0-rc.1", false},
+		{"ABCDEF1234", true},
+	} {
+		if got := ContentVersion(tc.v); got != tc.want {
+			t.Errorf("ContentVersion(%q) = %v, want %v", tc.v, got, tc.want)
+		}
+	}
+}

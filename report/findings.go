@@ -71,6 +71,7 @@ func resolutionFindings(r *sim.ResolutionInfo) []string {
 		out = append(out, a+". A call that names its server resolves on that server alone.")
 	}
 	out = nOf(out, r.SessionsWithoutServers, r.Sessions, "%s of %s sessions name no server in session_start: the replay offered each every catalog server at its latest version, so their prompts carry the whole catalog.")
+	out = nOf(out, r.UnorderedLatest, r.Sessions, "%s of %s sessions name a server whose catalog versions are content hashes (no release order) without saying which version, or name no server: the replay gave them its last version by spelling, which is not its newest.")
 	out = nOf(out, r.CatalogChangesMissing, r.CatalogChanges, "%s of %s catalog changes name a version no catalog holds: the replay moved the server to its latest version instead.")
 	out = nOf(out, r.SearchResultsUnknown, r.SearchResults, "%s of %s tool names returned by recorded searches are served by no server of their session.")
 	return out

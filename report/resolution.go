@@ -136,6 +136,10 @@ func WriteResolution(w io.Writer, r *sim.ResolutionInfo) error {
 	if a := ambiguousText(r, 10); a != "" {
 		fmt.Fprintf(w, "  ambiguous: %s\n", a)
 	}
+	if r.UnorderedLatest > 0 {
+		fmt.Fprintf(w, "  %s of %s sessions replayed a server whose versions are content hashes at its last version by spelling (no version named)\n",
+			fmtInt(float64(r.UnorderedLatest)), fmtInt(float64(r.Sessions)))
+	}
 	return nil
 }
 

@@ -58,6 +58,12 @@ type Resolution struct {
 	// the replay resolves each to the first of them in registry order
 	// (AmbiguousRule). Absent from results.json when 0.
 	Ambiguous int64 `json:"ambiguous_calls,omitempty"`
+	// UnorderedLatest counts the sessions that name, without a version, a
+	// server whose versions have no release order (catalog.Unordered), or
+	// name no server while the catalogs hold one: the replay takes its
+	// latest version, which is only the last by spelling. Absent from
+	// results.json when 0.
+	UnorderedLatest int64 `json:"sessions_unordered_latest,omitempty"`
 
 	// Tools counts calls by tool and class, for the classes other than
 	// Resolved (at most maxResolutionTools entries; calls beyond are in
@@ -136,6 +142,7 @@ func (r *Resolution) Merge(o *Resolution) {
 	r.Sessions += o.Sessions
 	r.SessionsWithoutServers += o.SessionsWithoutServers
 	r.Ambiguous += o.Ambiguous
+	r.UnorderedLatest += o.UnorderedLatest
 	for k, v := range o.Tools {
 		r.addTool(k, v)
 	}
@@ -293,17 +300,23 @@ func (e *Engine) resolveEvent(rs *sessionResolver, ev *traces.Event, res *Resolu
 	switch ev.Type {
 	case traces.SessionStart:
 		rs.tables = rs.tables[:0]
+		arbitrary := false
 		if len(ev.Servers) == 0 {
 			res.SessionsWithoutServers++
 			for _, name := range tt.names {
 				rs.tables = append(rs.tables, tt.latest[name])
 			}
+			arbitrary = len(tt.unordered) > 0
 		}
 		for _, ref := range ev.Servers {
+			arbitrary = arbitrary || (ref.Version == "" && tt.unordered[ref.Name])
 			if st := tt.lookup(ref.Name, ref.Version); st != nil {
 				rs.tables = append(rs.tables, st)
 				rs.setMissing(ref.Name, ref.Version != "" && st.version != ref.Version)
 			}
+		}
+		if arbitrary {
+			res.UnorderedLatest++
 		}
 		sortTables(rs.tables)
 		rs.set, rs.key = e.set(rs.tables, rs.key)

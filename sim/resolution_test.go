@@ -163,3 +163,52 @@ func TestResolveAmbiguousCalls(t *testing.T) {
 		})
 	}
 }
+
+// TestResolveCountsUnorderedLatest pins that sessions which leave the replay
+// to take the latest version of a server whose versions are content hashes
+// are counted (the latest is only the last by spelling): one naming the
+// server without a version, one naming no server. Naming a version, or a
+// server whose versions are releases, is not counted.
+func TestResolveCountsUnorderedLatest(t *testing.T) {
+	parse := func(name, version string) *catalog.Server {
+		s, err := catalog.Parse([]byte(`{"tools":[{"name":"x"}]}`), name, version, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	start := func(refs ...traces.ServerRef) *traces.Session {
+		return &traces.Session{ID: "s", Events: []traces.Event{{Type: traces.SessionStart, Servers: refs}}}
+	}
+	for _, tc := range []struct {
+		name     string
+		cat      *catalog.Catalog
+		sessions []*traces.Session
+		want     int64
+	}{
+		{"hashes", catalog.New(parse("h", "0aaa0000aaaa"), parse("h", "ffff0000ffff"), parse("r", "1.0")), []*traces.Session{
+			start(traces.ServerRef{Name: "h", Version: "0aaa0000aaaa"}),
+			start(traces.ServerRef{Name: "h"}),
+			start(),
+			start(traces.ServerRef{Name: "r"}),
+		}, 2},
+		{"releases", catalog.New(parse("r", "1.0"), parse("r", "1.1")), []*traces.Session{
+			start(traces.ServerRef{Name: "r"}), start(),
+		}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, err := NewEngine(Config{Strategies: []Strategy{{Name: "eager", Trigger: Trigger{Mode: TriggerNever}}},
+				Model: testModel(), Params: testParams(), Catalog: tc.cat})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var r Resolution
+			for _, s := range tc.sessions {
+				e.Resolve(s, &r)
+			}
+			if r.UnorderedLatest != tc.want {
+				t.Errorf("UnorderedLatest = %d, want %d", r.UnorderedLatest, tc.want)
+			}
+		})
+	}
+}

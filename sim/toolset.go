@@ -39,14 +39,18 @@ type serverTable struct {
 type toolTables struct {
 	byKey    map[string]*serverTable // "server@version"
 	latest   map[string]*serverTable
-	names    []string                    // server names, sorted
-	versions map[string][]string         // server -> versions, ascending
-	all      []*Tool                     // every Tool, by id
-	estBy    map[string]map[string]int64 // counter name -> fingerprint -> tokens
+	names    []string            // server names, sorted
+	versions map[string][]string // server -> versions, ascending
+	// unordered: the servers whose versions have no release order
+	// (catalog.Unordered), whose latest is only the last by spelling.
+	unordered map[string]bool
+	all       []*Tool                     // every Tool, by id
+	estBy     map[string]map[string]int64 // counter name -> fingerprint -> tokens
 }
 
 func buildToolTables(cat *catalog.Catalog, content tokens.Counter, counters map[string]tokens.Counter, toolOverhead int64, local map[string]bool) *toolTables {
-	tt := &toolTables{byKey: map[string]*serverTable{}, latest: map[string]*serverTable{}, estBy: map[string]map[string]int64{}, versions: map[string][]string{}}
+	tt := &toolTables{byKey: map[string]*serverTable{}, latest: map[string]*serverTable{}, estBy: map[string]map[string]int64{}, versions: map[string][]string{},
+		unordered: map[string]bool{}}
 	memo := map[string]*Tool{} // fingerprint+server -> info
 	idents := map[string]int32{}
 	if cat == nil {
@@ -57,6 +61,9 @@ func buildToolTables(cat *catalog.Catalog, content tokens.Counter, counters map[
 	}
 	sort.Strings(tt.names)
 	for _, name := range tt.names {
+		if cat.Unordered(name) {
+			tt.unordered[name] = true
+		}
 		for _, srv := range cat.Versions[name] {
 			st := &serverTable{name: name, version: srv.Version, local: local[name], timings: timingsFromMeta(srv.Meta)}
 			for _, t := range srv.Tools {

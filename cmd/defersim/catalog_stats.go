@@ -51,12 +51,14 @@ o200k_base when it is among the counters.`,
 			return fmt.Errorf("--top must be 0 or more")
 		}
 		var servers []*catalog.Server
+		var unordered []string
 		for _, p := range args {
-			ss, err := loadServers(p, allVersions)
+			ss, un, err := loadServers(p, allVersions)
 			if err != nil {
 				return err
 			}
 			servers = append(servers, ss...)
+			unordered = append(unordered, un...)
 		}
 		memo := make([]tokens.Counter, len(counters))
 		for i, c := range counters {
@@ -69,6 +71,7 @@ o200k_base when it is among the counters.`,
 		st := catalog.ComputeStatsWith(servers, memo, opt)
 		printCatalogWarnings(cmd, st.Warnings)
 		printEmptyServers(cmd, st.EmptyServers)
+		printWarnings(cmd, unordered, "series with versions named by content hash: the one counted is the last by spelling (--all-versions counts every one)")
 		if *format == cliout.JSON {
 			return cliout.WriteJSON(out, st)
 		}
@@ -107,11 +110,13 @@ func printWarnings(cmd *cobra.Command, warnings []string, what string) {
 	fmt.Fprintf(w, "warning: %d %s\n", len(warnings), what)
 }
 
-// loadServers loads PATH: a file, a manifest or a directory.
-func loadServers(path string, allVersions bool) ([]*catalog.Server, error) {
+// loadServers loads PATH: a file, a manifest or a directory. For a
+// directory or manifest without allVersions it also says which series'
+// "latest" version is only the last by spelling (catalog.Unordered).
+func loadServers(path string, allVersions bool) ([]*catalog.Server, []string, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var cat *catalog.Catalog
 	switch {
@@ -122,15 +127,22 @@ func loadServers(path string, allVersions bool) ([]*catalog.Server, error) {
 	default:
 		s, err := catalog.LoadFile(path)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return []*catalog.Server{s}, nil
+		return []*catalog.Server{s}, nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if allVersions {
-		return cat.All(), nil
+		return cat.All(), nil, nil
 	}
-	return cat.LatestAll(), nil
+	var unordered []string
+	for _, k := range cat.ServerNames() {
+		if cat.Unordered(k) {
+			unordered = append(unordered, fmt.Sprintf("%s: %d versions named by content hash have no release order: counted is %s, the last by spelling, not the newest",
+				k, len(cat.Versions[k]), cat.Latest(k).Version))
+		}
+	}
+	return cat.LatestAll(), unordered, nil
 }

@@ -122,3 +122,24 @@ func TestCatalogStatsEscapesWarnings(t *testing.T) {
 		t.Errorf("stderr %q: want the file named with the escape character escaped", stderr)
 	}
 }
+
+// TestCatalogStatsWarnsUnorderedLatest pins that `catalog stats` over a
+// directory whose server has versions named by content hash warns that the
+// version it counts is only the last by spelling: it counted that one as
+// the server's cost without a word. Every version is counted with
+// --all-versions, which needs no warning.
+func TestCatalogStatsWarnsUnorderedLatest(t *testing.T) {
+	dir := t.TempDir()
+	for _, v := range []string{"0aaa0000aaaa", "ffff0000ffff"} {
+		if err := os.WriteFile(filepath.Join(dir, "srv@"+v+".json"), []byte(`{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, stderr, code := cliRun(t, "catalog", "stats", dir)
+	if code != 0 || !strings.Contains(stderr, "srv: 2 versions named by content hash have no release order: counted is ffff0000ffff, the last by spelling") {
+		t.Errorf("exit %d, stderr %q: want a warning naming the version counted", code, stderr)
+	}
+	if _, stderr, code := cliRun(t, "catalog", "stats", "--all-versions", dir); code != 0 || strings.Contains(stderr, "content hash") {
+		t.Errorf("--all-versions: exit %d, stderr %q: want no warning", code, stderr)
+	}
+}

@@ -309,7 +309,7 @@ func writeResolution(w io.Writer, r *sim.ResolutionInfo, standIns int) {
 	if r == nil {
 		return
 	}
-	if r.Resolved == r.Calls && r.SessionsWithoutServers == 0 && r.CatalogChangesMissing == 0 && r.SearchResultsUnknown == 0 && r.Ambiguous == 0 {
+	if r.Resolved == r.Calls && r.SessionsWithoutServers == 0 && r.CatalogChangesMissing == 0 && r.SearchResultsUnknown == 0 && r.Ambiguous == 0 && r.UnorderedLatest == 0 {
 		if standIns > 0 {
 			fmt.Fprintf(w, "inputs:  all %d tool calls resolved against the catalogs; %d catalog tool(s) read with a stand-in {\"type\":\"object\"} schema (see the notes)\n", r.Calls, standIns)
 			return

@@ -30,6 +30,9 @@ func WriteText(w io.Writer, p *Proposal) error {
 	fmt.Fprintf(w, "budget: %d estimated tokens (bytes/3.5 of the OpenAI function form) — deferring pays above %.0f deferrable schema tokens; this catalog: %d estimated tokens\n",
 		p.Budget, p.BreakEvenTokens, p.RegistryEstimated)
 	fmt.Fprintf(w, "mode: %s\n", p.Mode)
+	for _, n := range p.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
 	if v := p.Validation; v != nil {
 		fmt.Fprintf(w, "\nvalidation on %d held-out sessions (paired differences proposal − strategy, 95%% CI):\n", v.Sessions)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/cliout"
 )
 
@@ -23,6 +24,9 @@ func WriteMarkdown(w io.Writer, p *Proposal) error {
 	fmt.Fprintf(&b, "- **budget:** %d estimated tokens (bytes/3.5 of the OpenAI function form): deferring pays above %.0f deferrable schema tokens; this catalog: %d estimated tokens\n",
 		p.Budget, p.BreakEvenTokens, p.RegistryEstimated)
 	fmt.Fprintf(&b, "- **mode:** %s\n\n", cliout.MDEscape(p.Mode))
+	for _, n := range p.Notes {
+		fmt.Fprintf(&b, "> Note: %s\n\n", cliout.MDEscape(n))
+	}
 	if v := p.Validation; v != nil {
 		fmt.Fprintf(&b, "**Validation** on %d held-out sessions (paired differences proposal − strategy, 95%% CI):\n\n", v.Sessions)
 		var rows [][]string
@@ -55,15 +59,44 @@ var toolHeader = []string{"tool", "opens", "called", "first turn", "before reply
 func toolRows(p *Proposal, esc func(string) string) [][]string {
 	var rows [][]string
 	for _, a := range p.Tools {
-		drift := "-"
-		if len(a.Schema.Drift) > 0 {
-			drift = strings.Join(a.Schema.Drift, " ")
-		}
+		drift := driftCell(a.Schema)
 		rows = append(rows, []string{esc(toolLabel(a.Key)), pct(a.OpenShare), pct(a.UseShare), pct(a.FirstTurnShare), pct(a.BeforeReplyShare),
 			strconv.FormatInt(a.Schema.Tokens, 10), esc(drift), fmt.Sprintf("%.0f", a.DeferMs), fmt.Sprintf("%.0f", a.DirectMs),
 			fmt.Sprintf("%.5f", a.DirectUSD), fmt.Sprintf("%.5f", a.DeferUSD), esc(a.Decision)})
 	}
 	return rows
+}
+
+// shownDrift is how many drift entries a table cell lists; beyond, it
+// counts them by class. The JSON and CSV forms list them all.
+const shownDrift = 2
+
+// driftCell is a table's drift cell: "-", the entries, or their count by
+// class, most severe first.
+func driftCell(s Schema) string {
+	switch {
+	case len(s.Drift) == 0:
+		return "-"
+	case len(s.Drift) <= shownDrift || len(s.driftClass) != len(s.Drift):
+		return strings.Join(s.Drift, " ")
+	}
+	var parts []string
+	for c := catalog.ClassBreaking; c > catalog.ClassNone; c-- {
+		if n := countOf(s.driftClass, c); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, c))
+		}
+	}
+	return fmt.Sprintf("%d versions: %s", len(s.Drift), strings.Join(parts, ", "))
+}
+
+func countOf(xs []catalog.Class, x catalog.Class) int {
+	n := 0
+	for _, y := range xs {
+		if y == x {
+			n++
+		}
+	}
+	return n
 }
 
 func mdList(xs []string) string {

@@ -76,6 +76,9 @@ type Proposal struct {
 	HeldOut     int     `json:"held_out_sessions"`
 	// Validation on the held-out sessions (nil when there are none).
 	Validation *Validation `json:"validation,omitempty"`
+	// Notes state choices the proposal made that its inputs left open
+	// (which version of a server without a release order it prices).
+	Notes []string `json:"notes,omitempty"`
 	// Inputs are the input problems of the traces and catalogs read (nil
 	// when there are none).
 	Inputs *inputnotes.Notes `json:"input_notes,omitempty"`
@@ -106,7 +109,7 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	if err != nil {
 		return nil, err
 	}
-	schemas := newSchemas(cat, content, trigger, cfg.Params.ToolOverheadTokens)
+	schemas := newSchemas(cat, content, trigger, cfg.Params.ToolOverheadTokens, nil)
 	eager, err := presets.Strategy("eager")
 	if err != nil {
 		return nil, err
@@ -130,7 +133,14 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	if l.Usage.Sessions == 0 {
 		return nil, fmt.Errorf("no training session (%d held out): lower --test-share", l.HeldOut)
 	}
+	// A server whose versions have no release order has no latest: price
+	// the version the training sessions use.
+	chosen, notes := chooseVersions(cat, l.Usage)
+	if len(chosen) > 0 {
+		schemas = newSchemas(cat, content, trigger, cfg.Params.ToolOverheadTokens, chosen)
+	}
 	p := propose(cfg, schemas, l, base, baseName)
+	p.Notes = notes
 	p.Inputs = tally.Notes(catalog.Notes(cat.All())).OrNil()
 	if cfg.Progress != nil {
 		cfg.Progress(1)

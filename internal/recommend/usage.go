@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/defersim/defersim/sim"
+	"github.com/defersim/defersim/traces"
 )
 
 // toolKey names a tool of a server.
@@ -20,6 +21,9 @@ type Usage struct {
 	// WithCalls counts sessions that called any tool.
 	WithCalls int `json:"sessions_with_calls"`
 	Tools     map[toolKey]*toolUsage
+	// Versions counts, per server as the trace names it, the sessions
+	// that name each of its versions.
+	Versions map[string]map[string]int
 }
 
 // toolUsage counts one tool's use, in sessions.
@@ -37,7 +41,9 @@ type toolUsage struct {
 }
 
 // newUsage returns an empty count.
-func newUsage() *Usage { return &Usage{Tools: map[toolKey]*toolUsage{}} }
+func newUsage() *Usage {
+	return &Usage{Tools: map[toolKey]*toolUsage{}, Versions: map[string]map[string]int{}}
+}
 
 // resolver maps a call to its tool's server when the trace does not say.
 type resolver func(tool string) string
@@ -46,6 +52,17 @@ type resolver func(tool string) string
 // deferral steps removed).
 func (u *Usage) Add(need *sim.Need, resolve resolver) {
 	u.Sessions++
+	named := map[traces.ServerRef]bool{}
+	for _, ref := range need.Servers {
+		if ref.Version == "" || named[ref] {
+			continue
+		}
+		named[ref] = true
+		if u.Versions[ref.Name] == nil {
+			u.Versions[ref.Name] = map[string]int{}
+		}
+		u.Versions[ref.Name][ref.Version]++
+	}
 	seen := map[toolKey]bool{}
 	first, firstTurn, beforeReply := map[toolKey]bool{}, map[toolKey]bool{}, map[toolKey]bool{}
 	users, replied, opened := 0, false, false
