@@ -5,26 +5,32 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
+
+	"github.com/defersim/defersim/internal/termsafe"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:]))
+	os.Exit(run(os.Args[1:], os.Stderr))
 }
 
-// run executes the CLI with args and returns the process exit status.
-func run(args []string) int {
+// run executes the CLI with args and returns the process exit status. The
+// error that ends a command is written to stderr terminal-safe, line by
+// line: it may quote a file, tool or server name from the input, and such
+// a name may hold an escape sequence.
+func run(args []string, stderr io.Writer) int {
 	root := newRootCmd()
 	root.SetArgs(args)
 	if err := root.Execute(); err != nil {
 		var ex exitError
 		if asExit(err, &ex) {
 			if ex.msg != "" {
-				fmt.Fprintln(os.Stderr, "defersim:", ex.msg)
+				fmt.Fprintln(stderr, "defersim:", termsafe.Lines(ex.msg))
 			}
 			return ex.code
 		}
-		fmt.Fprintln(os.Stderr, "defersim:", err)
+		fmt.Fprintln(stderr, "defersim:", termsafe.Lines(err.Error()))
 		return 2
 	}
 	return 0

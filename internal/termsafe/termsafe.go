@@ -14,6 +14,20 @@ import (
 	"unicode/utf8"
 )
 
+// Lines is String applied to each line of s: the line breaks stay, every
+// other unsafe character is escaped. For messages built of several lines
+// that quote input (an error listing refusals, one per line).
+func Lines(s string) string {
+	if !needsEscape(s) {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = String(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
 // String returns s with every unsafe character escaped.
 func String(s string) string {
 	if !needsEscape(s) {

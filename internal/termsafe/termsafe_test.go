@@ -26,3 +26,16 @@ func TestString(t *testing.T) {
 		t.Errorf("Strings = %q", got)
 	}
 }
+
+func TestLines(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain", "plain"},
+		{"two\n  lines", "two\n  lines"},
+		{"open a\x1b[2J.json: no such file\n  b\tc", "open a\\x1b[2J.json: no such file\n  b\\tc"},
+		{"\r\n", "\\r\n"},
+	} {
+		if got := Lines(tc.in); got != tc.want {
+			t.Errorf("Lines(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
