@@ -110,8 +110,11 @@ const maxUnreadShown = 20
 // select, trigger.budget under a count trigger, directory.desc_chars
 // under the names directory): the value would change nothing, and the
 // results would not say so. Every such key is named, with its strategy,
-// value and why. Keys a preset or base brings are not checked, nor
-// strategies the file does not define (presets selected by name).
+// value and why. Keys the engine reads itself (sim.EngineKeys) are
+// checked against the engine's rule: search.mode under the never trigger,
+// warm.eviction on a warm set without a cap. Keys a preset or base brings
+// are not checked, nor strategies the file does not define (presets
+// selected by name).
 func (s *Scenario) CheckReads(reg *sim.Registry, strategies []sim.Strategy) error {
 	var probs []string
 	n := 0
@@ -140,7 +143,7 @@ func (s *Scenario) CheckReads(reg *sim.Registry, strategies []sim.Strategy) erro
 			case set.matrix:
 				msg += " (a matrix gives every combination every vary value: vary it in a matrix entry of its own, over combinations that read it; matrix takes a list)"
 			case len(uses) == 0:
-				msg += " (remove it, or give the strategy a trigger that turns deferred mode on)"
+				msg += " (remove it, or " + reg.UnreadFix(st, set.key) + ")"
 			default:
 				msg += " (remove it, or choose a component that reads it)"
 			}

@@ -13,7 +13,9 @@ import (
 // trigger reads trigger.count, a ranked search mode search.k, exact select
 // none. `defersim sweep` refuses a strategy.* key no strategy of the run
 // reads, and a run refuses a key its scenario file writes on a strategy
-// whose components do not read it (scenarios.Scenario.CheckReads).
+// whose components do not read it (scenarios.Scenario.CheckReads). The
+// keys no component declares, the engine reads itself, each under the
+// strategies its EngineKey says (enginekeys.go).
 
 // Components names the components strategy s uses, by kind, after
 // Normalize: its trigger (and the categorical rule when
@@ -71,10 +73,11 @@ func withEngineParams(params, engine []Param) []Param {
 
 // engineReadsAlwaysDefer: always_defer is a parameter of the categorical
 // trigger (its categories), and the engine's deferrable-tool rule reads it
-// too, under every trigger that can turn deferred mode on: the tools it
-// lists are deferred whenever deferred mode is on, local tools included
-// (computeDeferrable). Only the never trigger, without the categorical
-// rule, leaves it unread.
+// too, under every strategy that can load a tool: the tools it lists are
+// deferred whenever deferred mode is on, local tools included
+// (computeDeferrable), and a ranked search ranks the deferrable tools,
+// also under discovery: lazy whatever the trigger. Only a strategy that
+// never loads a tool (neverLoads) leaves it unread.
 const engineReadsAlwaysDefer = "always_defer"
 
 // deferredKinds are the kinds of component that act only in deferred
@@ -112,8 +115,9 @@ func (r *Registry) declaring(key string) map[component.Kind]map[string]bool {
 
 // KeyReaders names the components of r that read the strategy key, as
 // `kind "name"` in listing order; for always_defer it adds the engine's
-// deferrable-tool rule. Empty when no component declares key (such a key
-// is taken to be read by every strategy).
+// deferrable-tool rule, and for a key the engine reads itself (EngineKeys)
+// it says under which strategies. Empty for a key neither declares (such
+// a key is taken to be read by every strategy).
 func (r *Registry) KeyReaders(key string) []string {
 	var out []string
 	for _, info := range r.Components() {
@@ -124,17 +128,24 @@ func (r *Registry) KeyReaders(key string) []string {
 		}
 	}
 	if key == engineReadsAlwaysDefer && len(out) > 0 {
-		out = append(out, `every trigger but "never" (the tools it lists are deferred whenever deferred mode is on)`)
+		out = append(out, `every trigger but "never" (the tools it lists are deferred whenever deferred mode is on), and "never" too under discovery: lazy`)
+	}
+	if ek, ok := engineKey(key); ok && len(out) == 0 {
+		out = append(out, "the engine, under "+ek.Readers)
 	}
 	return out
 }
 
 // KeyDefault reports whether v, a value of the strategy key, is that
-// key's zero value or the default a component of r declares for it: a
+// key's zero value or the default a component of r (or the engine,
+// EngineKeys) declares for it: a
 // value that, written in a scenario, sets nothing a reader would miss.
 func (r *Registry) KeyDefault(key, v string) bool {
 	switch v {
 	case "", "0", "false", "[]":
+		return true
+	}
+	if ek, ok := engineKey(key); ok && ek.Default != "" && ek.Default == v {
 		return true
 	}
 	for _, info := range r.Components() {
@@ -147,35 +158,55 @@ func (r *Registry) KeyDefault(key, v string) bool {
 	return false
 }
 
-// NotReading says why no component of strategy s reads the strategy key
-// (a parameter some component of r declares), or "" when one does: "its
-// trigger \"count\" does not read trigger.budget". uses are the
-// strategy's components of the kinds that declare key, with their
-// parameters, sorted by kind and name. A strategy whose trigger is never
-// (without the categorical rule) reads no key of the components that act
-// only in deferred mode (search, warm set, directory, injection), whatever
-// they are: then uses is nil. A key no component of r declares
-// is taken to be read by every strategy; so is any key when one of those
-// components is not registered in r (the run reports the unknown name).
+// NotReading says why strategy s does not read the strategy key, or ""
+// when it does: "its trigger \"count\" does not read trigger.budget". For
+// a key some component of r declares, uses are the strategy's components
+// of the kinds that declare key, with their parameters, sorted by kind and
+// name. A strategy that never loads a tool (trigger never without the
+// categorical rule, discovery not lazy) reads no key of the components
+// that act only when one is loaded (search, warm set, directory,
+// injection), whatever they are: then uses is nil. For a key the engine
+// reads itself (EngineKeys) the engine's rule decides, and uses is nil. A
+// key neither declares is taken to be read by every strategy; so is a
+// declared key when one of the strategy's components of a declaring kind
+// is not registered in r (the run reports the unknown name).
 func (r *Registry) NotReading(s Strategy, key string) (why string, uses []Info) {
+	why, _, uses = r.notReading(s, key)
+	return why, uses
+}
+
+// UnreadFix says what would make strategy s read the key, when
+// NotReading says it does not and names none of its components: "give the
+// strategy a trigger that turns deferred mode on".
+func (r *Registry) UnreadFix(s Strategy, key string) string {
+	_, fix, _ := r.notReading(s, key)
+	return fix
+}
+
+func (r *Registry) notReading(s Strategy, key string) (why, fix string, uses []Info) {
+	s.Normalize()
+	if ek, ok := engineKey(key); ok {
+		why, fix = ek.unread(key, s)
+		return why, fix, nil
+	}
 	declares := r.declaring(key)
 	if len(declares) == 0 {
-		return "", nil
+		return "", "", nil
 	}
-	s.Normalize()
-	deferredOff := s.Trigger.Mode == TriggerNever && !s.Trigger.Categorical
-	if key == engineReadsAlwaysDefer && !deferredOff {
-		return "", nil
+	never := neverLoads(s)
+	if key == engineReadsAlwaysDefer && !never {
+		return "", "", nil
 	}
-	if deferredOff && onlyInDeferredMode(declares) {
-		return fmt.Sprintf("its trigger %q never turns deferred mode on, and %s is read only in deferred mode (by the search, the warm set, the directory or the injection of loaded schemas)", TriggerNever, key), nil
+	if never && onlyInDeferredMode(declares) {
+		why, fix = neverLoadsWhy(key)
+		return why, fix, nil
 	}
 	used := s.Components()
 	for kind := range declares {
 		for _, name := range used[kind] {
 			e, ok := r.lookup(kind, name)
 			if !ok || declares[kind][name] {
-				return "", nil
+				return "", "", nil
 			}
 			info := e.info
 			info.Params = slices.Clone(info.Params)
@@ -189,5 +220,5 @@ func (r *Registry) NotReading(s Strategy, key string) (why string, uses []Info) 
 	for i, u := range uses {
 		names[i] = fmt.Sprintf("%s %q", u.Kind, u.Name)
 	}
-	return fmt.Sprintf("its %s does not read %s", strings.Join(names, ", "), key), uses
+	return fmt.Sprintf("its %s does not read %s", strings.Join(names, ", "), key), "choose a component that reads it", uses
 }

@@ -7,12 +7,14 @@ import (
 
 	"github.com/defersim/defersim/component"
 	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/sim"
 )
 
 // TestComponentsListsEveryKind pins that `defersim components --format
 // json` (and its alias --json) lists every kind of component, every entry
 // of the default registry (importers included), each with a description
-// and fully described parameters, and that the text form names them all.
+// and fully described parameters, and that the text form names them all
+// and ends with the strategy keys the engine reads itself (sim.EngineKeys).
 func TestComponentsListsEveryKind(t *testing.T) {
 	out, code := runCLI(t, "components", "--format", "json")
 	if code != 0 {
@@ -56,6 +58,16 @@ func TestComponentsListsEveryKind(t *testing.T) {
 	for _, in := range want {
 		if !strings.Contains(text, string(in.Kind)+"\n") || !strings.Contains(text, "  "+in.Name+" ") {
 			t.Errorf("text listing lacks %s %s", in.Kind, in.Name)
+		}
+	}
+	// The strategy keys no component declares follow, each with its readers.
+	_, engine, ok := strings.Cut(text, "\nstrategy keys the engine reads")
+	if !ok {
+		t.Fatalf("text listing lacks the engine's strategy keys:\n%s", text)
+	}
+	for _, k := range sim.EngineKeys() {
+		if !strings.Contains(engine, "  "+k.Name+" ") || !strings.Contains(engine, "read by "+k.Readers) {
+			t.Errorf("text listing lacks engine key %s or its readers", k.Name)
 		}
 	}
 }

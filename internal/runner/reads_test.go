@@ -10,7 +10,10 @@ import (
 // the key, its value, the components selected and what they read (these
 // ran clean, exit 0, changing nothing: search.k under exact select,
 // trigger.budget under a count trigger, search and warm-set keys under the
-// never trigger, which never turns deferred mode on, …); while zero and default values
+// never trigger, which never turns deferred mode on, …), keys no component
+// declares that the engine reads itself included (search.mode or
+// never_defer under the never trigger, warm.eviction on a warm set without
+// a cap); while zero and default values
 // (recommend's snippet writes count: 0, percent: 0 under mode tokens),
 // keys a preset or base brings, and keys a component reads stay accepted.
 func TestScenarioKeysNoComponentReads(t *testing.T) {
@@ -42,6 +45,19 @@ func TestScenarioKeysNoComponentReads(t *testing.T) {
 		{"matrix mapping value", "strategies: [eager]\nmatrix:\n  base: claude-code-default\n  name: \"cc-{trigger}\"\n  vary:\n    trigger: [{mode: count, count: 30}, {mode: count, budget: 100}]\n",
 			[]string{`matrix.vary.trigger[1].budget: matrix combination "cc-2" sets trigger.budget to 100`}},
 
+		{"engine keys under never", "strategies:\n  - {name: e, base: eager, search: {mode: bm25}, injection: inline, never_defer: [web_search], warm: {key: fingerprint}}\n",
+			[]string{`strategies[0].search.mode: strategy "e" sets search.mode to bm25, which changes nothing: its trigger "never" never turns deferred mode on`,
+				`strategy "e" sets injection to inline`, `strategy "e" sets never_defer to [web_search]`, `strategy "e" sets warm.key to fingerprint`,
+				"give the strategy a trigger that turns deferred mode on"}},
+		{"eviction without a cap", "strategies:\n  - {name: c, base: claude-code-default, warm: {eviction: lru}}\n",
+			[]string{`strategies[0].warm.eviction: strategy "c" sets warm.eviction to lru, which changes nothing: its warm set has no cap`, "(remove it, or set warm.max_tools or warm.max_tokens)"}},
+		{"keying of a disabled warm set", "strategies:\n  - {name: d, base: claude-code-default, warm: {disabled: true, key: fingerprint}}\n",
+			[]string{`strategies[0].warm.key: strategy "d" sets warm.key to fingerprint, which changes nothing: its warm set is disabled`, "(remove it, or remove warm.disabled)"}},
+
+		{"search keys under never with lazy discovery", "strategies:\n  - {name: l, base: eager, discovery: lazy, search: {mode: bm25, k: 9}, injection: inline, never_defer: [web_search], warm: {max_tools: 3, eviction: lru}}\n", nil},
+		{"engine keys' defaults written", "strategies:\n  - {name: e, base: eager, scope: mcp, injection: tools-array, search: {mode: select}, warm: {key: name, eviction: lrl, disabled: false}, rejected: retry, directory: {format: names, notice: false}, transport: eager, discovery: eager}\n", nil},
+		{"eviction of a capped warm set, keying of an enabled one", "strategies:\n  - {name: c, base: claude-code-default, warm: {eviction: lru, max_tools: 4, key: fingerprint}}\n", nil},
+		{"loading layers under never", "strategies:\n  - {name: e, base: eager, transport: lazy, discovery: cached, cache_layout: current-user}\n", nil},
 		{"recommend's trigger block, mode tokens", "strategies:\n  - {name: r, base: claude-code-default, trigger: {mode: tokens, count: 0, budget: 1500, counter: bytes/3.5, percent: 0, categorical: false}, scope: mcp, never_defer: [], always_defer: [screenshot]}\n", nil},
 		{"recommend's trigger block, mode always", "strategies:\n  - {name: r, base: claude-code-default, trigger: {mode: always, count: 0, budget: 0, counter: bytes/3.5, percent: 0, categorical: false}, scope: always-defer-only, always_defer: [screenshot]}\n", nil},
 		{"defaults written", "strategies:\n  - {name: s, trigger: {mode: count, count: 3}, search: {mode: select, k: 5, keyword_retries: 0}, directory: {format: names, desc_chars: 80}, echo_schema: false}\n", nil},
