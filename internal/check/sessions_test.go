@@ -15,9 +15,11 @@ import (
 // compared as independent samples, not paired (same traces and seed once
 // made them "paired" and the sample difference a regression, exit 1).
 func TestShardAgainstWholeRun(t *testing.T) {
-	d := map[string]report.Distribution{"cost_usd": dist(1, 0.9, 1.1)}
 	run := func(replayed, read, skipped int64) *report.Results {
-		r := results("f", map[string]map[string]report.Distribution{"a": d})
+		d := dist(1, 0.9, 1.1)
+		d.Count, d.Min, d.Max = int(replayed), 0, 3
+		r := results("f", map[string]map[string]report.Distribution{"a": {"cost_usd": d}})
+		r.Metrics = []sim.Metric{{Name: "cost_usd", LowerIsBetter: true}}
 		r.Run.Inputs = []sim.Input{{Kind: "trace", Path: "t.jsonl", SHA256: "aa"}}
 		r.Sessions = int(replayed)
 		r.Run.Counts = sim.Counts{SessionsRead: read, SessionsReplayed: replayed, SessionsSkipped: skipped}
