@@ -45,12 +45,12 @@ func TestBadResultsCorpus(t *testing.T) {
 		}, want: "read results FILE: not a results file: invalid character '[' exceeded max depth"},
 		{name: "1,200 strategies (more than a scenario may have)", gen: func() string {
 			var b strings.Builder
-			b.WriteString(`{"schema_version": 1, "sessions": 2, "strategies": [`)
+			b.WriteString(`{"schema_version": 1, "sessions": 2, "metrics": [{"name": "cost_usd"}], "strategies": [`)
 			for i := range 1200 {
 				if i > 0 {
 					b.WriteString(",")
 				}
-				fmt.Fprintf(&b, `{"name": "s%d", "baseline": %v, "metrics": {"cost_usd": {"count": 2, "mean": %d}}}`, i, i == 0, i)
+				fmt.Fprintf(&b, `{"name": "s%d", "baseline": %v, "metrics": {"cost_usd": {"count": 2, "mean": %d, "min": 0, "max": 2400}}}`, i, i == 0, i)
 			}
 			b.WriteString("]}")
 			return b.String()

@@ -116,7 +116,7 @@ func (r *Results) check() error {
 			}
 		}
 	}
-	return nil
+	return r.consistent()
 }
 
 // invalidUTF8At returns the offset of the first byte of data that does not

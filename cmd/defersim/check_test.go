@@ -11,11 +11,18 @@ import (
 )
 
 func checkResults(fp string, cost float64) *report.Results {
-	d := report.Distribution{Count: 50, Mean: cost, P50: cost, P95: 2 * cost,
+	d := report.Distribution{Count: 50, Mean: cost, P50: cost, P95: 2 * cost, P90: 2 * cost, P99: 2 * cost, Max: 3 * cost,
 		MeanCI: &report.Interval{Low: 0.9 * cost, High: 1.1 * cost}}
+	// Every metric of the table, as a results file has them: 0 but cost.
+	ms := map[string]report.Distribution{"cost_usd": d}
+	for _, m := range sim.Metrics {
+		if m.Name != "cost_usd" {
+			ms[m.Name] = report.Distribution{Count: 50}
+		}
+	}
 	return &report.Results{SchemaVersion: report.SchemaVersion, Metrics: sim.Metrics[:], Sessions: 50,
 		Run:        sim.RunInfo{Scenario: "s", ScenarioFingerprint: fp, Seed: 1, Baseline: "eager"},
-		Strategies: []report.StrategyResult{{Name: "eager", Baseline: true, Metrics: map[string]report.Distribution{"cost_usd": d}}}}
+		Strategies: []report.StrategyResult{{Name: "eager", Baseline: true, Metrics: ms}}}
 }
 
 func TestCheckCmdExitStatus(t *testing.T) {

@@ -80,6 +80,10 @@ directory -o.`,
 		if out == cliout.Stdio {
 			return exitError{code: 2, msg: "-o names the directory for plan.json and the growth runs; print the plan with --format instead"}
 		}
+		if perMonth == 0 {
+			// Project reads 0 as its default (30): given, it is a mistake.
+			return exitError{code: 2, msg: "--days-per-month 0: want a positive number"}
+		}
 		res, err := readResultsArg(cmd, args[0])
 		if err != nil {
 			return err
@@ -87,6 +91,14 @@ directory -o.`,
 		proj, err := plan.Project(res, plan.Options{SessionsPerDay: perDay, DaysPerMonth: perMonth})
 		if err != nil {
 			return err
+		}
+		if *format != cliout.Text {
+			// The text and Markdown plans print them; JSON holds them
+			// in projection.warnings; say them where CSV cannot. Like
+			// input warnings, --quiet does not silence them.
+			for _, w := range proj.Warnings {
+				fmt.Fprintf(cmd.ErrOrStderr(), "defersim: warning: %s\n", w)
+			}
 		}
 		doc := planDoc{Projection: proj, margin: margin}
 		guard := outguard.New(args[0], scenario, growthFrom)

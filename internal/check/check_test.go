@@ -68,6 +68,26 @@ func TestCompareMissingMetric(t *testing.T) {
 	}
 }
 
+// TestVerdictCountsMissingChecks pins that the verdict line says how many
+// checks were not made because a file lacks the metric (a baseline of an
+// earlier build): it said "no regression: 144 checks" with every one of
+// them missing.
+func TestVerdictCountsMissingChecks(t *testing.T) {
+	tests := []struct {
+		sum  Summary
+		want string
+	}{
+		{Summary{Rows: 3}, "no regression: 3 checks (0 within noise, 0 improved)"},
+		{Summary{Rows: 3, Missing: 3}, "no regression: 3 checks (0 within noise, 0 improved; 3 of them not made: the metric is absent from a file)"},
+		{Summary{Rows: 3, Regressions: 1, Missing: 1}, "REGRESSION: 1 of 3 checks regressed (0 within noise, 0 improved; 1 of them not made: the metric is absent from a file)"},
+	}
+	for _, tc := range tests {
+		if got := (&Report{Summary: tc.sum}).Verdict(); got != tc.want {
+			t.Errorf("Verdict(%+v) = %q, want %q", tc.sum, got, tc.want)
+		}
+	}
+}
+
 func TestComparable(t *testing.T) {
 	d := map[string]report.Distribution{"cost_usd": dist(1, 1, 1)}
 	two := map[string]map[string]report.Distribution{"a": d, "b": d}

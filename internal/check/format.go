@@ -28,10 +28,16 @@ type Report struct {
 // Verdict is the one-line outcome.
 func (r *Report) Verdict() string {
 	s := r.Summary
-	if s.Regressions > 0 {
-		return fmt.Sprintf("REGRESSION: %d of %d checks regressed (%d within noise, %d improved)", s.Regressions, s.Rows, s.WithinNoise, s.Improved)
+	missing := ""
+	if s.Missing > 0 {
+		// A check one file has no metric for was not made: say so in
+		// the line a CI log shows, not only in the table.
+		missing = fmt.Sprintf("; %d of them not made: the metric is absent from a file", s.Missing)
 	}
-	return fmt.Sprintf("no regression: %d checks (%d within noise, %d improved)", s.Rows, s.WithinNoise, s.Improved)
+	if s.Regressions > 0 {
+		return fmt.Sprintf("REGRESSION: %d of %d checks regressed (%d within noise, %d improved%s)", s.Regressions, s.Rows, s.WithinNoise, s.Improved, missing)
+	}
+	return fmt.Sprintf("no regression: %d checks (%d within noise, %d improved%s)", s.Rows, s.WithinNoise, s.Improved, missing)
 }
 
 // WriteText prints the verdict, the table (every row with all, else the

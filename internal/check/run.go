@@ -47,14 +47,22 @@ func Run(cfg Config) (*Report, error) {
 	if base.Run.ScenarioFingerprint != cur.Run.ScenarioFingerprint {
 		rep.Notes = append(rep.Notes, "policy change allowed: "+strings.Join(scenarioDifferences(base, cur), ", "))
 	}
-	if cfg.Allow.Traces && inputDiff(base, cur, "trace") != "" {
+	sameTraces := inputDiff(base, cur, "trace") == ""
+	sameSessions := sameTraces && sessionSetDiff(base, cur) == ""
+	switch {
+	case cfg.Allow.Traces && !sameTraces:
 		rep.Notes = append(rep.Notes, "different trace files allowed: the runs replay different sessions")
+	case cfg.Allow.Traces && !sameSessions:
+		rep.Notes = append(rep.Notes, "different session sets allowed: "+sessionSetDiff(base, cur))
+	case sameSessions && partial(base):
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("both runs replayed %d of the %d sessions they read (a shard's share each): "+
+			"the comparison is paired only if it is the same shard of each run", base.Sessions, base.Run.Counts.SessionsRead))
 	}
 	noise := cfg.Noise
 	switch noise {
 	case "", NoiseAuto:
 		noise = NoiseCI
-		if inputDiff(base, cur, "trace") == "" && base.Run.Seed == cur.Run.Seed {
+		if sameSessions && base.Run.Seed == cur.Run.Seed {
 			noise = NoisePaired
 		}
 	case NoiseCI, NoisePaired:

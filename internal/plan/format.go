@@ -17,6 +17,9 @@ func WriteProjection(w io.Writer, p *Projection) error {
 	if p.SmallSample {
 		fmt.Fprintln(w, "warning: small sample — fewer than 30 sessions replayed; intervals are wide and may be unreliable")
 	}
+	for _, warn := range p.Warnings {
+		fmt.Fprintln(w, "warning: "+warn)
+	}
 	if p.Prices != nil {
 		fmt.Fprintf(w, "prices (%s, USD per million tokens): input %s, cache write %s, cache read %s, output %s\n",
 			p.Prices.Model, price(p.Prices.Input), price(p.Prices.CacheWrite), price(p.Prices.CacheRead), price(p.Prices.Output))

@@ -23,12 +23,13 @@ func TestProject(t *testing.T) {
 	res := &report.Results{Sessions: 100, Run: sim.RunInfo{Scenario: "s"},
 		Prices: &report.Prices{Input: 3, CacheWrite: 3.75, CacheRead: 0.3, Output: 15},
 		Strategies: []report.StrategyResult{{Name: "a", Metrics: map[string]report.Distribution{
-			"cost_usd":           {Count: 100, Mean: 0.5, MeanCI: &report.Interval{Low: 0.4, High: 0.6}},
-			"input_tokens":       {Count: 100, Mean: 1000, MeanCI: &report.Interval{Low: 900, High: 1100}},
-			"cache_write_tokens": {Count: 100, Mean: 200, StdDev: 50, Min: 0},
-			"cache_read_tokens":  {Count: 100, Mean: 800, StdDev: 0},
-			"output_tokens":      {Count: 1, Mean: 10},
-			"first_reply_ms":     {Count: 100, P50: 2000, P95: 9000, P95CI: &report.Interval{Low: 8000, High: 9500}},
+			"cost_usd":              {Count: 100, Mean: 0.5, MeanCI: &report.Interval{Low: 0.4, High: 0.6}},
+			"input_tokens":          {Count: 100, Mean: 1000, MeanCI: &report.Interval{Low: 900, High: 1100}},
+			"cache_write_tokens":    {Count: 100, Mean: 200, StdDev: 50, Min: 0},
+			"cache_read_tokens":     {Count: 100, Mean: 800, StdDev: 0},
+			"output_tokens":         {Count: 1, Mean: 10},
+			"first_reply_ms":        {Count: 100, P50: 2000, P95: 9000, P95CI: &report.Interval{Low: 8000, High: 9500}},
+			"uncached_input_tokens": {Count: 100}, "session_ms": {Count: 100}, "extra_round_trips": {Count: 100},
 		}}}}
 	p, err := Project(res, Options{SessionsPerDay: 1000})
 	if err != nil {
@@ -56,6 +57,13 @@ func TestProject(t *testing.T) {
 		if _, err := Project(res, Options{SessionsPerDay: bad}); err == nil {
 			t.Errorf("sessions per day %v accepted", bad)
 		}
+	}
+	// A results file without a metric the projection reads (a hand-made
+	// one: a metric missing from the table and every strategy) was
+	// projected as $0 or 0 tokens a day; it is refused, naming it.
+	delete(res.Strategies[0].Metrics, "extra_round_trips")
+	if _, err := Project(res, Options{SessionsPerDay: 1000}); err == nil || !strings.Contains(err.Error(), `strategy "a" has no metric extra_round_trips`) {
+		t.Errorf("results without extra_round_trips: err %v", err)
 	}
 }
 

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/defersim/defersim/report"
 )
@@ -37,6 +38,10 @@ var tokenKinds = []struct{ Name, Metric string }{
 	{"cache read", "cache_read_tokens"},
 	{"output", "output_tokens"},
 }
+
+// projected are the metrics Project reads.
+var projected = []string{"cost_usd", "input_tokens", "uncached_input_tokens", "cache_write_tokens", "cache_read_tokens",
+	"output_tokens", "first_reply_ms", "session_ms", "extra_round_trips"}
 
 // StrategyPlan is one strategy's projection.
 type StrategyPlan struct {
@@ -73,6 +78,9 @@ type Projection struct {
 	DaysPerMonth   float64        `json:"days_per_month"`
 	Prices         *report.Prices `json:"prices,omitempty"`
 	Strategies     []StrategyPlan `json:"strategies"`
+	// Warnings say what in the results makes them a doubtful basis for a
+	// projection (resultsWarnings); absent for a clean, whole run.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Project projects every strategy of res to opt.SessionsPerDay sessions a
@@ -90,9 +98,16 @@ func Project(res *report.Results, opt Options) (*Projection, error) {
 	if !(opt.DaysPerMonth > 0) {
 		return nil, fmt.Errorf("days per month %v: want a positive number", opt.DaysPerMonth)
 	}
+	for _, s := range res.Strategies {
+		for _, m := range projected {
+			if _, ok := s.Metrics[m]; !ok {
+				return nil, fmt.Errorf("results: strategy %q has no metric %s, which the projection needs (%s)", s.Name, m, strings.Join(projected, ", "))
+			}
+		}
+	}
 	n := opt.SessionsPerDay
 	p := &Projection{Scenario: res.Run.Scenario, Sessions: res.Sessions, SmallSample: res.SmallSample,
-		SessionsPerDay: n, DaysPerMonth: opt.DaysPerMonth, Prices: res.Prices}
+		SessionsPerDay: n, DaysPerMonth: opt.DaysPerMonth, Prices: res.Prices, Warnings: resultsWarnings(res)}
 	for _, s := range res.Strategies {
 		sp := StrategyPlan{Strategy: s.Name}
 		for _, k := range tokenKinds {

@@ -1,0 +1,31 @@
+package plan
+
+import (
+	"fmt"
+
+	"github.com/defersim/defersim/report"
+)
+
+// resultsWarnings says what in res makes its per-session means a doubtful
+// basis for a fleet's: calls the run replayed although more of them than
+// its limit did not resolve against the catalogs (--allow-unresolved),
+// sessions that failed to replay, a shard's share of the sessions read.
+// Nil for the results of a clean, whole run.
+func resultsWarnings(res *report.Results) []string {
+	var out []string
+	c := res.Run.Counts
+	if r := res.Run.Resolution; r != nil && r.Calls > 0 && r.UnresolvedShare > r.MaxUnresolvedShare {
+		out = append(out, fmt.Sprintf("%.1f%% of the traces' tool calls (%d of %d) did not resolve against the run's catalogs, "+
+			"more than its limit of %.1f%% (replayed with --allow-unresolved): the replay left those tools out of every prompt, search and load, so the projection does not count what they cost",
+			100*r.UnresolvedShare, r.Unresolved, r.Calls, 100*r.MaxUnresolvedShare))
+	}
+	if c.SessionsSkipped > 0 {
+		out = append(out, fmt.Sprintf("%d of the %d sessions read failed to replay and were skipped: the projection is of the others",
+			c.SessionsSkipped, c.SessionsRead))
+	}
+	if c.SessionsReplayed+c.SessionsSkipped < c.SessionsRead {
+		out = append(out, fmt.Sprintf("the results are of a shard: %d of the %d sessions read (run --shard); merge the shards (defersim merge) to project the whole run",
+			c.SessionsReplayed, c.SessionsRead))
+	}
+	return out
+}

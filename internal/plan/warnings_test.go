@@ -1,0 +1,71 @@
+package plan
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/defersim/defersim/report"
+	"github.com/defersim/defersim/sim"
+)
+
+// TestProjectWarnsOnDoubtfulResults pins that a projection from results
+// whose run replayed far more unresolved calls than its limit
+// (--allow-unresolved), skipped sessions, or replayed a shard's share says
+// so in projection.warnings and in the text and Markdown plans: plan
+// printed "$79/day" from a run whose catalogs resolved 11% of the calls,
+// with no word, and projected a shard as if it were the run.
+func TestProjectWarnsOnDoubtfulResults(t *testing.T) {
+	unres := func(share, limit float64) *sim.ResolutionInfo {
+		return &sim.ResolutionInfo{Resolution: sim.Resolution{Calls: 1000}, Unresolved: int64(share * 1000),
+			UnresolvedShare: share, MaxUnresolvedShare: limit, AllowUnresolved: share > limit}
+	}
+	tests := []struct {
+		name   string
+		counts sim.Counts
+		res    *sim.ResolutionInfo
+		want   []string // substrings, one per warning; nil = none
+	}{
+		{"whole clean run", sim.Counts{SessionsRead: 100, SessionsReplayed: 100}, unres(0, 0.01), nil},
+		{"unresolved within the limit", sim.Counts{SessionsRead: 100, SessionsReplayed: 100}, unres(0.005, 0.01), nil},
+		{"results of an earlier build", sim.Counts{SessionsRead: 100, SessionsReplayed: 100}, nil, nil},
+		{"unresolved allowed past the limit", sim.Counts{SessionsRead: 100, SessionsReplayed: 100}, unres(0.887, 0.01),
+			[]string{"88.7% of the traces' tool calls (887 of 1000) did not resolve against the run's catalogs, more than its limit of 1.0%"}},
+		{"skipped sessions", sim.Counts{SessionsRead: 100, SessionsReplayed: 97, SessionsSkipped: 3}, nil,
+			[]string{"3 of the 100 sessions read failed to replay"}},
+		{"a shard", sim.Counts{SessionsRead: 100, SessionsReplayed: 51}, nil,
+			[]string{"the results are of a shard: 51 of the 100 sessions read"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ms := map[string]report.Distribution{}
+			for _, m := range projected {
+				ms[m] = report.Distribution{Count: int(tc.counts.SessionsReplayed)}
+			}
+			res := &report.Results{Sessions: int(tc.counts.SessionsReplayed),
+				Run:        sim.RunInfo{Scenario: "s", Counts: tc.counts, Resolution: tc.res},
+				Strategies: []report.StrategyResult{{Name: "a", Metrics: ms}}}
+			p, err := Project(res, Options{SessionsPerDay: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(p.Warnings) != len(tc.want) {
+				t.Fatalf("warnings %q, want %d", p.Warnings, len(tc.want))
+			}
+			var text, md strings.Builder
+			if err := WriteProjection(&text, p); err != nil {
+				t.Fatal(err)
+			}
+			if err := WriteProjectionMarkdown(&md, p); err != nil {
+				t.Fatal(err)
+			}
+			for i, w := range tc.want {
+				if !strings.Contains(p.Warnings[i], w) {
+					t.Errorf("warning %q, want %q", p.Warnings[i], w)
+				}
+				if !strings.Contains(text.String(), "warning: "+p.Warnings[i]) || !strings.Contains(md.String(), "> **Warning:**") {
+					t.Errorf("warning %q not in the text or Markdown plan:\n%s\n%s", w, text.String(), md.String())
+				}
+			}
+		})
+	}
+}
