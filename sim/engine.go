@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -39,6 +40,10 @@ type Config struct {
 	// FidelityStrategy names the strategy whose requests are compared with
 	// recorded usage ("" = the first strategy whose trigger is never).
 	FidelityStrategy string
+	// MoreFidelity names more strategies whose requests are compared, each
+	// into pairs of its own: a run's views (RunOptions.Views) each take
+	// their fidelity strategy's.
+	MoreFidelity []string
 	// Content counts prompt tokens (nil: the registry's counter named
 	// Params.Tokenizer).
 	Content tokens.Counter
@@ -63,6 +68,7 @@ type Engine struct {
 	validator  ArgValidator
 	renameMemo renameMemo // properties renamed between two definitions (validate.go)
 	fidelity   int        // strategy index, -1 none
+	fidel      []bool     // by strategy: its fidelity pairs are kept (fidelity and MoreFidelity)
 	upgrades   []Upgrade
 	domains    Domains
 	// flags[s][tool id] caches per-strategy facts about each tool.
@@ -164,6 +170,17 @@ func NewEngine(cfg Config) (*Engine, error) {
 			break
 		}
 	}
+	e.fidel = make([]bool, len(cfg.Strategies))
+	if e.fidelity >= 0 {
+		e.fidel[e.fidelity] = true
+	}
+	for _, name := range cfg.MoreFidelity {
+		i := slices.IndexFunc(cfg.Strategies, func(s Strategy) bool { return s.Name == name })
+		if i < 0 {
+			return nil, fmt.Errorf("fidelity strategy %q is not among the strategies", name)
+		}
+		e.fidel[i] = true
+	}
 	return e, nil
 }
 
@@ -254,6 +271,11 @@ func (e *Engine) FidelityStrategy() string {
 		return ""
 	}
 	return e.strategies[e.fidelity].Name
+}
+
+// keepsFidelity says whether strategy si's fidelity pairs are kept.
+func (e *Engine) keepsFidelity(si int) bool {
+	return si == e.fidelity || (si < len(e.fidel) && e.fidel[si])
 }
 
 // Tools returns how many distinct tool schemas the engine counted.

@@ -11,7 +11,25 @@ type resultBufs struct {
 	perReq [][]RequestTokens // cut from reqs
 	reqs   []RequestTokens   // every strategy's requests, in order
 	ends   []int             // ends[s]: end of strategy s's requests in reqs
-	fid    []FidelityPair
+	fid    []FidelityPair    // every fidelity strategy's pairs, in order
+	// fidEnds[s]: end of strategy s's pairs in fid
+	fidEnds []int
+}
+
+// fidelity returns strategy si's fidelity pairs (nil for si < 0).
+func (b *resultBufs) fidelity(si int) []FidelityPair {
+	if si < 0 {
+		return nil
+	}
+	start := 0
+	if si > 0 {
+		start = b.fidEnds[si-1]
+	}
+	end := b.fidEnds[si]
+	if start == end {
+		return nil
+	}
+	return b.fid[start:end:end]
 }
 
 // size readies b for a session of S strategies and returns its values.
@@ -22,8 +40,9 @@ func (b *resultBufs) size(S int) [][NumMetrics]float64 {
 		b.values = make([][NumMetrics]float64, S)
 		b.perReq = make([][]RequestTokens, S)
 		b.ends = make([]int, S)
+		b.fidEnds = make([]int, S)
 	}
-	b.values, b.perReq, b.ends = b.values[:S], b.perReq[:S], b.ends[:S]
+	b.values, b.perReq, b.ends, b.fidEnds = b.values[:S], b.perReq[:S], b.ends[:S], b.fidEnds[:S]
 	clear(b.perReq)
 	b.fid = b.fid[:0]
 	return b.values

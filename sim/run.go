@@ -38,6 +38,10 @@ type RunOptions struct {
 	// concurrently with changes to it). An error stops the run.
 	Checkpoint      func(*RunState) error
 	CheckpointEvery int
+	// Views, when set, file the sessions under the views' strategies
+	// instead of the engine's (RunResult.Views, one per view; no Resume or
+	// Checkpoint, and Summary is unused).
+	Views []View
 }
 
 // RunResult is the outcome of a run: outcomes aligned by session, fidelity
@@ -55,6 +59,9 @@ type RunResult struct {
 	// Resolution says how the replayed sessions' inputs resolved against
 	// the catalogs (a copy of State.Resolution).
 	Resolution Resolution
+	// Views are the results of opt.Views, in order (the run's own fields
+	// are then the first view's).
+	Views []*RunResult
 	// State is the accumulated state of the run (for checkpoints, resume and
 	// shard merges). After an interruption it covers the sessions before
 	// State.Next.
@@ -131,13 +138,26 @@ func (e *Engine) run(parent context.Context, sessions iter.Seq2[input, error], o
 		workers = runtime.GOMAXPROCS(0)
 	}
 	state := opt.Resume
-	if state == nil {
+	var cols []*collector
+	switch {
+	case len(opt.Views) > 0:
+		var err error
+		if cols, err = e.viewCollectors(opt); err != nil {
+			return nil, err
+		}
+		state = cols[0].st
+	case state == nil:
 		var err error
 		if state, err = NewRunState(e.strategies, opt.Summary); err != nil {
 			return nil, err
 		}
-	} else if err := state.Check(e.strategies, opt.Summary); err != nil {
-		return nil, fmt.Errorf("resume: %w", err)
+	default:
+		if err := state.Check(e.strategies, opt.Summary); err != nil {
+			return nil, fmt.Errorf("resume: %w", err)
+		}
+	}
+	if cols == nil {
+		cols = []*collector{{st: state, strategies: e.strategies}}
 	}
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
@@ -214,9 +234,13 @@ func (e *Engine) run(parent context.Context, sessions iter.Seq2[input, error], o
 			}
 			delete(pending, next)
 			next++
-			state.Next = r.idx + 1
+			for _, c := range cols {
+				c.st.Next = r.idx + 1
+			}
 			if r.err != nil {
-				state.fail(r.idx, fmt.Sprintf("session %s: %v", r.id, r.err))
+				for _, c := range cols {
+					c.st.fail(r.idx, fmt.Sprintf("session %s: %v", r.id, r.err))
+				}
 				if opt.Strict && firstErr == nil {
 					firstErr = fmt.Errorf("session %s: %w", r.id, r.err)
 					cancel()
@@ -224,7 +248,9 @@ func (e *Engine) run(parent context.Context, sessions iter.Seq2[input, error], o
 				free.put(r.bufs)
 				continue
 			}
-			state.add(&r)
+			for _, c := range cols {
+				c.add(&r)
+			}
 			free.put(r.bufs) // add keeps nothing of r's slices
 			if opt.Progress != nil {
 				opt.Progress(state.Replayed)
@@ -243,17 +269,22 @@ func (e *Engine) run(parent context.Context, sessions iter.Seq2[input, error], o
 	<-produced
 	var interrupted error
 	if finished && readErr == nil && next == dispatched {
-		state.Next = max(state.Next, read) // every session was handled
+		for _, c := range cols {
+			c.st.Next = max(c.st.Next, read) // every session was handled
+		}
 	} else {
 		interrupted = parent.Err()
 	}
-	out := &RunResult{Outcomes: state.Outcomes(e.strategies), Fidelity: state.Fidelity(), State: state,
-		Failures: state.FailureMessages()}
-	out.Counts.SessionsRead = read
-	out.Counts.SessionsReplayed = state.Replayed
-	out.Counts.SessionsSkipped = state.Skipped
-	out.Counts.StepsRemoved = state.StepsRemoved
-	out.Resolution = state.Resolution
+	var out *RunResult
+	for i, c := range cols {
+		res := c.result(read)
+		if i == 0 {
+			out = res
+		}
+		if len(opt.Views) > 0 {
+			out.Views = append(out.Views, res)
+		}
+	}
 	switch {
 	case firstErr != nil:
 		return out, firstErr
@@ -313,19 +344,21 @@ func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
 	oc := &r.outcome
 	// Every strategy's requests are gathered in one buffer, then cut up.
 	reqs := b.reqs[:0]
+	// So are the fidelity strategies' pairs (fidEnds cuts them).
+	fid := b.fid[:0]
 	for si := 0; si < S; si++ {
-		r.run(n, si, oc, si == e.fidelity)
+		r.run(n, si, oc, e.keepsFidelity(si))
 		res.values[si] = oc.Values
 		reqs = append(reqs, filedRequests(oc.PerRequest)...)
 		b.ends[si] = len(reqs)
-		if si == e.fidelity {
-			// The pairs go in b; the replayer takes b's old buffer (which
-			// put cleared) instead of the pairs being copied.
-			res.fid, r.fid = r.fid, b.fid[:0]
-			b.fid = res.fid
+		if e.keepsFidelity(si) {
+			fid = append(fid, r.fid...)
 		}
+		b.fidEnds[si] = len(fid)
 	}
 	r.endSession()
+	b.fid = fid
+	res.fid = b.fidelity(e.fidelity)
 	b.reqs = reqs
 	res.perReq = b.perReq
 	start := 0
@@ -367,7 +400,7 @@ func (e *Engine) ReplayNeed(n *Need) []Outcome {
 	out := make([]Outcome, len(e.strategies))
 	pn := compactNeed(n)
 	for si := range e.strategies {
-		r.run(pn, si, &out[si], si == e.fidelity)
+		r.run(pn, si, &out[si], e.keepsFidelity(si))
 		out[si].PerRequest = append([]RequestTokens(nil), out[si].PerRequest...)
 	}
 	return out

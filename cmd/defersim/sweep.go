@@ -35,14 +35,15 @@ func newSweepCmd() *cobra.Command {
 	)
 	c := &cobra.Command{
 		Use:   "sweep [SCENARIO.yaml] --param PATH=FROM:TO:STEP",
-		Short: "Replay a scenario once per value of a numeric parameter and plot the metrics against it",
-		Long: `sweep replays the scenario (default: the embedded default) once per value of
+		Short: "Replay a scenario at each value of a numeric parameter and plot the metrics against it",
+		Long: `sweep replays the scenario (default: the embedded default) at each value of
 one numeric parameter and writes OUT/PATH=VALUE/results.json for each, a
 table of cost and first reply per value and strategy, and the sweep plot
 of each --metrics metric (one line per strategy, 95% intervals).
 
 PATH is params.KEY, model.KEY[.KEY] or strategy.KEY[.KEY] (set on every
-strategy it is valid for), e.g. strategy.warm.max_tools=2:16:2,
+strategy it is valid for; the traces are then read once for every value),
+e.g. strategy.warm.max_tools=2:16:2,
 strategy.trigger.budget=2000:16000:2000, model.latency.prefill_tps=4000:16000:4000,
 params.cold_call_prob=0:0.5:0.1. Without --param the scenario's sweep:
 block is used.

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"math"
@@ -17,102 +18,6 @@ import (
 	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
 )
-
-// maxSweepPoints bounds the values of one sweep.
-const maxSweepPoints = 200
-
-// SweepSpec varies one numeric scenario parameter over [From, To] by Step.
-type SweepSpec struct {
-	Param string  `json:"param"`
-	From  float64 `json:"from"`
-	To    float64 `json:"to"`
-	Step  float64 `json:"step"`
-}
-
-// ParseSweep parses PATH=FROM:TO:STEP, e.g. strategy.trigger.budget=2000:16000:2000.
-func ParseSweep(s string) (SweepSpec, error) {
-	path, rng, ok := strings.Cut(s, "=")
-	parts := strings.Split(rng, ":")
-	if !ok || path == "" || len(parts) != 3 {
-		return SweepSpec{}, fmt.Errorf("%q: want PATH=FROM:TO:STEP (e.g. strategy.trigger.budget=2000:16000:2000)", s)
-	}
-	var v [3]float64
-	for i, p := range parts {
-		x, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return SweepSpec{}, fmt.Errorf("%q: %q is not a number", s, p)
-		}
-		v[i] = x
-	}
-	sp := SweepSpec{Param: path, From: v[0], To: v[1], Step: v[2]}
-	return sp, sp.Check()
-}
-
-// Check validates the range and the parameter path.
-func (s SweepSpec) Check() error {
-	switch {
-	case !(s.Step > 0):
-		return fmt.Errorf("sweep %s: step %v must be positive", s.Param, s.Step)
-	case s.To < s.From:
-		return fmt.Errorf("sweep %s: to %v is below from %v", s.Param, s.To, s.From)
-	case (s.To-s.From)/s.Step >= maxSweepPoints:
-		return fmt.Errorf("sweep %s: more than %d values", s.Param, maxSweepPoints)
-	}
-	// The last value is To: a range whose end is off the grid would end
-	// short of it without saying so.
-	if n := (s.To - s.From) / s.Step; math.Abs(n-math.Round(n)) > 1e-6 {
-		last := s.From + math.Floor(n)*s.Step
-		return fmt.Errorf("sweep %s: to %v is not reached from %v in steps of %v (the last value would be %v): choose to %v or %v",
-			s.Param, s.To, s.From, s.Step, roundValue(last), roundValue(last), roundValue(last+s.Step))
-	}
-	fields, err := numericField(&scenarios.Scenario{Strategies: []sim.Strategy{{}}}, s.Param)
-	if err != nil {
-		return err
-	}
-	return s.checkValues(fields[0].Kind() != reflect.Float64)
-}
-
-// Values lists From, From+Step, … up to To (within rounding). Values are
-// rounded to 9 decimals where that is finer than a float64's resolution.
-func (s SweepSpec) Values() []float64 {
-	var out []float64
-	for i := 0; ; i++ {
-		v := s.From + float64(i)*s.Step
-		if v > s.To+s.Step*1e-9 || i >= maxSweepPoints {
-			break
-		}
-		out = append(out, roundValue(v))
-	}
-	return out
-}
-
-// roundValue rounds a sweep value to 9 decimals where that is finer than
-// a float64's resolution.
-func roundValue(v float64) float64 {
-	if math.Abs(v) < 1e6 {
-		v = math.Round(v*1e9) / 1e9
-	}
-	return v
-}
-
-// maxExactInt is 2^63, the first float64 above every int64.
-const maxExactInt = 9223372036854775808.0
-
-// checkValues refuses values that cannot be told apart (a step below the
-// resolution of a float64 at that magnitude) and, for an integer
-// parameter, values outside int64 (they would wrap around).
-func (s SweepSpec) checkValues(integer bool) error {
-	vs := s.Values()
-	for i, v := range vs {
-		if i > 0 && v == vs[i-1] {
-			return fmt.Errorf("sweep %s: step %v is below the resolution of a float64 at %v (the values repeat)", s.Param, s.Step, v)
-		}
-		if integer && (v >= maxExactInt || v < -maxExactInt) {
-			return fmt.Errorf("sweep %s: %v does not fit a 64-bit integer", s.Param, v)
-		}
-	}
-	return nil
-}
 
 // numericField resolves a sweep path to its numeric fields in sc: one
 // field for params.* and model.*, one per strategy for strategy.*.
@@ -251,6 +156,9 @@ type SweepConfig struct {
 	// Progress, when set, is called after each value with the number
 	// replayed so far.
 	Progress func(done int)
+	// perPoint replays a strategy.* sweep once per value, as other
+	// parameters are (the tests compare the two).
+	perPoint bool
 }
 
 // SweepResult is what a sweep produced.
@@ -283,8 +191,10 @@ type Point struct {
 	Inputs inputnotes.Notes `json:"-"`
 }
 
-// Sweep replays the scenario once per value and writes each results file,
-// then the sweep plot of every metric. A strategy.* key that no strategy
+// Sweep replays the scenario at each value and writes each results file,
+// then the sweep plot of every metric. A strategy.* sweep reads the
+// traces once for every value (runner.RunShared); its results are those
+// of one replay per value. A strategy.* key that no strategy
 // of the run reads, or that no strategy can take at any value, is an
 // error; the strategies whose outcomes no value changes are flagged, with
 // the reason where it can be derived.
@@ -384,6 +294,8 @@ func Sweep(ctx context.Context, cfg SweepConfig) (*SweepResult, error) {
 	}
 	var traces []runner.Source // every point replays the same traces
 	dirs := map[string]string{}
+	rcs := make([]runner.Config, len(values))
+	labels := make([]string, len(values))
 	for i, v := range values {
 		rc, err := runner.FromScenario(scs[i], ov, cfg.Embedded)
 		if err != nil {
@@ -404,17 +316,43 @@ func Sweep(ctx context.Context, cfg SweepConfig) (*SweepResult, error) {
 			return nil, fmt.Errorf("sweep %s: values %s and %s would share the directory %s", cfg.Spec.Param, prev, label, name)
 		}
 		dirs[name] = label
-		pt, err := runPoint(ctx, rc, filepath.Join(cfg.Dir, name), v, label)
-		if err != nil {
-			return nil, err
-		}
+		rcs[i], labels[i] = rc, label
+	}
+	add := func(i int, pt Point) {
 		pt.Notes = pointNotes[i]
 		res.Points = append(res.Points, pt)
 		if cfg.Progress != nil {
 			cfg.Progress(len(res.Points))
 		}
 	}
+	dir := func(i int) string { return filepath.Join(cfg.Dir, fileSafe(labels[i])) }
 	var err error
+	if strings.HasPrefix(cfg.Spec.Param, "strategy.") && !cfg.perPoint {
+		// Every point replays the same traces with the same inputs but
+		// its strategies: one replay serves them all (runner.RunShared).
+		err = runner.RunShared(ctx, rcs, func(i int, out *runner.Output) error {
+			pt, err := writePoint(out, dir(i), values[i], labels[i])
+			if err == nil {
+				add(i, pt)
+			}
+			return err
+		})
+		var re *runner.RunError
+		if errors.As(err, &re) {
+			err = fmt.Errorf("%s: %w", labels[re.Index], re.Err)
+		}
+	} else {
+		for i := range rcs {
+			var pt Point
+			if pt, err = runPoint(ctx, rcs[i], dir(i), values[i], labels[i]); err != nil {
+				break
+			}
+			add(i, pt)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
 	if res.Plots, err = plotPoints(cfg.Spec.Param, res.Points, cfg.Metrics, cfg.Dir); err != nil {
 		return nil, err
 	}
@@ -427,11 +365,17 @@ func Sweep(ctx context.Context, cfg SweepConfig) (*SweepResult, error) {
 	return res, nil
 }
 
+// runPoint replays rc and writes its results.json into dir.
 func runPoint(ctx context.Context, rc runner.Config, dir string, x float64, label string) (Point, error) {
 	out, err := runner.Run(ctx, rc)
 	if err != nil {
 		return Point{}, fmt.Errorf("%s: %w", label, err)
 	}
+	return writePoint(out, dir, x, label)
+}
+
+// writePoint writes a point's results.json into dir.
+func writePoint(out *runner.Output, dir string, x float64, label string) (Point, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return Point{}, err
 	}

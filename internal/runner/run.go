@@ -214,44 +214,11 @@ func prepare(cfg Config) (*prepared, error) {
 	if err := checkReads(cfg); err != nil {
 		return nil, err
 	}
-	cat, err := loadCatalogs(cfg.Catalogs)
+	b, err := buildEngine(cfg, func(cat *catalog.Catalog) error { return checkNames(cfg, cat) }, nil)
 	if err != nil {
 		return nil, err
 	}
-	scope, err := catalog.ParseFingerprintScope(string(cfg.CatalogFingerprint))
-	if err != nil {
-		return nil, err
-	}
-	cat.SetFingerprintScope(scope)
-	if err := checkNames(cfg, cat); err != nil {
-		return nil, err
-	}
-	srds, srdInfo, err := runSRDs(cfg.SRD, cat)
-	if err != nil {
-		return nil, err
-	}
-	reg := cfg.Registry
-	if reg == nil {
-		if reg, err = RegistryWith(srds); err != nil {
-			return nil, err
-		}
-	}
-	val := cfg.Validator
-	if val == nil {
-		val = defaultValidator()
-	}
-	domains, err := domainsOf(srds)
-	if err != nil {
-		return nil, err
-	}
-	srdInfo.UsedBy = readsSRDs(cfg.Strategies)
-	srdInfo.ServersDescribed, srdInfo.Servers = describedServers(srds, cat)
-	eng, err := sim.NewEngine(sim.Config{Strategies: cfg.Strategies, Model: cfg.Model, Params: cfg.Params,
-		Catalog: cat, Seed: cfg.Seed, Registry: reg, LocalServers: cfg.LocalServers, Allow: cfg.Allow, Deny: cfg.Deny, Upgrades: cfg.Upgrades,
-		Validator: val, Domains: domains})
-	if err != nil {
-		return nil, err
-	}
+	eng, cat, scope, reg, srdInfo := b.eng, b.cat, b.scope, b.reg, b.srdInfo
 	info := sim.RunInfo{Scenario: cfg.Scenario, ScenarioFingerprint: cfg.ScenarioFingerprint, Seed: cfg.Seed,
 		Baseline: cfg.Baseline, Tokenizer: cfg.Params.Tokenizer, Model: cfg.Model.Name, CacheModel: cacheLabel(cfg.Model.Cache),
 		SRD: srdInfo}
@@ -296,6 +263,62 @@ func prepare(cfg Config) (*prepared, error) {
 		file.MaxUnresolved = *cfg.MaxUnresolved
 	}
 	return &prepared{eng: eng, summary: summary, file: file}, nil
+}
+
+// built is an engine and what it was built from.
+type built struct {
+	eng     *sim.Engine
+	cat     *catalog.Catalog
+	scope   catalog.FingerprintScope
+	reg     *sim.Registry
+	srdInfo *sim.SRDInfo
+}
+
+// buildEngine loads cfg's catalogs and routing descriptions and builds
+// the engine of cfg's strategies; check, when set, is called with the
+// catalogs first; moreFidelity is sim.Config's.
+func buildEngine(cfg Config, check func(*catalog.Catalog) error, moreFidelity []string) (*built, error) {
+	cat, err := loadCatalogs(cfg.Catalogs)
+	if err != nil {
+		return nil, err
+	}
+	scope, err := catalog.ParseFingerprintScope(string(cfg.CatalogFingerprint))
+	if err != nil {
+		return nil, err
+	}
+	cat.SetFingerprintScope(scope)
+	if check != nil {
+		if err := check(cat); err != nil {
+			return nil, err
+		}
+	}
+	srds, srdInfo, err := runSRDs(cfg.SRD, cat)
+	if err != nil {
+		return nil, err
+	}
+	reg := cfg.Registry
+	if reg == nil {
+		if reg, err = RegistryWith(srds); err != nil {
+			return nil, err
+		}
+	}
+	val := cfg.Validator
+	if val == nil {
+		val = defaultValidator()
+	}
+	domains, err := domainsOf(srds)
+	if err != nil {
+		return nil, err
+	}
+	srdInfo.UsedBy = readsSRDs(cfg.Strategies)
+	srdInfo.ServersDescribed, srdInfo.Servers = describedServers(srds, cat)
+	eng, err := sim.NewEngine(sim.Config{Strategies: cfg.Strategies, Model: cfg.Model, Params: cfg.Params,
+		Catalog: cat, Seed: cfg.Seed, Registry: reg, LocalServers: cfg.LocalServers, Allow: cfg.Allow, Deny: cfg.Deny, Upgrades: cfg.Upgrades,
+		Validator: val, Domains: domains, MoreFidelity: moreFidelity})
+	if err != nil {
+		return nil, err
+	}
+	return &built{eng: eng, cat: cat, scope: scope, reg: reg, srdInfo: srdInfo}, nil
 }
 
 // finish turns a completed state into results; cancelling ctx stops the
