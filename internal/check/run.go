@@ -48,12 +48,14 @@ func Run(cfg Config) (*Report, error) {
 		rep.Notes = append(rep.Notes, "policy change allowed: "+strings.Join(scenarioDifferences(base, cur), ", "))
 	}
 	sameTraces := inputDiff(base, cur, "trace") == ""
-	sameSessions := sameTraces && sessionSetDiff(base, cur) == ""
+	sameSessions := sameTraces && sessionsDiff(base, cur) == ""
 	switch {
 	case cfg.Allow.Traces && !sameTraces:
 		rep.Notes = append(rep.Notes, "different trace files allowed: the runs replay different sessions")
 	case cfg.Allow.Traces && !sameSessions:
-		rep.Notes = append(rep.Notes, "different session sets allowed: "+sessionSetDiff(base, cur))
+		rep.Notes = append(rep.Notes, "different session sets allowed: "+sessionsDiff(base, cur))
+	case sameSessions && base.Run.Shard != nil && cur.Run.Shard != nil:
+		rep.Notes = append(rep.Notes, fmt.Sprintf("both files are of shard %s of their runs: the same sessions", base.Run.Shard))
 	case sameSessions && partial(base):
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("both runs replayed %d of the %d sessions they read (a shard's share each): "+
 			"the comparison is paired only if it is the same shard of each run", base.Sessions, base.Run.Counts.SessionsRead))

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 
 	"github.com/defersim/defersim/scenarios"
 	defaultdata "github.com/defersim/defersim/scenarios/default"
+	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces/gen"
 )
 
@@ -49,7 +51,9 @@ func smallConfig(t *testing.T, strategies []string, n int) Config {
 // TestShardMergeEqualsSingleRun pins that merging the shard states of a run
 // gives byte-identical results.json to a single run: with every session
 // kept exactly, and with the statistics streamed (sketched quantiles,
-// sampled bootstrap), since every streamed part merges exactly.
+// sampled bootstrap), since every streamed part merges exactly. Each
+// shard's results record the shard (run.shard); the merged results, like
+// the single run's, record none.
 func TestShardMergeEqualsSingleRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays the embedded default several times")
@@ -91,6 +95,15 @@ func TestShardMergeEqualsSingleRun(t *testing.T) {
 					t.Fatalf("shard %d: %v", i, err)
 				}
 				replayed += out.Info.Counts.SessionsReplayed
+				// Each shard's results say which shard (run.shard); one
+				// shard of one is the whole run and says none.
+				want := &sim.ShardInfo{Index: i, Count: tc.shards}
+				if tc.shards == 1 {
+					want = nil
+				}
+				if got := out.Results.Run.Shard; !reflect.DeepEqual(got, want) {
+					t.Fatalf("shard %d: run.shard = %v, want %v", i, got, want)
+				}
 				// Through the file, as `defersim merge` reads it.
 				p := filepath.Join(t.TempDir(), ShardFile)
 				if err := WriteState(p, out.State); err != nil {

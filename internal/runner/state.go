@@ -130,7 +130,7 @@ type runKey struct {
 
 func (f *StateFile) key() runKey {
 	info := f.Info
-	info.Counts, info.Fidelity, info.Resolution = sim.Counts{}, nil, nil
+	info.Counts, info.Fidelity, info.Resolution, info.Shard = sim.Counts{}, nil, nil, nil
 	return runKey{Info: info, Strategies: f.Strategies, FidelityStrategy: f.FidelityStrategy,
 		Bootstrap: f.Bootstrap, Prices: f.Prices, SkipBad: f.SkipBad,
 		MaxUnresolved: f.MaxUnresolved, AllowUnresolved: f.AllowUnresolved}
