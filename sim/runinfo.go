@@ -1,6 +1,10 @@
 package sim
 
-import "github.com/defersim/defersim/catalog"
+import (
+	"fmt"
+
+	"github.com/defersim/defersim/catalog"
+)
 
 // Counts says what a run read, replayed and skipped.
 type Counts struct {
@@ -57,7 +61,10 @@ type RunInfo struct {
 	Assumptions         []Assumption `json:"assumptions"`
 	Inputs              []Input      `json:"inputs"`
 	Counts              Counts       `json:"counts"`
-	Fidelity            *Fidelity    `json:"fidelity,omitempty"`
+	// Shard names the share of the sessions a `run --shard I/N` replayed
+	// (N > 1); nil for a whole run and for merged shards.
+	Shard    *ShardInfo `json:"shard,omitempty"`
+	Fidelity *Fidelity  `json:"fidelity,omitempty"`
 	// Resolution says how the traces' calls, search results and catalog
 	// changes resolved against the catalogs (absent in files of earlier
 	// builds).
@@ -74,6 +81,18 @@ type RunInfo struct {
 	// Deferrable says, per strategy, how many of the catalogs' tools it may
 	// defer and a digest of which (equal digests: the same tools).
 	Deferrable []DeferrableTools `json:"deferrable,omitempty"`
+}
+
+// ShardInfo is shard Index of Count: the sessions whose id hashes to
+// Index modulo Count.
+type ShardInfo struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+}
+
+// String returns "I/N".
+func (s ShardInfo) String() string {
+	return fmt.Sprintf("%d/%d", s.Index, s.Count)
 }
 
 // DeferrableTools is what a strategy may defer of a run's catalogs

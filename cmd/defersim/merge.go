@@ -25,7 +25,8 @@ defersim run --shard I/N) and write OUT_DIR/results.json (and the report) as a
 single run over every session would: counts, sums and means are exact, and so
 are percentiles while the run has at most --exact-sessions sessions; beyond,
 percentiles come from merged quantile sketches (docs/performance.md). Every
-shard of the run must be given once.`,
+shard of the run must be given once; shards may have read the same inputs
+at other paths (results.json names the lowest shard's).`,
 		Args: cobra.MinimumNArgs(2),
 	}
 	format := cliout.AddFormat(c, cliout.Text, cliout.JSON)

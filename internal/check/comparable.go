@@ -127,6 +127,8 @@ func checkComparable(base, cur *report.Results, only []string, allow Allow) *Inc
 	if !allow.Traces {
 		if d := inputDiff(base, cur, "trace"); d != "" {
 			why = append(why, "trace files differ ("+d+") — pass --allow traces to compare different session sets")
+		} else if d := shardDiff(base, cur); d != "" {
+			why = append(why, d+" — check the same shard of each run, or merge each run's shards first (defersim merge), or pass --allow traces to compare them as different samples")
 		} else if d := sessionSetDiff(base, cur); d != "" {
 			why = append(why, d+" — merge a run's shards first (defersim merge), or pass --allow traces to compare them as different samples")
 		}

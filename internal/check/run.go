@@ -43,17 +43,19 @@ func Run(cfg Config) (*Report, error) {
 		rules = defaultRules()
 	}
 	rep := &Report{BaselinePath: cfg.BaselinePath, CurrentPath: cfg.CurrentPath}
-	rep.Warnings = versionWarnings(base, cur)
+	rep.Warnings = append(versionWarnings(base, cur), unresolvedWarnings(base, cur)...)
 	if base.Run.ScenarioFingerprint != cur.Run.ScenarioFingerprint {
 		rep.Notes = append(rep.Notes, "policy change allowed: "+strings.Join(scenarioDifferences(base, cur), ", "))
 	}
 	sameTraces := inputDiff(base, cur, "trace") == ""
-	sameSessions := sameTraces && sessionSetDiff(base, cur) == ""
+	sameSessions := sameTraces && sessionsDiff(base, cur) == ""
 	switch {
 	case cfg.Allow.Traces && !sameTraces:
 		rep.Notes = append(rep.Notes, "different trace files allowed: the runs replay different sessions")
 	case cfg.Allow.Traces && !sameSessions:
-		rep.Notes = append(rep.Notes, "different session sets allowed: "+sessionSetDiff(base, cur))
+		rep.Notes = append(rep.Notes, "different session sets allowed: "+sessionsDiff(base, cur))
+	case sameSessions && base.Run.Shard != nil && cur.Run.Shard != nil:
+		rep.Notes = append(rep.Notes, fmt.Sprintf("both files are of shard %s of their runs: the same sessions", base.Run.Shard))
 	case sameSessions && partial(base):
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("both runs replayed %d of the %d sessions they read (a shard's share each): "+
 			"the comparison is paired only if it is the same shard of each run", base.Sessions, base.Run.Counts.SessionsRead))
@@ -100,4 +102,24 @@ func versionWarnings(base, cur *report.Results) []string {
 			name(base.GoVersion), name(cur.GoVersion)))
 	}
 	return out
+}
+
+// unresolvedWarnings warns when a run replayed although more of its calls
+// than its limit did not resolve (--allow-unresolved): those tools are in
+// neither file's numbers, so no check sees what they cost or how the
+// change under test moves them.
+func unresolvedWarnings(base, cur *report.Results) []string {
+	const tail = ", so no check sees what they cost or how the change moves them"
+	b, c := report.UnresolvedPastLimit(base), report.UnresolvedPastLimit(cur)
+	switch {
+	case b != "" && b == c:
+		return []string{"both runs: " + b + tail}
+	case b != "" && c != "":
+		return []string{"baseline: " + b + tail, "current: " + c + tail}
+	case b != "":
+		return []string{"baseline: " + b + tail}
+	case c != "":
+		return []string{"current: " + c + tail}
+	}
+	return nil
 }

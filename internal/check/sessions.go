@@ -41,3 +41,41 @@ func sessionSetDiff(base, cur *report.Results) string {
 	return fmt.Sprintf("the runs replayed different sessions of the same trace files: baseline %s, current %s",
 		sessionsDesc(base), sessionsDesc(cur))
 }
+
+// shardDesc names the share of the sessions a run replayed: its shard, as
+// results.json records it (run.shard), or the whole run.
+func shardDesc(r *report.Results) string {
+	if sh := r.Run.Shard; sh != nil {
+		return fmt.Sprintf("shard %s (%d of the %d sessions it read)", sh, r.Sessions, r.Run.Counts.SessionsRead)
+	}
+	return fmt.Sprintf("the whole run (%d of the %d sessions it read)", r.Sessions, r.Run.Counts.SessionsRead)
+}
+
+// shardDiff says how the shards of two runs over the same trace files
+// differ ("" when they are the same shard, both whole runs, or a file
+// replayed a share of its sessions without recording which: a shard
+// written by an earlier build, whose counts alone sessionSetDiff judges).
+// Shard I/N holds the same sessions in every run of the same traces, so
+// different shards, or a shard and a whole run, replayed different
+// sessions even when their counts agree.
+func shardDiff(base, cur *report.Results) string {
+	bs, cs := base.Run.Shard, cur.Run.Shard
+	if bs == nil && cs == nil || bs != nil && cs != nil && *bs == *cs {
+		return ""
+	}
+	if bs == nil && partial(base) || cs == nil && partial(cur) {
+		return ""
+	}
+	return fmt.Sprintf("the runs replayed different shares of the same trace files: baseline %s, current %s",
+		shardDesc(base), shardDesc(cur))
+}
+
+// sessionsDiff says how the sessions two runs over the same trace files
+// replayed differ: by their shards, else by their counts ("" when they
+// replayed the same sessions as far as the files tell).
+func sessionsDiff(base, cur *report.Results) string {
+	if d := shardDiff(base, cur); d != "" {
+		return d
+	}
+	return sessionSetDiff(base, cur)
+}

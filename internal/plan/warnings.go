@@ -14,10 +14,8 @@ import (
 func resultsWarnings(res *report.Results) []string {
 	var out []string
 	c := res.Run.Counts
-	if r := res.Run.Resolution; r != nil && r.Calls > 0 && r.UnresolvedShare > r.MaxUnresolvedShare {
-		out = append(out, fmt.Sprintf("%.1f%% of the traces' tool calls (%d of %d) did not resolve against the run's catalogs, "+
-			"more than its limit of %.1f%% (replayed with --allow-unresolved): the replay left those tools out of every prompt, search and load, so the projection does not count what they cost",
-			100*r.UnresolvedShare, r.Unresolved, r.Calls, 100*r.MaxUnresolvedShare))
+	if w := report.UnresolvedPastLimit(res); w != "" {
+		out = append(out, w+", so the projection does not count what they cost")
 	}
 	if c.SessionsSkipped > 0 {
 		out = append(out, fmt.Sprintf("%d of the %d sessions read failed to replay and were skipped: the projection is of the others",

@@ -28,31 +28,38 @@ func Merge(ctx context.Context, files []*StateFile, workers int) (*Output, error
 	if n == 0 {
 		n = 1
 	}
-	seen := map[int]bool{}
-	for i, f := range files {
-		switch {
-		case f.Kind != KindShard:
-			return nil, fmt.Errorf("merge: state %d is a %s, not a completed shard (resume it first)", i+1, f.Kind)
-		case max(f.Shard.Count, 1) != n:
-			return nil, fmt.Errorf("merge: shard %s is of a run in %d shards, shard %s of one in %d", f.Shard, f.Shard.Count, first.Shard, first.Shard.Count)
-		case seen[f.Shard.Index]:
-			return nil, fmt.Errorf("merge: shard %s given twice", f.Shard)
+	// The most specific reason first: a shard of another run (or of the
+	// same run split otherwise) is not a repeated shard.
+	seen := map[int]*StateFile{}
+	for _, f := range files {
+		if f.Kind != KindShard {
+			return nil, fmt.Errorf("merge: %s is a %s, not a completed shard (resume it first)", f.name(), f.Kind)
 		}
-		seen[f.Shard.Index] = true
 		if d := first.sameRun(f); d != "" {
-			return nil, fmt.Errorf("merge: shards %s and %s come from different runs: their %s differ", first.Shard, f.Shard, d)
+			return nil, fmt.Errorf("merge: %s and %s come from different runs: their %s differ", first.name(), f.name(), d)
 		}
 		if f.Reader.SessionsRead != first.Reader.SessionsRead || f.Reader.LinesRead != first.Reader.LinesRead {
-			return nil, fmt.Errorf("merge: shards %s and %s read different traces (%d and %d sessions)", first.Shard, f.Shard,
+			return nil, fmt.Errorf("merge: %s and %s read different traces (%d and %d sessions)", first.name(), f.name(),
 				first.Reader.SessionsRead, f.Reader.SessionsRead)
 		}
+		if max(f.Shard.Count, 1) != n {
+			return nil, fmt.Errorf("merge: %s is of a run in %d shards, %s of one in %d", f.name(), f.Shard.Count, first.name(), first.Shard.Count)
+		}
+		if g := seen[f.Shard.Index]; g != nil {
+			msg := fmt.Sprintf("merge: shard %s given twice", f.Shard)
+			if g.path != "" && f.path != "" {
+				msg += fmt.Sprintf(" (%s and %s)", g.path, f.path)
+			}
+			return nil, errors.New(msg)
+		}
+		seen[f.Shard.Index] = f
 		if err := f.State.Check(f.Strategies, first.State.Options); err != nil {
-			return nil, fmt.Errorf("merge: shard %s: %w", f.Shard, err)
+			return nil, fmt.Errorf("merge: %s: %w", f.name(), err)
 		}
 	}
 	var missing []string
 	for i := range n {
-		if !seen[i] {
+		if seen[i] == nil {
 			missing = append(missing, fmt.Sprintf("%d/%d", i, n))
 		}
 	}
@@ -67,7 +74,7 @@ func Merge(ctx context.Context, files []*StateFile, workers int) (*Output, error
 	}
 	for _, f := range files {
 		if err := st.Merge(f.State); err != nil {
-			return nil, fmt.Errorf("merge: shard %s: %w", f.Shard, err)
+			return nil, fmt.Errorf("merge: %s: %w", f.name(), err)
 		}
 	}
 	merged.State = st

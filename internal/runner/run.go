@@ -334,6 +334,9 @@ func finish(ctx context.Context, f *StateFile, res *sim.RunResult, workers int) 
 		c.SkipReasons["replay_failed"] += int(c.SessionsSkipped)
 	}
 	info.Counts = *c
+	if f.Shard.Count > 1 { // a merge's Shard is zero; --shard 0/1 is the whole run
+		info.Shard = &sim.ShardInfo{Index: f.Shard.Index, Count: f.Shard.Count}
+	}
 	if c.SessionsReplayed == 0 {
 		return nil, fmt.Errorf("no session was replayed (%d read, %d skipped)", c.SessionsRead, c.SessionsSkipped)
 	}

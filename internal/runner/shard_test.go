@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 
 	"github.com/defersim/defersim/scenarios"
 	defaultdata "github.com/defersim/defersim/scenarios/default"
+	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces/gen"
 )
 
@@ -49,7 +51,9 @@ func smallConfig(t *testing.T, strategies []string, n int) Config {
 // TestShardMergeEqualsSingleRun pins that merging the shard states of a run
 // gives byte-identical results.json to a single run: with every session
 // kept exactly, and with the statistics streamed (sketched quantiles,
-// sampled bootstrap), since every streamed part merges exactly.
+// sampled bootstrap), since every streamed part merges exactly. Each
+// shard's results record the shard (run.shard); the merged results, like
+// the single run's, record none.
 func TestShardMergeEqualsSingleRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays the embedded default several times")
@@ -91,6 +95,15 @@ func TestShardMergeEqualsSingleRun(t *testing.T) {
 					t.Fatalf("shard %d: %v", i, err)
 				}
 				replayed += out.Info.Counts.SessionsReplayed
+				// Each shard's results say which shard (run.shard); one
+				// shard of one is the whole run and says none.
+				want := &sim.ShardInfo{Index: i, Count: tc.shards}
+				if tc.shards == 1 {
+					want = nil
+				}
+				if got := out.Results.Run.Shard; !reflect.DeepEqual(got, want) {
+					t.Fatalf("shard %d: run.shard = %v, want %v", i, got, want)
+				}
 				// Through the file, as `defersim merge` reads it.
 				p := filepath.Join(t.TempDir(), ShardFile)
 				if err := WriteState(p, out.State); err != nil {
@@ -168,7 +181,7 @@ func TestMergeRefusesIncompleteOrMixedShards(t *testing.T) {
 	}{
 		{"missing", []*StateFile{a}, "merge: missing shards 1/2"},
 		{"twice", []*StateFile{a, a}, "merge: shard 0/2 given twice"},
-		{"other run", []*StateFile{a, b}, "merge: shards 0/2 and 1/2 come from different runs: their seed differ"},
+		{"other run", []*StateFile{a, b}, "merge: shard 0/2 and shard 1/2 come from different runs: their seed differ"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Merge(context.Background(), tc.files, 1)
@@ -177,6 +190,98 @@ func TestMergeRefusesIncompleteOrMixedShards(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestMergeNamesWhatIsWrong pins that merge names the most specific
+// problem: shard 0/2 of another run beside this run's 0/2 is of a
+// different run (it was "shard 0/2 given twice"), a shard given twice
+// names its files; and that a shard that read the same catalogs at
+// another path merges — into the single run's results at the lowest
+// shard's paths — where it was refused as "(contents changed?)", while
+// other contents are still refused, naming the files.
+func TestMergeNamesWhatIsWrong(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays a generated trace")
+	}
+	base := smallConfig(t, shardStrategies[:2], 30)
+	moved := base
+	moved.Catalogs = []Source{{Path: filepath.Join(t.TempDir(), "catalog")}}
+	if err := os.CopyFS(moved.Catalogs[0].Path, os.DirFS(base.Catalogs[0].Path)); err != nil {
+		t.Fatal(err)
+	}
+	changed := moved
+	changed.Catalogs = []Source{{Path: filepath.Join(t.TempDir(), "catalog")}}
+	if err := os.CopyFS(changed.Catalogs[0].Path, os.DirFS(base.Catalogs[0].Path)); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(changed.Catalogs[0].Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := filepath.Join(changed.Catalogs[0].Path, entries[0].Name())
+	data, err := os.ReadFile(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One more byte of description: other contents, the same tools.
+	data = bytes.Replace(data, []byte(`"description":"`), []byte(`"description":"~`), 1)
+	if err := os.WriteFile(first, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shard := func(cfg Config, i int, seed int64) *StateFile {
+		t.Helper()
+		cfg.Shard, cfg.Seed = Shard{Index: i, Count: 2}, seed
+		out, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(t.TempDir(), ShardFile)
+		if err := WriteState(p, out.State); err != nil {
+			t.Fatal(err)
+		}
+		f, err := ReadState(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	a0, a1, b0 := shard(base, 0, 1), shard(base, 1, 1), shard(base, 0, 2)
+	m1, c1 := shard(moved, 1, 1), shard(changed, 1, 1)
+	for _, tc := range []struct {
+		name  string
+		files []*StateFile
+		want  string
+	}{
+		{"other run, same shard", []*StateFile{a0, b0, a1},
+			"merge: shard 0/2 (" + a0.path + ") and shard 0/2 (" + b0.path + ") come from different runs: their seed differ"},
+		{"twice", []*StateFile{a0, a1, a0}, "merge: shard 0/2 given twice (" + a0.path + " and " + a0.path + ")"},
+		{"other catalog contents", []*StateFile{a0, c1},
+			"merge: shard 0/2 (" + a0.path + ") and shard 1/2 (" + c1.path + ") come from different runs: their trace and catalog inputs (catalog " +
+				filepath.Join(base.Catalogs[0].Path, entries[0].Name()) + " and " + first + " hold other contents) differ"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Merge(context.Background(), tc.files, 1)
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+	t.Run("same catalogs at another path", func(t *testing.T) {
+		merged, err := Merge(context.Background(), []*StateFile{m1, a0}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := base
+		cfg.Seed = 1
+		single, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, got := resultsBytes(t, single), resultsBytes(t, merged)
+		if !bytes.Equal(want, got) {
+			t.Fatalf("merged results differ from the single run at shard 0's paths:\n%s", cmp.Diff(string(want), string(got)))
+		}
+	})
 }
 
 func TestParseShard(t *testing.T) {

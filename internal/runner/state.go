@@ -61,6 +61,20 @@ type StateFile struct {
 	// (a complete run's Info.Inputs has their hashes instead).
 	Traces []TracePrefix
 	State  *sim.RunState
+	// path is the file ReadState read (not encoded), to name it.
+	path string
+}
+
+// name is "shard I/N", and the file it was read from when known.
+func (f *StateFile) name() string {
+	s := "shard " + f.Shard.String()
+	if f.Shard.Count == 0 {
+		s = "the whole run's state"
+	}
+	if f.path != "" {
+		s += " (" + f.path + ")"
+	}
+	return s
 }
 
 // ReaderCounts are the counts of a run that come from reading the traces
@@ -129,21 +143,25 @@ type runKey struct {
 }
 
 func (f *StateFile) key() runKey {
-	info := f.Info
-	info.Counts, info.Fidelity, info.Resolution = sim.Counts{}, nil, nil
+	info := withoutPaths(f.Info)
+	info.Counts, info.Fidelity, info.Resolution, info.Shard = sim.Counts{}, nil, nil, nil
 	return runKey{Info: info, Strategies: f.Strategies, FidelityStrategy: f.FidelityStrategy,
 		Bootstrap: f.Bootstrap, Prices: f.Prices, SkipBad: f.SkipBad,
 		MaxUnresolved: f.MaxUnresolved, AllowUnresolved: f.AllowUnresolved}
 }
 
 // sameRun explains how f and o differ as runs ("" when they do not).
+// Inputs are compared by content: the same files at other paths are the
+// same run.
 func (f *StateFile) sameRun(o *StateFile) string {
+	if d := inputsDiff(f.Info.Inputs, o.Info.Inputs); d != "" {
+		return d
+	}
 	a, b := f.key(), o.key()
 	parts := []struct {
 		name string
 		x, y any
 	}{
-		{"trace and catalog inputs (contents changed?)", a.Info.Inputs, b.Info.Inputs},
 		{"scenario", []any{a.Info.Scenario, a.Info.ScenarioFingerprint}, []any{b.Info.Scenario, b.Info.ScenarioFingerprint}},
 		{"seed", a.Info.Seed, b.Info.Seed},
 		{"strategies", a.Strategies, b.Strategies},
@@ -208,6 +226,7 @@ func ReadState(path string) (*StateFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	f.path = path
 	return f, nil
 }
 

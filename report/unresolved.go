@@ -1,0 +1,18 @@
+package report
+
+import "fmt"
+
+// UnresolvedPastLimit says how many of the traces' tool calls did not
+// resolve against the run's catalogs when they were more than its limit
+// and the run replayed anyway (--allow-unresolved), and what the replay
+// left out; "" otherwise, and for results of earlier builds, which do not
+// record the resolution. plan and check warn with it.
+func UnresolvedPastLimit(res *Results) string {
+	r := res.Run.Resolution
+	if r == nil || r.Calls == 0 || r.UnresolvedShare <= r.MaxUnresolvedShare {
+		return ""
+	}
+	return fmt.Sprintf("%.1f%% of the traces' tool calls (%d of %d) did not resolve against the run's catalogs, "+
+		"more than its limit of %.1f%% (replayed with --allow-unresolved): the replay left those tools out of every prompt, search and load",
+		100*r.UnresolvedShare, r.Unresolved, r.Calls, 100*r.MaxUnresolvedShare)
+}
