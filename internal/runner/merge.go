@@ -36,7 +36,7 @@ func Merge(ctx context.Context, files []*StateFile, workers int) (*Output, error
 			return nil, fmt.Errorf("merge: %s is a %s, not a completed shard (resume it first)", f.name(), f.Kind)
 		}
 		if d := first.sameRun(f); d != "" {
-			return nil, fmt.Errorf("merge: %s and %s come from different runs: their %s differ", first.name(), f.name(), d)
+			return nil, fmt.Errorf("merge: %s and %s come from different runs: they differ in %s", first.name(), f.name(), d)
 		}
 		if f.Reader.SessionsRead != first.Reader.SessionsRead || f.Reader.LinesRead != first.Reader.LinesRead {
 			return nil, fmt.Errorf("merge: %s and %s read different traces (%d and %d sessions)", first.name(), f.name(),

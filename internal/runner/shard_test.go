@@ -181,7 +181,7 @@ func TestMergeRefusesIncompleteOrMixedShards(t *testing.T) {
 	}{
 		{"missing", []*StateFile{a}, "merge: missing shards 1/2"},
 		{"twice", []*StateFile{a, a}, "merge: shard 0/2 given twice"},
-		{"other run", []*StateFile{a, b}, "merge: shard 0/2 and shard 1/2 come from different runs: their seed differ"},
+		{"other run", []*StateFile{a, b}, "merge: shard 0/2 and shard 1/2 come from different runs: they differ in seed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Merge(context.Background(), tc.files, 1)
@@ -253,11 +253,11 @@ func TestMergeNamesWhatIsWrong(t *testing.T) {
 		want  string
 	}{
 		{"other run, same shard", []*StateFile{a0, b0, a1},
-			"merge: shard 0/2 (" + a0.path + ") and shard 0/2 (" + b0.path + ") come from different runs: their seed differ"},
+			"merge: shard 0/2 (" + a0.path + ") and shard 0/2 (" + b0.path + ") come from different runs: they differ in seed"},
 		{"twice", []*StateFile{a0, a1, a0}, "merge: shard 0/2 given twice (" + a0.path + " and " + a0.path + ")"},
 		{"other catalog contents", []*StateFile{a0, c1},
-			"merge: shard 0/2 (" + a0.path + ") and shard 1/2 (" + c1.path + ") come from different runs: their trace and catalog inputs (catalog " +
-				filepath.Join(base.Catalogs[0].Path, entries[0].Name()) + " and " + first + " hold other contents) differ"},
+			"merge: shard 0/2 (" + a0.path + ") and shard 1/2 (" + c1.path + ") come from different runs: they differ in trace and catalog inputs (catalog " +
+				filepath.Join(base.Catalogs[0].Path, entries[0].Name()) + " and " + first + " hold other contents)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Merge(context.Background(), tc.files, 1)
@@ -390,7 +390,7 @@ func TestResumeRefusesAnotherRun(t *testing.T) {
 	cfg.Seed++
 	cfg.Resume = true
 	_, err := Run(context.Background(), cfg)
-	want := "resume " + cfg.Checkpoint + ": the checkpoint was made by another run: its seed differ; pass the same scenario, traces and flags"
+	want := "resume " + cfg.Checkpoint + ": the checkpoint was made by another run: it differs in seed; pass the same scenario, traces and flags"
 	if err == nil || err.Error() != want {
 		t.Fatalf("error %v, want %q", err, want)
 	}

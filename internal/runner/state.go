@@ -189,7 +189,7 @@ func (f *StateFile) matches(p *StateFile) error {
 		return fmt.Errorf("the checkpoint is of shard %q, this run of shard %q", f.Shard, p.Shard)
 	}
 	if d := f.sameRun(p); d != "" {
-		return fmt.Errorf("the checkpoint was made by another run: its %s differ; pass the same scenario, traces and flags", d)
+		return fmt.Errorf("the checkpoint was made by another run: it differs in %s; pass the same scenario, traces and flags", d)
 	}
 	return nil
 }
