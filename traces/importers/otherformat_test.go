@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,24 +12,37 @@ import (
 	"github.com/defersim/defersim/traces/importers"
 )
 
-// formatSamples are the importers' own test inputs, one or more per format.
+// formatSamples are the importers' own test inputs, one or more per format,
+// with the structure by which package sniff recognises the format.
 var formatSamples = []struct {
 	name, format string
 	inputs       []string
+	like         string
 }{
-	{"tau-bench run", "tau-bench", []string{filepath.Join("taubench", "testdata", "test-model-airline.json")}},
-	{"tau2 results", "tau2", []string{filepath.Join("tau2", "testdata", "shop-run.json")}},
-	{"openai conversations", "openai-messages", []string{filepath.Join("openaimsg", "testdata", "conversations.jsonl")}},
-	{"openai chat", "openai-messages", []string{filepath.Join("testdata", "chat.jsonl")}},
-	{"openai gateway", "openai-messages", []string{filepath.Join("testdata", "gateway", "sessions.jsonl")}},
-	{"anthropic conversations", "anthropic-messages", []string{filepath.Join("anthropicmsg", "testdata", "conversations.jsonl")}},
-	{"otel export", "otel", []string{filepath.Join("otel", "testdata", "export.json")}},
-	{"claude-code session", "claude-code", []string{filepath.Join("claudecode", "testdata", "session.jsonl")}},
+	{"tau-bench run", "tau-bench", []string{filepath.Join("taubench", "testdata", "test-model-airline.json")},
+		`runs with "task_id" and "traj"`},
+	{"tau2 results", "tau2", []string{filepath.Join("tau2", "testdata", "shop-run.json")},
+		`an object with "tasks" and "simulations"`},
+	{"openai conversations", "openai-messages", []string{filepath.Join("openaimsg", "testdata", "conversations.jsonl")},
+		`a message with role system`},
+	{"openai chat", "openai-messages", []string{filepath.Join("testdata", "chat.jsonl")},
+		`an assistant message with "tool_calls"`},
+	{"openai gateway", "openai-messages", []string{filepath.Join("testdata", "gateway", "sessions.jsonl")},
+		`a message with role system`},
+	{"anthropic conversations", "anthropic-messages", []string{filepath.Join("anthropicmsg", "testdata", "conversations.jsonl")},
+		`a content block of type tool_use`},
+	{"otel export", "otel", []string{filepath.Join("otel", "testdata", "export.json")},
+		`an OTLP export with "resourceSpans"`},
+	{"claude-code session", "claude-code", []string{filepath.Join("claudecode", "testdata", "session.jsonl")},
+		`a summary record with "leafUuid"`},
 	{"swe-agent thought-action", "swe-agent", []string{filepath.Join("sweagent", "testdata",
-		"tinymodel__demo-set__default__t-0.00__p-0.95__c-1.00__install-1", "demo__widget-1.traj")}},
-	{"swe-agent function-calling", "swe-agent", []string{filepath.Join("sweagent", "testdata", "fc-run", "demo__widget-2.traj")}},
+		"tinymodel__demo-set__default__t-0.00__p-0.95__c-1.00__install-1", "demo__widget-1.traj")},
+		`an object with "trajectory" and "history"`},
+	{"swe-agent function-calling", "swe-agent", []string{filepath.Join("sweagent", "testdata", "fc-run", "demo__widget-2.traj")},
+		`an object with "trajectory" and "history"`},
 	{"toolbench answers", "toolbench", []string{filepath.Join("toolbench", "testdata", "G9_answer", "1_Demo_DFS_w2.json"),
-		filepath.Join("toolbench", "testdata", "G9_answer", "2_Demo_DFS_w2.json")}},
+		filepath.Join("toolbench", "testdata", "G9_answer", "2_Demo_DFS_w2.json")},
+		`an object with "answer_generation"`},
 }
 
 // TestOtherFormatsRefused pins that no format's sample imports under
@@ -36,12 +50,17 @@ var formatSamples = []struct {
 // writes nothing. openai-messages and anthropic-messages used to read each
 // other's files with exit status 0 and no tool call (the calls, results
 // and system prompt only counted as not mapped); they now name the format
-// the input looks like. Formats do genuinely overlap in one case, a
+// the input looks like. Every other pair's error used to say only what
+// the importer missed ("line 1: want a JSON object: unexpected end of JSON
+// input", "invalid character '{' after top-level value"); each now ends
+// with the format package sniff finds ("; it looks like claude-code (…);
+// use --from claude-code"). Formats do genuinely overlap in one case, a
 // conversation of text messages only, which either importer reads
 // faithfully (TestOtherFormatOverlap).
 func TestOtherFormatsRefused(t *testing.T) {
-	// looksLike: the error says which format the input looks like, for the
-	// pairs whose shapes are close enough to be read at all.
+	// looksLike: the importer itself says which format the input looks
+	// like, for the pairs whose shapes are close enough to be read at all;
+	// every other pair's error ends with what the sniffer found.
 	looksLike := map[[2]string]string{
 		{"openai conversations", "anthropic-messages"}: "looks like openai-messages (message with role system",
 		{"openai chat", "anthropic-messages"}:          "looks like openai-messages (assistant message with tool_calls, 1 tool call(s)",
@@ -64,10 +83,13 @@ func TestOtherFormatsRefused(t *testing.T) {
 				if base := filepath.Base(s.inputs[0]); !strings.Contains(err.Error(), base) {
 					t.Errorf("error %q does not name the input %s", err, base)
 				}
-				if want := looksLike[[2]string{s.name, from}]; want != "" {
-					if !strings.Contains(err.Error(), want) || !strings.HasSuffix(err.Error(), "; use --from "+s.format) {
-						t.Errorf("error = %q\nwant it to contain %q and end with %q", err, want, "; use --from "+s.format)
-					}
+				want, suffix := looksLike[[2]string{s.name, from}], "; use --from "+s.format
+				if want == "" {
+					want = "; it looks like " + s.format + " (" + s.like + ")"
+				}
+				if !strings.Contains(err.Error(), want) || !strings.HasSuffix(err.Error(), suffix) ||
+					strings.Count(err.Error(), "use --from") != 1 {
+					t.Errorf("error = %q\nwant it to contain %q and end with %q, once", err, want, suffix)
 				}
 				if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) > 0 {
 					t.Errorf("the refused import left %d file(s)", len(entries))
@@ -191,6 +213,75 @@ func TestOtherFormatOverlap(t *testing.T) {
 			}
 			if strings.Join(got, "|") != strings.Join(tc.want, "|") {
 				t.Errorf("events = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestLookalikeHint pins when an import's error, or the note of an input
+// without a session, names the format the input looks like: an import
+// that finds no session says it for one input and for several that look
+// alike, not for inputs that look like different formats; an error of the
+// --fallback-tools pass says it too; an input of the requested format
+// that fails, and a conversation of text messages (both message formats
+// read it), get no hint.
+func TestLookalikeHint(t *testing.T) {
+	files := map[string]string{
+		"openai.jsonl":    `{"messages":[{"role":"user","content":"q"},{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}}]}]}`,
+		"openai2.jsonl":   `{"messages":[{"role":"system","content":"s"},{"role":"user","content":"q"}]}`,
+		"anthropic.jsonl": `{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"f","input":{}}]}]}`,
+		"text.json":       `{"messages":[{"role":"user","content":"q"},{"role":"assistant","content":"a"}]}`,
+		"tau2.json":       `{"info":{},"tasks":[],"simulations":[3]}`,
+	}
+	dir := t.TempDir()
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	session := filepath.Join("claudecode", "testdata", "session.jsonl")
+	in := func(name string) string { return filepath.Join(dir, name) }
+	const noSession = "0 sessions to import (is --from claude-code the format of the input%s?); not mapped: line without sessionId before any session"
+	tests := []struct {
+		name, from string
+		inputs     []string
+		want       string // the error; "" for an import that succeeds
+		note       string // with want "": a note the report must hold
+		fallback   []string
+	}{
+		{"no session in one input", "claude-code", []string{in("openai.jsonl")},
+			in("openai.jsonl") + ": no claude-code session in it: " + fmt.Sprintf(noSession, "") +
+				`; it looks like openai-messages (an assistant message with "tool_calls"); use --from openai-messages`, "", nil},
+		{"no session in inputs that look alike", "claude-code", []string{in("openai.jsonl"), in("openai2.jsonl")},
+			"no claude-code session in any of the 2 inputs: " + fmt.Sprintf(noSession, "s") +
+				`; it looks like openai-messages (an assistant message with "tool_calls"); use --from openai-messages`, "", nil},
+		{"no session in inputs that look different", "claude-code", []string{in("openai.jsonl"), in("anthropic.jsonl")},
+			"no claude-code session in any of the 2 inputs: " + fmt.Sprintf(noSession, "s"), "", nil},
+		{"an input without a session beside one with sessions", "claude-code", []string{session, in("openai.jsonl")},
+			"", `openai.jsonl: no session found in it; it looks like openai-messages (an assistant message with "tool_calls"); use --from openai-messages`, nil},
+		{"an input of the requested format that fails", "tau2", []string{in("tau2.json")},
+			"tau2.json: simulations[0]: want a JSON object: json: cannot unmarshal number into Go value of type map[string]json.RawMessage", "", nil},
+		{"a conversation of text messages", "tau-bench", []string{in("text.json")},
+			`text.json: [0]: run without "traj"`, "", nil},
+		{"an input that fails in the --fallback-tools pass", "tau-bench", []string{in("openai.jsonl")},
+			`openai.jsonl: [0]: run without "traj"; it looks like openai-messages (an assistant message with "tool_calls"); use --from openai-messages`, "",
+			[]string{filepath.Join("taubench", "testdata", "tools_airline.json")}},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(dir, fmt.Sprintf("out%d", i), "out.jsonl")
+			rep, err := importers.Run(importers.Request{Format: tt.from, Inputs: tt.inputs, Out: out, FallbackToolFiles: tt.fallback})
+			if tt.want != "" {
+				if err == nil || err.Error() != tt.want {
+					t.Fatalf("error = %v\nwant      %s", err, tt.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(rep.Notes, tt.note) {
+				t.Errorf("notes = %q, want %q among them", rep.Notes, tt.note)
 			}
 		})
 	}

@@ -92,7 +92,7 @@ func Run(req Request) (*ingest.Report, error) {
 		simp, _ := Lookup(req.Format)
 		for _, in := range req.Inputs {
 			if err := simp.ImportFile(in, opts, scan, ingest.NewReport(req.Format)); err != nil {
-				return nil, err
+				return nil, withLookalike(err, req.Format, in)
 			}
 		}
 		opts.Fallback = scan.fallbackNeeded()
@@ -122,10 +122,13 @@ func Run(req Request) (*ingest.Report, error) {
 			}
 			before := rep.Sessions
 			if importErr = imp.ImportFile(in, opts, p, rep); importErr != nil {
+				if ctx.Err() == nil {
+					importErr = withLookalike(importErr, req.Format, in)
+				}
 				return importErr
 			}
 			if rep.Sessions == before {
-				rep.Note("%s: no session found in it", filepath.Base(in))
+				rep.Note("%s: no session found in it%s", filepath.Base(in), lookalike(req.Format, in))
 			}
 			if req.Progress != nil {
 				req.Progress(i + 1)
@@ -134,7 +137,7 @@ func Run(req Request) (*ingest.Report, error) {
 		if rep.Sessions == 0 {
 			// An empty trace with exit status 0 looks like a success; a
 			// file of another format or an empty export is an error.
-			importErr = noSessions(req, rep)
+			importErr = withLookalike(noSessions(req, rep), req.Format, req.Inputs...)
 			return importErr
 		}
 		return w.Close()
