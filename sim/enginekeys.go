@@ -29,8 +29,10 @@ const (
 // neverLoads reports whether normalized strategy n never loads a tool:
 // its trigger never turns deferred mode on, so every listed tool is sent
 // direct, and its discovery lists every server's tools when the session
-// starts. (Under discovery: lazy, a tool of a server not listed yet is
-// loaded by a search whatever the trigger: docs/engine.md §6.) Such a
+// starts, and those of a server a catalog change adds when it is added
+// (bringUp; TestNeverTriggerLoadsNoToolOfAnAddedServer). (Under discovery:
+// lazy, a tool of a server not listed yet is loaded by a search whatever
+// the trigger: docs/engine.md §6.) Such a
 // strategy reads no key of the search, the warm set, the directory, the
 // injection or the deferrable-tool rule.
 func neverLoads(n Strategy) bool {

@@ -19,6 +19,11 @@ import "encoding/json"
 // neither in tools[] nor in the directory (which shows the server's name),
 // so a call needs a tool_search, whose execution pays the connection and
 // the list.
+//
+// A server that a catalog change adds to a started session comes up as the
+// servers present at the start did (bringUp): under discovery eager it is
+// connected and listed at the change, and its tools are offered by the
+// strategy's rules like the others' (direct under the never trigger).
 
 // serverTimings are a server's connection and tools/list times (ms), from
 // its catalog metadata when captured, else -1.
@@ -81,29 +86,9 @@ func (e *Engine) listMs(t *serverTable) float64 {
 // arrives: connections in parallel (the slowest decides), and the lists
 // that go with them.
 func (r *replayer) startSession() {
-	p, st := r.p, &r.st
 	var worst float64
-	for _, t := range st.tables {
-		var d float64
-		if !p.lazyConnect {
-			st.connected[t.name] = true
-			d += r.e.connectMs(t)
-			if p.discovery == discoverEager {
-				d += r.e.listMs(t)
-			}
-		}
-		if p.discovery != discoverLazy && (!p.lazyConnect || p.discovery == discoverCached) {
-			st.listed[t.name] = true
-		}
-		worst = max(worst, d)
-	}
-	if p.lazyConnect && p.discovery == discoverEager {
-		// Eager discovery needs a connection: list every server at start.
-		for _, t := range st.tables {
-			st.connected[t.name] = true
-			st.listed[t.name] = true
-			worst = max(worst, r.e.connectMs(t)+r.e.listMs(t))
-		}
+	for _, t := range r.st.tables {
+		worst = max(worst, r.bringUp(t))
 	}
 	r.addLayer(layerConnect, worst)
 	r.registryChanged()
@@ -111,7 +96,39 @@ func (r *replayer) startSession() {
 		// Another session of the fleet wrote the static prefix (tools,
 		// system prompt, directory) within the TTL.
 		prompt, _ := r.buildPrompt()
-		st.cache.Seed(st.clock, prompt)
+		r.st.cache.Seed(r.st.clock, prompt)
+	}
+}
+
+// bringUp applies the eager layers to one server of the session, as the
+// session's start does, and returns the time they take: transport eager
+// (or discovery eager, which needs a connection) connects it, discovery
+// eager lists it on connect, cached knows its tools without a list call;
+// under discovery lazy it stays unlisted. A server a catalog change adds
+// after the start comes up the same way (addServer).
+func (r *replayer) bringUp(t *serverTable) float64 {
+	p, st := r.p, &r.st
+	var d float64
+	if !p.lazyConnect || p.discovery == discoverEager {
+		st.connected[t.name] = true
+		d = r.e.connectMs(t)
+		if p.discovery == discoverEager {
+			d += r.e.listMs(t)
+		}
+	}
+	if p.discovery != discoverLazy {
+		st.listed[t.name] = true
+	}
+	return d
+}
+
+// addServer brings up a server a catalog change adds to a started
+// session: its connection and list, if the strategy makes them eager,
+// delay the next request. Before the start, startSession brings it up
+// with the others.
+func (r *replayer) addServer(t *serverTable) {
+	if r.st.started {
+		r.addLayer(layerConnect, r.bringUp(t))
 	}
 }
 

@@ -603,7 +603,8 @@ func (r *refReplay) touch(ti *Tool) {
 }
 
 // changeVersion moves a server to a version (adding it when the registry
-// lacks it), then keeps the warm entries the keying keeps.
+// lacks it, brought up as the start brings up a server), then keeps the
+// warm entries the keying keeps.
 func (r *refReplay) changeVersion(server, version string) {
 	st := r.e.tables.lookup(server, version)
 	if st == nil {
@@ -619,6 +620,9 @@ func (r *refReplay) changeVersion(server, version string) {
 	if !found {
 		tables = append(tables, st)
 		sortTables(tables)
+		if r.started {
+			r.addLayer(layerConnect, r.upAdded(st))
+		}
 	}
 	r.tables = tables
 	r.warm = slices.DeleteFunc(r.warm, func(w WarmEntry) bool {
@@ -660,6 +664,26 @@ func (r *refReplay) start() {
 		p, _ := r.prompt()
 		r.cache.Seed(r.clock, p)
 	}
+}
+
+// upAdded brings up a server added after the start, as start does for
+// each server, and returns its time: an eager transport, or eager
+// discovery, connects it; eager discovery lists it on connect; cached
+// knows its tools; lazy discovery leaves it unlisted.
+func (r *refReplay) upAdded(t *serverTable) float64 {
+	lazy, disc := r.p.lazyConnect, r.p.discovery
+	switch {
+	case disc == discoverEager:
+		r.connected[t.name], r.listed[t.name] = true, true
+		return r.e.connectMs(t) + r.e.listMs(t)
+	case disc == discoverCached:
+		r.listed[t.name] = true
+	}
+	if !lazy {
+		r.connected[t.name] = true
+		return r.e.connectMs(t)
+	}
+	return 0
 }
 
 func (r *refReplay) table(server string) *serverTable {

@@ -82,6 +82,7 @@ func (r *replayer) changeVersion(server, version string) {
 	if !found {
 		tables = append(tables, st)
 		sortTables(tables)
+		r.addServer(st) // before useSet, which counts what is listed
 	}
 	r.buf.tables = tables
 	var set *serverSet

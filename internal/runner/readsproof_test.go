@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -347,6 +349,65 @@ func TestEveryStrategyKeyHasReaders(t *testing.T) {
 	for _, ek := range sim.EngineKeys() {
 		if !slices.Contains(keys, ek.Name) {
 			t.Errorf("engine key %s is not a strategy key", ek.Name)
+		}
+	}
+}
+
+// TestNeverTriggerLoadsNoToolOfAnAddedServer pins that the never trigger
+// under discovery eager or cached loads no tool even when a catalog_change
+// adds a server mid-session, so the keys neverLoads declares unread
+// (search.mode, search.k, injection, directory.format …) change nothing
+// there either. (Before, the added server stayed unlisted, eager loaded
+// its tool by a search, and search.mode and injection changed its cost.)
+func TestNeverTriggerLoadsNoToolOfAnAddedServer(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "added.jsonl")
+	lines := []string{
+		`{"v":1,"type":"session_start","session":"s1","t":"2026-03-02T09:00:00Z","model":"m","system_prompt_tokens":2400,"servers":[{"name":"kb","version":"2.12.1"}]}`,
+		`{"type":"user","session":"s1","t":"2026-03-02T09:00:03Z","text":"count the routes please","text_tokens":8}`,
+		`{"type":"catalog_change","session":"s1","t":"2026-03-02T09:00:03.050Z","server":"maps","version":"2.2.3"}`,
+		`{"type":"model_request","session":"s1","t":"2026-03-02T09:00:03.100Z","id":"r1","duration_ms":1400,"usage":{"input":2460,"output":22}}`,
+		`{"type":"tool_call","session":"s1","t":"2026-03-02T09:00:05.620Z","request":"r1","call_id":"c1","tool":"count_routes","server":"maps","args":{},"status":"ok","result_tokens":460,"duration_ms":210}`,
+		`{"type":"model_request","session":"s1","t":"2026-03-02T09:00:05.840Z","id":"r2","duration_ms":2600,"usage":{"input":520,"output":140}}`,
+		`{"type":"assistant","session":"s1","t":"2026-03-02T09:00:08.440Z","request":"r2","text":"done","text_tokens":140}`,
+		`{"type":"session_end","session":"s1","t":"2026-03-02T09:00:10Z"}`,
+	}
+	if err := os.WriteFile(trace, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(t, "traces: ["+trace+"]\ncatalogs: [embedded:catalog]\nmodel: claude-sonnet-4.5\nstrategies: [eager]\n", Overrides{})
+	eager, err := presets.Strategy("eager")
+	if err != nil {
+		t.Fatal(err)
+	}
+	variant := func(name string, f func(*sim.Strategy)) sim.Strategy {
+		s := eager
+		s.Name = name
+		f(&s)
+		return s
+	}
+	strategies := []sim.Strategy{eager,
+		variant("bm25", func(s *sim.Strategy) { s.Search.Mode = "bm25" }),
+		variant("inline", func(s *sim.Strategy) { s.Injection = "inline" }),
+		variant("k1-names-desc", func(s *sim.Strategy) { s.Search.K, s.Directory.Format = 1, "names-desc" }),
+		variant("cached", func(s *sim.Strategy) { s.Discovery = "cached" }),
+		variant("cached-bm25", func(s *sim.Strategy) { s.Discovery, s.Search.Mode = "cached", "bm25" }),
+	}
+	cfg.Strategies, cfg.Baseline, cfg.CheckReads, cfg.Bootstrap = strategies, "eager", nil, -1
+	out, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	searches := sim.Metrics[sim.MSearches].Name
+	digest := map[string]string{}
+	for _, s := range out.Results.Strategies {
+		if n := s.Metrics[searches].Sum; n != 0 {
+			t.Errorf("%s: %v searches, want 0 (the never trigger with discovery %s loads nothing)", s.Name, n, s.Parameters.Discovery)
+		}
+		digest[s.Name] = s.OutcomeDigest
+	}
+	for _, pair := range [][2]string{{"bm25", "eager"}, {"inline", "eager"}, {"k1-names-desc", "eager"}, {"cached-bm25", "cached"}} {
+		if digest[pair[0]] == "" || digest[pair[0]] != digest[pair[1]] {
+			t.Errorf("%s: outcome digest %q, want %s's %q (the keys it changes are declared unread)", pair[0], digest[pair[0]], pair[1], digest[pair[1]])
 		}
 	}
 }
