@@ -72,6 +72,9 @@ func Run(req Request) (*ingest.Report, error) {
 	if req.Out == "" {
 		return nil, fmt.Errorf("no output file (-o)")
 	}
+	if err := alreadyTrace(req.Inputs); err != nil {
+		return nil, err
+	}
 	rep := ingest.NewReport(req.Format)
 	rep.Inputs = append([]string{}, req.Inputs...)
 	rep.Output = req.Out

@@ -207,7 +207,8 @@ func TestImportFailuresNameTheInput(t *testing.T) {
 	}
 	empty := write("empty.json", "")
 	list := write("list.json", "[]")
-	trace := write("trace.jsonl", `{"v":1,"type":"session_start","session":"s","t":"2026-03-02T09:00:00Z"}`+"\n")
+	// (A trace v1 file stops earlier, as already a trace: TestImportOfATrace.)
+	lines := write("lines.jsonl", `{"type":"note","text":"s","t":"2026-03-02T09:00:00Z"}`+"\n")
 	trunc := write("trunc.json", `[{"traj": [`)
 	for _, tc := range []struct {
 		name   string
@@ -221,9 +222,9 @@ func TestImportFailuresNameTheInput(t *testing.T) {
 			empty + ": no openai-messages session in it: 0 sessions to import (is --from openai-messages the format of the input?)"},
 		{"empty list, anthropic-messages", "anthropic-messages", []string{list},
 			list + ": no anthropic-messages session in it: 0 sessions to import (is --from anthropic-messages the format of the input?)"},
-		{"a trace v1 file, claude-code", "claude-code", []string{trace},
-			trace + ": no claude-code session in it: 0 sessions to import (is --from claude-code the format of the input?); not mapped: line without sessionId before any session"},
-		{"two inputs, none with a session", "claude-code", []string{trace, empty},
+		{"JSON Lines without sessionId, claude-code", "claude-code", []string{lines},
+			lines + ": no claude-code session in it: 0 sessions to import (is --from claude-code the format of the input?); not mapped: line without sessionId before any session"},
+		{"two inputs, none with a session", "claude-code", []string{lines, empty},
 			"no claude-code session in any of the 2 inputs: 0 sessions to import (is --from claude-code the format of the inputs?); not mapped: line without sessionId before any session"},
 		{"truncated JSON", "tau-bench", []string{trunc},
 			"trunc.json: line 1 col 12: unexpected end of JSON input"},

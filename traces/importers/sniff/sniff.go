@@ -3,8 +3,9 @@
 // on an input, or finds no session in it, adds what it found to the error
 // ("…; it looks like claude-code (…); use --from claude-code"). The rules
 // are conservative: an input that matches no rule, or the rules of two
-// formats, looks like none, since a wrong hint is worse than none. See
-// docs/importers.md.
+// formats, looks like none, since a wrong hint is worse than none. Trace
+// (trace.go) says whether an input is already a defersim trace, which no
+// import takes. See docs/importers.md.
 package sniff
 
 import (

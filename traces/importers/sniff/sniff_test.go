@@ -105,7 +105,8 @@ func TestSniffFile(t *testing.T) {
 
 // TestSniffSharedData pins the rules against the real data: every session
 // file of a format looks like that format, and every other file (tool
-// definitions, task and query files, policies) like none.
+// definitions, task and query files, policies) like none; no file is
+// taken for a defersim trace.
 func TestSniffSharedData(t *testing.T) {
 	root := shareddata.Path(t, "sessions")
 	want := func(rel string) string {
@@ -132,6 +133,9 @@ func TestSniffSharedData(t *testing.T) {
 			return err
 		}
 		rel = filepath.ToSlash(rel)
+		if why := sniff.TraceFile(path); why != "" {
+			t.Errorf("%s: taken for a defersim trace (%s)", rel, why)
+		}
 		format, why := sniff.File(path)
 		if w := want(rel); format != w {
 			t.Errorf("%s: looks like %q (%s), want %q", rel, format, why, w)
