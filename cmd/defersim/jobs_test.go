@@ -32,6 +32,9 @@ func TestJobCmdErrors(t *testing.T) {
 		{"plan bad volume", []string{"plan", res, "--sessions-per-day", "-5"}, 2, "positive"},
 		// --days-per-month 0 was read as the default and printed "30 days/month".
 		{"plan zero days a month", []string{"plan", res, "--sessions-per-day", "10", "--days-per-month", "0"}, 2, "--days-per-month 0: want a positive number"},
+		// A volume whose projection overflows failed writing plan.json:
+		// "json: unsupported value: +Inf".
+		{"plan overflowing volume", []string{"plan", res, "--sessions-per-day", "1e308", "-o", filepath.Join(dir, "plan-huge")}, 2, "cost per month overflows"},
 		{"plan bad file", []string{"plan", trace, "--sessions-per-day", "10"}, 2, "results"},
 		{"sweep bad param", []string{"sweep", "--param", "strategy.trigger.mode=1:2:1"}, 2, "is not a number"},
 		{"sweep no param", []string{"sweep"}, 2, "no --param"},

@@ -91,10 +91,18 @@ func secondsCI(a Amount) string {
 
 func price(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 
-// usdShort formats dollars with 3–4 significant digits.
+// usdShort formats dollars with 3–4 significant digits, with a K, M, B
+// or T suffix from ten thousand on; past the largest suffix and below a
+// millionth it writes powers of ten (readable).
 func usdShort(v float64) string {
 	a := math.Abs(v)
 	switch {
+	case a >= 1e15:
+		return "$" + readable(v)
+	case a >= 1e12:
+		return fmt.Sprintf("$%.2fT", v/1e12)
+	case a >= 1e9:
+		return fmt.Sprintf("$%.2fB", v/1e9)
 	case a >= 1e6:
 		return fmt.Sprintf("$%.2fM", v/1e6)
 	case a >= 1e4:
@@ -104,13 +112,18 @@ func usdShort(v float64) string {
 	case a >= 1:
 		return fmt.Sprintf("$%.2f", v)
 	}
-	return "$" + strconv.FormatFloat(v, 'g', 3, 64)
+	return "$" + readable(v)
 }
 
-// count formats a count with a K/M/B suffix.
+// count formats a count with a K/M/B/T suffix; past the largest suffix
+// and below a hundredth it writes 3 significant digits (readable).
 func count(v float64) string {
 	a := math.Abs(v)
 	switch {
+	case a >= 1e15:
+		return readable(v)
+	case a >= 1e12:
+		return trim(fmt.Sprintf("%.2f", v/1e12)) + "T"
 	case a >= 1e9:
 		return trim(fmt.Sprintf("%.2f", v/1e9)) + "B"
 	case a >= 1e6:
@@ -119,8 +132,26 @@ func count(v float64) string {
 		return trim(fmt.Sprintf("%.1f", v/1e3)) + "K"
 	case a >= 100:
 		return fmt.Sprintf("%.0f", v)
+	case a > 0 && a < 0.01:
+		return readable(v)
 	}
 	return trim(fmt.Sprintf("%.2f", v))
+}
+
+// readable writes v with 3 significant digits and never in Go's exponent
+// form ("1e+26", "1.17e-05"), which reads as garbage in a plan: as a
+// decimal fraction from a millionth up ("0.0000117"), else as a power of
+// ten ("3.51×10^26", "1×10^-7"). Such amounts only come from volumes
+// far from any fleet's (--sessions-per-day 1e30); they stay legible.
+func readable(v float64) string {
+	a := math.Abs(v)
+	if a == 0 || a >= 1e-6 && a < 1 {
+		r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
+		return strconv.FormatFloat(r, 'f', -1, 64)
+	}
+	m, e, _ := strings.Cut(strconv.FormatFloat(v, 'e', 2, 64), "e")
+	exp, _ := strconv.Atoi(e)
+	return trim(m) + "×10^" + strconv.Itoa(exp)
 }
 
 func trim(s string) string {

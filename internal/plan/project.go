@@ -95,7 +95,7 @@ func Project(res *report.Results, opt Options) (*Projection, error) {
 	if opt.DaysPerMonth == 0 {
 		opt.DaysPerMonth = 30
 	}
-	if !(opt.DaysPerMonth > 0) {
+	if !(opt.DaysPerMonth > 0) || math.IsInf(opt.DaysPerMonth, 0) {
 		return nil, fmt.Errorf("days per month %v: want a positive number", opt.DaysPerMonth)
 	}
 	for _, s := range res.Strategies {
@@ -130,7 +130,38 @@ func Project(res *report.Results, opt Options) (*Projection, error) {
 		sp.ExtraRequests = meanAmount(s.Metrics["extra_round_trips"]).Scale(n)
 		p.Strategies = append(p.Strategies, sp)
 	}
+	if what := p.overflow(); what != "" {
+		return nil, fmt.Errorf("sessions per day %v, %v days per month: %s overflows (it is more than a float64 holds, about 1.8×10^308): want a smaller volume",
+			n, opt.DaysPerMonth, what)
+	}
 	return p, nil
+}
+
+// overflow names the first amount of p that is not finite: a volume so
+// large that a per-session mean times it, or a day times the days per
+// month, overflows float64. Such a projection has no number to print or
+// to write in plan.json (JSON has no infinity); "" when every amount is
+// finite.
+func (p *Projection) overflow() string {
+	for _, s := range p.Strategies {
+		amounts := []KindAmount{{"cost per day", s.USD}, {"cost per month", s.MonthUSD},
+			{"input tokens per day", s.InputTokens}, {"input tokens per month", s.MonthInputTokens},
+			{"extra requests per day", s.ExtraRequests}}
+		for _, k := range s.Tokens {
+			amounts = append(amounts, KindAmount{k.Kind + " tokens per day", k.Amount})
+		}
+		for _, k := range s.USDByKind {
+			amounts = append(amounts, KindAmount{k.Kind + " cost per day", k.Amount})
+		}
+		for _, a := range amounts {
+			for _, v := range []float64{a.Value, a.Low, a.High} {
+				if math.IsInf(v, 0) || math.IsNaN(v) {
+					return fmt.Sprintf("strategy %s's %s", s.Strategy, a.Kind)
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // meanAmount is a distribution's mean with its interval: the bootstrap
