@@ -20,8 +20,10 @@ var htmlTemplateText string
 
 // htmlData is what report.html.tmpl renders.
 type htmlData struct {
-	Title          string
-	RunLine        string
+	Title   string
+	RunLine string
+	// Shard is ShardText: which shard of a run the results are, or "".
+	Shard          string
 	ModelLine      string
 	Res            *Results
 	Table          summaryTable
@@ -105,6 +107,7 @@ func htmlReport(res *Results, plots []renderedPlot) ([]byte, error) {
 	data := htmlData{
 		Title:          title,
 		RunLine:        runLine(res),
+		Shard:          ShardText(res),
 		ModelLine:      modelLine(res, "listed below"),
 		Res:            res,
 		Table:          buildTable(res),

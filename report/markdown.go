@@ -24,6 +24,9 @@ func markdownReport(res *Results, plots []plotLink) []byte {
 	if m := modelLine(res, "see report.html"); m != "" {
 		b.WriteString("\n" + mdEscape(m) + "\n")
 	}
+	if sh := ShardText(res); sh != "" {
+		fmt.Fprintf(&b, "\n> **Shard:** %s.\n", mdEscape(sh))
+	}
 	if res.SmallSample {
 		fmt.Fprintf(&b, "\n> **Small sample:** %d sessions (fewer than %d). Intervals are wide and may be unreliable.\n",
 			res.Sessions, res.Statistics.SmallSampleBelow)

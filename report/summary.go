@@ -19,6 +19,9 @@ func Summary(w io.Writer, res *Results) error {
 	}
 	base := res.BaselineName()
 	lines := []string{runLine(res)}
+	if sh := ShardText(res); sh != "" {
+		lines = append(lines, "Shard:                "+sh)
+	}
 
 	costs := means(res, sim.MCostUSD, 1)
 	if i := argBest(res, sim.MCostUSD, costs, true); i >= 0 {

@@ -21,7 +21,13 @@ func resultsWarnings(res *report.Results) []string {
 		out = append(out, fmt.Sprintf("%d of the %d sessions read failed to replay and were skipped: the projection is of the others",
 			c.SessionsSkipped, c.SessionsRead))
 	}
-	if c.SessionsReplayed+c.SessionsSkipped < c.SessionsRead {
+	switch sh := res.Run.Shard; {
+	case sh != nil:
+		// results.json names the shard (run.shard).
+		out = append(out, fmt.Sprintf("the results are of shard %s of a run (run --shard): %d of the %d sessions read; merge the shards (defersim merge) to project the whole run",
+			sh, c.SessionsReplayed, c.SessionsRead))
+	case c.SessionsReplayed+c.SessionsSkipped < c.SessionsRead:
+		// Results of a build that did not record run.shard.
 		out = append(out, fmt.Sprintf("the results are of a shard: %d of the %d sessions read (run --shard); merge the shards (defersim merge) to project the whole run",
 			c.SessionsReplayed, c.SessionsRead))
 	}

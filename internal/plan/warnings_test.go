@@ -69,3 +69,46 @@ func TestProjectWarnsOnDoubtfulResults(t *testing.T) {
 		})
 	}
 }
+
+// TestProjectWarningNamesTheShard pins that the shard warning names the
+// shard from results.json run.shard ("shard 1/2"), also for a shard that
+// holds every session read, and keeps the count-based wording for results
+// of builds that did not record run.shard. It said "the results are of a
+// shard" whatever the file named.
+func TestProjectWarningNamesTheShard(t *testing.T) {
+	tests := []struct {
+		name   string
+		counts sim.Counts
+		shard  *sim.ShardInfo
+		want   string // "" = no warning
+	}{
+		{"shard 1/2", sim.Counts{SessionsRead: 100, SessionsReplayed: 51}, &sim.ShardInfo{Index: 1, Count: 2},
+			"the results are of shard 1/2 of a run (run --shard): 51 of the 100 sessions read; merge the shards (defersim merge) to project the whole run"},
+		{"shard holding every session", sim.Counts{SessionsRead: 3, SessionsReplayed: 3}, &sim.ShardInfo{Index: 0, Count: 4},
+			"the results are of shard 0/4 of a run (run --shard): 3 of the 3 sessions read"},
+		{"shard of an earlier build", sim.Counts{SessionsRead: 100, SessionsReplayed: 49}, nil,
+			"the results are of a shard: 49 of the 100 sessions read (run --shard)"},
+		{"whole run", sim.Counts{SessionsRead: 100, SessionsReplayed: 100}, nil, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ms := map[string]report.Distribution{}
+			for _, m := range projected {
+				ms[m] = report.Distribution{Count: int(tc.counts.SessionsReplayed)}
+			}
+			res := &report.Results{Sessions: int(tc.counts.SessionsReplayed),
+				Run:        sim.RunInfo{Scenario: "s", Counts: tc.counts, Shard: tc.shard},
+				Strategies: []report.StrategyResult{{Name: "a", Metrics: ms}}}
+			p, err := Project(res, Options{SessionsPerDay: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case tc.want == "" && len(p.Warnings) > 0:
+				t.Errorf("warnings %q, want none", p.Warnings)
+			case tc.want != "" && (len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], tc.want)):
+				t.Errorf("warnings %q, want one with %q", p.Warnings, tc.want)
+			}
+		})
+	}
+}
