@@ -106,8 +106,9 @@ func paramValues(s sim.Strategy) map[string]string {
 // keys it does not cover.
 func ExplainUnchanged(keys []string, strategies []*StrategyResult, run *sim.RunInfo, each string) (string, []string) {
 	sum := func(s *StrategyResult, m int) float64 { return s.Metrics[sim.Metrics[m].Name].Sum }
-	allOn, allOff, noSearch, categorical := true, true, true, false
+	allOn, allOff, noSearch, categorical, allCached := true, true, true, false, true
 	for _, s := range strategies {
+		allCached = allCached && s.Parameters.Discovery == "cached"
 		categorical = categorical || s.Parameters.Trigger.Categorical || s.Parameters.Trigger.Mode == "categorical"
 		req, dm := sum(s, sim.MRequests), sum(s, sim.MDeferredModeRequests)
 		allOn = allOn && req > 0 && dm == req
@@ -145,6 +146,15 @@ func ExplainUnchanged(keys []string, strategies []*StrategyResult, run *sim.RunI
 		top, _, _ := strings.Cut(k, ".")
 		th, isThreshold := thresholdOf[k]
 		switch {
+		case k == "params.relist_prob":
+			switch {
+			case run.Resolution != nil && run.Resolution.VersionChanges == 0:
+				add("no server changed version within a session, so there was nothing to list again", "")
+			case allCached:
+				add("discovery cached makes no list call", "")
+			default:
+				unexplained = append(unexplained, k)
+			}
 		case isThreshold && allOn:
 			add(on, th[0]+" (always deferred)")
 		case isThreshold && allOff:

@@ -132,6 +132,22 @@ func (r *replayer) addServer(t *serverTable) {
 	}
 }
 
+// relist pays, with probability relist_prob, the tools/list a client
+// makes when a server it has listed changes version (on
+// notifications/tools/list_changed): only after the start (the start
+// lists the version then in force) and only for a server listed by a list
+// call (discovery cached makes none). The list time of the new version
+// delays the next request. t is the new version's table.
+func (r *replayer) relist(t *serverTable) {
+	pr := r.e.params.RelistProb
+	if pr <= 0 || !r.st.started || !r.st.listed[t.name] || r.p.discovery == discoverCached {
+		return
+	}
+	if r.rng.Float64() < pr {
+		r.addLayer(layerList, r.e.listMs(t))
+	}
+}
+
 // ensureConnected pays a lazy connection before a server is used.
 func (r *replayer) ensureConnected(server string) {
 	if r.st.connected[server] {

@@ -112,6 +112,12 @@ type Params struct {
 	// does not record them.
 	ConnectMs float64 `yaml:"connect_ms" json:"connect_ms"`
 	ListMs    float64 `yaml:"list_ms" json:"list_ms"`
+	// RelistProb: probability that a version change of a server the
+	// session has listed (by a tools/list call: not under discovery
+	// cached) makes the client list it again, as an MCP client does on
+	// notifications/tools/list_changed; the list time delays the next
+	// request. 0 (the default): a version change lists nothing.
+	RelistProb float64 `yaml:"relist_prob" json:"relist_prob,omitempty"`
 	// SelectProb: probability the model asks for a tool it can name exactly
 	// (shown in the directory) with select: rather than a keyword query.
 	SelectProb float64 `yaml:"select_prob" json:"select_prob"`

@@ -127,6 +127,7 @@ func (r *Registry) ValidateParams(p Params) error {
 		{"cold_call_well_formed_prob", p.ColdCallWellFormedProb},
 		{"select_prob", p.SelectProb},
 		{"cache_warm_start", p.CacheWarmStart},
+		{"relist_prob", p.RelistProb},
 	} {
 		if !(f.v >= 0 && f.v <= 1) {
 			return fieldErr(f.name, "%v is outside [0,1]", f.v)

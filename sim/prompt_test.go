@@ -83,7 +83,7 @@ func TestFastReplayMatchesReference(t *testing.T) {
 	base := presets.DefaultParams()
 	base.Tokenizer = "bytes/3.5"
 	stochastic := base
-	stochastic.NudgeProb, stochastic.ColdCallProb, stochastic.CacheWarmStart = 0.3, 0.3, 0.5
+	stochastic.NudgeProb, stochastic.ColdCallProb, stochastic.CacheWarmStart, stochastic.RelistProb = 0.3, 0.3, 0.5, 0.5
 	for _, tc := range []struct {
 		model  string
 		params sim.Params

@@ -614,6 +614,13 @@ func (r *refReplay) changeVersion(server, version string) {
 	found := false
 	for i, t := range tables {
 		if t.name == server {
+			if t != st && r.started && r.listed[server] && r.p.discovery != discoverCached {
+				// A listed server's version changed: the client lists it
+				// again (tools/list_changed) with probability relist_prob.
+				if pr := r.e.params.RelistProb; pr > 0 && r.rng.Float64() < pr {
+					r.addLayer(layerList, r.e.listMs(st))
+				}
+			}
 			tables[i], found = st, true
 		}
 	}

@@ -75,6 +75,9 @@ func (r *replayer) changeVersion(server, version string) {
 	found := false
 	for i, t := range tables {
 		if t.name == server {
+			if t != st {
+				r.relist(st)
+			}
 			tables[i] = st
 			found = true
 		}

@@ -20,7 +20,13 @@ type Upgrade struct {
 
 // applyUpgrades rewrites a need for the scenario's upgrades. Before an
 // upgrade a server is at the version the trace names or, when the trace
-// names none, at the catalog version just before To.
+// names none, at the catalog version just before To. An upgrade moves a
+// server of the session's registry and never adds one: a session that
+// does not name the server is left alone, and an `at` change inside a
+// session is inserted at its first step at or after At only when the
+// server is in the registry there (named at the start or added by a
+// recorded catalog_change before that step).
+// Recorded catalog changes are replayed as recorded.
 func (e *Engine) applyUpgrades(n *Need, idx int64) {
 	if len(e.upgrades) == 0 {
 		return
@@ -31,24 +37,37 @@ func (e *Engine) applyUpgrades(n *Need, idx int64) {
 		}
 	}
 	for _, u := range e.upgrades {
+		named := slices.ContainsFunc(n.Servers, func(r traces.ServerRef) bool { return r.Name == u.Server })
 		from := e.versionBefore(u.Server, u.To)
 		switch {
 		case u.AfterSession >= 0:
+			if !named {
+				continue
+			}
 			if idx >= u.AfterSession {
 				n.Servers = setServer(n.Servers, u.Server, u.To)
 			} else {
 				n.Servers = setServerDefault(n.Servers, u.Server, from)
 			}
 		case !u.At.IsZero():
-			if !n.Start.IsZero() && !n.Start.Before(u.At) {
+			if named && !n.Start.IsZero() && !n.Start.Before(u.At) {
 				n.Servers = setServer(n.Servers, u.Server, u.To)
 				continue
 			}
-			n.Servers = setServerDefault(n.Servers, u.Server, from)
+			if named {
+				n.Servers = setServerDefault(n.Servers, u.Server, from)
+			}
+			has := named
 			for i := range n.Steps {
-				if t := n.Steps[i].T; !t.IsZero() && !t.Before(u.At) {
-					n.Steps = slices.Insert(n.Steps, i, Step{Kind: StepCatalogChange, Server: u.Server, Version: u.To, T: u.At})
+				st := &n.Steps[i]
+				if t := st.T; !t.IsZero() && !t.Before(u.At) {
+					if has {
+						n.Steps = slices.Insert(n.Steps, i, Step{Kind: StepCatalogChange, Server: u.Server, Version: u.To, T: u.At})
+					}
 					break
+				}
+				if st.Kind == StepCatalogChange && st.Server == u.Server {
+					has = true
 				}
 			}
 		}

@@ -55,6 +55,12 @@ func assumptions(cfg Config, eng *sim.Engine, reg *sim.Registry) []sim.Assumptio
 		{Name: "permissions", Value: permissionsNote(cfg), Source: "scenario permissions (checked at execution for every call, deferred or not)"},
 		{Name: "session_without_servers", Value: "offered every catalog server at its latest version (counted in the input resolution)", Source: "engine"},
 	}
+	if p.RelistProb != 0 {
+		// Listed only when set, so that the results of runs at the default
+		// (a version change lists nothing: docs/engine.md §6) stay as they were.
+		a = append(a, sim.Assumption{Name: "relist_prob", Value: f(p.RelistProb),
+			Source: "params (probability that a version change of a server the session listed by a tools/list call makes the client list it again, delaying the next request; 0: it lists nothing)"})
+	}
 	a = append(a, searchAssumptions(eng, reg)...)
 	return append(a, cfg.Notes...)
 }

@@ -58,3 +58,30 @@ strategies:
 		t.Errorf("search.select = %q names a ranked strategy", v)
 	}
 }
+
+// TestRelistProbAssumption pins that a run with params.relist_prob set
+// lists it among its assumptions, and that a run at the default 0 (a
+// version change lists nothing) does not, so its results are unchanged.
+func TestRelistProbAssumption(t *testing.T) {
+	for _, tc := range []struct {
+		params string
+		want   string // "" = not listed
+	}{
+		{"", ""},
+		{"params: {relist_prob: 0.25}\n", "0.25"},
+	} {
+		out := runYAML(t, "name: a\ntraces: [embedded:trace.jsonl.gz]\ncatalogs: [embedded:catalog]\nstrategies: [eager]\n"+tc.params, Overrides{})
+		got := ""
+		for _, a := range out.Info.Assumptions {
+			if a.Name == "relist_prob" {
+				got = a.Value
+				if !strings.Contains(a.Source, "tools/list") {
+					t.Errorf("relist_prob source %q does not say what it models", a.Source)
+				}
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%q: relist_prob assumption %q, want %q", tc.params, got, tc.want)
+		}
+	}
+}

@@ -39,5 +39,6 @@ func DefaultParams() sim.Params {
 		CacheWarmStart:         0,
 		ConnectMs:              300,
 		ListMs:                 10,
+		RelistProb:             0,
 	}
 }
