@@ -206,6 +206,7 @@ func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, er
 	if prefix, err := CheckBounds(s.Model, s.Params); err != nil {
 		return nil, d.wrap(prefix, err)
 	}
+	s.paramsUnread = d.paramsUnread(s.Model, s.Params)
 	if err := d.strategies(s, byKey); err != nil {
 		return nil, err
 	}
@@ -288,15 +289,17 @@ func (d *decoder) model(byKey map[string]pair) (sim.Model, error) {
 	defer restore()
 	d.lines["model"] = d.lineOf(n)
 	var m sim.Model
+	preset := false
 	switch n.Kind {
 	case yaml.ScalarNode:
-		var preset string
-		if err := d.scalar(n, reflect.ValueOf(&preset).Elem(), "model"); err != nil {
+		var name string
+		if err := d.scalar(n, reflect.ValueOf(&name).Elem(), "model"); err != nil {
 			return sim.Model{}, err
 		}
-		if m, err = presets.Model(preset); err != nil {
+		if m, err = presets.Model(name); err != nil {
 			return sim.Model{}, d.errAt(n, "model", "%v", err)
 		}
+		preset = true
 	case yaml.MappingNode:
 		ps, err := d.pairs(n, "model")
 		if err != nil {
@@ -306,13 +309,14 @@ func (d *decoder) model(byKey map[string]pair) (sim.Model, error) {
 			if q.key != "preset" {
 				continue
 			}
-			var preset string
-			if err := d.decode(q.v, reflect.ValueOf(&preset).Elem(), "model.preset"); err != nil {
+			var name string
+			if err := d.decode(q.v, reflect.ValueOf(&name).Elem(), "model.preset"); err != nil {
 				return sim.Model{}, err
 			}
-			if m, err = presets.Model(preset); err != nil {
+			if m, err = presets.Model(name); err != nil {
 				return sim.Model{}, d.errAt(q.v, "model.preset", "%v", err)
 			}
+			preset = true
 		}
 		if err := d.fields(ps, reflect.ValueOf(&m).Elem(), "model", map[string]bool{"preset": true}); err != nil {
 			return sim.Model{}, err
@@ -322,6 +326,9 @@ func (d *decoder) model(byKey map[string]pair) (sim.Model, error) {
 	}
 	if err := d.validateModel(m); err != nil {
 		return sim.Model{}, d.wrap("model", err)
+	}
+	if err := d.checkModelReads(m, preset); err != nil {
+		return sim.Model{}, err
 	}
 	return m, nil
 }

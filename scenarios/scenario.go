@@ -69,6 +69,9 @@ type Scenario struct {
 	// settings are the strategy keys the file writes on each of its
 	// strategies, by name (CheckReads).
 	settings map[string][]setting
+	// paramsUnread are the params keys the file writes that change nothing
+	// with its other values (CheckParams).
+	paramsUnread []unreadParam
 }
 
 // Permissions are checked at execution for every call, deferred or not.

@@ -25,3 +25,17 @@ func (d *decoder) validateModel(m sim.Model) error {
 	}
 	return d.reg.ValidateModel(m)
 }
+
+func (d *decoder) cacheKeyUnread(m sim.Model, key string) string {
+	if d.reg == nil {
+		return m.CacheKeyUnread(key)
+	}
+	return d.reg.CacheKeyUnread(m, key)
+}
+
+func (d *decoder) inlineModelKeys(m sim.Model) []string {
+	if d.reg == nil {
+		return m.InlineModelKeys()
+	}
+	return d.reg.InlineModelKeys(m)
+}

@@ -118,6 +118,9 @@ directory -o.`,
 			if err != nil {
 				return err
 			}
+			if err := sc.CheckParams(""); err != nil {
+				return err
+			}
 			var names []string
 			for _, s := range res.Strategies {
 				names = append(names, s.Name)

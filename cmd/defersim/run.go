@@ -118,6 +118,9 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) error {
 	if err != nil {
 		return err
 	}
+	if err := sc.CheckParams(""); err != nil {
+		return err
+	}
 	ov := runner.Overrides{Traces: f.traces, Catalogs: f.catalogs, Strategies: f.strategies, Baseline: f.baseline,
 		SRD: f.srd, AllowUnresolved: f.allowUnres}
 	if cmd.Flags().Changed("seed") {

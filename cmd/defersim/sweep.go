@@ -76,6 +76,9 @@ OUT/sweep.json) with --format.`,
 		default:
 			return fmt.Errorf("no --param and the scenario has no sweep: block")
 		}
+		if err := sc.CheckParams(spec.Param); err != nil {
+			return err
+		}
 		ov := runner.Overrides{Traces: traces, Catalogs: catalogs, Strategies: strategies, AllowUnresolved: allowUnres}
 		guard, err := scenarioGuard(sc, path, ov)
 		if err != nil {

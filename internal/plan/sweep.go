@@ -221,6 +221,9 @@ func Sweep(ctx context.Context, cfg SweepConfig) (*SweepResult, error) {
 		}
 	}
 	notRead, readers := notReading(base.Strategies, cfg.Spec.Param, reg)
+	if why := modelParamUnread(&base, cfg.Spec.Param, reg); why != "" {
+		return nil, fmt.Errorf("sweep %s changes nothing at any value: %s", cfg.Spec.Param, why)
+	}
 	values := cfg.Spec.Values()
 	scs := make([]*scenarios.Scenario, len(values))
 	type refusal struct{ strategy, why string }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/defersim/defersim/report"
+	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -38,6 +39,35 @@ func notReading(strategies []sim.Strategy, path string, reg *sim.Registry) (why 
 	return why, readers
 }
 
+// modelParamUnread says why a model.* or params.* sweep path changes
+// nothing whatever its value, with the scenario's other values: a cache
+// key its cache kind does not read (sim.Registry.CacheKeyUnread), a param
+// another value leaves unread (sim.ParamUnread). "" otherwise.
+func modelParamUnread(sc *scenarios.Scenario, path string, reg *sim.Registry) string {
+	if key, ok := strings.CutPrefix(path, "model."); ok && strings.HasPrefix(key, "cache.") {
+		return reg.CacheKeyUnread(sc.Model, key)
+	}
+	if key, ok := strings.CutPrefix(path, "params."); ok {
+		why, _ := sim.ParamUnread(sc.Model, sc.Params, key)
+		return why
+	}
+	return ""
+}
+
+// deferralKey reports whether a sweep path acts only through how tools
+// are deferred — a strategy key, the context window (read by the percent
+// trigger), a param of the search and loading (search_tool_tokens,
+// search_exec_ms, select_prob, nudges, cold calls) — so that what the
+// outcomes show of deferral (report.ExplainUnchanged) is its reason.
+func deferralKey(path string) bool {
+	switch path {
+	case "model.context_window", "params.search_tool_tokens", "params.search_exec_ms", "params.select_prob",
+		"params.nudge_prob", "params.nudge_tokens", "params.cold_call_prob", "params.cold_call_well_formed_prob":
+		return true
+	}
+	return strings.HasPrefix(path, "strategy.")
+}
+
 // unchangedStrategies flags the strategies whose outcomes are identical
 // at every point, with the reason: the strategy does not read the swept
 // key, the value was never set on it, or what the outcomes show
@@ -59,6 +89,10 @@ func unchangedStrategies(points []Point, spec SweepSpec, notRead, notSet map[str
 			u.Reason = notRead[s.Name]
 		case notSet[s.Name] != "":
 			u.Reason = "not set at any value: " + notSet[s.Name]
+		case !deferralKey(spec.Param):
+			// The outcomes' reasons (deferred mode off, no search) speak of
+			// deferral; a key read outside it (a cache, latency or price
+			// key, a token overhead) would get a reason that is not its.
 		default:
 			var same []*report.StrategyResult
 			for _, r := range results {

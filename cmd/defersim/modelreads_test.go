@@ -1,0 +1,37 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestParamsUnreadStopRunButNotASweepOfWhatReadsThem pins that `run` of a
+// scenario writing params.nudge_tokens while nudge_prob is 0 exits 2 with
+// the file, line and reason before anything is replayed, and that `sweep
+// --param params.nudge_prob=…` over the same file, which reads it at every
+// value above 0, runs.
+func TestParamsUnreadStopRunButNotASweepOfWhatReadsThem(t *testing.T) {
+	if testing.Short() {
+		t.Skip("sweeps the embedded data")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.yaml")
+	text := "traces: [embedded:trace.jsonl.gz]\ncatalogs: [embedded:catalog]\nparams:\n  nudge_tokens: 100\nstrategies: [eager, claude-code-default]\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code := runCLI(t, "run", path, "-o", filepath.Join(dir, "run"), "-q", "--no-report")
+	want := path + ":4: params.nudge_tokens: 100 changes nothing: params.nudge_prob is 0"
+	if code != 2 || !strings.Contains(out, want) {
+		t.Errorf("run: exit %d, output %q; want 2 and %q", code, out, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "run", "results.json")); err == nil {
+		t.Error("run wrote results.json")
+	}
+	out, code = runCLI(t, "sweep", path, "--param", "params.nudge_prob=0:0.2:0.2", "-o", filepath.Join(dir, "sweep"), "-q", "--bootstrap", "-1")
+	if code != 0 {
+		t.Errorf("sweep of nudge_prob: exit %d, output %s", code, out)
+	}
+}
