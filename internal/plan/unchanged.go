@@ -58,11 +58,14 @@ func modelParamUnread(sc *scenarios.Scenario, path string, reg *sim.Registry) st
 // are deferred — a strategy key, the context window (read by the percent
 // trigger), a param of the search and loading (search_tool_tokens,
 // search_exec_ms, select_prob, nudges, cold calls) — so that what the
-// outcomes show of deferral (report.ExplainUnchanged) is its reason.
+// outcomes show of deferral (report.ExplainUnchanged) is its reason; or
+// is params.relist_prob, which ExplainUnchanged explains from the version
+// changes replayed and the discovery.
 func deferralKey(path string) bool {
 	switch path {
 	case "model.context_window", "params.search_tool_tokens", "params.search_exec_ms", "params.select_prob",
-		"params.nudge_prob", "params.nudge_tokens", "params.cold_call_prob", "params.cold_call_well_formed_prob":
+		"params.nudge_prob", "params.nudge_tokens", "params.cold_call_prob", "params.cold_call_well_formed_prob",
+		"params.relist_prob":
 		return true
 	}
 	return strings.HasPrefix(path, "strategy.")
