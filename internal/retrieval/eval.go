@@ -54,8 +54,8 @@ type EvalOptions struct {
 	// order, then arm order): each need's ranks, the ranked tools, the
 	// ranked domains and every search with what it returned.
 	PerQuery io.Writer
-	// Progress, when set, is called (from any goroutine) with the number
-	// of queries scored so far.
+	// Progress, when set, is called (from any goroutine, one call at a
+	// time) with the number of queries scored so far, never decreasing.
 	Progress func(done int)
 }
 
@@ -315,6 +315,18 @@ func runArms(set *Set, arms []Arm, sc *scorer, workers int, progress func(int)) 
 	}
 	var wg sync.WaitGroup
 	var done atomic.Int64
+	// Counts reach progress in order: a worker that counted 3 can call
+	// after one that counted 5, and the closing line read "scored 3".
+	var mu sync.Mutex
+	reported := 0
+	report := func(n int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if n > reported {
+			reported = n
+			progress(n)
+		}
+	}
 	for w := range workers {
 		wg.Add(1)
 		go func() {
@@ -325,7 +337,7 @@ func runArms(set *Set, arms []Arm, sc *scorer, workers int, progress func(int)) 
 					outs[a][qi] = sc.score(g.rankers[a], g.glob, set.Queries[qi])
 				}
 				if n := done.Add(1); progress != nil {
-					progress(int(n))
+					report(int(n))
 				}
 			}
 		}()
