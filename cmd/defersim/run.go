@@ -343,11 +343,14 @@ type runSummaryJSON struct {
 	Strategies map[string]map[string]float64 `json:"strategy_means"`
 	Resolution *sim.ResolutionInfo           `json:"resolution,omitempty"`
 	Failures   []string                      `json:"failures,omitempty"`
+	// Shard is the run's shard (run --shard), as results.json records it.
+	Shard *sim.ShardInfo `json:"shard,omitempty"`
 }
 
 func printRunJSON(w io.Writer, out *runner.Output, dir string, withReport bool) error {
 	s := runSummaryJSON{Results: filepath.Join(dir, "results.json"), Counts: out.Info.Counts,
-		Baseline: out.Results.BaselineName(), Strategies: map[string]map[string]float64{}, Resolution: out.Results.Run.Resolution}
+		Baseline: out.Results.BaselineName(), Strategies: map[string]map[string]float64{}, Resolution: out.Results.Run.Resolution,
+		Shard: out.Results.Run.Shard}
 	if withReport {
 		s.Report = filepath.Join(dir, "report.html")
 	}

@@ -106,3 +106,36 @@ func TestRunRefusesAKeyNoComponentReads(t *testing.T) {
 		t.Error("the refused run wrote results.json")
 	}
 }
+
+// TestRunJSONSaysWhichShard pins that `run --format json` of a shard names
+// it, as results.json does (run.shard): the summary gave the shard's
+// strategy means with no word of which share of the sessions they cover.
+// A whole run names none.
+func TestRunJSONSaysWhichShard(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		shard bool
+	}{
+		{[]string{"--shard", "1/2"}, true},
+		{nil, false},
+	} {
+		dir := t.TempDir()
+		args := append([]string{"run", "-o", dir, "--strategies", "eager", "--no-report", "--format", "json", "--bootstrap", "-1"}, tc.args...)
+		out, errs, code := cliIn(t, nil, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d:\n%s%s", tc.args, code, out, errs)
+		}
+		var s struct {
+			Shard *struct{ Index, Count int } `json:"shard"`
+		}
+		if err := json.Unmarshal([]byte(out), &s); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case !tc.shard && s.Shard != nil:
+			t.Errorf("whole run: shard %+v, want none", *s.Shard)
+		case tc.shard && (s.Shard == nil || s.Shard.Index != 1 || s.Shard.Count != 2):
+			t.Errorf("--shard 1/2: shard %+v, want index 1 of 2", s.Shard)
+		}
+	}
+}
