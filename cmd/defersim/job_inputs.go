@@ -24,6 +24,11 @@ func jobInputs(scenario, model string, catalogs, traces []string, read ...func(s
 	if err != nil {
 		return nil, sim.Model{}, nil, false, "", err
 	}
+	// A param the scenario writes that its other values leave unread stops
+	// recommend and calibrate as it stops run.
+	if err := sc.CheckParams(""); err != nil {
+		return nil, sim.Model{}, nil, false, "", err
+	}
 	m = sc.Model
 	useRecorded = model == "" && scenario == ""
 	if useRecorded {

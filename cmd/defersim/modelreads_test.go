@@ -35,3 +35,29 @@ func TestParamsUnreadStopRunButNotASweepOfWhatReadsThem(t *testing.T) {
 		t.Errorf("sweep of nudge_prob: exit %d, output %s", code, out)
 	}
 }
+
+// TestParamsUnreadStopRecommendAndCalibrate pins that recommend and
+// calibrate refuse, as run does, a scenario writing a param its other
+// values leave unread (nudge_tokens with nudge_prob 0): both took the
+// scenario's params and answered as if the value mattered.
+func TestParamsUnreadStopRecommendAndCalibrate(t *testing.T) {
+	dir := t.TempDir()
+	if out, code := runCLI(t, "trace", "gen", "-o", dir, "--sessions", "20", "--seed", "3", "-q"); code != 0 {
+		t.Fatalf("trace gen: exit %d: %s", code, out)
+	}
+	path := filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(path, []byte("params:\n  nudge_tokens: 100\nstrategies: [eager, claude-code-default]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	trace := filepath.Join(dir, "trace.jsonl.gz")
+	want := path + ":2: params.nudge_tokens: 100 changes nothing: params.nudge_prob is 0"
+	for _, args := range [][]string{
+		{"recommend", trace, "--scenario", path, "-q"},
+		{"calibrate", trace, "--scenario", path, "-o", filepath.Join(dir, "cal.yaml"), "-q"},
+	} {
+		out, code := runCLI(t, args...)
+		if code != 2 || !strings.Contains(out, want) {
+			t.Errorf("%s: exit %d, output %q; want 2 and %q", args[0], code, out, want)
+		}
+	}
+}
