@@ -199,7 +199,7 @@ func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, er
 		return nil, d.wrap("params", err)
 	}
 
-	s.Model, err = d.model(byKey)
+	s.Model, s.ModelPreset, err = d.model(byKey)
 	if err != nil {
 		return nil, err
 	}
@@ -277,33 +277,34 @@ func (d *decoder) wrap(field string, err error) error {
 
 // model resolves the model key: a preset name, {preset: NAME, ...overrides}
 // or a full inline model.
-func (d *decoder) model(byKey map[string]pair) (sim.Model, error) {
+func (d *decoder) model(byKey map[string]pair) (sim.Model, string, error) {
 	p, ok := byKey["model"]
 	if !ok {
-		return presets.Model(defaultModel)
+		m, err := presets.Model(defaultModel)
+		return m, defaultModel, err
 	}
 	n, restore, err := d.deref(p.v, "model")
 	if err != nil {
-		return sim.Model{}, err
+		return sim.Model{}, "", err
 	}
 	defer restore()
 	d.lines["model"] = d.lineOf(n)
 	var m sim.Model
-	preset := false
+	preset, presetName := false, ""
 	switch n.Kind {
 	case yaml.ScalarNode:
 		var name string
 		if err := d.scalar(n, reflect.ValueOf(&name).Elem(), "model"); err != nil {
-			return sim.Model{}, err
+			return sim.Model{}, "", err
 		}
 		if m, err = presets.Model(name); err != nil {
-			return sim.Model{}, d.errAt(n, "model", "%v", err)
+			return sim.Model{}, "", d.errAt(n, "model", "%v", err)
 		}
-		preset = true
+		preset, presetName = true, name
 	case yaml.MappingNode:
 		ps, err := d.pairs(n, "model")
 		if err != nil {
-			return sim.Model{}, err
+			return sim.Model{}, "", err
 		}
 		for _, q := range ps {
 			if q.key != "preset" {
@@ -311,26 +312,26 @@ func (d *decoder) model(byKey map[string]pair) (sim.Model, error) {
 			}
 			var name string
 			if err := d.decode(q.v, reflect.ValueOf(&name).Elem(), "model.preset"); err != nil {
-				return sim.Model{}, err
+				return sim.Model{}, "", err
 			}
 			if m, err = presets.Model(name); err != nil {
-				return sim.Model{}, d.errAt(q.v, "model.preset", "%v", err)
+				return sim.Model{}, "", d.errAt(q.v, "model.preset", "%v", err)
 			}
-			preset = true
+			preset, presetName = true, name
 		}
 		if err := d.fields(ps, reflect.ValueOf(&m).Elem(), "model", map[string]bool{"preset": true}); err != nil {
-			return sim.Model{}, err
+			return sim.Model{}, "", err
 		}
 	default:
-		return sim.Model{}, d.errAt(n, "model", "want a model preset name or a mapping, got %s", describe(n))
+		return sim.Model{}, "", d.errAt(n, "model", "want a model preset name or a mapping, got %s", describe(n))
 	}
 	if err := d.validateModel(m); err != nil {
-		return sim.Model{}, d.wrap("model", err)
+		return sim.Model{}, "", d.wrap("model", err)
 	}
 	if err := d.checkModelReads(m, preset); err != nil {
-		return sim.Model{}, err
+		return sim.Model{}, "", err
 	}
-	return m, nil
+	return m, presetName, nil
 }
 
 func (d *decoder) baseline(s *Scenario, byKey map[string]pair) error {

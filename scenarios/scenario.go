@@ -49,8 +49,12 @@ type Scenario struct {
 	// file does not say (model).
 	CatalogFingerprint catalog.FingerprintScope `json:"catalog_fingerprint,omitempty"`
 
-	Model  sim.Model  `json:"model"`
-	Params sim.Params `json:"params"`
+	Model sim.Model `json:"model"`
+	// ModelPreset names the preset the model was built from (model: NAME,
+	// or {preset: NAME, ...}, which may rename it), "" for a model written
+	// out in full. Not part of the fingerprint: Model holds every value.
+	ModelPreset string     `json:"-"`
+	Params      sim.Params `json:"params"`
 	// Strategies are normalized and valid, with unique names, in file order
 	// (strategies first, then matrix expansions).
 	Strategies []sim.Strategy `json:"strategies"`

@@ -16,7 +16,7 @@ import (
 func assumptions(cfg Config, eng *sim.Engine, reg *sim.Registry) []sim.Assumption {
 	m, p := cfg.Model, cfg.Params
 	f := func(v float64) string { return fmt.Sprintf("%g", v) }
-	lat := latencySource(m)
+	lat := latencySource(m, cfg.ModelPreset)
 	a := []sim.Assumption{
 		{Name: "tokenizer", Value: p.Tokenizer, Source: "scenario params.tokenizer"},
 		{Name: "model", Value: m.Name, Source: "scenario model"},
@@ -67,10 +67,17 @@ func assumptions(cfg Config, eng *sim.Engine, reg *sim.Registry) []sim.Assumptio
 
 // latencySource says where the model's latency parameters come from: a
 // model preset's defaults (not calibrated on the run's traces) or the
-// scenario.
-func latencySource(m sim.Model) string {
-	if p, err := presets.Model(m.Name); err == nil && p.Latency == m.Latency {
-		return fmt.Sprintf("model preset %s's defaults (docs/presets.md), not calibrated on these traces (defersim calibrate fits them)", p.Name)
+// scenario. The preset is the one the model was built from (preset, which
+// a scenario may rename: {preset: gpt-4o, name: my-gpt}), else the one its
+// name resolves to.
+func latencySource(m sim.Model, preset string) string {
+	for _, name := range []string{preset, m.Name} {
+		if name == "" {
+			continue
+		}
+		if p, err := presets.Model(name); err == nil && p.Latency == m.Latency {
+			return fmt.Sprintf("model preset %s's defaults (docs/presets.md), not calibrated on these traces (defersim calibrate fits them)", p.Name)
+		}
 	}
 	return "scenario model latency (set or calibrated)"
 }

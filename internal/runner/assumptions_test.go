@@ -85,3 +85,26 @@ func TestRelistProbAssumption(t *testing.T) {
 		}
 	}
 }
+
+// TestLatencySourceOfARenamedPreset pins that a model built from a preset
+// and renamed ({preset: gpt-4o, name: my-gpt}) states its latency as that
+// preset's defaults, not calibrated: it read "scenario model latency (set
+// or calibrated)", because the source was looked up by the model's name.
+// A latency the scenario sets is still the scenario's.
+func TestLatencySourceOfARenamedPreset(t *testing.T) {
+	for _, tc := range []struct{ model, want string }{
+		{"{preset: gpt-4o, name: my-gpt}", "model preset gpt-4o's defaults"},
+		{"{preset: gpt-4o, name: my-gpt, latency: {decode_tps: 45}}", "scenario model latency (set or calibrated)"},
+	} {
+		out := runYAML(t, "name: a\ntraces: [embedded:trace.jsonl.gz]\ncatalogs: [embedded:catalog]\nstrategies: [eager]\nmodel: "+tc.model+"\n", Overrides{})
+		got := ""
+		for _, a := range out.Info.Assumptions {
+			if a.Name == "latency.prefill_tps" {
+				got = a.Source
+			}
+		}
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("%s: latency source %q, want it to say %q", tc.model, got, tc.want)
+		}
+	}
+}

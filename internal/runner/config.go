@@ -33,8 +33,12 @@ type Config struct {
 	Baseline            string
 	Strategies          []sim.Strategy
 	Model               sim.Model
-	Params              sim.Params
-	Traces              []Source
+	// ModelPreset names the preset Model was built from ("" for a model
+	// written out in full): the assumptions say whose latency defaults the
+	// run used, whatever the model is called.
+	ModelPreset string
+	Params      sim.Params
+	Traces      []Source
 	// Catalogs are directories or files (or an fs.FS directory).
 	Catalogs []Source
 	// CatalogsFrom says where Catalogs come from, in words, for the
