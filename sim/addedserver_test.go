@@ -17,18 +17,7 @@ import (
 // reference replayer agrees. (Before, the added server stayed unlisted
 // under every discovery, so eager paid a search for it.)
 func TestServerAddedMidSession(t *testing.T) {
-	var servers []*catalog.Server
-	for _, s := range []struct{ name, version, tools string }{
-		{"a", "1", `{"name":"get_x","description":"Get x.","inputSchema":{"type":"object"}}`},
-		{"b", "1", `{"name":"find","description":"Find things.","inputSchema":{"type":"object","properties":{"q":{"type":"string"}}}}`},
-		{"b", "2", `{"name":"find","description":"Find things by query.","inputSchema":{"type":"object","properties":{"q":{"type":"string"}}}}`},
-	} {
-		srv, err := catalog.Parse([]byte(`{"tools":[`+s.tools+`]}`), s.name, s.version, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		servers = append(servers, srv)
-	}
+	servers := twoServers(t)
 	never, always := Trigger{Mode: "never"}, Trigger{Mode: "always"}
 	strategies := []Strategy{
 		{Name: "eager", Trigger: never},
@@ -101,4 +90,24 @@ func TestServerAddedMidSession(t *testing.T) {
 			}
 		})
 	}
+}
+
+// twoServers is the catalog of the added-server and re-list tests: server
+// a at version 1, and server b at versions 1 and 2 (find's description
+// reworded).
+func twoServers(t *testing.T) []*catalog.Server {
+	t.Helper()
+	var servers []*catalog.Server
+	for _, s := range []struct{ name, version, tools string }{
+		{"a", "1", `{"name":"get_x","description":"Get x.","inputSchema":{"type":"object"}}`},
+		{"b", "1", `{"name":"find","description":"Find things.","inputSchema":{"type":"object","properties":{"q":{"type":"string"}}}}`},
+		{"b", "2", `{"name":"find","description":"Find things by query.","inputSchema":{"type":"object","properties":{"q":{"type":"string"}}}}`},
+	} {
+		srv, err := catalog.Parse([]byte(`{"tools":[`+s.tools+`]}`), s.name, s.version, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		servers = append(servers, srv)
+	}
+	return servers
 }

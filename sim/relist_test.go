@@ -17,18 +17,7 @@ import (
 // before the session starts cost nothing; at 0 (the default) a change
 // lists nothing. The reference replayer agrees at 0, 0.5 and 1.
 func TestRelistOnVersionChange(t *testing.T) {
-	var servers []*catalog.Server
-	for _, s := range []struct{ name, version, tools string }{
-		{"a", "1", `{"name":"get_x","description":"Get x.","inputSchema":{"type":"object"}}`},
-		{"b", "1", `{"name":"find","description":"Find things.","inputSchema":{"type":"object","properties":{"q":{"type":"string"}}}}`},
-		{"b", "2", `{"name":"find","description":"Find things by query.","inputSchema":{"type":"object","properties":{"q":{"type":"string"}}}}`},
-	} {
-		srv, err := catalog.Parse([]byte(`{"tools":[`+s.tools+`]}`), s.name, s.version, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		servers = append(servers, srv)
-	}
+	servers := twoServers(t)
 	never, always := Trigger{Mode: "never"}, Trigger{Mode: "always"}
 	engine := func(t *testing.T, relist float64) *Engine {
 		t.Helper()

@@ -1,7 +1,6 @@
 package anthropicmsg
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/defersim/defersim/traces/importers/ingest"
@@ -17,11 +16,11 @@ func openAIMessage(m *ingest.Object, role string) error {
 	found := ""
 	switch role {
 	case "assistant":
-		var calls []json.RawMessage
-		if json.Unmarshal(m.Peek("tool_calls"), &calls) == nil && len(calls) > 0 {
-			found = fmt.Sprintf("assistant message with tool_calls, %d tool call(s) anthropic-messages would drop", len(calls))
-		} else if fc := m.Peek("function_call"); fc != nil && ingest.FirstByte(fc) == '{' {
+		switch n, legacy := ingest.OpenAIToolCalls(m.Peek("tool_calls"), m.Peek("function_call")); {
+		case legacy:
 			found = "assistant message with function_call, a tool call anthropic-messages would drop"
+		case n > 0:
+			found = fmt.Sprintf("assistant message with tool_calls, %d tool call(s) anthropic-messages would drop", n)
 		}
 	case "tool", "function":
 		found = "message with role " + role + ", a tool result anthropic-messages would drop"

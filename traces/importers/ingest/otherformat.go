@@ -3,6 +3,7 @@ package ingest
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // OtherFormat is the error of an importer that finds, at pos of an input
@@ -30,4 +31,42 @@ func UsageCounts(raw []byte) map[string]int64 {
 		}
 	}
 	return out
+}
+
+// AnthropicToolBlock says what a content block of type typ is when only
+// Anthropic Messages have it: "a tool call" (tool_use, server_tool_use,
+// mcp_tool_use), "a tool result" (tool_result, *_tool_result), else "".
+// The openai-messages importer refuses such blocks and the format sniffer
+// recognises Anthropic Messages by them: one rule for both.
+func AnthropicToolBlock(typ string) string {
+	switch {
+	case typ == "tool_use" || typ == "server_tool_use" || typ == "mcp_tool_use":
+		return "a tool call"
+	case strings.HasSuffix(typ, "tool_result"):
+		return "a tool result"
+	}
+	return ""
+}
+
+// OpenAIToolCalls counts the tool calls of an assistant message in the
+// structures only OpenAI's chat messages have: its tool_calls array, or
+// a legacy function_call object (legacy true, calls 1). The
+// anthropic-messages importer refuses them and the format sniffer
+// recognises OpenAI messages by them.
+func OpenAIToolCalls(toolCalls, functionCall json.RawMessage) (calls int, legacy bool) {
+	var cs []json.RawMessage
+	if json.Unmarshal(toolCalls, &cs) == nil && len(cs) > 0 {
+		return len(cs), false
+	}
+	if FirstByte(functionCall) == '{' {
+		return 1, true
+	}
+	return 0, false
+}
+
+// OpenAIOnlyRole reports whether a message role is one only OpenAI's chat
+// messages use: tool and function (results), system and developer (the
+// system prompt, which Anthropic Messages give as a top-level member).
+func OpenAIOnlyRole(role string) bool {
+	return role == "tool" || role == "function" || role == "system" || role == "developer"
 }

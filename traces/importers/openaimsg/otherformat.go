@@ -3,7 +3,6 @@ package openaimsg
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/defersim/defersim/internal/termsafe"
 	"github.com/defersim/defersim/traces/importers/ingest"
@@ -48,13 +47,8 @@ func anthropicBlocks(m *ingest.Object) error {
 		if json.Unmarshal(p, &part) != nil {
 			continue
 		}
-		what := ""
-		switch typ := part.Type; {
-		case typ == "tool_use" || typ == "server_tool_use" || typ == "mcp_tool_use":
-			what = "a tool call"
-		case strings.HasSuffix(typ, "tool_result"):
-			what = "a tool result"
-		default:
+		what := ingest.AnthropicToolBlock(part.Type)
+		if what == "" {
 			continue
 		}
 		return ingest.OtherFormat(fmt.Sprintf("%s.content[%d]", m.Pos, i), Format, "anthropic-messages",

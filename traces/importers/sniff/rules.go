@@ -2,7 +2,6 @@ package sniff
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/defersim/defersim/traces/importers/anthropicmsg"
 	"github.com/defersim/defersim/traces/importers/claudecode"
@@ -126,16 +125,16 @@ func conversation(r record) []json.RawMessage {
 func openAIMessages(msgs []json.RawMessage) string {
 	for _, raw := range msgs {
 		m := object(raw)
-		switch role := str(m["role"]); role {
-		case "assistant":
-			var calls []json.RawMessage
-			if json.Unmarshal(m["tool_calls"], &calls) == nil && len(calls) > 0 {
+		role := str(m["role"])
+		if role == "assistant" {
+			switch n, legacy := ingest.OpenAIToolCalls(m["tool_calls"], m["function_call"]); {
+			case legacy:
+				return `an assistant message with "function_call"`
+			case n > 0:
 				return `an assistant message with "tool_calls"`
 			}
-			if isObject(m["function_call"]) {
-				return `an assistant message with "function_call"`
-			}
-		case "tool", "function", "system", "developer":
+		}
+		if ingest.OpenAIOnlyRole(role) {
 			return "a message with role " + role
 		}
 	}
@@ -151,10 +150,10 @@ func anthropicBlocks(msgs []json.RawMessage) string {
 			continue
 		}
 		for _, p := range parts {
-			switch typ := str(object(p)["type"]); {
-			case typ == "tool_use" || typ == "server_tool_use" || typ == "mcp_tool_use":
+			switch typ := str(object(p)["type"]); ingest.AnthropicToolBlock(typ) {
+			case "a tool call":
 				return "a content block of type " + typ
-			case strings.HasSuffix(typ, "tool_result"):
+			case "a tool result":
 				return "a content block of type tool_result"
 			}
 		}
