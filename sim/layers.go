@@ -82,6 +82,23 @@ func (e *Engine) listMs(t *serverTable) float64 {
 	return e.params.ListMs
 }
 
+// TimingDefaults counts the server versions of the engine's catalogs
+// (versions) and, among them, those whose metadata records no connection
+// time (connect) and no tools/list time (list): params.connect_ms and
+// params.list_ms stand in for them.
+func (e *Engine) TimingDefaults() (connect, list, versions int) {
+	for _, t := range e.tables.byKey {
+		versions++
+		if t.timings.connectMs < 0 {
+			connect++
+		}
+		if t.timings.listMs < 0 {
+			list++
+		}
+	}
+	return connect, list, versions
+}
+
 // startSession pays the eager layers when the session's first user message
 // arrives: connections in parallel (the slowest decides), and the lists
 // that go with them.

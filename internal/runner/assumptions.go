@@ -12,55 +12,47 @@ import (
 )
 
 // assumptions lists every parameter and modelling choice in force, so each
-// reported number can say what produced it.
+// reported number can say what produced it: every key of the model and of
+// params (TestAssumptionsStateEveryKey), a key the run does not read
+// stated as notRead with the reason, not as a value in force.
 func assumptions(cfg Config, eng *sim.Engine, reg *sim.Registry) []sim.Assumption {
 	m, p := cfg.Model, cfg.Params
 	f := func(v float64) string { return fmt.Sprintf("%g", v) }
-	lat := latencySource(m, cfg.ModelPreset)
-	a := []sim.Assumption{
-		{Name: "tokenizer", Value: p.Tokenizer, Source: "scenario params.tokenizer"},
-		{Name: "model", Value: m.Name, Source: "scenario model"},
-		{Name: "price.input_per_mtok", Value: f(m.Pricing.InputPerMTok), Source: "model pricing"},
-		{Name: "price.output_per_mtok", Value: f(m.Pricing.OutputPerMTok), Source: "model pricing"},
-		{Name: "cache.kind", Value: m.Cache.Kind, Source: "model cache"},
-		{Name: "cache.ttl_s", Value: f(m.Cache.TTLSeconds), Source: "model cache"},
-		{Name: "cache.min_tokens", Value: fmt.Sprint(m.Cache.MinTokens), Source: "model cache"},
-		{Name: "cache.breakpoints", Value: fmt.Sprint(m.Cache.Breakpoints), Source: "model cache"},
-		{Name: "cache.lookback_blocks", Value: fmt.Sprint(m.Cache.Lookback), Source: "model cache"},
-		{Name: "cache.write_multiplier", Value: f(m.Cache.WriteMultiplier), Source: "model cache"},
-		{Name: "cache.read_multiplier", Value: f(m.Cache.ReadMultiplier), Source: "model cache"},
-		{Name: "cache.scope", Value: "per session (no reuse across sessions)", Source: "engine"},
-		{Name: "latency.overhead_ms", Value: f(m.Latency.OverheadMs), Source: lat},
-		{Name: "latency.prefill_tps", Value: f(m.Latency.PrefillTPS), Source: lat},
-		{Name: "latency.cached_prefill_tps", Value: f(m.Latency.CachedPrefillTPS), Source: lat},
-		{Name: "latency.decode_tps", Value: f(m.Latency.DecodeTPS), Source: lat},
-		{Name: "latency.jitter_cv", Value: f(m.Latency.JitterCV), Source: lat},
-		{Name: "context_window", Value: fmt.Sprint(m.ContextWindow), Source: "model"},
-		{Name: "message_overhead_tokens", Value: fmt.Sprint(p.MessageOverheadTokens), Source: "params"},
-		{Name: "tool_overhead_tokens", Value: fmt.Sprint(p.ToolOverheadTokens), Source: "params"},
-		{Name: "request_overhead_tokens", Value: fmt.Sprint(p.RequestOverheadTokens), Source: "params"},
-		{Name: "search_tool_tokens", Value: fmt.Sprint(p.SearchToolTokens), Source: "params"},
-		{Name: "default_tool_ms", Value: f(p.DefaultToolMs), Source: "params (used when a call has no recorded duration)"},
-		{Name: "search_exec_ms", Value: f(p.SearchExecMs), Source: "params"},
-		{Name: "user_think_ms", Value: f(p.UserThinkMs), Source: "params (used when a trace has no timestamps)"},
-		{Name: "nudge_prob", Value: f(p.NudgeProb), Source: "params"},
-		{Name: "nudge_tokens", Value: fmt.Sprint(p.NudgeTokens), Source: "params"},
-		{Name: "cold_call_prob", Value: f(p.ColdCallProb), Source: "params"},
-		{Name: "cold_call_well_formed_prob", Value: f(p.ColdCallWellFormedProb), Source: "params"},
-		{Name: "select_prob", Value: f(p.SelectProb), Source: "params"},
-		{Name: "bytes_per_token", Value: f(p.BytesPerToken), Source: "params (sizes-only results)"},
-		{Name: "tool_calls_in_a_step", Value: "executed one after another", Source: "engine"},
-		{Name: "distinct_schemas_counted", Value: fmt.Sprint(eng.Tools()), Source: "engine"},
-		{Name: "catalogs", Value: catalogsFrom(cfg), Source: "run"},
-		{Name: "permissions", Value: permissionsNote(cfg), Source: "scenario permissions (checked at execution for every call, deferred or not)"},
-		{Name: "session_without_servers", Value: "offered every catalog server at its latest version (counted in the input resolution)", Source: "engine"},
+	a := []sim.Assumption{{Name: "tokenizer", Value: p.Tokenizer, Source: "scenario params.tokenizer"}}
+	a = append(a, modelAssumptions(m, latencySource(m, cfg.ModelPreset), reg)...)
+	// param states a params key, or notRead with the reason when the other
+	// values leave it unread (sim.ParamUnread).
+	param := func(key, value, source string) sim.Assumption {
+		if why, on := sim.ParamUnread(m, p, key); why != "" {
+			return sim.Assumption{Name: key, Value: notRead, Source: fmt.Sprintf("params: %s (read when %s allows it)", why, on)}
+		}
+		return sim.Assumption{Name: key, Value: value, Source: source}
 	}
-	if p.RelistProb != 0 {
-		// Listed only when set, so that the results of runs at the default
-		// (a version change lists nothing: docs/engine.md §6) stay as they were.
-		a = append(a, sim.Assumption{Name: "relist_prob", Value: f(p.RelistProb),
-			Source: "params (probability that a version change of a server the session listed by a tools/list call makes the client list it again, delaying the next request; 0: it lists nothing)"})
-	}
+	connect, list, versions := eng.TimingDefaults()
+	a = append(a,
+		param("message_overhead_tokens", fmt.Sprint(p.MessageOverheadTokens), "params"),
+		param("tool_overhead_tokens", fmt.Sprint(p.ToolOverheadTokens), "params"),
+		param("request_overhead_tokens", fmt.Sprint(p.RequestOverheadTokens), "params"),
+		param("search_tool_tokens", fmt.Sprint(p.SearchToolTokens), "params"),
+		param("default_tool_ms", f(p.DefaultToolMs), "params (used when a call has no recorded duration)"),
+		param("search_exec_ms", f(p.SearchExecMs), "params"),
+		param("user_think_ms", f(p.UserThinkMs), "params (used when a trace has no timestamps)"),
+		param("connect_ms", f(p.ConnectMs), fmt.Sprintf("params (a server's connection time, used when its catalog metadata records none: %d of the catalogs' %d server versions)", connect, versions)),
+		param("list_ms", f(p.ListMs), fmt.Sprintf("params (a server's tools/list time, used when its catalog metadata records none: %d of the catalogs' %d server versions)", list, versions)),
+		param("nudge_prob", f(p.NudgeProb), "params"),
+		param("nudge_tokens", fmt.Sprint(p.NudgeTokens), "params"),
+		param("cold_call_prob", f(p.ColdCallProb), "params"),
+		param("cold_call_well_formed_prob", f(p.ColdCallWellFormedProb), "params"),
+		param("select_prob", f(p.SelectProb), "params"),
+		param("bytes_per_token", f(p.BytesPerToken), "params (sizes-only results)"),
+		param("cache_warm_start", f(p.CacheWarmStart), "params (probability that a session starts with its static prefix already in the prompt cache, written by other sessions of the fleet; 0: every session starts cold)"),
+		param("relist_prob", f(p.RelistProb), "params (probability that a version change of a server the session listed by a tools/list call makes the client list it again, delaying the next request; 0: it lists nothing)"),
+		sim.Assumption{Name: "tool_calls_in_a_step", Value: "executed one after another", Source: "engine"},
+		sim.Assumption{Name: "distinct_schemas_counted", Value: fmt.Sprint(eng.Tools()), Source: "engine"},
+		sim.Assumption{Name: "catalogs", Value: catalogsFrom(cfg), Source: "run"},
+		sim.Assumption{Name: "permissions", Value: permissionsNote(cfg), Source: "scenario permissions (checked at execution for every call, deferred or not)"},
+		sim.Assumption{Name: "session_without_servers", Value: "offered every catalog server at its latest version (counted in the input resolution)", Source: "engine"},
+	)
 	a = append(a, searchAssumptions(eng, reg)...)
 	return append(a, cfg.Notes...)
 }

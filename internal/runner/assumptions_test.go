@@ -59,15 +59,16 @@ strategies:
 	}
 }
 
-// TestRelistProbAssumption pins that a run with params.relist_prob set
-// lists it among its assumptions, and that a run at the default 0 (a
-// version change lists nothing) does not, so its results are unchanged.
+// TestRelistProbAssumption pins that a run lists params.relist_prob among
+// its assumptions, set or at the default 0 (a version change lists
+// nothing), with what it models. (It was listed only when set, while the
+// list did not state every parameter in force.)
 func TestRelistProbAssumption(t *testing.T) {
 	for _, tc := range []struct {
 		params string
-		want   string // "" = not listed
+		want   string
 	}{
-		{"", ""},
+		{"", "0"},
 		{"params: {relist_prob: 0.25}\n", "0.25"},
 	} {
 		out := runYAML(t, "name: a\ntraces: [embedded:trace.jsonl.gz]\ncatalogs: [embedded:catalog]\nstrategies: [eager]\n"+tc.params, Overrides{})

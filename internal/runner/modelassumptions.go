@@ -1,0 +1,74 @@
+package runner
+
+import (
+	"fmt"
+
+	"github.com/defersim/defersim/sim"
+)
+
+// notRead is the value of an assumption whose key the run does not read;
+// its source says why (which value would make it read).
+const notRead = "not read"
+
+// modelAssumptions states every key of the model: name, context window,
+// prices, each key of its cache block (a key its cache kind, a cache
+// model of reg, does not read as notRead, with the reason, rather than
+// its zero value as if it were in force) and the latency parameters, with
+// lat, where they come from, as their source.
+func modelAssumptions(m sim.Model, lat string, reg *sim.Registry) []sim.Assumption {
+	f := func(v float64) string { return fmt.Sprintf("%g", v) }
+	a := []sim.Assumption{
+		{Name: "model", Value: m.Name, Source: "scenario model"},
+		{Name: "price.input_per_mtok", Value: f(m.Pricing.InputPerMTok), Source: "model pricing"},
+		{Name: "price.output_per_mtok", Value: f(m.Pricing.OutputPerMTok), Source: "model pricing"},
+		{Name: "cache.kind", Value: m.Cache.Kind, Source: "model cache"},
+	}
+	a = append(a, cacheAssumptions(m, reg)...)
+	a = append(a, sim.Assumption{Name: "cache.scope", Value: "per session (no reuse across sessions)", Source: "engine"})
+	l := m.Latency
+	a = append(a,
+		sim.Assumption{Name: "latency.overhead_ms", Value: f(l.OverheadMs), Source: lat},
+		sim.Assumption{Name: "latency.prefill_tps", Value: f(l.PrefillTPS), Source: lat},
+		sim.Assumption{Name: "latency.cached_prefill_tps", Value: f(l.CachedPrefillTPS), Source: lat},
+		sim.Assumption{Name: "latency.decode_tps", Value: f(l.DecodeTPS), Source: lat},
+		sim.Assumption{Name: "latency.jitter_cv", Value: f(l.JitterCV), Source: lat})
+	for _, k := range sim.RequestKinds() {
+		a = append(a, sim.Assumption{Name: "latency.kind_ms." + k.String(), Value: f(l.Kinds.Of(k)), Source: lat})
+	}
+	return append(a, sim.Assumption{Name: "context_window", Value: fmt.Sprint(m.ContextWindow), Source: "model"})
+}
+
+// cacheAssumptions states each key of the model's cache block
+// (sim.CacheKeys, in order) that its cache kind reads, and each it does
+// not read as notRead with the reason. cache.lookback keeps the name its
+// entry always had, cache.lookback_blocks.
+func cacheAssumptions(m sim.Model, reg *sim.Registry) []sim.Assumption {
+	c := m.Cache
+	f := func(v float64) string { return fmt.Sprintf("%g", v) }
+	layout, layoutSource := c.Layout, "model cache (a strategy's cache_layout overrides it)"
+	if layout == "" {
+		layout, layoutSource = sim.LayoutLastMessage, "model cache (the default: not set; a strategy's cache_layout overrides it)"
+	}
+	values := map[string]sim.Assumption{
+		"cache.ttl_s":            {Name: "cache.ttl_s", Value: f(c.TTLSeconds), Source: "model cache"},
+		"cache.min_tokens":       {Name: "cache.min_tokens", Value: fmt.Sprint(c.MinTokens), Source: "model cache"},
+		"cache.breakpoints":      {Name: "cache.breakpoints", Value: fmt.Sprint(c.Breakpoints), Source: "model cache"},
+		"cache.lookback":         {Name: "cache.lookback_blocks", Value: fmt.Sprint(c.Lookback), Source: "model cache"},
+		"cache.layout":           {Name: "cache.layout", Value: layout, Source: layoutSource},
+		"cache.step":             {Name: "cache.step", Value: fmt.Sprint(c.Step), Source: "model cache"},
+		"cache.write_multiplier": {Name: "cache.write_multiplier", Value: f(c.WriteMultiplier), Source: "model cache"},
+		"cache.read_multiplier":  {Name: "cache.read_multiplier", Value: f(c.ReadMultiplier), Source: "model cache"},
+	}
+	var a []sim.Assumption
+	for _, key := range sim.CacheKeys() {
+		v, ok := values[key]
+		if !ok {
+			continue // a key added to sim.CacheKeys without a value here: TestAssumptionsStateEveryKey fails
+		}
+		if why := reg.CacheKeyUnread(m, key); why != "" {
+			v.Value, v.Source = notRead, "model cache: "+why
+		}
+		a = append(a, v)
+	}
+	return a
+}
