@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -290,6 +291,7 @@ func (d *planDoc) writeMarkdown(w io.Writer) error {
 		fmt.Fprintf(w, "%s ×%g (%d servers, %d tools)", sep, p.Factor, p.Servers, p.Tools)
 	}
 	fmt.Fprint(w, ". Added servers are offered to every session.\n\n")
+	writeGrowthNotesMarkdown(w, d.Growth)
 	if d.fingerprintNote != "" {
 		fmt.Fprintf(w, "> Note: %s\n\n", cliout.MDEscape(d.fingerprintNote))
 	}
@@ -299,4 +301,22 @@ func (d *planDoc) writeMarkdown(w io.Writer) error {
 	}
 	fmt.Fprintln(w)
 	return plan.WriteBreakdownsMarkdown(w, d.Breakdowns, d.margin, points[0].Label, points[len(points)-1].Label)
+}
+
+// writeGrowthNotesMarkdown writes the notes of the growth points, each note
+// once with the sizes it is about.
+func writeGrowthNotesMarkdown(w io.Writer, growth []plan.GrowthPoint) {
+	var order []string
+	at := map[string][]string{}
+	for _, p := range growth {
+		for _, n := range p.Notes {
+			if _, ok := at[n]; !ok {
+				order = append(order, n)
+			}
+			at[n] = append(at[n], fmt.Sprintf("×%g", p.Factor))
+		}
+	}
+	for _, n := range order {
+		fmt.Fprintf(w, "> Note (%s): %s.\n\n", strings.Join(at[n], ", "), cliout.MDEscape(n))
+	}
 }

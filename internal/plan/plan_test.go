@@ -2,9 +2,11 @@ package plan
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -345,5 +347,68 @@ func TestGrowthWritesNoTraceCopy(t *testing.T) {
 	}
 	if in := pts[1].Results.Run.Inputs[0]; in.Kind != "trace" || in.Path != rc.Traces[0].Path {
 		t.Errorf("the grown run's trace input is %+v, want the original trace %s", in, rc.Traces[0].Path)
+	}
+}
+
+// TestGrowthNotesUnorderedVersions pins that plan --growth said nothing when
+// a catalog series' versions are content hashes (trace import names them
+// so): it took the last version by spelling as the series' newest, for the
+// base catalog's size and for a server added from --growth-from, as if it
+// were the newest. Each point now says so, naming the versions taken.
+func TestGrowthNotesUnorderedVersions(t *testing.T) {
+	writeHashed := func(t *testing.T, dir, name string, versions map[string]int) {
+		t.Helper()
+		for v, n := range versions {
+			var tools []string
+			for i := range n {
+				tools = append(tools, fmt.Sprintf(`{"name":"%s_t%d","description":"tool %d of %s","inputSchema":{"type":"object","properties":{"q":{"type":"string"}}}}`, name, i, i, name))
+			}
+			data := `{"tools":[` + strings.Join(tools, ",") + `]}`
+			if err := os.WriteFile(filepath.Join(dir, name+"@"+v+".json"), []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	hashed := map[string]int{"0a1b2c3d4e5f": 40, "f0e1d2c3b4a5": 30}
+	for _, tc := range []struct {
+		name         string
+		inBase       bool
+		wantBase     bool
+		wantPoolNote bool
+	}{
+		{"in the pool", false, false, true},
+		{"in the base catalog", true, true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rc, err := runner.FromScenario(small(t, 5), runner.Overrides{}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rc.Bootstrap = -1
+			dir := t.TempDir()
+			writeHashed(t, dir, "hashsrv", hashed)
+			cfg := GrowthConfig{Base: rc, Factors: []float64{1, 4}, Seed: 1, Dir: t.TempDir()}
+			if tc.inBase {
+				cfg.Base.Catalogs = append(slices.Clone(cfg.Base.Catalogs), runner.Source{Path: dir})
+			} else {
+				cfg.Pool = dir
+			}
+			pts, _, err := Growth(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, pt := range pts {
+				notes := strings.Join(pt.Notes, "\n")
+				base := strings.Contains(notes, "the catalog's size counts hashsrv@f0e1d2c3b4a5 (30 tools, of 2 versions) at the last version by spelling")
+				pool := strings.Contains(notes, "added hashsrv@f0e1d2c3b4a5 at the last version by spelling")
+				added := slices.Contains(pt.Added, "hashsrv@f0e1d2c3b4a5")
+				if base != tc.wantBase || pool != (tc.wantPoolNote && added) {
+					t.Errorf("×%g (added %v): notes %q; want base note %v, pool note %v", pt.Factor, pt.Added, pt.Notes, tc.wantBase, tc.wantPoolNote && added)
+				}
+				if tc.wantPoolNote && pt.Factor == 4 && !added {
+					t.Errorf("×4 did not add the pool's only server: %v", pt.Added)
+				}
+			}
+		})
 	}
 }
