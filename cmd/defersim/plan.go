@@ -144,7 +144,11 @@ directory -o.`,
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			prog := newReporter(cmd, progress.Config{Label: "plan --growth", Verb: "replayed", Noun: "catalog sizes", Total: int64(len(growth))})
-			pts, plots, err := plan.Growth(ctx, plan.GrowthConfig{Base: rc, Factors: growth, Pool: growthFrom,
+			if len(res.Run.Inputs) == 0 {
+				doc.fingerprintNote = strings.TrimPrefix(doc.fingerprintNote+"; the results record no inputs (a file of an earlier build): "+
+					"that the growth base replays the same traces and catalogs could not be checked", "; ")
+			}
+			pts, plots, err := plan.Growth(ctx, plan.GrowthConfig{Base: rc, Factors: growth, Pool: growthFrom, Recorded: res.Run.Inputs,
 				Seed: rc.Seed, Dir: stage, Metrics: metrics, Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
 			if err != nil {
 				prog.Abort()

@@ -16,6 +16,7 @@ import (
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/gen"
 )
@@ -34,6 +35,11 @@ type GrowthConfig struct {
 	// plots.
 	Dir     string
 	Metrics []string
+	// Recorded, when set, are the inputs of the run whose results are
+	// projected (results.json run.inputs): Growth refuses a base whose
+	// traces or catalogs differ from them, since its points would measure
+	// other sessions or another catalog than the projection's.
+	Recorded []sim.Input
 	// Progress, when set, is called after each catalog size with the
 	// number replayed so far.
 	Progress func(done int)
@@ -65,6 +71,15 @@ func Growth(ctx context.Context, cfg GrowthConfig) ([]GrowthPoint, []string, err
 	}
 	defer release()
 	cfg.Base.Traces = srcs
+	if len(cfg.Recorded) > 0 {
+		hashed, err := runner.HashTraces(srcs)
+		if err != nil {
+			return nil, nil, err
+		}
+		if why := baseMismatch(cfg.Recorded, hashed, base); why != "" {
+			return nil, nil, fmt.Errorf("the growth base is not the run the results come from: %s; give the scenario that produced them (--scenario), or --traces and --catalogs as that run had them", why)
+		}
+	}
 	latest := base.LatestAll()
 	baseTools := 0
 	for _, s := range latest {
@@ -232,7 +247,7 @@ func unorderedBaseNote(base *catalog.Catalog) string {
 		n++
 		if len(items) < catalog.MaxNoteItems {
 			s := base.Latest(key)
-			items = append(items, fmt.Sprintf("%s@%s (%d tools, of %d versions)", key, s.Version, len(s.Tools), len(base.Versions[key])))
+			items = append(items, fmt.Sprintf("%s@%s (%d tool(s), of %d versions)", key, s.Version, len(s.Tools), len(base.Versions[key])))
 		}
 	}
 	if n == 0 {
