@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -143,7 +144,11 @@ directory -o.`,
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			prog := newReporter(cmd, progress.Config{Label: "plan --growth", Verb: "replayed", Noun: "catalog sizes", Total: int64(len(growth))})
-			pts, plots, err := plan.Growth(ctx, plan.GrowthConfig{Base: rc, Factors: growth, Pool: growthFrom,
+			if len(res.Run.Inputs) == 0 {
+				doc.fingerprintNote = strings.TrimPrefix(doc.fingerprintNote+"; the results record no inputs (a file of an earlier build): "+
+					"that the growth base replays the same traces and catalogs could not be checked", "; ")
+			}
+			pts, plots, err := plan.Growth(ctx, plan.GrowthConfig{Base: rc, Factors: growth, Pool: growthFrom, Recorded: res.Run.Inputs,
 				Seed: rc.Seed, Dir: stage, Metrics: metrics, Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
 			if err != nil {
 				prog.Abort()
@@ -290,6 +295,7 @@ func (d *planDoc) writeMarkdown(w io.Writer) error {
 		fmt.Fprintf(w, "%s ×%g (%d servers, %d tools)", sep, p.Factor, p.Servers, p.Tools)
 	}
 	fmt.Fprint(w, ". Added servers are offered to every session.\n\n")
+	writeGrowthNotesMarkdown(w, d.Growth)
 	if d.fingerprintNote != "" {
 		fmt.Fprintf(w, "> Note: %s\n\n", cliout.MDEscape(d.fingerprintNote))
 	}
@@ -299,4 +305,22 @@ func (d *planDoc) writeMarkdown(w io.Writer) error {
 	}
 	fmt.Fprintln(w)
 	return plan.WriteBreakdownsMarkdown(w, d.Breakdowns, d.margin, points[0].Label, points[len(points)-1].Label)
+}
+
+// writeGrowthNotesMarkdown writes the notes of the growth points, each note
+// once with the sizes it is about.
+func writeGrowthNotesMarkdown(w io.Writer, growth []plan.GrowthPoint) {
+	var order []string
+	at := map[string][]string{}
+	for _, p := range growth {
+		for _, n := range p.Notes {
+			if _, ok := at[n]; !ok {
+				order = append(order, n)
+			}
+			at[n] = append(at[n], fmt.Sprintf("×%g", p.Factor))
+		}
+	}
+	for _, n := range order {
+		fmt.Fprintf(w, "> Note (%s): %s.\n\n", strings.Join(at[n], ", "), cliout.MDEscape(n))
+	}
 }

@@ -78,6 +78,11 @@ written to the directory.`,
 			if err != nil {
 				return err
 			}
+			if cat != nil {
+				if note := retrieval.UnorderedNote(cat); note != "" {
+					fmt.Fprintf(cmd.ErrOrStderr(), "defersim: warning: catalogs: %s (results.json source)\n", note)
+				}
+			}
 			srds, err := retrieval.LoadSRDs(srdSpec, s, cat)
 			if err != nil {
 				return err

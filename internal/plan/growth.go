@@ -11,10 +11,12 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/gen"
 )
@@ -33,6 +35,11 @@ type GrowthConfig struct {
 	// plots.
 	Dir     string
 	Metrics []string
+	// Recorded, when set, are the inputs of the run whose results are
+	// projected (results.json run.inputs): Growth refuses a base whose
+	// traces or catalogs differ from them, since its points would measure
+	// other sessions or another catalog than the projection's.
+	Recorded []sim.Input
 	// Progress, when set, is called after each catalog size with the
 	// number replayed so far.
 	Progress func(done int)
@@ -64,6 +71,15 @@ func Growth(ctx context.Context, cfg GrowthConfig) ([]GrowthPoint, []string, err
 	}
 	defer release()
 	cfg.Base.Traces = srcs
+	if len(cfg.Recorded) > 0 {
+		hashed, err := runner.HashTraces(srcs)
+		if err != nil {
+			return nil, nil, err
+		}
+		if why := baseMismatch(cfg.Recorded, hashed, base); why != "" {
+			return nil, nil, fmt.Errorf("the growth base is not the run the results come from: %s; give the scenario that produced them (--scenario), or --traces and --catalogs as that run had them", why)
+		}
+	}
 	latest := base.LatestAll()
 	baseTools := 0
 	for _, s := range latest {
@@ -78,9 +94,11 @@ func Growth(ctx context.Context, cfg GrowthConfig) ([]GrowthPoint, []string, err
 		return nil, nil, fmt.Errorf("growth factors %v: want values of 1 or more", cfg.Factors)
 	}
 	need := int(math.Ceil(factors[len(factors)-1]*float64(baseTools))) - baseTools
+	baseNote := unorderedBaseNote(base)
 	var pool []*catalog.Server
+	var unorderedPool map[*catalog.Server]bool
 	if cfg.Pool != "" {
-		pool, err = realPool(cfg.Pool, base, cfg.Seed)
+		pool, unorderedPool, err = realPool(cfg.Pool, base, cfg.Seed)
 	} else {
 		pool, err = generatedPool(latest, need, cfg.Seed)
 	}
@@ -112,8 +130,19 @@ func Growth(ctx context.Context, cfg GrowthConfig) ([]GrowthPoint, []string, err
 			return nil, nil, err
 		}
 		gp := GrowthPoint{Point: pt, Factor: f, Servers: servers, Tools: tools}
+		if baseNote != "" {
+			gp.Notes = append(gp.Notes, baseNote)
+		}
+		var unordered []string
 		for _, s := range added {
 			gp.Added = append(gp.Added, s.Name+"@"+s.Version)
+			if unorderedPool[s] {
+				unordered = append(unordered, s.Name+"@"+s.Version)
+			}
+		}
+		if len(unordered) > 0 {
+			gp.Notes = append(gp.Notes, fmt.Sprintf("added %s at the last version by spelling: the pool's versions of %s are content hashes, with no release order, so which is newest is unknown",
+				strings.Join(unordered, ", "), pluralServers(len(unordered))))
 		}
 		if tools < target {
 			gp.Notes = append(gp.Notes, fmt.Sprintf("the pool ran out: %d tools instead of %d", tools, target))
@@ -180,23 +209,62 @@ func offerServers(s *traces.Session, refs []traces.ServerRef) {
 }
 
 // realPool returns the latest version of every server of dir not already
-// in base, in a seeded order.
-func realPool(dir string, base *catalog.Catalog, seed int64) ([]*catalog.Server, error) {
+// in base, in a seeded order, and the ones among them whose series has no
+// release order (catalog.Unordered: the latest is the last by spelling).
+func realPool(dir string, base *catalog.Catalog, seed int64) ([]*catalog.Server, map[*catalog.Server]bool, error) {
 	c, err := runner.LoadCatalogs(runner.PathSources(dir))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []*catalog.Server
+	unordered := map[*catalog.Server]bool{}
 	for _, name := range c.ServerNames() {
 		s := c.Latest(name)
 		if base.Latest(name) != nil || base.Latest(s.Name) != nil || len(s.Tools) == 0 {
 			continue
 		}
 		out = append(out, s)
+		if c.Unordered(name) {
+			unordered[s] = true
+		}
 	}
 	r := rand.New(rand.NewPCG(uint64(seed), 0x67726f77))
 	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
-	return out, nil
+	return out, unordered, nil
+}
+
+// unorderedBaseNote says which series of the base catalog have versions
+// with no release order (catalog.Unordered): the catalog's size, and the
+// sizes generated servers are drawn like, count them at their last version
+// by spelling. "" when there is none.
+func unorderedBaseNote(base *catalog.Catalog) string {
+	var items []string
+	n := 0
+	for _, key := range base.ServerNames() {
+		if !base.Unordered(key) {
+			continue
+		}
+		n++
+		if len(items) < catalog.MaxNoteItems {
+			s := base.Latest(key)
+			items = append(items, fmt.Sprintf("%s@%s (%d tool(s), of %d versions)", key, s.Version, len(s.Tools), len(base.Versions[key])))
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	if more := n - len(items); more > 0 {
+		items = append(items, fmt.Sprintf("… (%d more)", more))
+	}
+	return fmt.Sprintf("the catalog's size counts %s at the last version by spelling: the versions of %s are content hashes, with no release order, so which is newest is unknown (sessions that name a version replay that version)",
+		strings.Join(items, ", "), pluralServers(n))
+}
+
+func pluralServers(n int) string {
+	if n == 1 {
+		return "this server"
+	}
+	return "these servers"
 }
 
 // generatedPool draws servers like those of latest until they hold at

@@ -2,9 +2,11 @@ package plan
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -345,5 +347,139 @@ func TestGrowthWritesNoTraceCopy(t *testing.T) {
 	}
 	if in := pts[1].Results.Run.Inputs[0]; in.Kind != "trace" || in.Path != rc.Traces[0].Path {
 		t.Errorf("the grown run's trace input is %+v, want the original trace %s", in, rc.Traces[0].Path)
+	}
+}
+
+// TestGrowthNotesUnorderedVersions pins that plan --growth said nothing when
+// a catalog series' versions are content hashes (trace import names them
+// so): it took the last version by spelling as the series' newest, for the
+// base catalog's size and for a server added from --growth-from, as if it
+// were the newest. Each point now says so, naming the versions taken.
+func TestGrowthNotesUnorderedVersions(t *testing.T) {
+	writeHashed := func(t *testing.T, dir, name string, versions map[string]int) {
+		t.Helper()
+		for v, n := range versions {
+			var tools []string
+			for i := range n {
+				tools = append(tools, fmt.Sprintf(`{"name":"%s_t%d","description":"tool %d of %s","inputSchema":{"type":"object","properties":{"q":{"type":"string"}}}}`, name, i, i, name))
+			}
+			data := `{"tools":[` + strings.Join(tools, ",") + `]}`
+			if err := os.WriteFile(filepath.Join(dir, name+"@"+v+".json"), []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	hashed := map[string]int{"0a1b2c3d4e5f": 40, "f0e1d2c3b4a5": 30}
+	for _, tc := range []struct {
+		name         string
+		inBase       bool
+		wantBase     bool
+		wantPoolNote bool
+	}{
+		{"in the pool", false, false, true},
+		{"in the base catalog", true, true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rc, err := runner.FromScenario(small(t, 5), runner.Overrides{}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rc.Bootstrap = -1
+			dir := t.TempDir()
+			writeHashed(t, dir, "hashsrv", hashed)
+			cfg := GrowthConfig{Base: rc, Factors: []float64{1, 4}, Seed: 1, Dir: t.TempDir()}
+			if tc.inBase {
+				cfg.Base.Catalogs = append(slices.Clone(cfg.Base.Catalogs), runner.Source{Path: dir})
+			} else {
+				cfg.Pool = dir
+			}
+			pts, _, err := Growth(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, pt := range pts {
+				notes := strings.Join(pt.Notes, "\n")
+				base := strings.Contains(notes, "the catalog's size counts hashsrv@f0e1d2c3b4a5 (30 tool(s), of 2 versions) at the last version by spelling")
+				pool := strings.Contains(notes, "added hashsrv@f0e1d2c3b4a5 at the last version by spelling")
+				added := slices.Contains(pt.Added, "hashsrv@f0e1d2c3b4a5")
+				if base != tc.wantBase || pool != (tc.wantPoolNote && added) {
+					t.Errorf("×%g (added %v): notes %q; want base note %v, pool note %v", pt.Factor, pt.Added, pt.Notes, tc.wantBase, tc.wantPoolNote && added)
+				}
+				if tc.wantPoolNote && pt.Factor == 4 && !added {
+					t.Errorf("×4 did not add the pool's only server: %v", pt.Added)
+				}
+			}
+		})
+	}
+}
+
+// TestGrowthRefusesAnotherBase pins that plan --growth replayed whatever
+// base it was given (by default the embedded scenario) next to a projection
+// of results from other traces and catalogs, and said "same N sessions":
+// a base whose trace contents or catalog server versions differ from the
+// results' recorded inputs is now refused, naming what differs; the same
+// contents at another path are accepted.
+func TestGrowthRefusesAnotherBase(t *testing.T) {
+	rc, err := runner.FromScenario(small(t, 5), runner.Overrides{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc.Bootstrap = -1
+	pts, _, err := Growth(context.Background(), GrowthConfig{Base: rc, Factors: []float64{1}, Seed: 1, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recorded := pts[0].Results.Run.Inputs
+	other, err := runner.FromScenario(small(t, 6), runner.Overrides{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := filepath.Join(t.TempDir(), "moved.jsonl.gz")
+	data, err := os.ReadFile(rc.Traces[0].Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(moved, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var lessCatalog []sim.Input
+	dropped := false
+	for _, in := range recorded {
+		if in.Kind == "catalog" && !dropped {
+			dropped = true
+			continue
+		}
+		lessCatalog = append(lessCatalog, in)
+	}
+	for _, tc := range []struct {
+		name     string
+		traces   []runner.Source
+		recorded []sim.Input
+		want     []string // "" entries: accepted
+	}{
+		{"same run", rc.Traces, recorded, nil},
+		{"same trace at another path", []runner.Source{{Path: moved}}, recorded, nil},
+		{"other traces", other.Traces, recorded, []string{"its traces are not the ones the results replayed (results: ", "give the scenario that produced them"}},
+		{"other catalogs", rc.Traces, lessCatalog, []string{"its catalogs are not the ones the results replayed (0 server version(s) only in the results, 1 only in the growth base, first "}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := rc
+			base.Traces = tc.traces
+			_, _, err := Growth(context.Background(), GrowthConfig{Base: base, Factors: []float64{1}, Seed: 1, Dir: t.TempDir(), Recorded: tc.recorded})
+			if len(tc.want) == 0 {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q, want it to contain %q", err, w)
+				}
+			}
+		})
 	}
 }

@@ -159,13 +159,7 @@ func (h *HardSet) Resolve(tools []Tool) (*Set, error) {
 // launch variant, of its first variant), servers in name order, tools in
 // served order.
 func CatalogTools(cat *catalog.Catalog) []Tool {
-	chosen := map[string]string{} // server name → series key
-	for _, key := range cat.ServerNames() {
-		name, _, isVariant := strings.Cut(key, "+")
-		if cur, ok := chosen[name]; !ok || (!isVariant && cur != name) {
-			chosen[name] = key
-		}
-	}
+	chosen := corpusSeries(cat)
 	var out []Tool
 	for _, name := range sortedKeys(chosen) {
 		s := cat.Latest(chosen[name])
@@ -176,4 +170,39 @@ func CatalogTools(cat *catalog.Catalog) []Tool {
 		}
 	}
 	return out
+}
+
+// corpusSeries picks the series of each server that CatalogTools takes:
+// server name → series key.
+func corpusSeries(cat *catalog.Catalog) map[string]string {
+	chosen := map[string]string{}
+	for _, key := range cat.ServerNames() {
+		name, _, isVariant := strings.Cut(key, "+")
+		if cur, ok := chosen[name]; !ok || (!isVariant && cur != name) {
+			chosen[name] = key
+		}
+	}
+	return chosen
+}
+
+// UnorderedNote says which series of CatalogTools' corpus have versions
+// with no release order (catalog.Unordered: named by content hash, as
+// trace import names them), whose "latest" is only the last by spelling;
+// "" when there is none.
+func UnorderedNote(cat *catalog.Catalog) string {
+	chosen := corpusSeries(cat)
+	var items []string
+	for _, name := range sortedKeys(chosen) {
+		if key := chosen[name]; cat.Unordered(key) {
+			items = append(items, fmt.Sprintf("%s@%s (of %d versions)", key, cat.Latest(key).Version, len(cat.Versions[key])))
+		}
+	}
+	if len(items) == 0 {
+		return ""
+	}
+	if n := len(items); n > catalog.MaxNoteItems {
+		items = append(items[:catalog.MaxNoteItems], fmt.Sprintf("… (%d more)", n-catalog.MaxNoteItems))
+	}
+	return "the corpus takes " + strings.Join(items, ", ") +
+		" at the last version by spelling: their versions are content hashes, with no release order, so which is newest is unknown"
 }

@@ -114,7 +114,14 @@ func LoadNamed(name string, src Sources, cat *catalog.Catalog) (*Set, error) {
 	if cat == nil {
 		return nil, fmt.Errorf("set %s needs the catalogs (--catalogs)", name)
 	}
-	return h.Resolve(CatalogTools(cat))
+	set, err := h.Resolve(CatalogTools(cat))
+	if err != nil {
+		return nil, err
+	}
+	if note := UnorderedNote(cat); note != "" {
+		set.Source += " (note: " + note + ")"
+	}
+	return set, nil
 }
 
 // SRDNone is the --srd value that turns SRDs off.

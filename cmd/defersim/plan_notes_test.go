@@ -1,0 +1,39 @@
+package main
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/defersim/defersim/internal/plan"
+)
+
+// TestPlanMarkdownShowsGrowthNotes pins that `plan --growth --format
+// markdown` dropped the growth points' notes (the pool running out, a
+// version taken by spelling) that the text output prints: each note is now
+// written once, with the sizes it is about.
+func TestPlanMarkdownShowsGrowthNotes(t *testing.T) {
+	pt := func(f float64, notes ...string) plan.GrowthPoint {
+		return plan.GrowthPoint{Point: plan.Point{Notes: notes}, Factor: f}
+	}
+	for _, tc := range []struct {
+		name   string
+		growth []plan.GrowthPoint
+		want   string
+	}{
+		{"none", []plan.GrowthPoint{pt(1), pt(2)}, ""},
+		{"one point", []plan.GrowthPoint{pt(1), pt(8, "the pool ran out: 300 tools instead of 1064")},
+			"> Note (×8): the pool ran out: 300 tools instead of 1064.\n\n"},
+		{"shared", []plan.GrowthPoint{pt(1, "a*b"), pt(2, "a*b", "c")},
+			"> Note (×1, ×2): a\\*b.\n\n> Note (×2): c.\n\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			writeGrowthNotesMarkdown(&b, tc.growth)
+			if d := cmp.Diff(tc.want, b.String()); d != "" {
+				t.Errorf("notes (-want +got):\n%s", d)
+			}
+		})
+	}
+}
