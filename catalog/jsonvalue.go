@@ -46,6 +46,10 @@ type value struct {
 	text    string // number literal or decoded string
 	items   []*value
 	members []member
+	// index finds the members of a large parsed object by key (get);
+	// nil for small objects and for values built in code, which get
+	// scans.
+	index map[string]*value
 	// sum caches digest(); hasSum says it is set.
 	sum    [sha256.Size]byte
 	hasSum bool
@@ -110,7 +114,7 @@ func parseTok(dec *json.Decoder, tok json.Token, depth int) (*value, error) {
 			return v, nil
 		case '{':
 			v := &value{kind: kObject}
-			seen := map[string]bool{}
+			seen := map[string]*value{}
 			for dec.More() {
 				kt, err := dec.Token()
 				if err != nil {
@@ -120,18 +124,21 @@ func parseTok(dec *json.Decoder, tok json.Token, depth int) (*value, error) {
 				if !ok {
 					return nil, fmt.Errorf("object key is %T, not a string", kt)
 				}
-				if seen[key] {
+				if _, dup := seen[key]; dup {
 					return nil, fmt.Errorf("duplicate key %q", key)
 				}
-				seen[key] = true
 				val, err := parseNext(dec, depth+1)
 				if err != nil {
 					return nil, err
 				}
+				seen[key] = val
 				v.members = append(v.members, member{key: key, val: val})
 			}
 			if _, err := dec.Token(); err != nil { // '}'
 				return nil, err
+			}
+			if len(v.members) > indexMembers {
+				v.index = seen
 			}
 			return v, nil
 		}
@@ -139,10 +146,18 @@ func parseTok(dec *json.Decoder, tok json.Token, depth int) (*value, error) {
 	return nil, fmt.Errorf("unexpected JSON token %v", tok)
 }
 
+// indexMembers is the size above which a parsed object keeps its members
+// by key: comparing two objects member by member (a schema's properties)
+// is then linear, not quadratic, in their size.
+const indexMembers = 16
+
 // get returns the member called key of an object, or nil.
 func (v *value) get(key string) *value {
 	if v == nil || v.kind != kObject {
 		return nil
+	}
+	if v.index != nil {
+		return v.index[key]
 	}
 	for _, m := range v.members {
 		if m.key == key {

@@ -101,14 +101,15 @@ func (w *walker) required(path string, a, b *value) {
 		return
 	}
 	found := false
-	for _, n := range sortedUnique(bs) {
-		if !slices.Contains(as, n) {
+	au, bu := sortedUnique(as), sortedUnique(bs)
+	for _, n := range bu {
+		if _, in := slices.BinarySearch(au, n); !in {
 			w.add(path, KindRequiredAdded, n)
 			found = true
 		}
 	}
-	for _, n := range sortedUnique(as) {
-		if !slices.Contains(bs, n) {
+	for _, n := range au {
+		if _, in := slices.BinarySearch(bu, n); !in {
 			w.add(path, KindRequiredRemoved, n)
 			found = true
 		}
