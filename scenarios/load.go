@@ -206,7 +206,8 @@ func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, er
 	if prefix, err := CheckBounds(s.Model, s.Params); err != nil {
 		return nil, d.wrap(prefix, err)
 	}
-	s.paramsUnread = d.paramsUnread(s.Model, s.Params)
+	s.paramsWritten = d.paramsWritten(s.Params)
+	s.paramsUnread = paramsUnread(s.Model, s.Params, s.paramsWritten)
 	if err := d.strategies(s, byKey); err != nil {
 		return nil, err
 	}

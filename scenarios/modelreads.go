@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/defersim/defersim/sim"
@@ -44,22 +45,28 @@ func (d *decoder) checkModelReads(m sim.Model, preset bool) error {
 	return nil
 }
 
-// unreadParam is a params key the file writes that changes nothing with
-// the scenario's other values (sim.ParamUnread), unless a sweep varies on.
-type unreadParam struct {
+// writtenParam is a params key the file writes with a value other than 0
+// and its default.
+type writtenParam struct {
+	key   string // "nudge_tokens"
 	field string // "params.nudge_tokens"
 	line  int
 	text  string // the value as written
-	why   string
-	on    string // the sweep path that would make it read
 }
 
-// paramsUnread lists the params keys the file writes, with a value other
-// than 0 and the default, that change nothing with the scenario's other
-// params and its model.
-func (d *decoder) paramsUnread(m sim.Model, p sim.Params) []unreadParam {
+// unreadParam is a params key the file writes that changes nothing with
+// the scenario's other values (sim.ParamUnread), unless a sweep varies on.
+type unreadParam struct {
+	writtenParam
+	why string
+	on  string // the sweep path that would make it read
+}
+
+// paramsWritten lists the params keys the file writes with a value other
+// than 0 and the default, in line order.
+func (d *decoder) paramsWritten(p sim.Params) []writtenParam {
 	v, def := reflect.ValueOf(&p).Elem(), reflect.ValueOf(presets.DefaultParams())
-	var out []unreadParam
+	var out []writtenParam
 	for i := 0; i < v.NumField(); i++ {
 		key := tagName(v.Type().Field(i))
 		field := "params." + key
@@ -67,11 +74,54 @@ func (d *decoder) paramsUnread(m sim.Model, p sim.Params) []unreadParam {
 		if !wrote || v.Field(i).IsZero() || v.Field(i).Equal(def.Field(i)) {
 			continue
 		}
-		if why, on := sim.ParamUnread(m, p, key); why != "" {
-			out = append(out, unreadParam{field: field, line: line, text: valueText(v.Field(i)), why: why, on: on})
+		out = append(out, writtenParam{key: key, field: field, line: line, text: valueText(v.Field(i))})
+	}
+	slices.SortStableFunc(out, func(a, b writtenParam) int { return a.line - b.line })
+	return out
+}
+
+// paramsUnread lists the params of written that change nothing with the
+// scenario's other params and its model.
+func paramsUnread(m sim.Model, p sim.Params, written []writtenParam) []unreadParam {
+	var out []unreadParam
+	for _, w := range written {
+		if why, on := sim.ParamUnread(m, p, w.key); why != "" {
+			out = append(out, unreadParam{writtenParam: w, why: why, on: on})
 		}
 	}
 	return out
+}
+
+// CheckParamReads refuses a params key the file writes, set to neither 0
+// nor its default, that no strategy of strategies reads
+// (reg.ParamUnreadBy: select_prob when every strategy is eager or
+// searches by exact select only, cold_call_well_formed_prob when none
+// has rejected: execute, relist_prob when every discovery is cached):
+// the value would change nothing. strategies are the run's, after
+// --strategies; no sweep of a number can make a strategy read such a
+// key. Each such key is named with its line, the strategies and why.
+func (s *Scenario) CheckParamReads(reg *sim.Registry, strategies []sim.Strategy) error {
+	var probs []string
+	for _, w := range s.paramsWritten {
+		why, fix := reg.ParamUnreadBy(strategies, w.key)
+		if why == "" {
+			continue
+		}
+		probs = append(probs, (&Error{File: s.File, Line: w.line, Field: w.field,
+			Msg: fmt.Sprintf("%s changes nothing: %s (remove it, or %s)", w.text, why, fix)}).Error())
+	}
+	if len(probs) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(probs, "\n"))
+}
+
+// CheckRunReads is the reads check of a run of strategies (the run's,
+// after --strategies): the params no strategy reads (CheckParamReads),
+// then the strategy keys a strategy's components do not read
+// (CheckReads).
+func (s *Scenario) CheckRunReads(reg *sim.Registry, strategies []sim.Strategy) error {
+	return errors.Join(s.CheckParamReads(reg, strategies), s.CheckReads(reg, strategies))
 }
 
 // CheckParams refuses a params key the file writes, set to neither 0 nor

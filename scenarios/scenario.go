@@ -73,8 +73,11 @@ type Scenario struct {
 	// settings are the strategy keys the file writes on each of its
 	// strategies, by name (CheckReads).
 	settings map[string][]setting
-	// paramsUnread are the params keys the file writes that change nothing
-	// with its other values (CheckParams).
+	// paramsWritten are the params keys the file writes with a value
+	// other than 0 and the default (CheckParamReads).
+	paramsWritten []writtenParam
+	// paramsUnread are those of them that change nothing with its other
+	// values (CheckParams).
 	paramsUnread []unreadParam
 }
 

@@ -61,3 +61,37 @@ func TestParamsUnreadStopRecommendAndCalibrate(t *testing.T) {
 		}
 	}
 }
+
+// TestParamsNoStrategyReadsStopRunAndSweep pins that `run --strategies
+// eager` of a scenario writing params.select_prob, which only a strategy
+// that searches with a ranker reads, exits 2 with the line and reason
+// before anything is written, and that `sweep --param params.select_prob`
+// with the same strategies exits 2 before any point is replayed (both
+// ran clean, changing nothing).
+func TestParamsNoStrategyReadsStopRunAndSweep(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.yaml")
+	text := "traces: [embedded:trace.jsonl.gz]\ncatalogs: [embedded:catalog]\nparams:\n  select_prob: 0.9\nstrategies: [eager, claude-code-default]\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code := runCLI(t, "run", path, "--strategies", "eager", "-o", filepath.Join(dir, "run"), "-q", "--no-report")
+	want := path + `:4: params.select_prob: 0.9 changes nothing: no strategy of the run reads it: strategy "eager": its trigger "never" never turns deferred mode on`
+	if code != 2 || !strings.Contains(out, want) {
+		t.Errorf("run: exit %d, output %q; want 2 and %q", code, out, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "run", "results.json")); err == nil {
+		t.Error("run wrote results.json")
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(text, "params:\n  select_prob: 0.9\n", "", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code = runCLI(t, "sweep", path, "--strategies", "eager", "--param", "params.select_prob=0:1:0.5", "-o", filepath.Join(dir, "sweep"), "-q", "--bootstrap", "-1")
+	want = `sweep params.select_prob changes nothing at any value: no strategy of the run reads it: strategy "eager"`
+	if code != 2 || !strings.Contains(out, want) {
+		t.Errorf("sweep: exit %d, output %q; want 2 and %q", code, out, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sweep", "sweep.json")); err == nil {
+		t.Error("sweep wrote sweep.json")
+	}
+}

@@ -40,16 +40,22 @@ func notReading(strategies []sim.Strategy, path string, reg *sim.Registry) (why 
 }
 
 // modelParamUnread says why a model.* or params.* sweep path changes
-// nothing whatever its value, with the scenario's other values: a cache
-// key its cache kind does not read (sim.Registry.CacheKeyUnread), a param
-// another value leaves unread (sim.ParamUnread). "" otherwise.
+// nothing whatever its value, with the scenario's other values and its
+// strategies (the run's, after --strategies): a cache key its cache kind
+// does not read (sim.Registry.CacheKeyUnread), a param another value
+// leaves unread (sim.ParamUnread), a param no strategy reads
+// (sim.Registry.ParamUnreadBy). "" otherwise.
 func modelParamUnread(sc *scenarios.Scenario, path string, reg *sim.Registry) string {
 	if key, ok := strings.CutPrefix(path, "model."); ok && strings.HasPrefix(key, "cache.") {
 		return reg.CacheKeyUnread(sc.Model, key)
 	}
 	if key, ok := strings.CutPrefix(path, "params."); ok {
-		why, _ := sim.ParamUnread(sc.Model, sc.Params, key)
-		return why
+		if why, _ := sim.ParamUnread(sc.Model, sc.Params, key); why != "" {
+			return why
+		}
+		if why, fix := reg.ParamUnreadBy(sc.Strategies, key); why != "" {
+			return why + " (" + fix + ")"
+		}
 	}
 	return ""
 }

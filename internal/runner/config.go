@@ -61,9 +61,10 @@ type Config struct {
 	AllowUnresolved bool
 	// Notes are the scenario's free-form documented assumptions.
 	Notes []sim.Assumption
-	// CheckReads, when set, refuses a strategy key the scenario file
-	// writes that no component of its strategy reads
-	// (scenarios.Scenario.CheckReads; FromScenario sets it). It is called
+	// CheckReads, when set, refuses a params key the scenario file writes
+	// that no strategy of the run reads, and a strategy key it writes that
+	// no component of its strategy reads (scenarios.Scenario.CheckRunReads;
+	// FromScenario sets it). It is called
 	// with the run's registry and strategies before anything is read.
 	CheckReads func(reg *sim.Registry, strategies []sim.Strategy) error
 	// Wrote, when set, reports whether the scenario file writes a strategy

@@ -58,7 +58,7 @@ func FromScenario(sc *scenarios.Scenario, ov Overrides, embedded fs.FS) (Config,
 	cfg := Config{Scenario: sc.Name, ScenarioFingerprint: sc.Fingerprint(), Seed: sc.Seed, Baseline: sc.Baseline,
 		Strategies: sc.Strategies, Model: sc.Model, ModelPreset: sc.ModelPreset, Params: sc.Params, Allow: sc.Permissions.Allow, Deny: sc.Permissions.Deny,
 		CatalogFingerprint: sc.CatalogFingerprint, CatalogsFrom: from, SRD: sc.SRD,
-		MaxUnresolved: sc.MaxUnresolved, AllowUnresolved: ov.AllowUnresolved, CheckReads: sc.CheckReads, Wrote: sc.Wrote}
+		MaxUnresolved: sc.MaxUnresolved, AllowUnresolved: ov.AllowUnresolved, CheckReads: sc.CheckRunReads, Wrote: sc.Wrote}
 	if len(ov.SRD) > 0 {
 		cfg.SRD = ov.SRD
 	}

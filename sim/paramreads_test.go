@@ -1,0 +1,106 @@
+package sim
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestParamReadersCoverEveryParam pins that every params key has a row in
+// paramReaders, in the order of Params: a key added to Params without a
+// decision on which strategies read it fails here.
+func TestParamReadersCoverEveryParam(t *testing.T) {
+	typ := reflect.TypeOf(Params{})
+	var keys []string
+	for i := range typ.NumField() {
+		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("yaml"), ",")
+		keys = append(keys, name)
+	}
+	var rows []string
+	for _, p := range paramReaders {
+		rows = append(rows, p.key)
+		if (p.unread == nil) != (p.fix == "") {
+			t.Errorf("%s: a key some strategy leaves unread says what makes it read, and only such a key", p.key)
+		}
+	}
+	if !reflect.DeepEqual(rows, keys) {
+		t.Errorf("paramReaders rows %v,\nwant the params keys %v", rows, keys)
+	}
+}
+
+// TestParamUnreadBy pins which strategy sets leave a params key unread,
+// from their configuration alone: the loading params under strategies
+// that never load a tool, select_prob under exact select or a directory
+// without names, query_model under exact select, the well-formed share
+// under rejected: retry, relist_prob and list_ms under discovery: cached;
+// one strategy that reads the key, a key every strategy reads and a search
+// mode the registry does not know make no refusal.
+func TestParamUnreadBy(t *testing.T) {
+	reg := NewRegistry()
+	if err := reg.RegisterRanker("rank", func([]ToolDoc) (Ranker, error) { return nil, nil }); err != nil {
+		t.Fatal(err)
+	}
+	const neverWhy = `strategy "eager": its trigger "never" never turns deferred mode on and its discovery is not lazy: it loads no tool, so `
+	eager := Strategy{Name: "eager", Trigger: Trigger{Mode: TriggerNever}}
+	sel := Strategy{Name: "sel", Trigger: Trigger{Mode: TriggerAlways}}
+	ranked := Strategy{Name: "ranked", Trigger: Trigger{Mode: TriggerAlways}, Search: Search{Mode: "rank"}}
+	noDir := ranked
+	noDir.Name, noDir.Directory.Format = "nodir", dirNone
+	execute := ranked
+	execute.Name, execute.Rejected = "execute", RejectExecute
+	lazy := eager
+	lazy.Name, lazy.Discovery = "lazy", "lazy"
+	cached := ranked
+	cached.Name, cached.Discovery = "cached", "cached"
+	unknown := ranked
+	unknown.Name, unknown.Search.Mode = "unknown", "nosuchmode"
+	tests := []struct {
+		name       string
+		key        string
+		strategies []Strategy
+		why, fix   string // "": read
+	}{
+		{"search tokens, eager only", "search_tool_tokens", []Strategy{eager},
+			neverWhy + "the tool_search definition is never sent", fixLoading},
+		{"search time, eager only", "search_exec_ms", []Strategy{eager}, neverWhy + "it makes no search", fixLoading},
+		{"nudges, eager only", "nudge_prob", []Strategy{eager}, neverWhy + "it makes no search for a nudge to follow", fixLoading},
+		{"nudge tokens, eager only", "nudge_tokens", []Strategy{eager}, neverWhy + "it makes no search for a nudge to follow", fixLoading},
+		{"cold calls, eager only", "cold_call_prob", []Strategy{eager}, neverWhy + "no tool is ever cold", fixLoading},
+		{"cold calls, eager and a loader", "cold_call_prob", []Strategy{eager, sel}, "", ""},
+		{"search time, never trigger under lazy discovery", "search_exec_ms", []Strategy{lazy}, "", ""},
+		{"select share, eager and exact select", "select_prob", []Strategy{eager, sel},
+			neverWhy + `it never chooses between select and a query; strategy "sel": its search mode "select" asks for every tool by name: it never chooses between select and a query`,
+			"run a strategy with a ranked search mode and a directory that shows names"},
+		{"select share, no directory", "select_prob", []Strategy{noDir},
+			`strategy "nodir": its directory "none" shows no names: the model cannot ask for a tool by name`,
+			"run a strategy with a ranked search mode and a directory that shows names"},
+		{"select share, ranked with names", "select_prob", []Strategy{sel, ranked}, "", ""},
+		{"select share, a mode the registry does not know", "select_prob", []Strategy{unknown}, "", ""},
+		{"query model, exact select", "query_model", []Strategy{sel},
+			`strategy "sel": its search mode "select" asks for every tool by name: it writes no query`, "run a strategy with a ranked search mode"},
+		{"query model, ranked", "query_model", []Strategy{sel, ranked}, "", ""},
+		{"well-formed share, retry", "cold_call_well_formed_prob", []Strategy{eager, ranked},
+			neverWhy + `no tool is ever cold; strategy "ranked": its rejected is "retry": every cold call is rejected, so whether one is well formed is never drawn`,
+			"run a strategy with rejected: execute"},
+		{"well-formed share, execute", "cold_call_well_formed_prob", []Strategy{ranked, execute}, "", ""},
+		{"relist, cached", "relist_prob", []Strategy{cached},
+			`strategy "cached": its discovery is "cached": it makes no tools/list call`, "run a strategy with discovery eager or lazy"},
+		{"list time, cached", "list_ms", []Strategy{cached},
+			`strategy "cached": its discovery is "cached": it makes no tools/list call`, "run a strategy with discovery eager or lazy"},
+		{"list time, eager discovery", "list_ms", []Strategy{cached, eager}, "", ""},
+		{"read by every strategy", "request_overhead_tokens", []Strategy{eager}, "", ""},
+		{"no strategies", "select_prob", nil, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			why, fix := reg.ParamUnreadBy(tt.strategies, tt.key)
+			want := tt.why
+			if want != "" {
+				want = "no strategy of the run reads it: " + want
+			}
+			if why != want || fix != tt.fix {
+				t.Errorf("got  %q (%q)\nwant %q (%q)", why, fix, want, tt.fix)
+			}
+		})
+	}
+}
