@@ -100,12 +100,20 @@ func paramsUnread(m sim.Model, p sim.Params, written []writtenParam) []unreadPar
 // the value would change nothing. strategies are the run's, after
 // --strategies; no sweep of a number can make a strategy read such a
 // key. Each such key is named with its line, the strategies and why.
+// A key the file's own strategies read is not refused when --strategies
+// replaced them with strategies that do not: the file is consistent, and
+// the run's assumptions state the key as not read, with the reason.
 func (s *Scenario) CheckParamReads(reg *sim.Registry, strategies []sim.Strategy) error {
 	var probs []string
 	for _, w := range s.paramsWritten {
 		why, fix := reg.ParamUnreadBy(strategies, w.key)
 		if why == "" {
 			continue
+		}
+		if s.fileStrategies != nil {
+			if own, _ := reg.ParamUnreadBy(s.fileStrategies, w.key); own == "" {
+				continue
+			}
 		}
 		probs = append(probs, (&Error{File: s.File, Line: w.line, Field: w.field,
 			Msg: fmt.Sprintf("%s changes nothing: %s (remove it, or %s)", w.text, why, fix)}).Error())

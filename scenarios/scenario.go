@@ -76,6 +76,10 @@ type Scenario struct {
 	// paramsWritten are the params keys the file writes with a value
 	// other than 0 and the default (CheckParamReads).
 	paramsWritten []writtenParam
+	// fileStrategies are the strategies the scenario itself runs, kept
+	// when SelectStrategies (--strategies) replaces Strategies
+	// (CheckParamReads); nil until then.
+	fileStrategies []sim.Strategy
 	// paramsUnread are those of them that change nothing with its other
 	// values (CheckParams).
 	paramsUnread []unreadParam

@@ -415,6 +415,9 @@ func (s *Scenario) SelectStrategies(names []string) error {
 	if len(out) == 0 {
 		return fmt.Errorf("no strategies selected")
 	}
+	if s.fileStrategies == nil {
+		s.fileStrategies = s.Strategies
+	}
 	s.Strategies = out
 	if !seen[s.Baseline] {
 		s.Baseline = out[0].Name

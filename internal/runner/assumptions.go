@@ -26,6 +26,9 @@ func assumptions(cfg Config, eng *sim.Engine, reg *sim.Registry) []sim.Assumptio
 		if why, on := sim.ParamUnread(m, p, key); why != "" {
 			return sim.Assumption{Name: key, Value: notRead, Source: fmt.Sprintf("params: %s (read when %s allows it)", why, on)}
 		}
+		if why, fix := reg.ParamUnreadBy(eng.Strategies(), key); why != "" {
+			return sim.Assumption{Name: key, Value: notRead, Source: fmt.Sprintf("params: %s (read when you %s)", why, fix)}
+		}
 		return sim.Assumption{Name: key, Value: value, Source: source}
 	}
 	connect, list, versions := eng.TimingDefaults()

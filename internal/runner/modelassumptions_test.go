@@ -133,13 +133,16 @@ func TestAssumptionsStateEveryKey(t *testing.T) {
 }
 
 // unread says whether a run of cfg leaves the model or params key unread
-// (sim.CacheKeyUnread, sim.ParamUnread).
+// (sim.CacheKeyUnread, sim.ParamUnread, and Registry.ParamUnreadBy over
+// the run's strategies).
 func unread(cfg Config, key string) bool {
 	if k, ok := strings.CutPrefix(key, "model."); ok {
 		return strings.HasPrefix(k, "cache.") && cfg.Model.CacheKeyUnread(k) != ""
 	}
-	why, _ := sim.ParamUnread(cfg.Model, cfg.Params, strings.TrimPrefix(key, "params."))
-	return why != ""
+	k := strings.TrimPrefix(key, "params.")
+	why, _ := sim.ParamUnread(cfg.Model, cfg.Params, k)
+	byStrategies, _ := sim.NewRegistry().ParamUnreadBy(cfg.Strategies, k)
+	return why != "" || byStrategies != ""
 }
 
 // TestAssumptionsOfUnreadKeys pins that a key the run does not read is
@@ -164,8 +167,14 @@ func TestAssumptionsOfUnreadKeys(t *testing.T) {
 		{"openai", head + "model: gpt-4o\n", []string{"cache.breakpoints", "cache.lookback_blocks", "cache.layout"},
 			map[string]string{"cache.step": "128", "cache.ttl_s": "300"}},
 		{"none", head + none, append(allCache, "cache_warm_start"), map[string]string{"cache.kind": "none"}},
-		{"nudges", head + "params: {nudge_prob: 0.2, nudge_tokens: 55}\n", []string{"cold_call_well_formed_prob"},
-			map[string]string{"nudge_tokens": "55", "nudge_prob": "0.2"}},
+		{"nudges", strings.Replace(head, "[eager]", "[eager, codex-cli]", 1) + "params: {nudge_prob: 0.2, nudge_tokens: 55}\n", []string{"cold_call_well_formed_prob"},
+			map[string]string{"nudge_tokens": "55", "nudge_prob": "0.2", "select_prob": "0.5"}},
+		// No strategy of the run loads a tool: the loading params are not
+		// read, whatever their value (a value the file writes is refused,
+		// unless --strategies replaced the file's own strategies that read
+		// it: TestScenarioParamsNoStrategyReads).
+		{"eager only", head, []string{"select_prob", "search_tool_tokens", "search_exec_ms", "nudge_prob", "cold_call_prob"},
+			map[string]string{"list_ms": "10", "request_overhead_tokens": "346"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, p := prepareYAML(t, tc.yaml)
