@@ -100,6 +100,15 @@ func TestComparable(t *testing.T) {
 		return r
 	}
 	seed := func(r *report.Results) *report.Results { r.Run.Seed = 7; return r }
+	assume := func(r *report.Results, as ...sim.Assumption) *report.Results {
+		r.Run.Assumptions = append(r.Run.Assumptions, as...)
+		return r
+	}
+	unreadSelect := sim.Assumption{Name: "select_prob", Value: "not read", Source: `params: no strategy of the run reads it: strategy "b": its trigger "never" …`}
+	selectAt := func(v string) sim.Assumption { return sim.Assumption{Name: "select_prob", Value: v, Source: "params"} }
+	queryModel := func(name, strategies string) sim.Assumption {
+		return sim.Assumption{Name: "query_model." + name, Value: "… of " + strategies, Source: "engine (search mode's registered query model, or params.query_model)"}
+	}
 	tests := []struct {
 		name      string
 		base, cur *report.Results
@@ -116,6 +125,18 @@ func TestComparable(t *testing.T) {
 		{"fingerprint: policy allowed", results("f", two), policy(results("g", two)), nil, Allow{Policy: true}, nil},
 		{"fingerprint: seed not allowed", results("f", two), seed(policy(results("g", two))), nil, Allow{Policy: true},
 			[]string{"seed 1 vs 7"}},
+		// Assumptions that follow from the strategies (the query models of
+		// their ranked searches, a param no strategy reads) change with a
+		// policy change: --allow policy refused a search.mode change.
+		{"fingerprint: query models follow the policy", assume(results("f", two), queryModel("short-term", "b")),
+			assume(policy(results("g", two)), queryModel("content-words", "b")), nil, Allow{Policy: true}, nil},
+		{"fingerprint: a param not read under the old policy", assume(results("f", two), unreadSelect),
+			assume(policy(results("g", two)), selectAt("0.5")), nil, Allow{Policy: true}, nil},
+		{"fingerprint: query models, policy not allowed", assume(results("f", two), queryModel("short-term", "b")),
+			assume(policy(results("g", two)), queryModel("content-words", "b")), nil, Allow{},
+			[]string{"strategy-dependent assumption query_model.content-words (none) vs … of b (follows from the strategies)", "--allow policy"}},
+		{"fingerprint: a param change is not policy", assume(results("f", two), selectAt("0.5")),
+			assume(policy(results("g", two)), selectAt("0.9")), nil, Allow{Policy: true}, []string{"select_prob 0.5 vs 0.9"}},
 		{"traces differ", withTrace(results("f", two), "aa"), withTrace(results("f", two), "bb"), nil, Allow{},
 			[]string{"trace files differ (1 file(s) in baseline, 1 in current, 0 in common"}},
 		{"traces allowed", withTrace(results("f", two), "aa"), withTrace(results("f", two), "bb"), nil, Allow{Traces: true}, nil},

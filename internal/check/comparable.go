@@ -215,11 +215,16 @@ func scenarioDifferences(base, cur *report.Results) []string {
 		out = append(out, fmt.Sprintf("baseline %s vs %s", base.Run.Baseline, cur.Run.Baseline))
 	}
 	ba, ca := assumptionMap(base.Run.Assumptions), assumptionMap(cur.Run.Assumptions)
+	bs, cs := assumptionSources(base.Run.Assumptions), assumptionSources(cur.Run.Assumptions)
 	for _, k := range unionKeys(ba, ca) {
 		if engineDerived[k] || ba[k] == ca[k] {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s %s vs %s", k, orNone(ba[k]), orNone(ca[k])))
+		d := fmt.Sprintf("%s %s vs %s", k, orNone(ba[k]), orNone(ca[k]))
+		if strategyDerived(k, bs[k]) || strategyDerived(k, cs[k]) {
+			d = strategyDerivedPrefix + d + " (follows from the strategies)"
+		}
+		out = append(out, d)
 	}
 	for _, bs := range base.Strategies {
 		cs := cur.Strategy(bs.Name)
@@ -233,17 +238,40 @@ func scenarioDifferences(base, cur *report.Results) []string {
 	return out
 }
 
-// policyOnly is true when every difference is a strategy's parameters.
+// strategyDerivedPrefix marks an assumption difference that follows from
+// the strategies: the query models of their ranked searches
+// (query_model.NAME, search.select, which name the strategies) and a
+// params key stated not read because no strategy of the run reads it.
+const strategyDerivedPrefix = "strategy-dependent assumption "
+
+// strategyDerived says whether the assumption called name, with source
+// source on one side, follows from the run's strategies.
+func strategyDerived(name, source string) bool {
+	return strings.HasPrefix(name, "query_model.") || name == "search.select" ||
+		strings.Contains(source, "no strategy of the run reads it")
+}
+
+// policyOnly is true when every difference is a strategy's parameters, or
+// an assumption that follows from them.
 func policyOnly(diffs []string) bool {
 	if len(diffs) == 0 {
 		return false
 	}
 	for _, d := range diffs {
-		if !strings.HasPrefix(d, "strategy ") {
+		if !strings.HasPrefix(d, "strategy ") && !strings.HasPrefix(d, strategyDerivedPrefix) {
 			return false
 		}
 	}
 	return true
+}
+
+// assumptionSources maps each assumption's name to its source.
+func assumptionSources(as []sim.Assumption) map[string]string {
+	m := map[string]string{}
+	for _, a := range as {
+		m[a.Name] = a.Source
+	}
+	return m
 }
 
 func assumptionMap(as []sim.Assumption) map[string]string {
