@@ -2,6 +2,8 @@ package traces
 
 import (
 	"bytes"
+	"fmt"
+	"runtime"
 	"testing"
 )
 
@@ -80,4 +82,72 @@ func BenchmarkValidate(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkDecodeSeen is BenchmarkDecode with ReadOptions.Seen, as a run
+// reads: the cost of remembering every session (compare with benchstat,
+// the names aligned).
+func BenchmarkDecodeSeen(b *testing.B) {
+	plain, events := benchTrace(b, false)
+	gz, _ := benchTrace(b, true)
+	for _, tc := range []struct {
+		name string
+		data []byte
+	}{{"plain", plain}, {"gzip", gz}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(plain)))
+			b.ReportAllocs()
+			for b.Loop() {
+				r, err := NewReader(bytes.NewReader(tc.data), "bench", ReadOptions{Seen: NewSessionSet()})
+				if err != nil {
+					b.Fatal(err)
+				}
+				n := 0
+				for s, err := range r.Sessions() {
+					if err != nil {
+						b.Fatal(err)
+					}
+					n += len(s.Events)
+				}
+				if n != events {
+					b.Fatalf("decoded %d events, want %d", n, events)
+				}
+			}
+			b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
+}
+
+// BenchmarkSessionSet records a million distinct session ids per
+// iteration (ns/session), after measuring the heap the set holds per
+// session once (bytes/session, the figure docs/performance.md states).
+func BenchmarkSessionSet(b *testing.B) {
+	const n = 1 << 20
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("8c5e2a4f-%04x-4b1d-9a7e-%012x", i%0x10000, i) // uuid-like
+	}
+	fill := func() *SessionSet {
+		s := NewSessionSet()
+		s.addFile("bench")
+		for i, id := range ids {
+			if _, _, dup := s.start(id, 0, i+1, true); dup {
+				b.Fatalf("%s taken for a repeat", id)
+			}
+		}
+		return s
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	s := fill()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(s)
+	perSession := float64(after.HeapAlloc-before.HeapAlloc) / n
+	for b.Loop() {
+		fill()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/session")
+	b.ReportMetric(perSession, "bytes/session")
 }

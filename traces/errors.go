@@ -26,7 +26,8 @@ const (
 	// beyond any real session's (Counts.Implausible).
 	KindImplausible Kind = "implausible_value"
 	// The kinds below are only reported by Validate (KindTimeBackwards
-	// also as a Reader's warning: Counts.Backwards).
+	// also as a Reader's warning: Counts.Backwards; KindDuplicateSession
+	// also as a Reader's error, with ReadOptions.Seen).
 	KindUnknownField     Kind = "unknown_field"
 	KindOrder            Kind = "order"
 	KindTimeBackwards    Kind = "time_backwards"

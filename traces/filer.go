@@ -27,6 +27,8 @@ type filer struct {
 	tab    *strtab
 	// onEvent holds the event handed to ReadOptions.OnEvent.
 	onEvent Event
+	// seenFile is the index of the file in opts.Seen (when set).
+	seenFile int
 }
 
 // openSession is a session between its session_start and its session_end.
@@ -34,9 +36,12 @@ type filer struct {
 // session gets slices of exactly their size when it ends (growing its own
 // slices instead would allocate about three times the memory).
 type openSession struct {
-	s      *Session
-	seq    int64
-	start  int // line of its session_start
+	s     *Session
+	seq   int64
+	start int // line of its session_start
+	// repeat marks a session read before (ReadOptions.Seen) whose lines
+	// are skipped (SkipBad) until its session_end.
+	repeat bool
 	events []Event
 	lines  []int
 	// lastT is the time of its last timed event, at line lastLine.
@@ -52,7 +57,11 @@ const (
 )
 
 func newFiler(name string, opts ReadOptions) *filer {
-	return &filer{name: name, opts: opts, max: opts.maxLine(), open: make(map[string]*openSession), tab: newStrtab()}
+	f := &filer{name: name, opts: opts, max: opts.maxLine(), open: make(map[string]*openSession), tab: newStrtab()}
+	if opts.Seen != nil {
+		f.seenFile = opts.Seen.addFile(name)
+	}
+	return f
 }
 
 // file decodes and files the lines of b, appending the sessions they end
@@ -109,9 +118,17 @@ func (f *filer) add(line []byte, n int, b *batch) *LineError {
 			return f.lineError(n, KindTooManySessions, fmt.Sprintf(
 				"more than %d sessions open at once (raise ReadOptions.MaxOpenSessions)", f.opts.maxOpen()))
 		}
+		if f.opts.Seen != nil {
+			if file, line, dup := f.opts.Seen.start(ev.Session, f.seenFile, n, !f.opts.SkipBad); dup {
+				return f.repeat(&ev, n, file, line)
+			}
+		}
 		o = f.newOpen(ev.Session)
 		o.start = n
 		f.open[ev.Session] = o
+	} else if o != nil && o.repeat {
+		f.skipRepeat(&ev, o)
+		return nil
 	} else if o == nil {
 		return f.lineError(n, KindSessionNotOpen, fmt.Sprintf(
 			"%s event for session %q, which is not open (no session_start before it, or it already ended)",
@@ -144,6 +161,30 @@ func (f *filer) add(line []byte, n int, b *batch) *LineError {
 		b.sessions = append(b.sessions, f.close(o))
 	}
 	return nil
+}
+
+// repeat reports session ev.Session starting again at line n (it first
+// started at line of file, -1: unknown) and, with SkipBad, opens it as a
+// repeat, whose lines are skipped until its session_end.
+func (f *filer) repeat(ev *Event, n, file, line int) *LineError {
+	if f.opts.SkipBad {
+		f.open[ev.Session] = &openSession{s: &Session{ID: ev.Session, File: f.name}, start: n, repeat: true}
+	}
+	return f.opts.Seen.repeated(ev.Session, f.name, f.seenFile, n, file, line)
+}
+
+// skipRepeat counts a line of the repeated session o as skipped (its
+// session_start alone is recorded in FirstSkips) and closes o at its
+// session_end.
+func (f *filer) skipRepeat(ev *Event, o *openSession) {
+	f.counts.Skipped++
+	if f.counts.SkipReasons == nil {
+		f.counts.SkipReasons = make(map[Kind]int64)
+	}
+	f.counts.SkipReasons[KindDuplicateSession]++
+	if ev.Type == SessionEnd {
+		delete(f.open, o.s.ID)
+	}
 }
 
 // newOpen opens the session id with reused buffers.
@@ -192,6 +233,9 @@ func (f *filer) flush(b *batch) {
 	slices.SortFunc(rest, func(a, b *openSession) int { return cmp.Compare(a.seq, b.seq) })
 	clear(f.open)
 	for _, o := range rest {
+		if o.repeat {
+			continue // skipped, not incomplete
+		}
 		f.counts.Incomplete++
 		b.sessions = append(b.sessions, f.close(o))
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -69,7 +71,9 @@ func FuzzDecodeEvent(f *testing.F) {
 }
 
 // FuzzReader checks that reading any input never panics, that every error
-// is a *LineError, and that the counts agree with what was yielded.
+// is a *LineError, and that the counts agree with what was yielded; inputs
+// of even length are read with ReadOptions.Seen, which must yield each
+// session id once.
 func FuzzReader(f *testing.F) {
 	f.Add(lines(okSession("s1", 0)...), false)
 	f.Add(lines(append(okSession("a", 0), okSession("b", 1)...)...), true)
@@ -79,8 +83,16 @@ func FuzzReader(f *testing.F) {
 	f.Add(gz[:offs[0]-3], true)
 	f.Add([]byte{0x1f, 0x8b}, false)
 	f.Add([]byte(strings.Repeat("x", 300)+"\n"+ev("user", "a", 0, "")), true)
+	twice := lines(slices.Concat(okSession("a", 0), okSession("b", 1), okSession("a", 2))...)
+	f.Add(twice, true)
+	f.Add(twice[:len(twice)-1], false)
 	f.Fuzz(func(t *testing.T, data []byte, skipBad bool) {
 		opts := ReadOptions{SkipBad: skipBad, MaxLineBytes: 256, MaxOpenSessions: 4}
+		ids := map[string]bool{}
+		if len(data)%2 == 0 {
+			opts.Seen = NewSessionSet()
+			opts.Seen.Reread = func(int) (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
+		}
 		r, err := NewReader(bytes.NewReader(data), "fuzz", opts)
 		if err != nil {
 			var le *LineError
@@ -103,6 +115,10 @@ func FuzzReader(f *testing.F) {
 			}
 			sessions++
 			events += int64(len(s.Events))
+			if opts.Seen != nil && ids[s.ID] {
+				t.Fatalf("session %q yielded twice with ReadOptions.Seen", s.ID)
+			}
+			ids[s.ID] = true
 			if len(s.Events) == 0 || s.Events[0].Type != SessionStart || len(s.Lines) != len(s.Events) {
 				t.Fatalf("malformed session %+v", s)
 			}

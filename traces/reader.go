@@ -42,6 +42,12 @@ type ReadOptions struct {
 	// call; the strings and slices it holds are never reused by the reader
 	// and may be kept.
 	OnEvent func(s *Session, ev *Event, line int)
+	// Seen, when set, remembers every session read (across the Readers
+	// that share it): a session_start for an id read before, in this file
+	// or an earlier one, is a line error of kind KindDuplicateSession
+	// naming where the id first started; with SkipBad the whole repeated
+	// session is skipped, each of its lines counted in Skipped.
+	Seen *SessionSet
 }
 
 func (o ReadOptions) maxLine() int {
@@ -119,7 +125,9 @@ func (c *Counts) skip(e *LineError) {
 // their session_start lines. Memory is bounded by the open sessions
 // (ReadOptions.MaxOpenSessions) and one line (ReadOptions.MaxLineBytes). The
 // reader does not remember ended sessions, so a session id that starts again
-// after its session_end is yielded as a second session (Validate reports it).
+// after its session_end is yielded as a second session (Validate reports
+// it), unless ReadOptions.Seen is set: then it is a line error, and the
+// set grows by one small entry per session (SessionSet).
 //
 // A Reader is not safe for concurrent use.
 type Reader struct {

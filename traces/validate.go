@@ -24,6 +24,10 @@ type ValidateOptions struct {
 	Tools ToolIndex
 	// MaxLineBytes bounds one line (<= 0: DefaultMaxLineBytes).
 	MaxLineBytes int
+	// Seen, when set, is shared by the validations of a run's files: a
+	// session_start for an id that started in an earlier file is a
+	// problem of kind KindDuplicateSession, as for a Reader.
+	Seen *SessionSet
 }
 
 // Problem is one thing wrong with a trace, at a line of a file.
@@ -56,7 +60,10 @@ func Validate(path string, opts ValidateOptions) ([]Problem, Counts, error) {
 
 // ValidateReader is Validate on a stream; name is used in problems.
 func ValidateReader(r io.Reader, name string, opts ValidateOptions) ([]Problem, Counts, error) {
-	v := &validator{name: name, opts: opts, sessions: make(map[string]*vsession)}
+	v := &validator{name: name, opts: opts, sessions: make(map[string]*vsession), seenFile: -1}
+	if opts.Seen != nil {
+		v.seenFile = opts.Seen.addFile(name)
+	}
 	src, err := newLineSource(r, name, ReadOptions{MaxLineBytes: opts.MaxLineBytes}.maxLine())
 	if err != nil {
 		var le *LineError
@@ -87,6 +94,8 @@ type validator struct {
 	// catalogLine its line.
 	catalog     string
 	catalogLine int
+	// seenFile is the file's index in opts.Seen (-1: no set).
+	seenFile int
 }
 
 // vsession is what Validate remembers of a session.
@@ -179,6 +188,13 @@ func (v *validator) session(n int, ev *Event) {
 		v.counts.Sessions++
 		if ev.Type != SessionStart {
 			v.add(n, KindOrder, fmt.Sprintf("session %q: first event is %s, not session_start", id, ev.Type))
+		} else if v.seenFile >= 0 {
+			// Not confirmed by reading again: validate goes on past a
+			// repeat, and a file given twice would be reread per session.
+			if file, line, dup := v.opts.Seen.start(id, v.seenFile, n, false); dup {
+				e := v.opts.Seen.repeated(id, v.name, v.seenFile, n, file, line)
+				v.add(n, e.Kind, e.Reason)
+			}
 		}
 	case s.ended && ev.Type == SessionStart:
 		v.add(n, KindDuplicateSession, fmt.Sprintf(

@@ -84,15 +84,25 @@ func twoTraces(t *testing.T, n, k int) (paths []string, catalog string) {
 
 // TestPipelineEqualsRun pins the Beam pipeline's promise: run on prism, it
 // writes a results.json byte-identical to `defersim run` on the same
-// traces, scenario and flags — for the embedded default, and for two trace
+// traces, scenario and flags — for the embedded default, for two trace
 // files replayed in small batches with streamed statistics (so the sums,
-// sketches and samples of many batches are merged).
+// sketches and samples of many batches are merged), and for a file holding
+// its sessions twice under skip-bad (the repeats skipped and counted, as
+// run does).
 func TestPipelineEqualsRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Beam pipelines and defersim")
 	}
 	bin := defersimBinary(t)
 	paths, catalog := twoTraces(t, 90, 37)
+	once, err := os.ReadFile(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	twice := filepath.Join(filepath.Dir(paths[0]), "twice.jsonl")
+	if err := os.WriteFile(twice, append(once, once...), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		spec Spec
@@ -105,6 +115,12 @@ func TestPipelineEqualsRun(t *testing.T) {
 				ExactSessions: 25, Bootstrap: 100, NoReport: true, BatchSessions: 8},
 			args: []string{"--traces", paths[0] + "," + paths[1], "--catalogs", catalog,
 				"--strategies", "eager,anchor-e1-budget8k,claude-code-default", "--exact-sessions", "25", "--bootstrap", "100", "--no-report"},
+		},
+		{
+			name: "one file holding its sessions twice, skip-bad",
+			spec: Spec{Traces: []string{twice}, Catalogs: []string{catalog}, Strategies: []string{"eager"},
+				Bootstrap: 100, NoReport: true, SkipBad: true},
+			args: []string{"--traces", twice, "--catalogs", catalog, "--strategies", "eager", "--bootstrap", "100", "--no-report", "--skip-bad"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -70,7 +70,11 @@ func (fn *readFn) ProcessElement(ctx context.Context, f traceFile, emitBatch fun
 	defer rc.Close()
 	h := sha256.New()
 	cr := &countingReader{r: io.TeeReader(rc, h)}
-	r, err := traces.NewReader(cr, f.Path, traces.ReadOptions{SkipBad: fn.Spec.SkipBad})
+	// A session repeated within the file stops the job (or is skipped), as
+	// in defersim run; files are read apart, so a repeat across files is not seen.
+	seen := traces.NewSessionSet()
+	seen.Reread = func(int) (io.ReadCloser, error) { return openTrace(ctx, f.Path) }
+	r, err := traces.NewReader(cr, f.Path, traces.ReadOptions{SkipBad: fn.Spec.SkipBad, Seen: seen})
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 
@@ -120,10 +121,13 @@ func (rep *statsReport) resolve(paths []string) error {
 	return nil
 }
 
-// traceStats reads every file in turn.
+// traceStats reads every file in turn; a session read before, in the same
+// file or an earlier one, is a bad line (traces.SessionSet), as for run.
 func traceStats(in *cliout.Inputs, paths []string, opts traces.ReadOptions) (statsReport, error) {
 	rep := statsReport{}
 	var acc traces.StatsAccumulator
+	opts.Seen = traces.NewSessionSet()
+	opts.Seen.Reread = func(i int) (io.ReadCloser, error) { return reopenTrace(paths[i]) }
 	for _, p := range paths {
 		rep.Files = append(rep.Files, cliout.Name(p))
 		if err := addFileStats(in, &acc, &rep, p, opts); err != nil {
@@ -163,6 +167,17 @@ func addFileStats(in *cliout.Inputs, acc *traces.StatsAccumulator, rep *statsRep
 		rep.SkipReasons[k] += n
 	}
 	return nil
+}
+
+// reopenTrace opens path again to confirm a repeated session, if that
+// reads the same bytes: a regular file, not stdin or a pipe.
+func reopenTrace(path string) (io.ReadCloser, error) {
+	if path != "-" {
+		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+			return os.Open(path)
+		}
+	}
+	return nil, fmt.Errorf("%s cannot be read twice", path)
 }
 
 // traceReadError maps a read error to an exit status: 1 for bad content,

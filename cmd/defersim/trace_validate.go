@@ -112,6 +112,10 @@ type validateResult struct {
 // one (a trace on stdin has none).
 func validateFiles(in *cliout.Inputs, paths []string, opts traces.ValidateOptions, own bool) validateReport {
 	rep := validateReport{Valid: true, Files: []validateResult{}}
+	// A session repeated across the files is a problem, as for run.
+	var opened []string
+	opts.Seen = traces.NewSessionSet()
+	opts.Seen.Reread = func(i int) (io.ReadCloser, error) { return reopenTrace(opened[i]) }
 	for _, p := range paths {
 		fopts, catDir, err := ownCatalog(p, opts, own && p != cliout.Stdio)
 		var probs []traces.Problem
@@ -120,6 +124,7 @@ func validateFiles(in *cliout.Inputs, paths []string, opts traces.ValidateOption
 		if err == nil {
 			var f io.ReadCloser
 			if f, name, err = in.Open(p); err == nil {
+				opened = append(opened, p)
 				probs, counts, err = traces.ValidateReader(f, name, fopts)
 				f.Close()
 			}

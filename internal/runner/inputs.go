@@ -33,6 +33,21 @@ func (s Source) open() (io.ReadCloser, error) {
 	return f, nil
 }
 
+// reopen opens s again, if that reads the same bytes: an embedded or
+// spooled source, or a regular file (not a pipe, which has been drained).
+func (s Source) reopen() (io.ReadCloser, error) {
+	if s.FS == nil && s.spool == nil {
+		st, err := os.Stat(s.Path)
+		if err != nil {
+			return nil, s.pathError("stat", err)
+		}
+		if !st.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s cannot be read twice", s.Path)
+		}
+	}
+	return s.open()
+}
+
 // pathError names s.Path in err once: a *fs.PathError gets s.Path as its
 // path, any other error is wrapped as "op PATH: err".
 func (s Source) pathError(op string, err error) error {

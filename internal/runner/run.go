@@ -358,10 +358,14 @@ func finish(ctx context.Context, f *StateFile, res *sim.RunResult, workers int) 
 // allSessions chains the sessions of every trace file, hashing each
 // file's bytes into hashes (when set), counting the bytes read into read
 // (when set), changing each session with transform (when set) and
-// recording each file's counts (when set) when it is done.
+// recording each file's counts (when set) when it is done. A session id
+// read before, in the same file or an earlier one, is a line error (a
+// skipped session with opts.SkipBad): traces.SessionSet.
 func allSessions(srcs []Source, hashes traceHashes, opts traces.ReadOptions, counts *[]traces.Counts,
 	read *atomic.Int64, transform func(*traces.Session)) iter.Seq2[*traces.Session, error] {
 	return func(yield func(*traces.Session, error) bool) {
+		opts.Seen = traces.NewSessionSet()
+		opts.Seen.Reread = func(i int) (io.ReadCloser, error) { return srcs[i].reopen() }
 		for i, src := range srcs {
 			f, err := src.open()
 			if err != nil {
