@@ -2,7 +2,11 @@ package report
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
+
+	"github.com/defersim/defersim/sim"
 )
 
 // plotLink is a plot named in the reports.
@@ -26,6 +30,9 @@ func markdownReport(res *Results, plots []plotLink) []byte {
 	}
 	if sh := ShardText(res); sh != "" {
 		fmt.Fprintf(&b, "\n> **Shard:** %s.\n", mdEscape(sh))
+	}
+	if sk := skippedText(res.Run.Counts); sk != "" {
+		fmt.Fprintf(&b, "\n> **Skipped:** %s.\n", mdEscape(sk))
 	}
 	if res.SmallSample {
 		fmt.Fprintf(&b, "\n> **Small sample:** %d sessions (fewer than %d). Intervals are wide and may be unreliable.\n",
@@ -121,4 +128,32 @@ func intervalPhrase(res *Results) string {
 func mdEscape(s string) string {
 	r := strings.NewReplacer("|", `\|`, "*", `\*`, "`", "\\`", "<", "&lt;", ">", "&gt;", "[", `\[`, "]", `\]`, "\n", " ")
 	return r.Replace(s)
+}
+
+// skippedText says what the run skipped of its traces: lines skipped with
+// --skip-bad, by reason, and sessions whose replay failed; "" when it
+// skipped nothing. report.md states it next to the run line, as the
+// terminal summary's first line and report.html's data table do.
+func skippedText(c sim.Counts) string {
+	var parts []string
+	if c.LinesSkipped > 0 {
+		var reasons []string
+		for _, k := range slices.Sorted(maps.Keys(c.SkipReasons)) {
+			if k != "replay_failed" { // counts sessions, stated below
+				reasons = append(reasons, fmt.Sprintf("%s %s", k, fmtInt(float64(c.SkipReasons[k]))))
+			}
+		}
+		by := ""
+		if len(reasons) > 0 {
+			by = " (" + strings.Join(reasons, ", ") + ")"
+		}
+		parts = append(parts, fmt.Sprintf("%s of %s trace lines (--skip-bad)%s", fmtInt(float64(c.LinesSkipped)), fmtInt(float64(c.LinesRead)), by))
+	}
+	if c.SessionsSkipped > 0 {
+		parts = append(parts, fmt.Sprintf("%s of %s sessions read, whose replay failed", fmtInt(float64(c.SessionsSkipped)), fmtInt(float64(c.SessionsRead))))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, "; ") + "; what they held is not in these numbers"
 }
