@@ -20,7 +20,11 @@ func benchTrace(b *testing.B, compress bool) (data []byte, events int) {
 
 // BenchmarkDecode reads and decodes a whole trace per iteration. MB/s is of
 // the uncompressed JSONL (also for gzip, so the figures compare).
-func BenchmarkDecode(b *testing.B) {
+func BenchmarkDecode(b *testing.B) { benchDecode(b, func() ReadOptions { return ReadOptions{} }) }
+
+// benchDecode reads and decodes the benchmark trace, plain and gzip, with
+// the options opts returns for each read.
+func benchDecode(b *testing.B, opts func() ReadOptions) {
 	plain, events := benchTrace(b, false)
 	gz, _ := benchTrace(b, true)
 	for _, tc := range []struct {
@@ -31,7 +35,7 @@ func BenchmarkDecode(b *testing.B) {
 			b.SetBytes(int64(len(plain)))
 			b.ReportAllocs()
 			for b.Loop() {
-				r, err := NewReader(bytes.NewReader(tc.data), "bench", ReadOptions{})
+				r, err := NewReader(bytes.NewReader(tc.data), "bench", opts())
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -88,34 +92,7 @@ func BenchmarkValidate(b *testing.B) {
 // reads: the cost of remembering every session (compare with benchstat,
 // the names aligned).
 func BenchmarkDecodeSeen(b *testing.B) {
-	plain, events := benchTrace(b, false)
-	gz, _ := benchTrace(b, true)
-	for _, tc := range []struct {
-		name string
-		data []byte
-	}{{"plain", plain}, {"gzip", gz}} {
-		b.Run(tc.name, func(b *testing.B) {
-			b.SetBytes(int64(len(plain)))
-			b.ReportAllocs()
-			for b.Loop() {
-				r, err := NewReader(bytes.NewReader(tc.data), "bench", ReadOptions{Seen: NewSessionSet()})
-				if err != nil {
-					b.Fatal(err)
-				}
-				n := 0
-				for s, err := range r.Sessions() {
-					if err != nil {
-						b.Fatal(err)
-					}
-					n += len(s.Events)
-				}
-				if n != events {
-					b.Fatalf("decoded %d events, want %d", n, events)
-				}
-			}
-			b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
-		})
-	}
+	benchDecode(b, func() ReadOptions { return ReadOptions{Seen: NewSessionSet()} })
 }
 
 // BenchmarkSessionSet records a million distinct session ids per

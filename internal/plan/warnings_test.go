@@ -37,13 +37,7 @@ func TestProjectWarnsOnDoubtfulResults(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			ms := map[string]report.Distribution{}
-			for _, m := range projected {
-				ms[m] = report.Distribution{Count: int(tc.counts.SessionsReplayed)}
-			}
-			res := &report.Results{Sessions: int(tc.counts.SessionsReplayed),
-				Run:        sim.RunInfo{Scenario: "s", Counts: tc.counts, Resolution: tc.res},
-				Strategies: []report.StrategyResult{{Name: "a", Metrics: ms}}}
+			res := countsResults(sim.RunInfo{Scenario: "s", Counts: tc.counts, Resolution: tc.res})
 			p, err := Project(res, Options{SessionsPerDay: 1000})
 			if err != nil {
 				t.Fatal(err)
@@ -92,13 +86,7 @@ func TestProjectWarningNamesTheShard(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			ms := map[string]report.Distribution{}
-			for _, m := range projected {
-				ms[m] = report.Distribution{Count: int(tc.counts.SessionsReplayed)}
-			}
-			res := &report.Results{Sessions: int(tc.counts.SessionsReplayed),
-				Run:        sim.RunInfo{Scenario: "s", Counts: tc.counts, Shard: tc.shard},
-				Strategies: []report.StrategyResult{{Name: "a", Metrics: ms}}}
+			res := countsResults(sim.RunInfo{Scenario: "s", Counts: tc.counts, Shard: tc.shard})
 			p, err := Project(res, Options{SessionsPerDay: 1000})
 			if err != nil {
 				t.Fatal(err)
@@ -111,4 +99,15 @@ func TestProjectWarningNamesTheShard(t *testing.T) {
 			}
 		})
 	}
+}
+
+// countsResults is a results file of one strategy whose projected metrics
+// each count run's replayed sessions.
+func countsResults(run sim.RunInfo) *report.Results {
+	ms := map[string]report.Distribution{}
+	for _, m := range projected {
+		ms[m] = report.Distribution{Count: int(run.Counts.SessionsReplayed)}
+	}
+	return &report.Results{Sessions: int(run.Counts.SessionsReplayed), Run: run,
+		Strategies: []report.StrategyResult{{Name: "a", Metrics: ms}}}
 }

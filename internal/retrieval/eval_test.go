@@ -44,16 +44,8 @@ func golden(t *testing.T, name string, got []byte) {
 // flat and routed.
 func tinyEval(t *testing.T) *Result {
 	t.Helper()
-	dir := filepath.Join("testdata", "eval")
-	cat, err := catalog.LoadDir(filepath.Join(dir, "catalogs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := LoadNamed(filepath.Join(dir, "set.yaml"), Sources{}, cat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srds, err := LoadSRDs(filepath.Join(dir, "srd"), s, cat)
+	s, cat := tinySet(t)
+	srds, err := LoadSRDs(filepath.Join("testdata", "eval", "srd"), s, cat)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,4 +241,19 @@ func TestPairedDiffIntervals(t *testing.T) {
 	if d.Hi-d.Lo < 0.1 {
 		t.Errorf("interval [%v, %v] implausibly narrow for %d tasks", d.Lo, d.Hi, n)
 	}
+}
+
+// tinySet loads the tiny hard set of testdata/eval over its catalogs.
+func tinySet(t *testing.T) (*Set, *catalog.Catalog) {
+	t.Helper()
+	dir := filepath.Join("testdata", "eval")
+	cat, err := catalog.LoadDir(filepath.Join(dir, "catalogs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := LoadNamed(filepath.Join(dir, "set.yaml"), Sources{}, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, cat
 }

@@ -1,11 +1,9 @@
 package retrieval
 
 import (
-	"path/filepath"
 	"slices"
 	"testing"
 
-	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/sim/search"
 	"github.com/defersim/defersim/srd/routed"
 	"github.com/defersim/defersim/tokens"
@@ -17,15 +15,7 @@ import (
 // report after one that counted 5, and srd eval's closing line read
 // "scored 3 queries" (TestSRDEvalProgress failed now and then).
 func TestProgressCountsInOrder(t *testing.T) {
-	dir := filepath.Join("testdata", "eval")
-	cat, err := catalog.LoadDir(filepath.Join(dir, "catalogs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := LoadNamed(filepath.Join(dir, "set.yaml"), Sources{}, cat)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := tinySet(t)
 	arms, err := Arms([]string{"bm25"}, search.Factories(), nil, routed.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
