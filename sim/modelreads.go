@@ -13,7 +13,8 @@ import (
 // none no key at all. A scenario that writes a cache key its cache kind
 // does not read, and a sweep over one, are refused (scenarios,
 // internal/plan): the value would change nothing. Some params are read
-// only when another value allows it (ParamUnread).
+// only when another value allows it (ParamUnread), and latency.cached_prefill_tps
+// only under a model with a prompt cache (LatencyKeyUnread).
 
 // CacheKeys lists the keys of a model's cache block that a cache model may
 // read, in the order of CacheConfig (cache.kind, which picks the model, is
@@ -66,6 +67,18 @@ func (r *Registry) CacheKeyUnread(m Model, key string) string {
 
 // CacheNone is the cache kind of a model without a prompt cache.
 const CacheNone = "none"
+
+// LatencyKeyUnread says why model m does not read key, a key of its
+// latency block ("latency.cached_prefill_tps"): under cache.kind none no
+// token is ever read from a prompt cache (not even at a warm start, which
+// finds no cache either), so the cached prefill rate times nothing. "" when
+// it is read.
+func LatencyKeyUnread(m Model, key string) string {
+	if key == "latency.cached_prefill_tps" && m.Cache.Kind == CacheNone {
+		return fmt.Sprintf("the model's cache.kind is %s: no token is ever read from a prompt cache, so the cached prefill rate is never applied", CacheNone)
+	}
+	return ""
+}
 
 // ParamUnread says why the params key ("nudge_tokens") changes nothing
 // with the other params p and the model m, and which value would make it

@@ -8,19 +8,23 @@ import (
 	"github.com/defersim/defersim/component"
 )
 
-// Which strategies read a params key. Most params are read under every
-// strategy (token overheads, tool and user times, the tokenizer). The
-// params of the search and the loading are read only by a strategy that
-// loads a tool (neverLoads), and some only by a strategy whose components
-// make the draw: select_prob by a ranked search mode with a directory that
-// shows names, query_model by a ranked search mode,
-// cold_call_well_formed_prob under rejected: execute; relist_prob and
+// Which strategies read a params key, and model.context_window. Most
+// params are read under every strategy (token overheads, tool and user
+// times, the tokenizer). The params of the search and the loading are read
+// only by a strategy that loads a tool (neverLoads), and some only by a
+// strategy whose components make the draw: select_prob by a ranked search
+// mode with a directory that shows names, query_model by a ranked search
+// mode, cold_call_well_formed_prob under rejected: execute; relist_prob and
 // list_ms only by a strategy that makes tools/list calls (discovery not
-// cached). A run whose every strategy leaves a key the scenario writes
-// unread is refused (ParamUnreadBy; scenarios.Scenario.CheckParamReads),
-// and so is a sweep over one (internal/plan).
+// cached). model.context_window is read only by a trigger that compares
+// tokens with it (percent). A run whose every strategy leaves a params key
+// the scenario writes unread is refused (ParamUnreadBy;
+// scenarios.Scenario.CheckParamReads), and so is a sweep over any key of
+// the table (UnreadBy, in internal/plan), whose unchanged strategies take
+// their reason from it (StrategyUnread).
 
-// paramRule is a params key and which strategies read it.
+// paramRule is a sweep path ("params.select_prob") and which strategies
+// read it.
 type paramRule struct {
 	key string
 	// fix says what would make a run read it ("" when every strategy does).
@@ -29,33 +33,86 @@ type paramRule struct {
 	// r, does not read the key; "" when it does (or may: a component r
 	// does not know). nil: every strategy reads it.
 	unread func(r *Registry, n Strategy) string
+	// outcomes: the key acts only through how tools are deferred (the
+	// trigger, the search, the loading) or, relist_prob, through version
+	// changes, so that what a run's outcomes show of those
+	// (report.ExplainUnchanged) may say why a strategy that reads it was
+	// left unchanged (OutcomesExplain).
+	outcomes bool
 }
 
 // fixLoading is what makes a loading param read.
 const fixLoading = "run a strategy that loads tools: a trigger that turns deferred mode on, or discovery: lazy"
 
+// fixWindow is what makes model.context_window read.
+const fixWindow = "run a strategy whose trigger compares tokens with the context window (trigger.mode percent)"
+
 // paramReaders has a row for every params key, in the order of Params
-// (TestParamReadersCoverEveryParam).
+// (TestParamReadersCoverEveryParam), then one for each model key that
+// only some strategies read.
 var paramReaders = []paramRule{
-	{"tokenizer", "", nil},
-	{"message_overhead_tokens", "", nil},
-	{"tool_overhead_tokens", "", nil},
-	{"request_overhead_tokens", "", nil},
-	{"search_tool_tokens", fixLoading, loadUnread("the tool_search definition is never sent")},
-	{"default_tool_ms", "", nil},
-	{"search_exec_ms", fixLoading, loadUnread("it makes no search")},
-	{"user_think_ms", "", nil},
-	{"nudge_prob", fixLoading, loadUnread("it makes no search for a nudge to follow")},
-	{"cold_call_prob", fixLoading, loadUnread("no tool is ever cold")},
-	{"cold_call_well_formed_prob", "run a strategy with rejected: execute", wellFormedUnread},
-	{"nudge_tokens", fixLoading, loadUnread("it makes no search for a nudge to follow")},
-	{"bytes_per_token", "", nil},
-	{"query_model", "run a strategy with a ranked search mode", queryModelUnread},
-	{"cache_warm_start", "", nil},
-	{"connect_ms", "", nil},
-	{"list_ms", "run a strategy with discovery eager or lazy", listingUnread},
-	{"relist_prob", "run a strategy with discovery eager or lazy", listingUnread},
-	{"select_prob", "run a strategy with a ranked search mode and a directory that shows names", selectUnread},
+	{"params.tokenizer", "", nil, false},
+	{"params.message_overhead_tokens", "", nil, false},
+	{"params.tool_overhead_tokens", "", nil, false},
+	{"params.request_overhead_tokens", "", nil, false},
+	{"params.search_tool_tokens", fixLoading, loadUnread("the tool_search definition is never sent"), true},
+	{"params.default_tool_ms", "", nil, false},
+	{"params.search_exec_ms", fixLoading, loadUnread("it makes no search"), true},
+	{"params.user_think_ms", "", nil, false},
+	{"params.nudge_prob", fixLoading, loadUnread("it makes no search for a nudge to follow"), true},
+	{"params.cold_call_prob", fixLoading, loadUnread("no tool is ever cold"), true},
+	{"params.cold_call_well_formed_prob", "run a strategy with rejected: execute", wellFormedUnread, true},
+	{"params.nudge_tokens", fixLoading, loadUnread("it makes no search for a nudge to follow"), true},
+	{"params.bytes_per_token", "", nil, false},
+	{"params.query_model", "run a strategy with a ranked search mode", queryModelUnread, false},
+	{"params.cache_warm_start", "", nil, false},
+	{"params.connect_ms", "", nil, false},
+	{"params.list_ms", "run a strategy with discovery eager or lazy", listingUnread, false},
+	{"params.relist_prob", "run a strategy with discovery eager or lazy", listingUnread, true},
+	{"params.select_prob", "run a strategy with a ranked search mode and a directory that shows names", selectUnread, true},
+	{"model.context_window", fixWindow, windowUnread, true},
+}
+
+// windowUnread: only a trigger that compares tokens with the context
+// window reads it (the engine passes it to the trigger alone,
+// RegistryStats.ContextWindow). The built-in rules that do not are known
+// by their type; any other rule (percent, a registered one, a mode r does
+// not know) is taken to read it.
+func windowUnread(r *Registry, n Strategy) string {
+	t, err := r.trigger(n.Trigger)
+	if err != nil || readsWindow(t) {
+		return ""
+	}
+	mode := fmt.Sprintf("its trigger %q", n.Trigger.Mode)
+	if n.Trigger.Categorical {
+		mode = fmt.Sprintf("its trigger %q or categorical", n.Trigger.Mode)
+	}
+	return mode + " does not compare tokens with the context window, and nothing else reads it"
+}
+
+// readsWindow reports whether trigger t may read
+// RegistryStats.ContextWindow.
+func readsWindow(t TriggerRule) bool {
+	switch t := t.(type) {
+	case neverTrigger, alwaysTrigger, countTrigger, tokensTrigger, anyColdTrigger, categoricalTrigger:
+		return false
+	case anyTrigger:
+		return slices.ContainsFunc(t, readsWindow)
+	}
+	return true
+}
+
+// OutcomesExplain reports whether what a run's outcomes show of deferral
+// (report.ExplainUnchanged) may say why a sweep over path left a strategy
+// that reads it unchanged: a strategy key, or a key of the table marked
+// so. A key read outside deferral (a cache, latency or price key, a token
+// overhead, list_ms) would get a reason that is not its.
+func OutcomesExplain(path string) bool {
+	if strings.HasPrefix(path, "strategy.") {
+		return true
+	}
+	i := slices.IndexFunc(paramReaders, func(p paramRule) bool { return p.key == path })
+	return i >= 0 && paramReaders[i].outcomes
 }
 
 // loadUnread: the key is read only when the strategy loads a tool.
@@ -137,20 +194,38 @@ func listingUnread(_ *Registry, n Strategy) string {
 // when one of them reads it, for a key every strategy reads, and for no
 // strategies.
 func (r *Registry) ParamUnreadBy(strategies []Strategy, key string) (why, fix string) {
-	i := slices.IndexFunc(paramReaders, func(p paramRule) bool { return p.key == key })
+	return r.UnreadBy(strategies, "params."+key)
+}
+
+// UnreadBy is ParamUnreadBy for a sweep path: "params.select_prob",
+// "model.context_window". A path without a row in the table is read by
+// every strategy.
+func (r *Registry) UnreadBy(strategies []Strategy, path string) (why, fix string) {
+	i := slices.IndexFunc(paramReaders, func(p paramRule) bool { return p.key == path })
 	if i < 0 || paramReaders[i].unread == nil || len(strategies) == 0 {
 		return "", ""
 	}
 	pr := paramReaders[i]
 	var parts []string
 	for _, s := range strategies {
-		n := s
-		n.Normalize()
-		w := pr.unread(r, n)
+		w := r.StrategyUnread(s, path)
 		if w == "" {
 			return "", ""
 		}
 		parts = append(parts, fmt.Sprintf("strategy %q: %s", s.Name, w))
 	}
 	return "no strategy of the run reads it: " + strings.Join(parts, "; "), pr.fix
+}
+
+// StrategyUnread says why strategy s does not read the sweep path
+// ("params.list_ms": `its discovery is "cached": …`); "" when it does,
+// and for a path without a row in the table.
+func (r *Registry) StrategyUnread(s Strategy, path string) string {
+	i := slices.IndexFunc(paramReaders, func(p paramRule) bool { return p.key == path })
+	if i < 0 || paramReaders[i].unread == nil {
+		return ""
+	}
+	n := s
+	n.Normalize()
+	return paramReaders[i].unread(r, n)
 }

@@ -8,7 +8,8 @@ import (
 
 // TestParamReadersCoverEveryParam pins that every params key has a row in
 // paramReaders, in the order of Params: a key added to Params without a
-// decision on which strategies read it fails here.
+// decision on which strategies read it fails here. The model keys of the
+// table follow them.
 func TestParamReadersCoverEveryParam(t *testing.T) {
 	typ := reflect.TypeOf(Params{})
 	var keys []string
@@ -18,7 +19,9 @@ func TestParamReadersCoverEveryParam(t *testing.T) {
 	}
 	var rows []string
 	for _, p := range paramReaders {
-		rows = append(rows, p.key)
+		if key, ok := strings.CutPrefix(p.key, "params."); ok {
+			rows = append(rows, key)
+		}
 		if (p.unread == nil) != (p.fix == "") {
 			t.Errorf("%s: a key some strategy leaves unread says what makes it read, and only such a key", p.key)
 		}
@@ -102,5 +105,56 @@ func TestParamUnreadBy(t *testing.T) {
 				t.Errorf("got  %q (%q)\nwant %q (%q)", why, fix, want, tt.fix)
 			}
 		})
+	}
+}
+
+// userTrigger is a rule of a type the table does not know.
+type userTrigger struct{}
+
+func (userTrigger) On(r RegistryStats) bool { return r.ContextWindow > 1000 }
+
+// TestContextWindowUnread pins which triggers leave model.context_window
+// unread: every built-in rule but percent, alone or OR-ed with
+// categorical (whatever the rule's type); percent (also under
+// categorical) and a registered rule of a type the table does not know
+// are taken to read it.
+func TestContextWindowUnread(t *testing.T) {
+	reg := NewRegistry()
+	if err := reg.RegisterTrigger(Info{Name: "mine", Description: "a user's rule"},
+		func(Trigger) (TriggerRule, error) { return userTrigger{}, nil }); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		trigger Trigger
+		why     string // "": read
+	}{
+		{Trigger{Mode: TriggerNever}, `its trigger "never" does not compare tokens with the context window, and nothing else reads it`},
+		{Trigger{Mode: TriggerAlways, Categorical: true}, `its trigger "always" or categorical does not compare tokens with the context window, and nothing else reads it`},
+		{Trigger{Mode: TriggerPercent, Percent: 10}, ""},
+		{Trigger{Mode: TriggerPercent, Percent: 10, Categorical: true}, ""},
+		{Trigger{Mode: "mine"}, ""},
+	} {
+		s := Strategy{Name: "s", Trigger: tc.trigger}
+		if got := reg.StrategyUnread(s, "model.context_window"); got != tc.why {
+			t.Errorf("%+v: got %q, want %q", tc.trigger, got, tc.why)
+		}
+	}
+}
+
+// TestOutcomesExplain pins which sweep paths take an unchanged strategy's
+// reason from what the outcomes show of deferral: the keys the table marks
+// (they were a separate list in internal/plan, easily left behind when a
+// param was added), and no key read outside deferral.
+func TestOutcomesExplain(t *testing.T) {
+	for path, want := range map[string]bool{
+		"strategy.search.k": true, "model.context_window": true, "params.search_tool_tokens": true,
+		"params.search_exec_ms": true, "params.select_prob": true, "params.nudge_prob": true, "params.nudge_tokens": true,
+		"params.cold_call_prob": true, "params.cold_call_well_formed_prob": true, "params.relist_prob": true,
+		"params.list_ms": false, "params.request_overhead_tokens": false, "model.cache.lookback": false,
+		"model.latency.prefill_tps": false, "params.cache_warm_start": false,
+	} {
+		if got := OutcomesExplain(path); got != want {
+			t.Errorf("%s: %v, want %v", path, got, want)
+		}
 	}
 }

@@ -15,16 +15,28 @@ type Unchanged struct {
 	Reason   string `json:"reason,omitempty"`
 }
 
-// notReading returns, for a strategy.KEY path, the strategies that do not
-// read KEY and why (sim.Registry.NotReading: KEY is a parameter of some
-// registered component, and none of the strategy's components declares
-// it — the count trigger does not read trigger.budget; exact select does
-// not read search.k). A key no component declares is taken to be read by
-// every strategy. readers names the components that declare KEY.
+// notReading returns, for a sweep path, the strategies that do not read
+// it and why. For a strategy.KEY path: sim.Registry.NotReading (KEY is a
+// parameter of some registered component, and none of the strategy's
+// components declares it — the count trigger does not read
+// trigger.budget; exact select does not read search.k); a key no
+// component declares is taken to be read by every strategy, and readers
+// names the components that declare KEY. For a params.* or model.* path:
+// sim.Registry.StrategyUnread (the loading params under a strategy that
+// loads no tool, list_ms under discovery cached, model.context_window
+// under a trigger that does not compare tokens with it).
 func notReading(strategies []sim.Strategy, path string, reg *sim.Registry) (why map[string]string, readers []string) {
 	key, ok := strings.CutPrefix(path, "strategy.")
 	if !ok {
-		return nil, nil
+		for _, s := range strategies {
+			if w := reg.StrategyUnread(s, path); w != "" {
+				if why == nil {
+					why = map[string]string{}
+				}
+				why[s.Name] = w
+			}
+		}
+		return why, nil
 	}
 	readers = reg.KeyReaders(key)
 	if len(readers) == 0 {
@@ -42,39 +54,28 @@ func notReading(strategies []sim.Strategy, path string, reg *sim.Registry) (why 
 // modelParamUnread says why a model.* or params.* sweep path changes
 // nothing whatever its value, with the scenario's other values and its
 // strategies (the run's, after --strategies): a cache key its cache kind
-// does not read (sim.Registry.CacheKeyUnread), a param another value
-// leaves unread (sim.ParamUnread), a param no strategy reads
-// (sim.Registry.ParamUnreadBy). "" otherwise.
+// does not read (sim.Registry.CacheKeyUnread), the cached prefill rate
+// without a prompt cache (sim.LatencyKeyUnread), a param another value
+// leaves unread (sim.ParamUnread), a param or model key no strategy reads
+// (sim.Registry.UnreadBy). "" otherwise.
 func modelParamUnread(sc *scenarios.Scenario, path string, reg *sim.Registry) string {
-	if key, ok := strings.CutPrefix(path, "model."); ok && strings.HasPrefix(key, "cache.") {
-		return reg.CacheKeyUnread(sc.Model, key)
+	if key, ok := strings.CutPrefix(path, "model."); ok {
+		if strings.HasPrefix(key, "cache.") {
+			return reg.CacheKeyUnread(sc.Model, key)
+		}
+		if why := sim.LatencyKeyUnread(sc.Model, key); why != "" {
+			return why
+		}
 	}
 	if key, ok := strings.CutPrefix(path, "params."); ok {
 		if why, _ := sim.ParamUnread(sc.Model, sc.Params, key); why != "" {
 			return why
 		}
-		if why, fix := reg.ParamUnreadBy(sc.Strategies, key); why != "" {
-			return why + " (" + fix + ")"
-		}
+	}
+	if why, fix := reg.UnreadBy(sc.Strategies, path); why != "" {
+		return why + " (" + fix + ")"
 	}
 	return ""
-}
-
-// deferralKey reports whether a sweep path acts only through how tools
-// are deferred — a strategy key, the context window (read by the percent
-// trigger), a param of the search and loading (search_tool_tokens,
-// search_exec_ms, select_prob, nudges, cold calls) — so that what the
-// outcomes show of deferral (report.ExplainUnchanged) is its reason; or
-// is params.relist_prob, which ExplainUnchanged explains from the version
-// changes replayed and the discovery.
-func deferralKey(path string) bool {
-	switch path {
-	case "model.context_window", "params.search_tool_tokens", "params.search_exec_ms", "params.select_prob",
-		"params.nudge_prob", "params.nudge_tokens", "params.cold_call_prob", "params.cold_call_well_formed_prob",
-		"params.relist_prob":
-		return true
-	}
-	return strings.HasPrefix(path, "strategy.")
 }
 
 // unchangedStrategies flags the strategies whose outcomes are identical
@@ -98,7 +99,7 @@ func unchangedStrategies(points []Point, spec SweepSpec, notRead, notSet map[str
 			u.Reason = notRead[s.Name]
 		case notSet[s.Name] != "":
 			u.Reason = "not set at any value: " + notSet[s.Name]
-		case !deferralKey(spec.Param):
+		case !sim.OutcomesExplain(spec.Param):
 			// The outcomes' reasons (deferred mode off, no search) speak of
 			// deferral; a key read outside it (a cache, latency or price
 			// key, a token overhead) would get a reason that is not its.

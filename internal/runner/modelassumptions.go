@@ -14,7 +14,8 @@ const notRead = "not read"
 // prices, each key of its cache block (a key its cache kind, a cache
 // model of reg, does not read as notRead, with the reason, rather than
 // its zero value as if it were in force) and the latency parameters, with
-// lat, where they come from, as their source.
+// lat, where they come from, as their source (the cached prefill rate as
+// notRead without a prompt cache).
 func modelAssumptions(m sim.Model, lat string, reg *sim.Registry) []sim.Assumption {
 	f := func(v float64) string { return fmt.Sprintf("%g", v) }
 	a := []sim.Assumption{
@@ -29,13 +30,23 @@ func modelAssumptions(m sim.Model, lat string, reg *sim.Registry) []sim.Assumpti
 	a = append(a,
 		sim.Assumption{Name: "latency.overhead_ms", Value: f(l.OverheadMs), Source: lat},
 		sim.Assumption{Name: "latency.prefill_tps", Value: f(l.PrefillTPS), Source: lat},
-		sim.Assumption{Name: "latency.cached_prefill_tps", Value: f(l.CachedPrefillTPS), Source: lat},
+		cachedPrefill(m, f(l.CachedPrefillTPS), lat),
 		sim.Assumption{Name: "latency.decode_tps", Value: f(l.DecodeTPS), Source: lat},
 		sim.Assumption{Name: "latency.jitter_cv", Value: f(l.JitterCV), Source: lat})
 	for _, k := range sim.RequestKinds() {
 		a = append(a, sim.Assumption{Name: "latency.kind_ms." + k.String(), Value: f(l.Kinds.Of(k)), Source: lat})
 	}
 	return append(a, sim.Assumption{Name: "context_window", Value: fmt.Sprint(m.ContextWindow), Source: "model"})
+}
+
+// cachedPrefill states latency.cached_prefill_tps, or notRead with the
+// reason under a model without a prompt cache (sim.LatencyKeyUnread).
+func cachedPrefill(m sim.Model, value, source string) sim.Assumption {
+	const key = "latency.cached_prefill_tps"
+	if why := sim.LatencyKeyUnread(m, key); why != "" {
+		return sim.Assumption{Name: key, Value: notRead, Source: "model latency: " + why}
+	}
+	return sim.Assumption{Name: key, Value: value, Source: source}
 }
 
 // cacheAssumptions states each key of the model's cache block

@@ -133,11 +133,14 @@ func TestAssumptionsStateEveryKey(t *testing.T) {
 }
 
 // unread says whether a run of cfg leaves the model or params key unread
-// (sim.CacheKeyUnread, sim.ParamUnread, and Registry.ParamUnreadBy over
-// the run's strategies).
+// (sim.CacheKeyUnread, sim.LatencyKeyUnread, sim.ParamUnread, and
+// Registry.ParamUnreadBy over the run's strategies).
 func unread(cfg Config, key string) bool {
 	if k, ok := strings.CutPrefix(key, "model."); ok {
-		return strings.HasPrefix(k, "cache.") && cfg.Model.CacheKeyUnread(k) != ""
+		if strings.HasPrefix(k, "cache.") {
+			return cfg.Model.CacheKeyUnread(k) != ""
+		}
+		return sim.LatencyKeyUnread(cfg.Model, k) != ""
 	}
 	k := strings.TrimPrefix(key, "params.")
 	why, _ := sim.ParamUnread(cfg.Model, cfg.Params, k)
@@ -148,7 +151,8 @@ func unread(cfg Config, key string) bool {
 // TestAssumptionsOfUnreadKeys pins that a key the run does not read is
 // stated "not read" with the reason, not as a value in force: an openai
 // model stated cache.breakpoints: 0 and cache.lookback_blocks: 0, a model
-// without a cache stated its zero TTL and multipliers, and nudge_tokens
+// without a cache stated its zero TTL and multipliers (and its cached
+// prefill rate, which times no token), and nudge_tokens
 // was stated while nudge_prob 0 draws no nudge. Keys read are stated with
 // their value.
 func TestAssumptionsOfUnreadKeys(t *testing.T) {
@@ -166,7 +170,8 @@ func TestAssumptionsOfUnreadKeys(t *testing.T) {
 			map[string]string{"cache.breakpoints": "4", "cache.lookback_blocks": "20", "cache.layout": "last-message", "cache_warm_start": "0"}},
 		{"openai", head + "model: gpt-4o\n", []string{"cache.breakpoints", "cache.lookback_blocks", "cache.layout"},
 			map[string]string{"cache.step": "128", "cache.ttl_s": "300"}},
-		{"none", head + none, append(allCache, "cache_warm_start"), map[string]string{"cache.kind": "none"}},
+		{"none", head + none, append(allCache, "cache_warm_start", "latency.cached_prefill_tps"),
+			map[string]string{"cache.kind": "none", "latency.prefill_tps": "1000"}},
 		{"nudges", strings.Replace(head, "[eager]", "[eager, codex-cli]", 1) + "params: {nudge_prob: 0.2, nudge_tokens: 55}\n", []string{"cold_call_well_formed_prob"},
 			map[string]string{"nudge_tokens": "55", "nudge_prob": "0.2", "select_prob": "0.5"}},
 		// No strategy of the run loads a tool: the loading params are not
