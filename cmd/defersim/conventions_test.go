@@ -199,8 +199,10 @@ func TestProgressWithoutTerminal(t *testing.T) {
 
 	// trace import and merge (they reported nothing before): inputs
 	// imported of the total, shards read of the total.
+	// Two different inputs: one given twice gives its sessions twice, an error.
 	conv := filepath.Join("..", "..", "traces", "importers", "openaimsg", "testdata", "conversations.jsonl")
-	_, errs, code = cliIn(t, nil, "trace", "import", "--from", "openai-messages", conv, conv, "-o", filepath.Join(dir, "imp.jsonl"), "--progress-every", "1ns")
+	chat := filepath.Join("..", "..", "traces", "importers", "testdata", "chat.jsonl")
+	_, errs, code = cliIn(t, nil, "trace", "import", "--from", "openai-messages", conv, chat, "-o", filepath.Join(dir, "imp.jsonl"), "--progress-every", "1ns")
 	if code != 0 {
 		t.Fatalf("trace import: exit %d: %s", code, errs)
 	}

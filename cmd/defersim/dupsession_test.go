@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/defersim/defersim/internal/shareddata"
 )
 
 // TestRunRefusesRepeatedSession pins the repro of a session log given
@@ -94,5 +96,54 @@ func TestRunRefusesRepeatedSession(t *testing.T) {
 		if code != 1 || !strings.Contains(out+errs, a+`:1: session "gen-000001" starts again: already read at `+a+":1 (duplicate session id: is the file given twice?)") {
 			t.Errorf("trace %s of a file given twice: exit %d, want 1 naming the repeat\n%s%s", cmd, code, out, errs)
 		}
+	}
+}
+
+// TestCalibrateRefusesRepeatedSession pins that calibrate stops (exit 2,
+// nothing written) at a session id read twice across its traces and
+// --test, in run's words: the tau2 telecom run given twice was fitted
+// twice, exit 0, and given as the calibration and the --test traces it
+// stopped with "held-out sessions are also fitted on", not naming the
+// cause. A trace concatenated with itself already stopped (each file's
+// reader remembers its ids); it is pinned here too.
+func TestCalibrateRefusesRepeatedSession(t *testing.T) {
+	src := shareddata.Path(t, "sessions", "tau2-bench", "data", "simulations", "2025-08-10T02:44:06.496849_telecom_llm_agent_gpt-4o_user_simulator_gpt-4o.json")
+	tools := shareddata.Path(t, "sessions", "tau2-bench", "web", "leaderboard", "public", "task-data", "tools-data.json")
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "tau2.jsonl.gz")
+	if out, code := runCLI(t, "trace", "import", "--from", "tau2", src, "--tools", tools, "-o", trace); code != 0 {
+		t.Fatalf("import: exit %d\n%s", code, out)
+	}
+	once, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	twice := filepath.Join(dir, "twice.jsonl.gz") // two gzip members: read as one stream
+	if err := os.WriteFile(twice, append(once, once...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	first := `session "ed931b77-75ae-4289-8aab-9ee521d35703" starts again: already read at `
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"a trace given twice", []string{trace, trace, "--fit-on", "even"},
+			trace + ":1: " + first + trace + ":1 (duplicate session id: is the file given twice?)"},
+		{"a trace fitted on and held out with --test", []string{trace, "--test", trace, "--fit-on", "all"},
+			trace + ":1: " + first + trace + ":1 (duplicate session id: is the file given twice?)"},
+		{"a trace concatenated with itself", []string{twice, "--fit-on", "even"},
+			twice + ":685: " + first + twice + ":1 (duplicate session id)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			scen := filepath.Join(t.TempDir(), "cal.yaml")
+			out, code := runCLI(t, append([]string{"calibrate", "--catalogs", trace + ".catalog", "-o", scen}, tc.args...)...)
+			if code != 2 || !strings.Contains(out, tc.want) {
+				t.Fatalf("calibrate: exit %d, want 2 saying\n%s\n%s", code, tc.want, out)
+			}
+			if _, err := os.Stat(scen); !os.IsNotExist(err) {
+				t.Errorf("calibrate wrote %s over a repeated session (stat: %v)", scen, err)
+			}
+		})
 	}
 }

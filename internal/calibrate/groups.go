@@ -1,6 +1,10 @@
 package calibrate
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/defersim/defersim/traces"
+)
 
 // group is the sessions of one recorded model.
 type group struct {
@@ -11,16 +15,20 @@ type group struct {
 }
 
 // scanGroups reads the sessions once, groups them by recorded model (in
-// order of first appearance) and checks that no held-out session is also
-// fitted on.
+// order of first appearance), counts the held-out ones and stops at a
+// session id read before, in the same file or an earlier one (calibration
+// or test): fitted twice, or fitted on and judged on, it would make the
+// held-out figures measure the fit on its own data.
 func scanGroups(d *Data) ([]group, int, error) {
 	var out []group
 	at := map[string]int{}
-	fitIDs := map[string]bool{}
-	var leaked []string
-	var heldTest []string
+	seen := map[string]place{}
+	held := 0
 	for it, err := range d.source("", true)() {
 		if err != nil {
+			return nil, 0, err
+		}
+		if err := seenOnce(seen, it); err != nil {
 			return nil, 0, err
 		}
 		i, ok := at[it.Group]
@@ -36,22 +44,49 @@ func scanGroups(d *Data) ([]group, int, error) {
 		switch it.Role {
 		case FitRole:
 			out[i].fit++
-			fitIDs[it.Session.ID] = true
 		case HeldOut:
 			out[i].held++
-			heldTest = append(heldTest, it.Session.ID)
+			held++
 		}
-	}
-	for _, id := range heldTest {
-		if fitIDs[id] {
-			leaked = append(leaked, id)
-		}
-	}
-	if len(leaked) > 0 {
-		return nil, 0, fmt.Errorf("%d held-out session(s) are also fitted on (first: %q): held-out sessions must not be used for fitting", len(leaked), leaked[0])
 	}
 	if len(out) == 0 {
 		return nil, 0, fmt.Errorf("no session in the traces")
 	}
-	return out, len(heldTest), nil
+	return out, held, nil
+}
+
+// place is where a session started: the index of its file among the
+// calibration and test traces, its name and the line of its session_start
+// (0: unknown).
+type place struct {
+	file int
+	name string
+	line int
+}
+
+// seenOnce records where the session of it starts, or returns a line error of
+// kind duplicate_session, in the words of a run's (traces.SessionSet),
+// when its id was read before.
+func seenOnce(seen map[string]place, it Item) error {
+	s := it.Session
+	p := place{file: it.file, name: s.File, line: 0}
+	if len(s.Lines) > 0 {
+		p.line = s.Lines[0]
+	}
+	first, dup := seen[s.ID]
+	if !dup {
+		seen[s.ID] = p
+		return nil
+	}
+	where := first.name
+	if first.line > 0 {
+		where = fmt.Sprintf("%s:%d", first.name, first.line)
+	}
+	hint := ""
+	if first.file != p.file && first.name == p.name {
+		hint = ": is the file given twice?"
+	}
+	return &traces.LineError{File: p.name, Line: p.line, Kind: traces.KindDuplicateSession,
+		Reason: fmt.Sprintf("session %q starts again: already read at %s (duplicate session id%s); "+
+			"calibrate would fit it twice, or judge the fit on a session it fitted on", s.ID, where, hint)}
 }

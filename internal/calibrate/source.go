@@ -30,6 +30,8 @@ type Item struct {
 	Role    Role
 	// Group is the session's model group (modelKey of its recorded model).
 	Group string
+	// file is the index of the session's file among Traces, then Test.
+	file int
 }
 
 // Source yields sessions with their roles; it may be called more than once
@@ -41,12 +43,13 @@ type Source func() iter.Seq2[Item, error]
 func (d *Data) source(group string, all bool) Source {
 	return func() iter.Seq2[Item, error] {
 		return func(yield func(Item, error) bool) {
-			pos := 0
+			pos, file := 0, -1
 			for _, set := range []struct {
 				paths []string
 				test  bool
 			}{{d.Traces, false}, {d.Test, true}} {
 				for _, p := range set.paths {
+					file++
 					read := readFile
 					if d.Read != nil {
 						read = d.Read
@@ -56,7 +59,7 @@ func (d *Data) source(group string, all bool) Source {
 							yield(Item{}, err)
 							return
 						}
-						it := Item{Session: s, Role: HeldOut, Group: sessionGroup(s)}
+						it := Item{Session: s, Role: HeldOut, Group: sessionGroup(s), file: file}
 						if !set.test {
 							switch {
 							case d.FitOn.fits(d.Seed, pos, s.ID):

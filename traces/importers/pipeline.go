@@ -26,6 +26,10 @@ type pipeline struct {
 	cat     *catalog
 	ids     map[string]int
 	renamed int
+	// firsts holds, by id, the input and content of the first session
+	// with that id (sessionids.go); input is the input being imported.
+	firsts  map[string]firstSession
+	input   string
 	models  map[string]int // recorded model → sessions overridden
 	noModel int
 	// catalogRef is the catalog directory as session_start meta "catalog"
@@ -44,7 +48,7 @@ type pipeline struct {
 
 func newPipeline(opts *ingest.Options, rep *ingest.Report, out eventWriter, catalogRef string) *pipeline {
 	return &pipeline{opts: opts, rep: rep, out: out, cat: newCatalog(),
-		ids: map[string]int{}, models: map[string]int{}, catalogRef: catalogRef}
+		ids: map[string]int{}, firsts: map[string]firstSession{}, models: map[string]int{}, catalogRef: catalogRef}
 }
 
 // Emit completes, checks, counts and writes one session.
@@ -52,7 +56,9 @@ func (p *pipeline) Emit(s *ingest.Session) error {
 	if len(s.Events) == 0 || s.Events[0].Type != traces.SessionStart {
 		return fmt.Errorf("session %q: importer produced no session_start", s.ID)
 	}
-	p.uniqueID(s)
+	if err := p.uniqueID(s); err != nil {
+		return err
+	}
 	st := &s.Events[0]
 	st.V = traces.Version
 	p.model(st)
@@ -75,24 +81,6 @@ func (p *pipeline) Emit(s *ingest.Session) error {
 		}
 	}
 	return p.out.WriteSession(&s.Session)
-}
-
-// uniqueID renames a session whose id an earlier session already used.
-func (p *pipeline) uniqueID(s *ingest.Session) {
-	p.ids[s.ID]++
-	if p.ids[s.ID] == 1 {
-		return
-	}
-	id := fmt.Sprintf("%s#%d", s.ID, p.ids[s.ID])
-	for p.ids[id] > 0 {
-		id += "'"
-	}
-	p.ids[id] = 1
-	s.ID = id
-	for i := range s.Events {
-		s.Events[i].Session = id
-	}
-	p.renamed++
 }
 
 func (p *pipeline) model(st *traces.Event) {

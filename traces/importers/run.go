@@ -94,6 +94,7 @@ func Run(req Request) (*ingest.Report, error) {
 		scan.scan = true
 		simp, _ := Lookup(req.Format)
 		for _, in := range req.Inputs {
+			scan.input = in
 			if err := simp.ImportFile(in, opts, scan, ingest.NewReport(req.Format)); err != nil {
 				return nil, withLookalike(err, req.Format, in)
 			}
@@ -124,6 +125,7 @@ func Run(req Request) (*ingest.Report, error) {
 				return err
 			}
 			before := rep.Sessions
+			p.input = in
 			if importErr = imp.ImportFile(in, opts, p, rep); importErr != nil {
 				if ctx.Err() == nil {
 					importErr = withLookalike(importErr, req.Format, in)
