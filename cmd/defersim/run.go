@@ -113,7 +113,7 @@ func loadScenario(path string) (*scenarios.Scenario, error) {
 	return scenarios.Load(path)
 }
 
-func doRun(cmd *cobra.Command, path string, f *runFlags) error {
+func doRun(cmd *cobra.Command, path string, f *runFlags) (retErr error) {
 	sc, err := loadScenario(path)
 	if err != nil {
 		return err
@@ -161,9 +161,17 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) error {
 		cfg.Resume = true
 	}
 	if !toStdout {
-		if err := os.MkdirAll(f.out, 0o755); err != nil {
+		undoDir, err := atomicfile.Mkdir(f.out)
+		if err != nil {
 			return fmt.Errorf("create output directory: %w", err)
 		}
+		// A run that fails leaves no output directory it created and
+		// left empty (an interrupted run's holds its checkpoint).
+		defer func() {
+			if retErr != nil {
+				undoDir()
+			}
+		}()
 		cfg.Checkpoint, cfg.CheckpointEvery = filepath.Join(f.out, runner.CheckpointFile), max(f.checkEvery, 0)
 	}
 	if cfg.Resume {

@@ -29,6 +29,8 @@ type Set struct {
 	files   []staged
 	replace []string // globs of final paths
 	done    bool
+	// undo removes the directories Dir created, if still empty (Abort).
+	undo []func()
 }
 
 // StagePrefix starts the name of a Set's staging directory.
@@ -45,9 +47,11 @@ func NewSet() *Set { return &Set{} }
 // command writes what is meant for dir. Staging directories that a killed
 // command left in dir are removed first.
 func (s *Set) Dir(dir string) (string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	undo, err := Mkdir(dir)
+	if err != nil {
 		return "", fmt.Errorf("create output directory: %w", err)
 	}
+	s.undo = append(s.undo, undo)
 	removeStale(dir, StagePrefix+"*")
 	stage, err := os.MkdirTemp(dir, StagePrefix+"*")
 	if err != nil {
@@ -167,7 +171,8 @@ func (s *Set) Commit(check func(final string) error) (err error) {
 	return first
 }
 
-// Abort removes every staged file. It does nothing after Commit.
+// Abort removes every staged file, and the directories Dir created that
+// are left empty. It does nothing after Commit.
 func (s *Set) Abort() {
 	if s.done {
 		return
@@ -178,6 +183,9 @@ func (s *Set) Abort() {
 	}
 	for _, f := range s.files {
 		os.Remove(f.stage)
+	}
+	for i := len(s.undo) - 1; i >= 0; i-- {
+		s.undo[i]()
 	}
 }
 

@@ -56,7 +56,7 @@ type Request struct {
 
 // Run performs the import: it writes the trace atomically, then the catalog
 // directory, and returns the report.
-func Run(req Request) (*ingest.Report, error) {
+func Run(req Request) (_ *ingest.Report, retErr error) {
 	imp, err := Lookup(req.Format)
 	if err != nil {
 		return nil, err
@@ -101,9 +101,16 @@ func Run(req Request) (*ingest.Report, error) {
 		}
 		opts.Fallback = scan.fallbackNeeded()
 	}
-	if err := os.MkdirAll(filepath.Dir(req.Out), 0o755); err != nil {
+	undoDir, err := atomicfile.Mkdir(filepath.Dir(req.Out))
+	if err != nil {
 		return nil, fmt.Errorf("create output directory: %w", err)
 	}
+	// A failed import leaves no output directory it created (empty).
+	defer func() {
+		if retErr != nil {
+			undoDir()
+		}
+	}()
 	ctx := req.Context
 	if ctx == nil {
 		ctx = context.Background()
