@@ -124,13 +124,27 @@ func (s *SessionSet) idAt(file, line int) (string, error) {
 // (named name) when it started first at firstLine of file firstFile (-1:
 // unknown).
 func (s *SessionSet) repeated(id, name string, cur, n, firstFile, firstLine int) *LineError {
+	if firstFile < 0 {
+		return DuplicateSessionError(id, name, n, "", 0, false)
+	}
+	return DuplicateSessionError(id, name, n, s.files[firstFile], firstLine, firstFile != cur)
+}
+
+// DuplicateSessionError is the line error of session id starting again at
+// line of file after it started at firstLine of firstFile ("": the place
+// is unknown). otherFile says that firstFile is another file of the run
+// than file, even when the two have the same name (the message then asks
+// whether the file was given twice). A reader sharing a SessionSet
+// returns it; so does a reader of a run's files that finds the repeat
+// another way (the Beam pipeline, which reads each file apart).
+func DuplicateSessionError(id, file string, line int, firstFile string, firstLine int, otherFile bool) *LineError {
 	where, hint := "earlier in the run", ""
-	if firstFile >= 0 {
-		where = fmt.Sprintf("at %s:%d", s.files[firstFile], firstLine)
-		if firstFile != cur && s.files[firstFile] == name {
+	if firstFile != "" {
+		where = fmt.Sprintf("at %s:%d", firstFile, firstLine)
+		if otherFile && firstFile == file {
 			hint = ": is the file given twice?"
 		}
 	}
-	return &LineError{File: name, Line: n, Kind: KindDuplicateSession,
+	return &LineError{File: file, Line: line, Kind: KindDuplicateSession,
 		Reason: fmt.Sprintf("session %q starts again: already read %s (duplicate session id%s)", id, where, hint)}
 }

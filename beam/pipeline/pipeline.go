@@ -11,14 +11,20 @@ import (
 )
 
 func init() {
-	register.DoFn4x1[context.Context, traceFile, func(sessionBatch), func(fileRead), error](&readFn{})
+	register.DoFn5x1[context.Context, traceFile, func(sessionBatch), func(fileRead), func(string, sessionStarts), error](&readFn{})
 	register.Emitter1[sessionBatch]()
 	register.Emitter1[fileRead]()
+	register.Emitter2[string, sessionStarts]()
+	register.Combiner1[sessionStarts](&startsFn{})
+	register.Function3x0(repeatsFn)
+	register.Emitter1[repeatedSession]()
+	register.Combiner1[repeatedSession](&earliestRepeatFn{})
+	register.Iter1[repeatedSession]()
 	register.DoFn2x1[sessionBatch, func(*fileRead) bool, sessionBatch](&indexFn{})
 	register.Iter1[fileRead]()
 	register.DoFn2x2[context.Context, sessionBatch, *sim.RunState, error](&replayFn{})
 	register.Combiner3[*sim.RunState, *sim.RunState, *sim.RunState](&mergeFn{})
-	register.DoFn4x1[context.Context, []byte, func(**sim.RunState) bool, func(*fileRead) bool, error](&writeFn{})
+	register.DoFn5x1[context.Context, []byte, func(**sim.RunState) bool, func(*fileRead) bool, func(*repeatedSession) bool, error](&writeFn{})
 	register.Iter1[*sim.RunState]()
 	beam.RegisterCoder(reflect.TypeOf((*sim.RunState)(nil)), encodeState, decodeState)
 }
@@ -26,8 +32,9 @@ func init() {
 // Build adds the replay of spec to the pipeline of s:
 //
 //	trace files ─Read─▶ session batches ─Index─▶ Reshuffle ─Replay─▶ states ─Merge (CombineFn)─▶ state
-//	            └──────▶ reads (fingerprints, counts) ──side input──▶ Index, Write
-//	state ─Write─▶ results.json, report
+//	            ├──────▶ reads (fingerprints, counts) ──side input──▶ Index, Write
+//	            └──────▶ session starts by id ─CombinePerKey─▶ ids in two files ─Combine─▶ earliest ──side input──▶ Write
+//	state ─Write─▶ results.json, report (unless a session id was read in two files)
 //
 // It prepares the run once here, on the launcher, so that a bad scenario,
 // catalog or option fails before a job starts.
@@ -49,12 +56,15 @@ func Build(s beam.Scope, spec Spec) error {
 		names[i] = st.Name
 	}
 	in := beam.CreateList(s.Scope("Traces"), files)
-	batches, reads := beam.ParDo2(s.Scope("Read"), &readFn{Spec: spec}, in)
+	batches, reads, starts := beam.ParDo3(s.Scope("Read"), &readFn{Spec: spec}, in)
+	firsts := beam.CombinePerKey(s.Scope("Starts"), &startsFn{}, starts)
+	repeats := beam.ParDo(s.Scope("Repeats"), repeatsFn, firsts)
+	earliest := beam.Combine(s.Scope("EarliestRepeat"), &earliestRepeatFn{}, repeats)
 	indexed := beam.ParDo(s.Scope("Index"), &indexFn{}, batches, beam.SideInput{Input: reads})
 	spread := beam.Reshuffle(s.Scope("Spread"), indexed)
 	states := beam.ParDo(s.Scope("Replay"), &replayFn{Spec: spec}, spread)
 	merged := beam.Combine(s.Scope("Merge"), &mergeFn{Strategies: names, Summary: d.Summary}, states)
 	beam.ParDo0(s.Scope("Write"), &writeFn{Spec: spec}, beam.Impulse(s),
-		beam.SideInput{Input: merged}, beam.SideInput{Input: reads})
+		beam.SideInput{Input: merged}, beam.SideInput{Input: reads}, beam.SideInput{Input: earliest})
 	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"testing"
 
@@ -25,12 +24,13 @@ import (
 func TestMain(m *testing.M) { ptest.MainWithDefault(m, "prism") }
 
 // defersimBinary builds the defersim command in the parent module (with
-// its own go.mod, as users build it).
+// its own go.mod, as users build it), with the go command on PATH: `go
+// test` puts its own first there.
 func defersimBinary(t *testing.T) string {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+		t.Fatalf("the go command, to build defersim: %v", err)
 	}
 	bin := filepath.Join(t.TempDir(), "defersim")
 	cmd := exec.Command(goTool, "build", "-o", bin, "./cmd/defersim")

@@ -59,10 +59,13 @@ type readFn struct {
 	Spec Spec
 }
 
-// ProcessElement reads f, emitting its sessions in batches and then what
-// the read found. A malformed line stops the pipeline with the reader's
-// file:line error (or, with skip-bad, is counted).
-func (fn *readFn) ProcessElement(ctx context.Context, f traceFile, emitBatch func(sessionBatch), emitRead func(fileRead)) error {
+// ProcessElement reads f, emitting its sessions in batches, each
+// session's id with where it starts (for the check of ids repeated across
+// files: repeats.go), and then what the read found. A malformed line stops
+// the pipeline with the reader's file:line error (or, with skip-bad, is
+// counted).
+func (fn *readFn) ProcessElement(ctx context.Context, f traceFile, emitBatch func(sessionBatch), emitRead func(fileRead),
+	emitStart func(string, sessionStarts)) error {
 	rc, err := openTrace(ctx, f.Path)
 	if err != nil {
 		return fmt.Errorf("open trace %s: %w", f.Path, err)
@@ -71,7 +74,8 @@ func (fn *readFn) ProcessElement(ctx context.Context, f traceFile, emitBatch fun
 	h := sha256.New()
 	cr := &countingReader{r: io.TeeReader(rc, h)}
 	// A session repeated within the file stops the job (or is skipped), as
-	// in defersim run; files are read apart, so a repeat across files is not seen.
+	// in defersim run; files are read apart, so a repeat across files is
+	// found from the emitted starts (repeats.go).
 	seen := traces.NewSessionSet()
 	seen.Reread = func(int) (io.ReadCloser, error) { return openTrace(ctx, f.Path) }
 	r, err := traces.NewReader(cr, f.Path, traces.ReadOptions{SkipBad: fn.Spec.SkipBad, Seen: seen})
@@ -99,6 +103,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, f traceFile, emitBatch fun
 			return err
 		}
 		n++
+		emitStart(s.ID, sessionStarts{First: sessionStart{File: f.Ordinal, Line: s.Lines[0]}})
 		if batch = append(batch, s); len(batch) == fn.Spec.batch() {
 			if err := flush(); err != nil {
 				return err

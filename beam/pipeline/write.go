@@ -20,9 +20,24 @@ type writeFn struct {
 
 // ProcessElement runs once (its input is a single element). The merged
 // state is absent when no session was read; the run then fails as
-// `defersim run` does ("no session was replayed").
+// `defersim run` does ("no session was replayed"). A session id read in
+// two trace files (repeats: the earliest, or none) fails it before
+// anything is written.
 func (fn *writeFn) ProcessElement(ctx context.Context, _ []byte, states func(**sim.RunState) bool,
-	reads func(*fileRead) bool) error {
+	reads func(*fileRead) bool, repeats func(*repeatedSession) bool) error {
+	var files []fileRead
+	var f fileRead
+	for reads(&f) {
+		files = append(files, f)
+	}
+	slices.SortFunc(files, func(a, b fileRead) int { return a.Ordinal - b.Ordinal })
+	if r := (repeatedSession{}); repeats(&r) {
+		paths := make(map[int]string, len(files))
+		for _, f := range files {
+			paths[f.Ordinal] = f.Path
+		}
+		return repeatError(r, paths, fn.Spec.SkipBad)
+	}
 	d, err := prepared.get(fn.Spec)
 	if err != nil {
 		return err
@@ -35,12 +50,6 @@ func (fn *writeFn) ProcessElement(ctx context.Context, _ []byte, states func(**s
 			return err
 		}
 	}
-	var files []fileRead
-	var f fileRead
-	for reads(&f) {
-		files = append(files, f)
-	}
-	slices.SortFunc(files, func(a, b fileRead) int { return a.Ordinal - b.Ordinal })
 	var read []runner.TraceRead
 	for _, f := range files {
 		tr, err := f.traceRead()
