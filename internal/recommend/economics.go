@@ -14,6 +14,8 @@ type Economy struct {
 	Model     sim.Model
 	Params    sim.Params
 	Injection string
+	// CacheLayout is the base's cache_layout ("" the cache's own).
+	CacheLayout string
 	// Requests is the mean number of model requests per session; FirstPrompt
 	// the mean prompt tokens of a session's first request and MeanPrompt of
 	// any request, both under eager (every schema sent).
@@ -31,16 +33,62 @@ type Economy struct {
 // cold tool is needed before the first reply: an extra request that
 // prefills the whole (deferred-mode) prompt uncached — it is the session's
 // first — plus the search call's decode and execution; under inline
-// injection the real request then reads that prompt from the cache instead
-// of prefilling it.
+// injection the real request then reads from the cache what the model's
+// cache model reads there in a replay (RoundTripRead) instead of
+// prefilling it again.
 func (e *Economy) RoundTripMs() float64 {
 	lat := e.Model.Latency
-	p := max(e.FirstPrompt-e.DeferredSchema, 0) + float64(e.Params.SearchToolTokens)
+	p := e.roundTripPrompt()
 	ms := lat.OverheadMs + p/lat.PrefillTPS*1000 + e.SearchOutput/lat.DecodeTPS*1000 + e.Params.SearchExecMs
-	if e.Injection == sim.InjectInline {
-		ms -= p/lat.PrefillTPS*1000 - p/lat.CachedPrefillTPS*1000
+	if read := e.RoundTripRead(); read > 0 {
+		// The share of the (mean, fractional) prompt read.
+		r := p * float64(read) / math.Max(math.Round(p), 1)
+		ms -= r/lat.PrefillTPS*1000 - r/lat.CachedPrefillTPS*1000
 	}
 	return ms
+}
+
+// roundTripPrompt is the prompt of the round trip's search request: the
+// first prompt without the deferred schemas, with the tool_search
+// definition.
+func (e *Economy) roundTripPrompt() float64 {
+	return max(e.FirstPrompt-e.DeferredSchema, 0) + float64(e.Params.SearchToolTokens)
+}
+
+// RoundTripRead is how many tokens of the search request's prompt the real
+// request that follows it reads from the prompt cache: none under
+// tools-array injection (the load changed tools[], before everything
+// else); under inline injection what the model's cache model reads in a
+// replay (sim.Model.FollowUpRead) — nothing under cache.kind none or for a
+// prompt below cache.min_tokens. The base's cache_layout places the
+// breakpoints.
+func (e *Economy) RoundTripRead() int64 {
+	if e.Injection != sim.InjectInline {
+		return 0
+	}
+	read, err := e.Model.FollowUpRead(e.CacheLayout, int64(math.Round(e.roundTripPrompt())), 0, int64(e.SearchOutput))
+	if err != nil {
+		return 0 // the model's cache was validated when the scenario was loaded (Run checks again)
+	}
+	return read
+}
+
+// RoundTripCache says what RoundTripMs assumed about the prompt cache.
+func (e *Economy) RoundTripCache() string {
+	p := int64(math.Round(e.roundTripPrompt()))
+	c := e.Model.Cache
+	read := e.RoundTripRead()
+	switch {
+	case e.Injection != sim.InjectInline:
+		return fmt.Sprintf("%s injection: the load changes tools[], so the real request prefills the %d-token prompt again", e.Injection, p)
+	case read > 0:
+		return fmt.Sprintf("the real request reads %d of the %d-token prompt from the %s cache", read, p, c.Kind)
+	case c.Kind == sim.CacheNone:
+		return fmt.Sprintf("cache.kind %s: the real request prefills the %d-token prompt again", c.Kind, p)
+	case p < c.MinTokens:
+		return fmt.Sprintf("the %d-token prompt is below cache.min_tokens %d: nothing is cached, the real request prefills it again", p, c.MinTokens)
+	}
+	return fmt.Sprintf("the %s cache keeps no prefix of the %d-token prompt for the real request: it prefills it again", c.Kind, p)
 }
 
 // DirectFirstMs is the first-reply time a direct schema of tokens costs:

@@ -17,7 +17,8 @@ func WriteText(w io.Writer, p *Proposal) error {
 	e := p.Economy
 	fmt.Fprintf(w, "learnt from %d sessions (%d held apart for validation); model %s, %.1f requests per session, first prompt %.0f tokens\n",
 		p.Training, p.HeldOut, e.Model.Name, e.Requests, e.FirstPrompt)
-	fmt.Fprintf(w, "a search round trip before the first reply costs %.0f ms (%s injection, base %s)\n\n", p.RoundTripMs, e.Injection, p.BaseName)
+	fmt.Fprintf(w, "a search round trip before the first reply costs %.0f ms (%s injection, base %s)\n", p.RoundTripMs, e.Injection, p.BaseName)
+	fmt.Fprintf(w, "  cache: %s\n\n", p.RoundTripCache)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, strings.Join(toolHeader, "\t")+"\t")
 	for _, r := range toolRows(p, func(s string) string { return s }) {

@@ -69,11 +69,14 @@ type Proposal struct {
 	Mode string `json:"mode"`
 	// Economy figures the rules priced with.
 	RoundTripMs float64 `json:"round_trip_ms"`
-	Economy     Economy `json:"-"`
-	Rules       Rules   `json:"rules"`
-	Expensive   int64   `json:"expensive_tokens"`
-	Training    int     `json:"training_sessions"`
-	HeldOut     int     `json:"held_out_sessions"`
+	// RoundTripCache says what the round trip assumed about the prompt
+	// cache (Economy.RoundTripCache).
+	RoundTripCache string  `json:"round_trip_cache"`
+	Economy        Economy `json:"-"`
+	Rules          Rules   `json:"rules"`
+	Expensive      int64   `json:"expensive_tokens"`
+	Training       int     `json:"training_sessions"`
+	HeldOut        int     `json:"held_out_sessions"`
 	// Validation on the held-out sessions (nil when there are none).
 	Validation *Validation `json:"validation,omitempty"`
 	// Notes state choices the proposal made that its inputs left open
@@ -104,6 +107,10 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	base, baseName, err := chooseBase(cfg)
 	if err != nil {
 		return nil, err
+	}
+	// The round trip asks the model's cache what it reads (Economy.RoundTripRead).
+	if _, err := cfg.Model.FollowUpRead(base.CacheLayout, 0, 0, 0); err != nil {
+		return nil, fmt.Errorf("model cache: %w", err)
 	}
 	trigger, err := tokens.ByName(sim.DefaultCounter)
 	if err != nil {
@@ -176,7 +183,7 @@ func chooseBase(cfg Config) (sim.Strategy, string, error) {
 // propose applies the rules to every catalog tool and builds the strategy.
 func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName string) *Proposal {
 	n := float64(l.Usage.Sessions)
-	e := Economy{Model: cfg.Model, Params: cfg.Params, Injection: base.Injection,
+	e := Economy{Model: cfg.Model, Params: cfg.Params, Injection: base.Injection, CacheLayout: base.CacheLayout,
 		Requests: float64(l.Requests) / n, FirstPrompt: float64(l.FirstPrompt) / n,
 		MeanPrompt: float64(l.Prompt) / math.Max(float64(l.Requests), 1), SearchOutput: searchOutputTokens}
 	keys := make([]toolKey, 0, len(schemas))
@@ -205,7 +212,7 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 		}
 		e.DeferredSchema = float64(all - direct)
 	}
-	p := &Proposal{BaseName: baseName, Tools: tools, Economy: e, RoundTripMs: e.RoundTripMs(), Rules: cfg.Rules,
+	p := &Proposal{BaseName: baseName, Tools: tools, Economy: e, RoundTripMs: e.RoundTripMs(), RoundTripCache: e.RoundTripCache(), Rules: cfg.Rules,
 		Expensive: expensive, Training: l.Usage.Sessions, HeldOut: l.HeldOut}
 	// Budget: deferring the deferrable tools pays when their per-session
 	// direct cost exceeds the expected cost of loading the ones sessions use.

@@ -15,8 +15,9 @@ const notRead = "not read"
 // model of reg, does not read as notRead, with the reason, rather than
 // its zero value as if it were in force) and the latency parameters, with
 // lat, where they come from, as their source (the cached prefill rate as
-// notRead without a prompt cache).
-func modelAssumptions(m sim.Model, lat string, reg *sim.Registry) []sim.Assumption {
+// notRead without a prompt cache) and the context window (notRead, with
+// the reason, when no strategy of the run reads it: contextWindow).
+func modelAssumptions(m sim.Model, lat string, reg *sim.Registry, strategies []sim.Strategy) []sim.Assumption {
 	f := func(v float64) string { return fmt.Sprintf("%g", v) }
 	a := []sim.Assumption{
 		{Name: "model", Value: m.Name, Source: "scenario model"},
@@ -36,7 +37,18 @@ func modelAssumptions(m sim.Model, lat string, reg *sim.Registry) []sim.Assumpti
 	for _, k := range sim.RequestKinds() {
 		a = append(a, sim.Assumption{Name: "latency.kind_ms." + k.String(), Value: f(l.Kinds.Of(k)), Source: lat})
 	}
-	return append(a, sim.Assumption{Name: "context_window", Value: fmt.Sprint(m.ContextWindow), Source: "model"})
+	return append(a, contextWindow(m, reg, strategies))
+}
+
+// contextWindow states model.context_window, or notRead with the reason
+// when no strategy of the run reads it (only a trigger that compares
+// tokens with it does: sim.Registry.UnreadBy).
+func contextWindow(m sim.Model, reg *sim.Registry, strategies []sim.Strategy) sim.Assumption {
+	const name = "context_window"
+	if why, fix := reg.UnreadBy(strategies, "model.context_window"); why != "" {
+		return sim.Assumption{Name: name, Value: notRead, Source: fmt.Sprintf("model: %s (read when you %s)", why, fix)}
+	}
+	return sim.Assumption{Name: name, Value: fmt.Sprint(m.ContextWindow), Source: "model"}
 }
 
 // cachedPrefill states latency.cached_prefill_tps, or notRead with the

@@ -137,6 +137,10 @@ func TestAssumptionsStateEveryKey(t *testing.T) {
 // Registry.ParamUnreadBy over the run's strategies).
 func unread(cfg Config, key string) bool {
 	if k, ok := strings.CutPrefix(key, "model."); ok {
+		if key == "model.context_window" {
+			why, _ := sim.NewRegistry().UnreadBy(cfg.Strategies, key)
+			return why != ""
+		}
 		if strings.HasPrefix(k, "cache.") {
 			return cfg.Model.CacheKeyUnread(k) != ""
 		}
