@@ -14,6 +14,10 @@
 # fuzzes, where a finding is written (testdata/fuzz/FuzzXxx) and the cache
 # of interesting inputs are as with `go test -fuzz`, without a go command,
 # a link and a package scan per target (docs/performance.md, "CI stage times").
+# They are built with -trimpath, so that a clone at another path (CI's
+# fresh clones) reuses the instrumented packages an earlier run compiled,
+# and without DWARF and symbol table (-ldflags=-s -w), which nothing here
+# reads: a finding's stack trace keeps its functions, files and lines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FUZZTIME="${FUZZTIME:-10s}"
@@ -26,7 +30,7 @@ while read -r pkg dir; do
   targets=$(grep -h -o '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | sed 's/^func //' | sort -u || true)
   [ -n "$targets" ] || continue
   bin="$bins/$(echo "$pkg" | tr / _).test"
-  if ! go test -c -fuzz=. -o "$bin" "$pkg"; then
+  if ! go test -c -fuzz=. -trimpath -ldflags="-s -w" -o "$bin" "$pkg"; then
     for t in $targets; do
       findings=$((findings + 1))
       echo "FUZZ FAILURE: $pkg $t: its test binary did not build (see the output above)"
