@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/defersim/defersim/component"
@@ -188,9 +189,10 @@ func listingUnread(_ *Registry, n Strategy) string {
 }
 
 // ParamUnreadBy says why no strategy of strategies (their components
-// resolved in r) reads the params key ("select_prob"), strategy by
-// strategy — `strategy "eager": its trigger "never" …; strategy "x": its
-// search mode "select" …` — and what would make a run read it. why is ""
+// resolved in r) reads the params key ("select_prob"), reason by reason,
+// the strategies that share one named together — `strategies "eager",
+// "eager2": its trigger "never" …; strategy "x": its search mode "select"
+// …` — and what would make a run read it. why is ""
 // when one of them reads it, for a key every strategy reads, and for no
 // strategies.
 func (r *Registry) ParamUnreadBy(strategies []Strategy, key string) (why, fix string) {
@@ -206,13 +208,28 @@ func (r *Registry) UnreadBy(strategies []Strategy, path string) (why, fix string
 		return "", ""
 	}
 	pr := paramReaders[i]
-	var parts []string
+	// Strategies that leave it unread for the same reason share one
+	// clause, in the order of their first strategy: a run of a dozen
+	// strategies states a handful of reasons, not a dozen copies.
+	var reasons []string
+	names := map[string][]string{}
 	for _, s := range strategies {
 		w := r.StrategyUnread(s, path)
 		if w == "" {
 			return "", ""
 		}
-		parts = append(parts, fmt.Sprintf("strategy %q: %s", s.Name, w))
+		if names[w] == nil {
+			reasons = append(reasons, w)
+		}
+		names[w] = append(names[w], strconv.Quote(s.Name))
+	}
+	parts := make([]string, len(reasons))
+	for i, w := range reasons {
+		label := "strategy "
+		if len(names[w]) > 1 {
+			label = "strategies "
+		}
+		parts[i] = label + strings.Join(names[w], ", ") + ": " + w
 	}
 	return "no strategy of the run reads it: " + strings.Join(parts, "; "), pr.fix
 }

@@ -45,6 +45,8 @@ func TestParamUnreadBy(t *testing.T) {
 	}
 	const neverWhy = `strategy "eager": its trigger "never" never turns deferred mode on and its discovery is not lazy: it loads no tool, so `
 	eager := Strategy{Name: "eager", Trigger: Trigger{Mode: TriggerNever}}
+	eager2 := eager
+	eager2.Name = "eager2"
 	sel := Strategy{Name: "sel", Trigger: Trigger{Mode: TriggerAlways}}
 	ranked := Strategy{Name: "ranked", Trigger: Trigger{Mode: TriggerAlways}, Search: Search{Mode: "rank"}}
 	noDir := ranked
@@ -88,6 +90,12 @@ func TestParamUnreadBy(t *testing.T) {
 		{"well-formed share, execute", "cold_call_well_formed_prob", []Strategy{ranked, execute}, "", ""},
 		{"relist, cached", "relist_prob", []Strategy{cached},
 			`strategy "cached": its discovery is "cached": it makes no tools/list call`, "run a strategy with discovery eager or lazy"},
+		// Strategies that leave a key unread for the same reason share one
+		// clause (a dozen strategies used to give a dozen copies of it).
+		{"one reason, two strategies, then another", "cold_call_well_formed_prob", []Strategy{eager, ranked, eager2},
+			`strategies "eager", "eager2": its trigger "never" never turns deferred mode on and its discovery is not lazy: it loads no tool, so no tool is ever cold; ` +
+				`strategy "ranked": its rejected is "retry": every cold call is rejected, so whether one is well formed is never drawn`,
+			"run a strategy with rejected: execute"},
 		{"list time, cached", "list_ms", []Strategy{cached},
 			`strategy "cached": its discovery is "cached": it makes no tools/list call`, "run a strategy with discovery eager or lazy"},
 		{"list time, eager discovery", "list_ms", []Strategy{cached, eager}, "", ""},
