@@ -24,30 +24,40 @@ func (m Model) FollowUpRead(layout string, static, user, appended int64) (int64,
 // the first prompt splits between static and user changes nothing but
 // where a breakpoint falls.
 func (r *Registry) FollowUpRead(m Model, layout string, static, user, appended int64) (int64, error) {
+	_, second, err := r.followUp(m, layout, static, user, appended)
+	return second.read, err
+}
+
+// cacheUse is what one request read from and wrote to the prompt cache.
+type cacheUse struct{ read, write int64 }
+
+// followUp runs the two requests FollowUpRead describes through a fresh
+// cache of m's kind and returns what each read and wrote.
+func (r *Registry) followUp(m Model, layout string, static, user, appended int64) (first, second cacheUse, err error) {
 	cm, err := resolveAs[CacheModel](r, component.Cache, "cache.kind", m.Cache.Kind)
 	if err != nil {
-		return 0, err
+		return first, second, err
 	}
 	if err := cm.Check(m.Cache); err != nil {
-		return 0, fmt.Errorf("model %q: %w", m.Name, err)
+		return first, second, fmt.Errorf("model %q: %w", m.Name, err)
 	}
 	c := cm.New(m.Cache)
 	placer, _ := c.(BreakpointPlacer)
 	hs, hu := hashString("followup:static"), hashString("followup:user")
-	first := &Prompt{sHash: []uint64{mix(0, hs)}, sCum: []int64{static},
+	p1 := &Prompt{sHash: []uint64{mix(0, hs)}, sCum: []int64{static},
 		mHash: []uint64{mix(0, hu)}, mCum: []int64{user}}
-	call := mix(first.mHash[0], hashString("followup:call"))
-	second := &Prompt{sHash: first.sHash, sCum: first.sCum,
-		mHash: []uint64{first.mHash[0], call, mix(call, hashString("followup:result"))},
+	call := mix(p1.mHash[0], hashString("followup:call"))
+	p2 := &Prompt{sHash: p1.sHash, sCum: p1.sCum,
+		mHash: []uint64{p1.mHash[0], call, mix(call, hashString("followup:result"))},
 		mCum:  []int64{user, user, user + appended}}
-	for _, p := range []*Prompt{first, second} {
+	for _, p := range []*Prompt{p1, p2} {
 		if placer != nil {
 			last := p.Len() - 1
 			p.Breakpoints = placer.Breakpoints(nil, PromptLayout{ToolsEnd: 0, SystemEnd: 0, Last: last,
 				Messages: len(p.mHash), User: 1, Layout: layout})
 		}
 	}
-	c.Request(0, first)
-	read, _ := c.Request(0, second)
-	return read, nil
+	first.read, first.write = c.Request(0, p1)
+	second.read, second.write = c.Request(0, p2)
+	return first, second, nil
 }

@@ -3,6 +3,7 @@ package recommend
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/defersim/defersim/sim"
 )
@@ -97,32 +98,78 @@ func (e *Economy) DirectFirstMs(tokens float64) float64 {
 	return tokens / e.Model.Latency.PrefillTPS * 1000
 }
 
-// perToken is the dollars one schema token in tools[] costs per session: written
-// (or sent uncached) on the first request and read from the cache on the others.
+// prices is what a schema token at the start of a prompt of prompt tokens
+// costs, as a multiple of the input price, on a session's first request
+// and on its later ones, as the engine bills it (sim.Model.PrefixPrice):
+// the cache multipliers only where the model's cache writes or reads the
+// prompt; the input price under cache.kind none or below cache.min_tokens.
+func (e *Economy) prices(prompt float64) (first, later float64) {
+	first, later, err := e.Model.PrefixPrice(e.CacheLayout, int64(math.Round(prompt)), 0, int64(e.SearchOutput))
+	if err != nil {
+		return 1, 1 // the model's cache was validated when the scenario was loaded (Run checks again)
+	}
+	return first, later
+}
+
+// perToken is the dollars one schema token in tools[] costs per session
+// (the first prompt with every schema direct): priced on the first request
+// and on the others as the engine bills them (prices).
 func (e *Economy) perToken() float64 {
-	c := e.Model.Cache
-	return (c.WriteMultiplier + max(e.Requests-1, 0)*c.ReadMultiplier) * e.Model.Pricing.InputPerMTok / 1e6
+	first, later := e.prices(e.FirstPrompt)
+	return (first + max(e.Requests-1, 0)*later) * e.Model.Pricing.InputPerMTok / 1e6
 }
 
 // DirectUSD is the per-session cost of keeping a schema of tokens direct.
 func (e *Economy) DirectUSD(tokens float64) float64 { return tokens * e.perToken() }
 
+// loadPrompt is the mean prompt of a request in deferred mode: the mean
+// prompt without the deferred schemas, with the tool_search definition.
+func (e *Economy) loadPrompt() float64 {
+	return max(e.MeanPrompt-e.DeferredSchema, 0) + float64(e.Params.SearchToolTokens)
+}
+
 // LoadUSD is the cost of loading a deferred schema of tokens once: the
 // search request reads the prompt from the cache and outputs the search
 // call; under tools-array injection the next request re-writes the prompt
 // after tools[] (the load changed it); the loaded schema is then written
-// and read for the rest of the session (half of it on average).
+// and read for the rest of the session (half of it on average). Reads and
+// writes are priced as the engine bills them (prices): at the input price
+// where the model's cache neither reads nor writes.
 func (e *Economy) LoadUSD(tokens float64) float64 {
-	c := e.Model.Cache
 	in, out := e.Model.Pricing.InputPerMTok/1e6, e.Model.Pricing.OutputPerMTok/1e6
-	p := max(e.MeanPrompt-e.DeferredSchema, 0) + float64(e.Params.SearchToolTokens)
-	usd := p*c.ReadMultiplier*in + e.SearchOutput*out
+	p := e.loadPrompt()
+	first, later := e.prices(p)
+	usd := p*later*in + e.SearchOutput*out
 	if e.Injection != sim.InjectInline {
-		usd += p * max(c.WriteMultiplier-c.ReadMultiplier, 0) * in
+		usd += p * max(first-later, 0) * in
 	}
-	usd += tokens * (c.WriteMultiplier + max(e.Requests/2-1, 0)*c.ReadMultiplier) * in
+	usd += tokens * (first + max(e.Requests/2-1, 0)*later) * in
 	return usd
 }
+
+// PriceCache says what the dollars assumed about the prompt cache: the
+// multiple of the input price a schema token costs on a session's first
+// request and on the others.
+func (e *Economy) PriceCache() string {
+	first, later := e.prices(e.FirstPrompt)
+	c := e.Model.Cache
+	why := fmt.Sprintf("the %s cache", c.Kind)
+	switch {
+	case c.Kind == sim.CacheNone:
+		why = "cache.kind none: nothing is cached"
+	case first == 1 && later == 1 && int64(math.Round(e.FirstPrompt)) < c.MinTokens:
+		why = fmt.Sprintf("below cache.min_tokens %d: nothing is cached", c.MinTokens)
+	}
+	return fmt.Sprintf("a schema token costs %s× the input price on the first request, %s× on the others (%s)", mult(first), mult(later), why)
+}
+
+// CacheAssumption is what the proposal assumed about the prompt cache: of
+// the round trip (RoundTripCache), then of the dollars (PriceCache).
+func (e *Economy) CacheAssumption() string {
+	return e.RoundTripCache() + "; dollars: " + e.PriceCache()
+}
+
+func mult(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // Rules are the thresholds of the decisions (docs/recommend.md).
 type Rules struct {

@@ -35,7 +35,7 @@ func TestGoldenSnippetAndTable(t *testing.T) {
 		tools = append(tools, assess(&e, DefaultRules(), 500, k, usage[k.Tool], 200, sc))
 	}
 	base, _ := presets.Strategy("claude-code-default")
-	p := &Proposal{BaseName: "claude-code-default", Tools: tools, Economy: e, RoundTripMs: e.RoundTripMs(), RoundTripCache: e.RoundTripCache(),
+	p := &Proposal{BaseName: "claude-code-default", Tools: tools, Economy: e, RoundTripMs: e.RoundTripMs(), RoundTripCache: e.CacheAssumption(),
 		Rules: DefaultRules(), Expensive: 500, Training: 200, HeldOut: 80, BreakEvenTokens: 900, Budget: 1500,
 		RegistryEstimated: 40000}
 	p.Strategy = proposalStrategy(base, tools, p)

@@ -69,8 +69,8 @@ type Proposal struct {
 	Mode string `json:"mode"`
 	// Economy figures the rules priced with.
 	RoundTripMs float64 `json:"round_trip_ms"`
-	// RoundTripCache says what the round trip assumed about the prompt
-	// cache (Economy.RoundTripCache).
+	// RoundTripCache says what the round trip and the dollars assumed
+	// about the prompt cache (Economy.CacheAssumption).
 	RoundTripCache string  `json:"round_trip_cache"`
 	Economy        Economy `json:"-"`
 	Rules          Rules   `json:"rules"`
@@ -212,7 +212,7 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 		}
 		e.DeferredSchema = float64(all - direct)
 	}
-	p := &Proposal{BaseName: baseName, Tools: tools, Economy: e, RoundTripMs: e.RoundTripMs(), RoundTripCache: e.RoundTripCache(), Rules: cfg.Rules,
+	p := &Proposal{BaseName: baseName, Tools: tools, Economy: e, RoundTripMs: e.RoundTripMs(), RoundTripCache: e.CacheAssumption(), Rules: cfg.Rules,
 		Expensive: expensive, Training: l.Usage.Sessions, HeldOut: l.HeldOut}
 	// Budget: deferring the deferrable tools pays when their per-session
 	// direct cost exceeds the expected cost of loading the ones sessions use.
