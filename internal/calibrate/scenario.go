@@ -52,6 +52,8 @@ type Written struct {
 	// scenario ("" when the scenario names the test traces themselves).
 	HeldOut string
 	YAML    []byte
+	// group is the model group whose held-out sessions HeldOut holds.
+	group string
 }
 
 // WriteScenarios renders, for each calibrated model group, a complete
@@ -67,14 +69,25 @@ func WriteScenarios(r *Result, opt ScenarioOptions) ([]Written, error) {
 			fits = append(fits, mf)
 		}
 	}
+	// Groups of recorded models without a preset share the preset they
+	// are calibrated from: their files are then named by the recorded
+	// model, not the shared preset.
+	perModel := map[string]int{}
+	for _, mf := range fits {
+		perModel[mf.Model]++
+	}
 	var out []Written
 	for _, mf := range fits {
-		w := Written{Model: mf.Model}
+		w := Written{Model: mf.Model, group: mf.group}
 		if opt.Path != "" {
 			w.Scenario = opt.Path
 			if len(fits) > 1 {
+				name := mf.Model
+				if perModel[mf.Model] > 1 {
+					name = mf.Recorded
+				}
 				ext := filepath.Ext(opt.Path)
-				w.Scenario = strings.TrimSuffix(opt.Path, ext) + "." + fileSafe(mf.Model) + ext
+				w.Scenario = strings.TrimSuffix(opt.Path, ext) + "." + fileSafe(name) + ext
 			}
 		}
 		dir := "."
@@ -147,13 +160,7 @@ func WriteScenarios(r *Result, opt ScenarioOptions) ([]Written, error) {
 
 // writeHeldOut writes the held-out sessions of w's model group to path.
 func writeHeldOut(r *Result, w Written, path string) error {
-	var group string
-	for _, mf := range r.Models {
-		if mf.Model == w.Model {
-			group = mf.group
-		}
-	}
-	src := r.data.source(group, false)
+	src := r.data.source(w.group, false)
 	return atomicfile.Write(path, 0o644, func(f *os.File) error {
 		tw := traces.NewWriter(f, true)
 		for s, err := range heldOut(src) {
