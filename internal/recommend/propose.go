@@ -142,6 +142,9 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	}
 	p := propose(cfg, schemas, l, base, baseName)
 	p.Notes = notes
+	if n := modelsNote(l.Models, cfg.Model.Name); n != "" {
+		p.Notes = append(p.Notes, n)
+	}
 	p.Inputs = tally.Notes(catalog.Notes(cat.All())).OrNil()
 	if cfg.Progress != nil {
 		cfg.Progress(1)
