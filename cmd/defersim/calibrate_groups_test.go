@@ -187,3 +187,62 @@ func sessionModels(t *testing.T, path string) map[string]string {
 	}
 	return out
 }
+
+// TestCalibrateUnresolvedNoteOnlyWhereAScenarioIsWritten pins that
+// calibrate's note on held-out calls that do not resolve says "a written
+// scenario allows that share" only for a group a scenario is written for:
+// the tau2 gpt-4.1-mini group, which had nothing to fit and got no
+// scenario, said it too.
+func TestCalibrateUnresolvedNoteOnlyWhereAScenarioIsWritten(t *testing.T) {
+	if testing.Short() {
+		t.Skip("calibrates generated sessions")
+	}
+	trace, cat := genData(t, "40")
+	dir := t.TempDir()
+	partial := filepath.Join(dir, "catalog")
+	if err := os.Mkdir(partial, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(cat, "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.HasPrefix(filepath.Base(f), "calendar@") {
+			continue // the trace's most called tool's server: its calls do not resolve
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(partial, filepath.Base(f)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	two := filepath.Join(dir, "two.jsonl")
+	splitModels(t, trace, two, func(m string) bool { return m == "acme-b" })
+	out, errs, code := cliRun(t, "calibrate", two, "--catalogs", partial, "-o", filepath.Join(dir, "cal.yaml"))
+	if code != 0 {
+		t.Fatalf("calibrate: exit %d\n%s%s", code, out, errs)
+	}
+	const allows = "a written scenario allows that share"
+	for _, tc := range []struct {
+		group string
+		want  bool
+	}{{"recorded acme-a", true}, {"recorded acme-b", false}} {
+		i := strings.Index(out, tc.group)
+		if i < 0 {
+			t.Fatalf("no section of %s:\n%s", tc.group, out)
+		}
+		sec := out[i:]
+		if j := strings.Index(sec[1:], "\n== model "); j >= 0 {
+			sec = sec[:j+1]
+		}
+		if !strings.Contains(sec, "do not resolve against the catalogs") {
+			t.Fatalf("%s: no unresolved note:\n%s", tc.group, sec)
+		}
+		if got := strings.Contains(sec, allows); got != tc.want {
+			t.Errorf("%s: note says %q: %v, want %v:\n%s", tc.group, allows, got, tc.want, sec)
+		}
+	}
+}

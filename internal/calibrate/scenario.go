@@ -206,7 +206,7 @@ func renderScenario(r *Result, mf *ModelFit, opt ScenarioOptions, tracePaths, ca
 		setKey(m, "max_unresolved", scalar(strconv.FormatFloat(share, 'f', -1, 64)))
 		for i := 0; i+1 < len(m.Content); i += 2 {
 			if m.Content[i].Value == "max_unresolved" {
-				m.Content[i].HeadComment = unresolvedNote(r)
+				m.Content[i].HeadComment = unresolvedNote(r, true)
 			}
 		}
 	}
@@ -239,15 +239,16 @@ func renderScenario(r *Result, mf *ModelFit, opt ScenarioOptions, tracePaths, ca
 	return b.Bytes(), nil
 }
 
-// unresolvedNote says why a written scenario allows unresolved calls.
-func unresolvedNote(r *sim.Resolution) string {
+// unresolvedNote says how many held-out calls do not resolve and, for a
+// group a scenario is written for (written), that it allows that share.
+func unresolvedNote(r *sim.Resolution, written bool) string {
 	var names []string
 	for _, t := range r.Top(3, sim.ClassUnknownTool, sim.ClassUnknownServer, sim.ClassVersionMissing) {
 		names = append(names, fmt.Sprintf("%s %d", sim.ToolLabel(t.Server, t.Tool), t.Calls))
 	}
 	note := fmt.Sprintf("%d of the held-out sessions' %d tool calls (%.1f%%) do not resolve against the catalogs (%s, …):\n"+
 		"the calibration replayed them left out", r.Unresolved(), r.Calls, 100*r.UnresolvedShare(), strings.Join(names, ", "))
-	if r.UnresolvedShare() > sim.DefaultMaxUnresolved {
+	if written && r.UnresolvedShare() > sim.DefaultMaxUnresolved {
 		note += ", and a written scenario allows that share (docs/scenarios.md, max_unresolved)"
 	}
 	return note + "."
