@@ -16,3 +16,15 @@ func UnresolvedPastLimit(res *Results) string {
 		"more than its limit of %.1f%% (replayed with --allow-unresolved): the replay left those tools out of every prompt, search and load",
 		100*r.UnresolvedShare, r.Unresolved, r.Calls, 100*r.MaxUnresolvedShare)
 }
+
+// UnresolvedTools names the most called of the tools whose calls did not
+// resolve (up to n, with their class and calls, then how many more), as
+// the report's finding does; "" when none did or the results do not
+// record the resolution.
+func UnresolvedTools(res *Results, n int) string {
+	r := res.Run.Resolution
+	if r == nil || r.Unresolved == 0 {
+		return ""
+	}
+	return toolList(r.TopUnresolved, r.UnresolvedTools, n)
+}

@@ -154,6 +154,9 @@ func NewEngine(cfg Config) (*Engine, error) {
 	}
 	for _, u := range cfg.Upgrades {
 		if e.tables.byKey[u.Server+"@"+u.To] == nil {
+			if len(e.tables.versions[u.Server]) == 0 {
+				return nil, fmt.Errorf("upgrade of %s to %s: the catalogs have no server %q", u.Server, u.To, u.Server)
+			}
 			return nil, fmt.Errorf("upgrade of %s to %s: no such server version in the catalogs (have %s)", u.Server, u.To, strings.Join(e.tables.versions[u.Server], ", "))
 		}
 		if (u.AfterSession < 0) == u.At.IsZero() {

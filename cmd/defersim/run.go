@@ -227,6 +227,10 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) (retErr error) {
 	if err := runner.WriteOutputs(out, f.out, wo); err != nil {
 		return err
 	}
+	if f.perRequest != "" && len(out.Run.Fidelity) == 0 {
+		// Not silenced by --quiet: the file asked for is empty.
+		fmt.Fprintf(stderr, "defersim: warning: --per-request %s holds only its header: %s\n", f.perRequest, noFidelityPairs(cfg.Strategies))
+	}
 	if err := atomicfile.Remove(cfg.Checkpoint); err != nil {
 		return fmt.Errorf("remove the finished run's checkpoint: %w", err)
 	}

@@ -51,7 +51,7 @@ func writeModel(w io.Writer, mf *ModelFit, jitterWritten bool) {
 		fmt.Fprintf(w, "note: %s\n", p)
 	}
 	if r := mf.Resolution; r != nil && r.Unresolved() > 0 {
-		fmt.Fprintf(w, "note: %s\n", strings.ReplaceAll(unresolvedNote(r), "\n", " "))
+		fmt.Fprintf(w, "note: %s\n", strings.ReplaceAll(unresolvedNote(r, mf.Latency != nil || mf.Overhead != nil), "\n", " "))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/inputnotes"
@@ -148,6 +149,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	ok := 0
 	var lastErr error
+	var failed []string // the reasons of the groups that failed before lastErr's
 	for _, g := range groups {
 		m, source, warn := cfg.modelFor(g)
 		if warn != "" {
@@ -156,13 +158,18 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		mf := &ModelFit{Recorded: g.name, Model: m.Name, ModelSource: source, group: g.key,
 			Sessions: g.fit + g.held, FitSessions: g.fit, HeldSessions: g.held}
 		res.Models = append(res.Models, mf)
+		var err error
 		if g.fit == 0 || g.held == 0 {
-			mf.Problems = append(mf.Problems, fmt.Sprintf("not calibrated: %d session(s) to fit on and %d to judge on (need at least one of each)", g.fit, g.held))
-			continue
+			err = fmt.Errorf("not calibrated: %d session(s) to fit on and %d to judge on (need at least one of each)", g.fit, g.held)
+		} else {
+			err = calibrateGroup(ctx, &cfg, m, mf)
 		}
-		if err := calibrateGroup(ctx, &cfg, m, mf); err != nil {
+		if err != nil {
 			mf.Problems = append(mf.Problems, err.Error())
-			lastErr = err
+			if lastErr != nil {
+				failed = append(failed, lastErr.Error())
+			}
+			lastErr = fmt.Errorf("sessions of model %q: %w", g.name, err)
 			continue
 		}
 		ok++
@@ -171,7 +178,12 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		if lastErr == nil {
 			lastErr = fmt.Errorf("no model group has sessions both to fit on and to judge on")
 		}
-		return res, fmt.Errorf("nothing calibrated: %w", lastErr)
+		// Every group's reason; the last one wrapped (an interrupt's).
+		prefix := ""
+		if len(failed) > 0 {
+			prefix = strings.Join(failed, "; ") + "; "
+		}
+		return res, fmt.Errorf("nothing calibrated: %s%w", prefix, lastErr)
 	}
 	return res, nil
 }
@@ -232,6 +244,9 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 			mf.WithDuration++
 		}
 	}
+	if mf.WithUsage == 0 && mf.WithDuration == 0 {
+		return fmt.Errorf("nothing to calibrate: none of its %d model requests records token usage (what the prompt overhead is fitted to) or a duration (what the latency is fitted to)", mf.Requests)
+	}
 	params := cfg.Params
 	if mf.WithUsage > 0 {
 		ov, err := fitOverhead(reqs, cfg.Params, cfg.Loss)
@@ -260,7 +275,7 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 	if mf.WithDuration == 0 {
 		mf.Problems = append(mf.Problems, "latency not fitted: no model request has a recorded duration")
 		if mf.Overhead == nil {
-			return fmt.Errorf("nothing to calibrate: %v", mf.Problems)
+			return fmt.Errorf("nothing to calibrate: %s", strings.Join(mf.Problems, "; "))
 		}
 		return nil
 	}

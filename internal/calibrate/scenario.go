@@ -52,6 +52,8 @@ type Written struct {
 	// scenario ("" when the scenario names the test traces themselves).
 	HeldOut string
 	YAML    []byte
+	// group is the model group whose held-out sessions HeldOut holds.
+	group string
 }
 
 // WriteScenarios renders, for each calibrated model group, a complete
@@ -67,14 +69,25 @@ func WriteScenarios(r *Result, opt ScenarioOptions) ([]Written, error) {
 			fits = append(fits, mf)
 		}
 	}
+	// Groups of recorded models without a preset share the preset they
+	// are calibrated from: their files are then named by the recorded
+	// model, not the shared preset.
+	perModel := map[string]int{}
+	for _, mf := range fits {
+		perModel[mf.Model]++
+	}
 	var out []Written
 	for _, mf := range fits {
-		w := Written{Model: mf.Model}
+		w := Written{Model: mf.Model, group: mf.group}
 		if opt.Path != "" {
 			w.Scenario = opt.Path
 			if len(fits) > 1 {
+				name := mf.Model
+				if perModel[mf.Model] > 1 {
+					name = mf.Recorded
+				}
 				ext := filepath.Ext(opt.Path)
-				w.Scenario = strings.TrimSuffix(opt.Path, ext) + "." + fileSafe(mf.Model) + ext
+				w.Scenario = strings.TrimSuffix(opt.Path, ext) + "." + fileSafe(name) + ext
 			}
 		}
 		dir := "."
@@ -147,13 +160,7 @@ func WriteScenarios(r *Result, opt ScenarioOptions) ([]Written, error) {
 
 // writeHeldOut writes the held-out sessions of w's model group to path.
 func writeHeldOut(r *Result, w Written, path string) error {
-	var group string
-	for _, mf := range r.Models {
-		if mf.Model == w.Model {
-			group = mf.group
-		}
-	}
-	src := r.data.source(group, false)
+	src := r.data.source(w.group, false)
 	return atomicfile.Write(path, 0o644, func(f *os.File) error {
 		tw := traces.NewWriter(f, true)
 		for s, err := range heldOut(src) {
@@ -199,7 +206,7 @@ func renderScenario(r *Result, mf *ModelFit, opt ScenarioOptions, tracePaths, ca
 		setKey(m, "max_unresolved", scalar(strconv.FormatFloat(share, 'f', -1, 64)))
 		for i := 0; i+1 < len(m.Content); i += 2 {
 			if m.Content[i].Value == "max_unresolved" {
-				m.Content[i].HeadComment = unresolvedNote(r)
+				m.Content[i].HeadComment = unresolvedNote(r, true)
 			}
 		}
 	}
@@ -232,15 +239,16 @@ func renderScenario(r *Result, mf *ModelFit, opt ScenarioOptions, tracePaths, ca
 	return b.Bytes(), nil
 }
 
-// unresolvedNote says why a written scenario allows unresolved calls.
-func unresolvedNote(r *sim.Resolution) string {
+// unresolvedNote says how many held-out calls do not resolve and, for a
+// group a scenario is written for (written), that it allows that share.
+func unresolvedNote(r *sim.Resolution, written bool) string {
 	var names []string
 	for _, t := range r.Top(3, sim.ClassUnknownTool, sim.ClassUnknownServer, sim.ClassVersionMissing) {
 		names = append(names, fmt.Sprintf("%s %d", sim.ToolLabel(t.Server, t.Tool), t.Calls))
 	}
 	note := fmt.Sprintf("%d of the held-out sessions' %d tool calls (%.1f%%) do not resolve against the catalogs (%s, …):\n"+
 		"the calibration replayed them left out", r.Unresolved(), r.Calls, 100*r.UnresolvedShare(), strings.Join(names, ", "))
-	if r.UnresolvedShare() > sim.DefaultMaxUnresolved {
+	if written && r.UnresolvedShare() > sim.DefaultMaxUnresolved {
 		note += ", and a written scenario allows that share (docs/scenarios.md, max_unresolved)"
 	}
 	return note + "."

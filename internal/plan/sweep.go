@@ -173,7 +173,8 @@ type SweepResult struct {
 	// every value, with why where that can be derived.
 	Unchanged []Unchanged
 	// Notes say which strategies do not read the swept key, or could not
-	// take a value.
+	// take a value, and how many tool calls the replays left out as
+	// unresolved (--allow-unresolved).
 	Notes []string
 	// Inputs are the input problems of the traces and catalogs every
 	// point replayed (the last point's).
@@ -360,7 +361,13 @@ func Sweep(ctx context.Context, cfg SweepConfig) (*SweepResult, error) {
 		return nil, err
 	}
 	if len(res.Points) > 0 {
-		res.Inputs = res.Points[len(res.Points)-1].Inputs
+		last := res.Points[len(res.Points)-1]
+		res.Inputs = last.Inputs
+		// Every point replays the same traces against the same catalogs:
+		// calls --allow-unresolved let through are left out of every one.
+		if w := report.UnresolvedPastLimit(last.Results); w != "" {
+			res.Notes = append(res.Notes, fmt.Sprintf("%s, so no point counts what they cost: %s", w, report.UnresolvedTools(last.Results, 5)))
+		}
 	}
 	res.Rows = Rows(res.Points)
 	markRepeats(res.Rows, res.Points)

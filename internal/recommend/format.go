@@ -133,6 +133,9 @@ func Snippet(p *Proposal) []byte {
 	fmt.Fprintf(&b, "# budget: deferring pays above %.0f deferrable schema tokens (= %d %s estimated tokens with the never-defer list).\n",
 		p.BreakEvenTokens, p.Budget, sDefault(s.Trigger.Counter, "bytes/3.5"))
 	fmt.Fprintf(&b, "# %s.\n", p.Mode)
+	for _, n := range p.Notes {
+		fmt.Fprintf(&b, "# note: %s\n", n)
+	}
 	if p.Inputs != nil {
 		for _, w := range p.Inputs.Warnings("") {
 			fmt.Fprintf(&b, "# input warning: %s\n", w)

@@ -39,6 +39,9 @@ type Learnt struct {
 	Prompt      int64 // sum over requests of prompt tokens
 	// HeldOut is the number of sessions held apart for validation.
 	HeldOut int
+	// Models counts the sessions of every session_start model recorded
+	// (training and held-out; "" for none recorded).
+	Models map[string]int
 }
 
 // learn reads every session once: held-out sessions are counted (the
@@ -52,10 +55,13 @@ func learn(sessions func() iter.Seq2[*traces.Session, error], cat *catalog.Catal
 	if err != nil {
 		return nil, err
 	}
-	l := &Learnt{Usage: newUsage()}
+	l := &Learnt{Usage: newUsage(), Models: map[string]int{}}
 	for s, err := range sessions() {
 		if err != nil {
 			return nil, err
+		}
+		if st := s.Start(); st != nil {
+			l.Models[st.Model]++
 		}
 		if isHeldOut(seed, s.ID, testShare) {
 			l.HeldOut++

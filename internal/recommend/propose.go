@@ -9,6 +9,7 @@ import (
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
 	"github.com/defersim/defersim/tokens"
@@ -148,6 +149,9 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	}
 	p := propose(cfg, schemas, l, base, baseName)
 	p.Notes = notes
+	if n := modelsNote(l.Models, cfg.Model.Name); n != "" {
+		p.Notes = append(p.Notes, n)
+	}
 	p.Inputs = tally.Notes(catalog.Notes(cat.All())).OrNil()
 	if cfg.Progress != nil {
 		cfg.Progress(1)
@@ -158,6 +162,12 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 			return nil, fmt.Errorf("validate on held-out sessions: %w", err)
 		}
 		p.Validation = v
+		// Calls --allow-unresolved let through: tools no catalog serves
+		// get no decision, and the validation leaves them out.
+		if w := report.UnresolvedPastLimit(v.Results); w != "" {
+			p.Notes = append(p.Notes, fmt.Sprintf("validation on the held-out sessions: %s, so the validation does not count what they cost, "+
+				"and the proposal decides nothing for those tools (no catalog defines them): %s", w, report.UnresolvedTools(v.Results, 5)))
+		}
 	}
 	if cfg.Progress != nil {
 		cfg.Progress(2)

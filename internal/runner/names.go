@@ -12,7 +12,7 @@ import (
 // checkNames refuses the names a run's scenario gives that match nothing
 // in its catalogs: an always_defer, never_defer, search.family or
 // search.family_core entry of a strategy, a permissions entry, or a local
-// server. Such an entry would change nothing, silently — most often a
+// or upgraded server. Such an entry would change nothing, silently — most often a
 // typo or a server missing from the catalogs. Only the lists the scenario
 // file writes are checked (cfg.Wrote), not those a strategy preset or base
 // brings: a preset is written for many catalogs (an opener list naming
@@ -54,6 +54,13 @@ func checkNames(cfg Config, cat *catalog.Catalog) error {
 	for _, srv := range cfg.LocalServers {
 		if cat.Versions[srv] == nil {
 			probs = append(probs, fmt.Sprintf("servers.%s: no server %q in %s (have %s)", srv, srv, where, strings.Join(serverNames(cat), ", ")))
+		}
+	}
+	seen := map[string]bool{}
+	for _, u := range cfg.Upgrades {
+		if cat.Versions[u.Server] == nil && !seen[u.Server] {
+			seen[u.Server] = true
+			probs = append(probs, fmt.Sprintf("servers.%s.upgrades: no server %q in %s (have %s)", u.Server, u.Server, where, strings.Join(serverNames(cat), ", ")))
 		}
 	}
 	if len(probs) == 0 {

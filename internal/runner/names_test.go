@@ -73,3 +73,30 @@ func TestScenarioNamesMustMatchTheCatalogs(t *testing.T) {
 		t.Fatalf("Run: %v", err)
 	}
 }
+
+// TestUpgradedServerMustBeInTheCatalogs pins that a servers: entry whose
+// upgrades name a server the scenario's catalogs do not have stops the run
+// naming the entry and the servers there are, as a local server does: it
+// stopped with "upgrade of slack to 2025.4.25: no such server version in
+// the catalogs (have )". Under catalogs that are not the scenario's the
+// engine says the server is missing.
+func TestUpgradedServerMustBeInTheCatalogs(t *testing.T) {
+	const head = "traces: [embedded:trace.jsonl.gz]\ncatalogs: [embedded:catalog]\nstrategies: [eager]\n"
+	check := func(t *testing.T, cfg Config) error {
+		cat, err := loadCatalogs(cfg.Catalogs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return checkNames(cfg, cat)
+	}
+	runScenarioCases(t, head, []scenarioCase{
+		{"unknown server", "servers:\n  ghost: {upgrades: [{to: \"2.0\", after_session: 10}]}\n",
+			[]string{`servers.ghost.upgrades: no server "ghost" in the scenario's catalogs (have `, "browser"}},
+		{"known server", "servers:\n  kb: {upgrades: [{to: \"3.0.0\", after_session: 10}]}\n", nil},
+	}, check)
+	cfg := testConfig(t, head+"servers:\n  ghost: {upgrades: [{to: \"2.0\", after_session: 10}]}\n", Overrides{Catalogs: []string{"embedded:catalog"}})
+	cfg.Bootstrap = -1
+	if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), `upgrade of ghost to 2.0: the catalogs have no server "ghost"`) {
+		t.Fatalf("Run under --catalogs: %v", err)
+	}
+}
