@@ -86,21 +86,9 @@ func TestContextWindowReadsHoldOnTheEngine(t *testing.T) {
 		"servers:\n  desktop: {local: true}\nstrategies: [eager]\n", Overrides{})
 	cfg.Strategies, cfg.Baseline, cfg.CheckReads, cfg.Bootstrap = bases, "eager", nil, -1
 	cfg.Shard = Shard{Index: 0, Count: 4}
-	digests := func(c Config) map[string]string {
-		t.Helper()
-		out, err := Run(context.Background(), c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d := map[string]string{}
-		for _, s := range out.Results.Strategies {
-			d[s.Name] = s.OutcomeDigest
-		}
-		return d
-	}
 	large := cfg
 	large.Model.ContextWindow = cfg.Model.ContextWindow * 100
-	a, b := digests(cfg), digests(large)
+	a, b := outcomeDigests(t, cfg), outcomeDigests(t, large)
 	unread := 0
 	for _, s := range bases {
 		why := reg.StrategyUnread(s, "model.context_window")

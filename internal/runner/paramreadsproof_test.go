@@ -84,22 +84,7 @@ func TestParamReadsHoldOnTheEngine(t *testing.T) {
 		"servers:\n  desktop: {local: true}\nstrategies: [eager]\n", Overrides{})
 	cfg.Strategies, cfg.Baseline, cfg.CheckReads, cfg.Bootstrap = bases, "eager", nil, -1
 	cfg.Shard = Shard{Index: 0, Count: 4}
-	digests := func(c Config) map[string]string {
-		t.Helper()
-		out, err := Run(context.Background(), c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d := map[string]string{}
-		for _, s := range out.Results.Strategies {
-			if s.OutcomeDigest == "" {
-				t.Fatalf("%s: no outcome digest", s.Name)
-			}
-			d[s.Name] = s.OutcomeDigest
-		}
-		return d
-	}
-	base := digests(cfg)
+	base := outcomeDigests(t, cfg)
 	unread := 0
 	for _, c := range paramChanges {
 		changed := cfg
@@ -107,7 +92,7 @@ func TestParamReadsHoldOnTheEngine(t *testing.T) {
 		if reflect.DeepEqual(changed.Params, cfg.Params) {
 			t.Fatalf("%s: the change leaves the params as they were", c.key)
 		}
-		got := digests(changed)
+		got := outcomeDigests(t, changed)
 		acted := false
 		for _, b := range bases {
 			same := got[b.Name] == base[b.Name]
@@ -129,4 +114,23 @@ func TestParamReadsHoldOnTheEngine(t *testing.T) {
 	if unread < 30 {
 		t.Errorf("only %d unread params changes replayed: the proof covers too little", unread)
 	}
+}
+
+// outcomeDigests runs c and returns each strategy's outcome digest: two
+// runs whose digests are equal for a strategy had identical outcomes
+// under it.
+func outcomeDigests(t *testing.T, c Config) map[string]string {
+	t.Helper()
+	out, err := Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := map[string]string{}
+	for _, s := range out.Results.Strategies {
+		if s.OutcomeDigest == "" {
+			t.Fatalf("%s: no outcome digest", s.Name)
+		}
+		d[s.Name] = s.OutcomeDigest
+	}
+	return d
 }
