@@ -25,6 +25,7 @@ func Findings(res *Results) []string {
 		out = append(out, catalogNoteFinding(n))
 	}
 	out = append(out, traceFindings(res.Run.Counts)...)
+	out = append(out, timingFindings(res)...)
 	if f := srdFinding(res.Run.SRD); f != "" {
 		out = append(out, f)
 	}

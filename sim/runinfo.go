@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/traces"
 )
 
 // Counts says what a run read, replayed and skipped.
@@ -24,6 +25,11 @@ type Counts struct {
 	// event before them in their session: a user pause that would be
 	// negative is taken as 0.
 	EventsTimeBackwards int64 `json:"events_time_backwards,omitempty"`
+	// SessionsByTiming counts the sessions read by their session_start
+	// meta timing: a synthetic session's user pauses are
+	// params.user_think_ms, not recorded (absent in files of earlier
+	// builds).
+	SessionsByTiming traces.Timing `json:"sessions_by_timing,omitzero"`
 	// StepsRemoved counts recorded steps removed from the need because the
 	// recording runtime's own deferral caused them (its searches, rejected calls).
 	StepsRemoved int64 `json:"steps_removed"`

@@ -95,6 +95,9 @@ type Counts struct {
 	Backwards int64 `json:"time_backwards,omitempty"`
 	// FirstBackwards records the first MaxSkipRecords such lines.
 	FirstBackwards []Problem `json:"first_time_backwards,omitempty"`
+	// Timing counts the sessions opened by their session_start meta
+	// "timing" (timing.go).
+	Timing Timing `json:"timing,omitzero"`
 }
 
 // clone returns a copy that shares nothing with c.

@@ -151,6 +151,7 @@ func TestReaderSkipBad(t *testing.T) {
 			{File: "mem.jsonl", Line: 6, Kind: KindSessionNotOpen, Reason: `user event for session "zz", which is not open (no session_start before it, or it already ended)`},
 			{File: "mem.jsonl", Line: 7, Kind: KindMissingField, Reason: `missing required field "call_id"`},
 		},
+		Timing: Timing{Unmarked: 1},
 	}
 	if diff := cmp.Diff(want, counts); diff != "" {
 		t.Errorf("counts (-want +got):\n%s", diff)

@@ -21,6 +21,9 @@ func resultsWarnings(res *report.Results) []string {
 		out = append(out, fmt.Sprintf("%d of the %d sessions read failed to replay and were skipped: the projection is of the others",
 			c.SessionsSkipped, c.SessionsRead))
 	}
+	if w := timingWarning(res); w != "" {
+		out = append(out, w)
+	}
 	switch sh := res.Run.Shard; {
 	case sh != nil:
 		// results.json names the shard (run.shard).

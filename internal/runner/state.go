@@ -91,6 +91,8 @@ type ReaderCounts struct {
 	// Backwards counts events earlier than the timed event before them in
 	// their session.
 	Backwards int64
+	// Timing counts the sessions read by their session_start meta timing.
+	Timing traces.Timing
 }
 
 func readerCounts(files int, sessionsRead int64, counts []traces.Counts) ReaderCounts {
@@ -101,6 +103,7 @@ func readerCounts(files int, sessionsRead int64, counts []traces.Counts) ReaderC
 		rc.LinesSkipped += tc.Skipped
 		rc.Incomplete += tc.Incomplete
 		rc.Backwards += tc.Backwards
+		rc.Timing.Add(tc.Timing)
 		for k, v := range tc.SkipReasons {
 			if rc.SkipReasons == nil {
 				rc.SkipReasons = map[string]int{}
@@ -120,6 +123,7 @@ func (rc ReaderCounts) apply(c *sim.Counts) {
 	c.LinesSkipped = rc.LinesSkipped
 	c.SessionsIncomplete = rc.Incomplete
 	c.EventsTimeBackwards = rc.Backwards
+	c.SessionsByTiming = rc.Timing
 	c.SkipReasons = nil
 	for k, v := range rc.SkipReasons {
 		if c.SkipReasons == nil {

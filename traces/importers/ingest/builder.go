@@ -266,9 +266,9 @@ func Args(raw json.RawMessage) (args json.RawMessage, ok bool) {
 
 // Timing values of session_start meta "timing".
 const (
-	TimingRecorded  = "recorded"  // every event time comes from the source
-	TimingPartial   = "partial"   // some events had none and carry the previous event's time
-	TimingSynthetic = "synthetic" // the source records no times; see SyntheticTime
+	TimingRecorded  = traces.TimingRecorded  // every event time comes from the source
+	TimingPartial   = traces.TimingPartial   // some events had none and carry the previous event's time
+	TimingSynthetic = traces.TimingSynthetic // the source records no times; see SyntheticTime
 )
 
 // SyntheticTime is the time given to every event of a session whose source
