@@ -12,7 +12,8 @@ import (
 // numbers, generated from the results (never hand-written): inputs that
 // did not resolve or resolved to approximate schemas, catalog tools read
 // with a stand-in schema and servers serving no tools, sessions without an
-// end and times going backwards in the traces, sessions given the whole
+// end and times going backwards in the traces, sessions recorded with
+// another model than the run's, sessions given the whole
 // catalog, the routing descriptions routed search used, how many
 // searches replayed a recorded query, and strategies whose outcomes
 // coincide on this data.
@@ -26,6 +27,9 @@ func Findings(res *Results) []string {
 	}
 	out = append(out, traceFindings(res.Run.Counts)...)
 	out = append(out, timingFindings(res)...)
+	if f := recordedModelFinding(&res.Run); f != "" {
+		out = append(out, f)
+	}
 	if f := srdFinding(res.Run.SRD); f != "" {
 		out = append(out, f)
 	}

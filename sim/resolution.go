@@ -72,6 +72,9 @@ type Resolution struct {
 	// Ambiguities counts the Ambiguous calls by tool name and the servers
 	// serving it (at most maxResolutionTools entries).
 	Ambiguities map[Ambiguity]int64 `json:"-"`
+	// Models counts the sessions by the model their session_start records
+	// (RunInfo.RecordedModels says it in results.json).
+	Models RecordedModels `json:"-"`
 }
 
 // Ambiguity is a key of Resolution.Ambiguities: a tool name and the
@@ -149,6 +152,7 @@ func (r *Resolution) Merge(o *Resolution) {
 	for k, v := range o.Ambiguities {
 		r.addAmbiguity(k, v)
 	}
+	r.Models.merge(o.Models)
 }
 
 func (r *Resolution) addAmbiguity(k Ambiguity, n int64) {
@@ -299,6 +303,7 @@ func (e *Engine) resolveEvent(rs *sessionResolver, ev *traces.Event, res *Resolu
 	tt := e.tables
 	switch ev.Type {
 	case traces.SessionStart:
+		res.Models.add(ev.Model, 1)
 		rs.tables = rs.tables[:0]
 		arbitrary := false
 		if len(ev.Servers) == 0 {

@@ -12,7 +12,8 @@ import (
 
 // TestResolveSession pins how a session's inputs resolve against the
 // catalogs (issue 15): each class of call, recorded search results,
-// catalog changes to missing versions, and a session naming no server.
+// catalog changes to missing versions, a session naming no server, and the
+// sessions counted by the model their session_start records.
 func TestResolveSession(t *testing.T) {
 	parse := func(name, version, tools string) *catalog.Server {
 		s, err := catalog.Parse([]byte(`{"tools":[`+tools+`]}`), name, version, "")
@@ -36,7 +37,7 @@ func TestResolveSession(t *testing.T) {
 	}
 	sessions := []*traces.Session{
 		{ID: "s1", Events: []traces.Event{
-			{Type: traces.SessionStart, Servers: []traces.ServerRef{{Name: "a", Version: "1"}, {Name: "nowhere"}}},
+			{Type: traces.SessionStart, Model: "m", Servers: []traces.ServerRef{{Name: "a", Version: "1"}, {Name: "nowhere"}}},
 			call("a", "x"), call("a", "approx"), call("a", "stub"), call("a", "y"), // y: not at version 1
 			call("nowhere", "q"), call("", "z"), // z: b is not offered
 			{Type: traces.ToolSearch, Query: "q", Returned: []string{"x", "zz"}},
@@ -57,7 +58,7 @@ func TestResolveSession(t *testing.T) {
 	r.Tools = nil
 	want := Resolution{Calls: 10, Resolved: 4, SchemaApproximate: 1, SchemaMissing: 1, UnknownTool: 2, UnknownServer: 1,
 		VersionMissing: 1, SearchResults: 2, SearchResultsUnknown: 1, CatalogChanges: 2, CatalogChangesMissing: 1,
-		Sessions: 2, SessionsWithoutServers: 1}
+		Sessions: 2, SessionsWithoutServers: 1, Models: RecordedModels{{Model: "", Sessions: 1}, {Model: "m", Sessions: 1}}}
 	if d := cmp.Diff(want, r); d != "" {
 		t.Errorf("resolution (-want +got):\n%s", d)
 	}

@@ -87,6 +87,25 @@ type RunInfo struct {
 	// Deferrable says, per strategy, how many of the catalogs' tools it may
 	// defer and a digest of which (equal digests: the same tools).
 	Deferrable []DeferrableTools `json:"deferrable,omitempty"`
+	// RecordedModels counts the replayed sessions by the model their
+	// session_start records, and says which are the run's Model (absent
+	// in files of earlier builds).
+	RecordedModels []RecordedModel `json:"recorded_models,omitempty"`
+	// ModelPreset names the preset Model was built from ("" for a model
+	// written out in full); not in results.json.
+	ModelPreset string `json:"-"`
+}
+
+// RecordedModel is how many replayed sessions record one model.
+type RecordedModel struct {
+	// Model as session_start records it; "" for the sessions that record
+	// none (no model, or no session_start).
+	Model    string `json:"model"`
+	Sessions int64  `json:"sessions"`
+	// Scenario says the model is the run's: the same name, or names that
+	// resolve to the same preset (presets.ResolveModel). Sessions of
+	// another model (or none) are priced and timed as the run's model.
+	Scenario bool `json:"scenario_model"`
 }
 
 // ShardInfo is shard Index of Count: the sessions whose id hashes to

@@ -221,7 +221,7 @@ func prepare(cfg Config) (*prepared, error) {
 	eng, cat, scope, reg, srdInfo := b.eng, b.cat, b.scope, b.reg, b.srdInfo
 	info := sim.RunInfo{Scenario: cfg.Scenario, ScenarioFingerprint: cfg.ScenarioFingerprint, Seed: cfg.Seed,
 		Baseline: cfg.Baseline, Tokenizer: cfg.Params.Tokenizer, Model: cfg.Model.Name, CacheModel: cacheLabel(cfg.Model.Cache),
-		SRD: srdInfo}
+		SRD: srdInfo, ModelPreset: cfg.ModelPreset}
 	if info.Baseline == "" {
 		info.Baseline = cfg.Strategies[0].Name
 	}
@@ -344,6 +344,7 @@ func finish(ctx context.Context, f *StateFile, res *sim.RunResult, workers int) 
 		info.Fidelity = res.State.FidelitySummary(f.FidelityStrategy)
 	}
 	info.Resolution = resolutionInfo(&res.State.Resolution, f.MaxUnresolved, f.AllowUnresolved)
+	info.RecordedModels = recordedModels(&res.State.Resolution, info.Model, info.ModelPreset)
 	results, err := report.Build(res.Outcomes, info, report.BuildOptions{Bootstrap: f.Bootstrap, Prices: f.Prices,
 		Workers: workers, Context: ctx})
 	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {

@@ -66,11 +66,15 @@ func TestShardMergeEqualsSingleRun(t *testing.T) {
 		// not resolve (allowed): the resolution, its tool lists
 		// included, must merge exactly too.
 		unresolved bool
+		// models gives the sessions several recorded models (and none):
+		// their counts must merge exactly too.
+		models bool
 	}{
-		{"exact", 0, 3, false},
-		{"streamed", 25, 4, false},
-		{"one shard", 25, 1, false},
-		{"unresolved calls", 0, 3, true},
+		{"exact", 0, 3, false, false},
+		{"streamed", 25, 4, false, false},
+		{"one shard", 25, 1, false, false},
+		{"unresolved calls", 0, 3, true, false},
+		{"several recorded models", 25, 3, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := smallConfig(t, shardStrategies, 100)
@@ -78,9 +82,15 @@ func TestShardMergeEqualsSingleRun(t *testing.T) {
 			if tc.unresolved {
 				dropOneServer(t, &cfg)
 			}
+			if tc.models {
+				setModels(t, &cfg, mixedModels...)
+			}
 			single, err := Run(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if got := len(single.Info.RecordedModels); tc.models && got != len(mixedModels) {
+				t.Fatalf("recorded models = %+v, want %d", single.Info.RecordedModels, len(mixedModels))
 			}
 			if got := single.Results.Statistics.Streaming != nil; got != (tc.exact > 0) {
 				t.Fatalf("streaming statistics = %v, want %v", got, tc.exact > 0)
@@ -328,13 +338,18 @@ func TestResumeGivesIdenticalResults(t *testing.T) {
 		name          string
 		exact, every  int
 		interruptions []int64
+		models        bool // sessions of several recorded models
 	}{
-		{"exact, periodic checkpoints", 0, 10, []int64{35}},
-		{"streamed, twice interrupted", 20, 0, []int64{15, 70}},
+		{"exact, periodic checkpoints", 0, 10, []int64{35}, false},
+		{"streamed, twice interrupted", 20, 0, []int64{15, 70}, false},
+		{"several recorded models", 0, 0, []int64{40}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := smallConfig(t, shardStrategies, 100)
 			cfg.ExactSessions = tc.exact
+			if tc.models {
+				setModels(t, &cfg, mixedModels...)
+			}
 			whole, err := Run(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)

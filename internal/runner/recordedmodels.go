@@ -1,0 +1,55 @@
+package runner
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/defersim/defersim/sim"
+	"github.com/defersim/defersim/sim/presets"
+)
+
+// recordedModels lists the replayed sessions by recorded model, the most
+// sessions first (then by name), the sessions with no session_start
+// counted with those recording no model; each says whether it is the
+// run's model (named model, built from preset).
+func recordedModels(r *sim.Resolution, model, preset string) []sim.RecordedModel {
+	var out []sim.RecordedModel
+	none := r.Sessions - r.Models.Total()
+	for _, c := range r.Models {
+		if c.Model == "" {
+			none += c.Sessions
+			continue
+		}
+		out = append(out, sim.RecordedModel{Model: c.Model, Sessions: c.Sessions, Scenario: sameModel(c.Model, model, preset)})
+	}
+	if none > 0 {
+		out = append(out, sim.RecordedModel{Sessions: none})
+	}
+	slices.SortStableFunc(out, func(a, b sim.RecordedModel) int {
+		return cmp.Or(cmp.Compare(b.Sessions, a.Sessions), cmp.Compare(a.Model, b.Model))
+	})
+	return out
+}
+
+// sameModel says whether a recorded model name is the run's model: the
+// same name, or a vendor's spelling of the run's model or of the preset it
+// was built from ("gpt-4o-2024-08-06" is gpt-4o).
+func sameModel(recorded, model, preset string) bool {
+	recorded = strings.TrimSpace(recorded)
+	if recorded == "" {
+		return false
+	}
+	if strings.EqualFold(recorded, strings.TrimSpace(model)) {
+		return true
+	}
+	r, ok := presets.ResolveModel(recorded)
+	if !ok {
+		return false
+	}
+	if m, ok := presets.ResolveModel(model); ok && m == r {
+		return true
+	}
+	p, ok := presets.ResolveModel(preset)
+	return ok && p == r
+}

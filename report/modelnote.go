@@ -1,0 +1,39 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/defersim/defersim/sim"
+)
+
+// recordedModelFinding says, when replayed sessions record a model other
+// than the run's, how many and which (up to five), and that they are
+// priced and timed as the run's model. Sessions recording no model alone
+// are not noted: the run's model is the only one they name.
+func recordedModelFinding(run *sim.RunInfo) string {
+	var total, other, none int64
+	var names []string
+	for _, m := range run.RecordedModels {
+		total += m.Sessions
+		switch {
+		case m.Model == "":
+			none += m.Sessions
+		case !m.Scenario:
+			other += m.Sessions
+			names = append(names, fmt.Sprintf("%q in %s", m.Model, fmtInt(float64(m.Sessions))))
+		}
+	}
+	if other == 0 {
+		return ""
+	}
+	list := strings.Join(names[:min(len(names), 5)], ", ")
+	if more := len(names) - 5; more > 0 {
+		list += fmt.Sprintf(", … (%d more models)", more)
+	}
+	if none > 0 {
+		list += fmt.Sprintf("; %s record no model", fmtInt(float64(none)))
+	}
+	return fmt.Sprintf("%s of %s sessions were recorded with another model than the run's (%s); they are priced and timed as %s (the scenario's model: its prices, prompt cache and latency), not as recorded. To see a model's sessions as recorded, replay them apart under a scenario whose model: names it.",
+		fmtInt(float64(other)), fmtInt(float64(total)), list, run.Model)
+}
