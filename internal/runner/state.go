@@ -61,6 +61,9 @@ type StateFile struct {
 	// (a complete run's Info.Inputs has their hashes instead).
 	Traces []TracePrefix
 	State  *sim.RunState
+	// Maps holds the maps above, sorted, in an encoded file
+	// (statemaps.go); nil in memory.
+	Maps *sortedMaps
 	// path is the file ReadState read (not encoded), to name it.
 	path string
 }
@@ -209,7 +212,7 @@ func WriteState(path string, f *StateFile) error {
 		if err != nil {
 			return err
 		}
-		if err := gob.NewEncoder(zw).Encode(f); err != nil {
+		if err := gob.NewEncoder(zw).Encode(withSortedMaps(f)); err != nil {
 			return fmt.Errorf("encode state: %w", err)
 		}
 		if err := zw.Close(); err != nil {
@@ -248,6 +251,7 @@ func DecodeState(r io.Reader) (*StateFile, error) {
 	if err := gob.NewDecoder(zr).Decode(&f); err != nil {
 		return nil, fmt.Errorf("corrupt state file: %w", err)
 	}
+	restoreMaps(&f)
 	if f.Version != StateVersion {
 		return nil, fmt.Errorf("state file version %d, this defersim reads version %d", f.Version, StateVersion)
 	}

@@ -1,0 +1,129 @@
+package runner
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+
+	"github.com/defersim/defersim/sim"
+)
+
+// sortedMaps holds a StateFile's maps as slices sorted by key. gob writes
+// a map in Go's map order, which changes from run to run, so a state
+// file encoded with its maps in place differed in bytes between two runs
+// of the same inputs (shard.bin, checkpoints) whenever a map was not
+// empty (skip reasons, the calls counted by tool and class). WriteState
+// encodes them here instead, and DecodeState puts them back; a file
+// written before holds them in place, which decodes as it did.
+type sortedMaps struct {
+	InfoSkipReasons   []stringCount
+	ReaderSkipReasons []stringCount
+	Tools             []toolCount
+	Ambiguities       []ambiguityCount
+	StateTools        []toolCount
+	StateAmbiguities  []ambiguityCount
+}
+
+type stringCount struct {
+	Key string
+	N   int
+}
+
+type toolCount struct {
+	Key sim.ToolClass
+	N   int64
+}
+
+type ambiguityCount struct {
+	Key sim.Ambiguity
+	N   int64
+}
+
+// withSortedMaps returns a copy of f whose maps are nil and listed, sorted,
+// in its Maps (f is not changed).
+func withSortedMaps(f *StateFile) *StateFile {
+	c := *f
+	m := &sortedMaps{}
+	for _, k := range slices.Sorted(maps.Keys(f.Info.Counts.SkipReasons)) {
+		m.InfoSkipReasons = append(m.InfoSkipReasons, stringCount{k, f.Info.Counts.SkipReasons[k]})
+	}
+	c.Info.Counts.SkipReasons = nil
+	for _, k := range slices.Sorted(maps.Keys(f.Reader.SkipReasons)) {
+		m.ReaderSkipReasons = append(m.ReaderSkipReasons, stringCount{k, f.Reader.SkipReasons[k]})
+	}
+	c.Reader.SkipReasons = nil
+	if r := f.Info.Resolution; r != nil {
+		m.Tools, m.Ambiguities = sortedResolution(&r.Resolution)
+		rc := *r
+		rc.Tools, rc.Ambiguities = nil, nil
+		c.Info.Resolution = &rc
+	}
+	if st := f.State; st != nil {
+		m.StateTools, m.StateAmbiguities = sortedResolution(&st.Resolution)
+		sc := *st
+		sc.Resolution.Tools, sc.Resolution.Ambiguities = nil, nil
+		c.State = &sc
+	}
+	c.Maps = m
+	return &c
+}
+
+// restoreMaps puts the maps a file listed in Maps back in place.
+func restoreMaps(f *StateFile) {
+	m := f.Maps
+	f.Maps = nil
+	if m == nil {
+		return
+	}
+	for _, e := range m.InfoSkipReasons {
+		if f.Info.Counts.SkipReasons == nil {
+			f.Info.Counts.SkipReasons = map[string]int{}
+		}
+		f.Info.Counts.SkipReasons[e.Key] = e.N
+	}
+	for _, e := range m.ReaderSkipReasons {
+		if f.Reader.SkipReasons == nil {
+			f.Reader.SkipReasons = map[string]int{}
+		}
+		f.Reader.SkipReasons[e.Key] = e.N
+	}
+	if r := f.Info.Resolution; r != nil {
+		restoreResolution(&r.Resolution, m.Tools, m.Ambiguities)
+	}
+	if st := f.State; st != nil {
+		restoreResolution(&st.Resolution, m.StateTools, m.StateAmbiguities)
+	}
+}
+
+// sortedResolution lists r's maps sorted by key.
+func sortedResolution(r *sim.Resolution) (tools []toolCount, ambiguities []ambiguityCount) {
+	for k, n := range r.Tools {
+		tools = append(tools, toolCount{k, n})
+	}
+	slices.SortFunc(tools, func(a, b toolCount) int {
+		return cmp.Or(cmp.Compare(a.Key.Server, b.Key.Server), cmp.Compare(a.Key.Tool, b.Key.Tool), cmp.Compare(a.Key.Class, b.Key.Class))
+	})
+	for k, n := range r.Ambiguities {
+		ambiguities = append(ambiguities, ambiguityCount{k, n})
+	}
+	slices.SortFunc(ambiguities, func(a, b ambiguityCount) int {
+		return cmp.Or(cmp.Compare(a.Key.Tool, b.Key.Tool), cmp.Compare(a.Key.Servers, b.Key.Servers))
+	})
+	return tools, ambiguities
+}
+
+// restoreResolution puts listed counts back into r's maps.
+func restoreResolution(r *sim.Resolution, tools []toolCount, ambiguities []ambiguityCount) {
+	for _, e := range tools {
+		if r.Tools == nil {
+			r.Tools = map[sim.ToolClass]int64{}
+		}
+		r.Tools[e.Key] = e.N
+	}
+	for _, e := range ambiguities {
+		if r.Ambiguities == nil {
+			r.Ambiguities = map[sim.Ambiguity]int64{}
+		}
+		r.Ambiguities[e.Key] = e.N
+	}
+}
