@@ -1,8 +1,7 @@
 package main
 
 import (
-	"bufio"
-	"compress/gzip"
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -108,22 +107,11 @@ func TestCalibrateNothingToFitSaysWhy(t *testing.T) {
 // bare says true of lose their usage and times (ttft_ms, duration_ms).
 func splitModels(t *testing.T, in, out string, bare func(model string) bool) {
 	t.Helper()
-	f, err := os.Open(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	model := map[string]string{}
 	var b strings.Builder
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
+	for l := range bytes.Lines(gunzip(t, in)) {
 		var ev map[string]any
-		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+		if err := json.Unmarshal(l, &ev); err != nil {
 			t.Fatal(err)
 		}
 		id, _ := ev["session"].(string)
@@ -148,9 +136,6 @@ func splitModels(t *testing.T, in, out string, bare func(model string) bool) {
 		b.Write(line)
 		b.WriteByte('\n')
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
 	if err := os.WriteFile(out, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -159,31 +144,17 @@ func splitModels(t *testing.T, in, out string, bare func(model string) bool) {
 // sessionModels reads a gzip trace's session_start models by session id.
 func sessionModels(t *testing.T, path string) map[string]string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string]string{}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
+	for l := range bytes.Lines(gunzip(t, path)) {
 		var ev struct {
 			Type, Session, Model string
 		}
-		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+		if err := json.Unmarshal(l, &ev); err != nil {
 			t.Fatal(err)
 		}
 		if ev.Type == "session_start" {
 			out[ev.Session] = ev.Model
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	return out
 }

@@ -2,9 +2,7 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -28,19 +26,7 @@ func TestRunRefusesRepeatedSession(t *testing.T) {
 	if _, errs, code := cliRun(t, "trace", "gen", "--sessions", "5", "--seed", "1", "-o", g); code != 0 {
 		t.Fatalf("trace gen: exit %d\n%s", code, errs)
 	}
-	zf, err := os.Open(filepath.Join(g, "trace.jsonl.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zf.Close()
-	zr, err := gzip.NewReader(zf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	once, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	once := gunzip(t, filepath.Join(g, "trace.jsonl.gz"))
 	lines := bytes.Count(once, []byte("\n"))
 	a, tt := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "tt.jsonl")
 	if err := os.WriteFile(a, once, 0o644); err != nil {

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"compress/gzip"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -189,19 +187,7 @@ func badInputs(t *testing.T, trace, cat, dir string) (badTrace, badCat, nullTool
 	if err := os.WriteFile(filepath.Join(badCat, "idle@1.json"), []byte("[]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(trace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := gunzip(t, trace)
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	var ev map[string]any
 	if err := json.Unmarshal([]byte(lines[8]), &ev); err != nil || ev["session"] != "gen-000001" {

@@ -115,14 +115,7 @@ func TestShardMergeEqualsSingleRun(t *testing.T) {
 					t.Fatalf("shard %d: run.shard = %v, want %v", i, got, want)
 				}
 				// Through the file, as `defersim merge` reads it.
-				p := filepath.Join(t.TempDir(), ShardFile)
-				if err := WriteState(p, out.State); err != nil {
-					t.Fatal(err)
-				}
-				f, err := ReadState(p)
-				if err != nil {
-					t.Fatal(err)
-				}
+				f := throughFile(t, out.State)
 				files = append(files, f)
 			}
 			if r := single.Info.Resolution; tc.unresolved && (r == nil || r.Unresolved == 0 || len(r.TopUnresolved) == 0) {
@@ -245,14 +238,7 @@ func TestMergeNamesWhatIsWrong(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := filepath.Join(t.TempDir(), ShardFile)
-		if err := WriteState(p, out.State); err != nil {
-			t.Fatal(err)
-		}
-		f, err := ReadState(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := throughFile(t, out.State)
 		return f
 	}
 	a0, a1, b0 := shard(base, 0, 1), shard(base, 1, 1), shard(base, 0, 2)

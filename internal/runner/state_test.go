@@ -37,6 +37,21 @@ func encodeState(t testing.TB, f *StateFile) []byte {
 	return b
 }
 
+// throughFile writes f and reads it back, as `defersim merge` and
+// --resume read a state file.
+func throughFile(t testing.TB, f *StateFile) *StateFile {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), ShardFile)
+	if err := WriteState(p, f); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadState(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
 func TestDecodeStateErrors(t *testing.T) {
 	good := encodeState(t, smallState(t))
 	if _, err := DecodeState(bytes.NewReader(good)); err != nil {

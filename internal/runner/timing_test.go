@@ -90,14 +90,7 @@ func TestRunCountsSessionsByTiming(t *testing.T) {
 		if err != nil {
 			t.Fatalf("shard %d: %v", i, err)
 		}
-		p := filepath.Join(t.TempDir(), ShardFile)
-		if err := WriteState(p, out.State); err != nil {
-			t.Fatal(err)
-		}
-		f, err := ReadState(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := throughFile(t, out.State)
 		files = append(files, f)
 	}
 	merged, err := Merge(context.Background(), files, 1)
