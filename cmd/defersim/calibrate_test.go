@@ -150,7 +150,9 @@ func readJSON(t *testing.T, path string, v any) {
 
 // TestCalibrateOutputsAreOneSet pins issue 18's "a run's output set as a
 // whole" for calibrate: when one of its outputs cannot be written (here
-// --json into a directory that does not exist), neither the scenario nor
+// --json under a path whose parent is a file, which no directory can be
+// created at; a missing directory is created since outputs may name one),
+// neither the scenario nor
 // the held-out sessions are written, and a previous scenario is left as it
 // was. Before, the scenario and held-out file were written first.
 func TestCalibrateOutputsAreOneSet(t *testing.T) {
@@ -166,7 +168,7 @@ func TestCalibrateOutputsAreOneSet(t *testing.T) {
 	if err := os.WriteFile(scen, before, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, code := runCLI(t, "calibrate", trace, "--fit-on", "even", "-o", scen, "--json", filepath.Join(dir, "missing", "cal.json"))
+	out, code := runCLI(t, "calibrate", trace, "--fit-on", "even", "-o", scen, "--json", filepath.Join(scen, "cal.json"))
 	if code == 0 {
 		t.Fatalf("calibrate with an unwritable --json exited 0:\n%s", out)
 	}

@@ -47,3 +47,24 @@ func TestFailedCommandsLeaveNoOutputDirectory(t *testing.T) {
 		})
 	}
 }
+
+// TestCalibrateWritesIntoANewDirectory pins that calibrate -o names a file
+// in a directory that does not exist yet: it creates it (it stopped after
+// its whole fit with "write held-out sessions: … no such file or
+// directory", exit 2, and nothing written).
+func TestCalibrateWritesIntoANewDirectory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("calibrates generated sessions")
+	}
+	trace, cat := genData(t, "20")
+	out := filepath.Join(t.TempDir(), "new", "sub", "cal.yaml")
+	stdout, stderr, code := cliRun(t, "calibrate", trace, "--catalogs", cat, "-o", out)
+	if code != 0 {
+		t.Fatalf("calibrate: exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, f := range []string{out, filepath.Join(filepath.Dir(out), "cal.held-out.jsonl.gz")} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("calibrate did not write %s: %v", f, err)
+		}
+	}
+}

@@ -340,7 +340,13 @@ func TestFailedRunKeepsPreviousOutputs(t *testing.T) {
 		b, _ := os.ReadFile(f)
 		before[f] = b
 	}
-	_, stderr, code := cliRun(t, append(base, "--seed", "2", "--per-request", filepath.Join(t.TempDir(), "missing", "pr.csv"))...)
+	// A path under a regular file: no directory can be created there (a
+	// missing directory would be).
+	blocker := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(blocker, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := cliRun(t, append(base, "--seed", "2", "--per-request", filepath.Join(blocker, "pr.csv"))...)
 	if code == 0 {
 		t.Fatal("a run whose per-request CSV cannot be written succeeded")
 	}

@@ -63,3 +63,31 @@ func TestMkdirUndoRemovesOnlyWhatItCreated(t *testing.T) {
 		})
 	}
 }
+
+// TestSetFileIntoANewDirectory pins that a Set writes a file into a
+// directory that does not exist yet, creating it (calibrate -o
+// new/cal.yaml stopped after its whole fit with "no such file or
+// directory"), and that Abort removes the directories it created when
+// nothing was committed.
+func TestSetFileIntoANewDirectory(t *testing.T) {
+	root := t.TempDir()
+	final := filepath.Join(root, "a", "b", "out.txt")
+	s := NewSet()
+	if err := os.WriteFile(s.File(final), []byte("x"), 0o644); err != nil {
+		t.Fatalf("writing the staged file: %v", err)
+	}
+	if err := s.Commit(nil); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(final); err != nil || string(b) != "x" {
+		t.Fatalf("committed file: %q, %v", b, err)
+	}
+
+	aborted := filepath.Join(root, "c", "d", "out.txt")
+	s = NewSet()
+	_ = s.File(aborted)
+	s.Abort()
+	if _, err := os.Stat(filepath.Join(root, "c")); !os.IsNotExist(err) {
+		t.Errorf("an aborted set left the directory it created (stat: %v)", err)
+	}
+}

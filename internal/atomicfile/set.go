@@ -64,6 +64,13 @@ func (s *Set) Dir(dir string) (string, error) {
 // File returns the path under which the command writes what is meant for
 // path (a hidden name beside it).
 func (s *Set) File(path string) string {
+	// The directory is created here, so that a command can write into a
+	// directory that does not exist yet (calibrate -o new/cal.yaml failed
+	// after its whole fit); Abort removes it again if it is left empty. An
+	// error shows when the staged file is created.
+	if undo, err := Mkdir(filepath.Dir(path)); err == nil {
+		s.undo = append(s.undo, undo)
+	}
 	removeStale(filepath.Dir(path), globEscape("."+filepath.Base(path)+".new-")+"*")
 	stage := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".new-"+rand.Text()[:12])
 	s.files = append(s.files, staged{final: path, stage: stage})
