@@ -132,7 +132,9 @@ const SRDNone = "none"
 // catalogs, the MetaTool grouping for MetaTool, none otherwise), SRDNone
 // none, anything else is a directory or file of SRDs. The SRDs must parse and lint clean (against
 // cat when it is given); for a set whose tools have no server, every tool
-// an SRD groups must be in the corpus. It returns nil for no SRDs.
+// an SRD groups must be in the corpus; and every SRD of a directory or file
+// must describe some tool of the set (checkDescribed). It returns nil for
+// no SRDs.
 func LoadSRDs(spec string, set *Set, cat *catalog.Catalog) (*srd.Set, error) {
 	var srds []*srd.SRD
 	var probs srd.Problems
@@ -163,7 +165,15 @@ func LoadSRDs(spec string, set *Set, cat *catalog.Catalog) (*srd.Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s, checkGroupedTools(set, s)
+	if err := checkGroupedTools(set, s); err != nil {
+		return nil, err
+	}
+	if spec != "" {
+		if err := checkDescribed(set, s); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
 }
 
 // inCatalog keeps the shipped SRDs of the servers cat holds (a user's own
@@ -185,6 +195,52 @@ func inCatalog(srds []*srd.SRD, cat *catalog.Catalog) (kept []*srd.SRD, domains,
 		}
 	}
 	return kept, domains, servers
+}
+
+// checkDescribed requires every given SRD to describe some tool of the
+// set: its server_id is a server of the set, or it groups a tool of the
+// set. An SRD that describes none routes nothing, so the routed arms would
+// be compared with flat as if it had been used (SRDs written for the
+// catalogs' servers given to mcp-bench gave the numbers of --srd none,
+// headed "4 SRDs").
+func checkDescribed(set *Set, s *srd.Set) error {
+	if len(set.Tools) == 0 {
+		return nil
+	}
+	used := map[*srd.SRD]bool{}
+	var servers []string
+	for _, t := range set.Tools {
+		if d := s.ForTool(t.Server, t.Name); d != nil {
+			used[d] = true
+		}
+		if t.Server != "" && !slices.Contains(servers, t.Server) {
+			servers = append(servers, t.Server)
+		}
+	}
+	var idle []string
+	for _, d := range s.SRDs() {
+		if !used[d] {
+			idle = append(idle, d.ServerID)
+		}
+	}
+	if len(idle) == 0 {
+		return nil
+	}
+	has := "the set's tools have no server: an SRD describes them by naming them in tool_groups"
+	if len(servers) > 0 {
+		slices.Sort(servers)
+		has = "the set's servers: " + capList(servers)
+	}
+	return fmt.Errorf("SRDs describe no server or tool of set %s (%d of the %d: %s): they would change no number while the report counted them; written for other servers? (%s)",
+		set.Name, len(idle), len(s.SRDs()), capList(idle), has)
+}
+
+// capList joins names, the first maxNamesShown of them and how many more.
+func capList(names []string) string {
+	if len(names) > maxNamesShown {
+		names = append(names[:maxNamesShown:maxNamesShown], fmt.Sprintf("… and %d more", len(names)-maxNamesShown))
+	}
+	return strings.Join(names, ", ")
 }
 
 // checkGroupedTools requires, for a corpus of serverless tools, that every
@@ -216,10 +272,6 @@ func checkGroupedTools(set *Set, s *srd.Set) error {
 	if len(missing) == 0 {
 		return nil
 	}
-	list := missing
-	if len(list) > maxNamesShown {
-		list = append(list[:maxNamesShown:maxNamesShown], fmt.Sprintf("… and %d more", len(missing)-maxNamesShown))
-	}
 	return fmt.Errorf("SRDs group tools that set %s does not have (%d of the %d they group; SRDs written for other tools?): %s",
-		set.Name, len(missing), grouped, strings.Join(list, ", "))
+		set.Name, len(missing), grouped, capList(missing))
 }

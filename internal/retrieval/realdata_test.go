@@ -194,12 +194,7 @@ func TestLoadSRDsChoice(t *testing.T) {
 	if _, err := LoadSRDs(filepath.Join(dir, "missing"), s, nil); err == nil {
 		t.Error("a missing SRD directory was accepted")
 	}
-	// A serverless corpus must have every grouped tool.
-	bare := &Set{Name: "bare", Tools: []Tool{{}}}
-	bare.Tools[0].Name = "write_note"
-	if _, err := LoadSRDs(filepath.Join(dir, "srd"), bare, nil); err != nil {
-		t.Errorf("SRDs without groups over a bare corpus: %v", err)
-	}
+	// SRDs without groups over a serverless corpus: TestGivenSRDsMustDescribeTheSet.
 	if _, err := LoadNamed("nope", Sources{}, nil); err == nil {
 		t.Error("unknown set accepted")
 	}

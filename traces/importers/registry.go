@@ -122,5 +122,5 @@ func Lookup(name string) (ingest.Importer, error) {
 			return f.new(), nil
 		}
 	}
-	return nil, fmt.Errorf("unknown format %q (known: %s)", name, strings.Join(Names(), ", "))
+	return nil, fmt.Errorf("unknown format %q (known: %s); for another format, convert it to openai-messages or write trace v1 (docs/importers.md, \"A format that does not import\")", name, strings.Join(Names(), ", "))
 }

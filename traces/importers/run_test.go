@@ -152,7 +152,7 @@ func TestRunRequestErrors(t *testing.T) {
 		req  importers.Request
 		want string
 	}{
-		{"unknown format", importers.Request{Format: "csv", Inputs: []string{in}, Out: filepath.Join(dir, "o")}, `unknown format "csv"`},
+		{"unknown format", importers.Request{Format: "csv", Inputs: []string{in}, Out: filepath.Join(dir, "o")}, `unknown format "csv" (known: tau-bench, tau2, openai-messages, anthropic-messages, otel, claude-code, swe-agent, toolbench); for another format, convert it to openai-messages or write trace v1`},
 		{"no inputs", importers.Request{Format: "tau2", Out: filepath.Join(dir, "o")}, "no input files"},
 		{"no output", importers.Request{Format: "tau2", Inputs: []string{in}}, "no output file"},
 		{"bad tools", importers.Request{Format: "openai-messages", Inputs: []string{in}, Out: filepath.Join(dir, "o"),

@@ -55,6 +55,9 @@ func (im *Importer) Import(name string, r io.Reader, opts *ingest.Options, sink 
 
 func importData(name string, data []byte, opts *ingest.Options, rep *ingest.Report) (*ingest.Session, error) {
 	if ingest.FirstByte(data) != '{' {
+		if isQueryFile(data) {
+			return nil, fmt.Errorf("a ToolBench query file (instruction/*_query.json: query, query_id, api_list): it holds the queries, not sessions; import the answer files (answer/G*_answer/*.json)")
+		}
 		return nil, fmt.Errorf("want a ToolBench answer object {answer_generation, tree, …}")
 	}
 	var raw json.RawMessage
@@ -227,4 +230,16 @@ func countRequests(b *ingest.Builder) int {
 		}
 	}
 	return n
+}
+
+// isQueryFile reports whether data is a ToolBench query file: an array
+// whose first element has "query" and "query_id".
+func isQueryFile(data []byte) bool {
+	var first []map[string]json.RawMessage
+	if json.Unmarshal(data, &first) != nil || len(first) == 0 {
+		return false
+	}
+	_, q := first[0]["query"]
+	_, id := first[0]["query_id"]
+	return q && id
 }

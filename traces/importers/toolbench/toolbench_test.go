@@ -97,7 +97,9 @@ func TestAnswerPath(t *testing.T) {
 func TestImportErrors(t *testing.T) {
 	tests := []struct{ name, data, want string }{
 		{"not json", "hello", "want a ToolBench answer object"},
-		{"query file", `[{"query": "x", "query_id": 1}]`, "want a ToolBench answer object"},
+		// A query file is named as one and pointed at the answers: it got "want a ToolBench answer object".
+		{"query file", `[{"query": "x", "query_id": 1, "api_list": []}]`, "a ToolBench query file (instruction/*_query.json: query, query_id, api_list): it holds the queries, not sessions; import the answer files"},
+		{"array of other things", `[{"q": "x"}]`, "want a ToolBench answer object"},
 		{"no answer", `{"tree": {}}`, `no "answer_generation"`},
 		{"function not object", `{"answer_generation": {"function": [3]}}`, "function[0]"},
 		{"chain not array", `{"answer_generation": {"train_messages": [3]}}`, "train_messages[0]: want an array"},
