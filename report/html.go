@@ -79,6 +79,8 @@ var htmlFuncs = template.FuncMap{
 	"num":  func(v float64) string { return fmtExact(v) },
 	"pct":  func(v float64) string { return fmtPercent(v) },
 	"spct": func(v float64) string { return signed(v*100, fmtSig) + "%" },
+	// fidelityLarge: the sides of run.fidelity flagged as a large error.
+	"fidelityLarge": fidelityLargeSides,
 }
 
 func toFloat(v any) float64 {

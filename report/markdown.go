@@ -50,6 +50,7 @@ func markdownReport(res *Results, plots []plotLink) []byte {
 			fmt.Fprintf(&b, "- %s\n", mdEscape(f))
 		}
 	}
+	fidelityMarkdown(&b, res.Run.Fidelity)
 	if r := res.Run.Resolution; r != nil {
 		resolutionMarkdown(&b, r)
 	}

@@ -12,7 +12,8 @@ import (
 // Summary writes a five-line plain-text summary of res for a terminal:
 // what was run, the cheapest strategy, the fastest first reply, the most
 // round trips and malformed calls, and the cost/latency Pareto front;
-// then one line per finding (Findings).
+// a Fidelity line when the run compared a replay with the recording; then
+// one line per finding (Findings).
 func Summary(w io.Writer, res *Results) error {
 	if res == nil || len(res.Strategies) == 0 {
 		return errors.New("summary: no results")
@@ -75,6 +76,9 @@ func Summary(w io.Writer, res *Results) error {
 		front = []string{"(no cost or latency data)"}
 	}
 	lines = append(lines, "Pareto (cost vs p95):  "+strings.Join(front, ", "))
+	if fl := fidelityLine(res.Run.Fidelity); fl != "" {
+		lines = append(lines, "Fidelity:             "+fl)
+	}
 	for _, f := range Findings(res) {
 		lines = append(lines, "Note:                 "+f)
 	}

@@ -74,6 +74,7 @@ func (p *pipeline) Emit(s *ingest.Session) error {
 		return fmt.Errorf("imported session is inconsistent (importer bug): %w", err)
 	}
 	p.rep.Sessions++
+	p.rep.Model(st.Model)
 	for i := range s.Events {
 		p.rep.Events[s.Events[i].Type]++
 		if s.Events[i].Type == traces.ToolCall {

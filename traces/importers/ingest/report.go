@@ -18,6 +18,13 @@ type Report struct {
 	Sessions  int                      `json:"sessions"`
 	Events    map[traces.EventType]int `json:"events"`
 	ToolCalls int                      `json:"tool_calls"`
+	// Models counts the sessions written by the model their session_start
+	// names (after --model; "" for the sessions that name none), the most
+	// sessions first, then by name: at most MaxReportedModels of them, the
+	// others counted in ModelsOmitted and ModelsOmittedSessions.
+	Models                []ModelSessions `json:"models"`
+	ModelsOmitted         int             `json:"models_omitted,omitempty"`
+	ModelsOmittedSessions int             `json:"models_omitted_sessions,omitempty"`
 
 	// Catalog lists the catalog files written.
 	Catalog []CatalogFile `json:"catalog"`
@@ -51,9 +58,19 @@ type Report struct {
 	Notes []string `json:"notes"`
 
 	noteSeen  map[string]bool
+	models    map[string]int
 	missing   map[[2]string]int
 	ambiguous map[string]*AmbiguousTool
 	fidelity  map[[3]string]*FidelityTool
+}
+
+// MaxReportedModels bounds Report.Models.
+const MaxReportedModels = 10
+
+// ModelSessions is how many written sessions name one model.
+type ModelSessions struct {
+	Model    string `json:"model"`
+	Sessions int    `json:"sessions"`
 }
 
 // AmbiguousTool is a tool called without a server that several servers serve.
@@ -104,6 +121,7 @@ func NewReport(format string) *Report {
 		ToolDefinitionsDropped: map[string]int{},
 		Notes:                  []string{},
 		Catalog:                []CatalogFile{},
+		Models:                 []ModelSessions{},
 		MissingSchemas:         []MissingTool{},
 		SchemaFidelity:         []FidelityTool{},
 		Servers:                map[string]int{},
@@ -148,6 +166,14 @@ func (r *Report) Note(format string, args ...any) {
 	}
 	r.noteSeen[s] = true
 	r.Notes = append(r.Notes, s)
+}
+
+// Model counts one written session naming model ("" for none).
+func (r *Report) Model(model string) {
+	if r.models == nil {
+		r.models = map[string]int{}
+	}
+	r.models[model]++
 }
 
 // Missing counts a call of tool on server for which no schema is known.
@@ -205,6 +231,7 @@ func (r *Report) Finish() {
 		return a.Tool < b.Tool
 	})
 	sort.Slice(r.Catalog, func(i, j int) bool { return r.Catalog[i].File < r.Catalog[j].File })
+	r.finishModels()
 	r.SchemaFidelity = r.SchemaFidelity[:0]
 	for _, f := range r.fidelity {
 		r.SchemaFidelity = append(r.SchemaFidelity, *f)
@@ -233,4 +260,28 @@ func (r *Report) Finish() {
 		}
 		return a.Tool+"\x00"+strings.Join(a.Servers, "\x00") < b.Tool+"\x00"+strings.Join(b.Servers, "\x00")
 	})
+}
+
+// finishModels lists the counted models, the most sessions first (then by
+// name), keeping MaxReportedModels and counting the others.
+func (r *Report) finishModels() {
+	all := make([]ModelSessions, 0, len(r.models))
+	for m, n := range r.models {
+		all = append(all, ModelSessions{Model: m, Sessions: n})
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].Sessions != all[j].Sessions {
+			return all[i].Sessions > all[j].Sessions
+		}
+		return all[i].Model < all[j].Model
+	})
+	r.ModelsOmitted, r.ModelsOmittedSessions = 0, 0
+	if len(all) > MaxReportedModels {
+		for _, m := range all[MaxReportedModels:] {
+			r.ModelsOmitted++
+			r.ModelsOmittedSessions += m.Sessions
+		}
+		all = all[:MaxReportedModels]
+	}
+	r.Models = all
 }

@@ -24,6 +24,19 @@ func (r *Report) WriteText(w io.Writer) error {
 			p("  %s\t%d\n", t, n)
 		}
 	}
+	if len(r.Models) > 0 {
+		p("models (model: sessions):\n")
+		for _, m := range r.Models {
+			name := m.Model
+			if name == "" {
+				name = "(none recorded)"
+			}
+			p("  %s\t%d\n", name, m.Sessions)
+		}
+		if r.ModelsOmitted > 0 {
+			p("  … %d more model(s)\t%d\n", r.ModelsOmitted, r.ModelsOmittedSessions)
+		}
+	}
 	if len(r.Catalog) > 0 {
 		p("catalog (%s):\n", r.CatalogDir)
 		for _, c := range r.Catalog {
