@@ -2,6 +2,8 @@ package calibrate
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"os"
@@ -76,18 +78,29 @@ func WriteScenarios(r *Result, opt ScenarioOptions) ([]Written, error) {
 	for _, mf := range fits {
 		perModel[mf.Model]++
 	}
-	var out []Written
+	var names []string
 	for _, mf := range fits {
+		name := mf.Model
+		if perModel[mf.Model] > 1 {
+			name = mf.Recorded
+		}
+		names = append(names, name)
+	}
+	var parts []string
+	if opt.Path != "" && len(fits) > 1 {
+		var err error
+		if parts, err = fileParts(names); err != nil {
+			return nil, err
+		}
+	}
+	var out []Written
+	for i, mf := range fits {
 		w := Written{Model: mf.Model, group: mf.group}
 		if opt.Path != "" {
 			w.Scenario = opt.Path
 			if len(fits) > 1 {
-				name := mf.Model
-				if perModel[mf.Model] > 1 {
-					name = mf.Recorded
-				}
 				ext := filepath.Ext(opt.Path)
-				w.Scenario = strings.TrimSuffix(opt.Path, ext) + "." + fileSafe(name) + ext
+				w.Scenario = strings.TrimSuffix(opt.Path, ext) + "." + parts[i] + ext
 			}
 		}
 		dir := "."
@@ -462,6 +475,35 @@ func isInput(p string, inputs []string) bool {
 		}
 	}
 	return false
+}
+
+// fileParts returns the file-name part of each model group's scenario:
+// fileSafe of its name, unless two names give the same part (names that
+// differ only in characters fileSafe replaces, "acme/a" and "acme-a", or
+// only in case, one file on a case-insensitive file system): then each of
+// them gets "-" and 8 hex digits of its name's SHA-256 appended, the same
+// for the same name in every run. Parts that still coincide are an error.
+func fileParts(names []string) ([]string, error) {
+	parts := make([]string, len(names))
+	count := map[string]int{}
+	for i, n := range names {
+		parts[i] = fileSafe(n)
+		count[strings.ToLower(parts[i])]++
+	}
+	for i, n := range names {
+		if count[strings.ToLower(parts[i])] > 1 {
+			sum := sha256.Sum256([]byte(n))
+			parts[i] += "-" + hex.EncodeToString(sum[:4])
+		}
+	}
+	seen := map[string]int{}
+	for i, p := range parts {
+		if j, ok := seen[strings.ToLower(p)]; ok {
+			return nil, fmt.Errorf("the scenarios of models %q and %q would have the same file name (%s): calibrate them separately", names[j], names[i], p)
+		}
+		seen[strings.ToLower(p)] = i
+	}
+	return parts, nil
 }
 
 // fileSafe turns a model name into a file-name part.
