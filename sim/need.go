@@ -41,6 +41,9 @@ type Need struct {
 	// next search or user message.
 	Queries  []string
 	QueryFor map[string]string
+	// SyntheticTimes says the session's times are placeholders (its
+	// session_start meta timing=synthetic: the source recorded none).
+	SyntheticTimes bool
 
 	prepared bool // token counts filled by Engine.prepare
 	// queryTokens memoises the tokens of search calls: every strategy of a
@@ -226,7 +229,7 @@ func (b *needBuffers) extractInto(n *Need, s *traces.Session) {
 // the session has model_request events (which decides how assistant text
 // outside a request is read), synthetic whether its times are placeholders.
 func (b *needBuffers) begin(n *Need, id string, explicit, synthetic bool) {
-	n.SessionID = id
+	n.SessionID, n.SyntheticTimes = id, synthetic
 	if n.QueryFor == nil {
 		n.QueryFor = map[string]string{}
 	}

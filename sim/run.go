@@ -62,6 +62,10 @@ type RunResult struct {
 	// Views are the results of opt.Views, in order (the run's own fields
 	// are then the first view's).
 	Views []*RunResult
+	// EpochDated counts the sessions replayed here that an `at` upgrade
+	// placed before it by a start in 1970 or earlier: times that look like
+	// placeholders (not in State: a warning of this process's replay).
+	EpochDated int64
 	// State is the accumulated state of the run (for checkpoints, resume and
 	// shard merges). After an interruption it covers the sessions before
 	// State.Next.
@@ -97,6 +101,7 @@ type jobResult struct {
 	fid     []FidelityPair
 	removed int
 	resol   Resolution // how the session's inputs resolved
+	epoch   bool       // an `at` upgrade placed it by times that look like placeholders (applyUpgrades)
 	err     error
 	bufs    *resultBufs // the memory values, perReq and fid live in (nil: not recycled)
 }
@@ -221,6 +226,7 @@ func (e *Engine) run(parent context.Context, sessions iter.Seq2[input, error], o
 	pending := map[int64]jobResult{}
 	var next int64
 	var firstErr error
+	var epochDated int64
 	sinceCheckpoint := 0
 	for res := range results {
 		if firstErr != nil {
@@ -237,6 +243,13 @@ func (e *Engine) run(parent context.Context, sessions iter.Seq2[input, error], o
 			for _, c := range cols {
 				c.st.Next = r.idx + 1
 			}
+			var dated *DatedUpgradeError
+			if errors.As(r.err, &dated) && firstErr == nil { // the scenario's, not the session's: stops the run
+				firstErr = r.err
+				cancel()
+				free.put(r.bufs)
+				continue
+			}
 			if r.err != nil {
 				for _, c := range cols {
 					c.st.fail(r.idx, fmt.Sprintf("session %s: %v", r.id, r.err))
@@ -247,6 +260,9 @@ func (e *Engine) run(parent context.Context, sessions iter.Seq2[input, error], o
 				}
 				free.put(r.bufs)
 				continue
+			}
+			if r.epoch {
+				epochDated++
 			}
 			for _, c := range cols {
 				c.add(&r)
@@ -278,6 +294,7 @@ func (e *Engine) run(parent context.Context, sessions iter.Seq2[input, error], o
 	var out *RunResult
 	for i, c := range cols {
 		res := c.result(read)
+		res.EpochDated = epochDated
 		if i == 0 {
 			out = res
 		}
@@ -327,7 +344,12 @@ func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
 		} else {
 			n0 = r.need.extract(j.s)
 		}
-		e.applyUpgrades(n0, j.idx)
+		epoch, err := e.applyUpgrades(n0, j.idx)
+		if err != nil {
+			res.err = err
+			return res
+		}
+		res.epoch = epoch
 		for i := range n0.Steps {
 			if n0.Steps[i].Kind == StepCatalogChange {
 				res.resol.VersionChanges++

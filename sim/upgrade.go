@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
@@ -27,9 +28,26 @@ type Upgrade struct {
 // server is in the registry there (named at the start or added by a
 // recorded catalog_change before that step).
 // Recorded catalog changes are replayed as recorded.
-func (e *Engine) applyUpgrades(n *Need, idx int64) {
+//
+// A session an `at` upgrade concerns (one that has the server) must have
+// recorded times: one whose times are placeholders (SyntheticTimes) is a
+// *DatedUpgradeError, which stops the run. epoch reports a session an `at`
+// upgrade concerns that starts before it and in 1970 or earlier: times that
+// look like placeholders (the Unix epoch) put it on the old version.
+func (e *Engine) applyUpgrades(n *Need, idx int64) (epoch bool, err error) {
 	if len(e.upgrades) == 0 {
-		return
+		return false, nil
+	}
+	for _, u := range e.upgrades {
+		if u.At.IsZero() || !hasServer(n, u.Server) {
+			continue
+		}
+		if n.SyntheticTimes {
+			return false, &DatedUpgradeError{Server: u.Server, To: u.To, At: u.At, Session: n.SessionID}
+		}
+		if n.Start.Before(epochEnd) && n.Start.Before(u.At) {
+			epoch = true
+		}
 	}
 	if len(n.Servers) == 0 {
 		for _, name := range e.tables.names {
@@ -72,6 +90,36 @@ func (e *Engine) applyUpgrades(n *Need, idx int64) {
 			}
 		}
 	}
+	return epoch, nil
+}
+
+// epochEnd ends the year of the Unix epoch: a session that starts before it
+// has times that look like placeholders (see applyUpgrades).
+var epochEnd = time.Date(1971, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// hasServer says whether n names server in session_start (a session that
+// names none has every server) or a recorded catalog change adds it: the
+// sessions an upgrade of server concerns.
+func hasServer(n *Need, server string) bool {
+	if len(n.Servers) == 0 || slices.ContainsFunc(n.Servers, func(r traces.ServerRef) bool { return r.Name == server }) {
+		return true
+	}
+	return slices.ContainsFunc(n.Steps, func(st Step) bool { return st.Kind == StepCatalogChange && st.Server == server })
+}
+
+// DatedUpgradeError stops a run whose scenario upgrades Server at a time
+// (servers.NAME.upgrades[].at) over a session without recorded times: the
+// replay cannot tell whether the session ran before or after the upgrade.
+type DatedUpgradeError struct {
+	Server, To, Session string
+	At                  time.Time
+}
+
+func (e *DatedUpgradeError) Error() string {
+	return fmt.Sprintf("servers.%s.upgrades: the upgrade to %q at %s needs recorded session times, and session %q has none "+
+		"(session_start meta timing=synthetic: its source recorded no times, so the replay cannot tell whether it ran before or after the upgrade); "+
+		"use after_session instead, or leave the sessions without times out of the traces",
+		e.Server, e.To, e.At.Format(time.RFC3339), e.Session)
 }
 
 // versionBefore returns the catalog version preceding to for server ("" if none).

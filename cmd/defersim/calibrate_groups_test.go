@@ -73,6 +73,59 @@ func TestCalibrateGroupsSharingAPresetKeepTheirHeldOut(t *testing.T) {
 	}
 }
 
+// TestCalibrateGroupsWhoseNamesCollideKeepTheirFiles pins that two model
+// groups whose names give the same file-name part (acme/a and acme-a; ACME-A
+// and acme-a, one file on a case-insensitive file system) each get their
+// own scenario and held-out file. Both used to be written to cal.acme-a.yaml,
+// the second over the first, and stdout named that file for both.
+func TestCalibrateGroupsWhoseNamesCollideKeepTheirFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("calibrates generated sessions")
+	}
+	trace, cat := genData(t, "40")
+	for _, models := range [][2]string{{"acme/a", "acme-a"}, {"ACME-A", "acme-a"}} {
+		t.Run(models[0]+" and "+models[1], func(t *testing.T) {
+			dir := t.TempDir()
+			two := filepath.Join(dir, "two.jsonl")
+			splitModelsAs(t, trace, two, models, func(string) bool { return false })
+			out, errs, code := cliRun(t, "calibrate", two, "--catalogs", cat, "-o", filepath.Join(dir, "cal.yaml"))
+			if code != 0 {
+				t.Fatalf("calibrate: exit %d\n%s%s", code, out, errs)
+			}
+			held, err := filepath.Glob(filepath.Join(dir, "cal.*.held-out.jsonl.gz"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			yamls, err := filepath.Glob(filepath.Join(dir, "cal.*.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(held) != 2 || len(yamls) != 2 {
+				t.Fatalf("wrote held-out files %v and scenarios %v, want two of each\n%s", held, yamls, out)
+			}
+			got := map[string]bool{}
+			for _, h := range held {
+				ms := map[string]bool{}
+				for _, m := range sessionModels(t, h) {
+					ms[m] = true
+				}
+				if len(ms) != 1 {
+					t.Errorf("%s holds sessions of models %v, want one model", h, ms)
+				}
+				for m := range ms {
+					got[m] = true
+				}
+				if y := strings.TrimSuffix(h, ".held-out.jsonl.gz") + ".yaml"; !strings.Contains(out, y) {
+					t.Errorf("stdout does not name %s", y)
+				}
+			}
+			if !got[models[0]] || !got[models[1]] {
+				t.Errorf("held-out files hold models %v, want %q and %q", got, models[0], models[1])
+			}
+		})
+	}
+}
+
 // TestCalibrateNothingToFitSaysWhy pins the reason calibrate stops with when
 // no session records token usage or a duration (the tau2 gpt-4.1-mini
 // airline sessions): it printed the two problems as a Go slice, "nothing
@@ -107,6 +160,12 @@ func TestCalibrateNothingToFitSaysWhy(t *testing.T) {
 // bare says true of lose their usage and times (ttft_ms, duration_ms).
 func splitModels(t *testing.T, in, out string, bare func(model string) bool) {
 	t.Helper()
+	splitModelsAs(t, in, out, [2]string{"acme-a", "acme-b"}, bare)
+}
+
+// splitModelsAs is splitModels with the two models named.
+func splitModelsAs(t *testing.T, in, out string, models [2]string, bare func(model string) bool) {
+	t.Helper()
 	model := map[string]string{}
 	var b strings.Builder
 	for l := range bytes.Lines(gunzip(t, in)) {
@@ -117,9 +176,9 @@ func splitModels(t *testing.T, in, out string, bare func(model string) bool) {
 		id, _ := ev["session"].(string)
 		switch ev["type"] {
 		case "session_start":
-			model[id] = "acme-a"
+			model[id] = models[0]
 			if len(model)%2 == 0 {
-				model[id] = "acme-b"
+				model[id] = models[1]
 			}
 			ev["model"] = model[id]
 		case "model_request":

@@ -76,18 +76,29 @@ func WriteScenarios(r *Result, opt ScenarioOptions) ([]Written, error) {
 	for _, mf := range fits {
 		perModel[mf.Model]++
 	}
-	var out []Written
+	var names []string
 	for _, mf := range fits {
+		name := mf.Model
+		if perModel[mf.Model] > 1 {
+			name = mf.Recorded
+		}
+		names = append(names, name)
+	}
+	var parts []string
+	if opt.Path != "" && len(fits) > 1 {
+		var err error
+		if parts, err = fileParts(names); err != nil {
+			return nil, err
+		}
+	}
+	var out []Written
+	for i, mf := range fits {
 		w := Written{Model: mf.Model, group: mf.group}
 		if opt.Path != "" {
 			w.Scenario = opt.Path
 			if len(fits) > 1 {
-				name := mf.Model
-				if perModel[mf.Model] > 1 {
-					name = mf.Recorded
-				}
 				ext := filepath.Ext(opt.Path)
-				w.Scenario = strings.TrimSuffix(opt.Path, ext) + "." + fileSafe(name) + ext
+				w.Scenario = strings.TrimSuffix(opt.Path, ext) + "." + parts[i] + ext
 			}
 		}
 		dir := "."
@@ -462,18 +473,4 @@ func isInput(p string, inputs []string) bool {
 		}
 	}
 	return false
-}
-
-// fileSafe turns a model name into a file-name part.
-func fileSafe(s string) string {
-	if s == "" {
-		return "model"
-	}
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
-			return r
-		}
-		return '-'
-	}, s)
 }

@@ -34,6 +34,10 @@ type Notes struct {
 	// LinesImplausible counts trace lines with an implausible count or
 	// duration (kept as recorded).
 	LinesImplausible int64 `json:"lines_implausible,omitempty"`
+	// SessionsEpochDated counts the sessions replayed that a dated upgrade
+	// (servers.NAME.upgrades[].at) placed before it by a start in 1970 or
+	// earlier: times that look like placeholders put them on the old version.
+	SessionsEpochDated int64 `json:"sessions_epoch_dated,omitempty"`
 	// FirstBackwards and FirstImplausible locate the first of them (for
 	// the warnings; not written).
 	FirstBackwards   []traces.Problem `json:"-"`
@@ -58,7 +62,8 @@ func FromCounts(catalogNotes []catalog.Note, counts []traces.Counts) Notes {
 
 // Empty says there is nothing to note.
 func (n Notes) Empty() bool {
-	return len(n.CatalogNotes) == 0 && n.SessionsIncomplete == 0 && n.EventsTimeBackwards == 0 && n.LinesImplausible == 0
+	return len(n.CatalogNotes) == 0 && n.SessionsIncomplete == 0 && n.EventsTimeBackwards == 0 && n.LinesImplausible == 0 &&
+		n.SessionsEpochDated == 0
 }
 
 // OrNil is n, or nil when it is empty: for a document's omitempty member,
@@ -97,6 +102,10 @@ func (n Notes) Warnings(where string) []string {
 	if n.EventsTimeBackwards > 0 {
 		out = append(out, fmt.Sprintf("%d trace event(s) are earlier than the event before them in their session (kept; a user pause that would be negative is taken as 0, so the prompt cache sees no gap there; `defersim trace validate` lists them)", n.EventsTimeBackwards))
 		out = append(out, locations(n.EventsTimeBackwards, n.FirstBackwards)...)
+	}
+	if n.SessionsEpochDated > 0 {
+		out = append(out, fmt.Sprintf("%d session(s) start in 1970 or earlier, before the scenario's dated upgrades (servers.NAME.upgrades[].at), and ran on the versions before them: times at the Unix epoch look like placeholders, not recorded times; if they are, use after_session instead",
+			n.SessionsEpochDated))
 	}
 	if n.SessionsIncomplete > 0 {
 		out = append(out, fmt.Sprintf("%d of %d sessions read have no session_end (a file cut short? a session split across files?); they were replayed as far as recorded (`defersim trace validate` lists them)",

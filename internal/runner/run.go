@@ -35,12 +35,17 @@ type Output struct {
 }
 
 // InputNotes are the run's input problems: its catalog notes, sessions
-// without a session_end, times going backwards, implausible counts.
+// without a session_end, times going backwards, implausible counts,
+// sessions a dated upgrade placed by times at the Unix epoch.
 func (out *Output) InputNotes() inputnotes.Notes {
 	c := out.Info.Counts
+	var epoch int64
+	if out.Run != nil {
+		epoch = out.Run.EpochDated
+	}
 	return inputnotes.Notes{CatalogNotes: out.Info.CatalogNotes, SessionsRead: c.SessionsRead, EventsRead: c.EventsRead,
 		SessionsIncomplete: c.SessionsIncomplete, EventsTimeBackwards: out.Backwards, FirstBackwards: out.FirstBackwards,
-		LinesImplausible: out.Implausible, FirstImplausible: out.FirstImplausible}
+		LinesImplausible: out.Implausible, FirstImplausible: out.FirstImplausible, SessionsEpochDated: epoch}
 }
 
 // addWarnings adds the readers' warnings of counts to out.

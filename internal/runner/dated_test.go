@@ -1,0 +1,115 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/defersim/defersim/sim"
+)
+
+// datedTrace writes a one-session trace over server (at version 2.12.1)
+// starting at start, its session_start meta timing set to timing ("":
+// none), and returns its path.
+func datedTrace(t *testing.T, server, start, timing string) string {
+	t.Helper()
+	meta := ""
+	if timing != "" {
+		meta = `,"meta":{"timing":"` + timing + `"}`
+	}
+	lines := []string{
+		`{"v":1,"type":"session_start","session":"s1","t":"` + start + `","model":"m","system_prompt_tokens":2400,"servers":[{"name":"` + server + `","version":"2.12.1"}]` + meta + `}`,
+		`{"type":"user","session":"s1","t":"` + start + `","text":"find the route","text_tokens":8}`,
+		`{"type":"model_request","session":"s1","t":"` + start + `","id":"r1","usage":{"input":2460,"output":22}}`,
+		`{"type":"assistant","session":"s1","t":"` + start + `","request":"r1","text":"done","text_tokens":22}`,
+		`{"type":"session_end","session":"s1","t":"` + start + `"}`,
+	}
+	path := filepath.Join(t.TempDir(), "trace.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestDatedUpgradeNeedsRecordedTimes pins that an `at` upgrade over a
+// session without recorded times (meta timing=synthetic: the importers'
+// 1970 placeholders) stops the run with a *sim.DatedUpgradeError naming the
+// session and after_session, instead of replaying it silently on the old
+// version; and that sessions with recorded times, sessions without the
+// server and `after_session` upgrades still run. (Before, every such
+// session was placed before the upgrade and the run said nothing.)
+func TestDatedUpgradeNeedsRecordedTimes(t *testing.T) {
+	const epoch, recent = "1970-01-01T00:00:00Z", "2026-03-02T09:00:00Z"
+	for _, tc := range []struct {
+		name, server, start, timing, upgrade string
+		refused                              bool
+	}{
+		{"synthetic times, at", "maps", epoch, "synthetic", `at: 2026-01-01T00:00:00Z`, true},
+		{"synthetic times, at before 1970", "maps", epoch, "synthetic", `at: 1960-01-01T00:00:00Z`, true},
+		{"synthetic times, after_session", "maps", epoch, "synthetic", `after_session: 0`, false},
+		{"synthetic times, no such server in the session", "kb", epoch, "synthetic", `at: 2026-01-01T00:00:00Z`, false},
+		{"recorded times, at", "maps", recent, "recorded", `at: 2026-01-01T00:00:00Z`, false},
+		{"unmarked times, at", "maps", recent, "", `at: 2026-01-01T00:00:00Z`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			yaml := "traces: [\"" + datedTrace(t, tc.server, tc.start, tc.timing) + "\"]\ncatalogs: [embedded:catalog]\nmodel: claude-sonnet-4.5\nstrategies: [eager]\n" +
+				`servers: {maps: {upgrades: [{to: "3.0.0", ` + tc.upgrade + `}]}}` + "\n"
+			cfg := testConfig(t, yaml, Overrides{})
+			cfg.Bootstrap = -1
+			_, err := Run(context.Background(), cfg)
+			var de *sim.DatedUpgradeError
+			switch {
+			case !tc.refused && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tc.refused && !errors.As(err, &de):
+				t.Fatalf("err = %v, want a *sim.DatedUpgradeError", err)
+			case tc.refused:
+				for _, w := range []string{`servers.maps.upgrades`, `session "s1" has none`, `timing=synthetic`, `use after_session instead`} {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("error %q does not say %q", err, w)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestDatedUpgradeNotesEpochTimes pins that a session whose times are not
+// marked synthetic but start in 1970 (placeholder-looking), placed before an
+// `at` upgrade, is counted in the run's input notes and warned about, and
+// that a session with a plausible start, or an upgrade by after_session, is
+// not. (Before, nothing said such sessions all ran on the old versions.)
+func TestDatedUpgradeNotesEpochTimes(t *testing.T) {
+	for _, tc := range []struct {
+		name, start, upgrade string
+		want                 int64
+	}{
+		{"epoch start, at", "1970-01-01T00:00:00Z", `at: 2026-01-01T00:00:00Z`, 1},
+		{"late-1970 start, at", "1970-12-31T23:00:00Z", `at: 2026-01-01T00:00:00Z`, 1},
+		{"epoch start, at before it", "1970-01-01T00:00:00Z", `at: 1969-01-01T00:00:00Z`, 0},
+		{"epoch start, after_session", "1970-01-01T00:00:00Z", `after_session: 0`, 0},
+		{"2026 start, at", "2026-03-02T09:00:00Z", `at: 2026-06-01T00:00:00Z`, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			yaml := "traces: [\"" + datedTrace(t, "maps", tc.start, "") + "\"]\ncatalogs: [embedded:catalog]\nmodel: claude-sonnet-4.5\nstrategies: [eager]\n" +
+				`servers: {maps: {upgrades: [{to: "3.0.0", ` + tc.upgrade + `}]}}` + "\n"
+			cfg := testConfig(t, yaml, Overrides{})
+			cfg.Bootstrap = -1
+			out, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := out.InputNotes()
+			if n.SessionsEpochDated != tc.want {
+				t.Errorf("sessions_epoch_dated = %d, want %d", n.SessionsEpochDated, tc.want)
+			}
+			warned := strings.Contains(strings.Join(n.Warnings(""), "\n"), "start in 1970 or earlier")
+			if warned != (tc.want > 0) {
+				t.Errorf("warned = %v, want %v: %q", warned, tc.want > 0, n.Warnings(""))
+			}
+		})
+	}
+}
