@@ -147,7 +147,10 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	if len(chosen) > 0 {
 		schemas = newSchemas(cat, content, trigger, cfg.Params.ToolOverheadTokens, chosen)
 	}
-	p := propose(cfg, schemas, l, base, baseName)
+	p, err := propose(cfg, schemas, l, base, baseName)
+	if err != nil {
+		return nil, err
+	}
 	p.Notes = notes
 	if n := modelsNote(l.Models, cfg.Model.Name); n != "" {
 		p.Notes = append(p.Notes, n)
@@ -190,12 +193,16 @@ func chooseBase(cfg Config) (sim.Strategy, string, error) {
 	return s, name, err
 }
 
-// propose applies the rules to every catalog tool and builds the strategy.
-func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName string) *Proposal {
+// propose applies the rules to every catalog tool and builds the strategy;
+// it refuses when a schema token costs no dollars (freeSchemaErr).
+func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName string) (*Proposal, error) {
 	n := float64(l.Usage.Sessions)
 	e := Economy{Model: cfg.Model, Params: cfg.Params, Injection: base.Injection, CacheLayout: base.CacheLayout,
 		Requests: float64(l.Requests) / n, FirstPrompt: float64(l.FirstPrompt) / n,
 		MeanPrompt: float64(l.Prompt) / math.Max(float64(l.Requests), 1), SearchOutput: searchOutputTokens}
+	if err := freeSchemaErr(&e); err != nil {
+		return nil, err
+	}
 	keys := make([]toolKey, 0, len(schemas))
 	var all int64
 	for k, s := range schemas {
@@ -246,7 +253,7 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 	ratio := float64(est) / math.Max(float64(all), 1)
 	p.Budget = max(1, int64(math.Ceil((p.BreakEvenTokens+float64(neverTok))*ratio)))
 	p.Strategy = proposalStrategy(base, tools, p)
-	return p
+	return p, nil
 }
 
 // searchOutputTokens is the output of one tool_search call: a short JSON
