@@ -12,9 +12,24 @@ import (
 // priced and timed as the run's model. Sessions recording no model alone
 // are not noted: the run's model is the only one they name.
 func recordedModelFinding(run *sim.RunInfo) string {
-	var total, other, none int64
+	other, total, list := OtherModels(run.RecordedModels)
+	if other == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s of %s sessions were recorded with another model than the run's (%s); they are priced and timed as %s (the scenario's model: its prices, prompt cache and latency), not as recorded. To see a model's sessions as recorded, replay them apart under a scenario whose model: names it.",
+		fmtInt(float64(other)), fmtInt(float64(total)), list, run.Model)
+}
+
+// OtherModels counts the sessions of models (runner.RecordedModels, the
+// most sessions first) recorded with another model than the one they are
+// priced as, and of all, and lists those models with their sessions, up to
+// five then how many more, then how many sessions record no model
+// (`"gpt-4.1-mini" in 50, … (2 more models); 3 record no model`). other is
+// 0 when every session that names a model names that one.
+func OtherModels(models []sim.RecordedModel) (other, total int64, list string) {
+	var none int64
 	var names []string
-	for _, m := range run.RecordedModels {
+	for _, m := range models {
 		total += m.Sessions
 		switch {
 		case m.Model == "":
@@ -24,16 +39,12 @@ func recordedModelFinding(run *sim.RunInfo) string {
 			names = append(names, fmt.Sprintf("%q in %s", m.Model, fmtInt(float64(m.Sessions))))
 		}
 	}
-	if other == 0 {
-		return ""
-	}
-	list := strings.Join(names[:min(len(names), 5)], ", ")
+	list = strings.Join(names[:min(len(names), 5)], ", ")
 	if more := len(names) - 5; more > 0 {
 		list += fmt.Sprintf(", … (%d more models)", more)
 	}
 	if none > 0 {
 		list += fmt.Sprintf("; %s record no model", fmtInt(float64(none)))
 	}
-	return fmt.Sprintf("%s of %s sessions were recorded with another model than the run's (%s); they are priced and timed as %s (the scenario's model: its prices, prompt cache and latency), not as recorded. To see a model's sessions as recorded, replay them apart under a scenario whose model: names it.",
-		fmtInt(float64(other)), fmtInt(float64(total)), list, run.Model)
+	return other, total, list
 }

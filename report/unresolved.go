@@ -1,6 +1,10 @@
 package report
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/defersim/defersim/sim"
+)
 
 // UnresolvedPastLimit says how many of the traces' tool calls did not
 // resolve against the run's catalogs when they were more than its limit
@@ -8,7 +12,12 @@ import "fmt"
 // left out; "" otherwise, and for results of earlier builds, which do not
 // record the resolution. plan and check warn with it.
 func UnresolvedPastLimit(res *Results) string {
-	r := res.Run.Resolution
+	return ResolutionPastLimit(res.Run.Resolution)
+}
+
+// ResolutionPastLimit is UnresolvedPastLimit of a resolution summary
+// (runner.SummarizeResolution); "" for nil.
+func ResolutionPastLimit(r *sim.ResolutionInfo) string {
 	if r == nil || r.Calls == 0 || r.UnresolvedShare <= r.MaxUnresolvedShare {
 		return ""
 	}
@@ -22,7 +31,11 @@ func UnresolvedPastLimit(res *Results) string {
 // the report's finding does; "" when none did or the results do not
 // record the resolution.
 func UnresolvedTools(res *Results, n int) string {
-	r := res.Run.Resolution
+	return ResolutionTools(res.Run.Resolution, n)
+}
+
+// ResolutionTools is UnresolvedTools of a resolution summary; "" for nil.
+func ResolutionTools(r *sim.ResolutionInfo, n int) string {
 	if r == nil || r.Unresolved == 0 {
 		return ""
 	}

@@ -16,10 +16,13 @@ import (
 // recorded model when it resolves to a preset and no scenario was given,
 // else the scenario's) and the catalogs (--catalogs, else the traces' own:
 // traces.CatalogsFor). useRecorded says the recorded model was eligible;
-// warning names the preset used when the recorded model has none.
+// preset names the preset the model was built from ("" for an inline
+// model). A recorded model without a preset leaves the scenario's: the
+// job notes the sessions of every other model (recommend:
+// Proposal.ModelsNote).
 // read, when given, reads a trace by path (a FIFO from its spooled copy:
 // the traces are read more than once; runner.Rereadable).
-func jobInputs(scenario, model string, catalogs, traces []string, read ...func(string) iter.Seq2[*tracesPkg.Session, error]) (sc *scenarios.Scenario, m sim.Model, cats []string, useRecorded bool, warning string, err error) {
+func jobInputs(scenario, model string, catalogs, traces []string, read ...func(string) iter.Seq2[*tracesPkg.Session, error]) (sc *scenarios.Scenario, m sim.Model, cats []string, useRecorded bool, preset string, err error) {
 	sc, err = loadScenario(scenario)
 	if err != nil {
 		return nil, sim.Model{}, nil, false, "", err
@@ -38,14 +41,14 @@ func jobInputs(scenario, model string, catalogs, traces []string, read ...func(s
 		}
 		if _, ok := presets.ResolveModel(rec); ok {
 			model = rec
-		} else if rec != "" {
-			warning = fmt.Sprintf("the traces record model %q, which has no preset: using the %s preset (pass --model to choose)", rec, m.Name)
 		}
 	}
+	preset = sc.ModelPreset
 	if model != "" {
 		if m, err = presets.Model(model); err != nil {
 			return nil, sim.Model{}, nil, false, "", err
 		}
+		preset = model
 	}
 	if len(catalogs) == 0 {
 		if catalogs, err = tracesPkg.CatalogsFor(traces); err != nil {
@@ -55,5 +58,5 @@ func jobInputs(scenario, model string, catalogs, traces []string, read ...func(s
 	if len(catalogs) == 0 {
 		return nil, sim.Model{}, nil, false, "", fmt.Errorf("no catalog: pass --catalogs DIR (the traces name none and none is beside them)")
 	}
-	return sc, m, catalogs, useRecorded, warning, nil
+	return sc, m, catalogs, useRecorded, preset, nil
 }

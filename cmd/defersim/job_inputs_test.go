@@ -3,21 +3,22 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
 // TestJobInputsRecordedModel pins issue 15: a trace's recorded model in a
-// vendor spelling finds its preset, and one with no preset is a warning
-// naming the preset used instead (it silently became Sonnet before).
+// vendor spelling finds its preset, and one with no preset leaves the
+// scenario's (it silently became Sonnet before; recommend now notes every
+// session of another model: TestRecommendNamesEveryRecordedModel), and
+// the preset the model was built from is returned.
 func TestJobInputsRecordedModel(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct {
-		recorded, model, warning string
+		recorded, model, preset string
 	}{
-		{"claude-sonnet-4-5-20250929", "claude-sonnet-4.5", ""},
-		{"gpt-4o-2024-08-06", "gpt-4o", ""},
-		{"claude-opus-4-6", "claude-sonnet-4.5", `"claude-opus-4-6", which has no preset: using the claude-sonnet-4.5 preset`},
+		{"claude-sonnet-4-5-20250929", "claude-sonnet-4.5", "claude-sonnet-4-5-20250929"},
+		{"gpt-4o-2024-08-06", "gpt-4o", "gpt-4o-2024-08-06"},
+		{"claude-opus-4-6", "claude-sonnet-4.5", "claude-sonnet-4.5"},
 	}
 	for i, tc := range tests {
 		trace := filepath.Join(dir, tc.recorded+".jsonl")
@@ -25,12 +26,12 @@ func TestJobInputsRecordedModel(t *testing.T) {
 		if err := os.WriteFile(trace, []byte(line), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, m, _, useRecorded, warning, err := jobInputs("", "", []string{dir}, []string{trace})
+		_, m, _, useRecorded, preset, err := jobInputs("", "", []string{dir}, []string{trace})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.Name != tc.model || !useRecorded || (tc.warning == "") != (warning == "") || !strings.Contains(warning, tc.warning) {
-			t.Errorf("%s: model %s, warning %q", tc.recorded, m.Name, warning)
+		if m.Name != tc.model || !useRecorded || preset != tc.preset {
+			t.Errorf("%s: model %s, preset %q, want %s, %q", tc.recorded, m.Name, preset, tc.model, tc.preset)
 		}
 	}
 }

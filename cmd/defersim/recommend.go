@@ -86,16 +86,13 @@ stderr.`,
 			return err
 		}
 		defer release()
-		sc, m, catalogs, _, warning, err := jobInputs(scenario, model, catalogs, args, runner.SessionsByPath(srcs, traces.ReadOptions{}))
+		sc, m, catalogs, _, preset, err := jobInputs(scenario, model, catalogs, args, runner.SessionsByPath(srcs, traces.ReadOptions{}))
 		if err != nil {
 			return err
 		}
 		guard := outguard.New(slices.Concat(args, catalogs, []string{scenario})...)
 		if err := guard.Check(out, results, jsonOut); err != nil {
 			return err
-		}
-		if warning != "" {
-			warnf(cmd, "%s", warning)
 		}
 		if current == "" {
 			current = sc.Baseline
@@ -124,7 +121,7 @@ stderr.`,
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		prog := newReporter(cmd, progress.Config{Label: "recommend", Verb: "completed", Noun: "phases (learning, validation)", Total: 2})
-		p, err := recommend.Run(ctx, recommend.Config{Traces: args, Sources: srcs, Catalogs: catalogs, Model: m, Params: sc.Params,
+		p, err := recommend.Run(ctx, recommend.Config{Traces: args, Sources: srcs, Catalogs: catalogs, Model: m, ModelPreset: preset, Params: sc.Params,
 			Current: cur, Base: baseStrat, Seed: seed, TestShare: testShare, Rules: rules,
 			Bootstrap: bootstrap, Workers: workers, AllowUnresolved: allowUnresolved, Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
 		if err != nil {
@@ -132,6 +129,9 @@ stderr.`,
 			return err
 		}
 		prog.Finish()
+		if p.ModelsNote != "" {
+			warnf(cmd, "%s", p.ModelsNote)
+		}
 		if p.Inputs != nil {
 			defer warnInputs(cmd.ErrOrStderr(), *p.Inputs, recommendNotesAt)
 		}

@@ -20,7 +20,7 @@ func TestRecommendNotesSeveralRecordedModels(t *testing.T) {
 	trace, cat := genData(t, "20")
 	two := filepath.Join(t.TempDir(), "two.jsonl")
 	splitModels(t, trace, two, func(string) bool { return false })
-	const note = `the sessions record 2 models ("acme-a" in 10, "acme-b" in 10 sessions): the proposal and its validation price every session as claude-sonnet-4.5`
+	const note = `20 of 20 sessions were recorded with another model than the one recommend prices with ("acme-a" in 10, "acme-b" in 10); the rules and the validation price and time them as claude-sonnet-4.5`
 	for _, tc := range []struct {
 		name  string
 		trace string

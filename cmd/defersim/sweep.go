@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -42,7 +43,9 @@ table of cost and first reply per value and strategy, and the sweep plot
 of each --metrics metric (one line per strategy, 95% intervals).
 
 PATH is params.KEY, model.KEY[.KEY] or strategy.KEY[.KEY] (set on every
-strategy it is valid for; the traces are then read once for every value),
+strategy that reads it and for which it is valid, the others keep their
+own value and are marked constant; the traces are then read once for
+every value),
 e.g. strategy.warm.max_tools=2:16:2,
 strategy.trigger.budget=2000:16000:2000, model.latency.prefill_tps=4000:16000:4000,
 params.cold_call_prob=0:0.5:0.1. Without --param the scenario's sweep:
@@ -114,12 +117,14 @@ OUT/sweep.json) with --format.`,
 		doc := struct {
 			Spec      plan.SweepSpec    `json:"sweep"`
 			Notes     []string          `json:"notes,omitempty"`
+			AppliesTo []string          `json:"applies_to"`
+			Constant  []plan.Unchanged  `json:"constant,omitempty"`
 			Points    []plan.Point      `json:"points"`
 			Rows      []plan.SeriesRow  `json:"rows"`
 			Unchanged []plan.Unchanged  `json:"unchanged,omitempty"`
 			Plots     []string          `json:"plots"`
 			Inputs    *inputnotes.Notes `json:"input_notes,omitempty"`
-		}{spec, sw.Notes, pts, rows, sw.Unchanged, plots, sw.Inputs.OrNil()}
+		}{spec, sw.Notes, sw.AppliesTo, sw.Constant, pts, rows, sw.Unchanged, plots, sw.Inputs.OrNil()}
 		data, err := json.MarshalIndent(doc, "", "  ")
 		if err != nil {
 			return err
@@ -137,6 +142,9 @@ OUT/sweep.json) with --format.`,
 			return cliout.WriteJSON(w, doc)
 		case cliout.Markdown:
 			fmt.Fprintf(w, "### Sweep of %s over %d values, %d sessions each\n\n", cliout.MDEscape(spec.Param), len(pts), pts[0].Results.Sessions)
+			if a := appliesLine(spec.Param, sw); a != "" {
+				fmt.Fprintf(w, "%s\n\n", cliout.MDEscape(a))
+			}
 			for _, n := range sw.Notes {
 				fmt.Fprintf(w, "> Note: %s\n\n", cliout.MDEscape(n))
 			}
@@ -152,6 +160,9 @@ OUT/sweep.json) with --format.`,
 			return nil
 		}
 		fmt.Fprintf(w, "sweep of %s over %d values, %d sessions each\n", spec.Param, len(pts), pts[0].Results.Sessions)
+		if a := appliesLine(spec.Param, sw); a != "" {
+			fmt.Fprintln(w, a)
+		}
 		for _, n := range sw.Notes {
 			fmt.Fprintf(w, "note: %s\n", n)
 		}
@@ -188,6 +199,21 @@ OUT/sweep.json) with --format.`,
 	fl.IntVar(&workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
 	fl.BoolVar(&allowUnres, "allow-unresolved", false, allowUnresolvedUsage)
 	return c
+}
+
+// appliesLine says which strategies the swept key applies to and which
+// are constant across the sweep, when some are; "" when it applies to
+// every strategy.
+func appliesLine(param string, sw *plan.SweepResult) string {
+	if len(sw.Constant) == 0 {
+		return ""
+	}
+	names := make([]string, len(sw.Constant))
+	for i, c := range sw.Constant {
+		names[i] = c.Strategy
+	}
+	return fmt.Sprintf("%s applies to %s; constant across the sweep (the key does not apply to them; the notes say why): %s",
+		param, strings.Join(sw.AppliesTo, ", "), strings.Join(names, ", "))
 }
 
 // scenarioGuard is the outguard of a command that replays a scenario

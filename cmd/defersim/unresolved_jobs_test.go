@@ -101,7 +101,7 @@ func TestSweepAndRecommendNameUnresolvedCalls(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						if got := strings.Contains(string(data), "# note: validation on the held-out sessions: ") && strings.Contains(string(data), tool); got != inputs.want {
+						if got := strings.Contains(string(data), "# note: over all ") && strings.Contains(string(data), tool); got != inputs.want {
 							t.Errorf("snippet names the unresolved calls: %v, want %v:\n%s", got, inputs.want, data)
 						}
 					}

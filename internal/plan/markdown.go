@@ -74,7 +74,7 @@ func WriteSeriesMarkdown(w io.Writer, rows []SeriesRow) error {
 	var out [][]string
 	for _, r := range rows {
 		out = append(out, []string{cliout.MDEscape(r.Label), cliout.MDEscape(r.Strategy), dollars(r.CostUSD),
-			secondsCI(r.FirstReplyMs), secondsCI(r.FirstP95Ms), fmt.Sprintf("%.2f", r.ExtraTrips), fmt.Sprintf("%.3f", r.Malformed), sameMark(r.Unchanged)})
+			secondsCI(r.FirstReplyMs), secondsCI(r.FirstP95Ms), fmt.Sprintf("%.2f", r.ExtraTrips), fmt.Sprintf("%.3f", r.Malformed), sameMark(r)})
 	}
 	mdTable(&b, []string{"Point", "Strategy", "cost / session", "first reply mean", "first reply p95", "extra round trips / session", "malformed calls / session", "vs previous point"}, out)
 	_, err := io.WriteString(w, b.String())

@@ -20,6 +20,10 @@ type SeriesRow struct {
 	Malformed    float64 `json:"malformed_calls"`
 	// Unchanged: every outcome of this strategy is the previous point's.
 	Unchanged bool `json:"unchanged,omitempty"`
+	// Constant: the swept key does not apply to this strategy (it does not
+	// read it, or takes no value of it): it ran with its own value at every
+	// point (SweepResult.Constant says why).
+	Constant bool `json:"constant,omitempty"`
 }
 
 // Rows flattens points into one row per point and strategy.
@@ -51,7 +55,7 @@ func WriteSeries(w io.Writer, rows []SeriesRow) error {
 		}
 		last = r.Label
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.2f\t%.3f\t%s\n", label, r.Strategy, dollars(r.CostUSD),
-			secondsCI(r.FirstReplyMs), secondsCI(r.FirstP95Ms), r.ExtraTrips, r.Malformed, sameMark(r.Unchanged))
+			secondsCI(r.FirstReplyMs), secondsCI(r.FirstP95Ms), r.ExtraTrips, r.Malformed, sameMark(r))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -69,10 +73,14 @@ func WriteSeries(w io.Writer, rows []SeriesRow) error {
 	return err
 }
 
-// sameMark is the "vs previous point" cell: "unchanged" when every outcome
-// is the previous point's.
-func sameMark(unchanged bool) string {
-	if unchanged {
+// sameMark is the "vs previous point" cell: "constant" for a strategy the
+// swept key does not apply to, "unchanged" when every outcome is the
+// previous point's.
+func sameMark(r SeriesRow) string {
+	switch {
+	case r.Constant:
+		return "constant"
+	case r.Unchanged:
 		return "unchanged"
 	}
 	return ""

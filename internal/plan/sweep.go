@@ -80,7 +80,7 @@ func byYAMLPath(v reflect.Value, path string) (reflect.Value, error) {
 // For strategy.* the value goes to every strategy it is valid for; the
 // notes name those it is not valid for (they keep their value).
 func apply(sc *scenarios.Scenario, path string, v float64) (*scenarios.Scenario, []string, error) {
-	c, notSet, err := applyValue(sc, path, v)
+	c, notSet, err := applyValue(sc, path, v, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -94,8 +94,11 @@ func apply(sc *scenarios.Scenario, path string, v float64) (*scenarios.Scenario,
 }
 
 // applyValue is apply, with the strategies the value could not be set on
-// (name → why) instead of notes.
-func applyValue(sc *scenarios.Scenario, path string, v float64) (*scenarios.Scenario, map[string]string, error) {
+// (name → why) instead of notes. For strategy.*, the strategies named in
+// skip (those that do not read the key) keep their value: a value nothing
+// reads would be recorded in their parameters, and `check` between two
+// points would report a policy change for them.
+func applyValue(sc *scenarios.Scenario, path string, v float64, skip map[string]string) (*scenarios.Scenario, map[string]string, error) {
 	c := *sc
 	c.Strategies = append([]sim.Strategy(nil), sc.Strategies...)
 	fields, err := numericField(&c, path)
@@ -104,6 +107,9 @@ func applyValue(sc *scenarios.Scenario, path string, v float64) (*scenarios.Scen
 	}
 	notSet := map[string]string{}
 	for i, f := range fields {
+		if strings.HasPrefix(path, "strategy.") && skip[c.Strategies[i].Name] != "" {
+			continue
+		}
 		old := reflect.ValueOf(f.Interface())
 		switch f.Kind() {
 		case reflect.Float64:
@@ -172,6 +178,12 @@ type SweepResult struct {
 	// Unchanged lists the strategies the swept values left identical at
 	// every value, with why where that can be derived.
 	Unchanged []Unchanged
+	// AppliesTo names the strategies the swept key applies to: they read
+	// it and, for a strategy.* key, took one of its values.
+	AppliesTo []string
+	// Constant lists the others, with why: a strategy.* value is not set
+	// on them (they keep their own), and no key changes their outcomes.
+	Constant []Unchanged
 	// Notes say which strategies do not read the swept key, or could not
 	// take a value, and how many tool calls the replays left out as
 	// unresolved (--allow-unresolved).
@@ -232,7 +244,7 @@ func Sweep(ctx context.Context, cfg SweepConfig) (*SweepResult, error) {
 	set := map[string]bool{}      // strategies the value was set on at some point
 	notSet := map[string]string{} // why, for those it never was
 	for i, v := range values {
-		sc, skipped, err := applyValue(&base, cfg.Spec.Param, v)
+		sc, skipped, err := applyValue(&base, cfg.Spec.Param, v, notRead)
 		if err != nil {
 			return nil, err
 		}
@@ -243,7 +255,7 @@ func Sweep(ctx context.Context, cfg SweepConfig) (*SweepResult, error) {
 				if _, seen := notSet[st.Name]; !seen {
 					notSet[st.Name] = fmt.Sprintf("%v: %s", v, why)
 				}
-			} else {
+			} else if notRead[st.Name] == "" {
 				set[st.Name] = true
 			}
 		}
@@ -294,6 +306,17 @@ func Sweep(ctx context.Context, cfg SweepConfig) (*SweepResult, error) {
 				}
 				return nil, fmt.Errorf("sweep %s = %v is valid for no strategy of this run that reads it:\n  %s", cfg.Spec.Param, v, strings.Join(why, "\n  "))
 			}
+		}
+	}
+	strategyKey := strings.HasPrefix(cfg.Spec.Param, "strategy.")
+	for _, st := range base.Strategies {
+		switch {
+		case notRead[st.Name] != "":
+			res.Constant = append(res.Constant, Unchanged{st.Name, notRead[st.Name]})
+		case strategyKey && !set[st.Name]:
+			res.Constant = append(res.Constant, Unchanged{st.Name, "not set at any value: " + notSet[st.Name]})
+		default:
+			res.AppliesTo = append(res.AppliesTo, st.Name)
 		}
 	}
 	var traces []runner.Source // every point replays the same traces
@@ -371,6 +394,13 @@ func Sweep(ctx context.Context, cfg SweepConfig) (*SweepResult, error) {
 	}
 	res.Rows = Rows(res.Points)
 	markRepeats(res.Rows, res.Points)
+	constant := map[string]bool{}
+	for _, c := range res.Constant {
+		constant[c.Strategy] = true
+	}
+	for i := range res.Rows {
+		res.Rows[i].Constant = constant[res.Rows[i].Strategy]
+	}
 	res.Unchanged = unchangedStrategies(res.Points, cfg.Spec, notRead, notSet)
 	return res, nil
 }

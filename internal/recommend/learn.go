@@ -39,12 +39,14 @@ type Learnt struct {
 	Prompt      int64 // sum over requests of prompt tokens
 	// HeldOut is the number of sessions held apart for validation.
 	HeldOut int
-	// Models counts the sessions of every session_start model recorded
-	// (training and held-out; "" for none recorded).
-	Models map[string]int
+	// Resolution is how every session (training and held-out) resolves
+	// against the catalogs, as a run files it: its unresolved calls and
+	// the sessions by recorded model.
+	Resolution sim.Resolution
 }
 
-// learn reads every session once: held-out sessions are counted (the
+// learn reads every session once and resolves it against the catalogs
+// (Learnt.Resolution): held-out sessions are counted (the
 // validation reads them again from the traces, selecting them by id; no
 // copy of them is written); training sessions are counted and replayed
 // eagerly (for the session shape the rules price with).
@@ -55,14 +57,12 @@ func learn(sessions func() iter.Seq2[*traces.Session, error], cat *catalog.Catal
 	if err != nil {
 		return nil, err
 	}
-	l := &Learnt{Usage: newUsage(), Models: map[string]int{}}
+	l := &Learnt{Usage: newUsage()}
 	for s, err := range sessions() {
 		if err != nil {
 			return nil, err
 		}
-		if st := s.Start(); st != nil {
-			l.Models[st.Model]++
-		}
+		eng.Resolve(s, &l.Resolution)
 		if isHeldOut(seed, s.ID, testShare) {
 			l.HeldOut++
 			continue

@@ -26,6 +26,9 @@ type Config struct {
 	// Model and Params price the rules and the validation replays.
 	Model  sim.Model
 	Params sim.Params
+	// ModelPreset names the preset Model was built from ("" for an inline
+	// model): a session recording a vendor's spelling of it is its model.
+	ModelPreset string
 	// Current is the strategy in use today (compared in the validation).
 	Current sim.Strategy
 	// Base gives the proposal its deferral mechanics (warm set, injection,
@@ -81,8 +84,17 @@ type Proposal struct {
 	// Validation on the held-out sessions (nil when there are none).
 	Validation *Validation `json:"validation,omitempty"`
 	// Notes state choices the proposal made that its inputs left open
-	// (which version of a server without a release order it prices).
+	// (which version of a server without a release order it prices), the
+	// sessions recorded with another model than Model and the calls that
+	// did not resolve.
 	Notes []string `json:"notes,omitempty"`
+	// RecordedModels counts every session (training and held-out) by the
+	// model its session_start records, as results.json's
+	// run.recorded_models does.
+	RecordedModels []sim.RecordedModel `json:"recorded_models,omitempty"`
+	// ModelsNote is the note on the sessions recorded with another model
+	// than the one priced ("" when none were): the command warns with it.
+	ModelsNote string `json:"-"`
 	// Inputs are the input problems of the traces and catalogs read (nil
 	// when there are none).
 	Inputs *inputnotes.Notes `json:"input_notes,omitempty"`
@@ -141,16 +153,36 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	if l.Usage.Sessions == 0 {
 		return nil, fmt.Errorf("no training session (%d held out): lower --test-share", l.HeldOut)
 	}
+	// Every session's calls, training and held-out, are held to the limit
+	// a run holds them to: a tool no catalog defines gets no decision, the
+	// rules learn nothing of it, and the validation leaves it out.
+	res := runner.SummarizeResolution(&l.Resolution, runner.DefaultMaxUnresolved, cfg.AllowUnresolved)
+	if res.Calls > 0 && res.UnresolvedShare > res.MaxUnresolvedShare && !cfg.AllowUnresolved {
+		return nil, fmt.Errorf("the sessions (%d learnt from, %d held out): %w", l.Usage.Sessions, l.HeldOut, &runner.UnresolvedError{Resolution: res})
+	}
 	// A server whose versions have no release order has no latest: price
 	// the version the training sessions use.
 	chosen, notes := chooseVersions(cat, l.Usage)
 	if len(chosen) > 0 {
 		schemas = newSchemas(cat, content, trigger, cfg.Params.ToolOverheadTokens, chosen)
 	}
-	p := propose(cfg, schemas, l, base, baseName)
+	p, err := propose(cfg, schemas, l, base, baseName)
+	if err != nil {
+		return nil, err
+	}
 	p.Notes = notes
-	if n := modelsNote(l.Models, cfg.Model.Name); n != "" {
-		p.Notes = append(p.Notes, n)
+	p.RecordedModels = runner.RecordedModels(&l.Resolution, cfg.Model.Name, cfg.ModelPreset)
+	if other, total, list := report.OtherModels(p.RecordedModels); other > 0 {
+		p.ModelsNote = fmt.Sprintf("%d of %d sessions were recorded with another model than the one recommend prices with (%s); "+
+			"the rules and the validation price and time them as %s (its prices, prompt cache and latency), not as recorded; "+
+			"to weigh the rules by a model's own, recommend its sessions apart (--model chooses the preset)", other, total, list, cfg.Model.Name)
+		p.Notes = append(p.Notes, p.ModelsNote)
+	}
+	// Calls --allow-unresolved let through: tools no catalog serves get no
+	// decision, and the validation leaves them out.
+	if w := report.ResolutionPastLimit(res); w != "" {
+		p.Notes = append(p.Notes, fmt.Sprintf("over all %d sessions (%d learnt from, %d held out): %s, so the rules decide nothing for those tools (no catalog defines them) "+
+			"and the validation does not count what they cost: %s", l.Usage.Sessions+l.HeldOut, l.Usage.Sessions, l.HeldOut, w, report.ResolutionTools(res, 5)))
 	}
 	p.Inputs = tally.Notes(catalog.Notes(cat.All())).OrNil()
 	if cfg.Progress != nil {
@@ -162,12 +194,6 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 			return nil, fmt.Errorf("validate on held-out sessions: %w", err)
 		}
 		p.Validation = v
-		// Calls --allow-unresolved let through: tools no catalog serves
-		// get no decision, and the validation leaves them out.
-		if w := report.UnresolvedPastLimit(v.Results); w != "" {
-			p.Notes = append(p.Notes, fmt.Sprintf("validation on the held-out sessions: %s, so the validation does not count what they cost, "+
-				"and the proposal decides nothing for those tools (no catalog defines them): %s", w, report.UnresolvedTools(v.Results, 5)))
-		}
 	}
 	if cfg.Progress != nil {
 		cfg.Progress(2)
@@ -190,12 +216,16 @@ func chooseBase(cfg Config) (sim.Strategy, string, error) {
 	return s, name, err
 }
 
-// propose applies the rules to every catalog tool and builds the strategy.
-func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName string) *Proposal {
+// propose applies the rules to every catalog tool and builds the strategy;
+// it refuses when a schema token costs no dollars (freeSchemaErr).
+func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName string) (*Proposal, error) {
 	n := float64(l.Usage.Sessions)
 	e := Economy{Model: cfg.Model, Params: cfg.Params, Injection: base.Injection, CacheLayout: base.CacheLayout,
 		Requests: float64(l.Requests) / n, FirstPrompt: float64(l.FirstPrompt) / n,
 		MeanPrompt: float64(l.Prompt) / math.Max(float64(l.Requests), 1), SearchOutput: searchOutputTokens}
+	if err := freeSchemaErr(&e); err != nil {
+		return nil, err
+	}
 	keys := make([]toolKey, 0, len(schemas))
 	var all int64
 	for k, s := range schemas {
@@ -246,7 +276,7 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 	ratio := float64(est) / math.Max(float64(all), 1)
 	p.Budget = max(1, int64(math.Ceil((p.BreakEvenTokens+float64(neverTok))*ratio)))
 	p.Strategy = proposalStrategy(base, tools, p)
-	return p
+	return p, nil
 }
 
 // searchOutputTokens is the output of one tool_search call: a short JSON

@@ -9,11 +9,12 @@ import (
 	"github.com/defersim/defersim/sim/presets"
 )
 
-// recordedModels lists the replayed sessions by recorded model, the most
+// RecordedModels lists the replayed sessions by recorded model, the most
 // sessions first (then by name), the sessions with no session_start
 // counted with those recording no model; each says whether it is the
-// run's model (named model, built from preset).
-func recordedModels(r *sim.Resolution, model, preset string) []sim.RecordedModel {
+// run's model (named model, built from preset). recommend lists the
+// sessions it learns from so too.
+func RecordedModels(r *sim.Resolution, model, preset string) []sim.RecordedModel {
 	var out []sim.RecordedModel
 	none := r.Sessions - r.Models.Total()
 	for _, c := range r.Models {

@@ -14,8 +14,9 @@ const DefaultMaxUnresolved = sim.DefaultMaxUnresolved
 // topResolutionTools is how many tools results.json names per list.
 const topResolutionTools = 20
 
-// resolutionInfo summarises a run's resolution under its policy.
-func resolutionInfo(r *sim.Resolution, maxShare float64, allow bool) *sim.ResolutionInfo {
+// SummarizeResolution summarises a run's resolution under its policy:
+// at most share maxShare of the calls unresolved, unless allow.
+func SummarizeResolution(r *sim.Resolution, maxShare float64, allow bool) *sim.ResolutionInfo {
 	unresolved := []string{sim.ClassUnknownTool, sim.ClassUnknownServer, sim.ClassVersionMissing}
 	notExact := []string{sim.ClassSchemaApproximate, sim.ClassSchemaMissing}
 	info := &sim.ResolutionInfo{Resolution: *r, Unresolved: r.Unresolved(), UnresolvedShare: r.UnresolvedShare(),
@@ -29,7 +30,7 @@ func resolutionInfo(r *sim.Resolution, maxShare float64, allow bool) *sim.Resolu
 
 // UnresolvedError stops a run whose share of unresolved calls is above its
 // threshold: nothing is written. Output is the run's output (for the
-// resolution table).
+// resolution table; nil where no run made it, as in recommend).
 type UnresolvedError struct {
 	Output     *Output
 	Resolution *sim.ResolutionInfo

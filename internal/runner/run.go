@@ -348,8 +348,8 @@ func finish(ctx context.Context, f *StateFile, res *sim.RunResult, workers int) 
 	if f.FidelityStrategy != "" {
 		info.Fidelity = res.State.FidelitySummary(f.FidelityStrategy)
 	}
-	info.Resolution = resolutionInfo(&res.State.Resolution, f.MaxUnresolved, f.AllowUnresolved)
-	info.RecordedModels = recordedModels(&res.State.Resolution, info.Model, info.ModelPreset)
+	info.Resolution = SummarizeResolution(&res.State.Resolution, f.MaxUnresolved, f.AllowUnresolved)
+	info.RecordedModels = RecordedModels(&res.State.Resolution, info.Model, info.ModelPreset)
 	results, err := report.Build(res.Outcomes, info, report.BuildOptions{Bootstrap: f.Bootstrap, Prices: f.Prices,
 		Workers: workers, Context: ctx})
 	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
