@@ -24,13 +24,28 @@ func recordedModelFinding(run *sim.RunInfo) string {
 			names = append(names, fmt.Sprintf("%q in %s", m.Model, fmtInt(float64(m.Sessions))))
 		}
 	}
+	var beyond int64
+	if o := run.OtherModels; o != nil {
+		total += o.Sessions
+		beyond = o.Sessions - o.Scenario
+		other += beyond
+	}
 	if other == 0 {
 		return ""
 	}
-	list := strings.Join(names[:min(len(names), 5)], ", ")
-	if more := len(names) - 5; more > 0 {
-		list += fmt.Sprintf(", … (%d more models)", more)
+	var parts []string
+	if len(names) > 0 {
+		list := strings.Join(names[:min(len(names), 5)], ", ")
+		if more := len(names) - 5; more > 0 {
+			list += fmt.Sprintf(", … (%d more models)", more)
+		}
+		parts = append(parts, list)
 	}
+	if beyond > 0 {
+		parts = append(parts, fmt.Sprintf("%s with models beyond the first %d names (bytewise), counted together: run.recorded_models_other",
+			fmtInt(float64(beyond)), run.OtherModels.Names))
+	}
+	list := strings.Join(parts, "; ")
 	if none > 0 {
 		list += fmt.Sprintf("; %s record no model", fmtInt(float64(none)))
 	}

@@ -12,11 +12,12 @@ import (
 // recordedModels lists the replayed sessions by recorded model, the most
 // sessions first (then by name), the sessions with no session_start
 // counted with those recording no model; each says whether it is the
-// run's model (named model, built from preset).
+// run's model (named model, built from preset). Sessions of names beyond
+// sim.MaxRecordedModels are counted in otherModels.
 func recordedModels(r *sim.Resolution, model, preset string) []sim.RecordedModel {
 	var out []sim.RecordedModel
 	none := r.Sessions - r.Models.Total()
-	for _, c := range r.Models {
+	for _, c := range r.Models.Names {
 		if c.Model == "" {
 			none += c.Sessions
 			continue
@@ -52,4 +53,18 @@ func sameModel(recorded, model, preset string) bool {
 	}
 	p, ok := presets.ResolveModel(preset)
 	return ok && p == r
+}
+
+// otherModels counts the replayed sessions of names beyond the ones
+// recordedModels lists (nil when there are none).
+func otherModels(r *sim.Resolution) *sim.OtherModels {
+	if r.Models.Other == 0 {
+		return nil
+	}
+	return &sim.OtherModels{Sessions: r.Models.Other, Scenario: r.Models.OtherScenario, Names: sim.MaxRecordedModels}
+}
+
+// runModel says whether a recorded model name is the run's (sameModel).
+func runModel(model, preset string) func(string) bool {
+	return func(recorded string) bool { return sameModel(recorded, model, preset) }
 }
