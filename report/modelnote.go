@@ -12,7 +12,7 @@ import (
 // priced and timed as the run's model. Sessions recording no model alone
 // are not noted: the run's model is the only one they name.
 func recordedModelFinding(run *sim.RunInfo) string {
-	other, total, list := OtherModels(run.RecordedModels)
+	other, total, list := OtherModels(run.RecordedModels, run.OtherModels)
 	if other == 0 {
 		return ""
 	}
@@ -21,12 +21,14 @@ func recordedModelFinding(run *sim.RunInfo) string {
 }
 
 // OtherModels counts the sessions of models (runner.RecordedModels, the
-// most sessions first) recorded with another model than the one they are
-// priced as, and of all, and lists those models with their sessions, up to
-// five then how many more, then how many sessions record no model
+// most sessions first; beyond, runner.OtherModels, the sessions of names
+// past the ones kept, may be nil) recorded with another model than the one
+// they are priced as, and of all, and lists those models with their
+// sessions, up to five then how many more, then the sessions of names
+// beyond the ones kept, then how many sessions record no model
 // (`"gpt-4.1-mini" in 50, … (2 more models); 3 record no model`). other is
 // 0 when every session that names a model names that one.
-func OtherModels(models []sim.RecordedModel) (other, total int64, list string) {
+func OtherModels(models []sim.RecordedModel, beyond *sim.OtherModels) (other, total int64, list string) {
 	var none int64
 	var names []string
 	for _, m := range models {
@@ -39,12 +41,30 @@ func OtherModels(models []sim.RecordedModel) (other, total int64, list string) {
 			names = append(names, fmt.Sprintf("%q in %s", m.Model, fmtInt(float64(m.Sessions))))
 		}
 	}
-	list = strings.Join(names[:min(len(names), 5)], ", ")
-	if more := len(names) - 5; more > 0 {
-		list += fmt.Sprintf(", … (%d more models)", more)
+	var past int64
+	if beyond != nil {
+		total += beyond.Sessions
+		past = beyond.Sessions - beyond.Scenario
+		other += past
 	}
+	var parts []string
+	if len(names) > 0 {
+		l := strings.Join(names[:min(len(names), 5)], ", ")
+		if more := len(names) - 5; more > 0 {
+			l += fmt.Sprintf(", … (%d more models)", more)
+		}
+		parts = append(parts, l)
+	}
+	if past > 0 {
+		parts = append(parts, fmt.Sprintf("%s with models beyond the first %d names (bytewise), counted together: run.recorded_models_other",
+			fmtInt(float64(past)), beyond.Names))
+	}
+	list = strings.Join(parts, "; ")
 	if none > 0 {
-		list += fmt.Sprintf("; %s record no model", fmtInt(float64(none)))
+		if list != "" {
+			list += "; "
+		}
+		list += fmt.Sprintf("%s record no model", fmtInt(float64(none)))
 	}
 	return other, total, list
 }

@@ -47,6 +47,10 @@ type Config struct {
 	// Content counts prompt tokens (nil: the registry's counter named
 	// Params.Tokenizer).
 	Content tokens.Counter
+	// RunModel says whether a model name a session_start records is the
+	// run's model (nil: none is): Resolution.Models counts by it the
+	// sessions of names beyond MaxRecordedModels.
+	RunModel func(recorded string) bool
 }
 
 // Engine replays needs under every strategy of a scenario. It is safe for
@@ -58,6 +62,7 @@ type Engine struct {
 	model      Model
 	params     Params
 	seed       int64
+	runModel   func(string) bool
 	content    tokens.Counter // memoised: schemas, directories, names, system prompts
 	raw        tokens.Counter // per-session text, counted once per session
 	tables     *toolTables
@@ -144,7 +149,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 	for _, s := range cfg.LocalServers {
 		local[s] = true
 	}
-	e := &Engine{strategies: cfg.Strategies, plans: plans, cache: cacheModel, model: cfg.Model, params: cfg.Params, seed: cfg.Seed,
+	e := &Engine{strategies: cfg.Strategies, plans: plans, cache: cacheModel, model: cfg.Model, params: cfg.Params, seed: cfg.Seed, runModel: cfg.RunModel,
 		content: content, raw: raw, rankers: &rankerCache{}, allow: cfg.Allow, deny: cfg.Deny, validator: cfg.Validator, fidelity: -1}
 	e.tables = buildToolTables(cfg.Catalog, content, counters, cfg.Params.ToolOverheadTokens, local)
 	for i, p := range plans {

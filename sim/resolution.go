@@ -303,7 +303,7 @@ func (e *Engine) resolveEvent(rs *sessionResolver, ev *traces.Event, res *Resolu
 	tt := e.tables
 	switch ev.Type {
 	case traces.SessionStart:
-		res.Models.add(ev.Model, 1)
+		res.Models.add(ev.Model, 1, e.runModel != nil && e.runModel(ev.Model))
 		rs.tables = rs.tables[:0]
 		arbitrary := false
 		if len(ev.Servers) == 0 {

@@ -58,7 +58,7 @@ func TestResolveSession(t *testing.T) {
 	r.Tools = nil
 	want := Resolution{Calls: 10, Resolved: 4, SchemaApproximate: 1, SchemaMissing: 1, UnknownTool: 2, UnknownServer: 1,
 		VersionMissing: 1, SearchResults: 2, SearchResultsUnknown: 1, CatalogChanges: 2, CatalogChangesMissing: 1,
-		Sessions: 2, SessionsWithoutServers: 1, Models: RecordedModels{{Model: "", Sessions: 1}, {Model: "m", Sessions: 1}}}
+		Sessions: 2, SessionsWithoutServers: 1, Models: RecordedModels{Names: []ModelCount{{Model: "", Sessions: 1}, {Model: "m", Sessions: 1}}}}
 	if d := cmp.Diff(want, r); d != "" {
 		t.Errorf("resolution (-want +got):\n%s", d)
 	}

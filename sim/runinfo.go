@@ -91,6 +91,10 @@ type RunInfo struct {
 	// session_start records, and says which are the run's Model (absent
 	// in files of earlier builds).
 	RecordedModels []RecordedModel `json:"recorded_models,omitempty"`
+	// OtherModels counts the replayed sessions whose recorded model is
+	// not among the MaxRecordedModels names RecordedModels lists (absent
+	// when there are none).
+	OtherModels *OtherModels `json:"recorded_models_other,omitempty"`
 	// ModelPreset names the preset Model was built from ("" for a model
 	// written out in full); not in results.json.
 	ModelPreset string `json:"-"`
@@ -106,6 +110,17 @@ type RecordedModel struct {
 	// resolve to the same preset (presets.ResolveModel). Sessions of
 	// another model (or none) are priced and timed as the run's model.
 	Scenario bool `json:"scenario_model"`
+}
+
+// OtherModels counts the replayed sessions of the model names beyond the
+// MaxRecordedModels names a run counts one by one (the smallest, bytewise).
+type OtherModels struct {
+	Sessions int64 `json:"sessions"`
+	// Scenario of them record a name of the run's model.
+	Scenario int64 `json:"scenario_model_sessions"`
+	// Names is MaxRecordedModels: how many names RecordedModels lists at
+	// most.
+	Names int `json:"names_counted"`
 }
 
 // ShardInfo is shard Index of Count: the sessions whose id hashes to

@@ -41,11 +41,11 @@ func init() {
 func Build(s beam.Scope, spec Spec) error {
 	d, err := prepared.get(spec)
 	if err != nil {
-		return err
+		return InputError(err)
 	}
 	cfg, err := spec.Config()
 	if err != nil {
-		return err
+		return InputError(err)
 	}
 	files := make([]traceFile, len(cfg.Traces))
 	for i, src := range cfg.Traces {

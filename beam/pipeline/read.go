@@ -68,7 +68,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, f traceFile, emitBatch fun
 	emitStart func(string, sessionStarts)) error {
 	rc, err := openTrace(ctx, f.Path)
 	if err != nil {
-		return fmt.Errorf("open trace %s: %w", f.Path, err)
+		return InputError(fmt.Errorf("open trace %s: %w", f.Path, err))
 	}
 	defer rc.Close()
 	h := sha256.New()
@@ -80,7 +80,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, f traceFile, emitBatch fun
 	seen.Reread = func(int) (io.ReadCloser, error) { return openTrace(ctx, f.Path) }
 	r, err := traces.NewReader(cr, f.Path, traces.ReadOptions{SkipBad: fn.Spec.SkipBad, Seen: seen})
 	if err != nil {
-		return err
+		return InputError(err)
 	}
 	defer r.Close()
 	var batch []*traces.Session
@@ -100,7 +100,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, f traceFile, emitBatch fun
 	}
 	for s, err := range r.Sessions() {
 		if err != nil {
-			return err
+			return InputError(err)
 		}
 		n++
 		emitStart(s.ID, sessionStarts{First: sessionStart{File: f.Ordinal, Line: s.Lines[0]}})
@@ -114,7 +114,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, f traceFile, emitBatch fun
 		return err
 	}
 	if _, err := io.Copy(io.Discard, cr); err != nil { // hash every byte, as defersim run does
-		return fmt.Errorf("read %s: %w", f.Path, err)
+		return InputError(fmt.Errorf("read %s: %w", f.Path, err))
 	}
 	counts, err := json.Marshal(r.Counts())
 	if err != nil {

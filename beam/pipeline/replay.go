@@ -41,7 +41,7 @@ type replayFn struct {
 func (fn *replayFn) Setup() error {
 	d, err := prepared.get(fn.Spec)
 	fn.d = d
-	return err
+	return InputError(err)
 }
 
 // ProcessElement replays b.
@@ -50,7 +50,11 @@ func (fn *replayFn) ProcessElement(ctx context.Context, b sessionBatch) (*sim.Ru
 	if err != nil {
 		return nil, err
 	}
-	return fn.d.ReplayBatch(ctx, b.First, sessions, 0)
+	st, err := fn.d.ReplayBatch(ctx, b.First, sessions, 0)
+	if err != nil { // a session that fails to replay under --strict
+		return nil, InputError(err)
+	}
+	return st, nil
 }
 
 // mergeFn is the CombineFn over run states: states of disjoint sessions

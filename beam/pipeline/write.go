@@ -36,11 +36,11 @@ func (fn *writeFn) ProcessElement(ctx context.Context, _ []byte, states func(**s
 		for _, f := range files {
 			paths[f.Ordinal] = f.Path
 		}
-		return repeatError(r, paths, fn.Spec.SkipBad)
+		return InputError(repeatError(r, paths, fn.Spec.SkipBad))
 	}
 	d, err := prepared.get(fn.Spec)
 	if err != nil {
-		return err
+		return InputError(err)
 	}
 	var st *sim.RunState
 	for states(&st) {
@@ -59,8 +59,8 @@ func (fn *writeFn) ProcessElement(ctx context.Context, _ []byte, states func(**s
 		read = append(read, tr)
 	}
 	out, err := d.Finish(ctx, st, read, 0)
-	if err != nil {
-		return err
+	if err != nil { // no session replayed, too many unresolved calls
+		return InputError(err)
 	}
 	if out.Implausible > 0 { // as defersim run warns
 		log.Warnf(ctx, "%d trace line(s) hold an implausible count or duration, kept as recorded; figures that use them are dominated by them", out.Implausible)

@@ -51,9 +51,9 @@ type Learnt struct {
 // copy of them is written); training sessions are counted and replayed
 // eagerly (for the session shape the rules price with).
 func learn(sessions func() iter.Seq2[*traces.Session, error], cat *catalog.Catalog, model sim.Model, params sim.Params,
-	eager sim.Strategy, seed int64, testShare float64, resolve resolver) (*Learnt, error) {
+	eager sim.Strategy, seed int64, testShare float64, resolve resolver, runModel func(string) bool) (*Learnt, error) {
 	eng, err := sim.NewEngine(sim.Config{Strategies: []sim.Strategy{eager}, Model: model, Params: params,
-		Catalog: cat, Seed: seed, FidelityStrategy: "-"})
+		Catalog: cat, Seed: seed, FidelityStrategy: "-", RunModel: runModel})
 	if err != nil {
 		return nil, err
 	}

@@ -146,7 +146,8 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	}
 	defer release()
 	var tally inputnotes.Tally
-	l, err := learn(runner.TalliedSessionSource(srcs, traces.ReadOptions{}, &tally), cat, cfg.Model, cfg.Params, eager, cfg.Seed, cfg.TestShare, schemas.Resolver())
+	l, err := learn(runner.TalliedSessionSource(srcs, traces.ReadOptions{}, &tally), cat, cfg.Model, cfg.Params, eager, cfg.Seed, cfg.TestShare, schemas.Resolver(),
+		runner.RunModel(cfg.Model.Name, cfg.ModelPreset))
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +173,7 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	}
 	p.Notes = notes
 	p.RecordedModels = runner.RecordedModels(&l.Resolution, cfg.Model.Name, cfg.ModelPreset)
-	if other, total, list := report.OtherModels(p.RecordedModels); other > 0 {
+	if other, total, list := report.OtherModels(p.RecordedModels, runner.OtherModels(&l.Resolution)); other > 0 {
 		p.ModelsNote = fmt.Sprintf("%d of %d sessions were recorded with another model than the one recommend prices with (%s); "+
 			"the rules and the validation price and time them as %s (its prices, prompt cache and latency), not as recorded; "+
 			"to weigh the rules by a model's own, recommend its sessions apart (--model chooses the preset)", other, total, list, cfg.Model.Name)

@@ -319,7 +319,7 @@ func buildEngine(cfg Config, check func(*catalog.Catalog) error, moreFidelity []
 	srdInfo.ServersDescribed, srdInfo.Servers = describedServers(srds, cat)
 	eng, err := sim.NewEngine(sim.Config{Strategies: cfg.Strategies, Model: cfg.Model, Params: cfg.Params,
 		Catalog: cat, Seed: cfg.Seed, Registry: reg, LocalServers: cfg.LocalServers, Allow: cfg.Allow, Deny: cfg.Deny, Upgrades: cfg.Upgrades,
-		Validator: val, Domains: domains, MoreFidelity: moreFidelity})
+		Validator: val, Domains: domains, MoreFidelity: moreFidelity, RunModel: RunModel(cfg.Model.Name, cfg.ModelPreset)})
 	if err != nil {
 		return nil, err
 	}
@@ -350,6 +350,7 @@ func finish(ctx context.Context, f *StateFile, res *sim.RunResult, workers int) 
 	}
 	info.Resolution = SummarizeResolution(&res.State.Resolution, f.MaxUnresolved, f.AllowUnresolved)
 	info.RecordedModels = RecordedModels(&res.State.Resolution, info.Model, info.ModelPreset)
+	info.OtherModels = OtherModels(&res.State.Resolution)
 	results, err := report.Build(res.Outcomes, info, report.BuildOptions{Bootstrap: f.Bootstrap, Prices: f.Prices,
 		Workers: workers, Context: ctx})
 	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {

@@ -17,8 +17,14 @@ import (
 	"github.com/defersim/defersim/traces"
 )
 
-// StateVersion is the version of state files (checkpoints and shard.bin).
-const StateVersion = 1
+// StateVersion is the version of state files (checkpoints and shard.bin):
+// a file is read only by a build of the version that wrote it. Bump it
+// whenever the shape of what WriteState encodes changes (a field added,
+// removed, renamed or retyped anywhere reachable from StateFile):
+// TestStateShape fails until you do. Version 1 files lack counts added
+// since (run.recorded_models, run.counts.sessions_by_timing) and read as
+// zero; version 2 bounds the recorded models (sim.MaxRecordedModels).
+const StateVersion = 2
 
 // Kinds of state files.
 const (
@@ -36,6 +42,16 @@ const (
 
 // stateMagic starts every state file.
 const stateMagic = "defersim-state\n"
+
+// stateHeader is the first value of a state file's gob stream, before the
+// StateFile: its fields are StateFile's first two, so that the first value
+// of a file of any version — a version 1 file holds the StateFile alone —
+// decodes into it, and a file of another version is refused by its version
+// before its body is decoded (whose types may differ).
+type stateHeader struct {
+	Version int
+	Kind    string
+}
 
 // StateFile is what a checkpoint or a shard.bin holds: the description of
 // the run (everything results.json says but the counts and fidelity) and
@@ -212,7 +228,11 @@ func WriteState(path string, f *StateFile) error {
 		if err != nil {
 			return err
 		}
-		if err := gob.NewEncoder(zw).Encode(withSortedMaps(f)); err != nil {
+		enc := gob.NewEncoder(zw)
+		if err := enc.Encode(stateHeader{Version: f.Version, Kind: f.Kind}); err != nil {
+			return fmt.Errorf("encode state: %w", err)
+		}
+		if err := enc.Encode(withSortedMaps(f)); err != nil {
 			return fmt.Errorf("encode state: %w", err)
 		}
 		if err := zw.Close(); err != nil {
@@ -247,13 +267,21 @@ func DecodeState(r io.Reader) (*StateFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("corrupt state file: %w", err)
 	}
+	dec := gob.NewDecoder(zr)
+	var h stateHeader
+	if err := dec.Decode(&h); err != nil {
+		return nil, fmt.Errorf("corrupt state file: %w", err)
+	}
+	if h.Version != StateVersion {
+		return nil, otherVersion(h)
+	}
 	var f StateFile
-	if err := gob.NewDecoder(zr).Decode(&f); err != nil {
+	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("corrupt state file: %w", err)
 	}
 	restoreMaps(&f)
-	if f.Version != StateVersion {
-		return nil, fmt.Errorf("state file version %d, this defersim reads version %d", f.Version, StateVersion)
+	if f.Version != StateVersion || f.Kind != h.Kind {
+		return nil, errors.New("corrupt state file: its header and body differ")
 	}
 	if f.State == nil || (f.Kind != KindCheckpoint && f.Kind != KindShard) {
 		return nil, errors.New("corrupt state file: no state")
@@ -262,4 +290,20 @@ func DecodeState(r io.Reader) (*StateFile, error) {
 		return nil, fmt.Errorf("corrupt state file: %w", err)
 	}
 	return &f, nil
+}
+
+// otherVersion explains that a state file of version h.Version cannot be
+// read, and what to do instead.
+func otherVersion(h stateHeader) error {
+	what := fmt.Sprintf("written by another defersim build (state file version %d; this build reads version %d only", h.Version, StateVersion)
+	if h.Version < StateVersion {
+		what += fmt.Sprintf(": a version %d file lacks counts this build reports", h.Version)
+	}
+	switch h.Kind {
+	case KindShard:
+		return fmt.Errorf("%s); re-run that shard (defersim run --shard I/N) with this build, or merge with the build that wrote it", what)
+	case KindCheckpoint:
+		return fmt.Errorf("%s); run again without --resume, or resume with the build that wrote it", what)
+	}
+	return fmt.Errorf("%s)", what)
 }

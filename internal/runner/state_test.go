@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,7 +67,7 @@ func TestDecodeStateErrors(t *testing.T) {
 		{"empty", "not a defersim state file (checkpoint or shard.bin)", nil},
 		{"results file", "not a defersim state file (checkpoint or shard.bin)", []byte(`{"schema_version":1}`)},
 		{"truncated", "corrupt state file", good[:len(good)/2]},
-		{"other version", "state file version 2, this defersim reads version 1", encodeState(t, other)},
+		{"other version", fmt.Sprintf("written by another defersim build (state file version %d; this build reads version %d only)", StateVersion+1, StateVersion), encodeState(t, other)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := DecodeState(bytes.NewReader(tc.data))

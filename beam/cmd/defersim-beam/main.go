@@ -66,13 +66,24 @@ func main() {
 	beam.Init()
 	if err := run(context.Background()); err != nil {
 		fmt.Fprintln(os.Stderr, "defersim-beam:", err)
-		os.Exit(1)
+		os.Exit(exitStatus(err))
 	}
+}
+
+// exitStatus is defersim run's for the same failure (docs/cli.md): 2 for
+// usage errors and inputs that cannot be read or do not fit, here and in
+// the job's workers; 1 for any other failure (the runner, a worker,
+// writing the outputs).
+func exitStatus(err error) int {
+	if pipeline.IsInputError(err) {
+		return 2
+	}
+	return 1
 }
 
 func run(ctx context.Context) error {
 	if *out == "" {
-		return fmt.Errorf("--out is required")
+		return pipeline.InputError(fmt.Errorf("--out is required"))
 	}
 	spec := pipeline.Spec{Scenario: *scenario, Traces: traces, Catalogs: catalogs, Strategies: strategies,
 		Baseline: *baseline, SkipBad: *skipBad, Strict: *strict, Bootstrap: *bootstrap, ExactSessions: *exact,
@@ -85,7 +96,7 @@ func run(ctx context.Context) error {
 	if *scenario != "" {
 		data, err := pipeline.ReadFile(ctx, *scenario, maxScenarioRead)
 		if err != nil {
-			return fmt.Errorf("scenario: %w", err)
+			return pipeline.InputError(fmt.Errorf("scenario: %w", err))
 		}
 		spec.ScenarioYAML = data
 	}
