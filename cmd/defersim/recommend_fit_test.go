@@ -167,6 +167,11 @@ func TestRecommendCountsUnresolvedFitSessions(t *testing.T) {
 			if !strings.Contains(got, tc.want) || !strings.Contains(got, tool) {
 				t.Errorf("%s lacks %q and %q:\n%s", tc.where, tc.want, tool, got)
 			}
+			// recommend has no --max-unresolved and reads no scenario
+			// limit: its refusal must not suggest raising one.
+			if tc.where == "stderr" && strings.Contains(got, "max-unresolved") {
+				t.Errorf("the refusal suggests a flag recommend does not have:\n%s", got)
+			}
 		})
 	}
 }

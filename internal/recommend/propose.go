@@ -159,7 +159,7 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	// rules learn nothing of it, and the validation leaves it out.
 	res := runner.SummarizeResolution(&l.Resolution, runner.DefaultMaxUnresolved, cfg.AllowUnresolved)
 	if res.Calls > 0 && res.UnresolvedShare > res.MaxUnresolvedShare && !cfg.AllowUnresolved {
-		return nil, fmt.Errorf("the sessions (%d learnt from, %d held out): %w", l.Usage.Sessions, l.HeldOut, &runner.UnresolvedError{Resolution: res})
+		return nil, fmt.Errorf("the sessions (%d learnt from, %d held out): %w", l.Usage.Sessions, l.HeldOut, &runner.UnresolvedError{Resolution: res, FixedLimit: true})
 	}
 	// A server whose versions have no release order has no latest: price
 	// the version the training sessions use.

@@ -30,10 +30,13 @@ func SummarizeResolution(r *sim.Resolution, maxShare float64, allow bool) *sim.R
 
 // UnresolvedError stops a run whose share of unresolved calls is above its
 // threshold: nothing is written. Output is the run's output (for the
-// resolution table; nil where no run made it, as in recommend).
+// resolution table; nil where no run made it, as in recommend). FixedLimit
+// says the command has no way to raise the threshold (recommend holds its
+// sessions to DefaultMaxUnresolved), so the message does not suggest one.
 type UnresolvedError struct {
 	Output     *Output
 	Resolution *sim.ResolutionInfo
+	FixedLimit bool
 }
 
 func (e *UnresolvedError) Error() string {
@@ -54,7 +57,11 @@ func (e *UnresolvedError) Error() string {
 			fmt.Fprintf(&b, "%s (%s, %d)", sim.ToolLabel(t.Server, t.Tool), sim.ClassLabel(t.Class), t.Calls)
 		}
 	}
-	b.WriteString(". Check the catalogs (--catalogs, or the catalog the traces name), raise --max-unresolved, or pass --allow-unresolved to replay anyway; nothing was written")
+	b.WriteString(". Check the catalogs (--catalogs, or the catalog the traces name), ")
+	if !e.FixedLimit {
+		b.WriteString("raise the limit (run's --max-unresolved, or the scenario's max_unresolved), ")
+	}
+	b.WriteString("or pass --allow-unresolved to replay anyway; nothing was written")
 	return b.String()
 }
 
