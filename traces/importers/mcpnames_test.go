@@ -111,3 +111,48 @@ func TestMCPNamedDefinitionsJoinTheirServer(t *testing.T) {
 		})
 	}
 }
+
+// TestToolReferencesAsCatalogNames pins that a search's tool_reference to
+// mcp__<server>__<tool> (Claude Code's ToolSearch) is recorded in returned
+// as <tool>, the name the catalog lists: it used to keep the prefix, which
+// trace v1 does not allow, so `trace validate` reported a freshly imported
+// trace invalid (exit 1) and `run` counted the search's tools as unknown.
+func TestToolReferencesAsCatalogNames(t *testing.T) {
+	dir := t.TempDir()
+	line := func(s string) string { return s + "\n" }
+	session := line(`{"type":"user","sessionId":"s1","uuid":"u1","timestamp":"2025-09-10T09:00:00Z","message":{"role":"user","content":"find crash issues"}}`) +
+		line(`{"type":"assistant","sessionId":"s1","uuid":"m1","timestamp":"2025-09-10T09:00:01Z","requestId":"r1","message":{"id":"msg_1","role":"assistant","model":"m",`+
+			`"content":[{"type":"tool_use","id":"t1","name":"ToolSearch","input":{"query":"issues"}}],"usage":{"input_tokens":3,"output_tokens":9}}}`) +
+		line(`{"type":"user","sessionId":"s1","uuid":"u2","timestamp":"2025-09-10T09:00:02Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1",`+
+			`"content":[{"type":"tool_reference","tool_name":"mcp__github__search_issues"},{"type":"tool_reference","tool_name":"Read"}]}]}}`)
+	in := filepath.Join(dir, "session.jsonl")
+	cats := filepath.Join(dir, "cats")
+	if err := os.MkdirAll(cats, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{
+		in:                                   session,
+		filepath.Join(cats, "github@1.json"): `{"tools":[{"name":"search_issues","inputSchema":{"type":"object"}}]}`,
+	} {
+		if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(dir, "out.jsonl")
+	if _, err := importers.Run(importers.Request{Format: "claude-code", Inputs: []string{in}, Out: out, ToolFiles: []string{cats}}); err != nil {
+		t.Fatal(err)
+	}
+	sessions, _, err := traces.ReadAll(out)
+	if err != nil || len(sessions) != 1 {
+		t.Fatalf("read trace: %d sessions, %v", len(sessions), err)
+	}
+	var returned []string
+	for _, ev := range sessions[0].Events {
+		if ev.Type == traces.ToolSearch {
+			returned = append(returned, ev.Returned...)
+		}
+	}
+	if want := []string{"search_issues", "Read"}; !slices.Equal(returned, want) {
+		t.Errorf("returned = %v, want %v", returned, want)
+	}
+}
