@@ -63,7 +63,7 @@ func newCatalog() *catalog {
 func resolve(sets []*toolschema.Set, defServer string) map[string]*serverTools {
 	out := map[string]*serverTools{}
 	explicit := map[string]map[string]bool{}
-	for _, set := range sets {
+	for _, set := range splitMCPSets(sets) {
 		name := SanitizeServer(set.Server)
 		if set.Server == "" {
 			name = SanitizeServer(defServer)
@@ -95,6 +95,54 @@ func resolve(sets []*toolschema.Set, defServer string) map[string]*serverTools {
 			}
 		} else {
 			st.version = toolschema.Hash(st.tools)
+		}
+	}
+	return out
+}
+
+// splitMCPSets returns sets with the tools a server-less set names
+// mcp__<server>__<tool> (as Claude Code and the Agent SDK name MCP tools in
+// the tools they send) moved to a set of that server, named <tool>: calls of
+// such a name are attributed to <server> (ingest.SplitMCPName), so their
+// definitions must be that server's, not the format's default server's.
+// Each split set follows the set it came from, keeping the sources' order.
+func splitMCPSets(sets []*toolschema.Set) []*toolschema.Set {
+	var out []*toolschema.Set
+	for _, set := range sets {
+		if set.Server != "" {
+			out = append(out, set)
+			continue
+		}
+		rest := *set
+		rest.Tools = nil
+		var order []string
+		byServer := map[string]*toolschema.Set{}
+		for _, t := range set.Tools {
+			tool, srv := ingest.SplitMCPName(t.Name)
+			if srv == "" {
+				rest.Tools = append(rest.Tools, t)
+				continue
+			}
+			ss := byServer[srv]
+			if ss == nil {
+				cp := *set
+				cp.Server, cp.Version, cp.Tools = srv, "", nil
+				ss = &cp
+				byServer[srv] = ss
+				order = append(order, srv)
+			}
+			t.Name = tool
+			ss.Tools = append(ss.Tools, t)
+		}
+		if len(order) == 0 {
+			out = append(out, set)
+			continue
+		}
+		if len(rest.Tools) > 0 {
+			out = append(out, &rest)
+		}
+		for _, srv := range order {
+			out = append(out, byServer[srv])
 		}
 	}
 	return out

@@ -219,6 +219,9 @@ func (p *pipeline) used(set *toolschema.Set, ev *traces.Event) {
 		p.setUse[set] = map[string]bool{}
 		p.setOrder = append(p.setOrder, set)
 	}
+	if ev != nil && set.Server == "" && set.Find("mcp__"+ev.Server+"__"+ev.Tool) != nil {
+		p.setUse[set]["mcp__"+ev.Server+"__"+ev.Tool] = true
+	}
 	if ev != nil && set.Find(ev.Tool) != nil && (set.Server == "" || SanitizeServer(set.Server) == ev.Server) {
 		p.setUse[set][ev.Tool] = true
 	}

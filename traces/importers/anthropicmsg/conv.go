@@ -236,6 +236,11 @@ func (c *Conv) result(b *ingest.Object, typ string, t time.Time) error {
 	}
 	ev := c.B.At(i)
 	if ev.Type == traces.ToolSearch {
+		// trace v1 lists returned tools as the catalog names them: a
+		// tool_reference to mcp__<server>__<tool> (Claude Code) is <tool>.
+		for k, n := range names {
+			names[k], _ = ingest.SplitMCPName(n)
+		}
 		ev.Returned = names
 		c.B.Result(i, text, failed)
 		return nil

@@ -51,7 +51,7 @@ func TestImportGolden(t *testing.T) {
 		strings.Join(d[1].Removed, ",") != "mcp__ci__get_logs" {
 		t.Errorf("deferral changes = %+v", d)
 	}
-	if q := byType[traces.ToolSearch]; len(q) != 1 || q[0].Query != "ci logs" || strings.Join(q[0].Returned, ",") != "mcp__ci__get_logs" {
+	if q := byType[traces.ToolSearch]; len(q) != 1 || q[0].Query != "ci logs" || strings.Join(q[0].Returned, ",") != "get_logs" {
 		t.Errorf("tool searches = %+v", q)
 	}
 	calls := byType[traces.ToolCall]
