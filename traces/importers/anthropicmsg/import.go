@@ -76,7 +76,7 @@ func conversation(id, pos string, raw json.RawMessage, opts *ingest.Options, rep
 			return nil, err
 		}
 		if !conv.Has("messages") {
-			return nil, conv.Errorf("conversation without \"messages\"")
+			return nil, ingest.WithoutMessages(conv)
 		}
 		if msgs, err = conv.TakeArray("messages"); err != nil {
 			return nil, err

@@ -74,7 +74,7 @@ func conversation(stem, pos string, n int, raw json.RawMessage, opts *ingest.Opt
 			return nil, err
 		}
 		if !conv.Has("messages") {
-			return nil, conv.Errorf("conversation without \"messages\"")
+			return nil, ingest.WithoutMessages(conv)
 		}
 		if msgs, err = conv.TakeArray("messages"); err != nil {
 			return nil, err
