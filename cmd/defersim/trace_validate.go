@@ -10,8 +10,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces"
 )
 
@@ -25,8 +27,10 @@ func newTraceValidateCmd() *cobra.Command {
 		Short: "Check trace files against trace format v1",
 		Long: `validate checks trace files (JSONL, plain or gzip) against trace format v1
 (docs/trace-format.md) and prints every problem as "file:line: reason", then a
-summary line. A tool_call of a tool that no catalog serves, and a tool_search
-returning such a tool, are problems too: the catalogs are those given with
+summary line. A tool_call that run would not resolve (a tool the server's
+version in force at the call does not serve, or a version no catalog holds),
+and a tool_search returning a tool no catalog serves, are problems too: the
+catalogs are those given with
 --catalogs, else each file's own catalog (named in its session_start meta
 "catalog", or the TRACE.catalog directory beside it), unless --no-catalogs.
 
@@ -44,11 +48,9 @@ Exit status: 0 when every file is valid, 1 when some file has problems,
 			return exitError{code: 2, msg: "--catalogs and --no-catalogs exclude each other"}
 		}
 		if len(catalogDirs) > 0 {
-			idx, err := loadToolIndex(catalogDirs)
-			if err != nil {
+			if err := loadResolver(catalogDirs, &opts); err != nil {
 				return exitError{code: 2, msg: err.Error()}
 			}
-			opts.Tools = idx
 		}
 		rep := validateFiles(&cliout.Inputs{Stdin: cmd.InOrStdin()}, args, opts, len(catalogDirs) == 0 && !noCatalogs)
 		out, err := cliout.Open(*output, cmd.OutOrStdout(), append(slices.Clone(args), catalogDirs...)...)
@@ -78,14 +80,26 @@ Exit status: 0 when every file is valid, 1 when some file has problems,
 }
 
 // loadToolIndex loads the catalogs as run loads them (directories,
-// manifests or files, merged: runner.LoadCatalogs), so that validate checks
-// the tool names a run would resolve.
-func loadToolIndex(paths []string) (traces.ToolIndex, error) {
+// manifests or files, merged: runner.LoadCatalogs), so that trace commands
+// check the tool names a run would resolve.
+func loadToolIndex(paths []string) (*catalog.Catalog, error) {
 	cat, err := runner.LoadCatalogs(runner.PathSources(paths...))
 	if err != nil {
 		return nil, fmt.Errorf("load catalogs: %w", err)
 	}
 	return cat, nil
+}
+
+// loadResolver loads the catalogs as loadToolIndex into opts, so that
+// validate resolves each call as a run resolves it (sim.CallResolver:
+// against the server version in force at the call).
+func loadResolver(paths []string, opts *traces.ValidateOptions) error {
+	cat, err := loadToolIndex(paths)
+	if err != nil {
+		return err
+	}
+	opts.Tools, opts.Resolver = cat, sim.NewCallResolver(cat)
+	return nil
 }
 
 // validateReport is the outcome of validating several files.
@@ -158,11 +172,9 @@ func ownCatalog(path string, opts traces.ValidateOptions, own bool) (traces.Vali
 	if err != nil || !ok {
 		return opts, "", err
 	}
-	idx, err := loadToolIndex([]string{dir})
-	if err != nil {
+	if err := loadResolver([]string{dir}, &opts); err != nil {
 		return opts, "", err
 	}
-	opts.Tools = idx
 	return opts, dir, nil
 }
 
