@@ -14,6 +14,7 @@ import (
 	"github.com/defersim/defersim/sim/presets"
 	"github.com/defersim/defersim/tokens"
 	"github.com/defersim/defersim/traces"
+	"github.com/defersim/defersim/validation"
 )
 
 // Config is one recommendation.
@@ -152,7 +153,7 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	if n := modelsNote(l.Models, cfg.Model.Name); n != "" {
 		p.Notes = append(p.Notes, n)
 	}
-	p.Inputs = tally.Notes(catalog.Notes(cat.All())).OrNil()
+	p.Inputs = tally.Notes(catalog.Notes(cat.All(), validation.SchemaCheck)).OrNil()
 	if cfg.Progress != nil {
 		cfg.Progress(1)
 	}
