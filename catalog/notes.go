@@ -14,10 +14,20 @@ const (
 	// NoteNoTools: a server version whose file lists no tools ([],
 	// {"tools":[]}): it loads and serves nothing.
 	NoteNoTools = "server_without_tools"
+	// NoteSchemaInvalid: a tool whose inputSchema cannot check calls: it
+	// does not compile, most often because it fails its draft's
+	// meta-schema (a nested "type": "dict"). Notes finds them with the
+	// SchemaCheck it is given.
+	NoteSchemaInvalid = "input_schema_invalid"
 )
 
 // noteKinds are the note kinds in the order Notes lists them.
-var noteKinds = []string{NoteSchemaMissing, NoteSchemaNull, NoteNoTools}
+var noteKinds = []string{NoteSchemaMissing, NoteSchemaNull, NoteSchemaInvalid, NoteNoTools}
+
+// SchemaCheck says whether an input schema can check calls, and if not,
+// why (where in the schema, and what is wrong there):
+// validation.SchemaCheck.
+type SchemaCheck func(schema []byte) (issue string, ok bool)
 
 // MaxNoteItems bounds the items one Note names.
 const MaxNoteItems = 20
@@ -41,15 +51,18 @@ func (n Note) Text() string {
 		return fmt.Sprintf(`%d tool(s) have a null inputSchema, read as {"type":"object"}`, n.Count)
 	case NoteNoTools:
 		return fmt.Sprintf("%d server version(s) serve no tools (the file lists none)", n.Count)
+	case NoteSchemaInvalid:
+		return fmt.Sprintf("%d tool(s) have an inputSchema that fails its meta-schema (or does not compile), so it cannot check calls", n.Count)
 	}
 	return fmt.Sprintf("%d %s", n.Count, n.Kind)
 }
 
 // Notes groups what loading servers read differently from what they serve
-// (a missing or null input schema), and the servers that serve no tools,
-// by kind (in a fixed order; kinds with none left out). Nil when there is
-// nothing to note.
-func Notes(servers []*Server) []Note {
+// (a missing or null input schema), the tools whose schema check (when
+// not nil) finds broken, and the servers that serve no tools, by kind (in
+// a fixed order; kinds with none left out). Nil when there is nothing to
+// note.
+func Notes(servers []*Server, check SchemaCheck) []Note {
 	byKind := map[string]*Note{}
 	add := func(kind, item string) {
 		n := byKind[kind]
@@ -72,10 +85,43 @@ func Notes(servers []*Server) []Note {
 			}
 		}
 	}
+	for _, item := range InvalidSchemas(servers, check) {
+		add(NoteSchemaInvalid, item)
+	}
 	var out []Note
 	for _, k := range noteKinds {
 		if n := byKind[k]; n != nil {
 			out = append(out, *n)
+		}
+	}
+	return out
+}
+
+// InvalidSchemas names every tool whose input schema check finds broken,
+// in load order, with where and why: `server@version: tools[3] "name" at
+// /properties/a/type: reason`. Each distinct schema is checked once (the
+// versions of a server share most); nil without a check.
+func InvalidSchemas(servers []*Server, check SchemaCheck) []string {
+	if check == nil {
+		return nil
+	}
+	var out []string
+	checked := map[string]string{} // schema → its issue, "" when none
+	for _, s := range servers {
+		for i, t := range s.Tools {
+			if len(t.InputSchema) == 0 {
+				continue
+			}
+			issue, seen := checked[string(t.InputSchema)]
+			if !seen {
+				if why, ok := check(t.InputSchema); !ok {
+					issue = why
+				}
+				checked[string(t.InputSchema)] = issue
+			}
+			if issue != "" {
+				out = append(out, fmt.Sprintf("%s: tools[%d] %q at %s", s.Label(), i, t.Name, issue))
+			}
 		}
 	}
 	return out

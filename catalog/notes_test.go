@@ -72,7 +72,7 @@ func TestCatalogFilesNotSilent(t *testing.T) {
 			if len(tc.empty) > 0 {
 				notes = []Note{{Kind: NoteNoTools, Count: len(tc.empty), Items: []string{"a@1"}}}
 			}
-			if d := cmp.Diff(notes, Notes(c.All())); d != "" {
+			if d := cmp.Diff(notes, Notes(c.All(), nil)); d != "" {
 				t.Errorf("Notes (-want +got):\n%s", d)
 			}
 		})
@@ -80,7 +80,8 @@ func TestCatalogFilesNotSilent(t *testing.T) {
 }
 
 // TestNotesCountAndCap pins what a run reports of its catalogs' load-time
-// substitutions: per kind (missing, null input schema; servers without
+// substitutions: per kind (missing, null input schema; schemas the check
+// finds broken, each distinct schema checked once; servers without
 // tools), the count of all of them and at most MaxNoteItems named, in
 // load order; nil for clean catalogs (so a clean run's results.json has no
 // such key).
@@ -89,9 +90,19 @@ func TestNotesCountAndCap(t *testing.T) {
 	for i := range many {
 		many[i] = fmt.Sprintf(`{"name":"t%02d","inputSchema":null}`, i)
 	}
+	// dictCheck stands in for validation.SchemaCheck: a schema holding a
+	// "dict" type fails.
+	dictCheck := func(schema []byte) (string, bool) {
+		if strings.Contains(string(schema), `"type":"dict"`) {
+			return `/properties/o/type: not a type`, false
+		}
+		return "", true
+	}
+	dict := `{"name":"opts","inputSchema":{"type":"object","properties":{"o":{"type":"dict"}}}}`
 	tests := []struct {
 		name    string
 		catalog map[string]string // label → content
+		check   SchemaCheck
 		want    []Note
 	}{
 		{name: "clean", catalog: map[string]string{"a@1": `[` + toolGreet + `]`}},
@@ -111,6 +122,10 @@ func TestNotesCountAndCap(t *testing.T) {
 				}
 				return it
 			}()}}},
+		{name: "schemas failing the check, in two versions", catalog: map[string]string{"a@1": `[` + toolGreet + `,` + dict + `]`, "e@2": `[` + dict + `]`},
+			check: dictCheck, want: []Note{{Kind: NoteSchemaInvalid, Count: 2,
+				Items: []string{`a@1: tools[1] "opts" at /properties/o/type: not a type`, `e@2: tools[0] "opts" at /properties/o/type: not a type`}}}},
+		{name: "no check", catalog: map[string]string{"a@1": `[` + dict + `]`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -127,7 +142,7 @@ func TestNotesCountAndCap(t *testing.T) {
 				}
 				servers = append(servers, s)
 			}
-			if d := cmp.Diff(tc.want, Notes(servers)); d != "" {
+			if d := cmp.Diff(tc.want, Notes(servers, tc.check)); d != "" {
 				t.Errorf("Notes (-want +got):\n%s", d)
 			}
 		})

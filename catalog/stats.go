@@ -35,6 +35,9 @@ type Stats struct {
 	// EmptyServers lists the server versions whose file lists no tools
 	// (EmptyServers).
 	EmptyServers []string `json:"empty_servers,omitempty"`
+	// InvalidSchemas lists the tools whose input schema cannot check calls
+	// (InvalidSchemas; filled by the caller, which has the check).
+	InvalidSchemas []string `json:"invalid_schemas,omitempty"`
 }
 
 // Summary holds the figures of one server version or of the total.

@@ -91,6 +91,8 @@ func catalogNoteFinding(n catalog.Note) string {
 		what = "The replay shows, counts and validates their calls against that stand-in; the servers' real argument schemas are not in these numbers."
 	case catalog.NoteNoTools:
 		what = "A session naming one is offered none of its tools, and a call to one does not resolve."
+	case catalog.NoteSchemaInvalid:
+		what = "Their tokens are counted as served, but a stale-warm call checked against one is neither valid nor malformed (the schema cannot check it): it counts in stale_warm_calls only, so malformed_calls may miss calls the real server would reject."
 	}
 	return fmt.Sprintf("Catalogs: %s: %s. %s", n.Text(), noteItems(n, 5), what)
 }

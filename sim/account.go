@@ -220,9 +220,14 @@ func firstReply(v *[NumMetrics]float64, now, t0 float64, layerMs *[numLayers]flo
 
 // classify files the validation outcome of a call made against a stale
 // schema: valid, malformed of its class, or accepted with an argument the
-// served schema ignores (not malformed: the call runs).
+// served schema ignores (not malformed: the call runs). A call the served
+// schema cannot check (validation.ClassSchemaInvalid: it fails its
+// meta-schema) is neither valid nor malformed: the catalog is broken, not
+// the call. It stays in stale_warm_calls only, and the run's catalog
+// notes name the schema (catalog.NoteSchemaInvalid).
 func classify(v *[NumMetrics]float64, class string) {
 	switch class {
+	case validation.ClassSchemaInvalid:
 	case "":
 		v[MStaleValidCalls]++
 	case validation.ClassMissingRequired:

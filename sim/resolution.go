@@ -298,8 +298,10 @@ func (rs *sessionResolver) setMissing(server string, on bool) {
 	}
 }
 
-// resolveEvent files into res how the session's next event resolves.
-func (e *Engine) resolveEvent(rs *sessionResolver, ev *traces.Event, res *Resolution) {
+// resolveEvent files into res how the session's next event resolves. For
+// a tool call the replay replays it returns the call's class (Class*), ""
+// for other events.
+func (e *Engine) resolveEvent(rs *sessionResolver, ev *traces.Event, res *Resolution) string {
 	tt := e.tables
 	switch ev.Type {
 	case traces.SessionStart:
@@ -330,7 +332,7 @@ func (e *Engine) resolveEvent(rs *sessionResolver, ev *traces.Event, res *Resolu
 		st := tt.lookup(ev.Server, ev.Version) // the latest when the version is missing, as the replay does
 		if st == nil {
 			res.CatalogChangesMissing++ // a server no catalog holds: the replay ignores the change
-			return
+			return ""
 		}
 		if st.version != ev.Version {
 			res.CatalogChangesMissing++
@@ -358,7 +360,7 @@ func (e *Engine) resolveEvent(rs *sessionResolver, ev *traces.Event, res *Resolu
 		}
 	case traces.ToolCall:
 		if isSearchTool(ev.Tool) || ev.Status == traces.StatusRejected {
-			return // not replayed: the recording runtime's own deferral
+			return "" // not replayed: the recording runtime's own deferral
 		}
 		var ti *Tool
 		if rs.set != nil {
@@ -370,8 +372,11 @@ func (e *Engine) resolveEvent(rs *sessionResolver, ev *traces.Event, res *Resolu
 				}
 			}
 		}
-		res.count(ev.Server, ev.Tool, e.callClass(ev.Server, ti, rs.missing))
+		class := e.callClass(ev.Server, ti, rs.missing)
+		res.count(ev.Server, ev.Tool, class)
+		return class
 	}
+	return ""
 }
 
 // callClass classifies a call on server that resolved to ti (nil: to

@@ -38,6 +38,9 @@ const (
 	KindDuplicateRequest Kind = "duplicate_request"
 	KindUnknownTool      Kind = "unknown_tool"
 	KindCatalogMismatch  Kind = "catalog_mismatch"
+	// KindVersionMissing: a tool_call on a server at a version no catalog
+	// holds (ValidateOptions.Resolver).
+	KindVersionMissing Kind = "version_missing"
 )
 
 // LineError is an error at one line of a trace file. Its Error() is

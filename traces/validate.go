@@ -16,12 +16,34 @@ type ToolIndex interface {
 	HasTool(server, tool string) bool
 }
 
+// CallResolver resolves the tool calls of sessions as a run resolves them
+// (sim.CallResolver): each against the server versions its session holds
+// at that call.
+type CallResolver interface {
+	// Session starts resolving a session at its session_start.
+	Session() SessionResolver
+}
+
+// SessionResolver resolves one session's events, given in order.
+type SessionResolver interface {
+	// Event takes the session's next event, read at line. For a tool_call
+	// a run replays, replayed is true, and kind and reason (without the
+	// session) say why a run would not resolve it; kind is "" when it
+	// resolves.
+	Event(ev *Event, line int) (kind Kind, reason string, replayed bool)
+}
+
 // ValidateOptions tune Validate. The zero value checks everything but tool
 // names.
 type ValidateOptions struct {
 	// Tools, when set, makes a tool_call for a tool it does not know, and a
 	// tool_search returning a tool no server of it serves, a problem.
 	Tools ToolIndex
+	// Resolver, when set, checks each tool_call a run replays as the run
+	// resolves it, against the server version in force at that call,
+	// instead of against Tools (any version). Tools still checks the
+	// calls a run does not replay and the tools searches return.
+	Resolver CallResolver
 	// MaxLineBytes bounds one line (<= 0: DefaultMaxLineBytes).
 	MaxLineBytes int
 	// Seen, when set, is shared by the validations of a run's files: a
@@ -106,6 +128,9 @@ type vsession struct {
 	ended    bool
 	endLine  int
 	requests map[string]int // model_request id -> line; dropped at session_end
+	// calls resolves the session's calls (ValidateOptions.Resolver; nil
+	// without one, or when the session did not begin with session_start).
+	calls SessionResolver
 }
 
 func (v *validator) add(line int, kind Kind, reason string) {
@@ -186,6 +211,7 @@ func (v *validator) session(n int, ev *Event) {
 		v.sessions[id] = s
 		v.order = append(v.order, id)
 		v.counts.Sessions++
+		s.startResolving(ev, v.opts.Resolver)
 		if ev.Type != SessionStart {
 			v.add(n, KindOrder, fmt.Sprintf("session %q: first event is %s, not session_start", id, ev.Type))
 		} else if v.seenFile >= 0 {
@@ -201,6 +227,7 @@ func (v *validator) session(n int, ev *Event) {
 			"session %q starts again after its session_end at line %d (duplicate session id)", id, s.endLine))
 		*s = vsession{first: n}
 		v.counts.Sessions++
+		s.startResolving(ev, v.opts.Resolver)
 	case s.ended:
 		v.add(n, KindAfterEnd, fmt.Sprintf("session %q: %s event after its session_end at line %d", id, ev.Type, s.endLine))
 		return
@@ -232,7 +259,18 @@ func (v *validator) session(n int, ev *Event) {
 				id, ev.Type, ev.Request))
 		}
 	}
-	if ev.Type == ToolCall && v.opts.Tools != nil && ev.Tool != "" && ev.Server != "" &&
+	var replayed bool
+	if s.calls != nil {
+		var kind Kind
+		var reason string
+		if kind, reason, replayed = s.calls.Event(ev, n); kind != "" {
+			v.add(n, kind, fmt.Sprintf("session %q: %s", id, reason))
+		}
+		if ev.Type == SessionEnd {
+			s.calls = nil // validate remembers ended sessions: keep them small
+		}
+	}
+	if ev.Type == ToolCall && !replayed && v.opts.Tools != nil && ev.Tool != "" && ev.Server != "" &&
 		!v.opts.Tools.HasTool(ev.Server, ev.Tool) {
 		v.add(n, KindUnknownTool, fmt.Sprintf("session %q: tool_call of tool %q of server %q, which no catalog knows",
 			id, ev.Tool, ev.Server))
@@ -246,6 +284,14 @@ func (v *validator) session(n int, ev *Event) {
 	}
 	if ev.Type == SessionStart {
 		v.sameCatalog(n, ev)
+	}
+}
+
+// startResolving starts resolving the session's calls at its first event
+// ev, when there is a resolver and ev is a session_start.
+func (s *vsession) startResolving(ev *Event, r CallResolver) {
+	if r != nil && ev.Type == SessionStart {
+		s.calls = r.Session()
 	}
 }
 

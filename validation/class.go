@@ -13,4 +13,10 @@ const (
 	// (a renamed or removed property of an object it leaves open), which
 	// the server ignores — a silent failure rather than a rejected call.
 	ClassIgnoredArgument = "ignored_argument"
+	// ClassSchemaInvalid is not a failure of the call either: the served
+	// schema cannot check it (it is not JSON, breaks a limit, or does not
+	// compile: most often it fails its meta-schema, CheckSchema). The
+	// catalog is what is broken, so the engine does not count the call as
+	// malformed.
+	ClassSchemaInvalid = "schema_invalid"
 )

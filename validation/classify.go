@@ -78,11 +78,7 @@ func decide(e *jsonschema.ValidationError, depth int) (Failure, int) {
 		return Failure{}, 0
 	}
 	if len(e.Causes) == 0 {
-		kw := keyword(e.SchemaURL)
-		if p := e.ErrorKind.KeywordPath(); len(p) > 0 {
-			kw += "/" + strings.Join(p, "/")
-		}
-		return Failure{Class: leafClass(e), Instance: pointer(e.InstanceLocation), Keyword: kw}, 1
+		return Failure{Class: leafClass(e), Instance: pointer(e.InstanceLocation), Keyword: leafKeyword(e)}, 1
 	}
 	_, alternatives := e.ErrorKind.(*kind.AnyOf)
 	if _, ok := e.ErrorKind.(*kind.OneOf); ok {
@@ -121,6 +117,15 @@ func decide(e *jsonschema.ValidationError, depth int) (Failure, int) {
 		return best, bestN
 	}
 	return best, total
+}
+
+// leafKeyword is the location of a leaf's failing keyword in its schema.
+func leafKeyword(e *jsonschema.ValidationError) string {
+	kw := keyword(e.SchemaURL)
+	if p := e.ErrorKind.KeywordPath(); len(p) > 0 {
+		kw += "/" + strings.Join(p, "/")
+	}
+	return kw
 }
 
 func leafClass(e *jsonschema.ValidationError) string {

@@ -6,7 +6,7 @@ import (
 )
 
 var validClasses = map[string]bool{"": true, ClassMissingRequired: true, ClassUnknownProperty: true,
-	ClassType: true, ClassEnum: true, ClassOther: true, ClassIgnoredArgument: true}
+	ClassType: true, ClassEnum: true, ClassOther: true, ClassIgnoredArgument: true, ClassSchemaInvalid: true}
 
 // FuzzCheck feeds arbitrary schemas and arguments, with the schema as both
 // the seen and the served schema and as the served one with no seen schema:

@@ -44,9 +44,10 @@ func NewWithOptions(opt Options) *Validator {
 
 // Check implements the ArgValidator interface of package sim: "" when args, shaped for seen, satisfy
 // served, else the failure class — ClassIgnoredArgument when they satisfy
-// it but carry a member it does not define. Anything that prevents the
-// check (a schema or argument document that is not JSON, breaks a limit or
-// does not compile) is ClassOther.
+// it but carry a member it does not define. A served schema that cannot
+// check calls (not JSON, over a limit, or does not compile: CheckSchema) is
+// ClassSchemaInvalid; anything else that prevents the check (arguments
+// that are not JSON or break a limit) is ClassOther.
 func (v *Validator) Check(seen, served, args json.RawMessage) string {
 	f, _ := v.Validate(seen, served, args)
 	return f.Class
@@ -87,7 +88,7 @@ func (v *Validator) validate(seen, served, args json.RawMessage, renames []Renam
 	}
 	c := v.memo.get(served)
 	if c.schErr != nil {
-		return Failure{Class: ClassOther}, fmt.Errorf("served %w", c.schErr)
+		return Failure{Class: ClassSchemaInvalid}, fmt.Errorf("served %w", c.schErr)
 	}
 	if err := c.sch.Validate(shaped); err != nil {
 		return Classify(err), nil

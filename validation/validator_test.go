@@ -117,8 +117,9 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-// TestHostile: schemas and arguments that must give a clean "other" (or a
-// valid result) quickly, never a hang or a panic.
+// TestHostile: schemas and arguments that must give a clean "other", a
+// "schema_invalid" for a served schema that cannot check calls (or a valid
+// result) quickly, never a hang or a panic.
 func TestHostile(t *testing.T) {
 	deep := strings.Repeat(`{"items":`, 200) + `{}` + strings.Repeat(`}`, 200)
 	deepArgs := strings.Repeat(`[`, 200) + strings.Repeat(`]`, 200)
@@ -132,14 +133,18 @@ func TestHostile(t *testing.T) {
 		{"$ref cycle through $defs", `{}`, `{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}`, `{}`, ClassOther, false},
 		{"$ref cycle in the seen schema", `{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}`, `{"type":"object"}`, `{"a":1}`, "", false},
 		{"recursive seen schema", `{"properties":{"k":{"$ref":"#"}},"allOf":[{"$ref":"#"}]}`, `{}`, `{"k":{"k":{"k":{}}}}`, "", false},
-		{"external file $ref", `{}`, `{"$ref":"file:///etc/hostname"}`, `{}`, ClassOther, true},
-		{"external http $ref", `{}`, `{"$ref":"https://example.com/s.json"}`, `{}`, ClassOther, true},
-		{"unknown meta-schema", `{}`, `{"$schema":"https://example.com/meta"}`, `{}`, ClassOther, true},
-		{"deep nesting", `{}`, deep, `[]`, ClassOther, true},
+		{"external file $ref", `{}`, `{"$ref":"file:///etc/hostname"}`, `{}`, ClassSchemaInvalid, true},
+		{"external http $ref", `{}`, `{"$ref":"https://example.com/s.json"}`, `{}`, ClassSchemaInvalid, true},
+		{"unknown meta-schema", `{}`, `{"$schema":"https://example.com/meta"}`, `{}`, ClassSchemaInvalid, true},
+		{"deep nesting", `{}`, deep, `[]`, ClassSchemaInvalid, true},
 		{"deep args", `{}`, `{}`, deepArgs, ClassOther, true},
-		{"huge schema", `{}`, huge, `{}`, ClassOther, true},
-		{"not JSON", `{}`, `{"type":`, `{}`, ClassOther, true},
-		{"schema of the wrong type", `{}`, `{"type":12}`, `{}`, ClassOther, true},
+		{"huge schema", `{}`, huge, `{}`, ClassSchemaInvalid, true},
+		{"not JSON", `{}`, `{"type":`, `{}`, ClassSchemaInvalid, true},
+		{"schema of the wrong type", `{}`, `{"type":12}`, `{}`, ClassSchemaInvalid, true},
+		// A served schema failing its meta-schema is the catalog's fault,
+		// not the call's: before ClassSchemaInvalid it was "other", a
+		// malformed call.
+		{"nested type dict", `{}`, `{"type":"object","properties":{"o":{"type":"dict"}}}`, `{"o":{}}`, ClassSchemaInvalid, true},
 		{"args not JSON", `{}`, `{}`, `{"a":`, ClassOther, true},
 		{"seen schema not JSON: args kept", `{"type":`, `{"required":["a"]}`, `{"a":1}`, "", false},
 		{"args not an object", `{"type":"object"}`, `{"type":"object"}`, `[1,2]`, ClassType, false},

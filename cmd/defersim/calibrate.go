@@ -19,6 +19,7 @@ import (
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/traces"
+	"github.com/defersim/defersim/validation"
 )
 
 func newCalibrateCmd() *cobra.Command {
@@ -123,7 +124,7 @@ DIR/catalog beside them.`,
 			if err != nil {
 				return err
 			}
-			if res.Inputs = tally.Notes(catalog.Notes(cat.All())).OrNil(); res.Inputs != nil {
+			if res.Inputs = tally.Notes(catalog.Notes(cat.All(), validation.SchemaCheck)).OrNil(); res.Inputs != nil {
 				defer warnInputs(cmd.ErrOrStderr(), *res.Inputs, calibrateNotesAt)
 			}
 			w := cmd.OutOrStdout()

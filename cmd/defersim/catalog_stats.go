@@ -10,6 +10,7 @@ import (
 	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/termsafe"
 	"github.com/defersim/defersim/tokens"
+	"github.com/defersim/defersim/validation"
 )
 
 func newCatalogStatsCmd() *cobra.Command {
@@ -69,8 +70,10 @@ o200k_base when it is among the counters.`,
 			opt.Top = -1
 		}
 		st := catalog.ComputeStatsWith(servers, memo, opt)
+		st.InvalidSchemas = catalog.InvalidSchemas(servers, validation.SchemaCheck)
 		printCatalogWarnings(cmd, st.Warnings)
 		printEmptyServers(cmd, st.EmptyServers)
+		printWarnings(cmd, st.InvalidSchemas, "tool(s) have an inputSchema that fails its meta-schema (or does not compile): it cannot check calls, and run does not count calls it cannot check as malformed")
 		printWarnings(cmd, unordered, "series with versions named by content hash: the one counted is the last by spelling (--all-versions counts every one)")
 		if *format == cliout.JSON {
 			return cliout.WriteJSON(out, st)

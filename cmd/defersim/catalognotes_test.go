@@ -13,7 +13,10 @@ import (
 // tools are warned about on stderr and noted in the run summary, which no
 // longer says "exact definitions"; a compressed or upper-case catalog file
 // in the directory stops both commands, naming it, where it was skipped
-// without a word. Clean catalogs print none of it.
+// without a word. A tool schema failing its meta-schema (a nested
+// "type": "dict", as BFCL's) is named with its JSON pointer and why by
+// run, catalog stats and trace validate (a warning: validate still
+// passes), where all three said nothing. Clean catalogs print none of it.
 func TestRunAndStatsFlagCatalogNotes(t *testing.T) {
 	const files = `{"tools":[{"name":"read_file","description":"Read a file.","inputSchema":{"type":"object","properties":{"path":{"type":"string"}}}}` +
 		`,{"name":"stat","description":"Stat a file."}]}`
@@ -25,6 +28,7 @@ func TestRunAndStatsFlagCatalogNotes(t *testing.T) {
 		// stderr and stdout of run, stderr of stats: each string must
 		// appear; absent must appear in none of the outputs.
 		runErr, runOut, statsErr []string
+		validateOut              []string // trace validate --catalogs (exit 0)
 		absent                   []string
 		exact                    bool // the summary says "exact definitions"
 	}{
@@ -40,6 +44,17 @@ func TestRunAndStatsFlagCatalogNotes(t *testing.T) {
 				`defersim: warning: catalogs: 1 server version(s) serve no tools (the file lists none): idle@1`},
 			runOut:   []string{`Catalogs: 1 server version(s) serve no tools (the file lists none): idle@1. A session naming one is offered none of its tools`},
 			statsErr: []string{"idle@1.json: lists no tools; the server loads and serves none", "warning: 1 server version(s) serve no tools"}},
+		{name: "schema failing its meta-schema", catalog: map[string]string{"files@1.json": `{"tools":[{"name":"read_file","description":"Read a file.",` +
+			`"inputSchema":{"type":"object","properties":{"path":{"type":"string"},"opts":{"type":"dict","properties":{"n":{"type":"float"}}}}}}]}`},
+			exact: true,
+			runErr: []string{`defersim: warning: catalogs: 1 tool(s) have an inputSchema that fails its meta-schema (or does not compile), so it cannot check calls: ` +
+				`files@1: tools[0] "read_file" at /properties/opts/properties/n/type ("float"): not a JSON Schema type (results.json run.catalog_notes)`},
+			runOut: []string{`Note:                 Catalogs: 1 tool(s) have an inputSchema that fails its meta-schema (or does not compile), so it cannot check calls: files@1: tools[0] "read_file" at /properties/opts/properties/n/type ("float")`,
+				"a stale-warm call checked against one is neither valid nor malformed"},
+			statsErr: []string{`warning: files@1: tools[0] "read_file" at /properties/opts/properties/n/type ("float"): not a JSON Schema type`,
+				"warning: 1 tool(s) have an inputSchema that fails its meta-schema"},
+			validateOut: []string{`catalogs: warning: 1 tool(s) have an inputSchema that fails its meta-schema (or does not compile), so it cannot check calls: files@1: tools[0] "read_file" at /properties/opts/properties/n/type ("float")`,
+				"valid: 1 files"}},
 		{name: "compressed catalog", catalog: map[string]string{"files@1.json": files, "more@1.json.gz": "\x1f\x8b"}, code: 2,
 			runErr: []string{"more@1.json.gz is not read: compressed catalogs are not read: decompress it to more@1.json"}, statsErr: []string{"more@1.json.gz is not read"}},
 		{name: "upper-case extension", catalog: map[string]string{"files@1.json": files, "more@1.JSON": `[]`}, code: 2,
@@ -88,6 +103,17 @@ func TestRunAndStatsFlagCatalogNotes(t *testing.T) {
 			for _, want := range tc.statsErr {
 				if !strings.Contains(statsErr, want) {
 					t.Errorf("catalog stats stderr lacks %q:\n%s", want, statsErr)
+				}
+			}
+			if tc.validateOut != nil {
+				out, errs, code := cliRun(t, "trace", "validate", "--catalogs", cats, tracePath)
+				if code != 0 {
+					t.Errorf("trace validate: exit %d, want 0\n%s%s", code, out, errs)
+				}
+				for _, want := range tc.validateOut {
+					if !strings.Contains(out, want) {
+						t.Errorf("trace validate output lacks %q:\n%s", want, out)
+					}
 				}
 			}
 			if tc.code == 0 && strings.Contains(stdout, "exact definitions") != tc.exact {

@@ -63,6 +63,17 @@ func TestTraceValidateAndStatsCmds(t *testing.T) {
 	if err := os.Rename(filepath.Join(cats, "browser@0.9.3.json"), filepath.Join(partial, "browser@0.9.3.json")); err != nil {
 		t.Fatal(err)
 	}
+	// The version the trace's catalog_change moves browser to: without it,
+	// run resolves the later browser call against 0.9.3 and counts it as
+	// version missing, and so does validate.
+	upgraded := filepath.Join(dir, "upgraded")
+	if err := os.Mkdir(upgraded, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(upgraded, "browser@0.9.4.json"),
+		[]byte(`{"tools":[{"name":"browser_snapshot","description":"d","inputSchema":{"type":"object"}}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name     string
 		args     []string
@@ -73,7 +84,9 @@ func TestTraceValidateAndStatsCmds(t *testing.T) {
 		{"invalid file", []string{"validate", good, bad}, 1, []string{
 			bad + ":2: invalid JSON at column 2: invalid character 'o' in literal null (expecting 'u')",
 			"INVALID: 2 files (0 unreadable)"}},
-		{"every tool in some catalog", []string{"validate", "--catalogs", cats, "--catalogs", partial, good}, 0, []string{"valid: 1 files"}},
+		{"every tool in some catalog", []string{"validate", "--catalogs", cats, "--catalogs", partial, "--catalogs", upgraded, good}, 0, []string{"valid: 1 files"}},
+		{"a version no catalog holds", []string{"validate", "--catalogs", cats, "--catalogs", partial, good}, 1, []string{
+			good + `:26: session "ops-003": tool_call of tool "browser_snapshot" of server "browser" at version "0.9.4" (catalog_change at line 24), which no catalog holds`}},
 		{"tool no catalog knows", []string{"validate", "--catalogs", cats, good}, 1, []string{
 			good + `:22: session "ops-003": tool_call of tool "browser_navigate" of server "browser", which no catalog knows`}},
 		{"unreadable catalog", []string{"validate", "--catalogs", filepath.Join(dir, "nope"), good}, 2, nil},

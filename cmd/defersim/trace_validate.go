@@ -7,12 +7,17 @@ import (
 	"io/fs"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/internal/termsafe"
+	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces"
+	"github.com/defersim/defersim/validation"
 )
 
 func newTraceValidateCmd() *cobra.Command {
@@ -25,8 +30,10 @@ func newTraceValidateCmd() *cobra.Command {
 		Short: "Check trace files against trace format v1",
 		Long: `validate checks trace files (JSONL, plain or gzip) against trace format v1
 (docs/trace-format.md) and prints every problem as "file:line: reason", then a
-summary line. A tool_call of a tool that no catalog serves, and a tool_search
-returning such a tool, are problems too: the catalogs are those given with
+summary line. A tool_call that run would not resolve (a tool the server's
+version in force at the call does not serve, or a version no catalog holds),
+and a tool_search returning a tool no catalog serves, are problems too: the
+catalogs are those given with
 --catalogs, else each file's own catalog (named in its session_start meta
 "catalog", or the TRACE.catalog directory beside it), unless --no-catalogs.
 
@@ -43,14 +50,15 @@ Exit status: 0 when every file is valid, 1 when some file has problems,
 		if len(catalogDirs) > 0 && noCatalogs {
 			return exitError{code: 2, msg: "--catalogs and --no-catalogs exclude each other"}
 		}
+		var notes []catalog.Note
 		if len(catalogDirs) > 0 {
-			idx, err := loadToolIndex(catalogDirs)
-			if err != nil {
+			var err error
+			if notes, err = loadResolver(catalogDirs, &opts); err != nil {
 				return exitError{code: 2, msg: err.Error()}
 			}
-			opts.Tools = idx
 		}
 		rep := validateFiles(&cliout.Inputs{Stdin: cmd.InOrStdin()}, args, opts, len(catalogDirs) == 0 && !noCatalogs)
+		rep.CatalogNotes = notes
 		out, err := cliout.Open(*output, cmd.OutOrStdout(), append(slices.Clone(args), catalogDirs...)...)
 		if err != nil {
 			return err
@@ -78,9 +86,9 @@ Exit status: 0 when every file is valid, 1 when some file has problems,
 }
 
 // loadToolIndex loads the catalogs as run loads them (directories,
-// manifests or files, merged: runner.LoadCatalogs), so that validate checks
-// the tool names a run would resolve.
-func loadToolIndex(paths []string) (traces.ToolIndex, error) {
+// manifests or files, merged: runner.LoadCatalogs), so that trace commands
+// check the tool names a run would resolve.
+func loadToolIndex(paths []string) (*catalog.Catalog, error) {
 	cat, err := runner.LoadCatalogs(runner.PathSources(paths...))
 	if err != nil {
 		return nil, fmt.Errorf("load catalogs: %w", err)
@@ -88,11 +96,35 @@ func loadToolIndex(paths []string) (traces.ToolIndex, error) {
 	return cat, nil
 }
 
+// loadResolver loads the catalogs as loadToolIndex into opts, so that
+// validate resolves each call as a run resolves it (sim.CallResolver:
+// against the server version in force at the call). It returns the note
+// of the catalogs' tools whose input schema cannot check calls, as run
+// notes it (catalog.NoteSchemaInvalid), when there are any.
+func loadResolver(paths []string, opts *traces.ValidateOptions) ([]catalog.Note, error) {
+	cat, err := loadToolIndex(paths)
+	if err != nil {
+		return nil, err
+	}
+	opts.Tools, opts.Resolver = cat, sim.NewCallResolver(cat)
+	var notes []catalog.Note
+	for _, n := range catalog.Notes(cat.All(), validation.SchemaCheck) {
+		if n.Kind == catalog.NoteSchemaInvalid {
+			notes = append(notes, n)
+		}
+	}
+	return notes, nil
+}
+
 // validateReport is the outcome of validating several files.
 type validateReport struct {
 	Valid    bool             `json:"valid"`
 	Problems int              `json:"problems"`
 	Files    []validateResult `json:"files"`
+	// CatalogNotes notes the --catalogs tools whose input schema cannot
+	// check calls (catalog.NoteSchemaInvalid): a warning, not a problem of
+	// the traces.
+	CatalogNotes []catalog.Note `json:"catalog_notes,omitempty"`
 }
 
 // validateResult is the outcome for one file.
@@ -100,11 +132,13 @@ type validateResult struct {
 	File string `json:"file"`
 	// Catalog is the file's own catalog directory, when tools were checked
 	// against it (traces.CatalogFor).
-	Catalog  string           `json:"catalog,omitempty"`
-	Valid    bool             `json:"valid"`
-	Error    string           `json:"error,omitempty"`
-	Counts   traces.Counts    `json:"counts"`
-	Problems []traces.Problem `json:"problems"`
+	Catalog string `json:"catalog,omitempty"`
+	// CatalogNotes is validateReport.CatalogNotes of that catalog.
+	CatalogNotes []catalog.Note   `json:"catalog_notes,omitempty"`
+	Valid        bool             `json:"valid"`
+	Error        string           `json:"error,omitempty"`
+	Counts       traces.Counts    `json:"counts"`
+	Problems     []traces.Problem `json:"problems"`
 }
 
 // validateFiles validates each file ("-" is stdin); own makes each file's
@@ -117,7 +151,7 @@ func validateFiles(in *cliout.Inputs, paths []string, opts traces.ValidateOption
 	opts.Seen = traces.NewSessionSet()
 	opts.Seen.Reread = func(i int) (io.ReadCloser, error) { return reopenTrace(opened[i]) }
 	for _, p := range paths {
-		fopts, catDir, err := ownCatalog(p, opts, own && p != cliout.Stdio)
+		fopts, catDir, notes, err := ownCatalog(p, opts, own && p != cliout.Stdio)
 		var probs []traces.Problem
 		var counts traces.Counts
 		name := cliout.Name(p)
@@ -129,7 +163,7 @@ func validateFiles(in *cliout.Inputs, paths []string, opts traces.ValidateOption
 				f.Close()
 			}
 		}
-		r := validateResult{File: name, Catalog: catDir, Counts: counts, Problems: probs}
+		r := validateResult{File: name, Catalog: catDir, CatalogNotes: notes, Counts: counts, Problems: probs}
 		if r.Problems == nil {
 			r.Problems = []traces.Problem{}
 		}
@@ -149,26 +183,45 @@ func validateFiles(in *cliout.Inputs, paths []string, opts traces.ValidateOption
 }
 
 // ownCatalog returns opts with the file's own catalog as tool index when
-// own is set and the file has one.
-func ownCatalog(path string, opts traces.ValidateOptions, own bool) (traces.ValidateOptions, string, error) {
+// own is set and the file has one, with its notes (loadResolver).
+func ownCatalog(path string, opts traces.ValidateOptions, own bool) (traces.ValidateOptions, string, []catalog.Note, error) {
 	if !own {
-		return opts, "", nil
+		return opts, "", nil, nil
 	}
 	dir, ok, err := traces.CatalogFor(path)
 	if err != nil || !ok {
-		return opts, "", err
+		return opts, "", nil, err
 	}
-	idx, err := loadToolIndex([]string{dir})
+	notes, err := loadResolver([]string{dir}, &opts)
 	if err != nil {
-		return opts, "", err
+		return opts, "", nil, err
 	}
-	opts.Tools = idx
-	return opts, dir, nil
+	return opts, dir, notes, nil
+}
+
+// writeCatalogNotes writes each note as a warning line after prefix,
+// naming up to five of its items.
+func writeCatalogNotes(w io.Writer, prefix string, notes []catalog.Note) error {
+	for _, n := range notes {
+		items := n.Items[:min(len(n.Items), 5)]
+		more := ""
+		if k := n.Count - len(items); k > 0 {
+			more = fmt.Sprintf(", … (%d more: defersim catalog stats --all-versions lists them)", k)
+		}
+		if _, err := fmt.Fprintf(w, "%swarning: %s: %s%s; run counts the calls they cannot check neither valid nor malformed\n",
+			prefix, n.Text(), termsafe.String(strings.Join(items, ", ")), more); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (rep validateReport) writeText(w io.Writer) error {
 	var lines, events, sessions int64
 	unreadable := 0
+	if err := writeCatalogNotes(w, "catalogs: ", rep.CatalogNotes); err != nil {
+		return err
+	}
 	for _, f := range rep.Files {
 		if f.Error != "" {
 			unreadable++
@@ -178,6 +231,9 @@ func (rep validateReport) writeText(w io.Writer) error {
 		}
 		if f.Catalog != "" {
 			if _, err := fmt.Fprintf(w, "%s: tools checked against its catalog %s\n", f.File, f.Catalog); err != nil {
+				return err
+			}
+			if err := writeCatalogNotes(w, f.File+": its catalog: ", f.CatalogNotes); err != nil {
 				return err
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/defersim/defersim/sim/presets"
 	"github.com/defersim/defersim/tokens"
 	"github.com/defersim/defersim/traces"
+	"github.com/defersim/defersim/validation"
 )
 
 // Config is one recommendation.
@@ -185,7 +186,7 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 		p.Notes = append(p.Notes, fmt.Sprintf("over all %d sessions (%d learnt from, %d held out): %s, so the rules decide nothing for those tools (no catalog defines them) "+
 			"and the validation does not count what they cost: %s", l.Usage.Sessions+l.HeldOut, l.Usage.Sessions, l.HeldOut, w, report.ResolutionTools(res, 5)))
 	}
-	p.Inputs = tally.Notes(catalog.Notes(cat.All())).OrNil()
+	p.Inputs = tally.Notes(catalog.Notes(cat.All(), validation.SchemaCheck)).OrNil()
 	if cfg.Progress != nil {
 		cfg.Progress(1)
 	}

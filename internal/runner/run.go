@@ -13,6 +13,7 @@ import (
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces"
+	"github.com/defersim/defersim/validation"
 )
 
 // Output is what a run produced.
@@ -246,7 +247,7 @@ func prepare(cfg Config) (*prepared, error) {
 	// The traces' hashes are added when the replay has read them (readonce.go).
 	info.Inputs = catalogInputs(cat, cfg.Catalogs)
 	info.Assumptions = append(assumptions(cfg, eng, reg), catalogAssumptions(cat, scope)...)
-	info.CatalogNotes = catalog.Notes(cat.All())
+	info.CatalogNotes = catalog.Notes(cat.All(), validation.SchemaCheck)
 	summary := sim.SummaryOptions{Baseline: base, EqualTolerance: report.EqualTolerance, Seed: cfg.Seed,
 		ExactSessions: cfg.ExactSessions, FidelityPairs: sim.DefaultFidelityPairs}
 	switch {
