@@ -65,12 +65,12 @@ func resolutionFindings(r *sim.ResolutionInfo) []string {
 	pct := func(n int64) string { return fmtShare(float64(n) / float64(max(r.Calls, 1))) }
 	if r.Unresolved > 0 {
 		out = append(out, fmt.Sprintf("%s of %s tool calls (%s) did not resolve against the catalogs: %s. The replay leaves those tools out of every prompt, search and load, so what deferring them would cost is not in these numbers.",
-			fmtInt(float64(r.Unresolved)), fmtInt(float64(r.Calls)), pct(r.Unresolved), toolList(r.TopUnresolved, r.UnresolvedTools, 5)))
+			fmtInt(float64(r.Unresolved)), fmtInt(float64(r.Calls)), pct(r.Unresolved), toolList(r.TopUnresolved, r.UnresolvedTools, 5, r.UnresolvedOtherCalls)))
 	}
 	if n := r.SchemaApproximate + r.SchemaMissing; n > 0 {
 		out = append(out, fmt.Sprintf("%s of %s tool calls (%s) use tools whose schema the import marked approximate (%s) or missing (%s): %s. Their definitions' token counts and the validation of their calls are approximate.",
 			fmtInt(float64(n)), fmtInt(float64(r.Calls)), pct(n), fmtInt(float64(r.SchemaApproximate)), fmtInt(float64(r.SchemaMissing)),
-			toolList(r.NotExact, r.NotExactTools, 5)))
+			toolList(r.NotExact, r.NotExactTools, 5, r.NotExactOtherCalls)))
 	}
 	if a := ambiguousText(r, 5); a != "" {
 		out = append(out, a+". A call that names its server resolves on that server alone.")

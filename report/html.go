@@ -122,11 +122,11 @@ func htmlReport(res *Results, plots []renderedPlot) ([]byte, error) {
 	if r := res.Run.Resolution; r != nil {
 		data.Resolution = resolutionRows(r)
 		data.ResolutionText = []string{thresholdText(r) + ".", otherInputsText(r) + "."}
-		if len(r.TopUnresolved) > 0 {
-			data.ResolutionText = append(data.ResolutionText, "Most called unresolved: "+toolList(r.TopUnresolved, r.UnresolvedTools, 10)+".")
+		if len(r.TopUnresolved) > 0 || r.UnresolvedOtherCalls > 0 {
+			data.ResolutionText = append(data.ResolutionText, "Most called unresolved: "+toolList(r.TopUnresolved, r.UnresolvedTools, 10, r.UnresolvedOtherCalls)+".")
 		}
-		if len(r.NotExact) > 0 {
-			data.ResolutionText = append(data.ResolutionText, "Schema not exact: "+toolList(r.NotExact, r.NotExactTools, 10)+".")
+		if len(r.NotExact) > 0 || r.NotExactOtherCalls > 0 {
+			data.ResolutionText = append(data.ResolutionText, "Schema not exact: "+toolList(r.NotExact, r.NotExactTools, 10, r.NotExactOtherCalls)+".")
 		}
 		if a := ambiguousText(r, 10); a != "" {
 			data.ResolutionText = append(data.ResolutionText, "Ambiguous: "+a+".")

@@ -66,8 +66,9 @@ func otherInputsText(r *sim.ResolutionInfo) string {
 
 // toolList names up to n tools with their class and calls; total is how
 // many distinct tools there are (results of earlier builds: 0, the list's
-// length is used).
-func toolList(ts []sim.ToolCount, total, n int) string {
+// length is used), other the calls of tools beyond those the run tells
+// apart (sim.MaxResolutionTools).
+func toolList(ts []sim.ToolCount, total, n int, other int64) string {
 	var parts []string
 	for i, t := range ts {
 		if i == n {
@@ -79,6 +80,19 @@ func toolList(ts []sim.ToolCount, total, n int) string {
 			calls = "call"
 		}
 		parts = append(parts, fmt.Sprintf("%s (%s, %s %s)", sim.ToolLabel(t.Server, t.Tool), sim.ClassLabel(t.Class), fmtInt(float64(t.Calls)), calls))
+	}
+	return withBeyond(parts, other)
+}
+
+// withBeyond joins parts, then counts the calls of tools beyond those a
+// run tells apart.
+func withBeyond(parts []string, calls int64) string {
+	if calls > 0 {
+		and := "and "
+		if len(parts) == 0 {
+			and = ""
+		}
+		parts = append(parts, fmt.Sprintf("%s%s calls of %s", and, fmtInt(float64(calls)), sim.BeyondToolsText))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -105,7 +119,7 @@ func ambiguousText(r *sim.ResolutionInfo, n int) string {
 	}
 	return fmt.Sprintf("%s of %s tool calls (%s) name no server, and several servers of their session serve the tool: each resolved to %s: %s",
 		fmtInt(float64(r.Ambiguous)), fmtInt(float64(r.Calls)), fmtShare(float64(r.Ambiguous)/float64(max(r.Calls, 1))),
-		sim.AmbiguousRule, strings.Join(parts, ", "))
+		sim.AmbiguousRule, withBeyond(parts, r.AmbiguousOtherCalls))
 }
 
 // WriteResolution prints the input resolution table of a run for a
@@ -127,11 +141,11 @@ func WriteResolution(w io.Writer, r *sim.ResolutionInfo) error {
 	}
 	fmt.Fprintf(w, "  %s\n", thresholdText(r))
 	fmt.Fprintf(w, "  %s\n", otherInputsText(r))
-	if len(r.TopUnresolved) > 0 {
-		fmt.Fprintf(w, "  most called unresolved: %s\n", toolList(r.TopUnresolved, r.UnresolvedTools, 10))
+	if len(r.TopUnresolved) > 0 || r.UnresolvedOtherCalls > 0 {
+		fmt.Fprintf(w, "  most called unresolved: %s\n", toolList(r.TopUnresolved, r.UnresolvedTools, 10, r.UnresolvedOtherCalls))
 	}
-	if len(r.NotExact) > 0 {
-		fmt.Fprintf(w, "  schema not exact: %s\n", toolList(r.NotExact, r.NotExactTools, 10))
+	if len(r.NotExact) > 0 || r.NotExactOtherCalls > 0 {
+		fmt.Fprintf(w, "  schema not exact: %s\n", toolList(r.NotExact, r.NotExactTools, 10, r.NotExactOtherCalls))
 	}
 	if a := ambiguousText(r, 10); a != "" {
 		fmt.Fprintf(w, "  ambiguous: %s\n", a)
@@ -151,11 +165,11 @@ func resolutionMarkdown(b *strings.Builder, r *sim.ResolutionInfo) {
 		fmt.Fprintf(b, "| %s | %s | %s |\n", mdEscape(row.Label), fmtInt(float64(row.Calls)), row.Share)
 	}
 	fmt.Fprintf(b, "\n%s.\n", mdEscape(otherInputsText(r)))
-	if len(r.TopUnresolved) > 0 {
-		fmt.Fprintf(b, "\nMost called unresolved: %s.\n", mdEscape(toolList(r.TopUnresolved, r.UnresolvedTools, 10)))
+	if len(r.TopUnresolved) > 0 || r.UnresolvedOtherCalls > 0 {
+		fmt.Fprintf(b, "\nMost called unresolved: %s.\n", mdEscape(toolList(r.TopUnresolved, r.UnresolvedTools, 10, r.UnresolvedOtherCalls)))
 	}
-	if len(r.NotExact) > 0 {
-		fmt.Fprintf(b, "\nSchema not exact: %s.\n", mdEscape(toolList(r.NotExact, r.NotExactTools, 10)))
+	if len(r.NotExact) > 0 || r.NotExactOtherCalls > 0 {
+		fmt.Fprintf(b, "\nSchema not exact: %s.\n", mdEscape(toolList(r.NotExact, r.NotExactTools, 10, r.NotExactOtherCalls)))
 	}
 	if a := ambiguousText(r, 10); a != "" {
 		fmt.Fprintf(b, "\nAmbiguous: %s.\n", mdEscape(a))

@@ -39,5 +39,5 @@ func ResolutionTools(r *sim.ResolutionInfo, n int) string {
 	if r == nil || r.Unresolved == 0 {
 		return ""
 	}
-	return toolList(r.TopUnresolved, r.UnresolvedTools, n)
+	return toolList(r.TopUnresolved, r.UnresolvedTools, n, r.UnresolvedOtherCalls)
 }

@@ -66,12 +66,21 @@ type Resolution struct {
 	UnorderedLatest int64 `json:"sessions_unordered_latest,omitempty"`
 
 	// Tools counts calls by tool and class, for the classes other than
-	// Resolved (at most maxResolutionTools entries; calls beyond are in
-	// the counts above only).
-	Tools map[ToolClass]int64 `json:"-"`
+	// Resolved: the MaxResolutionTools smallest keys (CompareToolClass)
+	// with their full counts; ToolsBeyond counts the calls of the others
+	// by class.
+	Tools       map[ToolClass]int64 `json:"-"`
+	ToolsBeyond ClassCalls          `json:"-"`
 	// Ambiguities counts the Ambiguous calls by tool name and the servers
-	// serving it (at most maxResolutionTools entries).
-	Ambiguities map[Ambiguity]int64 `json:"-"`
+	// serving it: the MaxResolutionTools smallest keys
+	// (CompareAmbiguity); AmbiguousBeyond counts the calls of the others.
+	Ambiguities     map[Ambiguity]int64 `json:"-"`
+	AmbiguousBeyond int64               `json:"-"`
+	// ToolsMax and AmbiguitiesMax are the largest key of Tools and of
+	// Ambiguities once full (zero before), so that a new key beyond them
+	// is counted beyond at once (boundedAdd).
+	ToolsMax       ToolClass `json:"-"`
+	AmbiguitiesMax Ambiguity `json:"-"`
 	// Models counts the sessions by the model their session_start records
 	// (RunInfo.RecordedModels says it in results.json).
 	Models RecordedModels `json:"-"`
@@ -111,9 +120,6 @@ const (
 // max_unresolved, flag --max-unresolved).
 const DefaultMaxUnresolved = 0.01
 
-// maxResolutionTools bounds the tools Resolution.Tools names.
-const maxResolutionTools = 4096
-
 // Unresolved is the number of calls that did not resolve: unknown tools,
 // unknown servers and missing versions. Calls of tools with approximate or
 // missing schemas resolve (the replay shows, defers and loads them) and are
@@ -149,9 +155,11 @@ func (r *Resolution) Merge(o *Resolution) {
 	for k, v := range o.Tools {
 		r.addTool(k, v)
 	}
+	r.ToolsBeyond.merge(o.ToolsBeyond)
 	for k, v := range o.Ambiguities {
 		r.addAmbiguity(k, v)
 	}
+	r.AmbiguousBeyond += o.AmbiguousBeyond
 	r.Models.merge(o.Models)
 }
 
@@ -159,8 +167,8 @@ func (r *Resolution) addAmbiguity(k Ambiguity, n int64) {
 	if r.Ambiguities == nil {
 		r.Ambiguities = map[Ambiguity]int64{}
 	}
-	if _, ok := r.Ambiguities[k]; ok || len(r.Ambiguities) < maxResolutionTools {
-		r.Ambiguities[k] += n
+	if _, n, out := boundedAdd(r.Ambiguities, &r.AmbiguitiesMax, k, n, CompareAmbiguity); out {
+		r.AmbiguousBeyond += n
 	}
 }
 
@@ -199,8 +207,8 @@ func (r *Resolution) addTool(k ToolClass, n int64) {
 	if r.Tools == nil {
 		r.Tools = map[ToolClass]int64{}
 	}
-	if _, ok := r.Tools[k]; ok || len(r.Tools) < maxResolutionTools {
-		r.Tools[k] += n
+	if out, n, ok := boundedAdd(r.Tools, &r.ToolsMax, k, n, CompareToolClass); ok {
+		r.ToolsBeyond.add(out.Class, n)
 	}
 }
 
@@ -249,8 +257,9 @@ func (r *Resolution) Top(n int, classes ...string) []ToolCount {
 	return out[:min(n, len(out))]
 }
 
-// Distinct counts the tools with calls of any of classes (at most
-// maxResolutionTools are told apart).
+// Distinct counts the tools with calls of any of classes among the
+// MaxResolutionTools that Tools tells apart (ToolsBeyond counts the calls
+// of the others).
 func (r *Resolution) Distinct(classes ...string) int {
 	n := 0
 	for k := range r.Tools {

@@ -162,15 +162,23 @@ type ResolutionInfo struct {
 	TopUnresolved []ToolCount `json:"top_unresolved,omitempty"`
 	NotExact      []ToolCount `json:"schema_not_exact,omitempty"`
 	// UnresolvedTools and NotExactTools count the distinct tools behind
-	// each list (the lists name at most 20).
-	UnresolvedTools int `json:"unresolved_tools,omitempty"`
-	NotExactTools   int `json:"schema_not_exact_tools,omitempty"`
+	// each list (the lists name at most 20), among the MaxResolutionTools
+	// smallest (server, tool, class) keys a run tells apart;
+	// UnresolvedOtherCalls and NotExactOtherCalls count the calls of the
+	// tools beyond them, which neither the counts nor the lists include.
+	UnresolvedTools      int   `json:"unresolved_tools,omitempty"`
+	UnresolvedOtherCalls int64 `json:"unresolved_tools_other_calls,omitempty"`
+	NotExactTools        int   `json:"schema_not_exact_tools,omitempty"`
+	NotExactOtherCalls   int64 `json:"schema_not_exact_tools_other_calls,omitempty"`
 	// TopAmbiguous lists the most called tool names that calls named
 	// without a server although several servers of the session serve
 	// them, with the server chosen (Resolution.Ambiguous, AmbiguousRule);
-	// AmbiguousTools counts the distinct (tool, servers) behind it.
-	TopAmbiguous   []AmbiguousCount `json:"top_ambiguous,omitempty"`
-	AmbiguousTools int              `json:"ambiguous_tools,omitempty"`
+	// AmbiguousTools counts the distinct (tool, servers) behind it, among
+	// the MaxResolutionTools smallest, and AmbiguousOtherCalls the calls
+	// of those beyond.
+	TopAmbiguous        []AmbiguousCount `json:"top_ambiguous,omitempty"`
+	AmbiguousTools      int              `json:"ambiguous_tools,omitempty"`
+	AmbiguousOtherCalls int64            `json:"ambiguous_tools_other_calls,omitempty"`
 }
 
 // SRDInfo names a set of routing descriptions (docs/srd.md).

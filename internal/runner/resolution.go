@@ -22,8 +22,11 @@ func SummarizeResolution(r *sim.Resolution, maxShare float64, allow bool) *sim.R
 	info := &sim.ResolutionInfo{Resolution: *r, Unresolved: r.Unresolved(), UnresolvedShare: r.UnresolvedShare(),
 		MaxUnresolvedShare: maxShare, AllowUnresolved: allow,
 		TopUnresolved: r.Top(topResolutionTools, unresolved...), UnresolvedTools: r.Distinct(unresolved...),
-		NotExact: r.Top(topResolutionTools, notExact...), NotExactTools: r.Distinct(notExact...)}
+		UnresolvedOtherCalls: r.ToolsBeyond.Of(unresolved...),
+		NotExact:             r.Top(topResolutionTools, notExact...), NotExactTools: r.Distinct(notExact...),
+		NotExactOtherCalls: r.ToolsBeyond.Of(notExact...)}
 	info.TopAmbiguous, info.AmbiguousTools = r.TopAmbiguous(topResolutionTools), len(r.Ambiguities)
+	info.AmbiguousOtherCalls = r.AmbiguousBeyond
 	info.Tools, info.Ambiguities = nil, nil
 	return info
 }
@@ -44,7 +47,7 @@ func (e *UnresolvedError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d of %d tool calls (%.1f%%) did not resolve against the catalogs, more than the %s allowed",
 		r.Unresolved, r.Calls, 100*r.UnresolvedShare, sharePercent(r.MaxUnresolvedShare))
-	if len(r.TopUnresolved) > 0 {
+	if len(r.TopUnresolved) > 0 || r.UnresolvedOtherCalls > 0 {
 		b.WriteString("; most frequent: ")
 		for i, t := range r.TopUnresolved {
 			if i == 5 {
@@ -55,6 +58,12 @@ func (e *UnresolvedError) Error() string {
 				b.WriteString(", ")
 			}
 			fmt.Fprintf(&b, "%s (%s, %d)", sim.ToolLabel(t.Server, t.Tool), sim.ClassLabel(t.Class), t.Calls)
+		}
+		if r.UnresolvedOtherCalls > 0 {
+			if len(r.TopUnresolved) > 0 {
+				b.WriteString(", and ")
+			}
+			fmt.Fprintf(&b, "%d calls of %s", r.UnresolvedOtherCalls, sim.BeyondToolsText)
 		}
 	}
 	b.WriteString(". Check the catalogs (--catalogs, or the catalog the traces name), ")

@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"cmp"
 	"maps"
 	"slices"
 
@@ -100,15 +99,11 @@ func sortedResolution(r *sim.Resolution) (tools []toolCount, ambiguities []ambig
 	for k, n := range r.Tools {
 		tools = append(tools, toolCount{k, n})
 	}
-	slices.SortFunc(tools, func(a, b toolCount) int {
-		return cmp.Or(cmp.Compare(a.Key.Server, b.Key.Server), cmp.Compare(a.Key.Tool, b.Key.Tool), cmp.Compare(a.Key.Class, b.Key.Class))
-	})
+	slices.SortFunc(tools, func(a, b toolCount) int { return sim.CompareToolClass(a.Key, b.Key) })
 	for k, n := range r.Ambiguities {
 		ambiguities = append(ambiguities, ambiguityCount{k, n})
 	}
-	slices.SortFunc(ambiguities, func(a, b ambiguityCount) int {
-		return cmp.Or(cmp.Compare(a.Key.Tool, b.Key.Tool), cmp.Compare(a.Key.Servers, b.Key.Servers))
-	})
+	slices.SortFunc(ambiguities, func(a, b ambiguityCount) int { return sim.CompareAmbiguity(a.Key, b.Key) })
 	return tools, ambiguities
 }
 

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/defersim/defersim/internal/streamstats"
 )
 
 var updateShape = flag.Bool("update", false, "rewrite testdata/stateshape.golden")
@@ -19,10 +21,18 @@ var updateShape = flag.Bool("update", false, "rewrite testdata/stateshape.golden
 // stateShapeFile lists the shape of what WriteState encodes.
 var stateShapeFile = filepath.Join("testdata", "stateshape.golden")
 
+// gobWires maps the project's types with their own GobEncode to the type
+// that encoding writes, so that stateShape lists its fields too.
+var gobWires = map[reflect.Type]reflect.Type{
+	reflect.TypeFor[streamstats.Series](): streamstats.SeriesWire(),
+}
+
 // stateShape lists, for StateVersion, every struct type reachable from
 // ts as gob encodes them: its exported fields' names and types, one a line,
-// sorted by type. A type with its own GobEncode (time.Time, streamstats'
-// Series) is listed as such: its fields are not gob's to encode.
+// sorted by type. A type with its own GobEncode is listed as such, with
+// the type that encoding writes where gobWires names it (streamstats'
+// Series), whose fields are then listed as well; time.Time's encoding is
+// the standard library's.
 func stateShape(ts ...reflect.Type) string {
 	types := map[string][]string{}
 	gobEncoder := reflect.TypeFor[gob.GobEncoder]()
@@ -32,7 +42,15 @@ func stateShape(ts ...reflect.Type) string {
 			for t.Kind() == reflect.Pointer {
 				t = t.Elem()
 			}
-			types[t.PkgPath()+"."+t.Name()] = []string{"\t(its own GobEncode)"}
+			name := t.PkgPath() + "." + t.Name()
+			if _, ok := types[name]; ok {
+				return
+			}
+			types[name] = []string{"\t(its own GobEncode)"}
+			if wire, ok := gobWires[t]; ok {
+				types[name] = []string{"\t(its own GobEncode, as " + wire.String() + ")"}
+				visit(wire)
+			}
 			return
 		}
 		switch t.Kind() {
@@ -76,7 +94,8 @@ func stateShape(ts ...reflect.Type) string {
 }
 
 // TestStateShape pins that the shape of a state file's encoding (every
-// field name and type reachable from StateFile) does not change without
+// field name and type reachable from StateFile, and those of the form
+// streamstats.Series encodes itself as) does not change without
 // StateVersion changing: a file written before the change would decode
 // with the new fields at zero, and a merge or resume would silently miss
 // what they count. Refresh testdata/stateshape.golden with -update after

@@ -5,6 +5,7 @@ import (
 	"encoding/gob"
 	"fmt"
 	"math"
+	"reflect"
 
 	"github.com/DataDog/sketches-go/ddsketch"
 	"github.com/DataDog/sketches-go/ddsketch/store"
@@ -20,6 +21,10 @@ type seriesWire struct {
 	Alpha    float64
 	Sketch   []byte // DDSketch encoding, index mapping included
 }
+
+// SeriesWire is the type Series.GobEncode encodes a series as, for guards
+// of the shape of files that hold series (the runner's TestStateShape).
+func SeriesWire() reflect.Type { return reflect.TypeFor[seriesWire]() }
 
 // GobEncode encodes s losslessly (floats by their bits).
 func (s *Series) GobEncode() ([]byte, error) {

@@ -1,0 +1,172 @@
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/defersim/defersim/report"
+	"github.com/defersim/defersim/sim"
+)
+
+// renameCalls rewrites cfg's one trace so that every tool call names a
+// tool of its own that no catalog holds, in decreasing order of name (so
+// that the order calls come in is not the order of their keys).
+func renameCalls(t *testing.T, cfg *Config) int {
+	t.Helper()
+	in, err := os.Open(cfg.Traces[0].Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	zr, err := gzip.NewReader(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "calls.jsonl.gz")
+	out, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := gzip.NewWriter(out)
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(nil, 1<<26)
+	k := 0
+	for sc.Scan() {
+		line := sc.Bytes()
+		if strings.Contains(string(line), `"type":"tool_call"`) {
+			var ev map[string]any
+			if err := json.Unmarshal(line, &ev); err != nil {
+				t.Fatal(err)
+			}
+			ev["tool"] = fmt.Sprintf("x%06d", 999999-k)
+			k++
+			if line, err = json.Marshal(ev); err != nil {
+				t.Fatal(err)
+			}
+		}
+		zw.Write(line)
+		zw.Write([]byte("\n"))
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Traces[0].Path = p
+	return k
+}
+
+// TestResolutionToolsBounded pins that a run whose calls name more
+// distinct unknown tools than sim.MaxResolutionTools gives results
+// byte-identical to the single run's when its shards are merged (in
+// either order) and when it is resumed, and that the calls of the tools
+// beyond are counted (run.resolution.unresolved_tools_other_calls) and
+// said in the findings. Before, each part kept the first tools it met, so
+// the merged results named other tools than the single run's.
+func TestResolutionToolsBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays generated sessions several times")
+	}
+	const K = sim.MaxResolutionTools
+	cfg := smallConfig(t, []string{"eager", "claude-code-default"}, 600)
+	cfg.Bootstrap = 50
+	cfg.AllowUnresolved = true
+	if n := renameCalls(t, &cfg); n <= K+200 {
+		t.Fatalf("%d calls renamed, want more than %d", n, K+200)
+	}
+
+	single, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &single.State.State.Resolution
+	var kept int64
+	for _, n := range st.Tools {
+		kept += n
+	}
+	r := single.Results.Run.Resolution
+	if len(st.Tools) != K || r.UnresolvedTools != K || r.UnresolvedOtherCalls == 0 || kept+r.UnresolvedOtherCalls != r.Unresolved {
+		t.Fatalf("%d tools kept (%d calls), unresolved_tools %d, other calls %d, unresolved %d: want %d tools, the others' calls counted",
+			len(st.Tools), kept, r.UnresolvedTools, r.UnresolvedOtherCalls, r.Unresolved, K)
+	}
+	beyond := fmt.Sprintf("and %s calls of further tools, beyond the first %d (bytewise)", fmtThousands(r.UnresolvedOtherCalls), K)
+	found := false
+	for _, f := range report.Findings(single.Results) {
+		found = found || strings.Contains(f, beyond)
+	}
+	if !found {
+		t.Fatalf("no finding says %q: %q", beyond, report.Findings(single.Results))
+	}
+	want := resultsBytes(t, single)
+
+	t.Run("shards merged", func(t *testing.T) {
+		var files []*StateFile
+		for i := range 2 {
+			c := cfg
+			c.Shard = Shard{Index: i, Count: 2}
+			out, err := Run(context.Background(), c)
+			if err != nil {
+				t.Fatalf("shard %d: %v", i, err)
+			}
+			files = append(files, throughFile(t, out.State))
+		}
+		for _, order := range [][]*StateFile{files, {files[1], files[0]}} {
+			merged, err := Merge(context.Background(), order, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := resultsBytes(t, merged); !bytes.Equal(want, got) {
+				t.Fatalf("merged results differ from the single run:\n%s", cmp.Diff(string(want), string(got)))
+			}
+		}
+	})
+
+	t.Run("resumed", func(t *testing.T) {
+		c := cfg
+		c.Checkpoint = filepath.Join(t.TempDir(), CheckpointFile)
+		ctx, cancel := context.WithCancel(context.Background())
+		c.AfterSession = func(n int64) {
+			if n == 300 {
+				cancel()
+			}
+		}
+		_, err := Run(ctx, c)
+		cancel()
+		var ie *InterruptedError
+		if !errors.As(err, &ie) {
+			t.Fatalf("interrupted run returned %v, want an InterruptedError", err)
+		}
+		c.AfterSession, c.Resume = nil, true
+		resumed, err := Run(context.Background(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := resultsBytes(t, resumed); !bytes.Equal(want, got) {
+			t.Fatalf("resumed results differ from the single run:\n%s", cmp.Diff(string(want), string(got)))
+		}
+	})
+}
+
+// fmtThousands prints n with a comma every three digits, as the report does.
+func fmtThousands(n int64) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
