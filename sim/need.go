@@ -44,6 +44,10 @@ type Need struct {
 	// SyntheticTimes says the session's times are placeholders (its
 	// session_start meta timing=synthetic: the source recorded none).
 	SyntheticTimes bool
+	// RecordedStrategy is the session_start's recorded_strategy: a session
+	// recorded with deferral (traces.RecordedDeferred) is not compared
+	// with its recorded usage (no fidelity pairs).
+	RecordedStrategy string
 
 	prepared bool // token counts filled by Engine.prepare
 	// queryTokens memoises the tokens of search calls: every strategy of a
@@ -284,6 +288,7 @@ func (b *needBuffers) add(n *Need, ev *traces.Event, line int) {
 		n.SystemText = ev.SystemPrompt
 		n.SystemTokens = ev.SystemPromptTokens
 		n.Servers = ev.Servers
+		n.RecordedStrategy = ev.RecordedStrategy
 	case traces.UserMessage:
 		pause := -1.0
 		if b.haveTimes && !b.lastEnd.IsZero() && !ev.T.IsZero() {

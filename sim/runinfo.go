@@ -204,4 +204,8 @@ type Fidelity struct {
 	LatencyRequests        int64   `json:"latency_requests"`
 	LatencyMedianAbsRelErr float64 `json:"latency_median_abs_rel_err,omitempty"`
 	LatencyP90AbsRelErr    float64 `json:"latency_p90_abs_rel_err,omitempty"`
+	// OtherStrategy counts the sessions left out of the comparison because
+	// they were recorded under another strategy than this one (a deferral
+	// rule: traces.RecordedDeferred); absent when 0.
+	OtherStrategy int64 `json:"sessions_recorded_other_strategy,omitempty"`
 }

@@ -23,8 +23,10 @@ import (
 // removed, renamed or retyped anywhere reachable from StateFile):
 // TestStateShape fails until you do. Version 1 files lack counts added
 // since (run.recorded_models, run.counts.sessions_by_timing) and read as
-// zero; version 2 bounds the recorded models (sim.MaxRecordedModels).
-const StateVersion = 2
+// zero; version 2 bounds the recorded models (sim.MaxRecordedModels);
+// version 3 counts the sessions recorded with deferral
+// (sim.Resolution.RecordedDeferred), which run.fidelity leaves out.
+const StateVersion = 3
 
 // Kinds of state files.
 const (
