@@ -30,6 +30,11 @@ type Counts struct {
 	// params.user_think_ms, not recorded (absent in files of earlier
 	// builds).
 	SessionsByTiming traces.Timing `json:"sessions_by_timing,omitzero"`
+	// EventsNotReplayed counts events of kinds the replay reads but does
+	// not use (traces.NotReplayed: deferral_change), in
+	// SessionsWithEventsNotReplayed sessions.
+	EventsNotReplayed             int64 `json:"events_not_replayed,omitempty"`
+	SessionsWithEventsNotReplayed int64 `json:"sessions_with_events_not_replayed,omitempty"`
 	// StepsRemoved counts recorded steps removed from the need because the
 	// recording runtime's own deferral caused them (its searches, rejected calls).
 	StepsRemoved int64 `json:"steps_removed"`

@@ -8,3 +8,10 @@ package traces
 func RecordedDeferred(strategy string) bool {
 	return strategy != "" && strategy != "eager"
 }
+
+// NotReplayed reports whether events of kind t are read but not used by
+// the replay (docs/trace-format.md, "What the replay reads"): a
+// deferral_change says what the recording runtime deferred, which the
+// replayed strategies decide for themselves. Readers count them
+// (Counts.Unreplayed) and commands say so.
+func NotReplayed(t EventType) bool { return t == DeferralChange }

@@ -213,3 +213,50 @@ func TestFidelityLeavesOutSessionsRecordedWithDeferral(t *testing.T) {
 		}
 	})
 }
+
+// TestRunSaysDeferralChangesAreNotReplayed pins that deferral_change
+// events, which the replay reads but does not use, are counted
+// (run.counts events_not_replayed, sessions_with_events_not_replayed), warned
+// about and stated as a report finding, and that traces without them say
+// nothing. (Before, they were decoded and dropped without a word.)
+func TestRunSaysDeferralChangesAreNotReplayed(t *testing.T) {
+	const n = 12
+	const note = "3 of 12 sessions read hold 4 deferral_change event(s): the replay does not use them"
+	for _, tc := range []struct {
+		name             string
+		events, sessions int64
+	}{
+		{"none", 0, 0},
+		{"in three sessions", 4, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := smallConfig(t, []string{"eager"}, n)
+			cfg.Bootstrap = 20
+			editTrace(t, &cfg, func(ev map[string]any, k int) []map[string]any {
+				out := []map[string]any{ev}
+				if tc.events == 0 || ev["type"] != "session_start" || k%4 != 0 {
+					return out
+				}
+				dc := map[string]any{"type": "deferral_change", "session": ev["session"], "t": ev["t"], "added": []string{"a"}}
+				out = append(out, dc)
+				if k == 0 {
+					out = append(out, dc)
+				}
+				return out
+			})
+			out, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := out.Results.Run.Counts
+			if c.EventsNotReplayed != tc.events || c.SessionsWithEventsNotReplayed != tc.sessions {
+				t.Fatalf("counts %d events in %d sessions, want %d in %d", c.EventsNotReplayed, c.SessionsWithEventsNotReplayed, tc.events, tc.sessions)
+			}
+			warned := strings.Contains(strings.Join(out.InputNotes().Warnings(""), "\n"), note)
+			found := strings.Contains(strings.Join(report.Findings(out.Results), "\n"), note)
+			if want := tc.events > 0; warned != want || found != want {
+				t.Fatalf("warned %v, report finding %v, want %v (%q)", warned, found, want, note)
+			}
+		})
+	}
+}

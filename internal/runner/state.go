@@ -114,6 +114,9 @@ type ReaderCounts struct {
 	Backwards int64
 	// Timing counts the sessions read by their session_start meta timing.
 	Timing traces.Timing
+	// Unreplayed counts the events of kinds the replay does not read
+	// (traces.NotReplayed), UnreplayedSessions the sessions holding any.
+	Unreplayed, UnreplayedSessions int64
 }
 
 func readerCounts(files int, sessionsRead int64, counts []traces.Counts) ReaderCounts {
@@ -124,6 +127,8 @@ func readerCounts(files int, sessionsRead int64, counts []traces.Counts) ReaderC
 		rc.LinesSkipped += tc.Skipped
 		rc.Incomplete += tc.Incomplete
 		rc.Backwards += tc.Backwards
+		rc.Unreplayed += tc.Unreplayed
+		rc.UnreplayedSessions += tc.UnreplayedSessions
 		rc.Timing.Add(tc.Timing)
 		for k, v := range tc.SkipReasons {
 			if rc.SkipReasons == nil {
@@ -144,6 +149,8 @@ func (rc ReaderCounts) apply(c *sim.Counts) {
 	c.LinesSkipped = rc.LinesSkipped
 	c.SessionsIncomplete = rc.Incomplete
 	c.EventsTimeBackwards = rc.Backwards
+	c.EventsNotReplayed = rc.Unreplayed
+	c.SessionsWithEventsNotReplayed = rc.UnreplayedSessions
 	c.SessionsByTiming = rc.Timing
 	c.SkipReasons = nil
 	for k, v := range rc.SkipReasons {
