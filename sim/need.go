@@ -43,11 +43,8 @@ type Need struct {
 	QueryFor map[string]string
 	// SyntheticTimes says the session's times are placeholders (its
 	// session_start meta timing=synthetic: the source recorded none).
-	SyntheticTimes bool
-	// RecordedStrategy is the session_start's recorded_strategy: a session
-	// recorded with deferral (traces.RecordedDeferred) is not compared
-	// with its recorded usage (no fidelity pairs).
-	RecordedStrategy string
+	SyntheticTimes   bool
+	RecordedStrategy string // session_start's: fidelity leaves it out when traces.RecordedDeferred
 
 	prepared bool // token counts filled by Engine.prepare
 	// queryTokens memoises the tokens of search calls: every strategy of a
@@ -287,8 +284,7 @@ func (b *needBuffers) add(n *Need, ev *traces.Event, line int) {
 		n.Start = ev.T
 		n.SystemText = ev.SystemPrompt
 		n.SystemTokens = ev.SystemPromptTokens
-		n.Servers = ev.Servers
-		n.RecordedStrategy = ev.RecordedStrategy
+		n.Servers, n.RecordedStrategy = ev.Servers, ev.RecordedStrategy
 	case traces.UserMessage:
 		pause := -1.0
 		if b.haveTimes && !b.lastEnd.IsZero() && !ev.T.IsZero() {
