@@ -71,14 +71,29 @@ func (s fidelitySide) Flag() string {
 	return fmt.Sprintf("median above %s, the replay does not reproduce the recorded %s", fmtPercent(FidelityLargeError), s.recorded)
 }
 
-// fidelityLine is the terminal summary's Fidelity line ("" when the run
-// compared nothing).
-func fidelityLine(f *sim.Fidelity) string {
-	sides := fidelitySides(f)
-	if sides == nil {
+// otherStrategyNote says how many sessions were left out of f as
+// recorded under another strategy ("" when none was): "3 sessions
+// recorded under another strategy were not compared (…)".
+func otherStrategyNote(f *sim.Fidelity) string {
+	if f == nil || f.OtherStrategy == 0 {
 		return ""
 	}
-	parts := make([]string, len(sides))
+	return fmt.Sprintf("%s sessions recorded under another strategy were not compared (their session_start records a deferral rule as recorded_strategy: what they sent is not what %s sends)",
+		fmtInt(float64(f.OtherStrategy)), f.Strategy)
+}
+
+// fidelityLine is the terminal summary's Fidelity line ("" when the run
+// compared nothing and left no session out).
+func fidelityLine(f *sim.Fidelity) string {
+	sides := fidelitySides(f)
+	other := otherStrategyNote(f)
+	if sides == nil {
+		if other == "" {
+			return ""
+		}
+		return fmt.Sprintf("%s replayed vs recorded: nothing compared; %s", f.Strategy, other)
+	}
+	parts := make([]string, len(sides), len(sides)+1)
 	for i, s := range sides {
 		name := strings.ToLower(s.Name)
 		switch {
@@ -90,14 +105,18 @@ func fidelityLine(f *sim.Fidelity) string {
 			parts[i] = name + " " + s.Figures()
 		}
 	}
+	if other != "" {
+		parts = append(parts, other)
+	}
 	return fmt.Sprintf("%s replayed vs recorded: %s", f.Strategy, strings.Join(parts, "; "))
 }
 
 // fidelityMarkdown writes report.md's Fidelity section (nothing when the
-// run compared nothing).
+// run compared nothing and left no session out).
 func fidelityMarkdown(b *strings.Builder, f *sim.Fidelity) {
 	sides := fidelitySides(f)
-	if sides == nil {
+	other := otherStrategyNote(f)
+	if sides == nil && other == "" {
 		return
 	}
 	fmt.Fprintf(b, "\n## Fidelity\n\nRecorded sessions replayed under the strategy they were recorded with (%s), compared request by request with what was recorded. "+
@@ -111,6 +130,9 @@ func fidelityMarkdown(b *strings.Builder, f *sim.Fidelity) {
 		default:
 			fmt.Fprintf(b, "- %s: %s.\n", s.Name, s.Figures())
 		}
+	}
+	if other != "" {
+		fmt.Fprintf(b, "- Not compared: %s.\n", mdEscape(other))
 	}
 }
 

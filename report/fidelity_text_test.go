@@ -15,7 +15,11 @@ import (
 // wording for a side no request recorded, and a large-error flag by
 // FidelityLargeError in all three — and show nothing when nothing was
 // compared: the summary and report.md used to say nothing of a latency
-// error of 146% (the tau2 gpt-oss airline run).
+// error of 146% (the tau2 gpt-oss airline run). All three also say how many
+// sessions were left out as recorded under another strategy (a deferral
+// rule), even when no other request was compared: a run over Claude Code
+// imports used to show only the error of its eager replay against what a
+// deferring runtime sent.
 func TestFidelityInEveryRendering(t *testing.T) {
 	const latencyFlag = "median above 25%, the replay does not reproduce the recorded request times"
 	const inputFlag = "median above 25%, the replay does not reproduce the recorded prompt tokens"
@@ -42,7 +46,13 @@ func TestFidelityInEveryRendering(t *testing.T) {
 		{"both at the threshold", &sim.Fidelity{Strategy: "eager", Requests: 10, InputMedianAbsRelErr: FidelityLargeError,
 			LatencyRequests: 10, LatencyMedianAbsRelErr: FidelityLargeError},
 			true, 0, nil, []string{"median above", "not compared"}},
-		{"nothing compared", &sim.Fidelity{Strategy: "eager"}, false, 0, nil, []string{"median above"}},
+		{"nothing compared", &sim.Fidelity{Strategy: "eager"}, false, 0, nil, []string{"median above", "recorded under another strategy"}},
+		{"sessions left out, nothing compared", &sim.Fidelity{Strategy: "eager", OtherStrategy: 3}, true, 0,
+			[]string{"3 sessions recorded under another strategy were not compared"}, []string{"median above"}},
+		{"sessions left out, the rest compared", &sim.Fidelity{Strategy: "eager", Requests: 217, InputMedianAbsRelErr: 0.0088, InputP90AbsRelErr: 0.0119, InputMeanRelErr: 0.0084, OtherStrategy: 2},
+			true, 0,
+			[]string{"0.88%", "2 sessions recorded under another strategy were not compared"},
+			[]string{"median above"}},
 		{"no fidelity", nil, false, 0, nil, []string{"median above", "not compared"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -47,6 +48,9 @@ func Findings(res *Results) []string {
 func traceFindings(c sim.Counts) []string {
 	var out []string
 	out = nOf(out, c.SessionsIncomplete, c.SessionsRead, "%s of %s sessions read have no session_end (a file cut short, a session split across files?): they were replayed as far as they were recorded.")
+	if c.EventsNotReplayed > 0 {
+		out = append(out, inputnotes.NotReplayedText(c.EventsNotReplayed, c.SessionsWithEventsNotReplayed, c.SessionsRead)+".")
+	}
 	out = nOf(out, c.EventsTimeBackwards, c.EventsRead, "%s of %s trace events are earlier than the event before them in their session: the replay takes a user pause that would be negative as 0, so the prompt cache sees no gap there (`defersim trace validate` lists them).")
 	return out
 }

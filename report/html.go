@@ -81,6 +81,8 @@ var htmlFuncs = template.FuncMap{
 	"spct": func(v float64) string { return signed(v*100, fmtSig) + "%" },
 	// fidelityLarge: the sides of run.fidelity flagged as a large error.
 	"fidelityLarge": fidelityLargeSides,
+	// fidelityOther: the sessions left out as recorded under another strategy.
+	"fidelityOther": otherStrategyNote,
 }
 
 func toFloat(v any) float64 {

@@ -43,7 +43,8 @@ type Need struct {
 	QueryFor map[string]string
 	// SyntheticTimes says the session's times are placeholders (its
 	// session_start meta timing=synthetic: the source recorded none).
-	SyntheticTimes bool
+	SyntheticTimes   bool
+	RecordedStrategy string // session_start's: fidelity leaves it out when traces.RecordedDeferred
 
 	prepared bool // token counts filled by Engine.prepare
 	// queryTokens memoises the tokens of search calls: every strategy of a
@@ -283,7 +284,7 @@ func (b *needBuffers) add(n *Need, ev *traces.Event, line int) {
 		n.Start = ev.T
 		n.SystemText = ev.SystemPrompt
 		n.SystemTokens = ev.SystemPromptTokens
-		n.Servers = ev.Servers
+		n.Servers, n.RecordedStrategy = ev.Servers, ev.RecordedStrategy
 	case traces.UserMessage:
 		pause := -1.0
 		if b.haveTimes && !b.lastEnd.IsZero() && !ev.T.IsZero() {

@@ -19,6 +19,9 @@ type pneed struct {
 	// queryFor maps a tool name to the first recorded query that returned
 	// it (Need.QueryFor).
 	queryFor map[string]string
+	// deferred says the session was recorded with deferral
+	// (Need.RecordedStrategy): its requests make no fidelity pairs.
+	deferred bool
 
 	prepared bool // token counts filled by Engine.preparePacked
 }
@@ -105,7 +108,7 @@ func (p *pneed) reset(n *Need, nsteps, ncalls int) {
 		calls = make([]pcall, 0, ncalls)
 	}
 	*p = pneed{id: n.SessionID, sysText: n.SystemText, sysTokens: n.SystemTokens,
-		servers: n.Servers, queryFor: n.QueryFor, prepared: n.prepared,
+		servers: n.Servers, queryFor: n.QueryFor, prepared: n.prepared, deferred: traces.RecordedDeferred(n.RecordedStrategy),
 		steps: steps[:0], calls: calls[:0], usages: usages[:0], changes: changes[:0]}
 }
 

@@ -107,8 +107,12 @@ type FidelityPair struct {
 	SimMs         float64 `json:"sim_ms"`
 }
 
+// run replays n under strategy si into out; with wantFid, its recorded
+// requests make fidelity pairs (r.fid), unless n was recorded with
+// deferral: its recorded usage is not an eager replay's to compare with.
 func (r *replayer) run(n *pneed, si int, out *Outcome, wantFid bool) {
 	e := r.e
+	wantFid = wantFid && !n.deferred
 	if !n.prepared {
 		e.preparePacked(n, &r.buf.text)
 	}

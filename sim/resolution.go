@@ -64,6 +64,11 @@ type Resolution struct {
 	// latest version, which is only the last by spelling. Absent from
 	// results.json when 0.
 	UnorderedLatest int64 `json:"sessions_unordered_latest,omitempty"`
+	// RecordedDeferred counts the sessions whose session_start records a
+	// deferral strategy (traces.RecordedDeferred): their requests are not
+	// compared with the eager replay (Fidelity.OtherStrategy). Absent
+	// from results.json when 0.
+	RecordedDeferred int64 `json:"sessions_recorded_deferred,omitempty"`
 
 	// Tools counts calls by tool and class, for the classes other than
 	// Resolved: the MaxResolutionTools smallest keys (CompareToolClass)
@@ -152,6 +157,7 @@ func (r *Resolution) Merge(o *Resolution) {
 	r.SessionsWithoutServers += o.SessionsWithoutServers
 	r.Ambiguous += o.Ambiguous
 	r.UnorderedLatest += o.UnorderedLatest
+	r.RecordedDeferred += o.RecordedDeferred
 	for k, v := range o.Tools {
 		r.addTool(k, v)
 	}
@@ -315,6 +321,9 @@ func (e *Engine) resolveEvent(rs *sessionResolver, ev *traces.Event, res *Resolu
 	switch ev.Type {
 	case traces.SessionStart:
 		res.Models.add(ev.Model, 1, e.runModel != nil && e.runModel(ev.Model))
+		if traces.RecordedDeferred(ev.RecordedStrategy) {
+			res.RecordedDeferred++
+		}
 		rs.tables = rs.tables[:0]
 		arbitrary := false
 		if len(ev.Servers) == 0 {

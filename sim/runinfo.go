@@ -30,6 +30,11 @@ type Counts struct {
 	// params.user_think_ms, not recorded (absent in files of earlier
 	// builds).
 	SessionsByTiming traces.Timing `json:"sessions_by_timing,omitzero"`
+	// EventsNotReplayed counts events of kinds the replay reads but does
+	// not use (traces.NotReplayed: deferral_change), in
+	// SessionsWithEventsNotReplayed sessions.
+	EventsNotReplayed             int64 `json:"events_not_replayed,omitempty"`
+	SessionsWithEventsNotReplayed int64 `json:"sessions_with_events_not_replayed,omitempty"`
 	// StepsRemoved counts recorded steps removed from the need because the
 	// recording runtime's own deferral caused them (its searches, rejected calls).
 	StepsRemoved int64 `json:"steps_removed"`
@@ -212,4 +217,8 @@ type Fidelity struct {
 	LatencyRequests        int64   `json:"latency_requests"`
 	LatencyMedianAbsRelErr float64 `json:"latency_median_abs_rel_err,omitempty"`
 	LatencyP90AbsRelErr    float64 `json:"latency_p90_abs_rel_err,omitempty"`
+	// OtherStrategy counts the sessions left out of the comparison because
+	// they were recorded under another strategy than this one (a deferral
+	// rule: traces.RecordedDeferred); absent when 0.
+	OtherStrategy int64 `json:"sessions_recorded_other_strategy,omitempty"`
 }

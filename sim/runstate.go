@@ -23,7 +23,7 @@ const (
 	maxFailureMessages = 1000
 	// runStateVersion is the version of RunState's encoding; a state of
 	// another version cannot be resumed or merged.
-	runStateVersion = 3
+	runStateVersion = 5
 )
 
 // SummaryOptions says how a run summarises its sessions.
@@ -429,8 +429,22 @@ func (st *RunState) Fidelity() []FidelityPair {
 
 // FidelitySummary summarises the fidelity of strategy: from every pair
 // when they were all kept (SummarizeFidelity), else from the streaming
-// statistics (medians and 90th percentiles within the sketch's accuracy).
+// statistics (medians and 90th percentiles within the sketch's accuracy),
+// with the sessions left out as recorded under another strategy
+// (Resolution.RecordedDeferred). It is nil when nothing was compared and
+// no session was left out.
 func (st *RunState) FidelitySummary(strategy string) *Fidelity {
+	f := st.fidelitySummary(strategy)
+	if n := st.Resolution.RecordedDeferred; n > 0 {
+		if f == nil {
+			f = &Fidelity{Strategy: strategy}
+		}
+		f.OtherStrategy = n
+	}
+	return f
+}
+
+func (st *RunState) fidelitySummary(strategy string) *Fidelity {
 	if !st.FidelityOverflow {
 		return SummarizeFidelity(strategy, st.Fidelity())
 	}

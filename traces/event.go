@@ -72,7 +72,7 @@ type Event struct {
 	SystemPromptTokens int64       `json:"system_prompt_tokens,omitempty"`
 	Servers            []ServerRef `json:"servers,omitempty"`
 	// RecordedStrategy names the deferral rule the recording runtime used
-	// ("eager" when every schema was sent), when known.
+	// ("eager" when every schema was sent), when known (RecordedDeferred).
 	RecordedStrategy string            `json:"recorded_strategy,omitempty"`
 	Meta             map[string]string `json:"meta,omitempty"`
 

@@ -47,6 +47,8 @@ type openSession struct {
 	// lastT is the time of its last timed event, at line lastLine.
 	lastT    time.Time
 	lastLine int
+	// unreplayed says it holds an event of a kind the replay does not read.
+	unreplayed bool
 }
 
 // maxSpares bounds the buffers of ended sessions a filer keeps for reuse,
@@ -157,6 +159,13 @@ func (f *filer) add(line []byte, n int, b *batch) *LineError {
 		o.lines = append(o.lines, n)
 	}
 	f.counts.Events++
+	if NotReplayed(ev.Type) {
+		f.counts.Unreplayed++
+		if !o.unreplayed {
+			o.unreplayed = true
+			f.counts.UnreplayedSessions++
+		}
+	}
 	if ev.Type == SessionEnd {
 		delete(f.open, o.s.ID)
 		b.sessions = append(b.sessions, f.close(o))

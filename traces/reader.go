@@ -98,6 +98,11 @@ type Counts struct {
 	// Timing counts the sessions opened by their session_start meta
 	// "timing" (timing.go).
 	Timing Timing `json:"timing,omitzero"`
+	// Unreplayed counts accepted events of kinds the replay does not read
+	// (NotReplayed: deferral_change), UnreplayedSessions the sessions
+	// holding one or more: callers say so (docs/trace-format.md).
+	Unreplayed         int64 `json:"unreplayed_events,omitempty"`
+	UnreplayedSessions int64 `json:"unreplayed_sessions,omitempty"`
 }
 
 // clone returns a copy that shares nothing with c.

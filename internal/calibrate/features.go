@@ -110,7 +110,7 @@ func (s *Setup) collect(src Source, params sim.Params) ([]Request, []SessionRec,
 		if it.Role == Unused {
 			continue
 		}
-		if st := sess.Start(); st != nil && st.RecordedStrategy != "" && st.RecordedStrategy != "eager" {
+		if st := sess.Start(); st != nil && traces.RecordedDeferred(st.RecordedStrategy) {
 			skipped["recorded with deferral ("+st.RecordedStrategy+")"]++
 			continue
 		}

@@ -38,6 +38,11 @@ type Notes struct {
 	// (servers.NAME.upgrades[].at) placed before it by a start in 1970 or
 	// earlier: times that look like placeholders put them on the old version.
 	SessionsEpochDated int64 `json:"sessions_epoch_dated,omitempty"`
+	// EventsNotReplayed counts events of kinds the replay does not use
+	// (traces.NotReplayed: deferral_change), in
+	// SessionsWithEventsNotReplayed sessions.
+	EventsNotReplayed             int64 `json:"events_not_replayed,omitempty"`
+	SessionsWithEventsNotReplayed int64 `json:"sessions_with_events_not_replayed,omitempty"`
 	// FirstBackwards and FirstImplausible locate the first of them (for
 	// the warnings; not written).
 	FirstBackwards   []traces.Problem `json:"-"`
@@ -56,6 +61,8 @@ func FromCounts(catalogNotes []catalog.Note, counts []traces.Counts) Notes {
 		n.FirstBackwards = append(n.FirstBackwards, c.FirstBackwards...)
 		n.LinesImplausible += c.Implausible
 		n.FirstImplausible = append(n.FirstImplausible, c.FirstImplausible...)
+		n.EventsNotReplayed += c.Unreplayed
+		n.SessionsWithEventsNotReplayed += c.UnreplayedSessions
 	}
 	return n
 }
@@ -63,7 +70,7 @@ func FromCounts(catalogNotes []catalog.Note, counts []traces.Counts) Notes {
 // Empty says there is nothing to note.
 func (n Notes) Empty() bool {
 	return len(n.CatalogNotes) == 0 && n.SessionsIncomplete == 0 && n.EventsTimeBackwards == 0 && n.LinesImplausible == 0 &&
-		n.SessionsEpochDated == 0
+		n.SessionsEpochDated == 0 && n.EventsNotReplayed == 0
 }
 
 // OrNil is n, or nil when it is empty: for a document's omitempty member,
@@ -107,11 +114,22 @@ func (n Notes) Warnings(where string) []string {
 		out = append(out, fmt.Sprintf("%d session(s) start in 1970 or earlier, before the scenario's dated upgrades (servers.NAME.upgrades[].at), and ran on the versions before them: times at the Unix epoch look like placeholders, not recorded times; if they are, use after_session instead",
 			n.SessionsEpochDated))
 	}
+	if n.EventsNotReplayed > 0 {
+		out = append(out, NotReplayedText(n.EventsNotReplayed, n.SessionsWithEventsNotReplayed, n.SessionsRead))
+	}
 	if n.SessionsIncomplete > 0 {
 		out = append(out, fmt.Sprintf("%d of %d sessions read have no session_end (a file cut short? a session split across files?); they were replayed as far as recorded (`defersim trace validate` lists them)",
 			n.SessionsIncomplete, n.SessionsRead))
 	}
 	return out
+}
+
+// NotReplayedText says that events of kinds the replay does not use
+// (traces.NotReplayed), held by sessions of the read sessions, were read
+// and left aside: the warning's and the report's words.
+func NotReplayedText(events, sessions, read int64) string {
+	return fmt.Sprintf("%d of %d sessions read hold %d deferral_change event(s): the replay does not use them (each strategy decides what it defers; the recording runtime's deferred set is not replayed; docs/trace-format.md)",
+		sessions, read, events)
 }
 
 // locations are the first five of k problems located by first.

@@ -46,7 +46,8 @@ func (out *Output) InputNotes() inputnotes.Notes {
 	}
 	return inputnotes.Notes{CatalogNotes: out.Info.CatalogNotes, SessionsRead: c.SessionsRead, EventsRead: c.EventsRead,
 		SessionsIncomplete: c.SessionsIncomplete, EventsTimeBackwards: out.Backwards, FirstBackwards: out.FirstBackwards,
-		LinesImplausible: out.Implausible, FirstImplausible: out.FirstImplausible, SessionsEpochDated: epoch}
+		LinesImplausible: out.Implausible, FirstImplausible: out.FirstImplausible, SessionsEpochDated: epoch,
+		EventsNotReplayed: c.EventsNotReplayed, SessionsWithEventsNotReplayed: c.SessionsWithEventsNotReplayed}
 }
 
 // addWarnings adds the readers' warnings of counts to out.

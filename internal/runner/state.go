@@ -24,9 +24,12 @@ import (
 // TestStateShape fails until you do. Version 1 files lack counts added
 // since (run.recorded_models, run.counts.sessions_by_timing) and read as
 // zero; version 2 bounds the recorded models (sim.MaxRecordedModels);
-// version 3 keeps the smallest resolution keys (sim.MaxResolutionTools)
-// and counts the calls of the others.
-const StateVersion = 3
+// version 3 was two shapes on two branches: one keeping the smallest
+// resolution keys (sim.MaxResolutionTools) and counting the calls of the
+// others, one counting the sessions recorded with deferral
+// (sim.Resolution.RecordedDeferred), which run.fidelity leaves out;
+// version 4 holds both.
+const StateVersion = 4
 
 // Kinds of state files.
 const (
@@ -114,6 +117,9 @@ type ReaderCounts struct {
 	Backwards int64
 	// Timing counts the sessions read by their session_start meta timing.
 	Timing traces.Timing
+	// Unreplayed counts the events of kinds the replay does not read
+	// (traces.NotReplayed), UnreplayedSessions the sessions holding any.
+	Unreplayed, UnreplayedSessions int64
 }
 
 func readerCounts(files int, sessionsRead int64, counts []traces.Counts) ReaderCounts {
@@ -124,6 +130,8 @@ func readerCounts(files int, sessionsRead int64, counts []traces.Counts) ReaderC
 		rc.LinesSkipped += tc.Skipped
 		rc.Incomplete += tc.Incomplete
 		rc.Backwards += tc.Backwards
+		rc.Unreplayed += tc.Unreplayed
+		rc.UnreplayedSessions += tc.UnreplayedSessions
 		rc.Timing.Add(tc.Timing)
 		for k, v := range tc.SkipReasons {
 			if rc.SkipReasons == nil {
@@ -144,6 +152,8 @@ func (rc ReaderCounts) apply(c *sim.Counts) {
 	c.LinesSkipped = rc.LinesSkipped
 	c.SessionsIncomplete = rc.Incomplete
 	c.EventsTimeBackwards = rc.Backwards
+	c.EventsNotReplayed = rc.Unreplayed
+	c.SessionsWithEventsNotReplayed = rc.UnreplayedSessions
 	c.SessionsByTiming = rc.Timing
 	c.SkipReasons = nil
 	for k, v := range rc.SkipReasons {

@@ -77,8 +77,11 @@ func (p *pipeline) Emit(s *ingest.Session) error {
 	p.rep.Model(st.Model)
 	for i := range s.Events {
 		p.rep.Events[s.Events[i].Type]++
-		if s.Events[i].Type == traces.ToolCall {
+		switch ev := &s.Events[i]; {
+		case ev.Type == traces.ToolCall:
 			p.rep.ToolCalls++
+		case ev.Type == traces.ModelRequest && ev.Usage == nil:
+			p.rep.RequestsWithoutUsage++
 		}
 	}
 	return p.out.WriteSession(&s.Session)

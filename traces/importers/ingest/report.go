@@ -18,6 +18,10 @@ type Report struct {
 	Sessions  int                      `json:"sessions"`
 	Events    map[traces.EventType]int `json:"events"`
 	ToolCalls int                      `json:"tool_calls"`
+	// RequestsWithoutUsage counts the model_request events written without
+	// usage (the source recorded none for them): run.fidelity cannot
+	// compare their prompt tokens. Absent when 0.
+	RequestsWithoutUsage int `json:"requests_without_usage,omitempty"`
 	// Models counts the sessions written by the model their session_start
 	// names (after --model; "" for the sessions that name none), the most
 	// sessions first, then by name: at most MaxReportedModels of them, the

@@ -24,6 +24,10 @@ func (r *Report) WriteText(w io.Writer) error {
 			p("  %s\t%d\n", t, n)
 		}
 	}
+	if r.RequestsWithoutUsage > 0 {
+		p("model requests without usage:\t%d of %d (the source recorded none: run.fidelity does not compare their prompt tokens)\n",
+			r.RequestsWithoutUsage, r.Events[traces.ModelRequest])
+	}
 	if len(r.Models) > 0 {
 		p("models (model: sessions):\n")
 		for _, m := range r.Models {
