@@ -31,6 +31,12 @@ var toolAttrs = map[string]bool{
 	"gen_ai.tool.call.result": true, "error.type": true, "gen_ai.provider.name": true, "gen_ai.system": true,
 }
 
+// Attributes an invoke_agent or create_agent span maps; others are reported.
+var agentAttrs = map[string]bool{
+	"gen_ai.operation.name": true, "gen_ai.conversation.id": true,
+	"gen_ai.agent.name": true, "gen_ai.agent.id": true,
+}
+
 // outputCall is a tool call a chat span's output names.
 type outputCall struct {
 	req  string
@@ -47,6 +53,9 @@ type converter struct {
 	named   map[string]bool // call ids named by outputs and not yet executed
 	lastReq string
 	schemas map[string]bool
+	// uncachedInput: the session's input_tokens exclude cached tokens
+	// (see sessionExcludesCached).
+	uncachedInput bool
 }
 
 func convert(g *sessionSpans, opts *ingest.Options, rep *ingest.Report) (*ingest.Session, error) {
@@ -68,15 +77,15 @@ func convert(g *sessionSpans, opts *ingest.Options, rep *ingest.Report) (*ingest
 	b.Add(traces.Event{Type: traces.SessionStart, T: first.start, Meta: meta})
 	b.UseGateway(&opts.Gateway)
 	c := &converter{b: b, rep: rep, named: map[string]bool{}, schemas: map[string]bool{}}
+	if c.uncachedInput = sessionExcludesCached(g.spans); c.uncachedInput {
+		rep.Convert(excludesCachedNote)
+	}
 	var end time.Time
 	for _, sp := range g.spans {
 		if sp.end.After(end) {
 			end = sp.end
 		}
-		op := str(sp.attrs, "gen_ai.operation.name")
-		if op == "" {
-			op, _, _ = strings.Cut(sp.Name, " ")
-		}
+		op := spanOp(sp)
 		for _, e := range sp.Events {
 			rep.Unmap("span event " + e.Name)
 		}
@@ -93,11 +102,22 @@ func convert(g *sessionSpans, opts *ingest.Options, rep *ingest.Report) (*ingest
 					meta[strings.TrimPrefix(k, "gen_ai.")] = v
 				}
 			}
+			c.unmapped(op+" span", sp.attrs, agentAttrs)
 		default:
 			rep.Unmap("span with operation " + orQuote(op))
 		}
 	}
 	return b.End(end, rep), nil
+}
+
+// spanOp is a span's operation: gen_ai.operation.name, else the span
+// name's first word.
+func spanOp(sp *span) string {
+	op := str(sp.attrs, "gen_ai.operation.name")
+	if op == "" {
+		op, _, _ = strings.Cut(sp.Name, " ")
+	}
+	return op
 }
 
 func orQuote(s string) string {
@@ -156,29 +176,6 @@ func (c *converter) chat(sp *span) error {
 	}
 	c.unmapped("chat span", a, chatAttrs)
 	return nil
-}
-
-// usage maps gen_ai.usage.*: input_tokens includes cached tokens, so the
-// uncached input is input − cache_read − cache_creation. When input_tokens
-// is smaller than the cached parts the producer evidently reported the
-// uncached figure (as Anthropic's API does); it is then taken as is.
-func (c *converter) usage(a map[string]any) *traces.Usage {
-	in, okIn := num(a, "gen_ai.usage.input_tokens")
-	out, okOut := num(a, "gen_ai.usage.output_tokens")
-	cr, okR := num(a, "gen_ai.usage.cache_read.input_tokens")
-	cw, okW := num(a, "gen_ai.usage.cache_creation.input_tokens")
-	if !okIn && !okOut && !okR && !okW {
-		return nil
-	}
-	in, out, cr, cw = max(in, 0), max(out, 0), max(cr, 0), max(cw, 0)
-	u := &traces.Usage{CacheRead: cr, CacheWrite: cw, Output: out}
-	if in >= cr+cw {
-		u.Input = in - cr - cw
-	} else {
-		u.Input = in
-		c.rep.Unmap("gen_ai.usage.input_tokens below cache_read + cache_creation (taken as the uncached input)")
-	}
-	return u
 }
 
 // tool converts an execute_tool span into a tool call (or, for a gateway
