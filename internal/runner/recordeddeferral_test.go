@@ -6,7 +6,6 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -167,51 +166,7 @@ func TestFidelityLeavesOutSessionsRecordedWithDeferral(t *testing.T) {
 	}
 	want := resultsBytes(t, single)
 
-	t.Run("shards merged", func(t *testing.T) {
-		var files []*StateFile
-		for i := range 3 {
-			c := cfg
-			c.Shard = Shard{Index: i, Count: 3}
-			out, err := Run(context.Background(), c)
-			if err != nil {
-				t.Fatalf("shard %d: %v", i, err)
-			}
-			files = append(files, throughFile(t, out.State))
-		}
-		merged, err := Merge(context.Background(), files, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := resultsBytes(t, merged); !bytes.Equal(want, got) {
-			t.Fatalf("merged results differ from the single run:\n%s", cmp.Diff(string(want), string(got)))
-		}
-	})
-
-	t.Run("resumed", func(t *testing.T) {
-		c := cfg
-		c.Checkpoint = filepath.Join(t.TempDir(), CheckpointFile)
-		c.CheckpointEvery = 5
-		ctx, cancel := context.WithCancel(context.Background())
-		c.AfterSession = func(n int64) {
-			if n == 15 {
-				cancel()
-			}
-		}
-		_, err := Run(ctx, c)
-		cancel()
-		var ie *InterruptedError
-		if !errors.As(err, &ie) {
-			t.Fatalf("interrupted run returned %v, want an InterruptedError", err)
-		}
-		c.AfterSession, c.Resume = nil, true
-		resumed, err := Run(context.Background(), c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := resultsBytes(t, resumed); !bytes.Equal(want, got) {
-			t.Fatalf("resumed results differ from the single run:\n%s", cmp.Diff(string(want), string(got)))
-		}
-	})
+	checkSplitRuns(t, cfg, want, splitRuns{shards: 3, stopAfter: 15, checkpointEvery: 5})
 }
 
 // TestRunSaysDeferralChangesAreNotReplayed pins that deferral_change

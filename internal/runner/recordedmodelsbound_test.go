@@ -1,11 +1,8 @@
 package runner
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -74,55 +71,6 @@ func TestRecordedModelsBounded(t *testing.T) {
 	}
 	want := resultsBytes(t, single)
 
-	t.Run("shards merged", func(t *testing.T) {
-		var files []*StateFile
-		for i := range 3 {
-			c := cfg
-			c.Shard = Shard{Index: i, Count: 3}
-			out, err := Run(context.Background(), c)
-			if err != nil {
-				t.Fatalf("shard %d: %v", i, err)
-			}
-			f := throughFile(t, out.State)
-			bounded(t, "shard "+c.Shard.String(), f.State)
-			files = append(files, f)
-		}
-		merged, err := Merge(context.Background(), files, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := resultsBytes(t, merged); !bytes.Equal(want, got) {
-			t.Fatalf("merged results differ from the single run:\n%s", cmp.Diff(string(want), string(got)))
-		}
-	})
-
-	t.Run("resumed", func(t *testing.T) {
-		c := cfg
-		c.Checkpoint = filepath.Join(t.TempDir(), CheckpointFile)
-		ctx, cancel := context.WithCancel(context.Background())
-		c.AfterSession = func(n int64) {
-			if n == 100 {
-				cancel()
-			}
-		}
-		_, err := Run(ctx, c)
-		cancel()
-		var ie *InterruptedError
-		if !errors.As(err, &ie) {
-			t.Fatalf("interrupted run returned %v, want an InterruptedError", err)
-		}
-		cp, err := ReadState(c.Checkpoint)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bounded(t, "checkpoint", cp.State)
-		c.AfterSession, c.Resume = nil, true
-		resumed, err := Run(context.Background(), c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := resultsBytes(t, resumed); !bytes.Equal(want, got) {
-			t.Fatalf("resumed results differ from the single run:\n%s", cmp.Diff(string(want), string(got)))
-		}
-	})
+	checkSplitRuns(t, cfg, want, splitRuns{shards: 3, stopAfter: 100,
+		inspect: func(t *testing.T, what string, f *StateFile) { bounded(t, what, f.State) }})
 }

@@ -2,18 +2,14 @@ package runner
 
 import (
 	"bufio"
-	"bytes"
 	"compress/gzip"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
@@ -114,52 +110,7 @@ func TestResolutionToolsBounded(t *testing.T) {
 	}
 	want := resultsBytes(t, single)
 
-	t.Run("shards merged", func(t *testing.T) {
-		var files []*StateFile
-		for i := range 2 {
-			c := cfg
-			c.Shard = Shard{Index: i, Count: 2}
-			out, err := Run(context.Background(), c)
-			if err != nil {
-				t.Fatalf("shard %d: %v", i, err)
-			}
-			files = append(files, throughFile(t, out.State))
-		}
-		for _, order := range [][]*StateFile{files, {files[1], files[0]}} {
-			merged, err := Merge(context.Background(), order, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := resultsBytes(t, merged); !bytes.Equal(want, got) {
-				t.Fatalf("merged results differ from the single run:\n%s", cmp.Diff(string(want), string(got)))
-			}
-		}
-	})
-
-	t.Run("resumed", func(t *testing.T) {
-		c := cfg
-		c.Checkpoint = filepath.Join(t.TempDir(), CheckpointFile)
-		ctx, cancel := context.WithCancel(context.Background())
-		c.AfterSession = func(n int64) {
-			if n == 300 {
-				cancel()
-			}
-		}
-		_, err := Run(ctx, c)
-		cancel()
-		var ie *InterruptedError
-		if !errors.As(err, &ie) {
-			t.Fatalf("interrupted run returned %v, want an InterruptedError", err)
-		}
-		c.AfterSession, c.Resume = nil, true
-		resumed, err := Run(context.Background(), c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := resultsBytes(t, resumed); !bytes.Equal(want, got) {
-			t.Fatalf("resumed results differ from the single run:\n%s", cmp.Diff(string(want), string(got)))
-		}
-	})
+	checkSplitRuns(t, cfg, want, splitRuns{shards: 2, reversed: true, stopAfter: 300})
 }
 
 // fmtThousands prints n with a comma every three digits, as the report does.
