@@ -26,12 +26,19 @@ func ParseTime(s string) (time.Time, error) {
 }
 
 // Millis returns b−a in whole milliseconds (rounded), or 0 when either time is
-// unknown or b is before a.
+// unknown or b is before a. A span longer than a time.Duration holds (about
+// 292 years) gives that maximum: b.Sub(a) saturates, and the rounding is
+// done on the remainder so that it cannot overflow into a negative value.
 func Millis(a, b time.Time) int64 {
 	if a.IsZero() || b.IsZero() || b.Before(a) {
 		return 0
 	}
-	return (b.Sub(a) + time.Millisecond/2).Milliseconds()
+	d := b.Sub(a)
+	ms := d.Milliseconds()
+	if d%time.Millisecond >= time.Millisecond/2 {
+		ms++
+	}
+	return ms
 }
 
 // TakeTime consumes the first present member of keys as a time: an RFC 3339
