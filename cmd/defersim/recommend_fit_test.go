@@ -116,26 +116,7 @@ func TestRecommendCountsUnresolvedFitSessions(t *testing.T) {
 		t.Skip("replays generated sessions")
 	}
 	trace, cat := genData(t, "20")
-	partial := filepath.Join(t.TempDir(), "catalog")
-	if err := os.Mkdir(partial, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	files, err := filepath.Glob(filepath.Join(cat, "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		if strings.HasPrefix(filepath.Base(f), "calendar@") {
-			continue
-		}
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(partial, filepath.Base(f)), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	partial := catalogWithout(t, cat, "calendar")
 	const tool = "calendar/count_events (unknown server"
 	for _, tc := range []struct {
 		name  string

@@ -22,31 +22,7 @@ func TestSweepAndRecommendNameUnresolvedCalls(t *testing.T) {
 	trace, cat := genData(t, "20")
 	// The same catalog without the calendar server, whose count_events is
 	// the trace's most called tool.
-	partial := filepath.Join(t.TempDir(), "catalog")
-	if err := os.Mkdir(partial, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	files, err := filepath.Glob(filepath.Join(cat, "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dropped := 0
-	for _, f := range files {
-		if strings.HasPrefix(filepath.Base(f), "calendar@") {
-			dropped++
-			continue
-		}
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(partial, filepath.Base(f)), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if dropped == 0 {
-		t.Fatalf("the generated catalog %s has no calendar server", cat)
-	}
+	partial := catalogWithout(t, cat, "calendar")
 	const words = "did not resolve against the run's catalogs, more than its limit of 1.0% (replayed with --allow-unresolved)"
 	const tool = "calendar/count_events (unknown server"
 	for _, inputs := range []struct {
@@ -109,4 +85,37 @@ func TestSweepAndRecommendNameUnresolvedCalls(t *testing.T) {
 			}
 		})
 	}
+}
+
+// catalogWithout copies the catalog directory cat without the files of
+// server (server@VERSION.json) into a new directory, which it returns; it
+// fails the test when cat holds no such file.
+func catalogWithout(t *testing.T, cat, server string) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "catalog")
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(cat, "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dropped := 0
+	for _, f := range files {
+		if strings.HasPrefix(filepath.Base(f), server+"@") {
+			dropped++
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(out, filepath.Base(f)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if dropped == 0 {
+		t.Fatalf("the catalog %s has no %s server", cat, server)
+	}
+	return out
 }

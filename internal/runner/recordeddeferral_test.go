@@ -1,99 +1,47 @@
 package runner
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/defersim/defersim/report"
-	"github.com/defersim/defersim/scenarios"
-	defaultdata "github.com/defersim/defersim/scenarios/default"
 	"github.com/defersim/defersim/traces/gen"
 )
 
-// editTrace rewrites cfg's one trace (gzipped or not) into a new file: edit gets
-// every event, decoded, with the index of its session (by session_start,
-// from 0) and returns the events to write in its place.
+// editTrace rewrites cfg's one trace into a new file (rewriteTrace): edit
+// gets every event, decoded, with the index of its session (by
+// session_start, from 0) and returns the events to write in its place.
 func editTrace(t *testing.T, cfg *Config, edit func(ev map[string]any, session int) []map[string]any) {
 	t.Helper()
-	if len(cfg.Traces) != 1 {
-		t.Fatalf("traces %+v, want one", cfg.Traces)
-	}
-	data, err := os.ReadFile(cfg.Traces[0].Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var in io.Reader = bytes.NewReader(data)
-	if strings.HasSuffix(cfg.Traces[0].Path, ".gz") {
-		if in, err = gzip.NewReader(in); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var out bytes.Buffer
-	sc := bufio.NewScanner(in)
-	sc.Buffer(nil, 1<<26)
-	k := -1
-	for sc.Scan() {
+	rewriteTrace(t, cfg, func(line []byte, k int) [][]byte {
 		var ev map[string]any
-		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+		if err := json.Unmarshal(line, &ev); err != nil {
 			t.Fatal(err)
 		}
-		if ev["type"] == "session_start" {
-			k++
-		}
+		var out [][]byte
 		for _, e := range edit(ev, k) {
-			line, err := json.Marshal(e)
+			b, err := json.Marshal(e)
 			if err != nil {
 				t.Fatal(err)
 			}
-			out.Write(line)
-			out.WriteByte('\n')
+			out = append(out, b)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(t.TempDir(), "edited.jsonl")
-	if err := os.WriteFile(p, out.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg.Traces = []Source{{Path: p}}
+		return out
+	})
 }
 
 // recordedConfig is smallConfig over generated sessions that record
 // usage and timings (gen.Params.Recorded).
 func recordedConfig(t *testing.T, strategies []string, n int) Config {
 	t.Helper()
-	dir := t.TempDir()
 	p := gen.Defaults()
 	p.Sessions, p.Recorded = n, true
-	g, err := gen.New(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := g.WriteDir(dir, gen.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenarios.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := FromScenario(sc, Overrides{Strategies: strategies, Traces: []string{filepath.Join(dir, gen.TraceFile)},
-		Catalogs: []string{filepath.Join(dir, gen.CatalogDir)}}, defaultdata.FS())
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Workers = 2
-	return cfg
+	return genConfig(t, strategies, p)
 }
 
 // TestFidelityLeavesOutSessionsRecordedWithDeferral pins that run.fidelity

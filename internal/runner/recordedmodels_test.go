@@ -1,12 +1,7 @@
 package runner
 
 import (
-	"bufio"
-	"compress/gzip"
 	"context"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -24,57 +19,13 @@ var mixedModels = []string{"gpt-4.1-mini", "", "openai/gpt-oss-120b", "claude-so
 // records models[k % len(models)] ("" removes the model), into a new file.
 func setModels(t *testing.T, cfg *Config, models ...string) {
 	t.Helper()
-	if len(cfg.Traces) != 1 {
-		t.Fatalf("traces %+v, want one", cfg.Traces)
-	}
-	in, err := os.Open(cfg.Traces[0].Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	zr, err := gzip.NewReader(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(t.TempDir(), "models.jsonl.gz")
-	out, err := os.Create(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw := gzip.NewWriter(out)
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(nil, 1<<26)
-	k := 0
-	for sc.Scan() {
-		line := sc.Bytes()
-		if strings.Contains(string(line), `"type":"session_start"`) {
-			var ev map[string]any
-			if err := json.Unmarshal(line, &ev); err != nil {
-				t.Fatal(err)
-			}
-			if m := models[k%len(models)]; m == "" {
-				delete(ev, "model")
-			} else {
-				ev["model"] = m
-			}
-			k++
-			if line, err = json.Marshal(ev); err != nil {
-				t.Fatal(err)
-			}
+	editEvents(t, cfg, "session_start", func(ev map[string]any, k int) {
+		if m := models[k%len(models)]; m == "" {
+			delete(ev, "model")
+		} else {
+			ev["model"] = m
 		}
-		zw.Write(line)
-		zw.Write([]byte("\n"))
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
-	cfg.Traces = []Source{{Path: p}}
+	})
 }
 
 // TestRunCountsRecordedModels pins that a run counts its replayed sessions

@@ -1,13 +1,8 @@
 package runner
 
 import (
-	"bufio"
-	"compress/gzip"
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,50 +15,11 @@ import (
 // that the order calls come in is not the order of their keys).
 func renameCalls(t *testing.T, cfg *Config) int {
 	t.Helper()
-	in, err := os.Open(cfg.Traces[0].Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	zr, err := gzip.NewReader(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(t.TempDir(), "calls.jsonl.gz")
-	out, err := os.Create(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw := gzip.NewWriter(out)
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(nil, 1<<26)
 	k := 0
-	for sc.Scan() {
-		line := sc.Bytes()
-		if strings.Contains(string(line), `"type":"tool_call"`) {
-			var ev map[string]any
-			if err := json.Unmarshal(line, &ev); err != nil {
-				t.Fatal(err)
-			}
-			ev["tool"] = fmt.Sprintf("x%06d", 999999-k)
-			k++
-			if line, err = json.Marshal(ev); err != nil {
-				t.Fatal(err)
-			}
-		}
-		zw.Write(line)
-		zw.Write([]byte("\n"))
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
-	cfg.Traces[0].Path = p
+	editEvents(t, cfg, "tool_call", func(ev map[string]any, _ int) {
+		ev["tool"] = fmt.Sprintf("x%06d", 999999-k)
+		k++
+	})
 	return k
 }
 

@@ -12,8 +12,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/defersim/defersim/scenarios"
-	defaultdata "github.com/defersim/defersim/scenarios/default"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces/gen"
 )
@@ -24,26 +22,9 @@ var shardStrategies = []string{"eager", "anchor-e1-budget8k", "claude-code-defau
 // (faster than the embedded 350).
 func smallConfig(t *testing.T, strategies []string, n int) Config {
 	t.Helper()
-	dir := t.TempDir()
 	p := gen.Defaults()
 	p.Sessions = n
-	g, err := gen.New(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := g.WriteDir(dir, gen.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenarios.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := FromScenario(sc, Overrides{Strategies: strategies, Traces: []string{filepath.Join(dir, gen.TraceFile)},
-		Catalogs: []string{filepath.Join(dir, gen.CatalogDir)}}, defaultdata.FS())
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Workers = 2
+	cfg := genConfig(t, strategies, p)
 	cfg.Bootstrap = 200
 	return cfg
 }
