@@ -38,6 +38,10 @@ type Param struct {
 	Type    string `json:"type"`
 	Default string `json:"default,omitempty"`
 	Meaning string `json:"meaning"`
+	// Zero is what the value 0 stands for when it is not a quantity of
+	// zero ("unbounded" for a cap); empty when 0 is a value like others.
+	// A sweep whose range holds 0 says so at that point.
+	Zero string `json:"zero,omitempty"`
 }
 
 // Info describes one registered component.

@@ -446,11 +446,17 @@ func (d *decoder) check(c *Check) error {
 		return d.fieldError("check.tolerance", &sim.FieldError{Msg: fmt.Sprintf("%v is negative", c.Tolerance)})
 	}
 	for _, k := range sortedKeys(c.Metrics) {
+		if _, _, err := ParseCheckKey(k); err != nil {
+			return d.fieldError(join("check.metrics", k), &sim.FieldError{Msg: err.Error()})
+		}
 		if c.Metrics[k] < 0 {
 			return d.fieldError(join("check.metrics", k), &sim.FieldError{Msg: fmt.Sprintf("%v is negative", c.Metrics[k])})
 		}
 	}
 	for _, k := range sortedKeys(c.Absolute) {
+		if _, _, err := ParseCheckKey(k); err != nil {
+			return d.fieldError(join("check.absolute", k), &sim.FieldError{Msg: err.Error()})
+		}
 		if c.Absolute[k] < 0 {
 			return d.fieldError(join("check.absolute", k), &sim.FieldError{Msg: fmt.Sprintf("%v is negative", c.Absolute[k])})
 		}

@@ -37,6 +37,13 @@ func mustParse(t *testing.T, text string) *Scenario {
 func TestParseErrors(t *testing.T) {
 	// Lists of names come from the registry the errors are made from.
 	names := func(k component.Kind) string { return strings.Join(sim.NewRegistry().Names(k), "|") }
+	metricNames := func() string {
+		var out []string
+		for _, m := range sim.Metrics {
+			out = append(out, m.Name)
+		}
+		return strings.Join(out, "|")
+	}
 	tests := []struct {
 		name, yaml, want string
 	}{
@@ -135,8 +142,15 @@ func TestParseErrors(t *testing.T) {
 			"scen.yaml:4: model.latency.kind_ms.repeat: -5: want a finite number >= 0"},
 		{"kind unknown", "model:\n  preset: gpt-4o\n  latency:\n    kind_ms: {thinking: 5}\nstrategies: [eager]\n",
 			`scen.yaml:4: model.latency.kind_ms.thinking: unknown key (want turn_text|turn_call|tool_text|tool_call|repeat)`},
-		{"check negative", "strategies: [eager]\ncheck: {metrics: {dollars: -0.1}}\n",
-			"scen.yaml:2: check.metrics.dollars: -0.1 is negative"},
+		{"check negative", "strategies: [eager]\ncheck: {metrics: {cost_usd: -0.1}}\n",
+			"scen.yaml:2: check.metrics.cost_usd: -0.1 is negative"},
+		// A check key naming no metric (docs/scenarios.md's own example said
+		// `dollars`) used to load, run and fail only in `defersim check`,
+		// after both replays, without a file or line; it stops the load.
+		{"check unknown metric", "strategies: [eager]\ncheck:\n  tolerance: 0.02\n  metrics: {dollars: 0.05}\n",
+			`scen.yaml:4: check.metrics.dollars: unknown metric "dollars" (want ` + metricNames() + ")"},
+		{"check unknown statistic", "strategies: [eager]\ncheck:\n  absolute:\n    first_reply_ms.p99: 100\n",
+			`scen.yaml:4: check.absolute.first_reply_ms.p99: statistic "p99" is not mean, p50 or p95`},
 		{"duplicate trace", "traces: [a.jsonl, ./a.jsonl]\nstrategies: [eager]\n",
 			`scen.yaml:1: traces[1]: "./a.jsonl" repeats traces[0]`},
 		{"syntax", "strategies: [eager\n",

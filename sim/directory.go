@@ -117,7 +117,7 @@ func registerDirectories(r *Registry) error {
 		{Info{Name: DirNames, Description: "one line per deferred tool: its name"},
 			func(Directory, Domains) (DirectoryFormat, error) { return names, nil }},
 		{Info{Name: dirNamesDesc, Description: "one line per deferred tool: its name and the first line of its description, cut",
-			Params: []Param{{Name: "directory.desc_chars", Type: "int", Default: "80", Meaning: "bytes of description kept (0: all of the first line)"}}},
+			Params: []Param{{Name: "directory.desc_chars", Type: "int", Default: "80", Meaning: "bytes of description kept (0: all of the first line)", Zero: "all of the first line"}}},
 			func(cfg Directory, _ Domains) (DirectoryFormat, error) {
 				width := cfg.DescChars
 				return lineDirectory{line: func(sb *strings.Builder, t *Tool) {

@@ -50,8 +50,8 @@ var (
 		{Name: "search.keyword_retries", Type: "int", Default: "0", Meaning: "searches with the tool's name words after a miss, before an exact select"},
 	}
 	evictionParams = []Param{
-		{Name: "warm.max_tools", Type: "int", Default: "0", Meaning: "most schemas the warm set holds (0: unbounded)"},
-		{Name: "warm.max_tokens", Type: "int", Default: "0", Meaning: "most schema tokens the warm set holds (0: unbounded)"},
+		{Name: "warm.max_tools", Type: "int", Default: "0", Meaning: "most schemas the warm set holds (0: unbounded)", Zero: "unbounded"},
+		{Name: "warm.max_tokens", Type: "int", Default: "0", Meaning: "most schema tokens the warm set holds (0: unbounded)", Zero: "unbounded"},
 		{Name: "warm.counter", Type: "counter", Default: "",
 			Meaning: "counter of warm.max_tokens, applied to each tool's OpenAI function form (empty: the tokens of its definition in tools[], content counter plus tool_overhead_tokens)"},
 	}
@@ -134,6 +134,20 @@ func (r *Registry) KeyReaders(key string) []string {
 		out = append(out, "the engine, under "+ek.Readers)
 	}
 	return out
+}
+
+// KeyZero is what the value 0 of the strategy key stands for when it is
+// not a quantity of zero, as a component of r declares it (Param.Zero):
+// "unbounded" for warm.max_tools. "" when 0 is a value like the others.
+func (r *Registry) KeyZero(key string) string {
+	for _, info := range r.Components() {
+		for _, p := range info.Params {
+			if p.Name == key && p.Zero != "" {
+				return p.Zero
+			}
+		}
+	}
+	return ""
 }
 
 // KeyDefault reports whether v, a value of the strategy key, is that

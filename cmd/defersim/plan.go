@@ -81,6 +81,11 @@ directory -o.`,
 		if out == cliout.Stdio {
 			return exitError{code: 2, msg: "-o names the directory for plan.json and the growth runs; print the plan with --format instead"}
 		}
+		if len(growth) == 0 {
+			if err := growthOnlyFlags(cmd); err != nil {
+				return err
+			}
+		}
 		if perMonth == 0 {
 			// Project reads 0 as its default (30): given, it is a mistake.
 			return exitError{code: 2, msg: "--days-per-month 0: want a positive number"}
@@ -219,6 +224,21 @@ directory -o.`,
 	fl.BoolVar(&allowUnres, "allow-unresolved", false, allowUnresolvedUsage)
 	_ = c.MarkFlagRequired("sessions-per-day")
 	return c
+}
+
+// planGrowthFlags are the plan flags only --growth reads: the projection
+// reads RESULTS.json alone.
+var planGrowthFlags = []string{"scenario", "traces", "catalogs", "growth-from", "metrics", "breakdown-margin", "bootstrap", "workers", "allow-unresolved"}
+
+// growthOnlyFlags refuses a growth flag given without --growth: it used to
+// be ignored without a word (a --scenario that does not exist included).
+func growthOnlyFlags(cmd *cobra.Command) error {
+	for _, name := range planGrowthFlags {
+		if cmd.Flags().Changed(name) {
+			return exitError{code: 2, msg: fmt.Sprintf("--%s is read only with --growth (the projection reads RESULTS.json alone: its prices, model and sessions): drop it, or add --growth", name)}
+		}
+	}
+	return nil
 }
 
 // readResultsArg reads a results file named on the command line, - being

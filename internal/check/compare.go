@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/defersim/defersim/internal/stats"
 	"github.com/defersim/defersim/report"
 )
 
@@ -41,6 +42,9 @@ type Row struct {
 	NoiseBand float64 `json:"noise"`
 	// HaveCI is true when both runs have an interval for the statistic.
 	HaveCI bool `json:"have_ci"`
+	// NormalNoise: a run had no bootstrap interval for the mean, so its
+	// part of NoiseBand is the normal approximation (stats.NormalHalfWidth).
+	NormalNoise bool `json:"normal_noise,omitempty"`
 	// Paired: same sessions and seed, intervals not used (see NoisePaired).
 	Paired bool   `json:"paired"`
 	Status Status `json:"status"`
@@ -113,11 +117,13 @@ func compareOne(base *report.Results, name string, bs, cs *report.StrategyResult
 		row.Worse = -row.Change
 	}
 	row.Allowed = rule.Allowed(bv)
-	hb, hc := halfWidth(bci, bv), halfWidth(cci, cv)
+	hb, nb := halfWidth(bci, bv, bd, rule.Stat)
+	hc, nc := halfWidth(cci, cv, cd, rule.Stat)
 	row.HaveCI = bci != nil && cci != nil
 	row.Paired = opt.Noise == NoisePaired
 	if !row.Paired {
 		row.NoiseBand = math.Hypot(hb, hc)
+		row.NormalNoise = nb || nc
 	}
 	const eps = 1e-12
 	switch {
@@ -146,12 +152,18 @@ func stat(d report.Distribution, s string) (float64, *report.Interval) {
 
 // halfWidth is the larger distance from the estimate to an interval end:
 // bootstrap intervals need not be symmetric, and the larger side is the
-// cautious one.
-func halfWidth(iv *report.Interval, v float64) float64 {
-	if iv == nil {
-		return 0
+// cautious one. A mean without a bootstrap interval (a metric the results
+// did not bootstrap) takes the normal approximation, as plan's projection
+// does (normal is then true); a percentile without one has none (0).
+func halfWidth(iv *report.Interval, v float64, d report.Distribution, stat string) (h float64, normal bool) {
+	if iv != nil {
+		return max(math.Abs(iv.High-v), math.Abs(v-iv.Low)), false
 	}
-	return max(math.Abs(iv.High-v), math.Abs(v-iv.Low))
+	if stat != StatMean {
+		return 0, false
+	}
+	h = stats.NormalHalfWidth(d.StdDev, d.Count)
+	return h, h > 0
 }
 
 func strategyNames(r *report.Results, only []string) []string {

@@ -168,6 +168,9 @@ func noise(r Row) string {
 	if !r.HaveCI && r.NoiseBand == 0 {
 		return "no CI"
 	}
+	if r.NormalNoise {
+		return value(r.NoiseBand, r.Unit) + " (normal)"
+	}
 	return value(r.NoiseBand, r.Unit)
 }
 

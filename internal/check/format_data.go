@@ -35,8 +35,11 @@ type jsonRow struct {
 	RelChange *float64 `json:"rel_change"`
 	Allowed   *float64 `json:"allowed"`
 	Noise     *float64 `json:"noise"`
-	Paired    bool     `json:"paired"`
-	Status    Status   `json:"status"`
+	// NormalNoise: the band is partly the normal approximation of a
+	// mean the results did not bootstrap (absent otherwise).
+	NormalNoise bool   `json:"normal_noise,omitempty"`
+	Paired      bool   `json:"paired"`
+	Status      Status `json:"status"`
 }
 
 // num is v, or nil (JSON null) when it is not a finite number.
@@ -65,7 +68,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 			Baseline: num(row.Base), Current: num(row.Current), Change: num(row.Change), RelChange: num(row.RelChange()),
 			Allowed: num(row.Allowed), Paired: row.Paired, Status: row.Status}
 		if !row.Paired && (row.HaveCI || row.NoiseBand != 0) {
-			jr.Noise = num(row.NoiseBand)
+			jr.Noise, jr.NormalNoise = num(row.NoiseBand), row.NormalNoise
 		}
 		out.Checks = append(out.Checks, jr)
 	}

@@ -7,14 +7,13 @@ import (
 	"strings"
 
 	"github.com/defersim/defersim/scenarios"
-	"github.com/defersim/defersim/sim"
 )
 
-// Statistics a rule can check.
+// Statistics a rule can check (scenarios.ParseCheckKey reads them).
 const (
-	StatMean = "mean"
-	StatP50  = "p50"
-	StatP95  = "p95"
+	StatMean = scenarios.CheckStatMean
+	StatP50  = scenarios.CheckStatP50
+	StatP95  = scenarios.CheckStatP95
 )
 
 // Rule is one checked quantity: a statistic of a metric, with the change
@@ -62,19 +61,15 @@ func defaultRules() []Rule {
 	}
 }
 
-// parseKey splits "metric" or "metric.stat" and checks both parts.
+// parseKey splits "metric" or "metric.stat" and checks both parts; a key
+// without a statistic names the mean.
 func parseKey(key string) (metric, stat string, err error) {
-	metric, stat = key, StatMean
-	if i := strings.LastIndexByte(key, '.'); i >= 0 {
-		metric, stat = key[:i], key[i+1:]
+	metric, stat, err = scenarios.ParseCheckKey(key)
+	if err != nil {
+		return "", "", fmt.Errorf("%q: %w", key, err)
 	}
-	switch stat {
-	case StatMean, StatP50, StatP95:
-	default:
-		return "", "", fmt.Errorf("%q: statistic %q is not mean, p50 or p95", key, stat)
-	}
-	if sim.MetricIndex(metric) < 0 {
-		return "", "", fmt.Errorf("%q: unknown metric %q", key, metric)
+	if stat == "" {
+		stat = StatMean
 	}
 	return metric, stat, nil
 }
@@ -138,14 +133,9 @@ func (t *Tolerances) SetAllRel(rel float64) {
 // every statistic of the metric, "metric.stat" one rule. A key that
 // matches no rule adds one. rel or abs < 0 leaves that part unchanged.
 func (t *Tolerances) Set(key string, rel, abs float64) error {
-	metric, stat := key, ""
-	if strings.Contains(key, ".") {
-		var err error
-		if metric, stat, err = parseKey(key); err != nil {
-			return err
-		}
-	} else if sim.MetricIndex(key) < 0 {
-		return fmt.Errorf("%q: unknown metric", key)
+	metric, stat, err := scenarios.ParseCheckKey(key)
+	if err != nil {
+		return fmt.Errorf("%q: %w", key, err)
 	}
 	hit := false
 	for i := range t.rules {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/defersim/defersim/internal/stats"
 	"github.com/defersim/defersim/report"
 )
 
@@ -172,7 +173,7 @@ func meanAmount(d report.Distribution) Amount {
 	case d.MeanCI != nil:
 		a.Low, a.High, a.Interval = d.MeanCI.Low, d.MeanCI.High, "bootstrap"
 	case d.Count > 1:
-		h := 1.959964 * d.StdDev / math.Sqrt(float64(d.Count))
+		h := stats.NormalHalfWidth(d.StdDev, d.Count)
 		a.Low, a.High, a.Interval = d.Mean-h, d.Mean+h, "normal"
 		if d.Min >= 0 {
 			a.Low = max(a.Low, 0)

@@ -271,6 +271,9 @@ func Sweep(ctx context.Context, cfg SweepConfig) (*SweepResult, error) {
 			}
 		}
 	}
+	for i, n := range zeroNotes(cfg.Spec.Param, values, reg) {
+		pointNotes[i] = append(pointNotes[i], n)
+	}
 	res := &SweepResult{}
 	if strings.HasPrefix(cfg.Spec.Param, "strategy.") {
 		valid := 0

@@ -9,7 +9,9 @@ import (
 // resultsWarnings says what in res makes its per-session means a doubtful
 // basis for a fleet's: calls the run replayed although more of them than
 // its limit did not resolve against the catalogs (--allow-unresolved),
-// sessions that failed to replay, a shard's share of the sessions read.
+// sessions that failed to replay, sessions recorded with another model
+// than the run's (priced as the run's), a shard's share of the sessions
+// read.
 // Nil for the results of a clean, whole run.
 func resultsWarnings(res *report.Results) []string {
 	var out []string
@@ -23,6 +25,10 @@ func resultsWarnings(res *report.Results) []string {
 	}
 	if w := timingWarning(res); w != "" {
 		out = append(out, w)
+	}
+	if other, total, list := report.OtherModels(res.Run.RecordedModels, res.Run.OtherModels); other > 0 {
+		out = append(out, fmt.Sprintf("%d of %d sessions were recorded with another model than the run's (%s); the projection prices and times them as %s, the run's model, not as recorded",
+			other, total, list, res.Run.Model))
 	}
 	switch sh := res.Run.Shard; {
 	case sh != nil:

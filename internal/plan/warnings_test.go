@@ -35,6 +35,38 @@ func TestProjectWarnsOnDoubtfulResults(t *testing.T) {
 		{"a shard", sim.Counts{SessionsRead: 100, SessionsReplayed: 51}, nil,
 			[]string{"the results are of a shard: 51 of the 100 sessions read"}},
 	}
+	// The sessions record the model they were recorded with; those of
+	// another model than the run's are priced as the run's. plan projected
+	// 200 tau-bench sessions recorded with gpt-4o at claude-sonnet-4.5's
+	// prices with no word, where run's summary says it.
+	models := []struct {
+		name   string
+		models []sim.RecordedModel
+		want   []string
+	}{
+		{"sessions of the run's model", []sim.RecordedModel{{Model: "claude-sonnet-4-5", Sessions: 100, Scenario: true}}, nil},
+		{"sessions recording no model", []sim.RecordedModel{{Model: "", Sessions: 100}}, nil},
+		{"sessions of another model", []sim.RecordedModel{{Model: "gpt-4o", Sessions: 60}, {Model: "claude-sonnet-4-5", Sessions: 40, Scenario: true}},
+			[]string{`60 of 100 sessions were recorded with another model than the run's ("gpt-4o" in 60); the projection prices and times them as m`}},
+	}
+	for _, tc := range models {
+		t.Run(tc.name, func(t *testing.T) {
+			res := countsResults(sim.RunInfo{Scenario: "s", Model: "m", RecordedModels: tc.models,
+				Counts: sim.Counts{SessionsRead: 100, SessionsReplayed: 100}})
+			p, err := Project(res, Options{SessionsPerDay: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(p.Warnings) != len(tc.want) {
+				t.Fatalf("warnings %q, want %d", p.Warnings, len(tc.want))
+			}
+			for i, w := range tc.want {
+				if !strings.Contains(p.Warnings[i], w) {
+					t.Errorf("warning %q, want %q", p.Warnings[i], w)
+				}
+			}
+		})
+	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			res := countsResults(sim.RunInfo{Scenario: "s", Counts: tc.counts, Resolution: tc.res})
