@@ -133,7 +133,7 @@ func (h *HardSet) Resolve(tools []Tool) (*Set, error) {
 	for i, t := range tools {
 		idx[t.Server+"/"+t.Name] = i
 	}
-	s := &Set{Name: h.Name, Source: h.Title, Tools: tools}
+	s := &Set{Name: h.Name, Source: h.Title, Tools: tools, OverCatalogs: true}
 	for _, q := range h.Queries {
 		var needs [][]int
 		for _, want := range q.Needs {

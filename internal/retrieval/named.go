@@ -148,7 +148,7 @@ func LoadSRDs(spec string, set *Set, cat *catalog.Catalog) (*srd.Set, error) {
 	case set.Name == SetMetaTool || set.Name == SetMetaToolMulti:
 		srds, probs, err = srd.LoadFS(srddata.FS, srddata.MetaTool)
 		cat = nil
-	case cat != nil && IsCatalogSet(set.Name):
+	case cat != nil && set.OverCatalogs:
 		srds, probs, err = srd.LoadFS(srddata.FS, srddata.Catalogs)
 		srds, known, knownServers = inCatalog(srds, cat)
 	default:
