@@ -232,10 +232,13 @@ func lintDisambiguation(s *SRD, known map[string]bool, byServer map[string]*SRD,
 				p.Line = s.Line(f)
 			}
 			probs = append(probs, p)
-		} else if !known[e.Domain] {
-			probs = append(probs, problemAt(s, f+".domain", "names no known domain: %q is claimed by no SRD (known: %s)", e.Domain, strings.Join(sortedKeys(known), ", ")))
-		} else if e.Domain != s.Domain {
-			neighbour = true
+		} else {
+			if !known[e.Domain] {
+				probs = append(probs, problemAt(s, f+".domain", "names no known domain: %q is claimed by no SRD (known: %s)", e.Domain, strings.Join(sortedKeys(known), ", ")))
+			}
+			// An unknown domain is still a neighbour: the problem above says
+			// what is wrong with it, "names no neighbouring domain" would not.
+			neighbour = neighbour || e.Domain != s.Domain
 		}
 		if strings.TrimSpace(e.Differs) == "" {
 			p := missing(s, f+".differs", "say how this server differs from the neighbour")
@@ -256,7 +259,9 @@ func lintDisambiguation(s *SRD, known map[string]bool, byServer map[string]*SRD,
 				probs = append(probs, problemAt(s, f+".server", "server %q is in domain %q, not %q", e.Server, other.Domain, e.Domain))
 			}
 		} else if e.Domain != "" && e.Domain == s.Domain {
-			probs = append(probs, problemAt(s, f+".server", "names the SRD's own domain %q: name the neighbouring server too", s.Domain))
+			p := problemAt(s, f+".server", "names the SRD's own domain %q: name the neighbouring server too", s.Domain)
+			p.Line = s.Line(f) // server is the missing key: point at the entry
+			probs = append(probs, p)
 		}
 	}
 	if !neighbour {
