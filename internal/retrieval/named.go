@@ -114,7 +114,7 @@ func LoadNamed(name string, src Sources, cat *catalog.Catalog) (*Set, error) {
 	if cat == nil {
 		return nil, fmt.Errorf("set %s needs the catalogs (--catalogs)", name)
 	}
-	set, err := h.Resolve(CatalogTools(cat))
+	set, err := h.ResolveCatalog(cat)
 	if err != nil {
 		return nil, err
 	}
