@@ -40,6 +40,8 @@ type EvalOptions struct {
 	// Domains labels each tool with its domain (nil: its server, else its
 	// name); it should be the SRD set the routed arms use.
 	Domains *srd.Set
+	// SRDSource says where Domains came from, for the report (SRDSource).
+	SRDSource string
 	// Workers bounds parallelism (0: GOMAXPROCS).
 	Workers int
 	// Baselines name arms every other arm is also compared with (paired
@@ -103,6 +105,9 @@ type Result struct {
 	Level     float64 `json:"level"`
 	// SRDs is how many routing descriptions labelled domains.
 	SRDs int `json:"srds"`
+	// SRDSource says which they were (EvalOptions.SRDSource; omitted when
+	// the caller did not say).
+	SRDSource string `json:"srd_source,omitempty"`
 	// Baselines are the arms every arm was compared with.
 	Baselines []string     `json:"baselines,omitempty"`
 	Arms      []ArmResult  `json:"arms"`
@@ -188,7 +193,7 @@ func Evaluate(set *Set, arms []Arm, opt EvalOptions) (*Result, error) {
 	res := &Result{
 		Schema: ResultSchema, Set: set.Name, Source: set.Source, Queries: len(set.Queries), Tools: len(set.Tools),
 		Domains: len(domains), K: opt.K, CurveK: opt.CurveK, Retries: opt.Retries, Tokenizer: opt.Counter.Name(),
-		Resamples: opt.Resamples, Seed: opt.Seed, Level: opt.Level, SRDs: len(opt.Domains.SRDs()),
+		Resamples: opt.Resamples, Seed: opt.Seed, Level: opt.Level, SRDs: len(opt.Domains.SRDs()), SRDSource: opt.SRDSource,
 	}
 	for _, q := range set.Queries {
 		res.Needs += len(q.Needs)

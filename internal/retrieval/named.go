@@ -127,6 +127,31 @@ func LoadNamed(name string, src Sources, cat *catalog.Catalog) (*Set, error) {
 // SRDNone is the --srd value that turns SRDs off.
 const SRDNone = "none"
 
+// SRDSource is what a result records as the source of the SRDs LoadSRDs
+// resolves from spec: "none", "shipped" (the SRDs shipped for the set, or
+// "" when none are) or the path given.
+func SRDSource(spec string, set *srd.Set) string {
+	switch {
+	case spec != "":
+		return spec
+	case set != nil:
+		return "shipped"
+	}
+	return ""
+}
+
+// SRDSourceText is how a report names the source: the path, "shipped with
+// defersim" or "--srd none" ("" when nothing routes).
+func SRDSourceText(source string) string {
+	switch source {
+	case "shipped":
+		return "shipped with defersim"
+	case SRDNone:
+		return "--srd none"
+	}
+	return source
+}
+
 // LoadSRDs resolves which SRDs route a set: spec "" takes the SRDs shipped
 // for it (the catalog SRDs of the servers in cat for sets over the
 // catalogs, the MetaTool grouping for MetaTool, none otherwise), SRDNone
