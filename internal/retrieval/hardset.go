@@ -168,7 +168,7 @@ func (h *HardSet) resolve(tools []Tool, why func(want string) string) (*Set, err
 		s.Queries = append(s.Queries, Query{ID: q.ID, Text: q.Text, Needs: needs})
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("%d wanted tool(s) not in the corpus:\n%s", len(missing), capLines(missing))
+		return nil, fmt.Errorf("%d wanted tool(s) not in the corpus:\n%s", len(missing), capJoin(missing, "\n"))
 	}
 	return s, s.Validate()
 }
@@ -196,14 +196,6 @@ func whyMissing(cat *catalog.Catalog, want string) string {
 		return fmt.Sprintf("no version of %s serves %s", key, tool)
 	}
 	return fmt.Sprintf("served by %s only; the corpus takes each server's latest version (%s@%s)", strings.Join(others, ", "), key, latest.Version)
-}
-
-// capLines joins lines, the first maxNamesShown of them and how many more.
-func capLines(lines []string) string {
-	if len(lines) > maxNamesShown {
-		lines = append(lines[:maxNamesShown:maxNamesShown], fmt.Sprintf("… and %d more", len(lines)-maxNamesShown))
-	}
-	return strings.Join(lines, "\n")
 }
 
 // CatalogTools is the corpus of a catalog directory: for each server, the

@@ -260,12 +260,17 @@ func checkDescribed(set *Set, s *srd.Set) error {
 		set.Name, len(idle), len(s.SRDs()), capList(idle), has)
 }
 
-// capList joins names, the first maxNamesShown of them and how many more.
-func capList(names []string) string {
-	if len(names) > maxNamesShown {
-		names = append(names[:maxNamesShown:maxNamesShown], fmt.Sprintf("… and %d more", len(names)-maxNamesShown))
+// capList joins names with ", ", the first maxNamesShown of them and how
+// many more.
+func capList(names []string) string { return capJoin(names, ", ") }
+
+// capJoin joins items with sep, the first maxNamesShown of them and how
+// many more.
+func capJoin(items []string, sep string) string {
+	if len(items) > maxNamesShown {
+		items = append(items[:maxNamesShown:maxNamesShown], fmt.Sprintf("… and %d more", len(items)-maxNamesShown))
 	}
-	return strings.Join(names, ", ")
+	return strings.Join(items, sep)
 }
 
 // checkGroupedTools requires, for a corpus of serverless tools, that every
