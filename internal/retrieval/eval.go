@@ -39,9 +39,8 @@ type EvalOptions struct {
 	Counter tokens.Counter
 	// Domains labels each tool with its domain (nil: its server, else its
 	// name); it should be the SRD set the routed arms use.
-	Domains *srd.Set
-	// SRDSource says where Domains came from, for the report (SRDSource).
-	SRDSource string
+	Domains   *srd.Set
+	SRDSource string // where Domains came from (retrieval.SRDSource), for the report
 	// Workers bounds parallelism (0: GOMAXPROCS).
 	Workers int
 	// Baselines name arms every other arm is also compared with (paired
@@ -104,10 +103,8 @@ type Result struct {
 	Seed      uint64  `json:"seed"`
 	Level     float64 `json:"level"`
 	// SRDs is how many routing descriptions labelled domains.
-	SRDs int `json:"srds"`
-	// SRDSource says which they were (EvalOptions.SRDSource; omitted when
-	// the caller did not say).
-	SRDSource string `json:"srd_source,omitempty"`
+	SRDs      int    `json:"srds"`
+	SRDSource string `json:"srd_source,omitempty"` // which SRDs (EvalOptions.SRDSource)
 	// Baselines are the arms every arm was compared with.
 	Baselines []string     `json:"baselines,omitempty"`
 	Arms      []ArmResult  `json:"arms"`
