@@ -42,7 +42,9 @@ var domainRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 //   - priority is within MinPriority..MaxPriority;
 //   - cost_hint, when present, has a known latency and token class;
 //   - tool_groups have no empty group, no empty or repeated tool names and,
-//     with a catalog, name only tools the server serves.
+//     with a catalog, name only tools the server serves;
+//   - display_name, summary and each differs hold no line break (the
+//     directory and the activation notice print them on one line).
 //
 // Problems come back sorted by file and line.
 func Lint(srds []*SRD, opt LintOptions) Problems {
@@ -79,6 +81,7 @@ func Lint(srds []*SRD, opt LintOptions) Problems {
 			probs = append(probs, s.undecoded(lintOne(s))...)
 			probs = append(probs, s.undecoded(lintDisambiguation(s, known, byServer, opt.KnownServers))...)
 		}
+		probs = append(probs, s.undecoded(lintOneLine(s))...)
 		if opt.Catalog != nil {
 			probs = append(probs, s.undecoded(lintTools(s, opt.Catalog))...)
 		}
@@ -232,10 +235,13 @@ func lintDisambiguation(s *SRD, known map[string]bool, byServer map[string]*SRD,
 				p.Line = s.Line(f)
 			}
 			probs = append(probs, p)
-		} else if !known[e.Domain] {
-			probs = append(probs, problemAt(s, f+".domain", "names no known domain: %q is claimed by no SRD (known: %s)", e.Domain, strings.Join(sortedKeys(known), ", ")))
-		} else if e.Domain != s.Domain {
-			neighbour = true
+		} else {
+			if !known[e.Domain] {
+				probs = append(probs, problemAt(s, f+".domain", "names no known domain: %q is claimed by no SRD (known: %s)", e.Domain, strings.Join(sortedKeys(known), ", ")))
+			}
+			// An unknown domain is still a neighbour: the problem above says
+			// what is wrong with it, "names no neighbouring domain" would not.
+			neighbour = neighbour || e.Domain != s.Domain
 		}
 		if strings.TrimSpace(e.Differs) == "" {
 			p := missing(s, f+".differs", "say how this server differs from the neighbour")
@@ -256,11 +262,36 @@ func lintDisambiguation(s *SRD, known map[string]bool, byServer map[string]*SRD,
 				probs = append(probs, problemAt(s, f+".server", "server %q is in domain %q, not %q", e.Server, other.Domain, e.Domain))
 			}
 		} else if e.Domain != "" && e.Domain == s.Domain {
-			probs = append(probs, problemAt(s, f+".server", "names the SRD's own domain %q: name the neighbouring server too", s.Domain))
+			p := problemAt(s, f+".server", "names the SRD's own domain %q: name the neighbouring server too", s.Domain)
+			p.Line = s.Line(f) // server is the missing key: point at the entry
+			probs = append(probs, p)
 		}
 	}
 	if !neighbour {
 		probs = append(probs, problemAt(s, "disambiguation", "names no neighbouring domain: at least one entry must name a domain other than %q", s.Domain))
+	}
+	return probs
+}
+
+// lintOneLine refuses a line break inside the texts a prompt prints on
+// one line: display_name and summary head the by-domain directory's domain
+// line and the activation notice, each differs is a sentence of the notice.
+// Outer space (a YAML block scalar's last newline) is trimmed there, so
+// only an inner break counts.
+func lintOneLine(s *SRD) Problems {
+	texts := map[string]string{"display_name": s.DisplayName, "summary": s.Summary}
+	if s.Draft != nil {
+		texts["disambiguation"] = s.Draft.Disambiguation // each entry's differs
+	} else {
+		for i, e := range s.Disambiguation {
+			texts[fmt.Sprintf("disambiguation[%d].differs", i)] = e.Differs
+		}
+	}
+	var probs Problems
+	for _, f := range sortedKeys(texts) {
+		if strings.ContainsAny(strings.TrimSpace(texts[f]), "\r\n") {
+			probs = append(probs, problemAt(s, f, "holds a line break: the directory and activation notice print it on one line (write it as one line, or fold it with >)"))
+		}
 	}
 	return probs
 }

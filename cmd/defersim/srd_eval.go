@@ -112,7 +112,7 @@ written to the directory.`,
 			}
 			opt := retrieval.DefaultEvalOptions()
 			opt.K, opt.CurveK, opt.Retries, opt.Resamples, opt.MaxM, opt.Seed = k, curveK, retries, resamples, maxM, seed
-			opt.Domains = srds
+			opt.Domains, opt.SRDSource = srds, retrieval.SRDSource(srdSpec, srds)
 			opt.Baselines = srdSplitList(baselines)
 			if emb != nil {
 				opt.Prefetch = func(texts []string) error { _, err := emb.Embed(texts); return err }

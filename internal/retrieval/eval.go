@@ -39,7 +39,8 @@ type EvalOptions struct {
 	Counter tokens.Counter
 	// Domains labels each tool with its domain (nil: its server, else its
 	// name); it should be the SRD set the routed arms use.
-	Domains *srd.Set
+	Domains   *srd.Set
+	SRDSource string // where Domains came from (retrieval.SRDSource), for the report
 	// Workers bounds parallelism (0: GOMAXPROCS).
 	Workers int
 	// Baselines name arms every other arm is also compared with (paired
@@ -102,7 +103,8 @@ type Result struct {
 	Seed      uint64  `json:"seed"`
 	Level     float64 `json:"level"`
 	// SRDs is how many routing descriptions labelled domains.
-	SRDs int `json:"srds"`
+	SRDs      int    `json:"srds"`
+	SRDSource string `json:"srd_source,omitempty"` // which SRDs (EvalOptions.SRDSource)
 	// Baselines are the arms every arm was compared with.
 	Baselines []string     `json:"baselines,omitempty"`
 	Arms      []ArmResult  `json:"arms"`
@@ -188,7 +190,7 @@ func Evaluate(set *Set, arms []Arm, opt EvalOptions) (*Result, error) {
 	res := &Result{
 		Schema: ResultSchema, Set: set.Name, Source: set.Source, Queries: len(set.Queries), Tools: len(set.Tools),
 		Domains: len(domains), K: opt.K, CurveK: opt.CurveK, Retries: opt.Retries, Tokenizer: opt.Counter.Name(),
-		Resamples: opt.Resamples, Seed: opt.Seed, Level: opt.Level, SRDs: len(opt.Domains.SRDs()),
+		Resamples: opt.Resamples, Seed: opt.Seed, Level: opt.Level, SRDs: len(opt.Domains.SRDs()), SRDSource: opt.SRDSource,
 	}
 	for _, q := range set.Queries {
 		res.Needs += len(q.Needs)

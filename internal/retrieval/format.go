@@ -65,8 +65,12 @@ func fmtFigure(f Figure, signed bool) string {
 
 // Subtitle is the line that says what produced the figures.
 func (r *Result) Subtitle() string {
-	return fmt.Sprintf("%d tasks · %d needs · %d tools · %d domains (%d SRDs) · k %d · %d keyword retr%s · %s · %g%% paired bootstrap over tasks, %d × %d, seed %d",
-		r.Queries, r.Needs, r.Tools, r.Domains, r.SRDs, r.K, r.Retries, plural(r.Retries, "y", "ies"), r.Tokenizer, 100*r.Level, r.Resamples, r.ResampleM, r.Seed)
+	srds := fmt.Sprintf("%d SRDs", r.SRDs)
+	if src := SRDSourceText(r.SRDSource); src != "" {
+		srds += ": " + src
+	}
+	return fmt.Sprintf("%d tasks · %d needs · %d tools · %d domains (%s) · k %d · %d keyword retr%s · %s · %g%% paired bootstrap over tasks, %d × %d, seed %d",
+		r.Queries, r.Needs, r.Tools, r.Domains, srds, r.K, r.Retries, plural(r.Retries, "y", "ies"), r.Tokenizer, 100*r.Level, r.Resamples, r.ResampleM, r.Seed)
 }
 
 func plural(n int, one, many string) string {

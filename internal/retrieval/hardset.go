@@ -127,13 +127,24 @@ func ParseHardSet(file string, data []byte) (*HardSet, error) {
 
 // Resolve turns the hard set into a labelled set over tools (see
 // CatalogTools): each query keeps its needs. A wanted tool missing from
-// the corpus is an error.
+// the corpus is an error; every one is named, with its line.
 func (h *HardSet) Resolve(tools []Tool) (*Set, error) {
+	return h.resolve(tools, nil)
+}
+
+// ResolveCatalog resolves the hard set over CatalogTools(cat) and says, for
+// each wanted tool missing from that corpus, why (whyMissing).
+func (h *HardSet) ResolveCatalog(cat *catalog.Catalog) (*Set, error) {
+	return h.resolve(CatalogTools(cat), func(want string) string { return whyMissing(cat, want) })
+}
+
+func (h *HardSet) resolve(tools []Tool, why func(want string) string) (*Set, error) {
 	idx := map[string]int{}
 	for i, t := range tools {
 		idx[t.Server+"/"+t.Name] = i
 	}
-	s := &Set{Name: h.Name, Source: h.Title, Tools: tools}
+	s := &Set{Name: h.Name, Source: h.Title, Tools: tools, OverCatalogs: true}
+	var missing []string
 	for _, q := range h.Queries {
 		var needs [][]int
 		for _, want := range q.Needs {
@@ -141,7 +152,12 @@ func (h *HardSet) Resolve(tools []Tool) (*Set, error) {
 			for _, w := range want {
 				i, ok := idx[w]
 				if !ok {
-					return nil, fmt.Errorf("%s:%d: want: %q is not in the catalog corpus", h.File, q.Line, w)
+					msg := fmt.Sprintf("%s:%d: want: %q is not in the catalog corpus", h.File, q.Line, w)
+					if why != nil {
+						msg += ": " + why(w)
+					}
+					missing = append(missing, msg)
+					continue
 				}
 				if !slices.Contains(need, i) {
 					need = append(need, i)
@@ -151,7 +167,35 @@ func (h *HardSet) Resolve(tools []Tool) (*Set, error) {
 		}
 		s.Queries = append(s.Queries, Query{ID: q.ID, Text: q.Text, Needs: needs})
 	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("%d wanted tool(s) not in the corpus:\n%s", len(missing), capJoin(missing, "\n"))
+	}
 	return s, s.Validate()
+}
+
+// whyMissing says why want ("server/tool") is not in CatalogTools(cat): the
+// server is unknown, named with a version, or its latest version (the one
+// the corpus takes) does not serve the tool.
+func whyMissing(cat *catalog.Catalog, want string) string {
+	srv, tool, _ := strings.Cut(want, "/")
+	if name, _, versioned := strings.Cut(srv, "@"); versioned {
+		return fmt.Sprintf("name the server without its version (%s/%s); the corpus takes each server's latest version", name, tool)
+	}
+	key, ok := corpusSeries(cat)[srv]
+	if !ok {
+		return fmt.Sprintf("no server %s in the catalogs", srv)
+	}
+	latest := cat.Latest(key)
+	var others []string
+	for _, v := range cat.Versions[key] {
+		if v.Tool(tool) != nil {
+			others = append(others, key+"@"+v.Version)
+		}
+	}
+	if len(others) == 0 {
+		return fmt.Sprintf("no version of %s serves %s", key, tool)
+	}
+	return fmt.Sprintf("served by %s only; the corpus takes each server's latest version (%s@%s)", strings.Join(others, ", "), key, latest.Version)
 }
 
 // CatalogTools is the corpus of a catalog directory: for each server, the

@@ -114,7 +114,7 @@ func LoadNamed(name string, src Sources, cat *catalog.Catalog) (*Set, error) {
 	if cat == nil {
 		return nil, fmt.Errorf("set %s needs the catalogs (--catalogs)", name)
 	}
-	set, err := h.Resolve(CatalogTools(cat))
+	set, err := h.ResolveCatalog(cat)
 	if err != nil {
 		return nil, err
 	}
@@ -126,6 +126,31 @@ func LoadNamed(name string, src Sources, cat *catalog.Catalog) (*Set, error) {
 
 // SRDNone is the --srd value that turns SRDs off.
 const SRDNone = "none"
+
+// SRDSource is what a result records as the source of the SRDs LoadSRDs
+// resolves from spec: "none", "shipped" (the SRDs shipped for the set, or
+// "" when none are) or the path given.
+func SRDSource(spec string, set *srd.Set) string {
+	switch {
+	case spec != "":
+		return spec
+	case set != nil:
+		return "shipped"
+	}
+	return ""
+}
+
+// SRDSourceText is how a report names the source: the path, "shipped with
+// defersim" or "--srd none" ("" when nothing routes).
+func SRDSourceText(source string) string {
+	switch source {
+	case "shipped":
+		return "shipped with defersim"
+	case SRDNone:
+		return "--srd none"
+	}
+	return source
+}
 
 // LoadSRDs resolves which SRDs route a set: spec "" takes the SRDs shipped
 // for it (the catalog SRDs of the servers in cat for sets over the
@@ -148,7 +173,7 @@ func LoadSRDs(spec string, set *Set, cat *catalog.Catalog) (*srd.Set, error) {
 	case set.Name == SetMetaTool || set.Name == SetMetaToolMulti:
 		srds, probs, err = srd.LoadFS(srddata.FS, srddata.MetaTool)
 		cat = nil
-	case cat != nil && IsCatalogSet(set.Name):
+	case cat != nil && set.OverCatalogs:
 		srds, probs, err = srd.LoadFS(srddata.FS, srddata.Catalogs)
 		srds, known, knownServers = inCatalog(srds, cat)
 	default:
@@ -235,12 +260,17 @@ func checkDescribed(set *Set, s *srd.Set) error {
 		set.Name, len(idle), len(s.SRDs()), capList(idle), has)
 }
 
-// capList joins names, the first maxNamesShown of them and how many more.
-func capList(names []string) string {
-	if len(names) > maxNamesShown {
-		names = append(names[:maxNamesShown:maxNamesShown], fmt.Sprintf("… and %d more", len(names)-maxNamesShown))
+// capList joins names with ", ", the first maxNamesShown of them and how
+// many more.
+func capList(names []string) string { return capJoin(names, ", ") }
+
+// capJoin joins items with sep, the first maxNamesShown of them and how
+// many more.
+func capJoin(items []string, sep string) string {
+	if len(items) > maxNamesShown {
+		items = append(items[:maxNamesShown:maxNamesShown], fmt.Sprintf("… and %d more", len(items)-maxNamesShown))
 	}
-	return strings.Join(names, ", ")
+	return strings.Join(items, sep)
 }
 
 // checkGroupedTools requires, for a corpus of serverless tools, that every

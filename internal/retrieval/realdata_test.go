@@ -227,7 +227,7 @@ func TestShippedSRDsFollowTheCatalog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := LoadSRDs("", &Set{Name: "mine.yaml"}, cat)
+	set, err := LoadSRDs("", &Set{Name: "mine", OverCatalogs: true}, cat) // a task file's set (HardSet.Resolve)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,6 +39,10 @@ type Set struct {
 	Source  string
 	Tools   []Tool
 	Queries []Query
+	// OverCatalogs says the tools are a catalog folder's (CatalogTools): a
+	// hard set, named or read from a file. Its default SRDs are the shipped
+	// ones of the folder's servers (LoadSRDs).
+	OverCatalogs bool
 }
 
 // Validate checks that every index is in range, every query has a text and
