@@ -83,14 +83,7 @@ func median(xs []float64) float64 {
 // prompt, which the import moved to the catalog, so they stay in. Neither
 // count holds the provider's tool preamble (request_overhead_tokens).
 func TestImportedSWEAgentTokens(t *testing.T) {
-	dir := shareddata.Path(t, "sessions", "swe-agent")
-	var files []string
-	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && filepath.Ext(p) == ".traj" {
-			files = append(files, p)
-		}
-		return nil
-	})
+	files := sharedTrajectories(t)
 	tmp := t.TempDir()
 	trace := filepath.Join(tmp, "swe.jsonl.gz")
 	if out, code := runCLI(t, append([]string{"trace", "import", "--from", "swe-agent", "-o", trace}, files...)...); code != 0 {

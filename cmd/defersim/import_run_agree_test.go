@@ -3,8 +3,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"testing"
 
 	"github.com/defersim/defersim/internal/shareddata"
@@ -29,14 +27,6 @@ func TestImportAndRunCountTheSameCalls(t *testing.T) {
 		}
 		return m
 	}
-	var trajs []string
-	_ = filepath.WalkDir(filepath.Join(sessions, "swe-agent"), func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".traj") {
-			trajs = append(trajs, p)
-		}
-		return nil
-	})
-	sort.Strings(trajs)
 	tau2 := filepath.Join(sessions, "tau2-bench")
 	tests := []struct {
 		name string
@@ -47,7 +37,7 @@ func TestImportAndRunCountTheSameCalls(t *testing.T) {
 			Inputs:               append(glob("tau2-bench/data/simulations/*.json"), glob("tau2-bench/web/leaderboard/public/submissions/*/trajectories/*.json")...),
 			ApproximateToolFiles: []string{filepath.Join(tau2, "derived", "tools_airline.json")},
 			FallbackToolFiles:    []string{filepath.Join(sessions, "tau-bench", "tools_airline.json"), filepath.Join(tau2, "derived", "tools_telecom.json")}}},
-		{"swe-agent", importers.Request{Format: "swe-agent", Inputs: trajs}},
+		{"swe-agent", importers.Request{Format: "swe-agent", Inputs: sharedTrajectories(t)}},
 		{"toolbench", importers.Request{Format: "toolbench", Inputs: glob("toolbench/data_example/answer/*/*.json")}},
 	}
 	for _, tt := range tests {
@@ -91,4 +81,21 @@ func TestImportAndRunCountTheSameCalls(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sharedTrajectories returns the shared SWE-agent trajectories (.traj
+// files under sessions/swe-agent), in lexical order.
+func sharedTrajectories(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	_ = filepath.WalkDir(shareddata.Path(t, "sessions", "swe-agent"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && filepath.Ext(p) == ".traj" {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if len(files) == 0 {
+		t.Skip("no .traj files in the shared data")
+	}
+	return files
 }
