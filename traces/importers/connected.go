@@ -15,22 +15,23 @@ import (
 // lists, so the rule changes what a run replays.
 const (
 	// ConnectedCalled lists such a server in the sessions whose calls,
-	// search results or deferrals use it (the default).
+	// search results or deferrals use it.
 	ConnectedCalled = "called"
-	// ConnectedAll lists every such server in every session (a runtime
-	// that connects every configured server).
+	// ConnectedAll lists every such server in every session (the default:
+	// a runtime connects every configured server at a session's start, and
+	// a catalog directory given for a fleet holds its configured servers).
 	ConnectedAll = "all"
 	// MetaConnected is the session_start meta key naming the rule that
 	// decided a session's servers, when some such server applied to it.
 	MetaConnected = "connected_servers"
 )
 
-// connectedRule checks the --connected value ("" is ConnectedCalled).
+// connectedRule checks the --connected value ("" is ConnectedAll).
 func connectedRule(v string) (string, error) {
 	switch v {
-	case "", ConnectedCalled:
+	case ConnectedCalled:
 		return ConnectedCalled, nil
-	case ConnectedAll:
+	case "", ConnectedAll:
 		return ConnectedAll, nil
 	}
 	return "", fmt.Errorf("--connected %q: want %s (list a given catalog's server in the sessions that use it) or %s (in every session)",
@@ -128,13 +129,13 @@ func (c connectedStats) note(rule string) string {
 	}
 	var n string
 	if rule == ConnectedAll {
-		n = fmt.Sprintf("--connected all: every server named by the given schema sources (catalog directories, <server>@<version>.json files) "+
-			"is listed in every session (meta %s=all), though no source records which were connected: %d of the %d (session, server) pairs "+
-			"are servers the session never uses", MetaConnected, c.unused, c.pairs)
+		n = fmt.Sprintf("every server named by the given schema sources (catalog directories, <server>@<version>.json files) "+
+			"is listed in every session (--connected all, the default; meta %s=all), since no source records which were connected: %d of the %d (session, server) pairs "+
+			"are servers the session never uses; --connected called lists a server only in the sessions that use it", MetaConnected, c.unused, c.pairs)
 	} else {
 		n = fmt.Sprintf("servers named by the given schema sources (catalog directories, <server>@<version>.json files) are listed only in "+
 			"the sessions whose calls, search results or deferrals use them, since no source records which were connected (meta %s=called): "+
-			"%d of %d (session, server) pairs left out; --connected all lists every one in every session", MetaConnected, c.unused, c.pairs)
+			"%d of %d (session, server) pairs left out (--connected called)", MetaConnected, c.unused, c.pairs)
 	}
 	if c.empty > 0 {
 		n += fmt.Sprintf("; %d session(s) list no server at all, and a replay offers them every catalog server", c.empty)

@@ -18,10 +18,11 @@ import (
 // session exactly the servers listed there (their tools in every eager
 // prompt, in the directory, in the tool counts), and the sources do not
 // record which of the directory's servers were connected: by default
-// (--connected called) a session lists those its calls use, besides the
-// servers its source defines; --connected all lists every one in every
-// session. Both say so in session_start meta connected_servers and in a
-// report note. Every session used to list every server of the directory.
+// (--connected all, as before the flag existed) every session lists every
+// one; --connected called lists those a session's calls use, besides the
+// servers its source defines. Both say so in session_start meta
+// connected_servers and in a report note, which counts the pairs the rule
+// decided that the session never uses.
 func TestConnectedServersFromGivenCatalogs(t *testing.T) {
 	dir := t.TempDir()
 	cats := filepath.Join(dir, "cats")
@@ -52,8 +53,8 @@ func TestConnectedServersFromGivenCatalogs(t *testing.T) {
 		meta      string
 		note      string
 	}{
-		{"", map[string][]string{"s1": {"alpha"}, "s2": {"beta"}, "s3": {"openai-messages"}}, "called",
-			"7 of 9 (session, server) pairs left out"},
+		{"", map[string][]string{"s1": {"alpha", "beta", "gamma"}, "s2": {"alpha", "beta", "gamma"},
+			"s3": {"alpha", "beta", "gamma", "openai-messages"}}, "all", "7 of the 9 (session, server) pairs"},
 		{"called", map[string][]string{"s1": {"alpha"}, "s2": {"beta"}, "s3": {"openai-messages"}}, "called",
 			"7 of 9 (session, server) pairs left out"},
 		{"all", map[string][]string{"s1": {"alpha", "beta", "gamma"}, "s2": {"alpha", "beta", "gamma"},

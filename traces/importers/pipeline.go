@@ -206,7 +206,7 @@ func (p *pipeline) connectedRule(s *ingest.Session, sets []*toolschema.Set, reso
 	if len(given) == 0 {
 		return nil
 	}
-	rule := cmp.Or(p.connected, ConnectedCalled)
+	rule := cmp.Or(p.connected, ConnectedAll)
 	used := usedServers(s, resolved)
 	leftOut := map[string]bool{}
 	p.conn.sessions++
@@ -339,7 +339,7 @@ func (p *pipeline) finish() {
 		}
 		p.rep.Note("%s%s: the sessions call %d of its %d tool(s)", set.Source, describeDomain(set.Domain), called, len(set.Tools))
 	}
-	if n := p.conn.note(cmp.Or(p.connected, ConnectedCalled)); n != "" {
+	if n := p.conn.note(cmp.Or(p.connected, ConnectedAll)); n != "" {
 		p.rep.Note("%s", n)
 	}
 	if p.noModel > 0 {

@@ -54,8 +54,8 @@ type Request struct {
 	Gateway ingest.Gateway
 	// Connected is the assumption about the servers of user-given schema
 	// sources that name a server (catalog directories, <server>@<version>
-	// files), which no source records as connected or not: ConnectedCalled
-	// ("" too) or ConnectedAll (see connected.go).
+	// files), which no source records as connected or not: ConnectedAll
+	// ("" too) or ConnectedCalled (see connected.go).
 	Connected string
 }
 
