@@ -83,26 +83,22 @@ func median(xs []float64) float64 {
 // prompt, which the import moved to the catalog, so they stay in. Neither
 // count holds the provider's tool preamble (request_overhead_tokens).
 func TestImportedSWEAgentTokens(t *testing.T) {
-	dir := shareddata.Path(t, "sessions", "swe-agent")
-	var files []string
-	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && filepath.Ext(p) == ".traj" {
-			files = append(files, p)
-		}
-		return nil
-	})
+	files := sharedTrajectories(t)
 	tmp := t.TempDir()
 	trace := filepath.Join(tmp, "swe.jsonl.gz")
 	if out, code := runCLI(t, append([]string{"trace", "import", "--from", "swe-agent", "-o", trace}, files...)...); code != 0 {
 		t.Fatalf("import exit %d:\n%s", code, out)
 	}
+	// function_calling_simple.traj documents no command: its 5 calls are
+	// unknown tools, above the 1% a run allows.
+	wantStop(t, tmp, "--traces", trace)("5 of 231 tool calls (2.2%) did not resolve", "swe-agent/submit (unknown tool, 1)")
 	outDir := filepath.Join(tmp, "out")
-	if out, code := runCLI(t, "run", "--traces", trace, "--sessions-csv", "--no-report", "--bootstrap", "-1", "-q", "-o", outDir); code != 0 {
+	if out, code := runCLI(t, "run", "--traces", trace, "--allow-unresolved", "--sessions-csv", "--no-report", "--bootstrap", "-1", "-q", "-o", outDir); code != 0 {
 		t.Fatalf("run exit %d:\n%s", code, out)
 	}
 	res := readResultsFile(t, filepath.Join(outDir, "results.json"))
-	if r := res.Run.Resolution; r == nil || r.Calls != 231 || r.Unresolved != 0 || r.SchemaMissing != 78 || r.SchemaApproximate != 153 {
-		t.Errorf("resolution = %+v, want 231 calls, none unresolved: 153 of approximate commands, 78 of the bash schema missing (docs/importers.md)", r)
+	if r := res.Run.Resolution; r == nil || r.Calls != 231 || r.Unresolved != 5 || r.UnknownTool != 5 || r.SchemaMissing != 77 || r.SchemaApproximate != 149 {
+		t.Errorf("resolution = %+v, want 231 calls: 149 of approximate commands, 77 of the bash schema missing, 5 unknown tools (docs/importers.md)", r)
 	}
 	wantStop(t, tmp, "--traces", trace, "--catalogs", shareddata.Path(t, "catalogs"))(
 		"231 of 231 tool calls (100.0%) did not resolve", "swe-agent/bash (unknown server, 93)")

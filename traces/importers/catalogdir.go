@@ -49,9 +49,21 @@ func loadCatalogDir(dir string, rep *ingest.Report) ([]*toolschema.Set, error) {
 		}
 		for _, p := range parsed {
 			p.Server, p.Version = s.Name, version
-			p.Source = base + "/" + filepath.Base(s.Source)
+			p.Source = sourceName(dir, s.Source)
 			sets = append(sets, p)
 		}
 	}
 	return sets, nil
+}
+
+// sourceName names a file a catalog directory dir contributed, for the
+// report: a file inside dir by dir's base name and its path in dir (what
+// every --tools DIR note shows), a file a manifest takes from outside dir
+// by the path it was read from, which is relative when dir was given
+// relative (the manifest's directory joined with its entry).
+func sourceName(dir, file string) string {
+	if rel, err := filepath.Rel(dir, file); err == nil && filepath.IsLocal(rel) {
+		return filepath.ToSlash(filepath.Join(filepath.Base(dir), rel))
+	}
+	return filepath.ToSlash(file)
 }

@@ -1,6 +1,7 @@
 package importers
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -39,6 +40,11 @@ type pipeline struct {
 	// session, the tools of it the sessions called (setOrder: first use).
 	setUse   map[*toolschema.Set]map[string]bool
 	setOrder []*toolschema.Set
+	// connected is the rule for the servers of user-given sets that name
+	// a server (ConnectedCalled or ConnectedAll); conn counts what it
+	// decided.
+	connected string
+	conn      connectedStats
 	// scan makes the pipeline fill each call's missing tool from the
 	// fallback sources (a first pass that finds which fallback tools the
 	// sessions need); otherwise opts.Fallback holds only those tools and
@@ -131,10 +137,14 @@ func (p *pipeline) servers(s *ingest.Session) {
 			p.fill(s.Domain, ev.Server, ev.Tool, resolved)
 		}
 	}
+	leftOut := p.connectedRule(s, sets, resolved)
 	refs := map[string]traces.ServerRef{}
 	for name, st := range resolved {
-		refs[name] = traces.ServerRef{Name: name, Version: p.cat.add(st)}
+		if !leftOut[name] {
+			refs[name] = traces.ServerRef{Name: name, Version: p.cat.add(st)}
+		}
 	}
+	catalogued := len(refs)
 	for i := range s.Events {
 		ev := &s.Events[i]
 		if ev.Type != traces.ToolCall {
@@ -170,13 +180,48 @@ func (p *pipeline) servers(s *ingest.Session) {
 	sort.Slice(start.Servers, func(i, j int) bool { return start.Servers[i].Name < start.Servers[j].Name })
 	if len(start.Servers) == 0 {
 		start.Servers = nil
+		if start.Meta[MetaConnected] != "" {
+			p.conn.empty++
+		}
 	}
-	if len(resolved) > 0 && p.catalogRef != "" {
+	if catalogued > 0 && p.catalogRef != "" {
 		if start.Meta == nil {
 			start.Meta = map[string]string{}
 		}
 		start.Meta[traces.MetaCatalog] = p.catalogRef
 	}
+}
+
+// connectedRule applies the connected rule to a session whose servers are
+// resolved and whose calls are attributed: it returns the servers of
+// user-given sets naming a server that are left out of its session_start
+// (none under ConnectedAll), counts them, and names the rule in the
+// session's meta when some such server applied.
+func (p *pipeline) connectedRule(s *ingest.Session, sets []*toolschema.Set, resolved map[string]*serverTools) map[string]bool {
+	given := assumed(sets, p.userSet, s.DefaultServer, resolved)
+	start := &s.Events[0]
+	for _, r := range start.Servers {
+		delete(given, SanitizeServer(r.Name)) // the source lists it
+	}
+	if len(given) == 0 {
+		return nil
+	}
+	rule := cmp.Or(p.connected, ConnectedAll)
+	used := usedServers(s, resolved)
+	leftOut := map[string]bool{}
+	p.conn.sessions++
+	for name := range given {
+		p.conn.pairs++
+		if !used[name] {
+			p.conn.unused++
+			leftOut[name] = rule == ConnectedCalled
+		}
+	}
+	if start.Meta == nil {
+		start.Meta = map[string]string{}
+	}
+	start.Meta[MetaConnected] = rule
+	return leftOut
 }
 
 // fill adds tool to server's set from the first fallback source that
@@ -293,6 +338,9 @@ func (p *pipeline) finish() {
 			continue
 		}
 		p.rep.Note("%s%s: the sessions call %d of its %d tool(s)", set.Source, describeDomain(set.Domain), called, len(set.Tools))
+	}
+	if n := p.conn.note(cmp.Or(p.connected, ConnectedAll)); n != "" {
+		p.rep.Note("%s", n)
 	}
 	if p.noModel > 0 {
 		p.rep.Note("%d session(s) have no model (the source records none; use --model)", p.noModel)

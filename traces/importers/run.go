@@ -52,6 +52,11 @@ type Request struct {
 	// Gateway names the meta-tools of an MCP gateway the sessions were
 	// recorded through (formats that support it; see SupportsGateway).
 	Gateway ingest.Gateway
+	// Connected is the assumption about the servers of user-given schema
+	// sources that name a server (catalog directories, <server>@<version>
+	// files), which no source records as connected or not: ConnectedAll
+	// ("" too) or ConnectedCalled (see connected.go).
+	Connected string
 }
 
 // Run performs the import: it writes the trace atomically, then the catalog
@@ -68,6 +73,10 @@ func Run(req Request) (_ *ingest.Report, retErr error) {
 	}
 	if len(req.Inputs) == 0 {
 		return nil, fmt.Errorf("no input files")
+	}
+	connected, err := connectedRule(req.Connected)
+	if err != nil {
+		return nil, err
 	}
 	if req.Out == "" {
 		return nil, fmt.Errorf("no output file (-o)")
@@ -127,6 +136,7 @@ func Run(req Request) (_ *ingest.Report, retErr error) {
 	err = atomicfile.Write(set.File(req.Out), 0o644, func(f *os.File) error {
 		w := traces.NewWriter(ctxWriter{ctx, f}, strings.HasSuffix(req.Out, ".gz"))
 		p = newPipeline(opts, rep, w, traces.CatalogRef(req.Out, rep.CatalogDir))
+		p.connected = connected
 		for i, in := range req.Inputs {
 			if err := ctx.Err(); err != nil {
 				return err

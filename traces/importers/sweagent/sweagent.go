@@ -129,6 +129,13 @@ func importData(name string, data []byte, opts *ingest.Options, rep *ingest.Repo
 	b := ingest.NewBuilder(stem, "", opts.ServerName(Server))
 	if set := tr.schemas(rep); set != nil {
 		b.Session().Schemas = []*toolschema.Set{set}
+	} else {
+		// A trajectory that documents no command has a tool set nobody
+		// recorded: an empty one gives its server a version of its own.
+		// Listed without a version, the server would be replayed at the
+		// catalog's last version, another trajectory's commands, and
+		// its calls would resolve against them.
+		b.Session().Schemas = []*toolschema.Set{{Source: tr.name + " (no command documentation)"}}
 	}
 	// The agent has the runtime's commands whether or not it calls any.
 	st := traces.Event{Type: traces.SessionStart, Model: tr.model, SystemPrompt: tr.system, Meta: tr.meta, RecordedStrategy: "eager",
@@ -291,7 +298,8 @@ func (tr *traj) commands(msgs []*message, rep *ingest.Report) {
 		src = "replay_config.agent.tools.command_docs"
 	}
 	if len(cmds) == 0 {
-		rep.Note("%s: no command documentation in the trajectory: its tools are reported without schema", tr.name)
+		rep.Note("%s: no command documentation in the trajectory: its tools are reported without schema, and its session lists the server at a version without tools (%s), so that validate and run count them unknown too",
+			tr.name, toolschema.Hash(nil))
 		return
 	}
 	tr.meta["commands_source"] = src
