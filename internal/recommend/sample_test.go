@@ -4,9 +4,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-
-	"github.com/defersim/defersim/sim"
-	"github.com/defersim/defersim/sim/presets"
 )
 
 // TestWilson pins the Wilson bounds against values computed by hand from
@@ -14,7 +11,8 @@ import (
 // session nothing is known, [0, 1]; a share of 0 over n has the upper bound
 // z²/(n + z²) (n = 1: 0.730134, n = 20: 0.119158); a share of 1 the lower
 // bound n/(n + z²) (n = 1: 0.269866, n = 20: 0.880842); 50 of 100 at
-// 0.975 is the textbook 95% interval [0.4038, 0.5962].
+// 0.975 is the textbook 95% interval [0.4038, 0.5962]; the others were
+// computed from the formula with z from Python's statistics.NormalDist.
 func TestWilson(t *testing.T) {
 	tests := []struct {
 		k, n      int
@@ -29,6 +27,9 @@ func TestWilson(t *testing.T) {
 		{50, 100, 0.975, 0.403832, 0.596168},
 		{3, 10, 0.95, 0.126877, 0.558300},
 		{2, 147, 0.95, 0.004513, 0.040279},
+		{0, 100, 0.95, 0, 0.026343},
+		{50, 100, 0.95, 0.418848, 0.581152},
+		{10, 200, 0.95, 0.030121, 0.081892},
 	}
 	for _, tc := range tests {
 		low, high := wilson(tc.k, tc.n, tc.conf)
@@ -38,6 +39,9 @@ func TestWilson(t *testing.T) {
 		if got := wilsonLower(tc.k, tc.n, tc.conf); got != low {
 			t.Errorf("wilsonLower(%d, %d) = %v, want the interval's low %v", tc.k, tc.n, got, low)
 		}
+	}
+	if got := normalQuantile(0.975); math.Abs(got-1.959964) > 1e-6 {
+		t.Errorf("normalQuantile(0.975) = %v", got)
 	}
 }
 
@@ -87,9 +91,7 @@ func TestSessionsToSettle(t *testing.T) {
 // 2 of them is not (below break-even at 95%, but not surely), nor a tool
 // called in exactly --rare of them.
 func TestUncertainDecisions(t *testing.T) {
-	m, _ := presets.Model("claude-sonnet-4.5")
-	e := &Economy{Model: m, Params: presets.DefaultParams(), Injection: sim.InjectToolsArray, Requests: 10,
-		FirstPrompt: 20000, MeanPrompt: 30000, SearchOutput: searchOutputTokens, DeferredSchema: 15000}
+	e := toolsArrayEconomy()
 	tests := []struct {
 		name      string
 		u         toolUsage

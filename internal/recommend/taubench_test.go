@@ -1,9 +1,8 @@
 package recommend
 
 import (
-	"bufio"
-	"compress/gzip"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/defersim/defersim/internal/shareddata"
 	"github.com/defersim/defersim/sim/presets"
+	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/importers"
 )
 
@@ -23,14 +23,8 @@ func TestTauBench(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 200 real sessions under 14 strategies (-short)")
 	}
-	src := shareddata.Path(t, "sessions", "tau-bench", "historical_trajectories", "gpt-4o-airline.json")
-	tools := shareddata.Path(t, "sessions", "tau-bench", "tools_airline.json")
 	dir := t.TempDir()
-	trace := filepath.Join(dir, "taubench.jsonl.gz")
-	if _, err := importers.Run(importers.Request{Format: "tau-bench", Inputs: []string{src}, Out: trace,
-		ToolFiles: []string{tools}}); err != nil {
-		t.Fatal(err)
-	}
+	trace := importTau(t, dir)
 	cfg := defaultConfig(t, trace, trace+".catalog")
 	cfg.Model, _ = presets.Model("gpt-4o")
 	cfg.Presets = nil
@@ -67,14 +61,8 @@ func TestTauBenchSampleSize(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 200 real sessions (-short)")
 	}
-	src := shareddata.Path(t, "sessions", "tau-bench", "historical_trajectories", "gpt-4o-airline.json")
-	tools := shareddata.Path(t, "sessions", "tau-bench", "tools_airline.json")
 	dir := t.TempDir()
-	trace := filepath.Join(dir, "taubench.jsonl.gz")
-	if _, err := importers.Run(importers.Request{Format: "tau-bench", Inputs: []string{src}, Out: trace,
-		ToolFiles: []string{tools}}); err != nil {
-		t.Fatal(err)
-	}
+	trace := importTau(t, dir)
 	one := filepath.Join(dir, "one.jsonl")
 	firstSessions(t, trace, one, 1)
 	for _, tc := range []struct {
@@ -124,34 +112,45 @@ func TestTauBenchSampleSize(t *testing.T) {
 	}
 }
 
-// firstSessions copies the first n sessions of a JSONL(.gz) trace.
+// firstSessions copies the first n sessions of a trace.
 func firstSessions(t *testing.T, src, dst string, n int) {
 	t.Helper()
-	f, err := os.Open(src)
+	r, err := traces.Open(src, traces.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
+	defer r.Close()
+	f, err := os.Create(dst)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b strings.Builder
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(nil, 1<<24)
-	seen := 0
-	for sc.Scan() {
-		if strings.Contains(sc.Text(), `"session_start"`) {
-			if seen++; seen > n {
-				break
-			}
+	w := traces.NewWriter(f, false)
+	for s, err := range r.Sessions() {
+		if err != nil {
+			t.Fatal(err)
 		}
-		b.WriteString(sc.Text() + "\n")
+		if n--; n < 0 {
+			break
+		}
+		if err := w.WriteSession(s); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := sc.Err(); err != nil {
+	if err := errors.Join(w.Close(), f.Close()); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(dst, []byte(b.String()), 0o644); err != nil {
+}
+
+// importTau imports the 200 recorded tau-bench airline sessions (gpt-4o)
+// into dir and returns the trace (its catalog is trace + ".catalog").
+func importTau(t *testing.T, dir string) string {
+	t.Helper()
+	src := shareddata.Path(t, "sessions", "tau-bench", "historical_trajectories", "gpt-4o-airline.json")
+	tools := shareddata.Path(t, "sessions", "tau-bench", "tools_airline.json")
+	trace := filepath.Join(dir, "taubench.jsonl.gz")
+	if _, err := importers.Run(importers.Request{Format: "tau-bench", Inputs: []string{src}, Out: trace,
+		ToolFiles: []string{tools}}); err != nil {
 		t.Fatal(err)
 	}
+	return trace
 }
