@@ -105,6 +105,8 @@ func (u *Uncertainty) Sentence(conf float64) string {
 	}
 	if u.SessionsToSettle > 0 {
 		s += fmt.Sprintf("; about %s would settle it at the share observed", cliout.Count(u.SessionsToSettle, "training session", ""))
+	} else {
+		s += "; the share observed sits on the threshold, which no sample settles"
 	}
 	return s
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/defersim/defersim/sim"
 )
 
 // TestWilson pins the Wilson bounds against values computed by hand from
@@ -177,5 +179,35 @@ func TestSummarizeWarns(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestUncertainPricedThreshold pins the --usd-per-second threshold: with
+// first-reply time priced at V dollars a second, a tool is kept direct only
+// if V × (share × round trip − prefill) pays for its extra dollars. V is
+// chosen so that, at the call share observed, the before-reply share must
+// reach 1.5 × the break-even share (23.9% for a 2000-token schema under
+// inline loading), inside the bounds [20.3%, 30.3%] of 50 of 200 sessions,
+// whose lower bound clears the break-even share (15.9%): the 25% observed
+// keeps it direct, but uncertain against the priced threshold (which moves
+// with the call share, so it is found where the bounds cross it), with by
+// budget beyond it.
+func TestUncertainPricedThreshold(t *testing.T) {
+	e := toolsArrayEconomy()
+	e.Injection = sim.InjectInline // a load re-writes no prompt: deferring is cheap
+	u := toolUsage{Opens: 50, Uses: 50, FirstTurn: 50, BeforeReply: 50, Calls: 50}
+	free := assess(e, DefaultRules(), 500, toolKey{"s", "t"}, &u, 200, Schema{Tokens: 2000})
+	extra := free.DirectUSD - free.DeferUSD
+	if extra <= 0 || free.Decision != neverDefer || free.Uncertain {
+		t.Fatalf("the tool costs %v more direct, decision %s (uncertain %v): want a positive cost, a certain never-defer on time alone", extra, free.Decision, free.Uncertain)
+	}
+	rules := DefaultRules()
+	rules.USDPerSecond = 1000 * extra / (0.5 * free.DirectMs)
+	a := assess(e, rules, 500, toolKey{"s", "t"}, &u, 200, Schema{Tokens: 2000})
+	if a.Decision != neverDefer || a.Uncertainty == nil {
+		t.Fatalf("decision %s, uncertainty %+v: want never-defer, uncertain (%s)", a.Decision, a.Uncertainty, a.Why)
+	}
+	if got := a.Uncertainty; got.ThresholdName != "--usd-per-second break-even share" || got.Threshold < got.Low || got.Threshold > got.High || got.Alternative != byBudget {
+		t.Errorf("uncertain: %+v, want against the --usd-per-second break-even share within the bounds, by budget beyond", got)
 	}
 }
