@@ -85,7 +85,10 @@ func TestJobsWarnInputNotes(t *testing.T) {
 							t.Errorf("stderr has %q: %v, want %v:\n%s", w, got, inputs.bad, errs)
 						}
 					}
-					if !inputs.bad && strings.Contains(errs, "warning") {
+					// recommend's warning on its 15 training sessions'
+					// uncertain decisions is about the sample's size, not
+					// the inputs' problems.
+					if !inputs.bad && strings.Contains(withoutSampleWarnings(errs), "warning") {
 						t.Errorf("stderr warns over clean inputs:\n%s", errs)
 					}
 					if tc.doc != nil {
@@ -202,4 +205,17 @@ func badInputs(t *testing.T, trace, cat, dir string) (badTrace, badCat, nullTool
 		t.Fatal(err)
 	}
 	return badTrace, badCat, nullTool
+}
+
+// withoutSampleWarnings drops recommend's warnings on uncertain decisions
+// and on a proposal no held-out session checked.
+func withoutSampleWarnings(stderr string) string {
+	var keep []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(l, "defersim: warning: ") && (strings.Contains(l, " uncertain: learnt from ") || strings.Contains(l, "no session was held apart")) {
+			continue
+		}
+		keep = append(keep, l)
+	}
+	return strings.Join(keep, "\n")
 }

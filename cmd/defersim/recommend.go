@@ -42,6 +42,7 @@ func newRecommendCmd() *cobra.Command {
 		bootstrap       int
 		workers         int
 		allowUnresolved bool
+		failUncertain   bool
 	)
 	c := &cobra.Command{
 		Use:   "recommend TRACE...",
@@ -71,7 +72,13 @@ file), Markdown (for a pull request: decisions, validation, the snippet and
 the evidence per tool), JSON (the proposal and its evidence, with the
 snippet; docs/recommend.md) or CSV (the evidence, one row per tool) with
 --format. -o - prints the snippet alone on stdout and the text report on
-stderr.`,
+stderr.
+
+Shares learnt from few sessions are uncertain: each decision's shares get
+Wilson bounds at --confidence, and a decision whose bounds straddle the
+threshold its rule compared them with is marked uncertain, counted, and
+warned about with the sessions that would settle it (--fail-on-uncertain:
+exit 1 then).`,
 		Args: cobra.MinimumNArgs(1),
 	}
 	format := cliout.AddFormat(c, cliout.Text, cliout.Markdown, cliout.JSON, cliout.CSV)
@@ -131,6 +138,13 @@ stderr.`,
 		prog.Finish()
 		if p.ModelsNote != "" {
 			warnf(cmd, "%s", p.ModelsNote)
+		}
+		if *format != cliout.Text {
+			// The text report prints them; the other forms carry them
+			// where a person may not look (JSON warnings, snippet comments).
+			for _, w := range p.Warnings {
+				warnf(cmd, "%s", w)
+			}
 		}
 		if p.Inputs != nil {
 			defer warnInputs(cmd.ErrOrStderr(), *p.Inputs, recommendNotesAt)
@@ -199,6 +213,9 @@ stderr.`,
 		if results != "" && p.Validation != nil {
 			fmt.Fprintf(notes, "validation results: %s\n", results)
 		}
+		if failUncertain && p.UncertainDecisions > 0 {
+			return exitError{code: 1, msg: fmt.Sprintf("%d of %d decisions are uncertain (--fail-on-uncertain)", p.UncertainDecisions, len(p.Tools))}
+		}
 		return nil
 	}
 	fl := c.Flags()
@@ -211,7 +228,7 @@ stderr.`,
 	fl.Int64Var(&seed, "seed", 0, "seed of the train/test split (default: the scenario's)")
 	fl.Float64Var(&testShare, "test-share", 0.3, "share of sessions held apart for validation")
 	fl.Float64Var(&value, "usd-per-second", 0, "price first-reply time: keep a tool direct only if the seconds it saves, at this many dollars each, pay for its extra cost (0 = time alone decides)")
-	fl.Float64Var(&conf, "confidence", recommend.DefaultRules().Confidence, "confidence that a never-defer tool's before-reply share exceeds its break-even share")
+	fl.Float64Var(&conf, "confidence", recommend.DefaultRules().Confidence, "one-sided confidence of the shares' Wilson bounds: a never-defer tool's before-reply share must exceed its break-even share at it, and a decision whose bounds straddle its threshold is marked uncertain")
 	fl.Float64Var(&rare, "rare", recommend.DefaultRules().Rare, "call share at or below which a tool may be always-deferred")
 	fl.Int64Var(&expensive, "expensive", 0, "schema tokens at or above which a tool may be always-deferred (0 = catalog 75th percentile)")
 	fl.StringVar(&results, "results", "", "also write the validation's results.json here")
@@ -220,5 +237,6 @@ stderr.`,
 	fl.IntVar(&bootstrap, "bootstrap", 0, "bootstrap resamples of the validation (0 = default)")
 	fl.IntVar(&workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
 	fl.BoolVar(&allowUnresolved, "allow-unresolved", false, allowUnresolvedUsage)
+	fl.BoolVar(&failUncertain, "fail-on-uncertain", false, "exit 1 when a decision is uncertain (its share's --confidence bounds straddle its threshold); the outputs are written first")
 	return c
 }

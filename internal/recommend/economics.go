@@ -74,22 +74,33 @@ func (e *Economy) RoundTripRead() int64 {
 	return read
 }
 
-// RoundTripCache says what RoundTripMs assumed about the prompt cache.
+// RoundTripCache says what RoundTripMs assumed about the prompt cache,
+// naming the prompt it means: the search request's (searchPrompt).
 func (e *Economy) RoundTripCache() string {
 	p := int64(math.Round(e.roundTripPrompt()))
 	c := e.Model.Cache
 	read := e.RoundTripRead()
+	sp := e.searchPrompt()
 	switch {
 	case e.Injection != sim.InjectInline:
-		return fmt.Sprintf("%s injection: the load changes tools[], so the real request prefills the %d-token prompt again", e.Injection, p)
+		return fmt.Sprintf("%s injection: the load changes tools[], so the real request prefills %s again", e.Injection, sp)
 	case read > 0:
-		return fmt.Sprintf("the real request reads %d of the %d-token prompt from the %s cache", read, p, c.Kind)
+		return fmt.Sprintf("the real request reads %d tokens of %s from the %s cache", read, sp, c.Kind)
 	case c.Kind == sim.CacheNone:
-		return fmt.Sprintf("cache.kind %s: the real request prefills the %d-token prompt again", c.Kind, p)
+		return fmt.Sprintf("cache.kind %s: the real request prefills %s again", c.Kind, sp)
 	case p < c.MinTokens:
-		return fmt.Sprintf("the %d-token prompt is below cache.min_tokens %d: nothing is cached, the real request prefills it again", p, c.MinTokens)
+		return fmt.Sprintf("%s is below cache.min_tokens %d: nothing is cached, the real request prefills it again", sp, c.MinTokens)
 	}
-	return fmt.Sprintf("the %s cache keeps no prefix of the %d-token prompt for the real request: it prefills it again", c.Kind, p)
+	return fmt.Sprintf("the %s cache keeps no prefix of %s for the real request: it prefills it again", c.Kind, sp)
+}
+
+// searchPrompt names the round trip's prompt and says what it is made of:
+// "the search request's 1704-token prompt (the first prompt less the 2019
+// deferred schema tokens, plus the 87-token tool_search definition)" — not
+// the first prompt of the text report's header, which sends every schema.
+func (e *Economy) searchPrompt() string {
+	return fmt.Sprintf("the search request's %.0f-token prompt (the first prompt less the %.0f deferred schema tokens, plus the %d-token tool_search definition)",
+		e.roundTripPrompt(), min(e.DeferredSchema, e.FirstPrompt), e.Params.SearchToolTokens)
 }
 
 // DirectFirstMs is the first-reply time a direct schema of tokens costs:
@@ -173,10 +184,12 @@ func mult(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // Rules are the thresholds of the decisions (docs/recommend.md).
 type Rules struct {
-	// Confidence of the never-defer evidence: the share of sessions needing
-	// the tool before the first reply must exceed the break-even share
-	// (direct prefill time / round trip) at this one-sided confidence
-	// (Wilson lower bound), so a few sessions' accident does not count.
+	// Confidence of the shares' Wilson bounds, each one-sided, in (0.5, 1).
+	// The never-defer evidence: the share of sessions needing the tool
+	// before the first reply must exceed the break-even share (direct
+	// prefill time / round trip) at it, so a few sessions' accident does
+	// not count. A decision whose bounds straddle its threshold is
+	// uncertain (Assessment.Uncertainty).
 	Confidence float64
 	// USDPerSecond, when positive, prices first-reply time: a tool is then
 	// kept direct only if the time it saves is worth the extra dollars
@@ -218,12 +231,21 @@ type Assessment struct {
 	DirectUSD float64 `json:"direct_usd"`
 	DeferUSD  float64 `json:"defer_usd"`
 	// BreakEvenShare is the before-reply share at which deferring and
-	// keeping direct cost the same first-reply time; BeforeReplyLow the
-	// lower confidence bound of the observed share.
-	BreakEvenShare float64 `json:"break_even_share"`
-	BeforeReplyLow float64 `json:"before_first_reply_low"`
-	Decision       string  `json:"decision"`
-	Why            string  `json:"why"`
+	// keeping direct cost the same first-reply time; BeforeReplyLow and
+	// BeforeReplyHigh the confidence bounds of the observed share, UseLow
+	// and UseHigh of the call share (Wilson, each one-sided at
+	// Rules.Confidence).
+	BreakEvenShare  float64 `json:"break_even_share"`
+	BeforeReplyLow  float64 `json:"before_first_reply_low"`
+	BeforeReplyHigh float64 `json:"before_first_reply_high"`
+	UseLow          float64 `json:"use_share_low"`
+	UseHigh         float64 `json:"use_share_high"`
+	Decision        string  `json:"decision"`
+	Why             string  `json:"why"`
+	// Uncertain: the shares' bounds straddle a threshold of the decision,
+	// which Uncertainty describes (docs/recommend.md, small samples).
+	Uncertain   bool         `json:"uncertain"`
+	Uncertainty *Uncertainty `json:"uncertainty,omitempty"`
 }
 
 // GainMs is the mean first-reply time keeping the tool direct saves.
@@ -241,49 +263,36 @@ func assess(e *Economy, r Rules, expensive int64, k toolKey, u *toolUsage, sessi
 		a.CallsPerSession = float64(u.Calls) / n
 	}
 	t := float64(sc.Tokens)
-	a.DeferMs = a.BeforeReplyShare * e.RoundTripMs()
-	a.DirectMs = e.DirectFirstMs(t)
-	a.DirectUSD = e.DirectUSD(t)
-	a.DeferUSD = a.UseShare * e.LoadUSD(t)
-	gain := a.GainMs()
-	extraUSD := a.DirectUSD - a.DeferUSD // dollars keeping it direct costs more
-	needed := 0
+	c := rule{r: r, tokens: sc.Tokens, expensive: expensive, roundTrip: e.RoundTripMs(), directMs: e.DirectFirstMs(t), directUSD: e.DirectUSD(t), loadUSD: e.LoadUSD(t)}
+	a.DeferMs = a.BeforeReplyShare * c.roundTrip
+	a.DirectMs = c.directMs
+	a.DirectUSD = c.directUSD
+	a.DeferUSD = a.UseShare * c.loadUSD
+	needed, used := 0, 0
 	if u != nil {
-		needed = u.BeforeReply
+		needed, used = u.BeforeReply, u.Uses
 	}
-	a.BreakEvenShare = a.DirectMs / e.RoundTripMs()
-	a.BeforeReplyLow = wilsonLower(needed, sessions, r.Confidence)
-	priced := r.USDPerSecond <= 0 || r.USDPerSecond*gain/1000 >= extraUSD
-	switch {
-	case gain > 0 && a.BeforeReplyLow > a.BreakEvenShare && priced:
-		a.Decision = neverDefer
+	c.breakEven = a.DirectMs / c.roundTrip
+	a.BreakEvenShare = c.breakEven
+	a.BeforeReplyLow, a.BeforeReplyHigh = wilson(needed, sessions, r.Confidence)
+	a.UseLow, a.UseHigh = wilson(used, sessions, r.Confidence)
+	a.Decision = c.decide(a.BeforeReplyShare, a.UseShare, a.BeforeReplyLow)
+	switch a.Decision {
+	case neverDefer:
 		a.Why = fmt.Sprintf("needed before the first reply in %s of sessions (>= %s at %.0f%% confidence; break-even %s): deferred it adds %s to the mean first reply, its direct schema %s; direct %s vs deferred %s per session",
 			pct(a.BeforeReplyShare), pct(a.BeforeReplyLow), r.Confidence*100, pct(a.BreakEvenShare), ms(a.DeferMs), ms(a.DirectMs), usd(a.DirectUSD), usd(a.DeferUSD))
-	case a.UseShare <= r.Rare && sc.Tokens >= expensive && extraUSD > 0 && gain <= 0:
-		a.Decision = alwaysDefer
+	case alwaysDefer:
 		a.Why = fmt.Sprintf("%d-token schema called in %s of sessions: direct %s vs deferred %s per session, no first-reply cost",
 			sc.Tokens, pct(a.UseShare), usd(a.DirectUSD), usd(a.DeferUSD))
 	default:
-		a.Decision = byBudget
 		a.Why = fmt.Sprintf("called in %s of sessions, %s before the first reply; direct %s vs deferred %s per session",
 			pct(a.UseShare), pct(a.BeforeReplyShare), usd(a.DirectUSD), usd(a.DeferUSD))
 	}
-	return a
-}
-
-// wilsonLower is the one-sided lower confidence bound of a binomial share
-// k/n (Wilson score interval); 0 when n is 0.
-func wilsonLower(k, n int, conf float64) float64 {
-	if n == 0 {
-		return 0
+	if a.Uncertainty = c.uncertainty(&a, normalQuantile(r.Confidence)); a.Uncertainty != nil {
+		a.Uncertain = true
+		a.Why += "; " + a.Uncertainty.Sentence(r.Confidence)
 	}
-	z := normalQuantile(conf)
-	p := float64(k) / float64(n)
-	nn := float64(n)
-	den := 1 + z*z/nn
-	centre := p + z*z/(2*nn)
-	half := z * math.Sqrt(p*(1-p)/nn+z*z/(4*nn*nn))
-	return max(0, (centre-half)/den)
+	return a
 }
 
 // normalQuantile is the standard normal quantile (Acklam's rational

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/report"
 )
 
@@ -15,8 +16,8 @@ import (
 // validation.
 func WriteText(w io.Writer, p *Proposal) error {
 	e := p.Economy
-	fmt.Fprintf(w, "learnt from %d sessions (%d held apart for validation); model %s, %.1f requests per session, first prompt %.0f tokens\n",
-		p.Training, p.HeldOut, e.Model.Name, e.Requests, e.FirstPrompt)
+	fmt.Fprintf(w, "learnt from %s (%d held apart for validation); model %s, %.1f requests per session, first prompt %.0f tokens (every schema sent)\n",
+		cliout.Count(p.Training, "session", ""), p.HeldOut, e.Model.Name, e.Requests, e.FirstPrompt)
 	fmt.Fprintf(w, "a search round trip before the first reply costs %.0f ms (%s injection, base %s)\n", p.RoundTripMs, e.Injection, p.BaseName)
 	fmt.Fprintf(w, "  cache: %s\n\n", p.RoundTripCache)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -31,11 +32,15 @@ func WriteText(w io.Writer, p *Proposal) error {
 	fmt.Fprintf(w, "budget: %d estimated tokens (bytes/3.5 of the OpenAI function form) — deferring pays above %.0f deferrable schema tokens; this catalog: %d estimated tokens\n",
 		p.Budget, p.BreakEvenTokens, p.RegistryEstimated)
 	fmt.Fprintf(w, "mode: %s\n", p.Mode)
+	fmt.Fprintf(w, "uncertain: %s\n", uncertainLine(p))
 	for _, n := range p.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
+	for _, n := range p.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", n)
+	}
 	if v := p.Validation; v != nil {
-		fmt.Fprintf(w, "\nvalidation on %d held-out sessions (paired differences proposal − strategy, 95%% CI):\n", v.Sessions)
+		fmt.Fprintf(w, "\nvalidation on %s (paired differences proposal − strategy, 95%% CI):\n", cliout.Count(v.Sessions, "held-out session", ""))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "strategy\tcost/session\tfirst reply mean\tp95\tΔcost\tΔfirst reply\tverdict")
 		for _, r := range v.Rows {
@@ -54,6 +59,12 @@ func WriteText(w io.Writer, p *Proposal) error {
 		fmt.Fprintln(w, v.Summary())
 	}
 	return nil
+}
+
+// uncertainLine counts the uncertain decisions.
+func uncertainLine(p *Proposal) string {
+	return fmt.Sprintf("%d of %d decisions at %.0f%% confidence (the share a decision rests on could lie on either side of its threshold)",
+		p.UncertainDecisions, len(p.Tools), p.Rules.Confidence*100)
 }
 
 func toolLabel(k toolKey) string {
@@ -120,7 +131,7 @@ func Snippet(p *Proposal) []byte {
 	var b bytes.Buffer
 	s := p.Strategy
 	e := p.Economy
-	fmt.Fprintf(&b, "# defersim recommend: %d training sessions, %d held out; model %s.\n", p.Training, p.HeldOut, e.Model.Name)
+	fmt.Fprintf(&b, "# defersim recommend: %s, %d held out; model %s.\n", cliout.Count(p.Training, "training session", ""), p.HeldOut, e.Model.Name)
 	fmt.Fprintf(&b, "# never-defer: deferring it adds more mean first-reply time (share of sessions needing it before the first\n")
 	fmt.Fprintf(&b, "#   reply x %.0f ms round trip) than its direct schema costs (tokens / prefill rate), the share above\n", p.RoundTripMs)
 	fmt.Fprintf(&b, "#   break-even at %.0f%% confidence", p.Rules.Confidence*100)
@@ -133,8 +144,12 @@ func Snippet(p *Proposal) []byte {
 	fmt.Fprintf(&b, "# budget: deferring pays above %.0f deferrable schema tokens (= %d %s estimated tokens with the never-defer list).\n",
 		p.BreakEvenTokens, p.Budget, sDefault(s.Trigger.Counter, "bytes/3.5"))
 	fmt.Fprintf(&b, "# %s.\n", p.Mode)
+	fmt.Fprintf(&b, "# uncertain: %s.\n", uncertainLine(p))
 	for _, n := range p.Notes {
 		fmt.Fprintf(&b, "# note: %s\n", n)
+	}
+	for _, n := range p.Warnings {
+		fmt.Fprintf(&b, "# warning: %s\n", n)
 	}
 	if p.Inputs != nil {
 		for _, w := range p.Inputs.Warnings("") {

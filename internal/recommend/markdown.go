@@ -17,19 +17,23 @@ func WriteMarkdown(w io.Writer, p *Proposal) error {
 	var b strings.Builder
 	e := p.Economy
 	b.WriteString("### defersim recommend\n\n")
-	fmt.Fprintf(&b, "Learnt from %d sessions (%d held apart for validation); model %s, %.1f requests per session, first prompt %.0f tokens. "+
+	fmt.Fprintf(&b, "Learnt from %s (%d held apart for validation); model %s, %.1f requests per session, first prompt %.0f tokens (every schema sent). "+
 		"A search round trip before the first reply costs %.0f ms (%s injection, base %s; %s).\n\n",
-		p.Training, p.HeldOut, cliout.MDEscape(e.Model.Name), e.Requests, e.FirstPrompt, p.RoundTripMs, cliout.MDEscape(e.Injection), cliout.MDEscape(p.BaseName),
+		cliout.Count(p.Training, "session", ""), p.HeldOut, cliout.MDEscape(e.Model.Name), e.Requests, e.FirstPrompt, p.RoundTripMs, cliout.MDEscape(e.Injection), cliout.MDEscape(p.BaseName),
 		cliout.MDEscape(p.RoundTripCache))
 	fmt.Fprintf(&b, "- **never-defer:** %s\n- **always-defer:** %s\n", mdList(p.Strategy.NeverDefer), mdList(p.Strategy.AlwaysDefer))
 	fmt.Fprintf(&b, "- **budget:** %d estimated tokens (bytes/3.5 of the OpenAI function form): deferring pays above %.0f deferrable schema tokens; this catalog: %d estimated tokens\n",
 		p.Budget, p.BreakEvenTokens, p.RegistryEstimated)
-	fmt.Fprintf(&b, "- **mode:** %s\n\n", cliout.MDEscape(p.Mode))
+	fmt.Fprintf(&b, "- **mode:** %s\n", cliout.MDEscape(p.Mode))
+	fmt.Fprintf(&b, "- **uncertain:** %s\n\n", cliout.MDEscape(uncertainLine(p)))
+	for _, n := range p.Warnings {
+		fmt.Fprintf(&b, "> **Warning:** %s\n\n", cliout.MDEscape(n))
+	}
 	for _, n := range p.Notes {
 		fmt.Fprintf(&b, "> Note: %s\n\n", cliout.MDEscape(n))
 	}
 	if v := p.Validation; v != nil {
-		fmt.Fprintf(&b, "**Validation** on %d held-out sessions (paired differences proposal − strategy, 95%% CI):\n\n", v.Sessions)
+		fmt.Fprintf(&b, "**Validation** on %s (paired differences proposal − strategy, 95%% CI):\n\n", cliout.Count(v.Sessions, "held-out session", ""))
 		var rows [][]string
 		for _, r := range v.Rows {
 			name := cliout.MDEscape(r.Strategy)
@@ -49,13 +53,13 @@ func WriteMarkdown(w io.Writer, p *Proposal) error {
 	b.Write(Snippet(p))
 	b.WriteString("```\n\n")
 	fmt.Fprintf(&b, "<details><summary>Evidence per tool (%d tools)</summary>\n\n", len(p.Tools))
-	_ = cliout.MDTable(&b, toolHeader, []bool{false, true, true, true, true, true, false, true, true, true, true, false}, toolRows(p, cliout.MDEscape))
+	_ = cliout.MDTable(&b, toolHeader, []bool{false, true, true, true, true, true, false, true, true, true, true, false, false}, toolRows(p, cliout.MDEscape))
 	b.WriteString("\n</details>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-var toolHeader = []string{"tool", "opens", "called", "first turn", "before reply", "tokens", "drift", "defer +ms", "direct +ms", "direct $", "deferred $", "decision"}
+var toolHeader = []string{"tool", "opens", "called", "first turn", "before reply", "tokens", "drift", "defer +ms", "direct +ms", "direct $", "deferred $", "decision", "uncertain"}
 
 func toolRows(p *Proposal, esc func(string) string) [][]string {
 	var rows [][]string
@@ -63,9 +67,17 @@ func toolRows(p *Proposal, esc func(string) string) [][]string {
 		drift := driftCell(a.Schema)
 		rows = append(rows, []string{esc(toolLabel(a.Key)), pct(a.OpenShare), pct(a.UseShare), pct(a.FirstTurnShare), pct(a.BeforeReplyShare),
 			strconv.FormatInt(a.Schema.Tokens, 10), esc(drift), fmt.Sprintf("%.0f", a.DeferMs), fmt.Sprintf("%.0f", a.DirectMs),
-			fmt.Sprintf("%.5f", a.DirectUSD), fmt.Sprintf("%.5f", a.DeferUSD), esc(a.Decision)})
+			fmt.Sprintf("%.5f", a.DirectUSD), fmt.Sprintf("%.5f", a.DeferUSD), esc(a.Decision), esc(uncertainCell(a.Uncertainty))})
 	}
 	return rows
+}
+
+// uncertainCell is a table's uncertain cell: "-" for a certain decision.
+func uncertainCell(u *Uncertainty) string {
+	if u == nil {
+		return "-"
+	}
+	return u.Cell()
 }
 
 // shownDrift is how many drift entries a table cell lists; beyond, it
@@ -117,11 +129,20 @@ func WriteCSV(w io.Writer, p *Proposal) error {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	var rows [][]string
 	for _, a := range p.Tools {
-		rows = append(rows, []string{a.Key.Server, a.Key.Tool, f(a.OpenShare), f(a.UseShare), f(a.FirstTurnShare), f(a.BeforeReplyShare),
+		row := []string{a.Key.Server, a.Key.Tool, f(a.OpenShare), f(a.UseShare), f(a.FirstTurnShare), f(a.BeforeReplyShare),
 			f(a.CallsPerSession), strconv.FormatInt(a.Schema.Tokens, 10), strings.Join(a.Schema.Drift, " "), f(a.DeferMs), f(a.DirectMs),
-			f(a.DirectUSD), f(a.DeferUSD), f(a.BreakEvenShare), f(a.BeforeReplyLow), a.Decision, a.Why})
+			f(a.DirectUSD), f(a.DeferUSD), f(a.BreakEvenShare), f(a.BeforeReplyLow), a.Decision, a.Why,
+			f(a.BeforeReplyHigh), f(a.UseLow), f(a.UseHigh), strconv.FormatBool(a.Uncertain)}
+		if u := a.Uncertainty; u != nil {
+			row = append(row, u.Share, f(u.Threshold), u.ThresholdName, u.Alternative, strconv.Itoa(u.SessionsToSettle), f(u.StakeMs))
+		} else {
+			row = append(row, "", "", "", "", "", "")
+		}
+		rows = append(rows, row)
 	}
 	return cliout.WriteCSV(w, []string{"server", "tool", "open_share", "use_share", "first_turn_share", "before_first_reply_share",
 		"calls_per_session", "schema_tokens", "drift", "defer_first_reply_ms", "direct_first_reply_ms", "direct_usd", "defer_usd",
-		"break_even_share", "before_first_reply_low", "decision", "why"}, rows)
+		"break_even_share", "before_first_reply_low", "decision", "why",
+		"before_first_reply_high", "use_share_low", "use_share_high", "uncertain", "uncertain_share", "uncertain_threshold",
+		"uncertain_threshold_name", "uncertain_alternative", "sessions_to_settle", "stake_first_reply_ms"}, rows)
 }

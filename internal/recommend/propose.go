@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/report"
@@ -82,6 +83,13 @@ type Proposal struct {
 	Expensive      int64   `json:"expensive_tokens"`
 	Training       int     `json:"training_sessions"`
 	HeldOut        int     `json:"held_out_sessions"`
+	// TestShare is the share of sessions held apart (--test-share).
+	TestShare float64 `json:"test_share"`
+	// UncertainDecisions counts the tools whose decision is uncertain
+	// (Assessment.Uncertain); Warnings say what makes the proposal weak
+	// (uncertain decisions, no held-out session) and what to do.
+	UncertainDecisions int      `json:"uncertain_decisions"`
+	Warnings           []string `json:"warnings,omitempty"`
 	// Validation on the held-out sessions (nil when there are none).
 	Validation *Validation `json:"validation,omitempty"`
 	// Notes state choices the proposal made that its inputs left open
@@ -106,6 +114,9 @@ type Proposal struct {
 func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	if cfg.TestShare < 0 || cfg.TestShare >= 1 {
 		return nil, fmt.Errorf("test share %v: want a value in [0, 1)", cfg.TestShare)
+	}
+	if c := cfg.Rules.Confidence; !(c > 0.5 && c < 1) {
+		return nil, fmt.Errorf("confidence %v: want a one-sided level in (0.5, 1), e.g. 0.95", c)
 	}
 	cat, err := runner.LoadCatalogs(runner.PathSources(cfg.Catalogs...))
 	if err != nil {
@@ -175,16 +186,16 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	p.Notes = notes
 	p.RecordedModels = runner.RecordedModels(&l.Resolution, cfg.Model.Name, cfg.ModelPreset)
 	if other, total, list := report.OtherModels(p.RecordedModels, runner.OtherModels(&l.Resolution)); other > 0 {
-		p.ModelsNote = fmt.Sprintf("%d of %d sessions were recorded with another model than the one recommend prices with (%s); "+
+		p.ModelsNote = fmt.Sprintf("%d of %s %s recorded with another model than the one recommend prices with (%s); "+
 			"the rules and the validation price and time them as %s (its prices, prompt cache and latency), not as recorded; "+
-			"to weigh the rules by a model's own, recommend its sessions apart (--model chooses the preset)", other, total, list, cfg.Model.Name)
+			"to weigh the rules by a model's own, recommend its sessions apart (--model chooses the preset)", other, cliout.Count(int(total), "session", ""), wasWere(int(other)), list, cfg.Model.Name)
 		p.Notes = append(p.Notes, p.ModelsNote)
 	}
 	// Calls --allow-unresolved let through: tools no catalog serves get no
 	// decision, and the validation leaves them out.
 	if w := report.ResolutionPastLimit(res); w != "" {
-		p.Notes = append(p.Notes, fmt.Sprintf("over all %d sessions (%d learnt from, %d held out): %s, so the rules decide nothing for those tools (no catalog defines them) "+
-			"and the validation does not count what they cost: %s", l.Usage.Sessions+l.HeldOut, l.Usage.Sessions, l.HeldOut, w, report.ResolutionTools(res, 5)))
+		p.Notes = append(p.Notes, fmt.Sprintf("over all %s (%d learnt from, %d held out): %s, so the rules decide nothing for those tools (no catalog defines them) "+
+			"and the validation does not count what they cost: %s", cliout.Count(l.Usage.Sessions+l.HeldOut, "session", ""), l.Usage.Sessions, l.HeldOut, w, report.ResolutionTools(res, 5)))
 	}
 	p.Inputs = tally.Notes(catalog.Notes(cat.All(), validation.SchemaCheck)).OrNil()
 	if cfg.Progress != nil {
@@ -201,6 +212,13 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 		cfg.Progress(2)
 	}
 	return p, nil
+}
+
+func wasWere(n int) string {
+	if n == 1 {
+		return "was"
+	}
+	return "were"
 }
 
 func chooseBase(cfg Config) (sim.Strategy, string, error) {
@@ -255,7 +273,7 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 		e.DeferredSchema = float64(all - direct)
 	}
 	p := &Proposal{BaseName: baseName, Tools: tools, Economy: e, RoundTripMs: e.RoundTripMs(), RoundTripCache: e.CacheAssumption(), Rules: cfg.Rules,
-		Expensive: expensive, Training: l.Usage.Sessions, HeldOut: l.HeldOut}
+		Expensive: expensive, Training: l.Usage.Sessions, HeldOut: l.HeldOut, TestShare: cfg.TestShare}
 	// Budget: deferring the deferrable tools pays when their per-session
 	// direct cost exceeds the expected cost of loading the ones sessions use.
 	// Deferred mode itself costs the tool_search definition and the
@@ -278,6 +296,7 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 	ratio := float64(est) / math.Max(float64(all), 1)
 	p.Budget = max(1, int64(math.Ceil((p.BreakEvenTokens+float64(neverTok))*ratio)))
 	p.Strategy = proposalStrategy(base, tools, p)
+	summarize(p)
 	return p, nil
 }
 
@@ -304,7 +323,7 @@ func proposalStrategy(base sim.Strategy, tools []Assessment, p *Proposal) sim.St
 	default:
 		p.Mode = "the catalog is below the budget and nothing is worth always deferring: the proposal sends every schema until the catalog grows past the budget"
 	}
-	s.Description = fmt.Sprintf("Proposed by defersim recommend on %d sessions: %s.", p.Training, p.Mode)
+	s.Description = fmt.Sprintf("Proposed by defersim recommend on %s: %s.", cliout.Count(p.Training, "session", ""), p.Mode)
 	s.Normalize()
 	return s
 }

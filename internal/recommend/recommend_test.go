@@ -3,7 +3,6 @@ package recommend
 import (
 	"context"
 	"fmt"
-	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -180,9 +179,7 @@ func indent(s string) string {
 }
 
 func TestDecisions(t *testing.T) {
-	m, _ := presets.Model("claude-sonnet-4.5")
-	e := &Economy{Model: m, Params: presets.DefaultParams(), Injection: sim.InjectToolsArray, Requests: 10,
-		FirstPrompt: 20000, MeanPrompt: 30000, SearchOutput: searchOutputTokens, DeferredSchema: 15000}
+	e := toolsArrayEconomy()
 	tests := []struct {
 		name string
 		u    toolUsage
@@ -205,24 +202,13 @@ func TestDecisions(t *testing.T) {
 	}
 }
 
-func TestWilsonLower(t *testing.T) {
-	tests := []struct {
-		k, n int
-		want float64
-	}{
-		{0, 100, 0},
-		{50, 100, 0.4189},
-		{10, 200, 0.0303},
-		{0, 0, 0},
-	}
-	for _, tc := range tests {
-		if got := wilsonLower(tc.k, tc.n, 0.95); math.Abs(got-tc.want) > 5e-4 {
-			t.Errorf("wilsonLower(%d, %d) = %.4f, want %.4f", tc.k, tc.n, got, tc.want)
-		}
-	}
-	if got := normalQuantile(0.975); math.Abs(got-1.959964) > 1e-6 {
-		t.Errorf("normalQuantile(0.975) = %v", got)
-	}
+// toolsArrayEconomy is the economy the decision tests price with:
+// claude-sonnet-4.5, tools-array injection, 10 requests of a 30,000-token
+// mean prompt (20,000 the first), 15,000 of it deferrable schema.
+func toolsArrayEconomy() *Economy {
+	m, _ := presets.Model("claude-sonnet-4.5")
+	return &Economy{Model: m, Params: presets.DefaultParams(), Injection: sim.InjectToolsArray, Requests: 10,
+		FirstPrompt: 20000, MeanPrompt: 30000, SearchOutput: searchOutputTokens, DeferredSchema: 15000}
 }
 
 func TestIsHeldOut(t *testing.T) {

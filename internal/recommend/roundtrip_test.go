@@ -33,7 +33,7 @@ func TestRoundTripReadsWhatTheCacheReads(t *testing.T) {
 		// tokens again, 2400 ms (main: 2400 − (1000 − 100) = 1500).
 		{"none", sim.CacheConfig{Kind: sim.CacheNone}, sim.InjectInline, 0, 2400, "cache.kind none"},
 		// The whole prompt is read: 2400 − (1000 − 100) = 1500 ms.
-		{"anthropic", anthropic, sim.InjectInline, 10000, 1500, "reads 10000 of the 10000-token prompt"},
+		{"anthropic", anthropic, sim.InjectInline, 10000, 1500, "reads 10000 tokens of the search request's 10000-token prompt"},
 		// A prompt below min_tokens is never written: 2400 ms.
 		{"anthropic below min_tokens", withMin(anthropic, 20000), sim.InjectInline, 0, 2400, "below cache.min_tokens 20000"},
 		// A breakpoint's lookback of 1 block reaches neither the user
@@ -42,9 +42,13 @@ func TestRoundTripReadsWhatTheCacheReads(t *testing.T) {
 		// 1024 + ⌊(10000 − 1024)/128⌋·128 = 9984 tokens read:
 		// 2400 − (998.4 − 99.84) = 1501.44 ms.
 		{"openai steps", sim.CacheConfig{Kind: "openai", TTLSeconds: 300, MinTokens: 1024, Step: 128, WriteMultiplier: 1, ReadMultiplier: 0.5},
-			sim.InjectInline, 9984, 1501.44, "reads 9984 of the 10000-token prompt"},
-		// The load changes tools[]: nothing read, 2400 ms.
-		{"tools-array", anthropic, sim.InjectToolsArray, 0, 2400, "tools-array injection"},
+			sim.InjectInline, 9984, 1501.44, "reads 9984 tokens of the search request's 10000-token prompt"},
+		// The load changes tools[]: nothing read, 2400 ms. The line names
+		// the prompt it prefills again and what it is made of: it once said
+		// "the 10000-token prompt" beside a header's first prompt of every
+		// schema (10500 here), as if they were one prompt.
+		{"tools-array", anthropic, sim.InjectToolsArray, 0, 2400, "tools-array injection: the load changes tools[], so the real request prefills " +
+			"the search request's 10000-token prompt (the first prompt less the 1000 deferred schema tokens, plus the 500-token tool_search definition) again"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

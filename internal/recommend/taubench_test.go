@@ -2,11 +2,15 @@ package recommend
 
 import (
 	"context"
+	"errors"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/defersim/defersim/internal/shareddata"
 	"github.com/defersim/defersim/sim/presets"
+	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/importers"
 )
 
@@ -19,14 +23,8 @@ func TestTauBench(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 200 real sessions under 14 strategies (-short)")
 	}
-	src := shareddata.Path(t, "sessions", "tau-bench", "historical_trajectories", "gpt-4o-airline.json")
-	tools := shareddata.Path(t, "sessions", "tau-bench", "tools_airline.json")
 	dir := t.TempDir()
-	trace := filepath.Join(dir, "taubench.jsonl.gz")
-	if _, err := importers.Run(importers.Request{Format: "tau-bench", Inputs: []string{src}, Out: trace,
-		ToolFiles: []string{tools}}); err != nil {
-		t.Fatal(err)
-	}
+	trace := importTau(t, dir)
 	cfg := defaultConfig(t, trace, trace+".catalog")
 	cfg.Model, _ = presets.Model("gpt-4o")
 	cfg.Presets = nil
@@ -46,4 +44,113 @@ func TestTauBench(t *testing.T) {
 			t.Errorf("proposal vs eager: %s (Δcost %+.5f, Δfirst reply %+.0f ms)", r.Verdict, r.CostDiff, r.FirstReplyDiff)
 		}
 	}
+}
+
+// TestTauBenchSampleSize pins that recommend says when its sample is too
+// small to decide, and only then. Learning from the first of the 200
+// recorded tau-bench airline sessions, it answered as confidently as from
+// all of them ("learnt from 1 sessions", tools that session called "opens
+// 100.0%"): now every decision is uncertain, with the sessions that would
+// settle it, and it warns that no held-out session checked the proposal.
+// Over all 200, a decision whose shares' bounds keep clear of every
+// threshold its rule compares them with is certain (book_reservation: never
+// before the first reply, bounds [0, 1.8%] against a 4.1% break-even share,
+// called in 12.2% of sessions, well above --rare), and every uncertain one
+// names a threshold within its share's bounds.
+func TestTauBenchSampleSize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays 200 real sessions (-short)")
+	}
+	dir := t.TempDir()
+	trace := importTau(t, dir)
+	one := filepath.Join(dir, "one.jsonl")
+	firstSessions(t, trace, one, 1)
+	for _, tc := range []struct {
+		name  string
+		trace string
+		small bool
+	}{{"one session", one, true}, {"200 sessions", trace, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := defaultConfig(t, tc.trace, trace+".catalog")
+			cfg.Model, _ = presets.Model("gpt-4o")
+			cfg.Presets = []string{"eager"}
+			p, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			warnings := strings.Join(p.Warnings, "\n")
+			if tc.small {
+				if p.Training != 1 || p.UncertainDecisions != len(p.Tools) || len(p.Tools) != 14 {
+					t.Errorf("%d training sessions, %d of %d decisions uncertain, want 1 and 14 of 14", p.Training, p.UncertainDecisions, len(p.Tools))
+				}
+				for _, w := range []string{"14 of 14 decisions are uncertain: learnt from 1 session, ", "no session was held apart for validation (1 session, "} {
+					if !strings.Contains(warnings, w) {
+						t.Errorf("warnings %q\nwant %q", warnings, w)
+					}
+				}
+				for _, a := range p.Tools {
+					if u := a.Uncertainty; u == nil || u.SessionsToSettle <= 1 {
+						t.Errorf("%s: uncertainty %+v, want sessions to settle it", toolLabel(a.Key), u)
+					}
+				}
+				return
+			}
+			if p.UncertainDecisions == len(p.Tools) || strings.Contains(warnings, "no session was held apart") {
+				t.Errorf("200 sessions: %d of %d decisions uncertain; warnings %q", p.UncertainDecisions, len(p.Tools), warnings)
+			}
+			for _, a := range p.Tools {
+				clear := a.BeforeReplyHigh < a.BreakEvenShare && a.UseLow > p.Rules.Rare
+				if u := a.Uncertainty; u != nil && (clear || u.Threshold < u.Low || u.Threshold > u.High) {
+					t.Errorf("%s uncertain: %+v (before reply ≤ %v vs break-even %v, called ≥ %v vs --rare %v)",
+						toolLabel(a.Key), u, a.BeforeReplyHigh, a.BreakEvenShare, a.UseLow, p.Rules.Rare)
+				}
+				if a.Key.Tool == "book_reservation" && (a.Uncertain || !clear) {
+					t.Errorf("book_reservation: uncertain %v, clear of its thresholds %v", a.Uncertain, clear)
+				}
+			}
+		})
+	}
+}
+
+// firstSessions copies the first n sessions of a trace.
+func firstSessions(t *testing.T, src, dst string, n int) {
+	t.Helper()
+	r, err := traces.Open(src, traces.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	f, err := os.Create(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := traces.NewWriter(f, false)
+	for s, err := range r.Sessions() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n--; n < 0 {
+			break
+		}
+		if err := w.WriteSession(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := errors.Join(w.Close(), f.Close()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// importTau imports the 200 recorded tau-bench airline sessions (gpt-4o)
+// into dir and returns the trace (its catalog is trace + ".catalog").
+func importTau(t *testing.T, dir string) string {
+	t.Helper()
+	src := shareddata.Path(t, "sessions", "tau-bench", "historical_trajectories", "gpt-4o-airline.json")
+	tools := shareddata.Path(t, "sessions", "tau-bench", "tools_airline.json")
+	trace := filepath.Join(dir, "taubench.jsonl.gz")
+	if _, err := importers.Run(importers.Request{Format: "tau-bench", Inputs: []string{src}, Out: trace,
+		ToolFiles: []string{tools}}); err != nil {
+		t.Fatal(err)
+	}
+	return trace
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
@@ -153,6 +154,6 @@ func (v *Validation) Summary() string {
 			n[r.Verdict]++
 		}
 	}
-	return fmt.Sprintf("on %d held-out sessions the proposal is no worse on cost and first reply than %d of %d strategies; worse than %d; trade-offs with %d",
-		v.Sessions, n[dominates], len(v.Rows)-1, n[dominated], n[tradeCheaper]+n[tradeFaster])
+	return fmt.Sprintf("on %s the proposal is no worse on cost and first reply than %d of %d strategies; worse than %d; trade-offs with %d",
+		cliout.Count(v.Sessions, "held-out session", ""), n[dominates], len(v.Rows)-1, n[dominated], n[tradeCheaper]+n[tradeFaster])
 }
