@@ -138,10 +138,10 @@ func TestTraceImportGatewayThenValidate(t *testing.T) {
 	}{
 		{"validate with its own catalog", []string{"validate", out}, 0, []string{
 			"tools checked against its catalog " + out + ".catalog", "valid: 1 files (0 unreadable), 27 lines, 27 events, 2 sessions, 0 problems"}},
-		{"stats with its own catalog", []string{"stats", out}, 0, []string{"tool calls no catalog serves: 0 of 5"}},
+		{"stats with its own catalog", []string{"stats", out}, 0, []string{"tool calls not served at their version in force: 0 of 5"}},
 		{"own catalog lacks tools", []string{"validate", partial}, 1, []string{`tool "delete_repo" of server "github", which no catalog knows`}},
 		{"--no-catalogs", []string{"validate", "--no-catalogs", partial}, 0, []string{"0 problems"}},
-		{"stats counts unserved calls", []string{"stats", partial}, 0, []string{"tool calls no catalog serves: 2 of 5", "github/delete_repo  1"}},
+		{"stats counts unserved calls", []string{"stats", partial}, 0, []string{"tool calls not served at their version in force: 2 of 5", "github/delete_repo  1"}},
 		{"flags exclude each other", []string{"validate", "--no-catalogs", "--catalogs", dir, partial}, 2, nil},
 	}
 	for _, tc := range tests {
