@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/defersim/defersim/internal/shareddata"
 )
 
 // inForceCatalogs are two versions of a server "files": stat is served by
@@ -193,5 +195,50 @@ func TestValidateChecksTheVersionInForce(t *testing.T) {
 				t.Errorf("stats catalogs %v, want [%s]", st.Catalogs, cats)
 			}
 		})
+	}
+}
+
+// TestDocVersionInForceExample runs the example of docs/trace-format.md
+// ("Example: the version in force") over the shared catalogs: validate
+// prints the doc's output word for word, and run states the search result
+// and the catalog change the doc says its report states.
+func TestDocVersionInForceExample(t *testing.T) {
+	cats, err := filepath.Abs(shareddata.Path(t, "catalogs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "trace-format.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(doc), "### Example: the version in force")
+	block := func(fence string) string {
+		var b string
+		_, rest, ok1 := strings.Cut(section, fence+"\n")
+		b, section, ok = strings.Cut(rest, "```")
+		if !ok1 || !ok {
+			t.Fatalf("no %s block in the example", fence)
+		}
+		return b
+	}
+	if !ok {
+		t.Fatal("docs/trace-format.md has no section \"Example: the version in force\"")
+	}
+	trace, want := block("```jsonl"), block("```text")
+	t.Chdir(t.TempDir()) // the problems name the file as the doc's command does
+	if err := os.WriteFile("versions.jsonl", []byte(trace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, stderr, code := cliRun(t, "trace", "validate", "--catalogs", cats, "versions.jsonl")
+	if code != 1 || got != want {
+		t.Errorf("validate exit %d (want 1), output:\n%s%s\nwant:\n%s", code, got, stderr, want)
+	}
+	rout, rerr, rcode := cliRun(t, "run", "--traces", "versions.jsonl", "--catalogs", cats, "--strategies", "eager", "-o", "out",
+		"--no-report", "--bootstrap", "-1")
+	for _, w := range []string{"1 of 2 tool names returned by recorded searches are served by no server of their session",
+		"1 of 1 catalog changes name a version no catalog holds", "resolved                                      1   100.0%"} {
+		if !strings.Contains(rout, w) {
+			t.Errorf("run (exit %d) lacks %q:\n%s%s", rcode, w, rout, rerr)
+		}
 	}
 }
