@@ -49,7 +49,7 @@ type namedVersion struct {
 	change  bool
 }
 
-// maxServingVersions bounds the versions a problem lists.
+// maxServingVersions bounds the versions (or servers) a problem lists.
 const maxServingVersions = 5
 
 // Event takes the session's next event, read from line, and appends to
