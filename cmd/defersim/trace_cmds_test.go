@@ -158,3 +158,15 @@ func TestTraceImportGatewayThenValidate(t *testing.T) {
 		})
 	}
 }
+
+// TestTraceStatsUnreadableFile pins that trace stats, which looks for the
+// files' own catalogs before reading them (to count the calls not served
+// at their version in force), still reports a file it cannot open as the
+// read does, with exit status 2: the catalog lookup said "open trace: …".
+func TestTraceStatsUnreadableFile(t *testing.T) {
+	absent := filepath.Join(t.TempDir(), "absent.jsonl")
+	_, stderr, code := cliRun(t, "trace", "stats", absent)
+	if want := "open " + absent + ": no such file or directory\n"; code != 2 || stderr != want {
+		t.Errorf("exit %d, stderr %q; want 2, %q", code, stderr, want)
+	}
+}

@@ -49,8 +49,13 @@ stdin. The JSON output is described in docs/cli.md.`,
 		var dirs []string
 		var unserved *unservedCounter
 		if !noCatalogs {
-			// A trace read from stdin has no place beside it to look.
-			files := slices.DeleteFunc(slices.Clone(args), func(a string) bool { return a == cliout.Stdio })
+			// A trace read from stdin has no place beside it to look; one
+			// that cannot be opened is reported by the read, as without
+			// catalogs.
+			files := slices.DeleteFunc(slices.Clone(args), func(a string) bool {
+				_, err := os.Stat(a)
+				return a == cliout.Stdio || err != nil
+			})
 			var err error
 			if dirs, unserved, err = ownCatalogs(files); err != nil {
 				return exitError{code: 2, msg: err.Error()}
