@@ -49,13 +49,17 @@ type namedVersion struct {
 	change  bool
 }
 
-// maxServingVersions bounds the versions a problem lists.
+// maxServingVersions bounds the versions (or servers) a problem lists.
 const maxServingVersions = 5
 
-// Event takes the session's next event, read from line. For a tool call a
-// run replays, replayed is true, and kind and reason say why a run would
-// not resolve it (kind "" when it resolves).
-func (s *sessionCalls) Event(ev *traces.Event, line int) (kind traces.Kind, reason string, replayed bool) {
+// Event takes the session's next event, read from line, and appends to
+// out what of it a run would not resolve: a tool call the run replays, as
+// the run counts it; a tool call it does not replay (rejected, or of a
+// search tool) naming a server, whose tool the server's version in force
+// does not serve; each name a tool_search returns that no server of the
+// session serves there (the run's search_results_unknown); each server
+// version a session_start or catalog_change names that no catalog holds.
+func (s *sessionCalls) Event(ev *traces.Event, line int, out []traces.Unresolved) []traces.Unresolved {
 	switch ev.Type {
 	case traces.SessionStart:
 		clear(s.at)
@@ -67,45 +71,170 @@ func (s *sessionCalls) Event(ev *traces.Event, line int) (kind traces.Kind, reas
 	}
 	s.res = Resolution{}
 	class := s.e.resolveEvent(&s.rs, ev, &s.res)
-	if class == "" {
-		return "", "", false
+	switch ev.Type {
+	case traces.SessionStart:
+		for _, ref := range ev.Servers {
+			if u, ok := s.named(ref.Name, ref.Version, false); !ok {
+				out = append(out, u)
+			}
+		}
+	case traces.CatalogChange:
+		if u, ok := s.named(ev.Server, ev.Version, true); !ok {
+			out = append(out, u)
+		}
+	case traces.ToolSearch:
+		for _, name := range ev.Returned {
+			if name != "" && (s.rs.set == nil || s.rs.set.byName[name] == nil) {
+				out = append(out, traces.Unresolved{Kind: traces.KindUnknownTool, Reason: s.searchResult(name)})
+			}
+		}
+	case traces.ToolCall:
+		replayed := class != ""
+		if !replayed {
+			if ev.Server == "" || ev.Tool == "" {
+				break // a run does not resolve it, and it names no tool to check
+			}
+			class = s.notReplayed(ev)
+		}
+		if u, ok := s.call(ev, class, replayed); !ok {
+			out = append(out, u)
+		}
 	}
+	return out
+}
+
+// notReplayed classifies a call a run does not replay, naming a server,
+// as the run would resolve it there: ClassUnknownServer or ClassUnknownTool
+// when the session holds no such tool at the server's version in force, ""
+// otherwise (a server at a version no catalog holds is the problem of the
+// line that names the version).
+func (s *sessionCalls) notReplayed(ev *traces.Event) string {
+	var ti *Tool
+	if s.rs.set != nil {
+		ti = s.rs.set.bySrv[toolKey{ev.Server, ev.Tool}]
+	}
+	switch class := s.e.callClass(ev.Server, ti, s.rs.missing); class {
+	case ClassUnknownServer, ClassUnknownTool:
+		return class
+	}
+	return ""
+}
+
+// call says why a tool call of class does not resolve (ok when it does).
+// replayed says whether a run replays it, and so counts it.
+func (s *sessionCalls) call(ev *traces.Event, class string, replayed bool) (u traces.Unresolved, ok bool) {
 	tt := s.e.tables
 	call := fmt.Sprintf("tool_call of tool %q of server %q", ev.Tool, ev.Server)
+	counts := ": a run counts the call as an unknown tool"
+	if !replayed {
+		if ev.Status == traces.StatusRejected {
+			call = "rejected " + call
+		}
+		counts = ": a run does not replay the call, but the version the session holds should serve the tool it names (correct the version in the trace, or load the catalog of the version that served it)"
+	}
 	switch class {
 	case ClassUnknownServer:
-		return traces.KindUnknownTool, call + ", which no catalog knows (no catalog holds the server)", true
+		return traces.Unresolved{Kind: traces.KindUnknownTool, Reason: call + ", which no catalog knows (no catalog holds the server)"}, false
 	case ClassVersionMissing:
 		nv := s.at[ev.Server]
-		return traces.KindVersionMissing, fmt.Sprintf("%s at version %q (%s), which no catalog holds (they have %s): a run resolves it against %q and counts it as version missing",
-			call, nv.version, nv.where(), listVersions(tt.versions[ev.Server]), tt.latest[ev.Server].version), true
+		return traces.Unresolved{Kind: traces.KindVersionMissing, Reason: fmt.Sprintf("%s at version %q (%s), which no catalog holds (they have %s): a run resolves it against %q and counts it as version missing",
+			call, nv.version, nv.where(), quoteList(tt.versions[ev.Server]), tt.latest[ev.Server].version)}, false
 	case ClassUnknownTool:
 		serving := tt.servingVersions(ev.Server, ev.Tool)
 		if len(serving) == 0 {
-			return traces.KindUnknownTool, call + ", which no catalog knows", true
+			return traces.Unresolved{Kind: traces.KindUnknownTool, Reason: call + ", which no catalog knows"}, false
 		}
-		inForce := ""
-		for _, t := range s.rs.tables {
-			if t.name == ev.Server {
-				inForce = t.version
-			}
-		}
-		has := "version " + listVersions(serving) + " serves it"
+		has := "version " + quoteList(serving) + " serves it"
 		if len(serving) > 1 {
-			has = "versions " + listVersions(serving) + " serve it"
+			has = "versions " + quoteList(serving) + " serve it"
 		}
+		inForce, where := s.inForce(ev.Server)
 		if inForce == "" {
-			return traces.KindUnknownTool, fmt.Sprintf("%s, a server the session does not hold here (neither its session_start nor a catalog_change before names it); its %s: a run counts the call as an unknown tool",
-				call, has), true
+			return traces.Unresolved{Kind: traces.KindUnknownTool, Reason: fmt.Sprintf("%s, a server the session does not hold here (neither its session_start nor a catalog_change before names it); its %s%s",
+				call, has, counts)}, false
 		}
-		where := "the session names no server: a run offers each at its latest version"
-		if nv, ok := s.at[ev.Server]; ok {
-			where = nv.where()
-		}
-		return traces.KindUnknownTool, fmt.Sprintf("%s, not served at version %q, the session's version of the server here (%s); %s: a run counts the call as an unknown tool",
-			call, inForce, where, has), true
+		return traces.Unresolved{Kind: traces.KindUnknownTool, Reason: fmt.Sprintf("%s, not served at version %q, the session's version of the server here (%s); %s%s",
+			call, inForce, where, has, counts)}, false
 	}
-	return "", "", true
+	return traces.Unresolved{}, true
+}
+
+// inForce returns the version of server the session holds here ("" when
+// none) and which event set it.
+func (s *sessionCalls) inForce(server string) (version, where string) {
+	for _, t := range s.rs.tables {
+		if t.name == server {
+			version = t.version
+		}
+	}
+	where = "the session names no server: a run offers each at its latest version"
+	if nv, ok := s.at[server]; ok {
+		where = nv.where()
+	}
+	return version, where
+}
+
+// searchResult says why a tool name a tool_search returned is served by
+// no server the session holds here: the servers that serve it at other
+// versions, and the versions the session holds them at.
+func (s *sessionCalls) searchResult(name string) string {
+	tt := s.e.tables
+	var where []string
+	for _, srv := range tt.names {
+		serving := tt.servingVersions(srv, name)
+		if len(serving) == 0 {
+			continue
+		}
+		if len(where) == maxServingVersions {
+			where = append(where, "…")
+			break
+		}
+		at := "version " + quoteList(serving)
+		if len(serving) > 1 {
+			at = "versions " + quoteList(serving)
+		}
+		if v, w := s.inForce(srv); v != "" {
+			where = append(where, fmt.Sprintf("server %q serves it only at %s, not at %q, the session's version of the server here (%s)", srv, at, v, w))
+		} else {
+			where = append(where, fmt.Sprintf("server %q serves it (at %s), a server the session does not hold here", srv, at))
+		}
+	}
+	if len(where) == 0 {
+		return fmt.Sprintf("tool_search returned tool %q, which no catalog knows", name)
+	}
+	return fmt.Sprintf("tool_search returned tool %q, which no server the session holds here serves; %s: a run counts it as a search result no server of the session serves",
+		name, strings.Join(where, "; "))
+}
+
+// named says why a server version a session_start names (change false) or
+// a catalog_change moves a server to (change true) is one no catalog
+// holds (ok when a catalog holds it, or when version is "": the latest).
+func (s *sessionCalls) named(server, version string, change bool) (u traces.Unresolved, ok bool) {
+	tt := s.e.tables
+	what := fmt.Sprintf("session_start names server %q", server)
+	if change {
+		what = fmt.Sprintf("catalog_change names server %q", server)
+	}
+	if tt.latest[server] == nil {
+		then := "a run offers the session none of its tools and counts each call on it as an unknown server"
+		if change {
+			then = "a run ignores the change"
+		}
+		return traces.Unresolved{Kind: traces.KindVersionMissing, Reason: fmt.Sprintf("%s, which no catalog holds (the catalogs hold %s): %s; load its catalog, or correct the server name in the trace",
+			what, quoteList(tt.names), then)}, false
+	}
+	if version == "" || tt.byKey[server+"@"+version] != nil {
+		return traces.Unresolved{}, true
+	}
+	latest := tt.latest[server].version
+	what += " at"
+	then := fmt.Sprintf("a run offers it at %q instead, and counts each call on it as version missing", latest)
+	if change {
+		what = fmt.Sprintf("catalog_change moves server %q to", server)
+		then = fmt.Sprintf("a run moves it to %q instead, and counts each call on it from here as version missing", latest)
+	}
+	return traces.Unresolved{Kind: traces.KindVersionMissing, Reason: fmt.Sprintf("%s version %q, which no catalog holds (they have %s): %s; load the catalog of that version, or correct the version in the trace",
+		what, version, quoteList(tt.versions[server]), then)}, false
 }
 
 // where says which event named the version.
@@ -134,9 +263,9 @@ func (tt *toolTables) servingVersions(server, name string) []string {
 	return out
 }
 
-// listVersions quotes up to maxServingVersions versions, saying how many
-// more there are.
-func listVersions(vs []string) string {
+// quoteList quotes up to maxServingVersions names (versions, servers),
+// saying how many more there are.
+func quoteList(vs []string) string {
 	q := make([]string, 0, min(len(vs), maxServingVersions))
 	for _, v := range vs[:min(len(vs), maxServingVersions)] {
 		q = append(q, strconv.Quote(v))

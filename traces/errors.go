@@ -38,8 +38,9 @@ const (
 	KindDuplicateRequest Kind = "duplicate_request"
 	KindUnknownTool      Kind = "unknown_tool"
 	KindCatalogMismatch  Kind = "catalog_mismatch"
-	// KindVersionMissing: a tool_call on a server at a version no catalog
-	// holds (ValidateOptions.Resolver).
+	// KindVersionMissing: a server version no catalog holds, at the
+	// session_start or catalog_change that names it and at each tool_call
+	// a run replays on it (ValidateOptions.Resolver).
 	KindVersionMissing Kind = "version_missing"
 )
 

@@ -241,8 +241,13 @@ func ranked(m map[toolKey]int) []ToolCount {
 	for k, n := range m {
 		out = append(out, ToolCount{Server: k.server, Tool: k.tool, Count: n})
 	}
-	slices.SortFunc(out, func(a, b ToolCount) int {
+	SortToolCounts(out)
+	return out
+}
+
+// SortToolCounts sorts counts most frequent first, ties by server then tool.
+func SortToolCounts(counts []ToolCount) {
+	slices.SortFunc(counts, func(a, b ToolCount) int {
 		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Server, b.Server), cmp.Compare(a.Tool, b.Tool))
 	})
-	return out
 }

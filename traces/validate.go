@@ -16,9 +16,9 @@ type ToolIndex interface {
 	HasTool(server, tool string) bool
 }
 
-// CallResolver resolves the tool calls of sessions as a run resolves them
+// CallResolver resolves the events of sessions as a run resolves them
 // (sim.CallResolver): each against the server versions its session holds
-// at that call.
+// at that event.
 type CallResolver interface {
 	// Session starts resolving a session at its session_start.
 	Session() SessionResolver
@@ -26,23 +26,34 @@ type CallResolver interface {
 
 // SessionResolver resolves one session's events, given in order.
 type SessionResolver interface {
-	// Event takes the session's next event, read at line. For a tool_call
-	// a run replays, replayed is true, and kind and reason (without the
-	// session) say why a run would not resolve it; kind is "" when it
-	// resolves.
-	Event(ev *Event, line int) (kind Kind, reason string, replayed bool)
+	// Event takes the session's next event, read at line, and appends to
+	// out what of it does not resolve against the server versions the
+	// session holds there: a tool_call's tool, a tool_search's returned
+	// names, the server version a session_start or catalog_change names.
+	Event(ev *Event, line int, out []Unresolved) []Unresolved
+}
+
+// Unresolved is a name of an event that does not resolve (SessionResolver):
+// its kind, and why (without the session).
+type Unresolved struct {
+	Kind   Kind
+	Reason string
 }
 
 // ValidateOptions tune Validate. The zero value checks everything but tool
 // names.
 type ValidateOptions struct {
 	// Tools, when set, makes a tool_call for a tool it does not know, and a
-	// tool_search returning a tool no server of it serves, a problem.
+	// tool_search returning a tool no server of it serves, a problem. It
+	// checks against every version; Resolver replaces it.
 	Tools ToolIndex
-	// Resolver, when set, checks each tool_call a run replays as the run
-	// resolves it, against the server version in force at that call,
-	// instead of against Tools (any version). Tools still checks the
-	// calls a run does not replay and the tools searches return.
+	// Resolver, when set, checks the sessions that begin with a
+	// session_start as a run resolves them, against the server versions
+	// in force at each event: every tool_call naming a server (those a
+	// run replays as the run counts them), the names each tool_search
+	// returns, and the server versions session_start and catalog_change
+	// name. Tools then checks only the sessions that do not begin with a
+	// session_start.
 	Resolver CallResolver
 	// MaxLineBytes bounds one line (<= 0: DefaultMaxLineBytes).
 	MaxLineBytes int
@@ -112,6 +123,7 @@ type validator struct {
 	order    []string // session ids in order of first appearance
 	ev       Event
 	probs    []lineProblem
+	unres    []Unresolved // scratch: what the resolver returns per event
 	// catalog is the first session_start meta "catalog" of the file, and
 	// catalogLine its line.
 	catalog     string
@@ -259,31 +271,36 @@ func (v *validator) session(n int, ev *Event) {
 				id, ev.Type, ev.Request))
 		}
 	}
-	var replayed bool
 	if s.calls != nil {
-		var kind Kind
-		var reason string
-		if kind, reason, replayed = s.calls.Event(ev, n); kind != "" {
-			v.add(n, kind, fmt.Sprintf("session %q: %s", id, reason))
+		v.unres = s.calls.Event(ev, n, v.unres[:0])
+		for _, u := range v.unres {
+			v.add(n, u.Kind, fmt.Sprintf("session %q: %s", id, u.Reason))
 		}
 		if ev.Type == SessionEnd {
 			s.calls = nil // validate remembers ended sessions: keep them small
 		}
+	} else if v.opts.Tools != nil {
+		v.anyVersion(n, ev)
 	}
-	if ev.Type == ToolCall && !replayed && v.opts.Tools != nil && ev.Tool != "" && ev.Server != "" &&
-		!v.opts.Tools.HasTool(ev.Server, ev.Tool) {
+	if ev.Type == SessionStart {
+		v.sameCatalog(n, ev)
+	}
+}
+
+// anyVersion checks the tools of a session's event against every version
+// (ValidateOptions.Tools), for a session no resolver follows.
+func (v *validator) anyVersion(n int, ev *Event) {
+	id := ev.Session
+	if ev.Type == ToolCall && ev.Tool != "" && ev.Server != "" && !v.opts.Tools.HasTool(ev.Server, ev.Tool) {
 		v.add(n, KindUnknownTool, fmt.Sprintf("session %q: tool_call of tool %q of server %q, which no catalog knows",
 			id, ev.Tool, ev.Server))
 	}
-	if ev.Type == ToolSearch && v.opts.Tools != nil {
+	if ev.Type == ToolSearch {
 		for _, name := range ev.Returned {
 			if name != "" && !v.opts.Tools.HasTool("", name) {
 				v.add(n, KindUnknownTool, fmt.Sprintf("session %q: tool_search returned tool %q, which no catalog knows", id, name))
 			}
 		}
-	}
-	if ev.Type == SessionStart {
-		v.sameCatalog(n, ev)
 	}
 }
 

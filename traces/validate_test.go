@@ -140,3 +140,55 @@ func TestEventFieldsKnown(t *testing.T) {
 		}
 	}
 }
+
+// searchResolver is a CallResolver that finds every name a tool_search
+// returns unresolved, and everything else resolved.
+type searchResolver struct{}
+
+func (searchResolver) Session() SessionResolver { return searchResolver{} }
+
+func (searchResolver) Event(ev *Event, _ int, out []Unresolved) []Unresolved {
+	if ev.Type == ToolSearch {
+		for _, name := range ev.Returned {
+			out = append(out, Unresolved{Kind: KindUnknownTool, Reason: "returned " + name})
+		}
+	}
+	return out
+}
+
+// TestValidateResolverReplacesTools pins how Validate combines its
+// options: with a Resolver, every name the resolver returns for an event
+// is a problem at its line (several per line), and Tools, which matches any
+// version, is not consulted for the sessions it resolves (it would
+// pass a search result or a rejected call the version in force does not
+// serve); a session that does not begin with session_start, which no
+// resolver follows, is still checked against Tools.
+func TestValidateResolverReplacesTools(t *testing.T) {
+	data := lines(
+		ev("session_start", "s1", 0, ""),
+		ev("model_request", "s1", 1, `"id":"r1"`),
+		ev("tool_search", "s1", 2, `"request":"r1","query":"q","returned":["a","b"]`),
+		ev("tool_call", "s1", 3, `"request":"r1","call_id":"c1","tool":"nowhere","server":"files","status":"rejected"`),
+		ev("session_end", "s1", 4, ""),
+		ev("model_request", "s2", 5, `"id":"r1"`),
+		ev("tool_call", "s2", 6, `"request":"r1","call_id":"c1","tool":"nowhere","server":"files"`),
+		ev("session_end", "s2", 7, ""),
+	)
+	probs, _, err := ValidateReader(bytes.NewReader(data), "f.jsonl", ValidateOptions{Tools: toolSet{}, Resolver: searchResolver{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range probs {
+		got = append(got, string(p.Kind)+" "+p.String())
+	}
+	want := []string{
+		`unknown_tool f.jsonl:3: session "s1": returned a`,
+		`unknown_tool f.jsonl:3: session "s1": returned b`,
+		`order f.jsonl:6: session "s2": first event is model_request, not session_start`,
+		`unknown_tool f.jsonl:7: session "s2": tool_call of tool "nowhere" of server "files", which no catalog knows`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+}

@@ -138,10 +138,10 @@ func TestTraceImportGatewayThenValidate(t *testing.T) {
 	}{
 		{"validate with its own catalog", []string{"validate", out}, 0, []string{
 			"tools checked against its catalog " + out + ".catalog", "valid: 1 files (0 unreadable), 27 lines, 27 events, 2 sessions, 0 problems"}},
-		{"stats with its own catalog", []string{"stats", out}, 0, []string{"tool calls no catalog serves: 0 of 5"}},
+		{"stats with its own catalog", []string{"stats", out}, 0, []string{"tool calls not served at their version in force: 0 of 5"}},
 		{"own catalog lacks tools", []string{"validate", partial}, 1, []string{`tool "delete_repo" of server "github", which no catalog knows`}},
 		{"--no-catalogs", []string{"validate", "--no-catalogs", partial}, 0, []string{"0 problems"}},
-		{"stats counts unserved calls", []string{"stats", partial}, 0, []string{"tool calls no catalog serves: 2 of 5", "github/delete_repo  1"}},
+		{"stats counts unserved calls", []string{"stats", partial}, 0, []string{"tool calls not served at their version in force: 2 of 5", "github/delete_repo  1"}},
 		{"flags exclude each other", []string{"validate", "--no-catalogs", "--catalogs", dir, partial}, 2, nil},
 	}
 	for _, tc := range tests {
@@ -156,5 +156,17 @@ func TestTraceImportGatewayThenValidate(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTraceStatsUnreadableFile pins that trace stats, which looks for the
+// files' own catalogs before reading them (to count the calls not served
+// at their version in force), still reports a file it cannot open as the
+// read does, with exit status 2: the catalog lookup said "open trace: …".
+func TestTraceStatsUnreadableFile(t *testing.T) {
+	absent := filepath.Join(t.TempDir(), "absent.jsonl")
+	_, stderr, code := cliRun(t, "trace", "stats", absent)
+	if want := "open " + absent + ": no such file or directory\n"; code != 2 || stderr != want {
+		t.Errorf("exit %d, stderr %q; want 2, %q", code, stderr, want)
 	}
 }

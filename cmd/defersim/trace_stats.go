@@ -29,8 +29,9 @@ them: sessions, events by type, model requests, tool calls (by status),
 distinct tools, tool calls and user turns per session, sessions with recorded
 usage or timings, openers (the first tool called in each session) and the most
 called tools. When the traces have their own catalogs (session_start meta
-"catalog", or TRACE.catalog beside them), it also counts the tool calls no
-catalog serves, unless --no-catalogs.
+"catalog", or TRACE.catalog beside them), it also counts the tool calls the
+server's version in force at the call does not serve (the calls "defersim
+trace validate" flags), unless --no-catalogs.
 
 A malformed line stops the command (exit status 1) unless --skip-bad is given;
 "defersim trace validate" lists every problem. A FILE of - is read from
@@ -45,16 +46,27 @@ stdin. The JSON output is described in docs/cli.md.`,
 			return exitError{code: 2, msg: "--top must be 0 or more"}
 		}
 		in := &cliout.Inputs{Stdin: cmd.InOrStdin()}
-		rep, err := traceStats(in, args, traces.ReadOptions{SkipBad: skipBad})
+		var dirs []string
+		var unserved *unservedCounter
+		if !noCatalogs {
+			// A trace read from stdin has no place beside it to look; one
+			// that cannot be opened is reported by the read, as without
+			// catalogs.
+			files := slices.DeleteFunc(slices.Clone(args), func(a string) bool {
+				_, err := os.Stat(a)
+				return a == cliout.Stdio || err != nil
+			})
+			var err error
+			if dirs, unserved, err = ownCatalogs(files); err != nil {
+				return exitError{code: 2, msg: err.Error()}
+			}
+		}
+		rep, err := traceStats(in, args, traces.ReadOptions{SkipBad: skipBad}, unserved)
 		if err != nil {
 			return err
 		}
-		if !noCatalogs {
-			// A trace read from stdin has no place beside it to look.
-			files := slices.DeleteFunc(slices.Clone(args), func(a string) bool { return a == cliout.Stdio })
-			if err := rep.resolve(files); err != nil {
-				return exitError{code: 2, msg: err.Error()}
-			}
+		if unserved != nil {
+			rep.Catalogs, rep.UnservedCalls, rep.Unserved = dirs, unserved.total, unserved.tools()
 		}
 		out, err := cliout.Open(*output, cmd.OutOrStdout(), args...)
 		if err != nil {
@@ -89,8 +101,9 @@ type statsReport struct {
 	SkipReasons map[traces.Kind]int64 `json:"skip_reasons,omitempty"`
 	Stats       traces.Stats          `json:"stats"`
 	// Catalogs are the traces' own catalog directories (traces.CatalogsFor);
-	// UnservedCalls counts the tool calls none of them serves, Unserved the
-	// same per tool (most called first, cut at --top).
+	// UnservedCalls counts the tool calls they do not serve at the server
+	// version in force at the call (unservedCounter), Unserved the same
+	// per tool (most such calls first, cut at --top).
 	Catalogs      []string           `json:"catalogs,omitempty"`
 	UnservedCalls int                `json:"unserved_calls,omitempty"`
 	Unserved      []traces.ToolCount `json:"unserved_tools,omitempty"`
@@ -100,37 +113,32 @@ type statsReport struct {
 	FirstImplausible []traces.Problem `json:"first_implausible,omitempty"`
 }
 
-// resolve looks the called tools up in the traces' own catalogs.
-func (rep *statsReport) resolve(paths []string) error {
+// ownCatalogs loads the own catalogs of the trace files (traces.CatalogsFor)
+// and returns them with a counter of the calls they do not serve (nil when
+// the files have none).
+func ownCatalogs(paths []string) ([]string, *unservedCounter, error) {
 	dirs, err := traces.CatalogsFor(paths)
 	if err != nil || len(dirs) == 0 {
-		return err
+		return nil, nil, err
 	}
-	idx, err := loadToolIndex(dirs)
+	cat, err := loadToolIndex(dirs)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	rep.Catalogs = dirs
-	rep.Unserved = []traces.ToolCount{}
-	for _, tc := range rep.Stats.TopTools {
-		if !idx.HasTool(tc.Server, tc.Tool) {
-			rep.Unserved = append(rep.Unserved, tc)
-			rep.UnservedCalls += tc.Count
-		}
-	}
-	return nil
+	return dirs, newUnservedCounter(cat), nil
 }
 
 // traceStats reads every file in turn; a session read before, in the same
 // file or an earlier one, is a bad line (traces.SessionSet), as for run.
-func traceStats(in *cliout.Inputs, paths []string, opts traces.ReadOptions) (statsReport, error) {
+// unserved, when set, counts the calls the catalogs do not serve.
+func traceStats(in *cliout.Inputs, paths []string, opts traces.ReadOptions, unserved *unservedCounter) (statsReport, error) {
 	rep := statsReport{}
 	var acc traces.StatsAccumulator
 	opts.Seen = traces.NewSessionSet()
 	opts.Seen.Reread = func(i int) (io.ReadCloser, error) { return reopenTrace(paths[i]) }
 	for _, p := range paths {
 		rep.Files = append(rep.Files, cliout.Name(p))
-		if err := addFileStats(in, &acc, &rep, p, opts); err != nil {
+		if err := addFileStats(in, &acc, &rep, p, opts, unserved); err != nil {
 			return rep, err
 		}
 	}
@@ -138,13 +146,19 @@ func traceStats(in *cliout.Inputs, paths []string, opts traces.ReadOptions) (sta
 	return rep, nil
 }
 
-func addFileStats(in *cliout.Inputs, acc *traces.StatsAccumulator, rep *statsReport, path string, opts traces.ReadOptions) error {
+func addFileStats(in *cliout.Inputs, acc *traces.StatsAccumulator, rep *statsReport, path string, opts traces.ReadOptions, unserved *unservedCounter) error {
 	f, name, err := in.Open(path)
 	if err != nil {
 		return exitError{code: 2, msg: err.Error()}
 	}
 	defer f.Close()
-	opts.OnEvent = func(s *traces.Session, ev *traces.Event, _ int) { acc.Event(s, ev) } // count events as they are read: a session is never held whole
+	// Count events as they are read: a session is never held whole.
+	opts.OnEvent = func(s *traces.Session, ev *traces.Event, line int) {
+		acc.Event(s, ev)
+		if unserved != nil {
+			unserved.event(s, ev, line)
+		}
+	}
 	r, err := traces.NewReader(f, name, opts)
 	if err != nil {
 		return traceReadError(err)
@@ -155,6 +169,9 @@ func addFileStats(in *cliout.Inputs, acc *traces.StatsAccumulator, rep *statsRep
 			return traceReadError(err)
 		}
 		acc.Add(s)
+		if unserved != nil {
+			unserved.done(s)
+		}
 	}
 	c := r.Counts()
 	rep.Implausible += c.Implausible
@@ -212,7 +229,7 @@ func (rep statsReport) writeText(w io.Writer, top int) error {
 	if len(rep.Catalogs) == 0 {
 		return nil
 	}
-	if _, err := fmt.Fprintf(w, "\ncatalog: %s\ntool calls no catalog serves: %d of %d\n",
+	if _, err := fmt.Fprintf(w, "\ncatalog: %s\ntool calls not served at their version in force: %d of %d\n",
 		strings.Join(rep.Catalogs, ", "), rep.UnservedCalls, rep.Stats.ToolCalls); err != nil {
 		return err
 	}

@@ -30,10 +30,13 @@ func newTraceValidateCmd() *cobra.Command {
 		Short: "Check trace files against trace format v1",
 		Long: `validate checks trace files (JSONL, plain or gzip) against trace format v1
 (docs/trace-format.md) and prints every problem as "file:line: reason", then a
-summary line. A tool_call that run would not resolve (a tool the server's
-version in force at the call does not serve, or a version no catalog holds),
-and a tool_search returning a tool no catalog serves, are problems too: the
-catalogs are those given with
+summary line. With catalogs, each session is resolved as run resolves it,
+against the server versions it holds at each line (its session_start, then
+each catalog_change): a tool_call of a tool the version in force does not
+serve (rejected calls, which run does not replay, included), a call on a
+version no catalog holds, a tool_search returning a tool no server of the
+session serves there, and a session_start or catalog_change naming a server
+version no catalog holds are problems too. The catalogs are those given with
 --catalogs, else each file's own catalog (named in its session_start meta
 "catalog", or the TRACE.catalog directory beside it), unless --no-catalogs.
 

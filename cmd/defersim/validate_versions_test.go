@@ -54,11 +54,14 @@ func TestValidateAgreesWithRunOnCatalogChanges(t *testing.T) {
 		{name: "only an earlier version serves it", trace: session("2.0.0", "1.0.0", true),
 			problem:  []string{`trace.jsonl:5: session "s1": tool_call of tool "stat" of server "files", not served at version "1.0.0", the session's version of the server here (catalog_change at line 4); version "2.0.0" serves it`},
 			problems: "1 problems", run: "files/stat (unknown tool, 1 call)"},
-		// Both calls are on a version no catalog holds until the change:
-		// run resolves them against the latest and counts them apart.
+		// The call is on a version no catalog holds until the change: run
+		// resolves it against the latest and counts it apart. The
+		// session_start naming that version is a problem of its own
+		// (TestValidateChecksTheVersionInForce).
 		{name: "a version no catalog holds", trace: session("3.0.0", "2.0.0", false),
-			problem:  []string{`trace.jsonl:4: session "s1": tool_call of tool "stat" of server "files" at version "3.0.0" (session_start at line 1), which no catalog holds (they have "1.0.0", "2.0.0"): a run resolves it against "2.0.0" and counts it as version missing`},
-			problems: "1 problems", run: "files/stat (version missing, 1 call)"},
+			problem: []string{`trace.jsonl:1: session "s1": session_start names server "files" at version "3.0.0", which no catalog holds (they have "1.0.0", "2.0.0")`,
+				`trace.jsonl:4: session "s1": tool_call of tool "stat" of server "files" at version "3.0.0" (session_start at line 1), which no catalog holds (they have "1.0.0", "2.0.0"): a run resolves it against "2.0.0" and counts it as version missing`},
+			problems: "2 problems", run: "files/stat (version missing, 1 call)"},
 		{name: "the version in force serves it", trace: session("1.0.0", "2.0.0", true)},
 	}
 	for _, tc := range tests {
