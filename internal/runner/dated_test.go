@@ -190,18 +190,8 @@ func TestEpochDatedCountMerges(t *testing.T) {
 	cfg.Workers = 1
 	cfg.Checkpoint = filepath.Join(t.TempDir(), CheckpointFile)
 	cfg.CheckpointEvery = 1
-	ctx, cancel := context.WithCancel(context.Background())
-	c := cfg
-	c.AfterSession = func(n int64) {
-		if n == 3 {
-			cancel()
-		}
-	}
-	_, err = Run(ctx, c)
-	cancel()
-	var ie *InterruptedError
-	if !errors.As(err, &ie) || ie.Checkpoint == "" || ie.Replayed == 0 || ie.Replayed == 6 {
-		t.Fatalf("interrupted run: %v (%+v), want one interrupted part-way with a checkpoint", err, ie)
+	if ie := interruptAt(t, cfg, 3); ie.Replayed == 0 || ie.Replayed == 6 {
+		t.Fatalf("interrupted after %d sessions, want part-way", ie.Replayed)
 	}
 	cfg.Resume = true
 	resumed, err := Run(context.Background(), cfg)
