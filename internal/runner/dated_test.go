@@ -160,17 +160,10 @@ func TestEpochDatedCountMerges(t *testing.T) {
 	if got := single.Info.Counts.SessionsEpochDated; got != 3 {
 		t.Fatalf("single run: sessions_epoch_dated = %d, want 3", got)
 	}
-	var files []*StateFile
+	outs, files := runShards(t, cfg, 2)
 	var sum int64
-	for i := range 2 {
-		c := cfg
-		c.Shard = Shard{Index: i, Count: 2}
-		out, err := Run(context.Background(), c)
-		if err != nil {
-			t.Fatalf("shard %d: %v", i, err)
-		}
+	for _, out := range outs {
 		sum += out.Info.Counts.SessionsEpochDated
-		files = append(files, throughFile(t, out.State))
 	}
 	if sum != 3 {
 		t.Errorf("shards count %d epoch-dated sessions, want 3", sum)

@@ -81,17 +81,7 @@ func TestRunCountsSessionsByTiming(t *testing.T) {
 	}
 
 	// Shards, through their files, merge to the same results.
-	var files []*StateFile
-	for i := range 2 {
-		c := cfg
-		c.Shard = Shard{Index: i, Count: 2}
-		out, err := Run(context.Background(), c)
-		if err != nil {
-			t.Fatalf("shard %d: %v", i, err)
-		}
-		f := throughFile(t, out.State)
-		files = append(files, f)
-	}
+	_, files := runShards(t, cfg, 2)
 	merged, err := Merge(context.Background(), files, 1)
 	if err != nil {
 		t.Fatal(err)

@@ -25,3 +25,22 @@ func interruptAt(t *testing.T, cfg Config, n int64) *InterruptedError {
 	}
 	return ie
 }
+
+// runShards runs cfg as n shards and returns each shard's output and its
+// state as `defersim merge` reads it (through its file).
+func runShards(t *testing.T, cfg Config, n int) ([]*Output, []*StateFile) {
+	t.Helper()
+	var outs []*Output
+	var files []*StateFile
+	for i := range n {
+		c := cfg
+		c.Shard = Shard{Index: i, Count: n}
+		out, err := Run(context.Background(), c)
+		if err != nil {
+			t.Fatalf("shard %d: %v", i, err)
+		}
+		outs = append(outs, out)
+		files = append(files, throughFile(t, out.State))
+	}
+	return outs, files
+}
