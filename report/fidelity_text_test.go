@@ -19,7 +19,11 @@ import (
 // sessions were left out as recorded under another strategy (a deferral
 // rule), even when no other request was compared: a run over Claude Code
 // imports used to show only the error of its eager replay against what a
-// deferring runtime sent.
+// deferring runtime sent. report.html shows its section exactly when the
+// other two do, and no table of zero requests compared: it used to show
+// one ("Requests compared (input tokens) 0", both sides "not compared")
+// for a run.fidelity that compared nothing, where the summary and
+// report.md showed nothing.
 func TestFidelityInEveryRendering(t *testing.T) {
 	const latencyFlag = "median above 25%, the replay does not reproduce the recorded request times"
 	const inputFlag = "median above 25%, the replay does not reproduce the recorded prompt tokens"
@@ -46,9 +50,9 @@ func TestFidelityInEveryRendering(t *testing.T) {
 		{"both at the threshold", &sim.Fidelity{Strategy: "eager", Requests: 10, InputMedianAbsRelErr: FidelityLargeError,
 			LatencyRequests: 10, LatencyMedianAbsRelErr: FidelityLargeError},
 			true, 0, nil, []string{"median above", "not compared"}},
-		{"nothing compared", &sim.Fidelity{Strategy: "eager"}, false, 0, nil, []string{"median above", "recorded under another strategy"}},
+		{"nothing compared", &sim.Fidelity{Strategy: "eager"}, false, 0, nil, []string{"median above", "recorded under another strategy", "Requests compared", "not compared"}},
 		{"sessions left out, nothing compared", &sim.Fidelity{Strategy: "eager", OtherStrategy: 3}, true, 0,
-			[]string{"3 sessions recorded under another strategy were not compared"}, []string{"median above"}},
+			[]string{"3 sessions recorded under another strategy were not compared"}, []string{"median above", "Requests compared", "records its usage"}},
 		{"sessions left out, the rest compared", &sim.Fidelity{Strategy: "eager", Requests: 217, InputMedianAbsRelErr: 0.0088, InputP90AbsRelErr: 0.0119, InputMeanRelErr: 0.0084, OtherStrategy: 2},
 			true, 0,
 			[]string{"0.88%", "2 sessions recorded under another strategy were not compared"},
@@ -69,13 +73,13 @@ func TestFidelityInEveryRendering(t *testing.T) {
 			}
 			text := html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(string(page), " "))
 			for _, r := range []struct {
-				name, text, marker, flag string
+				name, text, marked, marker, flag string
 			}{
-				{"summary", sum.String(), "\nFidelity:  ", "LARGE ERROR: "},
-				{"report.md", md, "\n## Fidelity\n", "**Large error:** "},
-				{"report.html", text, "", ": large error"},
+				{"summary", sum.String(), sum.String(), "\nFidelity:  ", "LARGE ERROR: "},
+				{"report.md", md, md, "\n## Fidelity\n", "**Large error:** "},
+				{"report.html", text, string(page), `<h2 id="fidelity">`, ": large error"},
 			} {
-				if r.marker != "" && strings.Contains(r.text, r.marker) != tc.shown {
+				if strings.Contains(r.marked, r.marker) != tc.shown {
 					t.Errorf("%s: has %q: %v, want %v:\n%s", r.name, r.marker, !tc.shown, tc.shown, r.text)
 				}
 				if n := strings.Count(r.text, r.flag); n != tc.flags {

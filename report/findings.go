@@ -13,7 +13,8 @@ import (
 // numbers, generated from the results (never hand-written): inputs that
 // did not resolve or resolved to approximate schemas, catalog tools read
 // with a stand-in schema and servers serving no tools, sessions without an
-// end and times going backwards in the traces, sessions recorded with
+// end, times going backwards, implausible counts and sessions a dated
+// upgrade placed by 1970 times in the traces, sessions recorded with
 // another model than the run's, sessions given the whole
 // catalog, the routing descriptions routed search used, how many
 // searches replayed a recorded query, and strategies whose outcomes
@@ -44,7 +45,8 @@ func Findings(res *Results) []string {
 }
 
 // traceFindings flags what the traces held that the replay took as it was
-// recorded: sessions without a session_end, times going backwards.
+// recorded: sessions without a session_end, times going backwards,
+// implausible counts, sessions a dated upgrade placed by 1970 times.
 func traceFindings(c sim.Counts) []string {
 	var out []string
 	out = nOf(out, c.SessionsIncomplete, c.SessionsRead, "%s of %s sessions read have no session_end (a file cut short, a session split across files?): they were replayed as far as they were recorded.")
@@ -52,6 +54,8 @@ func traceFindings(c sim.Counts) []string {
 		out = append(out, inputnotes.NotReplayedText(c.EventsNotReplayed, c.SessionsWithEventsNotReplayed, c.SessionsRead)+".")
 	}
 	out = nOf(out, c.EventsTimeBackwards, c.EventsRead, "%s of %s trace events are earlier than the event before them in their session: the replay takes a user pause that would be negative as 0, so the prompt cache sees no gap there (`defersim trace validate` lists them).")
+	out = nOf(out, c.LinesImplausible, c.LinesRead, "%s of %s trace lines hold an implausible count or duration (beyond any real session's), kept as recorded: the figures that use them are dominated by them (`run` names the first five on stderr).")
+	out = nOf(out, c.SessionsEpochDated, c.SessionsReplayed, "%s of %s sessions replayed start in 1970 or earlier, before the scenario's dated upgrades (servers.NAME.upgrades[].at), and ran on the versions before them: times at the Unix epoch look like placeholders, not recorded times; if they are, upgrade by after_session instead.")
 	return out
 }
 

@@ -79,6 +79,10 @@ var htmlFuncs = template.FuncMap{
 	"num":  func(v float64) string { return fmtExact(v) },
 	"pct":  func(v float64) string { return fmtPercent(v) },
 	"spct": func(v float64) string { return signed(v*100, fmtSig) + "%" },
+	// fidelitySides: the sides of run.fidelity, none when it compared
+	// nothing: then, as in report.md and the summary, no table is shown
+	// (and no section unless sessions were left out, fidelityOther).
+	"fidelitySides": fidelitySides,
 	// fidelityLarge: the sides of run.fidelity flagged as a large error.
 	"fidelityLarge": fidelityLargeSides,
 	// fidelityOther: the sessions left out as recorded under another strategy.

@@ -11,7 +11,9 @@ import (
 // without a session_end and events whose time goes backwards, which the
 // replay takes as recorded, are findings of the report (they were only a
 // count in results.json and a warning on stderr), and that clean traces
-// add none.
+// add none; and so are implausible lines and sessions a dated upgrade
+// placed by 1970 times (run.counts.lines_implausible and
+// sessions_epoch_dated), which were a warning on stderr alone.
 func TestTraceFindingsFlagWhatTheReplayTookAsRecorded(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -25,6 +27,10 @@ func TestTraceFindingsFlagWhatTheReplayTookAsRecorded(t *testing.T) {
 			[]string{"12 of 400 trace events are earlier than the event before them in their session"}},
 		{"both", sim.Counts{SessionsRead: 10, EventsRead: 400, SessionsIncomplete: 1, EventsTimeBackwards: 2},
 			[]string{"1 of 10 sessions", "2 of 400 trace events"}},
+		{"implausible", sim.Counts{SessionsRead: 10, LinesRead: 410, EventsRead: 400, LinesImplausible: 2},
+			[]string{"2 of 410 trace lines hold an implausible count or duration"}},
+		{"epoch-dated", sim.Counts{SessionsRead: 10, SessionsReplayed: 9, EventsRead: 400, SessionsEpochDated: 4},
+			[]string{"4 of 9 sessions replayed start in 1970 or earlier, before the scenario's dated upgrades"}},
 	} {
 		got := traceFindings(tc.counts)
 		if len(got) != len(tc.want) {

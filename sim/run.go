@@ -62,10 +62,6 @@ type RunResult struct {
 	// Views are the results of opt.Views, in order (the run's own fields
 	// are then the first view's).
 	Views []*RunResult
-	// EpochDated counts the sessions replayed here that an `at` upgrade
-	// placed before it by a start in 1970 or earlier: times that look like
-	// placeholders (not in State: a warning of this process's replay).
-	EpochDated int64
 	// State is the accumulated state of the run (for checkpoints, resume and
 	// shard merges). After an interruption it covers the sessions before
 	// State.Next.
@@ -226,7 +222,6 @@ func (e *Engine) run(parent context.Context, sessions iter.Seq2[input, error], o
 	pending := map[int64]jobResult{}
 	var next int64
 	var firstErr error
-	var epochDated int64
 	sinceCheckpoint := 0
 	for res := range results {
 		if firstErr != nil {
@@ -261,9 +256,6 @@ func (e *Engine) run(parent context.Context, sessions iter.Seq2[input, error], o
 				free.put(r.bufs)
 				continue
 			}
-			if r.epoch {
-				epochDated++
-			}
 			for _, c := range cols {
 				c.add(&r)
 			}
@@ -294,7 +286,6 @@ func (e *Engine) run(parent context.Context, sessions iter.Seq2[input, error], o
 	var out *RunResult
 	for i, c := range cols {
 		res := c.result(read)
-		res.EpochDated = epochDated
 		if i == 0 {
 			out = res
 		}

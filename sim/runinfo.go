@@ -25,6 +25,15 @@ type Counts struct {
 	// event before them in their session: a user pause that would be
 	// negative is taken as 0.
 	EventsTimeBackwards int64 `json:"events_time_backwards,omitempty"`
+	// LinesImplausible counts trace lines holding a count or duration
+	// beyond any real session's (traces.Counts.Implausible): kept as
+	// recorded, they dominate the figures that use them (absent when 0).
+	LinesImplausible int64 `json:"lines_implausible,omitempty"`
+	// SessionsEpochDated counts the replayed sessions that a dated upgrade
+	// (servers.NAME.upgrades[].at) placed before it by a start in 1970 or
+	// earlier: times that look like placeholders put them on the old
+	// version (absent when 0).
+	SessionsEpochDated int64 `json:"sessions_epoch_dated,omitempty"`
 	// SessionsByTiming counts the sessions read by their session_start
 	// meta timing: a synthetic session's user pauses are
 	// params.user_think_ms, not recorded (absent in files of earlier

@@ -23,7 +23,7 @@ const (
 	maxFailureMessages = 1000
 	// runStateVersion is the version of RunState's encoding; a state of
 	// another version cannot be resumed or merged.
-	runStateVersion = 5
+	runStateVersion = 6
 )
 
 // SummaryOptions says how a run summarises its sessions.
@@ -83,6 +83,11 @@ type RunState struct {
 	Next int64
 	// Replayed and Skipped (failed to replay) sessions; StepsRemoved summed.
 	Replayed, Skipped, StepsRemoved int64
+	// EpochDated counts the replayed sessions that an `at` upgrade placed
+	// before it by a start in 1970 or earlier (applyUpgrades): times that
+	// look like placeholders. Kept here so that shards, merges and resumes
+	// count every such session once.
+	EpochDated int64
 	// Resolution sums how the replayed sessions' inputs resolved.
 	Resolution Resolution
 	// Digests[s] sums, over sessions, a hash of the session (id and stream
@@ -260,6 +265,9 @@ func (st *RunState) add(r *jobResult) {
 	}
 	st.Replayed++
 	st.StepsRemoved += int64(r.removed)
+	if r.epoch {
+		st.EpochDated++
+	}
 	st.Resolution.Merge(&r.resol)
 	if (st.npend+1)*W > len(st.pend) {
 		st.flush()
@@ -334,6 +342,7 @@ func (st *RunState) Merge(o *RunState) error {
 	st.Replayed += o.Replayed
 	st.Skipped += o.Skipped
 	st.StepsRemoved += o.StepsRemoved
+	st.EpochDated += o.EpochDated
 	st.Resolution.Merge(&o.Resolution)
 	st.Failures = append(st.Failures, o.Failures...)
 	slices.SortStableFunc(st.Failures, func(a, b IndexedFailure) int { return cmpInt64(a.Index, b.Index) })

@@ -75,7 +75,7 @@ func (c *collector) add(r *jobResult) {
 		c.values[k], c.perReq[k] = r.values[si], r.perReq[si]
 	}
 	p := jobResult{seq: r.seq, idx: r.idx, id: r.id, values: c.values, perReq: c.perReq,
-		removed: r.removed, resol: r.resol}
+		removed: r.removed, resol: r.resol, epoch: r.epoch}
 	if r.bufs != nil {
 		p.fid = r.bufs.fidelity(v.Fidelity)
 	}
@@ -92,6 +92,7 @@ func (c *collector) result(read int64) *RunResult {
 	out.Counts.SessionsReplayed = st.Replayed
 	out.Counts.SessionsSkipped = st.Skipped
 	out.Counts.StepsRemoved = st.StepsRemoved
+	out.Counts.SessionsEpochDated = st.EpochDated
 	out.Resolution = st.Resolution
 	return out
 }

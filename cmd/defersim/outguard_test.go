@@ -286,7 +286,9 @@ func TestControlCharactersEscaped(t *testing.T) {
 
 // TestImplausibleCountsWarn pins issue 18.8: counts of 2^63−1 tokens gave
 // $1.4e14 per session without a word. The run keeps them (they are valid)
-// but warns, with file and line.
+// but warns, with file and line, and records them where the warning
+// outlives the terminal: results.json run.counts.lines_implausible and a
+// finding of report.md and report.html.
 func TestImplausibleCountsWarn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays a session")
@@ -307,7 +309,8 @@ func TestImplausibleCountsWarn(t *testing.T) {
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stdout, stderr, code := cliRun(t, "run", "--traces", trace, "--catalogs", cat, "-o", filepath.Join(dir, "out"), "--no-report", "--bootstrap", "-1")
+	out := filepath.Join(dir, "out")
+	stdout, stderr, code := cliRun(t, "run", "--traces", trace, "--catalogs", cat, "-o", out, "--bootstrap", "-1")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
@@ -316,6 +319,18 @@ func TestImplausibleCountsWarn(t *testing.T) {
 		trace + `:3: field "usage.output": 9223372036854775807 tokens is implausible (over 1e+09)`} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	// results.json and both reports say it too: stderr alone was lost
+	// with the terminal.
+	const finding = "2 of 4 trace lines hold an implausible count or duration"
+	for file, want := range map[string]string{"results.json": `"lines_implausible": 2`, "report.md": finding, "report.html": finding} {
+		b, err := os.ReadFile(filepath.Join(out, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), want) {
+			t.Errorf("%s lacks %q", file, want)
 		}
 	}
 }

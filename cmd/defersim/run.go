@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -17,6 +15,7 @@ import (
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/inputnotes"
+	"github.com/defersim/defersim/internal/interrupt"
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/internal/runner"
@@ -268,28 +267,7 @@ func interruptible(parent context.Context, w io.Writer) (context.Context, contex
 // interruptibleSaying is interruptible with what the command does on a
 // signal.
 func interruptibleSaying(parent context.Context, w io.Writer, what string) (context.Context, context.CancelFunc) {
-	if parent == nil {
-		parent = context.Background()
-	}
-	ctx, cancel := context.WithCancel(parent)
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case sig := <-sigs:
-			signal.Stop(sigs)
-			signal.Reset(os.Interrupt, syscall.SIGTERM)
-			fmt.Fprintf(w, "\ndefersim: %v: %s (again to stop at once)\n", sig, what)
-			cancel()
-		case <-done:
-			signal.Stop(sigs)
-		}
-	}()
-	return ctx, func() {
-		close(done)
-		cancel()
-	}
+	return interrupt.Context(parent, w, "defersim", what)
 }
 
 // runOutputs lists the files a run (or merge) writes into dir, and extra.

@@ -3,11 +3,13 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -81,7 +83,9 @@ func TestDatedUpgradeNeedsRecordedTimes(t *testing.T) {
 // marked synthetic but start in 1970 (placeholder-looking), placed before an
 // `at` upgrade, is counted in the run's input notes and warned about, and
 // that a session with a plausible start, or an upgrade by after_session, is
-// not. (Before, nothing said such sessions all ran on the old versions.)
+// not. (Before, nothing said such sessions all ran on the old versions;
+// then only stderr said it: results.json run.counts.sessions_epoch_dated
+// and the report's findings now do too.)
 func TestDatedUpgradeNotesEpochTimes(t *testing.T) {
 	for _, tc := range []struct {
 		name, start, upgrade string
@@ -110,6 +114,94 @@ func TestDatedUpgradeNotesEpochTimes(t *testing.T) {
 			if warned != (tc.want > 0) {
 				t.Errorf("warned = %v, want %v: %q", warned, tc.want > 0, n.Warnings(""))
 			}
+			// results.json and the report say it too, not stderr alone.
+			if got := out.Results.Run.Counts.SessionsEpochDated; got != tc.want {
+				t.Errorf("results run.counts.sessions_epoch_dated = %d, want %d", got, tc.want)
+			}
+			noted := strings.Contains(strings.Join(report.Findings(out.Results), "\n"), "start in 1970 or earlier")
+			if noted != (tc.want > 0) {
+				t.Errorf("report finding = %v, want %v: %q", noted, tc.want > 0, report.Findings(out.Results))
+			}
 		})
 	}
+}
+
+// TestEpochDatedCountMerges pins that run.counts.sessions_epoch_dated is
+// exact under shards, merges and resumes: each shard counts its own
+// sessions, the merged state counts them all, as the single run does, and
+// so does a run resumed from a checkpoint. (The count was a warning of one
+// process's replay, not in the state: a merge said 0, a resume counted
+// only the sessions after the checkpoint.)
+func TestEpochDatedCountMerges(t *testing.T) {
+	// Sessions s0..s5: even ones start at the epoch, odd ones in 2026.
+	var lines []string
+	for i := range 6 {
+		start := "2026-03-02T09:00:00Z"
+		if i%2 == 0 {
+			start = "1970-01-01T00:00:00Z"
+		}
+		id := fmt.Sprintf("s%d", i)
+		for _, l := range strings.Split(strings.TrimSpace(readFile(t, datedTrace(t, "maps", start, ""))), "\n") {
+			lines = append(lines, strings.ReplaceAll(l, `"session":"s1"`, `"session":"`+id+`"`))
+		}
+	}
+	path := filepath.Join(t.TempDir(), "trace.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	yaml := "traces: [\"" + path + "\"]\ncatalogs: [embedded:catalog]\nmodel: claude-sonnet-4.5\nstrategies: [eager]\n" +
+		`servers: {maps: {upgrades: [{to: "3.0.0", at: 2026-01-01T00:00:00Z}]}}` + "\n"
+	cfg := testConfig(t, yaml, Overrides{})
+	cfg.Bootstrap = -1
+	single, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := single.Info.Counts.SessionsEpochDated; got != 3 {
+		t.Fatalf("single run: sessions_epoch_dated = %d, want 3", got)
+	}
+	outs, files := runShards(t, cfg, 2)
+	var sum int64
+	for _, out := range outs {
+		sum += out.Info.Counts.SessionsEpochDated
+	}
+	if sum != 3 {
+		t.Errorf("shards count %d epoch-dated sessions, want 3", sum)
+	}
+	merged, err := Merge(context.Background(), files, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := merged.Info.Counts.SessionsEpochDated; got != 3 {
+		t.Errorf("merged: sessions_epoch_dated = %d, want 3", got)
+	}
+	if got := merged.InputNotes().SessionsEpochDated; got != 3 {
+		t.Errorf("merged input notes: sessions_epoch_dated = %d, want 3", got)
+	}
+	// Interrupted after the third session, then resumed: the checkpoint
+	// keeps the count of the sessions before it.
+	cfg.Workers = 1
+	cfg.Checkpoint = filepath.Join(t.TempDir(), CheckpointFile)
+	cfg.CheckpointEvery = 1
+	if ie := interruptAt(t, cfg, 3); ie.Replayed == 0 || ie.Replayed == 6 {
+		t.Fatalf("interrupted after %d sessions, want part-way", ie.Replayed)
+	}
+	cfg.Resume = true
+	resumed, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resumed.Info.Counts.SessionsEpochDated; got != 3 {
+		t.Errorf("resumed: sessions_epoch_dated = %d, want 3", got)
+	}
+}
+
+// readFile returns the content of path.
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -93,6 +93,7 @@ func resultOf(st *sim.RunState, strategies []sim.Strategy) *sim.RunResult {
 	res := &sim.RunResult{Outcomes: st.Outcomes(strategies), Fidelity: st.Fidelity(), State: st,
 		Failures: st.FailureMessages()}
 	res.Counts.SessionsReplayed, res.Counts.SessionsSkipped, res.Counts.StepsRemoved = st.Replayed, st.Skipped, st.StepsRemoved
+	res.Counts.SessionsEpochDated = st.EpochDated
 	res.Resolution = st.Resolution
 	return res
 }

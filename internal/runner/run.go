@@ -40,13 +40,9 @@ type Output struct {
 // sessions a dated upgrade placed by times at the Unix epoch.
 func (out *Output) InputNotes() inputnotes.Notes {
 	c := out.Info.Counts
-	var epoch int64
-	if out.Run != nil {
-		epoch = out.Run.EpochDated
-	}
 	return inputnotes.Notes{CatalogNotes: out.Info.CatalogNotes, SessionsRead: c.SessionsRead, EventsRead: c.EventsRead,
 		SessionsIncomplete: c.SessionsIncomplete, EventsTimeBackwards: out.Backwards, FirstBackwards: out.FirstBackwards,
-		LinesImplausible: out.Implausible, FirstImplausible: out.FirstImplausible, SessionsEpochDated: epoch,
+		LinesImplausible: out.Implausible, FirstImplausible: out.FirstImplausible, SessionsEpochDated: c.SessionsEpochDated,
 		EventsNotReplayed: c.EventsNotReplayed, SessionsWithEventsNotReplayed: c.SessionsWithEventsNotReplayed}
 }
 

@@ -28,8 +28,10 @@ import (
 // resolution keys (sim.MaxResolutionTools) and counting the calls of the
 // others, one counting the sessions recorded with deferral
 // (sim.Resolution.RecordedDeferred), which run.fidelity leaves out;
-// version 4 holds both.
-const StateVersion = 4
+// version 4 holds both; version 5 counts the sessions a dated upgrade
+// placed by 1970 times (sim.RunState.EpochDated) and the implausible
+// lines read (ReaderCounts.Implausible), which results.json now records.
+const StateVersion = 5
 
 // Kinds of state files.
 const (
@@ -115,6 +117,9 @@ type ReaderCounts struct {
 	// Backwards counts events earlier than the timed event before them in
 	// their session.
 	Backwards int64
+	// Implausible counts lines with a count or duration beyond any real
+	// session's.
+	Implausible int64
 	// Timing counts the sessions read by their session_start meta timing.
 	Timing traces.Timing
 	// Unreplayed counts the events of kinds the replay does not read
@@ -130,6 +135,7 @@ func readerCounts(files int, sessionsRead int64, counts []traces.Counts) ReaderC
 		rc.LinesSkipped += tc.Skipped
 		rc.Incomplete += tc.Incomplete
 		rc.Backwards += tc.Backwards
+		rc.Implausible += tc.Implausible
 		rc.Unreplayed += tc.Unreplayed
 		rc.UnreplayedSessions += tc.UnreplayedSessions
 		rc.Timing.Add(tc.Timing)
@@ -152,6 +158,7 @@ func (rc ReaderCounts) apply(c *sim.Counts) {
 	c.LinesSkipped = rc.LinesSkipped
 	c.SessionsIncomplete = rc.Incomplete
 	c.EventsTimeBackwards = rc.Backwards
+	c.LinesImplausible = rc.Implausible
 	c.EventsNotReplayed = rc.Unreplayed
 	c.SessionsWithEventsNotReplayed = rc.UnreplayedSessions
 	c.SessionsByTiming = rc.Timing

@@ -3,7 +3,6 @@ package runner
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -82,17 +81,7 @@ func TestRunCountsSessionsByTiming(t *testing.T) {
 	}
 
 	// Shards, through their files, merge to the same results.
-	var files []*StateFile
-	for i := range 2 {
-		c := cfg
-		c.Shard = Shard{Index: i, Count: 2}
-		out, err := Run(context.Background(), c)
-		if err != nil {
-			t.Fatalf("shard %d: %v", i, err)
-		}
-		f := throughFile(t, out.State)
-		files = append(files, f)
-	}
+	_, files := runShards(t, cfg, 2)
 	merged, err := Merge(context.Background(), files, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -105,19 +94,8 @@ func TestRunCountsSessionsByTiming(t *testing.T) {
 	c := cfg
 	c.Checkpoint = filepath.Join(t.TempDir(), CheckpointFile)
 	c.CheckpointEvery = 5
-	ctx, cancel := context.WithCancel(context.Background())
-	c.AfterSession = func(n int64) {
-		if n == 12 {
-			cancel()
-		}
-	}
-	_, err = Run(ctx, c)
-	cancel()
-	var ie *InterruptedError
-	if !errors.As(err, &ie) || ie.Checkpoint == "" {
-		t.Fatalf("interrupted run returned %v, want an InterruptedError with a checkpoint", err)
-	}
-	c.AfterSession, c.Resume = nil, true
+	interruptAt(t, c, 12)
+	c.Resume = true
 	resumed, err := Run(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -8,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/defersim/defersim/beam/pipeline"
 	"github.com/defersim/defersim/traces/gen"
@@ -22,25 +25,8 @@ func TestExitStatus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds defersim-beam and runs Beam pipelines")
 	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("the go command, to build defersim-beam: %v", err)
-	}
+	bin, trace, catalog := beamFixture(t, 6)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "defersim-beam")
-	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build defersim-beam: %v\n%s", err, out)
-	}
-	p := gen.Defaults()
-	p.Sessions = 6
-	g, err := gen.New(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := g.WriteDir(dir, gen.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	trace, catalog := filepath.Join(dir, gen.TraceFile), filepath.Join(dir, gen.CatalogDir)
 	good, err := os.ReadFile(trace)
 	if err != nil {
 		t.Fatal(err)
@@ -101,11 +87,100 @@ func TestExitStatusOfOtherFailures(t *testing.T) {
 		{"input, as a job's failure text", fmt.Errorf("job failed: stage Read: %s", in.Error()), 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := exitStatus(tc.err); got != tc.want {
+			if got := exitStatus(tc.err, false); got != tc.want {
 				t.Errorf("exitStatus(%q) = %d, want %d", tc.err, got, tc.want)
 			}
 		})
 	}
+}
+
+// TestExitStatusOfInterruption pins that an interrupted run exits 130, as
+// defersim run does on SIGINT or SIGTERM (docs/cli.md), not 2: a replay
+// stopped by its cancelled context was marked an input error by the
+// replay stage (its error wrapped in pipeline.InputError), so Ctrl-C read
+// as "your inputs are bad". It holds for a cancellation found here, in a
+// worker (reaching the launcher as the text of a failed job), wrapped by
+// the stage that met it, and for any error once the launcher's signal
+// cancelled the run; a genuine input error still exits 2.
+func TestExitStatusOfInterruption(t *testing.T) {
+	cancelled := pipeline.InputError(fmt.Errorf("replay: %w", context.Canceled)) // as the replay stage wraps it
+	for _, tc := range []struct {
+		name      string
+		err       error
+		signalled bool
+		want      int
+	}{
+		{"replay cancelled, marked by its stage", cancelled, false, 130},
+		{"replay cancelled, wrapped", fmt.Errorf("run: %w", cancelled), false, 130},
+		{"replay cancelled, as a job's failure text", fmt.Errorf("job failed: stage Replay: %s", cancelled.Error()), false, 130},
+		{"context cancelled", context.Canceled, false, 130},
+		{"deadline exceeded", fmt.Errorf("read: %w", context.DeadlineExceeded), false, 130},
+		{"signalled, the runner's own error", errors.New("job failed: CANCELLED"), true, 130},
+		{"input error, not signalled", pipeline.InputError(errors.New("trace: t.jsonl:3: malformed")), false, 2},
+		{"other failure, not signalled", errors.New("job failed: worker lost"), false, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := exitStatus(tc.err, tc.signalled); got != tc.want {
+				t.Errorf("exitStatus(%q, signalled %v) = %d, want %d", tc.err, tc.signalled, got, tc.want)
+			}
+		})
+	}
+	if pipeline.IsInputError(cancelled) {
+		t.Errorf("a cancelled replay is marked an input error: %q", cancelled)
+	}
+}
+
+// TestInterruptExitStatus pins, end to end, that SIGINT to a running
+// defersim-beam exits 130 and says it was interrupted (defersim run's
+// status), not 2.
+func TestInterruptExitStatus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds defersim-beam and runs a Beam pipeline")
+	}
+	bin, trace, catalog := beamFixture(t, 3000)
+	cmd := exec.Command(bin, "--traces", trace, "--catalogs", catalog, "--out", filepath.Join(t.TempDir(), "out"), "--no-report")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * time.Second) // the launcher is building or running the pipeline
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		t.Fatalf("defersim-beam ended with %v before or despite the interrupt:\n%s", err, lastLines(out.Bytes(), 15))
+	}
+	if ee.ExitCode() != exitInterrupted || !strings.Contains(out.String(), "interrupted") {
+		t.Fatalf("exit status %d, want %d, saying it was interrupted:\n%s", ee.ExitCode(), exitInterrupted, lastLines(out.Bytes(), 15))
+	}
+}
+
+// beamFixture builds defersim-beam and generates a trace of n sessions
+// with its catalog, returning their paths.
+func beamFixture(t *testing.T, n int) (bin, trace, catalog string) {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go command, to build defersim-beam: %v", err)
+	}
+	dir := t.TempDir()
+	bin = filepath.Join(dir, "defersim-beam")
+	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build defersim-beam: %v\n%s", err, out)
+	}
+	p := gen.Defaults()
+	p.Sessions = n
+	g, err := gen.New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.WriteDir(dir, gen.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return bin, filepath.Join(dir, gen.TraceFile), filepath.Join(dir, gen.CatalogDir)
 }
 
 // lastLines returns the last n lines of b.

@@ -18,6 +18,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/defersim/defersim/beam/pipeline"
+	"github.com/defersim/defersim/internal/interrupt"
 )
 
 // list is a comma-separated, repeatable flag.
@@ -64,18 +65,37 @@ func init() {
 func main() {
 	flag.Parse()
 	beam.Init()
-	if err := run(context.Background()); err != nil {
-		fmt.Fprintln(os.Stderr, "defersim-beam:", err)
-		os.Exit(exitStatus(err))
+	ctx, stop := interrupt.Context(context.Background(), os.Stderr, "defersim-beam", "cancelling the pipeline")
+	err := run(ctx)
+	signalled := ctx.Err() != nil
+	stop()
+	if err != nil {
+		code := exitStatus(err, signalled)
+		if code == exitInterrupted {
+			fmt.Fprintln(os.Stderr, "defersim-beam: interrupted:", err)
+		} else {
+			fmt.Fprintln(os.Stderr, "defersim-beam:", err)
+		}
+		os.Exit(code)
 	}
 }
 
-// exitStatus is defersim run's for the same failure (docs/cli.md): 2 for
-// usage errors and inputs that cannot be read or do not fit, here and in
-// the job's workers; 1 for any other failure (the runner, a worker,
-// writing the outputs).
-func exitStatus(err error) int {
-	if pipeline.IsInputError(err) {
+// exitInterrupted is defersim run's exit status when a signal interrupts
+// it (docs/cli.md).
+const exitInterrupted = 130
+
+// exitStatus is defersim run's for the same failure (docs/cli.md): 130
+// for an interruption (signalled: the launcher's signal cancelled the
+// run, whatever error the runner then reports; or the job's context
+// cancelled, here or in the job's workers); 2 for usage errors and inputs
+// that cannot be read or do not fit, here and in the workers; 1 for any
+// other failure (the runner, a worker, writing the outputs). An interruption is tested first:
+// a stage cancelled while it read an input is not the input's error.
+func exitStatus(err error, signalled bool) int {
+	switch {
+	case signalled || pipeline.IsInterrupted(err):
+		return exitInterrupted
+	case pipeline.IsInputError(err):
 		return 2
 	}
 	return 1
