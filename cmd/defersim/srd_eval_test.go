@@ -16,7 +16,7 @@ import (
 	"github.com/defersim/defersim/internal/shareddata"
 )
 
-var updateGolden = flag.Bool("update", false, "rewrite golden files under testdata/")
+var updateGolden = flag.Bool("update", false, "rewrite golden files under testdata/ and the quoted output of docs/recommend.md")
 
 func goldenFile(t *testing.T, name string, got []byte) {
 	t.Helper()

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/defersim/defersim/internal/atomicfile"
+)
+
+// docOutputMarker starts the comment that puts the fenced code block on the
+// next line under test: `<!-- output: commands -->` for a block of `$ `
+// command lines, each followed by what it prints, and `<!-- output: file
+// NAME -->` for a block quoting a file the commands before it wrote. The
+// comment does not render.
+const docOutputMarker = "<!-- output: "
+
+// docElision is a block line (spaces around it allowed) that stands for
+// any lines of the output, none included.
+const docElision = "…"
+
+// docBlock is a fenced code block of a doc under a docOutputMarker.
+type docBlock struct {
+	line       int    // the marker's line, from 1
+	file       string // the quoted file, "" for a commands block
+	start, end int    // the block's content in the doc, in bytes
+	content    string
+}
+
+// docBlocks returns the marked blocks of doc in their order, failing on a
+// marker with no fenced block after it or a kind it does not know.
+func docBlocks(t *testing.T, name, doc string) []docBlock {
+	t.Helper()
+	var blocks []docBlock
+	var cur *docBlock
+	off := 0
+	for i, line := range strings.SplitAfter(doc, "\n") {
+		text := strings.TrimRight(line, "\n")
+		switch {
+		case cur != nil && cur.start == 0:
+			if !strings.HasPrefix(text, "```") {
+				t.Fatalf("%s:%d: the marker is not followed by a fenced block", name, cur.line)
+			}
+			cur.start = off + len(line)
+		case cur != nil && text == "```":
+			cur.end = off
+			cur.content = doc[cur.start:cur.end]
+			blocks = append(blocks, *cur)
+			cur = nil
+		case cur == nil && strings.HasPrefix(text, docOutputMarker):
+			kind, ok := strings.CutSuffix(strings.TrimPrefix(text, docOutputMarker), " -->")
+			b := docBlock{line: i + 1}
+			if file, isFile := strings.CutPrefix(kind, "file "); isFile {
+				b.file = file
+			} else if !ok || kind != "commands" {
+				t.Fatalf("%s:%d: marker %q: want %scommands --> or %sfile NAME -->", name, i+1, text, docOutputMarker, docOutputMarker)
+			}
+			cur = &b
+		}
+		off += len(line)
+	}
+	if cur != nil {
+		t.Fatalf("%s:%d: the marked block is not closed", name, cur.line)
+	}
+	return blocks
+}
+
+// docCommand is one `$ ` line of a commands block and the lines quoted as
+// its output.
+type docCommand struct {
+	line string
+	want []string
+}
+
+// docCommands splits a commands block into its commands.
+func docCommands(t *testing.T, name string, b docBlock) []docCommand {
+	t.Helper()
+	var cmds []docCommand
+	for l := range strings.SplitSeq(strings.TrimSuffix(b.content, "\n"), "\n") {
+		if c, ok := strings.CutPrefix(l, "$ "); ok {
+			cmds = append(cmds, docCommand{line: c})
+			continue
+		}
+		if len(cmds) == 0 {
+			t.Fatalf("%s:%d: the block does not start with a `$ ` command line", name, b.line)
+		}
+		cmds[len(cmds)-1].want = append(cmds[len(cmds)-1].want, l)
+	}
+	return cmds
+}
+
+// elided reports whether want elides lines.
+func elided(want []string) bool {
+	for _, w := range want {
+		if strings.TrimSpace(w) == docElision {
+			return true
+		}
+	}
+	return false
+}
+
+// matchElided reports whether got is want with each elision replaced by
+// any number of lines.
+func matchElided(want, got []string) bool {
+	if len(want) == 0 {
+		return len(got) == 0
+	}
+	if strings.TrimSpace(want[0]) == docElision {
+		for k := 0; k <= len(got); k++ {
+			if matchElided(want[1:], got[k:]) {
+				return true
+			}
+		}
+		return false
+	}
+	return len(got) > 0 && want[0] == got[0] && matchElided(want[1:], got[1:])
+}
+
+// docRun runs the commands and checks the files of the marked blocks of the
+// doc at path, in its order, in the working directory (the caller's, which
+// it does not change). A `$ defersim …` line runs in-process with its
+// arguments split on spaces, each starting with "../shared/data/" rewritten
+// by data; any other command line must be a key of shell, which runs it.
+// A command must exit 0 and print (on stdout) the lines quoted after it,
+// elisions standing for any lines; without elisions, -update rewrites them
+// (and a quoted file) with what it printed.
+func docRun(t *testing.T, path string, data func(rel string) string, shell map[string]func() error) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, name := string(raw), filepath.Base(path)
+	var out strings.Builder
+	last := 0
+	for _, b := range docBlocks(t, name, doc) {
+		out.WriteString(doc[last:b.start])
+		last = b.end
+		if b.file != "" {
+			got, err := os.ReadFile(b.file)
+			if err != nil {
+				t.Fatalf("%s:%d: %v", name, b.line, err)
+			}
+			if string(got) != b.content && !*updateGolden {
+				t.Errorf("%s:%d: %s differs from the quoted file (-doc +now); rerun with -update if intended:\n%s",
+					name, b.line, b.file, cmp.Diff(b.content, string(got)))
+			}
+			out.Write(got)
+			continue
+		}
+		for _, c := range docCommands(t, name, b) {
+			fmt.Fprintf(&out, "$ %s\n", c.line)
+			got := docExec(t, name, b.line, c.line, data, shell)
+			gotLines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+			if got == "" {
+				gotLines = nil
+			}
+			switch {
+			case matchElided(c.want, gotLines):
+				for _, w := range c.want {
+					out.WriteString(w + "\n")
+				}
+			case *updateGolden && !elided(c.want):
+				out.WriteString(got)
+			default:
+				how := "rerun with -update if intended"
+				if elided(c.want) {
+					how = "the quote elides lines (" + docElision + "): refresh it by hand"
+				}
+				t.Errorf("%s:%d: `%s` prints other lines than quoted (-doc +now; a %s line stands for any lines); %s:\n%s",
+					name, b.line, c.line, docElision, how, cmp.Diff(c.want, gotLines))
+				for _, w := range c.want {
+					out.WriteString(w + "\n")
+				}
+			}
+		}
+	}
+	out.WriteString(doc[last:])
+	if *updateGolden && out.String() != doc {
+		if err := atomicfile.WriteFile(path, []byte(out.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("rewrote the quoted output of %s", path)
+	}
+}
+
+// docExec runs one command line of a doc and returns its stdout.
+func docExec(t *testing.T, name string, line int, cmdline string, data func(string) string, shell map[string]func() error) string {
+	t.Helper()
+	rest, ok := strings.CutPrefix(cmdline, "defersim ")
+	if !ok {
+		run := shell[cmdline]
+		if run == nil {
+			t.Fatalf("%s:%d: `%s`: the test does not know how to run this command", name, line, cmdline)
+		}
+		if err := run(); err != nil {
+			t.Fatalf("%s:%d: `%s`: %v", name, line, cmdline, err)
+		}
+		return ""
+	}
+	args := strings.Fields(rest)
+	for i, a := range args {
+		if strings.ContainsAny(a, `'"`) {
+			t.Fatalf("%s:%d: `%s`: quoted arguments are not split as a shell would", name, line, cmdline)
+		}
+		if rel, ok := strings.CutPrefix(a, "../shared/data/"); ok {
+			args[i] = data(rel)
+		}
+	}
+	stdout, stderr, code := cliRun(t, args...)
+	if code != 0 {
+		t.Fatalf("%s:%d: `%s`: exit %d\n%s%s", name, line, cmdline, code, stdout, stderr)
+	}
+	return stdout
+}
