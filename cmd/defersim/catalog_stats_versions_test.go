@@ -52,16 +52,7 @@ func TestCatalogStatsSaysWhichVersionsCount(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			for _, w := range tc.want {
-				if !strings.Contains(stdout, w) {
-					t.Errorf("output lacks %q:\n%s", w, stdout)
-				}
-			}
-			for _, w := range tc.notWant {
-				if strings.Contains(stdout, w) {
-					t.Errorf("output has %q:\n%s", w, stdout)
-				}
-			}
+			checkOutput(t, "stdout", stdout, tc.want, tc.notWant)
 		})
 	}
 	for _, tc := range []struct {
