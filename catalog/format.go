@@ -26,7 +26,7 @@ func FormatStats(w io.Writer, st Stats) error {
 	}
 	// Names are padded to one width so they read left-aligned in the
 	// right-aligned table.
-	total := fmt.Sprintf("TOTAL (%d servers)", st.Total.Servers)
+	total := st.totalLabel()
 	width := max(len(total), len(header[0]))
 	for _, s := range st.Servers {
 		width = max(width, len(termsafe.String(s.Server)))
@@ -53,6 +53,7 @@ func FormatStats(w io.Writer, st Stats) error {
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("format stats: %w", err)
 	}
+	formatCover(w, st)
 	by := st.Reference
 	if by == "" && len(st.Counters) > 0 {
 		by = st.Counters[0]

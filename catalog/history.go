@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/termsafe"
 )
 
@@ -167,7 +168,7 @@ func FormatHistory(w io.Writer, h History) error {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "%s: %d versions, %s, %d breaking (%s)\n",
-			termsafe.String(s.Key), len(s.Versions), plural(len(s.Releases), "release"), s.Breaking, percent(s.BreakingShare))
+			termsafe.String(s.Key), len(s.Versions), nouns.Count(len(s.Releases), "release"), s.Breaking, percent(s.BreakingShare))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		head := []string{"FROM", "TO", "TOOLS", "ADDED", "REMOVED", "CHANGED"}
 		for _, c := range historyClasses {
@@ -192,7 +193,7 @@ func FormatHistory(w io.Writer, h History) error {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "total: %d series with history, %s, %d breaking (%s)\n",
-		len(h.Series), plural(h.Releases, "release"), h.Breaking, percent(h.BreakingShare))
+		len(h.Series), nouns.Count(h.Releases, "release"), h.Breaking, percent(h.BreakingShare))
 	if n := len(h.SingleVersion); n > 0 {
 		fmt.Fprintf(w, "%d series with a single version (no history)\n", n)
 	}
@@ -202,13 +203,6 @@ func FormatHistory(w io.Writer, h History) error {
 	}
 	fmt.Fprintln(w, "columns BREAK…META count changed tools by class; a release is breaking when a tool was removed or a changed tool is breaking")
 	return nil
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func percent(x float64) string { return fmt.Sprintf("%.0f%%", x*100) }

@@ -16,6 +16,10 @@ type StatsOptions struct {
 	// Top is how many top contributors to keep per server and overall
 	// (default 5; negative keeps none).
 	Top int
+	// NotCounted are the server versions read but left out of the figures:
+	// the older versions of a series whose latest version is counted. Stats
+	// names them and says the figures are of the latest versions.
+	NotCounted []*Server
 }
 
 // Stats is the token cost of a set of server versions under several counters.
@@ -38,6 +42,14 @@ type Stats struct {
 	// InvalidSchemas lists the tools whose input schema cannot check calls
 	// (InvalidSchemas; filled by the caller, which has the check).
 	InvalidSchemas []string `json:"invalid_schemas,omitempty"`
+	// Series is the number of distinct servers (series keys) counted;
+	// Total.Servers is the number of server versions counted.
+	Series int `json:"series"`
+	// NotCounted names the server versions read but not counted
+	// (StatsOptions.NotCounted), in their order there.
+	NotCounted []string `json:"not_counted,omitempty"`
+	// Covers says in words which versions the rows and the total cover.
+	Covers string `json:"covers"`
 }
 
 // Summary holds the figures of one server version or of the total.
@@ -132,6 +144,7 @@ func ComputeStatsWith(servers []*Server, counters []tokens.Counter, opt StatsOpt
 		all = append(all, tts...)
 	}
 	st.Total.finish(st, rankBy, all, opt.Top)
+	st.cover(servers, opt.NotCounted)
 	if st.Servers == nil {
 		st.Servers = []ServerStats{}
 	}

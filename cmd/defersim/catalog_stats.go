@@ -26,7 +26,9 @@ func newCatalogStatsCmd() *cobra.Command {
 		Long: `stats counts the tokens of MCP catalogs. PATH is a catalog file
 (<server>@<version>[+variant].json), a directory of them (the latest version
 of each server, or every version with --all-versions) or a manifest
-(catalog.yaml / manifest.json). Tokens are counted on each tool's compact
+(catalog.yaml / manifest.json). When older versions were read and not
+counted, the total says it covers the latest versions and a "counted:" line
+names the others. Tokens are counted on each tool's compact
 wire form (see docs/catalogs.md); the estimator error is measured against
 o200k_base when it is among the counters.`,
 		Args: cobra.MinimumNArgs(1),
@@ -51,21 +53,22 @@ o200k_base when it is among the counters.`,
 		if top < 0 {
 			return fmt.Errorf("--top must be 0 or more")
 		}
-		var servers []*catalog.Server
+		var servers, older []*catalog.Server
 		var unordered []string
 		for _, p := range args {
-			ss, un, err := loadServers(p, allVersions)
+			l, err := loadServers(p, allVersions)
 			if err != nil {
 				return err
 			}
-			servers = append(servers, ss...)
-			unordered = append(unordered, un...)
+			servers = append(servers, l.counted...)
+			older = append(older, l.notCounted...)
+			unordered = append(unordered, l.unordered...)
 		}
 		memo := make([]tokens.Counter, len(counters))
 		for i, c := range counters {
 			memo[i] = tokens.NewMemo(c)
 		}
-		opt := catalog.StatsOptions{Form: wf, Top: top}
+		opt := catalog.StatsOptions{Form: wf, Top: top, NotCounted: older}
 		if top == 0 {
 			opt.Top = -1
 		}
@@ -83,7 +86,7 @@ o200k_base when it is among the counters.`,
 	f := c.Flags()
 	f.StringVar(&counterList, "counters", "o200k_base,cl100k_base,bytes/3.5", "comma-separated counters: o200k_base, cl100k_base, bytes/N")
 	f.IntVar(&top, "top", 10, "number of top tools to list (0 for none)")
-	f.BoolVar(&allVersions, "all-versions", false, "for a directory, include every version, not just the latest")
+	f.BoolVar(&allVersions, "all-versions", false, "for a directory or manifest, count every version, not just the latest (the total then adds up the versions of a server)")
 	f.StringVar(&form, "form", string(catalog.FormAnthropic), "bytes counted per tool: anthropic, openai or mcp")
 	return c
 }
@@ -113,13 +116,25 @@ func printWarnings(cmd *cobra.Command, warnings []string, what string) {
 	fmt.Fprintf(w, "warning: %d %s\n", len(warnings), what)
 }
 
+// loaded is what loadServers read from one PATH.
+type loaded struct {
+	// counted are the server versions to count: every version with
+	// --all-versions or of a single file, else the latest of each series.
+	counted []*catalog.Server
+	// notCounted are the older versions read and left out.
+	notCounted []*catalog.Server
+	// unordered says which series' "latest" version is only the last by
+	// spelling (catalog.Unordered).
+	unordered []string
+}
+
 // loadServers loads PATH: a file, a manifest or a directory. For a
-// directory or manifest without allVersions it also says which series'
-// "latest" version is only the last by spelling (catalog.Unordered).
-func loadServers(path string, allVersions bool) ([]*catalog.Server, []string, error) {
+// directory or manifest without allVersions it counts the latest version of
+// each series and returns the others as not counted.
+func loadServers(path string, allVersions bool) (loaded, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, nil, err
+		return loaded{}, err
 	}
 	var cat *catalog.Catalog
 	switch {
@@ -130,22 +145,25 @@ func loadServers(path string, allVersions bool) ([]*catalog.Server, []string, er
 	default:
 		s, err := catalog.LoadFile(path)
 		if err != nil {
-			return nil, nil, err
+			return loaded{}, err
 		}
-		return []*catalog.Server{s}, nil, nil
+		return loaded{counted: []*catalog.Server{s}}, nil
 	}
 	if err != nil {
-		return nil, nil, err
+		return loaded{}, err
 	}
 	if allVersions {
-		return cat.All(), nil, nil
+		return loaded{counted: cat.All()}, nil
 	}
-	var unordered []string
+	var l loaded
 	for _, k := range cat.ServerNames() {
+		vs := cat.Versions[k]
+		l.notCounted = append(l.notCounted, vs[:len(vs)-1]...)
 		if cat.Unordered(k) {
-			unordered = append(unordered, fmt.Sprintf("%s: %d versions named by content hash have no release order: counted is %s, the last by spelling, not the newest",
-				k, len(cat.Versions[k]), cat.Latest(k).Version))
+			l.unordered = append(l.unordered, fmt.Sprintf("%s: %d versions named by content hash have no release order: counted is %s, the last by spelling, not the newest",
+				k, len(vs), cat.Latest(k).Version))
 		}
 	}
-	return cat.LatestAll(), unordered, nil
+	l.counted = cat.LatestAll()
+	return l, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/traces/gen"
@@ -51,7 +52,8 @@ removed, mid (e.g. --drift servers=3,versions=4,mid=0.2).
 --catalogs DIR draws the sessions over a real catalog directory (or
 manifest) instead of generating one: sessions call its servers' tools, at
 the versions an upgrade schedule gives (the parameters' over: block; every
-server with two or more versions unless --servers a,b,c names them), with
+server with two or more versions unless --servers a,b,c names them; the
+servers left out are named on stderr, with the --servers value for all), with
 arguments valid against the version in force. No catalog is written;
 DIR/upgrades.yaml holds the schedule as a scenario servers: block.
 See docs/generator.md and docs/real-drift.md.`,
@@ -106,9 +108,10 @@ See docs/generator.md and docs/real-drift.md.`,
 			return exitError{code: 2, msg: "--drift: the drift of --catalogs is the catalog's own (set over.mid_session and over.schedule with --params)"}
 		}
 		var g *gen.Generator
+		var leftOut []string
 		var err error
 		if catalogs != "" {
-			if g, err = newOverGenerator(catalogs, servers.names, p); err != nil {
+			if g, leftOut, err = newOverGenerator(cmd, catalogs, servers.names, p); err != nil {
 				return err
 			}
 		} else if g, err = gen.New(p); err != nil {
@@ -152,15 +155,20 @@ See docs/generator.md and docs/real-drift.md.`,
 				Dir string `json:"dir"`
 				*gen.Summary
 				Upgrades []gen.ScheduledUpgrade `json:"upgrades,omitempty"`
-			}{out, sum, g.Schedule()})
+				// LeftOut are the catalog's servers the default left out.
+				LeftOut []string `json:"left_out,omitempty"`
+			}{out, sum, g.Schedule(), leftOut})
 		}
+		counts := fmt.Sprintf("%s, %s, %s, %s", nouns.Count(sum.Sessions, "session"), nouns.Count(sum.Events, "event"),
+			nouns.Count(sum.ToolCalls, "tool call"), nouns.Count(sum.CatalogChange, "mid-session catalog change"))
 		if catalogs != "" {
-			_, err = fmt.Fprintf(w, "wrote %s: sessions over %d servers of %s (%d server versions, %d tools), %d sessions, %d events, %d tool calls, %d mid-session catalog changes, %d fleet upgrades (%s), trace %d bytes gzip\n",
-				out, sum.Servers, catalogs, sum.ServerFiles, sum.Tools, sum.Sessions, sum.Events, sum.ToolCalls, sum.CatalogChange, len(g.Schedule()), gen.UpgradesFile, sum.TraceBytes)
+			_, err = fmt.Fprintf(w, "wrote %s: sessions over %s of %s (%s, %s), %s, %s (%s), trace %d bytes gzip\n",
+				out, nouns.Count(sum.Servers, "server"), catalogs, nouns.Count(sum.ServerFiles, "server version"), nouns.Count(sum.Tools, "tool"),
+				counts, nouns.Count(len(g.Schedule()), "fleet upgrade"), gen.UpgradesFile, sum.TraceBytes)
 			return err
 		}
-		_, err = fmt.Fprintf(w, "wrote %s: %d servers (%d server versions, %d tools, %d catalog bytes), %d sessions, %d events, %d tool calls, %d mid-session catalog changes, trace %d bytes gzip\n",
-			out, sum.Servers, sum.ServerFiles, sum.Tools, sum.CatalogBytes, sum.Sessions, sum.Events, sum.ToolCalls, sum.CatalogChange, sum.TraceBytes)
+		_, err = fmt.Fprintf(w, "wrote %s: %s (%s, %s, %d catalog bytes), %s, trace %d bytes gzip\n",
+			out, nouns.Count(sum.Servers, "server"), nouns.Count(sum.ServerFiles, "server version"), nouns.Count(sum.Tools, "tool"), sum.CatalogBytes, counts, sum.TraceBytes)
 		return err
 	}
 	f := c.Flags()
@@ -180,8 +188,10 @@ See docs/generator.md and docs/real-drift.md.`,
 
 // newOverGenerator loads the catalog at path (a directory or manifest) and
 // returns a generator drawing sessions over it; names, when given, select
-// its servers.
-func newOverGenerator(path string, names []string, p gen.Params) (*gen.Generator, error) {
+// its servers. Otherwise (and without over.servers in the parameters) the
+// default leaves out the servers with one version: each is named on stderr,
+// with the --servers value that includes every server, and returned.
+func newOverGenerator(cmd *cobra.Command, path string, names []string, p gen.Params) (*gen.Generator, []string, error) {
 	var cat *catalog.Catalog
 	var err error
 	if catalog.IsManifest(path) {
@@ -190,7 +200,7 @@ func newOverGenerator(path string, names []string, p gen.Params) (*gen.Generator
 		cat, err = catalog.LoadDir(path)
 	}
 	if err != nil {
-		return nil, exitError{code: 2, msg: fmt.Sprintf("--catalogs: %v", err)}
+		return nil, nil, exitError{code: 2, msg: fmt.Sprintf("--catalogs: %v", err)}
 	}
 	if p.Over == nil {
 		o := gen.DefaultOver()
@@ -199,11 +209,26 @@ func newOverGenerator(path string, names []string, p gen.Params) (*gen.Generator
 	if len(names) > 0 {
 		p.Over.Servers = names
 	}
+	var leftOut []string
+	if len(p.Over.Servers) == 0 {
+		var use []string
+		use, leftOut = gen.DefaultOverServers(cat)
+		every := "--servers " + strings.Join(cat.ServerNames(), ",")
+		if len(use) == 0 {
+			return nil, nil, exitError{code: 2, msg: fmt.Sprintf("--catalogs: no server of %s has two or more versions, and by default sessions are drawn only over those (their upgrades are what a generation over a catalog replays); to draw sessions over every server: %s", path, every)}
+		}
+		warnings := make([]string, len(leftOut))
+		for i, k := range leftOut {
+			warnings[i] = "left out: " + cat.Latest(k).Label() + " (one version)"
+		}
+		printWarnings(cmd, warnings, fmt.Sprintf("of %s left out: by default sessions are drawn only over the servers with two or more versions, whose upgrades they replay; to draw sessions over every server: %s",
+			nouns.Count(len(cat.ServerNames()), "server"), every))
+	}
 	g, err := gen.NewOver(cat, p)
 	if err != nil {
-		return nil, exitError{code: 2, msg: err.Error()}
+		return nil, nil, exitError{code: 2, msg: err.Error()}
 	}
-	return g, nil
+	return g, leftOut, nil
 }
 
 // serversFlag is --servers: a count of generated servers, or (with

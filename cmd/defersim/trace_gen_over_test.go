@@ -41,7 +41,7 @@ func TestTraceGenOverCatalogs(t *testing.T) {
 		wantCode int
 		want     string
 	}{
-		{"multi-version servers", []string{"gen", "-o", out, "--catalogs", cat, "--sessions", "10"}, 0, "sessions over 1 servers"},
+		{"multi-version servers", []string{"gen", "-o", out, "--catalogs", cat, "--sessions", "10"}, 0, "sessions over 1 server of"},
 		{"named servers", []string{"gen", "-o", out, "--catalogs", cat, "--servers", "notes,clock", "--sessions", "10"}, 0, "sessions over 2 servers"},
 		{"params over block", []string{"gen", "-o", out, "--catalogs", cat, "--params", overParams}, 0, "12 sessions"},
 		{"json", []string{"gen", "-o", out, "--catalogs", cat, "--sessions", "10", "--format", "json"}, 0, `"after_session": 5`},

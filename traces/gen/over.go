@@ -175,19 +175,29 @@ func NewOver(cat *catalog.Catalog, p Params) (*Generator, error) {
 	return g, nil
 }
 
+// DefaultOverServers splits cat's series keys (sorted) into those a
+// generation uses when OverParams.Servers is empty, the series with two or
+// more versions (their upgrades are the drift it replays), and those it
+// leaves out, with one version. A caller warns of the second.
+func DefaultOverServers(cat *catalog.Catalog) (use, leftOut []string) {
+	for _, k := range cat.ServerNames() {
+		if len(cat.Versions[k]) >= 2 {
+			use = append(use, k)
+		} else {
+			leftOut = append(leftOut, k)
+		}
+	}
+	return use, leftOut
+}
+
 // overKeys resolves the requested series keys (sorted), or every series
 // with two or more versions when none is requested.
 func overKeys(cat *catalog.Catalog, want []string) ([]string, error) {
 	names := cat.ServerNames()
 	if len(want) == 0 {
-		var keys []string
-		for _, k := range names {
-			if len(cat.Versions[k]) >= 2 {
-				keys = append(keys, k)
-			}
-		}
+		keys, _ := DefaultOverServers(cat)
 		if len(keys) == 0 {
-			return nil, fmt.Errorf("generate over a catalog: no server has two or more versions; name the servers to use")
+			return nil, fmt.Errorf("generate over a catalog: no server has two or more versions; name the servers to use (over.servers)")
 		}
 		want = keys
 	}
