@@ -133,24 +133,3 @@ func TestOpenRefusesADirectory(t *testing.T) {
 		}
 	}
 }
-
-// TestCount pins the singular for 1 and the plural otherwise (recommend
-// printed "learnt from 1 sessions").
-func TestCount(t *testing.T) {
-	tests := []struct {
-		n            int
-		noun, plural string
-		want         string
-	}{
-		{0, "session", "", "0 sessions"},
-		{1, "session", "", "1 session"},
-		{2, "held-out session", "", "2 held-out sessions"},
-		{1, "entry", "entries", "1 entry"},
-		{3, "entry", "entries", "3 entries"},
-	}
-	for _, tc := range tests {
-		if got := Count(tc.n, tc.noun, tc.plural); got != tc.want {
-			t.Errorf("Count(%d, %q, %q) = %q, want %q", tc.n, tc.noun, tc.plural, got, tc.want)
-		}
-	}
-}

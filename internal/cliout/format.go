@@ -109,15 +109,3 @@ func (j jsonAlias) Set(s string) error {
 	}
 	return nil
 }
-
-// Count is n and a countable noun, singular for 1 ("1 session", "2
-// sessions"); plural is the noun's plural form ("" adds an s).
-func Count(n int, noun, plural string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	if plural == "" {
-		plural = noun + "s"
-	}
-	return fmt.Sprintf("%d %s", n, plural)
-}

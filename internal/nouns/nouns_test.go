@@ -2,6 +2,8 @@ package nouns
 
 import "testing"
 
+// TestCount pins the singular for 1 and the plural otherwise ("learnt from
+// 1 sessions", "sessions over 1 servers" were printed before it).
 func TestCount(t *testing.T) {
 	for _, tc := range []struct {
 		n    int
@@ -11,6 +13,7 @@ func TestCount(t *testing.T) {
 		{0, "server", "0 servers"},
 		{1, "server", "1 server"},
 		{2, "server version", "2 server versions"},
+		{1, "held-out session", "1 held-out session"},
 		{-1, "tool", "-1 tools"},
 	} {
 		if got := Count(tc.n, tc.noun); got != tc.want {

@@ -3,12 +3,12 @@ package recommend
 import (
 	"bytes"
 	"fmt"
+	"github.com/defersim/defersim/internal/nouns"
 	"io"
 	"math"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/report"
 )
 
@@ -17,7 +17,7 @@ import (
 func WriteText(w io.Writer, p *Proposal) error {
 	e := p.Economy
 	fmt.Fprintf(w, "learnt from %s (%d held apart for validation); model %s, %.1f requests per session, first prompt %.0f tokens (every schema sent)\n",
-		cliout.Count(p.Training, "session", ""), p.HeldOut, e.Model.Name, e.Requests, e.FirstPrompt)
+		nouns.Count(p.Training, "session"), p.HeldOut, e.Model.Name, e.Requests, e.FirstPrompt)
 	fmt.Fprintf(w, "a search round trip before the first reply costs %.0f ms (%s injection, base %s)\n", p.RoundTripMs, e.Injection, p.BaseName)
 	fmt.Fprintf(w, "  cache: %s\n\n", p.RoundTripCache)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -40,7 +40,7 @@ func WriteText(w io.Writer, p *Proposal) error {
 		fmt.Fprintf(w, "warning: %s\n", n)
 	}
 	if v := p.Validation; v != nil {
-		fmt.Fprintf(w, "\nvalidation on %s (paired differences proposal − strategy, 95%% CI):\n", cliout.Count(v.Sessions, "held-out session", ""))
+		fmt.Fprintf(w, "\nvalidation on %s (paired differences proposal − strategy, 95%% CI):\n", nouns.Count(v.Sessions, "held-out session"))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "strategy\tcost/session\tfirst reply mean\tp95\tΔcost\tΔfirst reply\tverdict")
 		for _, r := range v.Rows {
@@ -131,7 +131,7 @@ func Snippet(p *Proposal) []byte {
 	var b bytes.Buffer
 	s := p.Strategy
 	e := p.Economy
-	fmt.Fprintf(&b, "# defersim recommend: %s, %d held out; model %s.\n", cliout.Count(p.Training, "training session", ""), p.HeldOut, e.Model.Name)
+	fmt.Fprintf(&b, "# defersim recommend: %s, %d held out; model %s.\n", nouns.Count(p.Training, "training session"), p.HeldOut, e.Model.Name)
 	fmt.Fprintf(&b, "# never-defer: deferring it adds more mean first-reply time (share of sessions needing it before the first\n")
 	fmt.Fprintf(&b, "#   reply x %.0f ms round trip) than its direct schema costs (tokens / prefill rate), the share above\n", p.RoundTripMs)
 	fmt.Fprintf(&b, "#   break-even at %.0f%% confidence", p.Rules.Confidence*100)

@@ -2,6 +2,7 @@ package recommend
 
 import (
 	"fmt"
+	"github.com/defersim/defersim/internal/nouns"
 	"io"
 	"strconv"
 	"strings"
@@ -19,7 +20,7 @@ func WriteMarkdown(w io.Writer, p *Proposal) error {
 	b.WriteString("### defersim recommend\n\n")
 	fmt.Fprintf(&b, "Learnt from %s (%d held apart for validation); model %s, %.1f requests per session, first prompt %.0f tokens (every schema sent). "+
 		"A search round trip before the first reply costs %.0f ms (%s injection, base %s; %s).\n\n",
-		cliout.Count(p.Training, "session", ""), p.HeldOut, cliout.MDEscape(e.Model.Name), e.Requests, e.FirstPrompt, p.RoundTripMs, cliout.MDEscape(e.Injection), cliout.MDEscape(p.BaseName),
+		nouns.Count(p.Training, "session"), p.HeldOut, cliout.MDEscape(e.Model.Name), e.Requests, e.FirstPrompt, p.RoundTripMs, cliout.MDEscape(e.Injection), cliout.MDEscape(p.BaseName),
 		cliout.MDEscape(p.RoundTripCache))
 	fmt.Fprintf(&b, "- **never-defer:** %s\n- **always-defer:** %s\n", mdList(p.Strategy.NeverDefer), mdList(p.Strategy.AlwaysDefer))
 	fmt.Fprintf(&b, "- **budget:** %d estimated tokens (bytes/3.5 of the OpenAI function form): deferring pays above %.0f deferrable schema tokens; this catalog: %d estimated tokens\n",
@@ -33,7 +34,7 @@ func WriteMarkdown(w io.Writer, p *Proposal) error {
 		fmt.Fprintf(&b, "> Note: %s\n\n", cliout.MDEscape(n))
 	}
 	if v := p.Validation; v != nil {
-		fmt.Fprintf(&b, "**Validation** on %s (paired differences proposal − strategy, 95%% CI):\n\n", cliout.Count(v.Sessions, "held-out session", ""))
+		fmt.Fprintf(&b, "**Validation** on %s (paired differences proposal − strategy, 95%% CI):\n\n", nouns.Count(v.Sessions, "held-out session"))
 		var rows [][]string
 		for _, r := range v.Rows {
 			name := cliout.MDEscape(r.Strategy)

@@ -3,11 +3,11 @@ package recommend
 import (
 	"context"
 	"fmt"
+	"github.com/defersim/defersim/internal/nouns"
 	"math"
 	"slices"
 
 	"github.com/defersim/defersim/catalog"
-	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/report"
@@ -188,14 +188,14 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	if other, total, list := report.OtherModels(p.RecordedModels, runner.OtherModels(&l.Resolution)); other > 0 {
 		p.ModelsNote = fmt.Sprintf("%d of %s %s recorded with another model than the one recommend prices with (%s); "+
 			"the rules and the validation price and time them as %s (its prices, prompt cache and latency), not as recorded; "+
-			"to weigh the rules by a model's own, recommend its sessions apart (--model chooses the preset)", other, cliout.Count(int(total), "session", ""), wasWere(int(other)), list, cfg.Model.Name)
+			"to weigh the rules by a model's own, recommend its sessions apart (--model chooses the preset)", other, nouns.Count(int(total), "session"), wasWere(int(other)), list, cfg.Model.Name)
 		p.Notes = append(p.Notes, p.ModelsNote)
 	}
 	// Calls --allow-unresolved let through: tools no catalog serves get no
 	// decision, and the validation leaves them out.
 	if w := report.ResolutionPastLimit(res); w != "" {
 		p.Notes = append(p.Notes, fmt.Sprintf("over all %s (%d learnt from, %d held out): %s, so the rules decide nothing for those tools (no catalog defines them) "+
-			"and the validation does not count what they cost: %s", cliout.Count(l.Usage.Sessions+l.HeldOut, "session", ""), l.Usage.Sessions, l.HeldOut, w, report.ResolutionTools(res, 5)))
+			"and the validation does not count what they cost: %s", nouns.Count(l.Usage.Sessions+l.HeldOut, "session"), l.Usage.Sessions, l.HeldOut, w, report.ResolutionTools(res, 5)))
 	}
 	p.Inputs = tally.Notes(catalog.Notes(cat.All(), validation.SchemaCheck)).OrNil()
 	if cfg.Progress != nil {
@@ -323,7 +323,7 @@ func proposalStrategy(base sim.Strategy, tools []Assessment, p *Proposal) sim.St
 	default:
 		p.Mode = "the catalog is below the budget and nothing is worth always deferring: the proposal sends every schema until the catalog grows past the budget"
 	}
-	s.Description = fmt.Sprintf("Proposed by defersim recommend on %s: %s.", cliout.Count(p.Training, "session", ""), p.Mode)
+	s.Description = fmt.Sprintf("Proposed by defersim recommend on %s: %s.", nouns.Count(p.Training, "session"), p.Mode)
 	s.Normalize()
 	return s
 }

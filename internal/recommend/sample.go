@@ -2,10 +2,9 @@ package recommend
 
 import (
 	"fmt"
+	"github.com/defersim/defersim/internal/nouns"
 	"math"
 	"strings"
-
-	"github.com/defersim/defersim/internal/cliout"
 )
 
 // wilson is the Wilson score interval of a binomial share k/n whose bounds
@@ -104,7 +103,7 @@ func (u *Uncertainty) Sentence(conf float64) string {
 		s += fmt.Sprintf(", up to %s of mean first reply at stake", ms(u.StakeMs))
 	}
 	if u.SessionsToSettle > 0 {
-		s += fmt.Sprintf("; about %s would settle it at the share observed", cliout.Count(u.SessionsToSettle, "training session", ""))
+		s += fmt.Sprintf("; about %s would settle it at the share observed", nouns.Count(u.SessionsToSettle, "training session"))
 	} else {
 		s += "; the share observed sits on the threshold, which no sample settles"
 	}
@@ -312,10 +311,10 @@ func summarize(p *Proposal) {
 	}
 	if k := p.UncertainDecisions; k > 0 {
 		w := fmt.Sprintf("%d of %d decisions %s uncertain: learnt from %s, the share each rests on could at %.0f%% confidence lie on either side of the threshold its rule compared it with (marked uncertain per tool)",
-			k, len(p.Tools), isAre(k), cliout.Count(p.Training, "session", ""), p.Rules.Confidence*100)
+			k, len(p.Tools), isAre(k), nouns.Count(p.Training, "session"), p.Rules.Confidence*100)
 		if settle > 0 {
 			w += fmt.Sprintf("; were the shares as observed, about %s (%s recorded, with --test-share %g) would settle %s — %s needs the most",
-				cliout.Count(settle, "training session", ""), recorded(settle, p.TestShare), p.TestShare, settleWhich(k-onThreshold, k), last)
+				nouns.Count(settle, "training session"), recorded(settle, p.TestShare), p.TestShare, settleWhich(k-onThreshold, k), last)
 		}
 		if onThreshold > 0 {
 			w += fmt.Sprintf("; %d sit on their threshold, which no sample settles", onThreshold)
@@ -324,7 +323,7 @@ func summarize(p *Proposal) {
 	}
 	if p.HeldOut == 0 {
 		w := fmt.Sprintf("no session was held apart for validation (%s, --test-share %g): no replay checked the proposal; ",
-			cliout.Count(p.Training, "session", ""), p.TestShare)
+			nouns.Count(p.Training, "session"), p.TestShare)
 		if p.TestShare == 0 {
 			w += "give --test-share above 0 (default 0.3)"
 		} else {

@@ -3,10 +3,10 @@ package recommend
 import (
 	"context"
 	"fmt"
+	"github.com/defersim/defersim/internal/nouns"
 	"math"
 	"slices"
 
-	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
@@ -155,5 +155,5 @@ func (v *Validation) Summary() string {
 		}
 	}
 	return fmt.Sprintf("on %s the proposal is no worse on cost and first reply than %d of %d strategies; worse than %d; trade-offs with %d",
-		cliout.Count(v.Sessions, "held-out session", ""), n[dominates], len(v.Rows)-1, n[dominated], n[tradeCheaper]+n[tradeFaster])
+		nouns.Count(v.Sessions, "held-out session"), n[dominates], len(v.Rows)-1, n[dominated], n[tradeCheaper]+n[tradeFaster])
 }
