@@ -5,11 +5,11 @@ import (
 	"fmt"
 )
 
-// MaxResolutionTools bounds the keys Resolution.Tools and
-// Resolution.Ambiguities each hold: the MaxResolutionTools smallest keys
+// MaxResolutionTools bounds the keys Resolution.Tools,
+// Resolution.Ambiguities and Resolution.MissingVersions each hold: the MaxResolutionTools smallest keys
 // (CompareToolClass, CompareAmbiguity) keep their counts, and the calls of
 // every other key are counted together (Resolution.ToolsBeyond by class,
-// Resolution.AmbiguousBeyond), so that a trace of many distinct unknown
+// Resolution.AmbiguousBeyond, Resolution.MissingVersionsBeyond), so that a trace of many distinct unknown
 // tools does not grow the run's state. Keeping the smallest keys is exact
 // under shards, merges and resumes, whatever order the parts saw their
 // calls in: a key among the smallest of the whole run is among the
@@ -31,6 +31,12 @@ func CompareToolClass(a, b ToolClass) int {
 // name, then servers, bytewise.
 func CompareAmbiguity(a, b Ambiguity) int {
 	return cmp.Or(cmp.Compare(a.Tool, b.Tool), cmp.Compare(a.Servers, b.Servers))
+}
+
+// CompareServerVersion orders the keys of Resolution.MissingVersions: by
+// server, then version, bytewise.
+func CompareServerVersion(a, b ServerVersion) int {
+	return cmp.Or(cmp.Compare(a.Server, b.Server), cmp.Compare(a.Version, b.Version))
 }
 
 // ClassCalls counts calls by the classes Resolution.Tools keys.

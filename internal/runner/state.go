@@ -28,8 +28,9 @@ import (
 // resolution keys (sim.MaxResolutionTools) and counting the calls of the
 // others, one counting the sessions recorded with deferral
 // (sim.Resolution.RecordedDeferred), which run.fidelity leaves out;
-// version 4 holds both.
-const StateVersion = 4
+// version 4 holds both; version 5 counts the calls of missing versions
+// by the server version asked for (sim.Resolution.MissingVersions).
+const StateVersion = 5
 
 // Kinds of state files.
 const (
