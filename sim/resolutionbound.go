@@ -33,12 +33,6 @@ func CompareAmbiguity(a, b Ambiguity) int {
 	return cmp.Or(cmp.Compare(a.Tool, b.Tool), cmp.Compare(a.Servers, b.Servers))
 }
 
-// CompareServerVersion orders the keys of Resolution.MissingVersions: by
-// server, then version, bytewise.
-func CompareServerVersion(a, b ServerVersion) int {
-	return cmp.Or(cmp.Compare(a.Server, b.Server), cmp.Compare(a.Version, b.Version))
-}
-
 // ClassCalls counts calls by the classes Resolution.Tools keys.
 type ClassCalls struct {
 	SchemaApproximate, SchemaMissing, UnknownTool, UnknownServer, VersionMissing int64
