@@ -75,13 +75,17 @@ func toolList(ts []sim.ToolCount, total, n int, other int64) string {
 			parts = append(parts, fmt.Sprintf("… (%d more)", max(total, len(ts))-n))
 			break
 		}
-		calls := "calls"
-		if t.Calls == 1 {
-			calls = "call"
-		}
-		parts = append(parts, fmt.Sprintf("%s (%s, %s %s)", sim.ToolLabel(t.Server, t.Tool), sim.ClassLabel(t.Class), fmtInt(float64(t.Calls)), calls))
+		parts = append(parts, fmt.Sprintf("%s (%s, %s)", sim.ToolLabel(t.Server, t.Tool), sim.ClassLabel(t.Class), callsText(t.Calls)))
 	}
 	return withBeyond(parts, other)
+}
+
+// callsText is a count of calls in words: "1 call", "1,234 calls".
+func callsText(n int64) string {
+	if n == 1 {
+		return "1 call"
+	}
+	return fmtInt(float64(n)) + " calls"
 }
 
 // withBeyond joins parts, then counts the calls of tools beyond those a
@@ -110,12 +114,8 @@ func ambiguousText(r *sim.ResolutionInfo, n int) string {
 			parts = append(parts, fmt.Sprintf("… (%d more)", max(r.AmbiguousTools, len(r.TopAmbiguous))-n))
 			break
 		}
-		calls := "calls"
-		if a.Calls == 1 {
-			calls = "call"
-		}
-		parts = append(parts, fmt.Sprintf("%s → %s (also served by %s; %s %s)", a.Tool, a.Chosen,
-			strings.Join(a.Servers[1:], ", "), fmtInt(float64(a.Calls)), calls))
+		parts = append(parts, fmt.Sprintf("%s → %s (also served by %s; %s)", a.Tool, a.Chosen,
+			strings.Join(a.Servers[1:], ", "), callsText(a.Calls)))
 	}
 	return fmt.Sprintf("%s of %s tool calls (%s) name no server, and several servers of their session serve the tool: each resolved to %s: %s",
 		fmtInt(float64(r.Ambiguous)), fmtInt(float64(r.Calls)), fmtShare(float64(r.Ambiguous)/float64(max(r.Calls, 1))),
@@ -197,11 +197,7 @@ func MissingVersionsText(r *sim.ResolutionInfo, n int) string {
 			parts = append(parts, fmt.Sprintf("… (%d more)", max(r.MissingVersionsCount, len(r.TopMissingVersions))-n))
 			break
 		}
-		calls := "calls"
-		if v.Calls == 1 {
-			calls = "call"
-		}
-		parts = append(parts, fmt.Sprintf("%s %q (%s %s)", v.Server, v.Requested, fmtInt(float64(v.Calls)), calls))
+		parts = append(parts, fmt.Sprintf("%s %q (%s)", v.Server, v.Requested, callsText(v.Calls)))
 		if _, seen := held[v.Server]; !seen && len(v.Held) > 0 {
 			servers = append(servers, v.Server)
 			held[v.Server] = v.Held
