@@ -75,13 +75,17 @@ func toolList(ts []sim.ToolCount, total, n int, other int64) string {
 			parts = append(parts, fmt.Sprintf("… (%d more)", max(total, len(ts))-n))
 			break
 		}
-		calls := "calls"
-		if t.Calls == 1 {
-			calls = "call"
-		}
-		parts = append(parts, fmt.Sprintf("%s (%s, %s %s)", sim.ToolLabel(t.Server, t.Tool), sim.ClassLabel(t.Class), fmtInt(float64(t.Calls)), calls))
+		parts = append(parts, fmt.Sprintf("%s (%s, %s)", sim.ToolLabel(t.Server, t.Tool), sim.ClassLabel(t.Class), callsText(t.Calls)))
 	}
 	return withBeyond(parts, other)
+}
+
+// callsText is a count of calls in words: "1 call", "1,234 calls".
+func callsText(n int64) string {
+	if n == 1 {
+		return "1 call"
+	}
+	return fmtInt(float64(n)) + " calls"
 }
 
 // withBeyond joins parts, then counts the calls of tools beyond those a
@@ -110,12 +114,8 @@ func ambiguousText(r *sim.ResolutionInfo, n int) string {
 			parts = append(parts, fmt.Sprintf("… (%d more)", max(r.AmbiguousTools, len(r.TopAmbiguous))-n))
 			break
 		}
-		calls := "calls"
-		if a.Calls == 1 {
-			calls = "call"
-		}
-		parts = append(parts, fmt.Sprintf("%s → %s (also served by %s; %s %s)", a.Tool, a.Chosen,
-			strings.Join(a.Servers[1:], ", "), fmtInt(float64(a.Calls)), calls))
+		parts = append(parts, fmt.Sprintf("%s → %s (also served by %s; %s)", a.Tool, a.Chosen,
+			strings.Join(a.Servers[1:], ", "), callsText(a.Calls)))
 	}
 	return fmt.Sprintf("%s of %s tool calls (%s) name no server, and several servers of their session serve the tool: each resolved to %s: %s",
 		fmtInt(float64(r.Ambiguous)), fmtInt(float64(r.Calls)), fmtShare(float64(r.Ambiguous)/float64(max(r.Calls, 1))),
@@ -144,6 +144,9 @@ func WriteResolution(w io.Writer, r *sim.ResolutionInfo) error {
 	if len(r.TopUnresolved) > 0 || r.UnresolvedOtherCalls > 0 {
 		fmt.Fprintf(w, "  most called unresolved: %s\n", toolList(r.TopUnresolved, r.UnresolvedTools, 10, r.UnresolvedOtherCalls))
 	}
+	if v := MissingVersionsText(r, 10); v != "" {
+		fmt.Fprintf(w, "  versions asked for that the catalogs lack: %s\n", v)
+	}
 	if len(r.NotExact) > 0 || r.NotExactOtherCalls > 0 {
 		fmt.Fprintf(w, "  schema not exact: %s\n", toolList(r.NotExact, r.NotExactTools, 10, r.NotExactOtherCalls))
 	}
@@ -168,10 +171,49 @@ func resolutionMarkdown(b *strings.Builder, r *sim.ResolutionInfo) {
 	if len(r.TopUnresolved) > 0 || r.UnresolvedOtherCalls > 0 {
 		fmt.Fprintf(b, "\nMost called unresolved: %s.\n", mdEscape(toolList(r.TopUnresolved, r.UnresolvedTools, 10, r.UnresolvedOtherCalls)))
 	}
+	if v := MissingVersionsText(r, 10); v != "" {
+		fmt.Fprintf(b, "\nVersions asked for that the catalogs lack: %s.\n", mdEscape(v))
+	}
 	if len(r.NotExact) > 0 || r.NotExactOtherCalls > 0 {
 		fmt.Fprintf(b, "\nSchema not exact: %s.\n", mdEscape(toolList(r.NotExact, r.NotExactTools, 10, r.NotExactOtherCalls)))
 	}
 	if a := ambiguousText(r, 10); a != "" {
 		fmt.Fprintf(b, "\nAmbiguous: %s.\n", mdEscape(a))
 	}
+}
+
+// MissingVersionsText names the versions the sessions asked for that the
+// catalogs lack (up to n, most calls first, with their calls, then how
+// many more), then the versions the catalogs hold of those servers; ""
+// when there are none.
+func MissingVersionsText(r *sim.ResolutionInfo, n int) string {
+	if len(r.TopMissingVersions) == 0 && r.MissingVersionsOtherCalls == 0 {
+		return ""
+	}
+	var parts, servers []string
+	held := map[string][]string{}
+	for i, v := range r.TopMissingVersions {
+		if i == n {
+			parts = append(parts, fmt.Sprintf("… (%d more)", max(r.MissingVersionsCount, len(r.TopMissingVersions))-n))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %q (%s)", v.Server, v.Requested, callsText(v.Calls)))
+		if _, seen := held[v.Server]; !seen && len(v.Held) > 0 {
+			servers = append(servers, v.Server)
+			held[v.Server] = v.Held
+		}
+	}
+	if r.MissingVersionsOtherCalls > 0 {
+		parts = append(parts, fmt.Sprintf("%s calls of further versions, beyond the first %d (bytewise) a run tells apart",
+			fmtInt(float64(r.MissingVersionsOtherCalls)), sim.MaxResolutionTools))
+	}
+	text := strings.Join(parts, ", ")
+	if len(servers) > 0 {
+		var hold []string
+		for _, srv := range servers {
+			hold = append(hold, srv+" "+strings.Join(held[srv], ", "))
+		}
+		text += "; the catalogs hold " + strings.Join(hold, "; ")
+	}
+	return text
 }

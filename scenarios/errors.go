@@ -12,12 +12,18 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
+	return e.where() + ": " + e.Msg
+}
+
+// where is the error's location as messages print it: "FILE:LINE: FIELD",
+// without the line when none applies and without the field when none does.
+func (e *Error) where() string {
 	loc := e.File
 	if e.Line > 0 {
 		loc = fmt.Sprintf("%s:%d", e.File, e.Line)
 	}
 	if e.Field == "" {
-		return loc + ": " + e.Msg
+		return loc
 	}
-	return loc + ": " + e.Field + ": " + e.Msg
+	return loc + ": " + e.Field
 }

@@ -232,6 +232,7 @@ func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, er
 			return nil, d.fieldError(fmt.Sprintf("assumptions[%d]", i), &sim.FieldError{Msg: "empty note"})
 		}
 	}
+	s.lines = d.lines
 	s.pathLines = map[string]int{}
 	for _, l := range s.pathLists() {
 		for i, p := range l.list {
@@ -243,9 +244,13 @@ func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, er
 }
 
 // lineFor returns the line of the longest recorded prefix of field.
-func (d *decoder) lineFor(field string) int {
+func (d *decoder) lineFor(field string) int { return lineIn(d.lines, field) }
+
+// lineIn returns the line lines records for the longest recorded prefix of
+// field (0: none).
+func lineIn(lines map[string]int, field string) int {
 	for f := field; f != ""; {
-		if l, ok := d.lines[f]; ok {
+		if l, ok := lines[f]; ok {
 			return l
 		}
 		i := strings.LastIndexAny(f, ".[")

@@ -70,6 +70,8 @@ type Scenario struct {
 
 	// pathLines maps each trace, catalog and SRD path from the file to its line.
 	pathLines map[string]int
+	// lines maps each field path the file sets to its line (Where).
+	lines map[string]int
 	// settings are the strategy keys the file writes on each of its
 	// strategies, by name (CheckReads).
 	settings map[string][]setting
@@ -140,6 +142,14 @@ func (u Upgrade) Time() (time.Time, error) {
 		return time.Time{}, fmt.Errorf("%q is not an RFC 3339 time (e.g. 2026-05-01T09:00:00Z)", u.At)
 	}
 	return t, nil
+}
+
+// Where locates a field the file sets (a path such as
+// "servers.github.upgrades[0]") as scenario errors print it:
+// "FILE:LINE: FIELD". Checks made after loading, against the catalogs a
+// run reads, prefix their messages with it.
+func (s *Scenario) Where(field string) string {
+	return (&Error{File: s.File, Line: lineIn(s.lines, field), Field: field}).where()
 }
 
 // Strategy returns the scenario's strategy called name.

@@ -113,7 +113,7 @@ func (s *sessionCalls) notReplayed(ev *traces.Event) string {
 	if s.rs.set != nil {
 		ti = s.rs.set.bySrv[toolKey{ev.Server, ev.Tool}]
 	}
-	switch class := s.e.callClass(ev.Server, ti, s.rs.missing); class {
+	switch class := s.e.callClass(ev.Server, ti, &s.rs); class {
 	case ClassUnknownServer, ClassUnknownTool:
 		return class
 	}

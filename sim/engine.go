@@ -160,12 +160,12 @@ func NewEngine(cfg Config) (*Engine, error) {
 	for _, u := range cfg.Upgrades {
 		if e.tables.byKey[u.Server+"@"+u.To] == nil {
 			if len(e.tables.versions[u.Server]) == 0 {
-				return nil, fmt.Errorf("upgrade of %s to %s: the catalogs have no server %q", u.Server, u.To, u.Server)
+				return nil, fmt.Errorf("%s: the catalogs have no server %q", u.where(), u.Server)
 			}
-			return nil, fmt.Errorf("upgrade of %s to %s: no such server version in the catalogs (have %s)", u.Server, u.To, strings.Join(e.tables.versions[u.Server], ", "))
+			return nil, fmt.Errorf("%s: to %q: the catalogs have no such version of server %q (have %s)", u.where(), u.To, u.Server, strings.Join(e.tables.versions[u.Server], ", "))
 		}
 		if (u.AfterSession < 0) == u.At.IsZero() {
-			return nil, fmt.Errorf("upgrade of %s to %s: give exactly one of after_session and at", u.Server, u.To)
+			return nil, fmt.Errorf("%s: give exactly one of after_session and at", u.where())
 		}
 	}
 	e.upgrades = cfg.Upgrades

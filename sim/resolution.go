@@ -89,6 +89,14 @@ type Resolution struct {
 	// Models counts the sessions by the model their session_start records
 	// (RunInfo.RecordedModels says it in results.json).
 	Models RecordedModels `json:"-"`
+	// MissingVersions counts the VersionMissing calls by their server and
+	// the version the session (or a catalog change) asked for: the
+	// MaxResolutionTools smallest keys (CompareServerVersion) with their
+	// full counts; MissingVersionsBeyond counts the calls of the others,
+	// and MissingVersionsMax is the largest key once full (boundedAdd).
+	MissingVersions       map[ServerVersion]int64 `json:"-"`
+	MissingVersionsBeyond int64                   `json:"-"`
+	MissingVersionsMax    ServerVersion           `json:"-"`
 }
 
 // Ambiguity is a key of Resolution.Ambiguities: a tool name and the
@@ -167,6 +175,10 @@ func (r *Resolution) Merge(o *Resolution) {
 	}
 	r.AmbiguousBeyond += o.AmbiguousBeyond
 	r.Models.merge(o.Models)
+	for k, v := range o.MissingVersions {
+		r.addMissingVersion(k, v)
+	}
+	r.MissingVersionsBeyond += o.MissingVersionsBeyond
 }
 
 func (r *Resolution) addAmbiguity(k Ambiguity, n int64) {
@@ -298,20 +310,28 @@ func (e *Engine) resolveSession(s *traces.Session, res *Resolution, key []byte) 
 // sessionResolver is resolveSession's state between events, so that a
 // session can be resolved as it is read (NeedBuilder).
 type sessionResolver struct {
-	tables  []*serverTable
-	missing map[string]bool // servers at a version no catalog holds
+	tables []*serverTable
+	// missing maps the servers at a version no catalog holds to that
+	// version ("": the server is at a version the catalogs hold).
+	missing map[string]string
 	set     *serverSet
 	key     []byte // scratch space
 }
 
-func (rs *sessionResolver) setMissing(server string, on bool) {
-	if on && rs.missing == nil {
-		rs.missing = map[string]bool{}
+// setMissing records that server is at requested, a version no catalog
+// holds ("": at one they hold).
+func (rs *sessionResolver) setMissing(server, requested string) {
+	if requested != "" && rs.missing == nil {
+		rs.missing = map[string]string{}
 	}
-	if on || rs.missing != nil {
-		rs.missing[server] = on
+	if requested != "" || rs.missing != nil {
+		rs.missing[server] = requested
 	}
 }
+
+// missingVersion returns the version no catalog holds that server is at
+// ("" when none).
+func (rs *sessionResolver) missingVersion(server string) string { return rs.missing[server] }
 
 // resolveEvent files into res how the session's next event resolves. For
 // a tool call the replay replays it returns the call's class (Class*), ""
@@ -337,7 +357,11 @@ func (e *Engine) resolveEvent(rs *sessionResolver, ev *traces.Event, res *Resolu
 			arbitrary = arbitrary || (ref.Version == "" && tt.unordered[ref.Name])
 			if st := tt.lookup(ref.Name, ref.Version); st != nil {
 				rs.tables = append(rs.tables, st)
-				rs.setMissing(ref.Name, ref.Version != "" && st.version != ref.Version)
+				requested := ""
+				if ref.Version != "" && st.version != ref.Version {
+					requested = ref.Version
+				}
+				rs.setMissing(ref.Name, requested)
 			}
 		}
 		if arbitrary {
@@ -354,9 +378,9 @@ func (e *Engine) resolveEvent(rs *sessionResolver, ev *traces.Event, res *Resolu
 		}
 		if st.version != ev.Version {
 			res.CatalogChangesMissing++
-			rs.setMissing(ev.Server, true)
+			rs.setMissing(ev.Server, ev.Version)
 		} else {
-			rs.setMissing(ev.Server, false)
+			rs.setMissing(ev.Server, "")
 		}
 		found := false
 		for j, t := range rs.tables {
@@ -390,8 +414,15 @@ func (e *Engine) resolveEvent(rs *sessionResolver, ev *traces.Event, res *Resolu
 				}
 			}
 		}
-		class := e.callClass(ev.Server, ti, rs.missing)
+		class := e.callClass(ev.Server, ti, rs)
 		res.count(ev.Server, ev.Tool, class)
+		if class == ClassVersionMissing {
+			srv := ev.Server
+			if ti != nil {
+				srv = ti.server
+			}
+			res.addMissingVersion(ServerVersion{Server: srv, Version: rs.missingVersion(srv)}, 1)
+		}
 		return class
 	}
 	return ""
@@ -400,17 +431,17 @@ func (e *Engine) resolveEvent(rs *sessionResolver, ev *traces.Event, res *Resolu
 // callClass classifies a call on server that resolved to ti (nil: to
 // nothing). A call naming a server resolves only on that server: the
 // replay's fallback to a tool of the same name elsewhere is a guess.
-func (e *Engine) callClass(server string, ti *Tool, missing map[string]bool) string {
+func (e *Engine) callClass(server string, ti *Tool, rs *sessionResolver) string {
 	if ti == nil {
 		switch {
 		case server != "" && e.tables.latest[server] == nil:
 			return ClassUnknownServer
-		case server != "" && missing[server]:
+		case server != "" && rs.missingVersion(server) != "":
 			return ClassVersionMissing
 		}
 		return ClassUnknownTool
 	}
-	if missing[ti.server] {
+	if rs.missingVersion(ti.server) != "" {
 		return ClassVersionMissing
 	}
 	switch ti.fidelity {

@@ -54,8 +54,8 @@ func TestResolveSession(t *testing.T) {
 	for _, s := range sessions {
 		e.Resolve(s, &r)
 	}
-	tools := r.Tools
-	r.Tools = nil
+	tools, versions := r.Tools, r.MissingVersions
+	r.Tools, r.MissingVersions = nil, nil
 	want := Resolution{Calls: 10, Resolved: 4, SchemaApproximate: 1, SchemaMissing: 1, UnknownTool: 2, UnknownServer: 1,
 		VersionMissing: 1, SearchResults: 2, SearchResultsUnknown: 1, CatalogChanges: 2, CatalogChangesMissing: 1,
 		Sessions: 2, SessionsWithoutServers: 1, Models: RecordedModels{Names: []ModelCount{{Model: "", Sessions: 1}, {Model: "m", Sessions: 1}}}}
@@ -69,6 +69,11 @@ func TestResolveSession(t *testing.T) {
 	}
 	if d := cmp.Diff(wantTools, tools); d != "" {
 		t.Errorf("tools (-want +got):\n%s", d)
+	}
+	// The version-missing call is filed by the version its session asked
+	// for: the catalog change to "9".
+	if d := cmp.Diff(map[ServerVersion]int64{{"a", "9"}: 1}, versions); d != "" {
+		t.Errorf("missing versions (-want +got):\n%s", d)
 	}
 	if got := r.Unresolved(); got != 4 {
 		t.Errorf("unresolved = %d, want 4", got)

@@ -5,11 +5,11 @@ import (
 	"fmt"
 )
 
-// MaxResolutionTools bounds the keys Resolution.Tools and
-// Resolution.Ambiguities each hold: the MaxResolutionTools smallest keys
+// MaxResolutionTools bounds the keys Resolution.Tools,
+// Resolution.Ambiguities and Resolution.MissingVersions each hold: the MaxResolutionTools smallest keys
 // (CompareToolClass, CompareAmbiguity) keep their counts, and the calls of
 // every other key are counted together (Resolution.ToolsBeyond by class,
-// Resolution.AmbiguousBeyond), so that a trace of many distinct unknown
+// Resolution.AmbiguousBeyond, Resolution.MissingVersionsBeyond), so that a trace of many distinct unknown
 // tools does not grow the run's state. Keeping the smallest keys is exact
 // under shards, merges and resumes, whatever order the parts saw their
 // calls in: a key among the smallest of the whole run is among the

@@ -10,7 +10,8 @@ import (
 )
 
 // TestResolutionMergeExact pins that the bounded resolution tables
-// (Resolution.Tools, Resolution.Ambiguities) are the same however the
+// (Resolution.Tools, Resolution.Ambiguities, and since it was added
+// Resolution.MissingVersions) are the same however the
 // calls are split into parts and in whatever order parts and calls come
 // (shards merged, resumed runs, Beam's combines): the MaxResolutionTools
 // smallest keys with their full counts, the calls of the others counted
@@ -36,6 +37,11 @@ func TestResolutionMergeExact(t *testing.T) {
 		r.count(c.server, c.tool, c.class)
 		if c.servers != nil {
 			r.ambiguous(c.tool, c.servers)
+		}
+		// A requested version per tool, filed for the ambiguous calls (only
+		// the table's bound is under test here): more than a run keeps.
+		if c.servers != nil {
+			r.addMissingVersion(ServerVersion{c.server, "v" + c.tool}, 1)
 		}
 	}
 	var want Resolution
@@ -70,6 +76,14 @@ func TestResolutionMergeExact(t *testing.T) {
 	if want.AmbiguousBeyond == 0 || kept+want.AmbiguousBeyond != want.Ambiguous {
 		t.Fatalf("ambiguities: %d calls kept + %d beyond, want %d", kept, want.AmbiguousBeyond, want.Ambiguous)
 	}
+	kept = 0
+	for _, n := range want.MissingVersions {
+		kept += n
+	}
+	if len(want.MissingVersions) != MaxResolutionTools || want.MissingVersionsBeyond == 0 || kept+want.MissingVersionsBeyond != want.Ambiguous {
+		t.Fatalf("missing versions: %d keys, %d calls kept + %d beyond, want %d keys, %d calls", len(want.MissingVersions), kept,
+			want.MissingVersionsBeyond, MaxResolutionTools, want.Ambiguous)
+	}
 
 	for _, parts := range []int{2, 3, 7} {
 		for seed := range uint64(3) {
@@ -80,7 +94,7 @@ func TestResolutionMergeExact(t *testing.T) {
 			}
 			var got Resolution
 			for _, p := range r.Perm(parts) {
-				if len(split[p].Tools) > MaxResolutionTools || len(split[p].Ambiguities) > MaxResolutionTools {
+				if len(split[p].Tools) > MaxResolutionTools || len(split[p].Ambiguities) > MaxResolutionTools || len(split[p].MissingVersions) > MaxResolutionTools {
 					t.Fatalf("a part keeps %d tools, %d ambiguities", len(split[p].Tools), len(split[p].Ambiguities))
 				}
 				got.Merge(&split[p])

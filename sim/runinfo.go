@@ -193,6 +193,14 @@ type ResolutionInfo struct {
 	TopAmbiguous        []AmbiguousCount `json:"top_ambiguous,omitempty"`
 	AmbiguousTools      int              `json:"ambiguous_tools,omitempty"`
 	AmbiguousOtherCalls int64            `json:"ambiguous_tools_other_calls,omitempty"`
+	// TopMissingVersions lists the server versions the VersionMissing
+	// calls' sessions asked for, most calls first, each with the versions
+	// the catalogs hold; MissingVersions counts the distinct (server,
+	// version) behind it, among the MaxResolutionTools smallest, and
+	// MissingVersionsOtherCalls the calls of those beyond.
+	TopMissingVersions        []VersionCount `json:"top_missing_versions,omitempty"`
+	MissingVersionsCount      int            `json:"missing_versions,omitempty"`
+	MissingVersionsOtherCalls int64          `json:"missing_versions_other_calls,omitempty"`
 }
 
 // SRDInfo names a set of routing descriptions (docs/srd.md).

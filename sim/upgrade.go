@@ -17,6 +17,18 @@ type Upgrade struct {
 	To           string
 	AfterSession int64
 	At           time.Time
+	// Where locates the upgrade in the file that wrote it, as errors about
+	// it begin ("scenario.yaml:12: servers.github.upgrades[0]"); "" names
+	// it by server and version instead.
+	Where string
+}
+
+// where is how errors about u begin.
+func (u Upgrade) where() string {
+	if u.Where != "" {
+		return u.Where
+	}
+	return fmt.Sprintf("upgrade of %s to %s", u.Server, u.To)
 }
 
 // applyUpgrades rewrites a need for the scenario's upgrades. Before an

@@ -16,12 +16,28 @@ import (
 // by its path in results.json: "run.seed: 42 → 43",
 // "strategies[x].parameters.trigger.budget: 8000 → 16000",
 // "strategies[y]: only in current". Arrays of named objects are matched by
-// name (inputs by path). The build versions are left out: check warns
+// name (inputs by content, then path: inputsDiff). The build versions are left out: check warns
 // about them separately. Empty when nothing but metric values changed.
 func structuralDiff(base, cur *report.Results) []string {
 	a, b := structural(base), structural(cur)
 	var out []string
 	diffValues("", a, b, &out)
+	return withInputDiff(out, inputsDiff(base.Run.Inputs, cur.Run.Inputs))
+}
+
+// generic returns v as generic JSON (numbers as json.Number), as
+// structural does; nil if it does not marshal.
+func generic(v any) any {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var out any
+	if dec.Decode(&out) != nil {
+		return nil
+	}
 	return out
 }
 
@@ -30,22 +46,13 @@ func structuralDiff(base, cur *report.Results) []string {
 func structural(res *report.Results) any {
 	c := *res
 	c.GeneratorVersion, c.GoVersion = "", ""
+	c.Run.Inputs = nil // inputsDiff matches them by content
 	c.Strategies = make([]report.StrategyResult, len(res.Strategies))
 	for i, s := range res.Strategies {
 		s.Metrics, s.VsBaseline, s.CacheHitByRequest, s.CacheHitByStep = nil, nil, nil, nil
 		c.Strategies[i] = s
 	}
-	data, err := json.Marshal(&c)
-	if err != nil {
-		return nil // results hold no values Marshal rejects (no NaN: see report.WriteResults)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) != nil {
-		return nil
-	}
-	return v
+	return generic(&c) // results hold no values Marshal rejects (no NaN: see report.WriteResults)
 }
 
 func diffValues(path string, a, b any, out *[]string) {

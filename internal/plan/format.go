@@ -59,6 +59,9 @@ func WriteProjection(w io.Writer, p *Projection) error {
 		return err
 	}
 	fmt.Fprintln(w, "\nlatency per session")
+	if p.Sketched != nil {
+		fmt.Fprintln(w, "note: "+p.Sketched.Note)
+	}
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "strategy\tfirst reply p50\tfirst reply p95\tsession p50")
 	for _, s := range p.Strategies {

@@ -62,6 +62,9 @@ func WriteProjectionMarkdown(w io.Writer, p *Projection) error {
 		rows = append(rows, []string{cliout.MDEscape(s.Strategy), secondsCI(s.FirstReplyP50), secondsCI(s.FirstReplyP95), secondsCI(s.SessionP50)})
 	}
 	b.WriteString("\n**Latency per session**\n\n")
+	if p.Sketched != nil {
+		b.WriteString("> **Sketched percentiles:** " + cliout.MDEscape(p.Sketched.Note) + ".\n\n")
+	}
 	mdTable(&b, []string{"Strategy", "first reply p50", "first reply p95", "session p50"}, rows)
 	_, err := io.WriteString(w, b.String())
 	return err

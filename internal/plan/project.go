@@ -82,6 +82,9 @@ type Projection struct {
 	// Warnings say what in the results makes them a doubtful basis for a
 	// projection (resultsWarnings); absent for a clean, whole run.
 	Warnings []string `json:"warnings,omitempty"`
+	// Sketched, when the results' percentiles come from a quantile sketch
+	// (a streamed run), bounds their error; absent when they are exact.
+	Sketched *SketchBound `json:"percentiles_sketched,omitempty"`
 }
 
 // Project projects every strategy of res to opt.SessionsPerDay sessions a
@@ -108,7 +111,8 @@ func Project(res *report.Results, opt Options) (*Projection, error) {
 	}
 	n := opt.SessionsPerDay
 	p := &Projection{Scenario: res.Run.Scenario, Sessions: res.Sessions, SmallSample: res.SmallSample,
-		SessionsPerDay: n, DaysPerMonth: opt.DaysPerMonth, Prices: res.Prices, Warnings: resultsWarnings(res)}
+		SessionsPerDay: n, DaysPerMonth: opt.DaysPerMonth, Prices: res.Prices, Warnings: resultsWarnings(res),
+		Sketched: sketchBound(res)}
 	for _, s := range res.Strategies {
 		sp := StrategyPlan{Strategy: s.Name}
 		for _, k := range tokenKinds {

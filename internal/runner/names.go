@@ -60,7 +60,11 @@ func checkNames(cfg Config, cat *catalog.Catalog) error {
 	for _, u := range cfg.Upgrades {
 		if cat.Versions[u.Server] == nil && !seen[u.Server] {
 			seen[u.Server] = true
-			probs = append(probs, fmt.Sprintf("servers.%s.upgrades: no server %q in %s (have %s)", u.Server, u.Server, where, strings.Join(serverNames(cat), ", ")))
+			at := u.Where
+			if at == "" {
+				at = "servers." + u.Server + ".upgrades"
+			}
+			probs = append(probs, fmt.Sprintf("%s: no server %q in %s (have %s)", at, u.Server, where, strings.Join(serverNames(cat), ", ")))
 		}
 	}
 	if len(probs) == 0 {

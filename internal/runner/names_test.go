@@ -91,12 +91,44 @@ func TestUpgradedServerMustBeInTheCatalogs(t *testing.T) {
 	}
 	runScenarioCases(t, head, []scenarioCase{
 		{"unknown server", "servers:\n  ghost: {upgrades: [{to: \"2.0\", after_session: 10}]}\n",
-			[]string{`servers.ghost.upgrades: no server "ghost" in the scenario's catalogs (have `, "browser"}},
+			[]string{`test.yaml:5: servers.ghost.upgrades[0]: no server "ghost" in the scenario's catalogs (have `, "browser"}},
 		{"known server", "servers:\n  kb: {upgrades: [{to: \"3.0.0\", after_session: 10}]}\n", nil},
 	}, check)
 	cfg := testConfig(t, head+"servers:\n  ghost: {upgrades: [{to: \"2.0\", after_session: 10}]}\n", Overrides{Catalogs: []string{"embedded:catalog"}})
 	cfg.Bootstrap = -1
-	if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), `upgrade of ghost to 2.0: the catalogs have no server "ghost"`) {
+	if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), `test.yaml:5: servers.ghost.upgrades[0]: the catalogs have no server "ghost"`) {
 		t.Fatalf("Run under --catalogs: %v", err)
+	}
+}
+
+// TestUpgradeToAVersionTheCatalogsLack pins that an upgrade whose to names
+// a version the catalogs do not hold stops the run at the scenario's file,
+// line and entry, naming the versions they do hold, under the scenario's
+// catalogs and under --catalogs alike: it said only "upgrade of kb to
+// 9.9.9: no such server version in the catalogs (have …)", without the
+// file and line scenario errors carry.
+func TestUpgradeToAVersionTheCatalogsLack(t *testing.T) {
+	const yaml = "traces: [embedded:trace.jsonl.gz]\ncatalogs: [embedded:catalog]\nstrategies: [eager]\nservers:\n" +
+		"  kb:\n    upgrades:\n      - {to: \"3.0.0\", after_session: 5}\n      - {to: \"9.9.9\", after_session: 10}\n"
+	for _, c := range []struct {
+		name string
+		ov   Overrides
+	}{
+		{"the scenario's catalogs", Overrides{}},
+		{"--catalogs", Overrides{Catalogs: []string{"embedded:catalog"}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := testConfig(t, yaml, c.ov)
+			cfg.Bootstrap = -1
+			_, err := Run(context.Background(), cfg)
+			if err == nil {
+				t.Fatal("Run accepted an upgrade to a version the catalogs lack")
+			}
+			for _, w := range []string{`test.yaml:8: servers.kb.upgrades[1]: to "9.9.9": the catalogs have no such version of server "kb" (have `, "3.0.0"} {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error lacks %q:\n%v", w, err)
+				}
+			}
+		})
 	}
 }

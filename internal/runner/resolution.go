@@ -2,8 +2,11 @@ package runner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -15,8 +18,10 @@ const DefaultMaxUnresolved = sim.DefaultMaxUnresolved
 const topResolutionTools = 20
 
 // SummarizeResolution summarises a run's resolution under its policy:
-// at most share maxShare of the calls unresolved, unless allow.
-func SummarizeResolution(r *sim.Resolution, maxShare float64, allow bool) *sim.ResolutionInfo {
+// at most share maxShare of the calls unresolved, unless allow. held
+// returns the versions the run's catalogs hold of a server, in release
+// order (nil: not named).
+func SummarizeResolution(r *sim.Resolution, maxShare float64, allow bool, held func(server string) []string) *sim.ResolutionInfo {
 	unresolved := []string{sim.ClassUnknownTool, sim.ClassUnknownServer, sim.ClassVersionMissing}
 	notExact := []string{sim.ClassSchemaApproximate, sim.ClassSchemaMissing}
 	info := &sim.ResolutionInfo{Resolution: *r, Unresolved: r.Unresolved(), UnresolvedShare: r.UnresolvedShare(),
@@ -27,8 +32,46 @@ func SummarizeResolution(r *sim.Resolution, maxShare float64, allow bool) *sim.R
 		NotExactOtherCalls: r.ToolsBeyond.Of(notExact...)}
 	info.TopAmbiguous, info.AmbiguousTools = r.TopAmbiguous(topResolutionTools), len(r.Ambiguities)
 	info.AmbiguousOtherCalls = r.AmbiguousBeyond
-	info.Tools, info.Ambiguities = nil, nil
+	info.TopMissingVersions = r.TopMissingVersions(topResolutionTools)
+	info.MissingVersionsCount, info.MissingVersionsOtherCalls = len(r.MissingVersions), r.MissingVersionsBeyond
+	if held != nil {
+		for i := range info.TopMissingVersions {
+			info.TopMissingVersions[i].Held = held(info.TopMissingVersions[i].Server)
+		}
+	}
+	info.Tools, info.Ambiguities, info.MissingVersions = nil, nil, nil
 	return info
+}
+
+// heldVersions returns the versions of each server the catalog inputs
+// hold, in release order (catalog.CompareVersions).
+func heldVersions(inputs []sim.Input) func(server string) []string {
+	return func(server string) []string {
+		var out []string
+		for _, in := range inputs {
+			if in.Kind == "catalog" && in.Server == server && !slices.Contains(out, in.Version) {
+				out = append(out, in.Version)
+			}
+		}
+		slices.SortFunc(out, catalog.CompareVersions)
+		return out
+	}
+}
+
+// CatalogVersions returns the versions cat holds of a server, in release
+// order: SummarizeResolution's held for a caller that has the catalog
+// rather than the run's inputs.
+func CatalogVersions(cat *catalog.Catalog) func(server string) []string {
+	return func(server string) []string {
+		var out []string
+		for _, srv := range cat.Versions[server] {
+			if !slices.Contains(out, srv.Version) {
+				out = append(out, srv.Version)
+			}
+		}
+		slices.SortFunc(out, catalog.CompareVersions)
+		return out
+	}
 }
 
 // UnresolvedError stops a run whose share of unresolved calls is above its
@@ -65,6 +108,9 @@ func (e *UnresolvedError) Error() string {
 			}
 			fmt.Fprintf(&b, "%d calls of %s", r.UnresolvedOtherCalls, sim.BeyondToolsText)
 		}
+	}
+	if v := report.MissingVersionsText(r, 5); v != "" {
+		b.WriteString("; versions the sessions asked for that the catalogs lack (the replay used another version of the server): " + v)
 	}
 	b.WriteString(". Check the catalogs (--catalogs, or the catalog the traces name), ")
 	if !e.FixedLimit {

@@ -18,7 +18,7 @@ func TestUnresolvedMoreCountsEveryTool(t *testing.T) {
 		r.Tools[sim.ToolClass{Server: "s", Tool: fmt.Sprintf("t%02d", i), Class: sim.ClassUnknownTool}] = int64(1 + i%3)
 	}
 	r.Tools[sim.ToolClass{Server: "s", Tool: "approx", Class: sim.ClassSchemaApproximate}] = 1
-	info := SummarizeResolution(r, DefaultMaxUnresolved, false)
+	info := SummarizeResolution(r, DefaultMaxUnresolved, false, nil)
 	if len(info.TopUnresolved) != topResolutionTools || info.UnresolvedTools != 25 || info.NotExactTools != 1 {
 		t.Fatalf("listed %d, counted %d unresolved and %d not exact tools; want 20, 25 and 1",
 			len(info.TopUnresolved), info.UnresolvedTools, info.NotExactTools)

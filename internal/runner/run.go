@@ -346,7 +346,7 @@ func finish(ctx context.Context, f *StateFile, res *sim.RunResult, workers int) 
 	if f.FidelityStrategy != "" {
 		info.Fidelity = res.State.FidelitySummary(f.FidelityStrategy)
 	}
-	info.Resolution = SummarizeResolution(&res.State.Resolution, f.MaxUnresolved, f.AllowUnresolved)
+	info.Resolution = SummarizeResolution(&res.State.Resolution, f.MaxUnresolved, f.AllowUnresolved, heldVersions(info.Inputs))
 	info.RecordedModels = RecordedModels(&res.State.Resolution, info.Model, info.ModelPreset)
 	info.OtherModels = OtherModels(&res.State.Resolution)
 	results, err := report.Build(res.Outcomes, info, report.BuildOptions{Bootstrap: f.Bootstrap, Prices: f.Prices,

@@ -75,8 +75,8 @@ func FromScenario(sc *scenarios.Scenario, ov Overrides, embedded fs.FS) (Config,
 		if s.Local {
 			cfg.LocalServers = append(cfg.LocalServers, name)
 		}
-		for _, u := range s.Upgrades {
-			up := sim.Upgrade{Server: name, To: u.To, AfterSession: -1}
+		for i, u := range s.Upgrades {
+			up := sim.Upgrade{Server: name, To: u.To, AfterSession: -1, Where: sc.Where(fmt.Sprintf("servers.%s.upgrades[%d]", name, i))}
 			if u.AfterSession != nil {
 				up.AfterSession = *u.AfterSession
 			} else {

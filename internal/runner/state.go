@@ -30,8 +30,10 @@ import (
 // (sim.Resolution.RecordedDeferred), which run.fidelity leaves out;
 // version 4 holds both; version 5 counts the sessions a dated upgrade
 // placed by 1970 times (sim.RunState.EpochDated) and the implausible
-// lines read (ReaderCounts.Implausible), which results.json now records.
-const StateVersion = 5
+// lines read (ReaderCounts.Implausible), which results.json now records;
+// version 6 counts the calls of missing versions by the server version
+// asked for (sim.Resolution.MissingVersions).
+const StateVersion = 6
 
 // Kinds of state files.
 const (

@@ -11,7 +11,8 @@ import (
 // a map in Go's map order, which changes from run to run, so a state
 // file encoded with its maps in place differed in bytes between two runs
 // of the same inputs (shard.bin, checkpoints) whenever a map was not
-// empty (skip reasons, the calls counted by tool and class). WriteState
+// empty (skip reasons, the calls counted by tool and class, or by
+// requested version). WriteState
 // encodes them here instead, and DecodeState puts them back; a file
 // written before holds them in place, which decodes as it did.
 type sortedMaps struct {
@@ -21,6 +22,14 @@ type sortedMaps struct {
 	Ambiguities       []ambiguityCount
 	StateTools        []toolCount
 	StateAmbiguities  []ambiguityCount
+	// MissingVersions and StateMissingVersions: since state version 5.
+	MissingVersions      []versionCount
+	StateMissingVersions []versionCount
+}
+
+type versionCount struct {
+	Key sim.ServerVersion
+	N   int64
 }
 
 type stringCount struct {
@@ -52,15 +61,15 @@ func withSortedMaps(f *StateFile) *StateFile {
 	}
 	c.Reader.SkipReasons = nil
 	if r := f.Info.Resolution; r != nil {
-		m.Tools, m.Ambiguities = sortedResolution(&r.Resolution)
+		m.Tools, m.Ambiguities, m.MissingVersions = sortedResolution(&r.Resolution)
 		rc := *r
-		rc.Tools, rc.Ambiguities = nil, nil
+		rc.Tools, rc.Ambiguities, rc.MissingVersions = nil, nil, nil
 		c.Info.Resolution = &rc
 	}
 	if st := f.State; st != nil {
-		m.StateTools, m.StateAmbiguities = sortedResolution(&st.Resolution)
+		m.StateTools, m.StateAmbiguities, m.StateMissingVersions = sortedResolution(&st.Resolution)
 		sc := *st
-		sc.Resolution.Tools, sc.Resolution.Ambiguities = nil, nil
+		sc.Resolution.Tools, sc.Resolution.Ambiguities, sc.Resolution.MissingVersions = nil, nil, nil
 		c.State = &sc
 	}
 	c.Maps = m
@@ -87,15 +96,15 @@ func restoreMaps(f *StateFile) {
 		f.Reader.SkipReasons[e.Key] = e.N
 	}
 	if r := f.Info.Resolution; r != nil {
-		restoreResolution(&r.Resolution, m.Tools, m.Ambiguities)
+		restoreResolution(&r.Resolution, m.Tools, m.Ambiguities, m.MissingVersions)
 	}
 	if st := f.State; st != nil {
-		restoreResolution(&st.Resolution, m.StateTools, m.StateAmbiguities)
+		restoreResolution(&st.Resolution, m.StateTools, m.StateAmbiguities, m.StateMissingVersions)
 	}
 }
 
 // sortedResolution lists r's maps sorted by key.
-func sortedResolution(r *sim.Resolution) (tools []toolCount, ambiguities []ambiguityCount) {
+func sortedResolution(r *sim.Resolution) (tools []toolCount, ambiguities []ambiguityCount, versions []versionCount) {
 	for k, n := range r.Tools {
 		tools = append(tools, toolCount{k, n})
 	}
@@ -104,11 +113,15 @@ func sortedResolution(r *sim.Resolution) (tools []toolCount, ambiguities []ambig
 		ambiguities = append(ambiguities, ambiguityCount{k, n})
 	}
 	slices.SortFunc(ambiguities, func(a, b ambiguityCount) int { return sim.CompareAmbiguity(a.Key, b.Key) })
-	return tools, ambiguities
+	for k, n := range r.MissingVersions {
+		versions = append(versions, versionCount{k, n})
+	}
+	slices.SortFunc(versions, func(a, b versionCount) int { return sim.CompareServerVersion(a.Key, b.Key) })
+	return tools, ambiguities, versions
 }
 
 // restoreResolution puts listed counts back into r's maps.
-func restoreResolution(r *sim.Resolution, tools []toolCount, ambiguities []ambiguityCount) {
+func restoreResolution(r *sim.Resolution, tools []toolCount, ambiguities []ambiguityCount, versions []versionCount) {
 	for _, e := range tools {
 		if r.Tools == nil {
 			r.Tools = map[sim.ToolClass]int64{}
@@ -120,5 +133,11 @@ func restoreResolution(r *sim.Resolution, tools []toolCount, ambiguities []ambig
 			r.Ambiguities = map[sim.Ambiguity]int64{}
 		}
 		r.Ambiguities[e.Key] = e.N
+	}
+	for _, e := range versions {
+		if r.MissingVersions == nil {
+			r.MissingVersions = map[sim.ServerVersion]int64{}
+		}
+		r.MissingVersions[e.Key] = e.N
 	}
 }
