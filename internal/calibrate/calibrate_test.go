@@ -341,30 +341,10 @@ func TestJitterIsAChoice(t *testing.T) {
 // or, for the unknown one, from the scenario's with a warning naming it;
 // one scenario is written per model.
 func TestFitsPerModel(t *testing.T) {
-	trace, cat := recorded(t)
+	_, cat := recorded(t)
 	dir := t.TempDir()
-	mixed := filepath.Join(dir, "mixed.jsonl.gz")
 	names := []string{"gpt-4o-2024-08-06", "claude-sonnet-4-5", "claude-opus-4-6"}
-	f, err := os.Create(mixed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := traces.NewWriter(f, true)
-	i := 0
-	for s, err := range readFile(trace) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.Start().Model = names[i%3]
-		i++
-		if err := w.WriteSession(s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	mixed := rewrite(t, "mixed.jsonl.gz", func(i int, s *traces.Session) { s.Start().Model = names[i%3] })
 	cfg := config(t, mixed, cat, "claude-haiku-4.5", FitOn{Kind: FitEven})
 	cfg.UseRecorded = true
 	res, err := Run(context.Background(), cfg)

@@ -197,6 +197,9 @@ func heldOut(src Source) func(func(*traces.Session, error) bool) {
 			if it.Role != HeldOut {
 				continue
 			}
+			if st := it.Session.Start(); st != nil && traces.RecordedDeferred(st.RecordedStrategy) {
+				continue // skipped by the calibration, as by collect
+			}
 			if !yield(it.Session, nil) {
 				return
 			}

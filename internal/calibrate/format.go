@@ -33,8 +33,12 @@ func writeModel(w io.Writer, mf *ModelFit, jitterWritten bool) {
 		rec = "recorded " + rec
 	}
 	fmt.Fprintf(w, "\n== model %s (%s; from the %s) ==\n", mf.Model, rec, modelSourceText(mf.ModelSource))
-	fmt.Fprintf(w, "%d sessions: %d fitted on, %d held out; %d model requests (%d with usage, %d with a duration)\n",
-		mf.Sessions, mf.FitSessions, mf.HeldSessions, mf.Requests, mf.WithUsage, mf.WithDuration)
+	skipped := ""
+	if n := mf.Sessions - mf.FitSessions - mf.HeldSessions; n > 0 {
+		skipped = fmt.Sprintf(", %d skipped", n)
+	}
+	fmt.Fprintf(w, "%d sessions: %d fitted on, %d held out%s; %d model requests (%d with usage, %d with a duration)\n",
+		mf.Sessions, mf.FitSessions, mf.HeldSessions, skipped, mf.Requests, mf.WithUsage, mf.WithDuration)
 	for _, k := range sortedSkips(mf.Skipped) {
 		fmt.Fprintf(w, "skipped %d session(s): %s\n", mf.Skipped[k], k)
 	}
@@ -49,6 +53,9 @@ func writeModel(w io.Writer, mf *ModelFit, jitterWritten bool) {
 	}
 	for _, p := range mf.Problems {
 		fmt.Fprintf(w, "note: %s\n", p)
+	}
+	for _, x := range mf.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", x)
 	}
 	if r := mf.Resolution; r != nil && r.Unresolved() > 0 {
 		fmt.Fprintf(w, "note: %s\n", strings.ReplaceAll(unresolvedNote(r, mf.Latency != nil || mf.Overhead != nil), "\n", " "))

@@ -2,6 +2,7 @@ package calibrate
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/defersim/defersim/traces"
 )
@@ -12,6 +13,26 @@ type group struct {
 	name string // the recorded model (as first seen)
 	fit  int    // sessions fitted on
 	held int    // sessions held out
+	// deferred counts the fit and held-out sessions recorded under a
+	// deferral rule, by rule: calibrate skips them, so fit and held do
+	// not count them.
+	deferred Skipped
+}
+
+// skippedText says which sessions recorded under another strategy a group
+// skips ("" when none).
+func (g group) skippedText() string {
+	var parts []string
+	n := 0
+	for _, k := range sortedSkips(g.deferred) {
+		parts = append(parts, k)
+		n += g.deferred[k]
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d session(s) recorded under another strategy (%s) are skipped: calibrate fits and judges sessions "+
+		"recorded with every schema sent (recorded_strategy eager)", n, strings.Join(parts, ", "))
 }
 
 // scanGroups reads the sessions once, groups them by recorded model (in
@@ -40,6 +61,13 @@ func scanGroups(d *Data) ([]group, int, error) {
 				name = st.Model
 			}
 			out = append(out, group{key: it.Group, name: name})
+		}
+		if st := it.Session.Start(); it.Role != Unused && st != nil && traces.RecordedDeferred(st.RecordedStrategy) {
+			if out[i].deferred == nil {
+				out[i].deferred = Skipped{}
+			}
+			out[i].deferred[st.RecordedStrategy]++
+			continue
 		}
 		switch it.Role {
 		case FitRole:

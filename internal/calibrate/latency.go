@@ -256,6 +256,9 @@ func fitLatency(reqs []Request, split, residuals string, scen sim.Latency, loss 
 		// Time to first token on the intercepts, uncached and read; decoding on output.
 		groups = [][]int{all[:w-1], {d.rate(colOutput)}}
 	}
+	if err := enoughRows(len(fitRows), groups, free, n, kinds); err != nil {
+		return nil, err
+	}
 	coef := append([]float64(nil), kept...)
 	atBound := make([]bool, w)
 	for gi, g := range groups {
@@ -460,4 +463,30 @@ func roundRate(v float64) float64 {
 		return round(v, 2-int(math.Floor(math.Log10(math.Max(v, 1e-9)))))
 	}
 	return round(v, 0)
+}
+
+// enoughRows says, in the user's terms, when a fit has more coefficients to
+// fit (the free columns of a group) than fit requests: the solver's own
+// words ("7 columns for 6 rows") named neither what is kept nor what to do.
+func enoughRows(rows int, groups [][]int, free []bool, intercepts int, kinds bool) error {
+	for _, g := range groups {
+		coefs := 0
+		for _, j := range g {
+			if free[j] {
+				coefs++
+			}
+		}
+		if coefs <= rows {
+			continue
+		}
+		what := "an overhead and the rates"
+		hint := "fit on more sessions"
+		if kinds && intercepts > 1 {
+			what = fmt.Sprintf("a time for each of %d request kinds and the rates", intercepts)
+			hint += ", or pass --kinds=false (one overhead instead of a time per kind)"
+		}
+		return fmt.Errorf("latency not fitted: %d fit requests with a recorded duration for %d coefficients (%s); "+
+			"the starting latency is kept: %s", rows, coefs, what, hint)
+	}
+	return nil
 }

@@ -173,3 +173,16 @@ func fitOverhead(reqs []Request, params sim.Params, loss Loss) (*OverheadFit, er
 	f.FitResiduals = residualQuantiles(pred, rec)
 	return f, nil
 }
+
+// worseNote is a warning when the fitted overhead does worse on the
+// held-out sessions than the starting params (median |error| higher): the
+// fit does not transfer, so the fitted and the held-out sessions differ.
+func (o *OverheadFit) worseNote() string {
+	if o.Before == nil || o.After == nil || o.After.InputMedianAbsRelErr <= o.Before.InputMedianAbsRelErr {
+		return ""
+	}
+	return fmt.Sprintf("the fitted prompt overhead does worse on the held-out sessions than the scenario's "+
+		"(median |error| %s against %s): the fitted sessions' prompts differ from the held-out ones' "+
+		"(another system prompt, tool set or client?); the fitted values are written, check them before use",
+		pct(o.After.InputMedianAbsRelErr), pct(o.Before.InputMedianAbsRelErr))
+}

@@ -83,6 +83,13 @@ type ModelFit struct {
 	Latency      *LatencyFit  `json:"latency,omitempty"`
 	HeldOut      *Evaluation  `json:"held_out_latency,omitempty"`
 	Problems     []string     `json:"problems,omitempty"`
+	// Warnings are what makes a written scenario's figures doubtful (a
+	// fit that does worse on the held-out sessions than the starting
+	// values); the text and the scenario's header repeat them.
+	Warnings []string `json:"warnings,omitempty"`
+	// latencyWhy says why the latency was not fitted (empty when it was,
+	// or when nothing was calibrated).
+	latencyWhy string
 	// Resolution says how the held-out sessions' tool calls (those a
 	// written scenario replays) resolve against the catalogs.
 	Resolution *sim.Resolution `json:"held_out_resolution,omitempty"`
@@ -157,10 +164,17 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 		mf := &ModelFit{Recorded: g.name, Model: m.Name, ModelSource: source, group: g.key,
 			Sessions: g.fit + g.held, FitSessions: g.fit, HeldSessions: g.held}
+		for _, n := range g.deferred {
+			mf.Sessions += n
+		}
 		res.Models = append(res.Models, mf)
 		var err error
 		if g.fit == 0 || g.held == 0 {
-			err = fmt.Errorf("not calibrated: %d session(s) to fit on and %d to judge on (need at least one of each)", g.fit, g.held)
+			why := fmt.Sprintf("%d session(s) to fit on and %d to judge on (need at least one of each)", g.fit, g.held)
+			if sk := g.skippedText(); sk != "" {
+				why = sk + "; that leaves " + why
+			}
+			err = fmt.Errorf("not calibrated: %s", why)
 		} else {
 			err = calibrateGroup(ctx, &cfg, m, mf)
 		}
@@ -261,6 +275,9 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 				return err
 			}
 			mf.Overhead = ov
+			if w := ov.worseNote(); w != "" {
+				mf.Warnings = append(mf.Warnings, w)
+			}
 			ov.HeldOutKSBefore = promptKS(reqs)
 			// The latency fit uses the replay's split under the fitted overhead.
 			if reqs, sessions, _, err = setup.collect(src, params); err != nil {
@@ -273,7 +290,8 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 	}
 	mf.Params = params
 	if mf.WithDuration == 0 {
-		mf.Problems = append(mf.Problems, "latency not fitted: no model request has a recorded duration")
+		mf.latencyWhy = "latency not fitted: no model request has a recorded duration"
+		mf.Problems = append(mf.Problems, mf.latencyWhy)
 		if mf.Overhead == nil {
 			return fmt.Errorf("nothing to calibrate: %s", strings.Join(mf.Problems, "; "))
 		}
@@ -285,6 +303,7 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 		if mf.Overhead == nil {
 			return err
 		}
+		mf.latencyWhy = err.Error()
 		return nil
 	}
 	mf.Latency = lf

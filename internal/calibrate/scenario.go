@@ -282,6 +282,12 @@ func header(r *Result, mf *ModelFit) string {
 	if l := mf.Latency; l != nil && l.Latency.JitterCV == 0 {
 		fmt.Fprintf(&b, "Latency is deterministic; the fitted jitter_cv is %g (calibrate --jitter writes it, for distributions).\n", l.JitterCV)
 	}
+	if mf.Latency == nil && mf.latencyWhy != "" {
+		fmt.Fprintf(&b, "Warning: %s; the latency below is the starting model's.\n", mf.latencyWhy)
+	}
+	for _, w := range mf.Warnings {
+		fmt.Fprintf(&b, "Warning: %s.\n", w)
+	}
 	if r.Inputs != nil {
 		for _, w := range r.Inputs.Warnings("") {
 			fmt.Fprintf(&b, "Input warning: %s\n", w)
