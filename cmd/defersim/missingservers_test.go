@@ -1,9 +1,7 @@
 package main
 
 import (
-	"compress/gzip"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,19 +23,7 @@ func TestRunStopsOnSessionsNamingMissingServers(t *testing.T) {
 	if out, code := runCLI(t, "trace", "gen", "--sessions", "20", "--seed", "3", "-o", dir); code != 0 {
 		t.Fatalf("trace gen: exit %d\n%s", code, out)
 	}
-	f, err := os.Open(filepath.Join(dir, "trace.jsonl.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := gunzip(t, filepath.Join(dir, "trace.jsonl.gz"))
 	const web = `"servers":[{"name":"web","version":"1.10.7"}`
 	if n := strings.Count(string(raw), web); n != 20 {
 		t.Fatalf("%d session_start lines list web 1.10.7 first, want 20", n)
