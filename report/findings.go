@@ -72,8 +72,12 @@ func resolutionFindings(r *sim.ResolutionInfo) []string {
 	var out []string
 	pct := func(n int64) string { return fmtShare(float64(n) / float64(max(r.Calls, 1))) }
 	if r.Unresolved > 0 {
-		out = append(out, fmt.Sprintf("%s of %s tool calls (%s) did not resolve against the catalogs: %s. The replay leaves those tools out of every prompt, search and load, so what deferring them would cost is not in these numbers.",
-			fmtInt(float64(r.Unresolved)), fmtInt(float64(r.Calls)), pct(r.Unresolved), toolList(r.TopUnresolved, r.UnresolvedTools, 5, r.UnresolvedOtherCalls)))
+		out = append(out, fmt.Sprintf("%s of %s tool calls (%s) did not resolve against the catalogs: %s. %s, so what deferring them would cost is not in these numbers.",
+			fmtInt(float64(r.Unresolved)), fmtInt(float64(r.Calls)), pct(r.Unresolved), toolList(r.TopUnresolved, r.UnresolvedTools, 5, r.UnresolvedOtherCalls),
+			capitalize(unresolvedEffect(r))))
+	}
+	if v := missingServersSentence(r, 5); v != "" {
+		out = append(out, v+".")
 	}
 	if n := r.SchemaApproximate + r.SchemaMissing; n > 0 {
 		out = append(out, fmt.Sprintf("%s of %s tool calls (%s) use tools whose schema the import marked approximate (%s) or missing (%s): %s. Their definitions' token counts and the validation of their calls are approximate.",

@@ -131,6 +131,12 @@ func htmlReport(res *Results, plots []renderedPlot) ([]byte, error) {
 		if len(r.TopUnresolved) > 0 || r.UnresolvedOtherCalls > 0 {
 			data.ResolutionText = append(data.ResolutionText, "Most called unresolved: "+toolList(r.TopUnresolved, r.UnresolvedTools, 10, r.UnresolvedOtherCalls)+".")
 		}
+		if v := MissingVersionsText(r, 10); v != "" {
+			data.ResolutionText = append(data.ResolutionText, "Versions asked for that the catalogs lack: "+v+".")
+		}
+		if v := missingServersSentence(r, 10); v != "" {
+			data.ResolutionText = append(data.ResolutionText, v+".")
+		}
 		if len(r.NotExact) > 0 || r.NotExactOtherCalls > 0 {
 			data.ResolutionText = append(data.ResolutionText, "Schema not exact: "+toolList(r.NotExact, r.NotExactTools, 10, r.NotExactOtherCalls)+".")
 		}

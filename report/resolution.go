@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -48,13 +49,18 @@ func fmtShare(v float64) string {
 	return fmt.Sprintf("%.1f%%", 100*v)
 }
 
-// thresholdText says what happens above the threshold.
+// thresholdText says what happens above the threshold. A run with
+// sessions naming a server or version no catalog holds says that the
+// threshold holds their share too (a run without any reads as before).
 func thresholdText(r *sim.ResolutionInfo) string {
-	if r.AllowUnresolved {
-		return fmt.Sprintf("a run stops above %s unresolved; this one was allowed to go on (--allow-unresolved)", fmtShare(r.MaxUnresolvedShare))
+	limit := fmtShare(r.MaxUnresolvedShare) + " unresolved"
+	if r.SessionsMissingServers > 0 {
+		limit = fmt.Sprintf("%s of calls unresolved or of sessions naming a server or version no catalog holds", fmtShare(r.MaxUnresolvedShare))
 	}
-	return fmt.Sprintf("a run stops above %s unresolved (--max-unresolved, scenario max_unresolved; --allow-unresolved replays anyway)",
-		fmtShare(r.MaxUnresolvedShare))
+	if r.AllowUnresolved {
+		return fmt.Sprintf("a run stops above %s; this one was allowed to go on (--allow-unresolved)", limit)
+	}
+	return fmt.Sprintf("a run stops above %s (--max-unresolved, scenario max_unresolved; --allow-unresolved replays anyway)", limit)
 }
 
 // otherInputsText counts what is resolved besides calls.
@@ -147,6 +153,9 @@ func WriteResolution(w io.Writer, r *sim.ResolutionInfo) error {
 	if v := MissingVersionsText(r, 10); v != "" {
 		fmt.Fprintf(w, "  versions asked for that the catalogs lack: %s\n", v)
 	}
+	if v := missingServersSentence(r, 10); v != "" {
+		fmt.Fprintf(w, "  %s\n", v)
+	}
 	if len(r.NotExact) > 0 || r.NotExactOtherCalls > 0 {
 		fmt.Fprintf(w, "  schema not exact: %s\n", toolList(r.NotExact, r.NotExactTools, 10, r.NotExactOtherCalls))
 	}
@@ -173,6 +182,9 @@ func resolutionMarkdown(b *strings.Builder, r *sim.ResolutionInfo) {
 	}
 	if v := MissingVersionsText(r, 10); v != "" {
 		fmt.Fprintf(b, "\nVersions asked for that the catalogs lack: %s.\n", mdEscape(v))
+	}
+	if v := missingServersSentence(r, 10); v != "" {
+		fmt.Fprintf(b, "\n%s.\n", mdEscape(v))
 	}
 	if len(r.NotExact) > 0 || r.NotExactOtherCalls > 0 {
 		fmt.Fprintf(b, "\nSchema not exact: %s.\n", mdEscape(toolList(r.NotExact, r.NotExactTools, 10, r.NotExactOtherCalls)))
@@ -217,3 +229,51 @@ func MissingVersionsText(r *sim.ResolutionInfo, n int) string {
 	}
 	return text
 }
+
+// MissingServersText names the server versions sessions named that no
+// catalog holds (up to n, most sessions first, then how many more), each
+// with its sessions and the versions the catalogs hold of the server;
+// "" when there are none.
+func MissingServersText(r *sim.ResolutionInfo, n int) string {
+	if len(r.TopMissingServers) == 0 && r.MissingServersOtherSessions == 0 {
+		return ""
+	}
+	var parts []string
+	for i, v := range r.TopMissingServers {
+		if i == n {
+			parts = append(parts, fmt.Sprintf("… (%d more)", max(r.MissingServersCount, len(r.TopMissingServers))-n))
+			break
+		}
+		label := v.Server
+		if v.Version != "" {
+			label += "@" + v.Version
+		}
+		held := "no catalog holds the server"
+		if len(v.Held) > 0 {
+			held = "the catalogs hold " + v.Server + " " + strings.Join(v.Held, ", ")
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s; %s)", label, nouns.Count(v.Sessions, "session"), held))
+	}
+	if r.MissingServersOtherSessions > 0 {
+		parts = append(parts, fmt.Sprintf("%s of further server versions, beyond the first %d (bytewise) a run tells apart",
+			nouns.Count(r.MissingServersOtherSessions, "session"), sim.MaxResolutionTools))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// missingServersSentence says how many sessions name a server or version
+// no catalog holds, which, and what the replay did with them; "" when none
+// does.
+func missingServersSentence(r *sim.ResolutionInfo, n int) string {
+	if r.SessionsMissingServers == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s of %s sessions (%s) name, in session_start or a catalog_change, a server or version no catalog holds: %s. %s",
+		fmtInt(float64(r.SessionsMissingServers)), fmtInt(float64(r.Sessions)), fmtShare(r.SessionsMissingShare),
+		MissingServersText(r, n), MissingServersEffect)
+}
+
+// MissingServersEffect says what the replay does with a session naming a
+// server or version no catalog holds.
+const MissingServersEffect = "The replay leaves a server no catalog holds out of every request of the session (its tools are in no prompt, directory, search or count), " +
+	"and offers a server at a version no catalog holds at its latest version instead, so every figure of those sessions is off"

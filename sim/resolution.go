@@ -97,6 +97,24 @@ type Resolution struct {
 	MissingVersions       map[ServerVersion]int64 `json:"-"`
 	MissingVersionsBeyond int64                   `json:"-"`
 	MissingVersionsMax    ServerVersion           `json:"-"`
+
+	// SessionsMissingServers counts the sessions whose session_start or a
+	// catalog_change names a server no catalog holds, or a version of a
+	// server no catalog holds: the replay leaves the server out of every
+	// request of the session (from the change on, for a change), or
+	// offers another version of it, so every figure of the session is
+	// off, whether or not a call on the server follows. Absent from
+	// results.json when 0.
+	SessionsMissingServers int64 `json:"sessions_missing_servers,omitempty"`
+	// MissingServers counts those sessions by the server and version named
+	// (a session naming two counts under each): the MaxResolutionTools
+	// smallest keys (CompareServerVersion) with their full counts;
+	// MissingServersBeyond counts the sessions of the others (a session
+	// once per key), and MissingServersMax is the largest key once full
+	// (boundedAdd).
+	MissingServers       map[ServerVersion]int64 `json:"-"`
+	MissingServersBeyond int64                   `json:"-"`
+	MissingServersMax    ServerVersion           `json:"-"`
 }
 
 // Ambiguity is a key of Resolution.Ambiguities: a tool name and the
@@ -179,6 +197,11 @@ func (r *Resolution) Merge(o *Resolution) {
 		r.addMissingVersion(k, v)
 	}
 	r.MissingVersionsBeyond += o.MissingVersionsBeyond
+	r.SessionsMissingServers += o.SessionsMissingServers
+	for k, v := range o.MissingServers {
+		r.addMissingServer(k, v)
+	}
+	r.MissingServersBeyond += o.MissingServersBeyond
 }
 
 func (r *Resolution) addAmbiguity(k Ambiguity, n int64) {
@@ -315,7 +338,10 @@ type sessionResolver struct {
 	// version ("": the server is at a version the catalogs hold).
 	missing map[string]string
 	set     *serverSet
-	key     []byte // scratch space
+	// named lists the server versions no catalog holds that the session
+	// named so far (Resolution.namedMissing).
+	named []ServerVersion
+	key   []byte // scratch space
 }
 
 // setMissing records that server is at requested, a version no catalog
@@ -355,14 +381,18 @@ func (e *Engine) resolveEvent(rs *sessionResolver, ev *traces.Event, res *Resolu
 		}
 		for _, ref := range ev.Servers {
 			arbitrary = arbitrary || (ref.Version == "" && tt.unordered[ref.Name])
-			if st := tt.lookup(ref.Name, ref.Version); st != nil {
-				rs.tables = append(rs.tables, st)
-				requested := ""
-				if ref.Version != "" && st.version != ref.Version {
-					requested = ref.Version
-				}
-				rs.setMissing(ref.Name, requested)
+			st := tt.lookup(ref.Name, ref.Version)
+			if st == nil {
+				res.namedMissing(rs, ref.Name, ref.Version) // the replay offers none of its tools
+				continue
 			}
+			rs.tables = append(rs.tables, st)
+			requested := ""
+			if ref.Version != "" && st.version != ref.Version {
+				requested = ref.Version
+				res.namedMissing(rs, ref.Name, ref.Version)
+			}
+			rs.setMissing(ref.Name, requested)
 		}
 		if arbitrary {
 			res.UnorderedLatest++
@@ -374,10 +404,12 @@ func (e *Engine) resolveEvent(rs *sessionResolver, ev *traces.Event, res *Resolu
 		st := tt.lookup(ev.Server, ev.Version) // the latest when the version is missing, as the replay does
 		if st == nil {
 			res.CatalogChangesMissing++ // a server no catalog holds: the replay ignores the change
+			res.namedMissing(rs, ev.Server, ev.Version)
 			return ""
 		}
 		if st.version != ev.Version {
 			res.CatalogChangesMissing++
+			res.namedMissing(rs, ev.Server, ev.Version)
 			rs.setMissing(ev.Server, ev.Version)
 		} else {
 			rs.setMissing(ev.Server, "")
@@ -451,31 +483,4 @@ func (e *Engine) callClass(server string, ti *Tool, rs *sessionResolver) string 
 		return ClassSchemaMissing
 	}
 	return ClassResolved
-}
-
-// ToolLabel names a tool of a server as "server/tool" ("tool" without one).
-func ToolLabel(server, tool string) string {
-	if server == "" {
-		return tool
-	}
-	return server + "/" + tool
-}
-
-// ClassLabel is a resolution class in words.
-func ClassLabel(class string) string {
-	switch class {
-	case ClassResolved:
-		return "resolved"
-	case ClassUnknownTool:
-		return "unknown tool"
-	case ClassUnknownServer:
-		return "unknown server"
-	case ClassVersionMissing:
-		return "version missing"
-	case ClassSchemaApproximate:
-		return "schema approximate"
-	case ClassSchemaMissing:
-		return "schema missing"
-	}
-	return class
 }

@@ -54,11 +54,11 @@ func TestResolveSession(t *testing.T) {
 	for _, s := range sessions {
 		e.Resolve(s, &r)
 	}
-	tools, versions := r.Tools, r.MissingVersions
-	r.Tools, r.MissingVersions = nil, nil
+	tools, versions, servers := r.Tools, r.MissingVersions, r.MissingServers
+	r.Tools, r.MissingVersions, r.MissingServers = nil, nil, nil
 	want := Resolution{Calls: 10, Resolved: 4, SchemaApproximate: 1, SchemaMissing: 1, UnknownTool: 2, UnknownServer: 1,
 		VersionMissing: 1, SearchResults: 2, SearchResultsUnknown: 1, CatalogChanges: 2, CatalogChangesMissing: 1,
-		Sessions: 2, SessionsWithoutServers: 1, Models: RecordedModels{Names: []ModelCount{{Model: "", Sessions: 1}, {Model: "m", Sessions: 1}}}}
+		Sessions: 2, SessionsWithoutServers: 1, SessionsMissingServers: 1, Models: RecordedModels{Names: []ModelCount{{Model: "", Sessions: 1}, {Model: "m", Sessions: 1}}}}
 	if d := cmp.Diff(want, r); d != "" {
 		t.Errorf("resolution (-want +got):\n%s", d)
 	}
@@ -74,6 +74,10 @@ func TestResolveSession(t *testing.T) {
 	// for: the catalog change to "9".
 	if d := cmp.Diff(map[ServerVersion]int64{{"a", "9"}: 1}, versions); d != "" {
 		t.Errorf("missing versions (-want +got):\n%s", d)
+	}
+	// s1 names "nowhere", which no catalog holds, and moves a to "9".
+	if d := cmp.Diff(map[ServerVersion]int64{{"nowhere", ""}: 1, {"a", "9"}: 1}, servers); d != "" {
+		t.Errorf("missing servers (-want +got):\n%s", d)
 	}
 	if got := r.Unresolved(); got != 4 {
 		t.Errorf("unresolved = %d, want 4", got)

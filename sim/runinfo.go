@@ -201,7 +201,36 @@ type ResolutionInfo struct {
 	TopMissingVersions        []VersionCount `json:"top_missing_versions,omitempty"`
 	MissingVersionsCount      int            `json:"missing_versions,omitempty"`
 	MissingVersionsOtherCalls int64          `json:"missing_versions_other_calls,omitempty"`
+	// SessionsMissingShare is SessionsMissingServers / Sessions: the share
+	// of sessions naming a server or version no catalog holds, which the
+	// stop rule holds to MaxUnresolvedShare as it does the unresolved calls
+	// (PastLimit). TopMissingServers lists those server versions, most
+	// sessions first, each with the versions the catalogs hold of the
+	// server (none: no catalog holds it); MissingServersCount counts the
+	// distinct (server, version) behind it, among the MaxResolutionTools
+	// smallest, and MissingServersOtherSessions the sessions of those
+	// beyond. All absent when no session names one.
+	SessionsMissingShare        float64          `json:"sessions_missing_servers_share,omitempty"`
+	TopMissingServers           []ServerSessions `json:"top_missing_servers,omitempty"`
+	MissingServersCount         int              `json:"missing_servers,omitempty"`
+	MissingServersOtherSessions int64            `json:"missing_servers_other_sessions,omitempty"`
 }
+
+// CallsPastLimit says the share of unresolved calls is above the limit;
+// SessionsPastLimit that the share of sessions naming a server or version
+// no catalog holds is.
+func (r *ResolutionInfo) CallsPastLimit() bool { return r.UnresolvedShare > r.MaxUnresolvedShare }
+
+// SessionsPastLimit: see CallsPastLimit.
+func (r *ResolutionInfo) SessionsPastLimit() bool {
+	return r.SessionsMissingShare > r.MaxUnresolvedShare
+}
+
+// PastLimit says the run's inputs are past its stop rule (docs/engine.md
+// §9): the share of unresolved calls, or of sessions naming a server or
+// version no catalog holds, above MaxUnresolvedShare. The run stops
+// unless AllowUnresolved.
+func (r *ResolutionInfo) PastLimit() bool { return r.CallsPastLimit() || r.SessionsPastLimit() }
 
 // SRDInfo names a set of routing descriptions (docs/srd.md).
 type SRDInfo struct {

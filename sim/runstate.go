@@ -23,7 +23,7 @@ const (
 	maxFailureMessages = 1000
 	// runStateVersion is the version of RunState's encoding; a state of
 	// another version cannot be resumed or merged.
-	runStateVersion = 6
+	runStateVersion = 7
 )
 
 // SummaryOptions says how a run summarises its sessions.

@@ -50,7 +50,7 @@ type runFlags struct {
 }
 
 // allowUnresolvedUsage is the help of --allow-unresolved.
-const allowUnresolvedUsage = "replay even when more tool calls than --max-unresolved do not resolve against the catalogs (they are counted and reported)"
+const allowUnresolvedUsage = "replay even when more tool calls, or sessions naming a server or version no catalog holds, than --max-unresolved do not resolve against the catalogs (they are counted and reported)"
 
 // defaultCheckpointEvery is how often (in replayed sessions) a run saves
 // its checkpoint.
@@ -79,7 +79,7 @@ func (f *runFlags) register(c *cobra.Command) {
 	fl.IntVar(&f.checkEvery, "checkpoint-every", defaultCheckpointEvery, "save a checkpoint in the output directory every N replayed sessions (0 = only when interrupted)")
 	fl.StringSliceVar(&f.srd, "srd", nil, "routing descriptions (SRD files or directories, v1 or v0.1) for routed search and by-domain directories instead of the scenario's or the embedded set")
 	fl.BoolVar(&f.allowUnres, "allow-unresolved", false, allowUnresolvedUsage)
-	fl.Float64Var(&f.maxUnres, "max-unresolved", runner.DefaultMaxUnresolved, "share of tool calls that may fail to resolve against the catalogs before the run stops with exit status 2 (default: the scenario's max_unresolved, else 0.01)")
+	fl.Float64Var(&f.maxUnres, "max-unresolved", runner.DefaultMaxUnresolved, "share of tool calls that may fail to resolve against the catalogs, and of sessions that may name a server or version no catalog holds, before the run stops with exit status 2 (default: the scenario's max_unresolved, else 0.01)")
 	fl.IntVar(&f.exact, "exact-sessions", 0, fmt.Sprintf("keep per-session values of at most N sessions; beyond, statistics are streamed (0 = %d, -1 = all)", sim.DefaultExactSessions))
 }
 
@@ -302,7 +302,7 @@ func writeResolution(w io.Writer, r *sim.ResolutionInfo, standIns int) {
 	if r == nil {
 		return
 	}
-	if r.Resolved == r.Calls && r.SessionsWithoutServers == 0 && r.CatalogChangesMissing == 0 && r.SearchResultsUnknown == 0 && r.Ambiguous == 0 && r.UnorderedLatest == 0 {
+	if r.Resolved == r.Calls && r.SessionsWithoutServers == 0 && r.CatalogChangesMissing == 0 && r.SessionsMissingServers == 0 && r.SearchResultsUnknown == 0 && r.Ambiguous == 0 && r.UnorderedLatest == 0 {
 		if standIns > 0 {
 			fmt.Fprintf(w, "inputs:  all %d tool calls resolved against the catalogs; %d catalog tool(s) read with a stand-in {\"type\":\"object\"} schema (see the notes)\n", r.Calls, standIns)
 			return

@@ -392,7 +392,10 @@ func Sweep(ctx context.Context, cfg SweepConfig) (*SweepResult, error) {
 		// Every point replays the same traces against the same catalogs:
 		// calls --allow-unresolved let through are left out of every one.
 		if w := report.UnresolvedPastLimit(last.Results); w != "" {
-			res.Notes = append(res.Notes, fmt.Sprintf("%s, so no point counts what they cost: %s", w, report.UnresolvedTools(last.Results, 5)))
+			if tools := report.UnresolvedTools(last.Results, 5); tools != "" {
+				w = fmt.Sprintf("%s, so no point counts what they cost: %s", w, tools)
+			}
+			res.Notes = append(res.Notes, w)
 		}
 	}
 	res.Rows = Rows(res.Points)

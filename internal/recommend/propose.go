@@ -170,7 +170,7 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	// a run holds them to: a tool no catalog defines gets no decision, the
 	// rules learn nothing of it, and the validation leaves it out.
 	res := runner.SummarizeResolution(&l.Resolution, runner.DefaultMaxUnresolved, cfg.AllowUnresolved, runner.CatalogVersions(cat))
-	if res.Calls > 0 && res.UnresolvedShare > res.MaxUnresolvedShare && !cfg.AllowUnresolved {
+	if res.PastLimit() && !cfg.AllowUnresolved {
 		return nil, fmt.Errorf("the sessions (%d learnt from, %d held out): %w", l.Usage.Sessions, l.HeldOut, &runner.UnresolvedError{Resolution: res, FixedLimit: true})
 	}
 	// A server whose versions have no release order has no latest: price
@@ -194,8 +194,12 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	// Calls --allow-unresolved let through: tools no catalog serves get no
 	// decision, and the validation leaves them out.
 	if w := report.ResolutionPastLimit(res); w != "" {
+		tools := ""
+		if t := report.ResolutionTools(res, 5); t != "" {
+			tools = ": " + t
+		}
 		p.Notes = append(p.Notes, fmt.Sprintf("over all %s (%d learnt from, %d held out): %s, so the rules decide nothing for those tools (no catalog defines them) "+
-			"and the validation does not count what they cost: %s", nouns.Count(l.Usage.Sessions+l.HeldOut, "session"), l.Usage.Sessions, l.HeldOut, w, report.ResolutionTools(res, 5)))
+			"and the validation does not count what they cost%s", nouns.Count(l.Usage.Sessions+l.HeldOut, "session"), l.Usage.Sessions, l.HeldOut, w, tools))
 	}
 	p.Inputs = tally.Notes(catalog.Notes(cat.All(), validation.SchemaCheck)).OrNil()
 	if cfg.Progress != nil {

@@ -13,7 +13,12 @@ import (
 	"github.com/defersim/defersim/sim"
 )
 
-// datedTrace writes a one-session trace over server (at version 2.12.1)
+// datedVersions is, per server the dated tests name, a version the
+// embedded catalog holds: a session naming one it lacks stops the run.
+var datedVersions = map[string]string{"maps": "2.2.3", "kb": "2.12.1"}
+
+// datedTrace writes a one-session trace over server (at the version of it the embedded
+// catalog holds first, datedVersions)
 // starting at start, its session_start meta timing set to timing ("":
 // none), and returns its path.
 func datedTrace(t *testing.T, server, start, timing string) string {
@@ -23,7 +28,7 @@ func datedTrace(t *testing.T, server, start, timing string) string {
 		meta = `,"meta":{"timing":"` + timing + `"}`
 	}
 	lines := []string{
-		`{"v":1,"type":"session_start","session":"s1","t":"` + start + `","model":"m","system_prompt_tokens":2400,"servers":[{"name":"` + server + `","version":"2.12.1"}]` + meta + `}`,
+		`{"v":1,"type":"session_start","session":"s1","t":"` + start + `","model":"m","system_prompt_tokens":2400,"servers":[{"name":"` + server + `","version":"` + datedVersions[server] + `"}]` + meta + `}`,
 		`{"type":"user","session":"s1","t":"` + start + `","text":"find the route","text_tokens":8}`,
 		`{"type":"model_request","session":"s1","t":"` + start + `","id":"r1","usage":{"input":2460,"output":22}}`,
 		`{"type":"assistant","session":"s1","t":"` + start + `","request":"r1","text":"done","text_tokens":22}`,

@@ -18,7 +18,8 @@ const DefaultMaxUnresolved = sim.DefaultMaxUnresolved
 const topResolutionTools = 20
 
 // SummarizeResolution summarises a run's resolution under its policy:
-// at most share maxShare of the calls unresolved, unless allow. held
+// at most share maxShare of the calls unresolved, and of the sessions
+// naming a server or version no catalog holds, unless allow. held
 // returns the versions the run's catalogs hold of a server, in release
 // order (nil: not named).
 func SummarizeResolution(r *sim.Resolution, maxShare float64, allow bool, held func(server string) []string) *sim.ResolutionInfo {
@@ -39,7 +40,15 @@ func SummarizeResolution(r *sim.Resolution, maxShare float64, allow bool, held f
 			info.TopMissingVersions[i].Held = held(info.TopMissingVersions[i].Server)
 		}
 	}
-	info.Tools, info.Ambiguities, info.MissingVersions = nil, nil, nil
+	info.SessionsMissingShare = r.SessionsMissingShare()
+	info.TopMissingServers = r.TopMissingServers(topResolutionTools)
+	info.MissingServersCount, info.MissingServersOtherSessions = len(r.MissingServers), r.MissingServersBeyond
+	if held != nil {
+		for i := range info.TopMissingServers {
+			info.TopMissingServers[i].Held = held(info.TopMissingServers[i].Server)
+		}
+	}
+	info.Tools, info.Ambiguities, info.MissingVersions, info.MissingServers = nil, nil, nil, nil
 	return info
 }
 
@@ -88,36 +97,51 @@ type UnresolvedError struct {
 func (e *UnresolvedError) Error() string {
 	r := e.Resolution
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d of %d tool calls (%.1f%%) did not resolve against the catalogs, more than the %s allowed",
-		r.Unresolved, r.Calls, 100*r.UnresolvedShare, sharePercent(r.MaxUnresolvedShare))
-	if len(r.TopUnresolved) > 0 || r.UnresolvedOtherCalls > 0 {
-		b.WriteString("; most frequent: ")
-		for i, t := range r.TopUnresolved {
-			if i == 5 {
-				fmt.Fprintf(&b, ", … (%d more)", max(r.UnresolvedTools, len(r.TopUnresolved))-5)
-				break
-			}
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "%s (%s, %d)", sim.ToolLabel(t.Server, t.Tool), sim.ClassLabel(t.Class), t.Calls)
-		}
-		if r.UnresolvedOtherCalls > 0 {
-			if len(r.TopUnresolved) > 0 {
-				b.WriteString(", and ")
-			}
-			fmt.Fprintf(&b, "%d calls of %s", r.UnresolvedOtherCalls, sim.BeyondToolsText)
-		}
+	if r.CallsPastLimit() || !r.SessionsPastLimit() {
+		e.writeCalls(&b)
 	}
-	if v := report.MissingVersionsText(r, 5); v != "" {
-		b.WriteString("; versions the sessions asked for that the catalogs lack (the replay used another version of the server): " + v)
+	if r.SessionsPastLimit() {
+		if b.Len() > 0 {
+			b.WriteString("; and ")
+		}
+		fmt.Fprintf(&b, "%d of %d sessions (%.1f%%) name, in session_start or a catalog_change, a server or version no catalog holds, more than the %s allowed: %s (the replay would leave such a server out of every request of the session, or offer another version of it)",
+			r.SessionsMissingServers, r.Sessions, 100*r.SessionsMissingShare, sharePercent(r.MaxUnresolvedShare), report.MissingServersText(r, 5))
 	}
-	b.WriteString(". Check the catalogs (--catalogs, or the catalog the traces name), ")
+	b.WriteString(". Check the catalogs (--catalogs, or the catalog the traces name; add the catalog of each server version named), ")
 	if !e.FixedLimit {
 		b.WriteString("raise the limit (run's --max-unresolved, or the scenario's max_unresolved), ")
 	}
 	b.WriteString("or pass --allow-unresolved to replay anyway; nothing was written")
 	return b.String()
+}
+
+// writeCalls says how many calls did not resolve and the most frequent.
+func (e *UnresolvedError) writeCalls(b *strings.Builder) {
+	r := e.Resolution
+	fmt.Fprintf(b, "%d of %d tool calls (%.1f%%) did not resolve against the catalogs, more than the %s allowed",
+		r.Unresolved, r.Calls, 100*r.UnresolvedShare, sharePercent(r.MaxUnresolvedShare))
+	if len(r.TopUnresolved) > 0 || r.UnresolvedOtherCalls > 0 {
+		b.WriteString("; most frequent: ")
+		for i, t := range r.TopUnresolved {
+			if i == 5 {
+				fmt.Fprintf(b, ", … (%d more)", max(r.UnresolvedTools, len(r.TopUnresolved))-5)
+				break
+			}
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(b, "%s (%s, %d)", sim.ToolLabel(t.Server, t.Tool), sim.ClassLabel(t.Class), t.Calls)
+		}
+		if r.UnresolvedOtherCalls > 0 {
+			if len(r.TopUnresolved) > 0 {
+				b.WriteString(", and ")
+			}
+			fmt.Fprintf(b, "%d calls of %s", r.UnresolvedOtherCalls, sim.BeyondToolsText)
+		}
+	}
+	if v := report.MissingVersionsText(r, 5); v != "" {
+		b.WriteString("; versions the sessions asked for that the catalogs lack (the replay used another version of the server): " + v)
+	}
 }
 
 // sharePercent prints a share as a percentage without a needless decimal.
@@ -129,7 +153,7 @@ func sharePercent(v float64) string {
 // above its threshold and the run does not allow it.
 func checkResolution(out *Output) error {
 	r := out.Info.Resolution
-	if r == nil || r.AllowUnresolved || r.UnresolvedShare <= r.MaxUnresolvedShare {
+	if r == nil || r.AllowUnresolved || !r.PastLimit() {
 		return nil
 	}
 	return &UnresolvedError{Output: out, Resolution: r}

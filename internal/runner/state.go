@@ -32,8 +32,10 @@ import (
 // placed by 1970 times (sim.RunState.EpochDated) and the implausible
 // lines read (ReaderCounts.Implausible), which results.json now records;
 // version 6 counts the calls of missing versions by the server version
-// asked for (sim.Resolution.MissingVersions).
-const StateVersion = 6
+// asked for (sim.Resolution.MissingVersions); version 7 counts the
+// sessions naming a server or version no catalog holds
+// (sim.Resolution.SessionsMissingServers, MissingServers).
+const StateVersion = 7
 
 // Kinds of state files.
 const (

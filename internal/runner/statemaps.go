@@ -25,6 +25,9 @@ type sortedMaps struct {
 	// MissingVersions and StateMissingVersions: since state version 5.
 	MissingVersions      []versionCount
 	StateMissingVersions []versionCount
+	// MissingServers and StateMissingServers: since state version 7.
+	MissingServers      []versionCount
+	StateMissingServers []versionCount
 }
 
 type versionCount struct {
@@ -62,14 +65,16 @@ func withSortedMaps(f *StateFile) *StateFile {
 	c.Reader.SkipReasons = nil
 	if r := f.Info.Resolution; r != nil {
 		m.Tools, m.Ambiguities, m.MissingVersions = sortedResolution(&r.Resolution)
+		m.MissingServers = sortedVersions(r.MissingServers)
 		rc := *r
-		rc.Tools, rc.Ambiguities, rc.MissingVersions = nil, nil, nil
+		rc.Tools, rc.Ambiguities, rc.MissingVersions, rc.MissingServers = nil, nil, nil, nil
 		c.Info.Resolution = &rc
 	}
 	if st := f.State; st != nil {
 		m.StateTools, m.StateAmbiguities, m.StateMissingVersions = sortedResolution(&st.Resolution)
+		m.StateMissingServers = sortedVersions(st.Resolution.MissingServers)
 		sc := *st
-		sc.Resolution.Tools, sc.Resolution.Ambiguities, sc.Resolution.MissingVersions = nil, nil, nil
+		sc.Resolution.Tools, sc.Resolution.Ambiguities, sc.Resolution.MissingVersions, sc.Resolution.MissingServers = nil, nil, nil, nil
 		c.State = &sc
 	}
 	c.Maps = m
@@ -97,9 +102,11 @@ func restoreMaps(f *StateFile) {
 	}
 	if r := f.Info.Resolution; r != nil {
 		restoreResolution(&r.Resolution, m.Tools, m.Ambiguities, m.MissingVersions)
+		r.MissingServers = restoreVersions(m.MissingServers)
 	}
 	if st := f.State; st != nil {
 		restoreResolution(&st.Resolution, m.StateTools, m.StateAmbiguities, m.StateMissingVersions)
+		st.Resolution.MissingServers = restoreVersions(m.StateMissingServers)
 	}
 }
 
@@ -113,11 +120,29 @@ func sortedResolution(r *sim.Resolution) (tools []toolCount, ambiguities []ambig
 		ambiguities = append(ambiguities, ambiguityCount{k, n})
 	}
 	slices.SortFunc(ambiguities, func(a, b ambiguityCount) int { return sim.CompareAmbiguity(a.Key, b.Key) })
-	for k, n := range r.MissingVersions {
-		versions = append(versions, versionCount{k, n})
+	return tools, ambiguities, sortedVersions(r.MissingVersions)
+}
+
+// sortedVersions lists a map keyed by server version sorted by key.
+func sortedVersions(m map[sim.ServerVersion]int64) []versionCount {
+	var out []versionCount
+	for k, n := range m {
+		out = append(out, versionCount{k, n})
 	}
-	slices.SortFunc(versions, func(a, b versionCount) int { return sim.CompareServerVersion(a.Key, b.Key) })
-	return tools, ambiguities, versions
+	slices.SortFunc(out, func(a, b versionCount) int { return sim.CompareServerVersion(a.Key, b.Key) })
+	return out
+}
+
+// restoreVersions is the map sortedVersions listed (nil for none).
+func restoreVersions(list []versionCount) map[sim.ServerVersion]int64 {
+	var m map[sim.ServerVersion]int64
+	for _, e := range list {
+		if m == nil {
+			m = map[sim.ServerVersion]int64{}
+		}
+		m[e.Key] = e.N
+	}
+	return m
 }
 
 // restoreResolution puts listed counts back into r's maps.
@@ -134,10 +159,5 @@ func restoreResolution(r *sim.Resolution, tools []toolCount, ambiguities []ambig
 		}
 		r.Ambiguities[e.Key] = e.N
 	}
-	for _, e := range versions {
-		if r.MissingVersions == nil {
-			r.MissingVersions = map[sim.ServerVersion]int64{}
-		}
-		r.MissingVersions[e.Key] = e.N
-	}
+	r.MissingVersions = restoreVersions(versions)
 }
