@@ -171,7 +171,7 @@ func WriteResolution(w io.Writer, r *sim.ResolutionInfo) error {
 
 // resolutionMarkdown is the input resolution section of report.md.
 func resolutionMarkdown(b *strings.Builder, r *sim.ResolutionInfo) {
-	fmt.Fprintf(b, "\n## Input resolution\n\n%s tool calls resolved against the catalogs; %s.\n\n| calls | count | share |\n| --- | ---: | ---: |\n",
+	fmt.Fprintf(b, "\n## Input resolution\n\n%s tool calls checked against the catalogs; %s.\n\n| calls | count | share |\n| --- | ---: | ---: |\n",
 		fmtInt(float64(r.Calls)), mdEscape(thresholdText(r)))
 	for _, row := range resolutionRows(r) {
 		fmt.Fprintf(b, "| %s | %s | %s |\n", mdEscape(row.Label), fmtInt(float64(row.Calls)), row.Share)

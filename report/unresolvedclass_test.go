@@ -51,3 +51,19 @@ func TestUnresolvedFindingPerClass(t *testing.T) {
 		})
 	}
 }
+
+// TestResolutionSectionHeadline pins that report.md's input resolution
+// section counts the calls it checked without calling them resolved: it
+// read "847 tool calls resolved against the catalogs" above a table where
+// 141 of them did not resolve.
+func TestResolutionSectionHeadline(t *testing.T) {
+	for _, unresolved := range []int64{0, 141} {
+		r := &sim.ResolutionInfo{Resolution: sim.Resolution{Calls: 847, Resolved: 847 - unresolved, UnknownTool: unresolved},
+			Unresolved: unresolved, UnresolvedShare: float64(unresolved) / 847, MaxUnresolvedShare: 0.01, AllowUnresolved: true}
+		var b strings.Builder
+		resolutionMarkdown(&b, r)
+		if !strings.Contains(b.String(), "847 tool calls checked against the catalogs") || strings.Contains(b.String(), "847 tool calls resolved") {
+			t.Errorf("%d unresolved: headline of\n%s", unresolved, b.String())
+		}
+	}
+}
