@@ -45,7 +45,7 @@ at other paths (results.json names the lowest shard's).`,
 			return err
 		}
 		var files []*runner.StateFile
-		prog := newReporter(cmd, progress.Config{Label: "merge", Verb: "read", Noun: "shards", Total: int64(len(shards))})
+		prog := newReporter(cmd, progress.Config{Label: "merge", Verb: "read", Noun: "shards", One: "shard", Total: int64(len(shards))})
 		for _, path := range shards {
 			f, err := runner.ReadState(path)
 			if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
 )
@@ -88,8 +89,8 @@ type UnresolvedError struct {
 func (e *UnresolvedError) Error() string {
 	r := e.Resolution
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d of %d tool calls (%.1f%%) did not resolve against the catalogs, more than the %s allowed",
-		r.Unresolved, r.Calls, 100*r.UnresolvedShare, sharePercent(r.MaxUnresolvedShare))
+	fmt.Fprintf(&b, "%d of %s (%.1f%%) did not resolve against the catalogs, more than the %s allowed",
+		r.Unresolved, nouns.Count(r.Calls, "tool call"), 100*r.UnresolvedShare, sharePercent(r.MaxUnresolvedShare))
 	if len(r.TopUnresolved) > 0 || r.UnresolvedOtherCalls > 0 {
 		b.WriteString("; most frequent: ")
 		for i, t := range r.TopUnresolved {
@@ -106,7 +107,7 @@ func (e *UnresolvedError) Error() string {
 			if len(r.TopUnresolved) > 0 {
 				b.WriteString(", and ")
 			}
-			fmt.Fprintf(&b, "%d calls of %s", r.UnresolvedOtherCalls, sim.BeyondToolsText)
+			fmt.Fprintf(&b, "%s of %s", nouns.Count(r.UnresolvedOtherCalls, "call"), sim.BeyondToolsText)
 		}
 	}
 	if v := report.MissingVersionsText(r, 5); v != "" {
