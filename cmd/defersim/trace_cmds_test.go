@@ -95,7 +95,7 @@ func TestTraceValidateAndStatsCmds(t *testing.T) {
 		{"stats", []string{"stats", "--top", "1", good}, 0, []string{"tool calls                          5  (ok 4, error 1)", "2   40.0%  files   read_file"}},
 		{"stats json", []string{"stats", "--format", "json", good}, 0, []string{`"tool_calls": 5`, `"sessions": 3`}},
 		{"stats of a bad file", []string{"stats", bad}, 1, nil},
-		{"stats skipping bad lines", []string{"stats", "--skip-bad", bad}, 0, []string{"skipped 1 malformed lines (bad_json 1)"}},
+		{"stats skipping bad lines", []string{"stats", "--skip-bad", bad}, 0, []string{"skipped 1 malformed line (bad_json 1)"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
