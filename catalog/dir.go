@@ -166,6 +166,34 @@ func Merge(servers []*Server) (*Catalog, error) {
 	return New(servers...), nil
 }
 
+// Distinct returns servers with each series version once, the first read,
+// in their order, for a command that reads several paths that may overlap
+// (a directory and a file in it, one directory twice). It checks them as
+// Merge does: a series version read twice with different tools, or spelled
+// two ways, is an error naming both files. skipped says, for each server
+// left out, where it was read again.
+func Distinct(servers []*Server) (kept []*Server, skipped []string, err error) {
+	if err := checkVersions(servers, true); err != nil {
+		return nil, nil, err
+	}
+	first := map[string]*Server{}
+	for _, s := range servers {
+		id := s.Key() + "@" + s.Version
+		prev, ok := first[id]
+		if !ok {
+			first[id] = s
+			kept = append(kept, s)
+			continue
+		}
+		if filepath.Clean(where(prev)) == filepath.Clean(where(s)) {
+			skipped = append(skipped, fmt.Sprintf("%s: %s read twice, counted once", s.Label(), where(s)))
+		} else {
+			skipped = append(skipped, fmt.Sprintf("%s: %s holds the same tools as %s, counted once", s.Label(), where(s), where(prev)))
+		}
+	}
+	return kept, skipped, nil
+}
+
 // checkVersions rejects two servers of one series at the same version, and
 // at versions equal by value but spelled differently ("1.2" and "v1.2.0",
 // which CompareVersions orders bytewise: the "latest" would be an accident

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/termsafe"
 )
 
@@ -66,7 +67,7 @@ func FormatStats(w io.Writer, st Stats) error {
 	if len(st.Total.Top) == 0 {
 		return nil
 	}
-	fmt.Fprintf(w, "\ntop %d tools by %s tokens:\n", len(st.Total.Top), by)
+	fmt.Fprintf(w, "\ntop %s by %s tokens:\n", nouns.Count(len(st.Total.Top), "tool"), by)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "#\tTOOL\tSERVER\tBYTES\tTOKENS")
 	for i, t := range st.Total.Top {
@@ -81,8 +82,8 @@ func FormatStats(w io.Writer, st Stats) error {
 // FormatDiff writes a diff as text: the summary, then each changed tool with
 // its located changes.
 func FormatDiff(w io.Writer, d DiffResult) error {
-	fmt.Fprintf(w, "from: %s (%d tools)\n", termsafe.String(d.From), d.FromTools)
-	fmt.Fprintf(w, "to:   %s (%d tools)\n", termsafe.String(d.To), d.ToTools)
+	fmt.Fprintf(w, "from: %s (%s)\n", termsafe.String(d.From), nouns.Count(d.FromTools, "tool"))
+	fmt.Fprintf(w, "to:   %s (%s)\n", termsafe.String(d.To), nouns.Count(d.ToTools, "tool"))
 	fmt.Fprintf(w, "class: %s\n", d.Class)
 	list := func(title string, names []string) {
 		fmt.Fprintf(w, "%s (%d)", title, len(names))

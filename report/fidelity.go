@@ -60,7 +60,7 @@ func (s fidelitySide) Figures() string {
 	if s.Mean != nil {
 		t += ", mean relative error " + signed(*s.Mean*100, fmtSig) + "%"
 	}
-	return t + fmt.Sprintf(" (%s requests)", fmtInt(float64(s.Requests)))
+	return t + " (" + fmtNoun(s.Requests, "request") + ")"
 }
 
 // Flag says what a large error means ("" when the error is not large).

@@ -6,6 +6,7 @@ import (
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/inputnotes"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -49,48 +50,52 @@ func Findings(res *Results) []string {
 // implausible counts, sessions a dated upgrade placed by 1970 times.
 func traceFindings(c sim.Counts) []string {
 	var out []string
-	out = nOf(out, c.SessionsIncomplete, c.SessionsRead, "%s of %s sessions read have no session_end (a file cut short, a session split across files?): they were replayed as far as they were recorded.")
+	out = nOf(out, c.SessionsIncomplete, c.SessionsRead, "session", agree("has", "have"), "%s of %s read %s no session_end (a file cut short, a session split across files?): they were replayed as far as they were recorded.")
 	if c.EventsNotReplayed > 0 {
 		out = append(out, inputnotes.NotReplayedText(c.EventsNotReplayed, c.SessionsWithEventsNotReplayed, c.SessionsRead)+".")
 	}
-	out = nOf(out, c.EventsTimeBackwards, c.EventsRead, "%s of %s trace events are earlier than the event before them in their session: the replay takes a user pause that would be negative as 0, so the prompt cache sees no gap there (`defersim trace validate` lists them).")
-	out = nOf(out, c.LinesImplausible, c.LinesRead, "%s of %s trace lines hold an implausible count or duration (beyond any real session's), kept as recorded: the figures that use them are dominated by them (`run` names the first five on stderr).")
-	out = nOf(out, c.SessionsEpochDated, c.SessionsReplayed, "%s of %s sessions replayed start in 1970 or earlier, before the scenario's dated upgrades (servers.NAME.upgrades[].at), and ran on the versions before them: times at the Unix epoch look like placeholders, not recorded times; if they are, upgrade by after_session instead.")
+	out = nOf(out, c.EventsTimeBackwards, c.EventsRead, "trace event", agree("is", "are"), "%s of %s %s earlier than the event before them in their session: the replay takes a user pause that would be negative as 0, so the prompt cache sees no gap there (`defersim trace validate` lists them).")
+	out = nOf(out, c.LinesImplausible, c.LinesRead, "trace line", agree("holds", "hold"), "%s of %s %s an implausible count or duration (beyond any real session's), kept as recorded: the figures that use them are dominated by them (`run` names the first five on stderr).")
+	out = nOf(out, c.SessionsEpochDated, c.SessionsReplayed, "session", agree("starts", "start"), "%s of %s replayed %s in 1970 or earlier, before the scenario's dated upgrades (servers.NAME.upgrades[].at), and ran on the versions before them: times at the Unix epoch look like placeholders, not recorded times; if they are, upgrade by after_session instead.")
 	return out
 }
 
-// nOf appends to out the sentence format says of n of total ("%s of
-// %s …"), when n > 0.
-func nOf(out []string, n, total int64, format string) []string {
+// nOf appends to out, when n > 0, the sentence format says of n of total
+// things named noun: format's verbs are n, total with its noun ("1 of 3
+// sessions", "1 of 1 session") and verb agreeing with n (verb[0] for 1).
+func nOf(out []string, n, total int64, noun string, verb [2]string, format string) []string {
 	if n <= 0 {
 		return out
 	}
-	return append(out, fmt.Sprintf(format, fmtInt(float64(n)), fmtInt(float64(total))))
+	return append(out, fmt.Sprintf(format, fmtInt(float64(n)), fmtNoun(total, noun), nouns.Form(n, verb[0], verb[1])))
 }
+
+// agree is the verb of nOf's sentence: one for a count of 1, many otherwise.
+func agree(one, many string) [2]string { return [2]string{one, many} }
 
 func resolutionFindings(r *sim.ResolutionInfo) []string {
 	var out []string
 	pct := func(n int64) string { return fmtShare(float64(n) / float64(max(r.Calls, 1))) }
 	if r.Unresolved > 0 {
-		out = append(out, fmt.Sprintf("%s of %s tool calls (%s) did not resolve against the catalogs: %s. %s, so what deferring them would cost is not in these numbers.",
-			fmtInt(float64(r.Unresolved)), fmtInt(float64(r.Calls)), pct(r.Unresolved), toolList(r.TopUnresolved, r.UnresolvedTools, 5, r.UnresolvedOtherCalls),
+		out = append(out, fmt.Sprintf("%s of %s (%s) did not resolve against the catalogs: %s. %s, so what deferring them would cost is not in these numbers.",
+			fmtInt(float64(r.Unresolved)), fmtNoun(r.Calls, "tool call"), pct(r.Unresolved), toolList(r.TopUnresolved, r.UnresolvedTools, 5, r.UnresolvedOtherCalls),
 			capitalize(unresolvedEffect(r))))
 	}
 	if v := missingServersSentence(r, 5); v != "" {
 		out = append(out, v+".")
 	}
 	if n := r.SchemaApproximate + r.SchemaMissing; n > 0 {
-		out = append(out, fmt.Sprintf("%s of %s tool calls (%s) use tools whose schema the import marked approximate (%s) or missing (%s): %s. Their definitions' token counts and the validation of their calls are approximate.",
-			fmtInt(float64(n)), fmtInt(float64(r.Calls)), pct(n), fmtInt(float64(r.SchemaApproximate)), fmtInt(float64(r.SchemaMissing)),
+		out = append(out, fmt.Sprintf("%s of %s (%s) %s tools whose schema the import marked approximate (%s) or missing (%s): %s. Their definitions' token counts and the validation of their calls are approximate.",
+			fmtInt(float64(n)), fmtNoun(r.Calls, "tool call"), pct(n), nouns.Form(n, "uses", "use"), fmtInt(float64(r.SchemaApproximate)), fmtInt(float64(r.SchemaMissing)),
 			toolList(r.NotExact, r.NotExactTools, 5, r.NotExactOtherCalls)))
 	}
 	if a := ambiguousText(r, 5); a != "" {
 		out = append(out, a+". A call that names its server resolves on that server alone.")
 	}
-	out = nOf(out, r.SessionsWithoutServers, r.Sessions, "%s of %s sessions name no server in session_start: the replay offered each every catalog server at its latest version, so their prompts carry the whole catalog.")
-	out = nOf(out, r.UnorderedLatest, r.Sessions, "%s of %s sessions name a server whose catalog versions are content hashes (no release order) without saying which version, or name no server: the replay gave them its last version by spelling, which is not its newest.")
-	out = nOf(out, r.CatalogChangesMissing, r.CatalogChanges, "%s of %s catalog changes name a version no catalog holds: the replay moved the server to its latest version instead.")
-	out = nOf(out, r.SearchResultsUnknown, r.SearchResults, "%s of %s tool names returned by recorded searches are served by no server of their session.")
+	out = nOf(out, r.SessionsWithoutServers, r.Sessions, "session", agree("names", "name"), "%s of %s %s no server in session_start: the replay offered each every catalog server at its latest version, so their prompts carry the whole catalog.")
+	out = nOf(out, r.UnorderedLatest, r.Sessions, "session", agree("names", "name"), "%s of %s %s a server whose catalog versions are content hashes (no release order) without saying which version, or name no server: the replay gave them its last version by spelling, which is not its newest.")
+	out = nOf(out, r.CatalogChangesMissing, r.CatalogChanges, "catalog change", agree("names", "name"), "%s of %s %s a version no catalog holds: the replay moved the server to its latest version instead.")
+	out = nOf(out, r.SearchResultsUnknown, r.SearchResults, "tool name", agree("is", "are"), "%s of %s returned by recorded searches %s served by no server of their session.")
 	return out
 }
 
@@ -121,8 +126,8 @@ func noteItems(n catalog.Note, k int) string {
 
 func srdFinding(s *sim.SRDInfo) string {
 	if s != nil && !s.Embedded && len(s.UsedBy) == 0 {
-		return fmt.Sprintf("The routing descriptions given (%s: %d SRDs, sha256 %.12s) were read by no strategy: none searches with routed, routed-hard, bm25f or routed-fused or shows a by-domain directory or notices, so they change no number of this run.",
-			s.Source, s.Count, s.SHA256)
+		return fmt.Sprintf("The routing descriptions given (%s: %s, sha256 %.12s) were read by no strategy: none searches with routed, routed-hard, bm25f or routed-fused or shows a by-domain directory or notices, so they change no number of this run.",
+			s.Source, nouns.Count(s.Count, "SRD"), s.SHA256)
 	}
 	if s == nil || len(s.UsedBy) == 0 {
 		return ""
@@ -131,8 +136,8 @@ func srdFinding(s *sim.SRDInfo) string {
 	if s.Embedded {
 		which = "the embedded routing descriptions (the project's, for the servers of the real catalogs; give your own with --srd DIR)"
 	}
-	return fmt.Sprintf("Routed search and by-domain directories (%s) used %s: %d SRDs, sha256 %.12s, describing %d of the run's %d servers; a server without one is a domain of its own.",
-		strings.Join(s.UsedBy, ", "), which, s.Count, s.SHA256, s.ServersDescribed, s.Servers)
+	return fmt.Sprintf("Routed search and by-domain directories (%s) used %s: %s, sha256 %.12s, describing %d of the run's %s; a server without one is a domain of its own.",
+		strings.Join(s.UsedBy, ", "), which, nouns.Count(s.Count, "SRD"), s.SHA256, s.ServersDescribed, nouns.Count(s.Servers, "server"))
 }
 
 // recordedQueryFinding states, for the strategies that searched with a

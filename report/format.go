@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/defersim/defersim/internal/nouns"
 )
 
 // minus is the typographic minus sign used in reports.
@@ -43,6 +45,12 @@ func fmtSig(v float64) string {
 }
 
 // fmtInt formats a rounded value with thousands separators.
+// fmtNoun is n as fmtInt writes it, then noun, with an "s" unless n is 1
+// ("1 call", "1,234 calls"; regular plurals only, as nouns.Count).
+func fmtNoun[N ~int | ~int64](n N, noun string) string {
+	return fmtInt(float64(n)) + " " + nouns.Form(n, noun, noun+"s")
+}
+
 func fmtInt(v float64) string {
 	r := math.Round(v)
 	neg := r < 0

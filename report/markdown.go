@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -35,8 +36,8 @@ func markdownReport(res *Results, plots []plotLink) []byte {
 		fmt.Fprintf(&b, "\n> **Skipped:** %s.\n", mdEscape(sk))
 	}
 	if res.SmallSample {
-		fmt.Fprintf(&b, "\n> **Small sample:** %d sessions (fewer than %d). Intervals are wide and may be unreliable.\n",
-			res.Sessions, res.Statistics.SmallSampleBelow)
+		fmt.Fprintf(&b, "\n> **Small sample:** %s (fewer than %d). Intervals are wide and may be unreliable.\n",
+			nouns.Count(res.Sessions, "session"), res.Statistics.SmallSampleBelow)
 	}
 	b.WriteString("\n")
 	writeMarkdownTable(&b, buildTable(res))

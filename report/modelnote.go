@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -16,8 +17,8 @@ func recordedModelFinding(run *sim.RunInfo) string {
 	if other == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s of %s sessions were recorded with another model than the run's (%s); they are priced and timed as %s (the scenario's model: its prices, prompt cache and latency), not as recorded. To see a model's sessions as recorded, replay them apart under a scenario whose model: names it.",
-		fmtInt(float64(other)), fmtInt(float64(total)), list, run.Model)
+	return fmt.Sprintf("%s of %s %s recorded with another model than the run's (%s); they are priced and timed as %s (the scenario's model: its prices, prompt cache and latency), not as recorded. To see a model's sessions as recorded, replay them apart under a scenario whose model: names it.",
+		fmtInt(float64(other)), fmtNoun(total, "session"), nouns.Form(other, "was", "were"), list, run.Model)
 }
 
 // OtherModels counts the sessions of models (runner.RecordedModels, the

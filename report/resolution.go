@@ -87,12 +87,7 @@ func toolList(ts []sim.ToolCount, total, n int, other int64) string {
 }
 
 // callsText is a count of calls in words: "1 call", "1,234 calls".
-func callsText(n int64) string {
-	if n == 1 {
-		return "1 call"
-	}
-	return fmtInt(float64(n)) + " calls"
-}
+func callsText(n int64) string { return fmtNoun(n, "call") }
 
 // withBeyond joins parts, then counts the calls of tools beyond those a
 // run tells apart.
@@ -102,7 +97,7 @@ func withBeyond(parts []string, calls int64) string {
 		if len(parts) == 0 {
 			and = ""
 		}
-		parts = append(parts, fmt.Sprintf("%s%s calls of %s", and, fmtInt(float64(calls)), sim.BeyondToolsText))
+		parts = append(parts, fmt.Sprintf("%s%s of %s", and, callsText(calls), sim.BeyondToolsText))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -123,8 +118,8 @@ func ambiguousText(r *sim.ResolutionInfo, n int) string {
 		parts = append(parts, fmt.Sprintf("%s → %s (also served by %s; %s)", a.Tool, a.Chosen,
 			strings.Join(a.Servers[1:], ", "), callsText(a.Calls)))
 	}
-	return fmt.Sprintf("%s of %s tool calls (%s) name no server, and several servers of their session serve the tool: each resolved to %s: %s",
-		fmtInt(float64(r.Ambiguous)), fmtInt(float64(r.Calls)), fmtShare(float64(r.Ambiguous)/float64(max(r.Calls, 1))),
+	return fmt.Sprintf("%s of %s (%s) %s no server, and several servers of their session serve the tool: each resolved to %s: %s",
+		fmtInt(float64(r.Ambiguous)), fmtNoun(r.Calls, "tool call"), fmtShare(float64(r.Ambiguous)/float64(max(r.Calls, 1))), nouns.Form(r.Ambiguous, "names", "name"),
 		sim.AmbiguousRule, withBeyond(parts, r.AmbiguousOtherCalls))
 }
 
@@ -134,7 +129,7 @@ func WriteResolution(w io.Writer, r *sim.ResolutionInfo) error {
 	if r == nil {
 		return nil
 	}
-	fmt.Fprintf(w, "input resolution: %s tool calls against the catalogs\n", fmtInt(float64(r.Calls)))
+	fmt.Fprintf(w, "input resolution: %s against the catalogs\n", fmtNoun(r.Calls, "tool call"))
 	rows := resolutionRows(r)
 	wl, wn := 0, 0
 	for _, row := range rows {
@@ -171,8 +166,8 @@ func WriteResolution(w io.Writer, r *sim.ResolutionInfo) error {
 
 // resolutionMarkdown is the input resolution section of report.md.
 func resolutionMarkdown(b *strings.Builder, r *sim.ResolutionInfo) {
-	fmt.Fprintf(b, "\n## Input resolution\n\n%s tool calls checked against the catalogs; %s.\n\n| calls | count | share |\n| --- | ---: | ---: |\n",
-		fmtInt(float64(r.Calls)), mdEscape(thresholdText(r)))
+	fmt.Fprintf(b, "\n## Input resolution\n\n%s checked against the catalogs; %s.\n\n| calls | count | share |\n| --- | ---: | ---: |\n",
+		fmtNoun(r.Calls, "tool call"), mdEscape(thresholdText(r)))
 	for _, row := range resolutionRows(r) {
 		fmt.Fprintf(b, "| %s | %s | %s |\n", mdEscape(row.Label), fmtInt(float64(row.Calls)), row.Share)
 	}
@@ -216,8 +211,8 @@ func MissingVersionsText(r *sim.ResolutionInfo, n int) string {
 		}
 	}
 	if r.MissingVersionsOtherCalls > 0 {
-		parts = append(parts, fmt.Sprintf("%s calls of further versions, beyond the first %d (bytewise) a run tells apart",
-			fmtInt(float64(r.MissingVersionsOtherCalls)), sim.MaxResolutionTools))
+		parts = append(parts, fmt.Sprintf("%s of further versions, beyond the first %d (bytewise) a run tells apart",
+			callsText(r.MissingVersionsOtherCalls), sim.MaxResolutionTools))
 	}
 	text := strings.Join(parts, ", ")
 	if len(servers) > 0 {

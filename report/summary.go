@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -90,7 +91,8 @@ func Summary(w io.Writer, res *Results) error {
 // runLine says what was run, in one line.
 func runLine(res *Results) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s sessions × %d strategies", fmtInt(float64(res.Sessions)), len(res.Strategies))
+	fmt.Fprintf(&b, "%s × %s", fmtNoun(res.Sessions, "session"),
+		nouns.CountAs(len(res.Strategies), "strategy", "strategies"))
 	if res.Run.Scenario != "" {
 		fmt.Fprintf(&b, ", scenario %s", res.Run.Scenario)
 	}

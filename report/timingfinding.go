@@ -36,6 +36,6 @@ func timingFindings(res *Results) []string {
 		out = append(out, n+".")
 	}
 	t := res.Run.Counts.SessionsByTiming
-	out = nOf(out, t.Other, res.Run.Counts.SessionsRead, "%s of %s sessions read have a session_start meta timing other than recorded, partial or synthetic: the replay read their times as recorded.")
+	out = nOf(out, t.Other, res.Run.Counts.SessionsRead, "session", agree("has", "have"), "%s of %s read %s a session_start meta timing other than recorded, partial or synthetic: the replay read their times as recorded.")
 	return out
 }

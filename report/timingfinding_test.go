@@ -26,7 +26,7 @@ func TestTimingFindingsFlagSyntheticPauses(t *testing.T) {
 		{"mixed", traces.Timing{Recorded: 7, Synthetic: 3},
 			[]string{"3 of 10 sessions read record no times (session_start meta timing=synthetic): the replay took params.user_think_ms (10000 ms)"}},
 		{"all synthetic", traces.Timing{Synthetic: 10}, []string{"10 of 10 sessions read record no times"}},
-		{"unknown value", traces.Timing{Recorded: 9, Other: 1}, []string{"1 of 10 sessions read have a session_start meta timing other than"}},
+		{"unknown value", traces.Timing{Recorded: 9, Other: 1}, []string{"1 of 10 sessions read has a session_start meta timing other than"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := &Results{}

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/internal/mcpsnap"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/outguard"
 )
 
@@ -163,8 +164,8 @@ func snapshotConfig(ctx context.Context, w io.Writer, config, dir string, opts m
 		}
 	}
 	if len(failed) > 0 {
-		return exitError{code: snapshotExit, msg: fmt.Sprintf("catalog snapshot: %d of %d servers failed: %s",
-			len(failed), len(targets), strings.Join(failed, ", "))}
+		return exitError{code: snapshotExit, msg: fmt.Sprintf("catalog snapshot: %d of %s failed: %s",
+			len(failed), nouns.Count(len(targets), "server"), strings.Join(failed, ", "))}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -28,7 +29,8 @@ func newCatalogStatsCmd() *cobra.Command {
 of each server, or every version with --all-versions) or a manifest
 (catalog.yaml / manifest.json). When older versions were read and not
 counted, the total says it covers the latest versions and a "counted:" line
-names the others. Tokens are counted on each tool's compact
+names the others. A server version read from two PATHs is counted once
+(stderr names it); with other tools in each it is an error. Tokens are counted on each tool's compact
 wire form (see docs/catalogs.md); the estimator error is measured against
 o200k_base when it is among the counters.`,
 		Args: cobra.MinimumNArgs(1),
@@ -64,6 +66,10 @@ o200k_base when it is among the counters.`,
 			older = append(older, l.notCounted...)
 			unordered = append(unordered, l.unordered...)
 		}
+		servers, older, skipped, err := countOnce(servers, older)
+		if err != nil {
+			return err
+		}
 		memo := make([]tokens.Counter, len(counters))
 		for i, c := range counters {
 			memo[i] = tokens.NewMemo(c)
@@ -76,6 +82,7 @@ o200k_base when it is among the counters.`,
 		st.InvalidSchemas = catalog.InvalidSchemas(servers, validation.SchemaCheck)
 		printCatalogWarnings(cmd, st.Warnings)
 		printEmptyServers(cmd, st.EmptyServers)
+		printFirstWarnings(cmd, skipped, "server version(s) read from more than one PATH with the same tools, counted once")
 		printWarnings(cmd, st.InvalidSchemas, "tool(s) have an inputSchema that fails its meta-schema (or does not compile): it cannot check calls, and run does not count calls it cannot check as malformed")
 		printWarnings(cmd, unordered, "series with versions named by content hash: the one counted is the last by spelling (--all-versions counts every one)")
 		if *format == cliout.JSON {
@@ -113,6 +120,50 @@ func printWarnings(cmd *cobra.Command, warnings []string, what string) {
 	for _, m := range warnings {
 		fmt.Fprintln(w, "warning:", termsafe.String(m)) // a file name may hold control characters
 	}
+	fmt.Fprintf(w, "warning: %d %s\n", len(warnings), what)
+}
+
+// countOnce keeps each server version once over the PATHs (a directory and
+// a file in it, or one directory given twice, read a version twice): the
+// counted first, then the older not counted, dropping an older version that
+// another PATH counts. A version read twice with different tools is an
+// error naming both files, as run --catalogs A B says (catalog.Distinct).
+func countOnce(counted, older []*catalog.Server) (_, _ []*catalog.Server, skipped []string, err error) {
+	kept, skipped, err := catalog.Distinct(append(slices.Clip(counted), older...))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	isCounted := make(map[*catalog.Server]bool, len(counted))
+	for _, s := range counted {
+		isCounted[s] = true
+	}
+	var c, o []*catalog.Server
+	for _, s := range kept {
+		if isCounted[s] {
+			c = append(c, s)
+		} else {
+			o = append(o, s)
+		}
+	}
+	return c, o, skipped, nil
+}
+
+// maxListed is how many warnings of one kind printFirstWarnings lists
+// before it counts the rest (a directory given twice repeats every file).
+const maxListed = 5
+
+// printFirstWarnings is printWarnings listing only the first maxListed,
+// then how many more; the count line counts them all.
+func printFirstWarnings(cmd *cobra.Command, warnings []string, what string) {
+	if cliout.Quiet(cmd) || len(warnings) <= maxListed {
+		printWarnings(cmd, warnings, what)
+		return
+	}
+	w := cmd.ErrOrStderr()
+	for _, m := range warnings[:maxListed] {
+		fmt.Fprintln(w, "warning:", termsafe.String(m))
+	}
+	fmt.Fprintf(w, "warning: … (%d more)\n", len(warnings)-maxListed)
 	fmt.Fprintf(w, "warning: %d %s\n", len(warnings), what)
 }
 

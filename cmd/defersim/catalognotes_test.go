@@ -54,7 +54,7 @@ func TestRunAndStatsFlagCatalogNotes(t *testing.T) {
 			statsErr: []string{`warning: files@1: tools[0] "read_file" at /properties/opts/properties/n/type ("float"): not a JSON Schema type`,
 				"warning: 1 tool(s) have an inputSchema that fails its meta-schema"},
 			validateOut: []string{`catalogs: warning: 1 tool(s) have an inputSchema that fails its meta-schema (or does not compile), so it cannot check calls: files@1: tools[0] "read_file" at /properties/opts/properties/n/type ("float")`,
-				"valid: 1 files"}},
+				"valid: 1 file"}},
 		{name: "compressed catalog", catalog: map[string]string{"files@1.json": files, "more@1.json.gz": "\x1f\x8b"}, code: 2,
 			runErr: []string{"more@1.json.gz is not read: compressed catalogs are not read: decompress it to more@1.json"}, statsErr: []string{"more@1.json.gz is not read"}},
 		{name: "upper-case extension", catalog: map[string]string{"files@1.json": files, "more@1.JSON": `[]`}, code: 2,

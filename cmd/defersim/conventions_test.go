@@ -116,7 +116,7 @@ func TestTraceStatsStdin(t *testing.T) {
 		t.Errorf("stdin named %q", b.Files[0])
 	}
 	// validate reads stdin too.
-	if out, _, code := cliIn(t, data, "trace", "validate", "-"); code != 0 || !strings.Contains(out, "valid: 1 files") {
+	if out, _, code := cliIn(t, data, "trace", "validate", "-"); code != 0 || !strings.Contains(out, "valid: 1 file") {
 		t.Errorf("validate -: exit %d, %q", code, out)
 	}
 }
@@ -191,7 +191,7 @@ func TestProgressWithoutTerminal(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("run: exit %d: %s", code, errs)
 	}
-	checkProgress(t, "run", errs, "run: replayed 1 sessions, ", "run: replayed 40 sessions in ")
+	checkProgress(t, "run", errs, "run: replayed 1 session, ", "run: replayed 40 sessions in ")
 	_, errs, code = cliIn(t, nil, "trace", "gen", "-q", "-o", filepath.Join(dir, "q"), "--sessions", "5", "--progress-every", "1ns")
 	if code != 0 || errs != "" {
 		t.Errorf("trace gen -q: exit %d, stderr %q", code, errs)

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/internal/runner"
@@ -45,7 +46,7 @@ at other paths (results.json names the lowest shard's).`,
 			return err
 		}
 		var files []*runner.StateFile
-		prog := newReporter(cmd, progress.Config{Label: "merge", Verb: "read", Noun: "shards", Total: int64(len(shards))})
+		prog := newReporter(cmd, progress.Config{Label: "merge", Verb: "read", Noun: "shards", One: "shard", Total: int64(len(shards))})
 		for _, path := range shards {
 			f, err := runner.ReadState(path)
 			if err != nil {
@@ -73,7 +74,7 @@ at other paths (results.json names the lowest shard's).`,
 		case *format == cliout.JSON:
 			return printRunJSON(w, res, out, !noReport)
 		case !cliout.Quiet(cmd):
-			fmt.Fprintf(w, "merged %d shards\n", len(files))
+			fmt.Fprintf(w, "merged %s\n", nouns.Count(len(files), "shard"))
 			printRunSummary(w, res, out, !noReport)
 		}
 		return nil

@@ -16,6 +16,7 @@ import (
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/inputnotes"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/plan"
 	"github.com/defersim/defersim/internal/progress"
@@ -148,7 +149,7 @@ directory -o.`,
 			guard = g
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			prog := newReporter(cmd, progress.Config{Label: "plan --growth", Verb: "replayed", Noun: "catalog sizes", Total: int64(len(growth))})
+			prog := newReporter(cmd, progress.Config{Label: "plan --growth", Verb: "replayed", Noun: "catalog sizes", One: "catalog size", Total: int64(len(growth))})
 			if len(res.Run.Inputs) == 0 {
 				doc.fingerprintNote = strings.TrimPrefix(doc.fingerprintNote+"; the results record no inputs (a file of an earlier build): "+
 					"that the growth base replays the same traces and catalogs could not be checked", "; ")
@@ -276,9 +277,9 @@ func (d *planDoc) writeText(w io.Writer) error {
 	if d.fingerprintNote != "" {
 		fmt.Fprintf(w, "\nnote: %s\n", d.fingerprintNote)
 	}
-	fmt.Fprintf(w, "\ncatalog growth (same %d sessions; added servers offered to every session):\n", d.Growth[0].Results.Sessions)
+	fmt.Fprintf(w, "\ncatalog growth (same %s; added servers offered to every session):\n", nouns.Count(d.Growth[0].Results.Sessions, "session"))
 	for _, p := range d.Growth {
-		fmt.Fprintf(w, "  ×%g: %d servers, %d tools\n", p.Factor, p.Servers, p.Tools)
+		fmt.Fprintf(w, "  ×%g: %s, %s\n", p.Factor, nouns.Count(p.Servers, "server"), nouns.Count(p.Tools, "tool"))
 		for _, n := range p.Notes {
 			fmt.Fprintf(w, "    note: %s\n", n)
 		}
@@ -306,13 +307,13 @@ func (d *planDoc) writeMarkdown(w io.Writer) error {
 	if len(d.Growth) == 0 {
 		return nil
 	}
-	fmt.Fprintf(w, "\n### Catalog growth\n\nThe same %d sessions over catalogs grown to:", d.Growth[0].Results.Sessions)
+	fmt.Fprintf(w, "\n### Catalog growth\n\nThe same %s over catalogs grown to:", nouns.Count(d.Growth[0].Results.Sessions, "session"))
 	for i, p := range d.Growth {
 		sep := ","
 		if i == 0 {
 			sep = ""
 		}
-		fmt.Fprintf(w, "%s ×%g (%d servers, %d tools)", sep, p.Factor, p.Servers, p.Tools)
+		fmt.Fprintf(w, "%s ×%g (%s, %s)", sep, p.Factor, nouns.Count(p.Servers, "server"), nouns.Count(p.Tools, "tool"))
 	}
 	fmt.Fprint(w, ". Added servers are offered to every session.\n\n")
 	writeGrowthNotesMarkdown(w, d.Growth)

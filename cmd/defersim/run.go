@@ -16,6 +16,7 @@ import (
 	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/internal/interrupt"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/internal/runner"
@@ -180,7 +181,7 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) (retErr error) {
 	}
 	stderr := cmd.ErrOrStderr()
 	quiet := cliout.Quiet(cmd)
-	prog := newReporter(cmd, progress.Config{Label: "run", Verb: "replayed", Noun: "sessions", Total: runner.TraceBytes(cfg.Traces), Bytes: true})
+	prog := newReporter(cmd, progress.Config{Label: "run", Verb: "replayed", Noun: "sessions", One: "session", Total: runner.TraceBytes(cfg.Traces), Bytes: true})
 	cfg.Progress = prog
 	ctx, stop := interruptible(cmd.Context(), stderr)
 	defer stop()
@@ -281,8 +282,9 @@ func runOutputs(dir string, extra ...string) []string {
 
 func printRunSummary(w io.Writer, out *runner.Output, dir string, withReport bool) {
 	c := out.Info.Counts
-	fmt.Fprintf(w, "replayed %d of %d sessions (%d skipped; %d lines read, %d skipped) under %d strategies\n",
-		c.SessionsReplayed, c.SessionsRead, c.SessionsSkipped, c.LinesRead, c.LinesSkipped, len(out.Results.Strategies))
+	fmt.Fprintf(w, "replayed %d of %s (%d skipped; %s read, %d skipped) under %s\n",
+		c.SessionsReplayed, nouns.Count(c.SessionsRead, "session"), c.SessionsSkipped, nouns.Count(c.LinesRead, "line"), c.LinesSkipped,
+		nouns.CountAs(len(out.Results.Strategies), "strategy", "strategies"))
 	report.Summary(w, out.Results)
 	writeResolution(w, out.Results.Run.Resolution, standIns(out.Results.Run.CatalogNotes))
 	if dir == "" {

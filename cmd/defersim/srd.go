@@ -14,6 +14,7 @@ import (
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/retrieval"
 	"github.com/defersim/defersim/srd"
 )
@@ -64,9 +65,9 @@ func writeLint(w io.Writer, n int, probs srd.Problems) error {
 		sb.WriteString(p.String() + "\n")
 	}
 	if len(probs) == 0 {
-		fmt.Fprintf(&sb, "%d SRDs, no problems\n", n)
+		fmt.Fprintf(&sb, "%s, no problems\n", nouns.Count(n, "SRD"))
 	} else {
-		fmt.Fprintf(&sb, "%d SRDs, %d problems\n", n, len(probs))
+		fmt.Fprintf(&sb, "%s, %s\n", nouns.Count(n, "SRD"), nouns.Count(len(probs), "problem"))
 	}
 	if _, err := io.WriteString(w, sb.String()); err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/srd"
 )
@@ -89,7 +90,7 @@ problems (nothing is converted), 2 when a file cannot be read or written.`,
 				return exitError{code: 2, msg: err.Error()}
 			}
 			converted := len(conv)
-			fmt.Fprintf(w, "%d SRDs, %d converted to v%d in %s\n", len(srds), converted, srd.Version, outDir)
+			fmt.Fprintf(w, "%s, %d converted to v%d in %s\n", nouns.Count(len(srds), "SRD"), converted, srd.Version, outDir)
 			return nil
 		},
 	}

@@ -120,7 +120,7 @@ written to the directory.`,
 			if opt.Counter, err = tokens.ByName(counter); err != nil {
 				return err
 			}
-			prog := newReporter(cmd, progress.Config{Label: "srd eval", Verb: "scored", Noun: "queries", Total: int64(len(s.Queries))})
+			prog := newReporter(cmd, progress.Config{Label: "srd eval", Verb: "scored", Noun: "queries", One: "query", Total: int64(len(s.Queries))})
 			opt.Progress = func(n int) { prog.Update(int64(n), int64(n)) }
 			var res *retrieval.Result
 			if perQuery != "" {

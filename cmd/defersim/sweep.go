@@ -15,6 +15,7 @@ import (
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/inputnotes"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/plan"
 	"github.com/defersim/defersim/internal/progress"
@@ -98,7 +99,7 @@ OUT/sweep.json) with --format.`,
 		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		prog := newReporter(cmd, progress.Config{Label: "sweep", Verb: "replayed", Noun: "values", Total: int64(len(spec.Values()))})
+		prog := newReporter(cmd, progress.Config{Label: "sweep", Verb: "replayed", Noun: "values", One: "value", Total: int64(len(spec.Values()))})
 		sw, err := plan.Sweep(ctx, plan.SweepConfig{Scenario: sc, Spec: spec, Overrides: ov,
 			Embedded: embeddedData(), Dir: stage, Metrics: metrics, Bootstrap: bootstrap, Workers: workers,
 			Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
@@ -141,7 +142,7 @@ OUT/sweep.json) with --format.`,
 		case cliout.JSON:
 			return cliout.WriteJSON(w, doc)
 		case cliout.Markdown:
-			fmt.Fprintf(w, "### Sweep of %s over %d values, %d sessions each\n\n", cliout.MDEscape(spec.Param), len(pts), pts[0].Results.Sessions)
+			fmt.Fprintf(w, "### Sweep of %s over %s, %s each\n\n", cliout.MDEscape(spec.Param), nouns.Count(len(pts), "value"), nouns.Count(pts[0].Results.Sessions, "session"))
 			if a := appliesLine(spec.Param, sw); a != "" {
 				fmt.Fprintf(w, "%s\n\n", cliout.MDEscape(a))
 			}
@@ -159,7 +160,7 @@ OUT/sweep.json) with --format.`,
 			plan.WriteUnchangedMarkdown(w, spec.Param, sw.Unchanged)
 			return nil
 		}
-		fmt.Fprintf(w, "sweep of %s over %d values, %d sessions each\n", spec.Param, len(pts), pts[0].Results.Sessions)
+		fmt.Fprintf(w, "sweep of %s over %s, %s each\n", spec.Param, nouns.Count(len(pts), "value"), nouns.Count(pts[0].Results.Sessions, "session"))
 		if a := appliesLine(spec.Param, sw); a != "" {
 			fmt.Fprintln(w, a)
 		}

@@ -80,11 +80,11 @@ func TestTraceValidateAndStatsCmds(t *testing.T) {
 		wantCode int
 		want     []string
 	}{
-		{"valid file", []string{"validate", good}, 0, []string{"valid: 1 files (0 unreadable), 32 lines, 32 events, 3 sessions, 0 problems"}},
+		{"valid file", []string{"validate", good}, 0, []string{"valid: 1 file (0 unreadable), 32 lines, 32 events, 3 sessions, 0 problems"}},
 		{"invalid file", []string{"validate", good, bad}, 1, []string{
 			bad + ":2: invalid JSON at column 2: invalid character 'o' in literal null (expecting 'u')",
 			"INVALID: 2 files (0 unreadable)"}},
-		{"every tool in some catalog", []string{"validate", "--catalogs", cats, "--catalogs", partial, "--catalogs", upgraded, good}, 0, []string{"valid: 1 files"}},
+		{"every tool in some catalog", []string{"validate", "--catalogs", cats, "--catalogs", partial, "--catalogs", upgraded, good}, 0, []string{"valid: 1 file"}},
 		{"a version no catalog holds", []string{"validate", "--catalogs", cats, "--catalogs", partial, good}, 1, []string{
 			good + `:26: session "ops-003": tool_call of tool "browser_snapshot" of server "browser" at version "0.9.4" (catalog_change at line 24), which no catalog holds`}},
 		{"tool no catalog knows", []string{"validate", "--catalogs", cats, good}, 1, []string{
@@ -95,7 +95,7 @@ func TestTraceValidateAndStatsCmds(t *testing.T) {
 		{"stats", []string{"stats", "--top", "1", good}, 0, []string{"tool calls                          5  (ok 4, error 1)", "2   40.0%  files   read_file"}},
 		{"stats json", []string{"stats", "--format", "json", good}, 0, []string{`"tool_calls": 5`, `"sessions": 3`}},
 		{"stats of a bad file", []string{"stats", bad}, 1, nil},
-		{"stats skipping bad lines", []string{"stats", "--skip-bad", bad}, 0, []string{"skipped 1 malformed lines (bad_json 1)"}},
+		{"stats skipping bad lines", []string{"stats", "--skip-bad", bad}, 0, []string{"skipped 1 malformed line (bad_json 1)"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -137,7 +137,7 @@ func TestTraceImportGatewayThenValidate(t *testing.T) {
 		want     []string
 	}{
 		{"validate with its own catalog", []string{"validate", out}, 0, []string{
-			"tools checked against its catalog " + out + ".catalog", "valid: 1 files (0 unreadable), 27 lines, 27 events, 2 sessions, 0 problems"}},
+			"tools checked against its catalog " + out + ".catalog", "valid: 1 file (0 unreadable), 27 lines, 27 events, 2 sessions, 0 problems"}},
 		{"stats with its own catalog", []string{"stats", out}, 0, []string{"tool calls not served at their version in force: 0 of 5"}},
 		{"own catalog lacks tools", []string{"validate", partial}, 1, []string{`tool "delete_repo" of server "github", which no catalog knows`}},
 		{"--no-catalogs", []string{"validate", "--no-catalogs", partial}, 0, []string{"0 problems"}},

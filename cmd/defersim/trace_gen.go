@@ -130,7 +130,7 @@ See docs/generator.md and docs/real-drift.md.`,
 		}
 		ctx, stop := interruptibleSaying(cmd.Context(), cmd.ErrOrStderr(), "stopping; nothing is written")
 		defer stop()
-		prog := newReporter(cmd, progress.Config{Label: "trace gen", Verb: "wrote", Noun: "sessions", Total: int64(g.Params().Sessions)})
+		prog := newReporter(cmd, progress.Config{Label: "trace gen", Verb: "wrote", Noun: "sessions", One: "session", Total: int64(g.Params().Sessions)})
 		sum, err := g.WriteDir(stage, gen.WriteOptions{Clean: force, Final: out, Context: ctx,
 			Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
 		if err != nil {

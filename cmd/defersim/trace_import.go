@@ -66,7 +66,7 @@ See docs/importers.md for the field mappings.`,
 		ctx, stop := interruptibleSaying(cmd.Context(), cmd.ErrOrStderr(), "stopping; nothing is written")
 		defer stop()
 		req.Context = ctx
-		prog := newReporter(cmd, progress.Config{Label: "trace import", Verb: "imported", Noun: "inputs", Total: int64(len(args))})
+		prog := newReporter(cmd, progress.Config{Label: "trace import", Verb: "imported", Noun: "inputs", One: "input", Total: int64(len(args))})
 		req.Progress = func(done int) { prog.Update(int64(done), int64(done)) }
 		rep, err := importers.Run(req)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/traces"
 )
 
@@ -213,7 +214,7 @@ func (rep statsReport) writeText(w io.Writer, top int) error {
 		for _, k := range slices.Sorted(maps.Keys(rep.SkipReasons)) {
 			parts = append(parts, fmt.Sprintf("%s %d", k, rep.SkipReasons[k]))
 		}
-		if _, err := fmt.Fprintf(w, "skipped %d malformed lines (%s)\n\n", rep.Skipped, strings.Join(parts, ", ")); err != nil {
+		if _, err := fmt.Fprintf(w, "skipped %s (%s)\n\n", nouns.Count(rep.Skipped, "malformed line"), strings.Join(parts, ", ")); err != nil {
 			return err
 		}
 	}

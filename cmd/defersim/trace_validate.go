@@ -13,6 +13,7 @@ import (
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/internal/termsafe"
 	"github.com/defersim/defersim/sim"
@@ -253,8 +254,9 @@ func (rep validateReport) writeText(w io.Writer) error {
 	if !rep.Valid {
 		status = "INVALID"
 	}
-	_, err := fmt.Fprintf(w, "%s: %d files (%d unreadable), %d lines, %d events, %d sessions, %d problems\n",
-		status, len(rep.Files), unreadable, lines, events, sessions, rep.Problems)
+	_, err := fmt.Fprintf(w, "%s: %s (%d unreadable), %s, %s, %s, %s\n",
+		status, nouns.Count(len(rep.Files), "file"), unreadable, nouns.Count(lines, "line"), nouns.Count(events, "event"),
+		nouns.Count(sessions, "session"), nouns.Count(rep.Problems, "problem"))
 	return err
 }
 
@@ -285,9 +287,9 @@ func (rep validateReport) exit() error {
 	}
 	switch {
 	case unreadable > 0:
-		return exitError{code: 2, msg: fmt.Sprintf("%d of %d trace files could not be read", unreadable, len(rep.Files))}
+		return exitError{code: 2, msg: fmt.Sprintf("%d of %s could not be read", unreadable, nouns.Count(len(rep.Files), "trace file"))}
 	case invalid > 0:
-		return exitError{code: 1, msg: fmt.Sprintf("%d problems in %d of %d trace files", rep.Problems, invalid, len(rep.Files))}
+		return exitError{code: 1, msg: fmt.Sprintf("%s in %d of %s", nouns.Count(rep.Problems, "problem"), invalid, nouns.Count(len(rep.Files), "trace file"))}
 	}
 	return nil
 }

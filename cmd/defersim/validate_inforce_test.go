@@ -243,8 +243,8 @@ func TestDocVersionInForceExample(t *testing.T) {
 	}
 	rout, rerr, rcode := cliRun(t, "run", "--traces", "versions.jsonl", "--catalogs", cats, "--strategies", "eager", "-o", "out",
 		"--no-report", "--bootstrap", "-1", "--allow-unresolved")
-	for _, w := range []string{"1 of 2 tool names returned by recorded searches are served by no server of their session",
-		"1 of 1 catalog changes name a version no catalog holds", "resolved                                      1   100.0%"} {
+	for _, w := range []string{"1 of 2 tool names returned by recorded searches is served by no server of their session",
+		"1 of 1 catalog change names a version no catalog holds", "resolved                                      1   100.0%"} {
 		if !strings.Contains(rout, w) {
 			t.Errorf("run (exit %d) lacks %q:\n%s%s", rcode, w, rout, rerr)
 		}

@@ -50,10 +50,10 @@ func TestValidateAgreesWithRunOnCatalogChanges(t *testing.T) {
 	}{
 		{name: "only a later version serves it", trace: session("1.0.0", "2.0.0", false),
 			problem:  []string{`trace.jsonl:4: session "s1": tool_call of tool "stat" of server "files", not served at version "1.0.0", the session's version of the server here (session_start at line 1); version "2.0.0" serves it`},
-			problems: "1 problems", run: "files/stat (unknown tool, 1 call)"},
+			problems: "1 problem", run: "files/stat (unknown tool, 1 call)"},
 		{name: "only an earlier version serves it", trace: session("2.0.0", "1.0.0", true),
 			problem:  []string{`trace.jsonl:5: session "s1": tool_call of tool "stat" of server "files", not served at version "1.0.0", the session's version of the server here (catalog_change at line 4); version "2.0.0" serves it`},
-			problems: "1 problems", run: "files/stat (unknown tool, 1 call)"},
+			problems: "1 problem", run: "files/stat (unknown tool, 1 call)"},
 		// The call is on a version no catalog holds until the change: run
 		// resolves it against the latest and counts it apart. The
 		// session_start naming that version is a problem of its own

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/defersim/defersim/internal/nouns"
 )
 
 // WriteText prints the calibration: data, fitted values, fit quality and
@@ -37,8 +39,8 @@ func writeModel(w io.Writer, mf *ModelFit, jitterWritten bool) {
 	if n := mf.Sessions - mf.FitSessions - mf.HeldSessions; n > 0 {
 		skipped = fmt.Sprintf(", %d skipped", n)
 	}
-	fmt.Fprintf(w, "%d sessions: %d fitted on, %d held out%s; %d model requests (%d with usage, %d with a duration)\n",
-		mf.Sessions, mf.FitSessions, mf.HeldSessions, skipped, mf.Requests, mf.WithUsage, mf.WithDuration)
+	fmt.Fprintf(w, "%s: %d fitted on, %d held out%s; %s (%d with usage, %d with a duration)\n",
+		nouns.Count(mf.Sessions, "session"), mf.FitSessions, mf.HeldSessions, skipped, nouns.Count(mf.Requests, "model request"), mf.WithUsage, mf.WithDuration)
 	for _, k := range sortedSkips(mf.Skipped) {
 		fmt.Fprintf(w, "skipped %d session(s): %s\n", mf.Skipped[k], k)
 	}
@@ -75,7 +77,7 @@ func modelSourceText(s string) string {
 }
 
 func writeOverhead(w io.Writer, mf *ModelFit, o *OverheadFit) {
-	fmt.Fprintf(w, "\nprompt overhead (fitted on %d requests of %d sessions):\n", o.FitRequests, o.FitSessions)
+	fmt.Fprintf(w, "\nprompt overhead (fitted on %s of %s):\n", nouns.Count(o.FitRequests, "request"), nouns.Count(o.FitSessions, "session"))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  parameter\tscenario\tfitted")
 	b := mf.ScenarioParams
@@ -89,7 +91,7 @@ func writeOverhead(w io.Writer, mf *ModelFit, o *OverheadFit) {
 	fr := o.FitResiduals
 	fmt.Fprintf(w, "  fit residuals, recorded − simulated tokens: p5 %.0f, p25 %.0f, median %.0f, p75 %.0f, p95 %.0f\n", fr.P05, fr.P25, fr.P50, fr.P75, fr.P95)
 	if o.Before != nil && o.After != nil {
-		fmt.Fprintf(w, "  held-out prompt tokens per request (%d requests), |sim − rec| / rec and KS distance:\n", o.After.Requests)
+		fmt.Fprintf(w, "  held-out prompt tokens per request (%s), |sim − rec| / rec and KS distance:\n", nouns.Count(o.After.Requests, "request"))
 		fmt.Fprintf(w, "    scenario params: median %s, p90 %s, mean signed %+.1f%%, KS %.3f\n", pct(o.Before.InputMedianAbsRelErr), pct(o.Before.InputP90AbsRelErr), o.Before.InputMeanRelErr*100, o.HeldOutKSBefore)
 		fmt.Fprintf(w, "    fitted params:   median %s, p90 %s, mean signed %+.1f%%, KS %.3f\n", pct(o.After.InputMedianAbsRelErr), pct(o.After.InputP90AbsRelErr), o.After.InputMeanRelErr*100, o.HeldOutKS)
 	}
@@ -100,7 +102,7 @@ func writeLatency(w io.Writer, l *LatencyFit, jitterWritten bool) {
 	if l.TTFT {
 		how = "time to first token, then decoding"
 	}
-	fmt.Fprintf(w, "\nlatency (fitted on %d requests of %d sessions; %s; prompt split: %s; %s residuals):\n", l.FitRequests, l.FitSessions, how, l.Split, l.Residuals)
+	fmt.Fprintf(w, "\nlatency (fitted on %s of %s; %s; prompt split: %s; %s residuals):\n", nouns.Count(l.FitRequests, "request"), nouns.Count(l.FitSessions, "session"), how, l.Split, l.Residuals)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  parameter\tscenario\tcalibrated\t")
 	s := l.ScenarioLatency
@@ -123,7 +125,7 @@ func writeLatency(w io.Writer, l *LatencyFit, jitterWritten bool) {
 }
 
 func writeEvaluation(w io.Writer, ev *Evaluation, l *LatencyFit) {
-	fmt.Fprintf(w, "\nheld-out latency (%d requests of %d sessions), |pred − rec| / rec and KS distance of the distributions:\n", ev.Requests.Requests, ev.Sessions)
+	fmt.Fprintf(w, "\nheld-out latency (%s of %s), |pred − rec| / rec and KS distance of the distributions:\n", nouns.Count(ev.Requests.Requests, "request"), nouns.Count(ev.Sessions, "session"))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  request time\tmedian\tp90\tmean signed\tKS")
 	row := func(name string, e ErrorSummary, ks float64) {
@@ -152,7 +154,7 @@ func writeEvaluation(w io.Writer, ev *Evaluation, l *LatencyFit) {
 		row(fmt.Sprintf("time to first token (%d)", ev.TTFT.Requests), *ev.TTFT, nan())
 	}
 	if n := ev.FirstReply.Requests; n > 0 {
-		fmt.Fprintf(tw, "  first reply (%d sessions)\t\t\t\t\n", n)
+		fmt.Fprintf(tw, "  first reply (%s)\t\t\t\t\n", nouns.Count(n, "session"))
 		row("  scenario latency", ev.FirstReplyBefore, ev.FirstReplyKSBefore)
 		row("  calibrated", ev.FirstReply, ev.FirstReplyKS)
 		fmt.Fprintf(tw, "    calibrated + jitter\t\t\t\t%.3f\n", ev.FirstReplyKSJitter)

@@ -217,7 +217,7 @@ func scenarioDifferences(base, cur *report.Results) []string {
 	ba, ca := assumptionMap(base.Run.Assumptions), assumptionMap(cur.Run.Assumptions)
 	bs, cs := assumptionSources(base.Run.Assumptions), assumptionSources(cur.Run.Assumptions)
 	for _, k := range unionKeys(ba, ca) {
-		if engineDerived[k] || ba[k] == ca[k] {
+		if engineDerived[k] || ba[k] == ca[k] || k == catalogsAssumption && catalogsMoved(base, cur) {
 			continue
 		}
 		d := fmt.Sprintf("%s %s vs %s", k, orNone(ba[k]), orNone(ca[k]))

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/defersim/defersim/internal/nouns"
 )
 
 // Report is everything `defersim check` prints.
@@ -35,9 +37,9 @@ func (r *Report) Verdict() string {
 		missing = fmt.Sprintf("; %d of them not made: the metric is absent from a file", s.Missing)
 	}
 	if s.Regressions > 0 {
-		return fmt.Sprintf("REGRESSION: %d of %d checks regressed (%d within noise, %d improved%s)", s.Regressions, s.Rows, s.WithinNoise, s.Improved, missing)
+		return fmt.Sprintf("REGRESSION: %d of %s regressed (%d within noise, %d improved%s)", s.Regressions, nouns.Count(s.Rows, "check"), s.WithinNoise, s.Improved, missing)
 	}
-	return fmt.Sprintf("no regression: %d checks (%d within noise, %d improved%s)", s.Rows, s.WithinNoise, s.Improved, missing)
+	return fmt.Sprintf("no regression: %s (%d within noise, %d improved%s)", nouns.Count(s.Rows, "check"), s.WithinNoise, s.Improved, missing)
 }
 
 // WriteText prints the verdict, the table (every row with all, else the
@@ -69,7 +71,7 @@ func WriteText(w io.Writer, r *Report, all bool) error {
 		}
 	}
 	if !all && len(rows) < len(r.Rows) {
-		fmt.Fprintf(w, "(%d checks within tolerance not shown; --all shows them)\n", len(r.Rows)-len(rows))
+		fmt.Fprintf(w, "(%s within tolerance not shown; --all shows them)\n", nouns.Count(len(r.Rows)-len(rows), "check"))
 	}
 	if len(r.CatalogChanges) > 0 {
 		fmt.Fprintln(w, "\ncatalog changes (- baseline only, + current only, ~ changed, * same version, other content):")
@@ -120,7 +122,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		table(n)
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "<details><summary>All %d checks</summary>\n\n", len(r.Rows))
+	fmt.Fprintf(w, "<details><summary>All %s</summary>\n\n", nouns.Count(len(r.Rows), "check"))
 	table(r.Rows)
 	fmt.Fprint(w, "\n</details>\n\n")
 	if len(r.CatalogChanges) > 0 || len(r.Changes) > 0 {

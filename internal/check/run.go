@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/report"
 )
 
@@ -57,8 +58,8 @@ func Run(cfg Config) (*Report, error) {
 	case sameSessions && base.Run.Shard != nil && cur.Run.Shard != nil:
 		rep.Notes = append(rep.Notes, fmt.Sprintf("both files are of shard %s of their runs: the same sessions", base.Run.Shard))
 	case sameSessions && partial(base):
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("both runs replayed %d of the %d sessions they read (a shard's share each): "+
-			"the comparison is paired only if it is the same shard of each run", base.Sessions, base.Run.Counts.SessionsRead))
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("both runs replayed %d of the %s they read (a shard's share each): "+
+			"the comparison is paired only if it is the same shard of each run", base.Sessions, nouns.Count(base.Run.Counts.SessionsRead, "session")))
 	}
 	noise := cfg.Noise
 	switch noise {

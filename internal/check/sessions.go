@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/report"
 )
 
@@ -17,7 +18,7 @@ func partial(r *report.Results) bool {
 // sessionsDesc says which sessions a run replayed, as its counts show.
 func sessionsDesc(r *report.Results) string {
 	c := r.Run.Counts
-	s := fmt.Sprintf("%d of the %d sessions it read", r.Sessions, c.SessionsRead)
+	s := fmt.Sprintf("%d of the %s it read", r.Sessions, nouns.Count(c.SessionsRead, "session"))
 	if c.SessionsSkipped > 0 {
 		s += fmt.Sprintf(" (%d skipped)", c.SessionsSkipped)
 	}
@@ -46,9 +47,9 @@ func sessionSetDiff(base, cur *report.Results) string {
 // results.json records it (run.shard), or the whole run.
 func shardDesc(r *report.Results) string {
 	if sh := r.Run.Shard; sh != nil {
-		return fmt.Sprintf("shard %s (%d of the %d sessions it read)", sh, r.Sessions, r.Run.Counts.SessionsRead)
+		return fmt.Sprintf("shard %s (%d of the %s it read)", sh, r.Sessions, nouns.Count(r.Run.Counts.SessionsRead, "session"))
 	}
-	return fmt.Sprintf("the whole run (%d of the %d sessions it read)", r.Sessions, r.Run.Counts.SessionsRead)
+	return fmt.Sprintf("the whole run (%d of the %s it read)", r.Sessions, nouns.Count(r.Run.Counts.SessionsRead, "session"))
 }
 
 // shardDiff says how the shards of two runs over the same trace files

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/termsafe"
 	"github.com/defersim/defersim/traces"
 )
@@ -118,8 +119,8 @@ func (n Notes) Warnings(where string) []string {
 		out = append(out, NotReplayedText(n.EventsNotReplayed, n.SessionsWithEventsNotReplayed, n.SessionsRead))
 	}
 	if n.SessionsIncomplete > 0 {
-		out = append(out, fmt.Sprintf("%d of %d sessions read have no session_end (a file cut short? a session split across files?); they were replayed as far as recorded (`defersim trace validate` lists them)",
-			n.SessionsIncomplete, n.SessionsRead))
+		out = append(out, fmt.Sprintf("%d of %s read %s no session_end (a file cut short? a session split across files?); they were replayed as far as recorded (`defersim trace validate` lists them)",
+			n.SessionsIncomplete, nouns.Count(n.SessionsRead, "session"), nouns.Form(n.SessionsIncomplete, "has", "have")))
 	}
 	return out
 }
@@ -128,8 +129,8 @@ func (n Notes) Warnings(where string) []string {
 // (traces.NotReplayed), held by sessions of the read sessions, were read
 // and left aside: the warning's and the report's words.
 func NotReplayedText(events, sessions, read int64) string {
-	return fmt.Sprintf("%d of %d sessions read hold %d deferral_change event(s): the replay does not use them (each strategy decides what it defers; the recording runtime's deferred set is not replayed; docs/trace-format.md)",
-		sessions, read, events)
+	return fmt.Sprintf("%d of %s read %s %s: the replay does not use them (each strategy decides what it defers; the recording runtime's deferred set is not replayed; docs/trace-format.md)",
+		sessions, nouns.Count(read, "session"), nouns.Form(sessions, "holds", "hold"), nouns.Count(events, "deferral_change event"))
 }
 
 // locations are the first five of k problems located by first.

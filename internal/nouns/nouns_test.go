@@ -21,3 +21,20 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+// TestCountAs pins irregular plurals: "1 strategy", "2 strategies" (Count
+// would write "strategys").
+func TestCountAs(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{
+		{0, "0 strategies"},
+		{1, "1 strategy"},
+		{2, "2 strategies"},
+	} {
+		if got := CountAs(tc.n, "strategy", "strategies"); got != tc.want {
+			t.Errorf("CountAs(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces"
@@ -142,7 +143,7 @@ func Growth(ctx context.Context, cfg GrowthConfig) ([]GrowthPoint, []string, err
 		}
 		if len(unordered) > 0 {
 			gp.Notes = append(gp.Notes, fmt.Sprintf("added %s at the last version by spelling: the pool's versions of %s are content hashes, with no release order, so which is newest is unknown",
-				strings.Join(unordered, ", "), pluralServers(len(unordered))))
+				strings.Join(unordered, ", "), nouns.Form(len(unordered), "this server", "these servers")))
 		}
 		if tools < target {
 			gp.Notes = append(gp.Notes, fmt.Sprintf("the pool ran out: %d tools instead of %d", tools, target))
@@ -257,14 +258,7 @@ func unorderedBaseNote(base *catalog.Catalog) string {
 		items = append(items, fmt.Sprintf("… (%d more)", more))
 	}
 	return fmt.Sprintf("the catalog's size counts %s at the last version by spelling: the versions of %s are content hashes, with no release order, so which is newest is unknown (sessions that name a version replay that version)",
-		strings.Join(items, ", "), pluralServers(n))
-}
-
-func pluralServers(n int) string {
-	if n == 1 {
-		return "this server"
-	}
-	return "these servers"
+		strings.Join(items, ", "), nouns.Form(n, "this server", "these servers"))
 }
 
 // generatedPool draws servers like those of latest until they hold at

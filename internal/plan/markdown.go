@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/nouns"
 )
 
 // WriteProjectionMarkdown writes the projection as Markdown tables (cost,
@@ -14,7 +15,7 @@ import (
 func WriteProjectionMarkdown(w io.Writer, p *Projection) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### Projection of %s to %s sessions a day\n\n", cliout.MDEscape(p.Scenario), count(p.SessionsPerDay))
-	fmt.Fprintf(&b, "%d sessions replayed; %g days a month; 95%% intervals in brackets.", p.Sessions, p.DaysPerMonth)
+	fmt.Fprintf(&b, "%s replayed; %g days a month; 95%% intervals in brackets.", nouns.Count(p.Sessions, "session"), p.DaysPerMonth)
 	if p.Prices != nil {
 		fmt.Fprintf(&b, " Prices (%s, USD per million tokens): input %s, cache write %s, cache read %s, output %s.",
 			cliout.MDEscape(p.Prices.Model), price(p.Prices.Input), price(p.Prices.CacheWrite), price(p.Prices.CacheRead), price(p.Prices.Output))

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/report"
 )
 
@@ -20,25 +21,25 @@ func resultsWarnings(res *report.Results) []string {
 		out = append(out, w+", so the projection does not count what they cost")
 	}
 	if c.SessionsSkipped > 0 {
-		out = append(out, fmt.Sprintf("%d of the %d sessions read failed to replay and were skipped: the projection is of the others",
-			c.SessionsSkipped, c.SessionsRead))
+		out = append(out, fmt.Sprintf("%d of the %s read failed to replay and %s skipped: the projection is of the others",
+			c.SessionsSkipped, nouns.Count(c.SessionsRead, "session"), nouns.Form(c.SessionsSkipped, "was", "were")))
 	}
 	if w := timingWarning(res); w != "" {
 		out = append(out, w)
 	}
 	if other, total, list := report.OtherModels(res.Run.RecordedModels, res.Run.OtherModels); other > 0 {
-		out = append(out, fmt.Sprintf("%d of %d sessions were recorded with another model than the run's (%s); the projection prices and times them as %s, the run's model, not as recorded",
-			other, total, list, res.Run.Model))
+		out = append(out, fmt.Sprintf("%d of %s %s recorded with another model than the run's (%s); the projection prices and times them as %s, the run's model, not as recorded",
+			other, nouns.Count(total, "session"), nouns.Form(other, "was", "were"), list, res.Run.Model))
 	}
 	switch sh := res.Run.Shard; {
 	case sh != nil:
 		// results.json names the shard (run.shard).
-		out = append(out, fmt.Sprintf("the results are of shard %s of a run (run --shard): %d of the %d sessions read; merge the shards (defersim merge) to project the whole run",
-			sh, c.SessionsReplayed, c.SessionsRead))
+		out = append(out, fmt.Sprintf("the results are of shard %s of a run (run --shard): %d of the %s read; merge the shards (defersim merge) to project the whole run",
+			sh, c.SessionsReplayed, nouns.Count(c.SessionsRead, "session")))
 	case c.SessionsReplayed+c.SessionsSkipped < c.SessionsRead:
 		// Results of a build that did not record run.shard.
-		out = append(out, fmt.Sprintf("the results are of a shard: %d of the %d sessions read (run --shard); merge the shards (defersim merge) to project the whole run",
-			c.SessionsReplayed, c.SessionsRead))
+		out = append(out, fmt.Sprintf("the results are of a shard: %d of the %s read (run --shard); merge the shards (defersim merge) to project the whole run",
+			c.SessionsReplayed, nouns.Count(c.SessionsRead, "session")))
 	}
 	return out
 }

@@ -26,8 +26,9 @@ const DefaultEvery = 5 * time.Second
 type Config struct {
 	// Label starts every line ("run", "trace gen").
 	Label string
-	// Verb and Noun say what is counted ("replayed", "sessions").
-	Verb, Noun string
+	// Verb and Noun say what is counted ("replayed", "sessions"); One is
+	// Noun for a count of 1 ("session"; "" writes Noun).
+	Verb, Noun, One string
 	// Total is the amount of work in the unit of Update's done argument
 	// (0 or less when unknown). Bytes says the unit is bytes of input, read
 	// while the counted items are produced (progress by input read).
@@ -146,7 +147,7 @@ func (r *Reporter) Finish() {
 	if r.bar != nil {
 		_ = r.bar.Finish()
 	}
-	fmt.Fprintf(r.w, "%s: %s %s %s in %s\n", r.cfg.Label, r.cfg.Verb, group(r.count), r.cfg.Noun, elapsed(r.now().Sub(r.start)))
+	fmt.Fprintf(r.w, "%s: %s %s %s in %s\n", r.cfg.Label, r.cfg.Verb, group(r.count), r.noun(r.count), elapsed(r.now().Sub(r.start)))
 }
 
 // Abort ends the task without the closing line (the command failed or was
@@ -167,11 +168,19 @@ func (r *Reporter) Abort() {
 	}
 }
 
+// noun is Config.Noun after a count of n: Config.One for 1, when given.
+func (r *Reporter) noun(n int64) string {
+	if n == 1 && r.cfg.One != "" {
+		return r.cfg.One
+	}
+	return r.cfg.Noun
+}
+
 // describe is the bar's label: for a task measured in input bytes, the
 // items produced so far.
 func (r *Reporter) describe() string {
 	if r.cfg.Bytes {
-		return fmt.Sprintf("%s: %s %s %s, input", r.cfg.Label, r.cfg.Verb, group(r.count), r.cfg.Noun)
+		return fmt.Sprintf("%s: %s %s %s, input", r.cfg.Label, r.cfg.Verb, group(r.count), r.noun(r.count))
 	}
 	return r.cfg.Label + ":"
 }
@@ -181,10 +190,12 @@ func (r *Reporter) line(t time.Time) string {
 	el := t.Sub(r.start)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s %s", r.cfg.Label, r.cfg.Verb, group(r.count))
+	counted := r.count
 	if !r.cfg.Bytes && r.cfg.Total > 0 {
 		fmt.Fprintf(&b, " of %s", group(r.cfg.Total))
+		counted = r.cfg.Total
 	}
-	b.WriteString(" " + r.cfg.Noun)
+	b.WriteString(" " + r.noun(counted))
 	frac := -1.0
 	if r.cfg.Total > 0 {
 		frac = math.Min(1, float64(r.done)/float64(r.cfg.Total))

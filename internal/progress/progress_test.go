@@ -104,3 +104,27 @@ func TestNilReporter(t *testing.T) {
 	r.Finish()
 	r.Abort()
 }
+
+// TestOneInTheSingular pins Config.One: a task that counted one item
+// closes with "replayed 1 session", not "1 sessions"; other counts keep
+// Noun, and without One every count does.
+func TestOneInTheSingular(t *testing.T) {
+	for _, tc := range []struct {
+		one   string
+		count int64
+		want  string
+	}{
+		{"session", 1, "run: replayed 1 session in "},
+		{"session", 2, "run: replayed 2 sessions in "},
+		{"", 1, "run: replayed 1 sessions in "},
+	} {
+		var buf bytes.Buffer
+		clk := &fakeClock{t: time.Unix(0, 0), step: time.Second}
+		r := newAt(&buf, Config{Label: "run", Verb: "replayed", Noun: "sessions", One: tc.one, Terminal: -1}, clk.now)
+		r.Update(tc.count, tc.count)
+		r.Finish()
+		if !strings.HasPrefix(buf.String(), tc.want) {
+			t.Errorf("One %q, %d counted: %q, want prefix %q", tc.one, tc.count, buf.String(), tc.want)
+		}
+	}
+}

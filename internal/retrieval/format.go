@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/defersim/defersim/internal/nouns"
 )
 
 // metricLabel is how a metric is named in tables and plots.
@@ -65,19 +67,12 @@ func fmtFigure(f Figure, signed bool) string {
 
 // Subtitle is the line that says what produced the figures.
 func (r *Result) Subtitle() string {
-	srds := fmt.Sprintf("%d SRDs", r.SRDs)
+	srds := nouns.Count(r.SRDs, "SRD")
 	if src := SRDSourceText(r.SRDSource); src != "" {
 		srds += ": " + src
 	}
-	return fmt.Sprintf("%d tasks · %d needs · %d tools · %d domains (%s) · k %d · %d keyword retr%s · %s · %g%% paired bootstrap over tasks, %d × %d, seed %d",
-		r.Queries, r.Needs, r.Tools, r.Domains, srds, r.K, r.Retries, plural(r.Retries, "y", "ies"), r.Tokenizer, 100*r.Level, r.Resamples, r.ResampleM, r.Seed)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	return fmt.Sprintf("%s · %s · %s · %s (%s) · k %d · %s · %s · %g%% paired bootstrap over tasks, %d × %d, seed %d",
+		nouns.Count(r.Queries, "task"), nouns.Count(r.Needs, "need"), nouns.Count(r.Tools, "tool"), nouns.Count(r.Domains, "domain"), srds, r.K, nouns.CountAs(r.Retries, "keyword retry", "keyword retries"), r.Tokenizer, 100*r.Level, r.Resamples, r.ResampleM, r.Seed)
 }
 
 // FormatMarkdown writes the result as Markdown: per base ranker, a table of

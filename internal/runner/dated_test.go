@@ -123,7 +123,7 @@ func TestDatedUpgradeNotesEpochTimes(t *testing.T) {
 			if got := out.Results.Run.Counts.SessionsEpochDated; got != tc.want {
 				t.Errorf("results run.counts.sessions_epoch_dated = %d, want %d", got, tc.want)
 			}
-			noted := strings.Contains(strings.Join(report.Findings(out.Results), "\n"), "start in 1970 or earlier")
+			noted := strings.Contains(strings.Join(report.Findings(out.Results), "\n"), "in 1970 or earlier")
 			if noted != (tc.want > 0) {
 				t.Errorf("report finding = %v, want %v: %q", noted, tc.want > 0, report.Findings(out.Results))
 			}

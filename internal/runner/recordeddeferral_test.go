@@ -124,7 +124,7 @@ func TestFidelityLeavesOutSessionsRecordedWithDeferral(t *testing.T) {
 // nothing. (Before, they were decoded and dropped without a word.)
 func TestRunSaysDeferralChangesAreNotReplayed(t *testing.T) {
 	const n = 12
-	const note = "3 of 12 sessions read hold 4 deferral_change event(s): the replay does not use them"
+	const note = "3 of 12 sessions read hold 4 deferral_change events: the replay does not use them"
 	for _, tc := range []struct {
 		name             string
 		events, sessions int64

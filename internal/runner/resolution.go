@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
 )
@@ -104,8 +105,8 @@ func (e *UnresolvedError) Error() string {
 		if b.Len() > 0 {
 			b.WriteString("; and ")
 		}
-		fmt.Fprintf(&b, "%d of %d sessions (%.1f%%) name, in session_start or a catalog_change, a server or version no catalog holds, more than the %s allowed: %s (the replay would leave such a server out of every request of the session, or offer another version of it)",
-			r.SessionsMissingServers, r.Sessions, 100*r.SessionsMissingShare, sharePercent(r.MaxUnresolvedShare), report.MissingServersText(r, 5))
+		fmt.Fprintf(&b, "%d of %s (%.1f%%) name, in session_start or a catalog_change, a server or version no catalog holds, more than the %s allowed: %s (the replay would leave such a server out of every request of the session, or offer another version of it)",
+			r.SessionsMissingServers, nouns.Count(r.Sessions, "session"), 100*r.SessionsMissingShare, sharePercent(r.MaxUnresolvedShare), report.MissingServersText(r, 5))
 	}
 	b.WriteString(". Check the catalogs (--catalogs, or the catalog the traces name; add the catalog of each server version named), ")
 	if !e.FixedLimit {
@@ -118,8 +119,8 @@ func (e *UnresolvedError) Error() string {
 // writeCalls says how many calls did not resolve and the most frequent.
 func (e *UnresolvedError) writeCalls(b *strings.Builder) {
 	r := e.Resolution
-	fmt.Fprintf(b, "%d of %d tool calls (%.1f%%) did not resolve against the catalogs, more than the %s allowed",
-		r.Unresolved, r.Calls, 100*r.UnresolvedShare, sharePercent(r.MaxUnresolvedShare))
+	fmt.Fprintf(b, "%d of %s (%.1f%%) did not resolve against the catalogs, more than the %s allowed",
+		r.Unresolved, nouns.Count(r.Calls, "tool call"), 100*r.UnresolvedShare, sharePercent(r.MaxUnresolvedShare))
 	if len(r.TopUnresolved) > 0 || r.UnresolvedOtherCalls > 0 {
 		b.WriteString("; most frequent: ")
 		for i, t := range r.TopUnresolved {
@@ -136,7 +137,7 @@ func (e *UnresolvedError) writeCalls(b *strings.Builder) {
 			if len(r.TopUnresolved) > 0 {
 				b.WriteString(", and ")
 			}
-			fmt.Fprintf(b, "%d calls of %s", r.UnresolvedOtherCalls, sim.BeyondToolsText)
+			fmt.Fprintf(b, "%s of %s", nouns.Count(r.UnresolvedOtherCalls, "call"), sim.BeyondToolsText)
 		}
 	}
 	if v := report.MissingVersionsText(r, 5); v != "" {

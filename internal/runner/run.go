@@ -10,6 +10,7 @@ import (
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/inputnotes"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces"
@@ -73,9 +74,9 @@ type InterruptedError struct {
 }
 
 func (e *InterruptedError) Error() string {
-	msg := fmt.Sprintf("interrupted after replaying %d sessions (%d read)", e.Replayed, e.Read)
+	msg := fmt.Sprintf("interrupted after replaying %s (%d read)", nouns.Count(e.Replayed, "session"), e.Read)
 	if e.Statistics {
-		msg = fmt.Sprintf("interrupted while computing the statistics, after replaying all %d sessions (%d read)", e.Replayed, e.Read)
+		msg = fmt.Sprintf("interrupted while computing the statistics, after replaying all %s (%d read)", nouns.Count(e.Replayed, "session"), e.Read)
 	}
 	switch {
 	case e.CheckpointErr != nil:
