@@ -133,6 +133,9 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) (retErr error) {
 	if err != nil {
 		return err
 	}
+	if note := runner.LimitNotCarried(sc, ov); note != "" {
+		fmt.Fprintf(cmd.ErrOrStderr(), "defersim: note: %s\n", note)
+	}
 	cfg.Workers, cfg.SkipBad, cfg.Strict, cfg.Bootstrap = f.workers, f.skipBad, f.strict, f.bootstrap
 	cfg.ExactSessions, cfg.KeepFidelityPairs = f.exact, f.perRequest != ""
 	if f.sessions {

@@ -28,11 +28,9 @@ func WriteText(w io.Writer, r *Result) error {
 }
 
 func writeModel(w io.Writer, mf *ModelFit, jitterWritten bool) {
-	rec := mf.Recorded
-	if rec == "" {
-		rec = "no model recorded"
-	} else {
-		rec = "recorded " + rec
+	rec := "recorded " + mf.Recorded
+	if mf.Recorded == "" {
+		rec = "recorded model " + recordedName("")
 	}
 	fmt.Fprintf(w, "\n== model %s (%s; from the %s) ==\n", mf.Model, rec, modelSourceText(mf.ModelSource))
 	skipped := ""

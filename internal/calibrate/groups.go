@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces"
 )
 
@@ -17,6 +18,36 @@ type group struct {
 	// deferral rule, by rule: calibrate skips them, so fit and held do
 	// not count them.
 	deferred Skipped
+	// requests, withUsage and withDuration count the model requests of
+	// the fit and held-out sessions (deferred ones left out), and those
+	// that record token usage or a duration: a group with neither has
+	// nothing to calibrate, however its sessions split.
+	requests, withUsage, withDuration int
+}
+
+// nothingToFit says why a group none of whose n model requests records
+// usage or a duration is not calibrated.
+func nothingToFit(n int) error {
+	return fmt.Errorf("nothing to calibrate: none of its %d model requests records token usage (what the prompt overhead is fitted to) "+
+		"or a duration (what the latency is fitted to)", n)
+}
+
+// count adds the model requests of s to g's counts.
+func (g *group) count(s *traces.Session) {
+	need := sim.ExtractNeed(s)
+	for i := range need.Steps {
+		st := &need.Steps[i]
+		if st.Kind != sim.StepModel {
+			continue
+		}
+		g.requests++
+		if st.Usage != nil {
+			g.withUsage++
+		}
+		if st.DurationMs > 0 {
+			g.withDuration++
+		}
+	}
 }
 
 // skippedText says which sessions recorded under another strategy a group
@@ -75,6 +106,9 @@ func scanGroups(d *Data) ([]group, int, error) {
 		case HeldOut:
 			out[i].held++
 			held++
+		}
+		if it.Role != Unused {
+			out[i].count(it.Session)
 		}
 	}
 	if len(out) == 0 {

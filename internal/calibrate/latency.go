@@ -46,6 +46,9 @@ type Param struct {
 	// why, or how a fitted value was decided (a bound).
 	Fitted bool   `json:"fitted"`
 	Note   string `json:"note,omitempty"`
+	// AtBound: the fit put the value at its bound (an overhead of 0, a
+	// rate of MaxRateTPS): the data would have gone past it.
+	AtBound bool `json:"at_bound,omitempty"`
 }
 
 // LatencyFit is the fitted latency model with its quality on the fit set.
@@ -60,6 +63,10 @@ type LatencyFit struct {
 	Kinds       bool `json:"request_kinds"`
 	FitSessions int  `json:"fit_sessions"`
 	FitRequests int  `json:"fit_requests"`
+	// Coefficients is how many coefficients were fitted on FitRequests:
+	// an intercept per request kind of the fit set (or one) and the rates
+	// whose column varies.
+	Coefficients int `json:"coefficients"`
 	// Params: overhead_ms, prefill_tps, cached_prefill_tps, decode_tps
 	// and, with Kinds, kind_ms.KIND for every request kind.
 	Params []Param `json:"params"`
@@ -259,6 +266,11 @@ func fitLatency(reqs []Request, split, residuals string, scen sim.Latency, loss 
 	if err := enoughRows(len(fitRows), groups, free, n, kinds); err != nil {
 		return nil, err
 	}
+	for _, fr := range free {
+		if fr {
+			f.Coefficients++
+		}
+	}
 	coef := append([]float64(nil), kept...)
 	atBound := make([]bool, w)
 	for gi, g := range groups {
@@ -288,10 +300,11 @@ func fitLatency(reqs []Request, split, residuals string, scen sim.Latency, loss 
 	lat.DecodeTPS = round(1000/coef[d.rate(colOutput)], 1)
 	lat.JitterCV = 0
 	overheadNote := ""
-	if atBound[slices.Index(coef[:n], slices.Min(coef[:n]))] {
+	overheadBound := atBound[slices.Index(coef[:n], slices.Min(coef[:n]))]
+	if overheadBound {
 		overheadNote = "at its bound 0: the data would give a negative overhead"
 	}
-	f.Params = append(f.Params, Param{Name: "overhead_ms", Value: lat.OverheadMs, Scenario: scen.OverheadMs, Fitted: true, Note: overheadNote})
+	f.Params = append(f.Params, Param{Name: "overhead_ms", Value: lat.OverheadMs, Scenario: scen.OverheadMs, Fitted: true, Note: overheadNote, AtBound: overheadBound})
 	for j, name := range rateNames {
 		c := d.rate(j)
 		note := rateNotes[j]
@@ -299,7 +312,7 @@ func fitLatency(reqs []Request, split, residuals string, scen sim.Latency, loss 
 			note = fmt.Sprintf("at its bound %g tokens/s: these tokens show no measurable time", MaxRateTPS)
 		}
 		f.Params = append(f.Params, Param{Name: name, Value: []float64{lat.PrefillTPS, lat.CachedPrefillTPS, lat.DecodeTPS}[j],
-			Scenario: []float64{scen.PrefillTPS, scen.CachedPrefillTPS, scen.DecodeTPS}[j], Fitted: free[c], Note: note})
+			Scenario: []float64{scen.PrefillTPS, scen.CachedPrefillTPS, scen.DecodeTPS}[j], Fitted: free[c], Note: note, AtBound: free[c] && atBound[c]})
 	}
 	if kinds {
 		for _, k := range sim.RequestKinds() {
@@ -463,30 +476,4 @@ func roundRate(v float64) float64 {
 		return round(v, 2-int(math.Floor(math.Log10(math.Max(v, 1e-9)))))
 	}
 	return round(v, 0)
-}
-
-// enoughRows says, in the user's terms, when a fit has more coefficients to
-// fit (the free columns of a group) than fit requests: the solver's own
-// words ("7 columns for 6 rows") named neither what is kept nor what to do.
-func enoughRows(rows int, groups [][]int, free []bool, intercepts int, kinds bool) error {
-	for _, g := range groups {
-		coefs := 0
-		for _, j := range g {
-			if free[j] {
-				coefs++
-			}
-		}
-		if coefs <= rows {
-			continue
-		}
-		what := "an overhead and the rates"
-		hint := "fit on more sessions"
-		if kinds && intercepts > 1 {
-			what = fmt.Sprintf("a time for each of %d request kinds and the rates", intercepts)
-			hint += ", or pass --kinds=false (one overhead instead of a time per kind)"
-		}
-		return fmt.Errorf("latency not fitted: %d fit requests with a recorded duration for %d coefficients (%s); "+
-			"the starting latency is kept: %s", rows, coefs, what, hint)
-	}
-	return nil
 }

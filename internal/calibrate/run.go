@@ -159,9 +159,6 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	var failed []string // the reasons of the groups that failed before lastErr's
 	for _, g := range groups {
 		m, source, warn := cfg.modelFor(g)
-		if warn != "" {
-			res.Warnings = append(res.Warnings, warn)
-		}
 		mf := &ModelFit{Recorded: g.name, Model: m.Name, ModelSource: source, group: g.key,
 			Sessions: g.fit + g.held, FitSessions: g.fit, HeldSessions: g.held}
 		for _, n := range g.deferred {
@@ -169,13 +166,16 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 		res.Models = append(res.Models, mf)
 		var err error
-		if g.fit == 0 || g.held == 0 {
+		switch {
+		case g.requests > 0 && g.withUsage == 0 && g.withDuration == 0:
+			err = nothingToCalibrate(&cfg, m, mf, g)
+		case g.fit == 0 || g.held == 0:
 			why := fmt.Sprintf("%d session(s) to fit on and %d to judge on (need at least one of each)", g.fit, g.held)
 			if sk := g.skippedText(); sk != "" {
 				why = sk + "; that leaves " + why
 			}
 			err = fmt.Errorf("not calibrated: %s", why)
-		} else {
+		default:
 			err = calibrateGroup(ctx, &cfg, m, mf)
 		}
 		if err != nil {
@@ -183,8 +183,17 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			if lastErr != nil {
 				failed = append(failed, lastErr.Error())
 			}
-			lastErr = fmt.Errorf("sessions of model %q: %w", g.name, err)
+			lastErr = fmt.Errorf("sessions of model %s: %w", recordedName(g.name), err)
 			continue
+		}
+		// A preset standing in for the recorded model is said only for
+		// groups calibrated: the others get no scenario.
+		if w := smallSampleNote(mf); w != "" {
+			mf.Warnings = append(mf.Warnings, w)
+		}
+		if warn != "" {
+			res.Warnings = append(res.Warnings, warn)
+			mf.Warnings = append(mf.Warnings, standInNote(g.name, m, mf.Latency != nil))
 		}
 		ok++
 	}
@@ -218,6 +227,29 @@ func (c *Config) modelFor(g group) (sim.Model, string, string) {
 	return c.Model, from, ""
 }
 
+// recordedName is a recorded model's name as calibrate prints it: quoted,
+// or "(none recorded)" (the importer's words) when the sessions record none.
+func recordedName(name string) string {
+	if name == "" {
+		return "(none recorded)"
+	}
+	return fmt.Sprintf("%q", name)
+}
+
+// standInNote says, for a written scenario's header, that another model's
+// preset stands in for a recorded model that has none: only the latency
+// and the prompt overhead are fitted to the sessions, the rest is that
+// preset's.
+func standInNote(recorded string, m sim.Model, latencyFitted bool) string {
+	its, fitted := "prices, prompt-cache model, context window and latency", "only the prompt overhead is"
+	if latencyFitted {
+		its, fitted = "prices, prompt-cache model and context window", "only the latency and the prompt overhead are"
+	}
+	return fmt.Sprintf("the sessions record model %q, which has no preset: %s stands in for it, with its %s "+
+		"(%s fitted to these sessions; set the model block to the recorded model's, or calibrate with --model)",
+		recorded, describeModel(m), its, fitted)
+}
+
 func describeModel(m sim.Model) string {
 	if _, err := presets.Model(m.Name); err == nil {
 		return "the " + m.Name + " preset"
@@ -228,14 +260,38 @@ func describeModel(m sim.Model) string {
 	return "the scenario's model " + m.Name
 }
 
-// calibrateGroup fits and judges one model group.
-func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit) error {
-	strat, err := presets.Strategy("eager")
+// nothingToCalibrate fills in the counts and the held-out resolution of a
+// group none of whose requests records usage or a duration, and says why
+// it is not calibrated.
+func nothingToCalibrate(cfg *Config, m sim.Model, mf *ModelFit, g group) error {
+	setup, err := cfg.setup(m)
 	if err != nil {
 		return err
 	}
+	mf.Requests, mf.WithUsage, mf.WithDuration = g.requests, g.withUsage, g.withDuration
+	if mf.Resolution, err = setup.resolution(cfg.source(mf.group, false), cfg.Params); err != nil {
+		return err
+	}
+	return nothingToFit(g.requests)
+}
+
+// setup is the replay setup a group is calibrated with: model m under the
+// recorded strategy (every schema sent).
+func (c *Config) setup(m sim.Model) (*Setup, error) {
+	strat, err := presets.Strategy("eager")
+	if err != nil {
+		return nil, err
+	}
 	strat.Name = "recorded"
-	setup := &Setup{Model: m, Catalog: cfg.Catalog, Strategy: strat, Seed: cfg.Seed}
+	return &Setup{Model: m, Catalog: c.Catalog, Strategy: strat, Seed: c.Seed}, nil
+}
+
+// calibrateGroup fits and judges one model group.
+func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit) error {
+	setup, err := cfg.setup(m)
+	if err != nil {
+		return err
+	}
 	src := cfg.source(mf.group, false)
 	mf.Params, mf.ScenarioParams, mf.ModelOut = cfg.Params, cfg.Params, m
 
@@ -259,7 +315,7 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 		}
 	}
 	if mf.WithUsage == 0 && mf.WithDuration == 0 {
-		return fmt.Errorf("nothing to calibrate: none of its %d model requests records token usage (what the prompt overhead is fitted to) or a duration (what the latency is fitted to)", mf.Requests)
+		return nothingToFit(mf.Requests)
 	}
 	params := cfg.Params
 	if mf.WithUsage > 0 {

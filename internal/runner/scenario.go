@@ -65,6 +65,10 @@ func FromScenario(sc *scenarios.Scenario, ov Overrides, embedded fs.FS) (Config,
 	if ov.MaxUnresolved != nil {
 		cfg.MaxUnresolved = ov.MaxUnresolved
 	}
+	if note := LimitNotCarried(sc, ov); note != "" {
+		cfg.MaxUnresolved = nil // the default
+		cfg.Notes = append(cfg.Notes, sim.Assumption{Name: "max_unresolved", Value: sharePercent(DefaultMaxUnresolved), Source: note})
+	}
 	names := make([]string, 0, len(sc.Servers))
 	for name := range sc.Servers {
 		names = append(names, name)
@@ -102,6 +106,20 @@ func FromScenario(sc *scenarios.Scenario, ov Overrides, embedded fs.FS) (Config,
 		return Config{}, fmt.Errorf("scenario %s names no traces (use --traces FILE)", sc.Name)
 	}
 	return cfg, nil
+}
+
+// LimitNotCarried says why a scenario's max_unresolved does not apply to a
+// run ("" when it does): a limit above the default is allowed for the
+// scenario's own traces (calibrate writes one for the held-out sessions it
+// replays), so when --traces replaces them, and --max-unresolved does not
+// set a limit, the run stops above the default share like a plain run.
+func LimitNotCarried(sc *scenarios.Scenario, ov Overrides) string {
+	m := sc.MaxUnresolved
+	if len(ov.Traces) == 0 || ov.MaxUnresolved != nil || m == nil || *m <= DefaultMaxUnresolved {
+		return ""
+	}
+	return fmt.Sprintf("the scenario's max_unresolved %g allows unresolved calls in its own traces; --traces replaced them, "+
+		"so the default %s applies (pass --max-unresolved %g to keep the scenario's)", *m, sharePercent(DefaultMaxUnresolved), *m)
 }
 
 // Where a run's catalogs come from (Config.CatalogsFrom).
