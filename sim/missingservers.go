@@ -1,9 +1,6 @@
 package sim
 
-import (
-	"cmp"
-	"slices"
-)
+import "slices"
 
 // addMissingServer files n sessions under k, keeping the
 // MaxResolutionTools smallest keys (boundedAdd).
@@ -48,14 +45,15 @@ type ServerSessions struct {
 // TopMissingServers returns up to n of the server versions sessions named
 // that no catalog holds, most sessions first (then by server and version).
 func (r *Resolution) TopMissingServers(n int) []ServerSessions {
-	var out []ServerSessions
-	for k, v := range r.MissingServers {
-		out = append(out, ServerSessions{Server: k.Server, Version: k.Version, Sessions: v})
+	top := topServerVersions(r.MissingServers, n)
+	if len(top) == 0 {
+		return nil
 	}
-	slices.SortFunc(out, func(a, b ServerSessions) int {
-		return cmp.Or(cmp.Compare(b.Sessions, a.Sessions), cmp.Compare(a.Server, b.Server), cmp.Compare(a.Version, b.Version))
-	})
-	return out[:min(n, len(out))]
+	out := make([]ServerSessions, len(top))
+	for i, t := range top {
+		out[i] = ServerSessions{Server: t.Server, Version: t.Version, Sessions: t.n}
+	}
+	return out
 }
 
 // SessionsMissingShare is SessionsMissingServers / Sessions (0 without

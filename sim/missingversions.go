@@ -35,12 +35,32 @@ type VersionCount struct {
 // TopMissingVersions returns up to n requested versions, most calls first
 // (then by server and version).
 func (r *Resolution) TopMissingVersions(n int) []VersionCount {
-	var out []VersionCount
-	for k, v := range r.MissingVersions {
-		out = append(out, VersionCount{Server: k.Server, Requested: k.Version, Calls: v})
+	top := topServerVersions(r.MissingVersions, n)
+	if len(top) == 0 {
+		return nil
 	}
-	slices.SortFunc(out, func(a, b VersionCount) int {
-		return cmp.Or(cmp.Compare(b.Calls, a.Calls), cmp.Compare(a.Server, b.Server), cmp.Compare(a.Requested, b.Requested))
+	out := make([]VersionCount, len(top))
+	for i, t := range top {
+		out[i] = VersionCount{Server: t.Server, Requested: t.Version, Calls: t.n}
+	}
+	return out
+}
+
+// serverVersionCount is a key of a server-version table and its count.
+type serverVersionCount struct {
+	ServerVersion
+	n int64
+}
+
+// topServerVersions returns up to n keys of m, largest count first (then
+// by server and version).
+func topServerVersions(m map[ServerVersion]int64, n int) []serverVersionCount {
+	out := make([]serverVersionCount, 0, len(m))
+	for k, v := range m {
+		out = append(out, serverVersionCount{k, v})
+	}
+	slices.SortFunc(out, func(a, b serverVersionCount) int {
+		return cmp.Or(cmp.Compare(b.n, a.n), CompareServerVersion(a.ServerVersion, b.ServerVersion))
 	})
 	return out[:min(n, len(out))]
 }
