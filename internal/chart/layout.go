@@ -42,8 +42,9 @@ func frame(c draw.Canvas, h Header, legend *legend) draw.Canvas {
 		top -= titleStyle.Rectangle(h.Title).Size().Y + vg.Points(3)
 	}
 	if h.Subtitle != "" {
-		c.FillText(subtitleStyle, vg.Point{X: c.Center().X, Y: top}, h.Subtitle)
-		top -= subtitleStyle.Rectangle(h.Subtitle).Size().Y
+		sub := wrapParts(subtitleStyle, h.Subtitle, c.Max.X-c.Min.X-2*margin)
+		c.FillText(subtitleStyle, vg.Point{X: c.Center().X, Y: top}, sub)
+		top -= subtitleStyle.Rectangle(sub).Size().Y
 	}
 	top -= vg.Points(8)
 	area := c
