@@ -9,7 +9,7 @@ import (
 // typo of a held server's name finds it, unrelated short names do not,
 // nearest come first and the list is bounded.
 func TestClosestNames(t *testing.T) {
-	held := []string{"github", "gitlab", "web", "filesystem", "slack", "git"}
+	held := []string{"github", "gitlab", "web", "filesystem", "slack", "git", "mail", "maps"}
 	tests := []struct {
 		name string
 		n    int
@@ -20,6 +20,7 @@ func TestClosestNames(t *testing.T) {
 		{"ghost", 3, nil},
 		{"wbe", 3, []string{"web"}}, // a swap is one edit
 		{"bwe", 3, nil},
+		{"mial", 3, []string{"mail"}}, // docs/engine.md's example
 		{"wep", 3, []string{"web"}},
 		{"filesytem", 3, []string{"filesystem"}},
 		{"gitl", 3, []string{"git"}},
