@@ -78,7 +78,7 @@ func renameEvidence(from, to string, a, b *value) (rename, bool) {
 	}
 	nf, nt := normaliseName(from), normaliseName(to)
 	desc := wordShare(describe(a), describe(b))
-	name := 1 - float64(editDistance(nf, nt))/float64(max(len(nf), len(nt), 1))
+	name := 1 - float64(editDistance(nf, nt, false))/float64(max(len(nf), len(nt), 1))
 	r := rename{from: from, to: to, score: desc + name}
 	switch {
 	case nf == nt:
@@ -156,8 +156,12 @@ func descWords(s string) map[string]bool {
 	return out
 }
 
-// editDistance is the Levenshtein distance between two strings (bytes).
-func editDistance(a, b string) int {
+// editDistance is the Levenshtein distance between two strings (bytes);
+// with swaps, two adjacent bytes swapped count as one edit (optimal string
+// alignment distance), as a typo does.
+func editDistance(a, b string, swaps bool) int {
+	// rows i-2, i-1 and i of the table.
+	prev2 := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
@@ -171,8 +175,11 @@ func editDistance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if swaps && i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
 }

@@ -228,8 +228,9 @@ func MissingVersionsText(r *sim.ResolutionInfo, n int) string {
 // MissingServersText names the server versions sessions named that no
 // catalog holds (up to n, most sessions first, then how many more), each
 // with its sessions and the versions the catalogs hold of the server;
-// "" when there are none.
-func MissingServersText(r *sim.ResolutionInfo, n int) string {
+// "" when there are none. near, when not nil, says more of a server no
+// catalog holds ("" for nothing more).
+func MissingServersText(r *sim.ResolutionInfo, n int, near func(server string) string) string {
 	if len(r.TopMissingServers) == 0 && r.MissingServersOtherSessions == 0 {
 		return ""
 	}
@@ -246,6 +247,10 @@ func MissingServersText(r *sim.ResolutionInfo, n int) string {
 		held := "no catalog holds the server"
 		if len(v.Held) > 0 {
 			held = "the catalogs hold " + v.Server + " " + strings.Join(v.Held, ", ")
+		} else if near != nil {
+			if s := near(v.Server); s != "" {
+				held += "; " + s
+			}
 		}
 		parts = append(parts, fmt.Sprintf("%s (%s; %s)", label, nouns.Count(v.Sessions, "session"), held))
 	}
@@ -265,7 +270,7 @@ func missingServersSentence(r *sim.ResolutionInfo, n int) string {
 	}
 	return fmt.Sprintf("%s of %s sessions (%s) name, in session_start or a catalog_change, a server or version no catalog holds: %s. %s",
 		fmtInt(float64(r.SessionsMissingServers)), fmtInt(float64(r.Sessions)), fmtShare(r.SessionsMissingShare),
-		MissingServersText(r, n), MissingServersEffect)
+		MissingServersText(r, n, nil), MissingServersEffect)
 }
 
 // MissingServersEffect says what the replay does with a session naming a

@@ -33,7 +33,7 @@ func ResolutionPastLimit(r *sim.ResolutionInfo) string {
 	if r.Sessions > 0 && r.SessionsPastLimit() {
 		parts = append(parts, fmt.Sprintf("%.1f%% of the sessions (%d of %d) name a server or version no catalog holds, "+
 			"more than its limit of %.1f%% (replayed with --allow-unresolved): %s; the replay left such a server out of every request of the session, or offered it at its latest version",
-			100*r.SessionsMissingShare, r.SessionsMissingServers, r.Sessions, 100*r.MaxUnresolvedShare, MissingServersText(r, 5)))
+			100*r.SessionsMissingShare, r.SessionsMissingServers, r.Sessions, 100*r.MaxUnresolvedShare, MissingServersText(r, 5, nil)))
 	}
 	return strings.Join(parts, "; ")
 }

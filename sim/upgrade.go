@@ -55,7 +55,7 @@ func (e *Engine) applyUpgrades(n *Need, idx int64) (epoch bool, err error) {
 			continue
 		}
 		if n.SyntheticTimes {
-			return false, &DatedUpgradeError{Server: u.Server, To: u.To, At: u.At, Session: n.SessionID}
+			return false, &DatedUpgradeError{Server: u.Server, To: u.To, At: u.At, Session: n.SessionID, Where: u.Where}
 		}
 		if n.Start.Before(epochEnd) && n.Start.Before(u.At) {
 			epoch = true
@@ -122,16 +122,23 @@ func hasServer(n *Need, server string) bool {
 // DatedUpgradeError stops a run whose scenario upgrades Server at a time
 // (servers.NAME.upgrades[].at) over a session without recorded times: the
 // replay cannot tell whether the session ran before or after the upgrade.
+// Where is the upgrade's Upgrade.Where ("": the message begins with the
+// server's upgrades key instead).
 type DatedUpgradeError struct {
 	Server, To, Session string
 	At                  time.Time
+	Where               string
 }
 
 func (e *DatedUpgradeError) Error() string {
-	return fmt.Sprintf("servers.%s.upgrades: the upgrade to %q at %s needs recorded session times, and session %q has none "+
+	where := e.Where
+	if where == "" {
+		where = "servers." + e.Server + ".upgrades"
+	}
+	return fmt.Sprintf("%s: at %s: the upgrade to %q needs recorded session times, and session %q has none "+
 		"(session_start meta timing=synthetic: its source recorded no times, so the replay cannot tell whether it ran before or after the upgrade); "+
 		"use after_session instead, or leave the sessions without times out of the traces",
-		e.Server, e.To, e.At.Format(time.RFC3339), e.Session)
+		where, e.At.Format(time.RFC3339), e.To, e.Session)
 }
 
 // versionBefore returns the catalog version preceding to for server ("" if none).

@@ -46,7 +46,11 @@ func TestRunStopsOnSessionsNamingMissingServers(t *testing.T) {
 		json  int64    // run.resolution.sessions_missing_servers (with a results.json)
 	}{
 		{"unknown server in every session", write("all.jsonl", web, ghost, -1), nil, 2,
-			[]string{"20 of 20 sessions (100.0%) name", "ghost@1.0.0 (20 sessions; no catalog holds the server)", "--allow-unresolved", "nothing was written"}, 0},
+			[]string{"20 of 20 sessions (100.0%) name", "ghost@1.0.0 (20 sessions; no catalog holds the server; they hold 10 servers, none with a close name)", "--allow-unresolved", "nothing was written"}, 0},
+		// A typo of a held server's name gets the held name; a name
+		// close to none, the count of servers held.
+		{"a typo of a held server", write("typo.jsonl", web, `"servers":[{"name":"wep","version":"1.10.7"}`, 1), nil, 2,
+			[]string{"wep@1.10.7 (1 session; no catalog holds the server; closest they hold: web)"}, 0},
 		{"a version no catalog holds, in one session", write("ver.jsonl", web, `"servers":[{"name":"web","version":"9.9.9"}`, 1), nil, 2,
 			[]string{"1 of 20 sessions (5.0%)", "web@9.9.9 (1 session; the catalogs hold web 1.10.7)"}, 0},
 		{"one session, under a raised limit", write("one.jsonl", web, ghost, 1), []string{"--max-unresolved", "0.1"}, 0,

@@ -109,12 +109,14 @@ func WriteScenarios(r *Result, opt ScenarioOptions) ([]Written, error) {
 		var traceNote string
 		switch {
 		case len(r.Test) > 0 && mf.HeldSessions == r.testSessions:
-			tracePaths = r.Test
+			tracePaths = rel(dir, r.Test)
 		case w.Scenario != "":
 			w.HeldOut = strings.TrimSuffix(w.Scenario, filepath.Ext(w.Scenario)) + ".held-out.jsonl.gz"
-			tracePaths = []string{w.HeldOut}
+			// Written beside the scenario: named by its base name even when
+			// -o is absolute (rel keeps the user's absolute paths).
+			tracePaths = []string{filepath.Base(w.HeldOut)}
 		default:
-			tracePaths = append(append([]string(nil), r.Traces...), r.Test...)
+			tracePaths = rel(dir, append(append([]string(nil), r.Traces...), r.Test...))
 			traceNote = "every session of the traces, fitted-on ones included (-o FILE writes the held-out sessions beside the scenario and names them here)"
 		}
 		for _, p := range []string{w.Scenario, w.HeldOut} {
@@ -127,7 +129,7 @@ func WriteScenarios(r *Result, opt ScenarioOptions) ([]Written, error) {
 		// rewritten; the first that loads back with the calibrated values.
 		var doc []byte
 		for _, inPlace := range []bool{true, false} {
-			d, err := renderScenario(r, mf, opt, rel(dir, tracePaths), rel(dir, opt.Catalogs), traceNote, inPlace)
+			d, err := renderScenario(r, mf, opt, tracePaths, rel(dir, opt.Catalogs), traceNote, inPlace)
 			if err == nil {
 				err = verifyScenario(d, w.Scenario, mf)
 			}

@@ -169,9 +169,10 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	// Every session's calls, training and held-out, are held to the limit
 	// a run holds them to: a tool no catalog defines gets no decision, the
 	// rules learn nothing of it, and the validation leaves it out.
-	res := runner.SummarizeResolution(&l.Resolution, runner.DefaultMaxUnresolved, cfg.AllowUnresolved, runner.CatalogVersions(cat))
+	held := runner.CatalogVersions(cat)
+	res := runner.SummarizeResolution(&l.Resolution, runner.DefaultMaxUnresolved, cfg.AllowUnresolved, held)
 	if res.PastLimit() && !cfg.AllowUnresolved {
-		return nil, fmt.Errorf("the sessions (%d learnt from, %d held out): %w", l.Usage.Sessions, l.HeldOut, &runner.UnresolvedError{Resolution: res, FixedLimit: true})
+		return nil, fmt.Errorf("the sessions (%d learnt from, %d held out): %w", l.Usage.Sessions, l.HeldOut, &runner.UnresolvedError{Resolution: res, FixedLimit: true, Held: held})
 	}
 	// A server whose versions have no release order has no latest: price
 	// the version the training sessions use.

@@ -47,7 +47,9 @@ func datedTrace(t *testing.T, server, start, timing string) string {
 // session and after_session, instead of replaying it silently on the old
 // version; and that sessions with recorded times, sessions without the
 // server and `after_session` upgrades still run. (Before, every such
-// session was placed before the upgrade and the run said nothing.)
+// session was placed before the upgrade and the run said nothing.) The
+// error begins at the upgrade's scenario file, line and entry, as an
+// upgrade's other errors do (it began "servers.maps.upgrades: ").
 func TestDatedUpgradeNeedsRecordedTimes(t *testing.T) {
 	const epoch, recent = "1970-01-01T00:00:00Z", "2026-03-02T09:00:00Z"
 	for _, tc := range []struct {
@@ -74,7 +76,7 @@ func TestDatedUpgradeNeedsRecordedTimes(t *testing.T) {
 			case tc.refused && !errors.As(err, &de):
 				t.Fatalf("err = %v, want a *sim.DatedUpgradeError", err)
 			case tc.refused:
-				for _, w := range []string{`servers.maps.upgrades`, `session "s1" has none`, `timing=synthetic`, `use after_session instead`} {
+				for _, w := range []string{`test.yaml:5: servers.maps.upgrades[0]: at `, `session "s1" has none`, `timing=synthetic`, `use after_session instead`} {
 					if !strings.Contains(err.Error(), w) {
 						t.Errorf("error %q does not say %q", err, w)
 					}

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -18,12 +19,19 @@ const DefaultMaxUnresolved = sim.DefaultMaxUnresolved
 // topResolutionTools is how many tools results.json names per list.
 const topResolutionTools = 20
 
+// closeServers is how many held server names a run that stops offers a
+// server no catalog holds (catalog.ClosestNames).
+const closeServers = 3
+
+// HeldServers is what a run's catalogs hold: each server's versions, in
+// release order (catalog.CompareVersions).
+type HeldServers map[string][]string
+
 // SummarizeResolution summarises a run's resolution under its policy:
 // at most share maxShare of the calls unresolved, and of the sessions
-// naming a server or version no catalog holds, unless allow. held
-// returns the versions the run's catalogs hold of a server, in release
-// order (nil: not named).
-func SummarizeResolution(r *sim.Resolution, maxShare float64, allow bool, held func(server string) []string) *sim.ResolutionInfo {
+// naming a server or version no catalog holds, unless allow. held is what
+// the run's catalogs hold (nil: not known).
+func SummarizeResolution(r *sim.Resolution, maxShare float64, allow bool, held HeldServers) *sim.ResolutionInfo {
 	unresolved := []string{sim.ClassUnknownTool, sim.ClassUnknownServer, sim.ClassVersionMissing}
 	notExact := []string{sim.ClassSchemaApproximate, sim.ClassSchemaMissing}
 	info := &sim.ResolutionInfo{Resolution: *r, Unresolved: r.Unresolved(), UnresolvedShare: r.UnresolvedShare(),
@@ -38,7 +46,7 @@ func SummarizeResolution(r *sim.Resolution, maxShare float64, allow bool, held f
 	info.MissingVersionsCount, info.MissingVersionsOtherCalls = len(r.MissingVersions), r.MissingVersionsBeyond
 	if held != nil {
 		for i := range info.TopMissingVersions {
-			info.TopMissingVersions[i].Held = held(info.TopMissingVersions[i].Server)
+			info.TopMissingVersions[i].Held = held[info.TopMissingVersions[i].Server]
 		}
 	}
 	info.SessionsMissingShare = r.SessionsMissingShare()
@@ -46,42 +54,40 @@ func SummarizeResolution(r *sim.Resolution, maxShare float64, allow bool, held f
 	info.MissingServersCount, info.MissingServersOtherSessions = len(r.MissingServers), r.MissingServersBeyond
 	if held != nil {
 		for i := range info.TopMissingServers {
-			info.TopMissingServers[i].Held = held(info.TopMissingServers[i].Server)
+			info.TopMissingServers[i].Held = held[info.TopMissingServers[i].Server]
 		}
 	}
 	info.Tools, info.Ambiguities, info.MissingVersions, info.MissingServers = nil, nil, nil, nil
 	return info
 }
 
-// heldVersions returns the versions of each server the catalog inputs
-// hold, in release order (catalog.CompareVersions).
-func heldVersions(inputs []sim.Input) func(server string) []string {
-	return func(server string) []string {
-		var out []string
-		for _, in := range inputs {
-			if in.Kind == "catalog" && in.Server == server && !slices.Contains(out, in.Version) {
-				out = append(out, in.Version)
-			}
+// heldVersions returns what the catalog inputs hold.
+func heldVersions(inputs []sim.Input) HeldServers {
+	out := HeldServers{}
+	for _, in := range inputs {
+		if in.Kind == "catalog" && !slices.Contains(out[in.Server], in.Version) {
+			out[in.Server] = append(out[in.Server], in.Version)
 		}
-		slices.SortFunc(out, catalog.CompareVersions)
-		return out
 	}
+	for _, vs := range out {
+		slices.SortFunc(vs, catalog.CompareVersions)
+	}
+	return out
 }
 
-// CatalogVersions returns the versions cat holds of a server, in release
-// order: SummarizeResolution's held for a caller that has the catalog
-// rather than the run's inputs.
-func CatalogVersions(cat *catalog.Catalog) func(server string) []string {
-	return func(server string) []string {
-		var out []string
-		for _, srv := range cat.Versions[server] {
-			if !slices.Contains(out, srv.Version) {
-				out = append(out, srv.Version)
+// CatalogVersions returns what cat holds: SummarizeResolution's held for a
+// caller that has the catalog rather than the run's inputs.
+func CatalogVersions(cat *catalog.Catalog) HeldServers {
+	out := HeldServers{}
+	for server, srvs := range cat.Versions {
+		for _, srv := range srvs {
+			if !slices.Contains(out[server], srv.Version) {
+				out[server] = append(out[server], srv.Version)
 			}
 		}
-		slices.SortFunc(out, catalog.CompareVersions)
-		return out
+		slices.SortFunc(out[server], catalog.CompareVersions)
 	}
+	return out
 }
 
 // UnresolvedError stops a run whose share of unresolved calls is above its
@@ -89,10 +95,29 @@ func CatalogVersions(cat *catalog.Catalog) func(server string) []string {
 // resolution table; nil where no run made it, as in recommend). FixedLimit
 // says the command has no way to raise the threshold (recommend holds its
 // sessions to DefaultMaxUnresolved), so the message does not suggest one.
+//
+// Held is what the catalogs hold (nil: not known): a server no catalog
+// holds is offered the held names closest to it (a typo's fix), else told
+// how many servers they hold.
 type UnresolvedError struct {
 	Output     *Output
 	Resolution *sim.ResolutionInfo
 	FixedLimit bool
+	Held       HeldServers
+}
+
+// near says, for a server no catalog holds, the closest server names the
+// catalogs hold, or how many they hold when none is close ("" when held
+// is not known).
+func (e *UnresolvedError) near(server string) string {
+	if e.Held == nil {
+		return ""
+	}
+	names := slices.Sorted(maps.Keys(e.Held))
+	if near := catalog.ClosestNames(server, names, closeServers); len(near) > 0 {
+		return "closest they hold: " + strings.Join(near, ", ")
+	}
+	return fmt.Sprintf("they hold %s, none with a close name", nouns.Count(len(names), "server"))
 }
 
 func (e *UnresolvedError) Error() string {
@@ -106,7 +131,7 @@ func (e *UnresolvedError) Error() string {
 			b.WriteString("; and ")
 		}
 		fmt.Fprintf(&b, "%d of %s (%.1f%%) name, in session_start or a catalog_change, a server or version no catalog holds, more than the %s allowed: %s (the replay would leave such a server out of every request of the session, or offer another version of it)",
-			r.SessionsMissingServers, nouns.Count(r.Sessions, "session"), 100*r.SessionsMissingShare, sharePercent(r.MaxUnresolvedShare), report.MissingServersText(r, 5))
+			r.SessionsMissingServers, nouns.Count(r.Sessions, "session"), 100*r.SessionsMissingShare, sharePercent(r.MaxUnresolvedShare), report.MissingServersText(r, 5, e.near))
 	}
 	b.WriteString(". Check the catalogs (--catalogs, or the catalog the traces name; add the catalog of each server version named), ")
 	if !e.FixedLimit {
@@ -157,5 +182,5 @@ func checkResolution(out *Output) error {
 	if r == nil || r.AllowUnresolved || !r.PastLimit() {
 		return nil
 	}
-	return &UnresolvedError{Output: out, Resolution: r}
+	return &UnresolvedError{Output: out, Resolution: r, Held: heldVersions(out.Info.Inputs)}
 }
