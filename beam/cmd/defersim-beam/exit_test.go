@@ -2,13 +2,16 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -132,30 +135,99 @@ func TestExitStatusOfInterruption(t *testing.T) {
 
 // TestInterruptExitStatus pins, end to end, that SIGINT to a running
 // defersim-beam exits 130 and says it was interrupted (defersim run's
-// status), not 2.
+// status), not 2. The trace is a named pipe that the test holds open, so
+// the job is reading it, and cannot finish, when the signal is sent.
+// (Before, the test slept 3 s and signalled: on a fast machine the job had
+// already finished and exited 0.)
 func TestInterruptExitStatus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds defersim-beam and runs a Beam pipeline")
 	}
-	bin, trace, catalog := beamFixture(t, 3000)
-	cmd := exec.Command(bin, "--traces", trace, "--catalogs", catalog, "--out", filepath.Join(t.TempDir(), "out"), "--no-report")
+	bin, trace, catalog := beamFixture(t, 40)
+	lines := gunzipLines(t, trace)
+	fifo := filepath.Join(t.TempDir(), "live.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	cmd := exec.Command(bin, "--traces", fifo, "--catalogs", catalog, "--out", filepath.Join(t.TempDir(), "out"), "--no-report")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(3 * time.Second) // the launcher is building or running the pipeline
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	opened := make(chan *os.File, 1)
+	go func() {
+		// Opening a pipe's writing end waits for its reader: the job's
+		// read stage.
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			t.Errorf("open the trace pipe: %v", err)
+			w = nil
+		}
+		opened <- w
+	}()
+	var w *os.File
+	select {
+	case w = <-opened:
+	case err := <-exited:
+		t.Fatalf("defersim-beam ended (%v) before reading its trace:\n%s", err, lastLines(out.Bytes(), 15))
+	case <-time.After(5 * time.Minute):
+		cmd.Process.Kill()
+		t.Fatalf("defersim-beam did not open its trace within 5 minutes:\n%s", lastLines(out.Bytes(), 15))
+	}
+	if w == nil {
+		cmd.Process.Kill()
+		return
+	}
+	defer w.Close()
+	// Whole lines, less than a pipe holds, so the write cannot wait on the
+	// reader; the pipe stays open, so the read cannot end.
+	if _, err := w.Write(lines); err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	err := cmd.Wait()
+	var err error
+	select {
+	case err = <-exited:
+	case <-time.After(2 * time.Minute):
+		cmd.Process.Kill()
+		t.Fatalf("defersim-beam did not stop within 2 minutes of SIGINT while reading:\n%s", lastLines(out.Bytes(), 15))
+	}
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) {
-		t.Fatalf("defersim-beam ended with %v before or despite the interrupt:\n%s", err, lastLines(out.Bytes(), 15))
+		t.Fatalf("defersim-beam ended with %v despite the interrupt:\n%s", err, lastLines(out.Bytes(), 15))
 	}
 	if ee.ExitCode() != exitInterrupted || !strings.Contains(out.String(), "interrupted") {
 		t.Fatalf("exit status %d, want %d, saying it was interrupted:\n%s", ee.ExitCode(), exitInterrupted, lastLines(out.Bytes(), 15))
 	}
+}
+
+// gunzipLines returns the gzip trace file's text, cut after the last
+// whole line of its first 32 KiB.
+func gunzipLines(t *testing.T, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(io.LimitReader(zr, 32<<10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.LastIndexByte(b, '\n')
+	if i < 0 {
+		t.Fatalf("%s: no whole line in its first 32 KiB", path)
+	}
+	return b[:i+1]
 }
 
 // beamFixture builds defersim-beam and generates a trace of n sessions
