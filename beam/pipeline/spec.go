@@ -83,6 +83,9 @@ func (s Spec) Config() (runner.Config, error) {
 	if err != nil {
 		return runner.Config{}, err
 	}
+	if err := s.catalogsKnown(sc); err != nil {
+		return runner.Config{}, err
+	}
 	cfg, err := runner.FromScenario(sc, s.overrides(), defaultdata.FS())
 	if err != nil {
 		return runner.Config{}, err
@@ -94,6 +97,29 @@ func (s Spec) Config() (runner.Config, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// catalogsKnown refuses a run whose catalogs would come from a trace
+// named by a URL. Without --catalogs, a run over --traces (or a scenario
+// naming no catalogs) replays each trace against its own catalog, found
+// from the trace's first line or beside it (runner's catalogsFor), which
+// is read on the launcher from a local file only: the runner met a URL
+// as a missing local trace ("open trace: open gs://…: no such file or
+// directory").
+func (s Spec) catalogsKnown(sc *scenarios.Scenario) error {
+	if len(s.Catalogs) > 0 || len(s.Traces) == 0 && len(sc.Catalogs) > 0 {
+		return nil
+	}
+	paths := s.Traces
+	if len(paths) == 0 {
+		paths = sc.Traces
+	}
+	for _, p := range paths {
+		if isURL(p) {
+			return fmt.Errorf("trace %s: give its catalogs with --catalogs (or the scenario's catalogs:): defersim-beam finds a trace's own catalog (docs/trace-format.md#catalog) only for a local trace file", p)
+		}
+	}
+	return nil
 }
 
 // LimitNote is the note `defersim run` prints when the scenario's
