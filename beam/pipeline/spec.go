@@ -37,6 +37,11 @@ type Spec struct {
 	Strategies []string `json:"strategies,omitempty"`
 	Baseline   string   `json:"baseline,omitempty"`
 	Seed       *int64   `json:"seed,omitempty"`
+	// AllowUnresolved and MaxUnresolved are run's --allow-unresolved and
+	// --max-unresolved (nil: the scenario's max_unresolved, else the
+	// default).
+	AllowUnresolved bool     `json:"allow_unresolved,omitempty"`
+	MaxUnresolved   *float64 `json:"max_unresolved,omitempty"`
 	// Options, as `defersim run` flags.
 	SkipBad       bool `json:"skip_bad,omitempty"`
 	Strict        bool `json:"strict,omitempty"`
@@ -74,6 +79,70 @@ func isURL(path string) bool { return strings.Contains(path, "://") }
 // builds from the same scenario and flags. Catalogs given as URLs are read
 // through Beam's filesystems.
 func (s Spec) Config() (runner.Config, error) {
+	sc, err := s.scenario()
+	if err != nil {
+		return runner.Config{}, err
+	}
+	if err := s.catalogsKnown(sc); err != nil {
+		return runner.Config{}, err
+	}
+	cfg, err := runner.FromScenario(sc, s.overrides(), defaultdata.FS())
+	if err != nil {
+		return runner.Config{}, err
+	}
+	cfg.SkipBad, cfg.Strict, cfg.Bootstrap, cfg.ExactSessions = s.SkipBad, s.Strict, s.Bootstrap, s.ExactSessions
+	for i, src := range cfg.Catalogs {
+		if src.FS == nil && isURL(src.Path) {
+			cfg.Catalogs[i] = runner.Source{Path: src.Path, FS: dirFS{root: strings.TrimSuffix(src.Path, "/")}, Name: "."}
+		}
+	}
+	return cfg, nil
+}
+
+// catalogsKnown refuses a run whose catalogs would come from a trace
+// named by a URL. Without --catalogs, a run over --traces (or a scenario
+// naming no catalogs) replays each trace against its own catalog, found
+// from the trace's first line or beside it (runner's catalogsFor), which
+// is read on the launcher from a local file only: the runner met a URL
+// as a missing local trace ("open trace: open gs://…: no such file or
+// directory").
+func (s Spec) catalogsKnown(sc *scenarios.Scenario) error {
+	if len(s.Catalogs) > 0 || len(s.Traces) == 0 && len(sc.Catalogs) > 0 {
+		return nil
+	}
+	paths := s.Traces
+	if len(paths) == 0 {
+		paths = sc.Traces
+	}
+	for _, p := range paths {
+		if isURL(p) {
+			return fmt.Errorf("trace %s: give its catalogs with --catalogs (or the scenario's catalogs:): defersim-beam finds a trace's own catalog (docs/trace-format.md#catalog) only for a local trace file", p)
+		}
+	}
+	return nil
+}
+
+// LimitNote is the note `defersim run` prints when the scenario's
+// max_unresolved does not apply to the run (runner.LimitNotCarried; ""
+// when it does).
+func (s Spec) LimitNote() (string, error) {
+	sc, err := s.scenario()
+	if err != nil {
+		return "", err
+	}
+	return runner.LimitNotCarried(sc, s.overrides()), nil
+}
+
+// overrides are the scenario's values the spec's flags replace.
+func (s Spec) overrides() runner.Overrides {
+	return runner.Overrides{Traces: s.Traces, Catalogs: s.Catalogs, Strategies: s.Strategies, Baseline: s.Baseline, Seed: s.Seed,
+		AllowUnresolved: s.AllowUnresolved, MaxUnresolved: s.MaxUnresolved}
+}
+
+// scenario parses the spec's scenario and refuses, as `defersim run`
+// does, one that sets a parameter the run would not read
+// (Scenario.CheckParams).
+func (s Spec) scenario() (*scenarios.Scenario, error) {
 	var sc *scenarios.Scenario
 	var err error
 	switch {
@@ -85,18 +154,10 @@ func (s Spec) Config() (runner.Config, error) {
 		sc, err = scenarios.Parse(s.ScenarioYAML, s.Scenario, filepath.Dir(s.Scenario)) // as scenarios.Load
 	}
 	if err != nil {
-		return runner.Config{}, err
+		return nil, err
 	}
-	ov := runner.Overrides{Traces: s.Traces, Catalogs: s.Catalogs, Strategies: s.Strategies, Baseline: s.Baseline, Seed: s.Seed}
-	cfg, err := runner.FromScenario(sc, ov, defaultdata.FS())
-	if err != nil {
-		return runner.Config{}, err
+	if err := sc.CheckParams(""); err != nil {
+		return nil, err
 	}
-	cfg.SkipBad, cfg.Strict, cfg.Bootstrap, cfg.ExactSessions = s.SkipBad, s.Strict, s.Bootstrap, s.ExactSessions
-	for i, src := range cfg.Catalogs {
-		if src.FS == nil && isURL(src.Path) {
-			cfg.Catalogs[i] = runner.Source{Path: src.Path, FS: dirFS{root: strings.TrimSuffix(src.Path, "/")}, Name: "."}
-		}
-	}
-	return cfg, nil
+	return sc, nil
 }

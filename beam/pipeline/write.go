@@ -2,13 +2,17 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 
+	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -59,22 +63,41 @@ func (fn *writeFn) ProcessElement(ctx context.Context, _ []byte, states func(**s
 		read = append(read, tr)
 	}
 	out, err := d.Finish(ctx, st, read, 0)
+	var ue *runner.UnresolvedError
+	if errors.As(err, &ue) { // as defersim run prints them before its error
+		logLines(ctx, inputnotes.Notes{CatalogNotes: ue.Output.Info.CatalogNotes}.Warnings(NotesAt))
+		var b strings.Builder
+		report.WriteResolution(&b, ue.Resolution)
+		logLines(ctx, strings.Split(strings.TrimRight(b.String(), "\n"), "\n"))
+	}
 	if err != nil { // no session replayed, too many unresolved calls
 		return InputError(err)
 	}
-	if out.Implausible > 0 { // as defersim run warns
-		log.Warnf(ctx, "%d trace line(s) hold an implausible count or duration, kept as recorded; figures that use them are dominated by them", out.Implausible)
-		for _, p := range out.FirstImplausible[:min(len(out.FirstImplausible), 5)] {
-			log.Warnf(ctx, "%s:%d: %s", p.File, p.Line, p.Reason)
-		}
-	}
-	if out.Backwards > 0 { // as defersim run warns
-		log.Warnf(ctx, "%d trace event(s) are earlier than the event before them in their session (kept; a user pause that would be negative is taken as 0)", out.Backwards)
-		for _, p := range out.FirstBackwards[:min(len(out.FirstBackwards), 5)] {
-			log.Warnf(ctx, "%s:%d: %s", p.File, p.Line, p.Reason)
-		}
+	// The input warnings and the sessions that failed, with the locations
+	// and errors results.json does not hold (the launcher prints the rest
+	// from it).
+	logLines(ctx, out.InputNotes().Warnings(NotesAt))
+	for _, msg := range out.Run.Failures {
+		log.Warnf(ctx, "skipped %s", firstLine(msg))
 	}
 	return writeOutputs(ctx, out, fn.Spec.Out, runner.WriteOptions{Report: !fn.Spec.NoReport})
+}
+
+// NotesAt names where results.json lists the catalog notes, as defersim
+// run's warnings name it.
+const NotesAt = "results.json run.catalog_notes"
+
+// logLines logs lines as warnings, one each.
+func logLines(ctx context.Context, lines []string) {
+	for _, l := range lines {
+		log.Warnf(ctx, "%s", l)
+	}
+}
+
+// firstLine is msg up to its first newline (a failure's stack follows).
+func firstLine(msg string) string {
+	first, _, _ := strings.Cut(msg, "\n")
+	return first
 }
 
 // writeOutputs writes results.json and the report to dir: in place when

@@ -11,15 +11,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/internal/interrupt"
-	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/internal/runsummary"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
@@ -284,49 +283,14 @@ func runOutputs(dir string, extra ...string) []string {
 }
 
 func printRunSummary(w io.Writer, out *runner.Output, dir string, withReport bool) {
-	c := out.Info.Counts
-	fmt.Fprintf(w, "replayed %d of %s (%d skipped; %s read, %d skipped) under %s\n",
-		c.SessionsReplayed, nouns.Count(c.SessionsRead, "session"), c.SessionsSkipped, nouns.Count(c.LinesRead, "line"), c.LinesSkipped,
-		nouns.CountAs(len(out.Results.Strategies), "strategy", "strategies"))
-	report.Summary(w, out.Results)
-	writeResolution(w, out.Results.Run.Resolution, standIns(out.Results.Run.CatalogNotes))
-	if dir == "" {
-		return
-	}
-	fmt.Fprintf(w, "results: %s\n", filepath.Join(dir, "results.json"))
-	if withReport {
-		fmt.Fprintf(w, "report:  %s\n", filepath.Join(dir, "report.html"))
-	}
-}
-
-// writeResolution prints the input resolution: one line when every call
-// resolved to an exact definition, else the table. standIns is how many
-// catalog tools were read with a stand-in schema: their definitions are
-// not exact, and the line says so.
-func writeResolution(w io.Writer, r *sim.ResolutionInfo, standIns int) {
-	if r == nil {
-		return
-	}
-	if r.Resolved == r.Calls && r.SessionsWithoutServers == 0 && r.CatalogChangesMissing == 0 && r.SessionsMissingServers == 0 && r.SearchResultsUnknown == 0 && r.Ambiguous == 0 && r.UnorderedLatest == 0 {
-		if standIns > 0 {
-			fmt.Fprintf(w, "inputs:  all %d tool calls resolved against the catalogs; %d catalog tool(s) read with a stand-in {\"type\":\"object\"} schema (see the notes)\n", r.Calls, standIns)
-			return
-		}
-		fmt.Fprintf(w, "inputs:  all %d tool calls resolved against the catalogs, exact definitions\n", r.Calls)
-		return
-	}
-	report.WriteResolution(w, r)
-}
-
-// standIns counts the catalog tools read with a stand-in schema.
-func standIns(notes []catalog.Note) int {
-	n := 0
-	for _, note := range notes {
-		if note.Kind == catalog.NoteSchemaMissing || note.Kind == catalog.NoteSchemaNull {
-			n += note.Count
+	var results, html string
+	if dir != "" {
+		results = filepath.Join(dir, "results.json")
+		if withReport {
+			html = filepath.Join(dir, "report.html")
 		}
 	}
-	return n
+	runsummary.Write(w, out.Results, results, html)
 }
 
 // runSummaryJSON is what `run --json` prints.

@@ -24,6 +24,11 @@ import (
 // missing catalog, found on the launcher; a malformed trace line and a
 // session repeated across trace files, found by the job's workers on
 // prism — and 1 only for other failures. (Before, every failure exited 1.)
+// It also pins, with run's exit status and words: a scenario parameter
+// the run never reads is refused (it ran); too many unresolved calls stop
+// the job, and --allow-unresolved, which that error names, is accepted (it
+// was an unknown flag); a trace URL with no --catalogs is refused naming
+// --catalogs (it read as a missing local file).
 func TestExitStatus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds defersim-beam and runs Beam pipelines")
@@ -42,22 +47,35 @@ func TestExitStatus(t *testing.T) {
 	if err := os.WriteFile(again, good, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	unread := filepath.Join(dir, "unread.yaml")
+	if err := os.WriteFile(unread, []byte("name: unread\nstrategies: [eager]\nparams:\n  nudge_tokens: 50\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	partial := partialCatalog(t, catalog)
 	for _, tc := range []struct {
 		name   string
 		traces []string
 		catalg string
 		want   int
 		says   string
+		args   []string
 	}{
-		{"valid", []string{trace}, catalog, 0, "results in"},
-		{"missing catalog", []string{trace}, filepath.Join(dir, "no-such-catalogs"), 2, "no-such-catalogs"},
-		{"malformed trace line", []string{malformed}, catalog, 2, "malformed.jsonl:"},
-		{"session in two files", []string{trace, again}, catalog, 2, "again.jsonl"},
+		{"valid", []string{trace}, catalog, 0, "results in", nil},
+		{"missing catalog", []string{trace}, filepath.Join(dir, "no-such-catalogs"), 2, "no-such-catalogs", nil},
+		{"malformed trace line", []string{malformed}, catalog, 2, "malformed.jsonl:", nil},
+		{"session in two files", []string{trace, again}, catalog, 2, "again.jsonl", nil},
+		{"scenario parameter never read", []string{trace}, catalog, 2, "unread.yaml:4: params.nudge_tokens", []string{"--scenario", unread}},
+		{"unresolved calls", []string{trace}, partial, 2, "pass --allow-unresolved", nil},
+		{"unresolved calls allowed", []string{trace}, partial, 0, "input resolution", []string{"--allow-unresolved"}},
+		{"trace URL, no catalogs", []string{"gs://bucket/fleet.jsonl.gz"}, "", 2, "give its catalogs with --catalogs", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			cmd := exec.Command(bin, "--traces", strings.Join(tc.traces, ","), "--catalogs", tc.catalg,
-				"--out", out, "--no-report", "--bootstrap", "-1")
+			args := append([]string{"--traces", strings.Join(tc.traces, ","), "--out", out, "--no-report", "--bootstrap", "-1"}, tc.args...)
+			if tc.catalg != "" {
+				args = append(args, "--catalogs", tc.catalg)
+			}
+			cmd := exec.Command(bin, args...)
 			b, err := cmd.CombinedOutput()
 			code := 0
 			var ee *exec.ExitError
@@ -68,6 +86,9 @@ func TestExitStatus(t *testing.T) {
 			}
 			if code != tc.want || !strings.Contains(string(b), tc.says) {
 				t.Fatalf("exit status %d, want %d, with output saying %q:\n%s", code, tc.want, tc.says, lastLines(b, 15))
+			}
+			if _, err := os.Stat(out); (err == nil) != (tc.want == 0) {
+				t.Errorf("output directory written: %v, want %v", err == nil, tc.want == 0)
 			}
 		})
 	}
@@ -253,6 +274,30 @@ func beamFixture(t *testing.T, n int) (bin, trace, catalog string) {
 		t.Fatal(err)
 	}
 	return bin, filepath.Join(dir, gen.TraceFile), filepath.Join(dir, gen.CatalogDir)
+}
+
+// partialCatalog copies the catalog directory without its first server
+// file, so that the calls of that server do not resolve.
+func partialCatalog(t *testing.T, catalog string) string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(catalog, "*.json"))
+	if err != nil || len(files) < 2 {
+		t.Fatalf("catalog %s: %d files, %v", catalog, len(files), err)
+	}
+	dir := filepath.Join(t.TempDir(), "partial")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files[1:] {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 // lastLines returns the last n lines of b.

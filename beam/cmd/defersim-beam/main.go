@@ -19,6 +19,7 @@ import (
 
 	"github.com/defersim/defersim/beam/pipeline"
 	"github.com/defersim/defersim/internal/interrupt"
+	"github.com/defersim/defersim/internal/runner"
 )
 
 // list is a comma-separated, repeatable flag.
@@ -51,6 +52,8 @@ var (
 	exact      = flag.Int("exact-sessions", 0, "keep per-session values of at most N sessions; beyond, statistics are streamed (0 = default, -1 = all)")
 	noReport   = flag.Bool("no-report", false, "write results.json only, no plots or HTML")
 	batch      = flag.Int("batch-sessions", pipeline.DefaultBatchSessions, "sessions per pipeline element between reading and replaying")
+	allowUnres = flag.Bool("allow-unresolved", false, "replay even when more tool calls, or sessions naming a server or version no catalog holds, than --max-unresolved do not resolve against the catalogs (they are counted and reported)")
+	maxUnres   = flag.Float64("max-unresolved", runner.DefaultMaxUnresolved, "share of tool calls that may fail to resolve against the catalogs, and of sessions that may name a server or version no catalog holds, before the run stops with exit status 2 (default: the scenario's max_unresolved, else 0.01)")
 	traces     list
 	catalogs   list
 	strategies list
@@ -107,10 +110,13 @@ func run(ctx context.Context) error {
 	}
 	spec := pipeline.Spec{Scenario: *scenario, Traces: traces, Catalogs: catalogs, Strategies: strategies,
 		Baseline: *baseline, SkipBad: *skipBad, Strict: *strict, Bootstrap: *bootstrap, ExactSessions: *exact,
-		Out: *out, NoReport: *noReport, BatchSessions: *batch}
+		Out: *out, NoReport: *noReport, BatchSessions: *batch, AllowUnresolved: *allowUnres}
 	flag.Visit(func(f *flag.Flag) {
-		if f.Name == "seed" {
+		switch f.Name {
+		case "seed":
 			spec.Seed = seed
+		case "max-unresolved":
+			spec.MaxUnresolved = maxUnres
 		}
 	})
 	if *scenario != "" {
@@ -120,6 +126,13 @@ func run(ctx context.Context) error {
 		}
 		spec.ScenarioYAML = data
 	}
+	note, err := spec.LimitNote()
+	if err != nil {
+		return pipeline.InputError(err)
+	}
+	if note != "" {
+		fmt.Fprintf(os.Stderr, "defersim-beam: note: %s\n", note)
+	}
 	p, s := beam.NewPipelineWithRoot()
 	if err := pipeline.Build(s, spec); err != nil {
 		return err
@@ -128,5 +141,9 @@ func run(ctx context.Context) error {
 		return err
 	}
 	fmt.Printf("defersim-beam: results in %s\n", *out)
-	return nil
+	res, err := readResults(ctx, *out)
+	if err != nil {
+		return fmt.Errorf("the job finished, but the results.json it wrote cannot be read back here for the summary (is --out a local path the job's workers do not share with this machine?): %w", err)
+	}
+	return summarize(os.Stdout, os.Stderr, res, *out, !*noReport)
 }
