@@ -99,6 +99,9 @@ type DiffResult struct {
 	Class Class `json:"class"`
 	// ByClass counts changed tools by their overall class.
 	ByClass map[string]int `json:"by_class"`
+	// Notes says why the comparison is likely not the one meant
+	// (DiffNotes); Diff leaves it empty, the diff command fills it.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Diff compares a (older) with b (newer). Tools are matched by name.

@@ -85,6 +85,9 @@ func FormatDiff(w io.Writer, d DiffResult) error {
 	fmt.Fprintf(w, "from: %s (%s)\n", termsafe.String(d.From), nouns.Count(d.FromTools, "tool"))
 	fmt.Fprintf(w, "to:   %s (%s)\n", termsafe.String(d.To), nouns.Count(d.ToTools, "tool"))
 	fmt.Fprintf(w, "class: %s\n", d.Class)
+	for _, n := range d.Notes {
+		fmt.Fprintf(w, "note: %s\n", termsafe.String(n))
+	}
 	list := func(title string, names []string) {
 		fmt.Fprintf(w, "%s (%d)", title, len(names))
 		if len(names) > 0 {

@@ -28,6 +28,9 @@ func Findings(res *Results) []string {
 	for _, n := range res.Run.CatalogNotes {
 		out = append(out, catalogNoteFinding(n))
 	}
+	for _, u := range res.Run.UnchangedUpgrades {
+		out = append(out, UnchangedUpgradeText(u))
+	}
 	out = append(out, traceFindings(res.Run.Counts)...)
 	out = append(out, timingFindings(res)...)
 	if f := recordedModelFinding(&res.Run); f != "" {
@@ -185,4 +188,12 @@ func coincidenceFinding(c Coincidence) string {
 		s += fmt.Sprintf(" (no reason derived for %s)", strings.Join(c.Unexplained, ", "))
 	}
 	return s + ". On this data they are one strategy."
+}
+
+// UnchangedUpgradeText says that a scenario upgrade changes nothing in the
+// replay (sim.UnchangedUpgrade).
+func UnchangedUpgradeText(u sim.UnchangedUpgrade) string {
+	return fmt.Sprintf("The upgrade of %s to %s (servers.%s.upgrades) changes nothing in the replay: %s serves the same tools as %s, the catalog version before it "+
+		"(the same names, and the same fingerprints of what the model sees, or of the whole tool under catalog_fingerprint: served); "+
+		"sessions moved from %s replay as without it.", u.Server, u.To, u.Server, u.To, u.From, u.From)
 }

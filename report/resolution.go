@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/defersim/defersim/internal/nouns"
@@ -34,11 +35,18 @@ func resolutionRows(r *sim.ResolutionInfo) []resolutionRow {
 		{"version missing", r.VersionMissing, ""},
 		{"unresolved (unknown tool, server or version)", r.Unresolved, ""},
 	}
+	if r.UpgradeRemoved > 0 {
+		rows = slices.Insert(rows, 4, resolutionRow{Label: UpgradeRemovedLabel, Calls: r.UpgradeRemoved})
+	}
 	for i := range rows {
 		rows[i].Share = share(rows[i].Calls)
 	}
 	return rows
 }
+
+// UpgradeRemovedLabel is the resolution table's row of the unknown-tool
+// calls a scenario upgrade made unknown (sim.Resolution.UpgradeRemoved).
+const UpgradeRemovedLabel = "unknown tool, of which served as recorded but not after a scenario upgrade"
 
 // fmtShare formats a share as a percentage with one decimal (two below
 // 1%, where the stop threshold usually is).

@@ -75,6 +75,7 @@ type Engine struct {
 	fidelity   int        // strategy index, -1 none
 	fidel      []bool     // by strategy: its fidelity pairs are kept (fidelity and MoreFidelity)
 	upgrades   []Upgrade
+	unchanged  []UnchangedUpgrade // upgrades that change nothing in the replay (unchangedUpgrades)
 	domains    Domains
 	// flags[s][tool id] caches per-strategy facts about each tool.
 	flags [][]uint8
@@ -169,6 +170,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 		}
 	}
 	e.upgrades = cfg.Upgrades
+	e.unchanged = e.unchangedUpgrades()
 	e.domains = cfg.Domains
 	e.computeFlags()
 	for i := range cfg.Strategies {

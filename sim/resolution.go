@@ -30,6 +30,12 @@ type Resolution struct {
 	UnknownTool int64 `json:"unknown_tool"`
 	// UnknownServer: the call names a server no catalog holds.
 	UnknownServer int64 `json:"unknown_server"`
+	// UpgradeRemoved counts the UnknownTool calls that resolve at the
+	// versions the trace records but not at the version a scenario upgrade
+	// (servers.NAME.upgrades) moved their server to: the new version no
+	// longer serves the tool (removed or renamed), and the replay leaves
+	// the call out. Absent from results.json when 0.
+	UpgradeRemoved int64 `json:"unknown_tool_after_upgrade,omitempty"`
 	// VersionMissing: the call's server is at a version (named by the
 	// session or a catalog change) that no catalog holds; the replay uses
 	// another version of it.
@@ -173,6 +179,7 @@ func (r *Resolution) Merge(o *Resolution) {
 	r.SchemaMissing += o.SchemaMissing
 	r.UnknownTool += o.UnknownTool
 	r.UnknownServer += o.UnknownServer
+	r.UpgradeRemoved += o.UpgradeRemoved
 	r.VersionMissing += o.VersionMissing
 	r.SearchResults += o.SearchResults
 	r.SearchResultsUnknown += o.SearchResultsUnknown

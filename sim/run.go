@@ -335,11 +335,14 @@ func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
 		} else {
 			n0 = r.need.extract(j.s)
 		}
+		var before []recordedCall
+		before, r.buf.key = e.recordedCalls(n0, nil, r.buf.key)
 		epoch, err := e.applyUpgrades(n0, j.idx)
 		if err != nil {
 			res.err = err
 			return res
 		}
+		r.buf.key = e.upgradeRemoved(n0, before, &res.resol, r.buf.key)
 		res.epoch = epoch
 		for i := range n0.Steps {
 			if n0.Steps[i].Kind == StepCatalogChange {

@@ -95,6 +95,10 @@ type RunInfo struct {
 	// no tools: a count and up to catalog.MaxNoteItems names each. Absent
 	// when there is nothing to note.
 	CatalogNotes []catalog.Note `json:"catalog_notes,omitempty"`
+	// UnchangedUpgrades lists the scenario's upgrades to a version serving
+	// the same tools as the version before it (Engine.UnchangedUpgrades):
+	// they change nothing in the replay. Absent when there is none.
+	UnchangedUpgrades []UnchangedUpgrade `json:"upgrades_unchanged,omitempty"`
 	// SRD names the routing descriptions the run's routed search modes and
 	// by-domain directory read (absent in files of earlier builds).
 	SRD *SRDInfo `json:"srd,omitempty"`

@@ -1,12 +1,19 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/termsafe"
 )
 
 func newCatalogDiffCmd() *cobra.Command {
@@ -38,16 +45,22 @@ with the JSON path of every change (see docs/catalogs.md).
 		default:
 			return fmt.Errorf("--fail-on: want breaking, any or none, not %q", failOn)
 		}
-		a, err := catalog.LoadFile(args[0])
+		a, err := loadDiffSide(args[0])
 		if err != nil {
 			return err
 		}
-		b, err := catalog.LoadFile(args[1])
+		b, err := loadDiffSide(args[1])
 		if err != nil {
 			return err
 		}
 		printCatalogWarnings(cmd, catalog.Warnings([]*catalog.Server{a, b}))
 		d := catalog.Diff(a, b)
+		d.Notes = catalog.DiffNotes(a, b)
+		if !cliout.Quiet(cmd) {
+			for _, n := range d.Notes {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", termsafe.String(n))
+			}
+		}
 		if *format == cliout.JSON {
 			err = cliout.WriteJSON(out, d)
 		} else {
@@ -67,4 +80,38 @@ with the JSON path of every change (see docs/catalogs.md).
 	}
 	c.Flags().StringVar(&failOn, "fail-on", "none", "exit 1 on drift of this class: breaking, any or none")
 	return c
+}
+
+// loadDiffSide loads one side of a diff. A file that does not exist, in a
+// directory holding other versions of the server its name gives, is an
+// error listing those versions (a mistyped or missing version reads as
+// that, not only as "no such file").
+func loadDiffSide(path string) (*catalog.Server, error) {
+	s, err := catalog.LoadFile(path)
+	if err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return s, err
+	}
+	name, version, variant := catalog.ParseFileName(path)
+	entries, rerr := os.ReadDir(filepath.Dir(path))
+	if rerr != nil || version == "" {
+		return nil, err
+	}
+	var have []string
+	for _, e := range entries {
+		if e.IsDir() || catalog.IsMetaFile(e.Name()) || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		if n, v, va := catalog.ParseFileName(e.Name()); n == name && va == variant && v != "" {
+			have = append(have, v)
+		}
+	}
+	if len(have) == 0 {
+		return nil, err
+	}
+	slices.SortFunc(have, catalog.CompareVersions)
+	label := name
+	if variant != "" {
+		label += "+" + variant
+	}
+	return nil, fmt.Errorf("%s: no such file; %s holds %s at %s", path, filepath.Dir(path), label, strings.Join(have, ", "))
 }

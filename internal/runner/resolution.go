@@ -146,6 +146,10 @@ func (e *UnresolvedError) writeCalls(b *strings.Builder) {
 	r := e.Resolution
 	fmt.Fprintf(b, "%d of %s (%.1f%%) did not resolve against the catalogs, more than the %s allowed",
 		r.Unresolved, nouns.Count(r.Calls, "tool call"), 100*r.UnresolvedShare, sharePercent(r.MaxUnresolvedShare))
+	if r.UpgradeRemoved > 0 {
+		fmt.Fprintf(b, " (%d of them call a tool that the sessions' recorded server versions serve and the version a scenario upgrade moves the server to does not: "+
+			"removed or renamed by the upgrade, servers.NAME.upgrades)", r.UpgradeRemoved)
+	}
 	if len(r.TopUnresolved) > 0 || r.UnresolvedOtherCalls > 0 {
 		b.WriteString("; most frequent: ")
 		for i, t := range r.TopUnresolved {

@@ -246,6 +246,7 @@ func prepare(cfg Config) (*prepared, error) {
 	info.Inputs = catalogInputs(cat, cfg.Catalogs)
 	info.Assumptions = append(assumptions(cfg, eng, reg), catalogAssumptions(cat, scope)...)
 	info.CatalogNotes = catalog.Notes(cat.All(), validation.SchemaCheck)
+	info.UnchangedUpgrades = eng.UnchangedUpgrades()
 	summary := sim.SummaryOptions{Baseline: base, EqualTolerance: report.EqualTolerance, Seed: cfg.Seed,
 		ExactSessions: cfg.ExactSessions, FidelityPairs: sim.DefaultFidelityPairs}
 	switch {

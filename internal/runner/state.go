@@ -34,8 +34,11 @@ import (
 // version 6 counts the calls of missing versions by the server version
 // asked for (sim.Resolution.MissingVersions); version 7 counts the
 // sessions naming a server or version no catalog holds
-// (sim.Resolution.SessionsMissingServers, MissingServers).
-const StateVersion = 7
+// (sim.Resolution.SessionsMissingServers, MissingServers); version 8
+// counts the calls a scenario upgrade made unknown
+// (sim.Resolution.UpgradeRemoved) and records the upgrades that change
+// nothing (sim.RunInfo.UnchangedUpgrades).
+const StateVersion = 8
 
 // Kinds of state files.
 const (
