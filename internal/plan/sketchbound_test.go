@@ -18,24 +18,14 @@ import (
 // word). The bound is the results' own (1% here, not the default 0.5%),
 // and a run whose percentiles are exact gets no note.
 func TestPlanStatesTheSketchBound(t *testing.T) {
-	results := func(streaming *report.StreamingInfo) *report.Results {
-		d := report.Distribution{Count: 400, Mean: 1, P50: 1, P95: 2}
-		res := &report.Results{Sessions: 400, Run: sim.RunInfo{Scenario: "s"},
-			Strategies: []report.StrategyResult{{Name: "a", Metrics: map[string]report.Distribution{}}}}
-		for _, m := range projected {
-			res.Strategies[0].Metrics[m] = d
-		}
-		res.Statistics.Streaming = streaming
-		return res
-	}
 	streamed := &report.StreamingInfo{SampleSessions: 100, QuantileSketch: "DDSketch (test)", RelativeAccuracy: 0.01}
 	tests := []struct {
 		name string
 		res  *report.Results
 		want []string // in text, Markdown and JSON; nil: no note anywhere
 	}{
-		{"exact", results(nil), nil},
-		{"streamed", results(streamed), []string{"sketched (400 sessions replayed, 100 kept exactly: DDSketch (test))", "within ±1%, relative"}},
+		{"exact", sketchResults(nil), nil},
+		{"streamed", sketchResults(streamed), []string{"sketched (400 sessions replayed, 100 kept exactly: DDSketch (test))", "within ±1%, relative"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -87,16 +77,6 @@ func TestPlanStatesTheSketchBound(t *testing.T) {
 // The CSV says it in two columns on every row, the series in a note under
 // the table naming the sketched points, and each row's JSON carries it.
 func TestSketchBoundInCSVAndSeries(t *testing.T) {
-	results := func(streaming *report.StreamingInfo) *report.Results {
-		d := report.Distribution{Count: 400, Mean: 1, P50: 1, P95: 2}
-		res := &report.Results{Sessions: 400, Run: sim.RunInfo{Scenario: "s"},
-			Strategies: []report.StrategyResult{{Name: "a", Metrics: map[string]report.Distribution{}}}}
-		for _, m := range projected {
-			res.Strategies[0].Metrics[m] = d
-		}
-		res.Statistics.Streaming = streaming
-		return res
-	}
 	streamed := &report.StreamingInfo{SampleSessions: 100, QuantileSketch: "DDSketch (test)", RelativeAccuracy: 0.01}
 	for _, tc := range []struct {
 		name      string
@@ -105,8 +85,8 @@ func TestSketchBoundInCSVAndSeries(t *testing.T) {
 		rowTail   string
 		seriesRel float64
 	}{
-		{"exact", results(nil), ",percentiles,percentile_relative_error\n", ",exact,0\n", 0},
-		{"streamed", results(streamed), ",percentiles,percentile_relative_error\n", ",DDSketch (test),0.01\n", 0.01},
+		{"exact", sketchResults(nil), ",percentiles,percentile_relative_error\n", ",exact,0\n", 0},
+		{"streamed", sketchResults(streamed), ",percentiles,percentile_relative_error\n", ",DDSketch (test),0.01\n", 0.01},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := Project(tc.res, Options{SessionsPerDay: 1000})
@@ -122,7 +102,7 @@ func TestSketchBoundInCSVAndSeries(t *testing.T) {
 				t.Errorf("csv header/row end %q / %q, want …%q / …%q", lines[0], lines[1], tc.csvTail, tc.rowTail)
 			}
 
-			rows := Rows([]Point{{Label: "x=1", Results: results(nil)}, {Label: "x=2", Results: tc.res}})
+			rows := Rows([]Point{{Label: "x=1", Results: sketchResults(nil)}, {Label: "x=2", Results: tc.res}})
 			if rows[1].P95RelativeError != tc.seriesRel || rows[0].P95RelativeError != 0 {
 				t.Errorf("rows' p95 relative errors %v, %v; want 0, %v", rows[0].P95RelativeError, rows[1].P95RelativeError, tc.seriesRel)
 			}
@@ -141,4 +121,17 @@ func TestSketchBoundInCSVAndSeries(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sketchResults is a one-strategy results file of 400 sessions with every
+// projected metric, its percentiles sketched when streaming is set.
+func sketchResults(streaming *report.StreamingInfo) *report.Results {
+	d := report.Distribution{Count: 400, Mean: 1, P50: 1, P95: 2}
+	res := &report.Results{Sessions: 400, Run: sim.RunInfo{Scenario: "s"},
+		Strategies: []report.StrategyResult{{Name: "a", Metrics: map[string]report.Distribution{}}}}
+	for _, m := range projected {
+		res.Strategies[0].Metrics[m] = d
+	}
+	res.Statistics.Streaming = streaming
+	return res
 }
