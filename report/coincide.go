@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -164,7 +165,7 @@ func ExplainUnchanged(keys []string, strategies []*StrategyResult, run *sim.RunI
 		case top == "trigger" && allOn:
 			add(on, "the trigger never decided anything")
 		case (top == "always_defer" || top == "never_defer" || top == "scope") && sameDeferrable && (allOn || !categorical):
-			add(fmt.Sprintf("they may defer the same %d tools of the catalogs", deferTools), "")
+			add(fmt.Sprintf("they may defer the same %s of the catalogs", nouns.Count(deferTools, "tool")), "")
 		case (top == "search" || top == "warm" || top == "injection" || top == "echo_schema") && noSearch:
 			add("no tool was searched for or loaded", "")
 		case k == "warm.key" && run.Resolution != nil && run.Resolution.VersionChanges == 0:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -78,8 +79,8 @@ func otherStrategyNote(f *sim.Fidelity) string {
 	if f == nil || f.OtherStrategy == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s sessions recorded under another strategy were not compared (their session_start records a deferral rule as recorded_strategy: what they sent is not what %s sends)",
-		fmtInt(float64(f.OtherStrategy)), f.Strategy)
+	return fmt.Sprintf("%s %s recorded under another strategy %s not compared (their session_start records a deferral rule as recorded_strategy: what they sent is not what %s sends)",
+		fmtInt(float64(f.OtherStrategy)), nouns.Form(f.OtherStrategy, "session", "sessions"), nouns.Form(f.OtherStrategy, "was", "were"), f.Strategy)
 }
 
 // fidelityLine is the terminal summary's Fidelity line ("" when the run

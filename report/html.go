@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -79,6 +80,12 @@ var htmlFuncs = template.FuncMap{
 	"num":  func(v float64) string { return fmtExact(v) },
 	"pct":  func(v float64) string { return fmtPercent(v) },
 	"spct": func(v float64) string { return signed(v*100, fmtSig) + "%" },
+	// count writes a count with its noun, one for 1 and many otherwise
+	// ("1 session", "2 sessions").
+	"count": func(v any, one, many string) string {
+		f := toFloat(v)
+		return fmtInt(f) + " " + nouns.Form(int64(f), one, many)
+	},
 	// fidelitySides: the sides of run.fidelity, none when it compared
 	// nothing: then, as in report.md and the summary, no table is shown
 	// (and no section unless sessions were left out, fidelityOther).

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/defersim/defersim/internal/chart"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -46,7 +47,7 @@ func figures(res *Results) []figure {
 
 // subtitle says what produced the numbers.
 func subtitle(res *Results) string {
-	parts := []string{fmt.Sprintf("%s sessions", fmtInt(float64(res.Sessions)))}
+	parts := []string{fmtInt(float64(res.Sessions)) + " " + nouns.Form(res.Sessions, "session", "sessions")}
 	if b := res.BaselineName(); b != "" {
 		parts = append(parts, "baseline "+b)
 	}

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/defersim/defersim/internal/chart"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -209,7 +210,7 @@ func cacheByRequestFigure(res *Results) figure {
 			"extra round trips shift the positions, so request k is not the same step under every strategy."
 	}
 	fig.Note = note + fmt.Sprintf(" Each panel: one strategy in colour, the baseline dashed, the others in grey; steps reached by "+
-		"fewer than %d sessions are not drawn.", minN) + panelsNote(res, len(drawn))
+		"fewer than %s are not drawn.", nouns.Count(minN, "session")) + panelsNote(res, len(drawn))
 	return figure{
 		Name: PlotCacheByRequest, Title: "Cache hit ratio by model step", draw: fig,
 		About: "Each panel follows one strategy through a session: the share of the prompt read from the prompt cache at " +

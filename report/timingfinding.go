@@ -1,6 +1,10 @@
 package report
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/defersim/defersim/internal/nouns"
+)
 
 // TimingNote says how many of the sessions read record no times (session_start
 // meta timing=synthetic, as importers mark sources without timestamps):
@@ -20,10 +24,10 @@ func TimingNote(res *Results) string {
 			think += " (" + a.Value + " ms)"
 		}
 	}
-	s := fmt.Sprintf("%s of %s sessions read record no times (session_start meta timing=synthetic): the replay took %s as the pause before each of their user messages after the first, not a recorded pause, so their session_ms, and through cache expiry their cache reads and writes, cost_usd and cache_hit_ratio, rest on that parameter",
-		fmtInt(float64(t.Synthetic)), fmtInt(float64(c.SessionsRead)), think)
+	s := fmt.Sprintf("%s of %s %s read record no times (session_start meta timing=synthetic): the replay took %s as the pause before each of their user messages after the first, not a recorded pause, so their session_ms, and through cache expiry their cache reads and writes, cost_usd and cache_hit_ratio, rest on that parameter",
+		fmtInt(float64(t.Synthetic)), fmtInt(float64(c.SessionsRead)), nouns.Form(c.SessionsRead, "session", "sessions"), think)
 	if rest := c.SessionsRead - t.Synthetic; rest > 0 {
-		s += fmt.Sprintf(", mixed into the figures with the %s sessions whose pauses were read from their times", fmtInt(float64(rest)))
+		s += fmt.Sprintf(", mixed into the figures with the %s %s whose pauses were read from their times", fmtInt(float64(rest)), nouns.Form(rest, "session", "sessions"))
 	}
 	return s
 }

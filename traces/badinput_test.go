@@ -273,6 +273,15 @@ func badCases(tb testing.TB) []badCase {
 			wantProblems: []string{`mem.jsonl:1: session "a" has no session_end`, `mem.jsonl:2: session "b" has no session_end`, `mem.jsonl:3: session "c" has no session_end`},
 		},
 		{
+			// Pins the singular for a limit of one: "more than 1 sessions
+			// open at once" was printed before.
+			name:         "too many open sessions, limit one",
+			data:         lines(ev("session_start", "a", 0, ""), ev("session_start", "b", 0, "")),
+			opts:         ReadOptions{MaxOpenSessions: 1},
+			wantErr:      "mem.jsonl:2: more than 1 session open at once (raise ReadOptions.MaxOpenSessions)",
+			wantProblems: []string{`mem.jsonl:1: session "a" has no session_end`, `mem.jsonl:2: session "b" has no session_end`},
+		},
+		{
 			name:         "20 MB line over a 1 MiB limit",
 			data:         lines(ev("session_start", "s1", 0, ""), longLine, ev("session_end", "s1", 4, "")),
 			opts:         ReadOptions{MaxLineBytes: 1 << 20},

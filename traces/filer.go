@@ -8,6 +8,8 @@ import (
 	"maps"
 	"slices"
 	"time"
+
+	"github.com/defersim/defersim/internal/nouns"
 )
 
 // filer decodes the lines of a Reader's batches and files their events
@@ -118,7 +120,7 @@ func (f *filer) add(line []byte, n int, b *batch) *LineError {
 		}
 		if len(f.open) >= f.opts.maxOpen() {
 			return f.lineError(n, KindTooManySessions, fmt.Sprintf(
-				"more than %d sessions open at once (raise ReadOptions.MaxOpenSessions)", f.opts.maxOpen()))
+				"more than %s open at once (raise ReadOptions.MaxOpenSessions)", nouns.Count(f.opts.maxOpen(), "session")))
 		}
 		if f.opts.Seen != nil {
 			if file, line, dup := f.opts.Seen.start(ev.Session, f.seenFile, n, !f.opts.SkipBad); dup {

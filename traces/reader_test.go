@@ -176,7 +176,7 @@ func TestReaderSkipBadKeepsFirstRecords(t *testing.T) {
 func TestReaderSkipBadStillStopsOnFatal(t *testing.T) {
 	data := lines(ev("session_start", "a", 0, ""), ev("session_start", "b", 0, ""))
 	_, _, err := readSessions(t, data, ReadOptions{SkipBad: true, MaxOpenSessions: 1})
-	want := "mem.jsonl:2: more than 1 sessions open at once (raise ReadOptions.MaxOpenSessions)"
+	want := "mem.jsonl:2: more than 1 session open at once (raise ReadOptions.MaxOpenSessions)"
 	if err == nil || err.Error() != want {
 		t.Errorf("err = %v, want %s", err, want)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/internal/recommend"
@@ -214,7 +215,7 @@ exit 1 then).`,
 			fmt.Fprintf(notes, "validation results: %s\n", results)
 		}
 		if failUncertain && p.UncertainDecisions > 0 {
-			return exitError{code: 1, msg: fmt.Sprintf("%d of %d decisions are uncertain (--fail-on-uncertain)", p.UncertainDecisions, len(p.Tools))}
+			return exitError{code: 1, msg: fmt.Sprintf("%d of %s %s uncertain (--fail-on-uncertain)", p.UncertainDecisions, nouns.Count(len(p.Tools), "decision"), nouns.Form(p.UncertainDecisions, "is", "are"))}
 		}
 		return nil
 	}

@@ -10,7 +10,9 @@ import (
 // the run summary and the headline of report.md: a run of one session
 // under one strategy printed "replayed 1 of 1 sessions … under 1
 // strategies" and "1 sessions × 1 strategies"; two strategies stay
-// plural ("2 strategies", not "2 strategys").
+// plural ("2 strategies", not "2 strategys"). report.html's small-sample
+// warning ("Small sample: 1 sessions") and the subtitle of every plot
+// ("1 sessions · baseline …") are pinned here too.
 func TestRunSummarySaysOneInTheSingular(t *testing.T) {
 	dir := t.TempDir()
 	if out, code := runCLI(t, "trace", "gen", "-o", dir, "--sessions", "1", "--seed", "3", "-q"); code != 0 {
@@ -37,6 +39,16 @@ func TestRunSummarySaysOneInTheSingular(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkOutput(t, "report.md", string(md), []string{"\n" + tc.headline}, []string{"1 sessions", "1 strategies", "strategys"})
+			html, err := os.ReadFile(filepath.Join(out, "report.html"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkOutput(t, "report.html", string(html), []string{"<strong>Small sample:</strong> 1 session, "}, []string{"1 sessions", "1 strategies", "strategys"})
+			svg, err := os.ReadFile(filepath.Join(out, "plots", "cost-per-session.svg"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkOutput(t, "cost-per-session.svg", string(svg), []string{">1 session · baseline eager"}, []string{"1 sessions", "1 strategies", "strategys"})
 		})
 	}
 }

@@ -31,7 +31,8 @@ distinct tools, tool calls and user turns per session, sessions with recorded
 usage or timings, openers (the first tool called in each session) and the most
 called tools. When the traces have their own catalogs (session_start meta
 "catalog", or TRACE.catalog beside them), it also counts the tool calls the
-server's version in force at the call does not serve (the calls "defersim
+server's version in force at the call does not serve, and the tool names
+searches return that no server of the session serves there (what "defersim
 trace validate" flags), unless --no-catalogs.
 
 A malformed line stops the command (exit status 1) unless --skip-bad is given;
@@ -68,6 +69,7 @@ stdin. The JSON output is described in docs/cli.md.`,
 		}
 		if unserved != nil {
 			rep.Catalogs, rep.UnservedCalls, rep.Unserved = dirs, unserved.total, unserved.tools()
+			rep.SearchResults, rep.SearchResultsUnknown = unserved.results, unserved.unknown
 		}
 		out, err := cliout.Open(*output, cmd.OutOrStdout(), args...)
 		if err != nil {
@@ -108,6 +110,11 @@ type statsReport struct {
 	Catalogs      []string           `json:"catalogs,omitempty"`
 	UnservedCalls int                `json:"unserved_calls,omitempty"`
 	Unserved      []traces.ToolCount `json:"unserved_tools,omitempty"`
+	// SearchResults counts the tool names tool_search events return,
+	// SearchResultsUnknown those no server of the session serves at its
+	// version in force (run.resolution.search_results_unknown of a run).
+	SearchResults        int `json:"search_results,omitempty"`
+	SearchResultsUnknown int `json:"search_results_unknown,omitempty"`
 	// Implausible counts lines with a count or duration beyond any real
 	// session's (kept); FirstImplausible locates the first.
 	Implausible      int64            `json:"implausible_values,omitempty"`
@@ -242,5 +249,7 @@ func (rep statsReport) writeText(w io.Writer, top int) error {
 			return err
 		}
 	}
-	return nil
+	_, err := fmt.Fprintf(w, "tool names returned by searches, not served at their version in force: %d of %d\n",
+		rep.SearchResultsUnknown, rep.SearchResults)
+	return err
 }

@@ -8,14 +8,18 @@ import (
 
 // unservedCounter counts, as trace stats reads the events, the tool calls
 // that do not resolve against the server version their session holds at
-// each (sim.CallResolver): the calls trace validate flags with the same
-// catalogs.
+// each (sim.CallResolver), and the tool names searches return that no
+// server of the session serves there: what trace validate flags with the
+// same catalogs, and a run counts as search_results_unknown.
 type unservedCounter struct {
 	r     traces.CallResolver
 	open  map[*traces.Session]traces.SessionResolver // by open session
 	calls map[traces.ToolCount]int                   // by server and tool (Count 0)
 	total int
-	unres []traces.Unresolved // scratch
+	// results counts the names tool_search events return; unknown those
+	// no server of their session serves at its version in force.
+	results, unknown int
+	unres            []traces.Unresolved // scratch
 }
 
 func newUnservedCounter(cat *catalog.Catalog) *unservedCounter {
@@ -40,6 +44,9 @@ func (u *unservedCounter) event(s *traces.Session, ev *traces.Event, line int) {
 			u.calls[traces.ToolCount{Server: ev.Server, Tool: ev.Tool}]++
 			u.total++
 		}
+	case traces.ToolSearch:
+		u.results += len(ev.Returned)
+		u.unknown += len(u.unres)
 	case traces.SessionEnd:
 		delete(u.open, s)
 	}

@@ -58,7 +58,9 @@ func changeTo(server, version string) string {
 // passed) and said nothing of a catalog_change to a version no catalog
 // holds unless a call followed. Each case also runs the trace: the run's
 // own counts (results.json run.resolution) agree with validate's problems,
-// and `trace stats` counts as unserved the calls validate flags.
+// and `trace stats` counts as unserved the calls validate flags, and, as
+// search_results_unknown, the search results the run counts (it counted
+// none before).
 func TestValidateChecksTheVersionInForce(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -187,6 +189,9 @@ func TestValidateChecksTheVersionInForce(t *testing.T) {
 			var st statsReport
 			if err := json.Unmarshal([]byte(sout), &st); scode != 0 || err != nil {
 				t.Fatalf("stats exit %d: %v\n%s%s", scode, err, sout, serr)
+			}
+			if st.SearchResultsUnknown != tc.searchUnknown {
+				t.Errorf("stats search_results_unknown %d, want the run's %d", st.SearchResultsUnknown, tc.searchUnknown)
 			}
 			if st.UnservedCalls != tc.unserved {
 				t.Errorf("stats unserved_calls %d, want %d (%+v)", st.UnservedCalls, tc.unserved, st.Unserved)

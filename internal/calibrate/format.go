@@ -167,7 +167,7 @@ func writeEvaluation(w io.Writer, ev *Evaluation, l *LatencyFit) {
 			parts = append(parts, fmt.Sprintf("%s %d", k.Kind, k.Requests))
 			n += k.Requests
 		}
-		fmt.Fprintf(w, "  the worst tenth (%d requests, error ≥ %s): %s\n", n, pct(ev.Requests.P90AbsRel), strings.Join(parts, ", "))
+		fmt.Fprintf(w, "  the worst tenth (%s, error ≥ %s): %s\n", nouns.Count(n, "request"), pct(ev.Requests.P90AbsRel), strings.Join(parts, ", "))
 	}
 }
 

@@ -125,7 +125,7 @@ func Growth(ctx context.Context, cfg GrowthConfig) ([]GrowthPoint, []string, err
 		if err != nil {
 			return nil, nil, err
 		}
-		rc.Scenario = fmt.Sprintf("%s (catalog ×%s: %d tools)", cfg.Base.Scenario, strconv.FormatFloat(f, 'g', -1, 64), tools)
+		rc.Scenario = fmt.Sprintf("%s (catalog ×%s: %s)", cfg.Base.Scenario, strconv.FormatFloat(f, 'g', -1, 64), nouns.Count(tools, "tool"))
 		pt, err := runPoint(ctx, rc, dir, float64(tools), label)
 		if err != nil {
 			return nil, nil, err
@@ -146,7 +146,7 @@ func Growth(ctx context.Context, cfg GrowthConfig) ([]GrowthPoint, []string, err
 				strings.Join(unordered, ", "), nouns.Form(len(unordered), "this server", "these servers")))
 		}
 		if tools < target {
-			gp.Notes = append(gp.Notes, fmt.Sprintf("the pool ran out: %d tools instead of %d", tools, target))
+			gp.Notes = append(gp.Notes, fmt.Sprintf("the pool ran out: %s instead of %d", nouns.Count(tools, "tool"), target))
 		}
 		points = append(points, gp)
 		if cfg.Progress != nil {

@@ -81,6 +81,9 @@ func WriteSeriesMarkdown(w io.Writer, rows []SeriesRow) error {
 			secondsCI(r.FirstReplyMs), secondsCI(r.FirstP95Ms), fmt.Sprintf("%.2f", r.ExtraTrips), fmt.Sprintf("%.3f", r.Malformed), sameMark(r)})
 	}
 	mdTable(&b, []string{"Point", "Strategy", "cost / session", "first reply mean", "first reply p95", "extra round trips / session", "malformed calls / session", "vs previous point"}, out)
+	if n := seriesSketchNote(rows); n != "" {
+		b.WriteString("\n> **Sketched percentiles:** " + cliout.MDEscape(n) + ".\n")
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -125,7 +128,12 @@ func mdTable(b *strings.Builder, head []string, rows [][]string) {
 }
 
 // WriteProjectionCSV writes one row per strategy: the projected amounts
-// with their interval ends, in USD, tokens and milliseconds.
+// with their interval ends, in USD, tokens and milliseconds, then how the
+// latency percentiles were computed, in two columns a spreadsheet reads
+// like the others: percentiles ("exact", or the results' quantile sketch)
+// and percentile_relative_error (0, or the sketch's relative accuracy:
+// each percentile is within that share of the session value at its rank;
+// the text plan's note).
 func WriteProjectionCSV(w io.Writer, p *Projection) error {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	head := []string{"strategy"}
@@ -149,6 +157,10 @@ func WriteProjectionCSV(w io.Writer, p *Projection) error {
 		}{{"first_reply_p50_ms", s.FirstReplyP50}, {"first_reply_p95_ms", s.FirstReplyP95}, {"session_p50_ms", s.SessionP50},
 			{"extra_requests_per_day", s.ExtraRequests}}...)
 	}
+	how, rel := "exact", 0.0
+	if b := p.Sketched; b != nil {
+		how, rel = b.QuantileSketch, b.RelativeAccuracy
+	}
 	var rows [][]string
 	for i, s := range p.Strategies {
 		r := []string{s.Strategy}
@@ -158,7 +170,8 @@ func WriteProjectionCSV(w io.Writer, p *Projection) error {
 			}
 			r = append(r, f(a.a.Value), f(a.a.Low), f(a.a.High))
 		}
-		rows = append(rows, r)
+		rows = append(rows, append(r, how, f(rel)))
 	}
+	head = append(head, "percentiles", "percentile_relative_error")
 	return cliout.WriteCSV(w, head, rows)
 }

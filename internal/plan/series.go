@@ -24,18 +24,27 @@ type SeriesRow struct {
 	// read it, or takes no value of it): it ran with its own value at every
 	// point (SweepResult.Constant says why).
 	Constant bool `json:"constant,omitempty"`
+	// P95RelativeError, when the point's results sketched their percentiles
+	// (statistics.streaming), is the sketch's relative accuracy: FirstP95Ms
+	// is within that share of the session value at its rank. 0: exact.
+	P95RelativeError float64 `json:"first_reply_p95_relative_error,omitempty"`
 }
 
 // Rows flattens points into one row per point and strategy.
 func Rows(points []Point) []SeriesRow {
 	var out []SeriesRow
 	for _, p := range points {
+		rel := 0.0
+		if st := p.Results.Statistics.Streaming; st != nil {
+			rel = st.RelativeAccuracy
+		}
 		for _, s := range p.Results.Strategies {
 			fr := s.Metrics["first_reply_ms"]
 			out = append(out, SeriesRow{Label: p.Label, X: p.X, Strategy: s.Name,
 				CostUSD: meanAmount(s.Metrics["cost_usd"]), FirstReplyMs: meanAmount(fr),
 				FirstP95Ms: quantileAmount(fr.P95, fr.P95CI, fr.Count),
-				ExtraTrips: s.Metrics["extra_round_trips"].Mean, Malformed: s.Metrics["malformed_calls"].Mean})
+				ExtraTrips: s.Metrics["extra_round_trips"].Mean, Malformed: s.Metrics["malformed_calls"].Mean,
+				P95RelativeError: rel})
 		}
 	}
 	return out
@@ -59,6 +68,9 @@ func WriteSeries(w io.Writer, rows []SeriesRow) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if n := seriesSketchNote(rows); n != "" {
+		buf.WriteString("note: " + n + "\n")
 	}
 	// The last column is empty on most rows: drop the padding tabwriter
 	// leaves before it, so no line ends in spaces.
@@ -171,4 +183,41 @@ func orNever(s string) string {
 		return "never"
 	}
 	return s
+}
+
+// seriesSketchNote says how close the first-reply p95 of rows is when some
+// point sketched its percentiles ("" when every point computed them
+// exactly): the widest bound of those points, and which points they are.
+func seriesSketchNote(rows []SeriesRow) string {
+	worst := 0.0
+	var labels []string
+	for _, r := range rows {
+		if r.P95RelativeError == 0 {
+			continue
+		}
+		worst = max(worst, r.P95RelativeError)
+		if len(labels) == 0 || labels[len(labels)-1] != r.Label {
+			labels = append(labels, r.Label)
+		}
+	}
+	if len(labels) == 0 {
+		return ""
+	}
+	which := "every point"
+	if len(labels) < countLabels(rows) {
+		which = "points " + strings.Join(labels, ", ")
+	}
+	return fmt.Sprintf("the first-reply p95 of %s is sketched (the run kept fewer sessions than it replayed): each is within ±%s, relative, "+
+		"of the session value at its rank", which, percent(worst))
+}
+
+// countLabels counts the points of rows (rows of a point are adjacent).
+func countLabels(rows []SeriesRow) int {
+	n := 0
+	for i, r := range rows {
+		if i == 0 || rows[i-1].Label != r.Label {
+			n++
+		}
+	}
+	return n
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/report"
 )
 
@@ -35,9 +36,9 @@ func sketchBound(res *report.Results) *SketchBound {
 	}
 	b := &SketchBound{QuantileSketch: st.QuantileSketch, RelativeAccuracy: st.RelativeAccuracy,
 		SampleSessions: st.SampleSessions, Sessions: res.Sessions}
-	b.Note = fmt.Sprintf("the latency percentiles are sketched (%d sessions replayed, %d kept exactly: %s): each is within ±%s, relative, "+
+	b.Note = fmt.Sprintf("the latency percentiles are sketched (%s replayed, %d kept exactly: %s): each is within ±%s, relative, "+
 		"of the session value at its rank ⌊q(n−1)⌋, and the exact percentile lies between that value and the next",
-		b.Sessions, b.SampleSessions, b.QuantileSketch, percent(b.RelativeAccuracy))
+		nouns.Count(b.Sessions, "session"), b.SampleSessions, b.QuantileSketch, percent(b.RelativeAccuracy))
 	return b
 }
 

@@ -18,24 +18,14 @@ import (
 // word). The bound is the results' own (1% here, not the default 0.5%),
 // and a run whose percentiles are exact gets no note.
 func TestPlanStatesTheSketchBound(t *testing.T) {
-	results := func(streaming *report.StreamingInfo) *report.Results {
-		d := report.Distribution{Count: 400, Mean: 1, P50: 1, P95: 2}
-		res := &report.Results{Sessions: 400, Run: sim.RunInfo{Scenario: "s"},
-			Strategies: []report.StrategyResult{{Name: "a", Metrics: map[string]report.Distribution{}}}}
-		for _, m := range projected {
-			res.Strategies[0].Metrics[m] = d
-		}
-		res.Statistics.Streaming = streaming
-		return res
-	}
 	streamed := &report.StreamingInfo{SampleSessions: 100, QuantileSketch: "DDSketch (test)", RelativeAccuracy: 0.01}
 	tests := []struct {
 		name string
 		res  *report.Results
 		want []string // in text, Markdown and JSON; nil: no note anywhere
 	}{
-		{"exact", results(nil), nil},
-		{"streamed", results(streamed), []string{"sketched (400 sessions replayed, 100 kept exactly: DDSketch (test))", "within ±1%, relative"}},
+		{"exact", sketchResults(nil), nil},
+		{"streamed", sketchResults(streamed), []string{"sketched (400 sessions replayed, 100 kept exactly: DDSketch (test))", "within ±1%, relative"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -79,4 +69,69 @@ func TestPlanStatesTheSketchBound(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSketchBoundInCSVAndSeries pins the sketch bound where plan's CSV and
+// the sweep and growth series write percentiles: the CSV had no word of it
+// (a spreadsheet read sketched p95s as exact) and a series row none either.
+// The CSV says it in two columns on every row, the series in a note under
+// the table naming the sketched points, and each row's JSON carries it.
+func TestSketchBoundInCSVAndSeries(t *testing.T) {
+	streamed := &report.StreamingInfo{SampleSessions: 100, QuantileSketch: "DDSketch (test)", RelativeAccuracy: 0.01}
+	for _, tc := range []struct {
+		name      string
+		res       *report.Results
+		csvTail   string // the last two cells of the header and of the row
+		rowTail   string
+		seriesRel float64
+	}{
+		{"exact", sketchResults(nil), ",percentiles,percentile_relative_error\n", ",exact,0\n", 0},
+		{"streamed", sketchResults(streamed), ",percentiles,percentile_relative_error\n", ",DDSketch (test),0.01\n", 0.01},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Project(tc.res, Options{SessionsPerDay: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var csv bytes.Buffer
+			if err := WriteProjectionCSV(&csv, p); err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.SplitAfter(csv.String(), "\n")
+			if !strings.HasSuffix(lines[0], tc.csvTail) || !strings.HasSuffix(lines[1], tc.rowTail) {
+				t.Errorf("csv header/row end %q / %q, want …%q / …%q", lines[0], lines[1], tc.csvTail, tc.rowTail)
+			}
+
+			rows := Rows([]Point{{Label: "x=1", Results: sketchResults(nil)}, {Label: "x=2", Results: tc.res}})
+			if rows[1].P95RelativeError != tc.seriesRel || rows[0].P95RelativeError != 0 {
+				t.Errorf("rows' p95 relative errors %v, %v; want 0, %v", rows[0].P95RelativeError, rows[1].P95RelativeError, tc.seriesRel)
+			}
+			var text, md bytes.Buffer
+			if err := WriteSeries(&text, rows); err != nil {
+				t.Fatal(err)
+			}
+			if err := WriteSeriesMarkdown(&md, rows); err != nil {
+				t.Fatal(err)
+			}
+			want := "the first-reply p95 of points x=2 is sketched (the run kept fewer sessions than it replayed): each is within ±1%, relative"
+			for form, out := range map[string]string{"text": text.String(), "markdown": md.String()} {
+				if got := strings.Contains(out, want); got != (tc.seriesRel != 0) {
+					t.Errorf("%s series: note %q present %v, want %v:\n%s", form, want, got, tc.seriesRel != 0, out)
+				}
+			}
+		})
+	}
+}
+
+// sketchResults is a one-strategy results file of 400 sessions with every
+// projected metric, its percentiles sketched when streaming is set.
+func sketchResults(streaming *report.StreamingInfo) *report.Results {
+	d := report.Distribution{Count: 400, Mean: 1, P50: 1, P95: 2}
+	res := &report.Results{Sessions: 400, Run: sim.RunInfo{Scenario: "s"},
+		Strategies: []report.StrategyResult{{Name: "a", Metrics: map[string]report.Distribution{}}}}
+	for _, m := range projected {
+		res.Strategies[0].Metrics[m] = d
+	}
+	res.Statistics.Streaming = streaming
+	return res
 }

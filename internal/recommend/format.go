@@ -63,8 +63,8 @@ func WriteText(w io.Writer, p *Proposal) error {
 
 // uncertainLine counts the uncertain decisions.
 func uncertainLine(p *Proposal) string {
-	return fmt.Sprintf("%d of %d decisions at %.0f%% confidence (the share a decision rests on could lie on either side of its threshold)",
-		p.UncertainDecisions, len(p.Tools), p.Rules.Confidence*100)
+	return fmt.Sprintf("%d of %s at %.0f%% confidence (the share a decision rests on could lie on either side of its threshold)",
+		p.UncertainDecisions, nouns.Count(len(p.Tools), "decision"), p.Rules.Confidence*100)
 }
 
 func toolLabel(k toolKey) string {

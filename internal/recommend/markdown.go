@@ -53,7 +53,7 @@ func WriteMarkdown(w io.Writer, p *Proposal) error {
 	b.WriteString("Strategy snippet (add it to the scenario's `strategies:`):\n\n```yaml\n")
 	b.Write(Snippet(p))
 	b.WriteString("```\n\n")
-	fmt.Fprintf(&b, "<details><summary>Evidence per tool (%d tools)</summary>\n\n", len(p.Tools))
+	fmt.Fprintf(&b, "<details><summary>Evidence per tool (%s)</summary>\n\n", nouns.Count(len(p.Tools), "tool"))
 	_ = cliout.MDTable(&b, toolHeader, []bool{false, true, true, true, true, true, false, true, true, true, true, false, false}, toolRows(p, cliout.MDEscape))
 	b.WriteString("\n</details>\n")
 	_, err := io.WriteString(w, b.String())

@@ -310,8 +310,8 @@ func summarize(p *Proposal) {
 		}
 	}
 	if k := p.UncertainDecisions; k > 0 {
-		w := fmt.Sprintf("%d of %d decisions %s uncertain: learnt from %s, the share each rests on could at %.0f%% confidence lie on either side of the threshold its rule compared it with (marked uncertain per tool)",
-			k, len(p.Tools), isAre(k), nouns.Count(p.Training, "session"), p.Rules.Confidence*100)
+		w := fmt.Sprintf("%d of %s %s uncertain: learnt from %s, the share each rests on could at %.0f%% confidence lie on either side of the threshold its rule compared it with (marked uncertain per tool)",
+			k, nouns.Count(len(p.Tools), "decision"), isAre(k), nouns.Count(p.Training, "session"), p.Rules.Confidence*100)
 		if settle > 0 {
 			w += fmt.Sprintf("; were the shares as observed, about %s (%s recorded, with --test-share %g) would settle %s — %s needs the most",
 				nouns.Count(settle, "training session"), recorded(settle, p.TestShare), p.TestShare, settleWhich(k-onThreshold, k), last)

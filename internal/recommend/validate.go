@@ -154,6 +154,6 @@ func (v *Validation) Summary() string {
 			n[r.Verdict]++
 		}
 	}
-	return fmt.Sprintf("on %s the proposal is no worse on cost and first reply than %d of %d strategies; worse than %d; trade-offs with %d",
-		nouns.Count(v.Sessions, "held-out session"), n[dominates], len(v.Rows)-1, n[dominated], n[tradeCheaper]+n[tradeFaster])
+	return fmt.Sprintf("on %s the proposal is no worse on cost and first reply than %d of %s; worse than %d; trade-offs with %d",
+		nouns.Count(v.Sessions, "held-out session"), n[dominates], nouns.CountAs(len(v.Rows)-1, "strategy", "strategies"), n[dominated], n[tradeCheaper]+n[tradeFaster])
 }

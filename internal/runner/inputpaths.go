@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -42,7 +43,7 @@ func withoutPaths(info sim.RunInfo) sim.RunInfo {
 // differs, paths aside ("" when none does).
 func inputsDiff(a, b []sim.Input) string {
 	if len(a) != len(b) {
-		return fmt.Sprintf("trace and catalog inputs (%d files and %d)", len(a), len(b))
+		return fmt.Sprintf("trace and catalog inputs (%s and %d)", nouns.Count(len(a), "file"), len(b))
 	}
 	for i := range a {
 		x, y := a[i], b[i]

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/nouns"
 )
 
 // writeOverDir writes an over-mode generation: DIR/params.yaml,
@@ -48,7 +49,7 @@ func (g *Generator) writeOverDir(dir string, opt WriteOptions) (*Summary, error)
 func (g *Generator) UpgradesYAML() []byte {
 	var b bytes.Buffer
 	b.WriteString("# Fleet upgrades of the generated trace (defersim trace gen --catalogs,\n")
-	fmt.Fprintf(&b, "# schedule %q, %d sessions): the versions sessions start on. A session still\n", g.scheduleName(), g.p.Sessions)
+	fmt.Fprintf(&b, "# schedule %q, %s): the versions sessions start on. A session still\n", g.scheduleName(), nouns.Count(g.p.Sessions, "session"))
 	b.WriteString("# running when its server is upgraded records a catalog_change between two\n")
 	b.WriteString("# turns. Paste under a scenario's top level (docs/scenarios.md#servers).\n")
 	b.WriteString("servers:\n")

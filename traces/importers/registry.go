@@ -28,27 +28,35 @@ type format struct {
 	new     func() ingest.Importer
 	// gateway: the importer maps gateway meta-tools (ingest.Options.Gateway).
 	gateway bool
+	// ext is the suffix of the format's files (".traj"); a directory given
+	// as an input is refused with a message that names it.
+	ext string
+	// dirs: a directory given as an input stands for its files ending in
+	// ext, at any depth, in path order (inputdirs.go). Only for a format
+	// whose suffix holds nothing else (SWE-agent writes a run directory of
+	// .traj files beside others, such as .pred and .patch files).
+	dirs bool
 }
 
 // formats returns the registered formats in documentation order.
 func formats() []format {
 	return []format{
 		{taubench.Format, "tau-bench result files (JSON array of {task_id, trial, reward, info, traj})",
-			func() ingest.Importer { return taubench.New() }, false},
+			func() ingest.Importer { return taubench.New() }, false, ".json", false},
 		{tau2.Format, "tau2-bench simulation results ({info, tasks, simulations})",
-			func() ingest.Importer { return tau2.New() }, false},
+			func() ingest.Importer { return tau2.New() }, false, ".json", false},
 		{openaimsg.Format, "OpenAI chat-completions messages, one conversation per file or per line",
-			func() ingest.Importer { return openaimsg.New() }, true},
+			func() ingest.Importer { return openaimsg.New() }, true, ".jsonl", false},
 		{anthropicmsg.Format, "Anthropic Messages transcripts, one conversation per file or per line",
-			func() ingest.Importer { return anthropicmsg.New() }, true},
+			func() ingest.Importer { return anthropicmsg.New() }, true, ".jsonl", false},
 		{otel.Format, "OTLP JSON exports of OpenTelemetry GenAI spans",
-			func() ingest.Importer { return otel.New() }, true},
+			func() ingest.Importer { return otel.New() }, true, ".json", false},
 		{claudecode.Format, "Claude Code session files (JSON Lines)",
-			func() ingest.Importer { return claudecode.New() }, true},
+			func() ingest.Importer { return claudecode.New() }, true, ".jsonl", false},
 		{sweagent.Format, "SWE-agent trajectories (.traj: history, trajectory, info, replay_config)",
-			func() ingest.Importer { return sweagent.New() }, false},
+			func() ingest.Importer { return sweagent.New() }, false, ".traj", true},
 		{toolbench.Format, "ToolBench answer files (answer_generation with functions and train_messages, search tree)",
-			func() ingest.Importer { return toolbench.New() }, false},
+			func() ingest.Importer { return toolbench.New() }, false, ".json", false},
 	}
 }
 

@@ -81,6 +81,9 @@ func Run(req Request) (_ *ingest.Report, retErr error) {
 	if req.Out == "" {
 		return nil, fmt.Errorf("no output file (-o)")
 	}
+	if req.Inputs, err = expandInputs(req.Format, req.Inputs); err != nil {
+		return nil, err
+	}
 	if err := alreadyTrace(req.Inputs); err != nil {
 		return nil, err
 	}

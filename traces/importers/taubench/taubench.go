@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/importers/ingest"
 	"github.com/defersim/defersim/traces/importers/openaimsg"
@@ -64,8 +65,8 @@ func (im *Importer) ImportFile(path string, opts *ingest.Options, sink ingest.Si
 			rep.ToolDefinitionsDropped[filepath.Base(toolFile)+": "+k] += n
 		}
 		schemas = sets
-		rep.Note("%s: tool schemas auto-detected from %s beside it (%d tools; pass --tools to override)",
-			name, filepath.Base(toolFile), countTools(sets))
+		rep.Note("%s: tool schemas auto-detected from %s beside it (%s; pass --tools to override)",
+			name, filepath.Base(toolFile), nouns.Count(countTools(sets), "tool"))
 	}
 	return im.importData(name, data, domain, schemas, opts, sink, rep)
 }
