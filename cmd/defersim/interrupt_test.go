@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/defersim/defersim/internal/runner"
 )
 
 func runCLIContext(t *testing.T, ctx context.Context, args ...string) (string, int) {
@@ -165,23 +167,60 @@ func TestInterruptedGenAndImportLeaveNothing(t *testing.T) {
 
 // TestSignalStopsStatistics pins issue 18.4 end to end: with --bootstrap
 // 100000000 a run went on computing intervals long after SIGINT. A
-// cancellation (what the first SIGINT or SIGTERM does) now stops it with
-// exit 130 and a checkpoint, whether it comes during the replay or the
-// statistics (no wall-clock time is asserted: a hang fails by timeout).
+// cancellation (what the first SIGINT or SIGTERM does) during the
+// statistics now stops it with exit 130 and a checkpoint (no wall-clock
+// time is asserted: a hang fails by timeout).
+//
+// It no longer assumes the machine's speed: it cancelled 2 s after the
+// start, so a machine with many cores could have finished the run first,
+// and a slow one cancelled during the replay. The run now saves a
+// checkpoint once all its sessions are replayed (--checkpoint-every is
+// their number), and the test cancels when that file appears: the replay
+// is over by then and the statistics are what is interrupted.
 func TestSignalStopsStatistics(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays generated sessions")
 	}
-	trace, cat := genData(t, "20")
+	const sessions = "20"
+	trace, cat := genData(t, sessions)
 	out := filepath.Join(t.TempDir(), "run")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	time.AfterFunc(2*time.Second, cancel)
-	msg, code := runCLIContext(t, ctx, "run", "-q", "--traces", trace, "--catalogs", cat, "-o", out, "--bootstrap", "100000000")
-	if code != 130 || !strings.Contains(msg, "interrupted") || !strings.Contains(msg, "checkpoint saved") {
-		t.Fatalf("exit %d, want 130 with a checkpoint\n%s", code, msg)
+	returned := make(chan struct{})
+	saw := make(chan bool, 1)
+	go func() {
+		defer cancel()
+		saw <- waitForFile(filepath.Join(out, runner.CheckpointFile), returned)
+	}()
+	msg, code := runCLIContext(t, ctx, "run", "-q", "--traces", trace, "--catalogs", cat, "-o", out,
+		"--bootstrap", "100000000", "--checkpoint-every", sessions)
+	close(returned)
+	if !<-saw {
+		t.Fatalf("the run returned before saving the checkpoint of its %s replayed sessions: exit %d\n%s", sessions, code, msg)
+	}
+	if code != 130 || !strings.Contains(msg, "interrupted while computing the statistics, after replaying all "+sessions+" sessions") ||
+		!strings.Contains(msg, "checkpoint saved") {
+		t.Fatalf("exit %d, want 130 during the statistics, with a checkpoint\n%s", code, msg)
 	}
 	if _, err := os.Stat(filepath.Join(out, "results.json")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("an interrupted run wrote results.json (%v)", err)
+	}
+}
+
+// waitForFile polls until path exists (true) or stop is closed (false).
+// It has no deadline of its own: a run that never writes path and never
+// returns fails by the test binary's timeout, whatever the machine's speed.
+func waitForFile(path string, stop <-chan struct{}) bool {
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return true
+		}
+		select {
+		case <-stop:
+			return false
+		case <-tick.C:
+		}
 	}
 }

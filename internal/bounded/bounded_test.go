@@ -38,6 +38,8 @@ func run(lim Limits, fn func() error) (msgs []string, err error) {
 
 func TestRun(t *testing.T) {
 	var keep [][]byte
+	release := make(chan struct{})
+	defer close(release)
 	tests := []struct {
 		name    string
 		lim     Limits
@@ -48,7 +50,10 @@ func TestRun(t *testing.T) {
 		{"ok", For(0), func() error { return nil }, "", ""},
 		{"error passes through", For(0), func() error { return errors.New("bad line") }, "bad line", ""},
 		{"panic", For(0), func() error { panic("boom") }, "", "panic: boom"},
-		{"hang", Limits{Deadline: 50 * time.Millisecond}, func() error { time.Sleep(300 * time.Millisecond); return nil }, "", "did not finish within 50ms"},
+		// The hanging case blocks until the test ends, not for a fixed
+		// time: a sleep longer than the deadline could still end first on a
+		// machine loaded enough to delay the deadline's timer.
+		{"hang", Limits{Deadline: 50 * time.Millisecond}, func() error { <-release; return nil }, "", "did not finish within 50ms"},
 		{"heap over the bound", Limits{MaxHeapGrowth: 1 << 20}, func() error {
 			for range 64 {
 				keep = append(keep, make([]byte, 1<<20))

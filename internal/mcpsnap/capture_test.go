@@ -53,6 +53,11 @@ func processState(pid int) string {
 	return s[i+2 : i+3]
 }
 
+// reapDeadline bounds the wait for a killed process to die. The wait ends
+// as soon as it is dead; the bound is generous so that a loaded machine,
+// slow to deliver SIGKILL and reap, is not taken for a survivor (it was 5 s).
+const reapDeadline = time.Minute
+
 // assertNoChildren checks that the server process was reaped (it no longer
 // exists at all) and that anything it spawned is dead (gone, or a zombie
 // waiting for init, which is not ours to reap).
@@ -68,7 +73,7 @@ func assertNoChildren(t *testing.T, pidFile string) {
 		}
 	}
 	for _, pid := range pids["child"] {
-		deadline := time.Now().Add(5 * time.Second)
+		deadline := time.Now().Add(reapDeadline)
 		for {
 			st := processState(pid)
 			if st == "" || st == "Z" {
@@ -154,10 +159,19 @@ func TestRunPaginatesAndKeepsToolsAsServed(t *testing.T) {
 	}
 }
 
+// hangGuard is the capture timeout of the tests of a hanging server. They
+// do not wait for it: a context from fakemcp.HungContext ends as a deadline
+// does once the server reports it hangs. (A 3 s timeout assumed the test
+// binary, re-executed as the server, started and printed its stderr line
+// within 3 s; on a loaded machine it could time out at another step, or
+// before the server's line.) It ends the capture if the server never says
+// so.
+const hangGuard = 2 * time.Minute
+
 func TestRunFailures(t *testing.T) {
 	tests := []struct {
 		mode        string
-		timeout     time.Duration
+		timeout     time.Duration // hangGuard: timed out by HungContext
 		step        Step
 		failure     Failure
 		detail      string // substring of Detail
@@ -167,11 +181,11 @@ func TestRunFailures(t *testing.T) {
 		{fakemcp.ModeExitEarly, 20 * time.Second, StepInitialize, FailExited, "exit status 3", "cannot read config file", 0},
 		{fakemcp.ModeJunk, 20 * time.Second, StepInitialize, FailJunk, `"fake server v0.1 starting"`, "printing a banner", 0},
 		{fakemcp.ModeBadMessage, 20 * time.Second, StepInitialize, FailJunk, `"{\"status\":\"booting\"}"`, "stray JSON object", 0},
-		{fakemcp.ModeHang, 3 * time.Second, StepInitialize, FailTimeout, "3s timeout", "fake: hanging", 0},
+		{fakemcp.ModeHang, hangGuard, StepInitialize, FailTimeout, "within the 2m0s timeout", "fake: hanging", 0},
 		// Issue 18.8: a child in a new session (setsid) survived the
 		// process-group kill; assertNoChildren checks it is dead.
-		{fakemcp.ModeHangSetsid, 3 * time.Second, StepInitialize, FailTimeout, "3s timeout", "fake: hanging", 0},
-		{fakemcp.ModeHangList, 3 * time.Second, StepToolsList, FailTimeout, "3s timeout", "fake: ready", 0},
+		{fakemcp.ModeHangSetsid, hangGuard, StepInitialize, FailTimeout, "within the 2m0s timeout", "fake: hanging", 0},
+		{fakemcp.ModeHangList, hangGuard, StepToolsList, FailTimeout, "within the 2m0s timeout", "fake: ready", 0},
 		{fakemcp.ModeExitOnList, 20 * time.Second, StepToolsList, FailExited, "exit status 4", "crashing on tools/list", 0},
 		{fakemcp.ModeCursorLoop, 20 * time.Second, StepToolsList, FailProtocol, `cursor "same" twice`, "fake: ready", 0},
 		{fakemcp.ModeErrorInit, 20 * time.Second, StepInitialize, FailProtocol, "boom: fake initialize failure", "fake: ready", 0},
@@ -180,12 +194,21 @@ func TestRunFailures(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.mode, func(t *testing.T) {
 			tgt, pidFile := fakeTarget(t, tc.mode)
-			_, err := Run(context.Background(), tgt, Options{Timeout: tc.timeout})
+			ctx := context.Background()
+			if tc.timeout == hangGuard {
+				var stop func()
+				ctx, stop = fakemcp.HungContext(pidFile)
+				defer stop()
+			}
+			_, err := Run(ctx, tgt, Options{Timeout: tc.timeout})
 			var se *StepError
 			if !errors.As(err, &se) {
 				t.Fatalf("error %v (%T), want a *StepError", err, err)
 			}
 			assertNoChildren(t, pidFile)
+			if tc.timeout == hangGuard && len(readPIDs(t, pidFile)["hung"]) == 0 {
+				t.Errorf("the capture timed out before the server said it hangs (after the %v guard?)", hangGuard)
+			}
 			if se.Step != tc.step || se.Failure != tc.failure {
 				t.Errorf("step %s / %s, want %s / %s\n%v", se.Step, se.Failure, tc.step, tc.failure, err)
 			}

@@ -29,7 +29,9 @@ const (
 	// EnvPageSize is the number of tools per tools/list page (default 3).
 	EnvPageSize = "DEFERSIM_FAKE_PAGE"
 	// EnvPIDFile, when set, names a file the fake appends "self <pid>" to,
-	// and "child <pid>" for a process it spawns.
+	// "child <pid>" for a process it spawns, and "hung <pid>" when it
+	// starts hanging (ModeHang, ModeHangSetsid, ModeHangList), after the
+	// stderr lines it writes before (see HungContext).
 	EnvPIDFile = "DEFERSIM_FAKE_PIDFILE"
 	// EnvState names a counter file used by ModeUnstable.
 	EnvState = "DEFERSIM_FAKE_STATE"
@@ -102,6 +104,7 @@ func serve(mode string, in io.Reader, out, errw io.Writer) int {
 			writePID("child", child.Process.Pid)
 		}
 		fmt.Fprintln(errw, "fake: hanging")
+		writePID(hungKind, os.Getpid())
 		_, _ = io.Copy(io.Discard, in)
 		time.Sleep(time.Hour)
 		return 0
@@ -165,6 +168,7 @@ func loop(mode string, in io.Reader, out, errw io.Writer) int {
 		case "tools/list":
 			switch mode {
 			case ModeHangList:
+				writePID(hungKind, os.Getpid())
 				continue
 			case ModeExitOnList:
 				fmt.Fprintln(errw, "fake: crashing on tools/list")
