@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 	"unsafe"
+	"weak"
 )
 
 // TestReaderHandOffRace pins a bug of the pipeline: a stage read a batch's
@@ -102,4 +103,51 @@ func TestReaderAllocationPerEvent(t *testing.T) {
 		t.Errorf("reading allocated %.0f bytes per event, want less than two Events (%.0f)", perEvent, limit)
 	}
 	t.Logf("%.0f bytes per event (Event is %d bytes)", perEvent, unsafe.Sizeof(Event{}))
+}
+
+// TestReaderForgetsYieldedSessions pins that a batch handed back to the
+// read stage no longer holds the sessions it carried: they stayed
+// reachable from the recycled batch until it was filed again (and then
+// only those its new lines overwrote), so every garbage collection in
+// between scanned sessions the caller had already dropped. The short
+// sessions all end in the first batch; a long session then spans several
+// batches, ending fewer sessions than the first batch did, so none of the
+// first batch's slots is overwritten before the check.
+func TestReaderForgetsYieldedSessions(t *testing.T) {
+	var b strings.Builder
+	const short = 50
+	for i := range short {
+		id := fmt.Sprintf("s%d", i)
+		b.WriteString(ev("session_start", id, 0, `"model":"m"`) + "\n" + ev("user", id, 1, `"text":"hi"`) + "\n" + ev("session_end", id, 2, "") + "\n")
+	}
+	text := strings.Repeat("x", 1000)
+	b.WriteString(ev("session_start", "long", 0, `"model":"m"`) + "\n")
+	for b.Len() < 6*batchBytes {
+		b.WriteString(ev("user", "long", 1, fmt.Sprintf(`"text":%q`, text)) + "\n")
+	}
+	b.WriteString(ev("session_end", "long", 2, "") + "\n")
+	r, err := NewReader(strings.NewReader(b.String()), "mem", ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dropped []weak.Pointer[Session]
+	for s, err := range r.Sessions() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.ID != "long" {
+			dropped = append(dropped, weak.Make(s))
+			continue
+		}
+		runtime.GC()
+		kept := 0
+		for _, w := range dropped {
+			if w.Value() != nil {
+				kept++
+			}
+		}
+		if len(dropped) != short || kept > 0 {
+			t.Errorf("of the %d sessions yielded before the long one (want %d), the reader still holds %d after they were dropped", len(dropped), short, kept)
+		}
+	}
 }

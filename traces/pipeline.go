@@ -98,8 +98,13 @@ func (p *pipeline) stop() {
 	p.wg.Wait()
 }
 
-// recycle hands a filed batch back to the read stage.
+// recycle hands a filed batch back to the read stage. The sessions it
+// carried are the caller's now: the batch forgets them, so that one the
+// caller dropped is garbage at once, not kept (and scanned by every
+// garbage collection) until the batch is refilled.
 func (p *pipeline) recycle(b *batch) {
+	clear(b.sessions)
+	b.sessions = b.sessions[:0]
 	select {
 	case p.free <- b:
 	default: // cannot happen: there are only pipelineBatches batches
