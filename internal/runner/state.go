@@ -302,6 +302,9 @@ func DecodeState(r io.Reader) (*StateFile, error) {
 	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("corrupt state file: %w", err)
 	}
+	if err := atEnd(dec); err != nil {
+		return nil, err
+	}
 	restoreMaps(&f)
 	if f.Version != StateVersion || f.Kind != h.Kind {
 		return nil, errors.New("corrupt state file: its header and body differ")
@@ -329,4 +332,23 @@ func otherVersion(h stateHeader) error {
 		return fmt.Errorf("%s); run again without --resume, or resume with the build that wrote it", what)
 	}
 	return fmt.Errorf("%s)", what)
+}
+
+// atEnd checks that the gob stream ends after the StateFile: reading on to
+// the end of the gzip stream is what verifies its checksum (gzip checks the
+// CRC-32 and length of the data only at its end), so a file whose body was
+// changed, or whose end was cut, is refused instead of decoded into other
+// numbers. A gob stream that goes on holds data no build writes.
+func atEnd(dec *gob.Decoder) error {
+	var extra stateHeader
+	switch err := dec.Decode(&extra); {
+	case errors.Is(err, io.EOF):
+		return nil
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return errors.New("corrupt state file: cut short (its end is missing)")
+	case errors.Is(err, gzip.ErrChecksum), errors.Is(err, gzip.ErrHeader):
+		return fmt.Errorf("corrupt state file: %w", err)
+	default:
+		return errors.New("corrupt state file: data after the state")
+	}
 }
