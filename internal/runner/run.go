@@ -108,7 +108,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		if err != nil {
 			return nil, fmt.Errorf("resume: %w", err)
 		}
-		if err := sf.matches(p.file); err != nil {
+		if err := sf.matches(p.file, p.summary); err != nil {
 			return nil, fmt.Errorf("resume %s: %w", cfg.Checkpoint, err)
 		}
 		resume, expect = sf.State, sf.Traces

@@ -2,10 +2,8 @@ package runner
 
 import (
 	"bufio"
-	"bytes"
 	"compress/gzip"
 	"encoding/gob"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -192,49 +190,20 @@ func (f *StateFile) key() runKey {
 	info := withoutPaths(f.Info)
 	info.Counts, info.Fidelity, info.Resolution, info.Shard = sim.Counts{}, nil, nil, nil
 	return runKey{Info: info, Strategies: f.Strategies, FidelityStrategy: f.FidelityStrategy,
-		Bootstrap: f.Bootstrap, Prices: f.Prices, SkipBad: f.SkipBad,
+		Bootstrap: resamples(f.Bootstrap), Prices: f.Prices, SkipBad: f.SkipBad,
 		MaxUnresolved: f.MaxUnresolved, AllowUnresolved: f.AllowUnresolved}
 }
 
-// sameRun explains how f and o differ as runs ("" when they do not).
-// Inputs are compared by content: the same files at other paths are the
-// same run.
-func (f *StateFile) sameRun(o *StateFile) string {
-	if d := inputsDiff(f.Info.Inputs, o.Info.Inputs); d != "" {
-		return d
-	}
-	a, b := f.key(), o.key()
-	parts := []struct {
-		name string
-		x, y any
-	}{
-		{"scenario", []any{a.Info.Scenario, a.Info.ScenarioFingerprint}, []any{b.Info.Scenario, b.Info.ScenarioFingerprint}},
-		{"seed", a.Info.Seed, b.Info.Seed},
-		{"strategies", a.Strategies, b.Strategies},
-		{"baseline", a.Info.Baseline, b.Info.Baseline},
-		{"model and assumptions", a.Info, b.Info},
-		{"options (--bootstrap, --skip-bad, --max-unresolved, --allow-unresolved)", a, b},
-	}
-	for _, p := range parts {
-		x, _ := json.Marshal(p.x)
-		y, _ := json.Marshal(p.y)
-		if !bytes.Equal(x, y) {
-			return p.name
-		}
-	}
-	return ""
-}
-
 // matches checks that f (read from disk) is a checkpoint of the run p
-// describes.
-func (f *StateFile) matches(p *StateFile) error {
+// describes, whose summary options are opts.
+func (f *StateFile) matches(p *StateFile, opts sim.SummaryOptions) error {
 	if f.Kind != KindCheckpoint {
 		return fmt.Errorf("not a checkpoint (a %s state)", f.Kind)
 	}
 	if f.Shard != p.Shard {
-		return fmt.Errorf("the checkpoint is of shard %q, this run of shard %q", f.Shard, p.Shard)
+		return fmt.Errorf("the checkpoint is of %s, this run of %s", shardName(f.Shard), shardName(p.Shard))
 	}
-	if d := f.sameRun(p); d != "" {
+	if d := runDiff(f, p, summaryOf(f), &opts); d != "" {
 		return fmt.Errorf("the checkpoint was made by another run: it differs in %s; pass the same scenario, traces and flags", d)
 	}
 	return nil
@@ -351,4 +320,26 @@ func atEnd(dec *gob.Decoder) error {
 	default:
 		return errors.New("corrupt state file: data after the state")
 	}
+}
+
+// shardName is "shard I/N", or "the whole run" (no --shard).
+func shardName(s Shard) string {
+	if s.Count == 0 {
+		return "the whole run"
+	}
+	return "shard " + s.String()
+}
+
+// resamples is the number of bootstrap resamples a run's Bootstrap draws
+// (report.BuildOptions): 0 is report.DefaultBootstrap, any negative value
+// none (-1). Runs that draw the same are the same run: `--bootstrap 1000`
+// and no flag give the same results.
+func resamples(n int) int {
+	switch {
+	case n == 0:
+		return report.DefaultBootstrap
+	case n < 0:
+		return -1
+	}
+	return n
 }
