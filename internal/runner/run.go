@@ -257,7 +257,7 @@ func prepare(cfg Config) (*prepared, error) {
 	if cfg.KeepFidelityPairs {
 		summary.FidelityPairs = 0
 	}
-	file := &StateFile{Version: StateVersion, Shard: cfg.Shard, Info: info, Strategies: eng.Strategies(),
+	file := &StateFile{Version: StateVersion, Build: thisBuild(), Shard: cfg.Shard, Info: info, Strategies: eng.Strategies(),
 		FidelityStrategy: eng.FidelityStrategy(), Bootstrap: cfg.Bootstrap, Prices: prices(cfg.Model),
 		SkipBad: cfg.SkipBad, MaxUnresolved: DefaultMaxUnresolved, AllowUnresolved: cfg.AllowUnresolved}
 	if cfg.MaxUnresolved != nil {

@@ -19,7 +19,9 @@ type runPart struct {
 }
 
 // sameRun explains how f and o differ as runs ("" when they do not),
-// naming the most specific part that differs with its two values: a seed
+// naming the most specific part that differs with its two values — the
+// defersim build that wrote them first, since another build may differ in
+// any other part —: a seed
 // given with --seed changes the scenario's fingerprint too, and is named
 // as the seed. Inputs are compared by content: the same files at other
 // paths are the same run. Summary options (--exact-sessions,
@@ -39,6 +41,9 @@ func summaryOf(f *StateFile) *sim.SummaryOptions {
 // runDiff is sameRun with the two runs' summary options given (nil: not
 // compared).
 func runDiff(f, o *StateFile, fo, oo *sim.SummaryOptions) string {
+	if f.Build != o.Build {
+		return fmt.Sprintf("defersim build (%s and %s)", f.Build, o.Build)
+	}
 	if d := inputsDiff(f.Info.Inputs, o.Info.Inputs); d != "" {
 		return d
 	}

@@ -124,3 +124,58 @@ func mustState(t *testing.T, strategies []sim.Strategy, opts sim.SummaryOptions)
 	}
 	return st
 }
+
+// TestOtherBuildRefused pins that shards or a checkpoint written by
+// another defersim build of the same state file version are refused,
+// naming both builds. Before, the state files recorded no build: shards
+// replayed by two releases whose engines differ merged into numbers no one
+// build gives, and results.json named the merging build as the one that
+// replayed them all; a checkpoint resumed after an upgrade alike.
+func TestOtherBuildRefused(t *testing.T) {
+	base, opts := describedRun(t, Overrides{}, nil)
+	const old = "v1.4.0 go1.26.1"
+	if base.Build != thisBuild() || base.Build == old {
+		t.Fatalf("a run's state names build %q, want %q", base.Build, thisBuild())
+	}
+	shard := func(i int, build string) *StateFile {
+		f := *base
+		f.Kind, f.Shard, f.Build, f.State = KindShard, Shard{Index: i, Count: 2}, build, mustState(t, base.Strategies, opts)
+		f.path = fmt.Sprintf("shard-%d/%s", i, ShardFile)
+		return &f
+	}
+	for _, tc := range []struct {
+		name  string
+		files []*StateFile
+		by    string
+		want  string
+	}{
+		{"one shard of another build", []*StateFile{shard(0, base.Build), shard(1, old)}, base.Build,
+			"merge: shard 1/2 (shard-1/shard.bin) was written by defersim " + old + ", and this is " + base.Build},
+		{"every shard of another build", []*StateFile{shard(0, old), shard(1, old)}, base.Build,
+			"merge: shard 0/2 (shard-0/shard.bin) was written by defersim " + old + ", and this is " + base.Build},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := mergeBy(context.Background(), tc.files, 1, tc.by)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Fatalf("error %v, want prefix %q", err, tc.want)
+			}
+		})
+	}
+	t.Run("the same build merges", func(t *testing.T) {
+		_, err := mergeBy(context.Background(), []*StateFile{shard(0, old), shard(1, old)}, 1, old)
+		// Empty states replay nothing: past the build check, the merge
+		// stops at the sessions.
+		if err == nil || !strings.Contains(err.Error(), "no session was replayed") {
+			t.Fatalf("error %v, want the empty states' 'no session was replayed'", err)
+		}
+	})
+	t.Run("resume", func(t *testing.T) {
+		cp := *base
+		cp.Kind, cp.Build, cp.State = KindCheckpoint, old, mustState(t, base.Strategies, opts)
+		err := cp.matches(base, opts)
+		want := "the checkpoint was written by defersim " + old + ", and this is " + base.Build + ": resume with the build that wrote it, or run again without --resume"
+		if err == nil || err.Error() != want {
+			t.Fatalf("error %v, want %q", err, want)
+		}
+	})
+}

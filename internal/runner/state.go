@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/version"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces"
@@ -32,8 +33,11 @@ import (
 // version 6 counts the calls of missing versions by the server version
 // asked for (sim.Resolution.MissingVersions); version 7 counts the
 // sessions naming a server or version no catalog holds
-// (sim.Resolution.SessionsMissingServers, MissingServers).
-const StateVersion = 7
+// (sim.Resolution.SessionsMissingServers, MissingServers); version 8
+// records the defersim build that wrote the file (StateFile.Build), so
+// that shards or a checkpoint of another build of the same state version
+// are refused instead of merged into numbers no one build gives.
+const StateVersion = 8
 
 // Kinds of state files.
 const (
@@ -67,8 +71,12 @@ type stateHeader struct {
 // its mergeable state. Its encoding (magic line, then gzip'd gob) is
 // versioned by Version; a file of another version is refused.
 type StateFile struct {
-	Version          int
-	Kind             string
+	Version int
+	Kind    string
+	// Build is the defersim build that wrote the file, as results.json's
+	// generator_version and go_version name it ("v1.2.3 go1.26.1"): the
+	// replay of every session of a merged or resumed run is one build's.
+	Build            string
 	Shard            Shard
 	Info             sim.RunInfo
 	Strategies       []sim.Strategy
@@ -202,6 +210,9 @@ func (f *StateFile) matches(p *StateFile, opts sim.SummaryOptions) error {
 	}
 	if f.Shard != p.Shard {
 		return fmt.Errorf("the checkpoint is of %s, this run of %s", shardName(f.Shard), shardName(p.Shard))
+	}
+	if f.Build != p.Build {
+		return fmt.Errorf("the checkpoint was written by defersim %s, and this is %s: resume with the build that wrote it, or run again without --resume", f.Build, p.Build)
 	}
 	if d := runDiff(f, p, summaryOf(f), &opts); d != "" {
 		return fmt.Errorf("the checkpoint was made by another run: it differs in %s; pass the same scenario, traces and flags", d)
@@ -342,4 +353,10 @@ func resamples(n int) int {
 		return -1
 	}
 	return n
+}
+
+// thisBuild names the running defersim build, as StateFile.Build does.
+func thisBuild() string {
+	v := version.Get()
+	return v.Product + " " + v.Go
 }
