@@ -37,7 +37,8 @@ func runCLIContext(t *testing.T, ctx context.Context, args ...string) (string, i
 // of docs/reliability.md: an interrupted run exits 130, says what it did,
 // leaves no results.json or report under the output directory, only a
 // checkpoint; `run --resume DIR` then finishes it with the same
-// results.json as an uninterrupted run, and removes the checkpoint.
+// results.json as an uninterrupted run, and removes the checkpoint; a
+// second --resume says the run finished.
 func TestInterruptedRunWritesNothingAndResumes(t *testing.T) {
 	data := t.TempDir()
 	if out, code := runCLI(t, "trace", "gen", "--sessions", "30", "-o", data); code != 0 {
@@ -91,8 +92,15 @@ func TestInterruptedRunWritesNothingAndResumes(t *testing.T) {
 	if errA != nil || errB != nil || !bytes.Equal(a, b) {
 		t.Fatalf("resumed results differ from a fresh run's (%v %v)", errA, errB)
 	}
-	if out, code := runCLI(t, append(args(dir), "--resume", dir)...); code == 0 || !strings.Contains(out, "no checkpoint to continue") {
+	// Resuming the finished run says so (it said "no checkpoint to
+	// continue: stat DIR/checkpoint: no such file or directory", as for a
+	// directory that never held a run).
+	if out, code := runCLI(t, append(args(dir), "--resume", dir)...); code != 2 || !strings.Contains(out, "the run there finished") ||
+		!strings.Contains(out, "nothing to resume") {
 		t.Errorf("resuming a finished run: exit %d\n%s", code, out)
+	}
+	if out, code := runCLI(t, append(args(fresh+"-none"), "--resume", fresh+"-none")...); code != 2 || !strings.Contains(out, "no checkpoint to continue") {
+		t.Errorf("resuming in a directory that held no run: exit %d\n%s", code, out)
 	}
 }
 

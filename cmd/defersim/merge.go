@@ -27,7 +27,8 @@ single run over every session would: counts, sums and means are exact, and so
 are percentiles while the run has at most --exact-sessions sessions; beyond,
 percentiles come from merged quantile sketches (docs/performance.md). Every
 shard of the run must be given once; shards may have read the same inputs
-at other paths (results.json names the lowest shard's).`,
+at other paths (results.json names the lowest shard's). The shards and
+the merge must be the same defersim build (defersim --version).`,
 		Args: cobra.MinimumNArgs(2),
 	}
 	format := cliout.AddFormat(c, cliout.Text, cliout.JSON)

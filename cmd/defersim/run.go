@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -178,6 +179,9 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) (retErr error) {
 	}
 	if cfg.Resume {
 		if _, err := os.Stat(cfg.Checkpoint); err != nil {
+			if _, rerr := os.Stat(filepath.Join(f.out, "results.json")); rerr == nil && errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("--resume %s: the run there finished (its results.json is written and its checkpoint removed): nothing to resume; run without --resume to replay it again", f.resume)
+			}
 			return fmt.Errorf("--resume %s: no checkpoint to continue: %w", f.resume, err)
 		}
 	}

@@ -16,8 +16,16 @@ import (
 // sessions, results.json is byte-identical (percentiles included), and
 // beyond it percentiles come from the merged sketches — which equal the
 // sketches of a single run, so results.json is byte-identical then too.
-// Cancelling ctx stops the statistics with ctx's error.
+// Cancelling ctx stops the statistics with ctx's error. Every shard must
+// have been written by the running build (StateFile.Build): results.json
+// names one build as the one that replayed every session.
 func Merge(ctx context.Context, files []*StateFile, workers int) (*Output, error) {
+	return mergeBy(ctx, files, workers, thisBuild())
+}
+
+// mergeBy is Merge by the defersim build named build: every shard must
+// be of that build.
+func mergeBy(ctx context.Context, files []*StateFile, workers int, build string) (*Output, error) {
 	if len(files) == 0 {
 		return nil, errors.New("merge: no shard states")
 	}
@@ -32,6 +40,9 @@ func Merge(ctx context.Context, files []*StateFile, workers int) (*Output, error
 	// same run split otherwise) is not a repeated shard.
 	seen := map[int]*StateFile{}
 	for _, f := range files {
+		if f.Build != build {
+			return nil, fmt.Errorf("merge: %s was written by defersim %s, and this is %s: merge with the build that replayed the shards, whose version results.json records", f.name(), f.Build, build)
+		}
 		if f.Kind != KindShard {
 			return nil, fmt.Errorf("merge: %s is a %s, not a completed shard (resume it first)", f.name(), f.Kind)
 		}

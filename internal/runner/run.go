@@ -108,7 +108,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		if err != nil {
 			return nil, fmt.Errorf("resume: %w", err)
 		}
-		if err := sf.matches(p.file); err != nil {
+		if err := sf.matches(p.file, p.summary); err != nil {
 			return nil, fmt.Errorf("resume %s: %w", cfg.Checkpoint, err)
 		}
 		resume, expect = sf.State, sf.Traces
@@ -258,7 +258,7 @@ func prepare(cfg Config) (*prepared, error) {
 	if cfg.KeepFidelityPairs {
 		summary.FidelityPairs = 0
 	}
-	file := &StateFile{Version: StateVersion, Shard: cfg.Shard, Info: info, Strategies: eng.Strategies(),
+	file := &StateFile{Version: StateVersion, Build: thisBuild(), Shard: cfg.Shard, Info: info, Strategies: eng.Strategies(),
 		FidelityStrategy: eng.FidelityStrategy(), Bootstrap: cfg.Bootstrap, Prices: prices(cfg.Model),
 		SkipBad: cfg.SkipBad, MaxUnresolved: DefaultMaxUnresolved, AllowUnresolved: cfg.AllowUnresolved}
 	if cfg.MaxUnresolved != nil {

@@ -165,7 +165,7 @@ func TestMergeRefusesIncompleteOrMixedShards(t *testing.T) {
 	}{
 		{"missing", []*StateFile{a}, "merge: missing shards 1/2"},
 		{"twice", []*StateFile{a, a}, "merge: shard 0/2 given twice"},
-		{"other run", []*StateFile{a, b}, "merge: shard 0/2 and shard 1/2 come from different runs: they differ in seed"},
+		{"other run", []*StateFile{a, b}, "merge: shard 0/2 and shard 1/2 come from different runs: they differ in seed (1 and 2)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Merge(context.Background(), tc.files, 1)
@@ -230,7 +230,7 @@ func TestMergeNamesWhatIsWrong(t *testing.T) {
 		want  string
 	}{
 		{"other run, same shard", []*StateFile{a0, b0, a1},
-			"merge: shard 0/2 (" + a0.path + ") and shard 0/2 (" + b0.path + ") come from different runs: they differ in seed"},
+			"merge: shard 0/2 (" + a0.path + ") and shard 0/2 (" + b0.path + ") come from different runs: they differ in seed (1 and 2)"},
 		{"twice", []*StateFile{a0, a1, a0}, "merge: shard 0/2 given twice (" + a0.path + " and " + a0.path + ")"},
 		{"other catalog contents", []*StateFile{a0, c1},
 			"merge: shard 0/2 (" + a0.path + ") and shard 1/2 (" + c1.path + ") come from different runs: they differ in trace and catalog inputs (catalog " +
@@ -372,7 +372,7 @@ func TestResumeRefusesAnotherRun(t *testing.T) {
 	cfg.Seed++
 	cfg.Resume = true
 	_, err := Run(context.Background(), cfg)
-	want := "resume " + cfg.Checkpoint + ": the checkpoint was made by another run: it differs in seed; pass the same scenario, traces and flags"
+	want := "resume " + cfg.Checkpoint + ": the checkpoint was made by another run: it differs in seed (42 and 43); pass the same scenario, traces and flags"
 	if err == nil || err.Error() != want {
 		t.Fatalf("error %v, want %q", err, want)
 	}

@@ -2,16 +2,15 @@ package runner
 
 import (
 	"bufio"
-	"bytes"
 	"compress/gzip"
 	"encoding/gob"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/version"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces"
@@ -36,8 +35,11 @@ import (
 // sessions naming a server or version no catalog holds
 // (sim.Resolution.SessionsMissingServers, MissingServers); version 8
 // counts the calls a scenario upgrade made unknown
-// (sim.Resolution.UpgradeRemoved) and records the upgrades that change
-// nothing (sim.RunInfo.UnchangedUpgrades).
+// (sim.Resolution.UpgradeRemoved), records the upgrades that change
+// nothing (sim.RunInfo.UnchangedUpgrades), and records the defersim build
+// that wrote the file (StateFile.Build), so that shards or a checkpoint of
+// another build of the same state version are refused instead of merged
+// into numbers no one build gives.
 const StateVersion = 8
 
 // Kinds of state files.
@@ -72,8 +74,12 @@ type stateHeader struct {
 // its mergeable state. Its encoding (magic line, then gzip'd gob) is
 // versioned by Version; a file of another version is refused.
 type StateFile struct {
-	Version          int
-	Kind             string
+	Version int
+	Kind    string
+	// Build is the defersim build that wrote the file, as results.json's
+	// generator_version and go_version name it ("v1.2.3 go1.26.1"): the
+	// replay of every session of a merged or resumed run is one build's.
+	Build            string
 	Shard            Shard
 	Info             sim.RunInfo
 	Strategies       []sim.Strategy
@@ -195,49 +201,23 @@ func (f *StateFile) key() runKey {
 	info := withoutPaths(f.Info)
 	info.Counts, info.Fidelity, info.Resolution, info.Shard = sim.Counts{}, nil, nil, nil
 	return runKey{Info: info, Strategies: f.Strategies, FidelityStrategy: f.FidelityStrategy,
-		Bootstrap: f.Bootstrap, Prices: f.Prices, SkipBad: f.SkipBad,
+		Bootstrap: resamples(f.Bootstrap), Prices: f.Prices, SkipBad: f.SkipBad,
 		MaxUnresolved: f.MaxUnresolved, AllowUnresolved: f.AllowUnresolved}
 }
 
-// sameRun explains how f and o differ as runs ("" when they do not).
-// Inputs are compared by content: the same files at other paths are the
-// same run.
-func (f *StateFile) sameRun(o *StateFile) string {
-	if d := inputsDiff(f.Info.Inputs, o.Info.Inputs); d != "" {
-		return d
-	}
-	a, b := f.key(), o.key()
-	parts := []struct {
-		name string
-		x, y any
-	}{
-		{"scenario", []any{a.Info.Scenario, a.Info.ScenarioFingerprint}, []any{b.Info.Scenario, b.Info.ScenarioFingerprint}},
-		{"seed", a.Info.Seed, b.Info.Seed},
-		{"strategies", a.Strategies, b.Strategies},
-		{"baseline", a.Info.Baseline, b.Info.Baseline},
-		{"model and assumptions", a.Info, b.Info},
-		{"options (--bootstrap, --skip-bad, --max-unresolved, --allow-unresolved)", a, b},
-	}
-	for _, p := range parts {
-		x, _ := json.Marshal(p.x)
-		y, _ := json.Marshal(p.y)
-		if !bytes.Equal(x, y) {
-			return p.name
-		}
-	}
-	return ""
-}
-
 // matches checks that f (read from disk) is a checkpoint of the run p
-// describes.
-func (f *StateFile) matches(p *StateFile) error {
+// describes, whose summary options are opts.
+func (f *StateFile) matches(p *StateFile, opts sim.SummaryOptions) error {
 	if f.Kind != KindCheckpoint {
 		return fmt.Errorf("not a checkpoint (a %s state)", f.Kind)
 	}
 	if f.Shard != p.Shard {
-		return fmt.Errorf("the checkpoint is of shard %q, this run of shard %q", f.Shard, p.Shard)
+		return fmt.Errorf("the checkpoint is of %s, this run of %s", shardName(f.Shard), shardName(p.Shard))
 	}
-	if d := f.sameRun(p); d != "" {
+	if f.Build != p.Build {
+		return fmt.Errorf("the checkpoint was written by defersim %s, and this is %s: resume with the build that wrote it, or run again without --resume", f.Build, p.Build)
+	}
+	if d := runDiff(f, p, summaryOf(f), &opts); d != "" {
 		return fmt.Errorf("the checkpoint was made by another run: it differs in %s; pass the same scenario, traces and flags", d)
 	}
 	return nil
@@ -305,6 +285,9 @@ func DecodeState(r io.Reader) (*StateFile, error) {
 	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("corrupt state file: %w", err)
 	}
+	if err := atEnd(dec); err != nil {
+		return nil, err
+	}
 	restoreMaps(&f)
 	if f.Version != StateVersion || f.Kind != h.Kind {
 		return nil, errors.New("corrupt state file: its header and body differ")
@@ -332,4 +315,51 @@ func otherVersion(h stateHeader) error {
 		return fmt.Errorf("%s); run again without --resume, or resume with the build that wrote it", what)
 	}
 	return fmt.Errorf("%s)", what)
+}
+
+// atEnd checks that the gob stream ends after the StateFile: reading on to
+// the end of the gzip stream is what verifies its checksum (gzip checks the
+// CRC-32 and length of the data only at its end), so a file whose body was
+// changed, or whose end was cut, is refused instead of decoded into other
+// numbers. A gob stream that goes on holds data no build writes.
+func atEnd(dec *gob.Decoder) error {
+	var extra stateHeader
+	switch err := dec.Decode(&extra); {
+	case errors.Is(err, io.EOF):
+		return nil
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return errors.New("corrupt state file: cut short (its end is missing)")
+	case errors.Is(err, gzip.ErrChecksum), errors.Is(err, gzip.ErrHeader):
+		return fmt.Errorf("corrupt state file: %w", err)
+	default:
+		return errors.New("corrupt state file: data after the state")
+	}
+}
+
+// shardName is "shard I/N", or "the whole run" (no --shard).
+func shardName(s Shard) string {
+	if s.Count == 0 {
+		return "the whole run"
+	}
+	return "shard " + s.String()
+}
+
+// resamples is the number of bootstrap resamples a run's Bootstrap draws
+// (report.BuildOptions): 0 is report.DefaultBootstrap, any negative value
+// none (-1). Runs that draw the same are the same run: `--bootstrap 1000`
+// and no flag give the same results.
+func resamples(n int) int {
+	switch {
+	case n == 0:
+		return report.DefaultBootstrap
+	case n < 0:
+		return -1
+	}
+	return n
+}
+
+// thisBuild names the running defersim build, as StateFile.Build does.
+func thisBuild() string {
+	v := version.Get()
+	return v.Product + " " + v.Go
 }
