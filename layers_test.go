@@ -29,7 +29,7 @@ var layers = [][]string{
 	{"sim"},
 	{"sim/search", "sim/presets"},
 	{"scenarios", "report", "srd/routed", "internal/embeddings/embedtest"},
-	{"internal/runner", "internal/calibrate", "internal/retrieval"},
+	{"internal/runner", "internal/calibrate", "internal/retrieval", "internal/runsummary"},
 	{"internal/check", "internal/plan", "internal/recommend"},
 	{"cmd", "."},
 }
