@@ -88,6 +88,11 @@ type RunState struct {
 	// look like placeholders. Kept here so that shards, merges and resumes
 	// count every such session once.
 	EpochDated int64
+	// Upgrades counts, for each of the scenario's upgrades in order, the
+	// replayed sessions it applied to (UpgradeReach): an upgrade no
+	// session reaches changes nothing. Kept here so that shards, merges
+	// and resumes count every session once.
+	Upgrades []UpgradeReach
 	// Resolution sums how the replayed sessions' inputs resolved.
 	Resolution Resolution
 	// Digests[s] sums, over sessions, a hash of the session (id and stream
@@ -268,6 +273,11 @@ func (st *RunState) add(r *jobResult) {
 	if r.epoch {
 		st.EpochDated++
 	}
+	for i, ok := range r.applied {
+		if ok && i < len(st.Upgrades) {
+			st.Upgrades[i].Sessions++
+		}
+	}
 	st.Resolution.Merge(&r.resol)
 	if (st.npend+1)*W > len(st.pend) {
 		st.flush()
@@ -343,6 +353,9 @@ func (st *RunState) Merge(o *RunState) error {
 	st.Skipped += o.Skipped
 	st.StepsRemoved += o.StepsRemoved
 	st.EpochDated += o.EpochDated
+	if err := st.mergeUpgrades(o.Upgrades); err != nil {
+		return err
+	}
 	st.Resolution.Merge(&o.Resolution)
 	st.Failures = append(st.Failures, o.Failures...)
 	slices.SortStableFunc(st.Failures, func(a, b IndexedFailure) int { return cmpInt64(a.Index, b.Index) })
