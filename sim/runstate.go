@@ -88,10 +88,7 @@ type RunState struct {
 	// look like placeholders. Kept here so that shards, merges and resumes
 	// count every such session once.
 	EpochDated int64
-	// Upgrades counts, for each of the scenario's upgrades in order, the
-	// replayed sessions it applied to (UpgradeReach): an upgrade no
-	// session reaches changes nothing. Kept here so that shards, merges
-	// and resumes count every session once.
+	// Upgrades counts the sessions each scenario upgrade applied to (UpgradeReach).
 	Upgrades []UpgradeReach
 	// Resolution sums how the replayed sessions' inputs resolved.
 	Resolution Resolution
@@ -273,11 +270,7 @@ func (st *RunState) add(r *jobResult) {
 	if r.epoch {
 		st.EpochDated++
 	}
-	for i, ok := range r.applied {
-		if ok && i < len(st.Upgrades) {
-			st.Upgrades[i].Sessions++
-		}
-	}
+	st.countUpgrades(r.applied)
 	st.Resolution.Merge(&r.resol)
 	if (st.npend+1)*W > len(st.pend) {
 		st.flush()

@@ -45,6 +45,17 @@ func (e *Engine) initUpgradeReach(st *RunState) error {
 	return nil
 }
 
+// countUpgrades counts a replayed session for each upgrade applied to it
+// (applied[i]: upgrade i did, applyUpgradesReach). Kept in the state, so
+// that shards, merges and resumes count every session once.
+func (st *RunState) countUpgrades(applied []bool) {
+	for i, ok := range applied {
+		if ok && i < len(st.Upgrades) {
+			st.Upgrades[i].Sessions++
+		}
+	}
+}
+
 // mergeUpgrades adds another state's upgrade counts to st's; a state that
 // counts none (an empty state being merged into) takes o's.
 func (st *RunState) mergeUpgrades(o []UpgradeReach) error {
