@@ -31,6 +31,9 @@ func Findings(res *Results) []string {
 	for _, u := range res.Run.UnchangedUpgrades {
 		out = append(out, UnchangedUpgradeText(u))
 	}
+	for _, u := range res.Run.UnreachedUpgrades {
+		out = append(out, UnreachedUpgradeText(u, res.Run.Counts.SessionsRead))
+	}
 	out = append(out, traceFindings(res.Run.Counts)...)
 	out = append(out, timingFindings(res)...)
 	if f := recordedModelFinding(&res.Run); f != "" {
@@ -196,4 +199,25 @@ func UnchangedUpgradeText(u sim.UnchangedUpgrade) string {
 	return fmt.Sprintf("The upgrade of %s to %s (servers.%s.upgrades) changes nothing in the replay: %s serves the same tools as %s, the catalog version before it "+
 		"(the same names, and the same fingerprints of what the model sees, or of the whole tool under catalog_fingerprint: served); "+
 		"sessions moved from %s replay as without it.", u.Server, u.To, u.Server, u.To, u.From, u.From)
+}
+
+// UnreachedUpgradeText says that a scenario upgrade applied to no replayed
+// session (sim.UnreachedUpgrade), with the likely reason; read is the
+// number of sessions the traces hold.
+func UnreachedUpgradeText(u sim.UnreachedUpgrade, read int64) string {
+	when, why := "", "no replayed session connects "+u.Server+" when it applies"
+	switch {
+	case u.AfterSession != nil:
+		when = fmt.Sprintf(", after_session: %d", *u.AfterSession)
+		if *u.AfterSession >= read {
+			why = fmt.Sprintf("after_session counts sessions from 0 in trace order, and the traces hold %s", nouns.Count(read, "session"))
+		} else {
+			why = fmt.Sprintf("no replayed session from the %d-th on (counting from 0) connects %s", *u.AfterSession, u.Server)
+		}
+	case u.At != "":
+		when = ", at: " + u.At
+		why = fmt.Sprintf("no replayed session that connects %s starts at or runs past %s", u.Server, u.At)
+	}
+	return fmt.Sprintf("The upgrade of %s to %s (servers.%s.upgrades%s) applied to no replayed session, so it changes nothing in the replay: %s.",
+		u.Server, u.To, u.Server, when, why)
 }

@@ -14,6 +14,7 @@ type resultBufs struct {
 	fid    []FidelityPair    // every fidelity strategy's pairs, in order
 	// fidEnds[s]: end of strategy s's pairs in fid
 	fidEnds []int
+	applied []bool // by scenario upgrade: it applied to the session
 }
 
 // fidelity returns strategy si's fidelity pairs (nil for si < 0).

@@ -7,6 +7,7 @@ import (
 	"iter"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sync"
 
 	"github.com/defersim/defersim/traces"
@@ -98,6 +99,7 @@ type jobResult struct {
 	removed int
 	resol   Resolution // how the session's inputs resolved
 	epoch   bool       // an `at` upgrade placed it by times that look like placeholders (applyUpgrades)
+	applied []bool     // applied[i]: the scenario's upgrade i moved a server of the session (applyUpgradesReach)
 	err     error
 	bufs    *resultBufs // the memory values, perReq and fid live in (nil: not recycled)
 }
@@ -159,6 +161,11 @@ func (e *Engine) run(parent context.Context, sessions iter.Seq2[input, error], o
 	}
 	if cols == nil {
 		cols = []*collector{{st: state, strategies: e.strategies}}
+	}
+	for _, c := range cols {
+		if err := e.initUpgradeReach(c.st); err != nil {
+			return nil, fmt.Errorf("resume: %w", err)
+		}
 	}
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
@@ -337,13 +344,14 @@ func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
 		}
 		var before []recordedCall
 		before, r.buf.key = e.recordedCalls(n0, nil, r.buf.key)
-		epoch, err := e.applyUpgrades(n0, j.idx)
+		b.applied = slices.Grow(b.applied[:0], len(e.upgrades))[:len(e.upgrades)]
+		epoch, err := e.applyUpgradesReach(n0, j.idx, b.applied)
 		if err != nil {
 			res.err = err
 			return res
 		}
 		r.buf.key = e.upgradeRemoved(n0, before, &res.resol, r.buf.key)
-		res.epoch = epoch
+		res.epoch, res.applied = epoch, b.applied
 		for i := range n0.Steps {
 			if n0.Steps[i].Kind == StepCatalogChange {
 				res.resol.VersionChanges++

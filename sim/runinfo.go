@@ -99,6 +99,10 @@ type RunInfo struct {
 	// the same tools as the version before it (Engine.UnchangedUpgrades):
 	// they change nothing in the replay. Absent when there is none.
 	UnchangedUpgrades []UnchangedUpgrade `json:"upgrades_unchanged,omitempty"`
+	// UnreachedUpgrades lists the scenario's upgrades that applied to no
+	// replayed session (RunState.UnreachedUpgrades): they change nothing in
+	// the replay. Absent when there is none.
+	UnreachedUpgrades []UnreachedUpgrade `json:"upgrades_unreached,omitempty"`
 	// SRD names the routing descriptions the run's routed search modes and
 	// by-domain directory read (absent in files of earlier builds).
 	SRD *SRDInfo `json:"srd,omitempty"`

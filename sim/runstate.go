@@ -88,6 +88,8 @@ type RunState struct {
 	// look like placeholders. Kept here so that shards, merges and resumes
 	// count every such session once.
 	EpochDated int64
+	// Upgrades counts the sessions each scenario upgrade applied to (UpgradeReach).
+	Upgrades []UpgradeReach
 	// Resolution sums how the replayed sessions' inputs resolved.
 	Resolution Resolution
 	// Digests[s] sums, over sessions, a hash of the session (id and stream
@@ -268,6 +270,7 @@ func (st *RunState) add(r *jobResult) {
 	if r.epoch {
 		st.EpochDated++
 	}
+	st.countUpgrades(r.applied)
 	st.Resolution.Merge(&r.resol)
 	if (st.npend+1)*W > len(st.pend) {
 		st.flush()
@@ -343,6 +346,9 @@ func (st *RunState) Merge(o *RunState) error {
 	st.Skipped += o.Skipped
 	st.StepsRemoved += o.StepsRemoved
 	st.EpochDated += o.EpochDated
+	if err := st.mergeUpgrades(o.Upgrades); err != nil {
+		return err
+	}
 	st.Resolution.Merge(&o.Resolution)
 	st.Failures = append(st.Failures, o.Failures...)
 	slices.SortStableFunc(st.Failures, func(a, b IndexedFailure) int { return cmpInt64(a.Index, b.Index) })

@@ -47,6 +47,15 @@ func (u Upgrade) where() string {
 // upgrade concerns that starts before it and in 1970 or earlier: times that
 // look like placeholders (the Unix epoch) put it on the old version.
 func (e *Engine) applyUpgrades(n *Need, idx int64) (epoch bool, err error) {
+	return e.applyUpgradesReach(n, idx, nil)
+}
+
+// applyUpgradesReach is applyUpgrades that also sets applied[i] (when
+// applied is not nil; len(e.upgrades) long) for each upgrade i that moves
+// a server of the session to its version: at its start, or by a catalog
+// change it inserts (UpgradeReach).
+func (e *Engine) applyUpgradesReach(n *Need, idx int64, applied []bool) (epoch bool, err error) {
+	clear(applied)
 	if len(e.upgrades) == 0 {
 		return false, nil
 	}
@@ -66,7 +75,12 @@ func (e *Engine) applyUpgrades(n *Need, idx int64) (epoch bool, err error) {
 			n.Servers = append(n.Servers, traces.ServerRef{Name: name})
 		}
 	}
-	for _, u := range e.upgrades {
+	mark := func(i int) {
+		if applied != nil {
+			applied[i] = true
+		}
+	}
+	for ui, u := range e.upgrades {
 		named := slices.ContainsFunc(n.Servers, func(r traces.ServerRef) bool { return r.Name == u.Server })
 		from := e.versionBefore(u.Server, u.To)
 		switch {
@@ -76,12 +90,14 @@ func (e *Engine) applyUpgrades(n *Need, idx int64) (epoch bool, err error) {
 			}
 			if idx >= u.AfterSession {
 				n.Servers = setServer(n.Servers, u.Server, u.To)
+				mark(ui)
 			} else {
 				n.Servers = setServerDefault(n.Servers, u.Server, from)
 			}
 		case !u.At.IsZero():
 			if named && !n.Start.IsZero() && !n.Start.Before(u.At) {
 				n.Servers = setServer(n.Servers, u.Server, u.To)
+				mark(ui)
 				continue
 			}
 			if named {
@@ -93,6 +109,7 @@ func (e *Engine) applyUpgrades(n *Need, idx int64) (epoch bool, err error) {
 				if t := st.T; !t.IsZero() && !t.Before(u.At) {
 					if has {
 						n.Steps = slices.Insert(n.Steps, i, Step{Kind: StepCatalogChange, Server: u.Server, Version: u.To, T: u.At})
+						mark(ui)
 					}
 					break
 				}

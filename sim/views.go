@@ -75,7 +75,7 @@ func (c *collector) add(r *jobResult) {
 		c.values[k], c.perReq[k] = r.values[si], r.perReq[si]
 	}
 	p := jobResult{seq: r.seq, idx: r.idx, id: r.id, values: c.values, perReq: c.perReq,
-		removed: r.removed, resol: r.resol, epoch: r.epoch}
+		removed: r.removed, resol: r.resol, epoch: r.epoch, applied: r.applied}
 	if r.bufs != nil {
 		p.fid = r.bufs.fidelity(v.Fidelity)
 	}

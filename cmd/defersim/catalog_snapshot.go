@@ -29,7 +29,7 @@ func newCatalogSnapshotCmd() *cobra.Command {
 		env                                 []string
 		timeout                             time.Duration
 		captures                            int
-		requireStable                       bool
+		requireStable, failOnNotes          bool
 	)
 	c := &cobra.Command{
 		Use:   "snapshot [flags] -- COMMAND [ARGS...]",
@@ -51,7 +51,12 @@ snapshots every enabled server into the directory -o (default ".").
 A capture that fails (cannot start, exits early, junk on stdout, no answer
 within --timeout, an error answer) names the step (start, initialize,
 tools/list) and shows the server's last stderr lines; the exit status is 1.
-The server process group is always stopped and reaped.`,
+The server process group is always stopped and reaped.
+
+A snapshot a run would note — a server serving no tools, tools with a
+missing, null or invalid inputSchema — is written, and a warning naming the
+server and tools goes to stderr and to the metadata's "notes"; the exit
+status stays 0 unless --fail-on-notes.`,
 		Example: `  defersim catalog snapshot -o fs.json -- npx -y @modelcontextprotocol/server-filesystem /tmp
   defersim catalog snapshot --url http://127.0.0.1:8080/mcp --name notes
   defersim catalog snapshot --from-config claude_desktop_config.json -o snapshots/`,
@@ -65,12 +70,12 @@ The server process group is always stopped and reaped.`,
 			opts := mcpsnap.Options{Timeout: timeout, Captures: captures, ProtocolVersion: protocol}
 			ctx, stop := signal.NotifyContext(cmdContext(cmd), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			w := cmd.OutOrStdout()
+			w := snapshotOut{out: cmd.OutOrStdout(), err: cmd.ErrOrStderr(), requireStable: requireStable, failOnNotes: failOnNotes}
 			if fromConfig != "" {
 				if len(args) > 0 || url != "" || name != "" || version != "" || len(env) > 0 {
 					return errors.New("--from-config takes no command, --url, --name, --version or --env")
 				}
-				return snapshotConfig(ctx, w, fromConfig, out, opts, requireStable)
+				return snapshotConfig(ctx, w, fromConfig, out, opts)
 			}
 			t := mcpsnap.Target{Name: name, Version: version, Env: env, URL: url}
 			switch {
@@ -84,7 +89,7 @@ The server process group is always stopped and reaped.`,
 			if err := t.Validate(); err != nil {
 				return err
 			}
-			return snapshotOne(ctx, w, t, out, opts, requireStable)
+			return snapshotOne(ctx, w, t, out, opts)
 		},
 	}
 	f := c.Flags()
@@ -98,6 +103,7 @@ The server process group is always stopped and reaped.`,
 	f.IntVar(&captures, "captures", 3, "captures per server, each from a fresh process; timings are summarised over them")
 	f.StringVar(&protocol, "protocol-version", mcpsnap.DefaultProtocolVersion, "protocol version sent in initialize")
 	f.BoolVar(&requireStable, "require-stable", false, "exit 1 when captures disagree on tool count or fingerprint")
+	f.BoolVar(&failOnNotes, "fail-on-notes", false, "exit 1 when a snapshot has notes (a server serving no tools, a tool with a missing, null or invalid inputSchema); the files are written first")
 	return c
 }
 
@@ -108,9 +114,16 @@ func cmdContext(cmd *cobra.Command) context.Context {
 	return context.Background()
 }
 
+// snapshotOut is where snapshot accounts (out) and warnings (err) go, and
+// what turns a written snapshot into exit status 1.
+type snapshotOut struct {
+	out, err                   io.Writer
+	requireStable, failOnNotes bool
+}
+
 // snapshotOne captures t and writes its files; out is a file, a directory
 // or "" (the current directory).
-func snapshotOne(ctx context.Context, w io.Writer, t mcpsnap.Target, out string, opts mcpsnap.Options, requireStable bool) error {
+func snapshotOne(ctx context.Context, w snapshotOut, t mcpsnap.Target, out string, opts mcpsnap.Options) error {
 	s, err := mcpsnap.Take(ctx, t, opts)
 	if err != nil {
 		return exitError{code: snapshotExit, msg: "catalog snapshot: " + err.Error()}
@@ -122,17 +135,21 @@ func snapshotOne(ctx context.Context, w io.Writer, t mcpsnap.Target, out string,
 	if _, err := s.WriteFiles(path); err != nil {
 		return err
 	}
-	printSnapshot(w, path, s)
-	if requireStable && !s.Meta.Stable {
+	printSnapshot(w.out, path, s)
+	warnSnapshotNotes(w.err, path, s.Meta.Notes)
+	if w.requireStable && !s.Meta.Stable {
 		return exitError{code: snapshotExit, msg: fmt.Sprintf("catalog snapshot: %s: captures disagree (tool counts %v, fingerprints %v)",
 			s.Meta.Server, s.Meta.CaptureToolCounts, s.Meta.CaptureFingerprints)}
+	}
+	if w.failOnNotes && len(s.Meta.Notes) > 0 {
+		return exitError{code: snapshotExit, msg: fmt.Sprintf("catalog snapshot: %s: %s (--fail-on-notes)", s.Meta.Server, notesSummary(s.Meta.Notes))}
 	}
 	return nil
 }
 
 // snapshotConfig captures every server of a config into dir. A failed server
 // does not stop the others; the exit status is 1 when any failed.
-func snapshotConfig(ctx context.Context, w io.Writer, config, dir string, opts mcpsnap.Options, requireStable bool) error {
+func snapshotConfig(ctx context.Context, w snapshotOut, config, dir string, opts mcpsnap.Options) error {
 	targets, err := mcpsnap.LoadConfig(config)
 	if err != nil {
 		return err
@@ -147,7 +164,7 @@ func snapshotConfig(ctx context.Context, w io.Writer, config, dir string, opts m
 	for _, t := range targets {
 		s, err := mcpsnap.Take(ctx, t, opts)
 		if err != nil {
-			fmt.Fprintf(w, "FAILED %s\n", indent(err.Error()))
+			fmt.Fprintf(w.out, "FAILED %s\n", indent(err.Error()))
 			failed = append(failed, t.Name)
 			if ctx.Err() != nil {
 				break
@@ -158,9 +175,13 @@ func snapshotConfig(ctx context.Context, w io.Writer, config, dir string, opts m
 		if _, err := s.WriteFiles(path); err != nil {
 			return err
 		}
-		printSnapshot(w, path, s)
-		if requireStable && !s.Meta.Stable {
+		printSnapshot(w.out, path, s)
+		warnSnapshotNotes(w.err, path, s.Meta.Notes)
+		if w.requireStable && !s.Meta.Stable {
 			failed = append(failed, t.Name+" (unstable)")
+		}
+		if w.failOnNotes && len(s.Meta.Notes) > 0 {
+			failed = append(failed, t.Name+" (notes)")
 		}
 	}
 	if len(failed) > 0 {

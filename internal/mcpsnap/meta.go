@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+
+	"github.com/defersim/defersim/catalog"
 )
 
 // MetaFormat names the metadata layout; it changes when fields change meaning.
@@ -48,6 +50,11 @@ type Meta struct {
 	Timings             Timings  `json:"timings_ms"`
 	// StderrTail is the first capture's last stderr lines.
 	StderrTail []string `json:"stderr_tail,omitempty"`
+	// Notes are what a run over the catalog written would note about it
+	// (catalog.Notes with validation.SchemaCheck: a server serving no
+	// tools, tools with a missing, null or invalid inputSchema), naming
+	// the server and tools; absent when there is none.
+	Notes []catalog.Note `json:"notes,omitempty"`
 }
 
 // Timings are the handshake timings over the captures, in milliseconds.

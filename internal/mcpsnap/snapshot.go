@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/validation"
 )
 
 // Snapshot is the result of capturing one server one or more times.
@@ -67,6 +68,7 @@ func Take(ctx context.Context, t Target, opts Options) (*Snapshot, error) {
 		return nil, fmt.Errorf("%s: re-read catalog: %w", name, err)
 	}
 	s.Meta = buildMeta(t, name, opts, s.Captures, servers, init)
+	s.Meta.Notes = catalog.Notes([]*catalog.Server{s.Server}, validation.SchemaCheck)
 	return s, nil
 }
 

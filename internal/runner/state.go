@@ -39,8 +39,11 @@ import (
 // nothing (sim.RunInfo.UnchangedUpgrades), and records the defersim build
 // that wrote the file (StateFile.Build), so that shards or a checkpoint of
 // another build of the same state version are refused instead of merged
-// into numbers no one build gives.
-const StateVersion = 8
+// into numbers no one build gives; version 9 counts the sessions each
+// scenario upgrade applied to (sim.RunState.Upgrades), so that an upgrade
+// no session reaches is said exactly over shards and resumes
+// (sim.RunInfo.UnreachedUpgrades).
+const StateVersion = 9
 
 // Kinds of state files.
 const (

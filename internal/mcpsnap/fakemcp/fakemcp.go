@@ -54,6 +54,8 @@ const (
 	ModeErrorInit  = "error-init"   // answer initialize with an error
 	ModeDuplicate  = "duplicate"    // serve two tools with the same name
 	ModeFlood      = "stderr-flood" // write 100 stderr lines, exit 1
+	ModeNoTools    = "no-tools"     // serve an empty tool list
+	ModeNoSchema   = "no-schema"    // serve a tool without inputSchema among the others
 	modeSleep      = "sleep"        // the spawned child: sleep
 )
 
@@ -141,6 +143,10 @@ func loop(mode string, in io.Reader, out, errw io.Writer) int {
 		tools = unstableTools()
 	case ModeDuplicate:
 		tools = append(append([]string(nil), Tools...), Tools[0])
+	case ModeNoTools:
+		tools = nil
+	case ModeNoSchema:
+		tools = append(append([]string(nil), Tools...), `{"name":"theta_bare","description":"A tool that declares no input schema."}`)
 	}
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
