@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/importers"
 )
 
@@ -24,16 +23,7 @@ import (
 // --connected.
 func TestRecordedServersWinOverConnected(t *testing.T) {
 	dir := t.TempDir()
-	cats := filepath.Join(dir, "cats")
-	if err := os.Mkdir(cats, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range []string{"alpha", "beta", "gamma"} {
-		body := `{"tools":[{"name":"` + s + `_op","inputSchema":{"type":"object"}}]}`
-		if err := os.WriteFile(filepath.Join(cats, s+"@1.0.json"), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	cats := serverCatalogs(t, dir, "alpha", "beta", "gamma")
 	conv := func(id, servers, tool string) string {
 		s := `{"id":"` + id + `",`
 		if servers != "" {
@@ -67,21 +57,7 @@ func TestRecordedServersWinOverConnected(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sessions, _, err := traces.ReadAll(out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, meta := map[string][]string{}, map[string]string{}
-			for _, s := range sessions {
-				st := s.Start()
-				for _, r := range st.Servers {
-					if r.Version == "" {
-						t.Errorf("%s: %s listed without a version", s.ID, r.Name)
-					}
-					got[s.ID] = append(got[s.ID], r.Name)
-				}
-				meta[s.ID] = st.Meta[importers.MetaConnected]
-			}
+			got, meta := listedServers(t, out)
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("servers listed (-want +got):\n%s", d)
 			}
