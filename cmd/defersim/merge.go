@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -40,7 +39,11 @@ the merge must be the same defersim build (defersim --version).`,
 		}
 		var shards []string
 		for _, dir := range args[1:] {
-			shards = append(shards, filepath.Join(dir, runner.ShardFile))
+			path, err := shardState(dir)
+			if err != nil {
+				return err
+			}
+			shards = append(shards, path)
 		}
 		guard := outguard.New(shards...)
 		if err := guard.Check(runOutputs(out)...); err != nil {

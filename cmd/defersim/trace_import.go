@@ -37,11 +37,16 @@ called without any schema are reported, never invented. A call that names no ser
 the only server whose catalog serves it (ambiguous names are reported). The
 report lists what could not be mapped and the credential fields dropped.
 Every session_start names the catalog directory in meta "catalog".
-No source records which servers of a --tools catalog directory (or a
+Few sources record which servers of a --tools catalog directory (or a
 <server>@<version>.json file) a session had connected: every session lists
 every one (--connected all, the default: a runtime connects every configured
 server), or only those its calls, search results or deferrals use
 (--connected called); meta "connected_servers" and a report note say which.
+A session whose source records its servers (an Anthropic request's
+mcp_servers; tau-bench, tau2, swe-agent, toolbench: the environment's tools)
+keeps its list whatever --connected says, plus the given servers it uses
+(meta "connected_servers": "recorded"; a report note counts the servers
+--connected all would have added).
 
 Sessions recorded through an MCP gateway: --search-tool names its search
 meta-tool (calls become tool_search events with their query, and the
@@ -97,7 +102,7 @@ See docs/importers.md for the field mappings.`,
 	f.StringVar(&req.Server, "server", "", "server name for tools whose source names no server")
 	f.StringVar(&req.Connected, "connected", importers.ConnectedAll,
 		"servers of --tools catalog directories and <server>@<version>.json files a session lists: "+
-			importers.ConnectedAll+" (every one, in every session) or "+importers.ConnectedCalled+" (those its calls, search results or deferrals use)")
+			importers.ConnectedAll+" (every one, in every session) or "+importers.ConnectedCalled+" (those its calls, search results or deferrals use); a session whose source records its servers keeps its list")
 	g := &req.Gateway
 	f.StringArrayVar(&g.SearchTools, "search-tool", nil, "name of a gateway's search meta-tool (repeatable)")
 	f.StringArrayVar(&g.ExecuteTools, "execute-tool", nil, "name of a gateway's execute meta-tool (repeatable)")

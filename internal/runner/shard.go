@@ -46,6 +46,19 @@ func (s Shard) String() string {
 	return fmt.Sprintf("%d/%d", s.Index, s.Count)
 }
 
+// Whole reports whether the shard is the whole run: no --shard (Count 0)
+// and --shard 0/1 replay every session, resume each other's checkpoints
+// and merge alike.
+func (s Shard) Whole() bool { return s.Count <= 1 }
+
+// same reports whether s and o are the same share of a run's sessions.
+func (s Shard) same(o Shard) bool {
+	if s.Whole() || o.Whole() {
+		return s.Whole() == o.Whole()
+	}
+	return s == o
+}
+
 // Owns reports whether the session called id belongs to the shard.
 func (s Shard) Owns(id string) bool {
 	if s.Count <= 1 {

@@ -214,7 +214,7 @@ func (f *StateFile) matches(p *StateFile, opts sim.SummaryOptions) error {
 	if f.Kind != KindCheckpoint {
 		return fmt.Errorf("not a checkpoint (a %s state)", f.Kind)
 	}
-	if f.Shard != p.Shard {
+	if !f.Shard.same(p.Shard) {
 		return fmt.Errorf("the checkpoint is of %s, this run of %s", shardName(f.Shard), shardName(p.Shard))
 	}
 	if f.Build != p.Build {
@@ -339,9 +339,9 @@ func atEnd(dec *gob.Decoder) error {
 	}
 }
 
-// shardName is "shard I/N", or "the whole run" (no --shard).
+// shardName is "shard I/N", or "the whole run" (no --shard, or 0/1).
 func shardName(s Shard) string {
-	if s.Count == 0 {
+	if s.Whole() {
 		return "the whole run"
 	}
 	return "shard " + s.String()

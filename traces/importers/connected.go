@@ -2,6 +2,7 @@ package importers
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/importers/ingest"
@@ -24,6 +25,11 @@ const (
 	// MetaConnected is the session_start meta key naming the rule that
 	// decided a session's servers, when some such server applied to it.
 	MetaConnected = "connected_servers"
+	// ConnectedRecorded is MetaConnected's value in a session whose
+	// source records its connected servers (ingest.Session.ServersRecorded):
+	// the recorded list wins over --connected, and only the servers of
+	// user-given sets the session uses are added to it.
+	ConnectedRecorded = "recorded"
 )
 
 // connectedRule checks the --connected value ("" is ConnectedAll).
@@ -43,6 +49,11 @@ func connectedRule(v string) (string, error) {
 // deferral of the session uses.
 type connectedStats struct {
 	pairs, unused, sessions, empty int
+	// recorded counts the sessions whose source records their servers
+	// and to which --connected all would have added servers they do not
+	// use (recordedPairs (session, server) pairs); recordedUsed counts the
+	// pairs of such sessions that use a server their list lacks (added).
+	recorded, recordedPairs, recordedUsed int
 }
 
 // assumed returns the servers of resolved that only user-given sets naming
@@ -141,4 +152,25 @@ func (c connectedStats) note(rule string) string {
 		n += fmt.Sprintf("; %d session(s) list no server at all, and a replay offers them every catalog server", c.empty)
 	}
 	return n
+}
+
+// recordedNote is the report's note on the sessions whose source records
+// their connected servers ("" when the given schema sources would have
+// added none).
+func (c connectedStats) recordedNote() string {
+	if c.recorded == 0 && c.recordedUsed == 0 {
+		return ""
+	}
+	var parts []string
+	if c.recorded > 0 {
+		parts = append(parts, fmt.Sprintf("%d session(s) record their connected servers (an Anthropic request's mcp_servers, a benchmark's environment): "+
+			"the recorded list wins over --connected (meta %s=%s), so the %d (session, server) pairs of servers the given schema sources name "+
+			"and these sessions neither list nor use were not added (--connected all would have added them)",
+			c.recorded, MetaConnected, ConnectedRecorded, c.recordedPairs))
+	}
+	if c.recordedUsed > 0 {
+		parts = append(parts, fmt.Sprintf("%d (session, server) pairs are servers a session that records its connected servers uses but its recorded list lacks: "+
+			"listed, since the session used them", c.recordedUsed))
+	}
+	return strings.Join(parts, "; ")
 }

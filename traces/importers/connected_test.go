@@ -25,16 +25,7 @@ import (
 // decided that the session never uses.
 func TestConnectedServersFromGivenCatalogs(t *testing.T) {
 	dir := t.TempDir()
-	cats := filepath.Join(dir, "cats")
-	if err := os.Mkdir(cats, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range []string{"alpha", "beta", "gamma"} {
-		body := `{"tools":[{"name":"` + s + `_op","inputSchema":{"type":"object"}}]}`
-		if err := os.WriteFile(filepath.Join(cats, s+"@1.0.json"), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	cats := serverCatalogs(t, dir, "alpha", "beta", "gamma")
 	call := func(id, name string) string {
 		return `{"role":"assistant","tool_calls":[{"id":"` + id + `","type":"function","function":{"name":"` + name + `","arguments":"{}"}}]}`
 	}
@@ -68,21 +59,10 @@ func TestConnectedServersFromGivenCatalogs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sessions, _, err := traces.ReadAll(out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := map[string][]string{}
-			for _, s := range sessions {
-				st := s.Start()
-				for _, r := range st.Servers {
-					if r.Version == "" {
-						t.Errorf("%s: %s listed without a version", s.ID, r.Name)
-					}
-					got[s.ID] = append(got[s.ID], r.Name)
-				}
-				if m := st.Meta["connected_servers"]; m != tt.meta {
-					t.Errorf("%s: meta connected_servers = %q, want %q", s.ID, m, tt.meta)
+			got, meta := listedServers(t, out)
+			for id, m := range meta {
+				if m != tt.meta {
+					t.Errorf("%s: meta connected_servers = %q, want %q", id, m, tt.meta)
 				}
 			}
 			if d := cmp.Diff(tt.want, got); d != "" {
@@ -103,4 +83,44 @@ func TestConnectedServersFromGivenCatalogs(t *testing.T) {
 		!strings.Contains(err.Error(), `--connected "some"`) {
 		t.Errorf("--connected some: err = %v, want one naming the flag and its values", err)
 	}
+}
+
+// serverCatalogs writes a catalog directory dir/cats holding one server
+// of one tool (<server>_op) at version 1.0 for each name, and returns it.
+func serverCatalogs(t *testing.T, dir string, names ...string) string {
+	t.Helper()
+	cats := filepath.Join(dir, "cats")
+	if err := os.Mkdir(cats, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range names {
+		body := `{"tools":[{"name":"` + s + `_op","inputSchema":{"type":"object"}}]}`
+		if err := os.WriteFile(filepath.Join(cats, s+"@1.0.json"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return cats
+}
+
+// listedServers reads the imported trace out and returns, by session id,
+// the servers its session_start lists and its meta connected_servers; a
+// server listed without a version is an error.
+func listedServers(t *testing.T, out string) (servers map[string][]string, meta map[string]string) {
+	t.Helper()
+	sessions, _, err := traces.ReadAll(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	servers, meta = map[string][]string{}, map[string]string{}
+	for _, s := range sessions {
+		st := s.Start()
+		for _, r := range st.Servers {
+			if r.Version == "" {
+				t.Errorf("%s: %s listed without a version", s.ID, r.Name)
+			}
+			servers[s.ID] = append(servers[s.ID], r.Name)
+		}
+		meta[s.ID] = st.Meta[importers.MetaConnected]
+	}
+	return servers, meta
 }

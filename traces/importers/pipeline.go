@@ -195,7 +195,8 @@ func (p *pipeline) servers(s *ingest.Session) {
 // connectedRule applies the connected rule to a session whose servers are
 // resolved and whose calls are attributed: it returns the servers of
 // user-given sets naming a server that are left out of its session_start
-// (none under ConnectedAll), counts them, and names the rule in the
+// (none under ConnectedAll; under a list the source records, those the
+// session does not use), counts them, and names the rule in the
 // session's meta when some such server applied.
 func (p *pipeline) connectedRule(s *ingest.Session, sets []*toolschema.Set, resolved map[string]*serverTools) map[string]bool {
 	given := assumed(sets, p.userSet, s.DefaultServer, resolved)
@@ -209,12 +210,31 @@ func (p *pipeline) connectedRule(s *ingest.Session, sets []*toolschema.Set, reso
 	rule := cmp.Or(p.connected, ConnectedAll)
 	used := usedServers(s, resolved)
 	leftOut := map[string]bool{}
-	p.conn.sessions++
-	for name := range given {
-		p.conn.pairs++
-		if !used[name] {
-			p.conn.unused++
-			leftOut[name] = rule == ConnectedCalled
+	if s.ServersRecorded {
+		// The source's list is data, the directory an assumption: only
+		// the servers the session uses are added.
+		rule = ConnectedRecorded
+		unused := 0
+		for name := range given {
+			if used[name] {
+				p.conn.recordedUsed++
+			} else {
+				leftOut[name] = true
+				unused++
+			}
+		}
+		if unused > 0 {
+			p.conn.recorded++
+			p.conn.recordedPairs += unused
+		}
+	} else {
+		p.conn.sessions++
+		for name := range given {
+			p.conn.pairs++
+			if !used[name] {
+				p.conn.unused++
+				leftOut[name] = rule == ConnectedCalled
+			}
 		}
 	}
 	if start.Meta == nil {
@@ -340,6 +360,9 @@ func (p *pipeline) finish() {
 		p.rep.Note("%s%s: the sessions call %d of its %d tool(s)", set.Source, describeDomain(set.Domain), called, len(set.Tools))
 	}
 	if n := p.conn.note(cmp.Or(p.connected, ConnectedAll)); n != "" {
+		p.rep.Note("%s", n)
+	}
+	if n := p.conn.recordedNote(); n != "" {
 		p.rep.Note("%s", n)
 	}
 	if p.noModel > 0 {

@@ -197,6 +197,9 @@ func header(conv *ingest.Object, b *ingest.Builder, rep *ingest.Report) error {
 	if servers, err := conv.TakeArray("mcp_servers"); err != nil {
 		return err
 	} else {
+		// The request lists the MCP servers it connects (an empty list
+		// connects none).
+		b.Session().ServersRecorded = servers != nil
 		for i, raw := range servers {
 			s, err := conv.Elem("mcp_servers", i, raw)
 			if err != nil {

@@ -75,6 +75,13 @@ type Session struct {
 	Domain string
 	// DefaultServer is the server of schema sets that name none.
 	DefaultServer string
+	// ServersRecorded is set by an importer whose source records the
+	// servers the session had connected (the session_start's Servers it
+	// writes are the whole list): an Anthropic request's mcp_servers, or
+	// a benchmark format whose agent has its environment's tools alone.
+	// The servers of user-given catalog directories are then not added to
+	// the session by the --connected rule, only those the session uses.
+	ServersRecorded bool
 	// Schemas are the tool definitions the source carries for this session
 	// (or found beside it), highest priority first.
 	Schemas []*toolschema.Set

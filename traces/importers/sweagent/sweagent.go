@@ -127,6 +127,7 @@ func importData(name string, data []byte, opts *ingest.Options, rep *ingest.Repo
 		}
 	}
 	b := ingest.NewBuilder(stem, "", opts.ServerName(Server))
+	b.Session().ServersRecorded = true // the runtime's commands are the agent's tools
 	if set := tr.schemas(rep); set != nil {
 		b.Session().Schemas = []*toolschema.Set{set}
 	} else {

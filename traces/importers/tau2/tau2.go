@@ -239,6 +239,7 @@ func (rn *run) simulation(i int, o *ingest.Object, opts *ingest.Options, rep *in
 	server := opts.ServerName(ServerName(rn.domain))
 	b := ingest.NewBuilder(id, rn.domain, server)
 	b.Session().Schemas = rn.schemas
+	b.Session().ServersRecorded = true // the environment's tools are the agent's
 	// The agent has its domain's tools whether or not it calls any.
 	st := traces.Event{Type: traces.SessionStart, T: start, Model: rn.model, Meta: meta, RecordedStrategy: "eager",
 		Servers: []traces.ServerRef{{Name: server}}}

@@ -210,6 +210,7 @@ func run(stem string, i int, raw json.RawMessage, domain, model string, schemas 
 	server := opts.ServerName(ServerName(domain))
 	b := ingest.NewBuilder(id, domain, server)
 	b.Session().Schemas = schemas
+	b.Session().ServersRecorded = true // the environment's tools are the agent's
 	// The agent has its domain's tools whether or not it calls any.
 	b.Add(traces.Event{Type: traces.SessionStart, Model: model, Meta: meta, RecordedStrategy: "eager",
 		Servers: []traces.ServerRef{{Name: server}}})

@@ -123,6 +123,7 @@ func importData(name string, data []byte, opts *ingest.Options, rep *ingest.Repo
 
 	b := ingest.NewBuilder(stem, "", server)
 	b.Session().Schemas = sets
+	b.Session().ServersRecorded = true // the environment's tools are the agent's
 	// ToolBench's own functions (Finish) are offered in every session.
 	b.Add(traces.Event{Type: traces.SessionStart, Meta: meta, RecordedStrategy: "eager", Servers: []traces.ServerRef{{Name: server}}})
 	c := openaimsg.NewConv(b, rep)
