@@ -43,12 +43,11 @@ func loadCatalogDir(dir string, rep *ingest.Report) ([]*toolschema.Set, error) {
 		for k, n := range dropped {
 			rep.ToolDefinitionsDropped[base+": "+k] += n
 		}
-		version := s.Version
-		if s.Variant != "" {
-			version += "+" + s.Variant
-		}
+		// A launch variant is its own series: name it by its series key
+		// ("p+caps") and plain version, as the run's catalogs key it. A
+		// session named "p" at "0.0.45+caps" resolved to no catalog server.
 		for _, p := range parsed {
-			p.Server, p.Version = s.Name, version
+			p.Server, p.Version = s.Key(), s.Version
 			p.Source = sourceName(dir, s.Source)
 			sets = append(sets, p)
 		}
