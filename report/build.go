@@ -50,6 +50,10 @@ type BuildOptions struct {
 	// Context, when set, stops the bootstrap when it is cancelled (a
 	// signal): Build then returns the context's error.
 	Context context.Context
+	// BootstrapMemory limits the bytes the bootstrap may allocate
+	// (BootstrapMemory): 0 means DefaultBootstrapMemory, a negative value
+	// no limit. Build refuses a bootstrap beyond it before allocating.
+	BootstrapMemory int64
 }
 
 // Build computes the results of a run from its outcomes: per strategy and
@@ -79,6 +83,10 @@ func Build(o *sim.Outcomes, info sim.RunInfo, opts BuildOptions) (*Results, erro
 	maxM := opts.MaxBootstrapSessions
 	if maxM == 0 {
 		maxM = DefaultMaxBootstrapSessions
+	}
+	if err := CheckBootstrapMemory(BootstrapShape{Resamples: resamples, Strategies: len(o.Strategies), Metrics: len(boot),
+		Sessions: n, MaxSessions: maxM, Workers: opts.Workers}, opts.BootstrapMemory); err != nil {
+		return nil, fmt.Errorf("build results: %w", err)
 	}
 	rs := stats.NewResampling(n, resamples, max(maxM, 0), uint64(info.Seed))
 	rs.Workers = opts.Workers

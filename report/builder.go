@@ -110,7 +110,10 @@ func pairedDiff(a, base []float64, lowerIsBetter bool) diffSummary {
 	return ds
 }
 
-// bootstrap fills the replicates of every bootstrapped series.
+// bootstrap fills the replicates of every bootstrapped series. It stops
+// early, leaving them incomplete, once b.rs.Context is cancelled: between
+// allocations (each may take a while when Resamples is large), after
+// ranking and between resamples.
 func (b *builder) bootstrap() {
 	R := b.rs.Resamples
 	if R == 0 || len(b.boot) == 0 {
@@ -123,18 +126,32 @@ func (b *builder) bootstrap() {
 		b.reps[s] = make([]seriesReps, len(b.boot))
 		b.med[s] = make([][]float64, len(b.boot))
 		for kb := range b.boot {
-			b.reps[s][kb] = seriesReps{make([]float64, R), make([]float64, R), make([]float64, R)}
+			rep := &b.reps[s][kb]
+			for _, a := range []*[]float64{&rep.mean, &rep.p50, &rep.p95} {
+				if b.cancelled() {
+					return
+				}
+				*a = make([]float64, R)
+			}
 			if s != b.base {
 				b.med[s][kb] = make([]float64, R)
 			}
 		}
 	}
 	b.prepare(b.rs.N <= rankedMaxRatio*b.rs.M)
+	if b.cancelled() {
+		return
+	}
 	if b.rank != nil {
 		b.rs.RunCounts(b.resample)
 	} else {
 		b.rs.Run(func(r int, idx []int32, scratch []float64) { b.resample(r, idx, nil, scratch) })
 	}
+}
+
+// cancelled reports whether the bootstrap's context is cancelled.
+func (b *builder) cancelled() bool {
+	return b.rs.Context != nil && b.rs.Context.Err() != nil
 }
 
 // rankedMaxRatio is the largest N/M for which the bootstrap walks ranked

@@ -43,10 +43,12 @@ type Spec struct {
 	AllowUnresolved bool     `json:"allow_unresolved,omitempty"`
 	MaxUnresolved   *float64 `json:"max_unresolved,omitempty"`
 	// Options, as `defersim run` flags.
-	SkipBad       bool `json:"skip_bad,omitempty"`
-	Strict        bool `json:"strict,omitempty"`
-	Bootstrap     int  `json:"bootstrap,omitempty"`
-	ExactSessions int  `json:"exact_sessions,omitempty"`
+	SkipBad   bool `json:"skip_bad,omitempty"`
+	Strict    bool `json:"strict,omitempty"`
+	Bootstrap int  `json:"bootstrap,omitempty"`
+	// BootstrapMemory is run's --bootstrap-memory in bytes (0 = default).
+	BootstrapMemory int64 `json:"bootstrap_memory,omitempty"`
+	ExactSessions   int   `json:"exact_sessions,omitempty"`
 	// Out is the output directory (a local path or a Beam filesystem URL).
 	Out      string `json:"out"`
 	NoReport bool   `json:"no_report,omitempty"`
@@ -91,6 +93,7 @@ func (s Spec) Config() (runner.Config, error) {
 		return runner.Config{}, err
 	}
 	cfg.SkipBad, cfg.Strict, cfg.Bootstrap, cfg.ExactSessions = s.SkipBad, s.Strict, s.Bootstrap, s.ExactSessions
+	cfg.BootstrapMemory = s.BootstrapMemory
 	for i, src := range cfg.Catalogs {
 		if src.FS == nil && isURL(src.Path) {
 			cfg.Catalogs[i] = runner.Source{Path: src.Path, FS: dirFS{root: strings.TrimSuffix(src.Path, "/")}, Name: "."}

@@ -201,7 +201,7 @@ func TestSignalStopsStatistics(t *testing.T) {
 		saw <- waitForFile(filepath.Join(out, runner.CheckpointFile), returned)
 	}()
 	msg, code := runCLIContext(t, ctx, "run", "-q", "--traces", trace, "--catalogs", cat, "-o", out,
-		"--bootstrap", "100000000", "--checkpoint-every", sessions)
+		"--bootstrap", "100000000", "--bootstrap-memory", "-1", "--checkpoint-every", sessions)
 	close(returned)
 	if !<-saw {
 		t.Fatalf("the run returned before saving the checkpoint of its %s replayed sessions: exit %d\n%s", sessions, code, msg)

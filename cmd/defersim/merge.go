@@ -10,12 +10,14 @@ import (
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/report"
 )
 
 func newMergeCmd() *cobra.Command {
 	var (
 		noReport bool
 		workers  int
+		bootMem  report.ByteSize
 	)
 	c := &cobra.Command{
 		Use:   "merge OUT_DIR SHARD_DIR...",
@@ -63,7 +65,7 @@ the merge must be the same defersim build (defersim --version).`,
 		prog.Finish()
 		ctx, stop := interruptibleSaying(cmd.Context(), cmd.ErrOrStderr(), "stopping")
 		defer stop()
-		res, err := runner.Merge(ctx, files, workers)
+		res, err := runner.Merge(ctx, files, workers, int64(bootMem))
 		if err != nil {
 			if ctx.Err() != nil {
 				return exitError{code: 130, msg: "interrupted while computing the statistics; nothing was written"}
@@ -86,5 +88,6 @@ the merge must be the same defersim build (defersim --version).`,
 	fl := c.Flags()
 	fl.BoolVar(&noReport, "no-report", false, "write results.json only, no plots or HTML")
 	fl.IntVar(&workers, "workers", 0, "goroutines computing the statistics (0 = one per core; results do not depend on it)")
+	fl.Var(&bootMem, "bootstrap-memory", "most memory the bootstrap may allocate, e.g. 8GiB (0 = default 4 GiB, -1 = no limit)")
 	return c
 }

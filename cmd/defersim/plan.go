@@ -51,6 +51,7 @@ func newPlanCmd() *cobra.Command {
 		metrics    []string
 		margin     float64
 		bootstrap  int
+		bootMem    report.ByteSize
 		workers    int
 		allowUnres bool
 	)
@@ -141,7 +142,7 @@ directory -o.`,
 				doc.fingerprintNote = fmt.Sprintf("the scenario's fingerprint (%.12s) differs from the results' (%.12s): growth is measured on the scenario as given",
 					rc.ScenarioFingerprint, res.Run.ScenarioFingerprint)
 			}
-			rc.Bootstrap, rc.Workers = bootstrap, workers
+			rc.Bootstrap, rc.Workers, rc.BootstrapMemory = bootstrap, workers, int64(bootMem)
 			g := outguard.New(append(rc.InputPaths(), args[0], scenario, growthFrom)...)
 			if err := g.Check(filepath.Join(out, "plan.json")); err != nil {
 				return err
@@ -221,6 +222,7 @@ directory -o.`,
 	fl.StringSliceVar(&metrics, "metrics", []string{"cost_usd", "first_reply_ms"}, "metrics plotted against catalog size")
 	fl.Float64Var(&margin, "breakdown-margin", 0.25, "a rule breaks down where its cost or p95 first reply is this much worse than on today's catalog")
 	fl.IntVar(&bootstrap, "bootstrap", 0, "bootstrap resamples of the growth runs (0 = default)")
+	fl.Var(&bootMem, "bootstrap-memory", "most memory the bootstrap may allocate, e.g. 8GiB (0 = default 4 GiB, -1 = no limit); a larger --bootstrap is refused before the replay")
 	fl.IntVar(&workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
 	fl.BoolVar(&allowUnres, "allow-unresolved", false, allowUnresolvedUsage)
 	_ = c.MarkFlagRequired("sessions-per-day")
@@ -229,7 +231,7 @@ directory -o.`,
 
 // planGrowthFlags are the plan flags only --growth reads: the projection
 // reads RESULTS.json alone.
-var planGrowthFlags = []string{"scenario", "traces", "catalogs", "growth-from", "metrics", "breakdown-margin", "bootstrap", "workers", "allow-unresolved"}
+var planGrowthFlags = []string{"scenario", "traces", "catalogs", "growth-from", "metrics", "breakdown-margin", "bootstrap", "bootstrap-memory", "workers", "allow-unresolved"}
 
 // growthOnlyFlags refuses a growth flag given without --growth: it used to
 // be ignored without a word (a --scenario that does not exist included).

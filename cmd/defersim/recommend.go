@@ -41,6 +41,7 @@ func newRecommendCmd() *cobra.Command {
 		results         string
 		jsonOut         string
 		bootstrap       int
+		bootMem         report.ByteSize
 		workers         int
 		allowUnresolved bool
 		failUncertain   bool
@@ -131,7 +132,7 @@ exit 1 then).`,
 		prog := newReporter(cmd, progress.Config{Label: "recommend", Verb: "completed", Noun: "phases (learning, validation)", Total: 2})
 		p, err := recommend.Run(ctx, recommend.Config{Traces: args, Sources: srcs, Catalogs: catalogs, Model: m, ModelPreset: preset, Params: sc.Params,
 			Current: cur, Base: baseStrat, Seed: seed, TestShare: testShare, Rules: rules,
-			Bootstrap: bootstrap, Workers: workers, AllowUnresolved: allowUnresolved, Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
+			Bootstrap: bootstrap, BootstrapMemory: int64(bootMem), Workers: workers, AllowUnresolved: allowUnresolved, Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
 		if err != nil {
 			prog.Abort()
 			return err
@@ -236,6 +237,7 @@ exit 1 then).`,
 	fl.StringVar(&jsonOut, "json", "", "also write the proposal and its evidence as JSON here")
 	cliout.Deprecate(c, "json", "use --format json (on stdout; add > FILE)")
 	fl.IntVar(&bootstrap, "bootstrap", 0, "bootstrap resamples of the validation (0 = default)")
+	fl.Var(&bootMem, "bootstrap-memory", "most memory the bootstrap may allocate, e.g. 8GiB (0 = default 4 GiB, -1 = no limit); a larger --bootstrap is refused before the replay")
 	fl.IntVar(&workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
 	fl.BoolVar(&allowUnresolved, "allow-unresolved", false, allowUnresolvedUsage)
 	fl.BoolVar(&failUncertain, "fail-on-uncertain", false, "exit 1 when a decision is uncertain (its share's --confidence bounds straddle its threshold); the outputs are written first")

@@ -39,6 +39,7 @@ type runFlags struct {
 	perRequest string
 	sessions   bool
 	bootstrap  int
+	bootMem    report.ByteSize
 	noReport   bool
 	format     *cliout.Format
 	shard      string
@@ -71,6 +72,7 @@ func (f *runFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.perRequest, "per-request", "", "write simulated vs recorded tokens and latency per request (CSV) to this file")
 	fl.BoolVar(&f.sessions, "sessions-csv", false, "also write sessions.csv with every metric per session and strategy")
 	fl.IntVar(&f.bootstrap, "bootstrap", 0, "bootstrap resamples for confidence intervals (0 = default 1000, -1 = none)")
+	fl.Var(&f.bootMem, "bootstrap-memory", "most memory the bootstrap may allocate, e.g. 8GiB (0 = default 4 GiB, -1 = no limit); a larger --bootstrap is refused before the replay")
 	fl.BoolVar(&f.noReport, "no-report", false, "write results.json only, no plots or HTML")
 	f.format = cliout.AddFormat(c, cliout.Text, cliout.JSON)
 	c.Flags().Lookup("format").Usage = "format of the run summary: text, or json (counts, output paths, per-strategy means)"
@@ -137,6 +139,7 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) (retErr error) {
 		fmt.Fprintf(cmd.ErrOrStderr(), "defersim: note: %s\n", note)
 	}
 	cfg.Workers, cfg.SkipBad, cfg.Strict, cfg.Bootstrap = f.workers, f.skipBad, f.strict, f.bootstrap
+	cfg.BootstrapMemory = int64(f.bootMem)
 	cfg.ExactSessions, cfg.KeepFidelityPairs = f.exact, f.perRequest != ""
 	if f.sessions {
 		cfg.ExactSessions = -1 // sessions.csv needs every session

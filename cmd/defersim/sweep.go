@@ -20,6 +20,7 @@ import (
 	"github.com/defersim/defersim/internal/plan"
 	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/scenarios"
 )
 
@@ -32,6 +33,7 @@ func newSweepCmd() *cobra.Command {
 		out        string
 		metrics    []string
 		bootstrap  int
+		bootMem    report.ByteSize
 		workers    int
 		allowUnres bool
 	)
@@ -101,7 +103,7 @@ OUT/sweep.json) with --format.`,
 		defer stop()
 		prog := newReporter(cmd, progress.Config{Label: "sweep", Verb: "replayed", Noun: "values", One: "value", Total: int64(len(spec.Values()))})
 		sw, err := plan.Sweep(ctx, plan.SweepConfig{Scenario: sc, Spec: spec, Overrides: ov,
-			Embedded: embeddedData(), Dir: stage, Metrics: metrics, Bootstrap: bootstrap, Workers: workers,
+			Embedded: embeddedData(), Dir: stage, Metrics: metrics, Bootstrap: bootstrap, BootstrapMemory: int64(bootMem), Workers: workers,
 			Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
 		if err != nil {
 			prog.Abort()
@@ -197,6 +199,7 @@ OUT/sweep.json) with --format.`,
 	fl.StringVarP(&out, "out", "o", "defersim-sweep", "output directory")
 	fl.StringSliceVar(&metrics, "metrics", []string{"cost_usd", "first_reply_ms"}, "metrics to plot against the parameter")
 	fl.IntVar(&bootstrap, "bootstrap", 0, "bootstrap resamples (0 = default)")
+	fl.Var(&bootMem, "bootstrap-memory", "most memory the bootstrap may allocate, e.g. 8GiB (0 = default 4 GiB, -1 = no limit); a larger --bootstrap is refused before the replay")
 	fl.IntVar(&workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
 	fl.BoolVar(&allowUnres, "allow-unresolved", false, allowUnresolvedUsage)
 	return c

@@ -155,7 +155,9 @@ type SweepConfig struct {
 	Dir       string
 	Metrics   []string
 	Bootstrap int
-	Workers   int
+	// BootstrapMemory limits each run's bootstrap (runner.Config's).
+	BootstrapMemory int64
+	Workers         int
 	// Registry names the components strategies may use (nil: the
 	// runner's default), to tell which strategies read a swept key.
 	Registry *sim.Registry
@@ -339,7 +341,7 @@ func Sweep(ctx context.Context, cfg SweepConfig) (*SweepResult, error) {
 			defer release()
 		}
 		rc.Traces = traces
-		rc.Bootstrap, rc.Workers = cfg.Bootstrap, cfg.Workers
+		rc.Bootstrap, rc.Workers, rc.BootstrapMemory = cfg.Bootstrap, cfg.Workers, cfg.BootstrapMemory
 		label := fmt.Sprintf("%s=%s", cfg.Spec.Param, strconv.FormatFloat(v, 'g', -1, 64))
 		name := fileSafe(label)
 		if prev, ok := dirs[name]; ok {

@@ -45,7 +45,9 @@ type Config struct {
 	Presets []string
 	// Bootstrap resamples of the validation's intervals (0 = default).
 	Bootstrap int
-	Workers   int
+	// BootstrapMemory limits the validation's bootstrap (runner.Config's).
+	BootstrapMemory int64
+	Workers         int
 	// AllowUnresolved lets the validation replay traces whose tool calls do
 	// not resolve against the catalogs (runner.Config).
 	AllowUnresolved bool

@@ -68,7 +68,7 @@ func validate(ctx context.Context, cfg Config, p *Proposal, srcs []runner.Source
 	}
 	rc := runner.Config{Scenario: "recommend-validation", Seed: cfg.Seed, Baseline: proposalName,
 		Strategies: strategies, Model: cfg.Model, Params: cfg.Params, Traces: srcs,
-		Bootstrap: cfg.Bootstrap, Workers: cfg.Workers, AllowUnresolved: cfg.AllowUnresolved,
+		Bootstrap: cfg.Bootstrap, BootstrapMemory: cfg.BootstrapMemory, Workers: cfg.Workers, AllowUnresolved: cfg.AllowUnresolved,
 		Select: func(id string) bool { return isHeldOut(cfg.Seed, id, cfg.TestShare) }}
 	for _, c := range cfg.Catalogs {
 		rc.Catalogs = append(rc.Catalogs, runner.Source{Path: c})

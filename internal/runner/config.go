@@ -79,6 +79,10 @@ type Config struct {
 	Strict bool
 	// Bootstrap resamples for confidence intervals (0 = default, <0 = none).
 	Bootstrap int
+	// BootstrapMemory limits the bytes the bootstrap may allocate
+	// (report.BuildOptions.BootstrapMemory: 0 = default, <0 = no limit). A
+	// Bootstrap beyond it is refused before the replay starts.
+	BootstrapMemory int64
 	// Progress, when set, is told how far the run is.
 	Progress Progress
 	// Registry of search modes (nil = built-ins plus sim/search rankers).

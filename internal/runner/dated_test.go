@@ -175,7 +175,7 @@ func TestEpochDatedCountMerges(t *testing.T) {
 	if sum != 3 {
 		t.Errorf("shards count %d epoch-dated sessions, want 3", sum)
 	}
-	merged, err := Merge(context.Background(), files, 1)
+	merged, err := Merge(context.Background(), files, 1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

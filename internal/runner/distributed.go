@@ -17,8 +17,9 @@ import (
 // stream index Run would give it leaves the same trace in the state, and
 // states merge exactly, so Finish writes what Run writes.
 type Distributed struct {
-	p      *prepared
-	strict bool
+	p       *prepared
+	strict  bool
+	bootMem int64 // Config.BootstrapMemory
 	// Strategies are the run's strategies as the engine normalised them.
 	Strategies []sim.Strategy
 	// Summary are the options every part's state is made with.
@@ -46,7 +47,7 @@ func NewDistributed(cfg Config) (*Distributed, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Distributed{p: p, strict: cfg.Strict, Strategies: p.file.Strategies, Summary: p.summary}, nil
+	return &Distributed{p: p, strict: cfg.Strict, bootMem: cfg.BootstrapMemory, Strategies: p.file.Strategies, Summary: p.summary}, nil
 }
 
 // NewState returns an empty state of the run, for merging parts into.
@@ -109,7 +110,7 @@ func (d *Distributed) Finish(ctx context.Context, st *sim.RunState, read []Trace
 	f.Info.Inputs = append(f.Info.Inputs, d.p.file.Info.Inputs...)
 	f.Kind, f.State = KindShard, st
 	f.Reader = readerCounts(len(read), sessions, counts)
-	out, err := finish(ctx, &f, resultOf(st, d.Strategies), workers)
+	out, err := finish(ctx, &f, resultOf(st, d.Strategies), workers, d.bootMem)
 	if out != nil {
 		out.addWarnings(counts)
 	}

@@ -149,7 +149,7 @@ func TestRunSkipsRepeatedSession(t *testing.T) {
 		}
 		files = append(files, out.State)
 	}
-	merged, err := Merge(context.Background(), files, 1)
+	merged, err := Merge(context.Background(), files, 1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

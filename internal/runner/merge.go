@@ -16,16 +16,17 @@ import (
 // sessions, results.json is byte-identical (percentiles included), and
 // beyond it percentiles come from the merged sketches — which equal the
 // sketches of a single run, so results.json is byte-identical then too.
-// Cancelling ctx stops the statistics with ctx's error. Every shard must
+// Cancelling ctx stops the statistics with ctx's error; bootMem limits
+// their memory as Config.BootstrapMemory does. Every shard must
 // have been written by the running build (StateFile.Build): results.json
 // names one build as the one that replayed every session.
-func Merge(ctx context.Context, files []*StateFile, workers int) (*Output, error) {
-	return mergeBy(ctx, files, workers, thisBuild())
+func Merge(ctx context.Context, files []*StateFile, workers int, bootMem int64) (*Output, error) {
+	return mergeBy(ctx, files, workers, bootMem, thisBuild())
 }
 
 // mergeBy is Merge by the defersim build named build: every shard must
 // be of that build.
-func mergeBy(ctx context.Context, files []*StateFile, workers int, build string) (*Output, error) {
+func mergeBy(ctx context.Context, files []*StateFile, workers int, bootMem int64, build string) (*Output, error) {
 	if len(files) == 0 {
 		return nil, errors.New("merge: no shard states")
 	}
@@ -89,7 +90,7 @@ func mergeBy(ctx context.Context, files []*StateFile, workers int, build string)
 		}
 	}
 	merged.State = st
-	out, err := finish(ctx, &merged, resultOf(st, first.Strategies), workers)
+	out, err := finish(ctx, &merged, resultOf(st, first.Strategies), workers, bootMem)
 	if err != nil {
 		return nil, err
 	}

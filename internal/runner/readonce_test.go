@@ -137,6 +137,7 @@ func TestInterruptDuringStatistics(t *testing.T) {
 	for _, boot := range []int{100_000_000, cfg.Bootstrap} {
 		c := cfg
 		c.Bootstrap = boot
+		c.BootstrapMemory = -1 // 100,000,000 resamples exceed the default limit: this test is about the interrupt
 		c.Checkpoint = filepath.Join(t.TempDir(), CheckpointFile)
 		ctx, cancel := context.WithCancel(context.Background())
 		c.AfterSession = func(k int64) {

@@ -176,7 +176,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	done.Kind, done.State = KindShard, res.State
 	done.Reader = readerCounts(len(cfg.Traces), res.Counts.SessionsRead, counts)
 	done.Info.Inputs = append(ins, p.file.Info.Inputs...)
-	out, err := finish(ctx, &done, res, cfg.Workers)
+	out, err := finish(ctx, &done, res, cfg.Workers, cfg.BootstrapMemory)
 	if out != nil {
 		out.addWarnings(counts)
 	}
@@ -216,6 +216,9 @@ func prepare(cfg Config) (*prepared, error) {
 		}
 	}
 	if err := checkReads(cfg); err != nil {
+		return nil, err
+	}
+	if err := checkBootstrapMemory(cfg.Bootstrap, len(cfg.Strategies), 0, cfg.BootstrapMemory); err != nil {
 		return nil, err
 	}
 	b, err := buildEngine(cfg, func(cat *catalog.Catalog) error { return checkNames(cfg, cat) }, nil)
@@ -328,7 +331,7 @@ func buildEngine(cfg Config, check func(*catalog.Catalog) error, moreFidelity []
 
 // finish turns a completed state into results; cancelling ctx stops the
 // statistics (the bootstrap) with ctx's error.
-func finish(ctx context.Context, f *StateFile, res *sim.RunResult, workers int) (*Output, error) {
+func finish(ctx context.Context, f *StateFile, res *sim.RunResult, workers int, bootMem int64) (*Output, error) {
 	info := f.Info
 	c := &res.Counts
 	f.Reader.apply(c)
@@ -353,7 +356,7 @@ func finish(ctx context.Context, f *StateFile, res *sim.RunResult, workers int) 
 	info.OtherModels = OtherModels(&res.State.Resolution)
 	info.UnreachedUpgrades = res.State.UnreachedUpgrades()
 	results, err := report.Build(res.Outcomes, info, report.BuildOptions{Bootstrap: f.Bootstrap, Prices: f.Prices,
-		Workers: workers, Context: ctx})
+		Workers: workers, Context: ctx, BootstrapMemory: bootMem})
 	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		return nil, err
 	}

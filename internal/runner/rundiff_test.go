@@ -88,7 +88,7 @@ func TestRunDifferenceIsNamed(t *testing.T) {
 			a, b := *base, *other
 			a.Kind, a.Shard, a.State = KindShard, Shard{Index: 0, Count: 2}, mustState(t, base.Strategies, baseOpts)
 			b.Kind, b.Shard, b.State = KindShard, Shard{Index: 1, Count: 2}, mustState(t, other.Strategies, otherOpts)
-			_, err = Merge(context.Background(), []*StateFile{&a, &b}, 1)
+			_, err = Merge(context.Background(), []*StateFile{&a, &b}, 1, 0)
 			want = "merge: shard 0/2 and shard 1/2 come from different runs: they differ in " + tc.want
 			if err == nil || !strings.HasPrefix(err.Error(), want) {
 				t.Errorf("merge: error %v, want prefix %q", err, want)
@@ -155,14 +155,14 @@ func TestOtherBuildRefused(t *testing.T) {
 			"merge: shard 0/2 (shard-0/shard.bin) was written by defersim " + old + ", and this is " + base.Build},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := mergeBy(context.Background(), tc.files, 1, tc.by)
+			_, err := mergeBy(context.Background(), tc.files, 1, 0, tc.by)
 			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 				t.Fatalf("error %v, want prefix %q", err, tc.want)
 			}
 		})
 	}
 	t.Run("the same build merges", func(t *testing.T) {
-		_, err := mergeBy(context.Background(), []*StateFile{shard(0, old), shard(1, old)}, 1, old)
+		_, err := mergeBy(context.Background(), []*StateFile{shard(0, old), shard(1, old)}, 1, 0, old)
 		// Empty states replay nothing: past the build check, the merge
 		// stops at the sessions.
 		if err == nil || !strings.Contains(err.Error(), "no session was replayed") {

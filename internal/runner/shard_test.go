@@ -105,7 +105,7 @@ func TestShardMergeEqualsSingleRun(t *testing.T) {
 			if replayed != single.Info.Counts.SessionsReplayed {
 				t.Fatalf("shards replayed %d sessions, the single run %d", replayed, single.Info.Counts.SessionsReplayed)
 			}
-			merged, err := Merge(context.Background(), files, 1)
+			merged, err := Merge(context.Background(), files, 1, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -168,7 +168,7 @@ func TestMergeRefusesIncompleteOrMixedShards(t *testing.T) {
 		{"other run", []*StateFile{a, b}, "merge: shard 0/2 and shard 1/2 come from different runs: they differ in seed (1 and 2)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Merge(context.Background(), tc.files, 1)
+			_, err := Merge(context.Background(), tc.files, 1, 0)
 			if err == nil || err.Error() != tc.want {
 				t.Fatalf("error %v, want %q", err, tc.want)
 			}
@@ -237,14 +237,14 @@ func TestMergeNamesWhatIsWrong(t *testing.T) {
 				filepath.Join(base.Catalogs[0].Path, entries[0].Name()) + " and " + first + " hold other contents)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Merge(context.Background(), tc.files, 1)
+			_, err := Merge(context.Background(), tc.files, 1, 0)
 			if err == nil || err.Error() != tc.want {
 				t.Fatalf("error %v, want %q", err, tc.want)
 			}
 		})
 	}
 	t.Run("same catalogs at another path", func(t *testing.T) {
-		merged, err := Merge(context.Background(), []*StateFile{m1, a0}, 1)
+		merged, err := Merge(context.Background(), []*StateFile{m1, a0}, 1, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

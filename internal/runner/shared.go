@@ -152,7 +152,7 @@ func runPass(ctx context.Context, cfgs []Config, first int, each func(i int, out
 		done.Kind, done.State = KindShard, vr.State
 		done.Reader = reader
 		done.Info.Inputs = append(slices.Clone(ins), files[i].Info.Inputs...)
-		out, err := finish(ctx, &done, vr, cfg.Workers)
+		out, err := finish(ctx, &done, vr, cfg.Workers, cfg.BootstrapMemory)
 		if out != nil {
 			out.addWarnings(counts)
 		}

@@ -56,7 +56,7 @@ func checkSplitRuns(t *testing.T, cfg Config, want []byte, s splitRuns) {
 			orders = append(orders, rev)
 		}
 		for _, order := range orders {
-			merged, err := Merge(context.Background(), order, 1)
+			merged, err := Merge(context.Background(), order, 1, 0)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -82,7 +82,7 @@ func TestRunCountsSessionsByTiming(t *testing.T) {
 
 	// Shards, through their files, merge to the same results.
 	_, files := runShards(t, cfg, 2)
-	merged, err := Merge(context.Background(), files, 1)
+	merged, err := Merge(context.Background(), files, 1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

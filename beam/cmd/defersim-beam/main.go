@@ -20,6 +20,7 @@ import (
 	"github.com/defersim/defersim/beam/pipeline"
 	"github.com/defersim/defersim/internal/interrupt"
 	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/report"
 )
 
 // list is a comma-separated, repeatable flag.
@@ -49,6 +50,7 @@ var (
 	skipBad    = flag.Bool("skip-bad", false, "skip malformed trace lines (counted and reported) instead of stopping")
 	strict     = flag.Bool("strict", false, "stop at the first session that fails to replay")
 	bootstrap  = flag.Int("bootstrap", 0, "bootstrap resamples for confidence intervals (0 = default 1000, -1 = none)")
+	bootMem    report.ByteSize
 	exact      = flag.Int("exact-sessions", 0, "keep per-session values of at most N sessions; beyond, statistics are streamed (0 = default, -1 = all)")
 	noReport   = flag.Bool("no-report", false, "write results.json only, no plots or HTML")
 	batch      = flag.Int("batch-sessions", pipeline.DefaultBatchSessions, "sessions per pipeline element between reading and replaying")
@@ -63,6 +65,7 @@ func init() {
 	flag.Var(&traces, "traces", "trace files to replay instead of the scenario's (comma-separated or repeated; local or URLs)")
 	flag.Var(&catalogs, "catalogs", "catalog directories instead of the scenario's (local or URLs)")
 	flag.Var(&strategies, "strategies", "strategies to run: presets or names from the scenario (default: the scenario's)")
+	flag.Var(&bootMem, "bootstrap-memory", "most memory the bootstrap may allocate, e.g. 8GiB (0 = default 4 GiB, -1 = no limit); a larger --bootstrap is refused before the job starts")
 }
 
 func main() {
@@ -109,7 +112,7 @@ func run(ctx context.Context) error {
 		return pipeline.InputError(fmt.Errorf("--out is required"))
 	}
 	spec := pipeline.Spec{Scenario: *scenario, Traces: traces, Catalogs: catalogs, Strategies: strategies,
-		Baseline: *baseline, SkipBad: *skipBad, Strict: *strict, Bootstrap: *bootstrap, ExactSessions: *exact,
+		Baseline: *baseline, SkipBad: *skipBad, Strict: *strict, Bootstrap: *bootstrap, BootstrapMemory: int64(bootMem), ExactSessions: *exact,
 		Out: *out, NoReport: *noReport, BatchSessions: *batch, AllowUnresolved: *allowUnres}
 	flag.Visit(func(f *flag.Flag) {
 		switch f.Name {
