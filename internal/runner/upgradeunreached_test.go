@@ -141,7 +141,7 @@ func TestUnreachedUpgradeExactOverShardsAndResume(t *testing.T) {
 		}
 		files = append(files, throughFile(t, out.State))
 	}
-	merged, err := Merge(context.Background(), files, 1)
+	merged, err := Merge(context.Background(), files, 1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
