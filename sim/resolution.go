@@ -362,6 +362,23 @@ func (rs *sessionResolver) setMissing(server, requested string) {
 	}
 }
 
+// change moves the session's server to the table st, as a catalog_change
+// does: it replaces the server's table, or adds it in order, and the
+// session's tool set follows.
+func (rs *sessionResolver) change(e *Engine, server string, st *serverTable) {
+	found := false
+	for j, t := range rs.tables {
+		if t.name == server {
+			rs.tables[j], found = st, true
+		}
+	}
+	if !found {
+		rs.tables = append(rs.tables, st)
+		sortTables(rs.tables)
+	}
+	rs.set, rs.key = e.set(rs.tables, rs.key)
+}
+
 // missingVersion returns the version no catalog holds that server is at
 // ("" when none).
 func (rs *sessionResolver) missingVersion(server string) string { return rs.missing[server] }
@@ -421,17 +438,7 @@ func (e *Engine) resolveEvent(rs *sessionResolver, ev *traces.Event, res *Resolu
 		} else {
 			rs.setMissing(ev.Server, "")
 		}
-		found := false
-		for j, t := range rs.tables {
-			if t.name == ev.Server {
-				rs.tables[j], found = st, true
-			}
-		}
-		if !found {
-			rs.tables = append(rs.tables, st)
-			sortTables(rs.tables)
-		}
-		rs.set, rs.key = e.set(rs.tables, rs.key)
+		rs.change(e, ev.Server, st)
 	case traces.ToolSearch:
 		for _, name := range ev.Returned {
 			res.SearchResults++

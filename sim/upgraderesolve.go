@@ -50,17 +50,7 @@ func (e *Engine) callTools(n *Need, key []byte, fn func(c *Call, ti *Tool, rs *s
 			} else {
 				rs.setMissing(st.Server, "")
 			}
-			found := false
-			for j, old := range rs.tables {
-				if old.name == st.Server {
-					rs.tables[j], found = t, true
-				}
-			}
-			if !found {
-				rs.tables = append(rs.tables, t)
-				sortTables(rs.tables)
-			}
-			rs.set, rs.key = e.set(rs.tables, rs.key)
+			rs.change(e, st.Server, t)
 		case StepModel:
 			for k := range st.Calls {
 				c := &st.Calls[k]
