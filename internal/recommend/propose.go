@@ -75,6 +75,9 @@ type Proposal struct {
 	RegistryEstimated int64   `json:"registry_estimated_tokens"`
 	// Mode says how the proposal turns deferral on for this catalog.
 	Mode string `json:"mode"`
+	// Spread is how far the budget could move within the call shares'
+	// bounds, and whether the mode could change there (BudgetSpread).
+	Spread *BudgetSpread `json:"budget_spread"`
 	// Economy figures the rules priced with.
 	RoundTripMs float64 `json:"round_trip_ms"`
 	// RoundTripCache says what the round trip and the dollars assumed
@@ -214,6 +217,9 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 			return nil, fmt.Errorf("validate on held-out sessions: %w", err)
 		}
 		p.Validation = v
+		if v.SmallSample {
+			p.Warnings = append(p.Warnings, v.smallWarning())
+		}
 	}
 	if cfg.Progress != nil {
 		cfg.Progress(2)
@@ -303,6 +309,7 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 	ratio := float64(est) / math.Max(float64(all), 1)
 	p.Budget = max(1, int64(math.Ceil((p.BreakEvenTokens+float64(neverTok))*ratio)))
 	p.Strategy = proposalStrategy(base, tools, p)
+	spreadBudget(p)
 	summarize(p)
 	return p, nil
 }
