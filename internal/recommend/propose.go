@@ -6,6 +6,7 @@ import (
 	"github.com/defersim/defersim/internal/nouns"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/inputnotes"
@@ -207,6 +208,9 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 		p.Notes = append(p.Notes, fmt.Sprintf("over all %s (%d learnt from, %d held out): %s, so the rules decide nothing for those tools (no catalog defines them) "+
 			"and the validation does not count what they cost%s", nouns.Count(l.Usage.Sessions+l.HeldOut, "session"), l.Usage.Sessions, l.HeldOut, w, tools))
 	}
+	if n := notExactNote(res, l); n != "" {
+		p.Notes = append(p.Notes, n)
+	}
 	p.Inputs = tally.Notes(catalog.Notes(cat.All(), validation.SchemaCheck)).OrNil()
 	if cfg.Progress != nil {
 		cfg.Progress(1)
@@ -225,6 +229,28 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 		cfg.Progress(2)
 	}
 	return p, nil
+}
+
+// notExactNote says how many calls use tools whose schema the import
+// marked approximate or missing, and that their token counts — the tools
+// column, and the rules and budget priced from it — are approximate ("" when
+// every resolved call's schema is exact).
+func notExactNote(res *sim.ResolutionInfo, l *Learnt) string {
+	n := res.SchemaApproximate + res.SchemaMissing
+	if n == 0 {
+		return ""
+	}
+	var classes []string
+	if res.SchemaApproximate > 0 {
+		classes = append(classes, fmt.Sprintf("approximate (%d)", res.SchemaApproximate))
+	}
+	if res.SchemaMissing > 0 {
+		classes = append(classes, fmt.Sprintf("missing (%d, priced as the stand-in {\"type\":\"object\"})", res.SchemaMissing))
+	}
+	return fmt.Sprintf("over all %s (%d learnt from, %d held out): %d of %s (%.1f%%) use tools whose schema the import marked %s: %s; "+
+		"their tokens, and the decisions, budget and validation priced from them, are approximate — give the exact schemas (trace import --tools) before relying on them",
+		nouns.Count(l.Usage.Sessions+l.HeldOut, "session"), l.Usage.Sessions, l.HeldOut, n, nouns.Count(int(res.Calls), "tool call"), 100*float64(n)/float64(max(res.Calls, 1)),
+		strings.Join(classes, " or "), report.ResolutionNotExact(res, 5))
 }
 
 func wasWere(n int) string {
