@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -37,21 +36,8 @@ func TestRecommendNotesSessionsWithoutModel(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tc.req.Out = filepath.Join(t.TempDir(), tc.name+".jsonl.gz")
-			if _, err := importers.Run(tc.req); err != nil {
-				t.Fatal(err)
-			}
-			out, errs, code := cliRun(t, "recommend", tc.req.Out, "--format", "json", "--allow-unresolved", "--bootstrap", "-1")
-			if code != 0 {
-				t.Fatalf("exit %d\n%s", code, errs)
-			}
-			var doc struct {
-				Notes []string `json:"notes"`
-			}
-			if err := json.Unmarshal([]byte(out), &doc); err != nil {
-				t.Fatal(err)
-			}
-			notes := strings.Join(doc.Notes, "\n")
+			list, errs := recommendNotes(t, tc.req, "--allow-unresolved")
+			notes := strings.Join(list, "\n")
 			if tc.wantNote == "" {
 				if strings.Contains(notes, "no model") || strings.Contains(errs, "no model") {
 					t.Errorf("sessions that record their model noted as without one:\n%s\n%s", notes, errs)

@@ -33,23 +33,9 @@ func TestRecommendNotesInexactSchemas(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tc.req.Out = filepath.Join(t.TempDir(), tc.name+".jsonl.gz")
-			if _, err := importers.Run(tc.req); err != nil {
-				t.Fatal(err)
-			}
-			args := append([]string{"recommend", tc.req.Out, "--format", "json"}, tc.args...)
-			out, errs, code := cliRun(t, args...)
-			if code != 0 {
-				t.Fatalf("exit %d\n%s", code, errs)
-			}
-			var doc struct {
-				Notes []string `json:"notes"`
-			}
-			if err := json.Unmarshal([]byte(out), &doc); err != nil {
-				t.Fatal(err)
-			}
+			notes, _ := recommendNotes(t, tc.req, tc.args...)
 			var got []string
-			for _, n := range doc.Notes {
+			for _, n := range notes {
 				if strings.Contains(n, "use tools whose schema the import marked") {
 					got = append(got, n)
 				}
@@ -58,8 +44,29 @@ func TestRecommendNotesInexactSchemas(t *testing.T) {
 			case tc.wantNote == "" && len(got) > 0:
 				t.Errorf("exact schemas noted as inexact: %q", got)
 			case tc.wantNote != "" && (len(got) != 1 || !strings.Contains(got[0], tc.wantNote) || !strings.Contains(got[0], "are approximate")):
-				t.Errorf("notes %q\nwant one containing %q", doc.Notes, tc.wantNote)
+				t.Errorf("notes %q\nwant one containing %q", notes, tc.wantNote)
 			}
 		})
 	}
+}
+
+// recommendNotes imports req into a temporary trace, runs recommend on it
+// with --format json and args, and returns its notes and stderr.
+func recommendNotes(t *testing.T, req importers.Request, args ...string) (notes []string, stderr string) {
+	t.Helper()
+	req.Out = filepath.Join(t.TempDir(), "trace.jsonl.gz")
+	if _, err := importers.Run(req); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := cliRun(t, append([]string{"recommend", req.Out, "--format", "json", "--bootstrap", "-1"}, args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	var doc struct {
+		Notes []string `json:"notes"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc.Notes, errs
 }
