@@ -71,3 +71,14 @@ func ResolutionTools(r *sim.ResolutionInfo, n int) string {
 	}
 	return toolList(r.TopUnresolved, r.UnresolvedTools, n, r.UnresolvedOtherCalls)
 }
+
+// ResolutionNotExact names the most called of the tools whose schema the
+// import marked approximate or missing (up to n, with their class and
+// calls, then how many more), as the run's resolution table does; "" for
+// nil or when every resolved call's schema is exact.
+func ResolutionNotExact(r *sim.ResolutionInfo, n int) string {
+	if r == nil || r.SchemaApproximate+r.SchemaMissing == 0 {
+		return ""
+	}
+	return toolList(r.NotExact, r.NotExactTools, n, r.NotExactOtherCalls)
+}

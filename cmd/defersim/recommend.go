@@ -215,8 +215,12 @@ exit 1 then).`,
 		if results != "" && p.Validation != nil {
 			fmt.Fprintf(notes, "validation results: %s\n", results)
 		}
-		if failUncertain && p.UncertainDecisions > 0 {
-			return exitError{code: 1, msg: fmt.Sprintf("%d of %s %s uncertain (--fail-on-uncertain)", p.UncertainDecisions, nouns.Count(len(p.Tools), "decision"), nouns.Form(p.UncertainDecisions, "is", "are"))}
+		if failUncertain && (p.UncertainDecisions > 0 || p.ModeUncertain()) {
+			msg := fmt.Sprintf("%d of %s %s uncertain", p.UncertainDecisions, nouns.Count(len(p.Tools), "decision"), nouns.Form(p.UncertainDecisions, "is", "are"))
+			if p.ModeUncertain() {
+				msg += ", and the mode (the catalog's size is within the budget's bounds)"
+			}
+			return exitError{code: 1, msg: msg + " (--fail-on-uncertain)"}
 		}
 		return nil
 	}

@@ -53,7 +53,12 @@ func TestRecommendSmallSample(t *testing.T) {
 	var doc struct {
 		Uncertain int      `json:"uncertain_decisions"`
 		Warnings  []string `json:"warnings"`
-		Tools     []struct {
+		Spread    struct {
+			Low       int64 `json:"low"`
+			High      int64 `json:"high"`
+			Uncertain bool  `json:"uncertain"`
+		} `json:"budget_spread"`
+		Tools []struct {
 			Uncertain   bool `json:"uncertain"`
 			Uncertainty *struct {
 				Low, High, Threshold float64
@@ -73,8 +78,13 @@ func TestRecommendSmallSample(t *testing.T) {
 			}
 		}
 	}
-	if n == 0 || n != doc.Uncertain || len(doc.Warnings) != 2 {
+	// Warnings: the uncertain decisions, the uncertain mode (one session
+	// bounds the budget nowhere near the catalog), no held-out session.
+	if n == 0 || n != doc.Uncertain || len(doc.Warnings) != 3 {
 		t.Errorf("%d uncertain tools, uncertain_decisions %d, warnings %q", n, doc.Uncertain, doc.Warnings)
+	}
+	if sp := doc.Spread; !sp.Uncertain || sp.Low >= sp.High {
+		t.Errorf("budget_spread %+v: want an uncertain mode between two bounds", sp)
 	}
 	if !strings.Contains(errs, "defersim: warning: no session was held apart") {
 		t.Errorf("--format json: stderr does not warn:\n%s", errs)
@@ -91,7 +101,7 @@ func TestRecommendSmallSample(t *testing.T) {
 
 	failed := filepath.Join(dir, "failed.yaml")
 	out, errs, code = cliRun(t, append(base, "--fail-on-uncertain", "-o", failed)...)
-	if code != 1 || !strings.Contains(errs, " decisions are uncertain (--fail-on-uncertain)") {
+	if code != 1 || !strings.Contains(errs, " decisions are uncertain, and the mode (the catalog's size is within the budget's bounds) (--fail-on-uncertain)") {
 		t.Errorf("--fail-on-uncertain: exit %d, want 1\n%s%s", code, out, errs)
 	}
 	if _, err := os.Stat(failed); err != nil {

@@ -230,6 +230,9 @@ type Assessment struct {
 	// per-session cost of loading it when needed (use share × load).
 	DirectUSD float64 `json:"direct_usd"`
 	DeferUSD  float64 `json:"defer_usd"`
+	// loadUSD is one load's $ (DeferUSD at a call share of 1), which the
+	// budget's bounds price the call shares' bounds with (BudgetSpread).
+	loadUSD float64
 	// BreakEvenShare is the before-reply share at which deferring and
 	// keeping direct cost the same first-reply time; BeforeReplyLow and
 	// BeforeReplyHigh the confidence bounds of the observed share, UseLow
@@ -268,6 +271,7 @@ func assess(e *Economy, r Rules, expensive int64, k toolKey, u *toolUsage, sessi
 	a.DirectMs = c.directMs
 	a.DirectUSD = c.directUSD
 	a.DeferUSD = a.UseShare * c.loadUSD
+	a.loadUSD = c.loadUSD
 	needed, used := 0, 0
 	if u != nil {
 		needed, used = u.BeforeReply, u.Uses

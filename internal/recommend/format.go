@@ -31,6 +31,9 @@ func WriteText(w io.Writer, p *Proposal) error {
 	fmt.Fprintf(w, "\nnever-defer: %s\nalways-defer: %s\n", list(p.Strategy.NeverDefer), list(p.Strategy.AlwaysDefer))
 	fmt.Fprintf(w, "budget: %d estimated tokens (bytes/3.5 of the OpenAI function form) — deferring pays above %.0f deferrable schema tokens; this catalog: %d estimated tokens\n",
 		p.Budget, p.BreakEvenTokens, p.RegistryEstimated)
+	if l := p.boundsLine(); l != "" {
+		fmt.Fprintf(w, "  %s\n", l)
+	}
 	fmt.Fprintf(w, "mode: %s\n", p.Mode)
 	fmt.Fprintf(w, "uncertain: %s\n", uncertainLine(p))
 	for _, n := range p.Notes {
@@ -40,7 +43,7 @@ func WriteText(w io.Writer, p *Proposal) error {
 		fmt.Fprintf(w, "warning: %s\n", n)
 	}
 	if v := p.Validation; v != nil {
-		fmt.Fprintf(w, "\nvalidation on %s (paired differences proposal − strategy, 95%% CI):\n", nouns.Count(v.Sessions, "held-out session"))
+		fmt.Fprintf(w, "\nvalidation on %s%s (paired differences proposal − strategy, 95%% CI):\n", nouns.Count(v.Sessions, "held-out session"), v.smallFlag())
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "strategy\tcost/session\tfirst reply mean\tp95\tΔcost\tΔfirst reply\tverdict")
 		for _, r := range v.Rows {
@@ -63,8 +66,12 @@ func WriteText(w io.Writer, p *Proposal) error {
 
 // uncertainLine counts the uncertain decisions.
 func uncertainLine(p *Proposal) string {
-	return fmt.Sprintf("%d of %s at %.0f%% confidence (the share a decision rests on could lie on either side of its threshold)",
+	l := fmt.Sprintf("%d of %s at %.0f%% confidence (the share a decision rests on could lie on either side of its threshold)",
 		p.UncertainDecisions, nouns.Count(len(p.Tools), "decision"), p.Rules.Confidence*100)
+	if p.ModeUncertain() {
+		l += ", and the mode (the catalog's size is within the budget's bounds)"
+	}
+	return l
 }
 
 func toolLabel(k toolKey) string {
@@ -143,6 +150,9 @@ func Snippet(p *Proposal) []byte {
 	fmt.Fprintf(&b, "# always-defer: called in at most %s of sessions, schema >= %d tokens, cheaper deferred, no first-reply cost.\n", pct(p.Rules.Rare), p.Expensive)
 	fmt.Fprintf(&b, "# budget: deferring pays above %.0f deferrable schema tokens (= %d %s estimated tokens with the never-defer list).\n",
 		p.BreakEvenTokens, p.Budget, sDefault(s.Trigger.Counter, "bytes/3.5"))
+	if l := p.boundsLine(); l != "" {
+		fmt.Fprintf(&b, "# budget %s.\n", l)
+	}
 	fmt.Fprintf(&b, "# %s.\n", p.Mode)
 	fmt.Fprintf(&b, "# uncertain: %s.\n", uncertainLine(p))
 	for _, n := range p.Notes {

@@ -42,6 +42,8 @@ func TestGoldenSnippetAndTable(t *testing.T) {
 		Rules: DefaultRules(), Expensive: 500, Training: 200, HeldOut: 80, TestShare: 0.3, BreakEvenTokens: 900, Budget: 1500,
 		RegistryEstimated: 40000}
 	p.Strategy = proposalStrategy(base, tools, p)
+	// The budget's bounds as written (TestBudgetSpread derives them).
+	p.Spread = &BudgetSpread{BreakEvenLow: 700, BreakEvenHigh: 1150, Low: 1250, High: 1800, Mode: modeAbove}
 	summarize(p)
 	if p.UncertainDecisions != 1 || !tools[2].Uncertain {
 		t.Fatalf("%d uncertain decisions (search_notes uncertain: %v), want search_notes alone", p.UncertainDecisions, tools[2].Uncertain)

@@ -25,6 +25,9 @@ func WriteMarkdown(w io.Writer, p *Proposal) error {
 	fmt.Fprintf(&b, "- **never-defer:** %s\n- **always-defer:** %s\n", mdList(p.Strategy.NeverDefer), mdList(p.Strategy.AlwaysDefer))
 	fmt.Fprintf(&b, "- **budget:** %d estimated tokens (bytes/3.5 of the OpenAI function form): deferring pays above %.0f deferrable schema tokens; this catalog: %d estimated tokens\n",
 		p.Budget, p.BreakEvenTokens, p.RegistryEstimated)
+	if l := p.boundsLine(); l != "" {
+		fmt.Fprintf(&b, "- **budget %s\n", strings.Replace(cliout.MDEscape(l), "bounds:", "bounds:**", 1))
+	}
 	fmt.Fprintf(&b, "- **mode:** %s\n", cliout.MDEscape(p.Mode))
 	fmt.Fprintf(&b, "- **uncertain:** %s\n\n", cliout.MDEscape(uncertainLine(p)))
 	for _, n := range p.Warnings {
@@ -34,7 +37,7 @@ func WriteMarkdown(w io.Writer, p *Proposal) error {
 		fmt.Fprintf(&b, "> Note: %s\n\n", cliout.MDEscape(n))
 	}
 	if v := p.Validation; v != nil {
-		fmt.Fprintf(&b, "**Validation** on %s (paired differences proposal − strategy, 95%% CI):\n\n", nouns.Count(v.Sessions, "held-out session"))
+		fmt.Fprintf(&b, "**Validation** on %s%s (paired differences proposal − strategy, 95%% CI):\n\n", nouns.Count(v.Sessions, "held-out session"), cliout.MDEscape(v.smallFlag()))
 		var rows [][]string
 		for _, r := range v.Rows {
 			name := cliout.MDEscape(r.Strategy)

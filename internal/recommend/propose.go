@@ -6,6 +6,7 @@ import (
 	"github.com/defersim/defersim/internal/nouns"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/inputnotes"
@@ -75,6 +76,9 @@ type Proposal struct {
 	RegistryEstimated int64   `json:"registry_estimated_tokens"`
 	// Mode says how the proposal turns deferral on for this catalog.
 	Mode string `json:"mode"`
+	// Spread is how far the budget could move within the call shares'
+	// bounds, and whether the mode could change there (BudgetSpread).
+	Spread *BudgetSpread `json:"budget_spread"`
 	// Economy figures the rules priced with.
 	RoundTripMs float64 `json:"round_trip_ms"`
 	// RoundTripCache says what the round trip and the dollars assumed
@@ -193,6 +197,10 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 			"the rules and the validation price and time them as %s (its prices, prompt cache and latency), not as recorded; "+
 			"to weigh the rules by a model's own, recommend its sessions apart (--model chooses the preset)", other, nouns.Count(int(total), "session"), wasWere(int(other)), list, cfg.Model.Name)
 		p.Notes = append(p.Notes, p.ModelsNote)
+	} else if none := unrecordedModels(p.RecordedModels); none > 0 {
+		p.ModelsNote = fmt.Sprintf("%d of %s %s no model: the rules and the validation price and time them as %s (its prices, prompt cache and latency), "+
+			"which they do not name; --model or --scenario chooses the model they ran with", none, nouns.Count(int(total), "session"), nouns.Form(int(none), "records", "record"), cfg.Model.Name)
+		p.Notes = append(p.Notes, p.ModelsNote)
 	}
 	// Calls --allow-unresolved let through: tools no catalog serves get no
 	// decision, and the validation leaves them out.
@@ -204,6 +212,9 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 		p.Notes = append(p.Notes, fmt.Sprintf("over all %s (%d learnt from, %d held out): %s, so the rules decide nothing for those tools (no catalog defines them) "+
 			"and the validation does not count what they cost%s", nouns.Count(l.Usage.Sessions+l.HeldOut, "session"), l.Usage.Sessions, l.HeldOut, w, tools))
 	}
+	if n := notExactNote(res, l); n != "" {
+		p.Notes = append(p.Notes, n)
+	}
 	p.Inputs = tally.Notes(catalog.Notes(cat.All(), validation.SchemaCheck)).OrNil()
 	if cfg.Progress != nil {
 		cfg.Progress(1)
@@ -214,11 +225,48 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 			return nil, fmt.Errorf("validate on held-out sessions: %w", err)
 		}
 		p.Validation = v
+		if v.SmallSample {
+			p.Warnings = append(p.Warnings, v.smallWarning())
+		}
 	}
 	if cfg.Progress != nil {
 		cfg.Progress(2)
 	}
 	return p, nil
+}
+
+// notExactNote says how many calls use tools whose schema the import
+// marked approximate or missing, and that their token counts — the tools
+// column, and the rules and budget priced from it — are approximate ("" when
+// every resolved call's schema is exact).
+func notExactNote(res *sim.ResolutionInfo, l *Learnt) string {
+	n := res.SchemaApproximate + res.SchemaMissing
+	if n == 0 {
+		return ""
+	}
+	var classes []string
+	if res.SchemaApproximate > 0 {
+		classes = append(classes, fmt.Sprintf("approximate (%d)", res.SchemaApproximate))
+	}
+	if res.SchemaMissing > 0 {
+		classes = append(classes, fmt.Sprintf("missing (%d, priced as the stand-in {\"type\":\"object\"})", res.SchemaMissing))
+	}
+	return fmt.Sprintf("over all %s (%d learnt from, %d held out): %d of %s (%.1f%%) use tools whose schema the import marked %s: %s; "+
+		"their tokens, and the decisions, budget and validation priced from them, are approximate — give the exact schemas (trace import --tools) before relying on them",
+		nouns.Count(l.Usage.Sessions+l.HeldOut, "session"), l.Usage.Sessions, l.HeldOut, n, nouns.Count(int(res.Calls), "tool call"), 100*float64(n)/float64(max(res.Calls, 1)),
+		strings.Join(classes, " or "), report.ResolutionNotExact(res, 5))
+}
+
+// unrecordedModels counts the sessions whose session_start records no
+// model.
+func unrecordedModels(models []sim.RecordedModel) int64 {
+	var n int64
+	for _, m := range models {
+		if m.Model == "" {
+			n += m.Sessions
+		}
+	}
+	return n
 }
 
 func wasWere(n int) string {
@@ -303,6 +351,7 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 	ratio := float64(est) / math.Max(float64(all), 1)
 	p.Budget = max(1, int64(math.Ceil((p.BreakEvenTokens+float64(neverTok))*ratio)))
 	p.Strategy = proposalStrategy(base, tools, p)
+	spreadBudget(p)
 	summarize(p)
 	return p, nil
 }

@@ -321,6 +321,9 @@ func summarize(p *Proposal) {
 		}
 		p.Warnings = append(p.Warnings, w+"; record more sessions before relying on the lists")
 	}
+	if p.ModeUncertain() {
+		p.Warnings = append(p.Warnings, p.Spread.modeWarning(p))
+	}
 	if p.HeldOut == 0 {
 		w := fmt.Sprintf("no session was held apart for validation (%s, --test-share %g): no replay checked the proposal; ",
 			nouns.Count(p.Training, "session"), p.TestShare)

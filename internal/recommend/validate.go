@@ -16,10 +16,16 @@ import (
 // Validation is the replay of the held-out sessions under the proposal,
 // the current strategy and the presets, compared pairwise with the proposal.
 type Validation struct {
-	Sessions int             `json:"sessions"`
-	Current  string          `json:"current"`
-	Results  *report.Results `json:"-"`
-	Rows     []Row           `json:"rows"`
+	Sessions int `json:"sessions"`
+	// SmallSample is true when Sessions is below SmallSampleBelow (a
+	// run's threshold, report.SmallSampleBelow): the intervals are wide,
+	// and a verdict that counts a difference within them as equal says
+	// little.
+	SmallSample      bool            `json:"small_sample"`
+	SmallSampleBelow int             `json:"small_sample_below"`
+	Current          string          `json:"current"`
+	Results          *report.Results `json:"-"`
+	Rows             []Row           `json:"rows"`
 }
 
 // Row compares one strategy with the proposal on the held-out sessions.
@@ -78,7 +84,7 @@ func validate(ctx context.Context, cfg Config, p *Proposal, srcs []runner.Source
 		return nil, err
 	}
 	res := out.Results
-	v := &Validation{Sessions: res.Sessions, Current: cfg.Current.Name, Results: res}
+	v := &Validation{Sessions: res.Sessions, SmallSample: res.SmallSample, SmallSampleBelow: res.Statistics.SmallSampleBelow, Current: cfg.Current.Name, Results: res}
 	for _, s := range res.Strategies {
 		row := Row{Strategy: s.Name}
 		row.CostUSD = s.Metrics["cost_usd"].Mean
@@ -154,6 +160,22 @@ func (v *Validation) Summary() string {
 			n[r.Verdict]++
 		}
 	}
-	return fmt.Sprintf("on %s the proposal is no worse on cost and first reply than %d of %s; worse than %d; trade-offs with %d",
-		nouns.Count(v.Sessions, "held-out session"), n[dominates], nouns.CountAs(len(v.Rows)-1, "strategy", "strategies"), n[dominated], n[tradeCheaper]+n[tradeFaster])
+	return fmt.Sprintf("on %s%s the proposal is no worse on cost and first reply than %d of %s; worse than %d; trade-offs with %d",
+		nouns.Count(v.Sessions, "held-out session"), v.smallFlag(), n[dominates], nouns.CountAs(len(v.Rows)-1, "strategy", "strategies"), n[dominated], n[tradeCheaper]+n[tradeFaster])
+}
+
+// smallFlag is " (SMALL SAMPLE, < 30 sessions: wide intervals)", as a
+// run's summary flags it, or "".
+func (v *Validation) smallFlag() string {
+	if !v.SmallSample {
+		return ""
+	}
+	return fmt.Sprintf(" (SMALL SAMPLE, < %d sessions: wide intervals)", v.SmallSampleBelow)
+}
+
+// smallWarning says what a small validation sample means for its verdicts.
+func (v *Validation) smallWarning() string {
+	return fmt.Sprintf("the validation replayed %s, fewer than %d: its intervals are wide, and a difference within one counts as equal, "+
+		"so \"no worse\" verdicts say little; hold out more sessions (--test-share) or record more",
+		nouns.Count(v.Sessions, "held-out session"), v.SmallSampleBelow)
 }

@@ -1,0 +1,159 @@
+package recommend
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/defersim/defersim/internal/nouns"
+)
+
+// Modes of the proposal for the catalog it priced: above the budget,
+// deferred mode is on for every MCP tool but the never-defer list; below
+// it, only the always-defer list (if any) is deferred.
+const (
+	modeAbove = "above the budget (every MCP tool but the never-defer list deferred)"
+	modeBelow = "below the budget (only the always-defer list deferred)"
+)
+
+// BudgetSpread says how far the budget could move were the call shares it
+// rests on anywhere within their confidence bounds, and whether the mode
+// (the catalog above or below the budget) would change there.
+//
+// The budget is linear in the deferrable tools' call shares (Σ share ×
+// one load's $). Low and High put every deferrable tool's call share at its
+// lower, then its upper Wilson bound (Assessment.UseLow, UseHigh) at the
+// rules' confidence, with the never-defer and always-defer lists as
+// proposed: a box over the per-tool bounds, wider than a joint interval,
+// so a mode it calls settled is settled for every share within them.
+type BudgetSpread struct {
+	// BreakEvenLow and BreakEvenHigh are the break-even deferrable schema
+	// tokens at the bounds; Low and High the trigger budgets they give.
+	BreakEvenLow  float64 `json:"break_even_deferrable_tokens_low"`
+	BreakEvenHigh float64 `json:"break_even_deferrable_tokens_high"`
+	Low           int64   `json:"low"`
+	High          int64   `json:"high"`
+	// Mode is the mode proposed for the catalog (modeAbove or modeBelow);
+	// Uncertain is true when the catalog's size lies between Low and High,
+	// so that Alternative, the other mode, is within the bounds too.
+	Mode        string `json:"mode"`
+	Uncertain   bool   `json:"uncertain"`
+	Alternative string `json:"alternative,omitempty"`
+	// SessionsToSettle, for an uncertain mode, is how many training
+	// sessions would put both bounds on one side of the catalog's size were
+	// every share to stay as observed (0: none would, or none is needed).
+	SessionsToSettle int `json:"sessions_to_settle,omitempty"`
+}
+
+// maxSettleSessions bounds the search for the sessions that would settle
+// the mode: beyond it the mode is reported as not settled by any sample
+// (the observed budget is on the catalog's size).
+const maxSettleSessions = 1 << 30
+
+// budgetFor is the break-even deferrable schema tokens and the trigger
+// budget when each deferrable tool's call share is share(i).
+func budgetFor(p *Proposal, share func(i int) float64) (breakEven float64, budget int64) {
+	var loads float64
+	var neverTok, all int64
+	for i := range p.Tools {
+		a := &p.Tools[i]
+		all += a.Schema.Tokens
+		if a.Decision == neverDefer {
+			neverTok += a.Schema.Tokens
+			continue
+		}
+		loads += share(i) * a.loadUSD
+	}
+	breakEven = loads/p.Economy.perToken() + p.ModeTokens
+	ratio := float64(p.RegistryEstimated) / math.Max(float64(all), 1)
+	return breakEven, max(1, int64(math.Ceil((breakEven+float64(neverTok))*ratio)))
+}
+
+// above reports whether the catalog is above a budget: deferred mode on.
+func (p *Proposal) above(budget int64) bool { return p.RegistryEstimated > budget }
+
+// spreadBudget fills p.Spread from the tools' call-share bounds; the
+// training sessions' count gives the sessions that would settle the mode.
+func spreadBudget(p *Proposal) {
+	s := &BudgetSpread{Mode: modeBelow}
+	if p.above(p.Budget) {
+		s.Mode = modeAbove
+	}
+	s.BreakEvenLow, s.Low = budgetFor(p, func(i int) float64 { return p.Tools[i].UseLow })
+	s.BreakEvenHigh, s.High = budgetFor(p, func(i int) float64 { return p.Tools[i].UseHigh })
+	if p.above(s.Low) != p.above(s.High) {
+		s.Uncertain = true
+		s.Alternative = modeAbove
+		if s.Mode == modeAbove {
+			s.Alternative = modeBelow
+		}
+		s.SessionsToSettle = modeSettledAt(p, normalQuantile(p.Rules.Confidence))
+	}
+	p.Spread = s
+}
+
+// modeSettledAt is the smallest number of training sessions over which the
+// shares observed give bounds whose budgets put the catalog on one side
+// (0 when none up to maxSettleSessions does).
+func modeSettledAt(p *Proposal, z float64) int {
+	settled := func(n int) bool {
+		_, lo := budgetFor(p, func(i int) float64 { l, _ := wilsonAt(p.Tools[i].UseShare, float64(n), z); return l })
+		_, hi := budgetFor(p, func(i int) float64 { _, h := wilsonAt(p.Tools[i].UseShare, float64(n), z); return h })
+		return p.above(lo) == p.above(hi)
+	}
+	lo, hi := max(p.Training, 1), max(p.Training, 1)
+	for !settled(hi) {
+		if hi >= maxSettleSessions {
+			return 0
+		}
+		lo, hi = hi, min(2*hi, maxSettleSessions)
+	}
+	for lo < hi {
+		m := lo + (hi-lo)/2
+		if settled(m) {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return hi
+}
+
+// spreadLine is the budget's bounds in one sentence.
+func (s *BudgetSpread) spreadLine(conf float64) string {
+	return fmt.Sprintf("%d–%d with every deferrable tool's call share at its lower, then its upper bound (%.0f%% confidence each)", s.Low, s.High, conf*100)
+}
+
+// modeWarning says that the mode is uncertain, and what would settle it.
+func (s *BudgetSpread) modeWarning(p *Proposal) string {
+	w := fmt.Sprintf("the mode is uncertain: learnt from %s, the budget lies within %s, and this catalog's %d estimated tokens are inside it, so the catalog could be %s as well as %s",
+		nouns.Count(p.Training, "session"), s.spreadLine(p.Rules.Confidence), p.RegistryEstimated, s.Alternative, s.Mode)
+	if s.SessionsToSettle > 0 {
+		w += fmt.Sprintf("; were the shares as observed, about %s (%s recorded, with --test-share %g) would settle it",
+			nouns.Count(s.SessionsToSettle, "training session"), recorded(s.SessionsToSettle, p.TestShare), p.TestShare)
+	} else {
+		w += "; the budget observed sits on the catalog's size, which no sample settles"
+	}
+	return w + "; compare both modes by replay before relying on it (defersim sweep --param strategy.trigger.budget=FROM:TO:STEP)"
+}
+
+// boundsLine says where the budget's bounds put the catalog: "bounds:
+// 2374–3398 at 95% confidence (…): the catalog's 1431 estimated tokens
+// are below both, the mode is settled".
+func (p *Proposal) boundsLine() string {
+	s := p.Spread
+	if s == nil {
+		return ""
+	}
+	where := "below both"
+	switch {
+	case s.Uncertain:
+		return fmt.Sprintf("bounds: %s: the catalog's %d estimated tokens lie between them, the mode is uncertain", s.spreadLine(p.Rules.Confidence), p.RegistryEstimated)
+	case p.above(s.High):
+		where = "above both"
+	}
+	return fmt.Sprintf("bounds: %s: the catalog's %d estimated tokens are %s, the mode is settled", s.spreadLine(p.Rules.Confidence), p.RegistryEstimated, where)
+}
+
+// ModeUncertain reports whether the catalog's size lies within the
+// budget's bounds, so that the mode could be the other one.
+func (p *Proposal) ModeUncertain() bool { return p.Spread != nil && p.Spread.Uncertain }
