@@ -155,7 +155,7 @@ func (f *filer) add(line []byte, n int, b *batch) *LineError {
 		o = f.newOpen(ev.Session)
 		o.start = n
 		f.open[ev.Session] = o
-		f.counts.Timing.count(ev.Meta["timing"])
+		f.counts.Timing.count(ev.Meta()["timing"])
 	} else if o != nil && o.repeat {
 		f.skipRepeat(&ev, o)
 		return nil
