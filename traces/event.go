@@ -108,7 +108,7 @@ type Event struct {
 }
 
 // StartFields are the fields of session_start lines. They are behind a
-// pointer in Event, which the other event types (97% of a trace's lines)
+// pointer in Event, which the other event types (most of a trace's lines)
 // leave nil: an Event is 80 bytes smaller.
 type StartFields struct {
 	Model              string      `json:"model,omitempty"`
