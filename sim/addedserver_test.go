@@ -41,7 +41,7 @@ func TestServerAddedMidSession(t *testing.T) {
 	session := func(id string, change traces.Event, start ...traces.ServerRef) *traces.Session {
 		change.Type = traces.CatalogChange
 		return &traces.Session{ID: id, Events: []traces.Event{
-			{Type: traces.SessionStart, Servers: start},
+			{Type: traces.SessionStart, StartFields: &traces.StartFields{Servers: start}},
 			{Type: traces.UserMessage, Text: "find the thing"},
 			change,
 			{Type: traces.ModelRequest, ID: "r1"},
@@ -52,8 +52,8 @@ func TestServerAddedMidSession(t *testing.T) {
 		}}
 	}
 	a1, b1 := traces.ServerRef{Name: "a", Version: "1"}, traces.ServerRef{Name: "b", Version: "1"}
-	added := session("added", traces.Event{Server: "b", Version: "1"}, a1)
-	upgraded := session("upgraded", traces.Event{Server: "b", Version: "2"}, a1, b1)
+	added := session("added", traces.Event{Server: "b", ChangeFields: &traces.ChangeFields{Version: "1"}}, a1)
+	upgraded := session("upgraded", traces.Event{Server: "b", ChangeFields: &traces.ChangeFields{Version: "2"}}, a1, b1)
 
 	type metrics struct{ searches, connect, firstList float64 }
 	for _, tc := range []struct {

@@ -63,27 +63,27 @@ func (s *sessionCalls) Event(ev *traces.Event, line int, out []traces.Unresolved
 	switch ev.Type {
 	case traces.SessionStart:
 		clear(s.at)
-		for _, ref := range ev.Servers {
+		for _, ref := range ev.Servers() {
 			s.at[ref.Name] = namedVersion{version: ref.Version, line: line}
 		}
 	case traces.CatalogChange:
-		s.at[ev.Server] = namedVersion{version: ev.Version, line: line, change: true}
+		s.at[ev.Server] = namedVersion{version: ev.Version(), line: line, change: true}
 	}
 	s.res = Resolution{}
 	class := s.e.resolveEvent(&s.rs, ev, &s.res)
 	switch ev.Type {
 	case traces.SessionStart:
-		for _, ref := range ev.Servers {
+		for _, ref := range ev.Servers() {
 			if u, ok := s.named(ref.Name, ref.Version, false); !ok {
 				out = append(out, u)
 			}
 		}
 	case traces.CatalogChange:
-		if u, ok := s.named(ev.Server, ev.Version, true); !ok {
+		if u, ok := s.named(ev.Server, ev.Version(), true); !ok {
 			out = append(out, u)
 		}
 	case traces.ToolSearch:
-		for _, name := range ev.Returned {
+		for _, name := range ev.Returned() {
 			if name != "" && (s.rs.set == nil || s.rs.set.byName[name] == nil) {
 				out = append(out, traces.Unresolved{Kind: traces.KindUnknownTool, Reason: s.searchResult(name)})
 			}

@@ -26,10 +26,10 @@ func TestResolveCountsSessionsNamingMissingServers(t *testing.T) {
 	}
 	cat := catalog.New(parse("web", "1.0"), parse("web", "2.0"), parse("kb", "1.0"))
 	start := func(refs ...traces.ServerRef) traces.Event {
-		return traces.Event{Type: traces.SessionStart, Servers: refs}
+		return traces.Event{Type: traces.SessionStart, StartFields: &traces.StartFields{Servers: refs}}
 	}
 	change := func(server, version string) traces.Event {
-		return traces.Event{Type: traces.CatalogChange, Server: server, Version: version}
+		return traces.Event{Type: traces.CatalogChange, Server: server, ChangeFields: &traces.ChangeFields{Version: version}}
 	}
 	web1 := traces.ServerRef{Name: "web", Version: "1.0"}
 	tests := []struct {

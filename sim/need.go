@@ -212,7 +212,7 @@ func (b *needBuffers) extractInto(n *Need, s *traces.Session) {
 	// Importers of sources without timestamps write a placeholder time and
 	// mark the session meta timing=synthetic: such times are not used.
 	synthetic := false
-	if st := s.Start(); st != nil && st.Meta["timing"] == "synthetic" {
+	if st := s.Start(); st != nil && st.Meta()["timing"] == "synthetic" {
 		synthetic = true
 	}
 	b.begin(n, s.ID, explicit, synthetic)
@@ -280,11 +280,11 @@ func (b *needBuffers) add(n *Need, ev *traces.Event, line int) {
 	}
 	switch ev.Type {
 	case traces.SessionStart:
-		n.Model = ev.Model
+		n.Model = ev.Model()
 		n.Start = ev.T
-		n.SystemText = ev.SystemPrompt
-		n.SystemTokens = ev.SystemPromptTokens
-		n.Servers, n.RecordedStrategy = ev.Servers, ev.RecordedStrategy
+		n.SystemText = ev.SystemPrompt()
+		n.SystemTokens = ev.SystemPromptTokens()
+		n.Servers, n.RecordedStrategy = ev.Servers(), ev.RecordedStrategy()
 	case traces.UserMessage:
 		pause := -1.0
 		if b.haveTimes && !b.lastEnd.IsZero() && !ev.T.IsZero() {
@@ -325,15 +325,15 @@ func (b *needBuffers) add(n *Need, ev *traces.Event, line int) {
 		n.Removed++
 		b.searchedBy(ev.Request)
 		b.pending = ""
-		if ev.Query != "" {
-			n.Queries = append(n.Queries, ev.Query)
-			for _, name := range ev.Returned {
+		if ev.Query() != "" {
+			n.Queries = append(n.Queries, ev.Query())
+			for _, name := range ev.Returned() {
 				if _, ok := n.QueryFor[name]; !ok {
-					n.QueryFor[name] = ev.Query
+					n.QueryFor[name] = ev.Query()
 				}
 			}
-			if len(ev.Returned) == 0 {
-				b.pending = ev.Query
+			if len(ev.Returned()) == 0 {
+				b.pending = ev.Query()
 			}
 		}
 	case traces.ToolCall:
@@ -369,7 +369,7 @@ func (b *needBuffers) add(n *Need, ev *traces.Event, line int) {
 			ResultBytes: ev.ResultBytes, ResultTokens: ev.ResultTokens})
 		b.pstep = append(b.pstep, int32(idx))
 	case traces.CatalogChange:
-		b.addStep(n, Step{Kind: StepCatalogChange, Server: ev.Server, Version: ev.Version, Line: line, T: ev.T})
+		b.addStep(n, Step{Kind: StepCatalogChange, Server: ev.Server, Version: ev.Version(), Line: line, T: ev.T})
 	}
 	if !ev.T.IsZero() {
 		end := ev.T.Add(time.Duration(ev.DurationMs) * time.Millisecond)

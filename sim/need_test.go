@@ -33,7 +33,7 @@ func TestExtractNeed(t *testing.T) {
 				{Type: traces.ModelRequest, T: at(2), ID: "r1", DurationMs: 500},
 				{Type: traces.ToolCall, T: at(2.5), Request: "r1", Tool: "weather_now", Status: traces.StatusRejected},
 				{Type: traces.ModelRequest, T: at(3), ID: "r2", DurationMs: 500},
-				{Type: traces.ToolSearch, T: at(3.5), Request: "r2", Query: "weather", Returned: []string{"weather_now", "weather_week"}},
+				{Type: traces.ToolSearch, T: at(3.5), Request: "r2", ChangeFields: &traces.ChangeFields{Query: "weather", Returned: []string{"weather_now", "weather_week"}}},
 				{Type: traces.ModelRequest, T: at(4), ID: "r3", DurationMs: 500},
 				{Type: traces.ToolCall, T: at(4.5), Request: "r3", Tool: "weather_now", Status: traces.StatusOK},
 				{Type: traces.ModelRequest, T: at(5), ID: "r4", DurationMs: 500},
@@ -60,7 +60,7 @@ func TestExtractNeed(t *testing.T) {
 				{Type: traces.ToolCall, Tool: "tool_search", Args: []byte(`{"query":"flights"}`)},
 				{Type: traces.ToolCall, Tool: "search_flights"},
 				{Type: traces.ToolCall, Tool: "book_flight"},
-				{Type: traces.ToolSearch, Query: "hotels"},
+				{Type: traces.ToolSearch, ChangeFields: &traces.ChangeFields{Query: "hotels"}},
 				{Type: traces.ToolCall, Tool: "search_flights"},
 				{Type: traces.ToolCall, Tool: "find_hotel"},
 				{Type: traces.UserMessage, Text: "and a car"},
@@ -125,7 +125,7 @@ func TestExtractNeed(t *testing.T) {
 				{Type: traces.UserMessage, T: at(3), Text: "help"},
 				{Type: traces.ModelRequest, T: at(4), ID: "r1", DurationMs: 1000},
 				{Type: traces.AssistantMessage, T: at(5), Request: "r1", Text: "sure"},
-				{Type: traces.CatalogChange, T: at(6), Server: "fs", Version: "2"},
+				{Type: traces.CatalogChange, T: at(6), Server: "fs", ChangeFields: &traces.ChangeFields{Version: "2"}},
 			},
 			want: []stepSummary{
 				{Kind: StepCanned, Text: "Hello!"},
@@ -169,7 +169,7 @@ func TestExtractNeed(t *testing.T) {
 func TestExtractNeedSyntheticTiming(t *testing.T) {
 	epoch := time.Unix(0, 0).UTC()
 	s := &traces.Session{ID: "s", Events: []traces.Event{
-		{Type: traces.SessionStart, T: epoch, Meta: map[string]string{"timing": "synthetic"}},
+		{Type: traces.SessionStart, T: epoch, StartFields: &traces.StartFields{Meta: map[string]string{"timing": "synthetic"}}},
 		{Type: traces.UserMessage, T: epoch, Text: "a"},
 		{Type: traces.AssistantMessage, T: epoch, Text: "b"},
 		{Type: traces.UserMessage, T: epoch, Text: "c"},

@@ -68,7 +68,7 @@ func (nb *NeedBuilder) Add(ev *traces.Event, line int) {
 	if nb.e != nil {
 		nb.e.resolveEvent(&nb.rs, ev, &nb.resol)
 	}
-	if ev.Type == traces.SessionStart && ev.Meta["timing"] == "synthetic" {
+	if ev.Type == traces.SessionStart && ev.Meta()["timing"] == "synthetic" {
 		nb.synthetic = true
 	}
 	if nb.decided {

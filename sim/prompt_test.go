@@ -186,8 +186,10 @@ func withServerTwice(s *traces.Session) *traces.Session {
 	c := *s
 	c.Events = slices.Clone(s.Events)
 	for i := range c.Events {
-		if ev := &c.Events[i]; ev.Type == traces.SessionStart && len(ev.Servers) > 0 {
-			ev.Servers = append(slices.Clone(ev.Servers), ev.Servers[0])
+		if ev := &c.Events[i]; ev.Type == traces.SessionStart && len(ev.Servers()) > 0 {
+			fields := *ev.StartFields // c's own: s keeps its servers
+			fields.Servers = append(slices.Clone(fields.Servers), fields.Servers[0])
+			ev.StartFields = &fields
 		}
 	}
 	return &c

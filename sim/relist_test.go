@@ -40,7 +40,7 @@ func TestRelistOnVersionChange(t *testing.T) {
 		return e
 	}
 	a1, b1 := traces.ServerRef{Name: "a", Version: "1"}, traces.ServerRef{Name: "b", Version: "1"}
-	change := traces.Event{Type: traces.CatalogChange, Server: "b", Version: "2"}
+	change := traces.Event{Type: traces.CatalogChange, Server: "b", ChangeFields: &traces.ChangeFields{Version: "2"}}
 	user := func(text string) traces.Event { return traces.Event{Type: traces.UserMessage, Text: text} }
 	request := func(id string) traces.Event { return traces.Event{Type: traces.ModelRequest, ID: id} }
 	call := func(req string) traces.Event {
@@ -50,7 +50,7 @@ func TestRelistOnVersionChange(t *testing.T) {
 		return traces.Event{Type: traces.AssistantMessage, Request: req, Text: "done"}
 	}
 	session := func(id string, evs ...traces.Event) *traces.Session {
-		evs = append([]traces.Event{{Type: traces.SessionStart, Servers: []traces.ServerRef{a1, b1}}}, evs...)
+		evs = append([]traces.Event{{Type: traces.SessionStart, StartFields: &traces.StartFields{Servers: []traces.ServerRef{a1, b1}}}}, evs...)
 		return &traces.Session{ID: id, Events: append(evs, traces.Event{Type: traces.SessionEnd})}
 	}
 	const list = 7

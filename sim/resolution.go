@@ -390,20 +390,20 @@ func (e *Engine) resolveEvent(rs *sessionResolver, ev *traces.Event, res *Resolu
 	tt := e.tables
 	switch ev.Type {
 	case traces.SessionStart:
-		res.Models.add(ev.Model, 1, e.runModel != nil && e.runModel(ev.Model))
-		if traces.RecordedDeferred(ev.RecordedStrategy) {
+		res.Models.add(ev.Model(), 1, e.runModel != nil && e.runModel(ev.Model()))
+		if traces.RecordedDeferred(ev.RecordedStrategy()) {
 			res.RecordedDeferred++
 		}
 		rs.tables = rs.tables[:0]
 		arbitrary := false
-		if len(ev.Servers) == 0 {
+		if len(ev.Servers()) == 0 {
 			res.SessionsWithoutServers++
 			for _, name := range tt.names {
 				rs.tables = append(rs.tables, tt.latest[name])
 			}
 			arbitrary = len(tt.unordered) > 0
 		}
-		for _, ref := range ev.Servers {
+		for _, ref := range ev.Servers() {
 			arbitrary = arbitrary || (ref.Version == "" && tt.unordered[ref.Name])
 			st := tt.lookup(ref.Name, ref.Version)
 			if st == nil {
@@ -425,22 +425,22 @@ func (e *Engine) resolveEvent(rs *sessionResolver, ev *traces.Event, res *Resolu
 		rs.set, rs.key = e.set(rs.tables, rs.key)
 	case traces.CatalogChange:
 		res.CatalogChanges++
-		st := tt.lookup(ev.Server, ev.Version) // the latest when the version is missing, as the replay does
+		st := tt.lookup(ev.Server, ev.Version()) // the latest when the version is missing, as the replay does
 		if st == nil {
 			res.CatalogChangesMissing++ // a server no catalog holds: the replay ignores the change
-			res.namedMissing(rs, ev.Server, ev.Version)
+			res.namedMissing(rs, ev.Server, ev.Version())
 			return ""
 		}
-		if st.version != ev.Version {
+		if st.version != ev.Version() {
 			res.CatalogChangesMissing++
-			res.namedMissing(rs, ev.Server, ev.Version)
-			rs.setMissing(ev.Server, ev.Version)
+			res.namedMissing(rs, ev.Server, ev.Version())
+			rs.setMissing(ev.Server, ev.Version())
 		} else {
 			rs.setMissing(ev.Server, "")
 		}
 		rs.change(e, ev.Server, st)
 	case traces.ToolSearch:
-		for _, name := range ev.Returned {
+		for _, name := range ev.Returned() {
 			res.SearchResults++
 			if rs.set == nil || rs.set.byName[name] == nil {
 				res.SearchResultsUnknown++

@@ -37,15 +37,15 @@ func TestResolveSession(t *testing.T) {
 	}
 	sessions := []*traces.Session{
 		{ID: "s1", Events: []traces.Event{
-			{Type: traces.SessionStart, Model: "m", Servers: []traces.ServerRef{{Name: "a", Version: "1"}, {Name: "nowhere"}}},
+			{Type: traces.SessionStart, StartFields: &traces.StartFields{Model: "m", Servers: []traces.ServerRef{{Name: "a", Version: "1"}, {Name: "nowhere"}}}},
 			call("a", "x"), call("a", "approx"), call("a", "stub"), call("a", "y"), // y: not at version 1
 			call("nowhere", "q"), call("", "z"), // z: b is not offered
-			{Type: traces.ToolSearch, Query: "q", Returned: []string{"x", "zz"}},
+			{Type: traces.ToolSearch, ChangeFields: &traces.ChangeFields{Query: "q", Returned: []string{"x", "zz"}}},
 			call("a", "tool_search"), // the recorder's own search: not replayed
-			{Type: traces.ToolCall, Server: "a", Tool: "x", Status: traces.StatusRejected}, // nor a rejected call
-			{Type: traces.CatalogChange, Server: "a", Version: "9"},                        // no such version: a moves to its latest
+			{Type: traces.ToolCall, Server: "a", Tool: "x", Status: traces.StatusRejected},              // nor a rejected call
+			{Type: traces.CatalogChange, Server: "a", ChangeFields: &traces.ChangeFields{Version: "9"}}, // no such version: a moves to its latest
 			call("a", "y"),
-			{Type: traces.CatalogChange, Server: "a", Version: "2"},
+			{Type: traces.CatalogChange, Server: "a", ChangeFields: &traces.ChangeFields{Version: "2"}},
 			call("a", "y"),
 		}},
 		{ID: "s2", Events: []traces.Event{{Type: traces.SessionStart}, call("b", "z"), call("a", "y")}},
@@ -109,7 +109,7 @@ func TestResolveAmbiguousCalls(t *testing.T) {
 	start := func(servers ...string) traces.Event {
 		ev := traces.Event{Type: traces.SessionStart}
 		for _, s := range servers {
-			ev.Servers = append(ev.Servers, traces.ServerRef{Name: s, Version: "1"})
+			ev.EnsureStart().Servers = append(ev.Servers(), traces.ServerRef{Name: s, Version: "1"})
 		}
 		return ev
 	}
@@ -130,7 +130,7 @@ func TestResolveAmbiguousCalls(t *testing.T) {
 		{name: "session without servers", events: []traces.Event{{Type: traces.SessionStart}, call("", "read")},
 			want: map[Ambiguity]int64{{"read", "desk\x00fs\x00zeta"}: 1}},
 		{name: "server added by a catalog change", events: []traces.Event{start("fs"), call("", "read"),
-			{Type: traces.CatalogChange, Server: "zeta", Version: "1"}, call("", "read")},
+			{Type: traces.CatalogChange, Server: "zeta", ChangeFields: &traces.ChangeFields{Version: "1"}}, call("", "read")},
 			want: map[Ambiguity]int64{{"read", "fs\x00zeta"}: 1}},
 	}
 	for _, tc := range tests {
@@ -188,7 +188,7 @@ func TestResolveCountsUnorderedLatest(t *testing.T) {
 		return s
 	}
 	start := func(refs ...traces.ServerRef) *traces.Session {
-		return &traces.Session{ID: "s", Events: []traces.Event{{Type: traces.SessionStart, Servers: refs}}}
+		return &traces.Session{ID: "s", Events: []traces.Event{{Type: traces.SessionStart, StartFields: &traces.StartFields{Servers: refs}}}}
 	}
 	for _, tc := range []struct {
 		name     string

@@ -241,8 +241,8 @@ func checkEvent(ev *Event, probs []lineProblem) []lineProblem {
 		if ev.V == 0 {
 			missing("v")
 		}
-		for i := range ev.Servers {
-			if ev.Servers[i].Name == "" {
+		for i := range ev.Servers() {
+			if ev.Servers()[i].Name == "" {
 				missing("servers[" + strconv.Itoa(i) + "].name")
 			}
 		}
@@ -261,18 +261,18 @@ func checkEvent(ev *Event, probs []lineProblem) []lineProblem {
 			missing("server")
 		}
 	case ToolSearch:
-		if ev.Query == "" {
+		if ev.Query() == "" {
 			missing("query")
 		}
 	case CatalogChange:
 		if ev.Server == "" {
 			missing("server")
 		}
-		if ev.Version == "" {
+		if ev.Version() == "" {
 			missing("version")
 		}
 	case DeferralChange:
-		if len(ev.Added) == 0 && len(ev.Removed) == 0 {
+		if len(ev.Added()) == 0 && len(ev.Removed()) == 0 {
 			missing("added\" or \"removed")
 		}
 	}
@@ -300,7 +300,7 @@ func checkNonNegative(ev *Event, probs []lineProblem) []lineProblem {
 				reason: fmt.Sprintf("field %q: negative value %d", field, v)})
 		}
 	}
-	check("system_prompt_tokens", ev.SystemPromptTokens)
+	check("system_prompt_tokens", ev.SystemPromptTokens())
 	check("text_tokens", ev.TextTokens)
 	check("ttft_ms", ev.TTFTMs)
 	check("duration_ms", ev.DurationMs)

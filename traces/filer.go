@@ -26,7 +26,14 @@ type filer struct {
 	counts Counts
 	// spares are buffers of ended sessions, for new ones.
 	spares []openSession
-	tab    *strtab
+	// slab holds the events of the session at its end (tail) and of the
+	// sessions before it, each run contiguous; slabLines their line
+	// numbers. A session that ends at the slab's end gets a subslice of it,
+	// no copy (see slabEvents).
+	slab      []Event
+	slabLines []int
+	tail      *openSession
+	tab       *strtab
 	// onEvent holds the event handed to ReadOptions.OnEvent.
 	onEvent Event
 	// seenFile is the index of the file in opts.Seen (when set).
@@ -34,9 +41,11 @@ type filer struct {
 }
 
 // openSession is a session between its session_start and its session_end.
-// Its events and line numbers gather in buffers the filer reuses; the
-// session gets slices of exactly their size when it ends (growing its own
-// slices instead would allocate about three times the memory).
+// Its events and line numbers go into the filer's slab while no other
+// session's event comes between them (inSlab); otherwise they gather in
+// buffers the filer reuses, and the session gets slices of exactly their
+// size when it ends (growing its own slices instead would allocate about
+// three times the memory).
 type openSession struct {
 	s     *Session
 	seq   int64
@@ -46,6 +55,12 @@ type openSession struct {
 	repeat bool
 	events []Event
 	lines  []int
+	// inSlab says its events are slab[a:a+n] (and slabLines[a:a+n]) of the
+	// slab it started in: the filer's current one while it is the tail.
+	inSlab    bool
+	a, n      int
+	slab      []Event
+	slabLines []int
 	// lastT is the time of its last timed event, at line lastLine.
 	lastT    time.Time
 	lastLine int
@@ -59,6 +74,16 @@ const (
 	maxSpares      = 16
 	maxSpareEvents = 1024
 )
+
+// slabEvents is the number of events a slab holds. Every session yielded
+// from a slab keeps the whole slab reachable (its events and line
+// numbers: slabEvents × (the size of an Event + 8) bytes), so a caller
+// that keeps one session in a thousand keeps about a slab per session;
+// the reader itself holds only its current slab. A session still open
+// when its slab fills moves to the next slab when it has fewer than
+// slabEvents/2 events, and to the gather buffers otherwise (so a long
+// session is copied once more, not once per slab).
+const slabEvents = 1024
 
 func newFiler(name string, opts ReadOptions) *filer {
 	f := &filer{name: name, opts: opts, max: opts.maxLine(), open: make(map[string]*openSession), tab: newStrtab()}
@@ -130,7 +155,7 @@ func (f *filer) add(line []byte, n int, b *batch) *LineError {
 		o = f.newOpen(ev.Session)
 		o.start = n
 		f.open[ev.Session] = o
-		f.counts.Timing.count(ev.Meta["timing"])
+		f.counts.Timing.count(ev.Meta()["timing"])
 	} else if o != nil && o.repeat {
 		f.skipRepeat(&ev, o)
 		return nil
@@ -157,8 +182,7 @@ func (f *filer) add(line []byte, n int, b *batch) *LineError {
 		f.onEvent = ev // a copy, so that ev stays on the stack
 		f.opts.OnEvent(o.s, &f.onEvent, n)
 	} else {
-		o.events = append(o.events, ev)
-		o.lines = append(o.lines, n)
+		f.keep(o, &ev, n)
 	}
 	f.counts.Events++
 	if NotReplayed(ev.Type) {
@@ -199,21 +223,86 @@ func (f *filer) skipRepeat(ev *Event, o *openSession) {
 	}
 }
 
-// newOpen opens the session id with reused buffers.
+// newOpen opens the session id (its events go to the slab first: keep).
 func (f *filer) newOpen(id string) *openSession {
 	f.seq++
-	o := &openSession{s: &Session{ID: id, File: f.name}, seq: f.seq}
+	return &openSession{s: &Session{ID: id, File: f.name}, seq: f.seq}
+}
+
+// keep adds event ev of line n to session o: to the slab while o is its
+// tail (or a new session, which becomes the tail), else to o's gather
+// buffers.
+func (f *filer) keep(o *openSession, ev *Event, n int) {
+	if ev.Type == SessionStart && len(o.events) == 0 && !o.inSlab {
+		o.inSlab, o.a, o.n = true, len(f.slab), 0
+		o.slab, o.slabLines = f.slab, f.slabLines
+		f.tail = o
+	}
+	if o.inSlab && f.tail != o {
+		f.unslab(o) // another session's events came after o's
+	}
+	if o.inSlab && len(f.slab) == cap(f.slab) {
+		f.newSlab(o)
+	}
+	if !o.inSlab {
+		o.events = append(o.events, *ev)
+		o.lines = append(o.lines, n)
+		return
+	}
+	// o.slab is f.slab's array; its length can stay behind (o's events
+	// are sliced up to its capacity).
+	f.slab = append(f.slab, *ev)
+	f.slabLines = append(f.slabLines, n)
+	o.n++
+}
+
+// newSlab starts a new slab, the tail session o moving its events there
+// (or to its gather buffers when it has half a slab of them).
+func (f *filer) newSlab(o *openSession) {
+	if o.n >= slabEvents/2 {
+		f.unslab(o) // the slab ends where o began: there is room again
+		return
+	}
+	evs, lines := make([]Event, 0, slabEvents), make([]int, 0, slabEvents)
+	evs = append(evs, o.slab[o.a:o.a+o.n]...)
+	lines = append(lines, o.slabLines[o.a:o.a+o.n]...)
+	clear(o.slab[o.a : o.a+o.n]) // the old slab keeps none of o's strings
+	f.slab, f.slabLines = evs, lines
+	o.a, o.slab, o.slabLines = 0, evs, lines
+}
+
+// unslab moves the events of o from its slab to gather buffers, reused
+// ones when the filer has spares.
+func (f *filer) unslab(o *openSession) {
 	if k := len(f.spares); k > 0 {
 		o.events, o.lines = f.spares[k-1].events, f.spares[k-1].lines
 		f.spares = f.spares[:k-1]
 	}
-	return o
+	o.events = append(o.events, o.slab[o.a:o.a+o.n]...)
+	o.lines = append(o.lines, o.slabLines[o.a:o.a+o.n]...)
+	clear(o.slab[o.a : o.a+o.n])
+	if f.tail == o {
+		// Its place in the slab is free again: the slab ends where o began.
+		f.slab, f.slabLines = f.slab[:o.a], f.slabLines[:o.a]
+		f.tail = nil
+	}
+	o.inSlab, o.slab, o.slabLines = false, nil, nil
 }
 
 // close gives the session its events and lines and keeps o's buffers.
 func (f *filer) close(o *openSession) *Session {
 	s := o.s
-	if f.opts.OnEvent == nil {
+	switch {
+	case f.opts.OnEvent != nil:
+	case o.inSlab:
+		end := o.a + o.n
+		s.Events, s.Lines = o.slab[o.a:end:end], o.slabLines[o.a:end:end]
+		if f.tail == o {
+			f.tail = nil
+		}
+		o.inSlab, o.slab, o.slabLines = false, nil, nil
+		return s // no gather buffers to keep
+	default:
 		s.Events = slices.Clone(o.events)
 		s.Lines = slices.Clone(o.lines)
 	}

@@ -54,9 +54,7 @@ func genSessions(seed uint64, n int) []*Session {
 			ev.Session = id
 			s.Events = append(s.Events, ev)
 		}
-		add(Event{V: Version, Type: SessionStart, T: t, Model: "model-large-2026",
-			SystemPrompt: genText(rng, 300), SystemPromptTokens: 2400 + int64(rng.IntN(400)),
-			Servers: testServers, RecordedStrategy: "budget-8000", Meta: map[string]string{"source": "gen"}})
+		add(Event{V: Version, Type: SessionStart, T: t, StartFields: &StartFields{Model: "model-large-2026", SystemPrompt: genText(rng, 300), SystemPromptTokens: 2400 + int64(rng.IntN(400)), Servers: testServers, RecordedStrategy: "budget-8000", Meta: map[string]string{"source": "gen"}}})
 		req := 0
 		turns := 1 + rng.IntN(3)
 		for turn := range turns {
@@ -79,7 +77,7 @@ func genSessions(seed uint64, n int) []*Session {
 				tool := tools[rng.IntN(len(tools))]
 				if rng.IntN(6) == 0 {
 					add(Event{Type: ToolSearch, T: step(700), Request: rid, CallID: fmt.Sprintf("ts-%d-%d", turn, c),
-						Query: "select:" + tool, Returned: []string{tool}, DurationMs: int64(rng.IntN(20))})
+						ChangeFields: &ChangeFields{Query: "select:" + tool, Returned: []string{tool}}, DurationMs: int64(rng.IntN(20))})
 					req++
 					rid = fmt.Sprintf("r%d", req)
 					add(Event{Type: ModelRequest, T: step(15), ID: rid, TTFTMs: int64(300 + rng.IntN(500)),
@@ -98,10 +96,10 @@ func genSessions(seed uint64, n int) []*Session {
 			}
 		}
 		if rng.IntN(10) == 0 {
-			add(Event{Type: CatalogChange, T: step(100), Server: "issues", Version: "2.1.0"})
+			add(Event{Type: CatalogChange, T: step(100), Server: "issues", ChangeFields: &ChangeFields{Version: "2.1.0"}})
 		}
 		if rng.IntN(10) == 0 {
-			add(Event{Type: DeferralChange, T: step(1), Added: []string{"browser_click"}, Removed: []string{"read_file"}})
+			add(Event{Type: DeferralChange, T: step(1), ChangeFields: &ChangeFields{Added: []string{"browser_click"}, Removed: []string{"read_file"}}})
 		}
 		add(Event{Type: SessionEnd, T: step(50)})
 		out = append(out, s)

@@ -203,9 +203,9 @@ func decodeTopField(b []byte, i, f int, ev *Event, tab *strtab, ks *keyStack) in
 	case fT:
 		return decodeTime(b, i, &ev.T)
 	case fServers:
-		return decodeServers(b, i, &ev.Servers, tab, ks)
+		return decodeServers(b, i, &ev.EnsureStart().Servers, tab, ks)
 	case fMeta:
-		return decodeMeta(b, i, &ev.Meta)
+		return decodeMeta(b, i, &ev.EnsureStart().Meta)
 	case fUsage:
 		return decodeUsage(b, i, &ev.Usage, ks)
 	case fArgs:
@@ -215,11 +215,11 @@ func decodeTopField(b []byte, i, f int, ev *Event, tab *strtab, ks *keyStack) in
 		}
 		return end
 	case fReturned:
-		return decodeStrings(b, i, &ev.Returned, tab)
+		return decodeStrings(b, i, &ev.EnsureChange().Returned, tab)
 	case fAdded:
-		return decodeStrings(b, i, &ev.Added, tab)
+		return decodeStrings(b, i, &ev.EnsureChange().Added, tab)
 	case fRemoved:
-		return decodeStrings(b, i, &ev.Removed, tab)
+		return decodeStrings(b, i, &ev.EnsureChange().Removed, tab)
 	}
 	if p := intField(ev, f); p != nil {
 		return decodeInt(b, i, p)
@@ -234,7 +234,7 @@ func decodeTopField(b []byte, i, f int, ev *Event, tab *strtab, ks *keyStack) in
 func intField(ev *Event, f int) *int64 {
 	switch f {
 	case fSystemPromptTokens:
-		return &ev.SystemPromptTokens
+		return &ev.EnsureStart().SystemPromptTokens
 	case fTextTokens:
 		return &ev.TextTokens
 	case fTTFTMs:
@@ -254,11 +254,11 @@ func stringField(ev *Event, f int) *string {
 	case fSession:
 		return &ev.Session
 	case fModel:
-		return &ev.Model
+		return &ev.EnsureStart().Model
 	case fSystemPrompt:
-		return &ev.SystemPrompt
+		return &ev.EnsureStart().SystemPrompt
 	case fRecordedStrategy:
-		return &ev.RecordedStrategy
+		return &ev.EnsureStart().RecordedStrategy
 	case fText:
 		return &ev.Text
 	case fID:
@@ -276,9 +276,9 @@ func stringField(ev *Event, f int) *string {
 	case fResult:
 		return &ev.Result
 	case fQuery:
-		return &ev.Query
+		return &ev.EnsureChange().Query
 	case fVersion:
-		return &ev.Version
+		return &ev.EnsureChange().Version
 	}
 	panic("traces: no string field for key bit") // topField and this list go together
 }

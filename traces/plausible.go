@@ -30,7 +30,7 @@ func implausible(ev *Event) string {
 		max   float64
 		unit  string
 	}{
-		{"system_prompt_tokens", ev.SystemPromptTokens, MaxPlausibleTokens, "tokens"},
+		{"system_prompt_tokens", ev.SystemPromptTokens(), MaxPlausibleTokens, "tokens"},
 		{"text_tokens", ev.TextTokens, MaxPlausibleTokens, "tokens"},
 		{"result_tokens", ev.ResultTokens, MaxPlausibleTokens, "tokens"},
 		{"result_bytes", ev.ResultBytes, 4 * MaxPlausibleTokens, "bytes"},
@@ -59,7 +59,7 @@ func implausible(ev *Event) string {
 // almost every line, and cheaper than naming the field that is not.
 func plausibleAtAGlance(ev *Event) bool {
 	const lowest = min(MaxPlausibleTokens, MaxPlausibleMs)
-	m := max(ev.SystemPromptTokens, ev.TextTokens, ev.ResultTokens, ev.ResultBytes, ev.TTFTMs, ev.DurationMs)
+	m := max(ev.SystemPromptTokens(), ev.TextTokens, ev.ResultTokens, ev.ResultBytes, ev.TTFTMs, ev.DurationMs)
 	if u := ev.Usage; u != nil {
 		m = max(m, u.Input, u.CacheRead, u.CacheWrite, u.Output)
 	}

@@ -15,7 +15,7 @@ func TestImplausibleBounds(t *testing.T) {
 		bound int64
 		set   func(*Event, int64)
 	}{
-		{"system_prompt_tokens", MaxPlausibleTokens, func(e *Event, v int64) { e.SystemPromptTokens = v }},
+		{"system_prompt_tokens", MaxPlausibleTokens, func(e *Event, v int64) { e.EnsureStart().SystemPromptTokens = v }},
 		{"text_tokens", MaxPlausibleTokens, func(e *Event, v int64) { e.TextTokens = v }},
 		{"result_tokens", MaxPlausibleTokens, func(e *Event, v int64) { e.ResultTokens = v }},
 		{"result_bytes", 4 * MaxPlausibleTokens, func(e *Event, v int64) { e.ResultBytes = v }},

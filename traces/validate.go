@@ -296,7 +296,7 @@ func (v *validator) anyVersion(n int, ev *Event) {
 			id, ev.Tool, ev.Server))
 	}
 	if ev.Type == ToolSearch {
-		for _, name := range ev.Returned {
+		for _, name := range ev.Returned() {
 			if name != "" && !v.opts.Tools.HasTool("", name) {
 				v.add(n, KindUnknownTool, fmt.Sprintf("session %q: tool_search returned tool %q, which no catalog knows", id, name))
 			}
@@ -316,7 +316,7 @@ func (s *vsession) startResolving(ev *Event, r CallResolver) {
 // (session_start meta "catalog") name the same one: commands load one
 // catalog per file (CatalogFor reads the first line).
 func (v *validator) sameCatalog(n int, ev *Event) {
-	c := ev.Meta[MetaCatalog]
+	c := ev.Meta()[MetaCatalog]
 	switch {
 	case c == "":
 	case v.catalogLine == 0:

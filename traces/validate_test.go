@@ -127,8 +127,11 @@ func TestValidateFile(t *testing.T) {
 func TestEventFieldsKnown(t *testing.T) {
 	var tags []string
 	typ := reflect.TypeFor[Event]()
-	for i := range typ.NumField() {
-		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+	for _, f := range reflect.VisibleFields(typ) { // the fields of StartFields and ChangeFields too
+		if f.Anonymous {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		tags = append(tags, name)
 		if !isEventField(name) {
 			t.Errorf("field %q of Event is not known to isEventField", name)
@@ -149,7 +152,7 @@ func (searchResolver) Session() SessionResolver { return searchResolver{} }
 
 func (searchResolver) Event(ev *Event, _ int, out []Unresolved) []Unresolved {
 	if ev.Type == ToolSearch {
-		for _, name := range ev.Returned {
+		for _, name := range ev.Returned() {
 			out = append(out, Unresolved{Kind: KindUnknownTool, Reason: "returned " + name})
 		}
 	}

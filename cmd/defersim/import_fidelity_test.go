@@ -109,8 +109,8 @@ func TestImportedSWEAgentTokens(t *testing.T) {
 	sent, mode := map[string]int64{}, map[string]string{}
 	for _, s := range sessions {
 		st := s.Start()
-		if n, err := strconv.ParseInt(st.Meta["model_stats.tokens_sent"], 10, 64); err == nil && n > 0 {
-			sent[s.ID], mode[s.ID] = n, st.Meta["mode"]
+		if n, err := strconv.ParseInt(st.Meta()["model_stats.tokens_sent"], 10, 64); err == nil && n > 0 {
+			sent[s.ID], mode[s.ID] = n, st.Meta()["mode"]
 		}
 	}
 	if len(sent) == 0 {

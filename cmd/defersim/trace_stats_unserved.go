@@ -45,7 +45,7 @@ func (u *unservedCounter) event(s *traces.Session, ev *traces.Event, line int) {
 			u.total++
 		}
 	case traces.ToolSearch:
-		u.results += len(ev.Returned)
+		u.results += len(ev.Returned())
 		u.unknown += len(u.unres)
 	case traces.SessionEnd:
 		delete(u.open, s)

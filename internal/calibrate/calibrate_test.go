@@ -173,7 +173,7 @@ func writeSessions(t *testing.T, path string, ids ...string) {
 	}
 	w := traces.NewWriter(f, false)
 	for _, id := range ids {
-		if err := w.Write(&traces.Event{Type: traces.SessionStart, Session: id, T: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Model: "claude-sonnet-4-5-20250929"}); err != nil {
+		if err := w.Write(&traces.Event{Type: traces.SessionStart, Session: id, T: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), StartFields: &traces.StartFields{Model: "claude-sonnet-4-5-20250929"}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -344,7 +344,7 @@ func TestFitsPerModel(t *testing.T) {
 	_, cat := recorded(t)
 	dir := t.TempDir()
 	names := []string{"gpt-4o-2024-08-06", "claude-sonnet-4-5", "claude-opus-4-6"}
-	mixed := rewrite(t, "mixed.jsonl.gz", func(i int, s *traces.Session) { s.Start().Model = names[i%3] })
+	mixed := rewrite(t, "mixed.jsonl.gz", func(i int, s *traces.Session) { s.Start().EnsureStart().Model = names[i%3] })
 	cfg := config(t, mixed, cat, "claude-haiku-4.5", FitOn{Kind: FitEven})
 	cfg.UseRecorded = true
 	res, err := Run(context.Background(), cfg)

@@ -73,7 +73,7 @@ func writeEndedSessions(t *testing.T, path string, ids ...string) {
 	w := traces.NewWriter(f, false)
 	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, id := range ids {
-		for _, ev := range []traces.Event{{Type: traces.SessionStart, Session: id, T: at, Model: "claude-sonnet-4-5-20250929"},
+		for _, ev := range []traces.Event{{Type: traces.SessionStart, Session: id, T: at, StartFields: &traces.StartFields{Model: "claude-sonnet-4-5-20250929"}},
 			{Type: traces.SessionEnd, Session: id, T: at}} {
 			if err := w.Write(&ev); err != nil {
 				t.Fatal(err)

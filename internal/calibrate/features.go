@@ -110,8 +110,8 @@ func (s *Setup) collect(src Source, params sim.Params) ([]Request, []SessionRec,
 		if it.Role == Unused {
 			continue
 		}
-		if st := sess.Start(); st != nil && traces.RecordedDeferred(st.RecordedStrategy) {
-			skipped["recorded with deferral ("+st.RecordedStrategy+")"]++
+		if st := sess.Start(); st != nil && traces.RecordedDeferred(st.RecordedStrategy()) {
+			skipped["recorded with deferral ("+st.RecordedStrategy()+")"]++
 			continue
 		}
 		need := sim.ExtractNeed(sess)
@@ -197,7 +197,7 @@ func heldOut(src Source) func(func(*traces.Session, error) bool) {
 			if it.Role != HeldOut {
 				continue
 			}
-			if st := it.Session.Start(); st != nil && traces.RecordedDeferred(st.RecordedStrategy) {
+			if st := it.Session.Start(); st != nil && traces.RecordedDeferred(st.RecordedStrategy()) {
 				continue // skipped by the calibration, as by collect
 			}
 			if !yield(it.Session, nil) {

@@ -89,15 +89,15 @@ func scanGroups(d *Data) ([]group, int, error) {
 			at[it.Group] = i
 			name := ""
 			if st := it.Session.Start(); st != nil {
-				name = st.Model
+				name = st.Model()
 			}
 			out = append(out, group{key: it.Group, name: name})
 		}
-		if st := it.Session.Start(); it.Role != Unused && st != nil && traces.RecordedDeferred(st.RecordedStrategy) {
+		if st := it.Session.Start(); it.Role != Unused && st != nil && traces.RecordedDeferred(st.RecordedStrategy()) {
 			if out[i].deferred == nil {
 				out[i].deferred = Skipped{}
 			}
-			out[i].deferred[st.RecordedStrategy]++
+			out[i].deferred[st.RecordedStrategy()]++
 			continue
 		}
 		switch it.Role {

@@ -28,10 +28,10 @@ func TestGroupWithNothingToCalibrateSaysSo(t *testing.T) {
 	trace := rewrite(t, "g.jsonl.gz", func(i int, s *traces.Session) {
 		switch i {
 		case 0, 2: // fitted on only (--fit-on even)
-			s.Start().Model = "acme-bare"
+			s.Start().EnsureStart().Model = "acme-bare"
 			bare(s)
 		case 4:
-			s.Start().Model = ""
+			s.Start().EnsureStart().Model = ""
 			bare(s)
 		}
 	})
@@ -62,7 +62,7 @@ func TestGroupWithNothingToCalibrateSaysSo(t *testing.T) {
 	// With every group bare, the error names each, the unnamed one in words.
 	allBare := rewrite(t, "b.jsonl.gz", func(i int, s *traces.Session) {
 		if i%3 == 0 {
-			s.Start().Model = ""
+			s.Start().EnsureStart().Model = ""
 		}
 		bare(s)
 	})
@@ -79,7 +79,7 @@ func TestGroupWithNothingToCalibrateSaysSo(t *testing.T) {
 // model stand in: only a stderr warning said so (acme-llm-70b).
 func TestUnknownModelStandInInHeader(t *testing.T) {
 	_, cat := recorded(t)
-	trace := rewrite(t, "u.jsonl.gz", func(_ int, s *traces.Session) { s.Start().Model = "acme-llm-70b" })
+	trace := rewrite(t, "u.jsonl.gz", func(_ int, s *traces.Session) { s.Start().EnsureStart().Model = "acme-llm-70b" })
 	cfg := config(t, trace, cat, "claude-sonnet-4.5", FitOn{Kind: FitEven})
 	cfg.UseRecorded = true
 	res, err := Run(context.Background(), cfg)

@@ -103,7 +103,7 @@ func readFile(path string) iter.Seq2[*traces.Session, error] {
 // when the name resolves to one, else the name as recorded.
 func sessionGroup(s *traces.Session) string {
 	if st := s.Start(); st != nil {
-		return modelKey(st.Model)
+		return modelKey(st.Model())
 	}
 	return ""
 }
@@ -128,8 +128,8 @@ func RecordedModel(paths []string, read ...func(string) iter.Seq2[*traces.Sessio
 			if err != nil {
 				return "", err
 			}
-			if st := s.Start(); st != nil && st.Model != "" {
-				return st.Model, nil
+			if st := s.Start(); st != nil && st.Model() != "" {
+				return st.Model(), nil
 			}
 		}
 	}

@@ -62,7 +62,7 @@ func TestCalibrateCountsDeferredSessionsApart(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			trace := rewrite(t, "d.jsonl.gz", func(i int, s *traces.Session) {
 				if tt.deferred(i) {
-					s.Start().RecordedStrategy = "defer_loading"
+					s.Start().EnsureStart().RecordedStrategy = "defer_loading"
 				}
 			})
 			res, err := Run(context.Background(), config(t, trace, cat, "claude-sonnet-4.5", FitOn{Kind: FitEven}))
@@ -94,7 +94,7 @@ func TestCalibrateCountsDeferredSessionsApart(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if traces.RecordedDeferred(s.Start().RecordedStrategy) {
+				if traces.RecordedDeferred(s.Start().RecordedStrategy()) {
 					t.Errorf("held-out file holds %s, recorded with deferral", s.ID)
 				}
 				n++

@@ -204,8 +204,8 @@ func writeServer(dir string, s *catalog.Server) error {
 // offerServers adds refs to the servers of the session_start of s when it
 // names servers (a session that names none sees the whole catalog anyway).
 func offerServers(s *traces.Session, refs []traces.ServerRef) {
-	if st := s.Start(); st != nil && len(st.Servers) > 0 {
-		st.Servers = append(slices.Clone(st.Servers), refs...)
+	if st := s.Start(); st != nil && len(st.Servers()) > 0 {
+		st.EnsureStart().Servers = append(slices.Clone(st.Servers()), refs...)
 	}
 }
 

@@ -58,7 +58,7 @@ func TestRunReportsAmbiguousCalls(t *testing.T) {
 					ev := &s.Events[i]
 					switch {
 					case ev.Type == traces.SessionStart && tc.twin:
-						ev.Servers = append(ev.Servers, traces.ServerRef{Name: "aaa-twin", Version: "1"})
+						ev.EnsureStart().Servers = append(ev.Servers(), traces.ServerRef{Name: "aaa-twin", Version: "1"})
 					case ev.Type == traces.ToolCall && tc.strip:
 						ev.Server = ""
 					}

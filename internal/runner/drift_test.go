@@ -89,10 +89,10 @@ func TestRealUpgradeMidSession(t *testing.T) {
 					ev(sec+3, traces.Event{Type: traces.AssistantMessage, Request: "r" + id + "b", Text: "done"}),
 				}
 			}
-			events := []traces.Event{ev(0, traces.Event{Type: traces.SessionStart, V: 1, Servers: []traces.ServerRef{{Name: a.Name, Version: tc.from}}}),
+			events := []traces.Event{ev(0, traces.Event{Type: traces.SessionStart, V: 1, StartFields: &traces.StartFields{Servers: []traces.ServerRef{{Name: a.Name, Version: tc.from}}}}),
 				ev(1, traces.Event{Type: traces.UserMessage, Text: "first"})}
 			events = append(events, call(2, "1")...)
-			events = append(events, ev(10, traces.Event{Type: traces.CatalogChange, Server: a.Name, Version: tc.to}),
+			events = append(events, ev(10, traces.Event{Type: traces.CatalogChange, Server: a.Name, ChangeFields: &traces.ChangeFields{Version: tc.to}}),
 				ev(11, traces.Event{Type: traces.UserMessage, Text: "again"}))
 			events = append(events, call(12, "2")...)
 			sessions := func(yield func(*traces.Session, error) bool) { yield(&traces.Session{ID: "s", Events: events}, nil) }

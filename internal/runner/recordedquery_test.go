@@ -35,9 +35,9 @@ func TestRecordedQueriesEveryRanker(t *testing.T) {
 			Search: sim.Search{Mode: in.Name, K: 1}})
 	}
 	session := &traces.Session{ID: "q", Events: []traces.Event{
-		{Type: traces.SessionStart, Servers: []traces.ServerRef{{Name: "s", Version: "1"}}},
+		{Type: traces.SessionStart, StartFields: &traces.StartFields{Servers: []traces.ServerRef{{Name: "s", Version: "1"}}}},
 		{Type: traces.UserMessage, Text: "what should I pack"},
-		{Type: traces.ToolSearch, Query: "weather forecast", Returned: []string{"get_weather"}},
+		{Type: traces.ToolSearch, ChangeFields: &traces.ChangeFields{Query: "weather forecast", Returned: []string{"get_weather"}}},
 		{Type: traces.ToolCall, Tool: "get_weather", Server: "s", Args: []byte(`{}`)},
 		{Type: traces.ToolCall, Tool: "list_files", Server: "s", Args: []byte(`{}`)},
 	}}

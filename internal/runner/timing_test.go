@@ -46,7 +46,9 @@ func TestRunCountsSessionsByTiming(t *testing.T) {
 		}
 		for _, ev := range s.Events {
 			if ev.Type == traces.SessionStart && mark != "" {
-				ev.Meta = map[string]string{"timing": mark}
+				fields := *ev.EnsureStart() // ev's own: the session's event keeps its meta
+				fields.Meta = map[string]string{"timing": mark}
+				ev.StartFields = &fields
 			}
 			if err := w.Write(&ev); err != nil {
 				t.Fatal(err)

@@ -153,7 +153,7 @@ func sessionsWithOnly(t *testing.T, releases map[string]bool) map[string]bool {
 		for _, ev := range s.Events {
 			if ev.Type == traces.CatalogChange {
 				any = true
-				all = all && releases[ev.Server+"@"+ev.Version]
+				all = all && releases[ev.Server+"@"+ev.Version()]
 			}
 		}
 		if any && all {

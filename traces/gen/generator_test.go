@@ -152,12 +152,12 @@ func TestCallsValidAgainstSchemaInForce(t *testing.T) {
 				for _, ev := range s.Events {
 					switch ev.Type {
 					case "session_start":
-						for _, r := range ev.Servers {
+						for _, r := range ev.Servers() {
 							ver[r.Name] = r.Version
 						}
 					case "catalog_change":
 						changes++
-						ver[ev.Server] = ev.Version
+						ver[ev.Server] = ev.Version()
 					case "tool_call":
 						calls++
 						key := ev.Server + "@" + ver[ev.Server] + "/" + ev.Tool

@@ -103,17 +103,15 @@ func (g *Generator) overSession(i int, start time.Time) *traces.Session {
 func (og *overSessionGen) startEvent() {
 	p := &og.g.p
 	ev := traces.Event{
-		Type:               traces.SessionStart,
-		V:                  traces.Version,
-		Model:              p.Model,
-		SystemPromptTokens: p.SystemPromptTokens,
-		Meta:               map[string]string{"generator": "defersim trace gen --catalogs"},
+		Type:        traces.SessionStart,
+		V:           traces.Version,
+		StartFields: &traces.StartFields{Model: p.Model, SystemPromptTokens: p.SystemPromptTokens, Meta: map[string]string{"generator": "defersim trace gen --catalogs"}},
 	}
 	for si, s := range og.o.series {
-		ev.Servers = append(ev.Servers, traces.ServerRef{Name: s.key, Version: s.versions[og.cur[si]].srv.Version})
+		ev.EnsureStart().Servers = append(ev.Servers(), traces.ServerRef{Name: s.key, Version: s.versions[og.cur[si]].srv.Version})
 	}
 	if p.Recorded {
-		ev.RecordedStrategy = "eager"
+		ev.EnsureStart().RecordedStrategy = "eager"
 	}
 	og.emit(ev)
 	og.usage.prefix = p.SystemPromptTokens + og.schemaTokens()
@@ -148,7 +146,7 @@ func (og *overSessionGen) catchUp() {
 			continue
 		}
 		og.cur[si] = k
-		og.emit(traces.Event{Type: traces.CatalogChange, Server: s.key, Version: s.versions[k].srv.Version})
+		og.emit(traces.Event{Type: traces.CatalogChange, Server: s.key, ChangeFields: &traces.ChangeFields{Version: s.versions[k].srv.Version}})
 		changed = true
 	}
 	if changed {

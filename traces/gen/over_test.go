@@ -116,7 +116,7 @@ func checkOverTrace(t *testing.T, g *Generator, cat *catalog.Catalog) (calls, ch
 		if st == nil {
 			t.Fatalf("%s: no session_start", s.ID)
 		}
-		for _, ref := range st.Servers {
+		for _, ref := range st.Servers() {
 			want := versionAt(ups, ref.Name, first(ref.Name), i)
 			if ref.Version != want {
 				t.Fatalf("%s (session %d): starts %s at %s, schedule says %s", s.ID, i, ref.Name, ref.Version, want)
@@ -127,13 +127,13 @@ func checkOverTrace(t *testing.T, g *Generator, cat *catalog.Catalog) (calls, ch
 			switch ev.Type {
 			case traces.CatalogChange:
 				changes++
-				if catalog.CompareVersions(ev.Version, ver[ev.Server]) <= 0 {
-					t.Fatalf("%s: catalog_change %s %s → %s does not move forward", s.ID, ev.Server, ver[ev.Server], ev.Version)
+				if catalog.CompareVersions(ev.Version(), ver[ev.Server]) <= 0 {
+					t.Fatalf("%s: catalog_change %s %s → %s does not move forward", s.ID, ev.Server, ver[ev.Server], ev.Version())
 				}
-				if u, ok := releasedAt[ev.Server+"@"+ev.Version]; !ok || ev.T.Before(u.At) {
-					t.Fatalf("%s: upgrade to %s@%s at %v, before its release (%+v)", s.ID, ev.Server, ev.Version, ev.T, u)
+				if u, ok := releasedAt[ev.Server+"@"+ev.Version()]; !ok || ev.T.Before(u.At) {
+					t.Fatalf("%s: upgrade to %s@%s at %v, before its release (%+v)", s.ID, ev.Server, ev.Version(), ev.T, u)
 				}
-				ver[ev.Server] = ev.Version
+				ver[ev.Server] = ev.Version()
 			case traces.ToolCall:
 				calls++
 				key := ev.Server + "@" + ver[ev.Server] + "/" + ev.Tool

@@ -177,17 +177,15 @@ func planTurns(r *rng, p *Params) (turns int, plan [][]int, total int) {
 func (sg *sessionGen) start(t time.Time) {
 	p := &sg.g.p
 	ev := traces.Event{
-		Type:               traces.SessionStart,
-		V:                  traces.Version,
-		Model:              p.Model,
-		SystemPromptTokens: p.SystemPromptTokens,
-		Meta:               map[string]string{"generator": "defersim trace gen"},
+		Type:        traces.SessionStart,
+		V:           traces.Version,
+		StartFields: &traces.StartFields{Model: p.Model, SystemPromptTokens: p.SystemPromptTokens, Meta: map[string]string{"generator": "defersim trace gen"}},
 	}
 	for si, s := range sg.g.servers {
-		ev.Servers = append(ev.Servers, traces.ServerRef{Name: s.name, Version: s.versions[sg.cur[si]].version})
+		ev.EnsureStart().Servers = append(ev.Servers(), traces.ServerRef{Name: s.name, Version: s.versions[sg.cur[si]].version})
 	}
 	if p.Recorded {
-		ev.RecordedStrategy = "eager"
+		ev.EnsureStart().RecordedStrategy = "eager"
 	}
 	sg.emit(ev)
 	sg.usage.prefix = p.SystemPromptTokens + sg.schemaTokens()
@@ -197,7 +195,7 @@ func (sg *sessionGen) start(t time.Time) {
 func (sg *sessionGen) upgrade(si int) {
 	sg.cur[si]++
 	s := sg.g.servers[si]
-	sg.emit(traces.Event{Type: traces.CatalogChange, Server: s.name, Version: s.versions[sg.cur[si]].version})
+	sg.emit(traces.Event{Type: traces.CatalogChange, Server: s.name, ChangeFields: &traces.ChangeFields{Version: s.versions[sg.cur[si]].version}})
 	sg.usage.prefix = sg.g.p.SystemPromptTokens + sg.schemaTokens()
 }
 

@@ -48,7 +48,7 @@ type candidate struct{ server, tool, how string }
 func (p *pipeline) attribute(s *ingest.Session, resolved map[string]*serverTools) {
 	names := toolNames(resolved)
 	connected := map[string]bool{}
-	for _, r := range s.Events[0].Servers {
+	for _, r := range s.Events[0].Servers() {
 		connected[SanitizeServer(r.Name)] = true
 	}
 	unattributed := map[int]bool{}
@@ -84,7 +84,7 @@ func (p *pipeline) attribute(s *ingest.Session, resolved map[string]*serverTools
 	for _, i := range idx {
 		ev := &s.Events[i]
 		got, from := ingest.ReturnedTools(s.SearchText[i], names)
-		ev.Returned = got
+		ev.EnsureChange().Returned = got
 		switch from {
 		case ingest.ReturnedJSON:
 			p.rep.Gateway[searchJSON]++

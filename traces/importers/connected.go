@@ -117,14 +117,14 @@ func usedServers(s *ingest.Session, resolved map[string]*serverTools) map[string
 		case traces.ToolCall:
 			used[ev.Server] = true
 		case traces.ToolSearch:
-			for _, n := range ev.Returned {
+			for _, n := range ev.Returned() {
 				byName(n)
 			}
 		case traces.DeferralChange:
-			for _, n := range ev.Added {
+			for _, n := range ev.Added() {
 				byName(n)
 			}
-			for _, n := range ev.Removed {
+			for _, n := range ev.Removed() {
 				byName(n)
 			}
 		}

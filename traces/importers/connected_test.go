@@ -114,13 +114,13 @@ func listedServers(t *testing.T, out string) (servers map[string][]string, meta 
 	servers, meta = map[string][]string{}, map[string]string{}
 	for _, s := range sessions {
 		st := s.Start()
-		for _, r := range st.Servers {
+		for _, r := range st.Servers() {
 			if r.Version == "" {
 				t.Errorf("%s: %s listed without a version", s.ID, r.Name)
 			}
 			servers[s.ID] = append(servers[s.ID], r.Name)
 		}
-		meta[s.ID] = st.Meta[importers.MetaConnected]
+		meta[s.ID] = st.Meta()[importers.MetaConnected]
 	}
 	return servers, meta
 }

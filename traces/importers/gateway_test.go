@@ -64,7 +64,7 @@ func TestGatewayGolden(t *testing.T) {
 		for _, ev := range s.Events {
 			switch ev.Type {
 			case traces.ToolSearch:
-				searches = append(searches, search{s.ID, ev.Query, ev.Returned})
+				searches = append(searches, search{s.ID, ev.Query(), ev.Returned()})
 			case traces.ToolCall:
 				calls = append(calls, call{s.ID, ev.CallID, ev.Server, ev.Tool, ev.Status, string(ev.Args)})
 			}

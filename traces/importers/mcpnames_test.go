@@ -93,7 +93,7 @@ func TestMCPNamedDefinitionsJoinTheirServer(t *testing.T) {
 			for _, ev := range sessions[0].Events {
 				switch ev.Type {
 				case traces.SessionStart:
-					for _, s := range ev.Servers {
+					for _, s := range ev.Servers() {
 						servers = append(servers, s.Name+"@"+s.Version)
 					}
 				case traces.ToolCall:
@@ -149,7 +149,7 @@ func TestToolReferencesAsCatalogNames(t *testing.T) {
 	var returned []string
 	for _, ev := range sessions[0].Events {
 		if ev.Type == traces.ToolSearch {
-			returned = append(returned, ev.Returned...)
+			returned = append(returned, ev.Returned()...)
 		}
 	}
 	if want := []string{"search_issues", "Read"}; !slices.Equal(returned, want) {

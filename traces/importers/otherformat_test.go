@@ -198,8 +198,8 @@ func TestOtherFormatOverlap(t *testing.T) {
 				}
 				for _, ev := range s.Events {
 					switch {
-					case ev.Type == traces.SessionStart && ev.SystemPrompt != "":
-						got = append(got, "system_prompt "+ev.SystemPrompt)
+					case ev.Type == traces.SessionStart && ev.SystemPrompt() != "":
+						got = append(got, "system_prompt "+ev.SystemPrompt())
 					case ev.Type == traces.ModelRequest:
 						u := traces.Usage{}
 						if ev.Usage != nil {

@@ -68,19 +68,19 @@ func (p *pipeline) Emit(s *ingest.Session) error {
 	st := &s.Events[0]
 	st.V = traces.Version
 	p.model(st)
-	if st.SystemPrompt == "" && p.opts.SystemPrompt != "" {
-		st.SystemPrompt = p.opts.SystemPrompt
-		if st.Meta == nil {
-			st.Meta = map[string]string{}
+	if st.SystemPrompt() == "" && p.opts.SystemPrompt != "" {
+		st.EnsureStart().SystemPrompt = p.opts.SystemPrompt
+		if st.Meta() == nil {
+			st.EnsureStart().Meta = map[string]string{}
 		}
-		st.Meta["system_prompt_source"] = p.opts.SystemPromptSource
+		st.Meta()["system_prompt_source"] = p.opts.SystemPromptSource
 	}
 	p.servers(s)
 	if err := ingest.CheckSession(&s.Session); err != nil {
 		return fmt.Errorf("imported session is inconsistent (importer bug): %w", err)
 	}
 	p.rep.Sessions++
-	p.rep.Model(st.Model)
+	p.rep.Model(st.Model())
 	for i := range s.Events {
 		p.rep.Events[s.Events[i].Type]++
 		switch ev := &s.Events[i]; {
@@ -95,12 +95,12 @@ func (p *pipeline) Emit(s *ingest.Session) error {
 
 func (p *pipeline) model(st *traces.Event) {
 	if p.opts.Model != "" {
-		if st.Model != "" && st.Model != p.opts.Model {
-			p.models[st.Model]++
+		if st.Model() != "" && st.Model() != p.opts.Model {
+			p.models[st.Model()]++
 		}
-		st.Model = p.opts.Model
+		st.EnsureStart().Model = p.opts.Model
 	}
-	if st.Model == "" {
+	if st.Model() == "" {
 		p.noModel++
 	}
 }
@@ -167,28 +167,28 @@ func (p *pipeline) servers(s *ingest.Session) {
 		}
 	}
 	start := &s.Events[0]
-	for _, r := range start.Servers {
+	for _, r := range start.Servers() {
 		r.Name = SanitizeServer(r.Name)
 		if _, ok := refs[r.Name]; !ok {
 			refs[r.Name] = r
 		}
 	}
-	start.Servers = start.Servers[:0]
+	start.EnsureStart().Servers = start.Servers()[:0]
 	for _, r := range refs {
-		start.Servers = append(start.Servers, r)
+		start.EnsureStart().Servers = append(start.Servers(), r)
 	}
-	sort.Slice(start.Servers, func(i, j int) bool { return start.Servers[i].Name < start.Servers[j].Name })
-	if len(start.Servers) == 0 {
-		start.Servers = nil
-		if start.Meta[MetaConnected] != "" {
+	sort.Slice(start.Servers(), func(i, j int) bool { return start.Servers()[i].Name < start.Servers()[j].Name })
+	if len(start.Servers()) == 0 {
+		start.EnsureStart().Servers = nil
+		if start.Meta()[MetaConnected] != "" {
 			p.conn.empty++
 		}
 	}
 	if catalogued > 0 && p.catalogRef != "" {
-		if start.Meta == nil {
-			start.Meta = map[string]string{}
+		if start.Meta() == nil {
+			start.EnsureStart().Meta = map[string]string{}
 		}
-		start.Meta[traces.MetaCatalog] = p.catalogRef
+		start.Meta()[traces.MetaCatalog] = p.catalogRef
 	}
 }
 
@@ -201,7 +201,7 @@ func (p *pipeline) servers(s *ingest.Session) {
 func (p *pipeline) connectedRule(s *ingest.Session, sets []*toolschema.Set, resolved map[string]*serverTools) map[string]bool {
 	given := assumed(sets, p.userSet, s.DefaultServer, resolved)
 	start := &s.Events[0]
-	for _, r := range start.Servers {
+	for _, r := range start.Servers() {
 		delete(given, SanitizeServer(r.Name)) // the source lists it
 	}
 	if len(given) == 0 {
@@ -237,10 +237,10 @@ func (p *pipeline) connectedRule(s *ingest.Session, sets []*toolschema.Set, reso
 			}
 		}
 	}
-	if start.Meta == nil {
-		start.Meta = map[string]string{}
+	if start.Meta() == nil {
+		start.EnsureStart().Meta = map[string]string{}
 	}
-	start.Meta[MetaConnected] = rule
+	start.Meta()[MetaConnected] = rule
 	return leftOut
 }
 

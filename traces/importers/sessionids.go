@@ -67,10 +67,13 @@ func sameCause(first, then string) string {
 func eventsDigest(s *ingest.Session) ([sha256.Size]byte, error) {
 	events := s.Events
 	if len(events) > 0 {
-		if _, ok := events[0].Meta["source_file"]; ok {
-			st := events[0]
-			st.Meta = maps.Clone(st.Meta)
-			delete(st.Meta, "source_file")
+		if _, ok := events[0].Meta()["source_file"]; ok {
+			// A copy of the session_start with fields of its own: a copy
+			// of the Event alone shares them with the session's.
+			st, fields := events[0], *events[0].StartFields
+			fields.Meta = maps.Clone(fields.Meta)
+			delete(fields.Meta, "source_file")
+			st.StartFields = &fields
 			events = append([]traces.Event{st}, events[1:]...)
 		}
 	}

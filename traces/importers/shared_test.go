@@ -201,8 +201,8 @@ func TestSharedTauBench(t *testing.T) {
 	}
 	got := readTrace(t, out, func(st *traces.Event) string {
 		var task, trial int
-		_ = json.Unmarshal([]byte(st.Meta["task_id"]), &task)
-		_ = json.Unmarshal([]byte(st.Meta["trial"]), &trial)
+		_ = json.Unmarshal([]byte(st.Meta()["task_id"]), &task)
+		_ = json.Unmarshal([]byte(st.Meta()["trial"]), &trial)
 		return jsonKey(task, trial)
 	})
 	t.Logf("tau-bench: %d sessions, %d tool calls, %d model requests", got.sessions, got.toolCalls, got.requests)

@@ -61,7 +61,7 @@ func TestSWEAgentUndocumentedRunHasNoOtherToolSet(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range sessions {
-		for _, r := range s.Start().Servers {
+		for _, r := range s.Start().Servers() {
 			if r.Version == "" {
 				t.Errorf("%s: server %s listed without a version: a replay gives it another session's tool set", s.ID, r.Name)
 			}

@@ -35,8 +35,8 @@ func TestImportGolden(t *testing.T) {
 
 	s := sink.Sessions[0]
 	st := s.Start()
-	if st.SystemPrompt != "You answer travel questions." || st.RecordedStrategy != "defer_loading" ||
-		len(st.Servers) != 1 || st.Servers[0].Name != "docs" {
+	if st.SystemPrompt() != "You answer travel questions." || st.RecordedStrategy() != "defer_loading" ||
+		len(st.Servers()) != 1 || st.Servers()[0].Name != "docs" {
 		t.Errorf("session_start = %+v", st)
 	}
 	if rep.CredentialsDropped["mcp_servers[].authorization_token"] != 1 {
@@ -46,10 +46,10 @@ func TestImportGolden(t *testing.T) {
 	for _, ev := range s.Events {
 		byType[ev.Type] = append(byType[ev.Type], ev)
 	}
-	if d := byType[traces.DeferralChange]; len(d) != 1 || strings.Join(d[0].Added, ",") != "search_docs" {
+	if d := byType[traces.DeferralChange]; len(d) != 1 || strings.Join(d[0].Added(), ",") != "search_docs" {
 		t.Errorf("deferral changes = %+v", d)
 	}
-	if q := byType[traces.ToolSearch]; len(q) != 1 || q[0].Query != "billing" || strings.Join(q[0].Returned, ",") != "search_docs" {
+	if q := byType[traces.ToolSearch]; len(q) != 1 || q[0].Query() != "billing" || strings.Join(q[0].Returned(), ",") != "search_docs" {
 		t.Errorf("tool searches = %+v", q)
 	}
 	reqs := byType[traces.ModelRequest]

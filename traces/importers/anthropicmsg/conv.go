@@ -136,7 +136,7 @@ func (c *Conv) toolUse(b *ingest.Object, typ string, t time.Time, req string) er
 	if IsSearchTool(name) {
 		// The runtime's own tool search: its query by the default fields.
 		var defaults *ingest.Gateway
-		c.B.Search(id, traces.Event{T: t, Request: req, Query: defaults.Query(input)})
+		c.B.Search(id, traces.Event{T: t, Request: req, ChangeFields: &traces.ChangeFields{Query: defaults.Query(input)}})
 		return nil
 	}
 	ev := traces.Event{T: t, Request: req, CallID: id}
@@ -241,7 +241,7 @@ func (c *Conv) result(b *ingest.Object, typ string, t time.Time) error {
 		for k, n := range names {
 			names[k], _ = ingest.SplitMCPName(n)
 		}
-		ev.Returned = names
+		ev.EnsureChange().Returned = names
 		c.B.Result(i, text, failed)
 		return nil
 	}

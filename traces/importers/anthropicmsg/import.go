@@ -87,7 +87,7 @@ func conversation(id, pos string, raw json.RawMessage, opts *ingest.Options, rep
 		field = "messages[]"
 	}
 	b := ingest.NewBuilder(id, "", server)
-	b.Add(traces.Event{Type: traces.SessionStart, Meta: map[string]string{"source_format": Format}})
+	b.Add(traces.Event{Type: traces.SessionStart, StartFields: &traces.StartFields{Meta: map[string]string{"source_format": Format}}})
 	if conv != nil {
 		if err := header(conv, b, rep); err != nil {
 			return nil, err
@@ -146,8 +146,8 @@ func message(c *Conv, m *ingest.Object, t, prev time.Time) error {
 		}
 		ri := c.B.Request(id, start, ingest.Millis(start, t), usage)
 		if model, _ := m.TakeString("model"); model != "" {
-			if st := c.B.At(0); st.Model == "" {
-				st.Model = model
+			if st := c.B.At(0); st.Model() == "" {
+				st.EnsureStart().Model = model
 			}
 		}
 		return c.Assistant(m, "content", t, c.B.At(ri).ID)
@@ -163,11 +163,11 @@ func message(c *Conv, m *ingest.Object, t, prev time.Time) error {
 func header(conv *ingest.Object, b *ingest.Builder, rep *ingest.Report) error {
 	st := b.At(0)
 	var err error
-	if st.Model, err = conv.TakeString("model"); err != nil {
+	if st.EnsureStart().Model, err = conv.TakeString("model"); err != nil {
 		return err
 	}
 	if sys := conv.Take("system"); sys != nil {
-		st.SystemPrompt, err = systemText(sys)
+		st.EnsureStart().SystemPrompt, err = systemText(sys)
 		if err != nil {
 			return conv.Errorf("system: %v", err)
 		}
@@ -187,10 +187,10 @@ func header(conv *ingest.Object, b *ingest.Builder, rep *ingest.Report) error {
 			rep.ToolDefinitionsDropped["tools"+k] += v
 		}
 		b.Session().Schemas = sets
-		st.RecordedStrategy = "eager"
+		st.EnsureStart().RecordedStrategy = "eager"
 		if len(deferred) > 0 {
-			st.RecordedStrategy = "defer_loading"
-			b.Add(traces.Event{Type: traces.DeferralChange, Added: deferred})
+			st.EnsureStart().RecordedStrategy = "defer_loading"
+			b.Add(traces.Event{Type: traces.DeferralChange, ChangeFields: &traces.ChangeFields{Added: deferred}})
 			st = b.At(0) // Add may have moved the events
 		}
 	}
@@ -210,18 +210,18 @@ func header(conv *ingest.Object, b *ingest.Builder, rep *ingest.Report) error {
 				return err
 			}
 			if name != "" {
-				st.Servers = append(st.Servers, traces.ServerRef{Name: name})
+				st.EnsureStart().Servers = append(st.Servers(), traces.ServerRef{Name: name})
 			}
 			s.Skip("type")
 			s.Rest(rep)
 		}
 	}
 	if md := conv.Take("metadata"); md != nil {
-		ingest.FlattenMeta(st.Meta, "metadata", "metadata", md, rep)
+		ingest.FlattenMeta(st.Meta(), "metadata", "metadata", md, rep)
 	}
 	for _, k := range []string{"max_tokens", "temperature", "top_p", "top_k", "tool_choice", "thinking", "service_tier"} {
 		if v := conv.Take(k); v != nil {
-			ingest.SetMeta(st.Meta, "request."+k, k, v, rep)
+			ingest.SetMeta(st.Meta(), "request."+k, k, v, rep)
 		}
 	}
 	conv.Rest(rep)

@@ -109,7 +109,7 @@ type session struct {
 func newSession(id, file string, opts *ingest.Options, rep *ingest.Report) *session {
 	server := opts.ServerName(DefaultServer)
 	b := ingest.NewBuilder(id, "", server)
-	b.Add(traces.Event{Type: traces.SessionStart, Meta: map[string]string{"source_format": Format, "source_file": file}})
+	b.Add(traces.Event{Type: traces.SessionStart, StartFields: &traces.StartFields{Meta: map[string]string{"source_format": Format, "source_file": file}}})
 	b.UseGateway(&opts.Gateway)
 	return &session{b: b, c: anthropicmsg.NewConv(b, rep), rep: rep, reqs: map[string]int{}}
 }
@@ -128,7 +128,7 @@ func (s *session) line(o *ingest.Object) error {
 	st := s.b.At(0)
 	for _, k := range []string{"version", "gitBranch", "userType", "entrypoint"} {
 		if v, _ := o.TakeString(k); v != "" {
-			st.Meta[metaKey(k)] = v
+			st.Meta()[metaKey(k)] = v
 		}
 	}
 	if o.Has("cwd") {
@@ -223,8 +223,8 @@ func (s *session) attachments(o *ingest.Object, t time.Time) error {
 		}
 		added, removed = nonEmpty(added), nonEmpty(removed)
 		if len(added)+len(removed) > 0 {
-			s.b.Add(traces.Event{Type: traces.DeferralChange, T: t, Added: added, Removed: removed})
-			s.b.At(0).RecordedStrategy = "deferred"
+			s.b.Add(traces.Event{Type: traces.DeferralChange, T: t, ChangeFields: &traces.ChangeFields{Added: added, Removed: removed}})
+			s.b.At(0).EnsureStart().RecordedStrategy = "deferred"
 		}
 		a.Rest(s.rep)
 	}
@@ -331,8 +331,8 @@ func (s *session) assistant(o *ingest.Object, t time.Time) error {
 		}
 	}
 	s.reqKey, s.reqIdx = key, idx
-	if st := s.b.At(0); st.Model == "" {
-		st.Model = model
+	if st := s.b.At(0); st.Model() == "" {
+		st.EnsureStart().Model = model
 	}
 	m.Skip("stop_reason", "stop_sequence", "container")
 	if err := s.c.Assistant(m, "content", t, s.b.At(idx).ID); err != nil {

@@ -47,11 +47,11 @@ func TestImportGolden(t *testing.T) {
 	if *reqs[0].Usage != (traces.Usage{Input: 10, CacheWrite: 3000, Output: 35}) || reqs[0].ID != "req_1" || reqs[0].DurationMs != 2990 {
 		t.Errorf("req_1 = %+v usage %+v", reqs[0], *reqs[0].Usage)
 	}
-	if d := byType[traces.DeferralChange]; len(d) != 2 || strings.Join(d[0].Added, ",") != "mcp__ci__get_logs,mcp__ci__list_runs" ||
-		strings.Join(d[1].Removed, ",") != "mcp__ci__get_logs" {
+	if d := byType[traces.DeferralChange]; len(d) != 2 || strings.Join(d[0].Added(), ",") != "mcp__ci__get_logs,mcp__ci__list_runs" ||
+		strings.Join(d[1].Removed(), ",") != "mcp__ci__get_logs" {
 		t.Errorf("deferral changes = %+v", d)
 	}
-	if q := byType[traces.ToolSearch]; len(q) != 1 || q[0].Query != "ci logs" || strings.Join(q[0].Returned, ",") != "get_logs" {
+	if q := byType[traces.ToolSearch]; len(q) != 1 || q[0].Query() != "ci logs" || strings.Join(q[0].Returned(), ",") != "get_logs" {
 		t.Errorf("tool searches = %+v", q)
 	}
 	calls := byType[traces.ToolCall]
@@ -60,11 +60,11 @@ func TestImportGolden(t *testing.T) {
 		t.Errorf("calls = %+v", calls)
 	}
 	st := sink.Sessions[0].Start()
-	if st.RecordedStrategy != "deferred" || st.Model != "test-claude" || st.Meta["git_branch"] != "main" {
+	if st.RecordedStrategy() != "deferred" || st.Model() != "test-claude" || st.Meta()["git_branch"] != "main" {
 		t.Errorf("session_start = %+v", st)
 	}
 	for _, ev := range sink.Sessions[0].Events {
-		if strings.Contains(ev.Text, "/path/to/project") || strings.Contains(strings.Join(mapValues(ev.Meta), " "), "/path/to/project") {
+		if strings.Contains(ev.Text, "/path/to/project") || strings.Contains(strings.Join(mapValues(ev.Meta()), " "), "/path/to/project") {
 			t.Errorf("the working directory leaked into %+v", ev)
 		}
 	}

@@ -141,7 +141,7 @@ func (b *Builder) Search(callID string, ev traces.Event) int {
 // which the pipeline reads the returned tools (see ReturnedTools), unless
 // the event lists them already.
 func (b *Builder) SetSearchText(i int, text string) {
-	if len(b.s.Events[i].Returned) > 0 || strings.TrimSpace(text) == "" {
+	if len(b.s.Events[i].Returned()) > 0 || strings.TrimSpace(text) == "" {
 		return
 	}
 	if b.s.SearchText == nil {
@@ -327,9 +327,9 @@ func (b *Builder) End(t time.Time, rep *Report) *Session {
 		timing = TimingPartial
 		rep.UnmapN("event without a recorded time (given the previous event's time)", filled)
 	}
-	if evs[0].Meta == nil {
-		evs[0].Meta = map[string]string{}
+	if evs[0].Meta() == nil {
+		evs[0].EnsureStart().Meta = map[string]string{}
 	}
-	evs[0].Meta["timing"] = timing
+	evs[0].Meta()["timing"] = timing
 	return b.s
 }

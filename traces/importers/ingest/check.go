@@ -51,7 +51,7 @@ func CheckSession(s *traces.Session) error {
 				return at("tool call without tool name")
 			}
 		case traces.DeferralChange:
-			if len(ev.Added)+len(ev.Removed) == 0 {
+			if len(ev.Added())+len(ev.Removed()) == 0 {
 				return at("deferral change without names")
 			}
 		}

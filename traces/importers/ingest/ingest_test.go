@@ -174,8 +174,8 @@ func TestBuilderTimesAndPairing(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("events (-want +got):\n%s", d)
 	}
-	if s.Events[0].Meta["timing"] != TimingPartial {
-		t.Errorf("timing = %q", s.Events[0].Meta["timing"])
+	if s.Events[0].Meta()["timing"] != TimingPartial {
+		t.Errorf("timing = %q", s.Events[0].Meta()["timing"])
 	}
 	wantUnmapped := map[string]int{
 		"timestamp earlier than the previous event (raised to it)":        1,
@@ -199,8 +199,8 @@ func TestBuilderSynthetic(t *testing.T) {
 			t.Errorf("%s at %v", ev.Type, ev.T)
 		}
 	}
-	if s.Events[0].Meta["timing"] != TimingSynthetic || len(rep.Notes) != 1 {
-		t.Errorf("timing %q, notes %v", s.Events[0].Meta["timing"], rep.Notes)
+	if s.Events[0].Meta()["timing"] != TimingSynthetic || len(rep.Notes) != 1 {
+		t.Errorf("timing %q, notes %v", s.Events[0].Meta()["timing"], rep.Notes)
 	}
 }
 

@@ -52,7 +52,7 @@ func (b *Builder) ToolUse(ev traces.Event, await bool) int {
 	switch {
 	case b.gw.IsSearch(ev.Tool):
 		b.gwStats.add(gwSearch)
-		s := traces.Event{Type: traces.ToolSearch, T: ev.T, Request: ev.Request, Query: b.gw.Query(ev.Args)}
+		s := traces.Event{Type: traces.ToolSearch, T: ev.T, Request: ev.Request, ChangeFields: &traces.ChangeFields{Query: b.gw.Query(ev.Args)}}
 		if await {
 			return b.Search(ev.CallID, s)
 		}

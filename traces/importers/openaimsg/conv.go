@@ -127,8 +127,8 @@ func (c *Conv) assistant(m *ingest.Object, t time.Time) error {
 	ri := c.B.Request(reqID, start, ingest.Millis(start, t), usage)
 	c.req = c.B.At(ri).ID
 	if model, _ := m.TakeString("model"); model != "" {
-		if st := &c.B.Session().Events[0]; st.Model == "" {
-			st.Model = model
+		if st := &c.B.Session().Events[0]; st.Model() == "" {
+			st.EnsureStart().Model = model
 		}
 	}
 	text, err := Content(m, "content", c.Rep)

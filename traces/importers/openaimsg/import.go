@@ -93,7 +93,7 @@ func conversation(stem, pos string, n int, raw json.RawMessage, opts *ingest.Opt
 		}
 	}
 	b := ingest.NewBuilder(id, "", server)
-	start := traces.Event{Type: traces.SessionStart, Meta: map[string]string{"source_format": Format}}
+	start := traces.Event{Type: traces.SessionStart, StartFields: &traces.StartFields{Meta: map[string]string{"source_format": Format}}}
 	b.Add(start)
 	if conv != nil {
 		if err := header(conv, b, rep); err != nil {
@@ -126,8 +126,8 @@ func conversation(stem, pos string, n int, raw json.RawMessage, opts *ingest.Opt
 			return nil, err
 		}
 	}
-	if st := b.At(0); st.SystemPrompt == "" {
-		st.SystemPrompt = c.SystemPrompt
+	if st := b.At(0); st.SystemPrompt() == "" {
+		st.EnsureStart().SystemPrompt = c.SystemPrompt
 	}
 	return b.End(time.Time{}, rep), nil
 }
@@ -136,7 +136,7 @@ func conversation(stem, pos string, n int, raw json.RawMessage, opts *ingest.Opt
 func header(conv *ingest.Object, b *ingest.Builder, rep *ingest.Report) error {
 	st := b.At(0) // header adds no events, so st stays valid
 	var err error
-	if st.Model, err = conv.TakeString("model"); err != nil {
+	if st.EnsureStart().Model, err = conv.TakeString("model"); err != nil {
 		return err
 	}
 	if tools := conv.Take("tools"); tools != nil {
@@ -148,7 +148,7 @@ func header(conv *ingest.Object, b *ingest.Builder, rep *ingest.Report) error {
 			rep.ToolDefinitionsDropped["tools"+k] += v
 		}
 		b.Session().Schemas = sets
-		st.RecordedStrategy = "eager"
+		st.EnsureStart().RecordedStrategy = "eager"
 	}
 	if created, ok, err := conv.TakeInt("created"); err != nil {
 		return err
@@ -156,12 +156,12 @@ func header(conv *ingest.Object, b *ingest.Builder, rep *ingest.Report) error {
 		b.MoveStart(0, time.Unix(created, 0).UTC())
 	}
 	if md := conv.Take("metadata"); md != nil {
-		ingest.FlattenMeta(st.Meta, "metadata", "metadata", md, rep)
+		ingest.FlattenMeta(st.Meta(), "metadata", "metadata", md, rep)
 	}
 	for _, k := range []string{"temperature", "top_p", "max_tokens", "max_completion_tokens",
 		"parallel_tool_calls", "tool_choice", "seed", "reasoning_effort", "service_tier"} {
 		if v := conv.Take(k); v != nil {
-			ingest.SetMeta(st.Meta, "request."+k, k, v, rep)
+			ingest.SetMeta(st.Meta(), "request."+k, k, v, rep)
 		}
 	}
 	conv.Rest(rep)

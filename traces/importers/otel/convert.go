@@ -74,7 +74,7 @@ func convert(g *sessionSpans, opts *ingest.Options, rep *ingest.Report) (*ingest
 	if first.scope != "" {
 		meta["scope"] = first.scope
 	}
-	b.Add(traces.Event{Type: traces.SessionStart, T: first.start, Meta: meta})
+	b.Add(traces.Event{Type: traces.SessionStart, T: first.start, StartFields: &traces.StartFields{Meta: meta}})
 	b.UseGateway(&opts.Gateway)
 	c := &converter{b: b, rep: rep, named: map[string]bool{}, schemas: map[string]bool{}}
 	if c.uncachedInput = sessionExcludesCached(g.spans); c.uncachedInput {
@@ -133,19 +133,19 @@ func orQuote(s string) string {
 func (c *converter) chat(sp *span) error {
 	a := sp.attrs
 	st := c.b.At(0)
-	if st.Model == "" {
-		st.Model = str(a, "gen_ai.response.model")
-		if st.Model == "" {
-			st.Model = str(a, "gen_ai.request.model")
+	if st.Model() == "" {
+		st.EnsureStart().Model = str(a, "gen_ai.response.model")
+		if st.Model() == "" {
+			st.EnsureStart().Model = str(a, "gen_ai.request.model")
 		}
 	}
 	if p := str(a, "gen_ai.provider.name"); p != "" {
-		st.Meta["provider"] = p
+		st.Meta()["provider"] = p
 	} else if p := str(a, "gen_ai.system"); p != "" {
-		st.Meta["provider"] = p
+		st.Meta()["provider"] = p
 	}
-	if st.SystemPrompt == "" {
-		st.SystemPrompt = partsText(jsonAttr(a, "gen_ai.system_instructions"))
+	if st.SystemPrompt() == "" {
+		st.EnsureStart().SystemPrompt = partsText(jsonAttr(a, "gen_ai.system_instructions"))
 	}
 	if defs := jsonAttr(a, "gen_ai.tool.definitions"); defs != nil {
 		c.toolDefinitions(defs)

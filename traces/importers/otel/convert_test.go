@@ -141,7 +141,7 @@ func TestAgentSpanAttributesCounted(t *testing.T) {
 	if d := cmp.Diff(want, rep.Unmapped); d != "" {
 		t.Errorf("unmapped (-want +got):\n%s", d)
 	}
-	if st := sink.Sessions[0].Start(); st.Meta["agent.name"] != "a" || st.Meta["agent.id"] != "id-1" {
-		t.Errorf("session_start meta = %v", st.Meta)
+	if st := sink.Sessions[0].Start(); st.Meta()["agent.name"] != "a" || st.Meta()["agent.id"] != "id-1" {
+		t.Errorf("session_start meta = %v", st.Meta())
 	}
 }

@@ -70,7 +70,7 @@ func TestImportGolden(t *testing.T) {
 		t.Errorf("failed call = %+v", c)
 	}
 	st := sink.Sessions[0].Start()
-	if st.SystemPrompt != "Be brief." || st.Model != "test-model-2025" || st.Meta["agent.name"] != "travel" || st.Meta["resource.service.name"] != "travel-agent" {
+	if st.SystemPrompt() != "Be brief." || st.Model() != "test-model-2025" || st.Meta()["agent.name"] != "travel" || st.Meta()["resource.service.name"] != "travel-agent" {
 		t.Errorf("session_start = %+v", st)
 	}
 	if len(sink.Sessions[0].Schemas) != 1 || len(sink.Sessions[0].Schemas[0].Tools) != 2 {

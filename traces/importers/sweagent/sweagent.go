@@ -139,8 +139,7 @@ func importData(name string, data []byte, opts *ingest.Options, rep *ingest.Repo
 		b.Session().Schemas = []*toolschema.Set{{Source: tr.name + " (no command documentation)"}}
 	}
 	// The agent has the runtime's commands whether or not it calls any.
-	st := traces.Event{Type: traces.SessionStart, Model: tr.model, SystemPrompt: tr.system, Meta: tr.meta, RecordedStrategy: "eager",
-		Servers: []traces.ServerRef{{Name: opts.ServerName(Server)}}}
+	st := traces.Event{Type: traces.SessionStart, StartFields: &traces.StartFields{Model: tr.model, SystemPrompt: tr.system, Meta: tr.meta, RecordedStrategy: "eager", Servers: []traces.ServerRef{{Name: opts.ServerName(Server)}}}}
 	b.Add(st)
 	stepList, stepObjs, err := readSteps(top, steps)
 	if err != nil {

@@ -62,15 +62,15 @@ func TestThoughtAction(t *testing.T) {
 	sessions, _ := importFixtures(t)
 	s := sessions[0]
 	st := s.Start()
-	if strings.Contains(st.SystemPrompt, "COMMANDS:") || strings.Contains(st.SystemPrompt, "docstring") ||
-		!strings.HasPrefix(st.SystemPrompt, "SETTING:") || !strings.HasSuffix(st.SystemPrompt, "Answer with one thought and one command.") {
-		t.Errorf("system prompt keeps the command block or lost its text: %q", st.SystemPrompt)
+	if strings.Contains(st.SystemPrompt(), "COMMANDS:") || strings.Contains(st.SystemPrompt(), "docstring") ||
+		!strings.HasPrefix(st.SystemPrompt(), "SETTING:") || !strings.HasSuffix(st.SystemPrompt(), "Answer with one thought and one command.") {
+		t.Errorf("system prompt keeps the command block or lost its text: %q", st.SystemPrompt())
 	}
-	if st.Model != "tinymodel" || st.Meta["mode"] != ModeThoughtAction || st.Meta["model_stats.tokens_sent"] != "4000" {
-		t.Errorf("model %q, meta %v", st.Model, st.Meta)
+	if st.Model() != "tinymodel" || st.Meta()["mode"] != ModeThoughtAction || st.Meta()["model_stats.tokens_sent"] != "4000" {
+		t.Errorf("model %q, meta %v", st.Model(), st.Meta())
 	}
-	if len(st.Servers) != 1 || st.Servers[0].Name != Server {
-		t.Errorf("servers %+v, want the %s server listed", st.Servers, Server)
+	if len(st.Servers()) != 1 || st.Servers()[0].Name != Server {
+		t.Errorf("servers %+v, want the %s server listed", st.Servers(), Server)
 	}
 	type call struct {
 		tool, args, result string
@@ -110,11 +110,11 @@ func TestFunctionCalling(t *testing.T) {
 	sessions, rep := importFixtures(t)
 	s := sessions[1]
 	st := s.Start()
-	if st.Model != "demo-model" || st.Meta["mode"] != ModeFunctionCalling || st.Meta["config.parse_function"] != "function_calling" ||
-		st.SystemPrompt != "You fix bugs with the tools you are given." {
+	if st.Model() != "demo-model" || st.Meta()["mode"] != ModeFunctionCalling || st.Meta()["config.parse_function"] != "function_calling" ||
+		st.SystemPrompt() != "You fix bugs with the tools you are given." {
 		t.Errorf("session_start %+v", st)
 	}
-	for k := range st.Meta {
+	for k := range st.Meta() {
 		if strings.Contains(k, "api_key") {
 			t.Errorf("meta keeps %s", k)
 		}

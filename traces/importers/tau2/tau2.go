@@ -241,10 +241,9 @@ func (rn *run) simulation(i int, o *ingest.Object, opts *ingest.Options, rep *in
 	b.Session().Schemas = rn.schemas
 	b.Session().ServersRecorded = true // the environment's tools are the agent's
 	// The agent has its domain's tools whether or not it calls any.
-	st := traces.Event{Type: traces.SessionStart, T: start, Model: rn.model, Meta: meta, RecordedStrategy: "eager",
-		Servers: []traces.ServerRef{{Name: server}}}
+	st := traces.Event{Type: traces.SessionStart, T: start, StartFields: &traces.StartFields{Model: rn.model, Meta: meta, RecordedStrategy: "eager", Servers: []traces.ServerRef{{Name: server}}}}
 	if opts.SystemPrompt == "" && rn.policy != "" {
-		st.SystemPrompt = rn.policy
+		st.EnsureStart().SystemPrompt = rn.policy
 		meta["system_prompt_source"] = "environment_info.policy"
 	}
 	b.Add(st)

@@ -77,17 +77,17 @@ func TestMapping(t *testing.T) {
 		t.Errorf("third request starts %s", got)
 	}
 	st := s.Start()
-	if st.Model != "test-model" || !strings.HasPrefix(st.SystemPrompt, "# Shop policy") ||
-		st.Meta["system_prompt_source"] != "environment_info.policy" || st.Meta["timing"] != ingest.TimingRecorded {
+	if st.Model() != "test-model" || !strings.HasPrefix(st.SystemPrompt(), "# Shop policy") ||
+		st.Meta()["system_prompt_source"] != "environment_info.policy" || st.Meta()["timing"] != ingest.TimingRecorded {
 		t.Errorf("session_start = %+v", st)
 	}
-	if _, ok := st.Meta["agent.llm_args.api_key"]; ok || rep.CredentialsDropped["info.agent_info.llm_args.api_key"] != 1 {
-		t.Errorf("api_key not dropped and reported: meta %v, dropped %v", st.Meta, rep.CredentialsDropped)
+	if _, ok := st.Meta()["agent.llm_args.api_key"]; ok || rep.CredentialsDropped["info.agent_info.llm_args.api_key"] != 1 {
+		t.Errorf("api_key not dropped and reported: meta %v, dropped %v", st.Meta(), rep.CredentialsDropped)
 	}
 	if rep.Unmapped["user-simulator tool calls (not agent calls)"] != 1 || rep.Unmapped["user-simulator model requests (usage not agent usage)"] != 3 {
 		t.Errorf("user-simulator parts not reported: %v", rep.Unmapped)
 	}
-	if got := sink.Sessions[1].Start().Meta["timing"]; got != ingest.TimingSynthetic {
+	if got := sink.Sessions[1].Start().Meta()["timing"]; got != ingest.TimingSynthetic {
 		t.Errorf("untimed simulation timing = %q", got)
 	}
 }
@@ -95,7 +95,7 @@ func TestMapping(t *testing.T) {
 func TestSystemPromptOption(t *testing.T) {
 	sink, rep := importFixture(t, &ingest.Options{SystemPrompt: "given", SystemPromptSource: "p.md"})
 	// The pipeline fills the given prompt; the importer must leave it empty.
-	if st := sink.Sessions[0].Start(); st.SystemPrompt != "" || st.Meta["system_prompt_source"] != "" {
+	if st := sink.Sessions[0].Start(); st.SystemPrompt() != "" || st.Meta()["system_prompt_source"] != "" {
 		t.Errorf("session_start = %+v", st)
 	}
 	for _, n := range rep.Notes {

@@ -173,7 +173,7 @@ func (im *Importer) importData(name string, data []byte, domain string, schemas 
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		s.Events[0].Meta["source_file"] = name
+		s.Events[0].Meta()["source_file"] = name
 		if err := sink.Emit(s); err != nil {
 			return fmt.Errorf("%s: run %d: %w", name, i, err)
 		}
@@ -212,8 +212,7 @@ func run(stem string, i int, raw json.RawMessage, domain, model string, schemas 
 	b.Session().Schemas = schemas
 	b.Session().ServersRecorded = true // the environment's tools are the agent's
 	// The agent has its domain's tools whether or not it calls any.
-	b.Add(traces.Event{Type: traces.SessionStart, Model: model, Meta: meta, RecordedStrategy: "eager",
-		Servers: []traces.ServerRef{{Name: server}}})
+	b.Add(traces.Event{Type: traces.SessionStart, StartFields: &traces.StartFields{Model: model, Meta: meta, RecordedStrategy: "eager", Servers: []traces.ServerRef{{Name: server}}}})
 	if info, err := o.TakeObject("info"); err != nil {
 		return nil, err
 	} else if info != nil {
@@ -246,7 +245,7 @@ func run(stem string, i int, raw json.RawMessage, domain, model string, schemas 
 			return nil, err
 		}
 	}
-	b.At(0).SystemPrompt = c.SystemPrompt
+	b.At(0).EnsureStart().SystemPrompt = c.SystemPrompt
 	o.Rest(rep)
 	return b.End(time.Time{}, rep), nil
 }

@@ -36,7 +36,7 @@ func TestImportFileGolden(t *testing.T) {
 		t.Errorf("schemas %v, server %q, domain %q: want the 2 auto-detected tools of tau-bench-airline",
 			s.Schemas, s.DefaultServer, s.Domain)
 	}
-	if st := s.Start(); st.Model != "test-model" || st.SystemPrompt == "" || st.Meta["timing"] != ingest.TimingSynthetic {
+	if st := s.Start(); st.Model() != "test-model" || st.SystemPrompt() == "" || st.Meta()["timing"] != ingest.TimingSynthetic {
 		t.Errorf("session_start = %+v", st)
 	}
 }

@@ -125,7 +125,7 @@ func importData(name string, data []byte, opts *ingest.Options, rep *ingest.Repo
 	b.Session().Schemas = sets
 	b.Session().ServersRecorded = true // the environment's tools are the agent's
 	// ToolBench's own functions (Finish) are offered in every session.
-	b.Add(traces.Event{Type: traces.SessionStart, Meta: meta, RecordedStrategy: "eager", Servers: []traces.ServerRef{{Name: server}}})
+	b.Add(traces.Event{Type: traces.SessionStart, StartFields: &traces.StartFields{Meta: meta, RecordedStrategy: "eager", Servers: []traces.ServerRef{{Name: server}}}})
 	c := openaimsg.NewConv(b, rep)
 	c.ContentErrors = true
 	var msgs []*ingest.Object
@@ -162,7 +162,7 @@ func importData(name string, data []byte, opts *ingest.Options, rep *ingest.Repo
 			return nil, err
 		}
 	}
-	b.At(0).SystemPrompt = c.SystemPrompt
+	b.At(0).EnsureStart().SystemPrompt = c.SystemPrompt
 	if tr != nil {
 		finishResults(b, tr, rep)
 		if qc, ok := tr.expansions(); ok {

@@ -55,8 +55,8 @@ func TestAnswerPath(t *testing.T) {
 		t.Errorf("calls (-want +got):\n%s", d)
 	}
 	st := s.Start()
-	if !strings.HasPrefix(st.SystemPrompt, "You are a helper") || st.Meta["query_count"] != "3" || st.Meta["method"] != "Demo_DFS_w2" ||
-		st.Meta["path_source"] != "train_messages" || len(st.Servers) != 1 || st.Servers[0].Name != Server {
+	if !strings.HasPrefix(st.SystemPrompt(), "You are a helper") || st.Meta()["query_count"] != "3" || st.Meta()["method"] != "Demo_DFS_w2" ||
+		st.Meta()["path_source"] != "train_messages" || len(st.Servers()) != 1 || st.Servers()[0].Name != Server {
 		t.Errorf("session_start %+v", st)
 	}
 	servers := map[string][]string{}

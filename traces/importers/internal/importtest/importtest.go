@@ -140,7 +140,7 @@ func Calls(s *ingest.Session) []string {
 	for i, ev := range s.Events {
 		switch ev.Type {
 		case traces.ToolSearch:
-			out = append(out, "search "+ev.Query+" -> "+s.SearchText[i])
+			out = append(out, "search "+ev.Query()+" -> "+s.SearchText[i])
 		case traces.ToolCall:
 			out = append(out, "call "+ev.Server+"/"+ev.Tool+" "+string(ev.Args)+" "+ev.Status)
 		}
