@@ -74,7 +74,7 @@ func (r *replayer) countUnlisted() {
 	pm.unlisted = 0
 	pm.tblListed = pm.tblListed[:0]
 	for _, t := range r.st.tables {
-		l := r.st.listed[t.name]
+		l := r.st.servers.has(t.srv, srvListed)
 		if !l {
 			pm.unlisted++
 		}
@@ -410,7 +410,7 @@ func (r *replayer) directory(mode bool) block {
 	if r.memo.dirs == nil || len(r.memo.dirs) >= maxDirMemo {
 		r.memo.dirs = make(map[dirKey]block)
 	}
-	d := r.e.directory(r.si, r.st.tables, func(ti *Tool) bool { return mode && r.deferrable(ti) }, r.st.listed, &r.buf.dir)
+	d := r.e.directory(r.si, r.st.tables, func(ti *Tool) bool { return mode && r.deferrable(ti) }, r.pm.tblListed, &r.buf.dir)
 	r.memo.dirs[key] = d
 	return d
 }
