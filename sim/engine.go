@@ -229,16 +229,16 @@ func (e *Engine) staticTrigger(si int, tables []*serverTable, flags []uint8) boo
 
 // directory renders strategy si's directory block: the deferrable tools of
 // the registry (tables), in the strategy's format, counted with the content
-// tokenizer.
+// tokenizer; listed[i] says whether tables[i]'s tools are listed.
 // The servers and tools it hands the format are built in buf (reused
 // when not nil; the format must not keep them).
-func (e *Engine) directory(si int, tables []*serverTable, deferrable func(*Tool) bool, listed map[string]bool, buf *dirScratch) block {
+func (e *Engine) directory(si int, tables []*serverTable, deferrable func(*Tool) bool, listed []bool, buf *dirScratch) block {
 	if buf == nil {
 		buf = &dirScratch{}
 	}
 	servers, tools := buf.servers[:0], buf.tools[:0]
-	for _, t := range tables {
-		s := DirectoryServer{Name: t.name, Listed: listed[t.name]}
+	for i, t := range tables {
+		s := DirectoryServer{Name: t.name, Listed: listed[i]}
 		if s.Listed {
 			start := len(tools)
 			for _, ti := range t.tools {

@@ -127,14 +127,14 @@ func (r *replayer) bringUp(t *serverTable) float64 {
 	p, st := r.p, &r.st
 	var d float64
 	if !p.lazyConnect || p.discovery == discoverEager {
-		st.connected[t.name] = true
+		st.servers.mark(t.srv, srvConnected)
 		d = r.e.connectMs(t)
 		if p.discovery == discoverEager {
 			d += r.e.listMs(t)
 		}
 	}
 	if p.discovery != discoverLazy {
-		st.listed[t.name] = true
+		st.servers.mark(t.srv, srvListed)
 	}
 	return d
 }
@@ -157,7 +157,7 @@ func (r *replayer) addServer(t *serverTable) {
 // delays the next request. t is the new version's table.
 func (r *replayer) relist(t *serverTable) {
 	pr := r.e.params.RelistProb
-	if pr <= 0 || !r.st.started || !r.st.listed[t.name] || r.p.discovery == discoverCached {
+	if pr <= 0 || !r.st.started || !r.st.servers.has(t.srv, srvListed) || r.p.discovery == discoverCached {
 		return
 	}
 	if r.rng.Float64() < pr {
@@ -165,33 +165,34 @@ func (r *replayer) relist(t *serverTable) {
 	}
 }
 
-// ensureConnected pays a lazy connection before a server is used.
-func (r *replayer) ensureConnected(server string) {
-	if r.st.connected[server] {
+// ensureConnected pays a lazy connection before ti's server is used.
+func (r *replayer) ensureConnected(ti *Tool) {
+	if r.st.servers.has(ti.srv, srvConnected) {
 		return
 	}
-	r.st.connected[server] = true
-	if t := r.table(server); t != nil {
+	r.st.servers.mark(ti.srv, srvConnected)
+	if t := r.table(ti.srv); t != nil {
 		r.addLayer(layerConnect, r.e.connectMs(t))
 	}
 }
 
-// ensureListed pays a lazy tools/list (and its connection).
-func (r *replayer) ensureListed(server string) {
-	if r.st.listed[server] {
+// ensureListed pays a lazy tools/list of ti's server (and its connection).
+func (r *replayer) ensureListed(ti *Tool) {
+	if r.st.servers.has(ti.srv, srvListed) {
 		return
 	}
-	r.ensureConnected(server)
-	r.st.listed[server] = true
-	if t := r.table(server); t != nil {
+	r.ensureConnected(ti)
+	r.st.servers.mark(ti.srv, srvListed)
+	if t := r.table(ti.srv); t != nil {
 		r.addLayer(layerList, r.e.listMs(t))
 	}
 	r.registryChanged()
 }
 
-func (r *replayer) table(server string) *serverTable {
+// table is the registry's table of the server of index srv (nil: none).
+func (r *replayer) table(srv int32) *serverTable {
 	for _, t := range r.st.tables {
-		if t.name == server {
+		if t.srv == srv {
 			return t
 		}
 	}

@@ -127,7 +127,7 @@ func (r *replayer) searchRoundTrip(out int64, got []*Tool) {
 	}
 	for i, ti := range got {
 		if i == 0 || ti.server != got[i-1].server { // listing is paid once: skip repeats
-			r.ensureListed(ti.server)
+			r.ensureListed(ti)
 		}
 	}
 	var res int64

@@ -74,7 +74,7 @@ func (r *replayer) countUnlisted() {
 	pm.unlisted = 0
 	pm.tblListed = pm.tblListed[:0]
 	for _, t := range r.st.tables {
-		l := r.st.listed[t.name]
+		l := r.st.servers.has(t.srv, srvListed)
 		if !l {
 			pm.unlisted++
 		}
@@ -203,22 +203,19 @@ func (r *replayer) appendListed(tb []block) []block {
 // transient loads, which are few, rather than by testing every tool) of
 // the listed servers, in registry order. It needs set.identPos. The
 // positions to emit are marked in a bitmap, which orders and de-duplicates
-// them without a sort; at[p] is the schema seen at a warm position p (nil
-// at a direct one).
+// them without a sort: it starts as a copy of the strategy's direct
+// positions (set.strat), then the warm ones are marked; at[p] is the
+// schema seen at a warm position p (read only where direct has no bit).
 func (r *replayer) appendDeferred(tb []block) []block {
 	set := r.st.set
 	n := len(set.tools)
-	bits := r.buf.bits[:0]
-	bits = append(bits, make([]uint64, (n+63)/64)...)
+	direct := set.strat[r.si].direct
+	bits := append(r.buf.bits[:0], direct...)
 	at := r.buf.at
 	if len(at) < n {
 		at = make([]*Tool, n)
 	}
 	r.buf.bits, r.buf.at = bits, at
-	for _, p := range set.strat[r.si].direct {
-		bits[p>>6] |= 1 << (p & 63)
-		at[p] = nil
-	}
 	if r.p.inTools {
 		// The warm set before the transient loads, as warmIdent looks.
 		for i := range r.st.warm.entries {
@@ -229,17 +226,20 @@ func (r *replayer) appendDeferred(tb []block) []block {
 		}
 	}
 	listed := r.pm.tblListed
+	all := r.pm.unlisted == 0 // every server listed: no position to skip
 	for wi, word := range bits {
+		d := direct[wi]
 		for word != 0 {
 			p := wi<<6 | bits64.TrailingZeros64(word)
 			word &= word - 1
-			if !listed[set.tools[p].table] {
+			if !all && !listed[set.tools[p].table] {
 				continue
 			}
-			if w := at[p]; w != nil {
-				tb = append(tb, block{h: w.h, tokens: w.tokens, schema: true}) // warm
-			} else {
+			if d&(1<<(p&63)) != 0 {
 				tb = append(tb, set.blks[p]) // direct
+			} else {
+				w := at[p]
+				tb = append(tb, block{h: w.h, tokens: w.tokens, schema: true}) // warm
 			}
 		}
 	}
@@ -410,7 +410,7 @@ func (r *replayer) directory(mode bool) block {
 	if r.memo.dirs == nil || len(r.memo.dirs) >= maxDirMemo {
 		r.memo.dirs = make(map[dirKey]block)
 	}
-	d := r.e.directory(r.si, r.st.tables, func(ti *Tool) bool { return mode && r.deferrable(ti) }, r.st.listed, &r.buf.dir)
+	d := r.e.directory(r.si, r.st.tables, func(ti *Tool) bool { return mode && r.deferrable(ti) }, r.pm.tblListed, &r.buf.dir)
 	r.memo.dirs[key] = d
 	return d
 }

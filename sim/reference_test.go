@@ -56,6 +56,16 @@ type refReplay struct {
 	lastMode  bool // deferred mode of the last prompt
 }
 
+// listedTables says, for each table of the registry, whether its server
+// is listed (Engine.directory's argument).
+func (r *refReplay) listedTables() []bool {
+	l := make([]bool, len(r.tables))
+	for i, t := range r.tables {
+		l[i] = r.listed[t.name]
+	}
+	return l
+}
+
 // replayReference replays n under strategy si with the reference
 // replayer; cache wraps the run's prompt cache (to record its prompts).
 func (e *Engine) replayReference(n *Need, si int, wrap func(PromptCache) PromptCache, rankers map[string]Ranker) (Outcome, []FidelityPair) {
@@ -258,7 +268,7 @@ func (r *refReplay) prompt() (*Prompt, int64) {
 	toolsEnd := len(blocks) - 1
 	blocks = append(blocks, block{h: e.systemHash(r.n.SystemText, r.n.SystemTokens), tokens: r.n.SystemTokens + e.params.RequestOverheadTokens})
 	if search && r.p.showsNames {
-		d := e.directory(r.si, r.tables, func(ti *Tool) bool { return mode && r.deferrable(ti) }, r.listed, nil)
+		d := e.directory(r.si, r.tables, func(ti *Tool) bool { return mode && r.deferrable(ti) }, r.listedTables(), nil)
 		if d.tokens > 0 {
 			blocks = append(blocks, d)
 		}

@@ -49,8 +49,10 @@ type toolKey struct{ server, name string }
 type setStrategy struct {
 	// staticOn is the part of the trigger that depends only on the registry.
 	staticOn bool
-	// direct lists the positions of the tools the strategy cannot defer.
-	direct []int32
+	// direct marks the positions of the tools the strategy cannot defer:
+	// bit p&63 of direct[p>>6] for set.tools[p]. appendDeferred starts
+	// each tools[] from a copy of it.
+	direct []uint64
 
 	// The strategy's search ranker over the set's deferrable tools,
 	// resolved on the first keyword search, and the tool the set serves
@@ -99,9 +101,10 @@ func (e *Engine) newServerSet(tables []*serverTable) *serverSet {
 		ss := &set.strat[si]
 		flags := e.flags[si]
 		ss.staticOn = e.staticTrigger(si, tables, flags)
+		ss.direct = make([]uint64, (len(set.tools)+63)/64)
 		for p, st := range set.tools {
 			if flags[st.id]&flagDeferrable == 0 {
-				ss.direct = append(ss.direct, int32(p))
+				ss.direct[p>>6] |= 1 << (p & 63)
 			}
 		}
 	}

@@ -89,14 +89,14 @@ func TestServerSetMatchesItsTables(t *testing.T) {
 			if got, want := set.strat[si].staticOn, e.staticTrigger(si, tables, e.flags[si]); got != want {
 				t.Errorf("strategy %d: staticOn = %v, want %v", si, got, want)
 			}
-			var direct []int32
-			for p, st := range set.tools {
-				if e.flags[si][st.id]&flagDeferrable == 0 {
-					direct = append(direct, int32(p))
-				}
+			if got, want := len(set.strat[si].direct), (len(set.tools)+63)/64; got != want {
+				t.Fatalf("strategy %d: %d words of direct, want %d", si, got, want)
 			}
-			if !slices.Equal(set.strat[si].direct, direct) {
-				t.Errorf("strategy %d: direct = %v, want %v", si, set.strat[si].direct, direct)
+			for p, st := range set.tools {
+				want := e.flags[si][st.id]&flagDeferrable == 0
+				if got := set.strat[si].direct[p>>6]&(1<<(p&63)) != 0; got != want {
+					t.Errorf("strategy %d: position %d direct = %v, want %v", si, p, got, want)
+				}
 			}
 		}
 	}

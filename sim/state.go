@@ -35,15 +35,14 @@ type simState struct {
 	// Loading layers (layers.go): which servers are connected and listed,
 	// which routing domains were announced, and the time spent in each
 	// layer so far.
-	started   bool
-	connected map[string]bool
-	listed    map[string]bool
-	active    map[string]bool
-	layerMs   [numLayers]float64
+	started bool
+	servers serverFlags
+	active  map[string]bool
+	layerMs [numLayers]float64
 }
 
 func (s *simState) init() {
-	s.connected, s.listed, s.active = map[string]bool{}, map[string]bool{}, map[string]bool{}
+	s.active = map[string]bool{}
 }
 
 // reset starts a run of plan p; msgSeq starts the message hash chain.
@@ -57,8 +56,7 @@ func (s *simState) reset(p *plan, msgSeq uint64) {
 	s.userSeen, s.replied = false, false
 	s.turnOpen = true
 	s.lastUser, s.userStep, s.userMsg = "", -1, -1
-	clear(s.connected)
-	clear(s.listed)
+	s.servers.reset()
 	clear(s.active)
 	s.started = false
 	s.layerMs = [numLayers]float64{}
@@ -204,7 +202,7 @@ func (r *replayer) isListed(ti *Tool) bool {
 			return r.pm.tblListed[set.tools[p].table]
 		}
 	}
-	return r.st.listed[ti.server]
+	return r.st.servers.has(ti.srv, srvListed)
 }
 
 // listedState is state for a tool of a listed server.

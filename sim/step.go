@@ -67,7 +67,7 @@ func (r *replayer) modelStep(st *pstep, wantFid bool) {
 			case expCold:
 				r.out.Values[MCallsWithoutSchema]++
 			}
-			r.ensureConnected(ti.server)
+			r.ensureConnected(ti)
 		}
 		if (ti != nil && r.flags[ti.id]&flagDenied != 0) || (ti == nil && e.denied(c.server, c.tool)) {
 			// Refused at execution: the request that made the call is

@@ -16,6 +16,7 @@ type Tool struct {
 	id           int32 // dense index over every Tool of the run
 	ident        int32 // dense index over distinct (server, name) pairs
 	name, server string
+	srv          int32 // the server's index in toolTables.names
 	local        bool
 	fp           string
 	h            uint64 // block hash of the schema
@@ -29,6 +30,7 @@ type Tool struct {
 // serverTable is one server version's tools in canonical order.
 type serverTable struct {
 	name, version string
+	srv           int32 // index of name in toolTables.names
 	local         bool
 	timings       serverTimings
 	tools         []*Tool
@@ -60,17 +62,17 @@ func buildToolTables(cat *catalog.Catalog, content tokens.Counter, counters map[
 		tt.names = append(tt.names, name)
 	}
 	sort.Strings(tt.names)
-	for _, name := range tt.names {
+	for srvIdx, name := range tt.names {
 		if cat.Unordered(name) {
 			tt.unordered[name] = true
 		}
 		for _, srv := range cat.Versions[name] {
-			st := &serverTable{name: name, version: srv.Version, local: local[name], timings: timingsFromMeta(srv.Meta)}
+			st := &serverTable{name: name, version: srv.Version, srv: int32(srvIdx), local: local[name], timings: timingsFromMeta(srv.Meta)}
 			for _, t := range srv.Tools {
 				key := name + "\x00" + t.Fingerprint
 				ti, ok := memo[key]
 				if !ok {
-					ti = &Tool{name: t.Name, server: name, local: local[name], fp: t.Fingerprint,
+					ti = &Tool{name: t.Name, server: name, srv: int32(srvIdx), local: local[name], fp: t.Fingerprint,
 						h: hashFingerprint(t.Fingerprint), desc: t.Description, schema: t.InputSchema,
 						fidelity: t.SchemaFidelity}
 					ti.id = int32(len(memo))
