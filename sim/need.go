@@ -143,6 +143,8 @@ type needBuffers struct {
 	blocked bool
 	blocks  [][]Step
 	nsteps  int // steps in blocks
+	// names reads the session's server references as series keys.
+	names variantNames
 }
 
 // Reuse bounds: a very long session must not pin its memory for the rest
@@ -247,6 +249,7 @@ func (b *needBuffers) begin(n *Need, id string, explicit, synthetic bool) {
 	clear(b.searched)
 	b.explicit, b.synthetic = explicit, synthetic
 	b.cur, b.lastEnd, b.haveTimes, b.pending = -1, time.Time{}, true, ""
+	b.names.reset()
 }
 
 // addStep appends a step to n and returns its index.
@@ -278,6 +281,7 @@ func (b *needBuffers) add(n *Need, ev *traces.Event, line int) {
 	if ev.T.IsZero() || b.synthetic {
 		b.haveTimes = false
 	}
+	ev = b.names.read(ev)
 	switch ev.Type {
 	case traces.SessionStart:
 		n.Model = ev.Model

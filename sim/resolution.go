@@ -348,6 +348,9 @@ type sessionResolver struct {
 	// named lists the server versions no catalog holds that the session
 	// named so far (Resolution.namedMissing).
 	named []ServerVersion
+	// names reads the session's server references as series keys (a
+	// variant named by its version).
+	names variantNames
 	key   []byte // scratch space
 }
 
@@ -387,6 +390,12 @@ func (rs *sessionResolver) missingVersion(server string) string { return rs.miss
 // a tool call the replay replays it returns the call's class (Class*), ""
 // for other events.
 func (e *Engine) resolveEvent(rs *sessionResolver, ev *traces.Event, res *Resolution) string {
+	return e.resolveRead(rs, rs.names.read(ev), res)
+}
+
+// resolveRead is resolveEvent of an event whose server references are
+// read as series keys (variantNames.read).
+func (e *Engine) resolveRead(rs *sessionResolver, ev *traces.Event, res *Resolution) string {
 	tt := e.tables
 	switch ev.Type {
 	case traces.SessionStart:
