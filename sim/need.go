@@ -93,12 +93,6 @@ type Call struct {
 	NameTokens int64
 }
 
-// searchToolNames are the names recording runtimes give their search tool.
-var searchToolNames = map[string]bool{"tool_search": true, "ToolSearch": true, "search_tools": true, "tool_search_tool_regex": true, "tool_search_tool_bm25": true}
-
-// isSearchTool reports whether name is a runtime's tool-search tool.
-func isSearchTool(name string) bool { return searchToolNames[name] }
-
 // ExtractNeed turns a recorded session into its need. Model steps are
 // delimited by model_request events; a trace without any model_request
 // event gets one implicit step per run of assistant output (a new step
