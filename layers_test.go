@@ -24,7 +24,7 @@ var layers = [][]string{
 		"internal/termsafe", "internal/csvsafe", "internal/nouns", "internal/progress", "internal/version", "internal/outguard", "internal/interrupt",
 		"srd/data", "scenarios/default", "scenarios/real-drift", "traces/schema", "traces/importers/toolschema",
 		"internal/retrieval/hardsets", "internal/mcpsnap/fakemcp"},
-	{"traces", "catalog", "internal/cliout", "internal/embeddings"},
+	{"traces", "catalog", "internal/cliout", "internal/embeddings", "internal/variantdata"},
 	{"traces/gen", "traces/importers", "srd", "internal/mcpsnap", "internal/sharedtexts", "internal/inputnotes"},
 	{"sim"},
 	{"sim/search", "sim/presets"},

@@ -89,11 +89,9 @@ func (c *Catalog) All() []*Server {
 
 // At returns series server at version, or nil. The variant may be given
 // either in the server key ("playwright__mcp+caps-vision-pdf", "0.0.45") or
-// in the version ("playwright__mcp", "0.0.45+caps-vision-pdf").
+// in the version ("playwright__mcp", "0.0.45+caps-vision-pdf"): SeriesRef.
 func (c *Catalog) At(server, version string) *Server {
-	if v, variant, ok := strings.Cut(version, "+"); ok {
-		server, version = server+"+"+variant, v
-	}
+	server, version = SeriesRef(server, version)
 	for _, s := range c.Versions[server] {
 		if s.Version == version {
 			return s
@@ -134,4 +132,37 @@ func (c *Catalog) toolKeys(tool string) []string {
 		}
 	}
 	return keys
+}
+
+// SeriesRef returns the series key and the plain version that a reference
+// to server at version names. A launch variant may be written in the
+// server's name, as a series key ("playwright__mcp+caps-vision-pdf" at
+// "0.0.45"), or in its version, as the catalog file name writes it
+// ("playwright__mcp" at "0.0.45+caps-vision-pdf"): both name series
+// "playwright__mcp+caps-vision-pdf" at "0.0.45". A version's first "+"
+// starts the variant, as ParseFileName reads a file name; a "+" with
+// nothing after it is not a variant. Every lookup of a (server, version)
+// pair a trace, scenario or flag writes goes through it (At, the engine,
+// trace validate and stats), so that they agree on what it names.
+func SeriesRef(server, version string) (key, plain string) {
+	if v, variant, ok := strings.Cut(version, "+"); ok && variant != "" {
+		return server + "+" + variant, v
+	}
+	return server, version
+}
+
+// HasVariant reports whether version carries a launch variant after a "+"
+// (SeriesRef).
+func HasVariant(version string) bool { return plainVersion(version) != version }
+
+// plainVersion is version without its launch variant (SeriesRef).
+func plainVersion(version string) string {
+	_, v := SeriesRef("", version)
+	return v
+}
+
+// variantOf is the launch variant version carries ("" when none).
+func variantOf(version string) string {
+	key, _ := SeriesRef("", version)
+	return strings.TrimPrefix(key, "+")
 }

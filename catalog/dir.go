@@ -127,6 +127,12 @@ func LoadManifest(path string) (*Catalog, error) {
 		if e.File == "" {
 			return nil, fmt.Errorf("%s: servers[%d]: missing file", path, i)
 		}
+		if HasVariant(e.Version) {
+			// A trace naming this version would name the variant's series
+			// (SeriesRef), not this entry: the two forms would disagree.
+			return nil, fmt.Errorf("%s: servers[%d]: version %q holds a launch variant after its \"+\": write it as version %q, variant %q (a trace naming %s at %q names that series)",
+				path, i, e.Version, plainVersion(e.Version), variantOf(e.Version), e.Server, e.Version)
+		}
 		f := e.File
 		if !filepath.IsAbs(f) {
 			f = filepath.Join(base, f)

@@ -280,6 +280,10 @@ func TestLoadManifestErrors(t *testing.T) {
 		{"missing server", "servers:\n  - version: 1\n    file: a.json\n", "servers[0]: missing server"},
 		{"absent file", "servers:\n  - server: a\n    version: 1\n    file: nope.json\n", "servers[0]"},
 		{"duplicate", "servers:\n  - {server: a, version: 1, file: a.json}\n  - {server: a, version: 1, file: a.json}\n", "duplicate server version a@1"},
+		// A variant in the version: a trace naming a at "1.0+wide" names
+		// series "a+wide" (SeriesRef), so the entry could not be named.
+		{"variant in the version", "servers:\n  - {server: a, version: 1.0+wide, file: a.json}\n",
+			`servers[0]: version "1.0+wide" holds a launch variant after its "+": write it as version "1.0", variant "wide"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

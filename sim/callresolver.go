@@ -60,6 +60,8 @@ const maxServingVersions = 5
 // session serves there (the run's search_results_unknown); each server
 // version a session_start or catalog_change names that no catalog holds.
 func (s *sessionCalls) Event(ev *traces.Event, line int, out []traces.Unresolved) []traces.Unresolved {
+	written := ev
+	ev = s.rs.names.read(ev)
 	switch ev.Type {
 	case traces.SessionStart:
 		clear(s.at)
@@ -70,17 +72,18 @@ func (s *sessionCalls) Event(ev *traces.Event, line int, out []traces.Unresolved
 		s.at[ev.Server] = namedVersion{version: ev.Version(), line: line, change: true}
 	}
 	s.res = Resolution{}
-	class := s.e.resolveEvent(&s.rs, ev, &s.res)
+	class := s.e.resolveRead(&s.rs, ev, &s.res)
 	switch ev.Type {
 	case traces.SessionStart:
-		for _, ref := range ev.Servers() {
+		for i, ref := range ev.Servers() {
 			if u, ok := s.named(ref.Name, ref.Version, false); !ok {
-				out = append(out, u)
+				out = append(out, readAs(u, written.Servers()[i], ref))
 			}
 		}
 	case traces.CatalogChange:
 		if u, ok := s.named(ev.Server, ev.Version(), true); !ok {
-			out = append(out, u)
+			out = append(out, readAs(u, traces.ServerRef{Name: written.Server, Version: written.Version()},
+				traces.ServerRef{Name: ev.Server, Version: ev.Version()}))
 		}
 	case traces.ToolSearch:
 		for _, name := range ev.Returned() {
@@ -101,6 +104,16 @@ func (s *sessionCalls) Event(ev *traces.Event, line int, out []traces.Unresolved
 		}
 	}
 	return out
+}
+
+// readAs adds to u's reason how the server reference the trace wrote was
+// read, when it names a launch variant by its version (variantNames).
+func readAs(u traces.Unresolved, written, read traces.ServerRef) traces.Unresolved {
+	if written != read {
+		u.Reason += fmt.Sprintf(" (the trace writes server %q at version %q: a version's \"+%s\" names the launch variant's series %q, at version %q)",
+			written.Name, written.Version, strings.TrimPrefix(read.Name, written.Name+"+"), read.Name, read.Version)
+	}
+	return u
 }
 
 // notReplayed classifies a call a run does not replay, naming a server,

@@ -93,12 +93,6 @@ type Call struct {
 	NameTokens int64
 }
 
-// searchToolNames are the names recording runtimes give their search tool.
-var searchToolNames = map[string]bool{"tool_search": true, "ToolSearch": true, "search_tools": true, "tool_search_tool_regex": true, "tool_search_tool_bm25": true}
-
-// isSearchTool reports whether name is a runtime's tool-search tool.
-func isSearchTool(name string) bool { return searchToolNames[name] }
-
 // ExtractNeed turns a recorded session into its need. Model steps are
 // delimited by model_request events; a trace without any model_request
 // event gets one implicit step per run of assistant output (a new step
@@ -143,6 +137,8 @@ type needBuffers struct {
 	blocked bool
 	blocks  [][]Step
 	nsteps  int // steps in blocks
+	// names reads the session's server references as series keys.
+	names variantNames
 }
 
 // Reuse bounds: a very long session must not pin its memory for the rest
@@ -247,6 +243,7 @@ func (b *needBuffers) begin(n *Need, id string, explicit, synthetic bool) {
 	clear(b.searched)
 	b.explicit, b.synthetic = explicit, synthetic
 	b.cur, b.lastEnd, b.haveTimes, b.pending = -1, time.Time{}, true, ""
+	b.names.reset()
 }
 
 // addStep appends a step to n and returns its index.
@@ -278,6 +275,7 @@ func (b *needBuffers) add(n *Need, ev *traces.Event, line int) {
 	if ev.T.IsZero() || b.synthetic {
 		b.haveTimes = false
 	}
+	ev = b.names.read(ev)
 	switch ev.Type {
 	case traces.SessionStart:
 		n.Model = ev.Model()

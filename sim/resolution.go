@@ -337,56 +337,16 @@ func (e *Engine) resolveSession(s *traces.Session, res *Resolution, key []byte) 
 	return rs.key
 }
 
-// sessionResolver is resolveSession's state between events, so that a
-// session can be resolved as it is read (NeedBuilder).
-type sessionResolver struct {
-	tables []*serverTable
-	// missing maps the servers at a version no catalog holds to that
-	// version ("": the server is at a version the catalogs hold).
-	missing map[string]string
-	set     *serverSet
-	// named lists the server versions no catalog holds that the session
-	// named so far (Resolution.namedMissing).
-	named []ServerVersion
-	key   []byte // scratch space
-}
-
-// setMissing records that server is at requested, a version no catalog
-// holds ("": at one they hold).
-func (rs *sessionResolver) setMissing(server, requested string) {
-	if requested != "" && rs.missing == nil {
-		rs.missing = map[string]string{}
-	}
-	if requested != "" || rs.missing != nil {
-		rs.missing[server] = requested
-	}
-}
-
-// change moves the session's server to the table st, as a catalog_change
-// does: it replaces the server's table, or adds it in order, and the
-// session's tool set follows.
-func (rs *sessionResolver) change(e *Engine, server string, st *serverTable) {
-	found := false
-	for j, t := range rs.tables {
-		if t.name == server {
-			rs.tables[j], found = st, true
-		}
-	}
-	if !found {
-		rs.tables = append(rs.tables, st)
-		sortTables(rs.tables)
-	}
-	rs.set, rs.key = e.set(rs.tables, rs.key)
-}
-
-// missingVersion returns the version no catalog holds that server is at
-// ("" when none).
-func (rs *sessionResolver) missingVersion(server string) string { return rs.missing[server] }
-
 // resolveEvent files into res how the session's next event resolves. For
 // a tool call the replay replays it returns the call's class (Class*), ""
 // for other events.
 func (e *Engine) resolveEvent(rs *sessionResolver, ev *traces.Event, res *Resolution) string {
+	return e.resolveRead(rs, rs.names.read(ev), res)
+}
+
+// resolveRead is resolveEvent of an event whose server references are
+// read as series keys (variantNames.read).
+func (e *Engine) resolveRead(rs *sessionResolver, ev *traces.Event, res *Resolution) string {
 	tt := e.tables
 	switch ev.Type {
 	case traces.SessionStart:

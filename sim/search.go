@@ -93,3 +93,9 @@ func (c *rankerCache) get(mode string, f RankerFactory, key string, corpus func(
 	})
 	return e, e.err
 }
+
+// searchToolNames are the names recording runtimes give their search tool.
+var searchToolNames = map[string]bool{"tool_search": true, "ToolSearch": true, "search_tools": true, "tool_search_tool_regex": true, "tool_search_tool_bm25": true}
+
+// isSearchTool reports whether name is a runtime's tool-search tool.
+func isSearchTool(name string) bool { return searchToolNames[name] }

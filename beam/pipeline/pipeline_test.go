@@ -13,6 +13,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/defersim/defersim/internal/variantdata"
 	"github.com/defersim/defersim/internal/version"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/traces"
@@ -86,9 +87,9 @@ func twoTraces(t *testing.T, n, k int) (paths []string, catalog string) {
 // writes a results.json byte-identical to `defersim run` on the same
 // traces, scenario and flags — for the embedded default, for two trace
 // files replayed in small batches with streamed statistics (so the sums,
-// sketches and samples of many batches are merged), and for a file holding
+// sketches and samples of many batches are merged), for a file holding
 // its sessions twice under skip-bad (the repeats skipped and counted, as
-// run does).
+// run does), and for sessions naming a launch variant by its version.
 func TestPipelineEqualsRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Beam pipelines and defersim")
@@ -103,12 +104,23 @@ func TestPipelineEqualsRun(t *testing.T) {
 	if err := os.WriteFile(twice, append(once, once...), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// Sessions naming a launch variant by its version (variantdata): the
+	// pipeline stopped on them as run did, every call "version missing".
+	vdir := t.TempDir()
+	vcats := variantdata.Catalogs(t, vdir)
+	variant := variantdata.WriteTrace(t, vdir, "variant.jsonl", variantdata.Forms[0], 6, nil)
 	for _, tc := range []struct {
 		name string
 		spec Spec
 		args []string
 	}{
 		{name: "embedded default", spec: Spec{}},
+		{
+			name: "a launch variant named by its version",
+			spec: Spec{Traces: []string{variant}, Catalogs: []string{vcats}, Strategies: []string{"eager", "claude-code-default"},
+				Bootstrap: 100, NoReport: true},
+			args: []string{"--traces", variant, "--catalogs", vcats, "--strategies", "eager,claude-code-default", "--bootstrap", "100", "--no-report"},
+		},
 		{
 			name: "two files, batches of 8, streamed",
 			spec: Spec{Traces: paths, Catalogs: []string{catalog}, Strategies: []string{"eager", "anchor-e1-budget8k", "claude-code-default"},

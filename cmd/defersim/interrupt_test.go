@@ -207,7 +207,7 @@ func TestSignalStopsStatistics(t *testing.T) {
 		t.Fatalf("the run returned before saving the checkpoint of its %s replayed sessions: exit %d\n%s", sessions, code, msg)
 	}
 	if code != 130 || !strings.Contains(msg, "interrupted while computing the statistics, after replaying all "+sessions+" sessions") ||
-		!strings.Contains(msg, "checkpoint saved") {
+		!strings.Contains(msg, "checkpoint saved to "+filepath.Join(out, runner.CheckpointFile)+": it covers the input's first "+sessions+" sessions (in input order") {
 		t.Fatalf("exit %d, want 130 during the statistics, with a checkpoint\n%s", code, msg)
 	}
 	if _, err := os.Stat(filepath.Join(out, "results.json")); !errors.Is(err, os.ErrNotExist) {

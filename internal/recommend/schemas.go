@@ -42,7 +42,7 @@ func newSchemas(cat *catalog.Catalog, content, trigger tokens.Counter, toolOverh
 		}
 		unordered := cat.Unordered(name)
 		for _, t := range base.Tools {
-			k := toolKey{Server: base.Name, Tool: t.Name}
+			k := toolKey{Server: base.Key(), Tool: t.Name} // the series the replay names (a launch variant: "p+caps")
 			s := &Schema{Tokens: content.Count(t.Wire) + toolOverhead, Estimated: trigger.Count(t.WireOpenAI),
 				NameTokens: content.Count([]byte(t.Name + "\n"))}
 			var changes []change

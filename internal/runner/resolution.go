@@ -61,18 +61,33 @@ func SummarizeResolution(r *sim.Resolution, maxShare float64, allow bool, held H
 	return info
 }
 
-// heldVersions returns what the catalog inputs hold.
+// heldVersions returns what the catalog inputs hold, by series key (as
+// CatalogVersions and the resolution's server names key them).
 func heldVersions(inputs []sim.Input) HeldServers {
 	out := HeldServers{}
 	for _, in := range inputs {
-		if in.Kind == "catalog" && !slices.Contains(out[in.Server], in.Version) {
-			out[in.Server] = append(out[in.Server], in.Version)
+		if key := inputSeries(in); in.Kind == "catalog" && !slices.Contains(out[key], in.Version) {
+			out[key] = append(out[key], in.Version)
 		}
 	}
 	for _, vs := range out {
 		slices.SortFunc(vs, catalog.CompareVersions)
 	}
 	return out
+}
+
+// inputSeries returns the series key of a catalog input. An input records
+// its server's name and version, not its launch variant (results.json's
+// inputs keep their fields): the variant is read from the file name it was
+// loaded from (catalog.ParseFileName) when that names the same server and
+// version. A variant only a manifest gives, under a file name of another
+// form, is not seen: the input is then filed under the bare name.
+func inputSeries(in sim.Input) string {
+	name, version, variant := catalog.ParseFileName(in.Path)
+	if variant != "" && name == in.Server && version == in.Version {
+		return in.Server + "+" + variant
+	}
+	return in.Server
 }
 
 // CatalogVersions returns what cat holds: SummarizeResolution's held for a

@@ -82,9 +82,21 @@ func (e *InterruptedError) Error() string {
 	case e.CheckpointErr != nil:
 		msg += fmt.Sprintf("; the checkpoint could not be written: %v", e.CheckpointErr)
 	case e.Checkpoint != "":
-		msg += fmt.Sprintf("; checkpoint saved to %s (sessions before #%d)", e.Checkpoint, e.Next)
+		msg += fmt.Sprintf("; checkpoint saved to %s: %s", e.Checkpoint, e.covered())
 	}
 	return msg
+}
+
+// covered says which sessions the checkpoint covers: a count of the
+// input's first sessions, not a stream index, which counts from 0 (the
+// message said "sessions before #41251", which read as 41250 sessions or
+// as 41251). Sessions read ahead of that prefix are replayed again.
+func (e *InterruptedError) covered() string {
+	if e.Next == 0 {
+		return "it covers no session of the input yet, and --resume replays from the first"
+	}
+	return fmt.Sprintf("it covers the input's first %s (in input order: replayed, failed, or another shard's), and --resume replays the sessions after them",
+		nouns.Count(e.Next, "session"))
 }
 
 func (e *InterruptedError) Unwrap() error { return e.Err }

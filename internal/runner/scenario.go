@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
 	tracesPkg "github.com/defersim/defersim/traces"
@@ -80,7 +81,10 @@ func FromScenario(sc *scenarios.Scenario, ov Overrides, embedded fs.FS) (Config,
 			cfg.LocalServers = append(cfg.LocalServers, name)
 		}
 		for i, u := range s.Upgrades {
-			up := sim.Upgrade{Server: name, To: u.To, AfterSession: -1, Where: sc.Where(fmt.Sprintf("servers.%s.upgrades[%d]", name, i))}
+			// A "to" naming a launch variant by its version ("0.0.60+caps")
+			// upgrades the variant's series, as a trace's catalog_change does.
+			server, to := catalog.SeriesRef(name, u.To)
+			up := sim.Upgrade{Server: server, To: to, AfterSession: -1, Where: sc.Where(fmt.Sprintf("servers.%s.upgrades[%d]", name, i))}
 			if u.AfterSession != nil {
 				up.AfterSession = *u.AfterSession
 			} else {
