@@ -142,7 +142,8 @@ type needBuffers struct {
 	// NeedBuilder's: needblocks.go).
 	blocked bool
 	blocks  [][]Step
-	nsteps  int // steps in blocks
+	nsteps  int    // steps in blocks
+	spare   []Step // memory for the first block (Engine.takeNeedMem)
 }
 
 // Reuse bounds: a very long session must not pin its memory for the rest
