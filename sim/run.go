@@ -180,7 +180,7 @@ func (e *Engine) run(parent context.Context, sessions iter.Seq2[input, error], o
 	defer cancel()
 	jobs := make(chan job, workers*2)
 	results := make(chan jobResult, workers*2)
-	free := newResultPool(workers)
+	free := newResultPool()
 	produced := make(chan struct{})
 	var readErr error
 	var read, dispatched int64
