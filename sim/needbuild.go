@@ -24,6 +24,9 @@ type NeedBuilder struct {
 	b    needBuffers
 	n    Need
 	held []heldEvent // events before the first model_request
+	// spareHeld is held's memory once its events were added (cleared),
+	// for the next builders (needmem.go).
+	spareHeld []heldEvent
 	// decided says the first model_request was seen (explicit steps).
 	decided bool
 	// synthetic says the session_start marks its times as placeholders.
@@ -54,7 +57,7 @@ func NewNeedBuilder(id string) *NeedBuilder {
 func (e *Engine) newNeedBuilder(id string) *NeedBuilder {
 	nb := NewNeedBuilder(id)
 	nb.e = e
-	e.takeNeedMem(&nb.b)
+	e.takeNeedMem(nb)
 	nb.resol.Sessions++
 	return nb
 }
@@ -93,7 +96,7 @@ func (nb *NeedBuilder) replayHeld(explicit bool) {
 		nb.b.add(&nb.n, &nb.held[i].ev, nb.held[i].line)
 	}
 	clear(nb.held)
-	nb.held = nil
+	nb.spareHeld, nb.held = nb.held[:0], nil
 }
 
 // finish completes the need once every event was added.
@@ -154,7 +157,7 @@ func (nb *NeedBuilder) compact(p *pneed) (removed int) {
 		b.blocks[k] = nil // let the block go (prev may keep the last one)
 	}
 	if nb.e != nil && len(b.blocks) > 0 {
-		nb.e.putNeedMem(b, first)
+		nb.e.putNeedMem(nb, first)
 	}
 	nb.b = needBuffers{}
 	return nb.n.Removed

@@ -20,14 +20,19 @@ type needMem struct {
 	searched      map[string]bool
 	ncalls, pstep []int32
 	pcalls, arena []Call
+	held          []heldEvent // the events before the first model_request
 }
 
 // firstStepBlock is the size of a builder's first block of steps (most
 // sessions are short); later blocks hold stepBlock.
 const firstStepBlock = 64
 
-// takeNeedMem gives b the memory of a builder that was let go, if any.
-func (e *Engine) takeNeedMem(b *needBuffers) {
+// maxReusedHeld bounds the held events a recycled builder keeps room for.
+const maxReusedHeld = 64
+
+// takeNeedMem gives nb the memory of a builder that was let go, if any.
+func (e *Engine) takeNeedMem(nb *NeedBuilder) {
+	b := &nb.b
 	var m *needMem
 	select {
 	case m = <-e.needFree:
@@ -36,13 +41,15 @@ func (e *Engine) takeNeedMem(b *needBuffers) {
 	}
 	b.spare, b.byReq, b.searched = m.block, m.byReq, m.searched
 	b.ncalls, b.pstep, b.pcalls, b.arena = m.ncalls, m.pstep, m.pcalls, m.arena
+	nb.held = m.held
 }
 
 // putNeedMem offers b's memory, which nothing refers to any more, to the
 // next builders, cleared of the session's strings; memory grown by a
 // long session is left to the GC (the limits of needBuffers' reuse).
-func (e *Engine) putNeedMem(b *needBuffers, first []Step) {
-	if e.needFree == nil || cap(first) != firstStepBlock || len(b.byReq) > maxReusedKeys || len(b.searched) > maxReusedKeys ||
+func (e *Engine) putNeedMem(nb *NeedBuilder, first []Step) {
+	b := &nb.b
+	if e.needFree == nil || cap(first) != firstStepBlock || cap(nb.spareHeld) > maxReusedHeld || len(b.byReq) > maxReusedKeys || len(b.searched) > maxReusedKeys ||
 		cap(b.pcalls) > maxReusedCalls || cap(b.arena) > maxReusedCalls || cap(b.ncalls) > maxReusedSteps {
 		return
 	}
@@ -52,7 +59,7 @@ func (e *Engine) putNeedMem(b *needBuffers, first []Step) {
 	clear(b.byReq)
 	clear(b.searched)
 	m := &needMem{block: first[:0], byReq: b.byReq, searched: b.searched,
-		ncalls: b.ncalls[:0], pstep: b.pstep[:0], pcalls: b.pcalls[:0], arena: b.arena[:0]}
+		ncalls: b.ncalls[:0], pstep: b.pstep[:0], pcalls: b.pcalls[:0], arena: b.arena[:0], held: nb.spareHeld}
 	select {
 	case e.needFree <- m:
 	default:
