@@ -59,6 +59,12 @@ func defaultEngine(t *testing.T) (*sim.Engine, runner.Config) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return scenarioEngine(t, sc)
+}
+
+// scenarioEngine is the engine of scenario sc and its configuration.
+func scenarioEngine(t *testing.T, sc *scenarios.Scenario) (*sim.Engine, runner.Config) {
+	t.Helper()
 	cfg, err := runner.FromScenario(sc, runner.Overrides{}, defaultdata.FS())
 	if err != nil {
 		t.Fatal(err)
