@@ -277,7 +277,9 @@ func replayOnce(b *testing.B, eng *sim.Engine, path string, workers, sessions in
 		}
 		return firstN(r.Sessions(), sessions)
 	})
-	if _, err := eng.RunNeeds(context.Background(), needs, sim.RunOptions{Workers: workers,
+	// As defersim run (internal/runner): the streaming summary is built
+	// only if read.
+	if _, err := eng.RunNeeds(context.Background(), needs, sim.RunOptions{Workers: workers, SummaryOnDemand: true,
 		Summary: sim.SummaryOptions{ExactSessions: sim.DefaultExactSessions, FidelityPairs: sim.DefaultFidelityPairs,
 			EqualTolerance: report.EqualTolerance, Seed: 1}}); err != nil {
 		b.Fatal(err)

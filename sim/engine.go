@@ -81,7 +81,9 @@ type Engine struct {
 	flags [][]uint8
 
 	deniedOnce sync.Once
-	deniedTok  int64 // deniedTokens
+	// needFree recycles NeedBuilders' memory (needmem.go).
+	needFree  chan *needMem
+	deniedTok int64 // deniedTokens
 }
 
 // Per-strategy tool flags.
@@ -151,7 +153,8 @@ func NewEngine(cfg Config) (*Engine, error) {
 		local[s] = true
 	}
 	e := &Engine{strategies: cfg.Strategies, plans: plans, cache: cacheModel, model: cfg.Model, params: cfg.Params, seed: cfg.Seed, runModel: cfg.RunModel,
-		content: content, raw: raw, rankers: &rankerCache{}, allow: cfg.Allow, deny: cfg.Deny, validator: cfg.Validator, fidelity: -1}
+		content: content, raw: raw, rankers: &rankerCache{}, allow: cfg.Allow, deny: cfg.Deny, validator: cfg.Validator, fidelity: -1,
+		needFree: make(chan *needMem, needFreeSize)}
 	e.tables = buildToolTables(cfg.Catalog, content, counters, cfg.Params.ToolOverheadTokens, local)
 	for i, p := range plans {
 		if name := cfg.Strategies[i].Warm.Counter; name != "" {

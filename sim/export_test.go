@@ -176,3 +176,7 @@ func CheckNeedBuilder(e *Engine, s *traces.Session) error {
 	}
 	return nil
 }
+
+// FreeNeedMem returns the number of NeedBuilders' memories waiting to be
+// reused.
+func (e *Engine) FreeNeedMem() int { return len(e.needFree) }

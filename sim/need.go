@@ -132,11 +132,11 @@ type needBuffers struct {
 	haveTimes bool            // every event so far had a usable time
 	pending   string          // a recorded query whose results are not known
 	searched  map[string]bool // requests that made a search or rejected call
-	// blocked keeps the steps in blocks instead of need.Steps (a
-	// NeedBuilder's: needblocks.go).
+	// blocked: the steps are in blocks, not need.Steps (a NeedBuilder's).
 	blocked bool
 	blocks  [][]Step
-	nsteps  int // steps in blocks
+	nsteps  int    // steps in blocks
+	spare   []Step // memory for the first block (Engine.takeNeedMem)
 	// names reads the session's server references as series keys.
 	names variantNames
 }

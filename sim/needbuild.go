@@ -24,6 +24,9 @@ type NeedBuilder struct {
 	b    needBuffers
 	n    Need
 	held []heldEvent // events before the first model_request
+	// spareHeld is held's memory once its events were added (cleared),
+	// for the next builders (needmem.go).
+	spareHeld []heldEvent
 	// decided says the first model_request was seen (explicit steps).
 	decided bool
 	// synthetic says the session_start marks its times as placeholders.
@@ -54,6 +57,7 @@ func NewNeedBuilder(id string) *NeedBuilder {
 func (e *Engine) newNeedBuilder(id string) *NeedBuilder {
 	nb := NewNeedBuilder(id)
 	nb.e = e
+	e.takeNeedMem(nb)
 	nb.resol.Sessions++
 	return nb
 }
@@ -92,7 +96,7 @@ func (nb *NeedBuilder) replayHeld(explicit bool) {
 		nb.b.add(&nb.n, &nb.held[i].ev, nb.held[i].line)
 	}
 	clear(nb.held)
-	nb.held = nil
+	nb.spareHeld, nb.held = nb.held[:0], nil
 }
 
 // finish completes the need once every event was added.
@@ -105,7 +109,6 @@ func (nb *NeedBuilder) finish() {
 		nb.replayHeld(false)
 	}
 	nb.b.finish(&nb.n)
-	nb.b.byReq, nb.b.searched, nb.b.ncalls, nb.b.pstep = nil, nil, nil, nil
 }
 
 // Need returns the session's need once its last event was added. The
@@ -137,6 +140,10 @@ func (nb *NeedBuilder) compact(p *pneed) (removed int) {
 		}
 	}
 	p.reset(&nb.n, b.nsteps, calls)
+	var first []Step // the first block, whose memory may be reused
+	if len(b.blocks) > 0 {
+		first = b.blocks[0]
+	}
 	var prev *Step // the previous model step (markRepeats)
 	for k, blk := range b.blocks {
 		for i := range blk {
@@ -149,6 +156,9 @@ func (nb *NeedBuilder) compact(p *pneed) (removed int) {
 		}
 		b.blocks[k] = nil // let the block go (prev may keep the last one)
 	}
+	if nb.e != nil && len(b.blocks) > 0 {
+		nb.e.putNeedMem(nb, first)
+	}
 	nb.b = needBuffers{}
 	return nb.n.Removed
 }
@@ -156,11 +166,15 @@ func (nb *NeedBuilder) compact(p *pneed) (removed int) {
 // addBlockStep appends a step to the blocks and returns its index.
 func (b *needBuffers) addBlockStep(st Step) int {
 	if k := len(b.blocks); k == 0 || len(b.blocks[k-1]) == stepBlock {
-		size := stepBlock
-		if k == 0 {
-			size = 64 // most sessions are short
+		switch {
+		case k > 0:
+			b.blocks = append(b.blocks, make([]Step, 0, stepBlock))
+		case cap(b.spare) == firstStepBlock:
+			b.blocks = append(b.blocks, b.spare[:0])
+			b.spare = nil
+		default:
+			b.blocks = append(b.blocks, make([]Step, 0, firstStepBlock))
 		}
-		b.blocks = append(b.blocks, make([]Step, 0, size))
 	}
 	k := len(b.blocks) - 1
 	b.blocks[k] = append(b.blocks[k], st)

@@ -2,6 +2,8 @@ package sim_test
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,18 +23,7 @@ import (
 // extraction (implicit steps, canned text, search round trips, calls out
 // of order, steps dropped across blocks, placeholder times).
 func TestNeedBuilderMatchesExtractNeed(t *testing.T) {
-	sc, err := scenarios.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := runner.FromScenario(sc, runner.Overrides{}, defaultdata.FS())
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := runner.Engine(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, cfg := defaultEngine(t)
 	n := 0
 	for s, err := range runner.Sessions(cfg) {
 		if err != nil {
@@ -59,6 +50,30 @@ func TestNeedBuilderMatchesExtractNeed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// defaultEngine is the engine of the embedded default scenario.
+func defaultEngine(t *testing.T) (*sim.Engine, runner.Config) {
+	t.Helper()
+	sc, err := scenarios.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return scenarioEngine(t, sc)
+}
+
+// scenarioEngine is the engine of scenario sc and its configuration.
+func scenarioEngine(t *testing.T, sc *scenarios.Scenario) (*sim.Engine, runner.Config) {
+	t.Helper()
+	cfg, err := runner.FromScenario(sc, runner.Overrides{}, defaultdata.FS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := runner.Engine(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eng, cfg
 }
 
 func readLines(t *testing.T, lines []string) ([]*traces.Session, traces.Counts, error) {
@@ -125,4 +140,34 @@ func builderCases() map[string][]string {
 	}
 	cases["long, steps dropped across blocks"] = append(long, end)
 	return cases
+}
+
+// TestNeedBuilderReusesMemory pins the recycling of builders' memory
+// (needmem.go): once RunNeeds has made a need compact, the next builder
+// of the engine starts from that memory, and every need built from
+// recycled memory, after sessions of every shape in turn (calls in and
+// out of order, searches, long sessions whose memory is not kept), still
+// equals ExtractNeed's.
+func TestNeedBuilderReusesMemory(t *testing.T) {
+	eng, _ := defaultEngine(t)
+	cases := builderCases()
+	names := slices.Sorted(maps.Keys(cases))
+	for round := range 2 {
+		for _, name := range names {
+			ss, _, err := readLines(t, cases[name])
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range ss {
+				if err := sim.CheckNeedBuilder(eng, s); err != nil {
+					t.Fatalf("round %d, %s: %v", round, name, err)
+				}
+			}
+			// A session with steps left leaves its memory, unless it grew long.
+			if free := eng.FreeNeedMem(); free != 1 && !strings.HasPrefix(name, "long") && !strings.HasPrefix(name, "no") &&
+				!strings.HasPrefix(name, "only") {
+				t.Fatalf("round %d, after %s: %d memories free, want 1", round, name, free)
+			}
+		}
+	}
 }

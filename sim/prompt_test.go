@@ -12,7 +12,6 @@ import (
 
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/scenarios"
-	defaultdata "github.com/defersim/defersim/scenarios/default"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
 	"github.com/defersim/defersim/traces"
@@ -224,14 +223,7 @@ func TestShippedScenariosMatchReference(t *testing.T) {
 			if err := sc.CheckPaths(); err != nil {
 				t.Skipf("inputs not here: %v", err)
 			}
-			cfg, err := runner.FromScenario(sc, runner.Overrides{}, defaultdata.FS())
-			if err != nil {
-				t.Fatal(err)
-			}
-			eng, err := runner.Engine(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			eng, cfg := scenarioEngine(t, sc)
 			check := eng.NewReferenceCheck()
 			var idx int64
 			for s, err := range runner.Sessions(cfg) {

@@ -1,5 +1,7 @@
 package sim
 
+import "sync"
+
 // resultBufs is the memory of one session's results (jobResult's values,
 // per-request tokens and fidelity pairs). A session's results are garbage
 // as soon as the collector has filed them (RunState.add copies what it
@@ -53,31 +55,42 @@ func (b *resultBufs) size(S int) [][NumMetrics]float64 {
 // one very long session must not pin its buffer for the rest of the run.
 const maxPooledRequests = 8192
 
-// resultPool is a bounded free list of result buffers. Sending and
-// receiving never block: an empty pool allocates, a full one drops.
-type resultPool chan *resultBufs
+// resultPool is the free list of result buffers. A buffer is in flight
+// from a worker's get until the collector files its session in order and
+// puts it back; sessions that finish before an earlier, longer one wait
+// in the collector with their buffers, so the number in flight follows
+// how far the workers run ahead, not the number of workers. The list
+// keeps every buffer put back (a bounded channel dropped those beyond
+// 4·workers+2 after each such wait, and about a third of the benchmark's
+// sessions then allocated new buffers): it never holds more than were in
+// flight at once, memory the run already needed at that moment, and a
+// buffer grown by a very long session is dropped (maxPooledRequests).
+type resultPool struct {
+	mu   sync.Mutex
+	free []*resultBufs
+}
 
-// newResultPool holds enough buffers for every session in flight (queued,
-// being replayed, waiting to be collected in order).
-func newResultPool(workers int) resultPool { return make(resultPool, 4*workers+2) }
+func newResultPool() *resultPool { return &resultPool{} }
 
-func (p resultPool) get() *resultBufs {
-	select {
-	case b := <-p:
+func (p *resultPool) get() *resultBufs {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := len(p.free); n > 0 {
+		b := p.free[n-1]
+		p.free[n-1] = nil
+		p.free = p.free[:n-1]
 		return b
-	default:
-		return &resultBufs{}
 	}
+	return &resultBufs{}
 }
 
 // put recycles b once nothing refers to its slices any more.
-func (p resultPool) put(b *resultBufs) {
+func (p *resultPool) put(b *resultBufs) {
 	if b == nil || cap(b.reqs) > maxPooledRequests || cap(b.fid) > maxPooledRequests {
 		return
 	}
 	clear(b.fid) // session ids: let the session's strings go
-	select {
-	case p <- b:
-	default:
-	}
+	p.mu.Lock()
+	p.free = append(p.free, b)
+	p.mu.Unlock()
 }

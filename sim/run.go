@@ -39,6 +39,14 @@ type RunOptions struct {
 	// concurrently with changes to it). An error stops the run.
 	Checkpoint      func(*RunState) error
 	CheckpointEvery int
+	// SummaryOnDemand lets the state build its streaming summary (the
+	// Series and Paired of RunState) only when something reads it, while
+	// the sample holds every session whole: a run whose sessions all fit
+	// in Summary.ExactSessions, and whose state is neither checkpointed
+	// nor merged, then never files them (Outcomes.Summary has no series:
+	// the outcomes are exact). The caller must call State.Complete before
+	// it reads or encodes the state's exported fields itself.
+	SummaryOnDemand bool
 	// Views, when set, file the sessions under the views' strategies
 	// instead of the engine's (RunResult.Views, one per view; no Resume or
 	// Checkpoint, and Summary is unused).
@@ -161,6 +169,7 @@ func (e *Engine) run(parent context.Context, sessions iter.Seq2[input, error], o
 	}
 	if cols == nil {
 		cols = []*collector{{st: state, strategies: e.strategies}}
+		state.onDemand = opt.SummaryOnDemand
 	}
 	for _, c := range cols {
 		if err := e.initUpgradeReach(c.st); err != nil {
@@ -171,7 +180,7 @@ func (e *Engine) run(parent context.Context, sessions iter.Seq2[input, error], o
 	defer cancel()
 	jobs := make(chan job, workers*2)
 	results := make(chan jobResult, workers*2)
-	free := newResultPool(workers)
+	free := newResultPool()
 	produced := make(chan struct{})
 	var readErr error
 	var read, dispatched int64

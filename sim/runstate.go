@@ -122,6 +122,15 @@ type RunState struct {
 	pend  []float64
 	npend int
 	cols  []float64 // flush's scratch space: three columns
+	// lazy holds, in the order they were added, the values of sessions
+	// filed only in the sample (each the sample's own slice), not yet in
+	// Series and Paired: with onDemand, while the sample keeps every
+	// session, a session's values go to the sample alone and the series
+	// are built from them when first read (fileLazy), in the same order.
+	// A run whose sessions all fit in the sample and whose state is never
+	// saved does not build them at all (RunOptions.SummaryOnDemand).
+	lazy     [][]float64
+	onDemand bool
 }
 
 // NewRunState returns the empty state of a run of strategies.
@@ -220,14 +229,32 @@ func (st *RunState) add(r *jobResult) {
 	opt := &st.Options
 	key := mix(hashString(r.id), uint64(r.idx))
 	W := S * NumMetrics
-	if st.pend == nil {
-		st.pend = make([]float64, min(minCollectBatch, st.collectBatch())*W)
+	pri := streamstats.Priority(uint64(opt.Seed), r.idx)
+	var vals []float64
+	if st.Sample.Wants(pri, r.idx) {
+		vals = make([]float64, 0, W)
+		for s := range S {
+			vals = append(vals, r.values[s][:]...)
+		}
 	}
-	row := st.pend[st.npend*W : (st.npend+1)*W]
-	st.npend++
+	// The sample keeps this session and drops none: its values can wait
+	// there (lazy). Otherwise the waiting ones are filed first, in order.
+	lazy := st.onDemand && st.npend == 0 && (st.Sample.K <= 0 || st.Sample.Len() < st.Sample.K)
+	if lazy {
+		st.lazy = append(st.lazy, vals)
+	} else {
+		st.fileLazy()
+		if st.pend == nil {
+			st.pend = make([]float64, min(minCollectBatch, st.collectBatch())*W)
+		}
+		row := st.pend[st.npend*W : (st.npend+1)*W]
+		st.npend++
+		for s := range S {
+			copy(row[s*NumMetrics:], r.values[s][:])
+		}
+	}
 	for s := range S {
 		st.Digests[s] += outcomeDigest(key, &r.values[s])
-		copy(row[s*NumMetrics:], r.values[s][:])
 		step, last := 0, -1 // extra round trips precede the request of their step
 		for k, rt := range r.perReq[s] {
 			if k < MaxRequestIndex {
@@ -254,12 +281,7 @@ func (st *RunState) add(r *jobResult) {
 			}
 		}
 	}
-	pri := streamstats.Priority(uint64(opt.Seed), r.idx)
-	if st.Sample.Wants(pri, r.idx) {
-		vals := make([]float64, 0, S*NumMetrics)
-		for s := range S {
-			vals = append(vals, r.values[s][:]...)
-		}
+	if vals != nil {
 		st.Sample.Offer(pri, r.idx, SessionValues{ID: r.id, Values: vals})
 	}
 	for _, p := range r.fid {
@@ -272,32 +294,12 @@ func (st *RunState) add(r *jobResult) {
 	}
 	st.countUpgrades(r.applied)
 	st.Resolution.Merge(&r.resol)
-	if (st.npend+1)*W > len(st.pend) {
-		st.flush()
+	if !lazy && (st.npend+1)*W > len(st.pend) {
+		st.flushPend()
 		if len(st.pend) < st.collectBatch()*W {
 			st.pend = make([]float64, st.collectBatch()*W)
 		}
 	}
-}
-
-func (st *RunState) addFidelity(idx int64, p FidelityPair) {
-	if p.RecordedInput > 0 {
-		rel := float64(p.SimInput-p.RecordedInput) / float64(p.RecordedInput)
-		st.FidelityInput.Add(math.Abs(rel))
-		st.FidelityInputRel.Add(rel)
-	}
-	if p.RecordedMs > 0 {
-		st.FidelityLatency.Add(math.Abs(p.SimMs-p.RecordedMs) / p.RecordedMs)
-	}
-	if st.FidelityOverflow {
-		return
-	}
-	if max := st.Options.FidelityPairs; max > 0 && len(st.FidelityPairs) >= max {
-		st.FidelityOverflow = true
-		st.FidelityPairs = nil
-		return
-	}
-	st.FidelityPairs = append(st.FidelityPairs, IndexedPair{Index: idx, Pair: p})
 }
 
 func (st *RunState) fail(idx int64, msg string) {
@@ -398,7 +400,13 @@ func cmpInt64(a, b int64) int {
 // are at most ExactSessions of them, else the sample's, with the streaming
 // summary of every session.
 func (st *RunState) Outcomes(strategies []Strategy) *Outcomes {
-	st.flush()
+	// A summary is read only when the sample does not hold every session
+	// (Outcomes.Sampled): else the values still waiting in the sample
+	// stay there, and the summary has no series (see RunState.lazy).
+	unread := len(st.lazy) > 0 && int64(st.Sample.Len()) == st.Replayed
+	if !unread {
+		st.flush()
+	}
 	S := len(strategies)
 	items := st.Sample.Sorted()
 	o := &Outcomes{Strategies: strategies, Values: make([][NumMetrics][]float64, S),
@@ -421,63 +429,15 @@ func (st *RunState) Outcomes(strategies []Strategy) *Outcomes {
 	sum := &OutcomeSummary{Sessions: st.Replayed, Baseline: st.Options.Baseline, EqualTolerance: st.Options.EqualTolerance,
 		RelativeAccuracy: st.Series[0][0].RelativeAccuracy(), Series: make([][NumMetrics]*streamstats.Series, S),
 		Paired: make([][NumMetrics]*streamstats.Paired, S)}
-	for s := range S {
+	if unread {
+		sum.Series, sum.Paired = nil, nil
+	}
+	for s := range len(sum.Series) {
 		copy(sum.Series[s][:], st.Series[s])
 		copy(sum.Paired[s][:], st.Paired[s])
 	}
 	o.Summary = sum
 	return o
-}
-
-// Fidelity returns the fidelity pairs, in session order, when every pair
-// was kept (nil otherwise).
-func (st *RunState) Fidelity() []FidelityPair {
-	if st.FidelityOverflow {
-		return nil
-	}
-	out := make([]FidelityPair, len(st.FidelityPairs))
-	for i, p := range st.FidelityPairs {
-		out[i] = p.Pair
-	}
-	return out
-}
-
-// FidelitySummary summarises the fidelity of strategy: from every pair
-// when they were all kept (SummarizeFidelity), else from the streaming
-// statistics (medians and 90th percentiles within the sketch's accuracy),
-// with the sessions left out as recorded under another strategy
-// (Resolution.RecordedDeferred). It is nil when nothing was compared and
-// no session was left out.
-func (st *RunState) FidelitySummary(strategy string) *Fidelity {
-	f := st.fidelitySummary(strategy)
-	if n := st.Resolution.RecordedDeferred; n > 0 {
-		if f == nil {
-			f = &Fidelity{Strategy: strategy}
-		}
-		f.OtherStrategy = n
-	}
-	return f
-}
-
-func (st *RunState) fidelitySummary(strategy string) *Fidelity {
-	if !st.FidelityOverflow {
-		return SummarizeFidelity(strategy, st.Fidelity())
-	}
-	in, lat := st.FidelityInput, st.FidelityLatency
-	if in.N == 0 && lat.N == 0 {
-		return nil
-	}
-	f := &Fidelity{Strategy: strategy, Requests: in.N, LatencyRequests: lat.N}
-	if in.N > 0 {
-		f.InputMedianAbsRelErr = in.Quantile(0.5)
-		f.InputP90AbsRelErr = in.Quantile(0.9)
-		f.InputMeanRelErr = st.FidelityInputRel.Value() / float64(in.N)
-	}
-	if lat.N > 0 {
-		f.LatencyMedianAbsRelErr = lat.Quantile(0.5)
-		f.LatencyP90AbsRelErr = lat.Quantile(0.9)
-	}
-	return f
 }
 
 // FailureMessages returns the kept failure messages in session order.

@@ -29,10 +29,46 @@ func (st *RunState) scratch(n int) (col, base, diffs []float64) {
 	return st.cols[:n], st.cols[n : 2*n], st.cols[2*n : 3*n]
 }
 
-// flush files the buffered sessions' values into Series and Paired, a
+// flush files every session's values not yet in Series and Paired: the
+// buffered ones, then those waiting in the sample (lazy).
+func (st *RunState) flush() {
+	st.flushPend()
+	st.fileLazy()
+}
+
+// Complete files the values of every session the state has added into
+// Series and Paired. Every RunState method that reads them does it
+// itself; code that reads or encodes the exported fields of a state made
+// by a run with RunOptions.SummaryOnDemand must call it first.
+func (st *RunState) Complete() { st.flush() }
+
+// fileLazy files the values waiting in the sample (RunState.lazy) in the
+// order they were added, through the same batches as add's.
+func (st *RunState) fileLazy() {
+	if len(st.lazy) == 0 {
+		return
+	}
+	lazy := st.lazy
+	st.lazy = nil
+	st.flushPend() // empty while values wait: add files them before buffering
+	W := len(st.Strategies) * NumMetrics
+	if rows := min(len(lazy), st.collectBatch()); len(st.pend) < rows*W {
+		st.pend = make([]float64, rows*W)
+	}
+	for _, v := range lazy {
+		copy(st.pend[st.npend*W:(st.npend+1)*W], v)
+		st.npend++
+		if (st.npend+1)*W > len(st.pend) {
+			st.flushPend()
+		}
+	}
+	st.flushPend()
+}
+
+// flushPend files the buffered sessions' values into Series and Paired, a
 // series at a time (each series sees its values in session order, so it
 // ends up exactly as adding them one session at a time leaves it).
-func (st *RunState) flush() {
+func (st *RunState) flushPend() {
 	n := st.npend
 	if n == 0 {
 		return

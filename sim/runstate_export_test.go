@@ -38,3 +38,10 @@ func (st *RunState) CollectBatch() int { return st.collectBatch() }
 
 // MinCollectBatch is the number of sessions add's buffer starts with.
 const MinCollectBatch = minCollectBatch
+
+// SetOnDemand sets whether the state lets sessions' values wait in its
+// sample (RunOptions.SummaryOnDemand).
+func (st *RunState) SetOnDemand(on bool) { st.onDemand = on }
+
+// Waiting returns the number of sessions whose values wait in the sample.
+func (st *RunState) Waiting() int { return len(st.lazy) }

@@ -299,8 +299,16 @@ func TestBatchedCollectMatchesReference(t *testing.T) {
 // TestCheckpointStatesMatchReference pins that a run's checkpoints, taken
 // in the middle of the collector's batches, hold every session replayed so
 // far: their series and paired descriptions encode to the bytes of a state
-// that filed those sessions' values one at a time.
+// that filed those sessions' values one at a time; with
+// RunOptions.SummaryOnDemand too (the values waiting in the sample are
+// filed for each checkpoint, and by State.Complete at the end).
 func TestCheckpointStatesMatchReference(t *testing.T) {
+	for _, onDemand := range []bool{false, true} {
+		checkpointStatesMatchReference(t, onDemand)
+	}
+}
+
+func checkpointStatesMatchReference(t *testing.T, onDemand bool) {
 	cat, sessions := genTrace(t, 75)
 	eng := benchEngine(&testing.B{}, cat)
 	all := func(yield func(*traces.Session, error) bool) {
@@ -312,7 +320,7 @@ func TestCheckpointStatesMatchReference(t *testing.T) {
 	}
 	var checkpoints [][]byte
 	var replayed []int64
-	res, err := eng.Run(context.Background(), all, sim.RunOptions{Workers: 2, CheckpointEvery: 7,
+	res, err := eng.Run(context.Background(), all, sim.RunOptions{Workers: 2, CheckpointEvery: 7, SummaryOnDemand: onDemand,
 		Checkpoint: func(st *sim.RunState) error {
 			checkpoints = append(checkpoints, seriesBytes(t, st))
 			replayed = append(replayed, st.Replayed)
@@ -322,6 +330,10 @@ func TestCheckpointStatesMatchReference(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := res.Outcomes
+	if (o.Summary.Series == nil) != onDemand { // 75 sessions: the sample keeps every one
+		t.Fatalf("on demand %v: the summary has series: %v", onDemand, o.Summary.Series != nil)
+	}
+	res.State.Complete()
 	if res.Counts.SessionsSkipped != 0 || len(checkpoints) != 75/7 {
 		t.Fatalf("%d sessions skipped, %d checkpoints", res.Counts.SessionsSkipped, len(checkpoints))
 	}

@@ -137,7 +137,9 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		f.Kind, f.State, f.Traces = KindCheckpoint, st, hashes.prefixes()
 		return WriteState(cfg.Checkpoint, &f)
 	}
-	opts := sim.RunOptions{Workers: cfg.Workers, Strict: cfg.Strict, Summary: p.summary, Resume: resume}
+	// The state is read through its methods, and encoded by WriteState,
+	// which completes it.
+	opts := sim.RunOptions{Workers: cfg.Workers, Strict: cfg.Strict, Summary: p.summary, Resume: resume, SummaryOnDemand: true}
 	if cfg.Shard.Count > 0 || cfg.Select != nil {
 		sh, sel := cfg.Shard, cfg.Select
 		opts.Select = func(_ int64, id string) bool {

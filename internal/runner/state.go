@@ -228,6 +228,9 @@ func (f *StateFile) matches(p *StateFile, opts sim.SummaryOptions) error {
 
 // WriteState writes f to path atomically.
 func WriteState(path string, f *StateFile) error {
+	if f.State != nil {
+		f.State.Complete() // a run's state may hold values back (sim.RunOptions.SummaryOnDemand)
+	}
 	return atomicfile.Write(path, 0o644, func(out *os.File) error {
 		w := bufio.NewWriterSize(out, 1<<20)
 		if _, err := io.WriteString(w, stateMagic); err != nil {
