@@ -22,10 +22,7 @@ func TestRunPlanSweepSaySessionsWithoutModel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays the shared sessions (-short)")
 	}
-	tb, err := filepath.Glob(filepath.Join(shareddata.Path(t, "sessions", "toolbench"), "data_example", "answer", "*", "*.json"))
-	if err != nil || len(tb) == 0 {
-		t.Fatalf("no ToolBench answers (%v)", err)
-	}
+	tb := toolbenchAnswers(t)
 	const noModel = "15 of 15 sessions record no model; they are priced and timed as claude-sonnet-4.5"
 	tests := []struct {
 		name    string

@@ -3,11 +3,9 @@ package importers_test
 import (
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
-	"github.com/defersim/defersim/internal/shareddata"
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/importers"
 )
@@ -20,16 +18,7 @@ import (
 // some model request or tool call, and one gpt-oss session has neither:
 // the greeting, then the user's ###STOP###. The docs said 70 for both.
 func TestSharedTau2TimingCounts(t *testing.T) {
-	dir := shareddata.Path(t, "sessions", "tau2-bench")
-	var srcs []string
-	for _, pat := range []string{"data/simulations/*.json", "web/leaderboard/public/submissions/*/trajectories/*.json"} {
-		m, _ := filepath.Glob(filepath.Join(dir, pat))
-		srcs = append(srcs, m...)
-	}
-	sort.Strings(srcs)
-	if len(srcs) == 0 {
-		t.Skip("no tau2 result files in shared data")
-	}
+	_, srcs := tau2Sources(t)
 	out := filepath.Join(t.TempDir(), "tau2.jsonl")
 	if _, err := importers.Run(importers.Request{Format: "tau2", Inputs: srcs, Out: out}); err != nil {
 		t.Fatal(err)
