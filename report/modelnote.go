@@ -21,7 +21,7 @@ func recordedModelFinding(run *sim.RunInfo) string {
 	other, total, list := OtherModels(run.RecordedModels, run.OtherModels)
 	if other == 0 {
 		if none := WithoutModel(run.RecordedModels); none > 0 {
-			return fmt.Sprintf("%s of %s %s no model; they are priced and timed as %s (the scenario's model: its prices, prompt cache and latency), which they do not name (run.sessions_without_model). To price them as the model they ran with, replay them under a scenario whose model: names it.",
+			return fmt.Sprintf("%s of %s %s no model; they are priced and timed as %s (the scenario's model: its prices, prompt cache and latency), which they do not name (results.json sessions_without_model). To price them as the model they ran with, replay them under a scenario whose model: names it.",
 				fmtInt(float64(none)), fmtNoun(total, "session"), nouns.Form(none, "records", "record"), run.Model)
 		}
 		return ""

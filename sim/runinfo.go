@@ -117,10 +117,6 @@ type RunInfo struct {
 	// not among the MaxRecordedModels names RecordedModels lists (absent
 	// when there are none).
 	OtherModels *OtherModels `json:"recorded_models_other,omitempty"`
-	// SessionsWithoutModel counts the replayed sessions that record no
-	// model (RecordedModels' "" entry), which the run priced and timed as
-	// Model (absent when 0, and in files of earlier builds).
-	SessionsWithoutModel int64 `json:"sessions_without_model,omitempty"`
 	// ModelPreset names the preset Model was built from ("" for a model
 	// written out in full); not in results.json.
 	ModelPreset string `json:"-"`

@@ -27,7 +27,7 @@ func TestRunPlanSweepSaySessionsWithoutModel(t *testing.T) {
 	tests := []struct {
 		name    string
 		req     importers.Request
-		without int64  // results.json run.sessions_without_model
+		without int64  // results.json sessions_without_model
 		note    string // in the summary, report.md, plan and sweep.json
 	}{
 		{"toolbench", importers.Request{Format: "toolbench", Inputs: tb}, 15, noModel},
@@ -51,18 +51,16 @@ func TestRunPlanSweepSaySessionsWithoutModel(t *testing.T) {
 				t.Errorf("run summary does not say %q:\n%s", tc.note, out)
 			}
 			var res struct {
-				Run struct {
-					Without *int64 `json:"sessions_without_model"`
-				} `json:"run"`
+				Without *int64 `json:"sessions_without_model"`
 			}
 			if err := json.Unmarshal(fileDoc(t, filepath.Join(runDir, "results.json"))(""), &res); err != nil {
 				t.Fatal(err)
 			}
-			switch w := res.Run.Without; {
+			switch w := res.Without; {
 			case tc.without == 0 && w != nil:
-				t.Errorf("results.json run.sessions_without_model = %d, want it absent", *w)
+				t.Errorf("results.json sessions_without_model = %d, want it absent", *w)
 			case tc.without > 0 && (w == nil || *w != tc.without):
-				t.Errorf("results.json run.sessions_without_model = %v, want %d", w, tc.without)
+				t.Errorf("results.json sessions_without_model = %v, want %d", w, tc.without)
 			}
 			md, err := os.ReadFile(filepath.Join(runDir, "report.md"))
 			if err != nil {
@@ -71,7 +69,7 @@ func TestRunPlanSweepSaySessionsWithoutModel(t *testing.T) {
 			if !strings.Contains(string(md), tc.note) {
 				t.Errorf("report.md does not say %q", tc.note)
 			}
-			plan, errs, code := cliRun(t, "plan", filepath.Join(runDir, "results.json"), "--sessions-per-day", "1000")
+			plan, errs, code := cliRun(t, "plan", filepath.Join(runDir, "results.json"), "--sessions-per-day", "1000", "-o", filepath.Join(dir, "plan"))
 			if code != 0 {
 				t.Fatalf("plan: exit %d\n%s", code, errs)
 			}

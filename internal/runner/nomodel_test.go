@@ -13,7 +13,7 @@ import (
 // record no model, which it priced and timed as the scenario's model: the
 // 15 ToolBench answers were replayed as claude-sonnet-4.5 with no word in
 // the summary, report or results.json. results.json counts them in
-// run.sessions_without_model, absent when 0 (runs whose sessions all name
+// sessions_without_model, absent when 0 (runs whose sessions all name
 // a model stay byte-identical). A session recording a model the scenario
 // does not price (a name no preset knows) is not silent either: the
 // finding on sessions of another model names it.
@@ -22,7 +22,7 @@ func TestRunSaysSessionsWithoutModel(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		models  []string
-		without int64  // run.sessions_without_model
+		without int64  // sessions_without_model
 		note    string // the one model finding; "" for none
 	}{
 		{"none recorded", []string{""}, 12, noModel},
@@ -42,15 +42,15 @@ func TestRunSaysSessionsWithoutModel(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := out.Results.Run.SessionsWithoutModel; got != tc.without {
+			if got := out.Results.SessionsWithoutModel; got != tc.without {
 				t.Errorf("sessions_without_model = %d, want %d", got, tc.without)
 			}
-			b, err := json.Marshal(out.Results.Run)
+			b, err := json.Marshal(out.Results)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if has := strings.Contains(string(b), `"sessions_without_model"`); has != (tc.without > 0) {
-				t.Errorf("results.json run has sessions_without_model: %v, want %v", has, tc.without > 0)
+				t.Errorf("results.json has sessions_without_model: %v, want %v", has, tc.without > 0)
 			}
 			var notes []string
 			for _, f := range report.Findings(out.Results) {

@@ -354,7 +354,6 @@ func finish(ctx context.Context, f *StateFile, res *sim.RunResult, workers int, 
 	info.Resolution = SummarizeResolution(&res.State.Resolution, f.MaxUnresolved, f.AllowUnresolved, heldVersions(info.Inputs))
 	info.RecordedModels = RecordedModels(&res.State.Resolution, info.Model, info.ModelPreset)
 	info.OtherModels = OtherModels(&res.State.Resolution)
-	info.SessionsWithoutModel = report.WithoutModel(info.RecordedModels)
 	info.UnreachedUpgrades = res.State.UnreachedUpgrades()
 	results, err := report.Build(res.Outcomes, info, report.BuildOptions{Bootstrap: f.Bootstrap, Prices: f.Prices,
 		Workers: workers, Context: ctx, BootstrapMemory: bootMem})
