@@ -107,16 +107,17 @@ func Build(o *sim.Outcomes, info sim.RunInfo, opts BuildOptions) (*Results, erro
 
 	ver := version.Get()
 	res := &Results{
-		SchemaVersion:    SchemaVersion,
-		Generator:        "defersim",
-		GeneratorVersion: ver.Product,
-		GoVersion:        ver.Go,
-		Run:              info,
-		Statistics:       statisticsInfo(rs, boot, info.Seed),
-		Sessions:         b.n,
-		SmallSample:      b.n < SmallSampleBelow,
-		Prices:           opts.Prices,
-		Metrics:          slices.Clone(sim.Metrics[:]),
+		SchemaVersion:        SchemaVersion,
+		Generator:            "defersim",
+		GeneratorVersion:     ver.Product,
+		GoVersion:            ver.Go,
+		Run:                  info,
+		Statistics:           statisticsInfo(rs, boot, info.Seed),
+		Sessions:             b.n,
+		SessionsWithoutModel: WithoutModel(info.RecordedModels),
+		SmallSample:          b.n < SmallSampleBelow,
+		Prices:               opts.Prices,
+		Metrics:              slices.Clone(sim.Metrics[:]),
 	}
 	if o.Sampled() {
 		res.Statistics.Streaming = streamingInfo(o)

@@ -8,17 +8,39 @@ import (
 	"github.com/defersim/defersim/sim"
 )
 
+// ModelFinding is the finding recordedModelFinding gives for run: sweep
+// notes it once for its points, which share their traces and model.
+func ModelFinding(run *sim.RunInfo) string { return recordedModelFinding(run) }
+
 // recordedModelFinding says, when replayed sessions record a model other
 // than the run's, how many and which (up to five), and that they are
-// priced and timed as the run's model. Sessions recording no model alone
-// are not noted: the run's model is the only one they name.
+// priced and timed as the run's model; when none does but some record no
+// model at all, how many of them the run priced and timed as its model,
+// which they do not name.
 func recordedModelFinding(run *sim.RunInfo) string {
 	other, total, list := OtherModels(run.RecordedModels, run.OtherModels)
 	if other == 0 {
+		if none := WithoutModel(run.RecordedModels); none > 0 {
+			return fmt.Sprintf("%s of %s %s no model; they are priced and timed as %s (the scenario's model: its prices, prompt cache and latency), which they do not name (results.json sessions_without_model). To price them as the model they ran with, replay them under a scenario whose model: names it.",
+				fmtInt(float64(none)), fmtNoun(total, "session"), nouns.Form(none, "records", "record"), run.Model)
+		}
 		return ""
 	}
 	return fmt.Sprintf("%s of %s %s recorded with another model than the run's (%s); they are priced and timed as %s (the scenario's model: its prices, prompt cache and latency), not as recorded. To see a model's sessions as recorded, replay them apart under a scenario whose model: names it.",
 		fmtInt(float64(other)), fmtNoun(total, "session"), nouns.Form(other, "was", "were"), list, run.Model)
+}
+
+// WithoutModel counts the sessions of models (runner.RecordedModels) that
+// record no model: a run, plan and recommend price and time them as the
+// scenario's model, which they do not name.
+func WithoutModel(models []sim.RecordedModel) int64 {
+	var n int64
+	for _, m := range models {
+		if m.Model == "" {
+			n += m.Sessions
+		}
+	}
+	return n
 }
 
 // OtherModels counts the sessions of models (runner.RecordedModels, the

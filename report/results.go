@@ -21,6 +21,13 @@ type Results struct {
 	Statistics StatisticsInfo `json:"statistics"`
 	// Sessions is the number of sessions every strategy was replayed on.
 	Sessions int `json:"sessions"`
+	// SessionsWithoutModel counts the replayed sessions that record no
+	// model (Run.RecordedModels' "" entry): the run priced and timed them
+	// as Run.Model, which they do not name. Absent when 0, and in files
+	// of earlier builds. Not in sim.RunInfo: state files (shard.bin,
+	// checkpoints) hold RunInfo, and Build derives this from what they
+	// hold.
+	SessionsWithoutModel int64 `json:"sessions_without_model,omitempty"`
 	// SmallSample is true when Sessions < Statistics.SmallSampleBelow.
 	SmallSample bool `json:"small_sample"`
 	// Prices used to split dollars by token kind, when known.

@@ -120,8 +120,8 @@ func badCases(tb testing.TB) []badCase {
 		{
 			name:         "line is not an object",
 			data:         lines(`[1,2,3]`),
-			wantErr:      "mem.jsonl:1: invalid JSON: line is a JSON array, not an object",
-			wantProblems: []string{"mem.jsonl:1: invalid JSON: line is a JSON array, not an object"},
+			wantErr:      "mem.jsonl:1: invalid JSON: line is a JSON array, not an object" + arrayAdvice,
+			wantProblems: []string{"mem.jsonl:1: invalid JSON: line is a JSON array, not an object" + arrayAdvice},
 		},
 		{
 			name:         "invalid UTF-8",

@@ -114,7 +114,7 @@ func corpusCases() []corpusCase {
 			wantErr: "FILE:1: invalid JSON: line is a JSON string, not an object",
 			wantProblems: []string{
 				"FILE:1: invalid JSON: line is a JSON string, not an object",
-				"FILE:2: invalid JSON: line is a JSON array, not an object",
+				"FILE:2: invalid JSON: line is a JSON array, not an object" + arrayAdvice,
 				`FILE:3: missing required field "type"`,
 				`FILE:3: missing required field "session"`,
 				`FILE:3: missing required field "t"`,

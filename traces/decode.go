@@ -67,7 +67,7 @@ func decodeJSON(line []byte, ev *Event, tab *strtab) *lineProblem {
 	}
 	if err := unmarshalGeneral(line, ev); err != nil {
 		*ev = Event{}
-		p := jsonProblem(err)
+		p := documentShape(line, jsonProblem(err))
 		return &p
 	}
 	if d, ok := findDuplicateKey(line); ok {

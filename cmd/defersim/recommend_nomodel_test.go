@@ -21,10 +21,7 @@ func TestRecommendNotesSessionsWithoutModel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays the shared sessions (-short)")
 	}
-	tb, err := filepath.Glob(filepath.Join(shareddata.Path(t, "sessions", "toolbench"), "data_example", "answer", "*", "*.json"))
-	if err != nil || len(tb) == 0 {
-		t.Fatalf("no ToolBench answers (%v)", err)
-	}
+	tb := toolbenchAnswers(t)
 	tests := []struct {
 		name     string
 		req      importers.Request
@@ -49,4 +46,15 @@ func TestRecommendNotesSessionsWithoutModel(t *testing.T) {
 			}
 		})
 	}
+}
+
+// toolbenchAnswers returns the shared ToolBench answer files, the 15
+// sessions that record no model (skipping when the shared data is absent).
+func toolbenchAnswers(t *testing.T) []string {
+	t.Helper()
+	tb, err := filepath.Glob(filepath.Join(shareddata.Path(t, "sessions", "toolbench"), "data_example", "answer", "*", "*.json"))
+	if err != nil || len(tb) == 0 {
+		t.Fatalf("no ToolBench answers (%v)", err)
+	}
+	return tb
 }

@@ -22,6 +22,7 @@ func structuralDiff(base, cur *report.Results) []string {
 	a, b := structural(base), structural(cur)
 	var out []string
 	diffValues("", a, b, &out)
+	out = withoutStrategyWording(out, base, cur)
 	out = withCatalogsMoved(out, base, cur)
 	return withInputDiff(out, inputsDiff(base.Run.Inputs, cur.Run.Inputs))
 }

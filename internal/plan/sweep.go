@@ -399,6 +399,10 @@ func Sweep(ctx context.Context, cfg SweepConfig) (*SweepResult, error) {
 			}
 			res.Notes = append(res.Notes, w)
 		}
+		// The sessions every point priced as a model they do not record.
+		if f := report.ModelFinding(&last.Results.Run); f != "" {
+			res.Notes = append(res.Notes, f)
+		}
 	}
 	res.Rows = Rows(res.Points)
 	markRepeats(res.Rows, res.Points)

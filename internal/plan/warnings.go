@@ -30,6 +30,9 @@ func resultsWarnings(res *report.Results) []string {
 	if other, total, list := report.OtherModels(res.Run.RecordedModels, res.Run.OtherModels); other > 0 {
 		out = append(out, fmt.Sprintf("%d of %s %s recorded with another model than the run's (%s); the projection prices and times them as %s, the run's model, not as recorded",
 			other, nouns.Count(total, "session"), nouns.Form(other, "was", "were"), list, res.Run.Model))
+	} else if none := report.WithoutModel(res.Run.RecordedModels); none > 0 {
+		out = append(out, fmt.Sprintf("%d of %s %s no model; the projection prices and times them as %s, the run's model, which they do not name",
+			none, nouns.Count(total, "session"), nouns.Form(none, "records", "record"), res.Run.Model))
 	}
 	switch sh := res.Run.Shard; {
 	case sh != nil:

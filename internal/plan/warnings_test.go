@@ -38,14 +38,19 @@ func TestProjectWarnsOnDoubtfulResults(t *testing.T) {
 	// The sessions record the model they were recorded with; those of
 	// another model than the run's are priced as the run's. plan projected
 	// 200 tau-bench sessions recorded with gpt-4o at claude-sonnet-4.5's
-	// prices with no word, where run's summary says it.
+	// prices with no word, where run's summary says it. Sessions recording
+	// no model at all were projected as the run's model with no word too
+	// (the 15 ToolBench answers, as claude-sonnet-4.5).
 	models := []struct {
 		name   string
 		models []sim.RecordedModel
 		want   []string
 	}{
 		{"sessions of the run's model", []sim.RecordedModel{{Model: "claude-sonnet-4-5", Sessions: 100, Scenario: true}}, nil},
-		{"sessions recording no model", []sim.RecordedModel{{Model: "", Sessions: 100}}, nil},
+		{"sessions recording no model", []sim.RecordedModel{{Model: "", Sessions: 100}},
+			[]string{"100 of 100 sessions record no model; the projection prices and times them as m, the run's model, which they do not name"}},
+		{"sessions of another model and none", []sim.RecordedModel{{Model: "gpt-4o", Sessions: 60}, {Model: "", Sessions: 40}},
+			[]string{`60 of 100 sessions were recorded with another model than the run's ("gpt-4o" in 60; 40 record no model)`}},
 		{"sessions of another model", []sim.RecordedModel{{Model: "gpt-4o", Sessions: 60}, {Model: "claude-sonnet-4-5", Sessions: 40, Scenario: true}},
 			[]string{`60 of 100 sessions were recorded with another model than the run's ("gpt-4o" in 60); the projection prices and times them as m`}},
 	}

@@ -197,7 +197,7 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 			"the rules and the validation price and time them as %s (its prices, prompt cache and latency), not as recorded; "+
 			"to weigh the rules by a model's own, recommend its sessions apart (--model chooses the preset)", other, nouns.Count(int(total), "session"), wasWere(int(other)), list, cfg.Model.Name)
 		p.Notes = append(p.Notes, p.ModelsNote)
-	} else if none := unrecordedModels(p.RecordedModels); none > 0 {
+	} else if none := report.WithoutModel(p.RecordedModels); none > 0 {
 		p.ModelsNote = fmt.Sprintf("%d of %s %s no model: the rules and the validation price and time them as %s (its prices, prompt cache and latency), "+
 			"which they do not name; --model or --scenario chooses the model they ran with", none, nouns.Count(int(total), "session"), nouns.Form(int(none), "records", "record"), cfg.Model.Name)
 		p.Notes = append(p.Notes, p.ModelsNote)
@@ -255,18 +255,6 @@ func notExactNote(res *sim.ResolutionInfo, l *Learnt) string {
 		"their tokens, and the decisions, budget and validation priced from them, are approximate — give the exact schemas (trace import --tools) before relying on them",
 		nouns.Count(l.Usage.Sessions+l.HeldOut, "session"), l.Usage.Sessions, l.HeldOut, n, nouns.Count(int(res.Calls), "tool call"), 100*float64(n)/float64(max(res.Calls, 1)),
 		strings.Join(classes, " or "), report.ResolutionNotExact(res, 5))
-}
-
-// unrecordedModels counts the sessions whose session_start records no
-// model.
-func unrecordedModels(models []sim.RecordedModel) int64 {
-	var n int64
-	for _, m := range models {
-		if m.Model == "" {
-			n += m.Sessions
-		}
-	}
-	return n
 }
 
 func wasWere(n int) string {

@@ -228,16 +228,7 @@ func TestSharedTauBench(t *testing.T) {
 }
 
 func TestSharedTau2(t *testing.T) {
-	dir := shareddata.Path(t, "sessions", "tau2-bench")
-	var srcs []string
-	for _, pat := range []string{"data/simulations/*.json", "web/leaderboard/public/submissions/*/trajectories/*.json"} {
-		m, _ := filepath.Glob(filepath.Join(dir, pat))
-		srcs = append(srcs, m...)
-	}
-	sort.Strings(srcs)
-	if len(srcs) == 0 {
-		t.Skip("no tau2 result files in shared data")
-	}
+	dir, srcs := tau2Sources(t)
 	want := tau2Expected(t, srcs)
 	out := filepath.Join(t.TempDir(), "tau2.jsonl")
 	tauBenchAirline := filepath.Join(filepath.Dir(dir), "tau-bench", "tools_airline.json")
@@ -308,6 +299,23 @@ func TestSharedTau2(t *testing.T) {
 	if len(kinds) != 0 {
 		t.Errorf("validate problems by kind: %v", kinds)
 	}
+}
+
+// tau2Sources returns the shared tau2-bench directory and its result
+// files, the simulations and the leaderboard's trajectories, in path
+// order (skipping when there are none).
+func tau2Sources(t *testing.T) (dir string, srcs []string) {
+	t.Helper()
+	dir = shareddata.Path(t, "sessions", "tau2-bench")
+	for _, pat := range []string{"data/simulations/*.json", "web/leaderboard/public/submissions/*/trajectories/*.json"} {
+		m, _ := filepath.Glob(filepath.Join(dir, pat))
+		srcs = append(srcs, m...)
+	}
+	sort.Strings(srcs)
+	if len(srcs) == 0 {
+		t.Skip("no tau2 result files in shared data")
+	}
+	return dir, srcs
 }
 
 // tau2AgentCalls counts the agent's tool calls of tau2 result files by
