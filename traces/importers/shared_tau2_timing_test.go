@@ -36,7 +36,7 @@ func TestSharedTau2TimingCounts(t *testing.T) {
 			t.Fatal(err)
 		}
 		acc.Add(s)
-		timing := s.Start().Meta["timing"]
+		timing := s.Start().Meta()["timing"]
 		byTiming[timing]++
 		timed := false
 		for i := range s.Events {
