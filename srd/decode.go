@@ -23,7 +23,10 @@ const MaxFileSize = 1 << 20
 // returned even when problems were found.
 func Parse(file string, data []byte) ([]*SRD, Problems) {
 	if len(data) > MaxFileSize {
-		return nil, Problems{{File: file, Msg: fmt.Sprintf("file is %d bytes, more than the %d allowed", len(data), MaxFileSize)}}
+		return nil, Problems{tooLarge(file, int64(len(data)))}
+	}
+	if p, ok := notUTF8(file, data); !ok {
+		return nil, Problems{p}
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var out []*SRD

@@ -24,25 +24,39 @@ func IsSRDFile(name string) bool {
 // LoadFile reads and parses one SRD file. A read failure is an error;
 // what is wrong inside the file comes back as problems.
 func LoadFile(file string) ([]*SRD, Problems, error) {
-	data, err := readLimited(file)
+	data, size, err := readLimited(file)
 	if err != nil {
 		return nil, nil, err
+	}
+	if len(data) > MaxFileSize {
+		// data stops one byte past the limit: the size is the file's own.
+		return nil, Problems{tooLarge(file, size)}, nil
 	}
 	srds, probs := Parse(file, data)
 	return srds, probs, nil
 }
 
 // LoadPaths reads SRD files; a directory stands for its SRD files (not its
-// subdirectories), in name order.
+// subdirectories), in name order. A file named twice (a directory and one
+// of its files, or the same file in two spellings) is read once.
 func LoadPaths(paths []string) ([]*SRD, Problems, error) {
 	var all []*SRD
 	var probs Problems
+	read := map[string]bool{}
 	for _, p := range paths {
 		files, err := expand(p)
 		if err != nil {
 			return nil, nil, err
 		}
 		for _, f := range files {
+			key, err := filepath.Abs(f)
+			if err != nil {
+				return nil, nil, fmt.Errorf("load SRDs: %w", err)
+			}
+			if read[key] {
+				continue
+			}
+			read[key] = true
 			s, ps, err := LoadFile(f)
 			if err != nil {
 				return nil, nil, err
@@ -108,15 +122,21 @@ func expand(p string) ([]string, error) {
 	return out, nil
 }
 
-func readLimited(file string) ([]byte, error) {
+// readLimited reads at most MaxFileSize+1 bytes of file and returns them
+// with the file's size (-1 when the file does not say, as a pipe).
+func readLimited(file string) ([]byte, int64, error) {
 	f, err := os.Open(file)
 	if err != nil {
-		return nil, fmt.Errorf("load SRD: %w", err)
+		return nil, 0, fmt.Errorf("load SRD: %w", err)
 	}
 	defer f.Close()
+	size := int64(-1)
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		size = st.Size()
+	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
-		return nil, fmt.Errorf("load SRD %s: %w", file, err)
+		return nil, 0, fmt.Errorf("load SRD %s: %w", file, err)
 	}
-	return data, nil
+	return data, size, nil
 }

@@ -53,6 +53,22 @@ type hardQueryYAML struct {
 	Needs [][]string `yaml:"needs"`
 }
 
+// hardQueryKeys are the keys of a query entry (hardQueryYAML).
+func hardQueryKeys() []string { return []string{"id", "q", "want", "needs"} }
+
+// knownQueryKeys refuses a query entry with a key it does not know: a
+// node's Decode ignores unknown keys, so a misspelt "neds:" beside "want:"
+// would drop the needs it lists without a word.
+func knownQueryKeys(file string, n yaml.Node) error {
+	known := hardQueryKeys()
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i]; !slices.Contains(known, k.Value) {
+			return fmt.Errorf("%s:%d: %s: unknown key in a query (known: %s)", file, k.Line, k.Value, strings.Join(known, ", "))
+		}
+	}
+	return nil
+}
+
 // ParseHardSet reads a hard set file. Errors name the file and line.
 func ParseHardSet(file string, data []byte) (*HardSet, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -74,6 +90,9 @@ func ParseHardSet(file string, data []byte) (*HardSet, error) {
 		var q hardQueryYAML
 		if n.Kind != yaml.MappingNode {
 			return nil, fmt.Errorf("%s:%d: queries: want a mapping with id, q and want", file, n.Line)
+		}
+		if err := knownQueryKeys(file, n); err != nil {
+			return nil, err
 		}
 		if err := n.Decode(&q); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", file, n.Line, err)
@@ -193,9 +212,30 @@ func whyMissing(cat *catalog.Catalog, want string) string {
 		}
 	}
 	if len(others) == 0 {
-		return fmt.Sprintf("no version of %s serves %s", key, tool)
+		why := fmt.Sprintf("no version of %s serves %s", key, tool)
+		if elsewhere := corpusServersOf(cat, tool); len(elsewhere) > 0 {
+			why += fmt.Sprintf("; in the corpus under another server: %s", strings.Join(elsewhere, ", "))
+		}
+		return why
 	}
 	return fmt.Sprintf("served by %s only; the corpus takes each server's latest version (%s@%s)", strings.Join(others, ", "), key, latest.Version)
+}
+
+// corpusServersOf lists, as server/tool, the servers whose corpus version
+// (CatalogTools) serves tool, in name order: the right label of a want
+// that names the tool under the wrong server.
+func corpusServersOf(cat *catalog.Catalog, tool string) []string {
+	chosen := corpusSeries(cat)
+	var out []string
+	for _, name := range sortedKeys(chosen) {
+		if cat.Latest(chosen[name]).Tool(tool) != nil {
+			out = append(out, name+"/"+tool)
+		}
+	}
+	if n := len(out); n > catalog.MaxNoteItems {
+		out = append(out[:catalog.MaxNoteItems], fmt.Sprintf("… (%d more)", n-catalog.MaxNoteItems))
+	}
+	return out
 }
 
 // CatalogTools is the corpus of a catalog directory: for each server, the

@@ -185,6 +185,9 @@ queries:
 		"dup text":   {"name: x\nqueries:\n  - {id: a, q: Say  hi, want: [s/t]}\n  - {id: b, q: say hi, want: [s/t]}\n", "same query as line 3"},
 		"not a map":  {"name: x\nqueries:\n  - just text\n", "want a mapping"},
 		"empty":      {"", "empty hard set"},
+		// A misspelt key in a query entry: it was ignored, and with it the
+		// needs it listed (the query kept only its want).
+		"query key": {"name: x\nqueries:\n  - id: a\n    q: a\n    want: [s/t]\n    neds: [[s/u]]\n", "x.yaml:6: neds: unknown key in a query (known: id, q, want, needs)"},
 	} {
 		_, err := ParseHardSet("x.yaml", []byte(tc.src))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -57,6 +57,9 @@ func TestUnresolvedWantsSaySo(t *testing.T) {
 		`wrong.yaml:5: want: "acme-deploy@1.2.0/deploy_service" is not in the catalog corpus: name the server without its version (acme-deploy/deploy_service)`,
 		`wrong.yaml:6: want: "acme-deploy/deploy_servce" is not in the catalog corpus: no version of acme-deploy serves deploy_servce`,
 		`wrong.yaml:7: want: "pager/page" is not in the catalog corpus: no server pager in the catalogs`,
+		// A tool labelled with the wrong server: the corpus's label is named
+		// (before, only "no version of acme-deploy serves brave_web_search").
+		`wrong.yaml:9: want: "acme-deploy/brave_web_search" is not in the catalog corpus: no version of acme-deploy serves brave_web_search; in the corpus under another server: modelcontextprotocol__server-brave-search/brave_web_search`,
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not say\n  %s\ngot:\n%v", want, err)
