@@ -153,7 +153,7 @@ func (c *Conv) toolUse(b *ingest.Object, typ string, t time.Time, req string) er
 	}
 	args, ok := ingest.Args(input)
 	if !ok {
-		c.Rep.Unmap(b.Field + ".input (not a JSON object; kept as a string)")
+		c.Rep.Unmap(b.Field + ".input (not a JSON object, or one with a key twice; kept as a string)")
 	}
 	ev.Args = args
 	c.B.ToolUse(ev, true)

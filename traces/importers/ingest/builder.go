@@ -235,8 +235,9 @@ func SetResult(ev *traces.Event, text string, isError bool) {
 // Args returns the raw arguments of a call as trace v1 wants them: a JSON
 // object, or a JSON string for anything else. A string holding a JSON object
 // is unwrapped (OpenAI sends arguments as a JSON-encoded string); ok is
-// false when the arguments were not an object (they are then kept as a
-// string holding their text).
+// false when the arguments were not an object, or were an object with a
+// key twice in one of its objects, which a trace line may not hold (they
+// are then kept as a string holding their text).
 func Args(raw json.RawMessage) (args json.RawMessage, ok bool) {
 	if IsNull(raw) {
 		return nil, true
@@ -252,12 +253,12 @@ func Args(raw json.RawMessage) (args json.RawMessage, ok bool) {
 		if strings.TrimSpace(s) == "" {
 			return json.RawMessage("{}"), true
 		}
-		if FirstByte([]byte(s)) == '{' && json.Valid([]byte(s)) {
+		if FirstByte([]byte(s)) == '{' && json.Valid([]byte(s)) && !traces.HasDuplicateKey([]byte(s)) {
 			return Compact(json.RawMessage(s)), true
 		}
 		return Compact(raw), false
 	}
-	if FirstByte(raw) == '{' {
+	if FirstByte(raw) == '{' && !traces.HasDuplicateKey(raw) {
 		return Compact(raw), true
 	}
 	b, _ := json.Marshal(string(Compact(raw)))

@@ -121,6 +121,14 @@ func TestArgs(t *testing.T) {
 		{`[1, 2]`, `"[1,2]"`, false},
 		{`7`, `"7"`, false},
 		{`null`, ``, true},
+		// Arguments with a key twice (FuzzImportAnthropicMessages found
+		// {"":"","":{}}) are kept as a string: a trace line holding them as
+		// an object is refused by the reader, so the import would write a
+		// trace it cannot read back.
+		{`{"":"","":{}}`, `"{\"\":\"\",\"\":{}}"`, false},
+		{`{"a":{"k":1,"k":2}}`, `"{\"a\":{\"k\":1,\"k\":2}}"`, false},
+		{`"{\"a\":1,\"a\":2}"`, `"{\"a\":1,\"a\":2}"`, false},
+		{`{"a":1,"A":2}`, `{"a":1,"A":2}`, true},
 	}
 	for _, tt := range tests {
 		got, ok := Args(json.RawMessage(tt.in))

@@ -77,7 +77,7 @@ func (b *Builder) ToolUse(ev traces.Event, await bool) int {
 				if b.gwStats.rest == nil {
 					b.gwStats.rest = map[string]int{}
 				}
-				b.gwStats.rest["params (not a JSON object; kept as a string)"]++
+				b.gwStats.rest["params (not a JSON object, or one with a key twice; kept as a string)"]++
 			}
 			ev.Args = args
 		}

@@ -313,7 +313,7 @@ func ToolCall(tc *ingest.Object, rep *ingest.Report) (traces.Event, error) {
 	ev.Tool = tool
 	args, ok := ingest.Args(src.Take("arguments"))
 	if !ok {
-		rep.Unmap(src.Field + ".arguments (not a JSON object; kept as a string)")
+		rep.Unmap(src.Field + ".arguments (not a JSON object, or one with a key twice; kept as a string)")
 	}
 	ev.Args = args
 	return ev, nil
@@ -331,7 +331,7 @@ func functionCall(fc *ingest.Object, rep *ingest.Report) (traces.Event, error) {
 	ev.Tool, ev.Server = ingest.SplitMCPName(name)
 	args, ok := ingest.Args(fc.Take("arguments"))
 	if !ok {
-		rep.Unmap(fc.Field + ".arguments (not a JSON object; kept as a string)")
+		rep.Unmap(fc.Field + ".arguments (not a JSON object, or one with a key twice; kept as a string)")
 	}
 	ev.Args = args
 	fc.Rest(rep)

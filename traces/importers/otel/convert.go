@@ -237,7 +237,7 @@ func (c *converter) addCall(oc outputCall, id string, answered bool) int {
 	tool, server := ingest.SplitMCPName(oc.name)
 	args, ok := ingest.Args(oc.args)
 	if !ok {
-		c.rep.Unmap("tool call arguments (not a JSON object; kept as a string)")
+		c.rep.Unmap("tool call arguments (not a JSON object, or one with a key twice; kept as a string)")
 	}
 	ev := traces.Event{T: oc.at, Request: oc.req, CallID: id, Tool: tool, Server: server, Args: args}
 	return c.b.ToolUse(ev, !answered)
