@@ -3,7 +3,6 @@ package retrieval
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -100,7 +99,9 @@ func LoadNamed(name string, src Sources, cat *catalog.Catalog) (*Set, error) {
 		data, err = fs.ReadFile(hardsets.FS, file)
 	case isFile(name):
 		file = name
-		data, err = os.ReadFile(name)
+		if data, err = ReadTaskFile(name); err != nil {
+			return nil, err
+		}
 	default:
 		return nil, fmt.Errorf("unknown set %q (known: %s, or a hard-set file)", name, strings.Join(SetNames(), ", "))
 	}
