@@ -103,8 +103,14 @@ type Result struct {
 	Seed      uint64  `json:"seed"`
 	Level     float64 `json:"level"`
 	// SRDs is how many routing descriptions labelled domains.
-	SRDs      int    `json:"srds"`
-	SRDSource string `json:"srd_source,omitempty"` // which SRDs (EvalOptions.SRDSource)
+	SRDs int `json:"srds"`
+	// Servers is how many servers the corpus's tools name (tools without
+	// a server are not counted); ServersWithoutSRD, when there are SRDs,
+	// those of them no SRD describes (each is a domain of its own), in
+	// name order.
+	Servers           int      `json:"servers"`
+	ServersWithoutSRD []string `json:"servers_without_srd,omitempty"`
+	SRDSource         string   `json:"srd_source,omitempty"` // which SRDs (EvalOptions.SRDSource)
 	// Baselines are the arms every arm was compared with.
 	Baselines []string     `json:"baselines,omitempty"`
 	Arms      []ArmResult  `json:"arms"`
@@ -192,6 +198,7 @@ func Evaluate(set *Set, arms []Arm, opt EvalOptions) (*Result, error) {
 		Domains: len(domains), K: opt.K, CurveK: opt.CurveK, Retries: opt.Retries, Tokenizer: opt.Counter.Name(),
 		Resamples: opt.Resamples, Seed: opt.Seed, Level: opt.Level, SRDs: len(opt.Domains.SRDs()), SRDSource: opt.SRDSource,
 	}
+	res.Servers, res.ServersWithoutSRD = corpusServers(set, opt.Domains)
 	for _, q := range set.Queries {
 		res.Needs += len(q.Needs)
 	}
@@ -202,6 +209,30 @@ func Evaluate(set *Set, arms []Arm, opt EvalOptions) (*Result, error) {
 	}
 	summarize(res, arms, outs, opt)
 	return res, nil
+}
+
+// corpusServers returns how many servers the tools of set name and, when
+// srds holds any SRD, those none of whose tools an SRD describes (sorted):
+// a report that counted only the SRDs ("5 domains (4 SRDs)") did not say
+// that a server of the corpus had none and was routed as its own domain.
+func corpusServers(set *Set, srds *srd.Set) (int, []string) {
+	described := map[string]bool{}
+	for _, t := range set.Tools {
+		if t.Server == "" {
+			continue
+		}
+		described[t.Server] = described[t.Server] || srds.ForTool(t.Server, t.Name) != nil
+	}
+	var without []string
+	if len(srds.SRDs()) > 0 {
+		for server, ok := range described {
+			if !ok {
+				without = append(without, server)
+			}
+		}
+		slices.Sort(without)
+	}
+	return len(described), without
 }
 
 // serverOf is a tool's server: its own, else the server of the SRD that
