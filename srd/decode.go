@@ -25,7 +25,7 @@ func Parse(file string, data []byte) ([]*SRD, Problems) {
 	if len(data) > MaxFileSize {
 		return nil, Problems{tooLarge(file, int64(len(data)))}
 	}
-	if p, ok := notUTF8(file, data); !ok {
+	if p, ok := NotUTF8(file, data); !ok {
 		return nil, Problems{p}
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))

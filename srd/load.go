@@ -2,7 +2,6 @@ package srd
 
 import (
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -122,21 +121,12 @@ func expand(p string) ([]string, error) {
 	return out, nil
 }
 
-// readLimited reads at most MaxFileSize+1 bytes of file and returns them
-// with the file's size (-1 when the file does not say, as a pipe).
+// readLimited reads an SRD file (ReadLimited, at most MaxFileSize+1
+// bytes).
 func readLimited(file string) ([]byte, int64, error) {
-	f, err := os.Open(file)
+	data, size, err := ReadLimited(file, MaxFileSize)
 	if err != nil {
 		return nil, 0, fmt.Errorf("load SRD: %w", err)
-	}
-	defer f.Close()
-	size := int64(-1)
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-		size = st.Size()
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, 0, fmt.Errorf("load SRD %s: %w", file, err)
 	}
 	return data, size, nil
 }

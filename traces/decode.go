@@ -37,7 +37,18 @@ func decodeEventAll(line []byte, ev *Event, probs []lineProblem, tab *strtab) []
 	if p := decodeJSON(line, ev, tab); p != nil {
 		return append(probs, *p)
 	}
-	return checkEvent(ev, probs)
+	return checkEventLine(line, ev, probs)
+}
+
+// checkEventLine is checkEvent on ev, decoded from line, saying when the
+// line lacks "type" because it is no event at all (foreignObject).
+func checkEventLine(line []byte, ev *Event, probs []lineProblem) []lineProblem {
+	start := len(probs)
+	probs = checkEvent(ev, probs)
+	if ev.Type == "" {
+		foreignObject(line, probs[start:])
+	}
+	return probs
 }
 
 // decodeJSON resets ev and decodes line into it, checking that line holds
@@ -205,11 +216,13 @@ func jsonProblem(err error) lineProblem {
 	}
 }
 
+// missingReason is the reason of a line that lacks field.
+func missingReason(field string) string { return "missing required field \"" + field + "\"" }
+
 // checkEvent appends to probs every per-line rule ev breaks.
 func checkEvent(ev *Event, probs []lineProblem) []lineProblem {
 	missing := func(field string) {
-		probs = append(probs, lineProblem{kind: KindMissingField,
-			reason: "missing required field \"" + field + "\""})
+		probs = append(probs, lineProblem{kind: KindMissingField, reason: missingReason(field)})
 	}
 	known := true
 	switch ev.Type {

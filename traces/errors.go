@@ -69,6 +69,10 @@ type lineProblem struct {
 	kind   Kind
 	reason string
 	err    error
+	// short, when set, is reason without its advice on what to do with a
+	// file that is not a trace (notATraceAdvice): what a line says once
+	// an earlier line of its file gave the advice (adviceOnce).
+	short string
 }
 
 func (p *lineProblem) Error() string { return p.reason }

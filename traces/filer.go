@@ -38,6 +38,9 @@ type filer struct {
 	onEvent Event
 	// seenFile is the index of the file in opts.Seen (when set).
 	seenFile int
+	// advice gives the file's advice for a file that is not a trace once
+	// among the lines --skip-bad records (Counts.FirstSkips).
+	advice adviceOnce
 }
 
 // openSession is a session between its session_start and its session_end.
@@ -133,6 +136,7 @@ func (f *filer) add(line []byte, n int, b *batch) *LineError {
 	if err := decodeEventIn(line, &ev, f.tab); err != nil {
 		var p *lineProblem
 		if errors.As(err, &p) {
+			f.advice.apply(p, n)
 			return p.at(f.name, n)
 		}
 		return &LineError{File: f.name, Line: n, Kind: KindBadJSON, Reason: err.Error(), Err: err}

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
+	"strconv"
+	"strings"
 )
 
 // notATraceAdvice is what a reason for a line shaped like a file of
@@ -24,14 +27,15 @@ func documentShape(line []byte, p lineProblem) lineProblem {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(p.err, &typ) && typ.Field == "" && typ.Value == "array":
+		p.short = p.reason
 		p.reason += ", as in a file that is one JSON array (of sessions, messages or tools), not one event per line; " + notATraceAdvice
 	case opensDocument(line):
 		open := "object"
 		if bytes.TrimSpace(line)[0] == '[' {
 			open = "array"
 		}
-		p.reason = "not one event per line: the line opens a JSON " + open + " and ends before closing it, " +
-			"as a line of a JSON document written over several lines (pretty-printed) does; " + notATraceAdvice
+		p.short = "not one event per line: the line opens a JSON " + open + " and ends before closing it"
+		p.reason = p.short + ", as a line of a JSON document written over several lines (pretty-printed) does; " + notATraceAdvice
 	}
 	return p
 }
@@ -53,4 +57,79 @@ func opensDocument(line []byte) bool {
 	var v json.RawMessage
 	err := json.NewDecoder(bytes.NewReader(t)).Decode(&v)
 	return errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// maxForeignKeys is how many of a foreign object's keys its reason names.
+const maxForeignKeys = 5
+
+// foreignObject rewrites the "missing required field type" problem among
+// probs, those of line, a JSON object, when the line has no key of the
+// event format at all: a whole document of another format on one line
+// ({"tools": […]}) or a line of another JSONL format ({"messages": […]}).
+// Such a line said only that "type" was missing, as if it were an event
+// with a typo. An event that lacks "type" but has other fields of the
+// format keeps the plain reason.
+func foreignObject(line []byte, probs []lineProblem) {
+	i := slices.IndexFunc(probs, func(p lineProblem) bool {
+		return p.kind == KindMissingField && p.reason == missingReason("type")
+	})
+	if i < 0 {
+		return
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(line, &top) != nil || len(top) == 0 {
+		return
+	}
+	keys := make([]string, 0, len(top))
+	for k := range top {
+		if isEventField(k) {
+			return
+		}
+		keys = append(keys, strconv.Quote(k))
+	}
+	slices.Sort(keys)
+	more := ""
+	if len(keys) > maxForeignKeys {
+		more = ", … (" + strconv.Itoa(len(keys)) + " in all)"
+		keys = keys[:maxForeignKeys]
+	}
+	p := &probs[i]
+	p.short = p.reason + ": the line has none of the fields of a trace event"
+	p.reason = p.short + " (its fields: " + strings.Join(keys, ", ") + more +
+		"), as a line of a file of another format has; " + notATraceAdvice
+}
+
+// adviceOnce gives a file's advice on what to do with a file that is not
+// a trace once: whole at the first line whose reason carries it, and as
+// the short reason pointing at that line on every later one, so that a
+// pretty-printed document of 441 lines does not repeat it on each line
+// that opens an object. Every line keeps its problem (file:line, kind and
+// counts are unchanged).
+type adviceOnce struct {
+	line int // the line that gave the advice; 0: none yet
+}
+
+// apply shortens p, a problem of line n, when an earlier line gave the
+// advice p carries.
+func (a *adviceOnce) apply(p *lineProblem, n int) {
+	switch {
+	case p.short == "":
+	case a.line == 0 || a.line == n:
+		a.line = n
+	default:
+		p.reason = p.short + " (see line " + strconv.Itoa(a.line) + ")"
+	}
+}
+
+// AdvisedAt returns the line of the first of probs whose reason says that
+// its file looks like a file of another kind and what to do instead (0:
+// none), for a summary to point at when the file's other problems have
+// scrolled it away.
+func AdvisedAt(probs []Problem) int {
+	for _, p := range probs {
+		if strings.HasSuffix(p.Reason, notATraceAdvice) {
+			return p.Line
+		}
+	}
+	return 0
 }

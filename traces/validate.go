@@ -124,6 +124,7 @@ type validator struct {
 	ev       Event
 	probs    []lineProblem
 	unres    []Unresolved // scratch: what the resolver returns per event
+	advice   adviceOnce   // the file's advice for a file that is not a trace
 	// catalog is the first session_start meta "catalog" of the file, and
 	// catalogLine its line.
 	catalog     string
@@ -188,8 +189,9 @@ func (v *validator) line(n int, line []byte) {
 	ev := &v.ev
 	var decoded bool
 	decoded, v.probs = checkLine(line, ev, v.probs[:0])
-	for _, p := range v.probs {
-		v.add(n, p.kind, p.reason)
+	for i := range v.probs {
+		v.advice.apply(&v.probs[i], n)
+		v.add(n, v.probs[i].kind, v.probs[i].reason)
 	}
 	if len(v.probs) > 0 {
 		v.counts.Skipped++
@@ -209,7 +211,7 @@ func checkLine(line []byte, ev *Event, probs []lineProblem) (decoded bool, _ []l
 	if p := decodeJSON(line, ev, nil); p != nil {
 		return false, append(probs, *p)
 	}
-	probs = checkEvent(ev, probs)
+	probs = checkEventLine(line, ev, probs)
 	return true, checkFields(line, probs)
 }
 

@@ -26,7 +26,7 @@ func TestSRDEvalSaysWhichSRDs(t *testing.T) {
 		{"given", []string{"--set", filepath.Join(eval, "tasks.yaml"), "--catalogs", filepath.Join(eval, "catalogs"), "--srd", filepath.Join(eval, "srd")},
 			"(3 SRDs: " + filepath.Join(eval, "srd") + ")", filepath.Join(eval, "srd"), 3},
 		{"shipped", []string{"--set", filepath.Join(own, "team.yaml"), "--catalogs", filepath.Join(own, "catalogs")},
-			"(1 SRD: shipped with defersim)", "shipped", 1},
+			"(1 SRD: shipped with defersim; they describe 1 of the corpus's 2 servers, not acme-deploy, each a domain of its own)", "shipped", 1},
 		{"none", []string{"--set", filepath.Join(own, "team.yaml"), "--catalogs", filepath.Join(own, "catalogs"), "--srd", "none"},
 			"(0 SRDs: --srd none)", "none", 0},
 	} {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -168,5 +169,52 @@ func TestTraceStatsUnreadableFile(t *testing.T) {
 	_, stderr, code := cliRun(t, "trace", "stats", absent)
 	if want := "open " + absent + ": no such file or directory\n"; code != 2 || stderr != want {
 		t.Errorf("exit %d, stderr %q; want 2, %q", code, stderr, want)
+	}
+}
+
+// TestTraceValidateNotATraceSummary pins what trace validate prints for a
+// pretty-printed JSON document (a file of tool schemas): every line keeps
+// its file:line problem and the count stays exact, the advice on what to
+// do is given once (it was repeated on each line opening an object), and
+// a line after the problems points back at it, which the other problems
+// would otherwise scroll away. A trace with one such line among its
+// events gets no such line.
+func TestTraceValidateNotATraceSummary(t *testing.T) {
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "tools.json")
+	if err := os.WriteFile(doc, []byte("[\n  {\n    \"name\": \"a\"\n  },\n  {\n    \"name\": \"b\"\n  }\n]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mixed := filepath.Join(dir, "mixed.jsonl")
+	if err := os.WriteFile(mixed, []byte(`{"v":1,"type":"session_start","session":"a","t":"2026-01-01T00:00:00Z"}`+"\n"+
+		`{"tools":[]}`+"\n"+`{"v":1,"type":"session_end","session":"a","t":"2026-01-01T00:00:01Z"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		file     string
+		problems int
+		summary  bool
+	}{
+		{doc, 8, true},
+		{mixed, 4, false},
+	}
+	for _, tc := range tests {
+		out, code := runTraceCmd(t, "validate", "--no-catalogs", tc.file)
+		if code != 1 {
+			t.Fatalf("%s: exit %d: %s", tc.file, code, out)
+		}
+		if n := strings.Count(out, "defersim trace import --from FORMAT"); n != 1 {
+			t.Errorf("%s: advice given %d times, want once:\n%s", tc.file, n, out)
+		}
+		if n := strings.Count(out, tc.file+":"); n < tc.problems {
+			t.Errorf("%s: %d lines name the file, want at least %d (one per problem):\n%s", tc.file, n, tc.problems, out)
+		}
+		want := fmt.Sprintf("%s: not a trace (%d problems, no event): line 1 says what the file looks like and what to do\n", tc.file, tc.problems)
+		if got := strings.Contains(out, want); got != tc.summary {
+			t.Errorf("%s: summary line %v, want %v:\n%s", tc.file, got, tc.summary, out)
+		}
+		if want := fmt.Sprintf(", %d problems\n", tc.problems); !strings.Contains(out, want) {
+			t.Errorf("%s: no %q in:\n%s", tc.file, want, out)
+		}
 	}
 }

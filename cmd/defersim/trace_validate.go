@@ -246,6 +246,14 @@ func (rep validateReport) writeText(w io.Writer) error {
 				return err
 			}
 		}
+		// A file of another format has a problem per line: say again, after
+		// them, where the one that says what to do is.
+		if n := traces.AdvisedAt(f.Problems); n > 0 && len(f.Problems) > 1 && f.Counts.Events == 0 {
+			if _, err := fmt.Fprintf(w, "%s: not a trace (%s, no event): line %d says what the file looks like and what to do\n",
+				f.File, nouns.Count(len(f.Problems), "problem"), n); err != nil {
+				return err
+			}
+		}
 		lines += f.Counts.Lines
 		events += f.Counts.Events
 		sessions += f.Counts.Sessions

@@ -103,8 +103,14 @@ type Result struct {
 	Seed      uint64  `json:"seed"`
 	Level     float64 `json:"level"`
 	// SRDs is how many routing descriptions labelled domains.
-	SRDs      int    `json:"srds"`
-	SRDSource string `json:"srd_source,omitempty"` // which SRDs (EvalOptions.SRDSource)
+	SRDs int `json:"srds"`
+	// Servers is how many servers the corpus's tools name (tools without
+	// a server are not counted); ServersWithoutSRD, when there are SRDs,
+	// those of them no SRD describes (each is a domain of its own), in
+	// name order.
+	Servers           int      `json:"servers"`
+	ServersWithoutSRD []string `json:"servers_without_srd,omitempty"`
+	SRDSource         string   `json:"srd_source,omitempty"` // which SRDs (EvalOptions.SRDSource)
 	// Baselines are the arms every arm was compared with.
 	Baselines []string     `json:"baselines,omitempty"`
 	Arms      []ArmResult  `json:"arms"`
@@ -192,6 +198,7 @@ func Evaluate(set *Set, arms []Arm, opt EvalOptions) (*Result, error) {
 		Domains: len(domains), K: opt.K, CurveK: opt.CurveK, Retries: opt.Retries, Tokenizer: opt.Counter.Name(),
 		Resamples: opt.Resamples, Seed: opt.Seed, Level: opt.Level, SRDs: len(opt.Domains.SRDs()), SRDSource: opt.SRDSource,
 	}
+	res.Servers, res.ServersWithoutSRD = corpusServers(set, opt.Domains)
 	for _, q := range set.Queries {
 		res.Needs += len(q.Needs)
 	}
@@ -202,18 +209,6 @@ func Evaluate(set *Set, arms []Arm, opt EvalOptions) (*Result, error) {
 	}
 	summarize(res, arms, outs, opt)
 	return res, nil
-}
-
-// serverOf is a tool's server: its own, else the server of the SRD that
-// groups it (a pseudo-server for serverless sets), else its name.
-func serverOf(set *srd.Set, t Tool) string {
-	if t.Server != "" {
-		return t.Server
-	}
-	if d := set.ForTool("", t.Name); d != nil {
-		return d.ServerID
-	}
-	return t.Name
 }
 
 // searchTexts lists, once each, every text the retry replay may search:

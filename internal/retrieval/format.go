@@ -65,11 +65,19 @@ func fmtFigure(f Figure, signed bool) string {
 	return fmt.Sprintf("%s [%s, %s]", v(f.Mean), v(f.Lo), v(f.Hi))
 }
 
+// maxServersInHeader is how many servers without an SRD the subtitle
+// names (results.json lists them all).
+const maxServersInHeader = 3
+
 // Subtitle is the line that says what produced the figures.
 func (r *Result) Subtitle() string {
 	srds := nouns.Count(r.SRDs, "SRD")
 	if src := SRDSourceText(r.SRDSource); src != "" {
 		srds += ": " + src
+	}
+	if n := len(r.ServersWithoutSRD); n > 0 {
+		srds += fmt.Sprintf("; they describe %d of the corpus's %s, not %s, each a domain of its own",
+			r.Servers-n, nouns.Count(r.Servers, "server"), capJoinN(r.ServersWithoutSRD, ", ", maxServersInHeader))
 	}
 	return fmt.Sprintf("%s · %s · %s · %s (%s) · k %d · %s · %s · %g%% paired bootstrap over tasks, %d × %d, seed %d",
 		nouns.Count(r.Queries, "task"), nouns.Count(r.Needs, "need"), nouns.Count(r.Tools, "tool"), nouns.Count(r.Domains, "domain"), srds, r.K, nouns.CountAs(r.Retries, "keyword retry", "keyword retries"), r.Tokenizer, 100*r.Level, r.Resamples, r.ResampleM, r.Seed)

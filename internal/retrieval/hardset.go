@@ -11,6 +11,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/srd"
 )
 
 // HardSet is a hand-written labelled set over real catalogs, as read from
@@ -69,8 +70,40 @@ func knownQueryKeys(file string, n yaml.Node) error {
 	return nil
 }
 
-// ParseHardSet reads a hard set file. Errors name the file and line.
+// MaxTaskFileSize bounds a task file (a hard-set file, shipped or the
+// user's own: 4 MiB). A set of tasks is written by hand: the shipped ones
+// are about 20 KB for 119 to 142 tasks (some 140 bytes a task), so the
+// bound is some 30,000 tasks. Loading holds tens of times the file's size
+// (a generated 4.3 MB file of 60,000 tasks peaked at 217 MB resident),
+// which the bound keeps to a few hundred MB. It is the policy of SRD files (srd.MaxFileSize), with
+// its checks (srd.ReadLimited, srd.TooLarge, srd.NotUTF8).
+const MaxTaskFileSize = 4 << 20
+
+// ReadTaskFile reads a task file from disk for ParseHardSet: at most
+// MaxTaskFileSize bytes; a larger file is an error "FILE: file is N
+// bytes, more than the M allowed" giving its own size.
+func ReadTaskFile(file string) ([]byte, error) {
+	data, size, err := srd.ReadLimited(file, MaxTaskFileSize)
+	if err != nil {
+		return nil, fmt.Errorf("load set %s: %w", file, err)
+	}
+	if len(data) > MaxTaskFileSize {
+		p := srd.TooLarge(file, size, MaxTaskFileSize)
+		return nil, fmt.Errorf("%s (a task file is written by hand: split a larger set into several files)", p)
+	}
+	return data, nil
+}
+
+// ParseHardSet reads a hard set file. Errors name the file and line; a
+// file that is not UTF-8 text names the line and column of its first bad
+// byte (srd.NotUTF8), where the YAML reader named no line.
 func ParseHardSet(file string, data []byte) (*HardSet, error) {
+	if len(data) > MaxTaskFileSize {
+		return nil, fmt.Errorf("%s", srd.TooLarge(file, int64(len(data)), MaxTaskFileSize))
+	}
+	if p, ok := srd.NotUTF8(file, data); !ok {
+		return nil, fmt.Errorf("%s", p)
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var raw hardSetYAML

@@ -3,7 +3,6 @@ package retrieval
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -100,7 +99,9 @@ func LoadNamed(name string, src Sources, cat *catalog.Catalog) (*Set, error) {
 		data, err = fs.ReadFile(hardsets.FS, file)
 	case isFile(name):
 		file = name
-		data, err = os.ReadFile(name)
+		if data, err = ReadTaskFile(name); err != nil {
+			return nil, err
+		}
 	default:
 		return nil, fmt.Errorf("unknown set %q (known: %s, or a hard-set file)", name, strings.Join(SetNames(), ", "))
 	}
@@ -266,9 +267,12 @@ func capList(names []string) string { return capJoin(names, ", ") }
 
 // capJoin joins items with sep, the first maxNamesShown of them and how
 // many more.
-func capJoin(items []string, sep string) string {
-	if len(items) > maxNamesShown {
-		items = append(items[:maxNamesShown:maxNamesShown], fmt.Sprintf("… and %d more", len(items)-maxNamesShown))
+func capJoin(items []string, sep string) string { return capJoinN(items, sep, maxNamesShown) }
+
+// capJoinN joins items with sep, the first n of them and how many more.
+func capJoinN(items []string, sep string, n int) string {
+	if len(items) > n {
+		items = append(items[:n:n], fmt.Sprintf("… and %d more", len(items)-n))
 	}
 	return strings.Join(items, sep)
 }
