@@ -360,7 +360,7 @@ func finish(ctx context.Context, f *StateFile, res *sim.RunResult, workers int, 
 		info.Shard = &sim.ShardInfo{Index: f.Shard.Index, Count: f.Shard.Count}
 	}
 	if c.SessionsReplayed == 0 {
-		return nil, fmt.Errorf("no session was replayed (%d read, %d skipped)", c.SessionsRead, c.SessionsSkipped)
+		return nil, errors.New(noSessionReplayed(c))
 	}
 	if f.FidelityStrategy != "" {
 		info.Fidelity = res.State.FidelitySummary(f.FidelityStrategy)
