@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/traces/importers/ingest"
 	"github.com/defersim/defersim/traces/importers/toolschema"
 )
@@ -210,7 +211,7 @@ func (c *catalog) write(dir, final string, rep *ingest.Report) error {
 			}
 		}
 		if other > 0 {
-			rep.Note("catalog directory also holds %d .json file(s) this import did not write", other)
+			rep.Note("catalog directory also holds %s this import did not write", nouns.CountAs(other, ".json file", ".json files"))
 		}
 	}
 	return nil

@@ -64,8 +64,8 @@ func TestCatalogDirSourcesNameTheFilesRead(t *testing.T) {
 	if len(want) > 0 {
 		t.Errorf("servers missing from the catalog: %v", want)
 	}
-	for _, w := range []string{"elsewhere/lex.json: the sessions call 1 of its 1 tool(s)",
-		"cats/captures/notes.json: the sessions call 1 of its 1 tool(s)", "cats/local.json: the sessions call 1 of its 1 tool(s)"} {
+	for _, w := range []string{"elsewhere/lex.json: the sessions call 1 of its 1 tool",
+		"cats/captures/notes.json: the sessions call 1 of its 1 tool", "cats/local.json: the sessions call 1 of its 1 tool"} {
 		if !slices.Contains(rep.Notes, w) {
 			t.Errorf("no note %q in %q", w, rep.Notes)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/importers/ingest"
 	"github.com/defersim/defersim/traces/importers/toolschema"
@@ -149,7 +150,7 @@ func (c connectedStats) note(rule string) string {
 			"%d of %d (session, server) pairs left out (--connected called)", MetaConnected, c.unused, c.pairs)
 	}
 	if c.empty > 0 {
-		n += fmt.Sprintf("; %d session(s) list no server at all, and a replay offers them every catalog server", c.empty)
+		n += fmt.Sprintf("; %s no server at all, and a replay offers them every catalog server", nouns.CountAs(c.empty, "session lists", "sessions list"))
 	}
 	return n
 }
@@ -163,14 +164,14 @@ func (c connectedStats) recordedNote() string {
 	}
 	var parts []string
 	if c.recorded > 0 {
-		parts = append(parts, fmt.Sprintf("%d session(s) record their connected servers (an Anthropic request's mcp_servers, a benchmark's environment): "+
+		parts = append(parts, fmt.Sprintf("%s connected servers (an Anthropic request's mcp_servers, a benchmark's environment): "+
 			"the recorded list wins over --connected (meta %s=%s), so the %d (session, server) pairs of servers the given schema sources name "+
 			"and these sessions neither list nor use were not added (--connected all would have added them)",
-			c.recorded, MetaConnected, ConnectedRecorded, c.recordedPairs))
+			nouns.CountAs(c.recorded, "session records its", "sessions record their"), MetaConnected, ConnectedRecorded, c.recordedPairs))
 	}
 	if c.recordedUsed > 0 {
-		parts = append(parts, fmt.Sprintf("%d (session, server) pairs are servers a session that records its connected servers uses but its recorded list lacks: "+
-			"listed, since the session used them", c.recordedUsed))
+		parts = append(parts, fmt.Sprintf("%s a session that records its connected servers uses but its recorded list lacks: "+
+			"listed, since the session used them", nouns.CountAs(c.recordedUsed, "(session, server) pair is a server", "(session, server) pairs are servers")))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -66,8 +66,8 @@ func TestRecordedServersWinOverConnected(t *testing.T) {
 			}
 			// listed: beta and gamma not added; beyond: gamma not added,
 			// beta used though unlisted.
-			for _, want := range []string{"2 session(s) record their connected servers", "the 3 (session, server) pairs",
-				"1 (session, server) pairs are servers a session that records its connected servers uses but its recorded list lacks"} {
+			for _, want := range []string{"2 sessions record their connected servers", "the 3 (session, server) pairs",
+				"1 (session, server) pair is a server a session that records its connected servers uses but its recorded list lacks"} {
 				if !slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, want) }) {
 					t.Errorf("no note saying %q in %q", want, rep.Notes)
 				}

@@ -93,9 +93,9 @@ func TestFidelitySources(t *testing.T) {
 	if d := cmp.Diff([]ingest.MissingTool{{Server: "openai-messages", Tool: "delta", Calls: 1}}, rep.MissingSchemas); d != "" {
 		t.Errorf("missing schemas (-want +got):\n%s", d)
 	}
-	for _, n := range []string{"exact.json: the sessions call 1 of its 1 tool(s)", "approx.json: the sessions call 2 of its 3 tool(s)",
-		"--fallback-tools fb.json: 3 tool(s)",
-		"fb.json: 1 tool(s) taken for calls no other source covers (gamma)"} {
+	for _, n := range []string{"exact.json: the sessions call 1 of its 1 tool", "approx.json: the sessions call 2 of its 3 tools",
+		"--fallback-tools fb.json: 3 tools",
+		"fb.json: 1 tool taken for calls no other source covers (gamma)"} {
 		if !slices.Contains(rep.Notes, n) {
 			t.Errorf("notes lack %q: %q", n, rep.Notes)
 		}

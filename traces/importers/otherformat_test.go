@@ -63,7 +63,7 @@ func TestOtherFormatsRefused(t *testing.T) {
 	// every other pair's error ends with what the sniffer found.
 	looksLike := map[[2]string]string{
 		{"openai conversations", "anthropic-messages"}: "looks like openai-messages (message with role system",
-		{"openai chat", "anthropic-messages"}:          "looks like openai-messages (assistant message with tool_calls, 1 tool call(s)",
+		{"openai chat", "anthropic-messages"}:          "looks like openai-messages (assistant message with tool_calls, 1 tool call",
 		{"openai gateway", "anthropic-messages"}:       "looks like openai-messages (message with role system",
 		{"anthropic conversations", "openai-messages"}: `looks like anthropic-messages (top-level "system" member`,
 	}
@@ -108,7 +108,7 @@ func TestOtherFormatStructures(t *testing.T) {
 	}{
 		{"openai tool_calls", "anthropic-messages",
 			`{"messages":[{"role":"user","content":"q"},{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}},{"id":"b","type":"function","function":{"name":"g","arguments":"{}"}}]}]}`,
-			`in.json: conversation.messages[1]: not anthropic-messages: looks like openai-messages (assistant message with tool_calls, 2 tool call(s) anthropic-messages would drop); use --from openai-messages`},
+			`in.json: conversation.messages[1]: not anthropic-messages: looks like openai-messages (assistant message with tool_calls, 2 tool calls anthropic-messages would drop); use --from openai-messages`},
 		{"openai legacy function_call", "anthropic-messages",
 			`[{"role":"user","content":"q"},{"role":"assistant","content":null,"function_call":{"name":"f","arguments":"{}"}}]`,
 			`in.json: conversation.messages[1]: not anthropic-messages: looks like openai-messages (assistant message with function_call, a tool call anthropic-messages would drop); use --from openai-messages`},

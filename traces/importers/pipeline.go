@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/importers/ingest"
 	"github.com/defersim/defersim/traces/importers/toolschema"
@@ -340,7 +341,7 @@ func (p *pipeline) userSet(set *toolschema.Set) bool {
 // finish adds the pipeline's own remarks to the report.
 func (p *pipeline) finish() {
 	if p.renamed > 0 {
-		p.rep.Note("%d session(s) reused an earlier session id and got a #2, #3, … suffix", p.renamed)
+		p.rep.Note("%s an earlier session id and got a #2, #3, … suffix", nouns.CountAs(p.renamed, "session reused", "sessions reused"))
 	}
 	models := make([]string, 0, len(p.models))
 	for m := range p.models {
@@ -348,16 +349,16 @@ func (p *pipeline) finish() {
 	}
 	sort.Strings(models)
 	for _, m := range models {
-		p.rep.Note("--model %s replaced the recorded model %s in %d session(s)", p.opts.Model, m, p.models[m])
+		p.rep.Note("--model %s replaced the recorded model %s in %s", p.opts.Model, m, nouns.Count(p.models[m], "session"))
 	}
 	for _, set := range p.setOrder {
 		called := len(p.setUse[set])
 		if slices.Contains(p.opts.Fallback, set) {
-			p.rep.Note("%s%s: %d tool(s) taken for calls no other source covers (%s)", set.Source, describeDomain(set.Domain),
-				len(set.Tools), strings.Join(toolNamesOf(set), ", "))
+			p.rep.Note("%s%s: %s taken for calls no other source covers (%s)", set.Source, describeDomain(set.Domain),
+				nouns.Count(len(set.Tools), "tool"), strings.Join(toolNamesOf(set), ", "))
 			continue
 		}
-		p.rep.Note("%s%s: the sessions call %d of its %d tool(s)", set.Source, describeDomain(set.Domain), called, len(set.Tools))
+		p.rep.Note("%s%s: the sessions call %d of its %s", set.Source, describeDomain(set.Domain), called, nouns.Count(len(set.Tools), "tool"))
 	}
 	if n := p.conn.note(cmp.Or(p.connected, ConnectedAll)); n != "" {
 		p.rep.Note("%s", n)
@@ -366,6 +367,6 @@ func (p *pipeline) finish() {
 		p.rep.Note("%s", n)
 	}
 	if p.noModel > 0 {
-		p.rep.Note("%d session(s) have no model (the source records none; use --model)", p.noModel)
+		p.rep.Note("%s no model (the source records none; use --model)", nouns.CountAs(p.noModel, "session has", "sessions have"))
 	}
 }

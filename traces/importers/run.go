@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/importers/ingest"
 	"github.com/defersim/defersim/traces/importers/toolschema"
@@ -286,7 +287,7 @@ func loadToolSource(flag, f string, rep *ingest.Report) ([]*toolschema.Set, erro
 		if err != nil {
 			return nil, fmt.Errorf("%s %s: %w", flag, f, err)
 		}
-		rep.Note("%s %s: catalog directory, %d server(s)", flag, filepath.Base(f), len(sets))
+		rep.Note("%s %s: catalog directory, %s", flag, filepath.Base(f), nouns.Count(len(sets), "server"))
 		return sets, nil
 	}
 	sets, dropped, err := toolschema.LoadFile(f)
@@ -298,7 +299,7 @@ func loadToolSource(flag, f string, rep *ingest.Report) ([]*toolschema.Set, erro
 		rep.ToolDefinitionsDropped[base+": "+k] += n
 	}
 	for _, s := range sets {
-		rep.Note("%s %s: %d tool(s)%s%s", flag, base, len(s.Tools), describeDomain(s.Domain), describeServer(s))
+		rep.Note("%s %s: %s%s%s", flag, base, nouns.Count(len(s.Tools), "tool"), describeDomain(s.Domain), describeServer(s))
 	}
 	return sets, nil
 }

@@ -3,6 +3,7 @@ package anthropicmsg
 import (
 	"fmt"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/traces/importers/ingest"
 )
 
@@ -20,7 +21,7 @@ func openAIMessage(m *ingest.Object, role string) error {
 		case legacy:
 			found = "assistant message with function_call, a tool call anthropic-messages would drop"
 		case n > 0:
-			found = fmt.Sprintf("assistant message with tool_calls, %d tool call(s) anthropic-messages would drop", n)
+			found = fmt.Sprintf("assistant message with tool_calls, %s anthropic-messages would drop", nouns.Count(n, "tool call"))
 		}
 	case "tool", "function":
 		found = "message with role " + role + ", a tool result anthropic-messages would drop"
