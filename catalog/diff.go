@@ -102,6 +102,9 @@ type DiffResult struct {
 	// Notes says why the comparison is likely not the one meant
 	// (DiffNotes); Diff leaves it empty, the diff command fills it.
 	Notes []string `json:"notes,omitempty"`
+	// Tokens is the diff's token cost (DiffTokens); Diff leaves it nil,
+	// the diff command fills it.
+	Tokens *TokenDelta `json:"tokens,omitempty"`
 }
 
 // Diff compares a (older) with b (newer). Tools are matched by name.

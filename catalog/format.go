@@ -88,15 +88,26 @@ func FormatDiff(w io.Writer, d DiffResult) error {
 	for _, n := range d.Notes {
 		fmt.Fprintf(w, "note: %s\n", termsafe.String(n))
 	}
-	list := func(title string, names []string) {
+	td := d.Tokens
+	list := func(title string, names []string, deltas []ToolTokenDelta) {
 		fmt.Fprintf(w, "%s (%d)", title, len(names))
 		if len(names) > 0 {
-			fmt.Fprint(w, ": "+strings.Join(termsafe.Strings(names), ", "))
+			cells := termsafe.Strings(names)
+			if td != nil && len(deltas) == len(names) {
+				for i, x := range deltas {
+					cells[i] += fmt.Sprintf(" %+d", x.Delta)
+				}
+			}
+			fmt.Fprint(w, ": "+strings.Join(cells, ", "))
 		}
 		fmt.Fprintln(w)
 	}
-	list("added", d.Added)
-	list("removed", d.Removed)
+	var added, removed, changed []ToolTokenDelta
+	if td != nil {
+		added, removed, changed = td.AddedTools, td.RemovedTools, td.ChangedTools
+	}
+	list("added", d.Added, added)
+	list("removed", d.Removed, removed)
 	var parts []string
 	for c := ClassBreaking; c > ClassNone; c-- {
 		if n := d.ByClass[c.String()]; n > 0 {
@@ -109,8 +120,15 @@ func FormatDiff(w io.Writer, d DiffResult) error {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "unchanged (%d)\n", d.Unchanged)
-	for _, tc := range d.Changed {
-		fmt.Fprintf(w, "\n%s: %s\n", termsafe.String(tc.Name), tc.Class)
+	if td != nil {
+		formatDiffTokens(w, d, *td)
+	}
+	for i, tc := range d.Changed {
+		fmt.Fprintf(w, "\n%s: %s", termsafe.String(tc.Name), tc.Class)
+		if td != nil && i < len(changed) {
+			fmt.Fprintf(w, ", %s", toolTokens(changed[i], td.Form))
+		}
+		fmt.Fprintln(w)
 		var wp, wk, wc int
 		for _, c := range tc.Changes {
 			wp = max(wp, len(termsafe.String(changePath(c))))
@@ -130,4 +148,63 @@ func changePath(c Change) string {
 		return "(tool)"
 	}
 	return c.Path
+}
+
+// formatDiffTokens writes a diff's token cost: the totals and where the
+// delta comes from, what a request sending every tool carries, and what
+// the figures assume.
+func formatDiffTokens(w io.Writer, d DiffResult, td TokenDelta) {
+	s := td.TokenSummary
+	fmt.Fprintf(w, "tokens: %d → %d (%+d, %s): added %+d, removed %+d, changed %+d",
+		s.From, s.To, s.Delta, relative(s.Delta, s.From), s.AddedTokens, -s.RemovedTokens, s.ChangedDelta)
+	if s.OutsideForm > 0 {
+		fmt.Fprintf(w, " (%s changed outside the %s form only: no token)", nouns.Count(s.OutsideForm, "tool"), td.Form)
+	}
+	fmt.Fprintln(w)
+	more := d.ToTools - d.FromTools
+	parts := fmt.Sprintf("%+d schema; as many tools, so no framing more", s.Delta)
+	if more != 0 {
+		parts = fmt.Sprintf("%+d schema, %+d framing: %d per tool, %s", s.Delta, td.ToolOverhead*int64(more), td.ToolOverhead, toolsMore(more))
+	}
+	fmt.Fprintf(w, "per request: if every tool is sent directly, each request carries %s (%s), before prompt caching\n",
+		moreOrFewer(s.PerRequest), parts)
+	fmt.Fprintf(w, "counted: %s\n", td.Assumes)
+}
+
+// toolTokens describes one changed tool's tokens.
+func toolTokens(x ToolTokenDelta, form WireForm) string {
+	if x.OutsideForm {
+		return fmt.Sprintf("%d tokens, unchanged (its changes are not in the %s form)", x.To, form)
+	}
+	return fmt.Sprintf("%d → %d tokens (%+d)", x.From, x.To, x.Delta)
+}
+
+// moreOrFewer says a token difference in words.
+func moreOrFewer(n int64) string {
+	switch {
+	case n > 0:
+		return fmt.Sprintf("%d more tokens", n)
+	case n < 0:
+		return fmt.Sprintf("%d fewer tokens", -n)
+	}
+	return "as many tokens"
+}
+
+// toolsMore says a change in the number of tools in words (n ≠ 0).
+func toolsMore(n int) string {
+	if n > 0 {
+		return nouns.Count(n, "tool") + " more"
+	}
+	return nouns.Count(-n, "tool") + " fewer"
+}
+
+// relative is delta as a percentage of base ("n/a" from nothing).
+func relative(delta, base int64) string {
+	if base == 0 {
+		if delta == 0 {
+			return "+0%"
+		}
+		return "from none"
+	}
+	return fmt.Sprintf("%+.1f%%", float64(delta)/float64(base)*100)
 }

@@ -104,7 +104,7 @@ func TestGoldenDiff(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.golden, func(t *testing.T) {
 			s := loadShared(t, tc.from, tc.to)
-			d := Diff(s[0], s[1])
+			d := diffWithTokens(t, s[0], s[1])
 			var buf bytes.Buffer
 			if err := FormatDiff(&buf, d); err != nil {
 				t.Fatal(err)
@@ -113,9 +113,26 @@ func TestGoldenDiff(t *testing.T) {
 		})
 	}
 	s := loadShared(t, "modelcontextprotocol__server-github@2025.3.28.json", "modelcontextprotocol__server-github@2025.4.8.json")
-	js, err := json.MarshalIndent(Diff(s[0], s[1]), "", "  ")
+	js, err := json.MarshalIndent(diffWithTokens(t, s[0], s[1]), "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkGolden(t, "diff_github.json", append(js, '\n'))
+}
+
+// commandTokens are the token options catalog diff and history use by
+// default (the replay's default tokenizer and tool_overhead_tokens; the
+// command's own test checks them against the presets).
+func commandTokens(t *testing.T) TokenOptions {
+	t.Helper()
+	return TokenOptions{Counter: counters(t, "o200k_base")[0], Form: FormAnthropic, ToolOverhead: 8, OverheadSource: "the default model params"}
+}
+
+// diffWithTokens is Diff with its token cost, as catalog diff prints it.
+func diffWithTokens(t *testing.T, a, b *Server) DiffResult {
+	t.Helper()
+	d := Diff(a, b)
+	td := DiffTokens(a, b, d, commandTokens(t))
+	d.Tokens = &td
+	return d
 }

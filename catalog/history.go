@@ -30,6 +30,9 @@ type History struct {
 	// Warnings lists tools read differently from how they were served (a
 	// null or missing inputSchema, read as {"type":"object"}).
 	Warnings []string `json:"warnings,omitempty"`
+	// Tokens states how each release's Tokens were counted
+	// (NewHistoryTokens); nil when they were not.
+	Tokens *TokenBasis `json:"tokens,omitempty"`
 }
 
 // SeriesHistory is the timeline of one series (server, or server+variant).
@@ -75,6 +78,9 @@ type Release struct {
 	// BreakingTools counts changed tools whose own class is breaking
 	// (removed tools not included).
 	BreakingTools int `json:"breaking_tools"`
+	// Tokens is the release's token cost (NewHistoryTokens; DiffTokens
+	// without the per-tool lists).
+	Tokens *TokenSummary `json:"tokens,omitempty"`
 }
 
 // Breaking reports whether the release has at least one breaking change.
@@ -83,8 +89,18 @@ func (r Release) Breaking() bool { return r.Class == ClassBreaking }
 // NewHistory diffs every pair of consecutive versions of each series of c.
 // Series are in key order, versions in CompareVersions order. A series
 // whose versions have no release order is listed in Unordered instead.
-func NewHistory(c *Catalog) History {
+func NewHistory(c *Catalog) History { return newHistory(c, nil) }
+
+// NewHistoryTokens is NewHistory with each release's token cost counted
+// with opt (DiffTokens) and the basis of those figures in History.Tokens.
+func NewHistoryTokens(c *Catalog, opt TokenOptions) History { return newHistory(c, &opt) }
+
+func newHistory(c *Catalog, opt *TokenOptions) History {
 	h := History{Series: []SeriesHistory{}, SingleVersion: []string{}, Warnings: Warnings(c.All())}
+	if opt != nil {
+		b := opt.Basis()
+		h.Tokens = &b
+	}
 	for _, key := range c.ServerNames() {
 		vs := c.Versions[key]
 		if len(vs) < 2 {
@@ -112,6 +128,10 @@ func NewHistory(c *Catalog) History {
 				FromTools: d.FromTools, ToTools: d.ToTools,
 				Added: len(d.Added), Removed: len(d.Removed), Changed: len(d.Changed), Unchanged: d.Unchanged,
 				ByClass: d.ByClass, Class: d.Class, BreakingTools: d.ByClass[ClassBreaking.String()],
+			}
+			if opt != nil {
+				td := DiffTokens(vs[i-1], vs[i], d, *opt)
+				r.Tokens = &td.TokenSummary
 			}
 			if r.ByClass == nil {
 				r.ByClass = map[string]int{}
@@ -174,6 +194,9 @@ func FormatHistory(w io.Writer, h History) error {
 		for _, c := range historyClasses {
 			head = append(head, c.title)
 		}
+		if h.Tokens != nil {
+			head = append(head, "TOKENS", "ΔTOKENS", "PER REQ")
+		}
 		head = append(head, "CLASS")
 		fmt.Fprintln(tw, "  "+strings.Join(head, "\t")+"\t")
 		for _, r := range s.Releases {
@@ -181,6 +204,10 @@ func FormatHistory(w io.Writer, h History) error {
 				fmt.Sprint(r.Added), fmt.Sprint(r.Removed), fmt.Sprint(r.Changed)}
 			for _, c := range historyClasses {
 				cells = append(cells, fmt.Sprint(r.ByClass[c.class.String()]))
+			}
+			if h.Tokens != nil && r.Tokens != nil {
+				t := r.Tokens
+				cells = append(cells, fmt.Sprintf("%d→%d", t.From, t.To), fmt.Sprintf("%+d", t.Delta), fmt.Sprintf("%+d", t.PerRequest))
 			}
 			cells = append(cells, r.Class.String())
 			fmt.Fprintln(tw, "  "+strings.Join(cells, "\t")+"\t")
@@ -202,6 +229,10 @@ func FormatHistory(w io.Writer, h History) error {
 			termsafe.String(u.Key), len(u.Versions))
 	}
 	fmt.Fprintln(w, "columns BREAK…META count changed tools by class; a release is breaking when a tool was removed or a changed tool is breaking")
+	if h.Tokens != nil {
+		fmt.Fprintln(w, "TOKENS are every tool of each version, ΔTOKENS their change, PER REQ how many more tokens each request that sends every tool directly carries (ΔTOKENS plus the framing of the tools added or removed), before prompt caching")
+		fmt.Fprintf(w, "counted: %s\n", termsafe.String(h.Tokens.Assumes))
+	}
 	return nil
 }
 

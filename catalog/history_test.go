@@ -133,13 +133,14 @@ func checkHistoryGolden(t *testing.T, name string, got []byte) {
 }
 
 // TestHistorySharedGolden pins the text and JSON history of the shared
-// catalogs.
+// catalogs, with the token cost of each release as catalog history prints
+// it.
 func TestHistorySharedGolden(t *testing.T) {
 	cat, err := LoadDir(shareddata.Path(t, "catalogs"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := NewHistory(cat)
+	h := NewHistoryTokens(cat, commandTokens(t))
 	var buf bytes.Buffer
 	if err := FormatHistory(&buf, h); err != nil {
 		t.Fatal(err)

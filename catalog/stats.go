@@ -48,8 +48,20 @@ type Stats struct {
 	// NotCounted names the server versions read but not counted
 	// (StatsOptions.NotCounted), in their order there.
 	NotCounted []string `json:"not_counted,omitempty"`
+	// VersionsSeen lists, for each server with a version not counted,
+	// every version read: those counted and those not (absent when every
+	// version read is counted).
+	VersionsSeen []SeriesVersions `json:"versions_seen,omitempty"`
 	// Covers says in words which versions the rows and the total cover.
 	Covers string `json:"covers"`
+}
+
+// SeriesVersions are the versions of one server (series key) read by
+// stats, in CompareVersions order.
+type SeriesVersions struct {
+	Series     string   `json:"series"`
+	Counted    []string `json:"counted"`
+	NotCounted []string `json:"not_counted"`
 }
 
 // Summary holds the figures of one server version or of the total.
@@ -122,12 +134,9 @@ func ComputeStatsWith(servers []*Server, counters []tokens.Counter, opt StatsOpt
 		ss.Servers = 1
 		var tts []ToolTokens
 		for _, t := range s.Tools {
-			b := t.Bytes(opt.Form)
-			tt := ToolTokens{Server: s.Label(), Tool: t.Name, Bytes: int64(len(b)), Tokens: map[string]int64{}}
-			for _, c := range counters {
-				n := c.Count(b)
-				tt.Tokens[c.Name()] = n
-				ss.Tokens[c.Name()] += n
+			tt := CountTool(s, t, opt.Form, counters)
+			for name, n := range tt.Tokens {
+				ss.Tokens[name] += n
 			}
 			ss.Tools++
 			ss.Bytes += tt.Bytes
@@ -149,6 +158,19 @@ func ComputeStatsWith(servers []*Server, counters []tokens.Counter, opt StatsOpt
 		st.Servers = []ServerStats{}
 	}
 	return st
+}
+
+// CountTool counts one tool of s: the bytes of its form, and the tokens of
+// those bytes under each counter. catalog stats, diff and history count a
+// tool this way (and the replay counts Tool.Wire, the anthropic form, the
+// same way before adding its per-tool framing).
+func CountTool(s *Server, t *Tool, form WireForm, counters []tokens.Counter) ToolTokens {
+	b := t.Bytes(form)
+	tt := ToolTokens{Server: s.Label(), Tool: t.Name, Bytes: int64(len(b)), Tokens: make(map[string]int64, len(counters))}
+	for _, c := range counters {
+		tt.Tokens[c.Name()] = c.Count(b)
+	}
+	return tt
 }
 
 func newSummary() Summary {

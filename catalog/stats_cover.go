@@ -3,6 +3,9 @@ package catalog
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/termsafe"
@@ -21,6 +24,7 @@ func (st *Stats) cover(counted, notCounted []*Server) {
 	for _, s := range notCounted {
 		st.NotCounted = append(st.NotCounted, s.Label())
 	}
+	st.VersionsSeen = versionsSeen(counted, notCounted)
 	versions, servers := len(counted), nouns.Count(st.Series, "server")
 	switch {
 	case versions == 0:
@@ -67,7 +71,35 @@ func formatCover(w io.Writer, st Stats) {
 		return
 	}
 	fmt.Fprintln(w, " (--all-versions counts every version):")
-	for _, l := range st.NotCounted {
-		fmt.Fprintf(w, "  %s\n", termsafe.String(l))
+	for _, v := range st.VersionsSeen {
+		fmt.Fprintf(w, "  %s: %s counted; %s not counted\n", termsafe.String(v.Series),
+			strings.Join(termsafe.Strings(v.Counted), ", "), strings.Join(termsafe.Strings(v.NotCounted), ", "))
 	}
+}
+
+// versionsSeen lists, per series with a version not counted, the versions
+// counted and not, in key order.
+func versionsSeen(counted, notCounted []*Server) []SeriesVersions {
+	by := map[string]*SeriesVersions{}
+	for _, s := range notCounted {
+		v := by[s.Key()]
+		if v == nil {
+			v = &SeriesVersions{Series: s.Key(), Counted: []string{}}
+			by[s.Key()] = v
+		}
+		v.NotCounted = append(v.NotCounted, s.Version)
+	}
+	for _, s := range counted {
+		if v := by[s.Key()]; v != nil {
+			v.Counted = append(v.Counted, s.Version)
+		}
+	}
+	var out []SeriesVersions
+	for _, k := range slices.Sorted(maps.Keys(by)) {
+		v := by[k]
+		slices.SortFunc(v.Counted, CompareVersions)
+		slices.SortFunc(v.NotCounted, CompareVersions)
+		out = append(out, *v)
+	}
+	return out
 }

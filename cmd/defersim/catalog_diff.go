@@ -27,6 +27,12 @@ func newCatalogDiffCmd() *cobra.Command {
 classified as metadata-only, description-only, schema-compatible or breaking,
 with the JSON path of every change (see docs/catalogs.md).
 
+It also says what the upgrade costs in tokens: every tool of each side
+counted alone and summed (as catalog stats counts them; --counter and
+--form), each added, removed and changed tool's tokens, and how many more
+tokens each request that sends every tool directly carries (the schema
+delta plus --tool-overhead framing tokens per tool more).
+
 --fail-on breaking exits 1 when any change is breaking (a removed tool counts);
 --fail-on any exits 1 when anything differs; --fail-on none (default) never does.`,
 		Args: cobra.ExactArgs(2),
@@ -34,6 +40,7 @@ with the JSON path of every change (see docs/catalogs.md).
 	format := cliout.AddFormat(c, cliout.Text, cliout.JSON)
 	cliout.AddJSONAlias(c, format)
 	output := cliout.AddOutput(c, "the diff")
+	tf := addTokenFlags(c)
 	c.RunE = func(cmd *cobra.Command, args []string) (err error) {
 		out, err := cliout.Open(*output, cmd.OutOrStdout(), args...)
 		if err != nil {
@@ -44,6 +51,10 @@ with the JSON path of every change (see docs/catalogs.md).
 		case "none", "any", "breaking":
 		default:
 			return fmt.Errorf("--fail-on: want breaking, any or none, not %q", failOn)
+		}
+		opt, err := tf.options(cmd)
+		if err != nil {
+			return err
 		}
 		a, err := loadDiffSide(args[0])
 		if err != nil {
@@ -56,6 +67,8 @@ with the JSON path of every change (see docs/catalogs.md).
 		printCatalogWarnings(cmd, catalog.Warnings([]*catalog.Server{a, b}))
 		d := catalog.Diff(a, b)
 		d.Notes = catalog.DiffNotes(a, b)
+		td := catalog.DiffTokens(a, b, d, opt)
+		d.Tokens = &td
 		if !cliout.Quiet(cmd) {
 			for _, n := range d.Notes {
 				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", termsafe.String(n))

@@ -17,18 +17,26 @@ version with the next (as catalog diff does). It prints per series the
 timeline of releases with the counts of added, removed and changed tools,
 changed tools by class (breaking, schema-compatible, description-only,
 metadata-only), and the share of releases with at least one breaking change
-(a removed tool counts as breaking). See docs/live-catalogs.md.`,
+(a removed tool counts as breaking), and per release the tokens of every
+tool of each version, their change and what each request sending every
+tool directly carries more (--counter, --form, --tool-overhead; as catalog
+diff). See docs/live-catalogs.md.`,
 		Args: cobra.ExactArgs(1),
 	}
 	format := cliout.AddFormat(c, cliout.Text, cliout.JSON)
 	cliout.AddJSONAlias(c, format)
 	output := cliout.AddOutput(c, "the history")
+	tf := addTokenFlags(c)
 	c.RunE = func(cmd *cobra.Command, args []string) (err error) {
 		out, err := cliout.Open(*output, cmd.OutOrStdout(), args...)
 		if err != nil {
 			return err
 		}
 		defer commitOutput(out, &err)
+		opt, err := tf.options(cmd)
+		if err != nil {
+			return err
+		}
 		var cat *catalog.Catalog
 		if catalog.IsManifest(args[0]) {
 			cat, err = catalog.LoadManifest(args[0])
@@ -38,7 +46,7 @@ metadata-only), and the share of releases with at least one breaking change
 		if err != nil {
 			return err
 		}
-		h := catalog.NewHistory(cat)
+		h := catalog.NewHistoryTokens(cat, opt)
 		printCatalogWarnings(cmd, h.Warnings)
 		if *format != cliout.JSON {
 			return catalog.FormatHistory(out, h)

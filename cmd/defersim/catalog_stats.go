@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -25,11 +24,12 @@ func newCatalogStatsCmd() *cobra.Command {
 		Use:   "stats PATH...",
 		Short: "Token cost of catalogs: tools, bytes, tokens per counter, estimator error",
 		Long: `stats counts the tokens of MCP catalogs. PATH is a catalog file
-(<server>@<version>[+variant].json), a directory of them (the latest version
-of each server, or every version with --all-versions) or a manifest
-(catalog.yaml / manifest.json). When older versions were read and not
-counted, the total says it covers the latest versions and a "counted:" line
-names the others. A server version read from two PATHs is counted once
+(<server>@<version>[+variant].json), a directory of them or a manifest
+(catalog.yaml / manifest.json). It counts each server's latest version
+across every PATH given (not the latest of each PATH), and every file given
+by name; --all-versions counts every version. When older versions were read
+and not counted, the total says it covers the latest versions and a
+"counted:" line lists, per server, the version counted and the others. A server version read from two PATHs is counted once
 (stderr names it); with other tools in each it is an error. Tokens are counted on each tool's compact
 wire form (see docs/catalogs.md); the estimator error is measured against
 o200k_base when it is among the counters.`,
@@ -55,21 +55,25 @@ o200k_base when it is among the counters.`,
 		if top < 0 {
 			return fmt.Errorf("--top must be 0 or more")
 		}
-		var servers, older []*catalog.Server
-		var unordered []string
+		var read []*catalog.Server
+		named := map[string]bool{}
 		for _, p := range args {
-			l, err := loadServers(p, allVersions)
+			l, err := loadPath(p)
 			if err != nil {
 				return err
 			}
-			servers = append(servers, l.counted...)
-			older = append(older, l.notCounted...)
-			unordered = append(unordered, l.unordered...)
+			read = append(read, l.servers...)
+			for _, s := range l.servers {
+				if l.named {
+					named[versionID(s)] = true
+				}
+			}
 		}
-		servers, older, skipped, err := countOnce(servers, older)
+		read, skipped, err := catalog.Distinct(read)
 		if err != nil {
 			return err
 		}
+		servers, older, unordered := chooseCounted(read, named, allVersions)
 		memo := make([]tokens.Counter, len(counters))
 		for i, c := range counters {
 			memo[i] = tokens.NewMemo(c)
@@ -123,31 +127,6 @@ func printWarnings(cmd *cobra.Command, warnings []string, what string) {
 	fmt.Fprintf(w, "warning: %d %s\n", len(warnings), what)
 }
 
-// countOnce keeps each server version once over the PATHs (a directory and
-// a file in it, or one directory given twice, read a version twice): the
-// counted first, then the older not counted, dropping an older version that
-// another PATH counts. A version read twice with different tools is an
-// error naming both files, as run --catalogs A B says (catalog.Distinct).
-func countOnce(counted, older []*catalog.Server) (_, _ []*catalog.Server, skipped []string, err error) {
-	kept, skipped, err := catalog.Distinct(append(slices.Clip(counted), older...))
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	isCounted := make(map[*catalog.Server]bool, len(counted))
-	for _, s := range counted {
-		isCounted[s] = true
-	}
-	var c, o []*catalog.Server
-	for _, s := range kept {
-		if isCounted[s] {
-			c = append(c, s)
-		} else {
-			o = append(o, s)
-		}
-	}
-	return c, o, skipped, nil
-}
-
 // maxListed is how many warnings of one kind printFirstWarnings lists
 // before it counts the rest (a directory given twice repeats every file).
 const maxListed = 5
@@ -167,25 +146,20 @@ func printFirstWarnings(cmd *cobra.Command, warnings []string, what string) {
 	fmt.Fprintf(w, "warning: %d %s\n", len(warnings), what)
 }
 
-// loaded is what loadServers read from one PATH.
-type loaded struct {
-	// counted are the server versions to count: every version with
-	// --all-versions or of a single file, else the latest of each series.
-	counted []*catalog.Server
-	// notCounted are the older versions read and left out.
-	notCounted []*catalog.Server
-	// unordered says which series' "latest" version is only the last by
-	// spelling (catalog.Unordered).
-	unordered []string
+// pathServers is what loadPath read from one PATH.
+type pathServers struct {
+	servers []*catalog.Server
+	// named is true for a catalog file given by name: its version is
+	// counted whatever else is read.
+	named bool
 }
 
-// loadServers loads PATH: a file, a manifest or a directory. For a
-// directory or manifest without allVersions it counts the latest version of
-// each series and returns the others as not counted.
-func loadServers(path string, allVersions bool) (loaded, error) {
+// loadPath loads PATH: a file (named), a manifest or a directory (every
+// version they hold).
+func loadPath(path string) (pathServers, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return loaded{}, err
+		return pathServers{}, err
 	}
 	var cat *catalog.Catalog
 	switch {
@@ -196,25 +170,43 @@ func loadServers(path string, allVersions bool) (loaded, error) {
 	default:
 		s, err := catalog.LoadFile(path)
 		if err != nil {
-			return loaded{}, err
+			return pathServers{}, err
 		}
-		return loaded{counted: []*catalog.Server{s}}, nil
+		return pathServers{servers: []*catalog.Server{s}, named: true}, nil
 	}
 	if err != nil {
-		return loaded{}, err
+		return pathServers{}, err
 	}
+	return pathServers{servers: cat.All()}, nil
+}
+
+// versionID names one version of one series.
+func versionID(s *catalog.Server) string { return s.Key() + "@" + s.Version }
+
+// chooseCounted picks the versions stats counts among every distinct
+// version read over all PATHs (in the order read): with allVersions every
+// one; otherwise, per series, its latest version across everything given
+// (not the latest of each PATH: a directory of old captures beside one of
+// new ones would add up two versions of a server), plus any version given
+// by name (named). The others are returned as not counted, and unordered
+// says which series' "latest" is only the last by spelling.
+func chooseCounted(read []*catalog.Server, named map[string]bool, allVersions bool) (counted, notCounted []*catalog.Server, unordered []string) {
 	if allVersions {
-		return loaded{counted: cat.All()}, nil
+		return read, nil, nil
 	}
-	var l loaded
+	cat := catalog.New(read...)
 	for _, k := range cat.ServerNames() {
-		vs := cat.Versions[k]
-		l.notCounted = append(l.notCounted, vs[:len(vs)-1]...)
-		if cat.Unordered(k) {
-			l.unordered = append(l.unordered, fmt.Sprintf("%s: %d versions named by content hash have no release order: counted is %s, the last by spelling, not the newest",
+		if vs := cat.Versions[k]; cat.Unordered(k) {
+			unordered = append(unordered, fmt.Sprintf("%s: %d versions named by content hash have no release order: counted is %s, the last by spelling, not the newest",
 				k, len(vs), cat.Latest(k).Version))
 		}
 	}
-	l.counted = cat.LatestAll()
-	return l, nil
+	for _, s := range read {
+		if named[versionID(s)] || cat.Latest(s.Key()) == s {
+			counted = append(counted, s)
+		} else {
+			notCounted = append(notCounted, s)
+		}
+	}
+	return counted, notCounted, unordered
 }

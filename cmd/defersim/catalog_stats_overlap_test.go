@@ -22,15 +22,7 @@ func TestCatalogStatsCountsOverlappingPathsOnce(t *testing.T) {
 		"c/clock@1.0.json":  `{"tools":[{"name":"now","description":"other","inputSchema":{"type":"object"}}]}`,
 		"d/clock@v1.0.json": `{"tools":[{"name":"now","inputSchema":{"type":"object"}}]}`,
 	}
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTree(t, dir, files)
 	a := filepath.Join(dir, "a")
 	for _, tc := range []struct {
 		name       string
@@ -73,5 +65,20 @@ func TestCatalogStatsCountsOverlappingPathsOnce(t *testing.T) {
 			}
 			checkOutput(t, "stderr", stderr, tc.want, nil)
 		})
+	}
+}
+
+// writeTree writes files (slash-separated paths relative to dir → content)
+// under dir, making the directories they need.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

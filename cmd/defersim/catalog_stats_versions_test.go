@@ -38,7 +38,7 @@ func TestCatalogStatsSaysWhichVersionsCount(t *testing.T) {
 		{"latest", []string{dir}, []string{
 			"TOTAL (2 servers, latest versions)",
 			"counted: the latest version of each of 2 servers",
-			"1 older version read, not counted (--all-versions counts every version):\n  fs@1.0\n",
+			"1 older version read, not counted (--all-versions counts every version):\n  fs: 2.0 counted; 1.0 not counted\n",
 		}, []string{"fs@1.0 "}},
 		{"all versions", []string{"--all-versions", dir}, []string{
 			"TOTAL (3 versions of 2 servers)",
