@@ -52,7 +52,7 @@ func LoadPaths(paths []string) ([]*SRD, Problems, error) {
 	var probs Problems
 	read := map[string]bool{}
 	for _, p := range paths {
-		files, err := expand(p)
+		files, err := Expand(p)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -104,8 +104,9 @@ func LoadFS(fsys fs.FS, dir string) ([]*SRD, Problems, error) {
 	return all, probs, nil
 }
 
-// expand lists the SRD files a path stands for.
-func expand(p string) ([]string, error) {
+// Expand lists the SRD files a path stands for: the file, or a
+// directory's SRD files (not its subdirectories) in name order.
+func Expand(p string) ([]string, error) {
 	st, err := os.Stat(p)
 	if err != nil {
 		return nil, fmt.Errorf("load SRDs: %w", err)
