@@ -27,12 +27,21 @@ func LoadFile(file string) ([]*SRD, Problems, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	srds, probs := LoadData(file, data, size)
+	return srds, probs, nil
+}
+
+// LoadData parses the SRD file named file whose first bytes are data, as
+// LoadFile does once it has read them: data holds at most MaxFileSize+1
+// bytes (more means the file is over the limit, a problem), and size is
+// the file's own size, or -1 when it is not known. It is for a caller that
+// reads the file through another filesystem (a Beam pipeline's URLs).
+func LoadData(file string, data []byte, size int64) ([]*SRD, Problems) {
 	if len(data) > MaxFileSize {
 		// data stops one byte past the limit: the size is the file's own.
-		return nil, Problems{tooLarge(file, size)}, nil
+		return nil, Problems{tooLarge(file, size)}
 	}
-	srds, probs := Parse(file, data)
-	return srds, probs, nil
+	return Parse(file, data)
 }
 
 // LoadPaths reads SRD files; a directory stands for its SRD files (not its
@@ -43,7 +52,7 @@ func LoadPaths(paths []string) ([]*SRD, Problems, error) {
 	var probs Problems
 	read := map[string]bool{}
 	for _, p := range paths {
-		files, err := expand(p)
+		files, err := Expand(p)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -95,8 +104,9 @@ func LoadFS(fsys fs.FS, dir string) ([]*SRD, Problems, error) {
 	return all, probs, nil
 }
 
-// expand lists the SRD files a path stands for.
-func expand(p string) ([]string, error) {
+// Expand lists the SRD files a path stands for: the file, or a
+// directory's SRD files (not its subdirectories) in name order.
+func Expand(p string) ([]string, error) {
 	st, err := os.Stat(p)
 	if err != nil {
 		return nil, fmt.Errorf("load SRDs: %w", err)

@@ -89,7 +89,9 @@ func twoTraces(t *testing.T, n, k int) (paths []string, catalog string) {
 // files replayed in small batches with streamed statistics (so the sums,
 // sketches and samples of many batches are merged), for a file holding
 // its sessions twice under skip-bad (the repeats skipped and counted, as
-// run does), and for sessions naming a launch variant by its version.
+// run does), for sessions naming a launch variant by its version, and for
+// a routed-search scenario over the embedded routing descriptions and over
+// --srd's.
 func TestPipelineEqualsRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Beam pipelines and defersim")
@@ -109,12 +111,28 @@ func TestPipelineEqualsRun(t *testing.T) {
 	vdir := t.TempDir()
 	vcats := variantdata.Catalogs(t, vdir)
 	variant := variantdata.WriteTrace(t, vdir, "variant.jsonl", variantdata.Forms[0], 6, nil)
+	routed, routedYAML, srdDir := routedScenario(t)
 	for _, tc := range []struct {
 		name string
 		spec Spec
 		args []string
+		srd  string // the routing descriptions results.json must name ("": not checked)
 	}{
 		{name: "embedded default", spec: Spec{}},
+		{
+			// A scenario that needs SRDs and names none: both use the
+			// embedded set.
+			name: "routed search, the embedded SRDs",
+			spec: Spec{Scenario: routed, ScenarioYAML: routedYAML, Bootstrap: 100, NoReport: true},
+			args: []string{routed, "--bootstrap", "100", "--no-report"},
+			srd:  "embedded",
+		},
+		{
+			name: "routed search, --srd",
+			spec: Spec{Scenario: routed, ScenarioYAML: routedYAML, SRD: []string{srdDir}, Bootstrap: 100, NoReport: true},
+			args: []string{routed, "--srd", srdDir, "--bootstrap", "100", "--no-report"},
+			srd:  srdDir,
+		},
 		{
 			name: "a launch variant named by its version",
 			spec: Spec{Traces: []string{variant}, Catalogs: []string{vcats}, Strategies: []string{"eager", "claude-code-default"},
@@ -136,39 +154,85 @@ func TestPipelineEqualsRun(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			runDir := filepath.Join(t.TempDir(), "run")
-			cmd := exec.Command(bin, append([]string{"run", "-q", "-o", runDir}, tc.args...)...)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("defersim run: %v\n%s", err, out)
-			}
-			spec := tc.spec
-			spec.Out = filepath.Join(t.TempDir(), "beam")
-			p, s := beam.NewPipelineWithRoot()
-			if err := Build(s, spec); err != nil {
-				t.Fatal(err)
-			}
-			if err := ptest.Run(p); err != nil {
-				t.Fatalf("pipeline: %v", err)
-			}
-			want, err := os.ReadFile(filepath.Join(runDir, "results.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := os.ReadFile(filepath.Join(spec.Out, "results.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
+			want, got, out := runBoth(t, bin, tc.spec, tc.args)
 			want = sameBuild(t, want, got)
 			if !bytes.Equal(want, got) {
 				t.Fatalf("the pipeline's results.json differs from defersim run's:\n%s", cmp.Diff(string(want), string(got)))
 			}
-			_, err = os.Stat(filepath.Join(spec.Out, "report.html"))
-			if wantReport := !spec.NoReport; (err == nil) != wantReport {
+			_, err = os.Stat(filepath.Join(out, "report.html"))
+			if wantReport := !tc.spec.NoReport; (err == nil) != wantReport {
 				t.Errorf("report.html written: %v, want %v", err == nil, wantReport)
+			}
+			if tc.srd != "" {
+				res, err := report.DecodeResults(got)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Run.SRD == nil || res.Run.SRD.Source != tc.srd || len(res.Run.SRD.UsedBy) == 0 {
+					t.Errorf("routing descriptions %+v, want %q read by the routed strategy", res.Run.SRD, tc.srd)
+				}
 			}
 			t.Logf("results.json: %s bytes, identical", strconv.Itoa(len(got)))
 		})
 	}
+}
+
+// runBoth runs `defersim run -q -o DIR args` and the pipeline of spec
+// (into another directory, which it returns) and returns the two
+// results.json files.
+func runBoth(t *testing.T, bin string, spec Spec, args []string) (run, pipe []byte, out string) {
+	t.Helper()
+	runDir := filepath.Join(t.TempDir(), "run")
+	cmd := exec.Command(bin, append([]string{"run", "-q", "-o", runDir}, args...)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("defersim run: %v\n%s", err, out)
+	}
+	spec.Out = filepath.Join(t.TempDir(), "beam")
+	p, s := beam.NewPipelineWithRoot()
+	if err := Build(s, spec); err != nil {
+		t.Fatal(err)
+	}
+	if err := ptest.Run(p); err != nil {
+		t.Fatalf("pipeline: %v", err)
+	}
+	run, err := os.ReadFile(filepath.Join(runDir, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pipe, err = os.ReadFile(filepath.Join(spec.Out, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run, pipe, spec.Out
+}
+
+// routedScenario writes a scenario whose strategy reads routing
+// descriptions twice (routed search, the by-domain directory) over the
+// embedded trace and catalog, with no srd: (the embedded set), and
+// returns its path, its text and the test SRD set of the runner
+// (internal/runner/testdata/srd-default, six of the embedded servers).
+func routedScenario(t *testing.T) (path string, text []byte, srdDir string) {
+	t.Helper()
+	text = []byte(`name: routed
+seed: 3
+traces: [embedded:trace.jsonl.gz]
+catalogs: [embedded:catalog]
+params: {select_prob: 0}
+strategies:
+  - name: routed
+    base: claude-code-default
+    search: {mode: routed, k: 3}
+    directory: {format: by-domain, notice: true}
+`)
+	path = filepath.Join(t.TempDir(), "routed.yaml")
+	if err := os.WriteFile(path, text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srdDir, err := filepath.Abs(filepath.Join("..", "..", "internal", "runner", "testdata", "srd-default"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, text, srdDir
 }
 
 // sameBuild checks the two fields of results.json that name the build that

@@ -9,6 +9,7 @@
 package pipeline
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -37,6 +38,9 @@ type Spec struct {
 	Strategies []string `json:"strategies,omitempty"`
 	Baseline   string   `json:"baseline,omitempty"`
 	Seed       *int64   `json:"seed,omitempty"`
+	// SRD is run's --srd: routing description files or directories, local
+	// or URLs (nil: the scenario's srd:, else the embedded set).
+	SRD []string `json:"srd,omitempty"`
 	// AllowUnresolved and MaxUnresolved are run's --allow-unresolved and
 	// --max-unresolved (nil: the scenario's max_unresolved, else the
 	// default).
@@ -78,8 +82,8 @@ func (s Spec) key() string {
 func isURL(path string) bool { return strings.Contains(path, "://") }
 
 // Config resolves the spec into the run configuration `defersim run`
-// builds from the same scenario and flags. Catalogs given as URLs are read
-// through Beam's filesystems.
+// builds from the same scenario and flags. Catalogs and routing
+// descriptions given as URLs are read through Beam's filesystems.
 func (s Spec) Config() (runner.Config, error) {
 	sc, err := s.scenario()
 	if err != nil {
@@ -94,6 +98,9 @@ func (s Spec) Config() (runner.Config, error) {
 	}
 	cfg.SkipBad, cfg.Strict, cfg.Bootstrap, cfg.ExactSessions = s.SkipBad, s.Strict, s.Bootstrap, s.ExactSessions
 	cfg.BootstrapMemory = s.BootstrapMemory
+	if cfg.SRDFiles, err = srdFiles(context.Background(), cfg.SRD); err != nil {
+		return runner.Config{}, err
+	}
 	for i, src := range cfg.Catalogs {
 		if src.FS == nil && isURL(src.Path) {
 			cfg.Catalogs[i] = runner.Source{Path: src.Path, FS: dirFS{root: strings.TrimSuffix(src.Path, "/")}, Name: "."}
@@ -139,7 +146,7 @@ func (s Spec) LimitNote() (string, error) {
 // overrides are the scenario's values the spec's flags replace.
 func (s Spec) overrides() runner.Overrides {
 	return runner.Overrides{Traces: s.Traces, Catalogs: s.Catalogs, Strategies: s.Strategies, Baseline: s.Baseline, Seed: s.Seed,
-		AllowUnresolved: s.AllowUnresolved, MaxUnresolved: s.MaxUnresolved}
+		SRD: s.SRD, AllowUnresolved: s.AllowUnresolved, MaxUnresolved: s.MaxUnresolved}
 }
 
 // scenario parses the spec's scenario and refuses, as `defersim run`

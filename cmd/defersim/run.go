@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -300,41 +299,12 @@ func printRunSummary(w io.Writer, out *runner.Output, dir string, withReport boo
 	runsummary.Write(w, out.Results, results, html)
 }
 
-// runSummaryJSON is what `run --json` prints.
-type runSummaryJSON struct {
-	Results    string                        `json:"results"`
-	Report     string                        `json:"report,omitempty"`
-	Counts     any                           `json:"counts"`
-	Baseline   string                        `json:"baseline"`
-	Strategies map[string]map[string]float64 `json:"strategy_means"`
-	Resolution *sim.ResolutionInfo           `json:"resolution,omitempty"`
-	Failures   []string                      `json:"failures,omitempty"`
-	// Shard is the run's shard (run --shard), as results.json records it.
-	Shard *sim.ShardInfo `json:"shard,omitempty"`
-}
-
 func printRunJSON(w io.Writer, out *runner.Output, dir string, withReport bool) error {
-	s := runSummaryJSON{Results: filepath.Join(dir, "results.json"), Counts: out.Info.Counts,
-		Baseline: out.Results.BaselineName(), Strategies: map[string]map[string]float64{}, Resolution: out.Results.Run.Resolution,
-		Shard: out.Results.Run.Shard}
+	html := ""
 	if withReport {
-		s.Report = filepath.Join(dir, "report.html")
+		html = filepath.Join(dir, "report.html")
 	}
-	for _, st := range out.Results.Strategies {
-		m := map[string]float64{}
-		for name, d := range st.Metrics {
-			if d.Count > 0 {
-				m[name] = d.Mean
-			}
-		}
-		s.Strategies[st.Name] = m
-	}
-	for _, f := range out.Run.Failures {
-		s.Failures = append(s.Failures, firstLineOf(f))
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(s)
+	return runsummary.JSON(w, out.Results, filepath.Join(dir, "results.json"), html, out.Run.Failures)
 }
 
 func firstLineOf(s string) string {

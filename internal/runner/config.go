@@ -48,6 +48,11 @@ type Config struct {
 	// routed search modes and the by-domain directory read; empty: the
 	// embedded set. Ignored when Registry is set.
 	SRD []string
+	// SRDFiles, when set, are the files SRD stands for, already read by the
+	// caller through another filesystem (the Beam pipeline reads URLs):
+	// the run parses them instead of opening SRD's paths, which still name
+	// the set in the results. Ignored when Registry is set.
+	SRDFiles []SRDFile
 	// CatalogFingerprint is what tool fingerprints cover ("" = model).
 	CatalogFingerprint catalog.FingerprintScope
 	LocalServers       []string

@@ -314,7 +314,7 @@ func buildEngine(cfg Config, check func(*catalog.Catalog) error, moreFidelity []
 			return nil, err
 		}
 	}
-	srds, srdInfo, err := runSRDs(cfg.SRD, cat)
+	srds, srdInfo, err := runSRDs(cfg.SRD, cfg.SRDFiles, cat)
 	if err != nil {
 		return nil, err
 	}

@@ -22,11 +22,22 @@ import (
 // the binary (srd/data/catalogs).
 const SRDEmbedded = "embedded"
 
+// SRDFile is one routing description file a caller read: its name, as
+// problems name it (a directory's file is the directory joined with its
+// base name, as srd.LoadPaths names it), its first srd.MaxFileSize+1
+// bytes, and its size (-1 when not known).
+type SRDFile struct {
+	Name string
+	Data []byte
+	Size int64
+}
+
 // runSRDs loads the routing descriptions of a run: the files of paths (v1
-// or v0.1, linted against the run's catalog: a problem stops the run), or
-// the embedded set when paths is empty. It returns them with their
+// or v0.1, linted against the run's catalog: a problem stops the run),
+// read from files when the caller read them (Config.SRDFiles), or the
+// embedded set when paths is empty. It returns them with their
 // description for the results.
-func runSRDs(paths []string, cat *catalog.Catalog) ([]*srd.SRD, *sim.SRDInfo, error) {
+func runSRDs(paths []string, files []SRDFile, cat *catalog.Catalog) ([]*srd.SRD, *sim.SRDInfo, error) {
 	if len(paths) == 0 {
 		srds, err := embeddedSRDs()
 		if err != nil {
@@ -38,7 +49,7 @@ func runSRDs(paths []string, cat *catalog.Catalog) ([]*srd.SRD, *sim.SRDInfo, er
 		}
 		return srds, &sim.SRDInfo{Source: SRDEmbedded, Embedded: true, Count: len(srds), SHA256: h}, nil
 	}
-	srds, probs, err := srd.LoadPaths(paths)
+	srds, probs, err := loadSRDs(paths, files)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -47,11 +58,40 @@ func runSRDs(paths []string, cat *catalog.Catalog) ([]*srd.SRD, *sim.SRDInfo, er
 		return nil, nil, fmt.Errorf("routing descriptions %s have problems (defersim srd lint --catalogs … shows them all):\n%w",
 			strings.Join(paths, ", "), probs.Sort())
 	}
-	h, err := hashSRDPaths(paths)
+	h, err := hashSRDs(paths, files)
 	if err != nil {
 		return nil, nil, err
 	}
 	return srds, &sim.SRDInfo{Source: strings.Join(paths, ", "), Count: len(srds), SHA256: h}, nil
+}
+
+// loadSRDs reads and parses the SRD files of paths, or parses files when
+// the caller read them.
+func loadSRDs(paths []string, files []SRDFile) ([]*srd.SRD, srd.Problems, error) {
+	if files == nil {
+		return srd.LoadPaths(paths)
+	}
+	var all []*srd.SRD
+	var probs srd.Problems
+	for _, f := range files {
+		s, ps := srd.LoadData(f.Name, f.Data, f.Size)
+		all = append(all, s...)
+		probs = append(probs, ps...)
+	}
+	return all, probs, nil
+}
+
+// hashSRDs hashes the SRD files of paths (hashSRDPaths), or files when
+// the caller read them, in the same way: each file's base name and bytes.
+func hashSRDs(paths []string, files []SRDFile) (string, error) {
+	if files == nil {
+		return hashSRDPaths(paths)
+	}
+	h := sha256.New()
+	for _, f := range files {
+		hashFile(h, path.Base(filepath.ToSlash(f.Name)), f.Data)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // domainsOf returns the routing domains of srds (for the by-domain

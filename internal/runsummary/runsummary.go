@@ -1,14 +1,16 @@
 // Package runsummary prints what a replay prints when it succeeds: the
 // counts of what was read, replayed and skipped, the report's summary, the
 // resolution of the tool calls against the catalogs, and where the outputs
-// are. `defersim run`, `defersim merge` and `defersim-beam` (which reads
-// the summary back from the results.json its job wrote) print it in the
-// same words.
+// are, as text (Write) or JSON (JSON). `defersim run`, `defersim merge`
+// and `defersim-beam` (which reads the summary back from the results.json
+// its job wrote) print it in the same words.
 package runsummary
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/nouns"
@@ -61,4 +63,49 @@ func StandIns(notes []catalog.Note) int {
 		}
 	}
 	return n
+}
+
+// summaryJSON is what `run --format json` prints.
+type summaryJSON struct {
+	Results    string                        `json:"results"`
+	Report     string                        `json:"report,omitempty"`
+	Counts     sim.Counts                    `json:"counts"`
+	Baseline   string                        `json:"baseline"`
+	Strategies map[string]map[string]float64 `json:"strategy_means"`
+	Resolution *sim.ResolutionInfo           `json:"resolution,omitempty"`
+	Failures   []string                      `json:"failures,omitempty"`
+	// Shard is the run's shard (run --shard), as results.json records it.
+	Shard *sim.ShardInfo `json:"shard,omitempty"`
+}
+
+// JSON prints the summary of res as JSON on w (`--format json`): the
+// paths of results.json and of report.html (when not ""), the counts, the
+// baseline, every strategy's metric means, the resolution, the first line
+// of each failure (failures: the errors of the sessions that failed to
+// replay, when the caller has them) and the shard.
+func JSON(w io.Writer, res *report.Results, results, reportHTML string, failures []string) error {
+	s := summaryJSON{Results: results, Report: reportHTML, Counts: res.Run.Counts,
+		Baseline: res.BaselineName(), Strategies: map[string]map[string]float64{}, Resolution: res.Run.Resolution,
+		Shard: res.Run.Shard}
+	for _, st := range res.Strategies {
+		m := map[string]float64{}
+		for name, d := range st.Metrics {
+			if d.Count > 0 {
+				m[name] = d.Mean
+			}
+		}
+		s.Strategies[st.Name] = m
+	}
+	for _, f := range failures {
+		s.Failures = append(s.Failures, firstLine(f))
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(s)
+}
+
+// firstLine is s up to its first newline.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }

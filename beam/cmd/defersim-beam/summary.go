@@ -42,6 +42,10 @@ func joinOut(out, name string) string {
 	return filepath.Join(out, name)
 }
 
+// summaryStyle is how the summary is printed: as JSON (--format json),
+// or not at all (--quiet), as `defersim run` prints it.
+type summaryStyle struct{ json, quiet bool }
+
 // summarize tells the user what `defersim run` tells them after a run
 // that wrote res into out: on stdout the counts of what was read,
 // replayed and skipped, the report's summary and notes, the resolution of
@@ -53,13 +57,23 @@ func joinOut(out, name string) string {
 // results.json holds the counts behind every warning but not where the
 // first implausible or backward lines are, nor the errors of the sessions
 // that failed: the Write stage logs those on the job's workers, and the
-// warnings say so.
-func summarize(stdout, stderr io.Writer, res *report.Results, out string, withReport bool) error {
+// warnings say so. The summary is text, JSON or nothing (style); the
+// warnings are printed in every style, as `defersim run` prints them.
+func summarize(stdout, stderr io.Writer, res *report.Results, out string, withReport bool, style summaryStyle) error {
 	html := ""
 	if withReport {
 		html = joinOut(out, "report.html")
 	}
-	runsummary.Write(stdout, res, joinOut(out, "results.json"), html)
+	switch {
+	case style.json:
+		// The sessions that failed to replay are counted; their errors
+		// are in the log of the job's Write stage, not here.
+		if err := runsummary.JSON(stdout, res, joinOut(out, "results.json"), html, nil); err != nil {
+			return err
+		}
+	case !style.quiet:
+		runsummary.Write(stdout, res, joinOut(out, "results.json"), html)
+	}
 	c := res.Run.Counts
 	n := inputnotes.Notes{CatalogNotes: res.Run.CatalogNotes, SessionsRead: c.SessionsRead, EventsRead: c.EventsRead,
 		SessionsIncomplete: c.SessionsIncomplete, EventsTimeBackwards: c.EventsTimeBackwards, LinesImplausible: c.LinesImplausible,
