@@ -81,8 +81,8 @@ type Engine struct {
 	flags [][]uint8
 
 	deniedOnce sync.Once
-	// needFree recycles NeedBuilders' memory (needmem.go).
-	needFree  chan *needMem
+	// needFree recycles NeedBuilders with their memory (needmem.go).
+	needFree  chan *NeedBuilder
 	deniedTok int64 // deniedTokens
 }
 
@@ -154,7 +154,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 	}
 	e := &Engine{strategies: cfg.Strategies, plans: plans, cache: cacheModel, model: cfg.Model, params: cfg.Params, seed: cfg.Seed, runModel: cfg.RunModel,
 		content: content, raw: raw, rankers: &rankerCache{}, allow: cfg.Allow, deny: cfg.Deny, validator: cfg.Validator, fidelity: -1,
-		needFree: make(chan *needMem, needFreeSize)}
+		needFree: make(chan *NeedBuilder, needFreeSize)}
 	e.tables = buildToolTables(cfg.Catalog, content, counters, cfg.Params.ToolOverheadTokens, local)
 	for i, p := range plans {
 		if name := cfg.Strategies[i].Warm.Counter; name != "" {

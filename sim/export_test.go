@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/google/go-cmp/cmp"
@@ -159,11 +160,12 @@ func CheckNeedBuilder(e *Engine, s *traces.Session) error {
 	}
 	var got pneed
 	nb := build()
+	resol := nb.resol // compact may hand nb to the next session
 	removed := nb.compact(&got)
 	if e != nil {
 		var want Resolution
 		e.Resolve(s, &want)
-		if d := cmp.Diff(want, nb.resol); d != "" {
+		if d := cmp.Diff(want, resol); d != "" {
 			return fmt.Errorf("session %s: resolution differs (-whole +as read):\n%s", s.ID, d)
 		}
 	}
@@ -177,6 +179,52 @@ func CheckNeedBuilder(e *Engine, s *traces.Session) error {
 	return nil
 }
 
-// FreeNeedMem returns the number of NeedBuilders' memories waiting to be
-// reused.
+// FreeNeedMem returns the number of NeedBuilders waiting, with their
+// memory, to be reused.
 func (e *Engine) FreeNeedMem() int { return len(e.needFree) }
+
+// CheckNeedBuilderRecycled builds s's need with a builder of e, makes it
+// compact as a worker does, and starts the next session's builder (id
+// next): it must be the builder let go, in a new builder's state but for
+// the memory it keeps (its first block of steps, calls, maps, held
+// events' room), which must hold nothing of s. reused is false when the
+// builder was not recycled (s grew its memory past the bounds).
+func CheckNeedBuilderRecycled(e *Engine, s *traces.Session, next string) (reused bool, err error) {
+	nb := e.newNeedBuilder(s.ID)
+	for i := range s.Events {
+		ev := s.Events[i]
+		nb.Add(&ev, s.Lines[i])
+	}
+	var p pneed
+	nb.compact(&p)
+	nb2 := e.newNeedBuilder(next)
+	if nb2 != nb {
+		return false, nil
+	}
+	b := nb2.b
+	for _, m := range []struct {
+		name  string
+		empty bool
+	}{
+		{"first block", len(b.spare) == 0 && cap(b.spare) == firstStepBlock && !slices.ContainsFunc(b.spare[:cap(b.spare)], func(st Step) bool { return !reflect.DeepEqual(st, Step{}) })},
+		{"calls", len(b.pcalls) == 0 && len(b.arena) == 0 && !slices.ContainsFunc(b.arena[:cap(b.arena)], func(c Call) bool { return !reflect.DeepEqual(c, Call{}) })},
+		{"maps", len(b.byReq) == 0 && len(b.searched) == 0},
+		{"step counts", len(b.ncalls) == 0 && len(b.pstep) == 0},
+		{"held events", len(nb2.held) == 0},
+	} {
+		if !m.empty {
+			return true, fmt.Errorf("session %s: the recycled builder's %s hold the session's data", s.ID, m.name)
+		}
+	}
+	// Without its memory, the builder is a new one.
+	got := *nb2
+	got.b = needBuffers{}
+	got.held = nil
+	want := NeedBuilder{n: Need{SessionID: next}, e: e}
+	want.resol.Sessions = 1
+	if !reflect.DeepEqual(&got, &want) {
+		return true, fmt.Errorf("session %s: the recycled builder is not in a new builder's state:\n%s", s.ID,
+			cmp.Diff(&want, &got, cmp.Exporter(func(reflect.Type) bool { return true })))
+	}
+	return true, nil
+}

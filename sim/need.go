@@ -136,7 +136,7 @@ type needBuffers struct {
 	blocked bool
 	blocks  [][]Step
 	nsteps  int    // steps in blocks
-	spare   []Step // memory for the first block (Engine.takeNeedMem)
+	spare   []Step // memory for the first block (a recycled builder's, needmem.go)
 	// names reads the session's server references as series keys.
 	names variantNames
 }

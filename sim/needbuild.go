@@ -55,9 +55,9 @@ func NewNeedBuilder(id string) *NeedBuilder {
 
 // newNeedBuilder starts the need of session id, resolved against e.
 func (e *Engine) newNeedBuilder(id string) *NeedBuilder {
-	nb := NewNeedBuilder(id)
+	nb := e.takeNeedBuilder()
+	nb.n.SessionID = id
 	nb.e = e
-	e.takeNeedMem(nb)
 	nb.resol.Sessions++
 	return nb
 }
@@ -129,7 +129,8 @@ func (nb *NeedBuilder) Need() *Need {
 // compact sets p to the compact form of the session's need, as
 // p.fill(nb.Need()) would, letting each block of steps go once it is
 // compact, and returns the need's count of removed steps. The builder
-// must not be used afterwards.
+// must not be used afterwards: a builder of Engine.BuildNeeds goes back
+// to its engine for the next sessions (needmem.go).
 func (nb *NeedBuilder) compact(p *pneed) (removed int) {
 	nb.finish()
 	b := &nb.b
@@ -156,11 +157,13 @@ func (nb *NeedBuilder) compact(p *pneed) (removed int) {
 		}
 		b.blocks[k] = nil // let the block go (prev may keep the last one)
 	}
-	if nb.e != nil && len(b.blocks) > 0 {
-		nb.e.putNeedMem(nb, first)
+	removed = nb.n.Removed
+	if e := nb.e; e != nil && len(b.blocks) > 0 {
+		e.putNeedBuilder(nb, first) // the last use of nb
+	} else {
+		nb.b = needBuffers{}
 	}
-	nb.b = needBuffers{}
-	return nb.n.Removed
+	return removed
 }
 
 // addBlockStep appends a step to the blocks and returns its index.

@@ -171,3 +171,47 @@ func TestNeedBuilderReusesMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestNeedBuilderIsRecycled pins the recycling of the NeedBuilder struct
+// itself (needmem.go): once a session's need is compact, the next
+// session's builder is the same struct, holding nothing of the previous
+// session (a new builder's state, its kept memory cleared), and the needs
+// it builds are ExtractNeed's whatever session came before.
+func TestNeedBuilderIsRecycled(t *testing.T) {
+	eng, _ := defaultEngine(t)
+	cases := builderCases()
+	names := slices.Sorted(maps.Keys(cases))
+	recycled := 0
+	for _, name := range names {
+		ss, _, err := readLines(t, cases[name])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range ss {
+			reused, err := sim.CheckNeedBuilderRecycled(eng, s, "next")
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if reused {
+				recycled++
+			}
+			// The recycled builder builds the next session's need exactly.
+			for _, other := range names {
+				if strings.HasPrefix(other, "long") {
+					continue // slow, and no different for this
+				}
+				os, _, err := readLines(t, cases[other])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := sim.CheckNeedBuilder(eng, os[0]); err != nil {
+					t.Fatalf("after %s, %s: %v", name, other, err)
+				}
+			}
+		}
+	}
+	if recycled == 0 {
+		t.Fatal("no builder was recycled: the test does not exercise the recycling")
+	}
+	t.Logf("%d of %d cases recycled their builder", recycled, len(names))
+}
