@@ -78,7 +78,7 @@ the merge must be the same defersim build (defersim --version).`,
 		w := cmd.OutOrStdout()
 		switch {
 		case *format == cliout.JSON:
-			return printRunJSON(w, res, out, !noReport)
+			return printRunJSON(w, res, out, !noReport, 0)
 		case !cliout.Quiet(cmd):
 			fmt.Fprintf(w, "merged %s\n", nouns.Count(len(files), "shard"))
 			printRunSummary(w, res, out, !noReport)

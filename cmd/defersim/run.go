@@ -39,6 +39,7 @@ type runFlags struct {
 	sessions   bool
 	bootstrap  int
 	bootMem    report.ByteSize
+	memLimit   memoryLimit
 	noReport   bool
 	format     *cliout.Format
 	shard      string
@@ -72,6 +73,7 @@ func (f *runFlags) register(c *cobra.Command) {
 	fl.BoolVar(&f.sessions, "sessions-csv", false, "also write sessions.csv with every metric per session and strategy")
 	fl.IntVar(&f.bootstrap, "bootstrap", 0, "bootstrap resamples for confidence intervals (0 = default 1000, -1 = none)")
 	fl.Var(&f.bootMem, "bootstrap-memory", "most memory the bootstrap may allocate, e.g. 8GiB (0 = default 4 GiB, -1 = no limit); a larger --bootstrap is refused before the replay")
+	fl.Var(&f.memLimit, "memory-limit", "soft limit on the memory the run holds (Go's runtime/debug.SetMemoryLimit), e.g. 256MiB: the garbage collector works harder near it instead of letting the heap grow when the cores are busy (0 or off = none; GOMEMLIMIT is used when the flag is not given)")
 	fl.BoolVar(&f.noReport, "no-report", false, "write results.json only, no plots or HTML")
 	f.format = cliout.AddFormat(c, cliout.Text, cliout.JSON)
 	c.Flags().Lookup("format").Usage = "format of the run summary: text, or json (counts, output paths, per-strategy means)"
@@ -193,6 +195,8 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) (retErr error) {
 	cfg.Progress = prog
 	ctx, stop := interruptible(cmd.Context(), stderr)
 	defer stop()
+	memLimit, restore := f.memLimit.apply(cmd.Flags().Changed("memory-limit"))
+	defer restore()
 	out, err := runner.Run(ctx, cfg)
 	if err != nil {
 		prog.Abort()
@@ -244,11 +248,14 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) (retErr error) {
 	}
 	switch {
 	case *f.format == cliout.JSON:
-		if err := printRunJSON(w, out, f.out, !f.noReport); err != nil {
+		if err := printRunJSON(w, out, f.out, !f.noReport, memLimit); err != nil {
 			return err
 		}
 	case !quiet:
 		printRunSummary(w, out, f.out, !f.noReport)
+		if memLimit > 0 {
+			fmt.Fprintf(w, "memory limit: %s (soft; --memory-limit or GOMEMLIMIT)\n", report.FormatBytes(memLimit))
+		}
 	}
 	return skippedSessions(stderr, out)
 }
@@ -299,12 +306,12 @@ func printRunSummary(w io.Writer, out *runner.Output, dir string, withReport boo
 	runsummary.Write(w, out.Results, results, html)
 }
 
-func printRunJSON(w io.Writer, out *runner.Output, dir string, withReport bool) error {
+func printRunJSON(w io.Writer, out *runner.Output, dir string, withReport bool, memLimit int64) error {
 	html := ""
 	if withReport {
 		html = filepath.Join(dir, "report.html")
 	}
-	return runsummary.JSON(w, out.Results, filepath.Join(dir, "results.json"), html, out.Run.Failures)
+	return runsummary.JSON(w, out.Results, filepath.Join(dir, "results.json"), html, out.Run.Failures, memLimit)
 }
 
 func firstLineOf(s string) string {

@@ -119,4 +119,15 @@ type Config struct {
 	// AfterSession, when set, is called after each replayed session with the
 	// number replayed so far (from one goroutine).
 	AfterSession func(replayed int64)
+
+	// hooks lets tests look inside a run (nil in every other use).
+	hooks *runHooks
+}
+
+// runHooks are called at points of Run that tests check.
+type runHooks struct {
+	// engine is called with the run's engine once it is built.
+	engine func(*sim.Engine)
+	// statistics is called after the replay, before the statistics.
+	statistics func()
 }

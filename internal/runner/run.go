@@ -110,6 +110,9 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.hooks != nil && cfg.hooks.engine != nil {
+		cfg.hooks.engine(p.eng)
+	}
 	var resume *sim.RunState
 	var expect []TracePrefix
 	if cfg.Resume {
@@ -132,8 +135,13 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resume %s: %w", cfg.Checkpoint, err)
 	}
+	// The engine (catalogs, rankers, memos: 10-20 MB) is not needed after
+	// the replay, and nothing used after it may reach it: the statistics
+	// (the bootstrap) are the run's peak of memory. save outlives the
+	// replay, so it holds the file, not p (TestEngineFreedBeforeStatistics).
+	file, eng := p.file, p.eng
 	save := func(st *sim.RunState) error {
-		f := *p.file
+		f := *file
 		f.Kind, f.State, f.Traces = KindCheckpoint, st, hashes.prefixes()
 		return WriteState(cfg.Checkpoint, &f)
 	}
@@ -163,9 +171,9 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	}
 	var res *sim.RunResult
 	if ropts := (traces.ReadOptions{SkipBad: cfg.SkipBad}); cfg.Transform == nil {
-		res, err = p.eng.RunNeeds(ctx, allNeeds(p.eng, cfg.Traces, hashes, ropts, &counts, &read), opts)
+		res, err = eng.RunNeeds(ctx, allNeeds(eng, cfg.Traces, hashes, ropts, &counts, &read), opts)
 	} else { // a transform changes whole sessions
-		res, err = p.eng.Run(ctx, allSessions(cfg.Traces, hashes, ropts, &counts, &read, cfg.Transform), opts)
+		res, err = eng.Run(ctx, allSessions(cfg.Traces, hashes, ropts, &counts, &read, cfg.Transform), opts)
 	}
 	if cerr := hashes.changed(); cerr != nil {
 		return nil, fmt.Errorf("resume %s: the checkpoint was made by another run: %w; pass the same scenario, traces and flags", cfg.Checkpoint, cerr)
@@ -186,10 +194,13 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	done := *p.file // p.file stays the checkpoints' description
+	if cfg.hooks != nil && cfg.hooks.statistics != nil {
+		cfg.hooks.statistics()
+	}
+	done := *file // file stays the checkpoints' description
 	done.Kind, done.State = KindShard, res.State
 	done.Reader = readerCounts(len(cfg.Traces), res.Counts.SessionsRead, counts)
-	done.Info.Inputs = append(ins, p.file.Info.Inputs...)
+	done.Info.Inputs = append(ins, file.Info.Inputs...)
 	out, err := finish(ctx, &done, res, cfg.Workers, cfg.BootstrapMemory)
 	if out != nil {
 		out.addWarnings(counts)

@@ -76,17 +76,21 @@ type summaryJSON struct {
 	Failures   []string                      `json:"failures,omitempty"`
 	// Shard is the run's shard (run --shard), as results.json records it.
 	Shard *sim.ShardInfo `json:"shard,omitempty"`
+	// MemoryLimit is the soft memory limit the run had (run's
+	// --memory-limit or GOMEMLIMIT), in bytes; absent when none.
+	MemoryLimit int64 `json:"memory_limit_bytes,omitempty"`
 }
 
 // JSON prints the summary of res as JSON on w (`--format json`): the
 // paths of results.json and of report.html (when not ""), the counts, the
 // baseline, every strategy's metric means, the resolution, the first line
 // of each failure (failures: the errors of the sessions that failed to
-// replay, when the caller has them) and the shard.
-func JSON(w io.Writer, res *report.Results, results, reportHTML string, failures []string) error {
+// replay, when the caller has them), the shard and the soft memory limit
+// (memoryLimit bytes; 0: none, not printed).
+func JSON(w io.Writer, res *report.Results, results, reportHTML string, failures []string, memoryLimit int64) error {
 	s := summaryJSON{Results: results, Report: reportHTML, Counts: res.Run.Counts,
 		Baseline: res.BaselineName(), Strategies: map[string]map[string]float64{}, Resolution: res.Run.Resolution,
-		Shard: res.Run.Shard}
+		Shard: res.Run.Shard, MemoryLimit: memoryLimit}
 	for _, st := range res.Strategies {
 		m := map[string]float64{}
 		for name, d := range st.Metrics {

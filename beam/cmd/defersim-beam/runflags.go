@@ -57,6 +57,9 @@ func registerRunOnly(fs *flag.FlagSet) *runOnly {
 	add(r.ignored, "checkpoint-every", false,
 		"a Beam job keeps no checkpoint (an interrupted job is run again; the runner retries failed work); results do not depend on it",
 		"not applicable: a Beam job keeps no checkpoint (accepted and ignored, with a note)")
+	add(r.ignored, "memory-limit", false,
+		"the runner's workers are separate processes whose memory the runner sizes (on Dataflow the worker machine type, on Flink the task managers); GOMEMLIMIT in the workers' environment sets a Go soft limit there; results do not depend on it",
+		"not applicable: the runner sizes its workers' memory (accepted and ignored, with a note)")
 	add(r.refused, "shard", false,
 		"the runner spreads the sessions over its workers and writes one results.json; for shard.bin files use defersim run --shard and defersim merge",
 		"not supported (refused): the runner spreads the work")

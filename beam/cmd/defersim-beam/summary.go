@@ -68,7 +68,7 @@ func summarize(stdout, stderr io.Writer, res *report.Results, out string, withRe
 	case style.json:
 		// The sessions that failed to replay are counted; their errors
 		// are in the log of the job's Write stage, not here.
-		if err := runsummary.JSON(stdout, res, joinOut(out, "results.json"), html, nil); err != nil {
+		if err := runsummary.JSON(stdout, res, joinOut(out, "results.json"), html, nil, 0); err != nil {
 			return err
 		}
 	case !style.quiet:
