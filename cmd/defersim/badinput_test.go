@@ -170,7 +170,7 @@ func TestRunDisorderedTrace(t *testing.T) {
 		t.Fatalf("run: exit %d\n%s%s", code, stdout, stderr)
 	}
 	// Four events of each of the two sessions go back in time.
-	if !strings.Contains(stderr, "warning: 8 trace event(s) are earlier than the event before them in their session") ||
+	if !strings.Contains(stderr, "warning: 8 trace events are earlier than the event before them in their session") ||
 		!strings.Contains(stderr, `trace.jsonl:4: session "s1": time goes backwards: 2026-01-01T09:00:00Z is before 2026-01-01T10:00:05Z at line 3`) {
 		t.Errorf("no warning about the times going backwards, or not naming the first:\n%s", stderr)
 	}

@@ -226,8 +226,8 @@ func (rep statsReport) writeText(w io.Writer, top int) error {
 		}
 	}
 	if rep.Implausible > 0 {
-		if _, err := fmt.Fprintf(w, "warning: %d line(s) hold an implausible count or duration (first: %s)\n\n",
-			rep.Implausible, rep.FirstImplausible[0]); err != nil {
+		if _, err := fmt.Fprintf(w, "warning: %s %s an implausible count or duration (first: %s)\n\n",
+			nouns.Count(rep.Implausible, "line"), nouns.Form(rep.Implausible, "holds", "hold"), rep.FirstImplausible[0]); err != nil {
 			return err
 		}
 	}

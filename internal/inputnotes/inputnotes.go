@@ -104,16 +104,20 @@ func (n Notes) Warnings(where string) []string {
 		out = append(out, fmt.Sprintf("catalogs: %s: %s%s%s", c.Text(), termsafe.String(strings.Join(items, ", ")), more, suffix))
 	}
 	if n.LinesImplausible > 0 {
-		out = append(out, fmt.Sprintf("%d trace line(s) hold an implausible count or duration, kept as recorded; figures that use them are dominated by them", n.LinesImplausible))
+		out = append(out, fmt.Sprintf("%s %s an implausible count or duration, kept as recorded; figures that use %s are dominated by %s",
+			nouns.Count(n.LinesImplausible, "trace line"), nouns.Form(n.LinesImplausible, "holds", "hold"),
+			nouns.Form(n.LinesImplausible, "it", "them"), nouns.Form(n.LinesImplausible, "it", "them")))
 		out = append(out, locations(n.LinesImplausible, n.FirstImplausible)...)
 	}
 	if n.EventsTimeBackwards > 0 {
-		out = append(out, fmt.Sprintf("%d trace event(s) are earlier than the event before them in their session (kept; a user pause that would be negative is taken as 0, so the prompt cache sees no gap there; `defersim trace validate` lists them)", n.EventsTimeBackwards))
+		out = append(out, fmt.Sprintf("%s %s earlier than the event before %s in %s session (kept; a user pause that would be negative is taken as 0, so the prompt cache sees no gap there; `defersim trace validate` lists %s)",
+			nouns.Count(n.EventsTimeBackwards, "trace event"), nouns.Form(n.EventsTimeBackwards, "is", "are"),
+			nouns.Form(n.EventsTimeBackwards, "it", "them"), nouns.Form(n.EventsTimeBackwards, "its", "their"), nouns.Form(n.EventsTimeBackwards, "it", "them")))
 		out = append(out, locations(n.EventsTimeBackwards, n.FirstBackwards)...)
 	}
 	if n.SessionsEpochDated > 0 {
-		out = append(out, fmt.Sprintf("%d session(s) start in 1970 or earlier, before the scenario's dated upgrades (servers.NAME.upgrades[].at), and ran on the versions before them: times at the Unix epoch look like placeholders, not recorded times; if they are, use after_session instead",
-			n.SessionsEpochDated))
+		out = append(out, fmt.Sprintf("%s %s in 1970 or earlier, before the scenario's dated upgrades (servers.NAME.upgrades[].at), and ran on the versions before them: times at the Unix epoch look like placeholders, not recorded times; if they are, use after_session instead",
+			nouns.Count(n.SessionsEpochDated, "session"), nouns.Form(n.SessionsEpochDated, "starts", "start")))
 	}
 	if n.EventsNotReplayed > 0 {
 		out = append(out, NotReplayedText(n.EventsNotReplayed, n.SessionsWithEventsNotReplayed, n.SessionsRead))

@@ -11,6 +11,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/srd"
 )
 
@@ -220,7 +221,7 @@ func (h *HardSet) resolve(tools []Tool, why func(want string) string) (*Set, err
 		s.Queries = append(s.Queries, Query{ID: q.ID, Text: q.Text, Needs: needs})
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("%d wanted tool(s) not in the corpus:\n%s", len(missing), capJoin(missing, "\n"))
+		return nil, fmt.Errorf("%s not in the corpus:\n%s", nouns.Count(len(missing), "wanted tool"), capJoin(missing, "\n"))
 	}
 	return s, s.Validate()
 }
