@@ -12,6 +12,7 @@ import (
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/nouns"
+	"github.com/defersim/defersim/internal/yamlerr"
 	"github.com/defersim/defersim/srd"
 )
 
@@ -112,7 +113,7 @@ func ParseHardSet(file string, data []byte) (*HardSet, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("%s: empty hard set", file)
 		}
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return nil, fmt.Errorf("%s: %w", file, yamlerr.Fix(err, data))
 	}
 	h := &HardSet{Name: strings.TrimSpace(raw.Name), Title: strings.TrimSpace(raw.Title), Method: strings.TrimSpace(raw.Method), File: file}
 	if h.Name == "" {
