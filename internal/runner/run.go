@@ -340,7 +340,9 @@ func buildEngine(cfg Config, check func(*catalog.Catalog) error, moreFidelity []
 		return nil, err
 	}
 	srdInfo.UsedBy = readsSRDs(cfg.Strategies)
-	srdInfo.ServersDescribed, srdInfo.Servers = describedServers(srds, cat)
+	if srdInfo.ServersDescribed, srdInfo.Servers, err = describedServers(srds, cat); err != nil {
+		return nil, err
+	}
 	eng, err := sim.NewEngine(sim.Config{Strategies: cfg.Strategies, Model: cfg.Model, Params: cfg.Params,
 		Catalog: cat, Seed: cfg.Seed, Registry: reg, LocalServers: cfg.LocalServers, Allow: cfg.Allow, Deny: cfg.Deny, Upgrades: cfg.Upgrades,
 		Validator: val, Domains: domains, MoreFidelity: moreFidelity, RunModel: RunModel(cfg.Model.Name, cfg.ModelPreset)})
