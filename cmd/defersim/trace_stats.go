@@ -106,7 +106,7 @@ type statsReport struct {
 	Skipped      int64                 `json:"skipped_lines"`
 	SkipReasons  map[traces.Kind]int64 `json:"skip_reasons,omitempty"`
 	FirstSkipped []traces.Problem      `json:"first_skipped,omitempty"`
-	Stats       traces.Stats          `json:"stats"`
+	Stats        traces.Stats          `json:"stats"`
 	// Catalogs are the traces' own catalog directories (traces.CatalogsFor);
 	// UnservedCalls counts the tool calls they do not serve at the server
 	// version in force at the call (unservedCounter), Unserved the same
