@@ -139,14 +139,7 @@ func TestRunHostileCatalogs(t *testing.T) {
 // finite and non-negative.
 func TestRunDisorderedTrace(t *testing.T) {
 	dir := t.TempDir()
-	cats := filepath.Join(dir, "catalogs")
-	if err := os.Mkdir(cats, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(cats, "files@1.json"),
-		[]byte(`{"tools":[{"name":"read_file","description":"Read a file.","inputSchema":{"type":"object","properties":{"path":{"type":"string"}}}}]}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cats := filesCatalog(t, dir)
 	session := func(id string) string {
 		return `{"v":1,"type":"session_start","session":"` + id + `","t":"2026-01-01T10:00:00Z","servers":[{"name":"files","version":"1"}]}
 {"type":"user","session":"` + id + `","t":"2026-01-01T10:00:05Z","text":"read the file"}

@@ -15,14 +15,7 @@ import (
 // counted them, also when it replayed nothing.
 func TestSkipBadLocatesSkippedLines(t *testing.T) {
 	dir := t.TempDir()
-	cats := filepath.Join(dir, "catalogs")
-	if err := os.Mkdir(cats, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(cats, "files@1.json"),
-		[]byte(`{"tools":[{"name":"read_file","description":"Read a file.","inputSchema":{"type":"object","properties":{"path":{"type":"string"}}}}]}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cats := filesCatalog(t, dir)
 	var bad strings.Builder
 	for i := range 7 {
 		fmt.Fprintf(&bad, "not json %d\n", i)
@@ -76,4 +69,19 @@ func TestSkipBadLocatesSkippedLines(t *testing.T) {
 			}
 		})
 	}
+}
+
+// filesCatalog writes dir/catalogs holding files@1, one tool read_file
+// {path}, and returns its path.
+func filesCatalog(t *testing.T, dir string) string {
+	t.Helper()
+	cats := filepath.Join(dir, "catalogs")
+	if err := os.Mkdir(cats, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cats, "files@1.json"),
+		[]byte(`{"tools":[{"name":"read_file","description":"Read a file.","inputSchema":{"type":"object","properties":{"path":{"type":"string"}}}}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cats
 }
