@@ -1,6 +1,10 @@
 package catalog
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/defersim/defersim/internal/nouns"
+)
 
 // Kinds of catalog notes: what loading read differently from what a server
 // served, and servers a reader should know are empty.
@@ -46,13 +50,13 @@ type Note struct {
 func (n Note) Text() string {
 	switch n.Kind {
 	case NoteSchemaMissing:
-		return fmt.Sprintf(`%d tool(s) have no inputSchema, read as {"type":"object"}`, n.Count)
+		return nouns.Count(n.Count, "tool") + " " + nouns.Form(n.Count, "has", "have") + ` no inputSchema, read as {"type":"object"}`
 	case NoteSchemaNull:
-		return fmt.Sprintf(`%d tool(s) have a null inputSchema, read as {"type":"object"}`, n.Count)
+		return nouns.Count(n.Count, "tool") + " " + nouns.Form(n.Count, "has", "have") + ` a null inputSchema, read as {"type":"object"}`
 	case NoteNoTools:
-		return fmt.Sprintf("%d server version(s) serve no tools (the file lists none)", n.Count)
+		return nouns.Count(n.Count, "server version") + " " + nouns.Form(n.Count, "serves", "serve") + " no tools (the file lists none)"
 	case NoteSchemaInvalid:
-		return fmt.Sprintf("%d tool(s) have an inputSchema that fails its meta-schema (or does not compile), so it cannot check calls", n.Count)
+		return nouns.Count(n.Count, "tool") + " " + nouns.Form(n.Count, "has", "have") + " an inputSchema that fails its meta-schema (or does not compile), so it cannot check calls"
 	}
 	return fmt.Sprintf("%d %s", n.Count, n.Kind)
 }

@@ -142,8 +142,9 @@ func srdFinding(s *sim.SRDInfo) string {
 	if s.Embedded {
 		which = "the embedded routing descriptions (the project's, for the servers of the real catalogs; give your own with --srd DIR)"
 	}
-	return fmt.Sprintf("Routed search and by-domain directories (%s) used %s: %s, sha256 %.12s, describing %d of the run's %s; a server without one is a domain of its own.",
-		strings.Join(s.UsedBy, ", "), which, nouns.Count(s.Count, "SRD"), s.SHA256, s.ServersDescribed, nouns.Count(s.Servers, "server"))
+	return fmt.Sprintf("Routed search and by-domain directories (%s) used %s: %s, sha256 %.12s, describing %d of the run's %s "+
+		"(a launch variant is a series of its own, described by its server's SRD unless an SRD names it); a server without one is a domain of its own.",
+		strings.Join(s.UsedBy, ", "), which, nouns.Count(s.Count, "SRD"), s.SHA256, s.ServersDescribed, nouns.CountAs(s.Servers, "catalog series", "catalog series"))
 }
 
 // recordedQueryFinding states, for the strategies that searched with a

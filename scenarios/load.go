@@ -8,13 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/yamlerr"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
 )
@@ -53,8 +52,6 @@ func Load(path string) (*Scenario, error) {
 	return Parse(data, path, filepath.Dir(path))
 }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
 // Parse resolves a scenario from its YAML text. name is used in error
 // messages and as the default scenario name; baseDir is the directory that
 // relative trace and catalog paths are resolved against ("" = as written).
@@ -79,13 +76,13 @@ func ParseWith(data []byte, name, baseDir string, reg *sim.Registry) (*Scenario,
 		if errors.Is(err, io.EOF) {
 			return nil, &Error{File: name, Msg: "empty scenario"}
 		}
-		return nil, yamlError(name, err)
+		return nil, yamlError(name, err, data)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
 		return nil, &Error{File: name, Line: extra.Line, Msg: "more than one YAML document (a scenario is one document)"}
 	} else if !errors.Is(err, io.EOF) {
-		return nil, yamlError(name, err)
+		return nil, yamlError(name, err, data)
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
 		return nil, &Error{File: name, Msg: "empty scenario"}
@@ -98,13 +95,9 @@ func ParseWith(data []byte, name, baseDir string, reg *sim.Registry) (*Scenario,
 	return s, nil
 }
 
-func yamlError(name string, err error) error {
-	msg := err.Error()
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return &Error{File: name, Line: line, Msg: "YAML syntax: " + m[2]}
-	}
-	return &Error{File: name, Msg: "YAML syntax: " + strings.TrimPrefix(msg, "yaml: ")}
+func yamlError(name string, err error, data []byte) error {
+	line, msg := yamlerr.Locate(err, data)
+	return &Error{File: name, Line: line, Msg: "YAML syntax: " + msg}
 }
 
 // topKeys lists the scenario file's keys in documentation order.

@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/defersim/defersim/internal/yamlerr"
 )
 
 // MaxFileSize bounds an SRD file (1 MiB): a routing description is a page
@@ -38,7 +39,8 @@ func Parse(file string, data []byte) ([]*SRD, Problems) {
 			break
 		}
 		if err != nil {
-			probs = append(probs, Problem{File: file, Line: yamlErrLine(err), Msg: "invalid YAML: " + yamlErrMsg(err)})
+			line, msg := yamlerr.Locate(err, data)
+			probs = append(probs, Problem{File: file, Line: line, Msg: "invalid YAML: " + msg})
 			break
 		}
 		if len(doc.Content) == 0 {
@@ -55,30 +57,6 @@ func Parse(file string, data []byte) ([]*SRD, Problems) {
 		probs = append(probs, Problem{File: file, Msg: "no SRD in file"})
 	}
 	return out, probs
-}
-
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): `)
-
-// yamlErrLine extracts the line from a go-yaml error message, or 0.
-func yamlErrLine(err error) int {
-	m := yamlLineRE.FindStringSubmatch(err.Error())
-	if m == nil {
-		return 0
-	}
-	n, _ := strconv.Atoi(m[1])
-	return n
-}
-
-// yamlErrMsg strips go-yaml's "yaml: line N: " prefix.
-func yamlErrMsg(err error) string {
-	msg := err.Error()
-	if loc := yamlLineRE.FindStringIndex(msg); loc != nil {
-		return msg[loc[1]:]
-	}
-	if rest, ok := bytes.CutPrefix([]byte(msg), []byte("yaml: ")); ok {
-		return string(rest)
-	}
-	return msg
 }
 
 // decoder turns one YAML document into an SRD, collecting problems.

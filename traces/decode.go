@@ -41,11 +41,12 @@ func decodeEventAll(line []byte, ev *Event, probs []lineProblem, tab *strtab) []
 }
 
 // checkEventLine is checkEvent on ev, decoded from line, saying when the
-// line lacks "type" because it is no event at all (foreignObject).
+// line lacks "type", or has one no event has, because it is no event at
+// all (foreignObject).
 func checkEventLine(line []byte, ev *Event, probs []lineProblem) []lineProblem {
 	start := len(probs)
 	probs = checkEvent(ev, probs)
-	if ev.Type == "" {
+	if len(probs) > start {
 		foreignObject(line, probs[start:])
 	}
 	return probs

@@ -13,8 +13,13 @@ import (
 // notATraceAdvice is what a reason for a line shaped like a file of
 // another kind goes on with: what a trace line is and what to do instead.
 const notATraceAdvice = "a trace holds one JSON event object per line (docs/trace-format.md). " +
-	"To replay sessions recorded in another format, convert them: defersim trace import --from FORMAT IN -o trace.jsonl.gz " +
+	"To replay sessions recorded in another format, convert them: " + importHint + "FORMAT IN -o trace.jsonl.gz " +
 	"(docs/importers.md; defersim trace import --help lists the formats); a file of tool schemas is a catalog (--catalogs, or trace import --tools)"
+
+// importHint starts the command every advice on a file that is not a
+// trace gives (notATraceAdvice, chatAdvice): AdvisedAt finds the advice by
+// it.
+const importHint = "defersim trace import --from "
 
 // documentShape rewrites p, the JSON problem of line, when the line has
 // the shape of a file that is not a trace: the opening line of a JSON
@@ -65,19 +70,31 @@ const maxForeignKeys = 5
 // foreignObject rewrites the "missing required field type" problem among
 // probs, those of line, a JSON object, when the line has no key of the
 // event format at all: a whole document of another format on one line
-// ({"tools": […]}) or a line of another JSONL format ({"messages": […]}).
-// Such a line said only that "type" was missing, as if it were an event
-// with a typo. An event that lacks "type" but has other fields of the
-// format keeps the plain reason.
+// ({"tools": […]}) or a line of another JSONL format. Such a line said
+// only that "type" was missing, as if it were an event with a typo. An
+// event that lacks "type" but has other fields of the format keeps the
+// plain reason, unless the line is one of a chat-completions log (chatLog:
+// its "model" is a field of the format too): then the missing type, or
+// the unknown one of an Anthropic response ("type": "message"), says so
+// and names the importer.
 func foreignObject(line []byte, probs []lineProblem) {
 	i := slices.IndexFunc(probs, func(p lineProblem) bool {
-		return p.kind == KindMissingField && p.reason == missingReason("type")
+		return p.kind == KindMissingField && p.reason == missingReason("type") || p.kind == KindUnknownType
 	})
 	if i < 0 {
 		return
 	}
 	var top map[string]json.RawMessage
 	if json.Unmarshal(line, &top) != nil || len(top) == 0 {
+		return
+	}
+	if c, ok := chatLog(line, top); ok {
+		p := &probs[i]
+		p.short = p.reason + ": the line is " + c.what + ", not a trace event"
+		p.reason = p.short + "; " + chatAdvice(c)
+		return
+	}
+	if probs[i].kind == KindUnknownType {
 		return
 	}
 	keys := make([]string, 0, len(top))
@@ -127,7 +144,7 @@ func (a *adviceOnce) apply(p *lineProblem, n int) {
 // scrolled it away.
 func AdvisedAt(probs []Problem) int {
 	for _, p := range probs {
-		if strings.HasSuffix(p.Reason, notATraceAdvice) {
+		if strings.Contains(p.Reason, importHint) {
 			return p.Line
 		}
 	}

@@ -172,7 +172,10 @@ func TestForeignObjectPointsAtImport(t *testing.T) {
 	}{
 		{"tools document", `{"tools":[{"name":"book"}]}`,
 			`missing required field "type": the line has none of the fields of a trace event (its fields: "tools"), as a line of a file of another format has; ` + notATraceAdvice},
-		{"a key of the format (model)", `{"messages":[{"role":"user"}],"model":"m"}`, `missing required field "type"`},
+		{"a key of the format (model) in a chat log", `{"messages":[{"role":"user"}],"model":"m"}`,
+			`missing required field "type": the line is a chat-completions conversation ("messages"), not a trace event; ` +
+				chatAdvice(chatShape{from: ChatLogImporters()})},
+		{"a key of the format (model) otherwise", `{"prompt":"x","model":"m"}`, `missing required field "type"`},
 		{"many keys", `{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6}`,
 			`missing required field "type": the line has none of the fields of a trace event (its fields: "a", "b", "c", "d", "e", … (6 in all)), as a line of a file of another format has; ` + notATraceAdvice},
 		{"event without type", `{"v":1,"session":"s","t":"2025-01-01T00:00:00Z"}`, `missing required field "type"`},

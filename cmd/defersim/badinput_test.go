@@ -139,14 +139,7 @@ func TestRunHostileCatalogs(t *testing.T) {
 // finite and non-negative.
 func TestRunDisorderedTrace(t *testing.T) {
 	dir := t.TempDir()
-	cats := filepath.Join(dir, "catalogs")
-	if err := os.Mkdir(cats, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(cats, "files@1.json"),
-		[]byte(`{"tools":[{"name":"read_file","description":"Read a file.","inputSchema":{"type":"object","properties":{"path":{"type":"string"}}}}]}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cats := filesCatalog(t, dir)
 	session := func(id string) string {
 		return `{"v":1,"type":"session_start","session":"` + id + `","t":"2026-01-01T10:00:00Z","servers":[{"name":"files","version":"1"}]}
 {"type":"user","session":"` + id + `","t":"2026-01-01T10:00:05Z","text":"read the file"}
@@ -170,7 +163,7 @@ func TestRunDisorderedTrace(t *testing.T) {
 		t.Fatalf("run: exit %d\n%s%s", code, stdout, stderr)
 	}
 	// Four events of each of the two sessions go back in time.
-	if !strings.Contains(stderr, "warning: 8 trace event(s) are earlier than the event before them in their session") ||
+	if !strings.Contains(stderr, "warning: 8 trace events are earlier than the event before them in their session") ||
 		!strings.Contains(stderr, `trace.jsonl:4: session "s1": time goes backwards: 2026-01-01T09:00:00Z is before 2026-01-01T10:00:05Z at line 3`) {
 		t.Errorf("no warning about the times going backwards, or not naming the first:\n%s", stderr)
 	}

@@ -77,7 +77,7 @@ func TestCatalogCmdsNullSchema(t *testing.T) {
 		}
 		for _, want := range []string{
 			`warning: ` + filepath.Join(dir, "svc@1.0.json") + `: tools[1] "b": inputSchema is null; read as {"type":"object"}`,
-			`warning: 2 tool(s) read as {"type":"object"} for want of an input schema`,
+			`warning: 2 tools read as {"type":"object"} for want of an input schema`,
 		} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%v: output lacks %q:\n%s", args, want, out)

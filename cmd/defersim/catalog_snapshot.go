@@ -200,12 +200,12 @@ func printSnapshot(w io.Writer, path string, s *mcpsnap.Snapshot) {
 	if len(fp) > 12 {
 		fp = fp[:12]
 	}
-	fmt.Fprintf(w, "wrote %s (%d tools, %d page(s), fingerprint %s, protocol %s)\n", path, m.ToolCount, m.Pages, fp, m.ProtocolVersion)
+	fmt.Fprintf(w, "wrote %s (%s, %s, fingerprint %s, protocol %s)\n", path, nouns.Count(m.ToolCount, "tool"), nouns.Count(m.Pages, "page"), fp, m.ProtocolVersion)
 	stable := "identical in every capture"
 	if !m.Stable {
 		stable = fmt.Sprintf("NOT stable: tool counts %v", m.CaptureToolCounts)
 	}
-	fmt.Fprintf(w, "  %d capture(s): tool count and fingerprint %s\n", m.Captures, stable)
+	fmt.Fprintf(w, "  %s: tool count and fingerprint %s\n", nouns.Count(m.Captures, "capture"), stable)
 	tm := m.Timings
 	fmt.Fprintf(w, "  start→initialize %s; start→tools/list %s\n", spreadText(tm.Initialize), spreadText(tm.ToolsList))
 }

@@ -27,8 +27,8 @@ func TestCatalogSnapshotWarnsOfNotes(t *testing.T) {
 		code       int
 	}{
 		{"clean", fakemcp.ModeOK, true, "", "", 0},
-		{"no tools", fakemcp.ModeNoTools, false, catalog.NoteNoTools, "1 server version(s) serve no tools (the file lists none): fake@9.9", 0},
-		{"no input schema", fakemcp.ModeNoSchema, false, catalog.NoteSchemaMissing, `have no inputSchema, read as {"type":"object"}: fake@9.9: tools[7] "theta_bare"`, 0},
+		{"no tools", fakemcp.ModeNoTools, false, catalog.NoteNoTools, "1 server version serves no tools (the file lists none): fake@9.9", 0},
+		{"no input schema", fakemcp.ModeNoSchema, false, catalog.NoteSchemaMissing, `1 tool has no inputSchema, read as {"type":"object"}: fake@9.9: tools[7] "theta_bare"`, 0},
 		{"no input schema, --fail-on-notes", fakemcp.ModeNoSchema, true, catalog.NoteSchemaMissing, `tools[7] "theta_bare"`, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

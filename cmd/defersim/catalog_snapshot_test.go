@@ -63,7 +63,7 @@ func TestCatalogSnapshotCmd(t *testing.T) {
 		t.Fatalf("exit %d: %s\n%s", code, msg, out)
 	}
 	path := filepath.Join(dir, "fake@9.9.json")
-	for _, want := range []string{"wrote " + path, "7 tools, 3 page(s)", "2 capture(s): tool count and fingerprint identical", "median"} {
+	for _, want := range []string{"wrote " + path, "7 tools, 3 pages", "2 captures: tool count and fingerprint identical", "median"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

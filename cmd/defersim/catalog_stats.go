@@ -8,6 +8,7 @@ import (
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/termsafe"
 	"github.com/defersim/defersim/tokens"
 	"github.com/defersim/defersim/validation"
@@ -86,9 +87,13 @@ o200k_base when it is among the counters.`,
 		st.InvalidSchemas = catalog.InvalidSchemas(servers, validation.SchemaCheck)
 		printCatalogWarnings(cmd, st.Warnings)
 		printEmptyServers(cmd, st.EmptyServers)
-		printFirstWarnings(cmd, skipped, "server version(s) read from more than one PATH with the same tools, counted once")
-		printWarnings(cmd, st.InvalidSchemas, "tool(s) have an inputSchema that fails its meta-schema (or does not compile): it cannot check calls, and run does not count calls it cannot check as malformed")
-		printWarnings(cmd, unordered, "series with versions named by content hash: the one counted is the last by spelling (--all-versions counts every one)")
+		printFirstWarnings(cmd, skipped, "server version read from more than one PATH with the same tools, counted once",
+			"server versions read from more than one PATH with the same tools, counted once")
+		printWarnings(cmd, st.InvalidSchemas,
+			"tool has an inputSchema that fails its meta-schema (or does not compile): it cannot check calls, and run does not count calls it cannot check as malformed",
+			"tools have an inputSchema that fails its meta-schema (or does not compile): it cannot check calls, and run does not count calls it cannot check as malformed")
+		printWarnings(cmd, unordered, "series with versions named by content hash: the one counted is the last by spelling (--all-versions counts every one)",
+			"series with versions named by content hash: the one counted is the last by spelling (--all-versions counts every one)")
 		if *format == cliout.JSON {
 			return cliout.WriteJSON(out, st)
 		}
@@ -105,18 +110,19 @@ o200k_base when it is among the counters.`,
 // printCatalogWarnings writes each catalog warning to stderr, then their
 // count (nothing with --quiet).
 func printCatalogWarnings(cmd *cobra.Command, warnings []string) {
-	printWarnings(cmd, warnings, "tool(s) read as {\"type\":\"object\"} for want of an input schema")
+	printWarnings(cmd, warnings, `tool read as {"type":"object"} for want of an input schema`, `tools read as {"type":"object"} for want of an input schema`)
 }
 
 // printEmptyServers writes each server version that serves no tools to
 // stderr, then their count (nothing with --quiet).
 func printEmptyServers(cmd *cobra.Command, empty []string) {
-	printWarnings(cmd, empty, "server version(s) serve no tools")
+	printWarnings(cmd, empty, "server version serves no tools", "server versions serve no tools")
 }
 
 // printWarnings writes each warning to stderr, then how many there are,
-// followed by what (nothing with --quiet, nor without warnings).
-func printWarnings(cmd *cobra.Command, warnings []string, what string) {
+// followed by one (for a single warning) or many (nothing with --quiet,
+// nor without warnings).
+func printWarnings(cmd *cobra.Command, warnings []string, one, many string) {
 	if cliout.Quiet(cmd) || len(warnings) == 0 {
 		return
 	}
@@ -124,7 +130,7 @@ func printWarnings(cmd *cobra.Command, warnings []string, what string) {
 	for _, m := range warnings {
 		fmt.Fprintln(w, "warning:", termsafe.String(m)) // a file name may hold control characters
 	}
-	fmt.Fprintf(w, "warning: %d %s\n", len(warnings), what)
+	fmt.Fprintf(w, "warning: %s\n", nouns.CountAs(len(warnings), one, many))
 }
 
 // maxListed is how many warnings of one kind printFirstWarnings lists
@@ -133,9 +139,9 @@ const maxListed = 5
 
 // printFirstWarnings is printWarnings listing only the first maxListed,
 // then how many more; the count line counts them all.
-func printFirstWarnings(cmd *cobra.Command, warnings []string, what string) {
+func printFirstWarnings(cmd *cobra.Command, warnings []string, one, many string) {
 	if cliout.Quiet(cmd) || len(warnings) <= maxListed {
-		printWarnings(cmd, warnings, what)
+		printWarnings(cmd, warnings, one, many)
 		return
 	}
 	w := cmd.ErrOrStderr()
@@ -143,7 +149,7 @@ func printFirstWarnings(cmd *cobra.Command, warnings []string, what string) {
 		fmt.Fprintln(w, "warning:", termsafe.String(m))
 	}
 	fmt.Fprintf(w, "warning: … (%d more)\n", len(warnings)-maxListed)
-	fmt.Fprintf(w, "warning: %d %s\n", len(warnings), what)
+	fmt.Fprintf(w, "warning: %s\n", nouns.CountAs(len(warnings), one, many))
 }
 
 // pathServers is what loadPath read from one PATH.

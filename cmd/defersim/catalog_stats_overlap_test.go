@@ -33,9 +33,9 @@ func TestCatalogStatsCountsOverlappingPathsOnce(t *testing.T) {
 	}{
 		{"one directory twice", []string{a, a}, []string{"TOTAL (2 servers, latest versions)", "1 older version read, not counted"},
 			[]string{"4 servers"}, []string{"clock@1.0: " + filepath.Join(a, "clock@1.0.json") + " read twice, counted once",
-				"warning: 3 server version(s) read from more than one PATH"}},
+				"warning: 3 server versions read from more than one PATH"}},
 		{"a directory and a file in it", []string{a, filepath.Join(a, "clock@1.0.json")}, []string{"TOTAL (2 servers, latest versions)"},
-			[]string{"3 servers", "3 versions"}, []string{"warning: 1 server version(s) read from more than one PATH"}},
+			[]string{"3 servers", "3 versions"}, []string{"warning: 1 server version read from more than one PATH"}},
 		{"an older version given by name", []string{filepath.Join(a, "fs@1.0.json"), a}, []string{"TOTAL (3 versions of 2 servers)"},
 			[]string{"not counted"}, []string{"fs@1.0: " + filepath.Join(a, "fs@1.0.json") + " read twice"}},
 		{"a copy with the same tools", []string{a, filepath.Join(dir, "b")}, []string{"TOTAL (2 servers, latest versions)"},

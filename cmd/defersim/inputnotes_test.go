@@ -74,9 +74,9 @@ func TestJobsWarnInputNotes(t *testing.T) {
 						}
 					}
 					want := []string{
-						`defersim: warning: catalogs: 1 tool(s) have a null inputSchema, read as {"type":"object"}: ` + nullTool + " (" + tc.where + ")",
-						"defersim: warning: catalogs: 1 server version(s) serve no tools (the file lists none): idle@1 (" + tc.where + ")",
-						"defersim: warning: 1 trace event(s) are earlier than the event before them in their session (kept; a user pause that would be negative is taken as 0, so the prompt cache sees no gap there; `defersim trace validate` lists them)",
+						`defersim: warning: catalogs: 1 tool has a null inputSchema, read as {"type":"object"}: ` + nullTool + " (" + tc.where + ")",
+						"defersim: warning: catalogs: 1 server version serves no tools (the file lists none): idle@1 (" + tc.where + ")",
+						"defersim: warning: 1 trace event is earlier than the event before it in its session (kept; a user pause that would be negative is taken as 0, so the prompt cache sees no gap there; `defersim trace validate` lists it)",
 						"defersim: warning: " + badTrace + ":9: session \"gen-000001\": time goes backwards: ",
 						"defersim: warning: 1 of 20 sessions read has no session_end (a file cut short? a session split across files?); they were replayed as far as recorded (`defersim trace validate` lists them)",
 					}

@@ -314,7 +314,7 @@ func TestImplausibleCountsWarn(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
-	for _, want := range []string{"defersim: warning: 2 trace line(s) hold an implausible count or duration",
+	for _, want := range []string{"defersim: warning: 2 trace lines hold an implausible count or duration",
 		trace + `:2: field "text_tokens": 9223372036854775807 tokens is implausible (over 1e+09)`,
 		trace + `:3: field "usage.output": 9223372036854775807 tokens is implausible (over 1e+09)`} {
 		if !strings.Contains(stderr, want) {

@@ -15,6 +15,7 @@ import (
 	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/internal/interrupt"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/internal/runner"
@@ -268,7 +269,7 @@ func skippedSessions(stderr io.Writer, out *runner.Output) error {
 		for _, msg := range out.Run.Failures {
 			fmt.Fprintln(stderr, "defersim: skipped", firstLineOf(msg))
 		}
-		return exitError{code: 1, msg: fmt.Sprintf("%d session(s) failed to replay and were skipped (see above); results cover the rest", n)}
+		return exitError{code: 1, msg: fmt.Sprintf("%s failed to replay and %s skipped (see above); results cover the rest", nouns.Count(n, "session"), nouns.Form(n, "was", "were"))}
 	}
 	return nil
 }

@@ -221,8 +221,9 @@ func newOverGenerator(cmd *cobra.Command, path string, names []string, p gen.Par
 		for i, k := range leftOut {
 			warnings[i] = "left out: " + cat.Latest(k).Label() + " (one version)"
 		}
-		printWarnings(cmd, warnings, fmt.Sprintf("of %s left out: by default sessions are drawn only over the servers with two or more versions, whose upgrades they replay; to draw sessions over every server: %s",
-			nouns.Count(len(cat.ServerNames()), "server"), every))
+		what := fmt.Sprintf("of %s left out: by default sessions are drawn only over the servers with two or more versions, whose upgrades they replay; to draw sessions over every server: %s",
+			nouns.Count(len(cat.ServerNames()), "server"), every)
+		printWarnings(cmd, warnings, what, what)
 	}
 	g, err := gen.NewOver(cat, p)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/traces"
 )
@@ -99,10 +100,13 @@ stdin. The JSON output is described in docs/cli.md.`,
 // statsReport is the output of trace stats.
 type statsReport struct {
 	Files []string `json:"files"`
-	// Skipped counts malformed lines skipped under --skip-bad, by kind.
-	Skipped     int64                 `json:"skipped_lines"`
-	SkipReasons map[traces.Kind]int64 `json:"skip_reasons,omitempty"`
-	Stats       traces.Stats          `json:"stats"`
+	// Skipped counts malformed lines skipped under --skip-bad, by kind;
+	// FirstSkipped locates the first of each file (traces.MaxSkipRecords)
+	// with their reasons (the text names inputnotes.MaxLocations).
+	Skipped      int64                 `json:"skipped_lines"`
+	SkipReasons  map[traces.Kind]int64 `json:"skip_reasons,omitempty"`
+	FirstSkipped []traces.Problem      `json:"first_skipped,omitempty"`
+	Stats        traces.Stats          `json:"stats"`
 	// Catalogs are the traces' own catalog directories (traces.CatalogsFor);
 	// UnservedCalls counts the tool calls they do not serve at the server
 	// version in force at the call (unservedCounter), Unserved the same
@@ -185,6 +189,7 @@ func addFileStats(in *cliout.Inputs, acc *traces.StatsAccumulator, rep *statsRep
 	rep.Implausible += c.Implausible
 	rep.FirstImplausible = append(rep.FirstImplausible, c.FirstImplausible...)
 	rep.Skipped += c.Skipped
+	rep.FirstSkipped = append(rep.FirstSkipped, c.FirstSkips...)
 	for k, n := range c.SkipReasons {
 		if rep.SkipReasons == nil {
 			rep.SkipReasons = make(map[traces.Kind]int64)
@@ -221,13 +226,21 @@ func (rep statsReport) writeText(w io.Writer, top int) error {
 		for _, k := range slices.Sorted(maps.Keys(rep.SkipReasons)) {
 			parts = append(parts, fmt.Sprintf("%s %d", k, rep.SkipReasons[k]))
 		}
-		if _, err := fmt.Fprintf(w, "skipped %s (%s)\n\n", nouns.Count(rep.Skipped, "malformed line"), strings.Join(parts, ", ")); err != nil {
+		if _, err := fmt.Fprintf(w, "skipped %s (%s):\n", nouns.Count(rep.Skipped, "malformed line"), strings.Join(parts, ", ")); err != nil {
+			return err
+		}
+		for _, l := range inputnotes.Locations(rep.Skipped, rep.FirstSkipped) {
+			if _, err := fmt.Fprintf(w, "  %s\n", l); err != nil {
+				return err
+			}
+		}
+		if _, err := fmt.Fprintln(w); err != nil {
 			return err
 		}
 	}
 	if rep.Implausible > 0 {
-		if _, err := fmt.Fprintf(w, "warning: %d line(s) hold an implausible count or duration (first: %s)\n\n",
-			rep.Implausible, rep.FirstImplausible[0]); err != nil {
+		if _, err := fmt.Fprintf(w, "warning: %s %s an implausible count or duration (first: %s)\n\n",
+			nouns.Count(rep.Implausible, "line"), nouns.Form(rep.Implausible, "holds", "hold"), rep.FirstImplausible[0]); err != nil {
 			return err
 		}
 	}

@@ -40,7 +40,7 @@ func writeModel(w io.Writer, mf *ModelFit, jitterWritten bool) {
 	fmt.Fprintf(w, "%s: %d fitted on, %d held out%s; %s (%d with usage, %d with a duration)\n",
 		nouns.Count(mf.Sessions, "session"), mf.FitSessions, mf.HeldSessions, skipped, nouns.Count(mf.Requests, "model request"), mf.WithUsage, mf.WithDuration)
 	for _, k := range sortedSkips(mf.Skipped) {
-		fmt.Fprintf(w, "skipped %d session(s): %s\n", mf.Skipped[k], k)
+		fmt.Fprintf(w, "skipped %s: %s\n", nouns.Count(mf.Skipped[k], "session"), k)
 	}
 	if o := mf.Overhead; o != nil {
 		writeOverhead(w, mf, o)

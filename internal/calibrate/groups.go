@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces"
 )
@@ -62,8 +63,8 @@ func (g group) skippedText() string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d session(s) recorded under another strategy (%s) are skipped: calibrate fits and judges sessions "+
-		"recorded with every schema sent (recorded_strategy eager)", n, strings.Join(parts, ", "))
+	return fmt.Sprintf("%s recorded under another strategy (%s) %s skipped: calibrate fits and judges sessions "+
+		"recorded with every schema sent (recorded_strategy eager)", nouns.Count(n, "session"), strings.Join(parts, ", "), nouns.Form(n, "is", "are"))
 }
 
 // scanGroups reads the sessions once, groups them by recorded model (in

@@ -8,6 +8,7 @@ import (
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/inputnotes"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
 )
@@ -170,7 +171,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		case g.requests > 0 && g.withUsage == 0 && g.withDuration == 0:
 			err = nothingToCalibrate(&cfg, m, mf, g)
 		case g.fit == 0 || g.held == 0:
-			why := fmt.Sprintf("%d session(s) to fit on and %d to judge on (need at least one of each)", g.fit, g.held)
+			why := fmt.Sprintf("%s to fit on and %d to judge on (need at least one of each)", nouns.Count(g.fit, "session"), g.held)
 			if sk := g.skippedText(); sk != "" {
 				why = sk + "; that leaves " + why
 			}

@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
@@ -270,8 +271,8 @@ func unresolvedNote(r *sim.Resolution, written bool) string {
 // header is the comment a written scenario opens with.
 func header(r *Result, mf *ModelFit) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "defersim calibrate: model %s, fitted on %d session(s) of %s (--fit-on %s, seed %d), judged on %d held-out session(s).\n",
-		mf.Model, mf.FitSessions, baseNames(r.Traces), r.FitOn, r.Seed, mf.HeldSessions)
+	fmt.Fprintf(&b, "defersim calibrate: model %s, fitted on %s of %s (--fit-on %s, seed %d), judged on %s.\n",
+		mf.Model, nouns.Count(mf.FitSessions, "session"), baseNames(r.Traces), r.FitOn, r.Seed, nouns.Count(mf.HeldSessions, "held-out session"))
 	if o := mf.Overhead; o != nil && o.After != nil {
 		fmt.Fprintf(&b, "Held-out prompt tokens: median |error| %s, p90 %s (was %s, %s).\n",
 			pct(o.After.InputMedianAbsRelErr), pct(o.After.InputP90AbsRelErr), pct(o.Before.InputMedianAbsRelErr), pct(o.Before.InputP90AbsRelErr))

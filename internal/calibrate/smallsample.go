@@ -3,6 +3,8 @@ package calibrate
 import (
 	"fmt"
 	"strings"
+
+	"github.com/defersim/defersim/internal/nouns"
 )
 
 // smallSampleNote is a warning when a calibration's figures rest on too
@@ -34,9 +36,9 @@ func smallSampleNote(mf *ModelFit) string {
 	size := ""
 	switch {
 	case mf.Latency != nil:
-		size = fmt.Sprintf("the latency's %d coefficients were fitted on %d requests of %d session(s)", mf.Latency.Coefficients, mf.Latency.FitRequests, mf.Latency.FitSessions)
+		size = fmt.Sprintf("the latency's %d coefficients were fitted on %s of %s", mf.Latency.Coefficients, nouns.Count(mf.Latency.FitRequests, "request"), nouns.Count(mf.Latency.FitSessions, "session"))
 	case mf.Overhead != nil:
-		size = fmt.Sprintf("the prompt overhead was fitted on %d requests of %d session(s)", mf.Overhead.FitRequests, mf.Overhead.FitSessions)
+		size = fmt.Sprintf("the prompt overhead was fitted on %s of %s", nouns.Count(mf.Overhead.FitRequests, "request"), nouns.Count(mf.Overhead.FitSessions, "session"))
 	}
 	return fmt.Sprintf("a fit on little data: %s; %s; read the held-out errors as this sample's, not the model's accuracy, and fit on more sessions before relying on them",
 		size, strings.Join(why, "; "))

@@ -33,12 +33,12 @@ func TestSmallSampleNote(t *testing.T) {
 	}{
 		{"enough data", ModelFit{HeldSessions: 10, Latency: lat(false), HeldOut: ev(0.6)}, []string{""}},
 		{"tel3: bound, R² and one session", ModelFit{HeldSessions: 1, Latency: lat(true), HeldOut: ev(-3.589)},
-			[]string{"the latency's 7 coefficients were fitted on 28 requests of 2 session(s)", "prefill_tps is at its bound 1e+06",
+			[]string{"the latency's 7 coefficients were fitted on 28 requests of 2 sessions", "prefill_tps is at its bound 1e+06",
 				"the held-out R² is -3.589", "1 session: no spread"}},
 		{"a bound alone", ModelFit{HeldSessions: 10, Latency: lat(true), HeldOut: ev(0.6)}, []string{"prefill_tps is at its bound"}},
 		{"negative R² alone", ModelFit{HeldSessions: 10, Latency: lat(false), HeldOut: ev(-0.2)}, []string{"the held-out R² is -0.200"}},
 		{"one session, overhead only", ModelFit{HeldSessions: 1, Overhead: &OverheadFit{FitRequests: 9, FitSessions: 2}},
-			[]string{"the prompt overhead was fitted on 9 requests of 2 session(s)", "1 session: no spread"}},
+			[]string{"the prompt overhead was fitted on 9 requests of 2 sessions", "1 session: no spread"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := smallSampleNote(&tc.mf)

@@ -56,7 +56,7 @@ func TestCalibrateCountsDeferredSessionsApart(t *testing.T) {
 	}{
 		{"every fourth", func(i int) bool { return i%4 < 2 }, 15, 15, ""},
 		{"all", func(int) bool { return true }, 0, 0,
-			"60 session(s) recorded under another strategy (defer_loading) are skipped"},
+			"60 sessions recorded under another strategy (defer_loading) are skipped"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -79,7 +79,7 @@ func TestCalibrateCountsDeferredSessionsApart(t *testing.T) {
 			if mf.Sessions != 60 || mf.FitSessions != tt.fit || mf.HeldSessions != tt.held {
 				t.Errorf("sessions %d, fitted %d, held out %d; want 60, %d, %d", mf.Sessions, mf.FitSessions, mf.HeldSessions, tt.fit, tt.held)
 			}
-			if h := header(res, mf); !strings.Contains(h, "fitted on 15 session(s)") || !strings.Contains(h, "judged on 15 held-out session(s)") {
+			if h := header(res, mf); !strings.Contains(h, "fitted on 15 sessions") || !strings.Contains(h, "judged on 15 held-out sessions") {
 				t.Errorf("header %q", h)
 			}
 			var b strings.Builder

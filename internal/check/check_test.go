@@ -138,7 +138,7 @@ func TestComparable(t *testing.T) {
 		{"fingerprint: a param change is not policy", assume(results("f", two), selectAt("0.5")),
 			assume(policy(results("g", two)), selectAt("0.9")), nil, Allow{Policy: true}, []string{"select_prob 0.5 vs 0.9"}},
 		{"traces differ", withTrace(results("f", two), "aa"), withTrace(results("f", two), "bb"), nil, Allow{},
-			[]string{"trace files differ (1 file(s) in baseline, 1 in current, 0 in common"}},
+			[]string{"trace files differ (1 file in baseline, 1 in current, 0 in common"}},
 		{"traces allowed", withTrace(results("f", two), "aa"), withTrace(results("f", two), "bb"), nil, Allow{Traces: true}, nil},
 	}
 	for _, tc := range tests {

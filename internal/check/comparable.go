@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
 )
@@ -356,7 +357,7 @@ func inputDiff(base, cur *report.Results, kind string) string {
 	if slices.Equal(bh, ch) {
 		return ""
 	}
-	return fmt.Sprintf("%d file(s) in baseline, %d in current, %d in common by content", len(bh), len(ch), common(bh, ch))
+	return fmt.Sprintf("%s in baseline, %d in current, %d in common by content", nouns.Count(len(bh), "file"), len(ch), common(bh, ch))
 }
 
 func inputHashes(r *report.Results, kind string) []string {

@@ -48,6 +48,12 @@ type Notes struct {
 	// the warnings; not written).
 	FirstBackwards   []traces.Problem `json:"-"`
 	FirstImplausible []traces.Problem `json:"-"`
+	// LinesSkipped counts the trace lines skipped as bad input (run
+	// --skip-bad), FirstSkipped locates the first of them with their
+	// reasons (for the warnings; not written: results.json counts them in
+	// run.counts).
+	LinesSkipped int64            `json:"-"`
+	FirstSkipped []traces.Problem `json:"-"`
 }
 
 // FromCounts gathers the notes of catalogs (catalog.Notes) and of the
@@ -64,6 +70,8 @@ func FromCounts(catalogNotes []catalog.Note, counts []traces.Counts) Notes {
 		n.FirstImplausible = append(n.FirstImplausible, c.FirstImplausible...)
 		n.EventsNotReplayed += c.Unreplayed
 		n.SessionsWithEventsNotReplayed += c.UnreplayedSessions
+		n.LinesSkipped += c.Skipped
+		n.FirstSkipped = append(n.FirstSkipped, c.FirstSkips...)
 	}
 	return n
 }
@@ -86,7 +94,8 @@ func (n Notes) OrNil() *Notes {
 // Warnings are the lines a command prints on stderr about n (each after
 // "defersim: warning: "): one per kind of catalog note, then implausible
 // counts and times going backwards with the first five locations of each,
-// then sessions without a session_end. where names the document member
+// then sessions without a session_end. Lines skipped as bad input come
+// first, with the first five locations and reasons. where names the document member
 // that lists up to catalog.MaxNoteItems items of each catalog note (e.g.
 // "results.json run.catalog_notes"); "" names none.
 func (n Notes) Warnings(where string) []string {
@@ -103,17 +112,26 @@ func (n Notes) Warnings(where string) []string {
 		}
 		out = append(out, fmt.Sprintf("catalogs: %s: %s%s%s", c.Text(), termsafe.String(strings.Join(items, ", ")), more, suffix))
 	}
+	if n.LinesSkipped > 0 {
+		out = append(out, fmt.Sprintf("%s skipped as bad input (--skip-bad): what %s held is not in the figures; `defersim trace validate` lists every problem",
+			nouns.Count(n.LinesSkipped, "trace line"), nouns.Form(n.LinesSkipped, "it", "they")))
+		out = append(out, Locations(n.LinesSkipped, n.FirstSkipped)...)
+	}
 	if n.LinesImplausible > 0 {
-		out = append(out, fmt.Sprintf("%d trace line(s) hold an implausible count or duration, kept as recorded; figures that use them are dominated by them", n.LinesImplausible))
-		out = append(out, locations(n.LinesImplausible, n.FirstImplausible)...)
+		out = append(out, fmt.Sprintf("%s %s an implausible count or duration, kept as recorded; figures that use %s are dominated by %s",
+			nouns.Count(n.LinesImplausible, "trace line"), nouns.Form(n.LinesImplausible, "holds", "hold"),
+			nouns.Form(n.LinesImplausible, "it", "them"), nouns.Form(n.LinesImplausible, "it", "them")))
+		out = append(out, Locations(n.LinesImplausible, n.FirstImplausible)...)
 	}
 	if n.EventsTimeBackwards > 0 {
-		out = append(out, fmt.Sprintf("%d trace event(s) are earlier than the event before them in their session (kept; a user pause that would be negative is taken as 0, so the prompt cache sees no gap there; `defersim trace validate` lists them)", n.EventsTimeBackwards))
-		out = append(out, locations(n.EventsTimeBackwards, n.FirstBackwards)...)
+		out = append(out, fmt.Sprintf("%s %s earlier than the event before %s in %s session (kept; a user pause that would be negative is taken as 0, so the prompt cache sees no gap there; `defersim trace validate` lists %s)",
+			nouns.Count(n.EventsTimeBackwards, "trace event"), nouns.Form(n.EventsTimeBackwards, "is", "are"),
+			nouns.Form(n.EventsTimeBackwards, "it", "them"), nouns.Form(n.EventsTimeBackwards, "its", "their"), nouns.Form(n.EventsTimeBackwards, "it", "them")))
+		out = append(out, Locations(n.EventsTimeBackwards, n.FirstBackwards)...)
 	}
 	if n.SessionsEpochDated > 0 {
-		out = append(out, fmt.Sprintf("%d session(s) start in 1970 or earlier, before the scenario's dated upgrades (servers.NAME.upgrades[].at), and ran on the versions before them: times at the Unix epoch look like placeholders, not recorded times; if they are, use after_session instead",
-			n.SessionsEpochDated))
+		out = append(out, fmt.Sprintf("%s %s in 1970 or earlier, before the scenario's dated upgrades (servers.NAME.upgrades[].at), and ran on the versions before them: times at the Unix epoch look like placeholders, not recorded times; if they are, use after_session instead",
+			nouns.Count(n.SessionsEpochDated, "session"), nouns.Form(n.SessionsEpochDated, "starts", "start")))
 	}
 	if n.EventsNotReplayed > 0 {
 		out = append(out, NotReplayedText(n.EventsNotReplayed, n.SessionsWithEventsNotReplayed, n.SessionsRead))
@@ -133,12 +151,16 @@ func NotReplayedText(events, sessions, read int64) string {
 		sessions, nouns.Count(read, "session"), nouns.Form(sessions, "holds", "hold"), nouns.Count(events, "deferral_change event"))
 }
 
-// locations are the first five of k problems located by first.
-func locations(k int64, first []traces.Problem) []string {
+// MaxLocations is how many problems of one kind Locations names.
+const MaxLocations = 5
+
+// Locations are the first MaxLocations of k problems located by first
+// (file:line: reason each), then how many more there are.
+func Locations(k int64, first []traces.Problem) []string {
 	var out []string
 	for i, p := range first {
-		if i == 5 {
-			out = append(out, fmt.Sprintf("… (%d more)", k-5))
+		if i == MaxLocations {
+			out = append(out, fmt.Sprintf("… (%d more)", k-MaxLocations))
 			break
 		}
 		out = append(out, fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Reason))

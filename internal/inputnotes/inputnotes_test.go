@@ -29,12 +29,12 @@ func TestTallyKeepsTheMostCompleteRead(t *testing.T) {
 		want  []string // Warnings(""), in order
 	}{
 		{name: "early read first", reads: []traces.Counts{short, early, full, early},
-			want: []string{"1 trace event(s) are earlier", "t.jsonl:24: time goes backwards", "1 of 20 sessions read has no session_end"}},
+			want: []string{"1 trace event is earlier", "t.jsonl:24: time goes backwards", "1 of 20 sessions read has no session_end"}},
 		{name: "full read first", reads: []traces.Counts{full, short, early},
-			want: []string{"1 trace event(s) are earlier", "t.jsonl:24: time goes backwards", "1 of 20 sessions read has no session_end"}},
+			want: []string{"1 trace event is earlier", "t.jsonl:24: time goes backwards", "1 of 20 sessions read has no session_end"}},
 		{name: "catalog notes first", reads: []traces.Counts{clean},
 			notes: []catalog.Note{{Kind: catalog.NoteNoTools, Count: 7, Items: []string{"a@1", "b@1", "c@1", "d@1", "e@1", "f@1"}}},
-			want:  []string{"catalogs: 7 server version(s) serve no tools (the file lists none): a@1, b@1, c@1, d@1, e@1, … (2 more)"}},
+			want:  []string{"catalogs: 7 server versions serve no tools (the file lists none): a@1, b@1, c@1, d@1, e@1, … (2 more)"}},
 		{name: "clean", reads: []traces.Counts{clean, clean}},
 	}
 	for _, tc := range tests {

@@ -248,7 +248,7 @@ func unorderedBaseNote(base *catalog.Catalog) string {
 		n++
 		if len(items) < catalog.MaxNoteItems {
 			s := base.Latest(key)
-			items = append(items, fmt.Sprintf("%s@%s (%d tool(s), of %d versions)", key, s.Version, len(s.Tools), len(base.Versions[key])))
+			items = append(items, fmt.Sprintf("%s@%s (%s, of %d versions)", key, s.Version, nouns.Count(len(s.Tools), "tool"), len(base.Versions[key])))
 		}
 	}
 	if n == 0 {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -38,8 +39,8 @@ func baseMismatch(recorded, traces []sim.Input, base *catalog.Catalog) string {
 	slices.Sort(baseCatalogs)
 	if !slices.Equal(recCatalogs, baseCatalogs) {
 		onlyRec, onlyBase := difference(recCatalogs, baseCatalogs), difference(baseCatalogs, recCatalogs)
-		why = append(why, fmt.Sprintf("its catalogs are not the ones the results replayed (%d server version(s) only in the results%s, %d only in the growth base%s)",
-			len(onlyRec), firstOf(onlyRec), len(onlyBase), firstOf(onlyBase)))
+		why = append(why, fmt.Sprintf("its catalogs are not the ones the results replayed (%s only in the results%s, %d only in the growth base%s)",
+			nouns.Count(len(onlyRec), "server version"), firstOf(onlyRec), len(onlyBase), firstOf(onlyBase)))
 	}
 	return strings.Join(why, "; ")
 }

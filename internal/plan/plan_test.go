@@ -399,7 +399,7 @@ func TestGrowthNotesUnorderedVersions(t *testing.T) {
 			}
 			for _, pt := range pts {
 				notes := strings.Join(pt.Notes, "\n")
-				base := strings.Contains(notes, "the catalog's size counts hashsrv@f0e1d2c3b4a5 (30 tool(s), of 2 versions) at the last version by spelling")
+				base := strings.Contains(notes, "the catalog's size counts hashsrv@f0e1d2c3b4a5 (30 tools, of 2 versions) at the last version by spelling")
 				pool := strings.Contains(notes, "added hashsrv@f0e1d2c3b4a5 at the last version by spelling")
 				added := slices.Contains(pt.Added, "hashsrv@f0e1d2c3b4a5")
 				if base != tc.wantBase || pool != (tc.wantPoolNote && added) {
@@ -460,7 +460,7 @@ func TestGrowthRefusesAnotherBase(t *testing.T) {
 		{"same run", rc.Traces, recorded, nil},
 		{"same trace at another path", []runner.Source{{Path: moved}}, recorded, nil},
 		{"other traces", other.Traces, recorded, []string{"its traces are not the ones the results replayed (results: ", "give the scenario that produced them"}},
-		{"other catalogs", rc.Traces, lessCatalog, []string{"its catalogs are not the ones the results replayed (0 server version(s) only in the results, 1 only in the growth base, first "}},
+		{"other catalogs", rc.Traces, lessCatalog, []string{"its catalogs are not the ones the results replayed (0 server versions only in the results, 1 only in the growth base, first "}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			base := rc

@@ -11,6 +11,8 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/nouns"
+	"github.com/defersim/defersim/internal/yamlerr"
 	"github.com/defersim/defersim/srd"
 )
 
@@ -111,7 +113,7 @@ func ParseHardSet(file string, data []byte) (*HardSet, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("%s: empty hard set", file)
 		}
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return nil, fmt.Errorf("%s: %w", file, yamlerr.Fix(err, data))
 	}
 	h := &HardSet{Name: strings.TrimSpace(raw.Name), Title: strings.TrimSpace(raw.Title), Method: strings.TrimSpace(raw.Method), File: file}
 	if h.Name == "" {
@@ -220,7 +222,7 @@ func (h *HardSet) resolve(tools []Tool, why func(want string) string) (*Set, err
 		s.Queries = append(s.Queries, Query{ID: q.ID, Text: q.Text, Needs: needs})
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("%d wanted tool(s) not in the corpus:\n%s", len(missing), capJoin(missing, "\n"))
+		return nil, fmt.Errorf("%s not in the corpus:\n%s", nouns.Count(len(missing), "wanted tool"), capJoin(missing, "\n"))
 	}
 	return s, s.Validate()
 }

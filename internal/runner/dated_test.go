@@ -117,7 +117,7 @@ func TestDatedUpgradeNotesEpochTimes(t *testing.T) {
 			if n.SessionsEpochDated != tc.want {
 				t.Errorf("sessions_epoch_dated = %d, want %d", n.SessionsEpochDated, tc.want)
 			}
-			warned := strings.Contains(strings.Join(n.Warnings(""), "\n"), "start in 1970 or earlier")
+			warned := strings.Contains(strings.Join(n.Warnings(""), "\n"), "in 1970 or earlier, before the scenario's dated upgrades")
 			if warned != (tc.want > 0) {
 				t.Errorf("warned = %v, want %v: %q", warned, tc.want > 0, n.Warnings(""))
 			}

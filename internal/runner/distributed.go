@@ -114,6 +114,7 @@ func (d *Distributed) Finish(ctx context.Context, st *sim.RunState, read []Trace
 	if out != nil {
 		out.addWarnings(counts)
 	}
+	locateSkips(err, counts)
 	if err == nil {
 		// The stop on unresolved inputs, as Run and Merge apply it.
 		if rerr := checkResolution(out); rerr != nil {

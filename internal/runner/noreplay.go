@@ -1,14 +1,46 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
 
+	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/sim"
+	"github.com/defersim/defersim/traces"
 )
+
+// noReplayError is a run that replayed nothing: noSessionReplayed's
+// words, then the first lines skipped as bad input with their reasons
+// (file:line: reason, inputnotes.Locations), as a run that replayed
+// something warns.
+type noReplayError struct {
+	counts *sim.Counts
+	first  []traces.Problem
+}
+
+func (e *noReplayError) Error() string {
+	msg := noSessionReplayed(e.counts)
+	for _, l := range inputnotes.Locations(e.counts.LinesSkipped, e.first) {
+		msg += "\n  " + l
+	}
+	return msg
+}
+
+// locateSkips gives err, when a run replayed nothing, the first skipped
+// lines the readers' counts record.
+func locateSkips(err error, counts []traces.Counts) {
+	var nr *noReplayError
+	if !errors.As(err, &nr) {
+		return
+	}
+	for _, c := range counts {
+		nr.first = append(nr.first, c.FirstSkips...)
+	}
+}
 
 // noSessionReplayed says why a run replayed nothing, with the counts of
 // what it read: the sessions, and the lines skipped as bad input
@@ -25,7 +57,7 @@ func noSessionReplayed(c *sim.Counts) string {
 				reasons = append(reasons, fmt.Sprintf("%d %s", c.SkipReasons[k], k))
 			}
 		}
-		msg += fmt.Sprintf(", %d of them skipped as bad input (%s); `defersim trace validate FILE` lists them with their reasons",
+		msg += fmt.Sprintf(", %d of them skipped as bad input (%s); `defersim trace validate FILE` lists them all with their reasons",
 			c.LinesSkipped, strings.Join(reasons, ", "))
 	}
 	return msg

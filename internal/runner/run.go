@@ -34,6 +34,10 @@ type Output struct {
 	// taken as 0: commands warn); FirstBackwards locates the first.
 	Backwards      int64
 	FirstBackwards []traces.Problem
+	// FirstSkipped locates the first trace lines skipped as bad input
+	// (--skip-bad), with their reasons (run.counts.lines_skipped counts
+	// them all).
+	FirstSkipped []traces.Problem
 }
 
 // InputNotes are the run's input problems: its catalog notes, sessions
@@ -44,7 +48,8 @@ func (out *Output) InputNotes() inputnotes.Notes {
 	return inputnotes.Notes{CatalogNotes: out.Info.CatalogNotes, SessionsRead: c.SessionsRead, EventsRead: c.EventsRead,
 		SessionsIncomplete: c.SessionsIncomplete, EventsTimeBackwards: out.Backwards, FirstBackwards: out.FirstBackwards,
 		LinesImplausible: out.Implausible, FirstImplausible: out.FirstImplausible, SessionsEpochDated: c.SessionsEpochDated,
-		EventsNotReplayed: c.EventsNotReplayed, SessionsWithEventsNotReplayed: c.SessionsWithEventsNotReplayed}
+		EventsNotReplayed: c.EventsNotReplayed, SessionsWithEventsNotReplayed: c.SessionsWithEventsNotReplayed,
+		LinesSkipped: c.LinesSkipped, FirstSkipped: out.FirstSkipped}
 }
 
 // addWarnings adds the readers' warnings of counts to out.
@@ -54,6 +59,7 @@ func (out *Output) addWarnings(counts []traces.Counts) {
 		out.FirstImplausible = append(out.FirstImplausible, c.FirstImplausible...)
 		out.Backwards += c.Backwards
 		out.FirstBackwards = append(out.FirstBackwards, c.FirstBackwards...)
+		out.FirstSkipped = append(out.FirstSkipped, c.FirstSkips...)
 	}
 }
 
@@ -205,6 +211,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	if out != nil {
 		out.addWarnings(counts)
 	}
+	locateSkips(err, counts)
 	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		// Interrupted while computing the statistics: every session was
 		// replayed, and the checkpoint says so; a resume reads the traces
@@ -344,7 +351,9 @@ func buildEngine(cfg Config, check func(*catalog.Catalog) error, moreFidelity []
 		return nil, err
 	}
 	srdInfo.UsedBy = readsSRDs(cfg.Strategies)
-	srdInfo.ServersDescribed, srdInfo.Servers = describedServers(srds, cat)
+	if srdInfo.ServersDescribed, srdInfo.Servers, err = describedServers(srds, cat); err != nil {
+		return nil, err
+	}
 	eng, err := sim.NewEngine(sim.Config{Strategies: cfg.Strategies, Model: cfg.Model, Params: cfg.Params,
 		Catalog: cat, Seed: cfg.Seed, Registry: reg, LocalServers: cfg.LocalServers, Allow: cfg.Allow, Deny: cfg.Deny, Upgrades: cfg.Upgrades,
 		Validator: val, Domains: domains, MoreFidelity: moreFidelity, RunModel: RunModel(cfg.Model.Name, cfg.ModelPreset)})
@@ -371,7 +380,7 @@ func finish(ctx context.Context, f *StateFile, res *sim.RunResult, workers int, 
 		info.Shard = &sim.ShardInfo{Index: f.Shard.Index, Count: f.Shard.Count}
 	}
 	if c.SessionsReplayed == 0 {
-		return nil, errors.New(noSessionReplayed(c))
+		return nil, &noReplayError{counts: c}
 	}
 	if f.FidelityStrategy != "" {
 		info.Fidelity = res.State.FidelitySummary(f.FidelityStrategy)

@@ -156,6 +156,7 @@ func runPass(ctx context.Context, cfgs []Config, first int, each func(i int, out
 		if out != nil {
 			out.addWarnings(counts)
 		}
+		locateSkips(err, counts)
 		if err != nil {
 			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 				return fail(i, &InterruptedError{Replayed: vr.State.Replayed, Read: vr.Counts.SessionsRead, Next: vr.State.Next, Err: err,

@@ -104,21 +104,23 @@ func domainsOf(srds []*srd.SRD) (sim.Domains, error) {
 	return srdDomains{set}, nil
 }
 
-// describedServers counts the catalog's servers and those an SRD of srds
-// describes.
-func describedServers(srds []*srd.SRD, cat *catalog.Catalog) (described, servers int) {
-	ids := map[string]bool{}
-	for _, s := range srds {
-		ids[s.ServerID] = true
+// describedServers counts the catalog's series (servers, and launch
+// variants apart) and those an SRD of srds describes, by the rule routing
+// applies (srd.Set.ForServer): a server's SRD describes its launch
+// variants too, unless an SRD names the variant (server+variant), which
+// then describes it alone.
+func describedServers(srds []*srd.SRD, cat *catalog.Catalog) (described, servers int, err error) {
+	set, err := srd.NewSet(srds)
+	if err != nil {
+		return 0, 0, err
 	}
-	for name := range cat.Versions {
+	for key := range cat.Versions {
 		servers++
-		base, _, _ := strings.Cut(name, "+") // a launch variant is its server
-		if ids[name] || ids[base] {
+		if set.ForServer(key) != nil {
 			described++
 		}
 	}
-	return described, servers
+	return described, servers, nil
 }
 
 // dirByDomain is the directory format that groups by routing domain.

@@ -17,7 +17,7 @@ func TestInputsLineCountOfOne(t *testing.T) {
 	}{
 		{1, 0, "inputs:  all 1 tool call resolved against the catalogs, exact definitions\n"},
 		{2, 0, "inputs:  all 2 tool calls resolved against the catalogs, exact definitions\n"},
-		{1, 3, "inputs:  all 1 tool call resolved against the catalogs; 3 catalog tool(s)"},
+		{1, 3, "inputs:  all 1 tool call resolved against the catalogs; 3 catalog tools"},
 	} {
 		var b strings.Builder
 		Resolution(&b, &sim.ResolutionInfo{Resolution: sim.Resolution{Calls: tc.calls, Resolved: tc.calls}}, tc.standIns)

@@ -45,7 +45,7 @@ func Resolution(w io.Writer, r *sim.ResolutionInfo, standIns int) {
 	}
 	if r.Resolved == r.Calls && r.SessionsWithoutServers == 0 && r.CatalogChangesMissing == 0 && r.SessionsMissingServers == 0 && r.SearchResultsUnknown == 0 && r.Ambiguous == 0 && r.UnorderedLatest == 0 {
 		if standIns > 0 {
-			fmt.Fprintf(w, "inputs:  all %s resolved against the catalogs; %d catalog tool(s) read with a stand-in {\"type\":\"object\"} schema (see the notes)\n", nouns.Count(r.Calls, "tool call"), standIns)
+			fmt.Fprintf(w, "inputs:  all %s resolved against the catalogs; %s read with a stand-in {\"type\":\"object\"} schema (see the notes)\n", nouns.Count(r.Calls, "tool call"), nouns.Count(standIns, "catalog tool"))
 			return
 		}
 		fmt.Fprintf(w, "inputs:  all %s resolved against the catalogs, exact definitions\n", nouns.Count(r.Calls, "tool call"))

@@ -7,6 +7,8 @@ import (
 	"io"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/defersim/defersim/internal/yamlerr"
 )
 
 // ParseParams reads generator parameters from YAML. Keys that are absent
@@ -17,7 +19,7 @@ func ParseParams(data []byte) (Params, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&p); err != nil && !errors.Is(err, io.EOF) {
-		return Params{}, fmt.Errorf("parse generator parameters: %w", err)
+		return Params{}, fmt.Errorf("parse generator parameters: %w", yamlerr.Fix(err, data))
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/defersim/defersim/internal/atomicfile"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/traces"
 )
 
@@ -173,7 +174,7 @@ func checkStale(cdir string, want map[string][]byte, clean, remove bool) error {
 		return nil
 	}
 	if !clean {
-		return fmt.Errorf("%s holds %d catalog file(s) this generation does not write (first: %s); remove them, choose another directory, or clean (--force)", cdir, len(stale), stale[0])
+		return fmt.Errorf("%s holds %s this generation does not write (first: %s); remove %s, choose another directory, or clean (--force)", cdir, nouns.Count(len(stale), "catalog file"), stale[0], nouns.Form(len(stale), "it", "them"))
 	}
 	if !remove {
 		return nil

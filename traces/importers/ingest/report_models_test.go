@@ -40,7 +40,7 @@ func TestReportListsModels(t *testing.T) {
 			[]ModelSessions{{"", 2}, {"a", 2}, {"b", 2}}, 0, 0,
 			[]string{"\n (none recorded) 2\n a 2\n b 2\n"}},
 		{"more than the bound", many, manyWant, 2, 3,
-			[]string{"\n m00 12\n", "\n m09 3\n … 2 more model(s) 3\n"}},
+			[]string{"\n m00 12\n", "\n m09 3\n … 2 more models 3\n"}},
 		{"no session", nil, []ModelSessions{}, 0, 0, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/traces"
 )
 
@@ -14,7 +15,7 @@ import (
 func (r *Report) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	p := func(format string, args ...any) { fmt.Fprintf(tw, format, args...) }
-	p("imported %d session(s), %d tool call(s) from %d file(s) as %s\n", r.Sessions, r.ToolCalls, len(r.Inputs), r.Format)
+	p("imported %s, %s from %s as %s\n", nouns.Count(r.Sessions, "session"), nouns.Count(r.ToolCalls, "tool call"), nouns.Count(len(r.Inputs), "file"), r.Format)
 	if r.Output != "" {
 		p("trace:\t%s\n", r.Output)
 	}
@@ -38,13 +39,13 @@ func (r *Report) WriteText(w io.Writer) error {
 			p("  %s\t%d\n", name, m.Sessions)
 		}
 		if r.ModelsOmitted > 0 {
-			p("  … %d more model(s)\t%d\n", r.ModelsOmitted, r.ModelsOmittedSessions)
+			p("  … %d more %s\t%d\n", r.ModelsOmitted, nouns.Form(r.ModelsOmitted, "model", "models"), r.ModelsOmittedSessions)
 		}
 	}
 	if len(r.Catalog) > 0 {
 		p("catalog (%s):\n", r.CatalogDir)
 		for _, c := range r.Catalog {
-			p("  %s\t%d tool(s)%s\tfrom %s\n", c.File, c.Tools, describeMarks(c), strings.Join(c.Sources, ", "))
+			p("  %s\t%s%s\tfrom %s\n", c.File, nouns.Count(c.Tools, "tool"), describeMarks(c), strings.Join(c.Sources, ", "))
 		}
 	} else {
 		p("catalog: none written (no tool schemas in the source or --tools)\n")
