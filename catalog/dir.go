@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/defersim/defersim/internal/yamlerr"
 )
 
 // ManifestNames are the file names LoadDir looks for, in this order; the
@@ -113,7 +115,7 @@ func LoadManifest(path string) (*Catalog, error) {
 	dec := yaml.NewDecoder(strings.NewReader(string(data))) // JSON is YAML
 	dec.KnownFields(true)
 	if err := dec.Decode(&m); err != nil {
-		return nil, fmt.Errorf("%s: invalid manifest: %w", path, err)
+		return nil, fmt.Errorf("%s: invalid manifest: %w", path, yamlerr.Fix(err, data))
 	}
 	if len(m.Servers) == 0 {
 		return nil, fmt.Errorf("%s: manifest lists no servers", path)
