@@ -21,11 +21,7 @@ import (
 // must also be the one the page states.
 func TestImportConnectedDocFigures(t *testing.T) {
 	cats := shareddata.Path(t, "catalogs")
-	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "importers.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := strings.Join(strings.Fields(string(raw)), " ") // the page's lines wrap anywhere
+	doc := docWords(t, "importers.md")
 	tmp := t.TempDir()
 	write := func(name, line string) string {
 		p := filepath.Join(tmp, name)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,11 +13,7 @@ import (
 // sessions are the page's figures. The page said 68 calls "when this was
 // written" while the default run gives 45: nothing recomputed it.
 func TestPresetsDocCallsWithoutSchema(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "presets.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := strings.Join(strings.Fields(string(raw)), " ") // the page's lines wrap anywhere
+	doc := docWords(t, "presets.md")
 	dir := t.TempDir()
 	if out, code := runCLI(t, "run", "-o", dir, "--no-report", "--bootstrap", "-1", "-q"); code != 0 {
 		t.Fatalf("exit %d:\n%s", code, out)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -19,11 +18,7 @@ import (
 // server versions, 815 tools). Each figure must be what the page says.
 func TestTraceGenDocLeftOutExample(t *testing.T) {
 	cats := shareddata.Path(t, "catalogs")
-	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "generator.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := strings.Join(strings.Fields(string(raw)), " ") // the page's lines wrap anywhere
+	doc := docWords(t, "generator.md")
 	tmp := t.TempDir()
 	gen := func(name string, extra ...string) (stdout, stderr string) {
 		args := append([]string{"trace", "gen", "--catalogs", cats, "-o", filepath.Join(tmp, name), "--sessions", "50"}, extra...)
