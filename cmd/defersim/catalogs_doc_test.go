@@ -8,11 +8,14 @@ import (
 	"github.com/defersim/defersim/internal/shareddata"
 )
 
-// TestCatalogsDocOutput pins the output docs/catalogs.md quotes under
-// "What an upgrade costs in tokens" — two diffs of real releases with
-// their token cost, and stats over two directories holding versions of
-// one server — to what the commands print now; `go test ./cmd/defersim
-// -run TestCatalogsDocOutput -update` rewrites the quotes.
+// TestCatalogsDocOutput pins the output docs/catalogs.md quotes — the
+// stats totals behind "Token cost of the shared catalogs (measured)" (every
+// version and the latest ones, in the three wire forms), the history's
+// total of breaking releases, and under "What an upgrade costs in tokens"
+// two diffs of real releases with their token cost and stats over two
+// directories holding versions of one server — to what the commands print
+// now; `go test ./cmd/defersim -run TestCatalogsDocOutput -update`
+// rewrites the quotes that elide nothing.
 func TestCatalogsDocOutput(t *testing.T) {
 	t.Setenv("DEFERSIM_SHARED_DATA", shareddata.Dir(t))
 	doc, err := filepath.Abs(filepath.Join("..", "..", "docs", "catalogs.md"))

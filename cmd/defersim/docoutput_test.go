@@ -217,3 +217,15 @@ func docExec(t *testing.T, name string, line int, cmdline string, data func(stri
 	}
 	return stdout
 }
+
+// docWords returns the page docs/NAME with every run of white space made
+// one space, so that a test can look a phrase up across the page's line
+// wraps.
+func docWords(t *testing.T, name string) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(strings.Fields(string(raw)), " ")
+}
