@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,21 +18,14 @@ import (
 // -update` rewrites the calibrate quotes.
 func TestCalibrateDocOutput(t *testing.T) {
 	t.Setenv("DEFERSIM_SHARED_DATA", shareddata.Dir(t))
-	doc, err := filepath.Abs(filepath.Join("..", "..", "docs", "calibrate.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc, text := docPage(t, "calibrate.md")
 	t.Chdir(t.TempDir())
 	docRun(t, doc, func(rel string) string { return shareddata.Path(t, filepath.FromSlash(rel)) }, nil)
 
 	// The prose compares the kind terms with one overhead for every
 	// request (--kinds=false): those figures are recomputed here from the
 	// traces the commands above imported.
-	raw, err := os.ReadFile(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	page := strings.Join(strings.Fields(string(raw)), " ")
+	page := docProse(text)
 	pct := func(v float64, prec int) string { return fmt.Sprintf("%.*f%%", prec, 100*v) }
 	for _, tc := range []struct {
 		name  string

@@ -20,17 +20,10 @@ import (
 // the quotes that elide nothing.
 func TestCheckDocOutput(t *testing.T) {
 	t.Setenv("DEFERSIM_SHARED_DATA", shareddata.Dir(t))
-	doc, err := filepath.Abs(filepath.Join("..", "..", "docs", "check.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := os.ReadFile(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc, raw := docPage(t, "check.md")
 	// The page quotes taubench.yaml and says taubench-pr.yaml is it with
 	// `warm: {max_tools: 2}` under ours.
-	scen := checkDocYAML(t, string(raw), "`taubench.yaml`:")
+	scen := checkDocYAML(t, raw, "`taubench.yaml`:")
 	const base, warm = "    base: codex-cli\n", "    warm: {max_tools: 2}\n"
 	if strings.Count(scen, base) != 1 {
 		t.Fatalf("docs/check.md: taubench.yaml has not one %q line", strings.TrimSpace(base))

@@ -269,3 +269,40 @@ func docExec(t *testing.T, name string, line int, cmdline string, want []string,
 	}
 	return stdout
 }
+
+// docPage returns the absolute path and the text of docs/NAME, read from
+// the package directory (call it before t.Chdir).
+func docPage(t *testing.T, name string) (path, text string) {
+	t.Helper()
+	path, err := filepath.Abs(filepath.Join("..", "..", "docs", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, string(raw)
+}
+
+// docProse returns text with every run of white space one space, so that
+// a sentence of a page is found whatever its line breaks.
+func docProse(text string) string { return strings.Join(strings.Fields(text), " ") }
+
+// docResults is the part of a results.json the doc tests recompute
+// figures from: each strategy's metrics' mean and median.
+type docResults struct {
+	Run struct {
+		Seed   int64 `json:"seed"`
+		Counts struct {
+			Sessions int `json:"sessions_replayed"`
+		} `json:"counts"`
+	} `json:"run"`
+	Strategies []struct {
+		Name    string `json:"name"`
+		Metrics map[string]struct {
+			Mean float64 `json:"mean"`
+			P50  float64 `json:"p50"`
+		} `json:"metrics"`
+	} `json:"strategies"`
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,31 +18,13 @@ func TestEngineDocLoadingLayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := os.ReadFile(filepath.Join(root, "docs", "engine.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, page := docPage(t, "engine.md")
 	out := t.TempDir()
 	if stdout, stderr, code := cliRun(t, "run", filepath.Join(root, "scenarios", "loading-layers.yaml"), "-o", out, "-q", "--no-report"); code != 0 {
 		t.Fatalf("run: exit %d\n%s%s", code, stdout, stderr)
 	}
-	var res struct {
-		Run struct {
-			Seed   int64 `json:"seed"`
-			Counts struct {
-				Sessions int `json:"sessions_replayed"`
-			} `json:"counts"`
-		} `json:"run"`
-		Strategies []struct {
-			Name    string `json:"name"`
-			Metrics map[string]struct {
-				Mean float64 `json:"mean"`
-				P50  float64 `json:"p50"`
-			} `json:"metrics"`
-		} `json:"strategies"`
-	}
+	var res docResults
 	readJSON(t, filepath.Join(out, "results.json"), &res)
-	page := string(raw)
 	if want := fmt.Sprintf("On seed %d (%d sessions;", res.Run.Seed, res.Run.Counts.Sessions); !strings.Contains(page, want) {
 		t.Errorf("docs/engine.md does not say %q", want)
 	}

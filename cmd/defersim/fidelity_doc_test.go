@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,14 +19,7 @@ func TestFidelityDocSplits(t *testing.T) {
 	if testing.Short() {
 		t.Skip("20 calibrations of the real tau2 runs, 10-20 s (-short)")
 	}
-	doc, err := filepath.Abs(filepath.Join("..", "..", "docs", "fidelity.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := os.ReadFile(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, page := docPage(t, "fidelity.md")
 	t.Chdir(t.TempDir())
 	board := shareddata.Path(t, "sessions", "tau2-bench", "web", "leaderboard", "public")
 	tools := filepath.Join(board, "task-data", "tools-data.json")
@@ -78,7 +70,7 @@ func TestFidelityDocSplits(t *testing.T) {
 				cells = append(cells, cell(row.fitOn, tr.file, kinds))
 			}
 		}
-		if want := "| " + strings.Join(cells, " | ") + " |"; !strings.Contains(string(raw), "\n"+want+"\n") {
+		if want := "| " + strings.Join(cells, " | ") + " |"; !strings.Contains(page, "\n"+want+"\n") {
 			t.Errorf("docs/fidelity.md lacks the row\n%s", want)
 		}
 	}

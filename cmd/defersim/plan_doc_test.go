@@ -22,15 +22,9 @@ import (
 // recomputes the prose's "about 65,000 schema tokens per request".
 func TestPlanDocOutput(t *testing.T) {
 	t.Setenv("DEFERSIM_SHARED_DATA", shareddata.Dir(t))
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	check, err := os.ReadFile(filepath.Join(root, "docs", "check.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	scen := checkDocYAML(t, string(check), "`taubench.yaml`:")
+	_, check := docPage(t, "check.md")
+	doc, text := docPage(t, "plan.md")
+	scen := checkDocYAML(t, check, "`taubench.yaml`:")
 	t.Chdir(t.TempDir())
 	if err := os.WriteFile("taubench.yaml", []byte(scen), 0o644); err != nil {
 		t.Fatal(err)
@@ -45,30 +39,18 @@ func TestPlanDocOutput(t *testing.T) {
 			t.Fatalf("%v: exit %d\n%s%s", args, code, stdout, stderr)
 		}
 	}
-	doc := filepath.Join(root, "docs", "plan.md")
 	docRun(t, doc, func(rel string) string { return shareddata.Path(t, filepath.FromSlash(rel)) }, nil)
 
 	// The prose: eager's schema tokens per request at the largest point.
-	var res struct {
-		Strategies []struct {
-			Name    string `json:"name"`
-			Metrics map[string]struct {
-				Mean float64 `json:"mean"`
-			} `json:"metrics"`
-		} `json:"strategies"`
-	}
+	var res docResults
 	readJSON(t, filepath.Join("out", "plan", "tools=225", "results.json"), &res)
-	raw, err := os.ReadFile(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, s := range res.Strategies {
 		if s.Name != "eager" {
 			continue
 		}
 		perRequest := s.Metrics["schema_tokens"].Mean / s.Metrics["requests"].Mean
 		want := fmt.Sprintf("eager sends about %s,000 schema tokens per request", strconv.Itoa(int(math.Round(perRequest/1000))))
-		if !strings.Contains(strings.Join(strings.Fields(string(raw)), " "), want) {
+		if !strings.Contains(docProse(text), want) {
 			t.Errorf("docs/plan.md does not say %q (%.0f tokens per request)", want, perRequest)
 		}
 		return
@@ -81,14 +63,7 @@ func TestPlanDocOutput(t *testing.T) {
 // with --exact-sessions 100 and without, then projected — the session p50
 // and first-reply p95 each plan prints, quoted in the page's prose.
 func TestPlanDocSketchExample(t *testing.T) {
-	doc, err := filepath.Abs(filepath.Join("..", "..", "docs", "plan.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := os.ReadFile(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, page := docPage(t, "plan.md")
 	t.Chdir(t.TempDir())
 	latency := func(args ...string) (p95, p50 string) {
 		t.Helper()
@@ -117,7 +92,7 @@ func TestPlanDocSketchExample(t *testing.T) {
 	exactP95, exactP50 := latency()
 	want := fmt.Sprintf("the streamed run's session p50 is %s s and first-reply p95 %s s, noted `within ±0.5%%`; the exact run's are %s s and %s s",
 		streamP50, streamP95, exactP50, exactP95)
-	if !strings.Contains(strings.Join(strings.Fields(string(raw)), " "), want) {
+	if !strings.Contains(docProse(page), want) {
 		t.Errorf("docs/plan.md does not say %q", want)
 	}
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -21,13 +19,10 @@ func TestRetrievalDocBeforeAfter(t *testing.T) {
 		t.Skip("evaluates five retrieval sets, 10-20 s (-short)")
 	}
 	t.Setenv("DEFERSIM_SHARED_DATA", shareddata.Dir(t))
-	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "retrieval.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, raw := docPage(t, "retrieval.md")
 	// The page writes intervals without units, minus signs as "−", and
 	// bolds some cells.
-	page := strings.NewReplacer("**", "", "−", "-").Replace(string(raw))
+	page := strings.NewReplacer("**", "", "−", "-").Replace(raw)
 	units := regexp.MustCompile(`( pp|%)([],])`)
 	cell := func(out, against, arm string, col int) string {
 		t.Helper()
