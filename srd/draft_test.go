@@ -1,7 +1,9 @@
 package srd
 
 import (
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -200,5 +202,40 @@ func TestDraftConvertGolden(t *testing.T) {
 	golden(t, "draft.converted.golden", filepath.ToSlash(sb.String()))
 	if _, err := ConvertDraft(&SRD{ServerID: "v1"}, Names{}); err == nil {
 		t.Error("converted a v1 SRD")
+	}
+}
+
+// TestDraftReadAsV1 pins docs/srd.md's count for the draft's example read
+// as v1 (its srd_version "1"): 9 errors, one per field the draft shapes
+// differently — the version string, the underscore domain, the string
+// disambiguation, priority 80, latency_class and token_class unknown,
+// latency and tokens missing, tool_groups as a list.
+func TestDraftReadAsV1(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "draft", "kb-internal.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1 := strings.Replace(string(src), `"srd_version": "0.1"`, `"srd_version": "1"`, 1)
+	if v1 == string(src) {
+		t.Fatal("test setup: the draft's version string is not in kb-internal.json")
+	}
+	file := filepath.Join(t.TempDir(), "kb-internal.json")
+	if err := os.WriteFile(file, []byte(v1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srds, probs, err := LoadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	probs = append(probs, Lint(srds, LintOptions{})...)
+	var fields []string
+	for _, p := range probs {
+		fields = append(fields, p.Field)
+	}
+	slices.Sort(fields)
+	want := []string{"cost_hint.latency", "cost_hint.latency_class", "cost_hint.token_class", "cost_hint.tokens",
+		"disambiguation", "domain", "priority", "srd_version", "tool_groups"}
+	if !cmp.Equal(fields, want) {
+		t.Errorf("read as v1, the draft's problems are at %q, want %q:\n%v", fields, want, probs)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -93,6 +94,27 @@ func docCommands(t *testing.T, name string, b docBlock) []docCommand {
 	return cmds
 }
 
+// docExitPrefix starts the last quoted line of a command that states its
+// exit status (`exit status: 1`): the command must exit so, and its quoted
+// output is what it printed on stdout, then on stderr, then that line.
+const docExitPrefix = "exit status: "
+
+// wantExit returns the exit status the quoted lines end with, if they do.
+func wantExit(want []string) (int, bool) {
+	if len(want) == 0 {
+		return 0, false
+	}
+	code, ok := strings.CutPrefix(want[len(want)-1], docExitPrefix)
+	if !ok {
+		return 0, false
+	}
+	var n int
+	if _, err := fmt.Sscanf(code, "%d", &n); err != nil || fmt.Sprint(n) != code {
+		return 0, false
+	}
+	return n, true
+}
+
 // elided reports whether want elides lines.
 func elided(want []string) bool {
 	for _, w := range want {
@@ -126,8 +148,11 @@ func matchElided(want, got []string) bool {
 // arguments split on spaces, each starting with "../shared/data/" rewritten
 // by data; any other command line must be a key of shell, which runs it.
 // A command must exit 0 and print (on stdout) the lines quoted after it,
-// elisions standing for any lines; without elisions, -update rewrites them
-// (and a quoted file) with what it printed.
+// elisions standing for any lines; one whose quote ends with `exit status:
+// N` must exit N and print the lines before it on stdout, then stderr.
+// Without elisions, -update rewrites the quotes (and a quoted file) with
+// what was printed; a quoted file with elisions is compared like a command's
+// output.
 func docRun(t *testing.T, path string, data func(rel string) string, shell map[string]func() error) {
 	t.Helper()
 	raw, err := os.ReadFile(path)
@@ -145,16 +170,27 @@ func docRun(t *testing.T, path string, data func(rel string) string, shell map[s
 			if err != nil {
 				t.Fatalf("%s:%d: %v", name, b.line, err)
 			}
-			if string(got) != b.content && !*updateGolden {
-				t.Errorf("%s:%d: %s differs from the quoted file (-doc +now); rerun with -update if intended:\n%s",
-					name, b.line, b.file, cmp.Diff(b.content, string(got)))
+			want := strings.Split(strings.TrimSuffix(b.content, "\n"), "\n")
+			switch {
+			case elided(want):
+				// A quote that elides lines is refreshed by hand.
+				if !matchElided(want, strings.Split(strings.TrimSuffix(string(got), "\n"), "\n")) {
+					t.Errorf("%s:%d: %s differs from the quoted file (-doc +now; a %s line stands for any lines); refresh the quote by hand:\n%s",
+						name, b.line, b.file, docElision, cmp.Diff(b.content, string(got)))
+				}
+				out.WriteString(b.content)
+			default:
+				if string(got) != b.content && !*updateGolden {
+					t.Errorf("%s:%d: %s differs from the quoted file (-doc +now); rerun with -update if intended:\n%s",
+						name, b.line, b.file, cmp.Diff(b.content, string(got)))
+				}
+				out.Write(got)
 			}
-			out.Write(got)
 			continue
 		}
 		for _, c := range docCommands(t, name, b) {
 			fmt.Fprintf(&out, "$ %s\n", c.line)
-			got := docExec(t, name, b.line, c.line, data, shell)
+			got := docExec(t, name, b.line, c.line, c.want, data, shell)
 			gotLines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
 			if got == "" {
 				gotLines = nil
@@ -188,8 +224,10 @@ func docRun(t *testing.T, path string, data func(rel string) string, shell map[s
 	}
 }
 
-// docExec runs one command line of a doc and returns its stdout.
-func docExec(t *testing.T, name string, line int, cmdline string, data func(string) string, shell map[string]func() error) string {
+// docExec runs one command line of a doc and returns its stdout, or, when
+// the quoted lines want end with an exit status, its stdout, stderr and
+// exit status as wantExit reads them.
+func docExec(t *testing.T, name string, line int, cmdline string, want []string, data func(string) string, shell map[string]func() error) string {
 	t.Helper()
 	rest, ok := strings.CutPrefix(cmdline, "defersim ")
 	if !ok {
@@ -211,6 +249,20 @@ func docExec(t *testing.T, name string, line int, cmdline string, data func(stri
 			args[i] = data(rel)
 		}
 	}
+	if wantCode, ok := wantExit(want); ok {
+		// Printed as the binary prints it: the error that ends the
+		// command is on stderr after "defersim: ".
+		root := newRootCmd()
+		var stdout, stderr bytes.Buffer
+		root.SetOut(&stdout)
+		root.SetErr(&stderr)
+		root.SetArgs(args)
+		code := execute(root, &stderr)
+		if code != wantCode {
+			t.Errorf("%s:%d: `%s`: exit %d, the doc says %d", name, line, cmdline, code, wantCode)
+		}
+		return fmt.Sprintf("%s%s%s%d\n", stdout.String(), stderr.String(), docExitPrefix, code)
+	}
 	stdout, stderr, code := cliRun(t, args...)
 	if code != 0 {
 		t.Fatalf("%s:%d: `%s`: exit %d\n%s%s", name, line, cmdline, code, stdout, stderr)
@@ -228,4 +280,41 @@ func docWords(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	return strings.Join(strings.Fields(string(raw)), " ")
+}
+
+// docPage returns the absolute path and the text of docs/NAME, read from
+// the package directory (call it before t.Chdir).
+func docPage(t *testing.T, name string) (path, text string) {
+	t.Helper()
+	path, err := filepath.Abs(filepath.Join("..", "..", "docs", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, string(raw)
+}
+
+// docProse returns text with every run of white space one space, so that
+// a sentence of a page is found whatever its line breaks.
+func docProse(text string) string { return strings.Join(strings.Fields(text), " ") }
+
+// docResults is the part of a results.json the doc tests recompute
+// figures from: each strategy's metrics' mean and median.
+type docResults struct {
+	Run struct {
+		Seed   int64 `json:"seed"`
+		Counts struct {
+			Sessions int `json:"sessions_replayed"`
+		} `json:"counts"`
+	} `json:"run"`
+	Strategies []struct {
+		Name    string `json:"name"`
+		Metrics map[string]struct {
+			Mean float64 `json:"mean"`
+			P50  float64 `json:"p50"`
+		} `json:"metrics"`
+	} `json:"strategies"`
 }

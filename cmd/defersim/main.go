@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/spf13/cobra"
+
 	"github.com/defersim/defersim/internal/termsafe"
 )
 
@@ -22,6 +24,11 @@ func main() {
 func run(args []string, stderr io.Writer) int {
 	root := newRootCmd()
 	root.SetArgs(args)
+	return execute(root, stderr)
+}
+
+// execute runs root as run does, with the arguments and outputs set on it.
+func execute(root *cobra.Command, stderr io.Writer) int {
 	if err := root.Execute(); err != nil {
 		var ex exitError
 		if asExit(err, &ex) {

@@ -2,6 +2,7 @@ package calibrate
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -151,6 +152,7 @@ func TestFitLatencyTooFewRequestsSaysWhat(t *testing.T) {
 // that does worse on the held-out sessions than the starting params (fit
 // sessions that differ from the held-out ones) is flagged in the text and
 // the written scenario's header; it used to be written like any other.
+// It also pins the held-out errors docs/calibrate.md quotes for it.
 func TestCalibrateWarnsWhenTheFitDoesWorse(t *testing.T) {
 	_, cat := recorded(t)
 	trace := rewrite(t, "w.jsonl.gz", func(i int, s *traces.Session) {
@@ -170,6 +172,17 @@ func TestCalibrateWarnsWhenTheFitDoesWorse(t *testing.T) {
 	mf := res.Models[0]
 	if mf.Overhead == nil || mf.Overhead.After.InputMedianAbsRelErr <= mf.Overhead.Before.InputMedianAbsRelErr {
 		t.Fatalf("test setup: overhead %+v", mf.Overhead)
+	}
+	// docs/calibrate.md quotes this setup's figures; they used to come
+	// from four hand-written conversations no test or command reproduced.
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "calibrate.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	quote := fmt.Sprintf("a held-out median error of %.1f%% against %.1f%% before",
+		100*mf.Overhead.After.InputMedianAbsRelErr, 100*mf.Overhead.Before.InputMedianAbsRelErr)
+	if !strings.Contains(strings.Join(strings.Fields(string(doc)), " "), quote) {
+		t.Errorf("docs/calibrate.md does not say %q", quote)
 	}
 	var b strings.Builder
 	if err := WriteText(&b, res); err != nil {
