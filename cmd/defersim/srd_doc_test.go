@@ -90,12 +90,7 @@ func TestSRDDocRoutedSearchTable(t *testing.T) {
 		"routed-hard":      "routed-hard",
 		"routed-by-domain": "routed, by-domain directory + notices",
 	}
-	rows := map[string][]string{}
-	for l := range strings.SplitSeq(page, "\n") {
-		if f := strings.Split(strings.TrimSuffix(strings.TrimPrefix(l, "| "), " |"), " | "); len(f) == 1+len(columns) {
-			rows[f[0]] = f[1:]
-		}
-	}
+	rows := docTableRows(page, 1+len(columns))
 	if len(res.Strategies) != len(label) {
 		t.Fatalf("%d strategies, the page has %d rows", len(res.Strategies), len(label))
 	}
