@@ -301,6 +301,21 @@ func docPage(t *testing.T, name string) (path, text string) {
 // a sentence of a page is found whatever its line breaks.
 func docProse(text string) string { return strings.Join(strings.Fields(text), " ") }
 
+// docTableRows returns the rows of the page's Markdown tables that have
+// cols cells, keyed by their first cell, each with the cells after it.
+func docTableRows(page string, cols int) map[string][]string {
+	rows := map[string][]string{}
+	for l := range strings.SplitSeq(page, "\n") {
+		if !strings.HasPrefix(l, "| ") || !strings.HasSuffix(l, " |") {
+			continue
+		}
+		if f := strings.Split(strings.TrimSuffix(strings.TrimPrefix(l, "| "), " |"), " | "); len(f) == cols {
+			rows[f[0]] = f[1:]
+		}
+	}
+	return rows
+}
+
 // docResults is the part of a results.json the doc tests recompute
 // figures from: each strategy's metrics' mean and median.
 type docResults struct {

@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -21,37 +23,10 @@ func TestFidelityDocSplits(t *testing.T) {
 	}
 	_, page := docPage(t, "fidelity.md")
 	t.Chdir(t.TempDir())
-	board := shareddata.Path(t, "sessions", "tau2-bench", "web", "leaderboard", "public")
-	tools := filepath.Join(board, "task-data", "tools-data.json")
-	traces := []struct{ file, src string }{
-		{"tau2-telecom.jsonl.gz", shareddata.Path(t, "sessions", "tau2-bench", "data", "simulations", "2025-08-10T02:44:06.496849_telecom_llm_agent_gpt-4o_user_simulator_gpt-4o.json")},
-		{"tau2-airline.jsonl.gz", filepath.Join(board, "submissions", "gpt-oss-120b_openai_2025-11-26", "trajectories", "langchain_agent_airline_2025-11-26_00-37-06.json")},
-	}
-	for _, tr := range traces {
-		if stdout, stderr, code := cliRun(t, "trace", "import", "--from", "tau2", tr.src, "--tools", tools, "-o", tr.file); code != 0 {
-			t.Fatalf("import %s: exit %d\n%s%s", tr.file, code, stdout, stderr)
-		}
-	}
+	traces := fidelityDocImport(t)
 	cell := func(fitOn []string, trace string, kinds bool) string {
 		t.Helper()
-		args := append([]string{"calibrate", trace, "--fit-on"}, fitOn...)
-		if strings.Contains(trace, "airline") {
-			args = append(args, "--model", "gpt-4o")
-		}
-		args = append(args, fmt.Sprintf("--kinds=%v", kinds), "--json", "cal.json", "-o", filepath.Join("out", "cal.yaml"))
-		if stdout, stderr, code := cliRun(t, args...); code != 0 {
-			t.Fatalf("%v: exit %d\n%s%s", args, code, stdout, stderr)
-		}
-		var cal struct {
-			Models []struct {
-				HeldOut calibrateDocEval `json:"held_out_latency"`
-			} `json:"models"`
-		}
-		readJSON(t, "cal.json", &cal)
-		if len(cal.Models) != 1 {
-			t.Fatalf("%v: %d model groups", args, len(cal.Models))
-		}
-		e := cal.Models[0].HeldOut
+		e := fidelityDocCalibrate(t, trace, kinds, fitOn...).HeldOut
 		return fmt.Sprintf("%.1f%%, %.1f%% (%.3f)", 100*e.Requests.Median, 100*e.Requests.P90, e.RequestKS)
 	}
 	for _, row := range []struct {
@@ -67,11 +42,190 @@ func TestFidelityDocSplits(t *testing.T) {
 		cells := []string{row.label}
 		for _, tr := range traces {
 			for _, kinds := range []bool{false, true} {
-				cells = append(cells, cell(row.fitOn, tr.file, kinds))
+				cells = append(cells, cell(row.fitOn, tr, kinds))
 			}
 		}
 		if want := "| " + strings.Join(cells, " | ") + " |"; !strings.Contains(page, "\n"+want+"\n") {
 			t.Errorf("docs/fidelity.md lacks the row\n%s", want)
+		}
+	}
+}
+
+// fidelityDocImport imports the two tau2 runs of docs/fidelity.md into the
+// working directory as the page's commands do, and returns their files.
+func fidelityDocImport(t *testing.T) []string {
+	t.Helper()
+	board := shareddata.Path(t, "sessions", "tau2-bench", "web", "leaderboard", "public")
+	tools := filepath.Join(board, "task-data", "tools-data.json")
+	traces := []struct{ file, src string }{
+		{"tau2-telecom.jsonl.gz", shareddata.Path(t, "sessions", "tau2-bench", "data", "simulations", "2025-08-10T02:44:06.496849_telecom_llm_agent_gpt-4o_user_simulator_gpt-4o.json")},
+		{"tau2-airline.jsonl.gz", filepath.Join(board, "submissions", "gpt-oss-120b_openai_2025-11-26", "trajectories", "langchain_agent_airline_2025-11-26_00-37-06.json")},
+	}
+	var files []string
+	for _, tr := range traces {
+		if stdout, stderr, code := cliRun(t, "trace", "import", "--from", "tau2", tr.src, "--tools", tools, "-o", tr.file); code != 0 {
+			t.Fatalf("import %s: exit %d\n%s%s", tr.file, code, stdout, stderr)
+		}
+		files = append(files, tr.file)
+	}
+	return files
+}
+
+// fidelityDocModel is the part of calibrate's JSON for one model that
+// docs/fidelity.md's tables quote.
+type fidelityDocModel struct {
+	FitSessions     int `json:"fit_sessions"`
+	HeldOutSessions int `json:"held_out_sessions"`
+	Latency         struct {
+		Params []struct {
+			Name   string  `json:"name"`
+			Value  float64 `json:"value"`
+			Fitted bool    `json:"fitted"`
+			Note   string  `json:"note"`
+		} `json:"params"`
+		JitterCV float64 `json:"fitted_jitter_cv"`
+	} `json:"latency"`
+	HeldOut fidelityDocEval `json:"held_out_latency"`
+}
+
+// fidelityDocEval is calibrate's held-out evaluation as the page quotes it.
+type fidelityDocEval struct {
+	calibrateDocEval
+	Before        fidelityDocErr `json:"requests_before"`
+	KSBefore      float64        `json:"request_ks_before"`
+	KSJitter      float64        `json:"request_ks_jitter"`
+	InSample      fidelityDocErr `json:"in_sample"`
+	RSquaredLog   float64        `json:"r_squared_log"`
+	FirstReplyAll fidelityDocErr `json:"first_reply"`
+	FirstKS       float64        `json:"first_reply_ks"`
+	FirstKSJitter float64        `json:"first_reply_ks_jitter"`
+}
+
+// fidelityDocErr is a median and p90 |relative error|.
+type fidelityDocErr struct {
+	Median float64 `json:"median_abs_rel_err"`
+	P90    float64 `json:"p90_abs_rel_err"`
+}
+
+// fidelityDocCalibrate runs calibrate on trace (airline priced as gpt-4o,
+// as the page does) with --fit-on fitOn and --kinds=kinds, and returns its
+// one model group.
+func fidelityDocCalibrate(t *testing.T, trace string, kinds bool, fitOn ...string) fidelityDocModel {
+	t.Helper()
+	args := append([]string{"calibrate", trace, "--fit-on"}, fitOn...)
+	if strings.Contains(trace, "airline") {
+		args = append(args, "--model", "gpt-4o")
+	}
+	args = append(args, fmt.Sprintf("--kinds=%v", kinds), "--json", "cal.json", "-o", filepath.Join("out", "cal.yaml"))
+	if stdout, stderr, code := cliRun(t, args...); code != 0 {
+		t.Fatalf("%v: exit %d\n%s%s", args, code, stdout, stderr)
+	}
+	var cal struct {
+		Models []fidelityDocModel `json:"models"`
+	}
+	readJSON(t, "cal.json", &cal)
+	if len(cal.Models) != 1 {
+		t.Fatalf("%v: %d model groups", args, len(cal.Models))
+	}
+	return cal.Models[0]
+}
+
+// TestFidelityDocMainTable recomputes the rows of docs/fidelity.md's main
+// table ("Calibrated, judged on held-apart sessions", fit on even
+// positions) that TestFidelityDocSplits does not: the sessions, the KS with
+// fitted jitter, the preset's constants, the share of log-time variance
+// left unexplained (1 − R² of log times), the best fit on the held-out
+// requests, the first replies and the fitted parameters, for both runs
+// with one overhead and with request kinds. A kinds cell reading "same"
+// must equal the one-overhead cell beside it. All rows are current.
+func TestFidelityDocMainTable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4 calibrations of the real tau2 runs, about 5 s (-short)")
+	}
+	_, page := docPage(t, "fidelity.md")
+	t.Chdir(t.TempDir())
+	pct := func(e fidelityDocErr) string { return fmt.Sprintf("%.1f%%, %.1f%%", 100*e.Median, 100*e.P90) }
+	// num writes a fitted value as calibrate prints it; a value at its
+	// bound is marked so, and the rate bound of 10^6 tokens/s is written
+	// with separators as the page's prose writes it.
+	num := func(v float64, note string) string {
+		s := strconv.FormatFloat(v, 'f', -1, 64)
+		if !strings.HasPrefix(note, "at its bound") {
+			return s
+		}
+		if v == math.Trunc(v) {
+			s = withCommas(int64(v))
+		}
+		return s + " (bound)"
+	}
+	rows := []struct {
+		label string
+		cell  func(m fidelityDocModel, kinds bool) string
+	}{
+		{"sessions fitted on / judged on", func(m fidelityDocModel, _ bool) string {
+			return fmt.Sprintf("%d / %d", m.FitSessions, m.HeldOutSessions)
+		}},
+		{"request time: KS, deterministic / with fitted jitter", func(m fidelityDocModel, _ bool) string {
+			return fmt.Sprintf("%.3f / %.3f", m.HeldOut.RequestKS, m.HeldOut.KSJitter)
+		}},
+		{"request time with the preset's constants: median, p90 (KS)", func(m fidelityDocModel, _ bool) string {
+			return fmt.Sprintf("%s (%.3f)", pct(m.HeldOut.Before), m.HeldOut.KSBefore)
+		}},
+		{"share of the variance of log times not explained (1 − R² of log times)", func(m fidelityDocModel, _ bool) string {
+			return fmt.Sprintf("%.0f%%", 100*(1-m.HeldOut.RSquaredLog))
+		}},
+		{"best fit on the held-out requests themselves: median, p90", func(m fidelityDocModel, _ bool) string {
+			return pct(m.HeldOut.InSample)
+		}},
+		{"first reply: median, p90 \\|rel. error\\| (KS; with jitter)", func(m fidelityDocModel, _ bool) string {
+			return fmt.Sprintf("%s (%.3f; %.3f)", pct(m.HeldOut.FirstReplyAll), m.HeldOut.FirstKS, m.HeldOut.FirstKSJitter)
+		}},
+		{"fitted overhead_ms, prefill, cached prefill, decode (tokens/s)", func(m fidelityDocModel, _ bool) string {
+			var vs []string
+			for _, p := range m.Latency.Params[:4] {
+				vs = append(vs, num(p.Value, p.Note))
+			}
+			return strings.Join(vs, ", ")
+		}},
+		{"fitted kind_ms: turn_text, turn_call, tool_text, tool_call, repeat", func(m fidelityDocModel, kinds bool) string {
+			if !kinds {
+				return "—"
+			}
+			var vs []string
+			for _, p := range m.Latency.Params[4:] {
+				v := num(p.Value, p.Note)
+				if !p.Fitted {
+					v = "— (none in the fit set)"
+				}
+				vs = append(vs, v)
+			}
+			return strings.Join(vs, ", ")
+		}},
+		{"fitted jitter_cv (not written without `--jitter`)", func(m fidelityDocModel, _ bool) string {
+			return fmt.Sprintf("%.2f", m.Latency.JitterCV)
+		}},
+	}
+	var models []fidelityDocModel // telecom, then airline; one overhead, then request kinds
+	for _, tr := range fidelityDocImport(t) {
+		for _, kinds := range []bool{false, true} {
+			models = append(models, fidelityDocCalibrate(t, tr, kinds, "even"))
+		}
+	}
+	table := docTableRows(page, 5)
+	for _, row := range rows {
+		cells, ok := table[row.label]
+		if !ok {
+			t.Errorf("docs/fidelity.md has no row %q", row.label)
+			continue
+		}
+		for i, m := range models {
+			want, got := row.cell(m, i%2 == 1), strings.ReplaceAll(cells[i], "**", "")
+			if got == "same" && i%2 == 1 {
+				got = strings.ReplaceAll(cells[i-1], "**", "")
+			}
+			if got != want {
+				t.Errorf("%s, column %d: the page says %q, calibrate gives %q", row.label, i+1, cells[i], want)
+			}
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -26,7 +27,9 @@ import (
 // of every block the doc marks `<!-- output: … -->`, in the doc's order, in
 // one working directory, and compares their output and the snippet with the
 // quotes; `go test ./cmd/defersim -run TestRecommendDocExample -update`
-// rewrites the quotes that elide nothing.
+// rewrites the quotes that elide nothing. It then recomputes the prose's
+// figures from the validation results ("Reading it") and those of the
+// proposal's run and CI gate (recommendDocProposalRun); all are current.
 func TestRecommendDocExample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 200 real sessions under 15 strategies (-short)")
@@ -48,9 +51,9 @@ func TestRecommendDocExample(t *testing.T) {
 	}
 	docRun(t, doc, func(rel string) string { return shareddata.Path(t, filepath.FromSlash(rel)) }, shell)
 
-	// The prose's search figures, from the worked example's validation
-	// results: why anthropic-api-inline-regex costs less than
-	// claude-code-default at the same first reply.
+	// The prose's figures from the worked example's validation results:
+	// why anthropic-api-inline-regex costs less than claude-code-default
+	// at the same first reply, and what the proposal saves.
 	b, err := os.ReadFile(filepath.Join("out", "recommend-validation.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -94,6 +97,111 @@ func TestRecommendDocExample(t *testing.T) {
 	if regex["search_misses"] != 0 || regex["requests"] >= ccd["requests"] {
 		t.Errorf("anthropic-api-inline-regex: %v search misses, %v requests against claude-code-default's %v: the doc's explanation no longer holds",
 			regex["search_misses"], regex["requests"], ccd["requests"])
+	}
+	// "Reading it": the proposal's costs against eager and the three
+	// tools-array rules that defer everything.
+	rec, eager := m["recommended"]["cost_usd"], m["eager"]["cost_usd"]
+	lo, hi := 1.0, 0.0
+	for _, name := range []string{"anchor-e7-per-tool", "anchor-e9-warm-capped", "codex-cli"} {
+		share := 1 - rec/m[name]["cost_usd"]
+		lo, hi = min(lo, share), max(hi, share)
+	}
+	for _, want := range []string{
+		fmt.Sprintf("cheaper than eager by $%.5f (%.1f%%) per session", eager-rec, 100*(eager-rec)/eager),
+		fmt.Sprintf("`codex-cli`): %.0f–%.0f%% cheaper", 100*lo, 100*hi),
+		fmt.Sprintf("`codex-cli`, which does exactly that, costs $%.4f more per session than eager", m["codex-cli"]["cost_usd"]-eager),
+	} {
+		if !strings.Contains(prose, want) {
+			t.Errorf("docs/recommend.md lacks %q (the validation results' figures)", want)
+		}
+	}
+	recommendDocProposalRun(t, prose)
+}
+
+// recommendDocProposalRun checks the figures of docs/recommend.md's "From
+// the proposal to a run and a CI gate" (prose: the page's words joined) in
+// the working directory the worked example left: the proposal
+// (out/recommended.yaml) and the one of --base claude-code-default
+// (out/inline.yaml), each appended to the page's scenario header and run;
+// the first run's in-sample cost difference against eager, and check on
+// the two runs — exit 2 without --allow policy, and with it the regressed
+// and improved checks the page names. All figures are current.
+func recommendDocProposalRun(t *testing.T, prose string) {
+	t.Helper()
+	const header = "name: tau-proposal\ntraces: [../data/taubench.jsonl.gz]\nmodel: {preset: gpt-4o}\nstrategies:\n- eager\n"
+	if want := "printf '" + strings.ReplaceAll(header, "\n", `\n`) + "'"; !strings.Contains(prose, want) {
+		t.Fatalf("docs/recommend.md no longer writes the scenario header %s", want)
+	}
+	run := func(snippet, name string) docResults {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join("out", snippet))
+		if err != nil {
+			t.Fatal(err)
+		}
+		scenario := filepath.Join("out", name+".yaml")
+		if err := os.WriteFile(scenario, append([]byte(header), b...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if stdout, stderr, code := cliRun(t, "run", scenario, "-o", filepath.Join("out", name+"-run"), "--no-report", "-q"); code != 0 {
+			t.Fatalf("run %s: exit %d\n%s%s", scenario, code, stdout, stderr)
+		}
+		var res docResults
+		readJSON(t, filepath.Join("out", name+"-run", "results.json"), &res)
+		return res
+	}
+	first, second := run("recommended.yaml", "proposal"), run("inline.yaml", "proposal2")
+
+	var vs struct {
+		Strategies []struct {
+			Name string `json:"name"`
+			Vs   map[string]struct {
+				Ratio float64                     `json:"ratio"`
+				CI    struct{ Low, High float64 } `json:"ratio_ci"`
+			} `json:"vs_baseline"`
+		} `json:"strategies"`
+	}
+	readJSON(t, filepath.Join("out", "proposal-run", "results.json"), &vs)
+	pct := func(ratio float64) string { return strings.Replace(fmt.Sprintf("%.2f", 100*(ratio-1)), "-", "−", 1) }
+	for _, s := range vs.Strategies {
+		if c, ok := s.Vs["cost_usd"]; ok && s.Name == "recommended" {
+			if want := fmt.Sprintf("`recommended` at %s%% cost against eager, 95%% CI [%s, %s]", pct(c.Ratio), pct(c.CI.Low), pct(c.CI.High)); !strings.Contains(prose, want) {
+				t.Errorf("docs/recommend.md does not say %q", want)
+			}
+		}
+	}
+
+	base, cur := filepath.Join("out", "proposal-run", "results.json"), filepath.Join("out", "proposal2-run", "results.json")
+	if _, _, code := cliRun(t, "check", "--baseline", base, cur); code != 2 {
+		t.Errorf("check without --allow policy: exit %d, the page says 2", code)
+	}
+	stdout, stderr, code := cliRun(t, "check", "--baseline", base, cur, "--allow", "policy")
+	if code != 1 {
+		t.Fatalf("check --allow policy: exit %d, the page says 1\n%s%s", code, stdout, stderr)
+	}
+	summary := regexp.MustCompile(`REGRESSION: \d+ of \d+ checks regressed`).FindString(stdout)
+	status := map[string][]string{}
+	for l := range strings.SplitSeq(stdout, "\n") {
+		if f := strings.Fields(l); len(f) > 2 && f[0] == "recommended" {
+			status[f[len(f)-1]] = append(status[f[len(f)-1]], f[1])
+		}
+	}
+	slices.Sort(status["improved"])
+	if len(status["regression"]) != 1 || len(status["improved"]) != 2 {
+		t.Fatalf("check regressed %v and improved %v; the page names one and two", status["regression"], status["improved"])
+	}
+	metric := status["regression"][0]
+	mean := func(res docResults) float64 {
+		for _, s := range res.Strategies {
+			if s.Name == "recommended" {
+				return s.Metrics[metric].Mean
+			}
+		}
+		t.Fatal("no strategy recommended")
+		return 0
+	}
+	if want := fmt.Sprintf("gives `%s` (`%s` %.2f → %.2f per session) with `%s` and `%s` improved, exit 1",
+		summary, metric, mean(first), mean(second), status["improved"][0], status["improved"][1]); !strings.Contains(prose, want) {
+		t.Errorf("docs/recommend.md does not say %q", want)
 	}
 }
 
