@@ -1,6 +1,7 @@
 package traces
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -93,5 +94,44 @@ func TestChatLogLeavesEventsAlone(t *testing.T) {
 				t.Errorf("%s: %s", line, p.Reason)
 			}
 		}
+	}
+}
+
+// TestChatLogAdviceOncePerShape pins that a file mixing chat-log shapes
+// gets each shape's advice once: before, every line after the first said
+// "(see line 1)", though line 1 named another importer (an OpenAI
+// response's openai-messages, where an Anthropic response needs
+// anthropic-messages). A later line of an already-advised shape still
+// points at the line that advised it.
+func TestChatLogAdviceOncePerShape(t *testing.T) {
+	const (
+		openAI    = `{"id":"c","object":"chat.completion","model":"gpt-4o","choices":[{"message":{"role":"assistant","content":"hi"}}]}`
+		anthropic = `{"id":"msg_1","type":"message","role":"assistant","model":"claude","content":[{"type":"tool_use","id":"t","name":"x","input":{}}]}`
+	)
+	in := strings.Join([]string{openAI, anthropic, openAI, anthropic}, "\n") + "\n"
+	probs, _, err := ValidateReader(strings.NewReader(in), "mixed.jsonl", ValidateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []struct {
+		line      int
+		says, not string // says: in the reason; not: absent from it
+	}{
+		{1, "--from openai-messages FILE", "anthropic-messages"},
+		{2, "--from anthropic-messages FILE", "(see line"},
+		{3, "(see line 1)", importHint},
+		{4, "(see line 2)", importHint},
+	} {
+		i := slices.IndexFunc(probs, func(p Problem) bool { return p.Line == want.line })
+		if i < 0 {
+			t.Fatalf("no problem at line %d: %v", want.line, probs)
+		}
+		r := probs[i].Reason
+		if !strings.Contains(r, want.says) || strings.Contains(r, want.not) {
+			t.Errorf("line %d: %q; want it to say %q and not %q", want.line, r, want.says, want.not)
+		}
+	}
+	if got := AdvisedAt(probs); got != 1 {
+		t.Errorf("AdvisedAt = %d, want 1", got)
 	}
 }

@@ -71,8 +71,12 @@ type lineProblem struct {
 	err    error
 	// short, when set, is reason without its advice on what to do with a
 	// file that is not a trace (notATraceAdvice): what a line says once
-	// an earlier line of its file gave the advice (adviceOnce).
+	// an earlier line of its file gave the same advice (adviceOnce).
 	short string
+	// advice is the advice reason carries beyond short (notATraceAdvice,
+	// or chatAdvice for the line's chat-log shape): lines with the same
+	// advice give it once per file.
+	advice string
 }
 
 func (p *lineProblem) Error() string { return p.reason }

@@ -32,7 +32,7 @@ func documentShape(line []byte, p lineProblem) lineProblem {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(p.err, &typ) && typ.Field == "" && typ.Value == "array":
-		p.short = p.reason
+		p.short, p.advice = p.reason, notATraceAdvice
 		p.reason += ", as in a file that is one JSON array (of sessions, messages or tools), not one event per line; " + notATraceAdvice
 	case opensDocument(line):
 		open := "object"
@@ -40,6 +40,7 @@ func documentShape(line []byte, p lineProblem) lineProblem {
 			open = "array"
 		}
 		p.short = "not one event per line: the line opens a JSON " + open + " and ends before closing it"
+		p.advice = notATraceAdvice
 		p.reason = p.short + ", as a line of a JSON document written over several lines (pretty-printed) does; " + notATraceAdvice
 	}
 	return p
@@ -91,7 +92,8 @@ func foreignObject(line []byte, probs []lineProblem) {
 	if c, ok := chatLog(line, top); ok {
 		p := &probs[i]
 		p.short = p.reason + ": the line is " + c.what + ", not a trace event"
-		p.reason = p.short + "; " + chatAdvice(c)
+		p.advice = chatAdvice(c)
+		p.reason = p.short + "; " + p.advice
 		return
 	}
 	if probs[i].kind == KindUnknownType {
@@ -112,29 +114,38 @@ func foreignObject(line []byte, probs []lineProblem) {
 	}
 	p := &probs[i]
 	p.short = p.reason + ": the line has none of the fields of a trace event"
+	p.advice = notATraceAdvice
 	p.reason = p.short + " (its fields: " + strings.Join(keys, ", ") + more +
 		"), as a line of a file of another format has; " + notATraceAdvice
 }
 
-// adviceOnce gives a file's advice on what to do with a file that is not
-// a trace once: whole at the first line whose reason carries it, and as
-// the short reason pointing at that line on every later one, so that a
-// pretty-printed document of 441 lines does not repeat it on each line
-// that opens an object. Every line keeps its problem (file:line, kind and
-// counts are unchanged).
+// adviceOnce gives each advice on what to do with a file that is not a
+// trace once per file: whole at the first line whose reason carries it,
+// and as the short reason pointing at that line on every later line with
+// the same advice, so that a pretty-printed document of 441 lines does not
+// repeat it on each line that opens an object. A line whose advice differs
+// (a file mixing chat-log shapes: an OpenAI response, then an Anthropic
+// one, each with its own importer) gives its own whole, once. Every line
+// keeps its problem (file:line, kind and counts are unchanged).
 type adviceOnce struct {
-	line int // the line that gave the advice; 0: none yet
+	lines map[string]int // advice → the line that gave it
 }
 
 // apply shortens p, a problem of line n, when an earlier line gave the
 // advice p carries.
 func (a *adviceOnce) apply(p *lineProblem, n int) {
+	if p.short == "" {
+		return
+	}
+	at, ok := a.lines[p.advice]
 	switch {
-	case p.short == "":
-	case a.line == 0 || a.line == n:
-		a.line = n
-	default:
-		p.reason = p.short + " (see line " + strconv.Itoa(a.line) + ")"
+	case !ok:
+		if a.lines == nil {
+			a.lines = map[string]int{}
+		}
+		a.lines[p.advice] = n
+	case at != n:
+		p.reason = p.short + " (see line " + strconv.Itoa(at) + ")"
 	}
 }
 

@@ -75,12 +75,12 @@ func (fn *writeFn) ProcessElement(ctx context.Context, _ []byte, states func(**s
 	}
 	// The input warnings and the sessions that failed, with the locations
 	// and errors results.json does not hold (the launcher prints the rest
-	// from it).
+	// from it, and the failures from the failures file written beside it).
 	logLines(ctx, out.InputNotes().Warnings(NotesAt))
 	for _, msg := range out.Run.Failures {
 		log.Warnf(ctx, "skipped %s", firstLine(msg))
 	}
-	return writeOutputs(ctx, out, fn.Spec.Out, runner.WriteOptions{Report: !fn.Spec.NoReport})
+	return writeOutputs(ctx, out, fn.Spec.Out, runner.WriteOptions{Report: !fn.Spec.NoReport, Failures: true})
 }
 
 // NotesAt names where results.json lists the catalog notes, as defersim

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/csvsafe"
@@ -23,7 +24,17 @@ type WriteOptions struct {
 	// Check, when set, is called with the path of every file before any is
 	// moved into place (outguard: an output must not be an input).
 	Check func(path string) error
+	// Failures also writes the first line of the error of each session
+	// that failed to replay, one a line in session order, as FailuresFile
+	// (none: no file, and a previous run's is removed). The run keeps at
+	// most sim's bound of them (Counts.SessionsSkipped counts them all).
+	// defersim-beam's launcher reads them back for its summary, which
+	// results.json does not carry.
+	Failures bool
 }
+
+// FailuresFile names the file of WriteOptions.Failures.
+const FailuresFile = "failures.txt"
 
 // OutputFiles names the files of a run's output set in dir (plots/ holds
 // more).
@@ -49,6 +60,9 @@ func WriteOutputs(out *Output, dir string, opt WriteOptions) error {
 		set.Replace(filepath.Join(dir, name))
 	}
 	set.Replace(filepath.Join(dir, report.PlotsDir, "*.png"), filepath.Join(dir, report.PlotsDir, "*.svg"))
+	if opt.Failures {
+		set.Replace(filepath.Join(dir, FailuresFile))
+	}
 	return set.Commit(opt.Check)
 }
 
@@ -72,6 +86,16 @@ func writeOutputs(set *atomicfile.Set, dir string, out *Output, opt WriteOptions
 	}
 	if opt.PerRequest != "" {
 		if err := writePerRequest(set.File(opt.PerRequest), opt.PerRequest, out); err != nil {
+			return err
+		}
+	}
+	if opt.Failures && len(out.Run.Failures) > 0 {
+		var b strings.Builder
+		for _, msg := range out.Run.Failures {
+			line, _, _ := strings.Cut(msg, "\n")
+			b.WriteString(line + "\n")
+		}
+		if err := atomicfile.WriteFile(filepath.Join(dir, FailuresFile), []byte(b.String()), 0o644); err != nil {
 			return err
 		}
 	}

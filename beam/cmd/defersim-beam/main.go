@@ -202,7 +202,12 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("the job finished, but the results.json it wrote cannot be read back here for the summary (is --out a local path the job's workers do not share with this machine?): %w", err)
 	}
-	return summarize(os.Stdout, os.Stderr, res, *out, !*noReport, style)
+	var failures []string
+	var failed error
+	if res.Run.Counts.SessionsSkipped > 0 {
+		failures, failed = readFailures(ctx, *out)
+	}
+	return summarize(os.Stdout, os.Stderr, res, failures, failed, *out, !*noReport, style)
 }
 
 // The values of --format, as `defersim run`'s.

@@ -9,6 +9,8 @@ import (
 
 	"github.com/defersim/defersim/beam/pipeline"
 	"github.com/defersim/defersim/internal/inputnotes"
+	"github.com/defersim/defersim/internal/nouns"
+	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/internal/runsummary"
 	"github.com/defersim/defersim/report"
 )
@@ -42,6 +44,18 @@ func joinOut(out, name string) string {
 	return filepath.Join(out, name)
 }
 
+// readFailures reads back the first lines of the errors of the sessions
+// that failed to replay, which the job wrote beside results.json
+// (runner.FailuresFile), in session order.
+func readFailures(ctx context.Context, out string) ([]string, error) {
+	p := joinOut(out, runner.FailuresFile)
+	data, err := pipeline.ReadFile(ctx, p, maxResultsRead)
+	if err != nil {
+		return nil, err
+	}
+	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n"), nil
+}
+
 // summaryStyle is how the summary is printed: as JSON (--format json),
 // or not at all (--quiet), as `defersim run` prints it.
 type summaryStyle struct{ json, quiet bool }
@@ -52,23 +66,25 @@ type summaryStyle struct{ json, quiet bool }
 // the tool calls and the outputs' paths; on stderr the input warnings
 // (catalog tools read with a stand-in schema, implausible counts, times
 // going backwards, sessions without a session_end, …). Sessions that
-// failed to replay make it an error, run's exit status 1.
+// failed to replay make it an error, run's exit status 1; failures (the
+// first line of each one's error, read back from the failures file the
+// job wrote) are listed as run lists them: in the JSON summary and, one a
+// line, on stderr. failed says whether they could not be read back: the
+// error then points at the log of the job's Write stage instead.
 //
 // results.json holds the counts behind every warning but not where the
-// first implausible or backward lines are, nor the errors of the sessions
-// that failed: the Write stage logs those on the job's workers, and the
-// warnings say so. The summary is text, JSON or nothing (style); the
-// warnings are printed in every style, as `defersim run` prints them.
-func summarize(stdout, stderr io.Writer, res *report.Results, out string, withReport bool, style summaryStyle) error {
+// first implausible or backward lines are: the Write stage logs those on
+// the job's workers, and the warnings say so. The summary is text, JSON or
+// nothing (style); the warnings are printed in every style, as `defersim
+// run` prints them.
+func summarize(stdout, stderr io.Writer, res *report.Results, failures []string, failed error, out string, withReport bool, style summaryStyle) error {
 	html := ""
 	if withReport {
 		html = joinOut(out, "report.html")
 	}
 	switch {
 	case style.json:
-		// The sessions that failed to replay are counted; their errors
-		// are in the log of the job's Write stage, not here.
-		if err := runsummary.JSON(stdout, res, joinOut(out, "results.json"), html, nil, 0); err != nil {
+		if err := runsummary.JSON(stdout, res, joinOut(out, "results.json"), html, failures, 0); err != nil {
 			return err
 		}
 	case !style.quiet:
@@ -85,8 +101,14 @@ func summarize(stdout, stderr io.Writer, res *report.Results, out string, withRe
 	if c.LinesImplausible > 0 || c.EventsTimeBackwards > 0 {
 		fmt.Fprintln(stderr, "defersim-beam: warning: the first five of each are located in the log of the job's Write stage (`defersim trace validate` lists them all)")
 	}
-	if c.SessionsSkipped > 0 {
-		return fmt.Errorf("%d session(s) failed to replay and were skipped (their errors are in the log of the job's Write stage); results cover the rest", c.SessionsSkipped)
+	if n := c.SessionsSkipped; n > 0 {
+		if failed != nil {
+			fmt.Fprintf(stderr, "defersim-beam: warning: the errors of the sessions that failed to replay cannot be read back here (%v); they are in the log of the job's Write stage\n", failed)
+		}
+		for _, f := range failures {
+			fmt.Fprintln(stderr, "defersim-beam: skipped", f)
+		}
+		return fmt.Errorf("%s failed to replay and %s skipped (see above); results cover the rest", nouns.Count(n, "session"), nouns.Form(n, "was", "were"))
 	}
 	return nil
 }
