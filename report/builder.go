@@ -348,7 +348,12 @@ func (b *builder) strategyResult(s int) StrategyResult {
 		if boot {
 			rep, brep := b.reps[s][kb], b.reps[b.base][kb]
 			sd, bss := b.sampleDiff[s][m], b.sampleSum[b.base][m]
-			c.MeanDiffCI = intervalAt(subtract(rep.mean, brep.mean), c.MeanDiff, ss.Mean-bss.Mean, scale)
+			// Centred on the sample's mean of the paired differences, the
+			// statistic MeanDiff is (sd is diff when the sample holds every
+			// session): the difference of the two means is the same number
+			// but rounds differently, and shifting the interval by that
+			// rounding put a bound of 0 at ±1e-18, deciding Significant.
+			c.MeanDiffCI = intervalAt(subtract(rep.mean, brep.mean), c.MeanDiff, sd.mean, scale)
 			c.MedianDiffCI = intervalAt(slices.Clone(b.med[s][kb]), c.MedianDiff, sd.median, scale)
 			c.P50DiffCI = intervalAt(subtract(rep.p50, brep.p50), c.P50Diff, ss.P50-bss.P50, scale)
 			c.P95DiffCI = intervalAt(subtract(rep.p95, brep.p95), c.P95Diff, ss.P95-bss.P95, scale)
