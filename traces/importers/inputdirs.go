@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/defersim/defersim/internal/nouns"
 )
 
 // expandInputs replaces each directory among inputs by the files it holds
@@ -30,8 +32,7 @@ func expandInputs(name string, inputs []string) ([]string, error) {
 			continue
 		}
 		if !f.dirs {
-			return nil, fmt.Errorf("%s: is a directory; --from %s reads files, one or more per input: pass them (%s)",
-				in, name, shellArg(in)+string(filepath.Separator)+"*"+f.ext)
+			return nil, refuseDir(in, name, f.ext)
 		}
 		n := len(out)
 		err = filepath.WalkDir(in, func(path string, d fs.DirEntry, err error) error {
@@ -51,4 +52,50 @@ func expandInputs(name string, inputs []string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// refuseDir is the error for directory dir given to format name, which
+// reads files only: it names the shell pattern of the files nearest dir's
+// top that end in the format's suffix (dir/*.json, or dir/*/*.json when
+// they are one level down, as in a ToolBench answer directory of
+// G1_answer, G2_answer, …) with their count, so that pasted advice
+// matches files. Which of them are the format's is the user's call: a
+// directory may hold other files with the same suffix.
+func refuseDir(dir, name, ext string) error {
+	depth, n, err := shallowestFiles(dir, ext)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s: read directory: %w", dir, err)
+	case n == 0:
+		return fmt.Errorf("%s: is a directory, and holds no %s file at any depth; --from %s reads %s files, one or more per input",
+			dir, ext, name, ext)
+	}
+	pattern := shellArg(filepath.Clean(dir)) + strings.Repeat(string(filepath.Separator)+"*", depth) + ext
+	return fmt.Errorf("%s: is a directory; --from %s reads files, one or more per input: pass them (the %s files nearest its top: %s, %s)",
+		dir, name, ext, pattern, nouns.Count(n, "file"))
+}
+
+// shallowestFiles returns the least depth below dir (1: dir's own files)
+// at which files ending in ext are, and how many are at that depth.
+func shallowestFiles(dir, ext string) (depth, n int, err error) {
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(d.Name(), ext) {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		switch k := strings.Count(rel, string(filepath.Separator)) + 1; {
+		case n == 0 || k < depth:
+			depth, n = k, 1
+		case k == depth:
+			n++
+		}
+		return nil
+	})
+	return depth, n, err
 }

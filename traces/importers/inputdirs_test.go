@@ -2,12 +2,14 @@ package importers_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/defersim/defersim/internal/shareddata"
 	"github.com/defersim/defersim/traces/importers"
 )
 
@@ -43,20 +45,60 @@ func TestSWEAgentDirectoryInput(t *testing.T) {
 // TestDirectoryInputRefused pins what a directory input gets from a format
 // that reads files only, and from swe-agent when it holds no .traj file:
 // an error that says what to pass, not the operating system's "is a
-// directory" from deep in the importer.
+// directory" from deep in the importer. The pattern it gives must match
+// files: it advised DIR/*.json for a ToolBench answer directory, whose
+// files are one level down (answer/G1_answer/*.json), so the pasted advice
+// matched nothing.
 func TestDirectoryInputRefused(t *testing.T) {
 	empty := t.TempDir()
+	nested := t.TempDir() // as ToolBench's data/answer: G1_answer/*.json, G2_answer/*.json
+	for _, f := range []string{"G1_answer/1_a.json", "G1_answer/2_a.json", "G2_answer/3_a.json", "G2_answer/deeper/4_a.json", "notes.txt"} {
+		p := filepath.Join(nested, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("[]"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sep := string(filepath.Separator)
 	for _, tc := range []struct {
 		format, input, want string
 	}{
-		{"tau-bench", "testdata", "testdata: is a directory; --from tau-bench reads files, one or more per input: pass them (testdata/*.json)"},
-		{"openai-messages", "testdata", "testdata: is a directory; --from openai-messages reads files, one or more per input: pass them (testdata/*.jsonl)"},
-		{"claude-code", "testdata", "(testdata/*.jsonl)"},
+		{"tau-bench", "testdata", "testdata: is a directory; --from tau-bench reads files, one or more per input: pass them (the .json files nearest its top: testdata" + sep + "*.json, 3 files)"},
+		{"openai-messages", "testdata", "(the .jsonl files nearest its top: testdata" + sep + "*.jsonl, 3 files)"},
+		{"claude-code", "testdata" + sep, "(the .jsonl files nearest its top: testdata" + sep + "*.jsonl, 3 files)"},
+		{"toolbench", nested, "(the .json files nearest its top: " + nested + sep + "*" + sep + "*.json, 3 files)"},
+		{"toolbench", empty, "is a directory, and holds no .json file at any depth; --from toolbench reads .json files, one or more per input"},
 		{"swe-agent", empty, "directory holds no .traj file, at any depth (--from swe-agent reads those)"},
 	} {
 		_, err := importers.Run(importers.Request{Format: tc.format, Inputs: []string{tc.input}, Out: filepath.Join(t.TempDir(), "out.jsonl")})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("--from %s %s: err = %v, want it to hold %q", tc.format, tc.input, err, tc.want)
 		}
+	}
+}
+
+// TestDirectoryAdviceOnSharedToolBench pins docs/importers.md's quote: the
+// shared ToolBench answer directory, given whole, gets the pattern of its
+// answer files one level down, and that pattern matches them all.
+func TestDirectoryAdviceOnSharedToolBench(t *testing.T) {
+	dir := shareddata.Path(t, "sessions", "toolbench", "data_example", "answer")
+	_, err := importers.Run(importers.Request{Format: "toolbench", Inputs: []string{dir}, Out: filepath.Join(t.TempDir(), "out.jsonl")})
+	pattern := filepath.Join(dir, "*", "*.json")
+	files, gerr := filepath.Glob(pattern)
+	if gerr != nil || len(files) == 0 {
+		t.Fatalf("glob %s: %d files, %v", pattern, len(files), gerr)
+	}
+	want := fmt.Sprintf("(the .json files nearest its top: %s, %d files)", pattern, len(files))
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err = %v, want it to hold %q", err, want)
+	}
+	page, rerr := os.ReadFile(filepath.Join("..", "..", "docs", "importers.md"))
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	if quote := fmt.Sprintf("answer/*/*.json, %d files)", len(files)); !strings.Contains(string(page), quote) {
+		t.Errorf("docs/importers.md does not quote %q", quote)
 	}
 }
