@@ -332,3 +332,89 @@ func fidelityDocWorstTenth(t *testing.T, page string, m fidelityDocModel) {
 		}
 	}
 }
+
+// TestFidelityDocTelecomRun pins docs/fidelity.md's telecom table: the
+// page's import and scenario (its heredoc, checked verbatim) run as the
+// page runs them, and again without the params block (default params),
+// give the two rows' requests, median, p90 and mean signed input-token
+// errors, the second row's mean per-request offset (the page said "~420
+// tokens" for 404) and the latency error with the preset's constants.
+func TestFidelityDocTelecomRun(t *testing.T) {
+	_, page := docPage(t, "fidelity.md")
+	t.Chdir(t.TempDir())
+	const scenario = "name: fidelity-tau2-telecom\nseed: 1\ntraces: [telecom.jsonl.gz]\ncatalogs: [telecom.jsonl.gz.catalog]\nmodel: gpt-4o\nparams:\n  request_overhead_tokens: 0\nstrategies: [eager]\n"
+	if !strings.Contains(page, "cat > fid.yaml <<'YAML'\n"+scenario+"YAML\n") {
+		t.Fatalf("docs/fidelity.md no longer writes the scenario\n%s", scenario)
+	}
+	tau := shareddata.Path(t, "sessions", "tau2-bench")
+	if stdout, stderr, code := cliRun(t, "trace", "import", "--from", "tau2",
+		filepath.Join(tau, "data", "simulations", "2025-08-10T02:44:06.496849_telecom_llm_agent_gpt-4o_user_simulator_gpt-4o.json"),
+		"--tools", filepath.Join(tau, "derived", "tools_telecom.json"), "-o", "telecom.jsonl.gz"); code != 0 {
+		t.Fatalf("import: exit %d\n%s%s", code, stdout, stderr)
+	}
+	type fidelity struct {
+		Requests int     `json:"requests"`
+		Median   float64 `json:"input_median_abs_rel_err"`
+		P90      float64 `json:"input_p90_abs_rel_err"`
+		Mean     float64 `json:"input_mean_rel_err"`
+		Latency  float64 `json:"latency_median_abs_rel_err"`
+	}
+	// run replays the scenario text and returns run.fidelity and the
+	// mean simulated − recorded input tokens of its pairs.
+	run := func(name, text string) (fidelity, float64) {
+		t.Helper()
+		if err := os.WriteFile(name+".yaml", []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if stdout, stderr, code := cliRun(t, "run", name+".yaml", "-o", name, "--per-request", name+".csv", "--no-report", "--allow-unresolved", "-q"); code != 0 {
+			t.Fatalf("run %s: exit %d\n%s%s", name, code, stdout, stderr)
+		}
+		var res struct {
+			Run struct {
+				Fidelity fidelity `json:"fidelity"`
+			} `json:"run"`
+		}
+		readJSON(t, filepath.Join(name, "results.json"), &res)
+		f, err := os.Open(name + ".csv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		rows, err := csv.NewReader(f).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sum float64
+		for _, r := range rows[1:] { // session,request,recorded_input_tokens,sim_input_tokens,…
+			rec, err1 := strconv.ParseFloat(r[2], 64)
+			sim, err2 := strconv.ParseFloat(r[3], 64)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("%s.csv: %v", name, r)
+			}
+			sum += sim - rec
+		}
+		return res.Run.Fidelity, sum / float64(len(rows)-1)
+	}
+	zero, _ := run("fid", scenario)
+	def, offset := run("fid-default", strings.Replace(scenario, "params:\n  request_overhead_tokens: 0\n", "", 1))
+	rows := docTableRows(page, 5)
+	for _, c := range []struct {
+		label, want string
+	}{
+		{"`gpt-4o`, `request_overhead_tokens: 0`", fmt.Sprintf("%d | **%.2f%%** | **%.2f%%** | %+.2f%%", zero.Requests, 100*zero.Median, 100*zero.P90, 100*zero.Mean)},
+		{"default params (`request_overhead_tokens: 346`)", fmt.Sprintf("%d | %.1f%% | %.1f%% | %+.1f%%", def.Requests, 100*def.Median, 100*def.P90, 100*def.Mean)},
+	} {
+		if got := strings.Join(rows[c.label], " | "); got != c.want {
+			t.Errorf("row %s: the page says %q, the run gives %q", c.label, got, c.want)
+		}
+	}
+	prose := docProse(page)
+	for _, want := range []string{
+		fmt.Sprintf("the mean per-request offset of %.0f tokens in the second row", offset),
+		fmt.Sprintf("with the preset's constants does not match (median |rel. error| %.0f%%)", 100*zero.Latency),
+	} {
+		if !strings.Contains(prose, want) {
+			t.Errorf("docs/fidelity.md does not say %q", want)
+		}
+	}
+}
