@@ -93,13 +93,7 @@ func TestDiffTokens(t *testing.T) {
 func TestFormatDiffTokens(t *testing.T) {
 	a := mkServer(t, "srv", "1.0", "", `{"name":"gone","inputSchema":{"type":"object"}}`, `{"name":"meta","inputSchema":{"type":"object"}}`)
 	b := mkServer(t, "srv", "2.0", "", `{"name":"meta","title":"Meta","inputSchema":{"type":"object"}}`)
-	d := Diff(a, b)
-	td := DiffTokens(a, b, d, TokenOptions{Counter: tokens.NewEstimator(1), ToolOverhead: 8, OverheadSource: "the default model params"})
-	d.Tokens = &td
-	var buf bytes.Buffer
-	if err := FormatDiff(&buf, d); err != nil {
-		t.Fatal(err)
-	}
+	buf := diffText(t, a, b)
 	for _, want := range []string{
 		"removed (1): gone -48\n",
 		"tokens: 96 → 48 (-48, -50.0%): removed -48 (1 tool changed outside the anthropic form only: no token)\n",
@@ -111,6 +105,20 @@ func TestFormatDiffTokens(t *testing.T) {
 			t.Errorf("diff text lacks %q:\n%s", want, buf.String())
 		}
 	}
+}
+
+// diffText formats the diff of a and b with its token cost (bytes/1, 8
+// framing tokens per tool) as catalog diff prints it.
+func diffText(t *testing.T, a, b *Server) *bytes.Buffer {
+	t.Helper()
+	d := Diff(a, b)
+	td := DiffTokens(a, b, d, TokenOptions{Counter: tokens.NewEstimator(1), ToolOverhead: 8, OverheadSource: "the default model params"})
+	d.Tokens = &td
+	var buf bytes.Buffer
+	if err := FormatDiff(&buf, d); err != nil {
+		t.Fatal(err)
+	}
+	return &buf
 }
 
 // TestFormatDiffTokensZeroParts pins that the tokens line of a diff names
@@ -139,13 +147,7 @@ func TestFormatDiffTokensZeroParts(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, b := mkServer(t, "srv", "1.0", "", tc.from...), mkServer(t, "srv", "2.0", "", tc.to...)
-			d := Diff(a, b)
-			td := DiffTokens(a, b, d, TokenOptions{Counter: tokens.NewEstimator(1), ToolOverhead: 8, OverheadSource: "the default model params"})
-			d.Tokens = &td
-			var buf bytes.Buffer
-			if err := FormatDiff(&buf, d); err != nil {
-				t.Fatal(err)
-			}
+			buf := diffText(t, a, b)
 			lines := map[string]string{}
 			for l := range strings.SplitSeq(buf.String(), "\n") {
 				if k, _, ok := strings.Cut(l, ":"); ok && (k == "class" || k == "tokens") {
