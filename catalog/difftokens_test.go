@@ -93,16 +93,10 @@ func TestDiffTokens(t *testing.T) {
 func TestFormatDiffTokens(t *testing.T) {
 	a := mkServer(t, "srv", "1.0", "", `{"name":"gone","inputSchema":{"type":"object"}}`, `{"name":"meta","inputSchema":{"type":"object"}}`)
 	b := mkServer(t, "srv", "2.0", "", `{"name":"meta","title":"Meta","inputSchema":{"type":"object"}}`)
-	d := Diff(a, b)
-	td := DiffTokens(a, b, d, TokenOptions{Counter: tokens.NewEstimator(1), ToolOverhead: 8, OverheadSource: "the default model params"})
-	d.Tokens = &td
-	var buf bytes.Buffer
-	if err := FormatDiff(&buf, d); err != nil {
-		t.Fatal(err)
-	}
+	buf := diffText(t, a, b)
 	for _, want := range []string{
 		"removed (1): gone -48\n",
-		"tokens: 96 → 48 (-48, -50.0%): added +0, removed -48, changed +0 (1 tool changed outside the anthropic form only: no token)\n",
+		"tokens: 96 → 48 (-48, -50.0%): removed -48 (1 tool changed outside the anthropic form only: no token)\n",
 		"per request: if every tool is sent directly, each request carries 56 fewer tokens (-48 schema, -8 framing: 8 per tool, 1 tool fewer), before prompt caching\n",
 		"(tool_overhead_tokens, the default model params)\n",
 		"meta: metadata-only, 48 tokens, unchanged (its changes are not in the anthropic form)\n",
@@ -110,6 +104,60 @@ func TestFormatDiffTokens(t *testing.T) {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("diff text lacks %q:\n%s", want, buf.String())
 		}
+	}
+}
+
+// diffText formats the diff of a and b with its token cost (bytes/1, 8
+// framing tokens per tool) as catalog diff prints it.
+func diffText(t *testing.T, a, b *Server) *bytes.Buffer {
+	t.Helper()
+	d := Diff(a, b)
+	td := DiffTokens(a, b, d, TokenOptions{Counter: tokens.NewEstimator(1), ToolOverhead: 8, OverheadSource: "the default model params"})
+	d.Tokens = &td
+	var buf bytes.Buffer
+	if err := FormatDiff(&buf, d); err != nil {
+		t.Fatal(err)
+	}
+	return &buf
+}
+
+// TestFormatDiffTokensZeroParts pins that the tokens line of a diff names
+// only the parts that have tools: it used to print "added +0, removed +0,
+// changed +0" (a plus sign on a removal, and parts of no tool) whatever
+// the release did, and "class: none" with no word on what none means.
+func TestFormatDiffTokensZeroParts(t *testing.T) {
+	tool := func(name, extra string) string {
+		return `{"name":"` + name + `"` + extra + `,"inputSchema":{"type":"object"}}`
+	}
+	for _, tc := range []struct {
+		name          string
+		from, to      []string
+		class, tokens string // the two lines as printed
+	}{
+		{"identical", []string{tool("a", "")}, []string{tool("a", "")},
+			"class: none: no tool added, removed or changed", "tokens: 45 → 45 (+0, +0.0%)"},
+		{"only added", []string{tool("a", "")}, []string{tool("a", ""), tool("bb", "")},
+			"class: schema-compatible", "tokens: 45 → 91 (+46, +102.2%): added +46"},
+		{"only removed", []string{tool("a", ""), tool("bb", "")}, []string{tool("a", "")},
+			"class: breaking", "tokens: 91 → 45 (-46, -50.5%): removed -46"},
+		{"changed outside the form only", []string{tool("a", "")}, []string{tool("a", `,"title":"A"`)},
+			"class: metadata-only", "tokens: 45 → 45 (+0, +0.0%): 1 tool changed outside the anthropic form only: no token"},
+		{"changed in the form", []string{tool("a", "")}, []string{tool("a", `,"description":"x"`)},
+			"class: description-only", "tokens: 45 → 63 (+18, +40.0%): changed +18"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, b := mkServer(t, "srv", "1.0", "", tc.from...), mkServer(t, "srv", "2.0", "", tc.to...)
+			buf := diffText(t, a, b)
+			lines := map[string]string{}
+			for l := range strings.SplitSeq(buf.String(), "\n") {
+				if k, _, ok := strings.Cut(l, ":"); ok && (k == "class" || k == "tokens") {
+					lines[k] = l
+				}
+			}
+			if lines["class"] != tc.class || lines["tokens"] != tc.tokens {
+				t.Errorf("printed\n%s\n%s\nwant\n%s\n%s", lines["class"], lines["tokens"], tc.class, tc.tokens)
+			}
+		})
 	}
 }
 

@@ -84,7 +84,11 @@ func FormatStats(w io.Writer, st Stats) error {
 func FormatDiff(w io.Writer, d DiffResult) error {
 	fmt.Fprintf(w, "from: %s (%s)\n", termsafe.String(d.From), nouns.Count(d.FromTools, "tool"))
 	fmt.Fprintf(w, "to:   %s (%s)\n", termsafe.String(d.To), nouns.Count(d.ToTools, "tool"))
-	fmt.Fprintf(w, "class: %s\n", d.Class)
+	fmt.Fprintf(w, "class: %s", d.Class)
+	if d.Class == ClassNone {
+		fmt.Fprint(w, ": no tool added, removed or changed")
+	}
+	fmt.Fprintln(w)
 	for _, n := range d.Notes {
 		fmt.Fprintf(w, "note: %s\n", termsafe.String(n))
 	}
@@ -155,10 +159,30 @@ func changePath(c Change) string {
 // the figures assume.
 func formatDiffTokens(w io.Writer, d DiffResult, td TokenDelta) {
 	s := td.TokenSummary
-	fmt.Fprintf(w, "tokens: %d → %d (%+d, %s): added %+d, removed %+d, changed %+d",
-		s.From, s.To, s.Delta, relative(s.Delta, s.From), s.AddedTokens, -s.RemovedTokens, s.ChangedDelta)
+	fmt.Fprintf(w, "tokens: %d → %d (%+d, %s)", s.From, s.To, s.Delta, relative(s.Delta, s.From))
+	// Where the delta comes from: a part only when it has tools, so a
+	// removal reads as a loss and nothing reads "removed +0".
+	var from []string
+	if len(d.Added) > 0 {
+		from = append(from, fmt.Sprintf("added %+d", s.AddedTokens))
+	}
+	if len(d.Removed) > 0 {
+		from = append(from, fmt.Sprintf("removed %+d", -s.RemovedTokens))
+	}
+	if len(d.Changed) > s.OutsideForm {
+		from = append(from, fmt.Sprintf("changed %+d", s.ChangedDelta))
+	}
+	outside := ""
 	if s.OutsideForm > 0 {
-		fmt.Fprintf(w, " (%s changed outside the %s form only: no token)", nouns.Count(s.OutsideForm, "tool"), td.Form)
+		outside = fmt.Sprintf("%s changed outside the %s form only: no token", nouns.Count(s.OutsideForm, "tool"), td.Form)
+	}
+	switch {
+	case len(from) > 0 && outside != "":
+		fmt.Fprintf(w, ": %s (%s)", strings.Join(from, ", "), outside)
+	case len(from) > 0:
+		fmt.Fprintf(w, ": %s", strings.Join(from, ", "))
+	case outside != "":
+		fmt.Fprintf(w, ": %s", outside)
 	}
 	fmt.Fprintln(w)
 	more := d.ToTools - d.FromTools

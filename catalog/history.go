@@ -228,7 +228,11 @@ func FormatHistory(w io.Writer, h History) error {
 		fmt.Fprintf(w, "%s: %d versions named by content hash, not releases: no order, so no history (catalog diff compares any two)\n",
 			termsafe.String(u.Key), len(u.Versions))
 	}
-	fmt.Fprintln(w, "columns BREAK…META count changed tools by class; a release is breaking when a tool was removed or a changed tool is breaking")
+	fmt.Fprint(w, "columns BREAK…META count changed tools by class; a release is breaking when a tool was removed or a changed tool is breaking")
+	if h.hasClass(ClassNone) {
+		fmt.Fprint(w, ", and of class none when it added, removed and changed no tool")
+	}
+	fmt.Fprintln(w)
 	if h.Tokens != nil {
 		fmt.Fprintln(w, "TOKENS are every tool of each version, ΔTOKENS their change, PER REQ how many more tokens each request that sends every tool directly carries (ΔTOKENS plus the framing of the tools added or removed), before prompt caching")
 		fmt.Fprintf(w, "counted: %s\n", termsafe.String(h.Tokens.Assumes))
@@ -237,3 +241,15 @@ func FormatHistory(w io.Writer, h History) error {
 }
 
 func percent(x float64) string { return fmt.Sprintf("%.0f%%", x*100) }
+
+// hasClass reports whether a release of h is of class c.
+func (h History) hasClass(c Class) bool {
+	for _, s := range h.Series {
+		for _, r := range s.Releases {
+			if r.Class == c {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -115,7 +115,110 @@ func TestRecommendDocExample(t *testing.T) {
 			t.Errorf("docs/recommend.md lacks %q (the validation results' figures)", want)
 		}
 	}
+	recommendDocReading(t, prose)
 	recommendDocProposalRun(t, prose)
+}
+
+// recommendDocReading pins the figures of docs/recommend.md's "Reading it"
+// list (prose: the page's words joined) to recommend's JSON on the worked
+// example's trace (`recommend data/taubench.jsonl.gz --format json`): the
+// opener shares, the always-defer tool, the uncertain before-reply
+// decisions' schema sizes, prefill times, break-even shares and stakes,
+// the settled tools' break-even shares and the catalog's size. They were
+// written from the table by hand; all are current.
+func recommendDocReading(t *testing.T, prose string) {
+	t.Helper()
+	stdout, stderr, code := cliRun(t, "recommend", filepath.Join("data", "taubench.jsonl.gz"), "--format", "json", "-o", filepath.Join("out", "reading.yaml"))
+	if code != 0 {
+		t.Fatalf("recommend --format json: exit %d\n%s", code, stderr)
+	}
+	var rec struct {
+		Tools []struct {
+			Tool struct {
+				Tool string `json:"tool"`
+			} `json:"tool"`
+			Open        float64 `json:"open_share"`
+			Use         float64 `json:"use_share"`
+			Before      float64 `json:"before_first_reply_share"`
+			BeforeHigh  float64 `json:"before_first_reply_high"`
+			DirectMs    float64 `json:"direct_first_reply_ms"`
+			BreakEven   float64 `json:"break_even_share"`
+			Decision    string  `json:"decision"`
+			Uncertainty *struct {
+				Share   string  `json:"share"`
+				StakeMs float64 `json:"stake_first_reply_ms"`
+				Settle  int     `json:"sessions_to_settle"`
+			} `json:"uncertainty"`
+			Schema struct {
+				Tokens int `json:"tokens"`
+			} `json:"schema"`
+		} `json:"tools"`
+		RoundTrip float64 `json:"round_trip_ms"`
+		Training  int     `json:"training_sessions"`
+		Catalog   int     `json:"registry_estimated_tokens"`
+		Uncertain int     `json:"uncertain_decisions"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rec); err != nil {
+		t.Fatal(err)
+	}
+	pct1 := func(v float64) string { return fmt.Sprintf("%.1f%%", 100*v) }
+	// pctFine writes a break-even share as recommend's table does.
+	pctFine := func(v float64) string {
+		if 100*v < 1 {
+			return fmt.Sprintf("%.2f", 100*v)
+		}
+		return fmt.Sprintf("%.1f", 100*v)
+	}
+	by := map[string]int{}
+	// The uncertain before-reply decisions: their schema tokens, direct
+	// prefill ms, break-even shares, and the stakes of those never
+	// called before the reply.
+	tok, ms, be, stake := [2]float64{1e9, 0}, [2]float64{1e9, 0}, [2]float64{1e9, 0}, [2]float64{1e9, 0}
+	span := func(r *[2]float64, v float64) { r[0], r[1] = min(r[0], v), max(r[1], v) }
+	var zeroHigh float64
+	for i, x := range rec.Tools {
+		by[x.Tool.Tool] = i
+		if x.Uncertainty == nil || x.Uncertainty.Share != "before_first_reply_share" {
+			continue
+		}
+		span(&tok, float64(x.Schema.Tokens))
+		span(&ms, x.DirectMs)
+		span(&be, x.BreakEven)
+		if x.Before == 0 {
+			span(&stake, x.Uncertainty.StakeMs)
+			zeroHigh = x.BeforeHigh
+		}
+	}
+	tool := func(name string) int {
+		i, ok := by[name]
+		if !ok {
+			t.Fatalf("recommend lists no tool %s", name)
+		}
+		return i
+	}
+	user, res := rec.Tools[tool("get_user_details")], rec.Tools[tool("get_reservation_details")]
+	pass, bag := rec.Tools[tool("update_reservation_passengers")], rec.Tools[tool("update_reservation_baggages")]
+	book, flights := rec.Tools[tool("book_reservation")], rec.Tools[tool("update_reservation_flights")]
+	if user.Before != 0 || pass.Decision != "always-defer" || bag.Uncertainty == nil || res.Uncertainty == nil {
+		t.Fatalf("get_user_details before reply %v, update_reservation_passengers %q, uncertainties %v %v: the page's reading no longer holds",
+			user.Before, pass.Decision, bag.Uncertainty, res.Uncertainty)
+	}
+	for _, want := range []string{
+		fmt.Sprintf("`get_user_details`, opens %s of sessions but is never called before the first reply, and `get_reservation_details` is called before it in %s of training sessions", pct1(user.Open), pct1(res.Before)),
+		fmt.Sprintf("`update_reservation_passengers` (%d tokens, called in %s of sessions)", pass.Schema.Tokens, pct1(pass.Use)),
+		fmt.Sprintf("%d of %d decisions uncertain.", rec.Uncertain, len(rec.Tools)),
+		fmt.Sprintf("in any of the %d training sessions, but 0 of %d only bounds the share below %s at 95%%", rec.Training, rec.Training, pct1(zeroHigh)),
+		fmt.Sprintf("(%.0f–%.0f tokens, %.0f–%.0f ms of prefill against a %.0f ms round trip) break even at shares of %s–%s%%",
+			tok[0], tok[1], ms[0], ms[1], rec.RoundTrip, pctFine(be[0]), pctFine(be[1])),
+		fmt.Sprintf("up to %.0f–%.0f ms of mean first reply each, %.0f ms for `get_reservation_details`", stake[0], stake[1], res.Uncertainty.StakeMs),
+		fmt.Sprintf("`update_reservation_baggages`, called in %s of sessions against `--rare` 5%%, needs %s.", pct1(bag.Use), withCommas(int64(bag.Uncertainty.Settle))),
+		fmt.Sprintf("`book_reservation` (break-even %s) and `update_reservation_flights` (%s, called in %s) are settled", pct1(book.BreakEven), pct1(flights.BreakEven), pct1(flights.Use)),
+		fmt.Sprintf("The %d tools weigh %s estimated tokens", len(rec.Tools), withCommas(int64(rec.Catalog))),
+	} {
+		if !strings.Contains(prose, want) {
+			t.Errorf("docs/recommend.md does not say %q (recommend --format json)", want)
+		}
+	}
 }
 
 // recommendDocProposalRun checks the figures of docs/recommend.md's "From

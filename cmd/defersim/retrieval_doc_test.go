@@ -75,8 +75,7 @@ func TestRetrievalDocBeforeAfter(t *testing.T) {
 // fused router over bm25f, the fused router's paired difference from the
 // routed one, and the mean recall@5 over the three sets of the flat fielded
 // arm and the fused one ("Tuning"). All are current. (The first guesses'
-// figures come from TestTune, internal/retrieval, which takes most of an
-// hour.)
+// figures are TestTuneDocFigures', internal/retrieval.)
 func TestRetrievalDocTuningSplit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("evaluates MetaTool's tuning part and BFCL twice, about 15 s (-short)")
