@@ -33,7 +33,12 @@ type filer struct {
 	slab      []Event
 	slabLines []int
 	tail      *openSession
-	tab       *strtab
+	// last is the session of the last event filed while it is open (its
+	// entry in open), which the next line most likely names again.
+	last *openSession
+	// free holds ended openSessions for new sessions (at most maxSpares).
+	free []*openSession
+	tab  *strtab
 	// onEvent holds the event handed to ReadOptions.OnEvent.
 	onEvent Event
 	// seenFile is the index of the file in opts.Seen (when set).
@@ -141,7 +146,10 @@ func (f *filer) add(line []byte, n int, b *batch) *LineError {
 		}
 		return &LineError{File: f.name, Line: n, Kind: KindBadJSON, Reason: err.Error(), Err: err}
 	}
-	o := f.open[ev.Session]
+	o := f.last
+	if o == nil || o.s.ID != ev.Session {
+		o = f.open[ev.Session]
+	}
 	if ev.Type == SessionStart {
 		if o != nil {
 			return f.lineError(n, KindDuplicateStart, fmt.Sprintf(
@@ -197,8 +205,12 @@ func (f *filer) add(line []byte, n int, b *batch) *LineError {
 		}
 	}
 	if ev.Type == SessionEnd {
-		delete(f.open, o.s.ID)
+		f.drop(o)
 		b.sessions = append(b.sessions, f.close(o))
+		f.reuse(o)
+	} else {
+		f.last = o
+		f.tab.setSession(o.s.ID)
 	}
 	return nil
 }
@@ -223,14 +235,38 @@ func (f *filer) skipRepeat(ev *Event, o *openSession) {
 	}
 	f.counts.SkipReasons[KindDuplicateSession]++
 	if ev.Type == SessionEnd {
-		delete(f.open, o.s.ID)
+		f.drop(o)
 	}
 }
 
-// newOpen opens the session id (its events go to the slab first: keep).
+// newOpen opens the session id (its events go to the slab first: keep),
+// reusing an ended session's openSession when there is one.
 func (f *filer) newOpen(id string) *openSession {
 	f.seq++
-	return &openSession{s: &Session{ID: id, File: f.name}, seq: f.seq}
+	s := &Session{ID: id, File: f.name}
+	if k := len(f.free); k > 0 {
+		o := f.free[k-1]
+		f.free = f.free[:k-1]
+		o.s, o.seq = s, f.seq
+		return o
+	}
+	return &openSession{s: s, seq: f.seq}
+}
+
+// drop removes the open session o (ended or skipped) from f.open.
+func (f *filer) drop(o *openSession) {
+	delete(f.open, o.s.ID)
+	if f.last == o {
+		f.last = nil
+	}
+}
+
+// reuse keeps o, closed, for a new session (newOpen).
+func (f *filer) reuse(o *openSession) {
+	if len(f.free) < maxSpares {
+		*o = openSession{}
+		f.free = append(f.free, o)
+	}
 }
 
 // keep adds event ev of line n to session o: to the slab while o is its
@@ -337,6 +373,7 @@ func (f *filer) flush(b *batch) {
 	rest := slices.Collect(maps.Values(f.open))
 	slices.SortFunc(rest, func(a, b *openSession) int { return cmp.Compare(a.seq, b.seq) })
 	clear(f.open)
+	f.last = nil
 	for _, o := range rest {
 		if o.repeat {
 			continue // skipped, not incomplete
