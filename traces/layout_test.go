@@ -185,9 +185,9 @@ func TestDaysSinceEpoch(t *testing.T) {
 	}
 }
 
-// TestSpecialInWord checks the eight-bytes-at-a-time test of scanString
-// against a byte loop.
-func TestSpecialInWord(t *testing.T) {
+// TestFirstSpecial checks the eight-bytes-at-a-time search of scanString
+// against a byte loop: the index of the first special byte, 8 for none.
+func TestFirstSpecial(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	special := []byte{'"', '\\', 0, 0x1f, ' ', '!', '#', '[', ']', 0x7f, 0x80, 0xff, 'a'}
 	for range 200000 {
@@ -199,12 +199,15 @@ func TestSpecialInWord(t *testing.T) {
 				w[k] = byte(rng.IntN(256))
 			}
 		}
-		want := false
-		for _, c := range w {
-			want = want || c == '"' || c == '\\' || c < 0x20 || c >= 0x80
+		want := 8
+		for k, c := range w {
+			if c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+				want = k
+				break
+			}
 		}
-		if got := specialInWord(binary.LittleEndian.Uint64(w[:])); got != want {
-			t.Fatalf("specialInWord(% x) = %v, want %v", w, got, want)
+		if got := firstSpecial(binary.LittleEndian.Uint64(w[:])); got != want {
+			t.Fatalf("firstSpecial(% x) = %d, want %d", w, got, want)
 		}
 	}
 }
