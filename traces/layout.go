@@ -201,7 +201,7 @@ func decodeTopField(b []byte, i, f int, ev *Event, tab *strtab, ks *keyStack) in
 	case fStatus:
 		return decodeEnum(b, i, &ev.Status, statusNames)
 	case fT:
-		return decodeTime(b, i, &ev.T)
+		return decodeTime(b, i, &ev.T, tab.minutes())
 	case fSession:
 		if end := tab.sameSession(b, i); end > 0 {
 			ev.Session = tab.session
@@ -393,6 +393,8 @@ type strtab struct {
 	// last (setSession), which the next line most likely names again: its
 	// value is then this string, found without hashing or scanning.
 	session string
+	// times remembers the minute of the last "t" decoded.
+	times minuteCache
 }
 
 const (
@@ -443,4 +445,12 @@ func (t *strtab) sameSession(b []byte, i int) int {
 		return -1
 	}
 	return end
+}
+
+// minutes returns t's cache of the last time's minute (nil when t is).
+func (t *strtab) minutes() *minuteCache {
+	if t == nil {
+		return nil
+	}
+	return &t.times
 }

@@ -172,6 +172,27 @@ func TestParseUTCTime(t *testing.T) {
 	}
 }
 
+// TestMinuteCache pins the cache of decodeTime (minuteCache): times parsed
+// one after another through one cache, whose minutes repeat or change and
+// some of which are rejected after their minute matched, come out as
+// parsed alone.
+func TestMinuteCache(t *testing.T) {
+	var c minuteCache
+	for _, s := range []string{"2026-03-02T09:00:00Z", "2026-03-02T09:00:06.342Z", "2026-03-02T09:00:60Z",
+		"2026-03-02T09:00:59.999999999Z", "2026-03-02T09:00:5Z", "2026-03-02T09:00:07+00:00", "2026-03-02T09:01:00Z",
+		"2026-03-02T09:00:07Z", "2023-02-29T09:00:07Z", "2026-03-02T09:00:07.Z", "2026-03-02T09:00:07.1Z",
+		"2026-03-02T09:00", "2026-03-02T09:00:00Z"} {
+		got, ok := c.parse([]byte(s))
+		want, wantOK := parseUTCTime([]byte(s))
+		if ok != wantOK || got != want {
+			t.Errorf("through the cache %s = %v, %v; alone %v, %v", s, got, ok, want, wantOK)
+		}
+		if std, err := time.Parse(time.RFC3339Nano, s); ok && (err != nil || !std.Equal(got)) {
+			t.Errorf("through the cache %s = %v; time.Parse: %v, %v", s, got, std, err)
+		}
+	}
+}
+
 // TestDaysSinceEpoch checks the date arithmetic of parseUTCTime against
 // time.Date for every day of years 0 to 9999.
 func TestDaysSinceEpoch(t *testing.T) {
