@@ -19,29 +19,21 @@ import (
 func TestInSlabDecodingMatchesSlowPath(t *testing.T) {
 	// A plan lists lines: "id" is an event of session id (its first line
 	// its session_start, its last its session_end), "!kind id" a bad line.
-	seq := func(id string, n int) []string { return slices.Repeat([]string{id}, n) }
-	alternate := func(a, b string, n int) []string {
-		var out []string
-		for range n {
-			out = append(out, a, b)
-		}
-		return out
-	}
 	bad := func(kind, id string) string { return "!" + kind + " " + id }
 	cases := []struct {
 		name string
 		plan []string
 	}{
-		{"interleaved", slices.Concat(seq("a", 3), alternate("a", "b", 40), seq("c", 5), alternate("c", "b", 3), seq("a", 2))},
-		{"across slab boundaries", slices.Concat(seq("a", slabEvents-3), seq("b", 10), seq("c", 2*slabEvents+5), seq("d", 4))},
-		{"half a slab at a boundary", slices.Concat(seq("a", slabEvents-10), seq("b", slabEvents/2+20), seq("c", 3))},
-		{"rejected lines between a session's events", slices.Concat(seq("a", 4),
+		{"interleaved", slices.Concat(seqIDs("a", 3), alternateIDs("a", "b", 40), seqIDs("c", 5), alternateIDs("c", "b", 3), seqIDs("a", 2))},
+		{"across slab boundaries", slices.Concat(seqIDs("a", slabEvents-3), seqIDs("b", 10), seqIDs("c", 2*slabEvents+5), seqIDs("d", 4))},
+		{"half a slab at a boundary", slices.Concat(seqIDs("a", slabEvents-10), seqIDs("b", slabEvents/2+20), seqIDs("c", 3))},
+		{"rejected lines between a session's events", slices.Concat(seqIDs("a", 4),
 			[]string{bad("json", "a"), "a", bad("status", "a"), bad("status", "a"), "a", bad("notopen", "z"),
-				bad("restart", "a"), "a", bad("negative", "a")}, seq("a", 3), seq("b", 2),
-			[]string{bad("status", "b"), "b"}, alternate("b", "c", 3), []string{bad("status", "c"), "c", "b"})},
-		{"rejected lines at a slab's end", slices.Concat(seq("a", slabEvents-2),
-			[]string{bad("status", "a"), "a", bad("status", "a"), bad("json", "a"), "a", "a", bad("status", "a"), "a"}, seq("b", 3))},
-		{"repeated session skipped", slices.Concat(seq("a", 3), seq("b", 3), []string{"a2", "a2", "a2"}, seq("c", 2))},
+				bad("restart", "a"), "a", bad("negative", "a")}, seqIDs("a", 3), seqIDs("b", 2),
+			[]string{bad("status", "b"), "b"}, alternateIDs("b", "c", 3), []string{bad("status", "c"), "c", "b"})},
+		{"rejected lines at a slab's end", slices.Concat(seqIDs("a", slabEvents-2),
+			[]string{bad("status", "a"), "a", bad("status", "a"), bad("json", "a"), "a", "a", bad("status", "a"), "a"}, seqIDs("b", 3))},
+		{"repeated session skipped", slices.Concat(seqIDs("a", 3), seqIDs("b", 3), []string{"a2", "a2", "a2"}, seqIDs("c", 2))},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -53,19 +45,7 @@ func TestInSlabDecodingMatchesSlowPath(t *testing.T) {
 				}
 			}
 			read := func(onEvent func(*Session, *Event, int)) ([]*Session, Counts) {
-				seen := NewSessionSet()
-				r, err := NewReader(strings.NewReader(text), "mem", ReadOptions{SkipBad: true, OnEvent: onEvent, Seen: seen})
-				if err != nil {
-					t.Fatal(err)
-				}
-				var got []*Session
-				for s, err := range r.Sessions() {
-					if err != nil {
-						t.Fatal(err)
-					}
-					got = append(got, s)
-				}
-				return got, r.Counts()
+				return readText(t, text, ReadOptions{SkipBad: true, OnEvent: onEvent, Seen: NewSessionSet()})
 			}
 			slow := map[*Session][]Event{}
 			slowLines := map[*Session][]int{}
