@@ -33,7 +33,12 @@ type filer struct {
 	slab      []Event
 	slabLines []int
 	tail      *openSession
-	tab       *strtab
+	// last is the session of the last event filed while it is open (its
+	// entry in open), which the next line most likely names again.
+	last *openSession
+	// free holds ended openSessions for new sessions (at most maxSpares).
+	free []*openSession
+	tab  *strtab
 	// onEvent holds the event handed to ReadOptions.OnEvent.
 	onEvent Event
 	// seenFile is the index of the file in opts.Seen (when set).
@@ -132,28 +137,78 @@ func (f *filer) file(b *batch) {
 // add decodes line n and files its event under its session, appending the
 // session to b.sessions when the event ends it.
 func (f *filer) add(line []byte, n int, b *batch) *LineError {
+	if f.opts.OnEvent == nil && len(f.slab) < cap(f.slab) {
+		return f.addInSlab(line, n, b)
+	}
 	var ev Event // on the stack: decoding into it costs no write barriers
-	if err := decodeEventIn(line, &ev, f.tab); err != nil {
+	o, lerr := f.accept(line, &ev, n)
+	if o == nil {
+		return lerr
+	}
+	if f.opts.OnEvent != nil {
+		f.onEvent = ev // a copy, so that ev stays on the stack
+		f.opts.OnEvent(o.s, &f.onEvent, n)
+	} else {
+		f.keep(o, &ev, n)
+	}
+	f.filed(o, ev.Type, b)
+	return nil
+}
+
+// addInSlab is add decoding line n straight into the next free slot of
+// the slab, where keep would copy the event if it goes to the slab (the
+// line's session is the tail, or a new one): no copy then. An event that
+// goes elsewhere moves from the slot to its session's gather buffers, and
+// a rejected or skipped line leaves the slot zero, as it found it.
+func (f *filer) addInSlab(line []byte, n int, b *batch) *LineError {
+	k := len(f.slab)
+	slot := &f.slab[:k+1][k]
+	o, lerr := f.accept(line, slot, n)
+	if o == nil {
+		*slot = Event{}
+		return lerr
+	}
+	typ := slot.Type
+	if f.toSlab(o, typ) { // k is still the slab's end (toSlab)
+		f.slab, f.slabLines = f.slab[:k+1], append(f.slabLines, n)
+		o.n++
+	} else {
+		o.events = append(o.events, *slot)
+		o.lines = append(o.lines, n)
+		*slot = Event{}
+	}
+	f.filed(o, typ, b)
+	return nil
+}
+
+// accept decodes line n into ev and checks it against its session, which
+// it returns (opening it for a session_start); nil when the line is
+// rejected (the error) or skipped as part of a repeated session (nil).
+func (f *filer) accept(line []byte, ev *Event, n int) (*openSession, *LineError) {
+	if err := decodeEventIn(line, ev, f.tab); err != nil {
 		var p *lineProblem
 		if errors.As(err, &p) {
 			f.advice.apply(p, n)
-			return p.at(f.name, n)
+			return nil, p.at(f.name, n)
 		}
-		return &LineError{File: f.name, Line: n, Kind: KindBadJSON, Reason: err.Error(), Err: err}
+		return nil, &LineError{File: f.name, Line: n, Kind: KindBadJSON, Reason: err.Error(), Err: err}
 	}
-	o := f.open[ev.Session]
+	o := f.last
+	if o == nil || o.s.ID != ev.Session {
+		o = f.open[ev.Session]
+	}
 	if ev.Type == SessionStart {
 		if o != nil {
-			return f.lineError(n, KindDuplicateStart, fmt.Sprintf(
+			return nil, f.lineError(n, KindDuplicateStart, fmt.Sprintf(
 				"session_start for session %q, which is already open since line %d", ev.Session, o.start))
 		}
 		if len(f.open) >= f.opts.maxOpen() {
-			return f.lineError(n, KindTooManySessions, fmt.Sprintf(
+			return nil, f.lineError(n, KindTooManySessions, fmt.Sprintf(
 				"more than %s open at once (raise ReadOptions.MaxOpenSessions)", nouns.Count(f.opts.maxOpen(), "session")))
 		}
 		if f.opts.Seen != nil {
 			if file, line, dup := f.opts.Seen.start(ev.Session, f.seenFile, n, !f.opts.SkipBad); dup {
-				return f.repeat(&ev, n, file, line)
+				return nil, f.repeat(ev, n, file, line)
 			}
 		}
 		o = f.newOpen(ev.Session)
@@ -161,14 +216,14 @@ func (f *filer) add(line []byte, n int, b *batch) *LineError {
 		f.open[ev.Session] = o
 		f.counts.Timing.count(ev.Meta()["timing"])
 	} else if o != nil && o.repeat {
-		f.skipRepeat(&ev, o)
-		return nil
+		f.skipRepeat(ev, o)
+		return nil, nil
 	} else if o == nil {
-		return f.lineError(n, KindSessionNotOpen, fmt.Sprintf(
+		return nil, f.lineError(n, KindSessionNotOpen, fmt.Sprintf(
 			"%s event for session %q, which is not open (no session_start before it, or it already ended)",
 			ev.Type, ev.Session))
 	}
-	if reason := implausible(&ev); reason != "" {
+	if reason := implausible(ev); reason != "" {
 		f.counts.Implausible++
 		if len(f.counts.FirstImplausible) < MaxSkipRecords {
 			f.counts.FirstImplausible = append(f.counts.FirstImplausible,
@@ -177,30 +232,33 @@ func (f *filer) add(line []byte, n int, b *batch) *LineError {
 	}
 	if !ev.T.IsZero() {
 		if ev.T.Before(o.lastT) {
-			f.backwards(&ev, o, n)
+			f.backwards(ev, o, n)
 		}
 		o.lastT, o.lastLine = ev.T, n
 	}
 	ev.Session = o.s.ID // share one string per session
-	if f.opts.OnEvent != nil {
-		f.onEvent = ev // a copy, so that ev stays on the stack
-		f.opts.OnEvent(o.s, &f.onEvent, n)
-	} else {
-		f.keep(o, &ev, n)
-	}
+	return o, nil
+}
+
+// filed counts the event of type typ just filed under o and closes o
+// when the event ends it.
+func (f *filer) filed(o *openSession, typ EventType, b *batch) {
 	f.counts.Events++
-	if NotReplayed(ev.Type) {
+	if NotReplayed(typ) {
 		f.counts.Unreplayed++
 		if !o.unreplayed {
 			o.unreplayed = true
 			f.counts.UnreplayedSessions++
 		}
 	}
-	if ev.Type == SessionEnd {
-		delete(f.open, o.s.ID)
+	if typ == SessionEnd {
+		f.drop(o)
 		b.sessions = append(b.sessions, f.close(o))
+		f.reuse(o)
+	} else {
+		f.last = o
+		f.tab.setSession(o.s.ID)
 	}
-	return nil
 }
 
 // repeat reports session ev.Session starting again at line n (it first
@@ -223,32 +281,45 @@ func (f *filer) skipRepeat(ev *Event, o *openSession) {
 	}
 	f.counts.SkipReasons[KindDuplicateSession]++
 	if ev.Type == SessionEnd {
-		delete(f.open, o.s.ID)
+		f.drop(o)
 	}
 }
 
-// newOpen opens the session id (its events go to the slab first: keep).
+// newOpen opens the session id (its events go to the slab first: keep),
+// reusing an ended session's openSession when there is one.
 func (f *filer) newOpen(id string) *openSession {
 	f.seq++
-	return &openSession{s: &Session{ID: id, File: f.name}, seq: f.seq}
+	s := &Session{ID: id, File: f.name}
+	if k := len(f.free); k > 0 {
+		o := f.free[k-1]
+		f.free = f.free[:k-1]
+		o.s, o.seq = s, f.seq
+		return o
+	}
+	return &openSession{s: s, seq: f.seq}
+}
+
+// drop removes the open session o (ended or skipped) from f.open.
+func (f *filer) drop(o *openSession) {
+	delete(f.open, o.s.ID)
+	if f.last == o {
+		f.last = nil
+	}
+}
+
+// reuse keeps o, closed, for a new session (newOpen).
+func (f *filer) reuse(o *openSession) {
+	if len(f.free) < maxSpares {
+		*o = openSession{}
+		f.free = append(f.free, o)
+	}
 }
 
 // keep adds event ev of line n to session o: to the slab while o is its
 // tail (or a new session, which becomes the tail), else to o's gather
 // buffers.
 func (f *filer) keep(o *openSession, ev *Event, n int) {
-	if ev.Type == SessionStart && len(o.events) == 0 && !o.inSlab {
-		o.inSlab, o.a, o.n = true, len(f.slab), 0
-		o.slab, o.slabLines = f.slab, f.slabLines
-		f.tail = o
-	}
-	if o.inSlab && f.tail != o {
-		f.unslab(o) // another session's events came after o's
-	}
-	if o.inSlab && len(f.slab) == cap(f.slab) {
-		f.newSlab(o)
-	}
-	if !o.inSlab {
+	if !f.toSlab(o, ev.Type) {
 		o.events = append(o.events, *ev)
 		o.lines = append(o.lines, n)
 		return
@@ -258,6 +329,26 @@ func (f *filer) keep(o *openSession, ev *Event, n int) {
 	f.slab = append(f.slab, *ev)
 	f.slabLines = append(f.slabLines, n)
 	o.n++
+}
+
+// toSlab reports whether the next event of o, of type typ, goes to the
+// end of the slab (else to o's gather buffers), making room for it: o
+// becomes the tail when typ starts it, leaves the slab when another
+// session's events came after its own, and a full slab is replaced
+// (newSlab). When the slab is not full, its end stays where it was.
+func (f *filer) toSlab(o *openSession, typ EventType) bool {
+	if typ == SessionStart && len(o.events) == 0 && !o.inSlab {
+		o.inSlab, o.a, o.n = true, len(f.slab), 0
+		o.slab, o.slabLines = f.slab, f.slabLines
+		f.tail = o
+	}
+	if o.inSlab && f.tail != o {
+		f.unslab(o) // another session's events came after o's (the slab's end stays)
+	}
+	if o.inSlab && len(f.slab) == cap(f.slab) {
+		f.newSlab(o)
+	}
+	return o.inSlab
 }
 
 // newSlab starts a new slab, the tail session o moving its events there
@@ -337,6 +428,7 @@ func (f *filer) flush(b *batch) {
 	rest := slices.Collect(maps.Values(f.open))
 	slices.SortFunc(rest, func(a, b *openSession) int { return cmp.Compare(a.seq, b.seq) })
 	clear(f.open)
+	f.last = nil
 	for _, o := range rest {
 		if o.repeat {
 			continue // skipped, not incomplete

@@ -18,30 +18,22 @@ func TestFilerSlabSessions(t *testing.T) {
 	// A plan lists, per line, the session the line belongs to; a session's
 	// first line is its session_start and, unless it is listed in open,
 	// its last its session_end.
-	seq := func(id string, n int) []string { return slices.Repeat([]string{id}, n) }
-	alternate := func(a, b string, n int) []string {
-		var out []string
-		for range n {
-			out = append(out, a, b)
-		}
-		return out
-	}
 	var many []string
 	for i := range 30 {
-		many = append(many, seq(fmt.Sprintf("m%d", i), 100)...)
+		many = append(many, seqIDs(fmt.Sprintf("m%d", i), 100)...)
 	}
 	cases := []struct {
 		name string
 		plan []string
 		open []string // sessions without a session_end
 	}{
-		{"sequential", slices.Concat(seq("a", 5), seq("b", 1), seq("c", 7)), nil},
+		{"sequential", slices.Concat(seqIDs("a", 5), seqIDs("b", 1), seqIDs("c", 7)), nil},
 		{"across slabs", many, nil},
-		{"half a slab at a boundary", slices.Concat(seq("a", slabEvents-10), seq("b", slabEvents/2+20), seq("c", 3)), nil},
-		{"longer than slabs", slices.Concat(seq("a", 3), seq("long", 3*slabEvents+5), seq("b", 4)), nil},
-		{"interleaved", slices.Concat(seq("a", 2), alternate("a", "b", 50), seq("b", 3), seq("c", 2)), nil},
-		{"resumed after a full slab", slices.Concat(seq("a", 10), seq("b", slabEvents+30), seq("a", 5), seq("c", 2)), nil},
-		{"open at the end", slices.Concat(seq("a", 4), alternate("b", "c", 3), seq("d", 2)), []string{"b", "d"}},
+		{"half a slab at a boundary", slices.Concat(seqIDs("a", slabEvents-10), seqIDs("b", slabEvents/2+20), seqIDs("c", 3)), nil},
+		{"longer than slabs", slices.Concat(seqIDs("a", 3), seqIDs("long", 3*slabEvents+5), seqIDs("b", 4)), nil},
+		{"interleaved", slices.Concat(seqIDs("a", 2), alternateIDs("a", "b", 50), seqIDs("b", 3), seqIDs("c", 2)), nil},
+		{"resumed after a full slab", slices.Concat(seqIDs("a", 10), seqIDs("b", slabEvents+30), seqIDs("a", 5), seqIDs("c", 2)), nil},
+		{"open at the end", slices.Concat(seqIDs("a", 4), alternateIDs("b", "c", 3), seqIDs("d", 2)), []string{"b", "d"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -65,17 +57,7 @@ func TestFilerSlabSessions(t *testing.T) {
 				b.WriteString(ev(typ, id, 0, fmt.Sprintf(`"text":"line %d"`, i+1)) + "\n")
 				want[id] = append(want[id], i+1)
 			}
-			r, err := NewReader(strings.NewReader(b.String()), "mem", ReadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []*Session
-			for s, err := range r.Sessions() {
-				if err != nil {
-					t.Fatal(err)
-				}
-				got = append(got, s)
-			}
+			got, _ := readText(t, b.String(), ReadOptions{})
 			if len(got) != len(want) {
 				t.Fatalf("read %d sessions, want %d", len(got), len(want))
 			}
@@ -103,4 +85,33 @@ func TestFilerSlabSessions(t *testing.T) {
 			}
 		})
 	}
+}
+
+// seqIDs is n lines of session id, in a plan of lines by session.
+func seqIDs(id string, n int) []string { return slices.Repeat([]string{id}, n) }
+
+// alternateIDs is n lines of session a, each followed by one of b.
+func alternateIDs(a, b string, n int) []string {
+	var out []string
+	for range n {
+		out = append(out, a, b)
+	}
+	return out
+}
+
+// readText reads every session of text with opts, failing t on an error.
+func readText(t *testing.T, text string, opts ReadOptions) ([]*Session, Counts) {
+	t.Helper()
+	r, err := NewReader(strings.NewReader(text), "mem", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []*Session
+	for s, err := range r.Sessions() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, s)
+	}
+	return got, r.Counts()
 }

@@ -3,6 +3,7 @@ package traces
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -46,12 +47,13 @@ func scanString(b []byte, i int) (end int, escaped bool) {
 	i++
 	for i < len(b) {
 		// Eight bytes at a time while none of them ends the string, starts
-		// an escape, is a control character or is above 0x7F.
-		for i+8 <= len(b) && !specialInWord(binary.LittleEndian.Uint64(b[i:])) {
-			i += 8
-		}
-		if i >= len(b) {
-			break
+		// an escape, is a control character or is above 0x7F; then straight
+		// to the first that does.
+		if i+8 <= len(b) {
+			k := firstSpecial(binary.LittleEndian.Uint64(b[i:]))
+			if i += k; k == 8 {
+				continue
+			}
 		}
 		c := b[i]
 		switch {
@@ -88,14 +90,16 @@ func scanString(b []byte, i int) (end int, escaped bool) {
 	return -1, false
 }
 
-// specialInWord reports whether one of the eight bytes of w is '"', '\\',
-// below 0x20 or above 0x7F (the classic SWAR tests for a zero byte and for
-// a byte below n; exact as to whether any byte matches).
-func specialInWord(w uint64) bool {
+// firstSpecial returns the index of the first of the eight bytes of w
+// (little-endian: the first in memory is the lowest) that is '"', '\\',
+// below 0x20 or above 0x7F, or 8 when none is. It uses the classic SWAR
+// tests for a zero byte and for a byte below n, whose lowest flagged byte
+// is always a match (a borrow only flags bytes above a true match).
+func firstSpecial(w uint64) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	quote := w ^ (ones * '"')
 	backslash := w ^ (ones * '\\')
-	return ((quote-ones)&^quote|(backslash-ones)&^backslash|(w-ones*0x20)&^w|w)&highs != 0
+	return bits.TrailingZeros64(((quote-ones)&^quote|(backslash-ones)&^backslash|(w-ones*0x20)&^w|w)&highs) / 8
 }
 
 func isHex4(h []byte) bool {

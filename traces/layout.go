@@ -201,7 +201,12 @@ func decodeTopField(b []byte, i, f int, ev *Event, tab *strtab, ks *keyStack) in
 	case fStatus:
 		return decodeEnum(b, i, &ev.Status, statusNames)
 	case fT:
-		return decodeTime(b, i, &ev.T)
+		return decodeTime(b, i, &ev.T, tab.minutes())
+	case fSession:
+		if end := tab.sameSession(b, i); end > 0 {
+			ev.Session = tab.session
+			return end
+		}
 	case fServers:
 		return decodeServers(b, i, &ev.EnsureStart().Servers, tab, ks)
 	case fMeta:
@@ -384,6 +389,12 @@ type strtab struct {
 	// servers is the raw JSON of the last "servers" list and its value.
 	serversRaw []byte
 	servers    []ServerRef
+	// session is the id of the session the reader filed an event under
+	// last (setSession), which the next line most likely names again: its
+	// value is then this string, found without hashing or scanning.
+	session string
+	// times remembers the minute of the last "t" decoded.
+	times minuteCache
 }
 
 const (
@@ -405,4 +416,41 @@ func (t *strtab) str(b []byte) string {
 	s := string(b)
 	*slot = s
 	return s
+}
+
+// setSession makes id the session sameSession looks for, unless its JSON
+// form could differ from its bytes (a quote, a backslash, a control
+// character or a byte above 0x7F in it): then none.
+func (t *strtab) setSession(id string) {
+	if t.session == id {
+		return
+	}
+	t.session = ""
+	for k := range len(id) {
+		if c := id[k]; c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+			return
+		}
+	}
+	t.session = id
+}
+
+// sameSession returns the offset after the JSON string at b[i] when it
+// is t.session written without escapes, else -1 (t may be nil).
+func (t *strtab) sameSession(b []byte, i int) int {
+	if t == nil || t.session == "" {
+		return -1
+	}
+	end := i + len(t.session) + 2
+	if end > len(b) || b[i] != '"' || b[end-1] != '"' || string(b[i+1:end-1]) != t.session {
+		return -1
+	}
+	return end
+}
+
+// minutes returns t's cache of the last time's minute (nil when t is).
+func (t *strtab) minutes() *minuteCache {
+	if t == nil {
+		return nil
+	}
+	return &t.times
 }

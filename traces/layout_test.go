@@ -172,6 +172,27 @@ func TestParseUTCTime(t *testing.T) {
 	}
 }
 
+// TestMinuteCache pins the cache of decodeTime (minuteCache): times parsed
+// one after another through one cache, whose minutes repeat or change and
+// some of which are rejected after their minute matched, come out as
+// parsed alone.
+func TestMinuteCache(t *testing.T) {
+	var c minuteCache
+	for _, s := range []string{"2026-03-02T09:00:00Z", "2026-03-02T09:00:06.342Z", "2026-03-02T09:00:60Z",
+		"2026-03-02T09:00:59.999999999Z", "2026-03-02T09:00:5Z", "2026-03-02T09:00:07+00:00", "2026-03-02T09:01:00Z",
+		"2026-03-02T09:00:07Z", "2023-02-29T09:00:07Z", "2026-03-02T09:00:07.Z", "2026-03-02T09:00:07.1Z",
+		"2026-03-02T09:00", "2026-03-02T09:00:00Z"} {
+		got, ok := c.parse([]byte(s))
+		want, wantOK := parseUTCTime([]byte(s))
+		if ok != wantOK || got != want {
+			t.Errorf("through the cache %s = %v, %v; alone %v, %v", s, got, ok, want, wantOK)
+		}
+		if std, err := time.Parse(time.RFC3339Nano, s); ok && (err != nil || !std.Equal(got)) {
+			t.Errorf("through the cache %s = %v; time.Parse: %v, %v", s, got, std, err)
+		}
+	}
+}
+
 // TestDaysSinceEpoch checks the date arithmetic of parseUTCTime against
 // time.Date for every day of years 0 to 9999.
 func TestDaysSinceEpoch(t *testing.T) {
@@ -185,9 +206,9 @@ func TestDaysSinceEpoch(t *testing.T) {
 	}
 }
 
-// TestSpecialInWord checks the eight-bytes-at-a-time test of scanString
-// against a byte loop.
-func TestSpecialInWord(t *testing.T) {
+// TestFirstSpecial checks the eight-bytes-at-a-time search of scanString
+// against a byte loop: the index of the first special byte, 8 for none.
+func TestFirstSpecial(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	special := []byte{'"', '\\', 0, 0x1f, ' ', '!', '#', '[', ']', 0x7f, 0x80, 0xff, 'a'}
 	for range 200000 {
@@ -199,12 +220,15 @@ func TestSpecialInWord(t *testing.T) {
 				w[k] = byte(rng.IntN(256))
 			}
 		}
-		want := false
-		for _, c := range w {
-			want = want || c == '"' || c == '\\' || c < 0x20 || c >= 0x80
+		want := 8
+		for k, c := range w {
+			if c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+				want = k
+				break
+			}
 		}
-		if got := specialInWord(binary.LittleEndian.Uint64(w[:])); got != want {
-			t.Fatalf("specialInWord(% x) = %v, want %v", w, got, want)
+		if got := firstSpecial(binary.LittleEndian.Uint64(w[:])); got != want {
+			t.Fatalf("firstSpecial(% x) = %d, want %d", w, got, want)
 		}
 	}
 }

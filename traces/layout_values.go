@@ -24,9 +24,10 @@ func decodeInt(b []byte, i int, dst *int64) int {
 	return end
 }
 
-// decodeTime decodes "t": the common UTC form here, any other string
-// through time.Time's UnmarshalJSON (what encoding/json calls).
-func decodeTime(b []byte, i int, dst *time.Time) int {
+// decodeTime decodes "t": the common UTC form here (through c, the
+// minute of the last time decoded; nil: none), any other string through
+// time.Time's UnmarshalJSON (what encoding/json calls).
+func decodeTime(b []byte, i int, dst *time.Time, c *minuteCache) int {
 	if i < len(b) && b[i] == 'n' {
 		return skipLiteral(b, i, "null")
 	}
@@ -35,7 +36,7 @@ func decodeTime(b []byte, i int, dst *time.Time) int {
 		return -1
 	}
 	if !escaped {
-		if t, ok := parseUTCTime(b[i+1 : end-1]); ok {
+		if t, ok := c.parse(b[i+1 : end-1]); ok {
 			*dst = t
 			return end
 		}
@@ -49,19 +50,59 @@ func decodeTime(b []byte, i int, dst *time.Time) int {
 // parseUTCTime parses YYYY-MM-DDThh:mm:ss[.f{1,9}]Z with every field in
 // range, the shape RFC 3339 times written by defersim and most exporters
 // have; ok is false for anything else (which time.Time's parser handles).
-func parseUTCTime(s []byte) (t time.Time, ok bool) {
-	const shape = "dddd-dd-ddTdd:dd:dd"
-	n := len(shape)
-	if len(s) < n+1 || s[len(s)-1] != 'Z' {
+func parseUTCTime(s []byte) (t time.Time, ok bool) { return (*minuteCache)(nil).parse(s) }
+
+// minuteCache remembers the minute (YYYY-MM-DDThh:mm) of the last time
+// parsed and its Unix time: the times of consecutive lines mostly share
+// it, and then only their seconds are parsed.
+type minuteCache struct {
+	minute [minuteLen]byte
+	unix   int64
+	ok     bool
+}
+
+// minuteLen is the length of YYYY-MM-DDThh:mm.
+const minuteLen = len("dddd-dd-ddTdd:dd")
+
+// parse is parseUTCTime through the cache c (nil: none).
+func (c *minuteCache) parse(s []byte) (time.Time, bool) {
+	if len(s) < minuteLen+len(":ssZ") {
 		return time.Time{}, false
 	}
-	for k := range n {
+	var unix int64
+	if c != nil && c.ok && string(s[:minuteLen]) == string(c.minute[:]) {
+		unix = c.unix
+	} else {
+		u, ok := parseMinute(s[:minuteLen])
+		if !ok {
+			return time.Time{}, false
+		}
+		unix = u
+		if c != nil {
+			copy(c.minute[:], s)
+			c.unix, c.ok = u, true
+		}
+	}
+	sec, nsec, ok := parseSeconds(s[minuteLen:])
+	if !ok {
+		return time.Time{}, false
+	}
+	// time.Unix(…).UTC() is time.Date(…, time.UTC) (the same Time, bit for
+	// bit) without Date's normalisation.
+	return time.Unix(unix+int64(sec), int64(nsec)).UTC(), true
+}
+
+// parseMinute parses YYYY-MM-DDThh:mm (every field in range) into the
+// Unix time of the minute's start.
+func parseMinute(s []byte) (int64, bool) {
+	const shape = "dddd-dd-ddTdd:dd"
+	for k := range len(shape) {
 		if shape[k] == 'd' {
 			if s[k] < '0' || s[k] > '9' {
-				return time.Time{}, false
+				return 0, false
 			}
 		} else if s[k] != shape[k] {
-			return time.Time{}, false
+			return 0, false
 		}
 	}
 	num := func(a, b int) int {
@@ -72,28 +113,34 @@ func parseUTCTime(s []byte) (t time.Time, ok bool) {
 		return v
 	}
 	year, month, day := num(0, 4), num(5, 7), num(8, 10)
-	hour, minute, sec := num(11, 13), num(14, 16), num(17, 19)
-	nsec := 0
-	if frac := s[n : len(s)-1]; len(frac) > 0 {
+	hour, minute := num(11, 13), num(14, 16)
+	if month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || hour > 23 || minute > 59 {
+		return 0, false
+	}
+	return daysSinceEpoch(year, month, day)*86400 + int64(hour*3600+minute*60), true
+}
+
+// parseSeconds parses :ss[.f{1,9}]Z (seconds up to 59).
+func parseSeconds(s []byte) (sec, nsec int, ok bool) {
+	if len(s) < len(":ssZ") || s[0] != ':' || s[len(s)-1] != 'Z' ||
+		s[1] < '0' || s[1] > '5' || s[2] < '0' || s[2] > '9' {
+		return 0, 0, false
+	}
+	sec = int(s[1]-'0')*10 + int(s[2]-'0')
+	if frac := s[3 : len(s)-1]; len(frac) > 0 {
 		if len(frac) < 2 || len(frac) > 10 || frac[0] != '.' {
-			return time.Time{}, false
+			return 0, 0, false
 		}
 		scale := 1_000_000_000
 		for _, c := range frac[1:] {
 			if c < '0' || c > '9' {
-				return time.Time{}, false
+				return 0, 0, false
 			}
 			scale /= 10
 			nsec += int(c-'0') * scale
 		}
 	}
-	if month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || hour > 23 || minute > 59 || sec > 59 {
-		return time.Time{}, false
-	}
-	// time.Unix(…).UTC() is time.Date(…, time.UTC) (the same Time, bit for
-	// bit) without Date's normalisation.
-	unix := daysSinceEpoch(year, month, day)*86400 + int64(hour*3600+minute*60+sec)
-	return time.Unix(unix, int64(nsec)).UTC(), true
+	return sec, nsec, true
 }
 
 // daysSinceEpoch counts the days from 1970-01-01 to the given date of the

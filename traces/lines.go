@@ -32,6 +32,9 @@ type lineSource struct {
 	chunk   []byte
 	pending int
 	tooLong bool
+	// batchLines is the most lines a batch has held (fill sizes new
+	// batches' line lists by it).
+	batchLines int
 }
 
 // newLineSource wraps r. Gzip is detected by its magic bytes (1f 8b) and

@@ -165,6 +165,11 @@ func (s *lineSource) fill(b *batch) {
 	if cap(b.data) < batchBytes {
 		b.data = make([]byte, 0, batchBytes+batchBytes/2)
 	}
+	if cap(b.lines) < s.batchLines {
+		// A new batch: as many lines as the fullest so far, instead of
+		// growing its list from nothing.
+		b.lines = make([]lineSpan, 0, s.batchLines)
+	}
 	for len(b.data) < batchBytes && b.err == nil {
 		if s.eof {
 			b.err = io.EOF
@@ -178,6 +183,7 @@ func (s *lineSource) fill(b *batch) {
 		}
 	}
 	b.bytes = s.bytes
+	s.batchLines = max(s.batchLines, len(b.lines))
 }
 
 // readChunk reads the next piece of the decompressed stream (at most the
