@@ -258,14 +258,16 @@ func (r *replayer) appendDeferred(tb []block) []block {
 
 // markWarm marks the position of a loaded tool's identity in bits, with
 // the schema loaded in at, when the registry has it, the strategy defers
-// it and it is not marked yet.
+// it and it is not marked yet. bits started as the strategy's direct
+// positions (setStrategy.direct: those it cannot defer), so a clear bit
+// is a deferrable position not marked yet.
 func (r *replayer) markWarm(bits []uint64, at []*Tool, t *Tool) {
 	set := r.st.set
 	if int(t.ident) >= len(set.identPos) || set.identPos[t.ident] < 0 {
 		return
 	}
 	p := set.identPos[t.ident]
-	if r.flags[set.tools[p].id]&flagDeferrable != 0 && bits[p>>6]&(1<<(p&63)) == 0 {
+	if bits[p>>6]&(1<<(p&63)) == 0 {
 		bits[p>>6] |= 1 << (p & 63)
 		at[p] = t
 	}
