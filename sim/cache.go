@@ -221,7 +221,11 @@ type anthropicCache struct {
 	// the entry was put at (but through a collision): the lookback probes
 	// those positions alone.
 	spos []uint64
-	// The last top put in tops and its expiry (topSet: valid).
+	// The top of the latest message entry put (topSet: valid) and the
+	// latest expiry of the entries put under it since it became the
+	// latest, which is not in tops yet: it is written there when another
+	// top is put (topExp reads both). Consecutive requests mostly share
+	// their static part, so this saves a table write per request.
 	topSet  bool
 	lastTop uint64
 	lastExp float64
@@ -326,15 +330,44 @@ func (c *anthropicCache) put(p *Prompt, i int, exp float64) {
 	} else {
 		top := p.top()
 		h = mix(top, p.mHash[i-s])
-		if !c.topSet || top != c.lastTop || exp != c.lastExp { // (a request puts its messages under one top)
-			if old, ok := c.tops.get(top); !ok || old < exp {
-				c.tops.set(top, exp)
-			}
-			c.topSet, c.lastTop, c.lastExp = true, top, exp
-		}
+		c.putTop(top, exp)
 	}
 	c.entries.set(h, exp)
 	c.seen[h>>58] |= 1 << (h >> 52 & 63)
+}
+
+// putTop notes that an entry under top was made live until exp: tops
+// (with the pending lastTop, lastExp) holds the latest expiry per top.
+func (c *anthropicCache) putTop(top uint64, exp float64) {
+	if c.topSet && top == c.lastTop { // (inlined: most puts)
+		if exp > c.lastExp {
+			c.lastExp = exp
+		}
+		return
+	}
+	c.switchTop(top, exp)
+}
+
+// switchTop writes the pending top's expiry to tops and makes top the
+// pending one.
+func (c *anthropicCache) switchTop(top uint64, exp float64) {
+	if c.topSet {
+		if old, ok := c.tops.get(c.lastTop); !ok || old < c.lastExp {
+			c.tops.set(c.lastTop, c.lastExp)
+		}
+	}
+	c.topSet, c.lastTop, c.lastExp = true, top, exp
+}
+
+// topLive reports whether an entry put under top may still be live at
+// now: the latest expiry put under it (tops and the pending lastExp) is
+// after now.
+func (c *anthropicCache) topLive(top uint64, now float64) bool {
+	if c.topSet && top == c.lastTop && c.lastExp > now {
+		return true // (the table can only say later)
+	}
+	exp, ok := c.tops.get(top)
+	return ok && exp > now
 }
 
 func (c *anthropicCache) Seed(now float64, p *Prompt) {
@@ -369,17 +402,19 @@ func (c *anthropicCache) lastPos(i, lo int) int {
 // maybe reports whether h may have been put since Reset (seen).
 func (c *anthropicCache) maybe(h uint64) bool { return c.seen[h>>58]&(1<<(h>>52&63)) != 0 }
 
-// live reports whether h is a live entry; an expired one is removed.
-func (c *anthropicCache) live(h uint64, now float64) bool {
-	exp, ok := c.entries.get(h)
-	if !ok {
-		return false
+// live returns h's expiry in entries when h is a live entry (to be
+// refreshed in place before the next change of entries), else nil; an
+// expired entry is removed.
+func (c *anthropicCache) live(h uint64, now float64) *float64 {
+	exp := c.entries.ref(h)
+	if exp == nil {
+		return nil
 	}
-	if exp <= now {
+	if *exp <= now {
 		c.entries.del(h)
-		return false
+		return nil
 	}
-	return true
+	return exp
 }
 
 func (c *anthropicCache) Request(now float64, p *Prompt) (read, write int64) {
@@ -396,9 +431,9 @@ func (c *anthropicCache) Request(now float64, p *Prompt) (read, write int64) {
 	// Blocks from next up were looked at already: a window overlapping
 	// the one above starts below it.
 	s, top := len(p.sHash), p.top()
-	exp, msgs := c.tops.get(top)
-	msgs = msgs && exp > now
+	msgs := c.topLive(top, now)
 	best, next := -1, p.Len()
+	var bestExp *float64 // best's expiry in entries
 	for j := len(p.Breakpoints) - 1; j >= 0 && best < 0; j-- {
 		bp := p.Breakpoints[j]
 		lo := max(0, bp-c.lookback)
@@ -406,9 +441,11 @@ func (c *anthropicCache) Request(now float64, p *Prompt) (read, write int64) {
 		next = min(next, lo)
 		if msgs {
 			for ; i >= lo && i >= s; i-- {
-				if h := mix(top, p.mHash[i-s]); c.maybe(h) && c.live(h, now) {
-					best = i
-					break
+				if h := mix(top, p.mHash[i-s]); c.maybe(h) {
+					if bestExp = c.live(h, now); bestExp != nil {
+						best = i
+						break
+					}
 				}
 			}
 			if best >= 0 {
@@ -416,15 +453,23 @@ func (c *anthropicCache) Request(now float64, p *Prompt) (read, write int64) {
 			}
 		}
 		for i = c.lastPos(min(i, s-1), lo); i >= 0; i = c.lastPos(i-1, lo) {
-			if h := p.sHash[i]; c.maybe(h) && c.live(h, now) {
-				best = i
-				break
+			if h := p.sHash[i]; c.maybe(h) {
+				if bestExp = c.live(h, now); bestExp != nil {
+					best = i
+					break
+				}
 			}
 		}
 	}
 	if best >= 0 {
+		// Refresh the entry read, in place: it was put at this position
+		// (its spos and seen bits are set), so only its expiry and, under
+		// the static part, its top's change (what put would do).
 		read = p.CumTokens(best)
-		c.put(p, best, now+c.ttlMs)
+		*bestExp = now + c.ttlMs
+		if best >= s {
+			c.putTop(top, *bestExp)
+		}
 	}
 	last := p.Breakpoints[len(p.Breakpoints)-1]
 	if last > best && p.CumTokens(last) >= c.min {

@@ -45,11 +45,23 @@ func TestExpiryTableMatchesMap(t *testing.T) {
 				case r < 70:
 					tab.del(k)
 					delete(ref, k)
-				case r < 99:
+				case r < 90:
 					got, ok := tab.get(k)
 					want, wok := ref[k]
 					if got != want || ok != wok {
 						t.Fatalf("op %d: get(%#x) = %v, %v; want %v, %v", op, k, got, ok, want, wok)
+					}
+				case r < 99:
+					// ref (the in-place refresh of a read entry): the key's
+					// expiry, written through the pointer.
+					p := tab.ref(k)
+					want, wok := ref[k]
+					if (p != nil) != wok || (p != nil && *p != want) {
+						t.Fatalf("op %d: ref(%#x) = %v; want %v, %v", op, k, p, want, wok)
+					}
+					if p != nil {
+						*p = float64(op) + 0.5
+						ref[k] = *p
 					}
 				default:
 					tab.reset()

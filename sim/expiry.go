@@ -50,6 +50,30 @@ func (t *expiryTable) get(h uint64) (float64, bool) {
 	}
 }
 
+// ref returns where h's expiry is held, nil when h is not in the table.
+// The pointer is valid until the next set or del.
+func (t *expiryTable) ref(h uint64) *float64 {
+	if h == 0 {
+		if !t.zeroSet {
+			return nil
+		}
+		return &t.zeroExp
+	}
+	if len(t.slots) == 0 {
+		return nil
+	}
+	mask := len(t.slots) - 1
+	for i := int(h >> t.shift); ; i = (i + 1) & mask {
+		s := &t.slots[i]
+		if s.key == h {
+			return &s.exp
+		}
+		if s.key == 0 {
+			return nil
+		}
+	}
+}
+
 func (t *expiryTable) set(h uint64, exp float64) {
 	t.writes++
 	if h == 0 {

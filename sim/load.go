@@ -33,18 +33,24 @@ func (r *replayer) load(cold []*Tool) {
 }
 
 // keywordLoad searches for ti with ranked queries, falling back to select.
+// The first query is the recorded query that found ti, else what the
+// strategy's query model says the model would write (modelQuery): every
+// ranked mode goes through here, whatever its query model.
 func (r *replayer) keywordLoad(ti *Tool) {
 	ent, served, err := r.st.set.rankerFor(r.e, r.si)
 	v := &r.out.Values
 	k := r.s.Search.K
 	var retry string // every retry searches for the name's words
-	for qi := 0; qi <= r.s.Search.KeywordRetries; qi++ {
+	for try := 0; try <= r.s.Search.KeywordRetries; try++ {
 		var q string
-		switch qi {
+		var qt int // q's entry in the session's query table
+		switch try {
 		case 0:
-			var recorded bool
-			if q, recorded = r.queryFor(ti); recorded {
+			if q = r.n.queryFor[ti.name]; q != "" { // recorded
 				v[MRecordedQuerySearches]++
+				qt = r.sessionQueryString(q)
+			} else {
+				q, qt = r.modelQuery(ti)
 			}
 		case 1:
 			retry = r.toolMemo(ti).query
@@ -52,9 +58,9 @@ func (r *replayer) keywordLoad(ti *Tool) {
 		default:
 			v[MSearchRetries]++
 			q = retry
+			qt = r.sessionQueryString(q)
 		}
 		r.buf.query = append(r.buf.query[:0], q...)
-		qt := r.sessionQueryString(q)
 		got := r.buf.got[:0]
 		if err == nil {
 			for _, idx := range r.rank(qt, ent, q, k+len(r.st.warm.entries)+8) {
@@ -94,19 +100,6 @@ func (r *replayer) selectTokens(ti *Tool) int64 {
 		tm.selectTok, tm.selectCounted = r.searchCallTokens(q), true
 	}
 	return tm.selectTok
-}
-
-// queryFor picks the ranked query for a needed tool: the recorded query
-// that found it (recorded is then true), else what the strategy's query
-// model says the model would write. Every ranked mode goes through here,
-// whatever its query model.
-func (r *replayer) queryFor(ti *Tool) (q string, recorded bool) {
-	if q := r.n.queryFor[ti.name]; q != "" {
-		return q, true
-	}
-	tm := r.toolMemo(ti)
-	return r.p.query.Query(QueryInput{User: r.st.lastUser, UserWords: r.memo.userFn,
-		ToolWords: tm.words, ToolQuery: tm.query, DirectoryShowsNames: r.p.showsNames}), false
 }
 
 // searchRoundTrip is one tool_search call: an extra model request whose

@@ -21,6 +21,8 @@ type sessionMemo struct {
 	// the length of its queries.
 	queries    []sessionQuery
 	queryBytes int
+	// qmemo is the session's memo of model-written queries (querymemo.go).
+	qmemo []queryMemo
 }
 
 // replayMemo is what a replayer derives once and keeps from one session to

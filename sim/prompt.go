@@ -30,6 +30,9 @@ type promptMemo struct {
 	toolLver  uint64
 	toolMode  bool
 	toolGen   uint64
+	// toolSame is how many leading blocks generation toolGen shares with
+	// generation toolGen-1.
+	toolSame int
 	// mode is the deferred mode of the last prompt built.
 	mode      bool
 	toolBlks  []block
@@ -121,9 +124,15 @@ func (r *replayer) buildPrompt() (*Prompt, int64) {
 	sameTools := pm.pToolGen == pm.toolGen && pm.nTools == len(pm.toolBlks)
 	if !sameTools || pm.sSys != r.sess.sys || pm.sDir != dir || len(pm.static) == 0 {
 		w := blockWriter{b: pm.static}
-		if sameTools {
+		switch {
+		case sameTools:
 			w.skip(pm.nTools)
-		} else {
+		case pm.pToolGen+1 == pm.toolGen && len(pm.static) > 0:
+			// static[:nTools] holds the previous generation, which
+			// buildTools compared with this one: copy from the first
+			// block that differs.
+			w.copyFrom(pm.toolBlks, pm.toolSame)
+		default:
 			for _, bl := range pm.toolBlks {
 				w.put(bl)
 			}
@@ -176,11 +185,12 @@ func (r *replayer) buildTools(mode, search bool) {
 	default:
 		tb = r.appendDeferred(tb)
 	}
-	if slices.Equal(tb, pm.toolBlks) {
+	if same := commonPrefix(tb, pm.toolBlks); same == len(tb) && same == len(pm.toolBlks) {
 		pm.toolTmp = tb
 	} else {
 		pm.toolBlks, pm.toolTmp = tb, pm.toolBlks
 		pm.toolGen++
+		pm.toolSame = same
 	}
 	pm.toolBuilt, pm.toolLver, pm.toolMode = pm.tver, pm.lver, mode
 }
@@ -248,14 +258,16 @@ func (r *replayer) appendDeferred(tb []block) []block {
 
 // markWarm marks the position of a loaded tool's identity in bits, with
 // the schema loaded in at, when the registry has it, the strategy defers
-// it and it is not marked yet.
+// it and it is not marked yet. bits started as the strategy's direct
+// positions (setStrategy.direct: those it cannot defer), so a clear bit
+// is a deferrable position not marked yet.
 func (r *replayer) markWarm(bits []uint64, at []*Tool, t *Tool) {
 	set := r.st.set
 	if int(t.ident) >= len(set.identPos) || set.identPos[t.ident] < 0 {
 		return
 	}
 	p := set.identPos[t.ident]
-	if r.flags[set.tools[p].id]&flagDeferrable != 0 && bits[p>>6]&(1<<(p&63)) == 0 {
+	if bits[p>>6]&(1<<(p&63)) == 0 {
 		bits[p>>6] |= 1 << (p & 63)
 		at[p] = t
 	}
@@ -355,6 +367,25 @@ func (w *blockWriter) put(bl block) {
 		w.b[w.n] = bl
 	}
 	w.n++
+}
+
+// copyFrom writes bls at the start (nothing written yet), known to equal
+// the blocks there up to same (and possibly further: same only bounds
+// what is reused). What follows is written as changed.
+func (w *blockWriter) copyFrom(bls []block, same int) {
+	w.b = append(w.b[:same], bls[same:]...)
+	w.n, w.same = len(bls), same
+}
+
+// commonPrefix returns how many leading blocks a and b share.
+func commonPrefix(a, b []block) int {
+	n := min(len(a), len(b))
+	for i := range n {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
 }
 
 // skip passes over k blocks known to be unchanged.

@@ -8,7 +8,10 @@ import (
 // QueryModel says what query the model writes for a needed tool when the
 // trace recorded none. A search mode is registered with the query model
 // its rankers expect (RegisterSearch); params.query_model "auto" uses it,
-// any other value names the query model every mode uses.
+// any other value names the query model every mode uses. A query must be
+// a function of the input alone: the replay asks once per session, user
+// step, tool and directory kind, and gives every strategy of the session
+// that uses the model the same answer (sim/querymemo.go).
 type QueryModel interface {
 	Query(in QueryInput) string
 }

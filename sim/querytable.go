@@ -120,4 +120,5 @@ func (r *replayer) resetQueries() {
 		sq.ranks = sq.ranks[:0]
 	}
 	r.sess.queries, r.sess.queryBytes = qs[:0], 0
+	r.resetQueryMemo()
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
 	"github.com/defersim/defersim/traces"
@@ -16,8 +17,8 @@ import (
 
 // BenchmarkEngineRun replays decoded sessions (held in memory) under the
 // first 8 strategy presets with the bytes/3.5 estimator: the replay engine
-// alone, without decoding or tokenising. It reports the time per session
-// and strategy.
+// alone, without decoding or tokenising, with the run options defersim run
+// uses (benchRunOptions). It reports the time per session and strategy.
 func BenchmarkEngineRun(b *testing.B) {
 	cat, sessions := genTrace(b, 300)
 	eng := benchEngine(b, cat)
@@ -30,11 +31,23 @@ func BenchmarkEngineRun(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := eng.Run(context.Background(), all, sim.RunOptions{Workers: 1}); err != nil {
+		if _, err := eng.Run(context.Background(), all, benchRunOptions()); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(sessions)*benchStrategies), "ns/session-strategy")
+}
+
+// benchRunOptions are the options defersim run (internal/runner) replays
+// with, on one worker: the default summary, built only if read
+// (SummaryOnDemand), so that the collector costs what it costs in a run.
+// Without them a benchmark measures the per-session filing of every
+// series value, which a run of at most DefaultExactSessions sessions
+// never does.
+func benchRunOptions() sim.RunOptions {
+	return sim.RunOptions{Workers: 1, SummaryOnDemand: true,
+		Summary: sim.SummaryOptions{ExactSessions: sim.DefaultExactSessions, FidelityPairs: sim.DefaultFidelityPairs,
+			EqualTolerance: report.EqualTolerance, Seed: 1}}
 }
 
 // BenchmarkManyServers replays 100 generated sessions over catalogs of 10
