@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/spf13/cobra"
 
@@ -77,8 +78,9 @@ files were written by different defersim or Go versions.`,
 			}
 		}
 		if cmd.Flags().Changed("tolerance") {
-			if tolerance < 0 {
-				return exitError{code: 2, msg: "--tolerance must not be negative"}
+			if !(tolerance >= 0) || math.IsInf(tolerance, 1) {
+				// NaN and +Inf parse, and would let no check fail.
+				return exitError{code: 2, msg: fmt.Sprintf("--tolerance %v: want a finite non-negative number (0.05 = 5%%)", tolerance)}
 			}
 			tol.SetAllRel(tolerance)
 		}

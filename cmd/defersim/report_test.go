@@ -24,7 +24,7 @@ func writeTinyResults(t *testing.T, dir string) string {
 			o.Values[s][m] = []float64{1, 2, float64(3 + s)}
 		}
 	}
-	res, err := report.Build(o, sim.RunInfo{Scenario: "tiny", Baseline: "eager"}, report.BuildOptions{})
+	res, err := report.Build(o, sim.RunInfo{Scenario: "tiny", ScenarioFingerprint: "tiny-fingerprint", Baseline: "eager"}, report.BuildOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

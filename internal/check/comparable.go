@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -62,21 +63,39 @@ func readPair(basePath, curPath string, read func(string) ([]byte, error)) (*rep
 	if bv != cv {
 		return nil, nil, &Incomparable{Reasons: []string{fmt.Sprintf("schema_version %d (baseline) vs %d (current)", bv, cv)}}
 	}
-	base, err := report.DecodeResults(bdata)
+	base, err := decodeRun(basePath, bdata)
 	if err != nil {
-		return nil, nil, fmt.Errorf("read results %s: %w", basePath, err)
+		return nil, nil, err
 	}
-	cur, err := report.DecodeResults(cdata)
+	cur, err := decodeRun(curPath, cdata)
 	if err != nil {
-		return nil, nil, fmt.Errorf("read results %s: %w", curPath, err)
+		return nil, nil, err
 	}
 	return base, cur, nil
+}
+
+// decodeRun decodes a results file and requires the run section check
+// compares by: without its scenario fingerprint every scenario difference
+// would be reported against empty values, as if the runs differed.
+func decodeRun(path string, data []byte) (*report.Results, error) {
+	res, err := report.DecodeResults(data)
+	if err != nil {
+		return nil, fmt.Errorf("read results %s: %w", path, err)
+	}
+	if res.Run.ScenarioFingerprint == "" {
+		return nil, fmt.Errorf("read results %s: no run.scenario_fingerprint, which every results.json defersim run writes holds: "+
+			"the file was cut or edited by hand; write it again with defersim run", path)
+	}
+	return res, nil
 }
 
 // readResultsFile reads a results file; the error names the file once.
 func readResultsFile(path string, read func(string) ([]byte, error)) ([]byte, error) {
 	data, err := read(path)
 	if err != nil {
+		if hint := directoryHint(path); hint != "" {
+			return nil, fmt.Errorf("read results %s: %s", path, hint)
+		}
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			return nil, fmt.Errorf("read results %s: %w", pe.Path, pe.Err)
@@ -379,4 +398,22 @@ func common(a, b []string) int {
 		}
 	}
 	return n
+}
+
+// directoryHint says which file to give when path is a directory ("" when
+// it is not): a run's output directory holds results.json, and one without
+// it is a run that did not finish.
+func directoryHint(path string) string {
+	if path == "-" {
+		return ""
+	}
+	if st, err := os.Stat(path); err != nil || !st.IsDir() {
+		return ""
+	}
+	inside := filepath.Join(path, "results.json")
+	if st, err := os.Stat(inside); err == nil && st.Mode().IsRegular() {
+		return fmt.Sprintf("is a directory: give the results file in it, %s", inside)
+	}
+	return "is a directory without a results.json: give the results.json of a finished run " +
+		"(defersim run -o DIR writes DIR/results.json when it finishes; an interrupted run leaves DIR/checkpoint, finished with --resume DIR)"
 }

@@ -78,6 +78,7 @@ func Run(cfg Config) (*Report, error) {
 		rep.Notes = append(rep.Notes, "independent samples: a worsening must exceed both the tolerance and the combined half-widths of the two runs' 95% intervals")
 	}
 	rep.Rows = compare(base, cur, rules, Options{Strategies: cfg.Strategies, Noise: noise})
+	rep.Warnings = append(rep.Warnings, unfailableWarnings(base, rep.Rows)...)
 	rep.Summary = summarize(rep.Rows)
 	rep.CatalogChanges = catalogChanges(base, cur)
 	rep.Changes = structuralDiff(base, cur)

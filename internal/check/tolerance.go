@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -190,8 +191,10 @@ func ParseSetting(s string) (string, float64, error) {
 		return "", 0, fmt.Errorf("%q: want METRIC[.STAT]=VALUE", s)
 	}
 	x, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64)
-	if err != nil || x < 0 {
-		return "", 0, fmt.Errorf("%q: %q is not a non-negative number", s, v)
+	if err != nil || !(x >= 0) || math.IsInf(x, 1) {
+		// NaN and +Inf parse as numbers; a tolerance of either is a
+		// check that can never fail.
+		return "", 0, fmt.Errorf("%q: %q is not a finite non-negative number", s, v)
 	}
 	if strings.HasSuffix(v, "%") {
 		x /= 100

@@ -172,6 +172,12 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	if l.Usage.Sessions == 0 {
 		return nil, fmt.Errorf("no training session (%d held out): lower --test-share", l.HeldOut)
 	}
+	if l.Usage.WithCalls == 0 {
+		return nil, fmt.Errorf("none of the %s learnt from calls a tool (%d held out): the rules learn which tools open sessions "+
+			"and how often each is called from the sessions' tool calls, and these traces record none, so every tool would be "+
+			"deferred on no evidence; check that the traces hold their tool_call events (defersim trace stats counts them)",
+			nouns.Count(l.Usage.Sessions, "session"), l.HeldOut)
+	}
 	// Every session's calls, training and held-out, are held to the limit
 	// a run holds them to: a tool no catalog defines gets no decision, the
 	// rules learn nothing of it, and the validation leaves it out.
