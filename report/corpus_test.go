@@ -21,19 +21,19 @@ func TestBadResultsCorpus(t *testing.T) {
 		gen  func() string
 		want string // FILE stands for the path; "" means it renders
 	}{
-		{name: "truncated", file: "truncated.json", want: "read results FILE: not a results file: unexpected end of JSON input"},
-		{name: "empty", file: "empty.json", want: "read results FILE: not a results file: unexpected end of JSON input"},
+		{name: "truncated", file: "truncated.json", want: "read results FILE: not a results file: line 1, near column 81: not valid JSON (unexpected end of JSON input): the file was cut, damaged or edited by hand; write it again with defersim run"},
+		{name: "empty", file: "empty.json", want: "read results FILE: not a results file: the file is empty: write it again with defersim run"},
 		{name: "no schema_version", file: "no-version.json", want: "read results FILE: not a defersim results file: no schema_version"},
 		{name: "another schema_version", file: "version-2.json",
 			want: "read results FILE: results schema_version 2 is not supported: this defersim reads version 1 (re-run the scenario, or use the defersim release that wrote the file)"},
 		{name: "not an object", file: "not-an-object.json",
-			want: "read results FILE: not a results file: json: cannot unmarshal array into Go value of type struct { SchemaVersion *int \"json:\\\"schema_version\\\"\" }"},
+			want: "read results FILE: not a results file: line 1, near column 2: the top level holds a JSON array where an object belongs: the file was edited by hand or not written by defersim; write it again with defersim run"},
 		{name: "invalid UTF-8", file: "invalid-utf8.json", want: "read results FILE: not a results file: invalid UTF-8 at byte offset 50"},
-		{name: "NUL byte", file: "nul-byte.json", want: "read results FILE: not a results file: invalid character '\\x00' in string literal"},
+		{name: "NUL byte", file: "nul-byte.json", want: "read results FILE: not a results file: line 1, near column 50: not valid JSON (invalid character '\\x00' in string literal): the file was cut, damaged or edited by hand; write it again with defersim run"},
 		{name: "number that overflows", file: "overflow.json",
-			want: "read results FILE: decode results: json: cannot unmarshal number 1e400 into Go struct field Distribution.strategies.metrics.mean of type float64"},
+			want: "read results FILE: decode results: line 1, near column 102: strategies.metrics.mean holds 1e400, out of a 64-bit float's range: the file was edited by hand or not written by defersim; write it again with defersim run"},
 		{name: "integer that overflows", file: "overflow-int.json",
-			want: "read results FILE: decode results: json: cannot unmarshal number 99999999999999999999 into Go struct field Results.sessions of type int"},
+			want: "read results FILE: decode results: line 1, near column 55: sessions holds 99999999999999999999, out of a 64-bit integer's range: the file was edited by hand or not written by defersim; write it again with defersim run"},
 		{name: "negative count", file: "negative-count.json", want: `read results FILE: results: strategy "a" metric cost_usd has a negative count`},
 		{name: "negative sessions", file: "negative-sessions.json", want: "read results FILE: results: negative session count -1"},
 		{name: "strategy twice", file: "duplicate-strategy.json", want: `read results FILE: results: strategy "a" appears twice`},
@@ -42,7 +42,7 @@ func TestBadResultsCorpus(t *testing.T) {
 			want: `read results FILE: results: strategy "a" metric cost_usd has 3 quantiles, want 101 or none`},
 		{name: "nested 100,000 levels", gen: func() string {
 			return `{"schema_version": 1, "strategies": [{"name": "a"}], "x": ` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + "}"
-		}, want: "read results FILE: not a results file: invalid character '[' exceeded max depth"},
+		}, want: "read results FILE: not a results file: line 1, near column 10059: not valid JSON (invalid character '[' exceeded max depth): the file was cut, damaged or edited by hand; write it again with defersim run"},
 		{name: "1,200 strategies (more than a scenario may have)", gen: func() string {
 			var b strings.Builder
 			b.WriteString(`{"schema_version": 1, "sessions": 2, "metrics": [{"name": "cost_usd"}], "strategies": [`)

@@ -70,7 +70,7 @@ func DecodeResults(data []byte) (*Results, error) {
 		SchemaVersion *int `json:"schema_version"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("not a results file: %w", err)
+		return nil, fmt.Errorf("not a results file: %w", ResultsJSONError(data, err))
 	}
 	switch {
 	case head.SchemaVersion == nil:
@@ -81,7 +81,7 @@ func DecodeResults(data []byte) (*Results, error) {
 	}
 	var res Results
 	if err := json.Unmarshal(data, &res); err != nil {
-		return nil, fmt.Errorf("decode results: %w", err)
+		return nil, fmt.Errorf("decode results: %w", ResultsJSONError(data, err))
 	}
 	if err := res.check(); err != nil {
 		return nil, err

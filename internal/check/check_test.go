@@ -174,6 +174,10 @@ func TestReadPairSchemaVersion(t *testing.T) {
 	v1 := write("v1.json", `{"schema_version":1,"strategies":[{"name":"a"}]}`)
 	v2 := write("v2.json", `{"schema_version":2,"strategies":[{"name":"a"}]}`)
 	none := write("none.json", `{"strategies":[]}`)
+	// A schema_version of the wrong type gave Go's "cannot unmarshal string
+	// into Go struct field .schema_version of type int": it now says where
+	// and what, in JSON's words.
+	str := write("str.json", `{"schema_version":"1"}`)
 	tests := []struct {
 		name, a, b   string
 		incomparable bool
@@ -182,6 +186,7 @@ func TestReadPairSchemaVersion(t *testing.T) {
 		{"versions differ", v1, v2, true, "schema_version 1 (baseline) vs 2 (current)"},
 		{"not a results file", v1, none, false, "no schema_version"},
 		{"missing file", v1, filepath.Join(dir, "absent.json"), false, "no such file"},
+		{"schema_version a string", v1, str, false, "line 1, near column 22: schema_version holds a JSON string where a whole number belongs"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

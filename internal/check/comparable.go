@@ -110,7 +110,7 @@ func schemaVersion(path string, data []byte) (int, error) {
 		SchemaVersion *int `json:"schema_version"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return 0, fmt.Errorf("read results %s: not JSON: %w", path, err)
+		return 0, fmt.Errorf("read results %s: %w", path, report.ResultsJSONError(data, err))
 	}
 	if head.SchemaVersion == nil {
 		return 0, fmt.Errorf("read results %s: not a defersim results file (no schema_version)", path)
