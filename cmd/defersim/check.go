@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/spf13/cobra"
 
@@ -19,7 +18,7 @@ func newCheckCmd() *cobra.Command {
 	var (
 		baseline   string
 		scenario   string
-		tolerance  float64
+		tolerance  string
 		rel, abs   []string
 		metrics    []string
 		strategies []string
@@ -78,11 +77,12 @@ files were written by different defersim or Go versions.`,
 			}
 		}
 		if cmd.Flags().Changed("tolerance") {
-			if !(tolerance >= 0) || math.IsInf(tolerance, 1) {
+			x, err := check.ParseTolerance(tolerance)
+			if err != nil {
 				// NaN and +Inf parse, and would let no check fail.
-				return exitError{code: 2, msg: fmt.Sprintf("--tolerance %v: want a finite non-negative number (0.05 = 5%%)", tolerance)}
+				return exitError{code: 2, msg: fmt.Sprintf("--tolerance: %v (0.05, or 5%%)", err)}
 			}
-			tol.SetAllRel(tolerance)
+			tol.SetAllRel(x)
 		}
 		for _, list := range []struct {
 			flag string
@@ -178,7 +178,7 @@ files were written by different defersim or Go versions.`,
 	fl := c.Flags()
 	fl.StringVar(&baseline, "baseline", "", "results file to compare against (required)")
 	fl.StringVar(&scenario, "scenario", "", "scenario file whose check: block sets tolerances")
-	fl.Float64Var(&tolerance, "tolerance", 0, "relative tolerance of every check (e.g. 0.05 = 5%)")
+	fl.StringVar(&tolerance, "tolerance", "", "relative tolerance of every check (0.05 or 5%)")
 	fl.StringArrayVar(&rel, "rel", nil, "relative tolerance of one check, KEY=VALUE (0.05 or 5%); repeatable")
 	fl.StringArrayVar(&abs, "abs", nil, "absolute tolerance of one check in the metric's unit, KEY=VALUE; repeatable")
 	fl.StringSliceVar(&metrics, "metrics", nil, "checks to make instead of the defaults (METRIC or METRIC.STAT, comma-separated)")

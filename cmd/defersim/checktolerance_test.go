@@ -32,6 +32,12 @@ func TestCheckRefusesToleranceThatCannotFail(t *testing.T) {
 		{"--rel Inf%", []string{"--rel", "cost_usd=Inf%"}, 2, "finite non-negative"},
 		{"--tolerance NaN", []string{"--tolerance", "NaN"}, 2, "finite non-negative"},
 		{"--tolerance Inf", []string{"--tolerance", "Inf"}, 2, "finite non-negative"},
+		// --tolerance took only a fraction ("5%" was a ParseFloat error)
+		// while --rel took both: a percentage is the same fraction.
+		{"--tolerance 40%", []string{"--tolerance", "40%"}, 1, "REGRESSION"},
+		{"--tolerance 60%", []string{"--tolerance", "60%"}, 0, "no regression"},
+		{"--tolerance 0.6", []string{"--tolerance", "0.6"}, 0, "no regression"},
+		{"--tolerance five", []string{"--tolerance", "five"}, 2, `--tolerance: "five" is not a finite non-negative number (0.05, or 5%)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

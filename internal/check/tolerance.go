@@ -190,16 +190,26 @@ func ParseSetting(s string) (string, float64, error) {
 	if !ok || k == "" {
 		return "", 0, fmt.Errorf("%q: want METRIC[.STAT]=VALUE", s)
 	}
+	x, err := ParseTolerance(v)
+	if err != nil {
+		return "", 0, fmt.Errorf("%q: %w", s, err)
+	}
+	return k, x, nil
+}
+
+// ParseTolerance parses a tolerance value: a finite number, 0 or more,
+// or a percentage ("5%" is 0.05).
+func ParseTolerance(v string) (float64, error) {
 	x, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64)
 	if err != nil || !(x >= 0) || math.IsInf(x, 1) {
 		// NaN and +Inf parse as numbers; a tolerance of either is a
 		// check that can never fail.
-		return "", 0, fmt.Errorf("%q: %q is not a finite non-negative number", s, v)
+		return 0, fmt.Errorf("%q is not a finite non-negative number", v)
 	}
 	if strings.HasSuffix(v, "%") {
 		x /= 100
 	}
-	return k, x, nil
+	return x, nil
 }
 
 // Rules returns the rules in force.
