@@ -172,6 +172,28 @@ func TestApply(t *testing.T) {
 	}
 }
 
+// TestApplyUnknownKeyListsSweepable pins the error for a sweep path with
+// an unknown key: it said only `unknown key "think_ms"`, leaving the user
+// to find the parameter's name (user_think_ms) in the docs; it now lists
+// the keys a sweep can set there (numbers, and structs to go through).
+func TestApplyUnknownKeyListsSweepable(t *testing.T) {
+	sc, err := scenarios.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ path, want, notWant string }{
+		{"params.think_ms", "unknown key \"think_ms\" (a sweep sets one of: ", "tokenizer"},
+		{"params.think_ms", "user_think_ms", ""},
+		{"model.latency.x", "prefill_tps", ""},
+		{"strategy.warmm.max_tools", "warm.…", "name"},
+	} {
+		_, _, err := apply(sc, tc.path, 1)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || (tc.notWant != "" && strings.Contains(err.Error(), tc.notWant)) {
+			t.Errorf("%s: err = %v, want it to hold %q and not %q", tc.path, err, tc.want, tc.notWant)
+		}
+	}
+}
+
 // small writes a generated data set (no drift) and a scenario over it.
 func small(t *testing.T, sessions int) *scenarios.Scenario {
 	t.Helper()

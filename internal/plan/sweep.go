@@ -70,10 +70,34 @@ func byYAMLPath(v reflect.Value, path string) (reflect.Value, error) {
 			}
 		}
 		if !found {
-			return reflect.Value{}, fmt.Errorf("unknown key %q", part)
+			return reflect.Value{}, fmt.Errorf("unknown key %q (a sweep sets one of: %s)", part, strings.Join(sweepableKeys(t), ", "))
 		}
 	}
 	return v, nil
+}
+
+// sweepableKeys lists the yaml keys of struct type t a sweep path can go
+// through: numbers, and structs (whose keys come next).
+func sweepableKeys(t reflect.Type) []string {
+	var out []string
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if !f.IsExported() || name == "" || name == "-" {
+			continue
+		}
+		ft := f.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		switch ft.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Float32, reflect.Float64:
+			out = append(out, name)
+		case reflect.Struct:
+			out = append(out, name+".…")
+		}
+	}
+	return out
 }
 
 // apply returns a copy of sc with the parameter at path set to v, checked.
