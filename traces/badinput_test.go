@@ -89,7 +89,12 @@ func badCases(tb testing.TB) []badCase {
 
 	return []badCase{
 		{name: "valid", data: good},
-		{name: "empty file", data: nil},
+		// An empty file was "valid: 0 sessions, 0 problems", while a run over
+		// it stops: validate says so, of the whole file (no line number).
+		{name: "empty file", data: nil,
+			wantProblems: []string{"mem.jsonl: the file is empty: no session to validate, and a run over it replays nothing; check that the export that wrote it finished"}},
+		{name: "blank lines only", data: []byte("\n\r\n\n"),
+			wantProblems: []string{"mem.jsonl: its 3 lines are blank: no session to validate, and a run over it replays nothing; check that the export that wrote it finished"}},
 		{name: "blank lines and CRLF", data: []byte(strings.Join(okSession("s1", 0), "\r\n\n") + "\r\n")},
 		{
 			name:         "broken line in the middle",
