@@ -155,7 +155,11 @@ func (s *sessionCalls) call(ev *traces.Event, class string, replayed bool) (u tr
 	case ClassUnknownTool:
 		serving := tt.servingVersions(ev.Server, ev.Tool)
 		if len(serving) == 0 {
-			return traces.Unresolved{Kind: traces.KindUnknownTool, Reason: call + ", which no catalog knows"}, false
+			reason := call + ", which no catalog knows"
+			if near := tt.nearTool(ev.Server, ev.Tool); near != "" {
+				reason += "; " + near
+			}
+			return traces.Unresolved{Kind: traces.KindUnknownTool, Reason: reason}, false
 		}
 		has := "version " + quoteList(serving) + " serves it"
 		if len(serving) > 1 {

@@ -89,7 +89,12 @@ func badCases(tb testing.TB) []badCase {
 
 	return []badCase{
 		{name: "valid", data: good},
-		{name: "empty file", data: nil},
+		// An empty file was "valid: 0 sessions, 0 problems", while a run over
+		// it stops: validate says so, of the whole file (no line number).
+		{name: "empty file", data: nil,
+			wantProblems: []string{"mem.jsonl: the file is empty: no session to validate, and a run over it replays nothing; check that the export that wrote it finished"}},
+		{name: "blank lines only", data: []byte("\n\r\n\n"),
+			wantProblems: []string{"mem.jsonl: its 3 lines are blank: no session to validate, and a run over it replays nothing; check that the export that wrote it finished"}},
 		{name: "blank lines and CRLF", data: []byte(strings.Join(okSession("s1", 0), "\r\n\n") + "\r\n")},
 		{
 			name:         "broken line in the middle",
@@ -300,14 +305,14 @@ func badCases(tb testing.TB) []badCase {
 		{
 			name:         "truncated gzip",
 			data:         truncated,
-			wantErr:      "mem.jsonl:3: truncated gzip stream (unexpected EOF)",
-			wantProblems: []string{"mem.jsonl:3: truncated gzip stream (unexpected EOF)"},
+			wantErr:      "mem.jsonl:3: truncated gzip stream (unexpected EOF): " + truncatedGzipAdvice("mem.jsonl"),
+			wantProblems: []string{"mem.jsonl:3: truncated gzip stream (unexpected EOF): " + truncatedGzipAdvice("mem.jsonl")},
 		},
 		{
 			name:         "gzip cut inside the header",
 			data:         gz[:5],
-			wantErr:      "mem.jsonl:1: truncated gzip stream (unexpected EOF)",
-			wantProblems: []string{"mem.jsonl:1: truncated gzip stream (unexpected EOF)"},
+			wantErr:      "mem.jsonl:1: truncated gzip stream (unexpected EOF): " + truncatedGzipAdvice("mem.jsonl"),
+			wantProblems: []string{"mem.jsonl:1: truncated gzip stream (unexpected EOF): " + truncatedGzipAdvice("mem.jsonl")},
 		},
 		{
 			// The offset is the decompressor's: github.com/klauspost/compress
@@ -380,4 +385,13 @@ func TestValidateBadInput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// truncatedGzipAdvice is what a truncated gzip stream's reason says after
+// "(unexpected EOF): " of file. It pins that the reason says what the file is and
+// what to do: it said only "truncated gzip stream (unexpected EOF)", and
+// --skip-bad, which a reader of that would try, does not read past it.
+func truncatedGzipAdvice(file string) string {
+	return "the file ends inside its compressed data, as a copy, download or export cut short leaves it; " +
+		"copy or export it again (gzip -dc " + file + " > part.jsonl keeps the lines before this one, its last session cut short; --skip-bad does not read past it)"
 }

@@ -72,8 +72,8 @@ func corpusCases() []corpusCase {
 	}
 	return []corpusCase{
 		{name: "truncated gzip", file: "truncated.jsonl.gz",
-			wantErr:      "FILE:3: truncated gzip stream (unexpected EOF)",
-			wantProblems: []string{"FILE:3: truncated gzip stream (unexpected EOF)"}},
+			wantErr:      "FILE:3: truncated gzip stream (unexpected EOF): " + truncatedGzipAdvice("FILE"),
+			wantProblems: []string{"FILE:3: truncated gzip stream (unexpected EOF): " + truncatedGzipAdvice("FILE")}},
 		{name: "corrupt gzip", file: "corrupt.jsonl.gz",
 			wantErr:      "FILE:1: corrupt gzip stream (flate: corrupt input before offset 34)",
 			wantProblems: []string{"FILE:1: corrupt gzip stream (flate: corrupt input before offset 34)"}},

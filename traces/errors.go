@@ -38,6 +38,13 @@ const (
 	KindDuplicateRequest Kind = "duplicate_request"
 	KindUnknownTool      Kind = "unknown_tool"
 	KindCatalogMismatch  Kind = "catalog_mismatch"
+	// KindNoSession: a file that holds no session (empty, or blank lines
+	// only), which a run would stop on.
+	KindNoSession Kind = "no_session"
+	// KindNoUserMessage: a session without a user event, whose first
+	// reply a run measures from no user message (docs/engine.md §5); a
+	// warning (Counts.NoUser), not a problem.
+	KindNoUserMessage Kind = "no_user_message"
 	// KindVersionMissing: a server version no catalog holds, at the
 	// session_start or catalog_change that names it and at each tool_call
 	// a run replays on it (ValidateOptions.Resolver).

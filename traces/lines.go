@@ -114,6 +114,12 @@ func (s *lineSource) next() (line []byte, tooLong bool, err error) {
 	}
 }
 
+// truncatedGzip is the reason of a gzip stream that ends inside its data
+// (a format of the file's name): what such a file is, and what to do
+// (--skip-bad cannot read past it).
+const truncatedGzip = "truncated gzip stream (unexpected EOF): the file ends inside its compressed data, as a copy, download or export cut short leaves it; " +
+	"copy or export it again (gzip -dc %s > part.jsonl keeps the lines before this one, its last session cut short; --skip-bad does not read past it)"
+
 // ioError describes a read failure at the line being read; gz says whether
 // it came from the gzip layer.
 func (s *lineSource) ioError(err error, gz bool) *LineError {
@@ -125,7 +131,7 @@ func (s *lineSource) ioError(err error, gz bool) *LineError {
 	var corrupt flate.CorruptInputError
 	switch {
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		e.Kind, e.Reason = KindCompression, "truncated gzip stream (unexpected EOF)"
+		e.Kind, e.Reason = KindCompression, fmt.Sprintf(truncatedGzip, s.file)
 	case errors.Is(err, gzip.ErrHeader), errors.Is(err, gzip.ErrChecksum), errors.As(err, &corrupt):
 		e.Kind, e.Reason = KindCompression, fmt.Sprintf("corrupt gzip stream (%v)", err)
 	}

@@ -103,6 +103,12 @@ type Counts struct {
 	// holding one or more: callers say so (docs/trace-format.md).
 	Unreplayed         int64 `json:"unreplayed_events,omitempty"`
 	UnreplayedSessions int64 `json:"unreplayed_sessions,omitempty"`
+	// NoUser counts the sessions without a user event (Validate only): a
+	// run takes a session to start at its first user message, so their
+	// first reply is not one (callers warn). FirstNoUser locates the first
+	// MaxSkipRecords of them, at their first line.
+	NoUser      int64     `json:"sessions_without_user,omitempty"`
+	FirstNoUser []Problem `json:"first_sessions_without_user,omitempty"`
 }
 
 // clone returns a copy that shares nothing with c.
@@ -111,6 +117,7 @@ func (c Counts) clone() Counts {
 	c.FirstSkips = slices.Clone(c.FirstSkips)
 	c.FirstImplausible = slices.Clone(c.FirstImplausible)
 	c.FirstBackwards = slices.Clone(c.FirstBackwards)
+	c.FirstNoUser = slices.Clone(c.FirstNoUser)
 	return c
 }
 

@@ -182,7 +182,7 @@ func TestReaderSkipBadStillStopsOnFatal(t *testing.T) {
 	}
 	gz, offs := gzipFlushed(t, lines(okSession("s", 0)...))
 	_, _, err = readSessions(t, gz[:offs[0]], ReadOptions{SkipBad: true})
-	want = "mem.jsonl:6: truncated gzip stream (unexpected EOF)"
+	want = "mem.jsonl:6: truncated gzip stream (unexpected EOF): " + truncatedGzipAdvice("mem.jsonl")
 	if err == nil || err.Error() != want {
 		t.Errorf("err = %v, want %s", err, want)
 	}

@@ -145,6 +145,15 @@ func DuplicateSessionError(id, file string, line int, firstFile string, firstLin
 			hint = ": is the file given twice?"
 		}
 	}
+	advice := ""
+	if hint == "" {
+		advice = duplicateSessionAdvice
+	}
 	return &LineError{File: file, Line: line, Kind: KindDuplicateSession,
-		Reason: fmt.Sprintf("session %q starts again: already read %s (duplicate session id%s)", id, where, hint)}
+		Reason: fmt.Sprintf("session %q starts again: already read %s (duplicate session id%s)%s", id, where, hint, advice)}
 }
+
+// duplicateSessionAdvice says what to do about a repeated session id that
+// is not a file given twice: the two cases it can be, and the fix of each.
+const duplicateSessionAdvice = "; the same session read twice (overlapping exports, a file concatenated with itself) is skipped with --skip-bad, " +
+	"two sessions that share an id need distinct ids"

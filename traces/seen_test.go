@@ -56,7 +56,7 @@ func TestReaderSeenRefusesRepeatedSession(t *testing.T) {
 			name:     "the file twice over, in one file",
 			files:    map[string][]byte{"x.jsonl": lines(slices.Concat(a, b, a, b)...)},
 			order:    []string{"x.jsonl"},
-			wantErr:  `x.jsonl:11: session "a" starts again: already read at x.jsonl:1 (duplicate session id)`,
+			wantErr:  `x.jsonl:11: session "a" starts again: already read at x.jsonl:1 (duplicate session id)` + dupAdvice,
 			wantIDs:  []string{"a", "b"},
 			wantSkip: 10,
 			wantAt:   []string{"x.jsonl:11", "x.jsonl:16"},
@@ -65,7 +65,7 @@ func TestReaderSeenRefusesRepeatedSession(t *testing.T) {
 			name:     "reused after another session",
 			files:    map[string][]byte{"x.jsonl": lines(slices.Concat(a, b, okSession("a", 20))...)},
 			order:    []string{"x.jsonl"},
-			wantErr:  `x.jsonl:11: session "a" starts again: already read at x.jsonl:1 (duplicate session id)`,
+			wantErr:  `x.jsonl:11: session "a" starts again: already read at x.jsonl:1 (duplicate session id)` + dupAdvice,
 			wantIDs:  []string{"a", "b"},
 			wantSkip: 5,
 			wantAt:   []string{"x.jsonl:11"},
@@ -84,7 +84,7 @@ func TestReaderSeenRefusesRepeatedSession(t *testing.T) {
 			files: map[string][]byte{"x.jsonl": lines(a...),
 				"y.jsonl": lines(b[0], a[0], b[1], a[1], a[2], a[3], a[4], b[2], b[3], b[4])},
 			order:    []string{"x.jsonl", "y.jsonl"},
-			wantErr:  `y.jsonl:2: session "a" starts again: already read at x.jsonl:1 (duplicate session id)`,
+			wantErr:  `y.jsonl:2: session "a" starts again: already read at x.jsonl:1 (duplicate session id)` + dupAdvice,
 			wantIDs:  []string{"a", "b"},
 			wantSkip: 5,
 			wantAt:   []string{"y.jsonl:2"},
@@ -94,7 +94,7 @@ func TestReaderSeenRefusesRepeatedSession(t *testing.T) {
 			files: map[string][]byte{"x.jsonl": lines(a...),
 				"y.jsonl": lines(a[0], a[1])},
 			order:    []string{"x.jsonl", "y.jsonl"},
-			wantErr:  `y.jsonl:1: session "a" starts again: already read at x.jsonl:1 (duplicate session id)`,
+			wantErr:  `y.jsonl:1: session "a" starts again: already read at x.jsonl:1 (duplicate session id)` + dupAdvice,
 			wantIDs:  []string{"a"},
 			wantSkip: 2,
 			wantAt:   []string{"y.jsonl:1"},
@@ -212,8 +212,16 @@ func TestValidateSeenAcrossFiles(t *testing.T) {
 			got = append(got, p.String())
 		}
 	}
-	want := []string{`y.jsonl:6: session "b" starts again: already read at x.jsonl:6 (duplicate session id)`}
+	want := []string{`y.jsonl:6: session "b" starts again: already read at x.jsonl:6 (duplicate session id)` + dupAdvice}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("problems (-want +got):\n%s", diff)
 	}
 }
+
+// dupAdvice is what a repeated session id's reason says after
+// "(duplicate session id)" when the file is not given twice. It pins
+// that the reason says what to do in either case the repeat can be: it
+// stopped at "(duplicate session id)", and a session log concatenated
+// from two exports left the reader to guess --skip-bad or new ids.
+const dupAdvice = "; the same session read twice (overlapping exports, a file concatenated with itself) is skipped with --skip-bad, " +
+	"two sessions that share an id need distinct ids"

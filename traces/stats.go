@@ -11,7 +11,11 @@ type Stats struct {
 	Sessions int `json:"sessions"`
 	// Incomplete counts sessions without a session_end.
 	Incomplete int `json:"incomplete_sessions"`
-	Events     int `json:"events"`
+	// NoUser counts sessions without a user event: a run measures first
+	// reply from the first user message (docs/engine.md §5), so theirs
+	// is not one.
+	NoUser int `json:"sessions_without_user,omitempty"`
+	Events int `json:"events"`
 	// EventsByType has an entry for every event type of format v1.
 	EventsByType  map[EventType]int `json:"events_by_type"`
 	UserTurns     int               `json:"user_turns"`
@@ -164,6 +168,9 @@ func (a *StatsAccumulator) Add(s *Session) {
 	}
 	a.st.Events += c.events
 	a.st.UserTurns += c.turns
+	if c.turns == 0 {
+		a.st.NoUser++
+	}
 	a.st.ModelRequests += c.reqs
 	a.st.ToolCalls += c.calls
 	if c.calls > 0 {

@@ -201,3 +201,51 @@ func TestStatsOfAHugeSessionInBoundedMemory(t *testing.T) {
 		t.Errorf("stats %+v", got)
 	}
 }
+
+// TestStatsCountsSessionsWithoutUser pins that trace stats counts the
+// sessions holding no user event and says so beside the user turns: it
+// printed "user turns 0" alone, and a run measured their first reply from
+// no user message.
+func TestStatsCountsSessionsWithoutUser(t *testing.T) {
+	withUser := &Session{ID: "a", Events: []Event{{Type: SessionStart}, {Type: UserMessage}, {Type: SessionEnd}}}
+	noUser := &Session{ID: "b", Events: []Event{{Type: SessionStart}, {Type: ModelRequest}, {Type: SessionEnd}}}
+	for _, tc := range []struct {
+		name     string
+		sessions []*Session
+		want     int
+		wantText string // "" : the user turns row has no note
+	}{
+		{"all have one", []*Session{withUser}, 0, ""},
+		{"one of two has none", []*Session{withUser, noUser}, 1, "(1 of 2 sessions without one: a run's first reply is measured from the first user message"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, err := ComputeStats(func(yield func(*Session, error) bool) {
+				for _, s := range tc.sessions {
+					if !yield(s, nil) {
+						return
+					}
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.NoUser != tc.want {
+				t.Errorf("NoUser = %d, want %d", st.NoUser, tc.want)
+			}
+			var b bytes.Buffer
+			if err := WriteStatsText(&b, st, 5); err != nil {
+				t.Fatal(err)
+			}
+			var row string
+			for l := range strings.SplitSeq(b.String(), "\n") {
+				if strings.HasPrefix(l, "user turns") {
+					row = l // the totals' row, not the per-session one below
+					break
+				}
+			}
+			if got := strings.Contains(row, "("); got != (tc.wantText != "") || !strings.Contains(row, tc.wantText) {
+				t.Errorf("user turns row %q, want note %q", row, tc.wantText)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/termsafe"
 )
 
@@ -26,7 +27,12 @@ func WriteStatsText(w io.Writer, st Stats, top int) error {
 	for _, t := range KnownEventTypes {
 		row("  "+string(t), st.EventsByType[t], "")
 	}
-	row("user turns", st.UserTurns, "")
+	noUser := ""
+	if st.NoUser > 0 {
+		noUser = fmt.Sprintf("%d of %s without one: a run's first reply is measured from the first user message, so theirs is not one; trace validate names them",
+			st.NoUser, nouns.Count(st.Sessions, "session"))
+	}
+	row("user turns", st.UserTurns, noUser)
 	row("model requests", st.ModelRequests, "")
 	row("tool calls", st.ToolCalls, statusNote(st.ToolCallsByStatus))
 	row("tool searches", st.ToolSearches, "")

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/defersim/defersim/internal/nouns"
 )
 
 // ToolIndex says whether some catalog knows a tool; server "" means any
@@ -72,7 +74,12 @@ type Problem struct {
 }
 
 // String returns "file:line: reason".
-func (p Problem) String() string { return p.File + ":" + strconv.Itoa(p.Line) + ": " + p.Reason }
+func (p Problem) String() string {
+	if p.Line == 0 { // a problem of the whole file (KindNoSession)
+		return p.File + ": " + p.Reason
+	}
+	return p.File + ":" + strconv.Itoa(p.Line) + ": " + p.Reason
+}
 
 // Validate checks the trace file at path and returns every problem found,
 // ordered by line (problems of one line in the order checked), with the
@@ -141,6 +148,7 @@ type vsession struct {
 	ended    bool
 	endLine  int
 	requests map[string]int // model_request id -> line; dropped at session_end
+	user     bool           // a user event was read
 	// calls resolves the session's calls (ValidateOptions.Resolver; nil
 	// without one, or when the session did not begin with session_start).
 	calls SessionResolver
@@ -180,7 +188,30 @@ func (v *validator) run(src *lineSource) {
 		if s := v.sessions[id]; !s.ended {
 			v.counts.Incomplete++
 			v.add(s.first, KindNoSessionEnd, fmt.Sprintf("session %q has no session_end", id))
+			v.noUser(id, s)
 		}
+	}
+	if v.counts.Sessions == 0 && len(v.problems) == 0 {
+		what := "the file is empty"
+		if v.counts.Lines > 0 {
+			what = fmt.Sprintf("its %s are blank", nouns.Count(v.counts.Lines, "line"))
+		}
+		v.add(0, KindNoSession, what+": no session to validate, and a run over it replays nothing; check that the export that wrote it finished")
+	}
+}
+
+// noUser counts a session that ended (or the file ended) without a user
+// message (Counts.NoUser): the replay takes a session to start at its
+// first user message, so its first reply would be measured from nothing
+// the user sent.
+func (v *validator) noUser(id string, s *vsession) {
+	if s.user {
+		return
+	}
+	v.counts.NoUser++
+	if len(v.counts.FirstNoUser) < MaxSkipRecords {
+		v.counts.FirstNoUser = append(v.counts.FirstNoUser, Problem{File: v.name, Line: s.first, Kind: KindNoUserMessage,
+			Reason: fmt.Sprintf("session %q has no user message", id)})
 	}
 }
 
@@ -264,8 +295,11 @@ func (v *validator) session(n int, ev *Event) {
 			}
 			s.requests[ev.ID] = n
 		}
+	case UserMessage:
+		s.user = true
 	case SessionEnd:
 		s.ended, s.endLine, s.requests = true, n, nil
+		v.noUser(id, s)
 	}
 	if ev.Request != "" && ev.Type != ModelRequest {
 		if _, ok := s.requests[ev.Request]; !ok {

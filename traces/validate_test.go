@@ -195,3 +195,45 @@ func TestValidateResolverReplacesTools(t *testing.T) {
 		t.Errorf("problems (-want +got):\n%s", diff)
 	}
 }
+
+// TestValidateCountsSessionsWithoutUser pins that validate counts the
+// sessions holding no user event, at their first line: it called such a
+// trace valid with no word, and a run then measured their first reply
+// from no user message (63 s p95 on tau-bench's sessions with the user
+// lines removed, where the whole trace gave 2.5 s).
+func TestValidateCountsSessionsWithoutUser(t *testing.T) {
+	noUser := []string{
+		ev("session_start", "s2", 0, `"model":"m"`),
+		ev("model_request", "s2", 1, `"id":"r1"`),
+		ev("session_end", "s2", 2, ""),
+	}
+	open := []string{ev("session_start", "s3", 0, `"model":"m"`)} // no session_end either
+	for _, tc := range []struct {
+		name      string
+		data      []byte
+		wantCount int64
+		wantFirst []string
+	}{
+		{"every session has a user message", lines(okSession("s1", 0)...), 0, nil},
+		{"one of two has none", lines(append(okSession("s1", 0), noUser...)...), 1, []string{`f.jsonl:6: session "s2" has no user message`}},
+		{"an unended session without one", lines(append(noUser, open...)...), 2,
+			[]string{`f.jsonl:1: session "s2" has no user message`, `f.jsonl:4: session "s3" has no user message`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, counts, err := ValidateReader(bytes.NewReader(tc.data), "f.jsonl", ValidateOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var first []string
+			for _, p := range counts.FirstNoUser {
+				if p.Kind != KindNoUserMessage {
+					t.Errorf("%s has kind %s", p, p.Kind)
+				}
+				first = append(first, p.String())
+			}
+			if counts.NoUser != tc.wantCount || !slices.Equal(first, tc.wantFirst) {
+				t.Errorf("NoUser %d %q, want %d %q", counts.NoUser, first, tc.wantCount, tc.wantFirst)
+			}
+		})
+	}
+}

@@ -254,6 +254,9 @@ func (rep validateReport) writeText(w io.Writer) error {
 				return err
 			}
 		}
+		if err := writeNoUser(w, f); err != nil {
+			return err
+		}
 		lines += f.Counts.Lines
 		events += f.Counts.Events
 		sessions += f.Counts.Sessions
@@ -265,6 +268,20 @@ func (rep validateReport) writeText(w io.Writer) error {
 	_, err := fmt.Fprintf(w, "%s: %s (%d unreadable), %s, %s, %s, %s\n",
 		status, nouns.Count(len(rep.Files), "file"), unreadable, nouns.Count(lines, "line"), nouns.Count(events, "event"),
 		nouns.Count(sessions, "session"), nouns.Count(rep.Problems, "problem"))
+	return err
+}
+
+// writeNoUser warns of the file's sessions without a user message
+// (traces.Counts.NoUser), naming the first: not a problem of the format,
+// but their first reply, which a run measures from the first user
+// message, is not one.
+func writeNoUser(w io.Writer, f validateResult) error {
+	if f.Counts.NoUser == 0 || len(f.Counts.FirstNoUser) == 0 {
+		return nil
+	}
+	_, err := fmt.Fprintf(w, "%s: warning: %d of %s %s no user message (first at line %d: %s): a run measures first reply from a session's first user message (docs/engine.md §5), "+
+		"so their first-reply latency is not one; add the user messages the export left out, or leave those sessions out\n",
+		f.File, f.Counts.NoUser, nouns.Count(f.Counts.Sessions, "session"), nouns.Form(f.Counts.NoUser, "has", "have"), f.Counts.FirstNoUser[0].Line, f.Counts.FirstNoUser[0].Reason)
 	return err
 }
 

@@ -81,17 +81,17 @@ func TestRunRefusesRepeatedSession(t *testing.T) {
 		wantErr string // with the temporary directory as DIR
 	}{
 		{"a trace concatenated with itself", [][]int{{0, 1, 2, 0, 1, 2}}, false, Shard{},
-			`DIR/a.jsonl:LINE3: session "gen-000001" starts again: already read at DIR/a.jsonl:1 (duplicate session id)`},
+			`DIR/a.jsonl:LINE3: session "gen-000001" starts again: already read at DIR/a.jsonl:1 (duplicate session id)` + dupAdvice},
 		{"an id reused after another session", [][]int{{0, 1, 2, 1}}, false, Shard{},
-			`DIR/a.jsonl:LINE3: session "gen-000002" starts again: already read at DIR/a.jsonl:LINE1 (duplicate session id)`},
+			`DIR/a.jsonl:LINE3: session "gen-000002" starts again: already read at DIR/a.jsonl:LINE1 (duplicate session id)` + dupAdvice},
 		{"one file given twice", [][]int{{0, 1, 2}}, true, Shard{},
 			`DIR/a.jsonl:1: session "gen-000001" starts again: already read at DIR/a.jsonl:1 (duplicate session id: is the file given twice?)`},
 		{"two files sharing a session", [][]int{{0, 1, 2}, {3, 2}}, false, Shard{},
-			`DIR/b.jsonl:LINEB1: session "gen-000003" starts again: already read at DIR/a.jsonl:LINE2 (duplicate session id)`},
+			`DIR/b.jsonl:LINEB1: session "gen-000003" starts again: already read at DIR/a.jsonl:LINE2 (duplicate session id)` + dupAdvice},
 		{"shard 0 of 2", [][]int{{0, 1, 2, 0, 1, 2}}, false, Shard{Index: 0, Count: 2},
-			`DIR/a.jsonl:LINE3: session "gen-000001" starts again: already read at DIR/a.jsonl:1 (duplicate session id)`},
+			`DIR/a.jsonl:LINE3: session "gen-000001" starts again: already read at DIR/a.jsonl:1 (duplicate session id)` + dupAdvice},
 		{"shard 1 of 2", [][]int{{0, 1, 2, 0, 1, 2}}, false, Shard{Index: 1, Count: 2},
-			`DIR/a.jsonl:LINE3: session "gen-000001" starts again: already read at DIR/a.jsonl:1 (duplicate session id)`},
+			`DIR/a.jsonl:LINE3: session "gen-000001" starts again: already read at DIR/a.jsonl:1 (duplicate session id)` + dupAdvice},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg, lines := dupConfig(t, 4, tc.files...)
@@ -198,3 +198,8 @@ func TestResumeRefusesSessionRepeatedAfterCheckpoint(t *testing.T) {
 		t.Fatalf("resumed run returned %v, want an error saying %s", err, want)
 	}
 }
+
+// dupAdvice is what the reason of a repeated session id that is not a
+// file given twice adds after "(duplicate session id)": what to do.
+const dupAdvice = "; the same session read twice (overlapping exports, a file concatenated with itself) is skipped with --skip-bad, " +
+	"two sessions that share an id need distinct ids"

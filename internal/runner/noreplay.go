@@ -50,6 +50,10 @@ func noSessionReplayed(c *sim.Counts) string {
 	msg := fmt.Sprintf("no session was replayed: %s read (%d failed in the replay)",
 		nouns.Count(c.SessionsRead, "session"), c.SessionsSkipped)
 	msg += fmt.Sprintf("; %s read", nouns.Count(c.LinesRead, "line"))
+	if c.LinesRead == 0 && c.Files > 0 {
+		msg += fmt.Sprintf(": the %s %s empty; check that the export that wrote %s finished (`defersim trace validate FILE` says which file is empty)",
+			nouns.Count(c.Files, "trace file"), nouns.Form(c.Files, "is", "are"), nouns.Form(c.Files, "it", "them"))
+	}
 	if c.LinesSkipped > 0 {
 		var reasons []string
 		for _, k := range slices.Sorted(maps.Keys(c.SkipReasons)) {

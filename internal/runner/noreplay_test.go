@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,5 +29,36 @@ func TestNoSessionReplayedCountsSkippedLines(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not say %q", err, want)
 		}
+	}
+}
+
+// TestNoSessionReplayedSaysTheFilesAreEmpty pins that a run over empty
+// trace files says they are empty and what to check: it said "0 sessions
+// read (0 failed in the replay); 0 lines read", naming no cause.
+func TestNoSessionReplayedSaysTheFilesAreEmpty(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name  string
+		files int
+		want  string
+	}{
+		{"one", 1, "0 lines read: the 1 trace file is empty; check that the export that wrote it finished (`defersim trace validate FILE` says which file is empty)"},
+		{"two", 2, "0 lines read: the 2 trace files are empty; check that the export that wrote them finished"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, _ := dupConfig(t, 1, []int{0})
+			cfg.Traces = nil
+			for i := range tc.files {
+				p := filepath.Join(dir, fmt.Sprintf("%s-%d.jsonl", tc.name, i))
+				if err := os.WriteFile(p, nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				cfg.Traces = append(cfg.Traces, Source{Path: p})
+			}
+			_, err := Run(context.Background(), cfg)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v\nwant it to say %q", err, tc.want)
+			}
+		})
 	}
 }

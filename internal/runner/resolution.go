@@ -184,6 +184,10 @@ func (e *UnresolvedError) writeCalls(b *strings.Builder) {
 			fmt.Fprintf(b, "%s of %s", nouns.Count(r.UnresolvedOtherCalls, "call"), sim.BeyondToolsText)
 		}
 	}
+	if slices.ContainsFunc(r.TopUnresolved, func(t sim.ToolCount) bool { return t.Class == sim.ClassUnknownTool }) {
+		b.WriteString(" (`defersim trace validate` with the same catalogs lists each call with its line and, for a tool name the catalogs serve in another case, " +
+			"without a prefix such as mcp__<server>__, or spelled closely, that name)")
+	}
 	if v := report.MissingVersionsText(r, 5); v != "" {
 		b.WriteString("; versions the sessions asked for that the catalogs lack (the replay used another version of the server): " + v)
 	}

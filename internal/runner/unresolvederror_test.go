@@ -32,3 +32,27 @@ func TestUnresolvedErrorSuggestsOnlyWhatTheCommandHas(t *testing.T) {
 		})
 	}
 }
+
+// TestUnresolvedErrorPointsAtValidateForUnknownTools pins that a run
+// stopped by unknown tools says where each call's line and the catalogs'
+// own name for it are (trace validate): a trace naming tools
+// mcp__<server>__<tool> or in another case stopped with only "unknown
+// tool" for each. A run stopped by a missing version alone does not say so.
+func TestUnresolvedErrorPointsAtValidateForUnknownTools(t *testing.T) {
+	for _, tc := range []struct {
+		class string
+		want  bool
+	}{
+		{sim.ClassUnknownTool, true},
+		{sim.ClassVersionMissing, false},
+	} {
+		t.Run(tc.class, func(t *testing.T) {
+			r := &sim.ResolutionInfo{Unresolved: 5, UnresolvedShare: 0.05, MaxUnresolvedShare: 0.01,
+				TopUnresolved: []sim.ToolCount{{Server: "airline", Tool: "Get_User_Details", Class: tc.class, Calls: 5}}}
+			msg := (&UnresolvedError{Resolution: r}).Error()
+			if got := strings.Contains(msg, "`defersim trace validate` with the same catalogs lists each call"); got != tc.want {
+				t.Errorf("points at trace validate: %v, want %v:\n%s", got, tc.want, msg)
+			}
+		})
+	}
+}

@@ -1,0 +1,57 @@
+package sim
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/traces"
+)
+
+// TestUnknownToolNamesTheCatalogsName pins that a call of a tool no
+// catalog knows names the tool the server does serve when the trace's
+// name differs only in case, by a prefix (mcp__<server>__<tool>, as an
+// agent runtime logs it) or by a typo: validate said only "which no
+// catalog knows", as for a tool that is really missing.
+func TestUnknownToolNamesTheCatalogsName(t *testing.T) {
+	parse := func(version, tools string) *catalog.Server {
+		s, err := catalog.Parse([]byte(`{"tools":[`+tools+`]}`), "airline", version, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	// get_user_details only at 1.0: a near name is looked for at every version.
+	cat := catalog.New(parse("1.0", `{"name":"get_user_details"},{"name":"book_reservation"}`), parse("2.0", `{"name":"book_reservation"}`))
+	for _, tc := range []struct {
+		tool string
+		want string // "" : the reason ends at "which no catalog knows"
+	}{
+		{"Get_User_Details", `server "airline" serves "get_user_details", the same name in another case: write the catalog's name in the trace`},
+		{"mcp__airline__get_user_details", `server "airline" serves "get_user_details", the trace's name without its prefix "mcp__airline__"`},
+		{"airline.BOOK_reservation", `server "airline" serves "book_reservation", the trace's name without its prefix "airline."`},
+		{"get_usr_details", `the closest names server "airline" serves: "get_user_details"`},
+		{"xget_user_details", `the closest names server "airline" serves: "get_user_details"`}, // no separator: not a prefix
+		{"cancel_everything", ""},
+	} {
+		t.Run(tc.tool, func(t *testing.T) {
+			s := NewCallResolver(cat).Session()
+			s.Event(&traces.Event{Type: traces.SessionStart, Session: "s", StartFields: &traces.StartFields{
+				Servers: []traces.ServerRef{{Name: "airline", Version: "2.0"}}}}, 1, nil)
+			got := s.Event(&traces.Event{Type: traces.ToolCall, Session: "s", Server: "airline", Tool: tc.tool}, 2, nil)
+			if len(got) != 1 || got[0].Kind != traces.KindUnknownTool {
+				t.Fatalf("got %+v, want one unknown tool", got)
+			}
+			base := `tool_call of tool "` + tc.tool + `" of server "airline", which no catalog knows`
+			if tc.want == "" {
+				if got[0].Reason != base {
+					t.Errorf("reason %q, want %q", got[0].Reason, base)
+				}
+				return
+			}
+			if !strings.HasPrefix(got[0].Reason, base+"; "+tc.want) {
+				t.Errorf("reason %q\nwant it to start %q", got[0].Reason, base+"; "+tc.want)
+			}
+		})
+	}
+}
