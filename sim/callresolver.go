@@ -16,26 +16,30 @@ import (
 // each catalog_change). trace validate uses it (traces.ValidateOptions
 // Resolver), so that it flags what a run counts as unresolved. It is safe
 // for concurrent use.
-type CallResolver struct{ e *Engine }
+type CallResolver struct {
+	e    *Engine
+	near *nearMemo
+}
 
 // NewCallResolver returns a resolver over cat. It counts no tokens that
 // matter (an estimator stands in for the tokenizer): only names and
 // versions are read.
 func NewCallResolver(cat *catalog.Catalog) *CallResolver {
-	return &CallResolver{e: &Engine{tables: buildToolTables(cat, tokens.NewEstimator(0), nil, 0, nil)}}
+	return &CallResolver{e: &Engine{tables: buildToolTables(cat, tokens.NewEstimator(0), nil, 0, nil)}, near: &nearMemo{}}
 }
 
 // Session starts resolving one session, whose events follow in order from
 // its session_start.
 func (r *CallResolver) Session() traces.SessionResolver {
-	return &sessionCalls{e: r.e, at: map[string]namedVersion{}}
+	return &sessionCalls{e: r.e, near: r.near, at: map[string]namedVersion{}}
 }
 
 // sessionCalls resolves one session's events.
 type sessionCalls struct {
-	e   *Engine
-	rs  sessionResolver
-	res Resolution // scratch: resolveEvent files into it
+	e    *Engine
+	near *nearMemo // the resolver's, shared by its sessions
+	rs   sessionResolver
+	res  Resolution // scratch: resolveEvent files into it
 	// at is, per server the session names, the version it names and the
 	// line that names it.
 	at map[string]namedVersion
@@ -156,7 +160,7 @@ func (s *sessionCalls) call(ev *traces.Event, class string, replayed bool) (u tr
 		serving := tt.servingVersions(ev.Server, ev.Tool)
 		if len(serving) == 0 {
 			reason := call + ", which no catalog knows"
-			if near := tt.nearTool(ev.Server, ev.Tool); near != "" {
+			if near := s.near.get(tt, ev.Server, ev.Tool); near != "" {
 				reason += "; " + near
 			}
 			return traces.Unresolved{Kind: traces.KindUnknownTool, Reason: reason}, false

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/defersim/defersim/catalog"
 )
@@ -56,4 +57,38 @@ func (tt *toolTables) nearTool(server, name string) string {
 		return fmt.Sprintf("the closest names server %q serves: %s", server, quoteList(near))
 	}
 	return ""
+}
+
+// nearMemoEntries bounds a nearMemo: it is emptied when full.
+const nearMemoEntries = 4096
+
+// nearMemo remembers nearTool's answer by server and name: a trace that
+// misspells a tool misspells it in every call, and nearTool walks every
+// name the server has at any version, with an edit distance to each. Safe
+// for concurrent use (CallResolver is).
+type nearMemo struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+// get is tt.nearTool(server, name) through the memo (nil: none).
+func (n *nearMemo) get(tt *toolTables, server, name string) string {
+	if n == nil {
+		return tt.nearTool(server, name)
+	}
+	key := server + "\x00" + name
+	n.mu.Lock()
+	v, ok := n.m[key]
+	n.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = tt.nearTool(server, name)
+	n.mu.Lock()
+	if n.m == nil || len(n.m) >= nearMemoEntries {
+		n.m = make(map[string]string)
+	}
+	n.m[key] = v
+	n.mu.Unlock()
+	return v
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/tokens"
 	"github.com/defersim/defersim/traces"
 )
 
@@ -53,5 +54,39 @@ func TestUnknownToolNamesTheCatalogsName(t *testing.T) {
 				t.Errorf("reason %q\nwant it to start %q", got[0].Reason, base+"; "+tc.want)
 			}
 		})
+	}
+}
+
+// TestNearMemoKeysByServerAndName pins the memo in front of nearTool (one
+// per CallResolver, shared by its sessions): every answer equals
+// nearTool's, a name is not answered with another server's tools, and a
+// full memo is emptied rather than grown. Without it, validating a trace
+// that misspells a tool of a large server walked the server's names with
+// an edit distance on every call.
+func TestNearMemoKeysByServerAndName(t *testing.T) {
+	parse := func(server, tools string) *catalog.Server {
+		s, err := catalog.Parse([]byte(`{"tools":[`+tools+`]}`), server, "1.0", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	tt := buildToolTables(catalog.New(parse("a", `{"name":"get_user"}`), parse("b", `{"name":"get_usr_x"}`)), tokens.NewEstimator(0), nil, 0, nil)
+	var n nearMemo
+	for range 2 { // the second pass is answered by the memo
+		for _, q := range [][2]string{{"a", "get_usr"}, {"b", "get_usr"}, {"a", "nothing_alike"}} {
+			if got, want := n.get(tt, q[0], q[1]), tt.nearTool(q[0], q[1]); got != want {
+				t.Errorf("%s/%s: memo %q, nearTool %q", q[0], q[1], got, want)
+			}
+		}
+	}
+	if a, b := n.get(tt, "a", "get_usr"), n.get(tt, "b", "get_usr"); a == b || !strings.Contains(a, `"get_user"`) || !strings.Contains(b, `"get_usr_x"`) {
+		t.Errorf("servers mixed: a %q, b %q", a, b)
+	}
+	for i := range nearMemoEntries + 10 {
+		n.get(tt, "a", "x"+strings.Repeat("y", i%50)+string(rune('a'+i%26)))
+	}
+	if len(n.m) > nearMemoEntries {
+		t.Errorf("memo holds %d entries, bound %d", len(n.m), nearMemoEntries)
 	}
 }
