@@ -52,11 +52,14 @@ func Findings(res *Results) []string {
 }
 
 // traceFindings flags what the traces held that the replay took as it was
-// recorded: sessions without a session_end, times going backwards,
+// recorded: sessions without a session_end or a user message, times going backwards,
 // implausible counts, sessions a dated upgrade placed by 1970 times.
 func traceFindings(c sim.Counts) []string {
 	var out []string
 	out = nOf(out, c.SessionsIncomplete, c.SessionsRead, "session", agree("has", "have"), "%s of %s read %s no session_end (a file cut short, a session split across files?): they were replayed as far as they were recorded.")
+	if c.SessionsWithoutUser > 0 {
+		out = append(out, inputnotes.NoUserText(c.SessionsWithoutUser, c.SessionsRead)+" (`defersim trace validate` lists them).")
+	}
 	if c.EventsNotReplayed > 0 {
 		out = append(out, inputnotes.NotReplayedText(c.EventsNotReplayed, c.SessionsWithEventsNotReplayed, c.SessionsRead)+".")
 	}

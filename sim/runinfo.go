@@ -21,6 +21,11 @@ type Counts struct {
 	// file cut short, a session split across files, a recorder that
 	// stopped); they are replayed as far as they were recorded.
 	SessionsIncomplete int64 `json:"sessions_incomplete,omitempty"`
+	// SessionsWithoutUser counts sessions read without a user event
+	// (traces.Counts.NoUser): their first_reply_ms runs from the
+	// session's start to its end, not to a first reply (docs/engine.md
+	// §5; absent when 0).
+	SessionsWithoutUser int64 `json:"sessions_without_user,omitempty"`
 	// EventsTimeBackwards counts events whose time is before the timed
 	// event before them in their session: a user pause that would be
 	// negative is taken as 0.

@@ -74,6 +74,9 @@ type openSession struct {
 	lastLine int
 	// unreplayed says it holds an event of a kind the replay does not read.
 	unreplayed bool
+	// user says it holds a user event (else it counts in Counts.NoUser
+	// when it closes).
+	user bool
 }
 
 // maxSpares bounds the buffers of ended sessions a filer keeps for reuse,
@@ -251,8 +254,12 @@ func (f *filer) filed(o *openSession, typ EventType, b *batch) {
 			f.counts.UnreplayedSessions++
 		}
 	}
+	if typ == UserMessage {
+		o.user = true
+	}
 	if typ == SessionEnd {
 		f.drop(o)
+		f.noUser(o)
 		b.sessions = append(b.sessions, f.close(o))
 		f.reuse(o)
 	} else {
@@ -418,6 +425,18 @@ func (f *filer) backwards(ev *Event, o *openSession, n int) {
 	}
 }
 
+// noUser counts the closing session o when it holds no user event
+// (Counts.NoUser), locating it at its session_start.
+func (f *filer) noUser(o *openSession) {
+	if o.user {
+		return
+	}
+	f.counts.NoUser++
+	if len(f.counts.FirstNoUser) < MaxSkipRecords {
+		f.counts.FirstNoUser = append(f.counts.FirstNoUser, noUserProblem(f.name, o.start, o.s.ID))
+	}
+}
+
 func (f *filer) lineError(line int, kind Kind, reason string) *LineError {
 	return &LineError{File: f.name, Line: line, Kind: kind, Reason: reason}
 }
@@ -434,6 +453,7 @@ func (f *filer) flush(b *batch) {
 			continue // skipped, not incomplete
 		}
 		f.counts.Incomplete++
+		f.noUser(o)
 		b.sessions = append(b.sessions, f.close(o))
 	}
 }

@@ -103,10 +103,13 @@ type Counts struct {
 	// holding one or more: callers say so (docs/trace-format.md).
 	Unreplayed         int64 `json:"unreplayed_events,omitempty"`
 	UnreplayedSessions int64 `json:"unreplayed_sessions,omitempty"`
-	// NoUser counts the sessions without a user event (Validate only): a
-	// run takes a session to start at its first user message, so their
-	// first reply is not one (callers warn). FirstNoUser locates the first
-	// MaxSkipRecords of them, at their first line.
+	// NoUser counts the sessions without a user event, as they close
+	// (ended, or still open at the end of the file; a repeated session
+	// skipped with SkipBad is not counted): a run measures first reply
+	// from a session's first user message, so theirs runs from the
+	// session's start to its end and is not one (callers warn;
+	// docs/engine.md §5). FirstNoUser locates the first MaxSkipRecords of
+	// them, at their first line (a Reader's: their session_start).
 	NoUser      int64     `json:"sessions_without_user,omitempty"`
 	FirstNoUser []Problem `json:"first_sessions_without_user,omitempty"`
 }

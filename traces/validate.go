@@ -210,9 +210,14 @@ func (v *validator) noUser(id string, s *vsession) {
 	}
 	v.counts.NoUser++
 	if len(v.counts.FirstNoUser) < MaxSkipRecords {
-		v.counts.FirstNoUser = append(v.counts.FirstNoUser, Problem{File: v.name, Line: s.first, Kind: KindNoUserMessage,
-			Reason: fmt.Sprintf("session %q has no user message", id)})
+		v.counts.FirstNoUser = append(v.counts.FirstNoUser, noUserProblem(v.name, s.first, id))
 	}
+}
+
+// noUserProblem locates session id, without a user event, at line of
+// file (Counts.FirstNoUser): Validate's and the Reader's words.
+func noUserProblem(file string, line int, id string) Problem {
+	return Problem{File: file, Line: line, Kind: KindNoUserMessage, Reason: fmt.Sprintf("session %q has no user message", id)}
 }
 
 // line checks one non-blank line.

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -91,7 +92,8 @@ func twoTraces(t *testing.T, n, k int) (paths []string, catalog string) {
 // its sessions twice under skip-bad (the repeats skipped and counted, as
 // run does), for sessions naming a launch variant by its version, and for
 // a routed-search scenario over the embedded routing descriptions and over
-// --srd's.
+// --srd's, and for sessions without a user message (counted in
+// run.counts.sessions_without_user, as run counts them).
 func TestPipelineEqualsRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Beam pipelines and defersim")
@@ -112,11 +114,28 @@ func TestPipelineEqualsRun(t *testing.T) {
 	vcats := variantdata.Catalogs(t, vdir)
 	variant := variantdata.WriteTrace(t, vdir, "variant.jsonl", variantdata.Forms[0], 6, nil)
 	routed, routedYAML, srdDir := routedScenario(t)
+	// The first file with its user lines removed: every session of it
+	// lacks a user message.
+	noUser := filepath.Join(filepath.Dir(paths[0]), "nouser.jsonl")
+	var kept []string
+	for l := range strings.SplitSeq(strings.TrimSuffix(string(once), "\n"), "\n") {
+		if !strings.Contains(l, `"type":"user"`) {
+			kept = append(kept, l)
+		}
+	}
+	if len(kept) == bytes.Count(once, []byte("\n")) {
+		t.Fatalf("%s holds no user line", paths[0])
+	}
+	if err := os.WriteFile(noUser, []byte(strings.Join(kept, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		spec Spec
 		args []string
 		srd  string // the routing descriptions results.json must name ("": not checked)
+		// noUser is the run.counts.sessions_without_user results.json must hold.
+		noUser int64
 	}{
 		{name: "embedded default", spec: Spec{}},
 		{
@@ -147,6 +166,13 @@ func TestPipelineEqualsRun(t *testing.T) {
 				"--strategies", "eager,anchor-e1-budget8k,claude-code-default", "--exact-sessions", "25", "--bootstrap", "100", "--no-report"},
 		},
 		{
+			name: "sessions without a user message, two files, batches of 8",
+			spec: Spec{Traces: []string{noUser, paths[1]}, Catalogs: []string{catalog}, Strategies: []string{"eager"},
+				Bootstrap: 100, NoReport: true, BatchSessions: 8},
+			args:   []string{"--traces", noUser + "," + paths[1], "--catalogs", catalog, "--strategies", "eager", "--bootstrap", "100", "--no-report"},
+			noUser: 37,
+		},
+		{
 			name: "one file holding its sessions twice, skip-bad",
 			spec: Spec{Traces: []string{twice}, Catalogs: []string{catalog}, Strategies: []string{"eager"},
 				Bootstrap: 100, NoReport: true, SkipBad: true},
@@ -163,11 +189,14 @@ func TestPipelineEqualsRun(t *testing.T) {
 			if wantReport := !tc.spec.NoReport; (err == nil) != wantReport {
 				t.Errorf("report.html written: %v, want %v", err == nil, wantReport)
 			}
+			res, err := report.DecodeResults(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := res.Run.Counts.SessionsWithoutUser; n != tc.noUser {
+				t.Errorf("run.counts.sessions_without_user = %d, want %d", n, tc.noUser)
+			}
 			if tc.srd != "" {
-				res, err := report.DecodeResults(got)
-				if err != nil {
-					t.Fatal(err)
-				}
 				if res.Run.SRD == nil || res.Run.SRD.Source != tc.srd || len(res.Run.SRD.UsedBy) == 0 {
 					t.Errorf("routing descriptions %+v, want %q read by the routed strategy", res.Run.SRD, tc.srd)
 				}

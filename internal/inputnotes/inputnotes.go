@@ -1,8 +1,8 @@
 // Package inputnotes says what a command's traces and catalogs hold that
 // the command reads as they are and that a reader of its result must see:
 // catalog tools read with a stand-in schema and server versions serving no
-// tools (catalog notes), sessions without a session_end, events whose time
-// goes backwards and implausible counts. Every command that reads users'
+// tools (catalog notes), sessions without a session_end or without a user
+// message, events whose time goes backwards and implausible counts. Every command that reads users'
 // traces and catalogs (run, recommend, calibrate, sweep, plan --growth)
 // warns about them in the same words (Notes.Warnings) and records them in
 // the document it writes.
@@ -29,6 +29,12 @@ type Notes struct {
 	// SessionsIncomplete counts sessions without a session_end (replayed
 	// as far as recorded).
 	SessionsIncomplete int64 `json:"sessions_incomplete,omitempty"`
+	// SessionsWithoutUser counts sessions without a user event, whose
+	// first reply runs from the session's start to its end
+	// (docs/engine.md §5); FirstNoUser locates the first of them (for the
+	// warnings; not written).
+	SessionsWithoutUser int64            `json:"sessions_without_user,omitempty"`
+	FirstNoUser         []traces.Problem `json:"-"`
 	// EventsTimeBackwards counts events earlier than the event before
 	// them in their session (kept; a negative pause is taken as 0).
 	EventsTimeBackwards int64 `json:"events_time_backwards,omitempty"`
@@ -64,6 +70,8 @@ func FromCounts(catalogNotes []catalog.Note, counts []traces.Counts) Notes {
 		n.SessionsRead += c.Sessions
 		n.EventsRead += c.Events
 		n.SessionsIncomplete += c.Incomplete
+		n.SessionsWithoutUser += c.NoUser
+		n.FirstNoUser = append(n.FirstNoUser, c.FirstNoUser...)
 		n.EventsTimeBackwards += c.Backwards
 		n.FirstBackwards = append(n.FirstBackwards, c.FirstBackwards...)
 		n.LinesImplausible += c.Implausible
@@ -78,7 +86,7 @@ func FromCounts(catalogNotes []catalog.Note, counts []traces.Counts) Notes {
 
 // Empty says there is nothing to note.
 func (n Notes) Empty() bool {
-	return len(n.CatalogNotes) == 0 && n.SessionsIncomplete == 0 && n.EventsTimeBackwards == 0 && n.LinesImplausible == 0 &&
+	return len(n.CatalogNotes) == 0 && n.SessionsIncomplete == 0 && n.SessionsWithoutUser == 0 && n.EventsTimeBackwards == 0 && n.LinesImplausible == 0 &&
 		n.SessionsEpochDated == 0 && n.EventsNotReplayed == 0
 }
 
@@ -94,7 +102,8 @@ func (n Notes) OrNil() *Notes {
 // Warnings are the lines a command prints on stderr about n (each after
 // "defersim: warning: "): one per kind of catalog note, then implausible
 // counts and times going backwards with the first five locations of each,
-// then sessions without a session_end. Lines skipped as bad input come
+// then sessions without a user message (with the first five), then
+// sessions without a session_end. Lines skipped as bad input come
 // first, with the first five locations and reasons. where names the document member
 // that lists up to catalog.MaxNoteItems items of each catalog note (e.g.
 // "results.json run.catalog_notes"); "" names none.
@@ -136,11 +145,24 @@ func (n Notes) Warnings(where string) []string {
 	if n.EventsNotReplayed > 0 {
 		out = append(out, NotReplayedText(n.EventsNotReplayed, n.SessionsWithEventsNotReplayed, n.SessionsRead))
 	}
+	if n.SessionsWithoutUser > 0 {
+		out = append(out, NoUserText(n.SessionsWithoutUser, n.SessionsRead)+"; `defersim trace validate` lists them")
+		out = append(out, Locations(n.SessionsWithoutUser, n.FirstNoUser)...)
+	}
 	if n.SessionsIncomplete > 0 {
 		out = append(out, fmt.Sprintf("%d of %s read %s no session_end (a file cut short? a session split across files?); they were replayed as far as recorded (`defersim trace validate` lists them)",
 			n.SessionsIncomplete, nouns.Count(n.SessionsRead, "session"), nouns.Form(n.SessionsIncomplete, "has", "have")))
 	}
 	return out
+}
+
+// NoUserText says that sessions of the read sessions hold no user event,
+// so that their first reply is not one: the warning's, the report's and
+// plan's words.
+func NoUserText(sessions, read int64) string {
+	return fmt.Sprintf("%d of %s %s no user message: %s first_reply_ms runs from the session's start to its end, not to a first reply (docs/engine.md §5); drop %s, or add the user messages the export left out",
+		sessions, nouns.Count(read, "session"), nouns.Form(sessions, "has", "have"), nouns.Form(sessions, "its", "their"),
+		nouns.Form(sessions, "it", "them"))
 }
 
 // NotReplayedText says that events of kinds the replay does not use

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 
+	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/report"
 )
@@ -10,7 +11,8 @@ import (
 // resultsWarnings says what in res makes its per-session means a doubtful
 // basis for a fleet's: calls the run replayed although more of them than
 // its limit did not resolve against the catalogs (--allow-unresolved),
-// sessions that failed to replay, sessions recorded with another model
+// sessions that failed to replay, sessions without a user message (whose
+// first reply is not one), sessions recorded with another model
 // than the run's (priced as the run's), a shard's share of the sessions
 // read.
 // Nil for the results of a clean, whole run.
@@ -23,6 +25,9 @@ func resultsWarnings(res *report.Results) []string {
 	if c.SessionsSkipped > 0 {
 		out = append(out, fmt.Sprintf("%d of the %s read failed to replay and %s skipped: the projection is of the others",
 			c.SessionsSkipped, nouns.Count(c.SessionsRead, "session"), nouns.Form(c.SessionsSkipped, "was", "were")))
+	}
+	if n := c.SessionsWithoutUser; n > 0 {
+		out = append(out, inputnotes.NoUserText(n, c.SessionsRead)+"; the projection's first reply carries them")
 	}
 	if w := timingWarning(res); w != "" {
 		out = append(out, w)

@@ -11,7 +11,8 @@ import (
 // TestProjectWarnsOnDoubtfulResults pins that a projection from results
 // whose run replayed far more unresolved calls than its limit
 // (--allow-unresolved), skipped sessions, or replayed a shard's share says
-// so in projection.warnings and in the text and Markdown plans: plan
+// so in projection.warnings and in the text and Markdown plans, and so do
+// sessions without a user message, whose first reply is not one: plan
 // printed "$79/day" from a run whose catalogs resolved 11% of the calls,
 // with no word, and projected a shard as if it were the run.
 func TestProjectWarnsOnDoubtfulResults(t *testing.T) {
@@ -34,6 +35,11 @@ func TestProjectWarnsOnDoubtfulResults(t *testing.T) {
 			[]string{"3 of the 100 sessions read failed to replay"}},
 		{"a shard", sim.Counts{SessionsRead: 100, SessionsReplayed: 51}, nil,
 			[]string{"the results are of a shard: 51 of the 100 sessions read"}},
+		// Sessions without a user message: the projection's first reply
+		// carried their session's length with no word (63 s p95 where the
+		// whole trace gave 2.5 s).
+		{"sessions without a user message", sim.Counts{SessionsRead: 100, SessionsReplayed: 100, SessionsWithoutUser: 1}, nil,
+			[]string{"1 of 100 sessions has no user message: its first_reply_ms runs from the session's start to its end, not to a first reply (docs/engine.md §5); drop it"}},
 	}
 	// The sessions record the model they were recorded with; those of
 	// another model than the run's are priced as the run's. plan projected

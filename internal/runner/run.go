@@ -34,6 +34,9 @@ type Output struct {
 	// taken as 0: commands warn); FirstBackwards locates the first.
 	Backwards      int64
 	FirstBackwards []traces.Problem
+	// FirstNoUser locates the first sessions without a user event
+	// (run.counts.sessions_without_user counts them all).
+	FirstNoUser []traces.Problem
 	// FirstSkipped locates the first trace lines skipped as bad input
 	// (--skip-bad), with their reasons (run.counts.lines_skipped counts
 	// them all).
@@ -46,7 +49,8 @@ type Output struct {
 func (out *Output) InputNotes() inputnotes.Notes {
 	c := out.Info.Counts
 	return inputnotes.Notes{CatalogNotes: out.Info.CatalogNotes, SessionsRead: c.SessionsRead, EventsRead: c.EventsRead,
-		SessionsIncomplete: c.SessionsIncomplete, EventsTimeBackwards: out.Backwards, FirstBackwards: out.FirstBackwards,
+		SessionsIncomplete: c.SessionsIncomplete, SessionsWithoutUser: c.SessionsWithoutUser, FirstNoUser: out.FirstNoUser,
+		EventsTimeBackwards: out.Backwards, FirstBackwards: out.FirstBackwards,
 		LinesImplausible: out.Implausible, FirstImplausible: out.FirstImplausible, SessionsEpochDated: c.SessionsEpochDated,
 		EventsNotReplayed: c.EventsNotReplayed, SessionsWithEventsNotReplayed: c.SessionsWithEventsNotReplayed,
 		LinesSkipped: c.LinesSkipped, FirstSkipped: out.FirstSkipped}
@@ -59,6 +63,7 @@ func (out *Output) addWarnings(counts []traces.Counts) {
 		out.FirstImplausible = append(out.FirstImplausible, c.FirstImplausible...)
 		out.Backwards += c.Backwards
 		out.FirstBackwards = append(out.FirstBackwards, c.FirstBackwards...)
+		out.FirstNoUser = append(out.FirstNoUser, c.FirstNoUser...)
 		out.FirstSkipped = append(out.FirstSkipped, c.FirstSkips...)
 	}
 }

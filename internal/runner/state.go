@@ -42,8 +42,10 @@ import (
 // into numbers no one build gives; version 9 counts the sessions each
 // scenario upgrade applied to (sim.RunState.Upgrades), so that an upgrade
 // no session reaches is said exactly over shards and resumes
-// (sim.RunInfo.UnreachedUpgrades).
-const StateVersion = 9
+// (sim.RunInfo.UnreachedUpgrades); version 10 counts the sessions read
+// without a user message (ReaderCounts.NoUser), which results.json now
+// records (run.counts.sessions_without_user).
+const StateVersion = 10
 
 // Kinds of state files.
 const (
@@ -130,6 +132,8 @@ type ReaderCounts struct {
 	// Incomplete counts sessions that had no session_end at the end of
 	// their file (replayed as far as they were recorded).
 	Incomplete int64
+	// NoUser counts sessions without a user event (traces.Counts.NoUser).
+	NoUser int64
 	// Backwards counts events earlier than the timed event before them in
 	// their session.
 	Backwards int64
@@ -150,6 +154,7 @@ func readerCounts(files int, sessionsRead int64, counts []traces.Counts) ReaderC
 		rc.EventsRead += tc.Events
 		rc.LinesSkipped += tc.Skipped
 		rc.Incomplete += tc.Incomplete
+		rc.NoUser += tc.NoUser
 		rc.Backwards += tc.Backwards
 		rc.Implausible += tc.Implausible
 		rc.Unreplayed += tc.Unreplayed
@@ -173,6 +178,7 @@ func (rc ReaderCounts) apply(c *sim.Counts) {
 	c.EventsRead = rc.EventsRead
 	c.LinesSkipped = rc.LinesSkipped
 	c.SessionsIncomplete = rc.Incomplete
+	c.SessionsWithoutUser = rc.NoUser
 	c.EventsTimeBackwards = rc.Backwards
 	c.LinesImplausible = rc.Implausible
 	c.EventsNotReplayed = rc.Unreplayed

@@ -92,13 +92,13 @@ func summarize(stdout, stderr io.Writer, res *report.Results, failures []string,
 	}
 	c := res.Run.Counts
 	n := inputnotes.Notes{CatalogNotes: res.Run.CatalogNotes, SessionsRead: c.SessionsRead, EventsRead: c.EventsRead,
-		SessionsIncomplete: c.SessionsIncomplete, EventsTimeBackwards: c.EventsTimeBackwards, LinesImplausible: c.LinesImplausible,
+		SessionsIncomplete: c.SessionsIncomplete, SessionsWithoutUser: c.SessionsWithoutUser, EventsTimeBackwards: c.EventsTimeBackwards, LinesImplausible: c.LinesImplausible,
 		SessionsEpochDated: c.SessionsEpochDated, EventsNotReplayed: c.EventsNotReplayed,
 		SessionsWithEventsNotReplayed: c.SessionsWithEventsNotReplayed}
 	for _, line := range n.Warnings(pipeline.NotesAt) {
 		fmt.Fprintf(stderr, "defersim-beam: warning: %s\n", line)
 	}
-	if c.LinesImplausible > 0 || c.EventsTimeBackwards > 0 {
+	if c.LinesImplausible > 0 || c.EventsTimeBackwards > 0 || c.SessionsWithoutUser > 0 {
 		fmt.Fprintln(stderr, "defersim-beam: warning: the first five of each are located in the log of the job's Write stage (`defersim trace validate` lists them all)")
 	}
 	if n := c.SessionsSkipped; n > 0 {

@@ -15,7 +15,8 @@ import (
 // run tells them on the same inputs: the counts of what was read,
 // replayed and skipped, the report's summary and notes, the resolution of
 // the calls (stdout), and the input warnings (stderr) — here sessions
-// without a session_end. Before, it printed only "results in DIR" and its
+// without a session_end and without a user message (whose first lines run
+// locates on stderr and defersim-beam in its Write stage's log). Before, it printed only "results in DIR" and its
 // Write stage logged only the implausible-lines and backward-times
 // warnings, on the workers.
 func TestSummaryAsRun(t *testing.T) {
@@ -27,7 +28,7 @@ func TestSummaryAsRun(t *testing.T) {
 	cut := filepath.Join(t.TempDir(), "cut.jsonl")
 	var kept []string
 	for _, l := range strings.SplitAfter(string(gunzipAll(t, trace)), "\n") {
-		if !strings.Contains(l, `"type":"session_end"`) {
+		if !strings.Contains(l, `"type":"session_end"`) && !strings.Contains(l, `"type":"user"`) {
 			kept = append(kept, l)
 		}
 	}
@@ -51,16 +52,19 @@ func TestSummaryAsRun(t *testing.T) {
 	warnings := 0
 	for _, l := range strings.Split(runErr, "\n") {
 		w, ok := strings.CutPrefix(l, "defersim: warning: ")
-		if !ok {
-			continue
+		if !ok || strings.HasPrefix(w, cut+":") || strings.HasPrefix(w, "… (") {
+			continue // a location: in the Write stage's log
 		}
 		warnings++
 		if !strings.Contains(beamErr, "defersim-beam: warning: "+w+"\n") {
 			t.Errorf("defersim run warns %q; defersim-beam does not:\n%s", w, lastLines([]byte(beamErr), 10))
 		}
 	}
-	if warnings == 0 || !strings.Contains(runErr, "no session_end") {
-		t.Fatalf("defersim run gave no session_end warning on a trace without session_end lines:\n%s", runErr)
+	if warnings == 0 || !strings.Contains(runErr, "no session_end") || !strings.Contains(runErr, "6 of 6 sessions have no user message") {
+		t.Fatalf("defersim run gave no session_end or user message warning on a trace without session_end and user lines:\n%s", runErr)
+	}
+	if !strings.Contains(beamErr, "the first five of each are located in the log of the job's Write stage") {
+		t.Errorf("defersim-beam does not say where the first sessions without a user message are:\n%s", lastLines([]byte(beamErr), 10))
 	}
 }
 
