@@ -7,13 +7,16 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/defersim/defersim/internal/jsonpos"
 )
 
 // ResultsJSONError turns an encoding/json error about results.json content
 // data into one a reader can act on: where (line and column) and, for a
 // value of the wrong type, which field (its JSON path) holds what JSON kind
 // where another belongs, without Go's type names. Other errors are
-// returned as they are.
+// returned as they are. encoding/json's offsets point just past the
+// value or byte at fault, so messages say "near" the column.
 func ResultsJSONError(data []byte, err error) error {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
@@ -22,10 +25,10 @@ func ResultsJSONError(data []byte, err error) error {
 		if len(bytes.TrimSpace(data)) == 0 {
 			return errors.New("the file is empty: write it again with defersim run")
 		}
-		line, col := lineCol(data, se.Offset)
+		line, col := jsonpos.LineCol(data, se.Offset)
 		return fmt.Errorf("line %d, near column %d: not valid JSON (%v): the file was cut, damaged or edited by hand; write it again with defersim run", line, col, se)
 	case errors.As(err, &te):
-		line, col := lineCol(data, te.Offset)
+		line, col := jsonpos.LineCol(data, te.Offset)
 		field := te.Field
 		if field == "" {
 			field = "the top level"
@@ -43,22 +46,6 @@ func ResultsJSONError(data []byte, err error) error {
 			line, col, field, what)
 	}
 	return err
-}
-
-// lineCol is the 1-based line and column of byte offset off in data,
-// clamped to data. encoding/json's offsets point just past the value or
-// byte at fault, so messages say "near" the column.
-func lineCol(data []byte, off int64) (line, col int) {
-	off = min(max(off, 0), int64(len(data)))
-	line, col = 1, 1
-	for _, c := range data[:off] {
-		if c == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
-	return line, col
 }
 
 // jsonKind names what JSON a Go type decodes from.

@@ -28,12 +28,11 @@ func (tt *toolTables) nearTool(server, name string) string {
 	var names []string
 	for _, v := range tt.versions[server] {
 		for _, ti := range tt.byKey[server+"@"+v].tools {
-			if !slices.Contains(names, ti.name) {
-				names = append(names, ti.name)
-			}
+			names = append(names, ti.name)
 		}
 	}
 	slices.Sort(names)
+	names = slices.Compact(names) // a tool served at several versions once
 	lower := strings.ToLower(name)
 	for _, n := range names {
 		if strings.EqualFold(n, name) {

@@ -45,9 +45,7 @@ func numericField(sc *scenarios.Scenario, path string) ([]reflect.Value, error) 
 		if err != nil {
 			return nil, fmt.Errorf("%q: %w", path, err)
 		}
-		switch f.Kind() {
-		case reflect.Int, reflect.Int64, reflect.Float64:
-		default:
+		if !sweepNumber(f.Kind()) {
 			return nil, fmt.Errorf("%q is not a number", path)
 		}
 		out = append(out, f)
@@ -77,7 +75,8 @@ func byYAMLPath(v reflect.Value, path string) (reflect.Value, error) {
 }
 
 // sweepableKeys lists the yaml keys of struct type t a sweep path can go
-// through: numbers, and structs (whose keys come next).
+// through: the numbers numericField accepts, and structs (whose keys come
+// next).
 func sweepableKeys(t reflect.Type) []string {
 	var out []string
 	for i := 0; i < t.NumField(); i++ {
@@ -86,18 +85,20 @@ func sweepableKeys(t reflect.Type) []string {
 		if !f.IsExported() || name == "" || name == "-" {
 			continue
 		}
-		ft := f.Type
-		if ft.Kind() == reflect.Pointer {
-			ft = ft.Elem()
-		}
-		switch ft.Kind() {
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Float32, reflect.Float64:
+		switch k := f.Type.Kind(); {
+		case sweepNumber(k):
 			out = append(out, name)
-		case reflect.Struct:
+		case k == reflect.Struct:
 			out = append(out, name+".…")
 		}
 	}
 	return out
+}
+
+// sweepNumber reports whether a sweep can set a field of kind k
+// (numericField, applyValue).
+func sweepNumber(k reflect.Kind) bool {
+	return k == reflect.Int || k == reflect.Int64 || k == reflect.Float64
 }
 
 // apply returns a copy of sc with the parameter at path set to v, checked.

@@ -4,12 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/defersim/defersim/internal/jsonpos"
 )
 
 // Open opens path for reading, decompressing it when it starts with the gzip
@@ -111,27 +112,11 @@ func Lines(r io.Reader, fn func(n int, line []byte) error) error {
 // JSONError turns a JSON decoding error about data into one that says where
 // in data it happened (line and column).
 func JSONError(data []byte, err error) error {
-	var off int64 = -1
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		off = se.Offset
-	case errors.As(err, &te):
-		off = te.Offset
-	}
-	if off < 0 || off > int64(len(data)) {
+	off, ok := jsonpos.Offset(err)
+	if !ok || off < 0 || off > int64(len(data)) {
 		return err
 	}
-	line, col := 1, 1
-	for _, c := range data[:off] {
-		if c == '\n' {
-			line++
-			col = 1
-		} else {
-			col++
-		}
-	}
+	line, col := jsonpos.LineCol(data, off)
 	return fmt.Errorf("line %d col %d: %w", line, col, err)
 }
 
