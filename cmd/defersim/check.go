@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -91,6 +92,11 @@ files were written by different defersim or Go versions.`,
 		}{{"--rel", rel, true}, {"--abs", abs, false}} {
 			for _, s := range list.vals {
 				k, v, err := check.ParseSetting(s)
+				if err == nil && !list.rel && strings.HasSuffix(s, "%") {
+					// A percentage read as a fraction would be 0.05 ms or
+					// tokens: an absolute tolerance is in the metric's unit.
+					err = fmt.Errorf("%q: an absolute tolerance is in the metric's unit, not a percentage (a relative one is --rel %s)", s, s)
+				}
 				if err == nil {
 					if list.rel {
 						err = tol.Set(k, v, -1)

@@ -37,6 +37,9 @@ func TestCheckRefusesToleranceThatCannotFail(t *testing.T) {
 		{"--tolerance 40%", []string{"--tolerance", "40%"}, 1, "REGRESSION"},
 		{"--tolerance 60%", []string{"--tolerance", "60%"}, 0, "no regression"},
 		{"--tolerance 0.6", []string{"--tolerance", "0.6"}, 0, "no regression"},
+		// --abs took "5%" as 0.05 in the metric's unit (0.05 USD, ms or
+		// tokens): a percentage there is refused.
+		{"--abs 5%", []string{"--abs", "cost_usd=5%"}, 2, `an absolute tolerance is in the metric's unit, not a percentage (a relative one is --rel cost_usd=5%)`},
 		{"--tolerance five", []string{"--tolerance", "five"}, 2, `--tolerance: "five" is not a finite non-negative number (0.05, or 5%)`},
 	}
 	for _, tc := range tests {
