@@ -21,7 +21,7 @@ const module = "github.com/defersim/defersim/"
 var layers = [][]string{
 	{"tokens", "validation", "component", "internal/atomicfile", "internal/streamstats", "internal/stats",
 		"internal/chart", "internal/redact", "internal/bounded", "internal/shareddata", "internal/privacytest",
-		"internal/termsafe", "internal/csvsafe", "internal/nouns", "internal/yamlerr", "internal/progress", "internal/version", "internal/outguard", "internal/interrupt",
+		"internal/termsafe", "internal/csvsafe", "internal/nouns", "internal/yamlerr", "internal/jsonpos", "internal/progress", "internal/version", "internal/outguard", "internal/interrupt",
 		"srd/data", "scenarios/default", "scenarios/real-drift", "traces/schema", "traces/importers/toolschema",
 		"internal/retrieval/hardsets", "internal/mcpsnap/fakemcp"},
 	{"traces", "catalog", "internal/cliout", "internal/embeddings", "internal/variantdata"},
