@@ -76,6 +76,9 @@ the merge must be the same defersim build (defersim --version).`,
 			return err
 		}
 		w := cmd.OutOrStdout()
+		// The shards' input warnings, as run gives them (the shards' runs
+		// located the first ones; a merge has their counts only).
+		defer warnInputs(cmd.ErrOrStderr(), res.InputNotes(), runNotesAt)
 		switch {
 		case *format == cliout.JSON:
 			return printRunJSON(w, res, out, !noReport, 0)

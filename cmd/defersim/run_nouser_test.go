@@ -12,8 +12,8 @@ import (
 
 // TestRunSaysSessionsWithoutUser pins that run, and merge over its
 // shards, count the sessions without a user message in results.json
-// (run.counts.sessions_without_user), and that run warns of them on
-// stderr with the first ones located and the report says so: on
+// (run.counts.sessions_without_user), that run warns of them on stderr
+// with the first ones located, merge without, and the report says so: on
 // tau-bench's airline sessions with the user lines removed, run gave
 // eager's first reply p95 as 63.3 s (2.51 s on the whole trace) without a
 // word. Over the whole trace, none of it appears.
@@ -71,8 +71,14 @@ func TestRunSaysSessionsWithoutUser(t *testing.T) {
 				}
 			}
 			merged := filepath.Join(dir, "merged")
-			if stdout, code := runCLI(t, "merge", merged, outs["0/2"], outs["1/2"]); code != 0 {
-				t.Fatalf("merge: exit %d\n%s", code, stdout)
+			stdout, stderr, code := cliRun(t, "merge", merged, outs["0/2"], outs["1/2"])
+			if code != 0 {
+				t.Fatalf("merge: exit %d\n%s%s", code, stdout, stderr)
+			}
+			// merge warns as run does, without locations (a shard's run
+			// gave them): it said nothing on stderr before.
+			if got := strings.Contains(stderr, "defersim: warning: "+note); got != (tc.want > 0) {
+				t.Errorf("merge's stderr warns %q: %v, want %v:\n%s", note, got, tc.want > 0, stderr)
 			}
 			for _, out := range []string{outs[""], merged} {
 				res, err := report.ReadResults(filepath.Join(out, "results.json"))

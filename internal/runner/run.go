@@ -24,15 +24,13 @@ type Output struct {
 	Info    sim.RunInfo
 	// State is the run's mergeable state (written as shard.bin by a shard).
 	State *StateFile
-	// Implausible counts the trace lines with a count or duration beyond
-	// any real session's (kept, but they dominate the figures: commands
-	// warn); FirstImplausible locates the first of them.
-	Implausible      int64
+	// FirstImplausible locates the first trace lines with a count or
+	// duration beyond any real session's (run.counts.lines_implausible
+	// counts them all).
 	FirstImplausible []traces.Problem
-	// Backwards counts the events whose time is before the previous timed
-	// event of their session (kept; a pause that would be negative is
-	// taken as 0: commands warn); FirstBackwards locates the first.
-	Backwards      int64
+	// FirstBackwards locates the first events whose time is before the
+	// previous timed event of their session (run.counts.events_time_backwards
+	// counts them all).
 	FirstBackwards []traces.Problem
 	// FirstNoUser locates the first sessions without a user event
 	// (run.counts.sessions_without_user counts them all).
@@ -45,13 +43,15 @@ type Output struct {
 
 // InputNotes are the run's input problems: its catalog notes, sessions
 // without a session_end, times going backwards, implausible counts,
-// sessions a dated upgrade placed by times at the Unix epoch.
+// sessions a dated upgrade placed by times at the Unix epoch. Its counts
+// are the run's counts, so that a merged run (whose shards' locations are
+// not kept) warns of the same problems, unlocated.
 func (out *Output) InputNotes() inputnotes.Notes {
 	c := out.Info.Counts
 	return inputnotes.Notes{CatalogNotes: out.Info.CatalogNotes, SessionsRead: c.SessionsRead, EventsRead: c.EventsRead,
 		SessionsIncomplete: c.SessionsIncomplete, SessionsWithoutUser: c.SessionsWithoutUser, FirstNoUser: out.FirstNoUser,
-		EventsTimeBackwards: out.Backwards, FirstBackwards: out.FirstBackwards,
-		LinesImplausible: out.Implausible, FirstImplausible: out.FirstImplausible, SessionsEpochDated: c.SessionsEpochDated,
+		EventsTimeBackwards: c.EventsTimeBackwards, FirstBackwards: out.FirstBackwards,
+		LinesImplausible: c.LinesImplausible, FirstImplausible: out.FirstImplausible, SessionsEpochDated: c.SessionsEpochDated,
 		EventsNotReplayed: c.EventsNotReplayed, SessionsWithEventsNotReplayed: c.SessionsWithEventsNotReplayed,
 		LinesSkipped: c.LinesSkipped, FirstSkipped: out.FirstSkipped}
 }
@@ -59,9 +59,7 @@ func (out *Output) InputNotes() inputnotes.Notes {
 // addWarnings adds the readers' warnings of counts to out.
 func (out *Output) addWarnings(counts []traces.Counts) {
 	for _, c := range counts {
-		out.Implausible += c.Implausible
 		out.FirstImplausible = append(out.FirstImplausible, c.FirstImplausible...)
-		out.Backwards += c.Backwards
 		out.FirstBackwards = append(out.FirstBackwards, c.FirstBackwards...)
 		out.FirstNoUser = append(out.FirstNoUser, c.FirstNoUser...)
 		out.FirstSkipped = append(out.FirstSkipped, c.FirstSkips...)
