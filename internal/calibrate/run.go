@@ -175,6 +175,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			if sk := g.skippedText(); sk != "" {
 				why = sk + "; that leaves " + why
 			}
+			if h := g.splitHint(cfg.FitOn, cfg.Seed, len(cfg.Test) > 0); h != "" {
+				why += ": " + h
+			}
 			err = fmt.Errorf("not calibrated: %s", why)
 		default:
 			err = calibrateGroup(ctx, &cfg, m, mf)
