@@ -51,6 +51,21 @@ type Evaluation struct {
 	// Near Requests: the fit transfers and the rest of the variance is not
 	// in the token counts; far below: the fit set differs from these.
 	InSample *ErrorSummary `json:"in_sample,omitempty"`
+	// Replayed is the per-request error of the held-out sessions replayed
+	// with the written latency when it jitters (--jitter): each request's
+	// time is then a seeded draw, and this is what `defersim run` of the
+	// written scenario reports as its latency fidelity. Nil when the
+	// written latency is deterministic (Requests is then that figure).
+	Replayed *ReplayedErrors `json:"replayed_with_jitter,omitempty"`
+}
+
+// ReplayedErrors is a per-request latency error as the engine's fidelity
+// reports it (sim.Fidelity): how many requests, median and p90 of
+// |simulated − recorded| / recorded.
+type ReplayedErrors struct {
+	Requests     int     `json:"requests"`
+	MedianAbsRel float64 `json:"median_abs_rel_err"`
+	P90AbsRel    float64 `json:"p90_abs_rel_err"`
 }
 
 // KindErrors is the per-request error on the held-out requests of one kind.

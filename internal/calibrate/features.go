@@ -210,7 +210,13 @@ func heldOut(src Source) func(func(*traces.Session, error) bool) {
 // fidelity replays the held-out sessions with params through the engine's
 // fidelity machinery and summarises simulated vs recorded prompt tokens.
 func (s *Setup) fidelity(ctx context.Context, src Source, params sim.Params) (*sim.Fidelity, error) {
-	e, err := s.engine(s.Model, params)
+	return s.fidelityOf(ctx, src, s.Model, params)
+}
+
+// fidelityOf is fidelity with model m: what a run of the held-out sessions
+// with m and params reports as run.fidelity.
+func (s *Setup) fidelityOf(ctx context.Context, src Source, m sim.Model, params sim.Params) (*sim.Fidelity, error) {
+	e, err := s.engine(m, params)
 	if err != nil {
 		return nil, err
 	}

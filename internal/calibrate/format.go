@@ -135,7 +135,11 @@ func writeEvaluation(w io.Writer, ev *Evaluation, l *LatencyFit) {
 	}
 	row("scenario latency", ev.RequestsBefore, ev.RequestKSBefore)
 	row("calibrated", ev.Requests, ev.RequestKS)
-	fmt.Fprintf(tw, "  calibrated + jitter %g\t\t\t\t%.3f\n", l.JitterCV, ev.RequestKSJitter)
+	if r := ev.Replayed; r != nil {
+		fmt.Fprintf(tw, "  calibrated + jitter %g, as written\t%s\t%s\t\t%.3f\n", l.JitterCV, pct(r.MedianAbsRel), pct(r.P90AbsRel), ev.RequestKSJitter)
+	} else {
+		fmt.Fprintf(tw, "  calibrated + jitter %g\t\t\t\t%.3f\n", l.JitterCV, ev.RequestKSJitter)
+	}
 	if ev.AfterUser.Requests > 0 {
 		row(fmt.Sprintf("  answering a user message (%d)", ev.AfterUser.Requests), ev.AfterUser, nan())
 	}

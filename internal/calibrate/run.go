@@ -388,6 +388,15 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 	rows, _ := latencyRows(reqs, lf.Split)
 	mf.HeldOut = evaluate(rows, sessions, det.Latency, m.Latency, lf.JitterCV, fr, cfg.Seed)
 	mf.HeldOut.InSample = bestInSample(rows, lf.Kinds)
+	if lf.Latency.JitterCV > 0 {
+		// The written latency draws each request's time: its per-request
+		// error is the replay's, not the deterministic prediction's.
+		f, err := setup.fidelityOf(ctx, src, mf.ModelOut, params)
+		if err != nil {
+			return err
+		}
+		mf.HeldOut.Replayed = &ReplayedErrors{Requests: int(f.LatencyRequests), MedianAbsRel: f.LatencyMedianAbsRelErr, P90AbsRel: f.LatencyP90AbsRelErr}
+	}
 	return nil
 }
 

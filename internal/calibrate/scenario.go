@@ -278,9 +278,17 @@ func header(r *Result, mf *ModelFit) string {
 			pct(o.After.InputMedianAbsRelErr), pct(o.After.InputP90AbsRelErr), pct(o.Before.InputMedianAbsRelErr), pct(o.Before.InputP90AbsRelErr))
 	}
 	if ev := mf.HeldOut; ev != nil && ev.Requests.Requests > 0 {
-		fmt.Fprintf(&b, "Held-out request time: median |error| %s, p90 %s, KS %.3f (was %s, %s, KS %.3f).\n",
-			pct(ev.Requests.MedianAbsRel), pct(ev.Requests.P90AbsRel), ev.RequestKS,
-			pct(ev.RequestsBefore.MedianAbsRel), pct(ev.RequestsBefore.P90AbsRel), ev.RequestKSBefore)
+		if rp := ev.Replayed; rp != nil {
+			fmt.Fprintf(&b, "Held-out request time as this scenario replays it (jitter_cv %g, seed %d): median |error| %s, p90 %s, KS %.3f; "+
+				"the deterministic prediction's: %s, %s, KS %.3f (was %s, %s, KS %.3f).\n",
+				mf.Latency.Latency.JitterCV, r.Seed, pct(rp.MedianAbsRel), pct(rp.P90AbsRel), ev.RequestKSJitter,
+				pct(ev.Requests.MedianAbsRel), pct(ev.Requests.P90AbsRel), ev.RequestKS,
+				pct(ev.RequestsBefore.MedianAbsRel), pct(ev.RequestsBefore.P90AbsRel), ev.RequestKSBefore)
+		} else {
+			fmt.Fprintf(&b, "Held-out request time: median |error| %s, p90 %s, KS %.3f (was %s, %s, KS %.3f).\n",
+				pct(ev.Requests.MedianAbsRel), pct(ev.Requests.P90AbsRel), ev.RequestKS,
+				pct(ev.RequestsBefore.MedianAbsRel), pct(ev.RequestsBefore.P90AbsRel), ev.RequestKSBefore)
+		}
 	}
 	if l := mf.Latency; l != nil && l.Latency.JitterCV == 0 {
 		fmt.Fprintf(&b, "Latency is deterministic; the fitted jitter_cv is %g (calibrate --jitter writes it, for distributions).\n", l.JitterCV)
