@@ -339,6 +339,7 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 				mf.Warnings = append(mf.Warnings, w)
 			}
 			ov.HeldOutKSBefore = promptKS(reqs)
+			ov.HeldOutSessions = heldOutUsageSessions(reqs)
 			// The latency fit uses the replay's split under the fitted overhead.
 			if reqs, sessions, _, err = setup.collect(src, params); err != nil {
 				return err
