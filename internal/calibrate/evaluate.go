@@ -44,6 +44,10 @@ type Evaluation struct {
 	FirstReplyKS       float64      `json:"first_reply_ks"`
 	FirstReplyKSJitter float64      `json:"first_reply_ks_jitter"`
 	FirstReplyKSBefore float64      `json:"first_reply_ks_before"`
+	// FirstReplyContradicted counts the held-out sessions whose first
+	// reply is not compared because its recorded times contradict each
+	// other (firstReplyContradicted).
+	FirstReplyContradicted int `json:"first_reply_times_contradict,omitempty"`
 	// InSample is the per-request error of the latency formula fitted on
 	// the held-out requests themselves, to the error reported here (least
 	// absolute relative error, every request equal, rates positive): about
@@ -147,6 +151,9 @@ func evaluate(rows []latencyRow, sessions []SessionRec, lat, scen sim.Latency, j
 
 	var frRec, frDet, frJit, frBefore []float64
 	for _, s := range sessions {
+		if s.Role == HeldOut && s.FirstReplyMs == firstReplyContradicted {
+			ev.FirstReplyContradicted++
+		}
 		if s.Role != HeldOut || s.FirstReplyMs <= 0 {
 			continue
 		}

@@ -162,6 +162,11 @@ func writeEvaluation(w io.Writer, ev *Evaluation, l *LatencyFit) {
 		fmt.Fprintf(tw, "    calibrated + jitter\t\t\t\t%.3f\n", ev.FirstReplyKSJitter)
 	}
 	tw.Flush()
+	if n := ev.FirstReplyContradicted; n > 0 {
+		fmt.Fprintf(w, "  first reply not compared on %s: %s recorded times contradict each other (a request timed before the user message it answers, "+
+			"or before an earlier request of the turn ended: clocks of two machines?); `defersim trace validate` lists events whose time goes backwards\n",
+			nouns.Count(n, "held-out session"), nouns.Form(n, "its", "their"))
+	}
 	h := ev.Residuals
 	fmt.Fprintf(w, "  R² %.3f (of log times %.3f); residuals (recorded − predicted) p5 %.0f, median %.0f, p95 %.0f ms\n", ev.RSquared, ev.RSquaredLog, h.P05, h.P50, h.P95)
 	if len(ev.Worst) > 0 {
