@@ -32,6 +32,10 @@ type Evaluation struct {
 	// Worst: the requests whose error is at least the p90 error, by kind:
 	// what the p90 figure is made of.
 	Worst []KindCount `json:"worst_tenth_by_kind"`
+	// WorstSessions: the same requests by session, most first (ties by
+	// id): one session holding most of them is where to look first (an
+	// outlier, a loop, another client).
+	WorstSessions []SessionCount `json:"worst_tenth_by_session"`
 	// KS distances of request times: deterministic predictions, with the
 	// fitted jitter (seeded draws), and the scenario's latency.
 	RequestKS       float64 `json:"request_ks"`
@@ -76,6 +80,12 @@ type ReplayedErrors struct {
 type KindErrors struct {
 	Kind string `json:"kind"`
 	ErrorSummary
+}
+
+// SessionCount counts requests of one session.
+type SessionCount struct {
+	Session  string `json:"session"`
+	Requests int    `json:"requests"`
 }
 
 // KindCount counts requests of one kind.
@@ -130,11 +140,20 @@ func evaluate(rows []latencyRow, sessions []SessionRec, lat, scen sim.Latency, j
 		ev.ByKind = append(ev.ByKind, KindErrors{Kind: k.String(), ErrorSummary: summarizeErrors(p, r)})
 	}
 	var worst [sim.NumRequestKinds]int
+	bySession := map[string]int{}
 	for i, h := range held {
 		if math.Abs(pred[i]-rec[i])/rec[i] >= ev.Requests.P90AbsRel {
 			worst[h.kind]++
+			bySession[h.session]++
 		}
 	}
+	for id, n := range bySession {
+		ev.WorstSessions = append(ev.WorstSessions, SessionCount{Session: id, Requests: n})
+	}
+	sort.Slice(ev.WorstSessions, func(i, j int) bool {
+		a, b := ev.WorstSessions[i], ev.WorstSessions[j]
+		return a.Requests > b.Requests || a.Requests == b.Requests && a.Session < b.Session
+	})
 	for _, k := range sim.RequestKinds() {
 		if worst[k] > 0 {
 			ev.Worst = append(ev.Worst, KindCount{Kind: k.String(), Requests: worst[k]})

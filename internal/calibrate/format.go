@@ -177,7 +177,25 @@ func writeEvaluation(w io.Writer, ev *Evaluation, l *LatencyFit) {
 			n += k.Requests
 		}
 		fmt.Fprintf(w, "  the worst tenth (%s, error ≥ %s): %s\n", nouns.Count(n, "request"), pct(ev.Requests.P90AbsRel), strings.Join(parts, ", "))
+		fmt.Fprintf(w, "    from %s: %s\n", nouns.Count(len(ev.WorstSessions), "session"), worstSessions(ev.WorstSessions, worstSessionsShown))
 	}
+}
+
+// worstSessionsShown is how many sessions the worst tenth's line names.
+const worstSessionsShown = 3
+
+// worstSessions names the first max sessions of ws with their counts, and
+// how many more there are.
+func worstSessions(ws []SessionCount, max int) string {
+	var parts []string
+	for i, s := range ws {
+		if i == max {
+			parts = append(parts, fmt.Sprintf("… (%d more)", len(ws)-max))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %d", s.Session, s.Requests))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func nan() float64 { return math.NaN() }
