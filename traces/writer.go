@@ -2,6 +2,7 @@ package traces
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
@@ -30,12 +31,49 @@ func NewWriter(w io.Writer, compress bool) *Writer {
 }
 
 // Write writes one event. Session-start events get the format version.
+// A call's args are written as read, byte for byte: encoding/json compacts
+// a json.RawMessage, and the replay counts the tokens of the args as
+// recorded, so `{"a": 1}` rewritten as `{"a":1}` replayed a token short per
+// key (a calibration's held-out file replayed other prompt sizes than the
+// calibration measured on the same sessions).
 func (w *Writer) Write(ev *Event) error {
 	if ev.Type == SessionStart && ev.V == 0 {
 		ev.V = Version
 	}
-	if err := w.enc.Encode(ev); err != nil {
+	if err := w.write(ev); err != nil {
 		return fmt.Errorf("write %s event of session %q: %w", ev.Type, ev.Session, err)
+	}
+	return nil
+}
+
+// argsPlaceholder stands for non-compact args while the event is encoded;
+// its key with this value occurs once in the encoded line (quotes inside
+// strings are escaped), and the args read from a line hold no newline.
+const argsPlaceholder = `"args":0`
+
+func (w *Writer) write(ev *Event) error {
+	var c bytes.Buffer
+	if len(ev.Args) == 0 || json.Compact(&c, ev.Args) != nil || bytes.Equal(c.Bytes(), ev.Args) || bytes.ContainsAny(ev.Args, "\r\n") {
+		return w.enc.Encode(ev)
+	}
+	cp := *ev
+	cp.Args = json.RawMessage("0")
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(&cp); err != nil {
+		return err
+	}
+	line := b.Bytes()
+	i := bytes.Index(line, []byte(argsPlaceholder))
+	if i < 0 {
+		return w.enc.Encode(ev)
+	}
+	i += len(argsPlaceholder) - 1
+	for _, part := range [][]byte{line[:i], ev.Args, line[i+1:]} {
+		if _, err := w.bw.Write(part); err != nil {
+			return err
+		}
 	}
 	return nil
 }

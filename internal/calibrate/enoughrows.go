@@ -27,3 +27,19 @@ func enoughRows(rows int, groups [][]int, free []bool, intercepts int, kinds boo
 	}
 	return nil
 }
+
+// timesVary says, in the user's terms, when every fit request records the
+// same duration: times that do not vary with the tokens fix an overhead
+// but no rate, and the fit would report rates anywhere up to its bound as
+// fitted (every duration 1000 ms gave prefill_tps 854902 "fitted" and an
+// R² of NaN).
+func timesVary(rows []latencyRow) error {
+	for _, r := range rows[1:] {
+		if r.ms != rows[0].ms {
+			return nil
+		}
+	}
+	return fmt.Errorf("latency not fitted: every one of the %d fit requests records the same duration, %g ms, whatever its tokens, "+
+		"so no time per token can be fitted (does the recorder write a fixed or rounded duration?); the starting latency is kept: "+
+		"calibrate on traces whose duration_ms is each request's own", len(rows), rows[0].ms)
+}

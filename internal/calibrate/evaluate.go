@@ -32,6 +32,10 @@ type Evaluation struct {
 	// Worst: the requests whose error is at least the p90 error, by kind:
 	// what the p90 figure is made of.
 	Worst []KindCount `json:"worst_tenth_by_kind"`
+	// WorstSessions: the same requests by session, most first (ties by
+	// id): one session holding most of them is where to look first (an
+	// outlier, a loop, another client).
+	WorstSessions []SessionCount `json:"worst_tenth_by_session"`
 	// KS distances of request times: deterministic predictions, with the
 	// fitted jitter (seeded draws), and the scenario's latency.
 	RequestKS       float64 `json:"request_ks"`
@@ -44,6 +48,10 @@ type Evaluation struct {
 	FirstReplyKS       float64      `json:"first_reply_ks"`
 	FirstReplyKSJitter float64      `json:"first_reply_ks_jitter"`
 	FirstReplyKSBefore float64      `json:"first_reply_ks_before"`
+	// FirstReplyContradicted counts the held-out sessions whose first
+	// reply is not compared because its recorded times contradict each
+	// other (firstReplyContradicted).
+	FirstReplyContradicted int `json:"first_reply_times_contradict,omitempty"`
 	// InSample is the per-request error of the latency formula fitted on
 	// the held-out requests themselves, to the error reported here (least
 	// absolute relative error, every request equal, rates positive): about
@@ -51,12 +59,33 @@ type Evaluation struct {
 	// Near Requests: the fit transfers and the rest of the variance is not
 	// in the token counts; far below: the fit set differs from these.
 	InSample *ErrorSummary `json:"in_sample,omitempty"`
+	// Replayed is the per-request error of the held-out sessions replayed
+	// with the written latency when it jitters (--jitter): each request's
+	// time is then a seeded draw, and this is what `defersim run` of the
+	// written scenario reports as its latency fidelity. Nil when the
+	// written latency is deterministic (Requests is then that figure).
+	Replayed *ReplayedErrors `json:"replayed_with_jitter,omitempty"`
+}
+
+// ReplayedErrors is a per-request latency error as the engine's fidelity
+// reports it (sim.Fidelity): how many requests, median and p90 of
+// |simulated − recorded| / recorded.
+type ReplayedErrors struct {
+	Requests     int     `json:"requests"`
+	MedianAbsRel float64 `json:"median_abs_rel_err"`
+	P90AbsRel    float64 `json:"p90_abs_rel_err"`
 }
 
 // KindErrors is the per-request error on the held-out requests of one kind.
 type KindErrors struct {
 	Kind string `json:"kind"`
 	ErrorSummary
+}
+
+// SessionCount counts requests of one session.
+type SessionCount struct {
+	Session  string `json:"session"`
+	Requests int    `json:"requests"`
 }
 
 // KindCount counts requests of one kind.
@@ -111,11 +140,20 @@ func evaluate(rows []latencyRow, sessions []SessionRec, lat, scen sim.Latency, j
 		ev.ByKind = append(ev.ByKind, KindErrors{Kind: k.String(), ErrorSummary: summarizeErrors(p, r)})
 	}
 	var worst [sim.NumRequestKinds]int
+	bySession := map[string]int{}
 	for i, h := range held {
 		if math.Abs(pred[i]-rec[i])/rec[i] >= ev.Requests.P90AbsRel {
 			worst[h.kind]++
+			bySession[h.session]++
 		}
 	}
+	for id, n := range bySession {
+		ev.WorstSessions = append(ev.WorstSessions, SessionCount{Session: id, Requests: n})
+	}
+	sort.Slice(ev.WorstSessions, func(i, j int) bool {
+		a, b := ev.WorstSessions[i], ev.WorstSessions[j]
+		return a.Requests > b.Requests || a.Requests == b.Requests && a.Session < b.Session
+	})
 	for _, k := range sim.RequestKinds() {
 		if worst[k] > 0 {
 			ev.Worst = append(ev.Worst, KindCount{Kind: k.String(), Requests: worst[k]})
@@ -132,6 +170,9 @@ func evaluate(rows []latencyRow, sessions []SessionRec, lat, scen sim.Latency, j
 
 	var frRec, frDet, frJit, frBefore []float64
 	for _, s := range sessions {
+		if s.Role == HeldOut && s.FirstReplyMs == firstReplyContradicted {
+			ev.FirstReplyContradicted++
+		}
 		if s.Role != HeldOut || s.FirstReplyMs <= 0 {
 			continue
 		}

@@ -163,27 +163,56 @@ func (s *Setup) collect(src Source, params sim.Params) ([]Request, []SessionRec,
 	return out, sessions, skipped, nil
 }
 
+// Values of SessionRec.FirstReplyMs when no first reply is measured.
+const (
+	// firstReplyUntimed: the trace does not time it.
+	firstReplyUntimed = -1
+	// firstReplyContradicted: its times contradict each other (a request
+	// timed before the user message it answers, or before an earlier
+	// request of the turn ended): clocks of two machines, or rewritten
+	// times. Measuring it would give a span that did not happen.
+	firstReplyContradicted = -2
+)
+
+// timingSlack is how far a request may start before an earlier one's
+// recorded end and still be taken as after it: durations are whole
+// milliseconds, timestamps finer.
+const timingSlack = time.Millisecond
+
 // recordedFirstReply is the recorded time from the first user message to
 // the end of the first model request that produced text, the span the
-// engine reports as first_reply_ms (-1 when the trace does not time it).
+// engine reports as first_reply_ms (firstReplyUntimed when the trace does
+// not time it, firstReplyContradicted when its times contradict).
 func recordedFirstReply(n *sim.Need) float64 {
-	var t0 time.Time
+	var t0, end time.Time // the user message; the latest end of a request since
 	for i := range n.Steps {
 		st := &n.Steps[i]
 		switch {
 		case st.Kind == sim.StepUser && t0.IsZero():
 			if st.T.IsZero() {
-				return -1
+				return firstReplyUntimed
 			}
 			t0 = st.T
-		case st.Kind == sim.StepModel && !t0.IsZero() && (st.Text != "" || st.TextTokens > 0):
+		case st.Kind == sim.StepModel && !t0.IsZero():
 			if st.T.IsZero() || st.DurationMs <= 0 {
-				return -1
+				if st.Text != "" || st.TextTokens > 0 {
+					return firstReplyUntimed
+				}
+				continue
 			}
-			return float64(st.T.Sub(t0))/float64(time.Millisecond) + st.DurationMs
+			if st.T.Before(t0) || st.T.Add(timingSlack).Before(end) {
+				return firstReplyContradicted
+			}
+			stEnd := st.T.Add(time.Duration(st.DurationMs * float64(time.Millisecond)))
+			if st.Text != "" || st.TextTokens > 0 {
+				return float64(st.T.Sub(t0))/float64(time.Millisecond) + st.DurationMs
+			}
+			if stEnd.After(end) {
+				end = stEnd
+			}
 		}
 	}
-	return -1
+	return firstReplyUntimed
 }
 
 // heldOut yields the held-out sessions of src.
@@ -210,7 +239,13 @@ func heldOut(src Source) func(func(*traces.Session, error) bool) {
 // fidelity replays the held-out sessions with params through the engine's
 // fidelity machinery and summarises simulated vs recorded prompt tokens.
 func (s *Setup) fidelity(ctx context.Context, src Source, params sim.Params) (*sim.Fidelity, error) {
-	e, err := s.engine(s.Model, params)
+	return s.fidelityOf(ctx, src, s.Model, params)
+}
+
+// fidelityOf is fidelity with model m: what a run of the held-out sessions
+// with m and params reports as run.fidelity.
+func (s *Setup) fidelityOf(ctx context.Context, src Source, m sim.Model, params sim.Params) (*sim.Fidelity, error) {
+	e, err := s.engine(m, params)
 	if err != nil {
 		return nil, err
 	}

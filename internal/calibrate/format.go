@@ -135,7 +135,11 @@ func writeEvaluation(w io.Writer, ev *Evaluation, l *LatencyFit) {
 	}
 	row("scenario latency", ev.RequestsBefore, ev.RequestKSBefore)
 	row("calibrated", ev.Requests, ev.RequestKS)
-	fmt.Fprintf(tw, "  calibrated + jitter %g\t\t\t\t%.3f\n", l.JitterCV, ev.RequestKSJitter)
+	if r := ev.Replayed; r != nil {
+		fmt.Fprintf(tw, "  calibrated + jitter %g, as written\t%s\t%s\t\t%.3f\n", l.JitterCV, pct(r.MedianAbsRel), pct(r.P90AbsRel), ev.RequestKSJitter)
+	} else {
+		fmt.Fprintf(tw, "  calibrated + jitter %g\t\t\t\t%.3f\n", l.JitterCV, ev.RequestKSJitter)
+	}
 	if ev.AfterUser.Requests > 0 {
 		row(fmt.Sprintf("  answering a user message (%d)", ev.AfterUser.Requests), ev.AfterUser, nan())
 	}
@@ -158,6 +162,11 @@ func writeEvaluation(w io.Writer, ev *Evaluation, l *LatencyFit) {
 		fmt.Fprintf(tw, "    calibrated + jitter\t\t\t\t%.3f\n", ev.FirstReplyKSJitter)
 	}
 	tw.Flush()
+	if n := ev.FirstReplyContradicted; n > 0 {
+		fmt.Fprintf(w, "  first reply not compared on %s: %s recorded times contradict each other (a request timed before the user message it answers, "+
+			"or before an earlier request of the turn ended: clocks of two machines?); `defersim trace validate` lists events whose time goes backwards\n",
+			nouns.Count(n, "held-out session"), nouns.Form(n, "its", "their"))
+	}
 	h := ev.Residuals
 	fmt.Fprintf(w, "  R² %.3f (of log times %.3f); residuals (recorded − predicted) p5 %.0f, median %.0f, p95 %.0f ms\n", ev.RSquared, ev.RSquaredLog, h.P05, h.P50, h.P95)
 	if len(ev.Worst) > 0 {
@@ -168,7 +177,25 @@ func writeEvaluation(w io.Writer, ev *Evaluation, l *LatencyFit) {
 			n += k.Requests
 		}
 		fmt.Fprintf(w, "  the worst tenth (%s, error ≥ %s): %s\n", nouns.Count(n, "request"), pct(ev.Requests.P90AbsRel), strings.Join(parts, ", "))
+		fmt.Fprintf(w, "    from %s: %s\n", nouns.Count(len(ev.WorstSessions), "session"), worstSessions(ev.WorstSessions, worstSessionsShown))
 	}
+}
+
+// worstSessionsShown is how many sessions the worst tenth's line names.
+const worstSessionsShown = 3
+
+// worstSessions names the first max sessions of ws with their counts, and
+// how many more there are.
+func worstSessions(ws []SessionCount, max int) string {
+	var parts []string
+	for i, s := range ws {
+		if i == max {
+			parts = append(parts, fmt.Sprintf("… (%d more)", len(ws)-max))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %d", s.Session, s.Requests))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func nan() float64 { return math.NaN() }

@@ -220,6 +220,9 @@ func fitLatency(reqs []Request, split, residuals string, scen sim.Latency, loss 
 	if len(fitRows) < 5 {
 		return nil, fmt.Errorf("latency: %d fit requests with a recorded duration (need 5 or more)", len(fitRows))
 	}
+	if err := timesVary(fitRows); err != nil {
+		return nil, err
+	}
 	f := &LatencyFit{Split: split, Residuals: residuals, TTFT: ttft, Kinds: kinds, FitRequests: len(fitRows), ScenarioLatency: scen}
 	f.FitSessions = countSessions(fitRows)
 

@@ -28,6 +28,21 @@ type OverheadFit struct {
 	// held-out requests, after and before.
 	HeldOutKS       float64 `json:"held_out_ks"`
 	HeldOutKSBefore float64 `json:"held_out_ks_before"`
+	// HeldOutSessions counts the held-out sessions with a request that
+	// records usage: the sessions the held-out errors come from.
+	HeldOutSessions int `json:"held_out_sessions"`
+}
+
+// heldOutUsageSessions counts the held-out sessions of reqs with a request
+// that records usage.
+func heldOutUsageSessions(reqs []Request) int {
+	seen := map[string]bool{}
+	for i := range reqs {
+		if r := &reqs[i]; r.Role == HeldOut && r.HasUsage {
+			seen[r.Session] = true
+		}
+	}
+	return len(seen)
 }
 
 // promptKS is the KS distance between simulated (under the params reqs

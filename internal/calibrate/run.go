@@ -175,6 +175,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			if sk := g.skippedText(); sk != "" {
 				why = sk + "; that leaves " + why
 			}
+			if h := g.splitHint(cfg.FitOn, cfg.Seed, len(cfg.Test) > 0); h != "" {
+				why += ": " + h
+			}
 			err = fmt.Errorf("not calibrated: %s", why)
 		default:
 			err = calibrateGroup(ctx, &cfg, m, mf)
@@ -336,6 +339,7 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 				mf.Warnings = append(mf.Warnings, w)
 			}
 			ov.HeldOutKSBefore = promptKS(reqs)
+			ov.HeldOutSessions = heldOutUsageSessions(reqs)
 			// The latency fit uses the replay's split under the fitted overhead.
 			if reqs, sessions, _, err = setup.collect(src, params); err != nil {
 				return err
@@ -385,6 +389,15 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 	rows, _ := latencyRows(reqs, lf.Split)
 	mf.HeldOut = evaluate(rows, sessions, det.Latency, m.Latency, lf.JitterCV, fr, cfg.Seed)
 	mf.HeldOut.InSample = bestInSample(rows, lf.Kinds)
+	if lf.Latency.JitterCV > 0 {
+		// The written latency draws each request's time: its per-request
+		// error is the replay's, not the deterministic prediction's.
+		f, err := setup.fidelityOf(ctx, src, mf.ModelOut, params)
+		if err != nil {
+			return err
+		}
+		mf.HeldOut.Replayed = &ReplayedErrors{Requests: int(f.LatencyRequests), MedianAbsRel: f.LatencyMedianAbsRelErr, P90AbsRel: f.LatencyP90AbsRelErr}
+	}
 	return nil
 }
 

@@ -13,7 +13,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/defersim/defersim/internal/atomicfile"
-	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
@@ -266,37 +265,6 @@ func unresolvedNote(r *sim.Resolution, written bool) string {
 		note += ", and a written scenario allows that share (docs/scenarios.md, max_unresolved)"
 	}
 	return note + "."
-}
-
-// header is the comment a written scenario opens with.
-func header(r *Result, mf *ModelFit) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "defersim calibrate: model %s, fitted on %s of %s (--fit-on %s, seed %d), judged on %s.\n",
-		mf.Model, nouns.Count(mf.FitSessions, "session"), baseNames(r.Traces), r.FitOn, r.Seed, nouns.Count(mf.HeldSessions, "held-out session"))
-	if o := mf.Overhead; o != nil && o.After != nil {
-		fmt.Fprintf(&b, "Held-out prompt tokens: median |error| %s, p90 %s (was %s, %s).\n",
-			pct(o.After.InputMedianAbsRelErr), pct(o.After.InputP90AbsRelErr), pct(o.Before.InputMedianAbsRelErr), pct(o.Before.InputP90AbsRelErr))
-	}
-	if ev := mf.HeldOut; ev != nil && ev.Requests.Requests > 0 {
-		fmt.Fprintf(&b, "Held-out request time: median |error| %s, p90 %s, KS %.3f (was %s, %s, KS %.3f).\n",
-			pct(ev.Requests.MedianAbsRel), pct(ev.Requests.P90AbsRel), ev.RequestKS,
-			pct(ev.RequestsBefore.MedianAbsRel), pct(ev.RequestsBefore.P90AbsRel), ev.RequestKSBefore)
-	}
-	if l := mf.Latency; l != nil && l.Latency.JitterCV == 0 {
-		fmt.Fprintf(&b, "Latency is deterministic; the fitted jitter_cv is %g (calibrate --jitter writes it, for distributions).\n", l.JitterCV)
-	}
-	if mf.Latency == nil && mf.latencyWhy != "" {
-		fmt.Fprintf(&b, "Warning: %s; the latency below is the starting model's.\n", mf.latencyWhy)
-	}
-	for _, w := range mf.Warnings {
-		fmt.Fprintf(&b, "Warning: %s.\n", w)
-	}
-	if r.Inputs != nil {
-		for _, w := range r.Inputs.Warnings("") {
-			fmt.Fprintf(&b, "Input warning: %s\n", w)
-		}
-	}
-	return b.String()
 }
 
 // modelNode is the model block: the preset and what differs from it, or

@@ -27,16 +27,31 @@ func smallSampleNote(mf *ModelFit) string {
 	if ev := mf.HeldOut; ev != nil && ev.Requests.Requests > 0 && ev.RSquared < 0 {
 		why = append(why, fmt.Sprintf("the held-out R² is %.3f (the calibrated times predict the held-out requests worse than their mean time does)", ev.RSquared))
 	}
-	if mf.HeldSessions == 1 {
-		why = append(why, "the held-out errors come from 1 session: no spread (how they vary between sessions is not measured)")
+	fewUsage := false // the prompt-token figure is the one at stake
+	const noSpread = "no spread (how they vary between sessions is not measured)"
+	switch {
+	case mf.HeldSessions == 1:
+		why = append(why, "the held-out errors come from 1 session: "+noSpread)
+	default:
+		if o := mf.Overhead; o != nil && o.After != nil && o.HeldOutSessions == 1 {
+			fewUsage = true
+			why = append(why, fmt.Sprintf("the held-out prompt-token errors come from 1 of the %d held-out sessions (the others record no usage): %s", mf.HeldSessions, noSpread))
+		}
+		if ev := mf.HeldOut; ev != nil && ev.Requests.Requests > 0 && ev.Sessions == 1 {
+			why = append(why, fmt.Sprintf("the held-out latency errors come from 1 of the %d held-out sessions (the others record no duration): %s", mf.HeldSessions, noSpread))
+		}
 	}
 	if len(why) == 0 {
 		return ""
 	}
 	size := ""
 	switch {
-	case mf.Latency != nil:
+	case mf.Latency != nil && !fewUsage:
 		size = fmt.Sprintf("the latency's %d coefficients were fitted on %s of %s", mf.Latency.Coefficients, nouns.Count(mf.Latency.FitRequests, "request"), nouns.Count(mf.Latency.FitSessions, "session"))
+	case mf.Latency != nil:
+		size = fmt.Sprintf("the prompt overhead was fitted on %s of %s, the latency's %d coefficients on %s of %s",
+			nouns.Count(mf.Overhead.FitRequests, "request"), nouns.Count(mf.Overhead.FitSessions, "session"),
+			mf.Latency.Coefficients, nouns.Count(mf.Latency.FitRequests, "request"), nouns.Count(mf.Latency.FitSessions, "session"))
 	case mf.Overhead != nil:
 		size = fmt.Sprintf("the prompt overhead was fitted on %s of %s", nouns.Count(mf.Overhead.FitRequests, "request"), nouns.Count(mf.Overhead.FitSessions, "session"))
 	}

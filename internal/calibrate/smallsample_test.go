@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces"
 )
 
@@ -39,6 +40,15 @@ func TestSmallSampleNote(t *testing.T) {
 		{"negative R² alone", ModelFit{HeldSessions: 10, Latency: lat(false), HeldOut: ev(-0.2)}, []string{"the held-out R² is -0.200"}},
 		{"one session, overhead only", ModelFit{HeldSessions: 1, Overhead: &OverheadFit{FitRequests: 9, FitSessions: 2}},
 			[]string{"the prompt overhead was fitted on 9 requests of 2 sessions", "1 session: no spread"}},
+		// The held-out figures of one side can come from one session of
+		// ten when the others record no usage or no duration: the
+		// warning keyed on the held-out session count did not fire.
+		{"usage in one held-out session of ten", ModelFit{HeldSessions: 10, Latency: lat(false), HeldOut: ev(0.6),
+			Overhead: &OverheadFit{FitRequests: 28, FitSessions: 2, After: &sim.Fidelity{Requests: 14}, HeldOutSessions: 1}},
+			[]string{"the prompt overhead was fitted on 28 requests of 2 sessions, the latency's 7 coefficients on 28 requests of 2 sessions",
+				"the held-out prompt-token errors come from 1 of the 10 held-out sessions (the others record no usage): no spread"}},
+		{"durations in one held-out session of ten", ModelFit{HeldSessions: 10, Latency: lat(false), HeldOut: &Evaluation{Sessions: 1, RSquared: 0.6, Requests: ErrorSummary{Requests: 14}}},
+			[]string{"the held-out latency errors come from 1 of the 10 held-out sessions (the others record no duration)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := smallSampleNote(&tc.mf)
@@ -115,4 +125,34 @@ func firstSessions(t *testing.T, trace string, n int) string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestHeaderSaysWhichSessionsAFigureComesFrom pins that a scenario header
+// whose held-out prompt-token or request-time figure comes from fewer
+// held-out sessions than it names says from how many: the tau2 telecom run
+// with usage on 3 of its 20 sessions wrote "judged on 10 held-out
+// sessions. Held-out prompt tokens: median |error| 0.1%, p90 0.1%", a p90
+// over 3 requests.
+func TestHeaderSaysWhichSessionsAFigureComesFrom(t *testing.T) {
+	fid := &sim.Fidelity{Requests: 3}
+	for _, tc := range []struct {
+		name          string
+		usageSessions int
+		latSessions   int
+		want, notWant string
+	}{
+		{"every held-out session", 10, 10, "", "held-out sessions;"},
+		{"usage in 3", 3, 10, "Held-out prompt tokens (3 requests of 3 of the 10 held-out sessions; the others record no usage): median", "request time ("},
+		{"durations in 2", 10, 2, "Held-out request time (14 requests of 2 of the 10 held-out sessions; the others record no duration): median", "prompt tokens ("},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mf := &ModelFit{Model: "gpt-4o", FitSessions: 10, HeldSessions: 10,
+				Overhead: &OverheadFit{Before: fid, After: fid, HeldOutSessions: tc.usageSessions},
+				HeldOut:  &Evaluation{Sessions: tc.latSessions, Requests: ErrorSummary{Requests: 14}}}
+			h := header(&Result{Traces: []string{"t.jsonl.gz"}, FitOn: "even", Seed: 1}, mf)
+			if tc.want != "" && !strings.Contains(h, tc.want) || strings.Contains(h, tc.notWant) {
+				t.Errorf("header:\n%s\nwant %q, not %q", h, tc.want, tc.notWant)
+			}
+		})
+	}
 }
