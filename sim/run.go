@@ -108,8 +108,12 @@ type jobResult struct {
 	resol   Resolution // how the session's inputs resolved
 	epoch   bool       // an `at` upgrade placed it by times that look like placeholders (applyUpgrades)
 	applied []bool     // applied[i]: the scenario's upgrade i moved a server of the session (applyUpgradesReach)
-	err     error
-	bufs    *resultBufs // the memory values, perReq and fid live in (nil: not recycled)
+	// pauses counts the session's user messages after the first;
+	// pausesFromParams those of them that took params.user_think_ms (no
+	// recorded pause).
+	pauses, pausesFromParams int
+	err                      error
+	bufs                     *resultBufs // the memory values, perReq and fid live in (nil: not recycled)
 }
 
 // Run replays every session of sessions under every strategy. Sessions are
@@ -389,6 +393,9 @@ func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
 		}
 		b.fidEnds[si] = len(fid)
 	}
+	// Every strategy replays the same user steps: the last run's counts
+	// are the session's.
+	res.pauses, res.pausesFromParams = r.st.pauses, r.st.pausesFromParams
 	r.endSession()
 	b.fid = fid
 	res.fid = b.fidelity(e.fidelity)
