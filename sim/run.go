@@ -110,8 +110,10 @@ type jobResult struct {
 	applied []bool     // applied[i]: the scenario's upgrade i moved a server of the session (applyUpgradesReach)
 	// pauses counts the session's user messages after the first;
 	// pausesFromParams those of them that took params.user_think_ms (no
-	// recorded pause).
+	// recorded pause). calls counts its tool calls; callsUntimed those
+	// with no recorded duration, whose time is params.default_tool_ms.
 	pauses, pausesFromParams int
+	calls, callsUntimed      int
 	err                      error
 	bufs                     *resultBufs // the memory values, perReq and fid live in (nil: not recycled)
 }
@@ -396,6 +398,12 @@ func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
 	// Every strategy replays the same user steps: the last run's counts
 	// are the session's.
 	res.pauses, res.pausesFromParams = r.st.pauses, r.st.pausesFromParams
+	res.calls = len(n.calls)
+	for i := range n.calls {
+		if n.calls[i].dur < 0 {
+			res.callsUntimed++
+		}
+	}
 	r.endSession()
 	b.fid = fid
 	res.fid = b.fidelity(e.fidelity)

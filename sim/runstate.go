@@ -93,6 +93,10 @@ type RunState struct {
 	// with no recorded pause, which took params.user_think_ms. Kept here
 	// so that shards, merges and resumes count each once.
 	UserPauses, UserPausesFromParams int64
+	// ToolCalls counts the replayed sessions' tool calls; UntimedToolCalls
+	// those with no recorded duration, whose time is
+	// params.default_tool_ms under the strategies that run them.
+	ToolCalls, UntimedToolCalls int64
 	// Upgrades counts the sessions each scenario upgrade applied to (UpgradeReach).
 	Upgrades []UpgradeReach
 	// Resolution sums how the replayed sessions' inputs resolved.
@@ -299,6 +303,8 @@ func (st *RunState) add(r *jobResult) {
 	}
 	st.UserPauses += int64(r.pauses)
 	st.UserPausesFromParams += int64(r.pausesFromParams)
+	st.ToolCalls += int64(r.calls)
+	st.UntimedToolCalls += int64(r.callsUntimed)
 	st.countUpgrades(r.applied)
 	st.Resolution.Merge(&r.resol)
 	if !lazy && (st.npend+1)*W > len(st.pend) {
@@ -357,6 +363,8 @@ func (st *RunState) Merge(o *RunState) error {
 	st.EpochDated += o.EpochDated
 	st.UserPauses += o.UserPauses
 	st.UserPausesFromParams += o.UserPausesFromParams
+	st.ToolCalls += o.ToolCalls
+	st.UntimedToolCalls += o.UntimedToolCalls
 	if err := st.mergeUpgrades(o.Upgrades); err != nil {
 		return err
 	}

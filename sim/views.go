@@ -76,7 +76,7 @@ func (c *collector) add(r *jobResult) {
 	}
 	p := jobResult{seq: r.seq, idx: r.idx, id: r.id, values: c.values, perReq: c.perReq,
 		removed: r.removed, resol: r.resol, epoch: r.epoch, applied: r.applied,
-		pauses: r.pauses, pausesFromParams: r.pausesFromParams}
+		pauses: r.pauses, pausesFromParams: r.pausesFromParams, calls: r.calls, callsUntimed: r.callsUntimed}
 	if r.bufs != nil {
 		p.fid = r.bufs.fidelity(v.Fidelity)
 	}

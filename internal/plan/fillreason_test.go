@@ -15,34 +15,58 @@ import (
 	"github.com/defersim/defersim/scenarios"
 )
 
-// TestSweepSaysRecordedPausesFillNothing pins the reason a sweep of
-// params.user_think_ms gives when it changes nothing: every user pause
-// after the first is recorded in the trace, counted by the replay
-// (run.counts.user_pauses_from_params stays 0). It used to say "no reason
+// TestSweepSaysRecordedPausesFillNothing pins the reason a sweep of a
+// key that only fills in what a trace does not record gives when it
+// changes nothing: params.user_think_ms when every user pause after the
+// first is recorded, params.default_tool_ms when every tool call has its
+// duration, both counted by the replay. They used to say "no reason
 // derived". Over the same sessions marked as recording no times
-// (session_start meta timing=synthetic, as importers mark them), every
-// such pause is filled from the parameter: the sweep changes the
-// outcomes, and the results count the pauses filled.
+// (session_start meta timing=synthetic, as importers mark them), or with
+// the calls' durations removed, the parameter fills every one: the sweep
+// changes the outcomes, and the counts say how many it filled
+// (run.counts.user_pauses_from_params in results.json).
 func TestSweepSaysRecordedPausesFillNothing(t *testing.T) {
 	timed := small(t, 12)
 	dir := filepath.Dir(timed.Traces[0])
-	after := userMessagesAfterFirst(t, timed.Traces[0])
-	if after == 0 {
-		t.Fatal("the generated sessions have no user message after their first: nothing to test")
+	pauses, calls := countAfterFirstAndCalls(t, timed.Traces[0])
+	if pauses == 0 || calls == 0 {
+		t.Fatalf("the generated sessions have %d user messages after their first and %d tool calls: nothing to test", pauses, calls)
 	}
-	synth := synthetic(t, timed, filepath.Join(dir, "synthetic.jsonl.gz"))
+	synth := rewritten(t, timed, filepath.Join(dir, "synthetic.jsonl.gz"), func(ev map[string]any) {
+		if ev["type"] == "session_start" {
+			meta, _ := ev["meta"].(map[string]any)
+			if meta == nil {
+				meta = map[string]any{}
+			}
+			meta["timing"] = "synthetic"
+			ev["meta"] = meta
+		}
+	})
+	untimedCalls := rewritten(t, timed, filepath.Join(dir, "untimed-calls.jsonl.gz"), func(ev map[string]any) {
+		if ev["type"] == "tool_call" {
+			delete(ev, "duration_ms")
+		}
+	})
 	for _, tc := range []struct {
-		name       string
-		sc         *scenarios.Scenario
-		wantReason string // "" = the sweep changes every strategy
-		wantFilled int64
+		name, param string
+		sc          *scenarios.Scenario
+		wantReason  string // "" = the sweep changes every strategy
+		want        Fills
 	}{
-		{"timed", timed, fmt.Sprintf("user_think_ms changes nothing: all %d user pauses after the first are recorded in the trace", after), 0},
-		{"synthetic", synth, "", after},
+		{"think/timed", "params.user_think_ms", timed,
+			fmt.Sprintf("user_think_ms changes nothing: all %d user pauses after the first are recorded in the trace", pauses),
+			Fills{UserPauses: pauses, ToolCalls: calls}},
+		{"think/synthetic", "params.user_think_ms", synth, "",
+			Fills{UserPauses: pauses, UserPausesFromParams: pauses, ToolCalls: calls}},
+		{"tool/timed", "params.default_tool_ms", timed,
+			fmt.Sprintf("default_tool_ms changes nothing: all %d tool calls have their duration recorded in the trace", calls),
+			Fills{UserPauses: pauses, ToolCalls: calls}},
+		{"tool/untimed", "params.default_tool_ms", untimedCalls, "",
+			Fills{UserPauses: pauses, ToolCalls: calls, UntimedToolCalls: calls}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sw, err := Sweep(context.Background(), SweepConfig{Scenario: tc.sc,
-				Spec:      SweepSpec{Param: "params.user_think_ms", From: 0, To: 60000, Step: 60000},
+				Spec:      SweepSpec{Param: tc.param, From: 0, To: 60000, Step: 60000},
 				Overrides: runner.Overrides{Strategies: []string{"eager", "claude-code-default"}},
 				Dir:       t.TempDir(), Bootstrap: -1})
 			if err != nil {
@@ -50,7 +74,7 @@ func TestSweepSaysRecordedPausesFillNothing(t *testing.T) {
 			}
 			if tc.wantReason == "" {
 				if len(sw.Unchanged) != 0 {
-					t.Errorf("unchanged = %+v, want none: every pause is the parameter", sw.Unchanged)
+					t.Errorf("unchanged = %+v, want none: the parameter fills every one", sw.Unchanged)
 				}
 			} else {
 				if len(sw.Unchanged) != 2 {
@@ -63,39 +87,40 @@ func TestSweepSaysRecordedPausesFillNothing(t *testing.T) {
 				}
 			}
 			for _, p := range sw.Points {
-				if got := p.Results.Run.Counts.UserPausesFromParams; got != tc.wantFilled {
-					t.Errorf("%s: run.counts.user_pauses_from_params = %d, want %d", p.Label, got, tc.wantFilled)
+				if p.Fills != tc.want {
+					t.Errorf("%s: counts %+v, want %+v", p.Label, p.Fills, tc.want)
 				}
-				if p.Pauses.All != after {
-					t.Errorf("%s: %d user pauses counted, want %d", p.Label, p.Pauses.All, after)
+				if got := p.Results.Run.Counts.UserPausesFromParams; got != tc.want.UserPausesFromParams {
+					t.Errorf("%s: run.counts.user_pauses_from_params = %d, want %d", p.Label, got, tc.want.UserPausesFromParams)
 				}
 			}
 		})
 	}
 }
 
-// userMessagesAfterFirst counts, in a trace file, the user events after
-// the first of each session.
-func userMessagesAfterFirst(t *testing.T, path string) int64 {
+// countAfterFirstAndCalls counts, in a trace file, the user events after
+// the first of each session, and the tool calls.
+func countAfterFirstAndCalls(t *testing.T, path string) (pauses, calls int64) {
 	t.Helper()
-	var n int64
 	seen := map[string]bool{}
 	eachEvent(t, path, func(ev map[string]any) {
-		if ev["type"] != "user" {
-			return
+		switch ev["type"] {
+		case "tool_call":
+			calls++
+		case "user":
+			s, _ := ev["session"].(string)
+			if seen[s] {
+				pauses++
+			}
+			seen[s] = true
 		}
-		s, _ := ev["session"].(string)
-		if seen[s] {
-			n++
-		}
-		seen[s] = true
 	})
-	return n
+	return pauses, calls
 }
 
-// synthetic writes sc's trace with every session marked as recording no
-// times to path and returns sc reading it.
-func synthetic(t *testing.T, sc *scenarios.Scenario, path string) *scenarios.Scenario {
+// rewritten writes sc's trace, each event changed by edit, to path and
+// returns sc reading it.
+func rewritten(t *testing.T, sc *scenarios.Scenario, path string, edit func(map[string]any)) *scenarios.Scenario {
 	t.Helper()
 	f, err := os.Create(path)
 	if err != nil {
@@ -103,19 +128,14 @@ func synthetic(t *testing.T, sc *scenarios.Scenario, path string) *scenarios.Sce
 	}
 	zw := gzip.NewWriter(f)
 	eachEvent(t, sc.Traces[0], func(ev map[string]any) {
-		if ev["type"] == "session_start" {
-			meta, _ := ev["meta"].(map[string]any)
-			if meta == nil {
-				meta = map[string]any{}
-			}
-			meta["timing"] = "synthetic"
-			ev["meta"] = meta
-		}
+		edit(ev)
 		b, err := json.Marshal(ev)
 		if err != nil {
 			t.Fatal(err)
 		}
-		zw.Write(append(b, '\n'))
+		if _, err := zw.Write(append(b, '\n')); err != nil {
+			t.Fatal(err)
+		}
 	})
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)

@@ -229,8 +229,9 @@ type Point struct {
 	Results     *report.Results `json:"-"`
 	// Inputs are the input problems of the point's replay.
 	Inputs inputnotes.Notes `json:"-"`
-	// Pauses counts the replay's user pauses (fillReason).
-	Pauses Pauses `json:"-"`
+	// Fills counts what the replay's traces record and what fill-in
+	// parameters stood in for (fillReason).
+	Fills Fills `json:"-"`
 }
 
 // Sweep replays the scenario at each value and writes each results file,
@@ -464,7 +465,7 @@ func writePoint(out *runner.Output, dir string, x float64, label string) (Point,
 	}
 	pt := Point{X: x, Label: label, ResultsPath: path, Results: out.Results, Inputs: out.InputNotes()}
 	if out.Run != nil && out.Run.State != nil {
-		pt.Pauses = Pauses{All: out.Run.State.UserPauses, FromParams: out.Run.State.UserPausesFromParams}
+		pt.Fills = fillsOf(out.Run.State)
 	}
 	return pt, nil
 }

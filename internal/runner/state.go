@@ -48,7 +48,9 @@ import (
 // pauses after the first message and those taken from
 // params.user_think_ms (sim.RunState.UserPauses, UserPausesFromParams),
 // which results.json records (run.counts.user_pauses_from_params) and a
-// sweep of params.user_think_ms reads.
+// sweep of params.user_think_ms reads, and the tool calls and those with
+// no recorded duration (ToolCalls, UntimedToolCalls), which a sweep of
+// params.default_tool_ms reads.
 const StateVersion = 11
 
 // Kinds of state files.
