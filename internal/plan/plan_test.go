@@ -312,13 +312,13 @@ func TestGrowthRealCatalogs(t *testing.T) {
 		t.Fatal(err)
 	}
 	rc.Bootstrap = -1
-	pts, _, err := Growth(context.Background(), GrowthConfig{Base: rc, Factors: []float64{1.5}, Pool: pool, Seed: 1,
+	pts, _, err := Growth(context.Background(), GrowthConfig{Base: rc, Factors: []float64{1, 1.5}, Pool: pool, Seed: 1,
 		Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(pts[0].Added) == 0 || strings.HasPrefix(pts[0].Added[0], "grown-") {
-		t.Errorf("added %v, want real servers", pts[0].Added)
+	if len(pts[1].Added) == 0 || strings.HasPrefix(pts[1].Added[0], "grown-") {
+		t.Errorf("added %v, want real servers", pts[1].Added)
 	}
 }
 
@@ -447,7 +447,7 @@ func TestGrowthRefusesAnotherBase(t *testing.T) {
 		t.Fatal(err)
 	}
 	rc.Bootstrap = -1
-	pts, _, err := Growth(context.Background(), GrowthConfig{Base: rc, Factors: []float64{1}, Seed: 1, Dir: t.TempDir()})
+	pts, _, err := Growth(context.Background(), GrowthConfig{Base: rc, Factors: []float64{1, 1.1}, Seed: 1, Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -487,7 +487,7 @@ func TestGrowthRefusesAnotherBase(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			base := rc
 			base.Traces = tc.traces
-			_, _, err := Growth(context.Background(), GrowthConfig{Base: base, Factors: []float64{1}, Seed: 1, Dir: t.TempDir(), Recorded: tc.recorded})
+			_, _, err := Growth(context.Background(), GrowthConfig{Base: base, Factors: []float64{1, 1.1}, Seed: 1, Dir: t.TempDir(), Recorded: tc.recorded})
 			if len(tc.want) == 0 {
 				if err != nil {
 					t.Fatalf("refused: %v", err)
