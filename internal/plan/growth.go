@@ -3,6 +3,7 @@ package plan
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -285,6 +286,11 @@ func generatedPool(latest []*catalog.Server, need int, seed int64) ([]*catalog.S
 	p.SchemaBytes = gen.LogNormal(max(szMed, 150), szSig, 150, 16000)
 	p.Servers = min(5000, max(1, int(math.Ceil(2*float64(need)/tpsMed))+2))
 	g, err := gen.New(p)
+	var wl *gen.WordListError
+	if errors.As(err, &wl) {
+		return nil, fmt.Errorf("cannot generate %s in servers like the catalog's (tools per server log-normal, median %.3g, log-sd %.3g): a server drawn with %d tools outnumbers the %d tool names of the generator's %q word list; grow by smaller factors, or add real servers with --growth-from DIR: %w",
+			nouns.Count(need, "more tool"), tpsMed, tpsSig, wl.Asked, wl.Names, wl.Domain, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("generate servers: %w", err)
 	}

@@ -2,11 +2,15 @@ package plan
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/traces/gen"
 )
 
 // TestGrowthFactorsNeedTodaysCatalog pins what --growth takes: factors
@@ -56,5 +60,34 @@ func TestGrowthFactorsNeedTodaysCatalog(t *testing.T) {
 	if _, _, err := Growth(context.Background(), GrowthConfig{Base: rc, Factors: []float64{2}, Seed: 5, Dir: dir}); err == nil ||
 		!strings.Contains(err.Error(), "which the list lacks") {
 		t.Errorf("Growth(--growth 2): %v, want refused", err)
+	}
+}
+
+// TestGrowthBeyondTheGeneratorSaysWhatToDo pins the error of a growth
+// the generator cannot draw: a server drawn with more tools than its
+// domain's word list names. It used to end the plan with the generator's
+// own words ("generate servers: generate catalog: server files-147: the
+// "files" word list names only 160 tools, fewer than the 176 asked for"),
+// which say neither what was asked nor what to do.
+func TestGrowthBeyondTheGeneratorSaysWhatToDo(t *testing.T) {
+	// Servers of 2 and 400 tools: tools per server fit with a wide log-sd,
+	// so a few hundred drawn servers hold one beyond every word list.
+	var latest []*catalog.Server
+	for i, n := range []int{2, 400} {
+		s := &catalog.Server{Name: fmt.Sprintf("s%d", i), Version: "1.0.0"}
+		for j := range n {
+			s.Tools = append(s.Tools, &catalog.Tool{Name: fmt.Sprintf("t%d", j), Wire: make([]byte, 600)})
+		}
+		latest = append(latest, s)
+	}
+	_, err := generatedPool(latest, 20000, 5)
+	var wl *gen.WordListError
+	if !errors.As(err, &wl) {
+		t.Fatalf("generatedPool: %v, want a server beyond its word list", err)
+	}
+	for _, want := range []string{"cannot generate 20000 more tools in servers like the catalog's", "grow by smaller factors, or add real servers with --growth-from DIR"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
 	}
 }
