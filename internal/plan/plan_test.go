@@ -92,7 +92,11 @@ func TestParseSweep(t *testing.T) {
 	}{
 		{"strategy.trigger.budget=2000:8000:2000", []float64{2000, 4000, 6000, 8000}, ""},
 		{"params.cold_call_prob=0:0.3:0.1", []float64{0, 0.1, 0.2, 0.3}, ""},
-		{"model.latency.prefill_tps=4000:4000:1", []float64{4000}, ""},
+		// A range of one value used to replay it and print a one-row-per-
+		// strategy table with nothing marked unchanged and nothing to
+		// compare: refused, with what to type.
+		{"model.latency.prefill_tps=4000:4000:1", nil, "from and to are both 4000: one value compares nothing; give a to above it (e.g. 4000:4002:1)"},
+		{"model.latency.prefill_tps=4000:4001:1", []float64{4000, 4001}, ""},
 		{"strategy.warm.max_tools=4:16:4", []float64{4, 8, 12, 16}, ""},
 		{"strategy.trigger.budget", nil, "want PATH=FROM:TO:STEP"},
 		{"strategy.trigger.budget=1:2", nil, "want PATH=FROM:TO:STEP"},
