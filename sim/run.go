@@ -108,8 +108,14 @@ type jobResult struct {
 	resol   Resolution // how the session's inputs resolved
 	epoch   bool       // an `at` upgrade placed it by times that look like placeholders (applyUpgrades)
 	applied []bool     // applied[i]: the scenario's upgrade i moved a server of the session (applyUpgradesReach)
-	err     error
-	bufs    *resultBufs // the memory values, perReq and fid live in (nil: not recycled)
+	// pauses counts the session's user messages after the first;
+	// pausesFromParams those of them that took params.user_think_ms (no
+	// recorded pause). calls counts its tool calls; callsUntimed those
+	// with no recorded duration, whose time is params.default_tool_ms.
+	pauses, pausesFromParams int
+	calls, callsUntimed      int
+	err                      error
+	bufs                     *resultBufs // the memory values, perReq and fid live in (nil: not recycled)
 }
 
 // Run replays every session of sessions under every strategy. Sessions are
@@ -388,6 +394,15 @@ func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
 			fid = append(fid, r.fid...)
 		}
 		b.fidEnds[si] = len(fid)
+	}
+	// Every strategy replays the same user steps: the last run's counts
+	// are the session's.
+	res.pauses, res.pausesFromParams = r.st.pauses, r.st.pausesFromParams
+	res.calls = len(n.calls)
+	for i := range n.calls {
+		if n.calls[i].dur < 0 {
+			res.callsUntimed++
+		}
 	}
 	r.endSession()
 	b.fid = fid

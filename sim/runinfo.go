@@ -44,6 +44,12 @@ type Counts struct {
 	// params.user_think_ms, not recorded (absent in files of earlier
 	// builds).
 	SessionsByTiming traces.Timing `json:"sessions_by_timing,omitzero"`
+	// UserPausesFromParams counts the user messages after the first, in
+	// the replayed sessions, that have no recorded pause before them (a
+	// synthetic session's, or one whose events lack times): the replay
+	// took params.user_think_ms as their pause, so session_ms and cache
+	// expiry rest on it (absent when 0: every pause was recorded).
+	UserPausesFromParams int64 `json:"user_pauses_from_params,omitempty"`
 	// EventsNotReplayed counts events of kinds the replay reads but does
 	// not use (traces.NotReplayed: deferral_change), in
 	// SessionsWithEventsNotReplayed sessions.

@@ -23,7 +23,7 @@ const (
 	maxFailureMessages = 1000
 	// runStateVersion is the version of RunState's encoding; a state of
 	// another version cannot be resumed or merged.
-	runStateVersion = 7
+	runStateVersion = 8
 )
 
 // SummaryOptions says how a run summarises its sessions.
@@ -88,6 +88,15 @@ type RunState struct {
 	// look like placeholders. Kept here so that shards, merges and resumes
 	// count every such session once.
 	EpochDated int64
+	// UserPauses counts the replayed sessions' user messages after the
+	// first (each follows a pause); UserPausesFromParams those of them
+	// with no recorded pause, which took params.user_think_ms. Kept here
+	// so that shards, merges and resumes count each once.
+	UserPauses, UserPausesFromParams int64
+	// ToolCalls counts the replayed sessions' tool calls; UntimedToolCalls
+	// those with no recorded duration, whose time is
+	// params.default_tool_ms under the strategies that run them.
+	ToolCalls, UntimedToolCalls int64
 	// Upgrades counts the sessions each scenario upgrade applied to (UpgradeReach).
 	Upgrades []UpgradeReach
 	// Resolution sums how the replayed sessions' inputs resolved.
@@ -292,6 +301,10 @@ func (st *RunState) add(r *jobResult) {
 	if r.epoch {
 		st.EpochDated++
 	}
+	st.UserPauses += int64(r.pauses)
+	st.UserPausesFromParams += int64(r.pausesFromParams)
+	st.ToolCalls += int64(r.calls)
+	st.UntimedToolCalls += int64(r.callsUntimed)
 	st.countUpgrades(r.applied)
 	st.Resolution.Merge(&r.resol)
 	if !lazy && (st.npend+1)*W > len(st.pend) {
@@ -348,6 +361,10 @@ func (st *RunState) Merge(o *RunState) error {
 	st.Skipped += o.Skipped
 	st.StepsRemoved += o.StepsRemoved
 	st.EpochDated += o.EpochDated
+	st.UserPauses += o.UserPauses
+	st.UserPausesFromParams += o.UserPausesFromParams
+	st.ToolCalls += o.ToolCalls
+	st.UntimedToolCalls += o.UntimedToolCalls
 	if err := st.mergeUpgrades(o.Upgrades); err != nil {
 		return err
 	}

@@ -75,7 +75,8 @@ func (c *collector) add(r *jobResult) {
 		c.values[k], c.perReq[k] = r.values[si], r.perReq[si]
 	}
 	p := jobResult{seq: r.seq, idx: r.idx, id: r.id, values: c.values, perReq: c.perReq,
-		removed: r.removed, resol: r.resol, epoch: r.epoch, applied: r.applied}
+		removed: r.removed, resol: r.resol, epoch: r.epoch, applied: r.applied,
+		pauses: r.pauses, pausesFromParams: r.pausesFromParams, calls: r.calls, callsUntimed: r.callsUntimed}
 	if r.bufs != nil {
 		p.fid = r.bufs.fidelity(v.Fidelity)
 	}
@@ -93,6 +94,7 @@ func (c *collector) result(read int64) *RunResult {
 	out.Counts.SessionsSkipped = st.Skipped
 	out.Counts.StepsRemoved = st.StepsRemoved
 	out.Counts.SessionsEpochDated = st.EpochDated
+	out.Counts.UserPausesFromParams = st.UserPausesFromParams
 	out.Resolution = st.Resolution
 	return out
 }

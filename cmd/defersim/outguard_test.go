@@ -99,7 +99,7 @@ func TestOutputOntoInputRefused(t *testing.T) {
 		{"report -o OTHER_DIR", []string{"report", results, "-o", otherDir}, filepath.Join(otherDir, "results.json")},
 		{"merge onto its shard", []string{"merge", runDir, runDir}, filepath.Join(runDir, "shard.bin")},
 		{"sweep -o CATALOG_DIR", []string{"sweep", "--traces", trace, "--catalogs", cat, "--param", "params.cold_call_prob=0:0.1:0.1", "-o", cat}, filepath.Join(cat, "sweep.json")},
-		{"plan --growth -o CATALOG_DIR", []string{"plan", results, "--sessions-per-day", "10", "--growth", "1", "--traces", trace, "--catalogs", cat, "-o", cat}, filepath.Join(cat, "plan.json")},
+		{"plan --growth -o CATALOG_DIR", []string{"plan", results, "--sessions-per-day", "10", "--growth", "1,1.1", "--traces", trace, "--catalogs", cat, "-o", cat}, filepath.Join(cat, "plan.json")},
 		// Commands that print a report with -o FILE (issue 18: each wrote
 		// over its input and exited 0).
 		{"trace stats -o", []string{"trace", "stats", trace, "-o", trace}, trace},

@@ -34,7 +34,7 @@ func TestPlanGrowthRefusesAnotherBase(t *testing.T) {
 		{"the run's inputs", []string{"--traces", trace, "--catalogs", cat}, 0, "catalog growth (same 12 sessions"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			args := append([]string{"plan", results, "--sessions-per-day", "100", "--growth", "1", "--bootstrap", "-1",
+			args := append([]string{"plan", results, "--sessions-per-day", "100", "--growth", "1,1.1", "--bootstrap", "-1",
 				"-o", filepath.Join(t.TempDir(), "plan")}, tc.args...)
 			out, errs, code := cliRun(t, args...)
 			if code != tc.code || !strings.Contains(out+errs, tc.want) {

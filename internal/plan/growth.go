@@ -3,6 +3,7 @@ package plan
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -89,10 +90,9 @@ func Growth(ctx context.Context, cfg GrowthConfig) ([]GrowthPoint, []string, err
 	if baseTools == 0 {
 		return nil, nil, fmt.Errorf("the catalog has no tools to grow")
 	}
-	factors := slices.Clone(cfg.Factors)
-	sort.Float64s(factors)
-	if len(factors) == 0 || factors[0] < 1 {
-		return nil, nil, fmt.Errorf("growth factors %v: want values of 1 or more", cfg.Factors)
+	factors, err := growthFactors(cfg.Factors)
+	if err != nil {
+		return nil, nil, err
 	}
 	need := int(math.Ceil(factors[len(factors)-1]*float64(baseTools))) - baseTools
 	baseNote := unorderedBaseNote(base)
@@ -286,6 +286,11 @@ func generatedPool(latest []*catalog.Server, need int, seed int64) ([]*catalog.S
 	p.SchemaBytes = gen.LogNormal(max(szMed, 150), szSig, 150, 16000)
 	p.Servers = min(5000, max(1, int(math.Ceil(2*float64(need)/tpsMed))+2))
 	g, err := gen.New(p)
+	var wl *gen.WordListError
+	if errors.As(err, &wl) {
+		return nil, fmt.Errorf("cannot generate %s in servers like the catalog's (tools per server log-normal, median %.3g, log-sd %.3g): a server drawn with %d tools outnumbers the %d tool names of the generator's %q word list; grow by smaller factors, or add real servers with --growth-from DIR: %w",
+			nouns.Count(need, "more tool"), tpsMed, tpsSig, wl.Asked, wl.Names, wl.Domain, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("generate servers: %w", err)
 	}
@@ -324,4 +329,35 @@ func logFit(xs []float64) (median, sigma float64) {
 		v /= float64(len(xs) - 1)
 	}
 	return math.Exp(m), math.Sqrt(v)
+}
+
+// growthFactors returns the factors in increasing order, or why they do
+// not make a growth series: each point is compared with today's catalog
+// (×1), so the list must hold 1 and a factor above it, each once.
+func growthFactors(given []float64) ([]float64, error) {
+	factors := slices.Clone(given)
+	sort.Float64s(factors)
+	list := func() string {
+		s := make([]string, len(given))
+		for i, f := range given {
+			s[i] = strconv.FormatFloat(f, 'g', -1, 64)
+		}
+		return strings.Join(s, ",")
+	}
+	switch {
+	case len(factors) == 0:
+		return nil, fmt.Errorf("no growth factor: give multiples of today's catalog, e.g. --growth 1,2,4,8")
+	case factors[0] < 1:
+		return nil, fmt.Errorf("--growth %s: %s is below 1: a factor is a multiple of today's tool count (1 = today's catalog, 2 = twice as many tools; a percentage such as 150%% is 1.5)", list(), strconv.FormatFloat(factors[0], 'g', -1, 64))
+	case factors[0] > 1:
+		return nil, fmt.Errorf("--growth %s: every size is compared with today's catalog, ×1, which the list lacks, so where each rule breaks down would be measured from ×%s: add 1 (--growth 1,%s; factors are multiples of today's tool count, not percentages: 150%% is 1.5)", list(), strconv.FormatFloat(factors[0], 'g', -1, 64), list())
+	case factors[len(factors)-1] == 1:
+		return nil, fmt.Errorf("--growth %s: only today's catalog: add a factor above 1 (e.g. --growth 1,2,4,8)", list())
+	}
+	for i := 1; i < len(factors); i++ {
+		if factors[i] == factors[i-1] {
+			return nil, fmt.Errorf("--growth %s: %s is given twice: each factor is one replay", list(), strconv.FormatFloat(factors[i], 'g', -1, 64))
+		}
+	}
+	return factors, nil
 }

@@ -92,7 +92,11 @@ func TestParseSweep(t *testing.T) {
 	}{
 		{"strategy.trigger.budget=2000:8000:2000", []float64{2000, 4000, 6000, 8000}, ""},
 		{"params.cold_call_prob=0:0.3:0.1", []float64{0, 0.1, 0.2, 0.3}, ""},
-		{"model.latency.prefill_tps=4000:4000:1", []float64{4000}, ""},
+		// A range of one value used to replay it and print a one-row-per-
+		// strategy table with nothing marked unchanged and nothing to
+		// compare: refused, with what to type.
+		{"model.latency.prefill_tps=4000:4000:1", nil, "from and to are both 4000: one value compares nothing; give a to above it (e.g. 4000:4002:1)"},
+		{"model.latency.prefill_tps=4000:4001:1", []float64{4000, 4001}, ""},
 		{"strategy.warm.max_tools=4:16:4", []float64{4, 8, 12, 16}, ""},
 		{"strategy.trigger.budget", nil, "want PATH=FROM:TO:STEP"},
 		{"strategy.trigger.budget=1:2", nil, "want PATH=FROM:TO:STEP"},
@@ -312,13 +316,13 @@ func TestGrowthRealCatalogs(t *testing.T) {
 		t.Fatal(err)
 	}
 	rc.Bootstrap = -1
-	pts, _, err := Growth(context.Background(), GrowthConfig{Base: rc, Factors: []float64{1.5}, Pool: pool, Seed: 1,
+	pts, _, err := Growth(context.Background(), GrowthConfig{Base: rc, Factors: []float64{1, 1.5}, Pool: pool, Seed: 1,
 		Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(pts[0].Added) == 0 || strings.HasPrefix(pts[0].Added[0], "grown-") {
-		t.Errorf("added %v, want real servers", pts[0].Added)
+	if len(pts[1].Added) == 0 || strings.HasPrefix(pts[1].Added[0], "grown-") {
+		t.Errorf("added %v, want real servers", pts[1].Added)
 	}
 }
 
@@ -447,7 +451,7 @@ func TestGrowthRefusesAnotherBase(t *testing.T) {
 		t.Fatal(err)
 	}
 	rc.Bootstrap = -1
-	pts, _, err := Growth(context.Background(), GrowthConfig{Base: rc, Factors: []float64{1}, Seed: 1, Dir: t.TempDir()})
+	pts, _, err := Growth(context.Background(), GrowthConfig{Base: rc, Factors: []float64{1, 1.1}, Seed: 1, Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -487,7 +491,7 @@ func TestGrowthRefusesAnotherBase(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			base := rc
 			base.Traces = tc.traces
-			_, _, err := Growth(context.Background(), GrowthConfig{Base: base, Factors: []float64{1}, Seed: 1, Dir: t.TempDir(), Recorded: tc.recorded})
+			_, _, err := Growth(context.Background(), GrowthConfig{Base: base, Factors: []float64{1, 1.1}, Seed: 1, Dir: t.TempDir(), Recorded: tc.recorded})
 			if len(tc.want) == 0 {
 				if err != nil {
 					t.Fatalf("refused: %v", err)

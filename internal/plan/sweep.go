@@ -229,6 +229,9 @@ type Point struct {
 	Results     *report.Results `json:"-"`
 	// Inputs are the input problems of the point's replay.
 	Inputs inputnotes.Notes `json:"-"`
+	// Fills counts what the replay's traces record and what fill-in
+	// parameters stood in for (fillReason).
+	Fills Fills `json:"-"`
 }
 
 // Sweep replays the scenario at each value and writes each results file,
@@ -460,7 +463,11 @@ func writePoint(out *runner.Output, dir string, x float64, label string) (Point,
 	if err := report.WriteResults(path, out.Results); err != nil {
 		return Point{}, err
 	}
-	return Point{X: x, Label: label, ResultsPath: path, Results: out.Results, Inputs: out.InputNotes()}, nil
+	pt := Point{X: x, Label: label, ResultsPath: path, Results: out.Results, Inputs: out.InputNotes()}
+	if out.Run != nil && out.Run.State != nil {
+		pt.Fills = fillsOf(out.Run.State)
+	}
+	return pt, nil
 }
 
 // plotPoints draws one sweep plot per metric and returns the PNG paths.

@@ -48,6 +48,11 @@ func (s SweepSpec) Check() error {
 		return fmt.Errorf("sweep %s: step %v must be positive", s.Param, s.Step)
 	case s.To < s.From:
 		return fmt.Errorf("sweep %s: to %v is below from %v", s.Param, s.To, s.From)
+	case s.To == s.From:
+		// One value compares nothing: no row could be marked unchanged
+		// and the plots would hold one point per strategy.
+		return fmt.Errorf("sweep %s: from and to are both %v: one value compares nothing; give a to above it (e.g. %v:%v:%v), or set the value in the scenario and use defersim run",
+			s.Param, s.From, s.From, roundValue(s.From+2*s.Step), s.Step)
 	case (s.To-s.From)/s.Step >= maxSweepPoints:
 		return fmt.Errorf("sweep %s: more than %d values", s.Param, maxSweepPoints)
 	}

@@ -80,7 +80,8 @@ func modelParamUnread(sc *scenarios.Scenario, path string, reg *sim.Registry) st
 
 // unchangedStrategies flags the strategies whose outcomes are identical
 // at every point, with the reason: the strategy does not read the swept
-// key, the value was never set on it, or what the outcomes show
+// key, the value was never set on it, the traces recorded every value the
+// key fills in (fillReason), or what the outcomes show
 // (report.ExplainUnchanged).
 func unchangedStrategies(points []Point, spec SweepSpec, notRead, notSet map[string]string) []Unchanged {
 	results := make([]*report.Results, len(points))
@@ -88,6 +89,7 @@ func unchangedStrategies(points []Point, spec SweepSpec, notRead, notSet map[str
 		results[i] = p.Results
 	}
 	flagged := report.UnchangedStrategies(results)
+	fill := fillReason(spec.Param, points)
 	var out []Unchanged
 	for _, s := range results[0].Strategies {
 		if !flagged[s.Name] {
@@ -99,6 +101,8 @@ func unchangedStrategies(points []Point, spec SweepSpec, notRead, notSet map[str
 			u.Reason = notRead[s.Name]
 		case notSet[s.Name] != "":
 			u.Reason = "not set at any value: " + notSet[s.Name]
+		case fill != "":
+			u.Reason = fill
 		case !sim.OutcomesExplain(spec.Param):
 			// The outcomes' reasons (deferred mode off, no search) speak of
 			// deferral; a key read outside it (a cache, latency or price

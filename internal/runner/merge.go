@@ -106,6 +106,7 @@ func resultOf(st *sim.RunState, strategies []sim.Strategy) *sim.RunResult {
 		Failures: st.FailureMessages()}
 	res.Counts.SessionsReplayed, res.Counts.SessionsSkipped, res.Counts.StepsRemoved = st.Replayed, st.Skipped, st.StepsRemoved
 	res.Counts.SessionsEpochDated = st.EpochDated
+	res.Counts.UserPausesFromParams = st.UserPausesFromParams
 	res.Resolution = st.Resolution
 	return res
 }

@@ -44,8 +44,14 @@ import (
 // no session reaches is said exactly over shards and resumes
 // (sim.RunInfo.UnreachedUpgrades); version 10 counts the sessions read
 // without a user message (ReaderCounts.NoUser), which results.json now
-// records (run.counts.sessions_without_user).
-const StateVersion = 10
+// records (run.counts.sessions_without_user); version 11 counts the user
+// pauses after the first message and those taken from
+// params.user_think_ms (sim.RunState.UserPauses, UserPausesFromParams),
+// which results.json records (run.counts.user_pauses_from_params) and a
+// sweep of params.user_think_ms reads, and the tool calls and those with
+// no recorded duration (ToolCalls, UntimedToolCalls), which a sweep of
+// params.default_tool_ms reads.
+const StateVersion = 11
 
 // Kinds of state files.
 const (

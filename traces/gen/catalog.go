@@ -146,7 +146,7 @@ func buildTools(r *rng, p *Params, s *serverDef, n int) ([]*toolDef, error) {
 		tools = append(tools, b.build(c, roundTarget(p.SchemaBytes.sample(r))))
 	}
 	if len(tools) < n {
-		return nil, fmt.Errorf("server %s: the %q word list names only %d tools, fewer than the %d asked for", s.name, s.dom.name, len(tools), n)
+		return nil, &WordListError{Server: s.name, Domain: s.dom.name, Names: len(tools), Asked: n}
 	}
 	return tools, nil
 }
@@ -168,4 +168,15 @@ func (v *versionDef) toolsList() []byte {
 	}
 	out = append(out, "\n  ]\n}\n"...)
 	return out
+}
+
+// WordListError is a server drawn with more tools than its domain's word
+// list names: the generator cannot name them all.
+type WordListError struct {
+	Server, Domain string
+	Names, Asked   int // the tools the word list names, and those drawn
+}
+
+func (e *WordListError) Error() string {
+	return fmt.Sprintf("server %s: the %q word list names only %d tools, fewer than the %d asked for", e.Server, e.Domain, e.Names, e.Asked)
 }

@@ -1,0 +1,28 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/defersim/defersim/report"
+)
+
+// TestPlanRefusesANegativeBreakdownMargin pins that plan --growth refuses
+// a negative or infinite --breakdown-margin before it replays anything:
+// -0.1 used to print "first point more than -10% worse than at tools=133"
+// and mark rules that had not got worse as breaking down.
+func TestPlanRefusesANegativeBreakdownMargin(t *testing.T) {
+	dir := t.TempDir()
+	res := filepath.Join(dir, "results.json")
+	if err := report.WriteResults(res, checkResults("f", 0.2)); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"-0.1", "-1", "NaN", "+Inf"} {
+		got, code := runJobCmd(t, "plan", res, "--sessions-per-day", "10", "--growth", "1,2", "--breakdown-margin", m,
+			"-o", filepath.Join(dir, "plan"))
+		if code != 2 || !strings.Contains(got, "want 0 or more: the share by which a cost or p95 first reply may exceed today's catalog's") {
+			t.Errorf("--breakdown-margin %s: exit %d, output:\n%s", m, code, got)
+		}
+	}
+}
