@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -61,6 +62,10 @@ func LoadDir(dir string) (*Catalog, error) {
 			continue
 		}
 		s, err := LoadFile(filepath.Join(dir, name))
+		if errors.Is(err, ErrNotCatalog) {
+			return nil, fmt.Errorf("%w; every *.json file of a catalog directory is read as a catalog: move %s out of %s, or list the catalogs in a %s there (docs/catalogs.md)",
+				err, name, dir, ManifestNames[0])
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -137,15 +137,20 @@ func toolList(root *value) (*value, error) {
 		}
 		tools := holder.get("tools")
 		if tools == nil {
-			return nil, errors.New(`no "tools" member: want {"tools":[…]}, a JSON-RPC result holding one, or an array of tools`)
+			return nil, fmt.Errorf(`%w: no "tools" member: want {"tools":[…]}, a JSON-RPC result holding one, or an array of tools`, ErrNotCatalog)
 		}
 		if tools.kind != kArray {
 			return nil, errors.New(`field "tools" must be an array`)
 		}
 		return tools, nil
 	}
-	return nil, errors.New(`not a tools/list result: want {"tools":[…]} or an array of tools`)
+	return nil, fmt.Errorf(`%w: want {"tools":[…]} or an array of tools`, ErrNotCatalog)
 }
+
+// ErrNotCatalog is the error Parse wraps when the file's top level holds no
+// list of tools at all (an object without "tools", a string, a number):
+// another JSON file, such as a package.json, not a damaged catalog.
+var ErrNotCatalog = errors.New("not a tools/list result")
 
 // schemaMembers are the members a tool's input schema is found under:
 // MCP's inputSchema, Anthropic's input_schema, and the parameters of an
