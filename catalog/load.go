@@ -84,8 +84,13 @@ func readLimited(path string) ([]byte, error) {
 // tools/list result is JSON, which is UTF-8), not silently repaired.
 func Parse(data []byte, name, version, variant string) (*Server, error) {
 	data = bytes.TrimPrefix(data, utf8BOM)
+	if enc := utf16Encoding(data); enc != "" {
+		return nil, fmt.Errorf("the file is %s, not UTF-8 (as Windows PowerShell's > and Out-File write): a catalog is JSON, which is UTF-8; re-save it as UTF-8", enc)
+	}
 	if !utf8.Valid(data) {
-		return nil, fmt.Errorf("invalid UTF-8 at byte offset %d", invalidUTF8At(data))
+		at := invalidUTF8At(data)
+		return nil, fmt.Errorf("invalid UTF-8 at byte offset %d (line %d): a catalog is JSON, which is UTF-8; re-encode the file as UTF-8 from the encoding it was saved in (often Latin-1 or Windows-1252)",
+			at, bytes.Count(data[:at], []byte("\n"))+1)
 	}
 	roots, err := parseValues(data)
 	if err != nil {
@@ -117,6 +122,23 @@ func Parse(data []byte, name, version, variant string) (*Server, error) {
 // utf8BOM is the byte order mark some editors write at the start of a
 // UTF-8 file; Parse ignores it (RFC 8259 §8.1).
 var utf8BOM = []byte("\xef\xbb\xbf")
+
+// utf16Encoding names the UTF-16 form data is in ("" when it is not):
+// by its byte order mark, or by a NUL byte beside the ASCII "{" or "[" a
+// JSON document starts with.
+func utf16Encoding(data []byte) string {
+	switch {
+	case bytes.HasPrefix(data, []byte{0xff, 0xfe}):
+		return "UTF-16 little-endian (byte order mark FF FE)"
+	case bytes.HasPrefix(data, []byte{0xfe, 0xff}):
+		return "UTF-16 big-endian (byte order mark FE FF)"
+	case len(data) >= 2 && data[1] == 0 && (data[0] == '{' || data[0] == '['):
+		return "UTF-16 little-endian"
+	case len(data) >= 2 && data[0] == 0 && (data[1] == '{' || data[1] == '['):
+		return "UTF-16 big-endian"
+	}
+	return ""
+}
 
 // toolList finds the tools in a parsed file: roots holds its JSON values,
 // one unless the file holds the pages of a paginated tools/list one per
