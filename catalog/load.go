@@ -225,6 +225,9 @@ func page(root *value) (tools, cursor *value, err error) {
 			if cursor != nil {
 				return nil, nil, fmt.Errorf("nextCursor %s and no \"tools\" member: want {\"tools\":[…],\"nextCursor\":…}", quoted(cursor))
 			}
+			if root.get("mcpServers") != nil {
+				return nil, nil, fmt.Errorf(`%w: {"mcpServers":…} is a client's server configuration, not their tools: capture them with defersim catalog snapshot --from-config FILE -o DIR`, ErrNotCatalog)
+			}
 			return nil, nil, fmt.Errorf(`%w: no "tools" member: want {"tools":[…]}, a JSON-RPC result holding one, or an array of tools`, ErrNotCatalog)
 		}
 		if tools.kind != kArray {

@@ -10,7 +10,9 @@ import (
 // TestLoadDirSaysHowToMoveStrayJSON pins that a JSON file of a catalog
 // directory that holds no list of tools at all (a package.json, a
 // tsconfig.json, a scalar) stops LoadDir with its name, why, and the two
-// fixes: move it out, or list the catalogs in a manifest. Before, the error
+// fixes: move it out, or list the catalogs in a manifest (and, for a
+// client's {"mcpServers"} configuration, how to capture the servers it
+// names). Before, the error
 // said only `package.json: no "tools" member`, not that every *.json file of
 // the directory is read as a catalog, nor what to do. A manifest listing
 // the catalog, the fix it names, loads the directory.
@@ -21,6 +23,8 @@ func TestLoadDirSaysHowToMoveStrayJSON(t *testing.T) {
 		{"package.json", `{"name":"my-server","version":"1.0.0","dependencies":{"zod":"^3"}}`, `no "tools" member`},
 		{"tsconfig.json", `{"compilerOptions":{"strict":true}}`, `no "tools" member`},
 		{"version.json", `"1.2.3"`, `not a tools/list result`},
+		{"claude_desktop_config.json", `{"mcpServers":{"fs":{"command":"npx","args":["-y","@modelcontextprotocol/server-filesystem"]}}}`,
+			`{"mcpServers":…} is a client's server configuration, not their tools: capture them with defersim catalog snapshot --from-config FILE -o DIR`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
