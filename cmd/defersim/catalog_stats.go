@@ -97,6 +97,7 @@ o200k_base when it is among the counters.`,
 			"tool has an inputSchema that fails its meta-schema (or does not compile): it cannot check calls, and run does not count calls it cannot check as malformed",
 			"tools have an inputSchema that fails its meta-schema (or does not compile): it cannot check calls, and run does not count calls it cannot check as malformed")
 		printWarnings(cmd, st.Outliers, "tool over --outlier-tokens: one tool can be most of the total", "tools over --outlier-tokens: one tool can be most of the total")
+		printVersionless(cmd, catalog.Versionless(read))
 		printWarnings(cmd, unordered, "series with versions named by content hash: the one counted is the last by spelling (--all-versions counts every one)",
 			"series with versions named by content hash: the one counted is the last by spelling (--all-versions counts every one)")
 		if *format == cliout.JSON {
@@ -117,6 +118,12 @@ o200k_base when it is among the counters.`,
 // count (nothing with --quiet).
 func printCatalogWarnings(cmd *cobra.Command, warnings []string) {
 	printWarnings(cmd, warnings, `tool read as {"type":"object"} for want of an input schema`, `tools read as {"type":"object"} for want of an input schema`)
+}
+
+// printVersionless writes each server version without a version read
+// beside versions of its server (catalog.Versionless), then their count.
+func printVersionless(cmd *cobra.Command, found []string) {
+	printWarnings(cmd, found, "file without @VERSION read as the oldest version of its server", "files without @VERSION read as the oldest version of their server")
 }
 
 // printEmptyServers writes each server version that serves no tools to
