@@ -70,7 +70,7 @@ func TestBadCatalogCorpus(t *testing.T) {
 	}{
 		{name: "same tool twice", file: "dup@1.0.json", want: `FILE: tools[2]: duplicate tool name "lookup" (first at tools[0])`},
 		{name: "$ref cycles (kept as written)", file: "refcycle@1.0.json", tools: 1},
-		{name: "invalid UTF-8", file: "utf8@1.0.json", want: "FILE: invalid UTF-8 at byte offset 22"},
+		{name: "invalid UTF-8", file: "utf8@1.0.json", want: "FILE: invalid UTF-8 at byte offset 22 (line 1): a catalog is JSON, which is UTF-8; re-encode the file as UTF-8 from the encoding it was saved in (often Latin-1 or Windows-1252)"},
 		{name: "NUL byte", file: "nul@1.0.json", want: `FILE: invalid JSON: invalid character '\x00' in string literal`},
 		{name: "numbers that overflow (kept as written)", file: "overflow@1.0.json", tools: 1},
 		{name: "negative lengths (kept as written)", file: "negative@1.0.json", tools: 1},
@@ -149,7 +149,7 @@ func TestBadCatalogCorpus(t *testing.T) {
 // token count were not the server's). Parse now names the byte.
 func TestParseRejectsInvalidUTF8(t *testing.T) {
 	_, err := Parse([]byte("{\"tools\":[{\"name\":\"caf\xe9\"}]}"), "s", "1", "")
-	if err == nil || err.Error() != "invalid UTF-8 at byte offset 22" {
+	if err == nil || !strings.HasPrefix(err.Error(), "invalid UTF-8 at byte offset 22 (line 1): ") {
 		t.Fatalf("Parse = %v, want the invalid byte named", err)
 	}
 	if _, err := Parse([]byte(`{"tools":[{"name":"café"}]}`), "s", "1", ""); err != nil {

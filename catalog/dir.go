@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -61,6 +62,10 @@ func LoadDir(dir string) (*Catalog, error) {
 			continue
 		}
 		s, err := LoadFile(filepath.Join(dir, name))
+		if errors.Is(err, ErrNotCatalog) {
+			return nil, fmt.Errorf("%w; every *.json file of a catalog directory is read as a catalog: move %s out of %s, or list the catalogs in a %s there (docs/catalogs.md)",
+				err, name, dir, ManifestNames[0])
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -122,6 +127,7 @@ func LoadManifest(path string) (*Catalog, error) {
 	}
 	base := filepath.Dir(path)
 	servers := make([]*Server, 0, len(m.Servers))
+	entry := map[string]int{} // series key and version → first entry
 	for i, e := range m.Servers {
 		if e.Server == "" {
 			return nil, fmt.Errorf("%s: servers[%d]: missing server", path, i)
@@ -147,9 +153,24 @@ func LoadManifest(path string) (*Catalog, error) {
 		for _, t := range s.Tools {
 			t.Server = s.Name
 		}
+		id := s.Key() + "@" + s.Version
+		if j, ok := entry[id]; ok {
+			return nil, fmt.Errorf("%s: servers[%d] and servers[%d] both list %s (%s, %s): %s", path, j, i, id, m.Servers[j].File, e.File, twiceFix(servers[j], s))
+		}
+		entry[id] = i
 		servers = append(servers, s)
 	}
 	return build(servers)
+}
+
+// twiceFix says what to do about a manifest listing one server version
+// twice, as a and b: which of two different tool sets a run would read is
+// the manifest's to say.
+func twiceFix(a, b *Server) string {
+	if sameTools(a, b) {
+		return "the same tools twice; remove one entry"
+	}
+	return "with different tools; keep the entry of the catalog meant, or give the other another version"
 }
 
 // build groups servers into a catalog, rejecting a series version given

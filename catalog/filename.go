@@ -1,7 +1,9 @@
 package catalog
 
 import (
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -25,3 +27,26 @@ func ParseFileName(path string) (server, version, variant string) {
 
 // IsMetaFile reports whether path names a capture metadata file.
 func IsMetaFile(path string) bool { return strings.HasSuffix(path, MetaSuffix) }
+
+// Versionless names each server version that has no version (a file name
+// without "@VERSION") while other versions of its series were read: it is
+// then read as the series' oldest version, which its name does not say.
+func Versionless(servers []*Server) []string {
+	versions := map[string][]string{}
+	for _, s := range servers {
+		if s.Version != "" {
+			versions[s.Key()] = append(versions[s.Key()], s.Version)
+		}
+	}
+	var out []string
+	for _, s := range servers {
+		others := versions[s.Key()]
+		if s.Version != "" || len(others) == 0 {
+			continue
+		}
+		slices.SortFunc(others, CompareVersions)
+		out = append(out, fmt.Sprintf("%s: no version, so it is read as the oldest version of %s, before %s: name the file %s@VERSION.json (in a manifest, give its entry a version), or move it out",
+			where(s), s.Key(), strings.Join(others, ", "), s.Name))
+	}
+	return out
+}

@@ -73,6 +73,30 @@ func parseValue(raw []byte) (*value, error) {
 	return v, nil
 }
 
+// parseValues parses every JSON value of raw, one after another (JSON Lines,
+// or values separated by any whitespace). Duplicate object keys are an error.
+func parseValues(raw []byte) ([]*value, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var out []*value
+	for {
+		if len(out) > 0 && !dec.More() {
+			if _, err := dec.Token(); err != io.EOF {
+				if err == nil {
+					return nil, errors.New("unexpected data after the JSON value")
+				}
+				return nil, err
+			}
+			return out, nil
+		}
+		v, err := parseNext(dec, 0)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+}
+
 func parseNext(dec *json.Decoder, depth int) (*value, error) {
 	tok, err := dec.Token()
 	if err != nil {

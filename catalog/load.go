@@ -68,10 +68,13 @@ func readLimited(path string) ([]byte, error) {
 // Parse parses catalog content into a server called name at version and
 // variant. Accepted shapes:
 //
-//   - an MCP tools/list result: {"tools":[tool, …]} (other members such as
-//     "nextCursor" are ignored);
+//   - an MCP tools/list result: {"tools":[tool, …]} (other members are
+//     ignored; a non-empty "nextCursor" is an error: one page of a list);
 //   - a JSON-RPC response carrying one: {"jsonrpc":…,"result":{"tools":[…]}};
-//   - a bare array of tools.
+//   - a bare array of tools;
+//   - the pages of one paginated tools/list, results or responses, as a
+//     JSON array of them or one after another (one per line): their tools
+//     in order (toolList).
 //
 // Each tool is an MCP tool object, or an OpenAI function tool
 // {"type":"function","function":{"name","description","parameters"}} which
@@ -81,19 +84,24 @@ func readLimited(path string) ([]byte, error) {
 // tools/list result is JSON, which is UTF-8), not silently repaired.
 func Parse(data []byte, name, version, variant string) (*Server, error) {
 	data = bytes.TrimPrefix(data, utf8BOM)
-	if !utf8.Valid(data) {
-		return nil, fmt.Errorf("invalid UTF-8 at byte offset %d", invalidUTF8At(data))
+	if enc := utf16Encoding(data); enc != "" {
+		return nil, fmt.Errorf("the file is %s, not UTF-8 (as Windows PowerShell's > and Out-File write): a catalog is JSON, which is UTF-8; re-save it as UTF-8", enc)
 	}
-	root, err := parseValue(data)
+	if !utf8.Valid(data) {
+		at := invalidUTF8At(data)
+		return nil, fmt.Errorf("invalid UTF-8 at byte offset %d (line %d): a catalog is JSON, which is UTF-8; re-encode the file as UTF-8 from the encoding it was saved in (often Latin-1 or Windows-1252)",
+			at, bytes.Count(data[:at], []byte("\n"))+1)
+	}
+	roots, err := parseValues(data)
 	if err != nil {
 		return nil, fmt.Errorf("invalid JSON: %w", err)
 	}
-	list, err := toolList(root)
+	list, err := toolList(roots)
 	if err != nil {
 		return nil, err
 	}
-	tools := make([]*Tool, 0, len(list.items))
-	for i, item := range list.items {
+	tools := make([]*Tool, 0, len(list))
+	for i, item := range list {
 		tv, err := mcpShape(item)
 		if err != nil {
 			return nil, fmt.Errorf("tools[%d]: %w", i, err)
@@ -115,37 +123,125 @@ func Parse(data []byte, name, version, variant string) (*Server, error) {
 // UTF-8 file; Parse ignores it (RFC 8259 §8.1).
 var utf8BOM = []byte("\xef\xbb\xbf")
 
-// toolList finds the array of tools in a parsed file. A JSON-RPC error
-// response, and one page of a paginated list (a non-empty nextCursor), are
-// errors: the file does not hold the server's tools.
-func toolList(root *value) (*value, error) {
+// utf16Encoding names the UTF-16 form data is in ("" when it is not):
+// by its byte order mark, or by a NUL byte beside the ASCII "{" or "[" a
+// JSON document starts with.
+func utf16Encoding(data []byte) string {
+	switch {
+	case bytes.HasPrefix(data, []byte{0xff, 0xfe}):
+		return "UTF-16 little-endian (byte order mark FF FE)"
+	case bytes.HasPrefix(data, []byte{0xfe, 0xff}):
+		return "UTF-16 big-endian (byte order mark FE FF)"
+	case len(data) >= 2 && data[1] == 0 && (data[0] == '{' || data[0] == '['):
+		return "UTF-16 little-endian"
+	case len(data) >= 2 && data[0] == 0 && (data[1] == '{' || data[1] == '['):
+		return "UTF-16 big-endian"
+	}
+	return ""
+}
+
+// toolList finds the tools in a parsed file: roots holds its JSON values,
+// one unless the file holds the pages of a paginated tools/list one per
+// line. A JSON-RPC error response, and one page of a paginated list (a
+// non-empty nextCursor), are errors: the file does not hold the server's
+// tools. The pages of one list, as a JSON array of them or one per line,
+// are read in order; every page but the last must name a nextCursor, and
+// the last none.
+func toolList(roots []*value) ([]*value, error) {
+	if len(roots) == 1 && !isPageArray(roots[0]) {
+		tools, cursor, err := page(roots[0])
+		if err != nil {
+			return nil, err
+		}
+		if cursor != nil {
+			return nil, fmt.Errorf("nextCursor %s: this is one page of a paginated tools/list; give every page in one file, as a JSON array of the pages or one per line", quoted(cursor))
+		}
+		return tools.items, nil
+	}
+	pages := roots
+	if len(roots) == 1 {
+		pages = roots[0].items
+	} else if slices.ContainsFunc(roots, func(v *value) bool { return !isPage(v) }) {
+		return nil, errors.New("invalid JSON: unexpected data after the JSON value")
+	}
+	var items []*value
+	for i, p := range pages {
+		if !isPage(p) {
+			return nil, fmt.Errorf("pages[%d]: not a tools/list result or JSON-RPC response, as pages[0] is: give one list of tools, or the pages of one tools/list", i)
+		}
+		tools, cursor, err := page(p)
+		if err != nil {
+			return nil, fmt.Errorf("pages[%d]: %w", i, err)
+		}
+		switch more := len(pages) - 1 - i; {
+		case more == 0 && cursor != nil:
+			return nil, fmt.Errorf("pages[%d], the last page, has nextCursor %s: the pages after it are missing; add them", i, quoted(cursor))
+		case more > 0 && cursor == nil:
+			return nil, fmt.Errorf("pages[%d] has no nextCursor, so the tools/list ended there, yet %d more follow: give the pages of one tools/list, in order", i, more)
+		}
+		items = append(items, tools.items...)
+	}
+	return items, nil
+}
+
+// isPage reports whether v is a tools/list result or a JSON-RPC response
+// (one page of a list), not a tool: an object without "name" holding
+// "tools", "result", "error" or "jsonrpc".
+func isPage(v *value) bool {
+	if v.kind != kObject || v.get("name") != nil {
+		return false
+	}
+	return v.get("tools") != nil || v.get("result") != nil || v.get("error") != nil || v.get("jsonrpc") != nil
+}
+
+// isPageArray reports whether v is an array of pages (isPage of its first
+// item) rather than an array of tools.
+func isPageArray(v *value) bool {
+	return v.kind == kArray && len(v.items) > 0 && isPage(v.items[0])
+}
+
+// page returns the tools of one tools/list result (or of the JSON-RPC
+// response carrying it, or of a bare array of tools) and its nextCursor
+// (nil when it has none, or an empty one).
+func page(root *value) (tools, cursor *value, err error) {
 	switch root.kind {
 	case kArray:
-		return root, nil
+		return root, nil, nil
 	case kObject:
 		holder := root
 		if root.get("tools") == nil {
 			if e := root.get("error"); e != nil && root.get("result") == nil {
-				return nil, fmt.Errorf("a JSON-RPC error response, not a tools/list result: %s", quoted(e))
+				return nil, nil, fmt.Errorf("a JSON-RPC error response, not a tools/list result: %s", quoted(e))
 			}
 			if res := root.get("result"); res != nil {
 				holder = res
 			}
 		}
 		if c := holder.get("nextCursor"); c != nil && !(c.kind == kNull || (c.kind == kString && c.text == "")) {
-			return nil, fmt.Errorf("nextCursor %s: this is one page of a paginated tools/list; put the tools of every page in one list", quoted(c))
+			cursor = c
 		}
 		tools := holder.get("tools")
 		if tools == nil {
-			return nil, errors.New(`no "tools" member: want {"tools":[…]}, a JSON-RPC result holding one, or an array of tools`)
+			if cursor != nil {
+				return nil, nil, fmt.Errorf("nextCursor %s and no \"tools\" member: want {\"tools\":[…],\"nextCursor\":…}", quoted(cursor))
+			}
+			if root.get("mcpServers") != nil {
+				return nil, nil, fmt.Errorf(`%w: {"mcpServers":…} is a client's server configuration, not their tools: capture them with defersim catalog snapshot --from-config FILE -o DIR`, ErrNotCatalog)
+			}
+			return nil, nil, fmt.Errorf(`%w: no "tools" member: want {"tools":[…]}, a JSON-RPC result holding one, or an array of tools`, ErrNotCatalog)
 		}
 		if tools.kind != kArray {
-			return nil, errors.New(`field "tools" must be an array`)
+			return nil, nil, errors.New(`field "tools" must be an array`)
 		}
-		return tools, nil
+		return tools, cursor, nil
 	}
-	return nil, errors.New(`not a tools/list result: want {"tools":[…]} or an array of tools`)
+	return nil, nil, fmt.Errorf(`%w: want {"tools":[…]} or an array of tools`, ErrNotCatalog)
 }
+
+// ErrNotCatalog is the error Parse wraps when the file's top level holds no
+// list of tools at all (an object without "tools", a string, a number):
+// another JSON file, such as a package.json, not a damaged catalog.
+var ErrNotCatalog = errors.New("not a tools/list result")
 
 // schemaMembers are the members a tool's input schema is found under:
 // MCP's inputSchema, Anthropic's input_schema, and the parameters of an

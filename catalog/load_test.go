@@ -279,7 +279,7 @@ func TestLoadManifestErrors(t *testing.T) {
 		{"missing file", "servers:\n  - server: a\n    version: 1\n", "servers[0]: missing file"},
 		{"missing server", "servers:\n  - version: 1\n    file: a.json\n", "servers[0]: missing server"},
 		{"absent file", "servers:\n  - server: a\n    version: 1\n    file: nope.json\n", "servers[0]"},
-		{"duplicate", "servers:\n  - {server: a, version: 1, file: a.json}\n  - {server: a, version: 1, file: a.json}\n", "duplicate server version a@1"},
+		{"duplicate", "servers:\n  - {server: a, version: 1, file: a.json}\n  - {server: a, version: 1, file: a.json}\n", "servers[0] and servers[1] both list a@1 (a.json, a.json): the same tools twice; remove one entry"},
 		// A variant in the version: a trace naming a at "1.0+wide" names
 		// series "a+wide" (SeriesRef), so the entry could not be named.
 		{"variant in the version", "servers:\n  - {server: a, version: 1.0+wide, file: a.json}\n",

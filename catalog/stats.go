@@ -20,6 +20,10 @@ type StatsOptions struct {
 	// the older versions of a series whose latest version is counted. Stats
 	// names them and says the figures are of the latest versions.
 	NotCounted []*Server
+	// OutlierTokens names in Stats.Outliers every tool counted over this
+	// many tokens (of the counter the top list ranks by); 0 names none.
+	// catalog stats passes DefaultOutlierTokens unless told otherwise.
+	OutlierTokens int64
 }
 
 // Stats is the token cost of a set of server versions under several counters.
@@ -42,6 +46,9 @@ type Stats struct {
 	// InvalidSchemas lists the tools whose input schema cannot check calls
 	// (InvalidSchemas; filled by the caller, which has the check).
 	InvalidSchemas []string `json:"invalid_schemas,omitempty"`
+	// Outliers names each tool over StatsOptions.OutlierTokens, with its
+	// share of the total: one such tool can be most of what is counted.
+	Outliers []string `json:"outliers,omitempty"`
 	// Series is the number of distinct servers (series keys) counted;
 	// Total.Servers is the number of server versions counted.
 	Series int `json:"series"`
@@ -128,13 +135,17 @@ func ComputeStatsWith(servers []*Server, counters []tokens.Counter, opt StatsOpt
 		rankBy = st.Counters[0]
 	}
 	var all []ToolTokens
+	var big []outlier
 	st.Total = newSummary()
 	for _, s := range servers {
 		ss := ServerStats{Server: s.Label(), Name: s.Name, Version: s.Version, Variant: s.Variant, Summary: newSummary()}
 		ss.Servers = 1
 		var tts []ToolTokens
-		for _, t := range s.Tools {
+		for i, t := range s.Tools {
 			tt := CountTool(s, t, opt.Form, counters)
+			if opt.OutlierTokens > 0 && tt.Tokens[rankBy] > opt.OutlierTokens {
+				big = append(big, outlier{s, i, tt})
+			}
 			for name, n := range tt.Tokens {
 				ss.Tokens[name] += n
 			}
@@ -153,6 +164,7 @@ func ComputeStatsWith(servers []*Server, counters []tokens.Counter, opt StatsOpt
 		all = append(all, tts...)
 	}
 	st.Total.finish(st, rankBy, all, opt.Top)
+	st.Outliers = outlierNotes(big, rankBy, st.Total.Tokens[rankBy], opt.OutlierTokens)
 	st.cover(servers, opt.NotCounted)
 	if st.Servers == nil {
 		st.Servers = []ServerStats{}

@@ -73,7 +73,7 @@ func formatCover(w io.Writer, st Stats) {
 	fmt.Fprintln(w, " (--all-versions counts every version):")
 	for _, v := range st.VersionsSeen {
 		fmt.Fprintf(w, "  %s: %s counted; %s not counted\n", termsafe.String(v.Series),
-			strings.Join(termsafe.Strings(v.Counted), ", "), strings.Join(termsafe.Strings(v.NotCounted), ", "))
+			strings.Join(termsafe.Strings(noVersion(v.Counted)), ", "), strings.Join(termsafe.Strings(noVersion(v.NotCounted)), ", "))
 	}
 }
 
@@ -100,6 +100,17 @@ func versionsSeen(counted, notCounted []*Server) []SeriesVersions {
 		slices.SortFunc(v.Counted, CompareVersions)
 		slices.SortFunc(v.NotCounted, CompareVersions)
 		out = append(out, *v)
+	}
+	return out
+}
+
+// noVersion is versions with an empty one written "(no version)".
+func noVersion(versions []string) []string {
+	out := slices.Clone(versions)
+	for i, v := range out {
+		if v == "" {
+			out[i] = "(no version)"
+		}
 	}
 	return out
 }

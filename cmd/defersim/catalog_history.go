@@ -48,6 +48,7 @@ diff). See docs/live-catalogs.md.`,
 		}
 		h := catalog.NewHistoryTokens(cat, opt)
 		printCatalogWarnings(cmd, h.Warnings)
+		printVersionless(cmd, catalog.Versionless(cat.All()))
 		if *format != cliout.JSON {
 			return catalog.FormatHistory(out, h)
 		}

@@ -20,6 +20,7 @@ func newCatalogStatsCmd() *cobra.Command {
 		top         int
 		allVersions bool
 		form        string
+		outlierAt   int64
 	)
 	c := &cobra.Command{
 		Use:   "stats PATH...",
@@ -56,6 +57,9 @@ o200k_base when it is among the counters.`,
 		if top < 0 {
 			return fmt.Errorf("--top must be 0 or more")
 		}
+		if outlierAt < 0 {
+			return fmt.Errorf("--outlier-tokens must be 0 (name no tool) or more, not %d", outlierAt)
+		}
 		var read []*catalog.Server
 		named := map[string]bool{}
 		for _, p := range args {
@@ -79,7 +83,7 @@ o200k_base when it is among the counters.`,
 		for i, c := range counters {
 			memo[i] = tokens.NewMemo(c)
 		}
-		opt := catalog.StatsOptions{Form: wf, Top: top, NotCounted: older}
+		opt := catalog.StatsOptions{Form: wf, Top: top, NotCounted: older, OutlierTokens: outlierAt}
 		if top == 0 {
 			opt.Top = -1
 		}
@@ -92,6 +96,8 @@ o200k_base when it is among the counters.`,
 		printWarnings(cmd, st.InvalidSchemas,
 			"tool has an inputSchema that fails its meta-schema (or does not compile): it cannot check calls, and run does not count calls it cannot check as malformed",
 			"tools have an inputSchema that fails its meta-schema (or does not compile): it cannot check calls, and run does not count calls it cannot check as malformed")
+		printWarnings(cmd, st.Outliers, "tool over --outlier-tokens: one tool can be most of the total", "tools over --outlier-tokens: one tool can be most of the total")
+		printVersionless(cmd, catalog.Versionless(read))
 		printWarnings(cmd, unordered, "series with versions named by content hash: the one counted is the last by spelling (--all-versions counts every one)",
 			"series with versions named by content hash: the one counted is the last by spelling (--all-versions counts every one)")
 		if *format == cliout.JSON {
@@ -104,6 +110,7 @@ o200k_base when it is among the counters.`,
 	f.IntVar(&top, "top", 10, "number of top tools to list (0 for none)")
 	f.BoolVar(&allVersions, "all-versions", false, "for a directory or manifest, count every version, not just the latest (the total then adds up the versions of a server)")
 	f.StringVar(&form, "form", string(catalog.FormAnthropic), "bytes counted per tool: anthropic, openai or mcp")
+	f.Int64Var(&outlierAt, "outlier-tokens", catalog.DefaultOutlierTokens, "name on stderr (and in JSON outliers) every tool over this many tokens of the ranking counter (0 names none)")
 	return c
 }
 
@@ -111,6 +118,12 @@ o200k_base when it is among the counters.`,
 // count (nothing with --quiet).
 func printCatalogWarnings(cmd *cobra.Command, warnings []string) {
 	printWarnings(cmd, warnings, `tool read as {"type":"object"} for want of an input schema`, `tools read as {"type":"object"} for want of an input schema`)
+}
+
+// printVersionless writes each server version without a version read
+// beside versions of its server (catalog.Versionless), then their count.
+func printVersionless(cmd *cobra.Command, found []string) {
+	printWarnings(cmd, found, "file without @VERSION read as the oldest version of its server", "files without @VERSION read as the oldest version of their server")
 }
 
 // printEmptyServers writes each server version that serves no tools to
