@@ -95,12 +95,12 @@ func WriteUnchangedMarkdown(w io.Writer, param string, us []Unchanged) {
 		return
 	}
 	fmt.Fprintf(w, "\nUnchanged at every value of %s (every outcome of every session identical):\n\n", cliout.MDEscape(param))
-	for _, u := range us {
-		reason := u.Reason
-		if reason == "" {
-			reason = "no reason derived"
+	for _, g := range groupUnchanged(us) {
+		names := make([]string, len(g.strategies))
+		for i, n := range g.strategies {
+			names[i] = "**" + cliout.MDEscape(n) + "**"
 		}
-		fmt.Fprintf(w, "- **%s**: %s\n", cliout.MDEscape(u.Strategy), cliout.MDEscape(reason))
+		fmt.Fprintf(w, "- %s: %s\n", strings.Join(names, ", "), cliout.MDEscape(g.reason))
 	}
 }
 

@@ -105,12 +105,8 @@ func WriteUnchanged(w io.Writer, param string, us []Unchanged) {
 		return
 	}
 	fmt.Fprintf(w, "unchanged at every value of %s (every outcome of every session identical):\n", param)
-	for _, u := range us {
-		reason := u.Reason
-		if reason == "" {
-			reason = "no reason derived"
-		}
-		fmt.Fprintf(w, "  %s: %s\n", u.Strategy, reason)
+	for _, g := range groupUnchanged(us) {
+		fmt.Fprintf(w, "  %s: %s\n", strings.Join(g.strategies, ", "), g.reason)
 	}
 }
 

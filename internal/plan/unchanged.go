@@ -136,3 +136,32 @@ func markRepeats(rows []SeriesRow, points []Point) {
 		}
 	}
 }
+
+// unchangedGroup is the strategies of a sweep left unchanged for one
+// reason.
+type unchangedGroup struct {
+	strategies []string
+	reason     string
+}
+
+// groupUnchanged groups us by reason, in the order of each reason's first
+// strategy: a reason that holds for every strategy (a parameter that fills
+// only what the trace does not record) is said once, not once a strategy.
+func groupUnchanged(us []Unchanged) []unchangedGroup {
+	var out []unchangedGroup
+	at := map[string]int{}
+	for _, u := range us {
+		reason := u.Reason
+		if reason == "" {
+			reason = "no reason derived"
+		}
+		i, ok := at[reason]
+		if !ok {
+			i = len(out)
+			at[reason] = i
+			out = append(out, unchangedGroup{reason: reason})
+		}
+		out[i].strategies = append(out[i].strategies, u.Strategy)
+	}
+	return out
+}
