@@ -26,7 +26,8 @@ const (
 	NearCase
 	// NearPrefix: the name less a prefix ending in a NameSeparator.
 	NearPrefix
-	// NearTypo: names within CloseNameMaxShare edits (ClosestNames).
+	// NearTypo: names within CloseNameMaxShare edits (ClosestNames), those
+	// at the nearest distance only.
 	NearTypo
 )
 
@@ -43,7 +44,9 @@ type Near struct {
 // NearName says which of names a name that matches none of them most
 // likely means: a name equal but for case, else the name less a prefix
 // ending in a NameSeparator (the mcp__<server>__<tool> form an agent
-// runtime logs), else the closest names by edit distance (a typo). It
+// runtime logs), else the closest names by edit distance (a typo: up to
+// CloseNames, all at the nearest distance, none a different word in the
+// stretch where the names differ). It
 // walks every name: call it only for a name that does not resolve. names
 // may hold duplicates and need not be sorted; the answer does not depend
 // on their order.
@@ -78,9 +81,41 @@ func NearName(name string, names []string) Near {
 		return best
 	}
 	if near := ClosestNames(name, names, CloseNames); len(near) > 0 {
+		// Only the nearest: with long names sharing a prefix
+		// (modelcontextprotocol__server-…) the share lets unrelated names
+		// through, and a name one edit away is the likelier meaning.
+		// Nor a name whose edits fill the stretch where the two differ (a
+		// different word, not a typo): the share is taken of the longer
+		// stretch left once the common prefix and suffix go ("acme-alias"
+		// is not offered "acme-files"); a stretch one side lacks (letters
+		// added or dropped) stays bounded by ClosestNames alone.
+		near = slices.DeleteFunc(near, func(n string) bool {
+			short, long := differing(name, n)
+			return short > 0 && editDistance(name, n, true) > max(1, int(CloseNameMaxShare*float64(long)))
+		})
+		if len(near) == 0 {
+			return Near{}
+		}
+		d := editDistance(name, near[0], true)
+		near = slices.DeleteFunc(near, func(n string) bool { return editDistance(name, n, true) > d })
 		return Near{Kind: NearTypo, Names: near}
 	}
 	return Near{}
+}
+
+// differing is the lengths, shorter and longer, of a and b once their
+// common prefix and suffix are gone.
+func differing(a, b string) (short, long int) {
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	a, b = a[p:], b[p:]
+	s := 0
+	for s < len(a) && s < len(b) && a[len(a)-1-s] == b[len(b)-1-s] {
+		s++
+	}
+	return min(len(a), len(b)) - s, max(len(a), len(b)) - s
 }
 
 // Hint is the near names as a clause a message appends after "; "
@@ -116,4 +151,34 @@ func orList(names []string) string {
 		return strings.Join(q, "")
 	}
 	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+// NearServer is NearName of server among the server names c holds (a
+// launch variant's series key counts under its server's name too, as
+// HasTool matches it).
+func (c *Catalog) NearServer(server string) Near {
+	var names []string
+	for _, k := range c.ServerNames() {
+		base, _, _ := strings.Cut(k, "+")
+		names = append(names, k, base)
+	}
+	return NearName(server, names)
+}
+
+// NearTool is NearName of tool among the tools any version of server (or
+// of a launch variant of it, as HasTool matches) serves; server "" means
+// every server's tools.
+func (c *Catalog) NearTool(server, tool string) Near {
+	var names []string
+	for k, vs := range c.Versions {
+		if server != "" && k != server && !strings.HasPrefix(k, server+"+") {
+			continue
+		}
+		for _, s := range vs {
+			for _, t := range s.Tools {
+				names = append(names, t.Name)
+			}
+		}
+	}
+	return NearName(tool, names)
 }

@@ -40,7 +40,8 @@ func TestNearName(t *testing.T) {
 }
 
 // TestNearNameHintLists pins the typo hint's list: nearest first, joined
-// with a last "or", and the input order of names not mattering.
+// with a last "or", only those at the nearest distance, and the input
+// order of names not mattering.
 func TestNearNameHintLists(t *testing.T) {
 	for _, tc := range []struct {
 		names []string
@@ -49,10 +50,27 @@ func TestNearNameHintLists(t *testing.T) {
 		{[]string{"githubb", "gitub", "github_"}, `did you mean "github_", "githubb" or "gitub"?`},
 		{[]string{"gitub", "github_", "githubb"}, `did you mean "github_", "githubb" or "gitub"?`},
 		{[]string{"gitub", "jira"}, `did you mean "gitub"?`},
+		{[]string{"gitub", "githbu_x"}, `did you mean "gitub"?`}, // one edit beats three
 	} {
 		if got := NearName("github", tc.names).Hint(); got != tc.want {
 			t.Errorf("names %q: %q, want %q", tc.names, got, tc.want)
 		}
+	}
+	long := NearName("modelcontextprotocol__server-slak", []string{"modelcontextprotocol__server-gitlab", "modelcontextprotocol__server-slack", "modelcontextprotocol__server-redis"})
+	if got, want := long.Hint(), `did you mean "modelcontextprotocol__server-slack"?`; got != want {
+		t.Errorf("long shared prefix: %q, want %q", got, want)
+	}
+	if got := NearName("acme-alias", []string{"acme-files"}); got.Kind != NearNone {
+		t.Errorf("acme-alias: %+v, want none (three edits in a four-letter stretch)", got)
+	}
+	if got := NearName("gihtub", []string{"github"}).Hint(); got != `did you mean "github"?` {
+		t.Errorf("swapped letters: %q", got)
+	}
+	if got := NearName("github", []string{"gitlab"}); got.Kind != NearNone {
+		t.Errorf("gitlab for github: %+v, want none", got)
+	}
+	if got := NearName("get_usr", []string{"get_usr_x"}).Hint(); got != `did you mean "get_usr_x"?` {
+		t.Errorf("letters added: %q", got)
 	}
 	if got := NearName("x", nil).WithHint("m"); got != "m" {
 		t.Errorf("WithHint with none: %q", got)
