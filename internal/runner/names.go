@@ -34,7 +34,7 @@ func checkNames(cfg Config, cat *catalog.Catalog) error {
 			if srv, _, scoped := strings.Cut(p, ":"); scoped && cat.Versions[srv] == nil {
 				why = fmt.Sprintf("no server %q", srv)
 			}
-			probs = append(probs, fmt.Sprintf("%s%s[%d]: %q: %s in %s", owner, field, i, p, why, where))
+			probs = append(probs, nearPattern(cat, p).WithHint(fmt.Sprintf("%s%s[%d]: %q: %s in %s", owner, field, i, p, why, where)))
 		}
 	}
 	for _, s := range cfg.Strategies {
@@ -53,7 +53,7 @@ func checkNames(cfg Config, cat *catalog.Catalog) error {
 	check("", "permissions.deny", cfg.Deny)
 	for _, srv := range cfg.LocalServers {
 		if cat.Versions[srv] == nil {
-			probs = append(probs, fmt.Sprintf("servers.%s: no server %q in %s (have %s)", srv, srv, where, strings.Join(serverNames(cat), ", ")))
+			probs = append(probs, cat.NearServer(srv).WithHint(fmt.Sprintf("servers.%s: no server %q in %s (have %s)", srv, srv, where, strings.Join(serverNames(cat), ", "))))
 		}
 	}
 	seen := map[string]bool{}
@@ -64,13 +64,43 @@ func checkNames(cfg Config, cat *catalog.Catalog) error {
 			if at == "" {
 				at = "servers." + u.Server + ".upgrades"
 			}
-			probs = append(probs, fmt.Sprintf("%s: no server %q in %s (have %s)", at, u.Server, where, strings.Join(serverNames(cat), ", ")))
+			probs = append(probs, cat.NearServer(u.Server).WithHint(fmt.Sprintf("%s: no server %q in %s (have %s)", at, u.Server, where, strings.Join(serverNames(cat), ", "))))
 		}
 	}
 	if len(probs) == 0 {
 		return nil
 	}
 	return fmt.Errorf("the scenario names tools or servers its catalogs do not have (a typo, or a catalog missing?):\n  %s", strings.Join(probs, "\n  "))
+}
+
+// nearPattern is the entry a list entry p that matches nothing most likely
+// means (catalog.NearName): for "server:name", the server's name when no
+// catalog holds the server, else the server's tool, written scoped again;
+// for a bare name, any server's tool. A prefix pattern ("name*") is
+// offered nothing: which names it was meant to match is not knowable.
+func nearPattern(cat *catalog.Catalog, p string) catalog.Near {
+	if strings.HasSuffix(p, "*") {
+		return catalog.Near{}
+	}
+	srv, name, scoped := strings.Cut(p, ":")
+	if !scoped {
+		return cat.NearTool("", p)
+	}
+	if cat.Versions[srv] == nil {
+		near := cat.NearServer(srv)
+		for i, n := range near.Names {
+			near.Names[i] = n + ":" + name
+		}
+		return near
+	}
+	near := cat.NearTool(srv, name)
+	for i, n := range near.Names {
+		near.Names[i] = srv + ":" + n
+	}
+	if near.Kind == catalog.NearPrefix {
+		near.Prefix = srv + ":" + near.Prefix
+	}
+	return near
 }
 
 // matchesAny reports whether pattern p matches a tool of some version of

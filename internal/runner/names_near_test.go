@@ -1,0 +1,39 @@
+package runner
+
+import (
+	"testing"
+)
+
+// TestScenarioNamesOfferTheNameMeant pins the close name a scenario entry
+// that matches nothing in its catalogs is offered (catalog.NearName): the
+// run stopped saying only `"screenshott": matches no tool of any server
+// version`, though the fix was a letter, a case or a server away. A
+// scoped entry is offered scoped again.
+func TestScenarioNamesOfferTheNameMeant(t *testing.T) {
+	const head = "traces: [embedded:trace.jsonl.gz]\ncatalogs: [embedded:catalog]\n"
+	check := func(t *testing.T, cfg Config) error {
+		cat, err := loadCatalogs(cfg.Catalogs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return checkNames(cfg, cat)
+	}
+	runScenarioCases(t, head, []scenarioCase{
+		{"always_defer typo", "strategies:\n  - {name: a, base: claude-code-default, always_defer: [screenshott]}\n",
+			[]string{`always_defer[0]: "screenshott": matches no tool of any server version in the scenario's catalogs; did you mean "screenshot"?`}},
+		{"never_defer case", "strategies:\n  - {name: a, base: claude-code-default, never_defer: [Web_Search]}\n",
+			[]string{`never_defer[0]: "Web_Search": matches no tool of any server version in the scenario's catalogs; did you mean "web_search" (the same name in another case)?`}},
+		{"never_defer mcp prefix", "strategies:\n  - {name: a, base: claude-code-default, never_defer: [mcp__web__web_search]}\n",
+			[]string{`did you mean "web_search" (the name without its prefix "mcp__web__")?`}},
+		{"scoped server typo", "strategies:\n  - {name: a, base: claude-code-default, never_defer: [\"memroy:memory_recall\"]}\n",
+			[]string{`never_defer[0]: "memroy:memory_recall": no server "memroy" in the scenario's catalogs; did you mean "memory:memory_recall"?`}},
+		{"scoped tool typo", "strategies:\n  - {name: a, base: claude-code-default, never_defer: [\"memory:memory_recal\"]}\n",
+			[]string{`did you mean "memory:memory_recall"?`}},
+		{"permissions", "strategies: [eager]\npermissions: {allow: [web_serch]}\n",
+			[]string{`permissions.allow[0]: "web_serch": matches no tool of any server version in the scenario's catalogs; did you mean "web_search"?`}},
+		{"local server", "strategies: [eager]\nservers: {desktp: {local: true}}\n",
+			[]string{`servers.desktp: no server "desktp" in the scenario's catalogs (have `, `; did you mean "desktop"?`}},
+		{"upgraded server", "strategies: [eager]\nservers:\n  kbb: {upgrades: [{to: \"3.0.0\", after_session: 10}]}\n",
+			[]string{`servers.kbb.upgrades[0]: no server "kbb"`, `; did you mean "kb"?`}},
+	}, check)
+}
