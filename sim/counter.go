@@ -1,10 +1,12 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/component"
 	"github.com/defersim/defersim/tokens"
 )
@@ -45,7 +47,7 @@ func (r *Registry) checkCounter(name string) error {
 	if f, ok := r.counterFamily(name); ok && f.Check(name) == nil {
 		return nil
 	}
-	return fmt.Errorf("unknown counter %q (want %s)", name, strings.Join(r.Names(component.Counter), "|"))
+	return errors.New(catalog.NearName(name, r.Names(component.Counter)).WithHint(fmt.Sprintf("unknown counter %q (want %s)", name, strings.Join(r.Names(component.Counter), "|"))))
 }
 
 // newCounter builds the counter called name.

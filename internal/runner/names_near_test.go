@@ -1,7 +1,11 @@
 package runner
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/defersim/defersim/scenarios"
+	defaultdata "github.com/defersim/defersim/scenarios/default"
 )
 
 // TestScenarioNamesOfferTheNameMeant pins the close name a scenario entry
@@ -36,4 +40,24 @@ func TestScenarioNamesOfferTheNameMeant(t *testing.T) {
 		{"upgraded server", "strategies: [eager]\nservers:\n  kbb: {upgrades: [{to: \"3.0.0\", after_session: 10}]}\n",
 			[]string{`servers.kbb.upgrades[0]: no server "kbb"`, `; did you mean "kb"?`}},
 	}, check)
+}
+
+// TestBaselineFlagOffersTheNameMeant pins --baseline naming no strategy of
+// the run: it said only `--baseline "eagr" is not a strategy of this run`,
+// naming neither the run's strategies nor the one meant.
+func TestBaselineFlagOffersTheNameMeant(t *testing.T) {
+	for _, tc := range []struct{ strategies, baseline, want string }{
+		{"eager,claude-code-default", "eagr", `--baseline "eagr" is not a strategy of this run (its strategies: eager, claude-code-default); did you mean "eager"?`},
+		{"eager,claude-code-default", "Claude-Code-Default", `did you mean "claude-code-default" (the same name in another case)?`},
+		{"eager,claude-code-default", "copilot-cli-30", `--baseline "copilot-cli-30" is not a strategy of this run (its strategies: eager, claude-code-default)`},
+	} {
+		sc, err := scenarios.Parse([]byte("traces: [embedded:trace.jsonl.gz]\ncatalogs: [embedded:catalog]\nstrategies: [eager]\n"), "test.yaml", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = FromScenario(sc, Overrides{Strategies: strings.Split(tc.strategies, ","), Baseline: tc.baseline}, defaultdata.FS())
+		if err == nil || !strings.HasSuffix(err.Error(), tc.want) {
+			t.Errorf("--baseline %s: %v\nwant it to end %q", tc.baseline, err, tc.want)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"sort"
@@ -38,7 +39,11 @@ func FromScenario(sc *scenarios.Scenario, ov Overrides, embedded fs.FS) (Config,
 	}
 	if ov.Baseline != "" {
 		if _, ok := sc.Strategy(ov.Baseline); !ok {
-			return Config{}, fmt.Errorf("--baseline %q is not a strategy of this run", ov.Baseline)
+			var names []string
+			for _, st := range sc.Strategies {
+				names = append(names, st.Name)
+			}
+			return Config{}, errors.New(catalog.NearName(ov.Baseline, names).WithHint(fmt.Sprintf("--baseline %q is not a strategy of this run (its strategies: %s)", ov.Baseline, strings.Join(names, ", "))))
 		}
 		sc.Baseline = ov.Baseline
 	}
