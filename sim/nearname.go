@@ -36,10 +36,17 @@ func (tt *toolTables) nearTool(server, name string) string {
 // nearMemoEntries bounds a nearMemo: it is emptied when full.
 const nearMemoEntries = 4096
 
-// nearMemo remembers nearTool's answer by server and name: a trace that
-// misspells a tool misspells it in every call, and nearTool walks every
-// name the server has at any version, with an edit distance to each. Safe
-// for concurrent use (CallResolver is).
+// nearServer is the hint for a server name no catalog holds ("" when no
+// held server name is near it): catalog.NearName over the series keys.
+func (tt *toolTables) nearServer(name string) string {
+	return catalog.NearName(name, tt.names).Hint()
+}
+
+// nearMemo remembers nearTool's answer by server and name, and
+// nearServer's by name: a trace that misspells a tool or server misspells
+// it in every call, and nearTool walks every name the server has at any
+// version, with an edit distance to each. Safe for concurrent use
+// (CallResolver is).
 type nearMemo struct {
 	mu sync.Mutex
 	m  map[string]string
@@ -47,17 +54,27 @@ type nearMemo struct {
 
 // get is tt.nearTool(server, name) through the memo (nil: none).
 func (n *nearMemo) get(tt *toolTables, server, name string) string {
+	return n.lookup(server+"\x00"+name, func() string { return tt.nearTool(server, name) })
+}
+
+// server is tt.nearServer(name) through the memo (nil: none); its keys
+// start with a byte no server name of get's keys does.
+func (n *nearMemo) server(tt *toolTables, name string) string {
+	return n.lookup("\x01"+name, func() string { return tt.nearServer(name) })
+}
+
+// lookup is f's answer for key through the memo (n nil: f's).
+func (n *nearMemo) lookup(key string, f func() string) string {
 	if n == nil {
-		return tt.nearTool(server, name)
+		return f()
 	}
-	key := server + "\x00" + name
 	n.mu.Lock()
 	v, ok := n.m[key]
 	n.mu.Unlock()
 	if ok {
 		return v
 	}
-	v = tt.nearTool(server, name)
+	v = f()
 	n.mu.Lock()
 	if n.m == nil || len(n.m) >= nearMemoEntries {
 		n.m = make(map[string]string)
