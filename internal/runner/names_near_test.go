@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,5 +60,36 @@ func TestBaselineFlagOffersTheNameMeant(t *testing.T) {
 		if err == nil || !strings.HasSuffix(err.Error(), tc.want) {
 			t.Errorf("--baseline %s: %v\nwant it to end %q", tc.baseline, err, tc.want)
 		}
+	}
+}
+
+// TestUnmatchedNamesFlaggedUnderOtherCatalogs pins the warning of a
+// scenario entry that matches nothing in catalogs that are not the
+// scenario's (--catalogs, or the traces' own): checkNames passes them (the
+// scenario may have been written for other catalogs), and the run went on
+// without a word, so a misspelt never_defer changed nothing silently. A
+// scenario whose catalogs are all embedded (the default, a template for a
+// user's data) is not flagged.
+func TestUnmatchedNamesFlaggedUnderOtherCatalogs(t *testing.T) {
+	const list = "strategies:\n  - {name: a, base: claude-code-default, never_defer: [screenshott, web_search]}\n"
+	for _, tc := range []struct {
+		name, yaml string
+		want       []string
+	}{
+		{"scenario without catalogs", "traces: [embedded:trace.jsonl.gz]\n" + list,
+			[]string{`strategy a: never_defer[0]: "screenshott": matches no tool of any server version in the catalogs (--catalogs); did you mean "screenshot"?`}},
+		{"scenario of embedded catalogs", "traces: [embedded:trace.jsonl.gz]\ncatalogs: [embedded:catalog]\n" + list, nil},
+		{"nothing unmatched", "traces: [embedded:trace.jsonl.gz]\nstrategies:\n  - {name: a, base: claude-code-default, never_defer: [web_search]}\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := testConfig(t, tc.yaml, Overrides{Catalogs: []string{"embedded:catalog"}})
+			p, err := prepare(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(p.unmatched, tc.want) {
+				t.Errorf("unmatched %q, want %q", p.unmatched, tc.want)
+			}
+		})
 	}
 }

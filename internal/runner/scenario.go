@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"sort"
 	"strings"
 
@@ -64,7 +65,8 @@ func FromScenario(sc *scenarios.Scenario, ov Overrides, embedded fs.FS) (Config,
 	cfg := Config{Scenario: sc.Name, ScenarioFingerprint: sc.Fingerprint(), Seed: sc.Seed, Baseline: sc.Baseline,
 		Strategies: sc.Strategies, Model: sc.Model, ModelPreset: sc.ModelPreset, Params: sc.Params, Allow: sc.Permissions.Allow, Deny: sc.Permissions.Deny,
 		CatalogFingerprint: sc.CatalogFingerprint, CatalogsFrom: from, SRD: sc.SRD,
-		MaxUnresolved: sc.MaxUnresolved, AllowUnresolved: ov.AllowUnresolved, CheckReads: sc.CheckRunReads, Wrote: sc.Wrote}
+		MaxUnresolved: sc.MaxUnresolved, AllowUnresolved: ov.AllowUnresolved, CheckReads: sc.CheckRunReads, Wrote: sc.Wrote,
+		FlagUnmatched: !embeddedCatalogs(sc.Catalogs)}
 	if len(ov.SRD) > 0 {
 		cfg.SRD = ov.SRD
 	}
@@ -183,4 +185,10 @@ func sources(paths []string, embedded fs.FS) ([]Source, error) {
 		out = append(out, Source{Path: p})
 	}
 	return out, nil
+}
+
+// embeddedCatalogs reports whether a scenario's catalogs are all embedded
+// (and there are some): it was written for the embedded data.
+func embeddedCatalogs(catalogs []string) bool {
+	return len(catalogs) > 0 && !slices.ContainsFunc(catalogs, func(c string) bool { return !strings.HasPrefix(c, scenarios.EmbeddedPrefix) })
 }
