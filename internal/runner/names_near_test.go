@@ -9,6 +9,16 @@ import (
 	defaultdata "github.com/defersim/defersim/scenarios/default"
 )
 
+// checkScenarioNames is checkNames over cfg's catalogs.
+func checkScenarioNames(t *testing.T, cfg Config) error {
+	t.Helper()
+	cat, err := loadCatalogs(cfg.Catalogs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return checkNames(cfg, cat)
+}
+
 // TestScenarioNamesOfferTheNameMeant pins the close name a scenario entry
 // that matches nothing in its catalogs is offered (catalog.NearName): the
 // run stopped saying only `"screenshott": matches no tool of any server
@@ -16,13 +26,6 @@ import (
 // scoped entry is offered scoped again.
 func TestScenarioNamesOfferTheNameMeant(t *testing.T) {
 	const head = "traces: [embedded:trace.jsonl.gz]\ncatalogs: [embedded:catalog]\n"
-	check := func(t *testing.T, cfg Config) error {
-		cat, err := loadCatalogs(cfg.Catalogs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return checkNames(cfg, cat)
-	}
 	runScenarioCases(t, head, []scenarioCase{
 		{"always_defer typo", "strategies:\n  - {name: a, base: claude-code-default, always_defer: [screenshott]}\n",
 			[]string{`always_defer[0]: "screenshott": matches no tool of any server version in the scenario's catalogs; did you mean "screenshot"?`}},
@@ -40,7 +43,7 @@ func TestScenarioNamesOfferTheNameMeant(t *testing.T) {
 			[]string{`servers.desktp: no server "desktp" in the scenario's catalogs (have `, `; did you mean "desktop"?`}},
 		{"upgraded server", "strategies: [eager]\nservers:\n  kbb: {upgrades: [{to: \"3.0.0\", after_session: 10}]}\n",
 			[]string{`servers.kbb.upgrades[0]: no server "kbb"`, `; did you mean "kb"?`}},
-	}, check)
+	}, checkScenarioNames)
 }
 
 // TestBaselineFlagOffersTheNameMeant pins --baseline naming no strategy of
