@@ -46,10 +46,9 @@ type Near struct {
 // ending in a NameSeparator (the mcp__<server>__<tool> form an agent
 // runtime logs), else the closest names by edit distance (a typo: up to
 // CloseNames, all at the nearest distance, none a different word in the
-// stretch where the names differ). It
-// walks every name: call it only for a name that does not resolve. names
-// may hold duplicates and need not be sorted; the answer does not depend
-// on their order.
+// stretch where the names differ). It walks every name: call it only for
+// a name that does not resolve. names may hold duplicates and need not be
+// sorted; the answer does not depend on their order.
 func NearName(name string, names []string) Near {
 	names = slices.Clone(names)
 	slices.Sort(names)
@@ -80,27 +79,25 @@ func NearName(name string, names []string) Near {
 	if best.Kind != NearNone {
 		return best
 	}
-	if near := ClosestNames(name, names, CloseNames); len(near) > 0 {
-		// Only the nearest: with long names sharing a prefix
-		// (modelcontextprotocol__server-…) the share lets unrelated names
-		// through, and a name one edit away is the likelier meaning.
-		// Nor a name whose edits fill the stretch where the two differ (a
-		// different word, not a typo): the share is taken of the longer
-		// stretch left once the common prefix and suffix go ("acme-alias"
-		// is not offered "acme-files"); a stretch one side lacks (letters
-		// added or dropped) stays bounded by ClosestNames alone.
-		near = slices.DeleteFunc(near, func(n string) bool {
-			short, long := differing(name, n)
-			return short > 0 && editDistance(name, n, true) > max(1, int(CloseNameMaxShare*float64(long)))
-		})
-		if len(near) == 0 {
-			return Near{}
-		}
-		d := editDistance(name, near[0], true)
-		near = slices.DeleteFunc(near, func(n string) bool { return editDistance(name, n, true) > d })
-		return Near{Kind: NearTypo, Names: near}
+	// Not a name whose edits fill the stretch where the two differ (a
+	// different word, not a typo): the share is taken of the longer
+	// stretch left once the common prefix and suffix go ("acme-alias" is
+	// not offered "acme-files"); a stretch one side lacks (letters added
+	// or dropped) stays bounded by ClosestNames alone.
+	near := slices.DeleteFunc(ClosestNames(name, names, len(names)), func(n string) bool {
+		short, long := differing(name, n)
+		return short > 0 && editDistance(name, n, true) > max(1, int(CloseNameMaxShare*float64(long)))
+	})
+	if len(near) == 0 {
+		return Near{}
 	}
-	return Near{}
+	// Only the nearest (ClosestNames sorts them so): with long names
+	// sharing a prefix (modelcontextprotocol__server-…) the share lets
+	// unrelated names through, and a name one edit away is the likelier
+	// meaning.
+	d := editDistance(name, near[0], true)
+	near = slices.DeleteFunc(near, func(n string) bool { return editDistance(name, n, true) > d })
+	return Near{Kind: NearTypo, Names: near[:min(len(near), CloseNames)]}
 }
 
 // differing is the lengths, shorter and longer, of a and b once their
