@@ -129,6 +129,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	if cfg.hooks != nil && cfg.hooks.engine != nil {
 		cfg.hooks.engine(p.eng)
 	}
+	unmatched := p.unmatched // not p after the replay: it holds the engine, freed before the statistics
 	var resume *sim.RunState
 	var expect []TracePrefix
 	if cfg.Resume {
@@ -220,7 +221,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	out, err := finish(ctx, &done, res, cfg.Workers, cfg.BootstrapMemory)
 	if out != nil {
 		out.addWarnings(counts)
-		out.UnmatchedNames = p.unmatched
+		out.UnmatchedNames = unmatched
 	}
 	locateSkips(err, counts)
 	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
