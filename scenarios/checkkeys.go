@@ -1,9 +1,11 @@
 package scenarios
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -36,7 +38,7 @@ func ParseCheckKey(key string) (metric, stat string, err error) {
 		for _, m := range sim.Metrics {
 			names = append(names, m.Name)
 		}
-		return "", "", fmt.Errorf("unknown metric %q (want %s)", metric, strings.Join(names, "|"))
+		return "", "", errors.New(catalog.NearName(metric, names).WithHint(fmt.Sprintf("unknown metric %q (want %s)", metric, strings.Join(names, "|"))))
 	}
 	return metric, stat, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -273,7 +274,8 @@ func (d *decoder) fields(ps []pair, v reflect.Value, field string, skip map[stri
 		}
 		f, ok := fieldByTag(v, p.key)
 		if !ok {
-			return d.errAt(p.k, join(field, p.key), "unknown key (want %s)", strings.Join(knownKeys(v.Type(), skip), "|"))
+			known := knownKeys(v.Type(), skip)
+			return d.errAt(p.k, join(field, p.key), "%s", catalog.NearName(p.key, known).WithHint(fmt.Sprintf("unknown key (want %s)", strings.Join(known, "|"))))
 		}
 		if err := d.decode(p.v, f, join(field, p.key)); err != nil {
 			return err
@@ -428,7 +430,8 @@ func fieldByPath(v reflect.Value, path string) (reflect.Value, error) {
 		}
 		f, ok := fieldByTag(v, part)
 		if !ok {
-			return reflect.Value{}, fmt.Errorf("unknown key %q (want %s)", part, strings.Join(knownKeys(v.Type(), nil), "|"))
+			known := knownKeys(v.Type(), nil)
+			return reflect.Value{}, errors.New(catalog.NearName(part, known).WithHint(fmt.Sprintf("unknown key %q (want %s)", part, strings.Join(known, "|"))))
 		}
 		v = f
 	}

@@ -145,7 +145,7 @@ func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, er
 			known = known || k == p.key
 		}
 		if !known {
-			return nil, d.errAt(p.k, p.key, "unknown key (want %s)", strings.Join(topKeys, "|"))
+			return nil, d.errAt(p.k, p.key, "%s", catalog.NearName(p.key, topKeys).WithHint(fmt.Sprintf("unknown key (want %s)", strings.Join(topKeys, "|"))))
 		}
 		byKey[p.key] = p
 	}

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -9,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
 )
@@ -230,7 +232,7 @@ func (d *decoder) matrix(item *yaml.Node, field string, defined []sim.Strategy, 
 			vary = &ps[i]
 			continue
 		default:
-			return nil, d.errAt(p.k, join(field, p.key), "unknown key (want %s)", strings.Join(matrixKeys, "|"))
+			return nil, d.errAt(p.k, join(field, p.key), "%s", catalog.NearName(p.key, matrixKeys).WithHint(fmt.Sprintf("unknown key (want %s)", strings.Join(matrixKeys, "|"))))
 		}
 		if err := d.decode(p.v, reflect.ValueOf(dst).Elem(), join(field, p.key)); err != nil {
 			return nil, err
@@ -406,8 +408,13 @@ func (s *Scenario) SelectStrategies(names []string) error {
 		} else {
 			var err error
 			if st, err = presets.Strategy(name); err != nil {
-				return fmt.Errorf("strategy %q is neither in scenario %s nor a preset (presets: %s)",
-					name, s.Name, strings.Join(presets.StrategyNames(), ", "))
+				var names []string
+				for _, st := range s.Strategies {
+					names = append(names, st.Name)
+				}
+				names = append(names, presets.StrategyNames()...)
+				return errors.New(catalog.NearName(name, names).WithHint(fmt.Sprintf("strategy %q is neither in scenario %s nor a preset (presets: %s)",
+					name, s.Name, strings.Join(presets.StrategyNames(), ", "))))
 			}
 		}
 		out = append(out, st)

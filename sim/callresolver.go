@@ -151,7 +151,11 @@ func (s *sessionCalls) call(ev *traces.Event, class string, replayed bool) (u tr
 	}
 	switch class {
 	case ClassUnknownServer:
-		return traces.Unresolved{Kind: traces.KindUnknownTool, Reason: call + ", which no catalog knows (no catalog holds the server)"}, false
+		reason := call + ", which no catalog knows (no catalog holds the server)"
+		if near := s.near.server(tt, ev.Server); near != "" {
+			reason += "; " + near
+		}
+		return traces.Unresolved{Kind: traces.KindUnknownTool, Reason: reason}, false
 	case ClassVersionMissing:
 		nv := s.at[ev.Server]
 		return traces.Unresolved{Kind: traces.KindVersionMissing, Reason: fmt.Sprintf("%s at version %q (%s), which no catalog holds (they have %s): a run resolves it against %q and counts it as version missing",
@@ -241,8 +245,12 @@ func (s *sessionCalls) named(server, version string, change bool) (u traces.Unre
 		if change {
 			then = "a run ignores the change"
 		}
-		return traces.Unresolved{Kind: traces.KindVersionMissing, Reason: fmt.Sprintf("%s, which no catalog holds (the catalogs hold %s): %s; load its catalog, or correct the server name in the trace",
-			what, quoteList(tt.names), then)}, false
+		hint := ""
+		if near := s.near.server(tt, server); near != "" {
+			hint = "; " + near
+		}
+		return traces.Unresolved{Kind: traces.KindVersionMissing, Reason: fmt.Sprintf("%s, which no catalog holds (the catalogs hold %s): %s; load its catalog, or correct the server name in the trace%s",
+			what, quoteList(tt.names), then, hint)}, false
 	}
 	if version == "" || tt.byKey[server+"@"+version] != nil {
 		return traces.Unresolved{}, true

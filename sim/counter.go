@@ -1,10 +1,12 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/component"
 	"github.com/defersim/defersim/tokens"
 )
@@ -42,10 +44,21 @@ func (r *Registry) counterFamily(name string) (CounterFamily, bool) {
 
 // checkCounter validates a counter name without building the counter.
 func (r *Registry) checkCounter(name string) error {
-	if f, ok := r.counterFamily(name); ok && f.Check(name) == nil {
+	f, family := r.counterFamily(name)
+	if family && f.Check(name) == nil {
 		return nil
 	}
-	return fmt.Errorf("unknown counter %q (want %s)", name, strings.Join(r.Names(component.Counter), "|"))
+	msg := fmt.Sprintf("unknown counter %q (want %s)", name, strings.Join(r.Names(component.Counter), "|"))
+	if family { // a family's member with a bad parameter ("bytes/0"): no other name is meant
+		return errors.New(msg)
+	}
+	var names []string // the names a typo may mean: a family's ("bytes/N") is a pattern, not a name
+	for _, n := range r.Names(component.Counter) {
+		if !strings.HasSuffix(n, "/N") {
+			names = append(names, n)
+		}
+	}
+	return errors.New(catalog.NearName(name, names).WithHint(msg))
 }
 
 // newCounter builds the counter called name.

@@ -2,28 +2,17 @@ package sim
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 	"sync"
 
 	"github.com/defersim/defersim/catalog"
 )
 
-// toolNameSeparators end the prefixes a trace may write before a tool's
-// name (mcp__server__tool, server.tool, server:tool, server/tool), which
-// nearTool strips to find the catalog's name.
-var toolNameSeparators = []string{"__", ".", ":", "/"}
-
-// closeToolNames is how many close names (catalog.ClosestNames) an unknown
-// tool's problem offers when no name matches but for case or a prefix.
-const closeToolNames = 3
-
 // nearTool says which tool of server, at any version the catalogs hold,
-// an unknown tool name most likely means ("" when none): a name equal but
-// for case, the trace's name less a prefix ending in a separator (the
-// mcp__<server>__<tool> form an agent runtime logs), else the closest
-// names by edit distance (a typo). It is only called for a call that does
-// not resolve, so it may walk every version.
+// an unknown tool name most likely means ("" when none), by
+// catalog.NearName: a name equal but for case, the trace's name less a
+// prefix (the mcp__<server>__<tool> form an agent runtime logs), else the
+// closest names (a typo). It is only called for a call that does not
+// resolve, so it may walk every version.
 func (tt *toolTables) nearTool(server, name string) string {
 	var names []string
 	for _, v := range tt.versions[server] {
@@ -31,29 +20,15 @@ func (tt *toolTables) nearTool(server, name string) string {
 			names = append(names, ti.name)
 		}
 	}
-	slices.Sort(names)
-	names = slices.Compact(names) // a tool served at several versions once
-	lower := strings.ToLower(name)
-	for _, n := range names {
-		if strings.EqualFold(n, name) {
-			return fmt.Sprintf("server %q serves %q, the same name in another case: write the catalog's name in the trace", server, n)
-		}
-	}
-	for _, n := range names {
-		ln := strings.ToLower(n)
-		if len(lower) <= len(ln) || !strings.HasSuffix(lower, ln) {
-			continue
-		}
-		prefix := name[:len(name)-len(n)]
-		for _, sep := range toolNameSeparators {
-			if strings.HasSuffix(prefix, sep) {
-				return fmt.Sprintf("server %q serves %q, the trace's name without its prefix %q: write the catalog's name in the trace "+
-					"(trace import splits mcp__<server>__<tool> names, docs/importers.md)", server, n, prefix)
-			}
-		}
-	}
-	if near := catalog.ClosestNames(name, names, closeToolNames); len(near) > 0 {
-		return fmt.Sprintf("the closest names server %q serves: %s", server, quoteList(near))
+	near := catalog.NearName(name, names)
+	switch near.Kind {
+	case catalog.NearCase:
+		return fmt.Sprintf("server %q serves %q, the same name in another case: write the catalog's name in the trace", server, near.Names[0])
+	case catalog.NearPrefix:
+		return fmt.Sprintf("server %q serves %q, the trace's name without its prefix %q: write the catalog's name in the trace "+
+			"(trace import splits mcp__<server>__<tool> names, docs/importers.md)", server, near.Names[0], near.Prefix)
+	case catalog.NearTypo:
+		return fmt.Sprintf("the closest names server %q serves: %s", server, quoteList(near.Names))
 	}
 	return ""
 }
@@ -61,10 +36,17 @@ func (tt *toolTables) nearTool(server, name string) string {
 // nearMemoEntries bounds a nearMemo: it is emptied when full.
 const nearMemoEntries = 4096
 
-// nearMemo remembers nearTool's answer by server and name: a trace that
-// misspells a tool misspells it in every call, and nearTool walks every
-// name the server has at any version, with an edit distance to each. Safe
-// for concurrent use (CallResolver is).
+// nearServer is the hint for a server name no catalog holds ("" when no
+// held server name is near it): catalog.NearName over the series keys.
+func (tt *toolTables) nearServer(name string) string {
+	return catalog.NearName(name, tt.names).Hint()
+}
+
+// nearMemo remembers nearTool's answer by server and name, and
+// nearServer's by name: a trace that misspells a tool or server misspells
+// it in every call, and nearTool walks every name the server has at any
+// version, with an edit distance to each. Safe for concurrent use
+// (CallResolver is).
 type nearMemo struct {
 	mu sync.Mutex
 	m  map[string]string
@@ -72,17 +54,27 @@ type nearMemo struct {
 
 // get is tt.nearTool(server, name) through the memo (nil: none).
 func (n *nearMemo) get(tt *toolTables, server, name string) string {
+	return n.lookup(server+"\x00"+name, func() string { return tt.nearTool(server, name) })
+}
+
+// server is tt.nearServer(name) through the memo (nil: none); its keys
+// start with a byte no server name of get's keys does.
+func (n *nearMemo) server(tt *toolTables, name string) string {
+	return n.lookup("\x01"+name, func() string { return tt.nearServer(name) })
+}
+
+// lookup is f's answer for key through the memo (n nil: f's).
+func (n *nearMemo) lookup(key string, f func() string) string {
 	if n == nil {
-		return tt.nearTool(server, name)
+		return f()
 	}
-	key := server + "\x00" + name
 	n.mu.Lock()
 	v, ok := n.m[key]
 	n.mu.Unlock()
 	if ok {
 		return v
 	}
-	v = tt.nearTool(server, name)
+	v = f()
 	n.mu.Lock()
 	if n.m == nil || len(n.m) >= nearMemoEntries {
 		n.m = make(map[string]string)

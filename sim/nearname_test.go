@@ -57,6 +57,49 @@ func TestUnknownToolNamesTheCatalogsName(t *testing.T) {
 	}
 }
 
+// TestUnknownServerNamesTheCatalogsServer pins that a server no catalog
+// holds — in a session_start, a catalog_change or a call the session does
+// not name — is offered the held server name it most likely means (case,
+// prefix or typo, catalog.NearName): validate listed the first five held
+// servers, or for a call said only "no catalog holds the server".
+func TestUnknownServerNamesTheCatalogsServer(t *testing.T) {
+	parse := func(server string) *catalog.Server {
+		s, err := catalog.Parse([]byte(`{"tools":[{"name":"t"}]}`), server, "1.0", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	cat := catalog.New(parse("airline"), parse("retail"), parse("telecom"))
+	for _, tc := range []struct {
+		server, hint string // hint "": the reason offers no name
+	}{
+		{"airlne", `; did you mean "airline"?`},
+		{"AIRLINE", `; did you mean "airline" (the same name in another case)?`},
+		{"mcp__retail", `; did you mean "retail" (the name without its prefix "mcp__")?`},
+		{"banking", ""},
+	} {
+		t.Run(tc.server, func(t *testing.T) {
+			s := NewCallResolver(cat).Session()
+			start := s.Event(&traces.Event{Type: traces.SessionStart, Session: "s", StartFields: &traces.StartFields{
+				Servers: []traces.ServerRef{{Name: tc.server}}}}, 1, nil)
+			call := s.Event(&traces.Event{Type: traces.ToolCall, Session: "s", Server: tc.server, Tool: "t"}, 2, nil)
+			if len(start) != 1 || len(call) != 1 {
+				t.Fatalf("session_start %+v, call %+v: want one problem each", start, call)
+			}
+			for _, u := range []traces.Unresolved{start[0], call[0]} {
+				if tc.hint == "" {
+					if strings.Contains(u.Reason, "did you mean") {
+						t.Errorf("offers a name: %q", u.Reason)
+					}
+				} else if !strings.HasSuffix(u.Reason, tc.hint) {
+					t.Errorf("reason %q\nwant it to end %q", u.Reason, tc.hint)
+				}
+			}
+		})
+	}
+}
+
 // TestNearMemoKeysByServerAndName pins the memo in front of nearTool (one
 // per CallResolver, shared by its sessions): every answer equals
 // nearTool's, a name is not answered with another server's tools, and a

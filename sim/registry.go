@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/component"
 )
 
@@ -115,7 +116,7 @@ func (r *Registry) unknown(field string, kind component.Kind, name string) *Fiel
 	if name == "" {
 		return fieldErr(field, "missing (want %s)", want)
 	}
-	return fieldErr(field, "unknown %s %q (want %s)", kind, name, want)
+	return fieldErr(field, "%s", catalog.NearName(name, r.Names(kind)).WithHint(fmt.Sprintf("unknown %s %q (want %s)", kind, name, want)))
 }
 
 // RegisterTrigger adds a trigger: f builds it from a strategy's trigger

@@ -58,6 +58,8 @@ func TestStrategyValidate(t *testing.T) {
 		{"negative count", func(s *Strategy) { s.Trigger.Count = -1 }, "trigger.count: -1 is negative"},
 		{"negative budget", func(s *Strategy) { s.Trigger.Budget = -5 }, "trigger.budget: -5 is negative"},
 		{"bad counter", func(s *Strategy) { s.Trigger.Counter = "bytes/0" }, `trigger.counter: unknown counter "bytes/0" (want o200k_base|cl100k_base|bytes/N)`},
+		// A typo of a counter's name is offered it; a family's pattern (bytes/N) is never offered.
+		{"counter typo", func(s *Strategy) { s.Trigger.Counter = "o200k_bse" }, `trigger.counter: unknown counter "o200k_bse" (want o200k_base|cl100k_base|bytes/N); did you mean "o200k_base"?`},
 		{"percent zero", func(s *Strategy) { s.Trigger = Trigger{Mode: TriggerPercent} }, "trigger.percent: 0 is outside (0,100]"},
 		{"percent high", func(s *Strategy) { s.Trigger = Trigger{Mode: TriggerPercent, Percent: 120} }, "trigger.percent: 120 is outside (0,100]"},
 		{"percent ok", func(s *Strategy) { s.Trigger = Trigger{Mode: TriggerPercent, Percent: 100} }, ""},

@@ -237,7 +237,8 @@ func lintDisambiguation(s *SRD, known map[string]bool, byServer map[string]*SRD,
 			probs = append(probs, p)
 		} else {
 			if !known[e.Domain] {
-				probs = append(probs, problemAt(s, f+".domain", "names no known domain: %q is claimed by no SRD (known: %s)", e.Domain, strings.Join(sortedKeys(known), ", ")))
+				msg := fmt.Sprintf("names no known domain: %q is claimed by no SRD (known: %s)", e.Domain, strings.Join(sortedKeys(known), ", "))
+				probs = append(probs, problemAt(s, f+".domain", "%s", catalog.NearName(e.Domain, sortedKeys(known)).WithHint(msg)))
 			}
 			// An unknown domain is still a neighbour: the problem above says
 			// what is wrong with it, "names no neighbouring domain" would not.
@@ -255,7 +256,9 @@ func lintDisambiguation(s *SRD, known map[string]bool, byServer map[string]*SRD,
 			switch {
 			case !ok && slices.Contains(otherServers, e.Server):
 			case !ok:
-				probs = append(probs, problemAt(s, f+".server", "names server %q, which no SRD describes", e.Server))
+				servers := append(sortedKeys(byServer), otherServers...)
+				msg := fmt.Sprintf("names server %q, which no SRD describes", e.Server)
+				probs = append(probs, problemAt(s, f+".server", "%s", catalog.NearName(e.Server, servers).WithHint(msg)))
 			case e.Server == s.ServerID:
 				probs = append(probs, problemAt(s, f+".server", "names the SRD's own server"))
 			case e.Domain != "" && other.Domain != e.Domain:
@@ -355,7 +358,7 @@ func lintTools(s *SRD, cat *catalog.Catalog) Problems {
 		return nil
 	}
 	if !hasServer(cat, s.ServerID) {
-		return Problems{problemAt(s, "server_id", "no catalog of server %q in the catalogs", s.ServerID)}
+		return Problems{problemAt(s, "server_id", "%s", cat.NearServer(s.ServerID).WithHint(fmt.Sprintf("no catalog of server %q in the catalogs", s.ServerID)))}
 	}
 	var probs Problems
 	for gi, g := range s.ToolGroups {
@@ -365,7 +368,7 @@ func lintTools(s *SRD, cat *catalog.Catalog) Problems {
 				if s.Draft != nil {
 					f = fmt.Sprintf("tool_groups[%d].tools[%d]", gi, i)
 				}
-				probs = append(probs, problemAt(s, f, "unknown tool %q: no version of %s serves it", t, s.ServerID))
+				probs = append(probs, problemAt(s, f, "%s", cat.NearTool(s.ServerID, t).WithHint(fmt.Sprintf("unknown tool %q: no version of %s serves it", t, s.ServerID))))
 			}
 		}
 	}

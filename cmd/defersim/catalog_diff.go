@@ -109,16 +109,21 @@ func loadDiffSide(path string) (*catalog.Server, error) {
 	if rerr != nil || version == "" {
 		return nil, err
 	}
-	var have []string
+	var have, files []string
 	for _, e := range entries {
 		if e.IsDir() || catalog.IsMetaFile(e.Name()) || !strings.HasSuffix(e.Name(), ".json") {
 			continue
 		}
+		files = append(files, e.Name())
 		if n, v, va := catalog.ParseFileName(e.Name()); n == name && va == variant && v != "" {
 			have = append(have, v)
 		}
 	}
 	if len(have) == 0 {
+		// No version of the server: its name may be the typo.
+		if near := catalog.NearName(filepath.Base(path), files); near.Kind != catalog.NearNone {
+			return nil, fmt.Errorf("%s: no such file; %s holds no catalog of %s; %s", path, filepath.Dir(path), name, near.Hint())
+		}
 		return nil, err
 	}
 	slices.SortFunc(have, catalog.CompareVersions)
@@ -126,5 +131,5 @@ func loadDiffSide(path string) (*catalog.Server, error) {
 	if variant != "" {
 		label += "+" + variant
 	}
-	return nil, fmt.Errorf("%s: no such file; %s holds %s at %s", path, filepath.Dir(path), label, strings.Join(have, ", "))
+	return nil, errors.New(catalog.NearName(version, have).WithHint(fmt.Sprintf("%s: no such file; %s holds %s at %s", path, filepath.Dir(path), label, strings.Join(have, ", "))))
 }

@@ -64,4 +64,16 @@ func TestCatalogDiffSaysWhatItCompares(t *testing.T) {
 	if code != 2 || !strings.Contains(msg, "svc@1.2.json: no such file; "+dir+" holds svc at 1.0, 1.1") {
 		t.Errorf("missing version: exit %d, %q; want 2 and the versions held", code, msg)
 	}
+	// A missing file is offered the version or file most likely meant
+	// (catalog.NearName): a misspelt server name said only "no such file".
+	for _, tc := range []struct{ file, want string }{
+		{"svc@1.00.json", `holds svc at 1.0, 1.1; did you mean "1.0"?`},
+		{"svcc@1.0.json", `svcc@1.0.json: no such file; ` + dir + ` holds no catalog of svcc; did you mean "svc@1.0.json"?`},
+		{"unrelated@1.0.json", "no such file or directory"},
+	} {
+		_, code, msg := runCatalogCmd(t, "diff", p("svc@1.0.json"), p(tc.file))
+		if code != 2 || !strings.Contains(msg, tc.want) {
+			t.Errorf("%s: exit %d, %q; want 2 and %q", tc.file, code, msg, tc.want)
+		}
+	}
 }

@@ -50,7 +50,7 @@ func TestRunStopsOnSessionsNamingMissingServers(t *testing.T) {
 		// A typo of a held server's name gets the held name; a name
 		// close to none, the count of servers held.
 		{"a typo of a held server", write("typo.jsonl", web, `"servers":[{"name":"wep","version":"1.10.7"}`, 1), nil, 2,
-			[]string{"wep@1.10.7 (1 session; no catalog holds the server; closest they hold: web)"}, 0},
+			[]string{"wep@1.10.7 (1 session; no catalog holds the server; did you mean \"web\"?)"}, 0},
 		{"a version no catalog holds, in one session", write("ver.jsonl", web, `"servers":[{"name":"web","version":"9.9.9"}`, 1), nil, 2,
 			[]string{"1 of 20 sessions (5.0%)", "web@9.9.9 (1 session; the catalogs hold web 1.10.7)"}, 0},
 		{"one session, under a raised limit", write("one.jsonl", web, ghost, 1), []string{"--max-unresolved", "0.1"}, 0,

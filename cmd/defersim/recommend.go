@@ -3,14 +3,17 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
 	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/nouns"
@@ -19,6 +22,7 @@ import (
 	"github.com/defersim/defersim/internal/recommend"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/report"
+	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
 	"github.com/defersim/defersim/traces"
@@ -106,19 +110,15 @@ exit 1 then).`,
 		if current == "" {
 			current = sc.Baseline
 		}
-		cur, ok := sc.Strategy(current)
-		if !ok {
-			if cur, err = presets.Strategy(current); err != nil {
-				return fmt.Errorf("--current: %q is neither a strategy of the scenario nor a preset", current)
-			}
+		cur, err := strategyOrPreset(sc, "--current", current)
+		if err != nil {
+			return err
 		}
 		var baseStrat *sim.Strategy
 		if base != "" {
-			b, ok := sc.Strategy(base)
-			if !ok {
-				if b, err = presets.Strategy(base); err != nil {
-					return fmt.Errorf("--base: %w", err)
-				}
+			b, err := strategyOrPreset(sc, "--base", base)
+			if err != nil {
+				return err
 			}
 			baseStrat = &b
 		}
@@ -246,4 +246,22 @@ exit 1 then).`,
 	fl.BoolVar(&allowUnresolved, "allow-unresolved", false, allowUnresolvedUsage)
 	fl.BoolVar(&failUncertain, "fail-on-uncertain", false, "exit 1 when a decision is uncertain (its share's --confidence bounds straddle its threshold); the outputs are written first")
 	return c
+}
+
+// strategyOrPreset returns the scenario's strategy called name, else the
+// preset; flag names the option in the error, which offers the name most
+// likely meant among both (catalog.NearName).
+func strategyOrPreset(sc *scenarios.Scenario, flag, name string) (sim.Strategy, error) {
+	if st, ok := sc.Strategy(name); ok {
+		return st, nil
+	}
+	if st, err := presets.Strategy(name); err == nil {
+		return st, nil
+	}
+	names := presets.StrategyNames()
+	for _, st := range sc.Strategies {
+		names = append(names, st.Name)
+	}
+	return sim.Strategy{}, errors.New(catalog.NearName(name, names).WithHint(
+		fmt.Sprintf("%s: %q is neither a strategy of scenario %s nor a preset (presets: %s)", flag, name, sc.Name, strings.Join(presets.StrategyNames(), ", "))))
 }

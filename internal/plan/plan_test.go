@@ -179,7 +179,8 @@ func TestApply(t *testing.T) {
 // TestApplyUnknownKeyListsSweepable pins the error for a sweep path with
 // an unknown key: it said only `unknown key "think_ms"`, leaving the user
 // to find the parameter's name (user_think_ms) in the docs; it now lists
-// the keys a sweep can set there (numbers, and structs to go through).
+// the keys a sweep can set there (numbers, and structs to go through),
+// and ends with the one most likely meant, which it did not name.
 func TestApplyUnknownKeyListsSweepable(t *testing.T) {
 	sc, err := scenarios.Default()
 	if err != nil {
@@ -190,6 +191,11 @@ func TestApplyUnknownKeyListsSweepable(t *testing.T) {
 		{"params.think_ms", "user_think_ms", ""},
 		{"model.latency.x", "prefill_tps", ""},
 		{"strategy.warmm.max_tools", "warm.…", "name"},
+		// The close name (catalog.NearName) is offered after the list:
+		{"strategy.warm.max_tols", `max_tokens); did you mean "max_tools"?`, ""},
+		{"strategy.warmm.max_tools", `; did you mean "warm"?`, ""},
+		{"params.User_Think_MS", `; did you mean "user_think_ms" (the same name in another case)?`, ""},
+		{"params.zzz", "(a sweep sets one of: ", "did you mean"},
 	} {
 		_, _, err := apply(sc, tc.path, 1)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || (tc.notWant != "" && strings.Contains(err.Error(), tc.notWant)) {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/report"
@@ -68,7 +69,12 @@ func byYAMLPath(v reflect.Value, path string) (reflect.Value, error) {
 			}
 		}
 		if !found {
-			return reflect.Value{}, fmt.Errorf("unknown key %q (a sweep sets one of: %s)", part, strings.Join(sweepableKeys(t), ", "))
+			keys := sweepableKeys(t)
+			names := make([]string, len(keys))
+			for i, k := range keys {
+				names[i] = strings.TrimSuffix(k, ".…") // a group's name, without the mark of the keys to come
+			}
+			return reflect.Value{}, errors.New(catalog.NearName(part, names).WithHint(fmt.Sprintf("unknown key %q (a sweep sets one of: %s)", part, strings.Join(keys, ", "))))
 		}
 	}
 	return v, nil

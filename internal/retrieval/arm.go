@@ -1,10 +1,12 @@
 package retrieval
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/search"
 	"github.com/defersim/defersim/srd"
@@ -107,7 +109,8 @@ func BuildArms(cfg ArmConfig) ([]Arm, error) {
 	for _, name := range cfg.Rankers {
 		f, ok := cfg.Bases[name]
 		if !ok {
-			return nil, fmt.Errorf("unknown ranker %q (known: %v)", name, slices.Sorted(maps.Keys(cfg.Bases)))
+			known := slices.Sorted(maps.Keys(cfg.Bases))
+			return nil, errors.New(catalog.NearName(name, known).WithHint(fmt.Sprintf("unknown ranker %q (known: %v)", name, known)))
 		}
 		for _, m := range modes {
 			a := Arm{Name: name + "/" + m, Ranker: name, Mode: m}
@@ -121,7 +124,7 @@ func BuildArms(cfg ArmConfig) ([]Arm, error) {
 			case ModeFused:
 				a.Factory = routed.FactoryWith(cfg.Set, f, cfg.Fused)
 			default:
-				return nil, fmt.Errorf("unknown arm mode %q (known: %v)", m, Modes())
+				return nil, errors.New(catalog.NearName(m, Modes()).WithHint(fmt.Sprintf("unknown arm mode %q (known: %v)", m, Modes())))
 			}
 			out = append(out, a)
 		}

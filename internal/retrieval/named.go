@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
@@ -103,7 +104,7 @@ func LoadNamed(name string, src Sources, cat *catalog.Catalog) (*Set, error) {
 			return nil, err
 		}
 	default:
-		return nil, fmt.Errorf("unknown set %q (known: %s, or a hard-set file)", name, strings.Join(SetNames(), ", "))
+		return nil, errors.New(catalog.NearName(name, SetNames()).WithHint(fmt.Sprintf("unknown set %q (known: %s, or a hard-set file)", name, strings.Join(SetNames(), ", "))))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load set %s: %w", name, err)

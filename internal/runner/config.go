@@ -76,6 +76,13 @@ type Config struct {
 	// key on a strategy (scenarios.Scenario.Wrote; FromScenario sets it):
 	// checkNames checks only the lists the file writes.
 	Wrote func(strategy, key string) bool
+	// FlagUnmatched lists, in Output.UnmatchedNames, the entries of the
+	// lists the scenario file writes that match nothing in catalogs that
+	// are not the scenario's (checkNames refuses them only in the
+	// scenario's own). FromScenario sets it unless every catalog of the
+	// scenario is embedded: a scenario written for the embedded data (the
+	// default) is run on a user's catalogs as a template.
+	FlagUnmatched bool
 
 	Workers int
 	// SkipBad skips malformed trace lines (counted and reported) instead of stopping.

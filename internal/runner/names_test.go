@@ -38,19 +38,12 @@ func TestScenarioNamesMustMatchTheCatalogs(t *testing.T) {
 	// Catalogs from --catalogs (or the traces' own): the scenario was
 	// written for others (the embedded default's desktop on a user's
 	// catalogs), so nothing is checked.
-	check := func(t *testing.T, cfg Config) error {
-		cat, err := loadCatalogs(cfg.Catalogs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return checkNames(cfg, cat)
-	}
 	t.Run("catalogs not the scenario's", func(t *testing.T) {
-		if err := check(t, testConfig(t, head+cases[0].yaml, Overrides{Catalogs: []string{"embedded:catalog"}})); err != nil {
+		if err := checkScenarioNames(t, testConfig(t, head+cases[0].yaml, Overrides{Catalogs: []string{"embedded:catalog"}})); err != nil {
 			t.Errorf("refused with --catalogs: %v", err)
 		}
 	})
-	runScenarioCases(t, head, cases, check)
+	runScenarioCases(t, head, cases, checkScenarioNames)
 	// A list the file writes is checked even when it holds a preset's own
 	// entry (web_fetch, anchor-e6's), here over a catalog without it.
 	one := t.TempDir()
@@ -65,7 +58,7 @@ func TestScenarioNamesMustMatchTheCatalogs(t *testing.T) {
 		{"a preset's entry written by the file", "strategies:\n  - {name: a, base: anchor-e6-never-defer-openers, never_defer: [web_fetch]}\n",
 			[]string{`strategy a: never_defer[0]: "web_fetch": matches no tool`}},
 		{"the same entry brought by the preset", "strategies: [anchor-e6-never-defer-openers]\n", nil},
-	}, check)
+	}, checkScenarioNames)
 	// And Run itself stops.
 	cfg := testConfig(t, head+cases[0].yaml, Overrides{})
 	cfg.Bootstrap = -1
@@ -82,18 +75,11 @@ func TestScenarioNamesMustMatchTheCatalogs(t *testing.T) {
 // engine says the server is missing.
 func TestUpgradedServerMustBeInTheCatalogs(t *testing.T) {
 	const head = "traces: [embedded:trace.jsonl.gz]\ncatalogs: [embedded:catalog]\nstrategies: [eager]\n"
-	check := func(t *testing.T, cfg Config) error {
-		cat, err := loadCatalogs(cfg.Catalogs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return checkNames(cfg, cat)
-	}
 	runScenarioCases(t, head, []scenarioCase{
 		{"unknown server", "servers:\n  ghost: {upgrades: [{to: \"2.0\", after_session: 10}]}\n",
 			[]string{`test.yaml:5: servers.ghost.upgrades[0]: no server "ghost" in the scenario's catalogs (have `, "browser"}},
 		{"known server", "servers:\n  kb: {upgrades: [{to: \"3.0.0\", after_session: 10}]}\n", nil},
-	}, check)
+	}, checkScenarioNames)
 	cfg := testConfig(t, head+"servers:\n  ghost: {upgrades: [{to: \"2.0\", after_session: 10}]}\n", Overrides{Catalogs: []string{"embedded:catalog"}})
 	cfg.Bootstrap = -1
 	if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), `test.yaml:5: servers.ghost.upgrades[0]: the catalogs have no server "ghost"`) {

@@ -19,10 +19,6 @@ const DefaultMaxUnresolved = sim.DefaultMaxUnresolved
 // topResolutionTools is how many tools results.json names per list.
 const topResolutionTools = 20
 
-// closeServers is how many held server names a run that stops offers a
-// server no catalog holds (catalog.ClosestNames).
-const closeServers = 3
-
 // HeldServers is what a run's catalogs hold: each server's versions, in
 // release order (catalog.CompareVersions).
 type HeldServers map[string][]string
@@ -112,8 +108,8 @@ func CatalogVersions(cat *catalog.Catalog) HeldServers {
 // sessions to DefaultMaxUnresolved), so the message does not suggest one.
 //
 // Held is what the catalogs hold (nil: not known): a server no catalog
-// holds is offered the held names closest to it (a typo's fix), else told
-// how many servers they hold.
+// holds is offered the held name it most likely means (catalog.NearName:
+// case, prefix or typo), else told how many servers they hold.
 type UnresolvedError struct {
 	Output     *Output
 	Resolution *sim.ResolutionInfo
@@ -121,16 +117,16 @@ type UnresolvedError struct {
 	Held       HeldServers
 }
 
-// near says, for a server no catalog holds, the closest server names the
-// catalogs hold, or how many they hold when none is close ("" when held
+// near says, for a server no catalog holds, the held server name it most
+// likely means (catalog.NearName), or how many they hold when none is close ("" when held
 // is not known).
 func (e *UnresolvedError) near(server string) string {
 	if e.Held == nil {
 		return ""
 	}
 	names := slices.Sorted(maps.Keys(e.Held))
-	if near := catalog.ClosestNames(server, names, closeServers); len(near) > 0 {
-		return "closest they hold: " + strings.Join(near, ", ")
+	if near := catalog.NearName(server, names); near.Kind != catalog.NearNone {
+		return near.Hint()
 	}
 	return fmt.Sprintf("they hold %s, none with a close name", nouns.Count(len(names), "server"))
 }

@@ -1,8 +1,10 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"sort"
 	"strings"
 
@@ -38,7 +40,11 @@ func FromScenario(sc *scenarios.Scenario, ov Overrides, embedded fs.FS) (Config,
 	}
 	if ov.Baseline != "" {
 		if _, ok := sc.Strategy(ov.Baseline); !ok {
-			return Config{}, fmt.Errorf("--baseline %q is not a strategy of this run", ov.Baseline)
+			var names []string
+			for _, st := range sc.Strategies {
+				names = append(names, st.Name)
+			}
+			return Config{}, errors.New(catalog.NearName(ov.Baseline, names).WithHint(fmt.Sprintf("--baseline %q is not a strategy of this run (its strategies: %s)", ov.Baseline, strings.Join(names, ", "))))
 		}
 		sc.Baseline = ov.Baseline
 	}
@@ -59,7 +65,8 @@ func FromScenario(sc *scenarios.Scenario, ov Overrides, embedded fs.FS) (Config,
 	cfg := Config{Scenario: sc.Name, ScenarioFingerprint: sc.Fingerprint(), Seed: sc.Seed, Baseline: sc.Baseline,
 		Strategies: sc.Strategies, Model: sc.Model, ModelPreset: sc.ModelPreset, Params: sc.Params, Allow: sc.Permissions.Allow, Deny: sc.Permissions.Deny,
 		CatalogFingerprint: sc.CatalogFingerprint, CatalogsFrom: from, SRD: sc.SRD,
-		MaxUnresolved: sc.MaxUnresolved, AllowUnresolved: ov.AllowUnresolved, CheckReads: sc.CheckRunReads, Wrote: sc.Wrote}
+		MaxUnresolved: sc.MaxUnresolved, AllowUnresolved: ov.AllowUnresolved, CheckReads: sc.CheckRunReads, Wrote: sc.Wrote,
+		FlagUnmatched: !embeddedCatalogs(sc.Catalogs)}
 	if len(ov.SRD) > 0 {
 		cfg.SRD = ov.SRD
 	}
@@ -178,4 +185,10 @@ func sources(paths []string, embedded fs.FS) ([]Source, error) {
 		out = append(out, Source{Path: p})
 	}
 	return out, nil
+}
+
+// embeddedCatalogs reports whether a scenario's catalogs are all embedded
+// (and there are some): it was written for the embedded data.
+func embeddedCatalogs(catalogs []string) bool {
+	return len(catalogs) > 0 && !slices.ContainsFunc(catalogs, func(c string) bool { return !strings.HasPrefix(c, scenarios.EmbeddedPrefix) })
 }

@@ -1,9 +1,11 @@
 package presets
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -87,7 +89,7 @@ func ModelNames() []string {
 func Model(name string) (sim.Model, error) {
 	canon, ok := ResolveModel(name)
 	if !ok {
-		return sim.Model{}, fmt.Errorf("unknown model preset %q (known: %s)", name, strings.Join(ModelNames(), ", "))
+		return sim.Model{}, errors.New(catalog.NearName(name, ModelNames()).WithHint(fmt.Sprintf("unknown model preset %q (known: %s)", name, strings.Join(ModelNames(), ", "))))
 	}
 	for _, p := range modelTable() {
 		if p.name == canon {

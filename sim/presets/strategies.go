@@ -1,9 +1,11 @@
 package presets
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -54,7 +56,7 @@ func Strategy(name string) (sim.Strategy, error) {
 			return s, nil
 		}
 	}
-	return sim.Strategy{}, fmt.Errorf("unknown strategy preset %q (known: %s)", name, strings.Join(StrategyNames(), ", "))
+	return sim.Strategy{}, errors.New(catalog.NearName(name, StrategyNames()).WithHint(fmt.Sprintf("unknown strategy preset %q (known: %s)", name, strings.Join(StrategyNames(), ", "))))
 }
 
 // eager never defers: every schema is sent on every request.

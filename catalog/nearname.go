@@ -1,0 +1,181 @@
+package catalog
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// NameSeparators end the prefixes a user may write before a name
+// (mcp__server__tool, server.tool, server:tool, server/tool): NearName
+// strips such a prefix to find the name meant.
+var NameSeparators = []string{"__", ".", ":", "/"}
+
+// CloseNames is how many close names (ClosestNames) a name that resolves
+// to nothing is offered when none matches but for case or a prefix.
+const CloseNames = 3
+
+// NearKind says how a name that resolves to nothing is near one that does.
+type NearKind int
+
+const (
+	// NearNone: no name is near.
+	NearNone NearKind = iota
+	// NearCase: a name equal but for case.
+	NearCase
+	// NearPrefix: the name less a prefix ending in a NameSeparator.
+	NearPrefix
+	// NearTypo: names within CloseNameMaxShare edits (ClosestNames), those
+	// at the nearest distance only.
+	NearTypo
+)
+
+// Near is which names a name that resolves to nothing most likely means.
+type Near struct {
+	Kind NearKind
+	// Names: one for NearCase and NearPrefix, up to CloseNames for
+	// NearTypo, nearest first.
+	Names []string
+	// Prefix is the prefix NearPrefix strips.
+	Prefix string
+}
+
+// NearName says which of names a name that matches none of them most
+// likely means: a name equal but for case, else the name less a prefix
+// ending in a NameSeparator (the mcp__<server>__<tool> form an agent
+// runtime logs), else the closest names by edit distance (a typo: up to
+// CloseNames, all at the nearest distance, none a different word in the
+// stretch where the names differ). It walks every name: call it only for
+// a name that does not resolve. names may hold duplicates and need not be
+// sorted; the answer does not depend on their order.
+func NearName(name string, names []string) Near {
+	names = slices.Clone(names)
+	slices.Sort(names)
+	names = slices.Compact(names)
+	if slices.Contains(names, name) {
+		return Near{}
+	}
+	for _, n := range names {
+		if strings.EqualFold(n, name) {
+			return Near{Kind: NearCase, Names: []string{n}}
+		}
+	}
+	lower := strings.ToLower(name)
+	var best Near
+	for _, n := range names {
+		ln := strings.ToLower(n)
+		if len(lower) <= len(ln) || !strings.HasSuffix(lower, ln) {
+			continue
+		}
+		prefix := name[:len(name)-len(n)]
+		for _, sep := range NameSeparators {
+			// The longest name a prefix strips to wins (server.a.b is "a.b" before "b").
+			if strings.HasSuffix(prefix, sep) && (best.Kind == NearNone || len(n) > len(best.Names[0])) {
+				best = Near{Kind: NearPrefix, Names: []string{n}, Prefix: prefix}
+			}
+		}
+	}
+	if best.Kind != NearNone {
+		return best
+	}
+	// Not a name whose edits fill the stretch where the two differ (a
+	// different word, not a typo): the share is taken of the longer
+	// stretch left once the common prefix and suffix go ("acme-alias" is
+	// not offered "acme-files"); a stretch one side lacks (letters added
+	// or dropped) stays bounded by ClosestNames alone.
+	near := slices.DeleteFunc(ClosestNames(name, names, len(names)), func(n string) bool {
+		short, long := differing(name, n)
+		return short > 0 && editDistance(name, n, true) > max(1, int(CloseNameMaxShare*float64(long)))
+	})
+	if len(near) == 0 {
+		return Near{}
+	}
+	// Only the nearest (ClosestNames sorts them so): with long names
+	// sharing a prefix (modelcontextprotocol__server-…) the share lets
+	// unrelated names through, and a name one edit away is the likelier
+	// meaning.
+	d := editDistance(name, near[0], true)
+	near = slices.DeleteFunc(near, func(n string) bool { return editDistance(name, n, true) > d })
+	return Near{Kind: NearTypo, Names: near[:min(len(near), CloseNames)]}
+}
+
+// differing is the lengths, shorter and longer, of a and b once their
+// common prefix and suffix are gone.
+func differing(a, b string) (short, long int) {
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	a, b = a[p:], b[p:]
+	s := 0
+	for s < len(a) && s < len(b) && a[len(a)-1-s] == b[len(b)-1-s] {
+		s++
+	}
+	return min(len(a), len(b)) - s, max(len(a), len(b)) - s
+}
+
+// Hint is the near names as a clause a message appends after "; "
+// ("" when none): `did you mean "x"?` and why, for a user who typed the
+// name.
+func (n Near) Hint() string {
+	switch n.Kind {
+	case NearCase:
+		return fmt.Sprintf("did you mean %q (the same name in another case)?", n.Names[0])
+	case NearPrefix:
+		return fmt.Sprintf("did you mean %q (the name without its prefix %q)?", n.Names[0], n.Prefix)
+	case NearTypo:
+		return "did you mean " + orList(n.Names) + "?"
+	}
+	return ""
+}
+
+// WithHint appends n's Hint to msg after "; " (msg unchanged when none).
+func (n Near) WithHint(msg string) string {
+	if h := n.Hint(); h != "" {
+		return msg + "; " + h
+	}
+	return msg
+}
+
+// orList quotes names, joined by commas and a last "or".
+func orList(names []string) string {
+	q := make([]string, len(names))
+	for i, s := range names {
+		q[i] = strconv.Quote(s)
+	}
+	if len(q) <= 1 {
+		return strings.Join(q, "")
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+// NearServer is NearName of server among the server names c holds (a
+// launch variant's series key counts under its server's name too, as
+// HasTool matches it).
+func (c *Catalog) NearServer(server string) Near {
+	var names []string
+	for _, k := range c.ServerNames() {
+		base, _, _ := strings.Cut(k, "+")
+		names = append(names, k, base)
+	}
+	return NearName(server, names)
+}
+
+// NearTool is NearName of tool among the tools any version of server (or
+// of a launch variant of it, as HasTool matches) serves; server "" means
+// every server's tools.
+func (c *Catalog) NearTool(server, tool string) Near {
+	var names []string
+	for k, vs := range c.Versions {
+		if server != "" && k != server && !strings.HasPrefix(k, server+"+") {
+			continue
+		}
+		for _, s := range vs {
+			for _, t := range s.Tools {
+				names = append(names, t.Name)
+			}
+		}
+	}
+	return NearName(tool, names)
+}

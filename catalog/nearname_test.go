@@ -1,0 +1,78 @@
+package catalog
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestNearName pins the one matching every user-written name that resolves
+// to nothing goes through (trace calls, SRD files, scenario lists, CLI
+// keys): case first, then a separator-ended prefix (the longest name it
+// strips to), then typos, and nothing for an unrelated or exact name.
+func TestNearName(t *testing.T) {
+	names := []string{"slack_post_message", "slack_list_channels", "b", "a.b", "Search", "slack_post_message"}
+	for _, tc := range []struct {
+		name, in string
+		kind     NearKind
+		want     []string
+		prefix   string
+		hint     string
+	}{
+		{"case", "SLACK_POST_MESSAGE", NearCase, []string{"slack_post_message"}, "", `did you mean "slack_post_message" (the same name in another case)?`},
+		{"mcp prefix", "mcp__slack__slack_post_message", NearPrefix, []string{"slack_post_message"}, "mcp__slack__", `did you mean "slack_post_message" (the name without its prefix "mcp__slack__")?`},
+		{"longest stripped name", "srv.a.b", NearPrefix, []string{"a.b"}, "srv.", `did you mean "a.b" (the name without its prefix "srv.")?`},
+		{"prefix in another case", "Slack:SEARCH", NearPrefix, []string{"Search"}, "Slack:", `did you mean "Search" (the name without its prefix "Slack:")?`},
+		{"typo", "slack_post_mesage", NearTypo, []string{"slack_post_message"}, "", `did you mean "slack_post_message"?`},
+		{"unrelated", "github_create_issue", NearNone, nil, "", ""},
+		{"exact", "slack_post_message", NearNone, nil, "", ""},
+		{"prefix without separator", "xslack_post_message", NearTypo, []string{"slack_post_message"}, "", `did you mean "slack_post_message"?`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := NearName(tc.in, names)
+			if got.Kind != tc.kind || !slices.Equal(got.Names, tc.want) || got.Prefix != tc.prefix {
+				t.Errorf("NearName(%q) = %+v, want kind %d names %q prefix %q", tc.in, got, tc.kind, tc.want, tc.prefix)
+			}
+			if h := got.Hint(); h != tc.hint {
+				t.Errorf("Hint = %q, want %q", h, tc.hint)
+			}
+		})
+	}
+}
+
+// TestNearNameHintLists pins the typo hint's list: nearest first, joined
+// with a last "or", only those at the nearest distance, and the input
+// order of names not mattering.
+func TestNearNameHintLists(t *testing.T) {
+	for _, tc := range []struct {
+		names []string
+		want  string
+	}{
+		{[]string{"githubb", "gitub", "github_"}, `did you mean "github_", "githubb" or "gitub"?`},
+		{[]string{"gitub", "github_", "githubb"}, `did you mean "github_", "githubb" or "gitub"?`},
+		{[]string{"gitub", "jira"}, `did you mean "gitub"?`},
+		{[]string{"gitub", "githbu_x"}, `did you mean "gitub"?`}, // one edit beats three
+	} {
+		if got := NearName("github", tc.names).Hint(); got != tc.want {
+			t.Errorf("names %q: %q, want %q", tc.names, got, tc.want)
+		}
+	}
+	long := NearName("modelcontextprotocol__server-slak", []string{"modelcontextprotocol__server-gitlab", "modelcontextprotocol__server-slack", "modelcontextprotocol__server-redis"})
+	if got, want := long.Hint(), `did you mean "modelcontextprotocol__server-slack"?`; got != want {
+		t.Errorf("long shared prefix: %q, want %q", got, want)
+	}
+	if got := NearName("acme-alias", []string{"acme-files"}); got.Kind != NearNone {
+		t.Errorf("acme-alias: %+v, want none (three edits in a four-letter stretch)", got)
+	}
+	if got := NearName("gihtub", []string{"github"}).Hint(); got != `did you mean "github"?` {
+		t.Errorf("swapped letters: %q", got)
+	}
+	if got := NearName("github", []string{"gitlab"}); got.Kind != NearNone {
+		t.Errorf("gitlab for github: %+v, want none", got)
+	}
+	if got := NearName("get_usr", []string{"get_usr_x"}).Hint(); got != `did you mean "get_usr_x"?` {
+		t.Errorf("letters added: %q", got)
+	}
+	if got := NearName("x", nil).WithHint("m"); got != "m" {
+		t.Errorf("WithHint with none: %q", got)
+	}
+}
