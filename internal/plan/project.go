@@ -82,6 +82,9 @@ type Projection struct {
 	// Warnings say what in the results makes them a doubtful basis for a
 	// projection (resultsWarnings); absent for a clean, whole run.
 	Warnings []string `json:"warnings,omitempty"`
+	// Cache states the prompt-cache assumption of the per-session figures
+	// against the projected volume (cacheStart).
+	Cache *CacheStart `json:"cache"`
 	// Sketched, when the results' percentiles come from a quantile sketch
 	// (a streamed run), bounds their error; absent when they are exact.
 	Sketched *SketchBound `json:"percentiles_sketched,omitempty"`
@@ -113,6 +116,11 @@ func Project(res *report.Results, opt Options) (*Projection, error) {
 	p := &Projection{Scenario: res.Run.Scenario, Sessions: res.Sessions, SmallSample: res.SmallSample,
 		SessionsPerDay: n, DaysPerMonth: opt.DaysPerMonth, Prices: res.Prices, Warnings: resultsWarnings(res),
 		Sketched: sketchBound(res)}
+	var coldWarning string
+	p.Cache, coldWarning = cacheStart(res, n)
+	if coldWarning != "" {
+		p.Warnings = append(p.Warnings, coldWarning)
+	}
 	for _, s := range res.Strategies {
 		sp := StrategyPlan{Strategy: s.Name}
 		for _, k := range tokenKinds {
