@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -93,10 +92,8 @@ directory -o.`,
 			// Project reads 0 as its default (30): given, it is a mistake.
 			return exitError{code: 2, msg: "--days-per-month 0: want a positive number"}
 		}
-		if !(margin >= 0) || math.IsInf(margin, 1) {
-			// A negative margin flagged a rule that got better as broken
-			// down ("more than -10% worse").
-			return exitError{code: 2, msg: fmt.Sprintf("--breakdown-margin %v: want 0 or more: the share by which a cost or p95 first reply may exceed today's catalog's (0.25 = 25%% worse)", margin)}
+		if err := plan.CheckMargin(margin, growth); err != nil {
+			return exitError{code: 2, msg: err.Error()}
 		}
 		res, err := readResultsArg(cmd, args[0])
 		if err != nil {
