@@ -92,6 +92,9 @@ directory -o.`,
 			// Project reads 0 as its default (30): given, it is a mistake.
 			return exitError{code: 2, msg: "--days-per-month 0: want a positive number"}
 		}
+		if err := plan.CheckDaysPerMonth("--days-per-month", perMonth); err != nil {
+			return exitError{code: 2, msg: err.Error()}
+		}
 		if err := plan.CheckMargin(margin, growth); err != nil {
 			return exitError{code: 2, msg: err.Error()}
 		}
@@ -215,7 +218,7 @@ directory -o.`,
 	}
 	fl := c.Flags()
 	fl.Float64Var(&perDay, "sessions-per-day", 0, "sessions per day to project to (required)")
-	fl.Float64Var(&perMonth, "days-per-month", 30, "days in a month")
+	fl.Float64Var(&perMonth, "days-per-month", 30, "days in a month, at most 31 (fewer to count only the days with traffic)")
 	fl.Float64SliceVar(&growth, "growth", nil, "catalog size multiples to replay, e.g. 1,2,4,8")
 	fl.StringVar(&growthFrom, "growth-from", "", "grow with the servers of this catalog directory (real catalogs) instead of generated ones")
 	fl.StringVar(&scenario, "scenario", "", "scenario to replay for --growth (default: the embedded default)")

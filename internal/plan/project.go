@@ -28,7 +28,8 @@ func (a Amount) Scale(k float64) Amount {
 // Options of a projection.
 type Options struct {
 	SessionsPerDay float64
-	// DaysPerMonth turns days into months (default 30).
+	// DaysPerMonth turns days into months (default 30; at most
+	// MaxDaysPerMonth).
 	DaysPerMonth float64
 }
 
@@ -102,8 +103,8 @@ func Project(res *report.Results, opt Options) (*Projection, error) {
 	if opt.DaysPerMonth == 0 {
 		opt.DaysPerMonth = 30
 	}
-	if !(opt.DaysPerMonth > 0) || math.IsInf(opt.DaysPerMonth, 0) {
-		return nil, fmt.Errorf("days per month %v: want a positive number", opt.DaysPerMonth)
+	if err := CheckDaysPerMonth("days per month", opt.DaysPerMonth); err != nil {
+		return nil, err
 	}
 	for _, s := range res.Strategies {
 		for _, m := range projected {
