@@ -32,6 +32,8 @@ func TestJobCmdErrors(t *testing.T) {
 		{"plan bad volume", []string{"plan", res, "--sessions-per-day", "-5"}, 2, "positive"},
 		// --days-per-month 0 was read as the default and printed "30 days/month".
 		{"plan zero days a month", []string{"plan", res, "--sessions-per-day", "10", "--days-per-month", "0"}, 2, "--days-per-month 0: want a positive number"},
+		// --days-per-month 365 was printed as "365 days/month".
+		{"plan a year's days a month", []string{"plan", res, "--sessions-per-day", "10", "--days-per-month", "365"}, 2, "--days-per-month 365: a month has at most 31 days"},
 		// A volume whose projection overflows failed writing plan.json:
 		// "json: unsupported value: +Inf".
 		{"plan overflowing volume", []string{"plan", res, "--sessions-per-day", "1e308", "-o", filepath.Join(dir, "plan-huge")}, 2, "cost per month overflows"},

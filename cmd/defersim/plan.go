@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -93,10 +92,11 @@ directory -o.`,
 			// Project reads 0 as its default (30): given, it is a mistake.
 			return exitError{code: 2, msg: "--days-per-month 0: want a positive number"}
 		}
-		if !(margin >= 0) || math.IsInf(margin, 1) {
-			// A negative margin flagged a rule that got better as broken
-			// down ("more than -10% worse").
-			return exitError{code: 2, msg: fmt.Sprintf("--breakdown-margin %v: want 0 or more: the share by which a cost or p95 first reply may exceed today's catalog's (0.25 = 25%% worse)", margin)}
+		if err := plan.CheckDaysPerMonth("--days-per-month", perMonth); err != nil {
+			return exitError{code: 2, msg: err.Error()}
+		}
+		if err := plan.CheckMargin(margin, growth); err != nil {
+			return exitError{code: 2, msg: err.Error()}
 		}
 		res, err := readResultsArg(cmd, args[0])
 		if err != nil {
@@ -218,7 +218,7 @@ directory -o.`,
 	}
 	fl := c.Flags()
 	fl.Float64Var(&perDay, "sessions-per-day", 0, "sessions per day to project to (required)")
-	fl.Float64Var(&perMonth, "days-per-month", 30, "days in a month")
+	fl.Float64Var(&perMonth, "days-per-month", 30, "days in a month, at most 31 (fewer to count only the days with traffic)")
 	fl.Float64SliceVar(&growth, "growth", nil, "catalog size multiples to replay, e.g. 1,2,4,8")
 	fl.StringVar(&growthFrom, "growth-from", "", "grow with the servers of this catalog directory (real catalogs) instead of generated ones")
 	fl.StringVar(&scenario, "scenario", "", "scenario to replay for --growth (default: the embedded default)")

@@ -26,3 +26,24 @@ func TestPlanRefusesANegativeBreakdownMargin(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanRefusesAMarginTypedAsAPercentage pins that plan --growth refuses
+// --breakdown-margin 25 (meaning 25%) before it replays anything, saying
+// what to type: it used to be read as 2500% and report "never".
+func TestPlanRefusesAMarginTypedAsAPercentage(t *testing.T) {
+	dir := t.TempDir()
+	res := filepath.Join(dir, "results.json")
+	if err := report.WriteResults(res, checkResults("f", 0.2)); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ margin, growth, want string }{
+		{"25", "1,2,4,8,16", "for 25% type 0.25"},
+		{"2", "1,2", "for 2% type 0.02"},
+	} {
+		got, code := runJobCmd(t, "plan", res, "--sessions-per-day", "10", "--growth", tc.growth, "--breakdown-margin", tc.margin,
+			"-o", filepath.Join(dir, "plan"))
+		if code != 2 || !strings.Contains(got, tc.want) || !strings.Contains(got, "the largest --growth factor") {
+			t.Errorf("--breakdown-margin %s --growth %s: exit %d, output:\n%s", tc.margin, tc.growth, code, got)
+		}
+	}
+}

@@ -26,6 +26,9 @@ func WriteProjection(w io.Writer, p *Projection) error {
 		fmt.Fprintf(w, "prices (%s, USD per million tokens): input %s, cache write %s, cache read %s, output %s\n",
 			p.Prices.Model, price(p.Prices.Input), price(p.Prices.CacheWrite), price(p.Prices.CacheRead), price(p.Prices.Output))
 	}
+	if p.Cache != nil {
+		fmt.Fprintln(w, "cache: "+p.Cache.Statement)
+	}
 	fmt.Fprintln(w, "\ncost")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "strategy\tUSD/day\tUSD/month")

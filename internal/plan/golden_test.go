@@ -20,7 +20,10 @@ func TestGoldenProjection(t *testing.T) {
 		return report.Distribution{Count: 40, Mean: mean, StdDev: mean / 2, P50: mean, P95: 2 * mean,
 			MeanCI: &report.Interval{Low: lo, High: hi}, P50CI: &report.Interval{Low: 0.9 * mean, High: 1.1 * mean}}
 	}
-	res := &report.Results{Sessions: 40, Run: sim.RunInfo{Scenario: "golden"},
+	// Replayed cold (cache_warm_start 0) under a 300 s TTL: at 25,000
+	// sessions a day the plan states it and warns.
+	res := &report.Results{Sessions: 40, Run: sim.RunInfo{Scenario: "golden", Model: "m",
+		Assumptions: []sim.Assumption{{Name: "cache.ttl_s", Value: "300"}, {Name: "cache_warm_start", Value: "0"}}},
 		Prices: &report.Prices{Model: "m", Input: 3, CacheWrite: 3.75, CacheRead: 0.3, Output: 15}}
 	for i, name := range []string{"eager", "deferred"} {
 		k := float64(i + 1)

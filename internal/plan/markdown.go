@@ -20,6 +20,9 @@ func WriteProjectionMarkdown(w io.Writer, p *Projection) error {
 		fmt.Fprintf(&b, " Prices (%s, USD per million tokens): input %s, cache write %s, cache read %s, output %s.",
 			cliout.MDEscape(p.Prices.Model), price(p.Prices.Input), price(p.Prices.CacheWrite), price(p.Prices.CacheRead), price(p.Prices.Output))
 	}
+	if p.Cache != nil {
+		b.WriteString(" Cache: " + cliout.MDEscape(p.Cache.Statement) + ".")
+	}
 	b.WriteString("\n\n")
 	if p.SmallSample {
 		b.WriteString("> **Small sample:** fewer than 30 sessions replayed; intervals are wide and may be unreliable.\n\n")

@@ -28,7 +28,8 @@ func (a Amount) Scale(k float64) Amount {
 // Options of a projection.
 type Options struct {
 	SessionsPerDay float64
-	// DaysPerMonth turns days into months (default 30).
+	// DaysPerMonth turns days into months (default 30; at most
+	// MaxDaysPerMonth).
 	DaysPerMonth float64
 }
 
@@ -82,6 +83,9 @@ type Projection struct {
 	// Warnings say what in the results makes them a doubtful basis for a
 	// projection (resultsWarnings); absent for a clean, whole run.
 	Warnings []string `json:"warnings,omitempty"`
+	// Cache states the prompt-cache assumption of the per-session figures
+	// against the projected volume (cacheStart).
+	Cache *CacheStart `json:"cache"`
 	// Sketched, when the results' percentiles come from a quantile sketch
 	// (a streamed run), bounds their error; absent when they are exact.
 	Sketched *SketchBound `json:"percentiles_sketched,omitempty"`
@@ -99,8 +103,8 @@ func Project(res *report.Results, opt Options) (*Projection, error) {
 	if opt.DaysPerMonth == 0 {
 		opt.DaysPerMonth = 30
 	}
-	if !(opt.DaysPerMonth > 0) || math.IsInf(opt.DaysPerMonth, 0) {
-		return nil, fmt.Errorf("days per month %v: want a positive number", opt.DaysPerMonth)
+	if err := CheckDaysPerMonth("days per month", opt.DaysPerMonth); err != nil {
+		return nil, err
 	}
 	for _, s := range res.Strategies {
 		for _, m := range projected {
@@ -113,6 +117,11 @@ func Project(res *report.Results, opt Options) (*Projection, error) {
 	p := &Projection{Scenario: res.Run.Scenario, Sessions: res.Sessions, SmallSample: res.SmallSample,
 		SessionsPerDay: n, DaysPerMonth: opt.DaysPerMonth, Prices: res.Prices, Warnings: resultsWarnings(res),
 		Sketched: sketchBound(res)}
+	var coldWarning string
+	p.Cache, coldWarning = cacheStart(res, n)
+	if coldWarning != "" {
+		p.Warnings = append(p.Warnings, coldWarning)
+	}
 	for _, s := range res.Strategies {
 		sp := StrategyPlan{Strategy: s.Name}
 		for _, k := range tokenKinds {

@@ -10,8 +10,9 @@ import (
 
 // TestProjectWarnsOnSyntheticTimes pins that plan warns when some of the
 // run's sessions recorded no times (their pauses are
-// params.user_think_ms, which its session p50 carries), in
-// projection.warnings and the text plan, and not otherwise.
+// params.user_think_ms, which its session p50 carries), or carried some
+// times over (timing=partial: 0 ms pauses there), in projection.warnings
+// and the text plan, and not otherwise.
 func TestProjectWarnsOnSyntheticTimes(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -21,6 +22,12 @@ func TestProjectWarnsOnSyntheticTimes(t *testing.T) {
 		{"recorded", traces.Timing{Recorded: 100}, ""},
 		{"some synthetic", traces.Timing{Recorded: 50, Synthetic: 50},
 			"50 of 100 sessions read record no times (session_start meta timing=synthetic): the replay took params.user_think_ms"},
+		// Partial sessions get 0 ms pauses where a time was carried
+		// over; plan said nothing of them.
+		{"some partial", traces.Timing{Recorded: 60, Partial: 40},
+			"40 of 100 sessions read have some events' times carried over from the event before (session_start meta timing=partial): the replay read their times as recorded, so where a time was carried over the pause before the event is 0 ms"},
+		{"one partial", traces.Timing{Recorded: 99, Partial: 1},
+			"1 of 100 sessions read has some events' times carried over"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := countsResults(sim.RunInfo{Scenario: "s", Counts: sim.Counts{SessionsRead: 100, SessionsReplayed: 100, SessionsByTiming: tc.timing}})

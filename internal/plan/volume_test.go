@@ -74,7 +74,11 @@ func TestProjectVolumeBounds(t *testing.T) {
 	}{
 		{1e305, 0, "sessions per day 1e+305, 30 days per month: strategy a's input tokens per day overflows"},
 		{1e308, 30, "strategy a's cost per month overflows"},
-		{1e300, 1e300, "strategy a's cost per month overflows"},
+		// No month has more than 31 days: --days-per-month 365 was
+		// printed as "365 days/month" (and 1e300 overflowed).
+		{1e300, 1e300, "days per month 1e+300: a month has at most 31 days"},
+		{10, 365, "days per month 365: a month has at most 31 days (30.44 on average, 365.25/12; fewer to count only the days with traffic, e.g. 22 working days): type 30, and multiply the month by 12 for a year"},
+		{10, 31.5, "days per month 31.5: a month has at most 31 days"},
 		{1, math.Inf(1), "days per month +Inf: want a positive number"},
 		{math.NaN(), 30, "sessions per day NaN: want a positive number"},
 	}

@@ -12,7 +12,8 @@ import (
 // basis for a fleet's: calls the run replayed although more of them than
 // its limit did not resolve against the catalogs (--allow-unresolved),
 // sessions that failed to replay, sessions without a user message (whose
-// first reply is not one), sessions recorded with another model
+// first reply is not one), sessions whose pauses are not recorded times
+// (timingWarnings), sessions recorded with another model
 // than the run's (priced as the run's), a shard's share of the sessions
 // read.
 // Nil for the results of a clean, whole run.
@@ -29,9 +30,7 @@ func resultsWarnings(res *report.Results) []string {
 	if n := c.SessionsWithoutUser; n > 0 {
 		out = append(out, inputnotes.NoUserText(n, c.SessionsRead)+"; the projection's first reply carries them")
 	}
-	if w := timingWarning(res); w != "" {
-		out = append(out, w)
-	}
+	out = append(out, timingWarnings(res)...)
 	if other, total, list := report.OtherModels(res.Run.RecordedModels, res.Run.OtherModels); other > 0 {
 		out = append(out, fmt.Sprintf("%d of %s %s recorded with another model than the run's (%s); the projection prices and times them as %s, the run's model, not as recorded",
 			other, nouns.Count(total, "session"), nouns.Form(other, "was", "were"), list, res.Run.Model))
