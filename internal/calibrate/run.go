@@ -209,6 +209,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		if w := smallSampleNote(mf); w != "" {
 			mf.Warnings = append(mf.Warnings, w)
 		}
+		if w := negativeFitNote(mf.Latency); w != "" {
+			mf.Warnings = append(mf.Warnings, w)
+		}
 		if w := absorbedNote(mf); w != "" {
 			mf.Warnings = append(mf.Warnings, w)
 		}
