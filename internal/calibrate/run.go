@@ -380,7 +380,7 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 	}
 	mf.Params = params
 	if mf.WithDuration == 0 {
-		mf.latencyWhy = "latency not fitted: no model request has a recorded duration"
+		mf.latencyWhy = "latency not fitted: no model request has a recorded duration: " + durationHint
 		mf.Problems = append(mf.Problems, mf.latencyWhy)
 		if mf.Overhead == nil {
 			return fmt.Errorf("nothing to calibrate: %s", strings.Join(mf.Problems, "; "))
