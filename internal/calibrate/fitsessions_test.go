@@ -29,12 +29,7 @@ func TestFitNamesTheSessionItsErrorComesFrom(t *testing.T) {
 					return
 				}
 				outlier = s.ID
-				for j := range s.Events {
-					if e := &s.Events[j]; e.Type == traces.ModelRequest {
-						e.DurationMs *= tc.factor
-						e.TTFTMs *= tc.factor
-					}
-				}
+				slowDown(s, tc.factor)
 			})
 			res, err := Run(context.Background(), config(t, trace, cat, "claude-sonnet-4.5", FitOn{Kind: FitEven}))
 			if err != nil {
