@@ -153,7 +153,7 @@ func badCases(tb testing.TB) []badCase {
 			wantProblems: []string{
 				`mem.jsonl:2: missing required field "type"`,
 				`mem.jsonl:2: missing required field "session"`,
-				`mem.jsonl:2: missing required field "t"`,
+				`mem.jsonl:2: missing required field "t"` + missingTimeHint,
 			},
 		},
 		{

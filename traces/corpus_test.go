@@ -117,7 +117,7 @@ func corpusCases() []corpusCase {
 				"FILE:2: invalid JSON: line is a JSON array, not an object" + arrayAdvice,
 				`FILE:3: missing required field "type"`,
 				`FILE:3: missing required field "session"`,
-				`FILE:3: missing required field "t"`,
+				`FILE:3: missing required field "t"` + missingTimeHint,
 			}},
 		// Issue 18.5: the last of two keys won, so line 2 was a session_end.
 		{name: "duplicate keys", file: "duplicate-keys.jsonl",

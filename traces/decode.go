@@ -217,6 +217,12 @@ func jsonProblem(err error) lineProblem {
 	}
 }
 
+// missingTimeHint follows the reason of a line without "t": how a source
+// that records no times writes a trace, as the importers do
+// (docs/trace-format.md, t).
+const missingTimeHint = ` (a source that records no times writes "t":"1970-01-01T00:00:00Z" on every event and ` +
+	`session_start meta "timing":"synthetic", as the importers do: docs/trace-format.md, t)`
+
 // missingReason is the reason of a line that lacks field.
 func missingReason(field string) string { return "missing required field \"" + field + "\"" }
 
@@ -241,7 +247,7 @@ func checkEvent(ev *Event, probs []lineProblem) []lineProblem {
 		missing("session")
 	}
 	if ev.T.IsZero() {
-		missing("t")
+		probs = append(probs, lineProblem{kind: KindMissingField, reason: missingReason("t") + missingTimeHint})
 	}
 	if ev.V != 0 && ev.V != Version {
 		probs = append(probs, lineProblem{kind: KindUnsupportedVersion,

@@ -45,7 +45,7 @@ func TestCalibrateDocOutput(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "one.json")
-			args := append([]string{"calibrate", "--fit-on", "even", "--kinds=false", "--json", out, "-o", filepath.Join(t.TempDir(), "one.yaml")}, tc.args...)
+			args := append([]string{"calibrate", "--fit-on", "even", "--allow-unresolved", "--kinds=false", "--json", out, "-o", filepath.Join(t.TempDir(), "one.yaml")}, tc.args...)
 			if stdout, code := runCLI(t, args...); code != 0 {
 				t.Fatalf("calibrate --kinds=false: exit %d\n%s", code, stdout)
 			}

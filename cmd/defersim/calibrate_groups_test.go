@@ -255,7 +255,7 @@ func TestCalibrateUnresolvedNoteOnlyWhereAScenarioIsWritten(t *testing.T) {
 	}
 	two := filepath.Join(dir, "two.jsonl")
 	splitModels(t, trace, two, func(m string) bool { return m == "acme-b" })
-	out, errs, code := cliRun(t, "calibrate", two, "--catalogs", partial, "-o", filepath.Join(dir, "cal.yaml"))
+	out, errs, code := cliRun(t, "calibrate", two, "--catalogs", partial, "--allow-unresolved", "-o", filepath.Join(dir, "cal.yaml"))
 	if code != 0 {
 		t.Fatalf("calibrate: exit %d\n%s%s", code, out, errs)
 	}

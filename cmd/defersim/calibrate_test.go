@@ -59,7 +59,7 @@ func checkCalibratedReplay(t *testing.T, src, tools string, args []string, held 
 	if err := os.MkdirAll(filepath.Dir(scen), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	out, code := runCLI(t, append([]string{"calibrate", trace, "--fit-on", "even", "-o", scen, "--json", calJSON}, args...)...)
+	out, code := runCLI(t, append([]string{"calibrate", trace, "--fit-on", "even", "--allow-unresolved", "-o", scen, "--json", calJSON}, args...)...)
 	if code != 0 {
 		t.Fatalf("calibrate: exit %d\n%s", code, out)
 	}
@@ -168,7 +168,7 @@ func TestCalibrateOutputsAreOneSet(t *testing.T) {
 	if err := os.WriteFile(scen, before, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, code := runCLI(t, "calibrate", trace, "--fit-on", "even", "-o", scen, "--json", filepath.Join(scen, "cal.json"))
+	out, code := runCLI(t, "calibrate", trace, "--fit-on", "even", "--allow-unresolved", "-o", scen, "--json", filepath.Join(scen, "cal.json"))
 	if code == 0 {
 		t.Fatalf("calibrate with an unwritable --json exited 0:\n%s", out)
 	}

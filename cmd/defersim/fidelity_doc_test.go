@@ -131,7 +131,7 @@ type fidelityDocErr struct {
 // one model group.
 func fidelityDocCalibrate(t *testing.T, trace string, kinds bool, fitOn ...string) fidelityDocModel {
 	t.Helper()
-	args := append([]string{"calibrate", trace, "--fit-on"}, fitOn...)
+	args := append([]string{"calibrate", trace, "--allow-unresolved", "--fit-on"}, fitOn...)
 	if strings.Contains(trace, "airline") {
 		args = append(args, "--model", "gpt-4o")
 	}

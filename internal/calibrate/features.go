@@ -217,13 +217,19 @@ func recordedFirstReply(n *sim.Need) float64 {
 
 // heldOut yields the held-out sessions of src.
 func heldOut(src Source) func(func(*traces.Session, error) bool) {
+	return sessionsIn(src, HeldOut)
+}
+
+// sessionsIn yields the sessions of src in role, skipping those recorded
+// under a deferral rule as the calibration does.
+func sessionsIn(src Source, role Role) func(func(*traces.Session, error) bool) {
 	return func(yield func(*traces.Session, error) bool) {
 		for it, err := range src() {
 			if err != nil {
 				yield(nil, err)
 				return
 			}
-			if it.Role != HeldOut {
+			if it.Role != role {
 				continue
 			}
 			if st := it.Session.Start(); st != nil && traces.RecordedDeferred(st.RecordedStrategy()) {
@@ -259,12 +265,18 @@ func (s *Setup) fidelityOf(ctx context.Context, src Source, m sim.Model, params 
 // resolution counts how the held-out sessions' tool calls resolve against
 // the catalog (sim.Engine.Resolve).
 func (s *Setup) resolution(src Source, params sim.Params) (*sim.Resolution, error) {
+	return s.resolutionOf(src, params, HeldOut)
+}
+
+// resolutionOf counts how the tool calls of src's sessions in role
+// resolve against the catalog.
+func (s *Setup) resolutionOf(src Source, params sim.Params, role Role) (*sim.Resolution, error) {
 	e, err := s.engine(s.Model, params)
 	if err != nil {
 		return nil, err
 	}
 	r := &sim.Resolution{}
-	for sess, err := range heldOut(src) {
+	for sess, err := range sessionsIn(src, role) {
 		if err != nil {
 			return nil, err
 		}

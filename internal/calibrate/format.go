@@ -120,6 +120,9 @@ func writeLatency(w io.Writer, l *LatencyFit, jitterWritten bool) {
 	fr := l.FitResiduals
 	fmt.Fprintf(w, "  fit: R² %.3f, robust residual scale %.0f ms, %d IRLS iterations; residuals (recorded − predicted) p5 %.0f, median %.0f, p95 %.0f ms\n",
 		l.RSquared, l.ScaleMs, l.Iterations, fr.P05, fr.P50, fr.P95)
+	if t := residualSessionsText(l); t != "" {
+		fmt.Fprintf(w, "    %s\n", t)
+	}
 }
 
 func writeEvaluation(w io.Writer, ev *Evaluation, l *LatencyFit) {

@@ -30,8 +30,16 @@ type group struct {
 // usage or a duration is not calibrated.
 func nothingToFit(n int) error {
 	return fmt.Errorf("nothing to calibrate: none of its %d model requests records token usage (what the prompt overhead is fitted to) "+
-		"or a duration (what the latency is fitted to)", n)
+		"or a duration (what the latency is fitted to); %s", n, durationHint)
 }
+
+// durationHint says where a model request's duration comes from and how a
+// trace without one can have it: the importers derive it from message
+// times; placeholder times give none.
+const durationHint = "a request's duration is its model_request duration_ms (docs/trace-format.md); " +
+	"the importers derive it from the source's message times, a request ending at its own message's time (docs/importers.md, Model requests), " +
+	"and a trace of your own that records those times can be given duration_ms the same way; sessions whose times are placeholders " +
+	"(session_start meta timing \"synthetic\") have none to derive"
 
 // count adds the model requests of s to g's counts.
 func (g *group) count(s *traces.Session) {

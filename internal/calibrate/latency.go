@@ -75,12 +75,18 @@ type LatencyFit struct {
 	ScaleMs      float64   `json:"robust_scale_ms"`
 	Iterations   int       `json:"iterations"`
 	FitResiduals Residuals `json:"fit_residuals_ms"`
+	// ResidualSessions are the fewest fit sessions, largest first, whose
+	// requests hold at least ResidualMostShare of the fit's squared error
+	// (what R² measures): one session here is the place to look.
+	ResidualSessions []SessionShare `json:"fit_residual_sessions,omitempty"`
 	// JitterCV is the spread of recorded / predicted time on the fit set
 	// (always measured; in Latency only when asked for).
 	JitterCV float64 `json:"fitted_jitter_cv"`
 	// Latency is what the written scenario gets; ScenarioLatency the start.
 	Latency         sim.Latency `json:"latency"`
 	ScenarioLatency sim.Latency `json:"scenario_latency"`
+	// loss is the regression loss the fit used.
+	loss Loss
 }
 
 type latencyRow struct {
@@ -223,7 +229,7 @@ func fitLatency(reqs []Request, split, residuals string, scen sim.Latency, loss 
 	if err := timesVary(fitRows); err != nil {
 		return nil, err
 	}
-	f := &LatencyFit{Split: split, Residuals: residuals, TTFT: ttft, Kinds: kinds, FitRequests: len(fitRows), ScenarioLatency: scen}
+	f := &LatencyFit{Split: split, Residuals: residuals, TTFT: ttft, Kinds: kinds, FitRequests: len(fitRows), ScenarioLatency: scen, loss: loss}
 	f.FitSessions = countSessions(fitRows)
 
 	var d design
@@ -337,6 +343,7 @@ func fitLatency(reqs []Request, split, residuals string, scen sim.Latency, loss 
 	pred, rec := predictions(lat, fitRows)
 	f.RSquared = rSquared(pred, rec)
 	f.FitResiduals = residualQuantiles(pred, rec)
+	f.ResidualSessions = residualSessions(fitRows, pred, rec)
 	res := make([]float64, len(pred))
 	for i := range pred {
 		res[i] = rec[i] - pred[i]

@@ -39,6 +39,11 @@ type Config struct {
 	// NoKinds fits one overhead for every request instead of a term per
 	// request kind (kind_ms), the formula before request kinds.
 	NoKinds bool
+	// AllowUnresolved calibrates a group even when more than
+	// sim.DefaultMaxUnresolved of its fit or held-out sessions' tool calls
+	// do not resolve against Catalog (UnresolvedError): the fit then says
+	// what absorbed them.
+	AllowUnresolved bool
 }
 
 // Result is a calibration's outcome: one ModelFit per model group of the
@@ -94,6 +99,9 @@ type ModelFit struct {
 	// Resolution says how the held-out sessions' tool calls (those a
 	// written scenario replays) resolve against the catalogs.
 	Resolution *sim.Resolution `json:"held_out_resolution,omitempty"`
+	// FitResolution is the same for the sessions fitted on, whose recorded
+	// prompts the overhead is fitted to.
+	FitResolution *sim.Resolution `json:"fit_resolution,omitempty"`
 	// Params and ModelOut are the calibrated params and model (what a
 	// written scenario carries); ScenarioParams the params before.
 	Params         sim.Params `json:"-"`
@@ -156,6 +164,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		res.testSessions = nTest
 	}
 	ok := 0
+	var refused []string // groups whose tool calls do not resolve (UnresolvedError)
 	var lastErr error
 	var failed []string // the reasons of the groups that failed before lastErr's
 	for _, g := range groups {
@@ -182,6 +191,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		default:
 			err = calibrateGroup(ctx, &cfg, m, mf)
 		}
+		if ue, isUnresolved := err.(*UnresolvedError); isUnresolved {
+			mf.Problems = append(mf.Problems, err.Error())
+			refused = append(refused, fmt.Sprintf("sessions of model %s: %s", recordedName(g.name), ue.Error()))
+			continue
+		}
 		if err != nil {
 			mf.Problems = append(mf.Problems, err.Error())
 			if lastErr != nil {
@@ -195,11 +209,20 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		if w := smallSampleNote(mf); w != "" {
 			mf.Warnings = append(mf.Warnings, w)
 		}
+		if w := negativeFitNote(mf.Latency); w != "" {
+			mf.Warnings = append(mf.Warnings, w)
+		}
+		if w := absorbedNote(mf); w != "" {
+			mf.Warnings = append(mf.Warnings, w)
+		}
 		if warn != "" {
 			res.Warnings = append(res.Warnings, warn)
 			mf.Warnings = append(mf.Warnings, standInNote(g.name, m, mf.Latency != nil))
 		}
 		ok++
+	}
+	if len(refused) > 0 {
+		return res, fmt.Errorf("not calibrated: %s", strings.Join(refused, "; "))
 	}
 	if ok == 0 {
 		if lastErr == nil {
@@ -299,11 +322,17 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 	src := cfg.source(mf.group, false)
 	mf.Params, mf.ScenarioParams, mf.ModelOut = cfg.Params, cfg.Params, m
 
-	reqs, sessions, skipped, err := setup.collect(src, cfg.Params)
-	if err != nil {
+	if mf.Resolution, err = setup.resolution(src, cfg.Params); err != nil {
 		return err
 	}
-	if mf.Resolution, err = setup.resolution(src, cfg.Params); err != nil {
+	if mf.FitResolution, err = setup.resolutionOf(src, cfg.Params, FitRole); err != nil {
+		return err
+	}
+	if err := unresolvedRefusal(cfg, mf); err != nil {
+		return err
+	}
+	reqs, sessions, skipped, err := setup.collect(src, cfg.Params)
+	if err != nil {
 		return err
 	}
 	if len(skipped) > 0 {
@@ -351,7 +380,7 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 	}
 	mf.Params = params
 	if mf.WithDuration == 0 {
-		mf.latencyWhy = "latency not fitted: no model request has a recorded duration"
+		mf.latencyWhy = "latency not fitted: no model request has a recorded duration: " + durationHint
 		mf.Problems = append(mf.Problems, mf.latencyWhy)
 		if mf.Overhead == nil {
 			return fmt.Errorf("nothing to calibrate: %s", strings.Join(mf.Problems, "; "))

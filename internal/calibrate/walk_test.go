@@ -217,7 +217,7 @@ func TestScenarioHeaderSaysLatencyNotFitted(t *testing.T) {
 	if mf.Latency != nil || mf.Overhead == nil {
 		t.Fatalf("test setup: latency %v, overhead %v", mf.Latency, mf.Overhead)
 	}
-	want := "Warning: latency not fitted: no model request has a recorded duration; the latency below is the starting model's."
+	want := "Warning: latency not fitted: no model request has a recorded duration: " + durationHint + "; the latency below is the starting model's."
 	if h := header(res, mf); !strings.Contains(h, want) {
 		t.Errorf("header lacks %q:\n%s", want, h)
 	}

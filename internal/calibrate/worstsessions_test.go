@@ -22,12 +22,7 @@ func TestWorstTenthNamesItsSessions(t *testing.T) {
 			return
 		}
 		outlier = s.ID
-		for j := range s.Events {
-			if e := &s.Events[j]; e.Type == traces.ModelRequest {
-				e.DurationMs *= 100
-				e.TTFTMs *= 100
-			}
-		}
+		slowDown(s, 100)
 	})
 	res, err := Run(context.Background(), config(t, trace, cat, "claude-sonnet-4.5", FitOn{Kind: FitEven}))
 	if err != nil {
@@ -47,6 +42,16 @@ func TestWorstTenthNamesItsSessions(t *testing.T) {
 	}
 	if want := outlier + " "; !strings.Contains(b.String(), "    from ") || !strings.Contains(b.String(), want) {
 		t.Errorf("the text does not name the worst tenth's sessions (%s first of %d requests):\n%s", outlier, n, b.String())
+	}
+}
+
+// slowDown multiplies every recorded request time of s by factor.
+func slowDown(s *traces.Session, factor int64) {
+	for j := range s.Events {
+		if e := &s.Events[j]; e.Type == traces.ModelRequest {
+			e.DurationMs *= factor
+			e.TTFTMs *= factor
+		}
 	}
 }
 

@@ -1,0 +1,88 @@
+package calibrate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/defersim/defersim/sim"
+)
+
+// UnresolvedError refuses to calibrate a model group when more than
+// sim.DefaultMaxUnresolved — the share at which `defersim run` stops — of
+// its fit or held-out sessions' tool calls do not resolve against the
+// catalogs. The recorded prompts carried those tools' definitions and the
+// replay cannot send them: the fitted prompt overhead would absorb them
+// (and count them twice once a catalog that serves them is given), and
+// the latency fit would time prompts without them.
+type UnresolvedError struct {
+	Fit, HeldOut *sim.Resolution
+}
+
+func (e *UnresolvedError) Error() string {
+	var parts []string
+	for _, x := range []struct {
+		r     *sim.Resolution
+		whose string
+	}{{e.Fit, "fitted"}, {e.HeldOut, "held-out"}} {
+		if overLimit(x.r) {
+			parts = append(parts, unresolvedCount(x.r, x.whose))
+		}
+	}
+	return fmt.Sprintf("%s do not resolve against the catalogs, more than the %g%% at which a run stops (docs/engine.md §9): "+
+		"the recorded prompts carried these tools' definitions and the replay cannot send them, so the fitted request_overhead_tokens "+
+		"(where usage is recorded) would absorb them (and count them again once a catalog that serves them is given) and the latency fit would time prompts without them. "+
+		"Pass the catalogs that serve these tools (--catalogs), or --allow-unresolved to calibrate anyway (the fit then says what absorbed them); nothing was written",
+		strings.Join(parts, ", and "), 100*sim.DefaultMaxUnresolved)
+}
+
+// overLimit reports whether more than sim.DefaultMaxUnresolved of r's
+// calls do not resolve.
+func overLimit(r *sim.Resolution) bool {
+	return r != nil && r.UnresolvedShare() > sim.DefaultMaxUnresolved
+}
+
+// unresolvedRefusal returns an UnresolvedError for a group whose fit or
+// held-out calls do not resolve beyond the limit, unless the
+// configuration allows it.
+func unresolvedRefusal(cfg *Config, mf *ModelFit) error {
+	if cfg.AllowUnresolved || (!overLimit(mf.FitResolution) && !overLimit(mf.Resolution)) {
+		return nil
+	}
+	return &UnresolvedError{Fit: mf.FitResolution, HeldOut: mf.Resolution}
+}
+
+// unresolvedCount says how many of the whose sessions' tool calls do not
+// resolve, and the three most called of their tools.
+func unresolvedCount(r *sim.Resolution, whose string) string {
+	classes := []string{sim.ClassUnknownTool, sim.ClassUnknownServer, sim.ClassVersionMissing}
+	var names []string
+	for _, t := range r.Top(3, classes...) {
+		names = append(names, fmt.Sprintf("%s %d", sim.ToolLabel(t.Server, t.Tool), t.Calls))
+	}
+	more := ""
+	if n := r.Distinct(classes...); n > len(names) {
+		more = fmt.Sprintf(", … (%d tools in all)", n)
+	}
+	return fmt.Sprintf("%d of the %s sessions' %d tool calls (%.1f%%: %s%s)",
+		r.Unresolved(), whose, r.Calls, 100*r.UnresolvedShare(), strings.Join(names, ", "), more)
+}
+
+// absorbedNote says, for a group calibrated with --allow-unresolved whose
+// fitted sessions' calls do not resolve beyond the limit, what absorbed
+// the definitions the replay could not send: how many tokens they held
+// per request is not known without their schemas ("" when nothing did).
+func absorbedNote(mf *ModelFit) string {
+	r := mf.FitResolution
+	if !overLimit(r) || (mf.Overhead == nil && mf.Latency == nil) {
+		return ""
+	}
+	n := r.Distinct(sim.ClassUnknownTool, sim.ClassUnknownServer, sim.ClassVersionMissing)
+	what := "the latency fit timed the recorded prompts without them"
+	if mf.Overhead != nil {
+		what = fmt.Sprintf("the fitted request_overhead_tokens %d (with tool_overhead_tokens %d) absorbed them, however many prompt tokens per request they held "+
+			"(not known without their schemas): a run of this scenario with a catalog that serves them counts them a second time, so calibrate again with that catalog",
+			mf.Params.RequestOverheadTokens, mf.Params.ToolOverheadTokens)
+	}
+	return fmt.Sprintf("calibrated with --allow-unresolved: %s do not resolve against the catalogs; the recorded prompts carried the definitions of these %d tools, "+
+		"which the replay could not send, and %s", unresolvedCount(r, "fitted"), n, what)
+}
