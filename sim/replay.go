@@ -166,12 +166,10 @@ func (r *replayer) run(n *pneed, si int, out *Outcome, wantFid bool) {
 func (r *replayer) userStep(st *pstep, i int) {
 	s := &r.st
 	if s.userSeen {
-		s.pauses++
 		if st.pause >= 0 {
 			s.clock += st.pause
 		} else {
 			s.clock += r.e.params.UserThinkMs
-			s.pausesFromParams++
 		}
 	} else {
 		s.userSeen = true

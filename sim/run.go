@@ -395,9 +395,7 @@ func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
 		}
 		b.fidEnds[si] = len(fid)
 	}
-	// Every strategy replays the same user steps: the last run's counts
-	// are the session's.
-	res.pauses, res.pausesFromParams = r.st.pauses, r.st.pausesFromParams
+	res.pauses, res.pausesFromParams = userPauses(n)
 	res.calls = len(n.calls)
 	for i := range n.calls {
 		if n.calls[i].dur < 0 {
@@ -452,4 +450,27 @@ func (e *Engine) ReplayNeed(n *Need) []Outcome {
 		out[si].PerRequest = append([]RequestTokens(nil), out[si].PerRequest...)
 	}
 	return out
+}
+
+// userPauses counts the user messages of n after its first (each follows
+// a pause), and those of them with no recorded pause, which take
+// params.user_think_ms (replayer.userStep): the same under every strategy,
+// so counted once per session, off the replay.
+func userPauses(n *pneed) (pauses, fromParams int) {
+	seen := false
+	for i := range n.steps {
+		st := &n.steps[i]
+		if st.kind != StepUser {
+			continue
+		}
+		if !seen {
+			seen = true
+			continue
+		}
+		pauses++
+		if st.pause < 0 {
+			fromParams++
+		}
+	}
+	return pauses, fromParams
 }

@@ -24,11 +24,6 @@ type simState struct {
 	clock    float64 // ms since the session started
 	t0       float64 // the first user message's time
 	userSeen bool
-	// pauses counts the user messages after the first (each follows a
-	// pause); pausesFromParams those of them with no recorded pause, which
-	// took params.user_think_ms (userStep). Equal under every strategy of
-	// a session: the replay reads them once per session (replayOne).
-	pauses, pausesFromParams int
 	// turnOpen: no model request since the latest user message (or the
 	// session start), so the next one opens the turn.
 	turnOpen bool
@@ -59,7 +54,6 @@ func (s *simState) reset(p *plan, msgSeq uint64) {
 	s.msgSeq = msgSeq
 	s.clock, s.t0 = 0, 0
 	s.userSeen, s.replied = false, false
-	s.pauses, s.pausesFromParams = 0, 0
 	s.turnOpen = true
 	s.lastUser, s.userStep, s.userMsg = "", -1, -1
 	s.servers.reset()
