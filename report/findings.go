@@ -31,6 +31,9 @@ func Findings(res *Results) []string {
 	for _, u := range res.Run.UnchangedUpgrades {
 		out = append(out, UnchangedUpgradeText(u))
 	}
+	if u := res.Run.UnmatchedEntries; len(u) > 0 {
+		out = append(out, UnmatchedEntriesText(u))
+	}
 	for _, u := range res.Run.UnreachedUpgrades {
 		out = append(out, UnreachedUpgradeText(u, res.Run.Counts.SessionsRead))
 	}
@@ -203,6 +206,18 @@ func UnchangedUpgradeText(u sim.UnchangedUpgrade) string {
 	return fmt.Sprintf("The upgrade of %s to %s (servers.%s.upgrades) changes nothing in the replay: %s serves the same tools as %s, the catalog version before it "+
 		"(the same names, and the same fingerprints of what the model sees, or of the whole tool under catalog_fingerprint: served); "+
 		"sessions moved from %s replay as without it.", u.Server, u.To, u.Server, u.To, u.From, u.From)
+}
+
+// UnmatchedEntriesText says that entries of the scenario's lists match
+// nothing in the run's catalogs (sim.RunInfo.UnmatchedEntries), so they
+// change nothing in the replay.
+func UnmatchedEntriesText(entries []string) string {
+	list := strings.Join(entries, "; ")
+	if !strings.HasSuffix(list, "?") { // an entry ends with its "did you mean …?"
+		list += "."
+	}
+	return fmt.Sprintf("%s of the scenario's lists %s nothing in the run's catalogs, so %s nothing in the replay (a typo, or written for other catalogs?): %s",
+		nouns.Count(len(entries), "entry"), nouns.Form(len(entries), "matches", "match"), nouns.Form(len(entries), "it changes", "they change"), list)
 }
 
 // UnreachedUpgradeText says that a scenario upgrade applied to no replayed

@@ -110,6 +110,13 @@ type RunInfo struct {
 	// the same tools as the version before it (Engine.UnchangedUpgrades):
 	// they change nothing in the replay. Absent when there is none.
 	UnchangedUpgrades []UnchangedUpgrade `json:"upgrades_unchanged,omitempty"`
+	// UnmatchedEntries lists, one line each with the name most likely
+	// meant, the entries of the lists the scenario file writes
+	// (never_defer, always_defer, search families, permissions, servers)
+	// that match nothing in the run's catalogs when these are not the
+	// scenario's own (--catalogs, or the traces'): they change nothing in
+	// the replay. Absent when there is none.
+	UnmatchedEntries []string `json:"scenario_entries_unmatched,omitempty"`
 	// UnreachedUpgrades lists the scenario's upgrades that applied to no
 	// replayed session (RunState.UnreachedUpgrades): they change nothing in
 	// the replay. Absent when there is none.

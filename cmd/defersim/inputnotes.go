@@ -31,7 +31,7 @@ func warnInputs(w io.Writer, n inputnotes.Notes, where string) {
 }
 
 // warnUnmatched warns of a scenario's entries that match nothing in the
-// run's catalogs (runner.Output.UnmatchedNames), one line each.
+// run's catalogs (sim.RunInfo.UnmatchedEntries), one line each.
 func warnUnmatched(w io.Writer, names []string) {
 	if len(names) == 0 {
 		return

@@ -31,7 +31,7 @@ func checkNames(cfg Config, cat *catalog.Catalog) error {
 	return fmt.Errorf("the scenario names tools or servers its catalogs do not have (a typo, or a catalog missing?):\n  %s", strings.Join(probs, "\n  "))
 }
 
-// UnmatchedNamesWarning introduces Output.UnmatchedNames.
+// UnmatchedNamesWarning introduces RunInfo.UnmatchedEntries.
 const UnmatchedNamesWarning = "the scenario names tools or servers the run's catalogs do not have, so these entries change nothing (a typo, or written for other catalogs?)"
 
 // flagNames lists the entries checkNames would refuse, for a run whose

@@ -90,8 +90,8 @@ func TestUnmatchedNamesFlaggedUnderOtherCatalogs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Equal(p.unmatched, tc.want) {
-				t.Errorf("unmatched %q, want %q", p.unmatched, tc.want)
+			if got := p.file.Info.UnmatchedEntries; !slices.Equal(got, tc.want) {
+				t.Errorf("unmatched %q, want %q", got, tc.want)
 			}
 		})
 	}

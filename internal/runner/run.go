@@ -39,11 +39,6 @@ type Output struct {
 	// (--skip-bad), with their reasons (run.counts.lines_skipped counts
 	// them all).
 	FirstSkipped []traces.Problem
-	// UnmatchedNames are the scenario's entries that match nothing in
-	// catalogs not its own (Config.FlagUnmatched; UnmatchedNamesWarning
-	// introduces them): run warns of them; results.json does not hold
-	// them.
-	UnmatchedNames []string
 }
 
 // InputNotes are the run's input problems: its catalog notes, sessions
@@ -127,7 +122,6 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	if cfg.hooks != nil && cfg.hooks.engine != nil {
 		cfg.hooks.engine(p.eng)
 	}
-	unmatched := p.unmatched // not p after the replay: it holds the engine, freed before the statistics
 	var resume *sim.RunState
 	var expect []TracePrefix
 	if cfg.Resume {
@@ -219,7 +213,6 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	out, err := finish(ctx, &done, res, cfg.Workers, cfg.BootstrapMemory)
 	if out != nil {
 		out.addWarnings(counts)
-		out.UnmatchedNames = unmatched
 	}
 	locateSkips(err, counts)
 	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
@@ -248,8 +241,6 @@ type prepared struct {
 	eng     *sim.Engine
 	summary sim.SummaryOptions
 	file    *StateFile // everything but the state
-	// unmatched is Output.UnmatchedNames (flagNames).
-	unmatched []string
 }
 
 // prepare builds the engine and describes the run.
@@ -294,6 +285,7 @@ func prepare(cfg Config) (*prepared, error) {
 	info.Assumptions = append(assumptions(cfg, eng, reg), catalogAssumptions(cat, scope)...)
 	info.CatalogNotes = catalog.Notes(cat.All(), validation.SchemaCheck)
 	info.UnchangedUpgrades = eng.UnchangedUpgrades()
+	info.UnmatchedEntries = flagNames(cfg, cat)
 	summary := sim.SummaryOptions{Baseline: base, EqualTolerance: report.EqualTolerance, Seed: cfg.Seed,
 		ExactSessions: cfg.ExactSessions, FidelityPairs: sim.DefaultFidelityPairs}
 	switch {
@@ -314,7 +306,7 @@ func prepare(cfg Config) (*prepared, error) {
 		}
 		file.MaxUnresolved = *cfg.MaxUnresolved
 	}
-	return &prepared{eng: eng, summary: summary, file: file, unmatched: flagNames(cfg, cat)}, nil
+	return &prepared{eng: eng, summary: summary, file: file}, nil
 }
 
 // built is an engine and what it was built from.

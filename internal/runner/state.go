@@ -50,8 +50,11 @@ import (
 // which results.json records (run.counts.user_pauses_from_params) and a
 // sweep of params.user_think_ms reads, and the tool calls and those with
 // no recorded duration (ToolCalls, UntimedToolCalls), which a sweep of
-// params.default_tool_ms reads.
-const StateVersion = 11
+// params.default_tool_ms reads; version 12 carries the scenario's list
+// entries that match nothing in the run's catalogs
+// (sim.RunInfo.UnmatchedEntries), which results.json now records
+// (run.scenario_entries_unmatched) and merge reports.
+const StateVersion = 12
 
 // Kinds of state files.
 const (
