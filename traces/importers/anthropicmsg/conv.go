@@ -311,17 +311,22 @@ func TakeUsage(m *ingest.Object, rep *ingest.Report) (*traces.Usage, error) {
 		return nil, err
 	}
 	var usage traces.Usage
+	var missing []string
 	for _, f := range []struct {
-		key string
-		dst *int64
-	}{{"input_tokens", &usage.Input}, {"cache_read_input_tokens", &usage.CacheRead},
-		{"cache_creation_input_tokens", &usage.CacheWrite}, {"output_tokens", &usage.Output}} {
-		n, _, err := u.TakeInt(f.key)
+		key      string
+		dst      *int64
+		required bool
+	}{{"input_tokens", &usage.Input, true}, {"cache_read_input_tokens", &usage.CacheRead, false},
+		{"cache_creation_input_tokens", &usage.CacheWrite, false}, {"output_tokens", &usage.Output, true}} {
+		n, ok, err := u.TakeInt(f.key)
 		if err != nil {
 			return nil, err
 		}
 		if n < 0 {
 			return nil, u.Errorf("%s: negative", f.key)
+		}
+		if f.required && !ok {
+			missing = append(missing, f.key)
 		}
 		*f.dst = n
 	}
@@ -337,6 +342,10 @@ func TakeUsage(m *ingest.Object, rep *ingest.Report) (*traces.Usage, error) {
 		cc.Rest(rep)
 	}
 	u.Rest(rep)
+	if len(missing) > 0 {
+		rep.Unmap(ingest.IncompleteUsage(u.Field, missing))
+		return nil, nil
+	}
 	return &usage, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -50,6 +51,7 @@ func (im *Importer) Import(name string, r io.Reader, opts *ingest.Options, sink 
 	sessions := map[string]*session{}
 	var order []string
 	last := ""
+	split := newSplitter()
 	err := ingest.Lines(r, func(n int, line []byte) error {
 		line = bytes.TrimSpace(line)
 		o, err := ingest.NewObject(fmt.Sprintf("line %d", n), "", json.RawMessage(line))
@@ -60,25 +62,29 @@ func (im *Importer) Import(name string, r io.Reader, opts *ingest.Options, sink 
 		if err != nil {
 			return err
 		}
-		if id == "" {
+		p := placement{key: id}
+		switch {
+		case id != "":
+			p = split.place(id, o)
+		case last != "":
 			// Lines without a session id (summaries, snapshots) belong to
-			// the session before them; before any, only a message line
-			// opens a session named after the file.
-			id = last
-			if id == "" {
-				if !o.Has("message") {
-					rep.Unmap("line without sessionId before any session")
-					return nil
-				}
-				id = stem
-			}
+			// the session before them.
+			p.key = last
+		case !o.Has("message"):
+			// Before any session, only a message line opens a session
+			// named after the file.
+			rep.Unmap("line without sessionId before any session")
+			return nil
+		default:
+			p.key = stem
 		}
-		last = id
-		s := sessions[id]
+		last = p.key
+		s := sessions[p.key]
 		if s == nil {
-			s = newSession(id, name, opts, rep)
-			sessions[id] = s
-			order = append(order, id)
+			s = newSession(p.key, name, opts, rep)
+			sessions[p.key] = s
+			order = append(order, p.key)
+			s.opened(id, p, sessions[p.continues])
 		}
 		return s.line(o)
 	})
@@ -86,7 +92,14 @@ func (im *Importer) Import(name string, r io.Reader, opts *ingest.Options, sink 
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	for _, id := range order {
-		if err := sink.Emit(sessions[id].end()); err != nil {
+		s := sessions[id]
+		if s.empty() {
+			continue
+		}
+		if s.continues != "" {
+			rep.Convert(compactionNote)
+		}
+		if err := sink.Emit(s.end()); err != nil {
 			return fmt.Errorf("%s: session %s: %w", name, id, err)
 		}
 	}
@@ -104,6 +117,38 @@ type session struct {
 	reqIdx  int            // index of its model_request event
 	reqs    map[string]int // request key → model_request event index
 	started bool
+
+	deferred  []string // the runtime's deferred tools, as its attachments left them
+	continues string   // the compaction segment this one continues ("" for none)
+	carried   int      // events it held when opened (start, deferred tools)
+}
+
+// opened records where a new session comes from: a sub-agent of session
+// id (meta parent_session), or the compaction segment continuing prev (meta
+// continues_session), which starts with the deferred tools prev left.
+func (s *session) opened(id string, p placement, prev *session) {
+	meta := s.b.At(0).Meta()
+	if p.sidechain && p.context == p.key {
+		meta["parent_session"] = id
+		s.rep.Convert(sidechainNote)
+	}
+	if p.continues == "" {
+		return
+	}
+	meta["continues_session"] = p.continues
+	s.continues = p.continues
+	if prev != nil && len(prev.deferred) > 0 {
+		s.deferred = append([]string(nil), prev.deferred...)
+		s.b.Add(traces.Event{Type: traces.DeferralChange, ChangeFields: &traces.ChangeFields{Added: append([]string(nil), s.deferred...)}})
+		s.b.At(0).EnsureStart().RecordedStrategy = "deferred"
+	}
+	s.carried = s.b.Len()
+}
+
+// empty says whether a compaction segment holds nothing after its
+// boundary (a file that ends with one): it is not a session.
+func (s *session) empty() bool {
+	return s.continues != "" && s.b.Len() == s.carried
 }
 
 func newSession(id, file string, opts *ingest.Options, rep *ingest.Report) *session {
@@ -125,6 +170,7 @@ func (s *session) line(o *ingest.Object) error {
 		s.started = true
 	}
 	o.Skip("uuid", "parentUuid", "logicalParentUuid", "leafUuid") // the order of lines carries the thread
+	o.Skip("agentId", "isSidechain")                              // in the session key (split.go)
 	st := s.b.At(0)
 	for _, k := range []string{"version", "gitBranch", "userType", "entrypoint"} {
 		if v, _ := o.TakeString(k); v != "" {
@@ -134,9 +180,6 @@ func (s *session) line(o *ingest.Object) error {
 	if o.Has("cwd") {
 		o.Take("cwd")
 		s.rep.Unmap("cwd (a local path; not copied)")
-	}
-	if side, _, _ := o.TakeBool("isSidechain"); side {
-		s.rep.Unmap("isSidechain (sub-agent lines, imported inline with the main thread)")
 	}
 	typ, err := o.TakeString("type")
 	if err != nil {
@@ -222,6 +265,7 @@ func (s *session) attachments(o *ingest.Object, t time.Time) error {
 			}
 		}
 		added, removed = nonEmpty(added), nonEmpty(removed)
+		s.deferred = slices.DeleteFunc(append(s.deferred, added...), func(n string) bool { return slices.Contains(removed, n) })
 		if len(added)+len(removed) > 0 {
 			s.b.Add(traces.Event{Type: traces.DeferralChange, T: t, ChangeFields: &traces.ChangeFields{Added: added, Removed: removed}})
 			s.b.At(0).EnsureStart().RecordedStrategy = "deferred"
@@ -247,6 +291,7 @@ func nonEmpty(names []string) []string {
 // user converts a user line: text, and tool results for earlier calls.
 func (s *session) user(o *ingest.Object, t time.Time) error {
 	s.closeRequest()
+	o.Skip("isCompactSummary") // opens a session (split.go)
 	if meta, _, _ := o.TakeBool("isMeta"); meta {
 		s.rep.Unmap("isMeta (runtime-injected user lines, imported as user messages)")
 	}

@@ -289,3 +289,11 @@ func (r *Report) finishModels() {
 	}
 	r.Models = all
 }
+
+// IncompleteUsage is the not-mapped line of a usage record (at field) that
+// lacks the figures named in missing: trace v1 usage needs both the input
+// and the output figure, and writing 0 for one the source did not record
+// would read as a recorded 0, so the request is written without usage.
+func IncompleteUsage(field string, missing []string) string {
+	return fmt.Sprintf("%s without %s (request written without usage: an absent figure is not 0)", field, strings.Join(missing, ", "))
+}

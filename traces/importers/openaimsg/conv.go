@@ -388,13 +388,16 @@ func TakeUsage(m *ingest.Object, rep *ingest.Report) (*traces.Usage, error) {
 		return nil, err
 	}
 	var usage traces.Usage
+	var missing []string
 	in, ok, err := u.TakeInt("prompt_tokens")
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
-		if in, _, err = u.TakeInt("input_tokens"); err != nil {
+		if in, ok, err = u.TakeInt("input_tokens"); err != nil {
 			return nil, err
+		} else if !ok {
+			missing = append(missing, "prompt_tokens")
 		}
 	}
 	out, ok, err := u.TakeInt("completion_tokens")
@@ -402,8 +405,10 @@ func TakeUsage(m *ingest.Object, rep *ingest.Report) (*traces.Usage, error) {
 		return nil, err
 	}
 	if !ok {
-		if out, _, err = u.TakeInt("output_tokens"); err != nil {
+		if out, ok, err = u.TakeInt("output_tokens"); err != nil {
 			return nil, err
+		} else if !ok {
+			missing = append(missing, "completion_tokens")
 		}
 	}
 	var cached int64
@@ -436,5 +441,9 @@ func TakeUsage(m *ingest.Object, rep *ingest.Report) (*traces.Usage, error) {
 		}
 	}
 	u.Rest(rep)
+	if len(missing) > 0 {
+		rep.Unmap(ingest.IncompleteUsage(u.Field, missing))
+		return nil, nil
+	}
 	return &usage, nil
 }

@@ -1,6 +1,9 @@
 package otel
 
-import "github.com/defersim/defersim/traces"
+import (
+	"github.com/defersim/defersim/traces"
+	"github.com/defersim/defersim/traces/importers/ingest"
+)
 
 // excludesCachedNote counts, under "converted", the sessions whose
 // input_tokens are read as excluding cached tokens.
@@ -40,6 +43,16 @@ func sessionExcludesCached(spans []*span) bool {
 func (c *converter) usage(a map[string]any) *traces.Usage {
 	in, out, cr, cw, ok := usageNums(a)
 	if !ok {
+		return nil
+	}
+	var missing []string
+	for _, k := range []string{"gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens"} {
+		if _, ok := num(a, k); !ok {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) > 0 {
+		c.rep.Unmap(ingest.IncompleteUsage("chat span", missing))
 		return nil
 	}
 	u := &traces.Usage{Input: in, CacheRead: cr, CacheWrite: cw, Output: out}
