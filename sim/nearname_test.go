@@ -23,7 +23,7 @@ func TestUnknownToolNamesTheCatalogsName(t *testing.T) {
 		return s
 	}
 	// get_user_details only at 1.0: a near name is looked for at every version.
-	cat := catalog.New(parse("1.0", `{"name":"get_user_details"},{"name":"book_reservation"}`), parse("2.0", `{"name":"book_reservation"}`))
+	cat := catalog.New(parse("1.0", `{"name":"get_user_details"},{"name":"book_reservation"},{"name":"list_policies"}`), parse("2.0", `{"name":"book_reservation"}`))
 	for _, tc := range []struct {
 		tool string
 		want string // "" : the reason ends at "which no catalog knows"
@@ -32,6 +32,8 @@ func TestUnknownToolNamesTheCatalogsName(t *testing.T) {
 		{"mcp__airline__get_user_details", `server "airline" serves "get_user_details", the trace's name without its prefix "mcp__airline__"`},
 		{"airline.BOOK_reservation", `server "airline" serves "book_reservation", the trace's name without its prefix "airline."`},
 		{"get_usr_details", `the closest names server "airline" serves: "get_user_details"`},
+		{"get_user_detail", `the closest names server "airline" serves: "get_user_details"`}, // one edit: a typo
+		{"list_policy", `server "airline" serves "list_policies", the trace's name with "policies" for "policy": write the catalog's name in the trace`},
 		{"xget_user_details", `the closest names server "airline" serves: "get_user_details"`}, // no separator: not a prefix
 		{"cancel_everything", ""},
 	} {
