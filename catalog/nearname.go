@@ -29,6 +29,10 @@ const (
 	// NearTypo: names within CloseNameMaxShare edits (ClosestNames), those
 	// at the nearest distance only.
 	NearTypo
+	// NearPlural: the name with a word in the singular for the plural or
+	// the reverse (English -s, -es, -ies; pluralMatches), when no name is
+	// one edit away.
+	NearPlural
 )
 
 // Near is which names a name that resolves to nothing most likely means.
@@ -39,14 +43,21 @@ type Near struct {
 	Names []string
 	// Prefix is the prefix NearPrefix strips.
 	Prefix string
+	// Written and Meant are, for NearPlural, the first word the name and
+	// Names[0] differ in by number ("repository", "repositories"), and
+	// Input the name (a name of one word is said to be the plural or the
+	// singular).
+	Written, Meant, Input string
 }
 
 // NearName says which of names a name that matches none of them most
 // likely means: a name equal but for case, else the name less a prefix
 // ending in a NameSeparator (the mcp__<server>__<tool> form an agent
-// runtime logs), else the closest names by edit distance (a typo: up to
-// CloseNames, all at the nearest distance, none a different word in the
-// stretch where the names differ). It walks every name: call it only for
+// runtime logs), else, when no name is one edit away, the name with a word
+// in the singular for the plural or the reverse (search_repository for
+// search_repositories, three edits apart), else the closest names by edit
+// distance (a typo: up to CloseNames, all at the nearest distance, none a
+// different word in the stretch where the names differ). It walks every name: call it only for
 // a name that does not resolve. names may hold duplicates and need not be
 // sorted; the answer does not depend on their order.
 func NearName(name string, names []string) Near {
@@ -78,6 +89,10 @@ func NearName(name string, names []string) Near {
 	}
 	if best.Kind != NearNone {
 		return best
+	}
+	if plural := pluralMatches(name, names); len(plural) > 0 && !slices.ContainsFunc(names, func(n string) bool { return editDistance(name, n, true) == 1 }) {
+		w, m := pluralPair(name, plural[0])
+		return Near{Kind: NearPlural, Names: plural[:min(len(plural), CloseNames)], Written: w, Meant: m, Input: name}
 	}
 	// Not a name whose edits fill the stretch where the two differ (a
 	// different word, not a typo): the share is taken of the longer
@@ -126,6 +141,18 @@ func (n Near) Hint() string {
 		return fmt.Sprintf("did you mean %q (the name without its prefix %q)?", n.Names[0], n.Prefix)
 	case NearTypo:
 		return "did you mean " + orList(n.Names) + "?"
+	case NearPlural:
+		if len(n.Names) > 1 {
+			return "did you mean " + orList(n.Names) + " (a word in the singular for the plural, or the reverse)?"
+		}
+		if n.Written == n.Input {
+			form := "plural"
+			if len(n.Meant) < len(n.Written) {
+				form = "singular"
+			}
+			return fmt.Sprintf("did you mean %q (the %s)?", n.Names[0], form)
+		}
+		return fmt.Sprintf("did you mean %q (%q for %q)?", n.Names[0], n.Meant, n.Written)
 	}
 	return ""
 }

@@ -76,3 +76,51 @@ func TestNearNameHintLists(t *testing.T) {
 		t.Errorf("WithHint with none: %q", got)
 	}
 }
+
+// TestNearNamePlural pins the plural rule: a name with a word in the
+// singular for the plural or the reverse (-s, -es, -ies) three or more
+// edits apart was offered nothing ("search_repository" for
+// "search_repositories"); short stems and words that only end like a
+// plural ("status", "address", "bus") are not offered a wrong name, and a
+// name one edit away is still offered as a typo.
+func TestNearNamePlural(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		names []string
+		kind  NearKind
+		want  []string
+		hint  string
+	}{
+		{"search_repository", []string{"search_repositories", "search_code"}, NearPlural, []string{"search_repositories"},
+			`did you mean "search_repositories" ("repositories" for "repository")?`},
+		{"get_entries", []string{"get_entry", "list_entries"}, NearPlural, []string{"get_entry"}, `did you mean "get_entry" ("entry" for "entries")?`},
+		{"getEntriesById", []string{"getEntryById"}, NearPlural, []string{"getEntryById"}, `did you mean "getEntryById" ("Entry" for "Entries")?`},
+		{"list_box", []string{"list_boxes"}, NearPlural, []string{"list_boxes"}, `did you mean "list_boxes" ("boxes" for "box")?`},
+		{"get_addresses", []string{"get_address"}, NearPlural, []string{"get_address"}, `did you mean "get_address" ("address" for "addresses")?`},
+		{"Search_Repository", []string{"search_repositories"}, NearPlural, []string{"search_repositories"}, `did you mean "search_repositories" ("repositories" for "Repository")?`},
+		{"list_issue", []string{"list_issues"}, NearTypo, []string{"list_issues"}, `did you mean "list_issues"?`}, // one edit stays a typo
+		{"match", []string{"matches"}, NearPlural, []string{"matches"}, `did you mean "matches" (the plural)?`},
+		{"entries", []string{"entry"}, NearPlural, []string{"entry"}, `did you mean "entry" (the singular)?`},
+		{"strategy", []string{"strategies", "seed"}, NearPlural, []string{"strategies"}, `did you mean "strategies" (the plural)?`},
+		{"statu", []string{"status"}, NearTypo, []string{"status"}, `did you mean "status"?`},
+		{"stati", []string{"status"}, NearNone, nil, ""}, // -us is no plural
+		{"get_bu", []string{"get_bus"}, NearTypo, []string{"get_bus"}, `did you mean "get_bus"?`},
+		{"fly", []string{"flies"}, NearNone, nil, ""},                                                     // stem "fl" too short
+		{"get_ly", []string{"get_lies"}, NearNone, nil, ""},                                               // idem
+		{"addresss", []string{"addresses"}, NearTypo, []string{"addresses"}, `did you mean "addresses"?`}, // -ss is no plural
+		{"get_entry_names", []string{"get_entries_name"}, NearPlural, []string{"get_entries_name"}, `did you mean "get_entries_name" ("entries" for "entry")?`},
+		{"get_entry_ids", []string{"get_entries_id"}, NearNone, nil, ""},                                                     // "ids": stem "id" too short
+		{"get_entry", []string{"get_entries", "get_entrys"}, NearTypo, []string{"get_entrys"}, `did you mean "get_entrys"?`}, // one edit first
+		{"query", []string{"queries_x"}, NearNone, nil, ""},                                                                  // different separators
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			got := NearName(tc.in, tc.names)
+			if got.Kind != tc.kind || !slices.Equal(got.Names, tc.want) {
+				t.Errorf("NearName(%q, %q) = %+v, want kind %d names %q", tc.in, tc.names, got, tc.kind, tc.want)
+			}
+			if h := got.Hint(); h != tc.hint {
+				t.Errorf("Hint = %q, want %q", h, tc.hint)
+			}
+		})
+	}
+}

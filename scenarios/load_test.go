@@ -48,7 +48,7 @@ func TestParseErrors(t *testing.T) {
 		name, yaml, want string
 	}{
 		{"unknown top key", "name: x\nstrategy: [eager]\n",
-			"scen.yaml:2: strategy: unknown key (want name|description|seed|traces|catalogs|catalog_fingerprint|srd|max_unresolved|model|params|strategies|matrix|baseline|permissions|servers|sweep|check|assumptions)"},
+			"scen.yaml:2: strategy: unknown key (want name|description|seed|traces|catalogs|catalog_fingerprint|srd|max_unresolved|model|params|strategies|matrix|baseline|permissions|servers|sweep|check|assumptions); did you mean \"strategies\" (the plural)?"},
 		{"unknown nested key", "strategies:\n  - name: a\n    trigger: {mode: never, modee: x}\n",
 			"scen.yaml:3: strategies[0].trigger.modee: unknown key (want mode|count|budget|counter|percent|categorical); did you mean \"mode\"?"},
 		{"unknown strategy key", "strategies:\n  - preset: eager\n    inject: inline\n",

@@ -76,6 +76,7 @@ while read -r pkg dir; do
   done
 done < <(go list -f '{{.ImportPath}} {{.Dir}}' ./...)
 if [ "$findings" -gt 0 ]; then
-  echo "fuzzing found $findings failing input(s); see FUZZ FINDING lines above"
+  inputs=inputs; [ "$findings" -eq 1 ] && inputs=input
+  echo "fuzzing found $findings failing $inputs; see FUZZ FINDING lines above"
   if [ "${FUZZ_REPORT_ONLY:-0}" != "1" ]; then exit 1; fi
 fi

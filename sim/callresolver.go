@@ -151,11 +151,7 @@ func (s *sessionCalls) call(ev *traces.Event, class string, replayed bool) (u tr
 	}
 	switch class {
 	case ClassUnknownServer:
-		reason := call + ", which no catalog knows (no catalog holds the server)"
-		if near := s.near.server(tt, ev.Server); near != "" {
-			reason += "; " + near
-		}
-		return traces.Unresolved{Kind: traces.KindUnknownTool, Reason: reason}, false
+		return traces.Unresolved{Kind: traces.KindUnknownTool, Reason: unknownCall(tt, s.near, call, ev.Server, ev.Tool)}, false
 	case ClassVersionMissing:
 		nv := s.at[ev.Server]
 		return traces.Unresolved{Kind: traces.KindVersionMissing, Reason: fmt.Sprintf("%s at version %q (%s), which no catalog holds (they have %s): a run resolves it against %q and counts it as version missing",
@@ -163,11 +159,7 @@ func (s *sessionCalls) call(ev *traces.Event, class string, replayed bool) (u tr
 	case ClassUnknownTool:
 		serving := tt.servingVersions(ev.Server, ev.Tool)
 		if len(serving) == 0 {
-			reason := call + ", which no catalog knows"
-			if near := s.near.get(tt, ev.Server, ev.Tool); near != "" {
-				reason += "; " + near
-			}
-			return traces.Unresolved{Kind: traces.KindUnknownTool, Reason: reason}, false
+			return traces.Unresolved{Kind: traces.KindUnknownTool, Reason: unknownCall(tt, s.near, call, ev.Server, ev.Tool)}, false
 		}
 		has := "version " + quoteList(serving) + " serves it"
 		if len(serving) > 1 {
@@ -182,6 +174,34 @@ func (s *sessionCalls) call(ev *traces.Event, class string, replayed bool) (u tr
 			call, inForce, where, has, counts)}, false
 	}
 	return traces.Unresolved{}, true
+}
+
+// UnknownCall says why a tool_call of tool of server resolves at no
+// version the catalogs hold, in the words and with the hint (the held name
+// most likely meant) a session's call gets: traces.Validate asks it for the
+// calls of a session that does not begin with a session_start, which it
+// checks against every version (traces.CallHinter).
+func (r *CallResolver) UnknownCall(server, tool string) string {
+	return unknownCall(r.e.tables, r.near, fmt.Sprintf("tool_call of tool %q of server %q", tool, server), server, tool)
+}
+
+// unknownCall says why call, of tool of server, resolves at no version
+// the catalogs hold: no catalog holds the server, or none of its versions
+// serves the tool; each followed by the held name most likely meant, when
+// one is near.
+func unknownCall(tt *toolTables, near *nearMemo, call, server, tool string) string {
+	if tt.latest[server] == nil {
+		reason := call + ", which no catalog knows (no catalog holds the server)"
+		if h := near.server(tt, server); h != "" {
+			reason += "; " + h
+		}
+		return reason
+	}
+	reason := call + ", which no catalog knows"
+	if h := near.get(tt, server, tool); h != "" {
+		reason += "; " + h
+	}
+	return reason
 }
 
 // inForce returns the version of server the session holds here ("" when

@@ -10,8 +10,9 @@ import (
 // nearTool says which tool of server, at any version the catalogs hold,
 // an unknown tool name most likely means ("" when none), by
 // catalog.NearName: a name equal but for case, the trace's name less a
-// prefix (the mcp__<server>__<tool> form an agent runtime logs), else the
-// closest names (a typo). It is only called for a call that does not
+// prefix (the mcp__<server>__<tool> form an agent runtime logs), the
+// trace's name with a word in the singular for the plural or the reverse,
+// else the closest names (a typo). It is only called for a call that does not
 // resolve, so it may walk every version.
 func (tt *toolTables) nearTool(server, name string) string {
 	var names []string
@@ -27,6 +28,11 @@ func (tt *toolTables) nearTool(server, name string) string {
 	case catalog.NearPrefix:
 		return fmt.Sprintf("server %q serves %q, the trace's name without its prefix %q: write the catalog's name in the trace "+
 			"(trace import splits mcp__<server>__<tool> names, docs/importers.md)", server, near.Names[0], near.Prefix)
+	case catalog.NearPlural:
+		if len(near.Names) == 1 {
+			return fmt.Sprintf("server %q serves %q, the trace's name with %q for %q: write the catalog's name in the trace", server, near.Names[0], near.Meant, near.Written)
+		}
+		return fmt.Sprintf("the closest names server %q serves: %s", server, quoteList(near.Names))
 	case catalog.NearTypo:
 		return fmt.Sprintf("the closest names server %q serves: %s", server, quoteList(near.Names))
 	}

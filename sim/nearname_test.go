@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -23,7 +24,7 @@ func TestUnknownToolNamesTheCatalogsName(t *testing.T) {
 		return s
 	}
 	// get_user_details only at 1.0: a near name is looked for at every version.
-	cat := catalog.New(parse("1.0", `{"name":"get_user_details"},{"name":"book_reservation"}`), parse("2.0", `{"name":"book_reservation"}`))
+	cat := catalog.New(parse("1.0", `{"name":"get_user_details"},{"name":"book_reservation"},{"name":"list_policies"}`), parse("2.0", `{"name":"book_reservation"}`))
 	for _, tc := range []struct {
 		tool string
 		want string // "" : the reason ends at "which no catalog knows"
@@ -32,6 +33,8 @@ func TestUnknownToolNamesTheCatalogsName(t *testing.T) {
 		{"mcp__airline__get_user_details", `server "airline" serves "get_user_details", the trace's name without its prefix "mcp__airline__"`},
 		{"airline.BOOK_reservation", `server "airline" serves "book_reservation", the trace's name without its prefix "airline."`},
 		{"get_usr_details", `the closest names server "airline" serves: "get_user_details"`},
+		{"get_user_detail", `the closest names server "airline" serves: "get_user_details"`}, // one edit: a typo
+		{"list_policy", `server "airline" serves "list_policies", the trace's name with "policies" for "policy": write the catalog's name in the trace`},
 		{"xget_user_details", `the closest names server "airline" serves: "get_user_details"`}, // no separator: not a prefix
 		{"cancel_everything", ""},
 	} {
@@ -131,5 +134,49 @@ func TestNearMemoKeysByServerAndName(t *testing.T) {
 	}
 	if len(n.m) > nearMemoEntries {
 		t.Errorf("memo holds %d entries, bound %d", len(n.m), nearMemoEntries)
+	}
+}
+
+// TestSessionlessCallsHintAsSessionsDo pins that trace validate says why a
+// call of a session without a session_start does not resolve in the same
+// words, with the same hint of the name meant, as a session's call: it
+// said only "which no catalog knows" for a misspelled tool or server.
+func TestSessionlessCallsHintAsSessionsDo(t *testing.T) {
+	srv, err := catalog.Parse([]byte(`{"tools":[{"name":"get_user_details"},{"name":"list_policies"}]}`), "airline", "1.0", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := catalog.New(srv)
+	for _, tc := range []struct{ server, tool, hint string }{
+		{"airline", "get_usr_details", `the closest names server "airline" serves: "get_user_details"`},
+		{"airline", "list_policy", `server "airline" serves "list_policies", the trace's name with "policies" for "policy"`},
+		{"airlne", "get_user_details", `(no catalog holds the server); did you mean "airline"?`},
+	} {
+		t.Run(tc.tool+"@"+tc.server, func(t *testing.T) {
+			call := `{"type":"tool_call","session":"%s","t":"2026-02-10T08:00:01Z","call_id":"c1","tool":"` + tc.tool + `","server":"` + tc.server + `","status":"ok"}` + "\n"
+			trace := `{"v":1,"type":"session_start","session":"with","t":"2026-02-10T08:00:00Z","servers":[{"name":"airline","version":"1.0"}]}` + "\n" +
+				fmt.Sprintf(call, "with") + fmt.Sprintf(call, "without")
+			probs, _, err := traces.ValidateReader(strings.NewReader(trace), "t.jsonl", traces.ValidateOptions{Tools: cat, Resolver: NewCallResolver(cat)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			reasons := map[string]string{}
+			for _, p := range probs {
+				if p.Kind != traces.KindUnknownTool {
+					continue
+				}
+				for _, id := range []string{"with", "without"} {
+					if r, ok := strings.CutPrefix(p.Reason, `session "`+id+`": `); ok {
+						reasons[id] = r
+					}
+				}
+			}
+			if reasons["with"] == "" || reasons["with"] != reasons["without"] {
+				t.Fatalf("reasons differ:\nwith session_start: %q\nwithout:            %q", reasons["with"], reasons["without"])
+			}
+			if !strings.Contains(reasons["without"], tc.hint) {
+				t.Errorf("reason %q lacks %q", reasons["without"], tc.hint)
+			}
+		})
 	}
 }

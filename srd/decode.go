@@ -40,7 +40,7 @@ func Parse(file string, data []byte) ([]*SRD, Problems) {
 		}
 		if err != nil {
 			line, msg := yamlerr.Locate(err, data)
-			probs = append(probs, Problem{File: file, Line: line, Msg: "invalid YAML: " + msg})
+			probs = append(probs, Problem{File: file, Line: line, Msg: "invalid YAML: " + msg, Unreadable: true})
 			break
 		}
 		if len(doc.Content) == 0 {

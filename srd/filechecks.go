@@ -19,9 +19,9 @@ func tooLarge(file string, size int64) Problem { return TooLarge(file, size, Max
 // own, or < 0 when it is not known (only that it is over).
 func TooLarge(file string, size, limit int64) Problem {
 	if size < 0 {
-		return Problem{File: file, Msg: fmt.Sprintf("file is more than the %d bytes allowed", limit)}
+		return Problem{File: file, Msg: fmt.Sprintf("file is more than the %d bytes allowed", limit), Unreadable: true}
 	}
-	return Problem{File: file, Msg: fmt.Sprintf("file is %d bytes, more than the %d allowed", size, limit)}
+	return Problem{File: file, Msg: fmt.Sprintf("file is %d bytes, more than the %d allowed", size, limit), Unreadable: true}
 }
 
 // ReadLimited reads at most limit+1 bytes of file and returns them with
@@ -64,5 +64,5 @@ func NotUTF8(file string, data []byte) (Problem, bool) {
 	start := bytes.LastIndexByte(data[:i], '\n') + 1
 	col := utf8.RuneCount(data[start:i]) + 1
 	return Problem{File: file, Line: bytes.Count(data[:i], []byte{'\n'}) + 1,
-		Msg: fmt.Sprintf("not UTF-8: byte 0x%02X at column %d is not UTF-8 text (save the file as UTF-8)", data[i], col)}, false
+		Msg: fmt.Sprintf("not UTF-8: byte 0x%02X at column %d is not UTF-8 text (save the file as UTF-8)", data[i], col), Unreadable: true}, false
 }

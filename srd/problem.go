@@ -14,6 +14,10 @@ type Problem struct {
 	Line  int
 	Field string
 	Msg   string
+	// Unreadable marks a file that cannot be read as an SRD file at all
+	// (invalid YAML, not UTF-8, over MaxFileSize), as against one whose
+	// content breaks a rule: srd lint exits 2 on it, not 1.
+	Unreadable bool
 }
 
 // String formats the problem as "file:line: field: reason".
@@ -48,6 +52,18 @@ func (ps Problems) Err() error {
 		return nil
 	}
 	return ps
+}
+
+// Unreadable returns the problems that make their file unreadable
+// (Problem.Unreadable).
+func (ps Problems) Unreadable() Problems {
+	var out Problems
+	for _, p := range ps {
+		if p.Unreadable {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // Sort orders problems by file, line, field and message, and drops exact

@@ -35,6 +35,15 @@ type SessionResolver interface {
 	Event(ev *Event, line int, out []Unresolved) []Unresolved
 }
 
+// CallHinter, when a ValidateOptions.Resolver implements it, says why a
+// tool_call of a session that does not begin with a session_start, which
+// Tools checks against every version, names a tool no catalog knows: in
+// the words, and with the hint of the name most likely meant, that the
+// calls of the sessions it resolves get (sim.CallResolver).
+type CallHinter interface {
+	UnknownCall(server, tool string) string
+}
+
 // Unresolved is a name of an event that does not resolve (SessionResolver):
 // its kind, and why (without the session).
 type Unresolved struct {
@@ -55,7 +64,8 @@ type ValidateOptions struct {
 	// run replays as the run counts them), the names each tool_search
 	// returns, and the server versions session_start and catalog_change
 	// name. Tools then checks only the sessions that do not begin with a
-	// session_start.
+	// session_start, saying why a call does not resolve in the Resolver's
+	// words when it is a CallHinter.
 	Resolver CallResolver
 	// MaxLineBytes bounds one line (<= 0: DefaultMaxLineBytes).
 	MaxLineBytes int
@@ -333,8 +343,11 @@ func (v *validator) session(n int, ev *Event) {
 func (v *validator) anyVersion(n int, ev *Event) {
 	id := ev.Session
 	if ev.Type == ToolCall && ev.Tool != "" && ev.Server != "" && !v.opts.Tools.HasTool(ev.Server, ev.Tool) {
-		v.add(n, KindUnknownTool, fmt.Sprintf("session %q: tool_call of tool %q of server %q, which no catalog knows",
-			id, ev.Tool, ev.Server))
+		reason := fmt.Sprintf("tool_call of tool %q of server %q, which no catalog knows", ev.Tool, ev.Server)
+		if h, ok := v.opts.Resolver.(CallHinter); ok {
+			reason = h.UnknownCall(ev.Server, ev.Tool)
+		}
+		v.add(n, KindUnknownTool, fmt.Sprintf("session %q: %s", id, reason))
 	}
 	if ev.Type == ToolSearch {
 		for _, name := range ev.Returned() {

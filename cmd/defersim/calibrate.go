@@ -120,7 +120,7 @@ DIR/catalog beside them.`,
 				NoKinds: !kinds, AllowUnresolved: allowUnr})
 			if res != nil {
 				for _, wn := range res.Warnings {
-					fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", wn)
+					fmt.Fprintf(cmd.ErrOrStderr(), "defersim: warning: %s\n", wn)
 				}
 			}
 			if err != nil {

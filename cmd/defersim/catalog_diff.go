@@ -71,7 +71,7 @@ delta plus --tool-overhead framing tokens per tool more).
 		d.Tokens = &td
 		if !cliout.Quiet(cmd) {
 			for _, n := range d.Notes {
-				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", termsafe.String(n))
+				fmt.Fprintf(cmd.ErrOrStderr(), "defersim: warning: %s\n", termsafe.String(n))
 			}
 		}
 		if *format == cliout.JSON {

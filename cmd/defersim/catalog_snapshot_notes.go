@@ -16,7 +16,7 @@ func warnSnapshotNotes(w io.Writer, path string, notes []catalog.Note) {
 		if more := n.Count - len(n.Items); more > 0 {
 			items += fmt.Sprintf(", … (%d more)", more)
 		}
-		fmt.Fprintf(w, "warning: %s: %s: %s\n", path, n.Text(), items)
+		fmt.Fprintf(w, "defersim: warning: %s: %s: %s\n", path, n.Text(), items)
 	}
 }
 

@@ -141,9 +141,9 @@ func printWarnings(cmd *cobra.Command, warnings []string, one, many string) {
 	}
 	w := cmd.ErrOrStderr()
 	for _, m := range warnings {
-		fmt.Fprintln(w, "warning:", termsafe.String(m)) // a file name may hold control characters
+		fmt.Fprintln(w, "defersim: warning:", termsafe.String(m)) // a file name may hold control characters
 	}
-	fmt.Fprintf(w, "warning: %s\n", nouns.CountAs(len(warnings), one, many))
+	fmt.Fprintf(w, "defersim: warning: %s\n", nouns.CountAs(len(warnings), one, many))
 }
 
 // maxListed is how many warnings of one kind printFirstWarnings lists
@@ -159,10 +159,10 @@ func printFirstWarnings(cmd *cobra.Command, warnings []string, one, many string)
 	}
 	w := cmd.ErrOrStderr()
 	for _, m := range warnings[:maxListed] {
-		fmt.Fprintln(w, "warning:", termsafe.String(m))
+		fmt.Fprintln(w, "defersim: warning:", termsafe.String(m))
 	}
-	fmt.Fprintf(w, "warning: … (%d more)\n", len(warnings)-maxListed)
-	fmt.Fprintf(w, "warning: %s\n", nouns.CountAs(len(warnings), one, many))
+	fmt.Fprintf(w, "defersim: warning: … (%d more)\n", len(warnings)-maxListed)
+	fmt.Fprintf(w, "defersim: warning: %s\n", nouns.CountAs(len(warnings), one, many))
 }
 
 // pathServers is what loadPath read from one PATH.

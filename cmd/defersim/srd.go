@@ -36,7 +36,8 @@ with --catalogs, tool groups must name tools the server serves. Every problem
 is printed as "file:line: field: reason", then a summary line.
 
 Exit status: 0 when every SRD is clean, 1 when there are problems, 2 when a
-file or the catalogs cannot be read.`,
+file or the catalogs cannot be read (a file that is not valid YAML, not UTF-8
+or too large included: its problems are printed with the others).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			srds, probs, err := srd.LoadPaths(args)
@@ -71,6 +72,12 @@ func writeLint(w io.Writer, n int, probs srd.Problems) error {
 	}
 	if _, err := io.WriteString(w, sb.String()); err != nil {
 		return err
+	}
+	if bad := probs.Unreadable(); len(bad) > 0 {
+		// A file that cannot be read is bad input (docs/cli.md), not a
+		// finding: exit status 2, naming the first.
+		return exitError{code: 2, msg: fmt.Sprintf("%s cannot be read as SRD YAML (first: %s)",
+			nouns.Count(len(bad), "file"), bad[0])}
 	}
 	if len(probs) > 0 {
 		return exitError{code: 1}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/component"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
 )
@@ -163,7 +164,7 @@ func catalogAssumptions(c *catalog.Catalog, scope catalog.FingerprintScope) []si
 			more = fmt.Sprintf("; … (%d more)", n)
 		}
 		a = append(a, sim.Assumption{Name: "catalog.schema_read_as_object",
-			Value:  fmt.Sprintf("%d tool(s): %s%s", len(ws), strings.Join(listed, "; "), more),
+			Value:  fmt.Sprintf("%s: %s%s", nouns.Count(len(ws), "tool"), strings.Join(listed, "; "), more),
 			Source: `catalog (a null or missing inputSchema is read as {"type":"object"})`})
 	}
 	return a
