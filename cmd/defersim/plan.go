@@ -49,7 +49,7 @@ func newPlanCmd() *cobra.Command {
 		catalogs   []string
 		out        string
 		metrics    []string
-		margin     float64
+		margin     = plan.DefaultMargin
 		bootstrap  int
 		bootMem    report.ByteSize
 		workers    int
@@ -114,7 +114,7 @@ directory -o.`,
 				fmt.Fprintf(cmd.ErrOrStderr(), "defersim: warning: %s\n", w)
 			}
 		}
-		doc := planDoc{Projection: proj, margin: margin}
+		doc := planDoc{Projection: proj, margin: margin.Share}
 		guard := outguard.New(args[0], scenario, growthFrom)
 		set := atomicfile.NewSet()
 		defer set.Abort()
@@ -178,7 +178,7 @@ directory -o.`,
 			for _, p := range pts {
 				points = append(points, p.Point)
 			}
-			doc.Growth, doc.Breakdowns, doc.Plots = pts, plan.Breakdowns(points, margin), plots
+			doc.Growth, doc.Breakdowns, doc.Plots = pts, plan.Breakdowns(points, margin.Share), plots
 			// The largest catalog holds every other's servers: its
 			// replay's notes cover every point's.
 			inputs := pts[len(pts)-1].Inputs
@@ -226,7 +226,7 @@ directory -o.`,
 	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalogs instead of the scenario's (for --growth)")
 	fl.StringVarP(&out, "out", "o", "defersim-plan", "output directory (plan.json; growth results and plots)")
 	fl.StringSliceVar(&metrics, "metrics", []string{"cost_usd", "first_reply_ms"}, "metrics plotted against catalog size")
-	fl.Float64Var(&margin, "breakdown-margin", 0.25, "a rule breaks down where its cost or p95 first reply is this much worse than on today's catalog")
+	fl.Var(&margin, "breakdown-margin", "a rule breaks down where its cost or p95 first reply is this much worse than on today's catalog: a share up to 1 (0.25 = 25% worse), or a percentage with its sign (25%, 150%)")
 	fl.IntVar(&bootstrap, "bootstrap", 0, "bootstrap resamples of the growth runs (0 = default)")
 	fl.Var(&bootMem, "bootstrap-memory", "most memory the bootstrap may allocate, e.g. 8GiB (0 = default 4 GiB, -1 = no limit); a larger --bootstrap is refused before the replay")
 	fl.IntVar(&workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
