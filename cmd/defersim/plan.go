@@ -36,6 +36,9 @@ type planDoc struct {
 	// Notes about the growth runs (not in JSON: the points carry them).
 	fingerprintNote string
 	margin          float64
+	// cacheLines state the growth points' cache assumption
+	// (plan.GrowthCache).
+	cacheLines []string
 }
 
 func newPlanCmd() *cobra.Command {
@@ -178,6 +181,14 @@ directory -o.`,
 			for _, p := range pts {
 				points = append(points, p.Point)
 			}
+			doc.cacheLines = plan.GrowthCache(proj, pts)
+			if *format != cliout.Text {
+				for _, l := range doc.cacheLines {
+					if w, ok := strings.CutPrefix(l, "warning: "); ok {
+						fmt.Fprintf(cmd.ErrOrStderr(), "defersim: warning: %s\n", w)
+					}
+				}
+			}
 			doc.Growth, doc.Breakdowns, doc.Plots = pts, plan.Breakdowns(points, margin.Share), plots
 			// The largest catalog holds every other's servers: its
 			// replay's notes cover every point's.
@@ -292,6 +303,9 @@ func (d *planDoc) writeText(w io.Writer) error {
 			fmt.Fprintf(w, "    note: %s\n", n)
 		}
 	}
+	for _, l := range d.cacheLines {
+		fmt.Fprintln(w, l)
+	}
 	fmt.Fprintln(w)
 	points := d.points()
 	if err := plan.WriteSeries(w, plan.Rows(points)); err != nil {
@@ -325,6 +339,7 @@ func (d *planDoc) writeMarkdown(w io.Writer) error {
 	}
 	fmt.Fprint(w, ". Added servers are offered to every session.\n\n")
 	writeGrowthNotesMarkdown(w, d.Growth)
+	writeGrowthCacheMarkdown(w, d.cacheLines)
 	if d.fingerprintNote != "" {
 		fmt.Fprintf(w, "> Note: %s\n\n", cliout.MDEscape(d.fingerprintNote))
 	}
@@ -351,5 +366,17 @@ func writeGrowthNotesMarkdown(w io.Writer, growth []plan.GrowthPoint) {
 	}
 	for _, n := range order {
 		fmt.Fprintf(w, "> Note (%s): %s.\n\n", strings.Join(at[n], ", "), cliout.MDEscape(n))
+	}
+}
+
+// writeGrowthCacheMarkdown writes the growth points' cache lines
+// (plan.GrowthCache) as quotes, a warning as the projection's are.
+func writeGrowthCacheMarkdown(w io.Writer, lines []string) {
+	for _, l := range lines {
+		if rest, ok := strings.CutPrefix(l, "warning: "); ok {
+			fmt.Fprintf(w, "> **Warning:** %s.\n\n", cliout.MDEscape(rest))
+			continue
+		}
+		fmt.Fprintf(w, "> %s%s.\n\n", strings.ToUpper(l[:1]), cliout.MDEscape(l[1:]))
 	}
 }
