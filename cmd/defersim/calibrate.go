@@ -18,7 +18,6 @@ import (
 	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/runner"
-	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/validation"
 )
@@ -199,7 +198,7 @@ DIR/catalog beside them.`,
 	fl.BoolVar(&jitter, "jitter", false, "write the fitted jitter_cv into the scenario (for distributions; per-request predictions are then random)")
 	fl.BoolVar(&kinds, "kinds", true, "fit a time per request kind (kind_ms: first request of a turn or after tool results, text or tool calls, repeated calls); --kinds=false fits one overhead for all")
 	fl.BoolVar(&allowUnr, "allow-unresolved", false, "calibrate even when more of the fitted or held-out sessions' tool calls than --max-unresolved do not resolve against the catalogs (the fitted overhead absorbs their definitions; the fit says so)")
-	addMaxUnresolved(c, &maxUnr, fmt.Sprintf("share of the fitted, and of the held-out, sessions' tool calls that may fail to resolve against the catalogs before calibrate stops with exit status 2, as run does (default %g; the scenario's max_unresolved is not read: calibrate's traces are its own)", sim.DefaultMaxUnresolved))
+	addMaxUnresolved(c, &maxUnr, "share of the fitted, and of the held-out, sessions' tool calls that may fail to resolve against the catalogs before calibrate stops with exit status 2, as run does (the scenario's max_unresolved is not read: calibrate's traces are its own)")
 	fl.StringVarP(&out, "out", "o", "", "write the calibrated scenario to this file, and the held-out sessions beside it (default: print the scenario)")
 	fl.StringVar(&jsonOut, "json", "", "also write the full calibration as JSON to this file")
 	format = cliout.AddFormat(c, cliout.Text, cliout.JSON)
