@@ -182,8 +182,10 @@ func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, er
 			return nil, err
 		}
 	}
-	if m := s.MaxUnresolved; m != nil && !(*m >= 0 && *m <= 1) {
-		return nil, d.fieldError("max_unresolved", &sim.FieldError{Msg: fmt.Sprintf("%v is not a share in [0, 1] (0.01 = 1%% of tool calls)", *m)})
+	if m := s.MaxUnresolved; m != nil {
+		if err := sim.CheckMaxUnresolved(*m); err != nil {
+			return nil, d.fieldError("max_unresolved", &sim.FieldError{Msg: err.Error()})
+		}
 	}
 	if err := d.catalogFingerprint(s, byKey); err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -156,6 +157,17 @@ const (
 // resolve against the catalogs before a run stops (scenario key
 // max_unresolved, flag --max-unresolved).
 const DefaultMaxUnresolved = 0.01
+
+// CheckMaxUnresolved refuses a share of unresolved tool calls that is not
+// in [0, 1]: the scenario key max_unresolved, and the --max-unresolved of
+// run and calibrate, are shares (0.01 = 1%), so 5 is a percentage typed
+// for one, and a negative or NaN share would stop at nothing or always.
+func CheckMaxUnresolved(share float64) error {
+	if share >= 0 && share <= 1 {
+		return nil
+	}
+	return fmt.Errorf("%v is not a share in [0, 1] (0.01 = 1%% of tool calls)", share)
+}
 
 // Unresolved is the number of calls that did not resolve: unknown tools,
 // unknown servers and missing versions. Calls of tools with approximate or

@@ -18,7 +18,6 @@ import (
 	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/runner"
-	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/validation"
 )
@@ -37,6 +36,7 @@ func newCalibrateCmd() *cobra.Command {
 		jitter    bool
 		kinds     bool
 		allowUnr  bool
+		maxUnr    float64
 		out       string
 		jsonOut   string
 		format    *cliout.Format
@@ -71,6 +71,10 @@ DIR/catalog beside them.`,
   defersim calibrate fit.jsonl.gz --test held.jsonl.gz --json out/cal.json`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			maxShare, err := givenMaxUnresolved(cmd, maxUnr)
+			if err != nil {
+				return err
+			}
 			sel, err := calibrate.ParseFitOn(fitOn)
 			if err != nil {
 				return err
@@ -117,7 +121,7 @@ DIR/catalog beside them.`,
 				Data:    data,
 				Catalog: cat, Model: m, Params: sc.Params, UseRecorded: useRecorded, ModelFrom: from,
 				Split: split, Residuals: residuals, Loss: calibrate.Loss(loss), Jitter: jitter,
-				NoKinds: !kinds, AllowUnresolved: allowUnr})
+				NoKinds: !kinds, AllowUnresolved: allowUnr, MaxUnresolved: maxShare})
 			if res != nil {
 				for _, wn := range res.Warnings {
 					fmt.Fprintf(cmd.ErrOrStderr(), "defersim: warning: %s\n", wn)
@@ -193,7 +197,8 @@ DIR/catalog beside them.`,
 	fl.StringVar(&residuals, "residuals", calibrate.Log, "latency fit residuals: log (multiplicative: each request by its ratio to the prediction) or absolute (ms)")
 	fl.BoolVar(&jitter, "jitter", false, "write the fitted jitter_cv into the scenario (for distributions; per-request predictions are then random)")
 	fl.BoolVar(&kinds, "kinds", true, "fit a time per request kind (kind_ms: first request of a turn or after tool results, text or tool calls, repeated calls); --kinds=false fits one overhead for all")
-	fl.BoolVar(&allowUnr, "allow-unresolved", false, fmt.Sprintf("calibrate even when more than %g%% of the fitted or held-out sessions' tool calls do not resolve against the catalogs (the fitted overhead absorbs their definitions; the fit says so)", 100*sim.DefaultMaxUnresolved))
+	fl.BoolVar(&allowUnr, "allow-unresolved", false, "calibrate even when more of the fitted or held-out sessions' tool calls than --max-unresolved do not resolve against the catalogs (the fitted overhead absorbs their definitions; the fit says so)")
+	addMaxUnresolved(c, &maxUnr, "share of the fitted, and of the held-out, sessions' tool calls that may fail to resolve against the catalogs before calibrate stops with exit status 2, as run does (the scenario's max_unresolved is not read: calibrate's traces are its own)")
 	fl.StringVarP(&out, "out", "o", "", "write the calibrated scenario to this file, and the held-out sessions beside it (default: print the scenario)")
 	fl.StringVar(&jsonOut, "json", "", "also write the full calibration as JSON to this file")
 	format = cliout.AddFormat(c, cliout.Text, cliout.JSON)

@@ -36,6 +36,9 @@ type planDoc struct {
 	// Notes about the growth runs (not in JSON: the points carry them).
 	fingerprintNote string
 	margin          float64
+	// cacheLines state the growth points' cache assumption
+	// (plan.GrowthCache).
+	cacheLines []string
 }
 
 func newPlanCmd() *cobra.Command {
@@ -49,7 +52,7 @@ func newPlanCmd() *cobra.Command {
 		catalogs   []string
 		out        string
 		metrics    []string
-		margin     float64
+		margin     = plan.DefaultMargin
 		bootstrap  int
 		bootMem    report.ByteSize
 		workers    int
@@ -114,7 +117,7 @@ directory -o.`,
 				fmt.Fprintf(cmd.ErrOrStderr(), "defersim: warning: %s\n", w)
 			}
 		}
-		doc := planDoc{Projection: proj, margin: margin}
+		doc := planDoc{Projection: proj, margin: margin.Share}
 		guard := outguard.New(args[0], scenario, growthFrom)
 		set := atomicfile.NewSet()
 		defer set.Abort()
@@ -178,7 +181,15 @@ directory -o.`,
 			for _, p := range pts {
 				points = append(points, p.Point)
 			}
-			doc.Growth, doc.Breakdowns, doc.Plots = pts, plan.Breakdowns(points, margin), plots
+			doc.cacheLines = plan.GrowthCache(proj, pts)
+			if *format != cliout.Text {
+				for _, l := range doc.cacheLines {
+					if w, ok := strings.CutPrefix(l, "warning: "); ok {
+						fmt.Fprintf(cmd.ErrOrStderr(), "defersim: warning: %s\n", w)
+					}
+				}
+			}
+			doc.Growth, doc.Breakdowns, doc.Plots = pts, plan.Breakdowns(points, margin.Share), plots
 			// The largest catalog holds every other's servers: its
 			// replay's notes cover every point's.
 			inputs := pts[len(pts)-1].Inputs
@@ -226,7 +237,7 @@ directory -o.`,
 	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalogs instead of the scenario's (for --growth)")
 	fl.StringVarP(&out, "out", "o", "defersim-plan", "output directory (plan.json; growth results and plots)")
 	fl.StringSliceVar(&metrics, "metrics", []string{"cost_usd", "first_reply_ms"}, "metrics plotted against catalog size")
-	fl.Float64Var(&margin, "breakdown-margin", 0.25, "a rule breaks down where its cost or p95 first reply is this much worse than on today's catalog")
+	fl.Var(&margin, "breakdown-margin", "a rule breaks down where its cost or p95 first reply is this much worse than on today's catalog: a share up to 1 (0.25 = 25% worse), or a percentage with its sign (25%, 150%)")
 	fl.IntVar(&bootstrap, "bootstrap", 0, "bootstrap resamples of the growth runs (0 = default)")
 	fl.Var(&bootMem, "bootstrap-memory", "most memory the bootstrap may allocate, e.g. 8GiB (0 = default 4 GiB, -1 = no limit); a larger --bootstrap is refused before the replay")
 	fl.IntVar(&workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
@@ -292,6 +303,9 @@ func (d *planDoc) writeText(w io.Writer) error {
 			fmt.Fprintf(w, "    note: %s\n", n)
 		}
 	}
+	for _, l := range d.cacheLines {
+		fmt.Fprintln(w, l)
+	}
 	fmt.Fprintln(w)
 	points := d.points()
 	if err := plan.WriteSeries(w, plan.Rows(points)); err != nil {
@@ -325,6 +339,7 @@ func (d *planDoc) writeMarkdown(w io.Writer) error {
 	}
 	fmt.Fprint(w, ". Added servers are offered to every session.\n\n")
 	writeGrowthNotesMarkdown(w, d.Growth)
+	writeGrowthCacheMarkdown(w, d.cacheLines)
 	if d.fingerprintNote != "" {
 		fmt.Fprintf(w, "> Note: %s\n\n", cliout.MDEscape(d.fingerprintNote))
 	}
@@ -351,5 +366,17 @@ func writeGrowthNotesMarkdown(w io.Writer, growth []plan.GrowthPoint) {
 	}
 	for _, n := range order {
 		fmt.Fprintf(w, "> Note (%s): %s.\n\n", strings.Join(at[n], ", "), cliout.MDEscape(n))
+	}
+}
+
+// writeGrowthCacheMarkdown writes the growth points' cache lines
+// (plan.GrowthCache) as quotes, a warning as the projection's are.
+func writeGrowthCacheMarkdown(w io.Writer, lines []string) {
+	for _, l := range lines {
+		if rest, ok := strings.CutPrefix(l, "warning: "); ok {
+			fmt.Fprintf(w, "> **Warning:** %s.\n\n", cliout.MDEscape(rest))
+			continue
+		}
+		fmt.Fprintf(w, "> %s%s.\n\n", strings.ToUpper(l[:1]), cliout.MDEscape(l[1:]))
 	}
 }

@@ -29,7 +29,10 @@ func TestPlanRefusesANegativeBreakdownMargin(t *testing.T) {
 
 // TestPlanRefusesAMarginTypedAsAPercentage pins that plan --growth refuses
 // --breakdown-margin 25 (meaning 25%) before it replays anything, saying
-// what to type: it used to be read as 2500% and report "never".
+// what to type: it used to be read as 2500% and report "never". So is 10
+// with --growth up to 16, below the largest factor, which used to be
+// accepted as 1000% worse: a bare margin above 1 is refused, and one
+// above 100% is typed with its % sign.
 func TestPlanRefusesAMarginTypedAsAPercentage(t *testing.T) {
 	dir := t.TempDir()
 	res := filepath.Join(dir, "results.json")
@@ -37,12 +40,15 @@ func TestPlanRefusesAMarginTypedAsAPercentage(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ margin, growth, want string }{
-		{"25", "1,2,4,8,16", "for 25% type 0.25"},
-		{"2", "1,2", "for 2% type 0.02"},
+		{"25", "1,2,4,8,16", "for 25% type 0.25 (or 25%); a margin above 1 (100%) is given as a percentage, 2500%"},
+		{"2", "1,2", "for 2% type 0.02 (or 2%)"},
+		{"10", "1,2,4,8,16", "for 10% type 0.1 (or 10%)"},
+		{"2500%", "1,2,4,8,16", "give less than 1600% (16, the largest --growth factor, as a share)"},
+		{"ten", "1,2", `invalid argument "ten" for "--breakdown-margin" flag: want a share (0.25 = 25% worse) or a percentage with its sign (25%)`},
 	} {
 		got, code := runJobCmd(t, "plan", res, "--sessions-per-day", "10", "--growth", tc.growth, "--breakdown-margin", tc.margin,
 			"-o", filepath.Join(dir, "plan"))
-		if code != 2 || !strings.Contains(got, tc.want) || !strings.Contains(got, "the largest --growth factor") {
+		if code != 2 || !strings.Contains(got, tc.want) {
 			t.Errorf("--breakdown-margin %s --growth %s: exit %d, output:\n%s", tc.margin, tc.growth, code, got)
 		}
 	}

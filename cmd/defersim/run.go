@@ -84,7 +84,7 @@ func (f *runFlags) register(c *cobra.Command) {
 	fl.IntVar(&f.checkEvery, "checkpoint-every", defaultCheckpointEvery, "save a checkpoint in the output directory every N replayed sessions (0 = only when interrupted)")
 	fl.StringSliceVar(&f.srd, "srd", nil, "routing descriptions (SRD files or directories, v1 or v0.1) for routed search and by-domain directories instead of the scenario's or the embedded set")
 	fl.BoolVar(&f.allowUnres, "allow-unresolved", false, allowUnresolvedUsage)
-	fl.Float64Var(&f.maxUnres, "max-unresolved", runner.DefaultMaxUnresolved, "share of tool calls that may fail to resolve against the catalogs, and of sessions that may name a server or version no catalog holds, before the run stops with exit status 2 (default: the scenario's max_unresolved, else 0.01)")
+	addMaxUnresolved(c, &f.maxUnres, "share of tool calls that may fail to resolve against the catalogs, and of sessions that may name a server or version no catalog holds, before the run stops with exit status 2 (default: the scenario's max_unresolved, else 0.01)")
 	fl.IntVar(&f.exact, "exact-sessions", 0, fmt.Sprintf("keep per-session values of at most N sessions; beyond, statistics are streamed (0 = %d, -1 = all)", sim.DefaultExactSessions))
 }
 
@@ -130,8 +130,8 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) (retErr error) {
 	if cmd.Flags().Changed("seed") {
 		ov.Seed = &f.seed
 	}
-	if cmd.Flags().Changed("max-unresolved") {
-		ov.MaxUnresolved = &f.maxUnres
+	if ov.MaxUnresolved, err = givenMaxUnresolved(cmd, f.maxUnres); err != nil {
+		return err
 	}
 	cfg, err := runner.FromScenario(sc, ov, embeddedData())
 	if err != nil {

@@ -40,10 +40,23 @@ type Config struct {
 	// request kind (kind_ms), the formula before request kinds.
 	NoKinds bool
 	// AllowUnresolved calibrates a group even when more than
-	// sim.DefaultMaxUnresolved of its fit or held-out sessions' tool calls
-	// do not resolve against Catalog (UnresolvedError): the fit then says
-	// what absorbed them.
+	// MaxUnresolved of its fit or held-out sessions' tool calls do not
+	// resolve against Catalog (UnresolvedError): the fit then says what
+	// absorbed them.
 	AllowUnresolved bool
+	// MaxUnresolved is the share of a group's fit or held-out sessions'
+	// tool calls that may fail to resolve before it is refused (run's
+	// --max-unresolved; nil: sim.DefaultMaxUnresolved).
+	MaxUnresolved *float64
+}
+
+// maxUnresolved is the share of unresolved calls above which a group is
+// refused.
+func (cfg *Config) maxUnresolved() float64 {
+	if cfg.MaxUnresolved != nil {
+		return *cfg.MaxUnresolved
+	}
+	return sim.DefaultMaxUnresolved
 }
 
 // Result is a calibration's outcome: one ModelFit per model group of the
@@ -133,6 +146,11 @@ func (c *Config) check() error {
 	if c.Residuals != Log && c.Residuals != Absolute {
 		return fmt.Errorf("residuals %q: want log or absolute", c.Residuals)
 	}
+	if m := c.MaxUnresolved; m != nil {
+		if err := sim.CheckMaxUnresolved(*m); err != nil {
+			return fmt.Errorf("--max-unresolved: %w", err)
+		}
+	}
 	return c.Data.Check()
 }
 
@@ -212,7 +230,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		if w := negativeFitNote(mf.Latency); w != "" {
 			mf.Warnings = append(mf.Warnings, w)
 		}
-		if w := absorbedNote(mf); w != "" {
+		if w := absorbedNote(&cfg, mf); w != "" {
 			mf.Warnings = append(mf.Warnings, w)
 		}
 		if warn != "" {

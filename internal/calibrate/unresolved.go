@@ -8,14 +8,19 @@ import (
 )
 
 // UnresolvedError refuses to calibrate a model group when more than
-// sim.DefaultMaxUnresolved — the share at which `defersim run` stops — of
-// its fit or held-out sessions' tool calls do not resolve against the
-// catalogs. The recorded prompts carried those tools' definitions and the
-// replay cannot send them: the fitted prompt overhead would absorb them
-// (and count them twice once a catalog that serves them is given), and
-// the latency fit would time prompts without them.
+// Limit — by default sim.DefaultMaxUnresolved, the share at which
+// `defersim run` stops — of its fit or held-out sessions' tool calls do
+// not resolve against the catalogs. The recorded prompts carried those
+// tools' definitions and the replay cannot send them: the fitted prompt
+// overhead would absorb them (and count them twice once a catalog that
+// serves them is given), and the latency fit would time prompts without
+// them.
 type UnresolvedError struct {
 	Fit, HeldOut *sim.Resolution
+	// Limit is the share refused above; Given is true when
+	// --max-unresolved set it (Config.MaxUnresolved).
+	Limit float64
+	Given bool
 }
 
 func (e *UnresolvedError) Error() string {
@@ -24,31 +29,36 @@ func (e *UnresolvedError) Error() string {
 		r     *sim.Resolution
 		whose string
 	}{{e.Fit, "fitted"}, {e.HeldOut, "held-out"}} {
-		if overLimit(x.r) {
+		if overLimit(x.r, e.Limit) {
 			parts = append(parts, unresolvedCount(x.r, x.whose))
 		}
 	}
-	return fmt.Sprintf("%s do not resolve against the catalogs, more than the %g%% at which a run stops (docs/engine.md §9): "+
+	limit := fmt.Sprintf("the %g%% at which a run stops (docs/engine.md §9)", 100*e.Limit)
+	if e.Given {
+		limit = fmt.Sprintf("the %g%% --max-unresolved %g allows", 100*e.Limit, e.Limit)
+	}
+	return fmt.Sprintf("%s do not resolve against the catalogs, more than %s: "+
 		"the recorded prompts carried these tools' definitions and the replay cannot send them, so the fitted request_overhead_tokens "+
 		"(where usage is recorded) would absorb them (and count them again once a catalog that serves them is given) and the latency fit would time prompts without them. "+
-		"Pass the catalogs that serve these tools (--catalogs), or --allow-unresolved to calibrate anyway (the fit then says what absorbed them); nothing was written",
-		strings.Join(parts, ", and "), 100*sim.DefaultMaxUnresolved)
+		"Pass the catalogs that serve these tools (--catalogs); or allow a larger share with --max-unresolved SHARE (a share of the calls: 0.05 = 5%%), "+
+		"or calibrate whatever the share with --allow-unresolved (the fit then says what absorbed them); nothing was written",
+		strings.Join(parts, ", and "), limit)
 }
 
-// overLimit reports whether more than sim.DefaultMaxUnresolved of r's
-// calls do not resolve.
-func overLimit(r *sim.Resolution) bool {
-	return r != nil && r.UnresolvedShare() > sim.DefaultMaxUnresolved
+// overLimit reports whether more than limit of r's calls do not resolve.
+func overLimit(r *sim.Resolution, limit float64) bool {
+	return r != nil && r.UnresolvedShare() > limit
 }
 
 // unresolvedRefusal returns an UnresolvedError for a group whose fit or
-// held-out calls do not resolve beyond the limit, unless the
+// held-out calls do not resolve beyond the configured share, unless the
 // configuration allows it.
 func unresolvedRefusal(cfg *Config, mf *ModelFit) error {
-	if cfg.AllowUnresolved || (!overLimit(mf.FitResolution) && !overLimit(mf.Resolution)) {
+	limit := cfg.maxUnresolved()
+	if cfg.AllowUnresolved || (!overLimit(mf.FitResolution, limit) && !overLimit(mf.Resolution, limit)) {
 		return nil
 	}
-	return &UnresolvedError{Fit: mf.FitResolution, HeldOut: mf.Resolution}
+	return &UnresolvedError{Fit: mf.FitResolution, HeldOut: mf.Resolution, Limit: limit, Given: cfg.MaxUnresolved != nil}
 }
 
 // unresolvedCount says how many of the whose sessions' tool calls do not
@@ -67,14 +77,20 @@ func unresolvedCount(r *sim.Resolution, whose string) string {
 		r.Unresolved(), whose, r.Calls, 100*r.UnresolvedShare(), strings.Join(names, ", "), more)
 }
 
-// absorbedNote says, for a group calibrated with --allow-unresolved whose
-// fitted sessions' calls do not resolve beyond the limit, what absorbed
-// the definitions the replay could not send: how many tokens they held
-// per request is not known without their schemas ("" when nothing did).
-func absorbedNote(mf *ModelFit) string {
+// absorbedNote says, for a group calibrated although more of its fitted
+// sessions' calls than a run accepts by default (sim.DefaultMaxUnresolved)
+// do not resolve — with --allow-unresolved, or under a larger
+// --max-unresolved — what absorbed the definitions the replay could not
+// send: how many tokens they held per request is not known without their
+// schemas ("" when nothing did).
+func absorbedNote(cfg *Config, mf *ModelFit) string {
 	r := mf.FitResolution
-	if !overLimit(r) || (mf.Overhead == nil && mf.Latency == nil) {
+	if !overLimit(r, sim.DefaultMaxUnresolved) || (mf.Overhead == nil && mf.Latency == nil) {
 		return ""
+	}
+	how := "--allow-unresolved"
+	if !cfg.AllowUnresolved && cfg.MaxUnresolved != nil {
+		how = fmt.Sprintf("--max-unresolved %g", *cfg.MaxUnresolved)
 	}
 	n := r.Distinct(sim.ClassUnknownTool, sim.ClassUnknownServer, sim.ClassVersionMissing)
 	what := "the latency fit timed the recorded prompts without them"
@@ -83,6 +99,6 @@ func absorbedNote(mf *ModelFit) string {
 			"(not known without their schemas): a run of this scenario with a catalog that serves them counts them a second time, so calibrate again with that catalog",
 			mf.Params.RequestOverheadTokens, mf.Params.ToolOverheadTokens)
 	}
-	return fmt.Sprintf("calibrated with --allow-unresolved: %s do not resolve against the catalogs; the recorded prompts carried the definitions of these %d tools, "+
-		"which the replay could not send, and %s", unresolvedCount(r, "fitted"), n, what)
+	return fmt.Sprintf("calibrated with %s: %s do not resolve against the catalogs; the recorded prompts carried the definitions of these %d tools, "+
+		"which the replay could not send, and %s", how, unresolvedCount(r, "fitted"), n, what)
 }

@@ -84,3 +84,61 @@ func TestCalibrateRefusesUnresolvedCalls(t *testing.T) {
 		})
 	}
 }
+
+// TestCalibrateMaxUnresolvedShare pins that calibrate takes run's
+// --max-unresolved (Config.MaxUnresolved): a share above the unresolved
+// calls' calibrates without --allow-unresolved (and still says what
+// absorbed them, naming the flag), one below them refuses naming the share
+// given and both ways on, and a share outside [0, 1] is refused before
+// anything is read. Calibrate used to refuse above 1% with
+// --allow-unresolved as its only way on.
+func TestCalibrateMaxUnresolvedShare(t *testing.T) {
+	_, cat := recorded(t)
+	// Every call of the fitted (even) sessions names a tool no catalog
+	// holds: 100% of the fitted calls, none of the held-out ones.
+	trace := rewrite(t, "unresolved-share.jsonl", func(i int, s *traces.Session) {
+		for j := range s.Events {
+			if e := &s.Events[j]; e.Type == traces.ToolCall && i%2 == 0 {
+				e.Tool += "_not_in_catalog"
+			}
+		}
+	})
+	share := func(v float64) *float64 { return &v }
+	for _, tc := range []struct {
+		name    string
+		max     *float64
+		allow   bool
+		wantErr []string // "" entries none: calibrated
+		warn    string   // in the group's warnings when calibrated
+	}{
+		{"default 1%", nil, false, []string{"more than the 1% at which a run stops", "--max-unresolved SHARE", "--allow-unresolved"}, ""},
+		{"share below the calls'", share(0.5), false, []string{"more than the 50% --max-unresolved 0.5 allows", "--max-unresolved SHARE", "--allow-unresolved"}, ""},
+		{"share above the calls'", share(1), false, nil, "calibrated with --max-unresolved 1:"},
+		{"allow overrides a share", share(0.5), true, nil, "calibrated with --allow-unresolved:"},
+		{"a percentage typed for a share", share(5), false, []string{"--max-unresolved: 5 is not a share in [0, 1] (0.01 = 1% of tool calls)"}, ""},
+		{"negative", share(-0.1), false, []string{"-0.1 is not a share in [0, 1]"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := config(t, trace, cat, "claude-sonnet-4.5", FitOn{Kind: FitEven})
+			cfg.MaxUnresolved, cfg.AllowUnresolved = tc.max, tc.allow
+			res, err := Run(context.Background(), cfg)
+			if len(tc.wantErr) > 0 {
+				if err == nil {
+					t.Fatalf("calibrated; want an error saying %q", tc.wantErr)
+				}
+				for _, want := range tc.wantErr {
+					if !strings.Contains(err.Error(), want) {
+						t.Errorf("the error does not say %q: %v", want, err)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("refused: %v", err)
+			}
+			if w := strings.Join(res.Models[0].Warnings, "\n"); !strings.Contains(w, tc.warn) {
+				t.Errorf("warnings lack %q:\n%s", tc.warn, w)
+			}
+		})
+	}
+}

@@ -54,6 +54,10 @@ type GrowthPoint struct {
 	Servers int      `json:"servers"`
 	Tools   int      `json:"tools"`
 	Added   []string `json:"added_servers,omitempty"`
+	// Cache is the point's prompt-cache assumption (its results'
+	// run.assumptions) against the projected sessions per day
+	// (GrowthCache); nil until GrowthCache sets it.
+	Cache *CacheStart `json:"cache,omitempty"`
 }
 
 // Growth replays the base run's sessions over catalogs grown to each factor

@@ -110,8 +110,8 @@ func WriteUnchangedMarkdown(w io.Writer, param string, us []Unchanged) {
 // WriteBreakdownsMarkdown writes where each rule breaks down.
 func WriteBreakdownsMarkdown(w io.Writer, bs []Breakdown, margin float64, first, last string) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Where each rule breaks down (first point more than %.0f%% worse than at %s) and growth from %s to %s:\n\n",
-		margin*100, cliout.MDEscape(first), cliout.MDEscape(first), cliout.MDEscape(last))
+	fmt.Fprintf(&b, "Where each rule breaks down (first point more than %s%% worse than at %s) and growth from %s to %s:\n\n",
+		marginPercent(margin), cliout.MDEscape(first), cliout.MDEscape(first), cliout.MDEscape(last))
 	var rows [][]string
 	for _, x := range bs {
 		rows = append(rows, []string{cliout.MDEscape(x.Strategy), cliout.MDEscape(orNever(x.CostAt)), cliout.MDEscape(orNever(x.LatencyAt)),

@@ -164,7 +164,7 @@ func ratio(a, b float64) float64 {
 
 // WriteBreakdowns prints where each strategy breaks down.
 func WriteBreakdowns(w io.Writer, bs []Breakdown, margin float64, first, last string) error {
-	fmt.Fprintf(w, "where each rule breaks down (first point more than %.0f%% worse than at %s) and growth from %s to %s:\n", margin*100, first, first, last)
+	fmt.Fprintf(w, "where each rule breaks down (first point more than %s%% worse than at %s) and growth from %s to %s:\n", marginPercent(margin), first, first, last)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "strategy	cost breaks at	p95 first reply breaks at	cost ×	first reply mean ×	p95 ×")
 	for _, b := range bs {
