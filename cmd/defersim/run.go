@@ -266,6 +266,8 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) (retErr error) {
 func skippedSessions(stderr io.Writer, out *runner.Output) error {
 	warnInputs(stderr, out.InputNotes(), runNotesAt)
 	warnUnmatched(stderr, out.Info.UnmatchedEntries)
+	noteLargeTools(stderr, out.LargeTools)
+	warnContextOverflow(stderr, out.Results)
 	if n := out.Info.Counts.SessionsSkipped; n > 0 {
 		for _, msg := range out.Run.Failures {
 			fmt.Fprintln(stderr, "defersim: skipped", firstLineOf(msg))
