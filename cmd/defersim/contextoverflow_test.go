@@ -62,7 +62,8 @@ func writeOverflowFixture(t *testing.T, dir string, words int) (cats, trace stri
 // naming the strategy, its requests, sessions and largest input, the
 // field strategies[].context_overflow in results.json (equal after a
 // merge of shards), a finding in report.md, a warning from merge, and one
-// from check against a baseline whose requests fit. Before, every one of
+// from check against a baseline whose requests fit (--quiet silences the
+// note, not the warning). Before, every one of
 // them was silent and the run priced the refused requests as sent.
 func TestRunSaysRequestsOverTheContextWindow(t *testing.T) {
 	dir := t.TempDir()
@@ -95,7 +96,10 @@ func TestRunSaysRequestsOverTheContextWindow(t *testing.T) {
 	if strings.Contains(stderr, "context window") || strings.Contains(stderr, "note: notes@") {
 		t.Errorf("run over the small catalog warns:\n%s", stderr)
 	}
-	s0, _ := run("s0", cats, "--shard", "0/2")
+	s0, stderr := run("s0", cats, "--shard", "0/2", "--quiet")
+	if strings.Contains(stderr, "note: notes@") || !strings.Contains(stderr, "warning: requests over the context window") {
+		t.Errorf("run --quiet: want the warning without the note:\n%s", stderr)
+	}
 	s1, _ := run("s1", cats, "--shard", "1/2")
 	merged := filepath.Join(dir, "merged")
 	stdout, stderr, code := cliRun(t, "merge", merged, s0, s1)
