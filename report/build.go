@@ -132,6 +132,10 @@ func Build(o *sim.Outcomes, info sim.RunInfo, opts BuildOptions) (*Results, erro
 		if s < len(o.Digests) {
 			sr.OutcomeDigest = fmt.Sprintf("%016x", o.Digests[s])
 		}
+		if s < len(o.Overflow) && o.Overflow[s].Requests > 0 {
+			c := o.Overflow[s]
+			sr.ContextOverflow = &c
+		}
 		res.Strategies = append(res.Strategies, sr)
 	}
 	res.Coincident = coincidences(res)

@@ -11,7 +11,8 @@ import (
 )
 
 // Findings are the sentences a reader must see before trusting the
-// numbers, generated from the results (never hand-written): inputs that
+// numbers, generated from the results (never hand-written): strategies
+// whose requests exceed the model's context window, inputs that
 // did not resolve or resolved to approximate schemas, catalog tools read
 // with a stand-in schema and servers serving no tools, sessions without an
 // end, times going backwards, implausible counts and sessions a dated
@@ -22,6 +23,9 @@ import (
 // coincide on this data.
 func Findings(res *Results) []string {
 	var out []string
+	if f := ContextOverflowText(res); f != "" {
+		out = append(out, f)
+	}
 	if r := res.Run.Resolution; r != nil {
 		out = append(out, resolutionFindings(r)...)
 	}

@@ -113,6 +113,12 @@ type StrategyResult struct {
 	// is the same point of a session under every strategy. Absent in files
 	// of earlier versions.
 	CacheHitByStep []StepPoint `json:"cache_hit_by_step,omitempty"`
+	// ContextOverflow counts the strategy's model requests whose input
+	// exceeds the model's context window (sim.ContextOverflow): a provider
+	// refuses them, so the figures above describe sessions that could not
+	// have run as recorded. Absent when there is none, and in files of
+	// earlier builds.
+	ContextOverflow *sim.ContextOverflow `json:"context_overflow,omitempty"`
 }
 
 // Distribution describes one metric of one strategy over sessions.

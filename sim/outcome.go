@@ -40,6 +40,9 @@ type Outcomes struct {
 	// Digests[s], when set, summarises every session's values under
 	// strategy s (RunState.Digests): equal digests, identical outcomes.
 	Digests []uint64
+	// Overflow[s], when set, counts strategy s's requests over the
+	// model's context window (RunState.Overflow).
+	Overflow []ContextOverflow
 }
 
 // OutcomeSummary describes every session of a run: per strategy and metric,

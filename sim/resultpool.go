@@ -11,6 +11,7 @@ import "sync"
 type resultBufs struct {
 	values [][NumMetrics]float64
 	perReq [][]RequestTokens // cut from reqs
+	over   []sessionOverflow // by strategy
 	reqs   []RequestTokens   // every strategy's requests, in order
 	ends   []int             // ends[s]: end of strategy s's requests in reqs
 	fid    []FidelityPair    // every fidelity strategy's pairs, in order
@@ -42,11 +43,14 @@ func (b *resultBufs) size(S int) [][NumMetrics]float64 {
 	if cap(b.values) < S {
 		b.values = make([][NumMetrics]float64, S)
 		b.perReq = make([][]RequestTokens, S)
+		b.over = make([]sessionOverflow, S)
 		b.ends = make([]int, S)
 		b.fidEnds = make([]int, S)
 	}
 	b.values, b.perReq, b.ends, b.fidEnds = b.values[:S], b.perReq[:S], b.ends[:S], b.fidEnds[:S]
+	b.over = b.over[:S]
 	clear(b.perReq)
+	clear(b.over)
 	b.fid = b.fid[:0]
 	return b.values
 }

@@ -103,6 +103,7 @@ type jobResult struct {
 	id      string
 	values  [][NumMetrics]float64
 	perReq  [][]RequestTokens
+	over    []sessionOverflow // over[s]: requests over the context window under strategy s
 	fid     []FidelityPair
 	removed int
 	resol   Resolution // how the session's inputs resolved
@@ -388,6 +389,7 @@ func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
 	for si := 0; si < S; si++ {
 		r.run(n, si, oc, e.keepsFidelity(si))
 		res.values[si] = oc.Values
+		b.over[si] = overflowOf(oc.PerRequest, e.model.ContextWindow)
 		reqs = append(reqs, filedRequests(oc.PerRequest)...)
 		b.ends[si] = len(reqs)
 		if e.keepsFidelity(si) {
@@ -407,6 +409,7 @@ func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
 	res.fid = b.fidelity(e.fidelity)
 	b.reqs = reqs
 	res.perReq = b.perReq
+	res.over = b.over
 	start := 0
 	for si, end := range b.ends {
 		if end > start {

@@ -23,7 +23,7 @@ const (
 	maxFailureMessages = 1000
 	// runStateVersion is the version of RunState's encoding; a state of
 	// another version cannot be resumed or merged.
-	runStateVersion = 8
+	runStateVersion = 9
 )
 
 // SummaryOptions says how a run summarises its sessions.
@@ -114,6 +114,9 @@ type RunState struct {
 	// Sample holds the per-session values of up to ExactSessions sessions.
 	Sample         *streamstats.Sample[SessionValues]
 	ByRequestIndex [][]RequestIndexStat
+	// Overflow[s] counts strategy s's requests over the model's context
+	// window (ContextOverflow).
+	Overflow []ContextOverflow
 	// Fidelity: the pairs while there are at most FidelityPairs, and
 	// streaming statistics of every pair.
 	FidelityPairs    []IndexedPair
@@ -151,7 +154,7 @@ func NewRunState(strategies []Strategy, opt SummaryOptions) (*RunState, error) {
 	st := &RunState{Version: runStateVersion, NumMetrics: NumMetrics, Options: opt,
 		Series: make([][]*streamstats.Series, S), Paired: make([][]*streamstats.Paired, S),
 		Sample:         streamstats.NewSample[SessionValues](opt.ExactSessions),
-		ByRequestIndex: make([][]RequestIndexStat, S), Digests: make([]uint64, S)}
+		ByRequestIndex: make([][]RequestIndexStat, S), Digests: make([]uint64, S), Overflow: make([]ContextOverflow, S)}
 	var err error
 	for s := range strategies {
 		st.Strategies = append(st.Strategies, strategies[s].Name)
@@ -206,7 +209,7 @@ func (st *RunState) Check(strategies []Strategy, opt SummaryOptions) error {
 		return fmt.Errorf("run state sample size %d, options say %d", st.Sample.K, opt.ExactSessions)
 	}
 	if len(st.Series) != len(names) || len(st.Paired) != len(names) || len(st.ByRequestIndex) != len(names) ||
-		len(st.Digests) != len(names) || st.Sample == nil ||
+		len(st.Digests) != len(names) || len(st.Overflow) != len(names) || st.Sample == nil ||
 		st.FidelityInput == nil || st.FidelityLatency == nil {
 		return fmt.Errorf("run state is incomplete")
 	}
@@ -264,6 +267,9 @@ func (st *RunState) add(r *jobResult) {
 	}
 	for s := range S {
 		st.Digests[s] += outcomeDigest(key, &r.values[s])
+		if s < len(r.over) {
+			st.Overflow[s].add(r.over[s], r.idx, r.id)
+		}
 		step, last := 0, -1 // extra round trips precede the request of their step
 		for k, rt := range r.perReq[s] {
 			if k < MaxRequestIndex {
@@ -329,10 +335,14 @@ func (st *RunState) Merge(o *RunState) error {
 		return fmt.Errorf("merge run states: different runs (strategies %v vs %v, options %+v vs %+v)",
 			st.Strategies, o.Strategies, st.Options, o.Options)
 	}
+	if len(o.Overflow) != len(st.Overflow) {
+		return fmt.Errorf("merge run states: %d context-overflow counts, want %d", len(o.Overflow), len(st.Overflow))
+	}
 	st.flush()
 	o.flush()
 	for s := range st.Series {
 		st.Digests[s] += o.Digests[s]
+		st.Overflow[s].merge(&o.Overflow[s])
 		for m := range NumMetrics {
 			if err := st.Series[s][m].Merge(o.Series[s][m]); err != nil {
 				return err
@@ -428,7 +438,7 @@ func (st *RunState) Outcomes(strategies []Strategy) *Outcomes {
 	items := st.Sample.Sorted()
 	o := &Outcomes{Strategies: strategies, Values: make([][NumMetrics][]float64, S),
 		ByRequestIndex: make([][]RequestIndexStat, S), SessionIDs: make([]string, 0, len(items)),
-		Digests: slices.Clone(st.Digests)}
+		Digests: slices.Clone(st.Digests), Overflow: slices.Clone(st.Overflow)}
 	for s := range S {
 		o.ByRequestIndex[s] = slices.Clone(st.ByRequestIndex[s])
 		for m := range NumMetrics {

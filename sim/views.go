@@ -32,6 +32,7 @@ type collector struct {
 	// the session being filed, projected on the view's strategies
 	values [][NumMetrics]float64
 	perReq [][]RequestTokens
+	over   []sessionOverflow
 }
 
 // viewCollectors checks opt's views against e and returns their
@@ -59,7 +60,8 @@ func (e *Engine) viewCollectors(opt RunOptions) ([]*collector, error) {
 			return nil, fmt.Errorf("view %d: %w", vi, err)
 		}
 		cols = append(cols, &collector{st: st, strategies: v.Strategies, view: v,
-			values: make([][NumMetrics]float64, len(v.Index)), perReq: make([][]RequestTokens, len(v.Index))})
+			values: make([][NumMetrics]float64, len(v.Index)), perReq: make([][]RequestTokens, len(v.Index)),
+			over: make([]sessionOverflow, len(v.Index))})
 	}
 	return cols, nil
 }
@@ -72,9 +74,9 @@ func (c *collector) add(r *jobResult) {
 		return
 	}
 	for k, si := range v.Index {
-		c.values[k], c.perReq[k] = r.values[si], r.perReq[si]
+		c.values[k], c.perReq[k], c.over[k] = r.values[si], r.perReq[si], r.over[si]
 	}
-	p := jobResult{seq: r.seq, idx: r.idx, id: r.id, values: c.values, perReq: c.perReq,
+	p := jobResult{seq: r.seq, idx: r.idx, id: r.id, values: c.values, perReq: c.perReq, over: c.over,
 		removed: r.removed, resol: r.resol, epoch: r.epoch, applied: r.applied,
 		pauses: r.pauses, pausesFromParams: r.pausesFromParams, calls: r.calls, callsUntimed: r.callsUntimed}
 	if r.bufs != nil {

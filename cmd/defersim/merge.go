@@ -78,6 +78,7 @@ the merge must be the same defersim build (defersim --version).`,
 		w := cmd.OutOrStdout()
 		// The shards' input warnings, as run gives them (the shards' runs
 		// located the first ones; a merge has their counts only).
+		defer warnContextOverflow(cmd.ErrOrStderr(), res.Results)
 		defer warnUnmatched(cmd.ErrOrStderr(), res.Info.UnmatchedEntries)
 		defer warnInputs(cmd.ErrOrStderr(), res.InputNotes(), runNotesAt)
 		switch {

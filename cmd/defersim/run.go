@@ -258,6 +258,9 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) (retErr error) {
 			fmt.Fprintf(w, "memory limit: %s (soft; --memory-limit or GOMEMLIMIT)\n", report.FormatBytes(memLimit))
 		}
 	}
+	if !quiet { // a note: --quiet silences it
+		noteLargeTools(stderr, out.LargeTools)
+	}
 	return skippedSessions(stderr, out)
 }
 
@@ -266,6 +269,7 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) (retErr error) {
 func skippedSessions(stderr io.Writer, out *runner.Output) error {
 	warnInputs(stderr, out.InputNotes(), runNotesAt)
 	warnUnmatched(stderr, out.Info.UnmatchedEntries)
+	warnContextOverflow(stderr, out.Results)
 	if n := out.Info.Counts.SessionsSkipped; n > 0 {
 		for _, msg := range out.Run.Failures {
 			fmt.Fprintln(stderr, "defersim: skipped", firstLineOf(msg))

@@ -45,6 +45,7 @@ func Run(cfg Config) (*Report, error) {
 	}
 	rep := &Report{BaselinePath: cfg.BaselinePath, CurrentPath: cfg.CurrentPath}
 	rep.Warnings = append(versionWarnings(base, cur), unresolvedWarnings(base, cur)...)
+	rep.Warnings = append(rep.Warnings, overflowWarnings(base, cur, cfg.Strategies)...)
 	if base.Run.ScenarioFingerprint != cur.Run.ScenarioFingerprint {
 		rep.Notes = append(rep.Notes, "policy change allowed: "+strings.Join(scenarioDifferences(base, cur), ", "))
 	}

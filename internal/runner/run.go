@@ -39,6 +39,10 @@ type Output struct {
 	// (--skip-bad), with their reasons (run.counts.lines_skipped counts
 	// them all).
 	FirstSkipped []traces.Problem
+	// LargeTools are the catalogs' tools over catalog.DefaultOutlierTokens
+	// (the threshold catalog stats names outliers by), as the replay
+	// counts them: run notes them; results.json does not hold them.
+	LargeTools []sim.LargeTool
 }
 
 // InputNotes are the run's input problems: its catalog notes, sessions
@@ -122,6 +126,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	if cfg.hooks != nil && cfg.hooks.engine != nil {
 		cfg.hooks.engine(p.eng)
 	}
+	large := p.eng.LargeTools(catalog.DefaultOutlierTokens) // not p after the replay: the engine is freed before the statistics
 	var resume *sim.RunState
 	var expect []TracePrefix
 	if cfg.Resume {
@@ -213,6 +218,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	out, err := finish(ctx, &done, res, cfg.Workers, cfg.BootstrapMemory)
 	if out != nil {
 		out.addWarnings(counts)
+		out.LargeTools = large
 	}
 	locateSkips(err, counts)
 	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {

@@ -53,8 +53,11 @@ import (
 // params.default_tool_ms reads; version 12 carries the scenario's list
 // entries that match nothing in the run's catalogs
 // (sim.RunInfo.UnmatchedEntries), which results.json now records
-// (run.scenario_entries_unmatched) and merge reports.
-const StateVersion = 12
+// (run.scenario_entries_unmatched) and merge reports; version 13 counts,
+// per strategy, the model requests over the model's context window
+// (sim.RunState.Overflow), which results.json records
+// (strategies[].context_overflow) and run and merge warn of.
+const StateVersion = 13
 
 // Kinds of state files.
 const (

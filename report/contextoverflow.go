@@ -1,0 +1,50 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/defersim/defersim/internal/nouns"
+)
+
+// Overflowing returns the names of res's strategies that sent a request
+// over the model's context window (StrategyResult.ContextOverflow), in
+// strategy order.
+func Overflowing(res *Results) []string {
+	var out []string
+	for i := range res.Strategies {
+		if res.Strategies[i].ContextOverflow != nil {
+			out = append(out, res.Strategies[i].Name)
+		}
+	}
+	return out
+}
+
+// ContextOverflowText says which strategies sent model requests larger
+// than the model's context window, how many in how many sessions, the
+// largest against the window, and what to do; "" when none did. run and
+// merge print it on stderr, and the report says it as a finding.
+func ContextOverflowText(res *Results) string {
+	var parts []string
+	var window int64
+	for i := range res.Strategies {
+		s := &res.Strategies[i]
+		c := s.ContextOverflow
+		if c == nil {
+			continue
+		}
+		window = c.Window
+		parts = append(parts, fmt.Sprintf("%s sends %s over it in %d of %s, the largest %d tokens (%.1f× the window, session %s)",
+			s.Name, nouns.Count(c.Requests, "model request"), c.Sessions, nouns.Count(res.Sessions, "session"),
+			c.MaxInput, float64(c.MaxInput)/float64(c.Window), c.MaxSession))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("requests over the context window: the run's model %s takes at most %d input tokens, and %s. "+
+		"A provider refuses such a request (\"prompt is too long\"): the session cannot go on as recorded, so %s tokens, cost and times "+
+		"describe requests that could not be made, not what the sessions would cost. Replay under a model with a larger window "+
+		"(a scenario file's model:, docs/scenarios.md), defer more tools (a strategy whose trigger defers them, or always_defer), "+
+		"or connect a smaller catalog (defersim catalog stats names the largest tools).",
+		res.Run.Model, window, strings.Join(parts, "; "), nouns.Form(len(parts), "that strategy's", "those strategies'"))
+}
