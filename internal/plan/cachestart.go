@@ -120,9 +120,9 @@ func assumedWhat(w float64) string {
 	case 0:
 		return "every session starts with a cold prompt cache"
 	case 1:
-		return "every session finds its static prefix (tools, system prompt) cached by another session"
+		return "every session finds its static prefix already cached by another session"
 	}
-	return fmt.Sprintf("a session finds its static prefix (tools, system prompt) cached by another session with probability %g", w)
+	return fmt.Sprintf("a session finds its static prefix already cached by another session with probability %g", w)
 }
 
 // impliedHow states c's implied warm start with how it is derived and what

@@ -40,11 +40,11 @@ func TestGrowthCacheSaysEachPointsAssumption(t *testing.T) {
 				"the growth factors multiply the catalog, not the traffic, so this is so at every size: each point's cost per session, and the size at which cost breaks down, assume fewer warm starts than this traffic gives: they are overstated"},
 			[]string{"colder", "colder", "colder"}},
 		{"mirror: warmer at 20 a day", 20, "1", []string{"1", "1"},
-			[]string{"warning: cache (every point): params.cache_warm_start 1 (every session finds its static prefix (tools, system prompt) cached by another session), against a warm start of 0.07 implied when a session starts every 4320 s on average and the 300 s cache TTL: the assumption is warmer by 0.93, more than the 0.1 tolerance; " +
+			[]string{"warning: cache (every point): params.cache_warm_start 1 (every session finds its static prefix already cached by another session), against a warm start of 0.07 implied when a session starts every 4320 s on average and the 300 s cache TTL: the assumption is warmer by 0.93, more than the 0.1 tolerance; " +
 				"the growth factors multiply the catalog, not the traffic, so this is so at every size: each point's cost per session, and the size at which cost breaks down, assume more warm starts than this traffic gives: they are understated"},
 			[]string{"warmer", "warmer"}},
 		{"growth scenario warm, results cold", 10000, "0", []string{"1", "1"},
-			[]string{"cache (every point): params.cache_warm_start 1 (every session finds its static prefix (tools, system prompt) cached by another session), against a warm start of 1 implied when a session starts every 8.64 s on average and the 300 s cache TTL: the assumption holds within the 0.1 tolerance; the growth factors multiply the catalog, not the traffic, so this is so at every size (not the projection's assumption, params.cache_warm_start 0 (every session starts with a cold prompt cache), against a warm start of 1"},
+			[]string{"cache (every point): params.cache_warm_start 1 (every session finds its static prefix already cached by another session), against a warm start of 1 implied when a session starts every 8.64 s on average and the 300 s cache TTL: the assumption holds within the 0.1 tolerance; the growth factors multiply the catalog, not the traffic, so this is so at every size (not the projection's assumption, params.cache_warm_start 0 (every session starts with a cold prompt cache), against a warm start of 1"},
 			[]string{"", ""}},
 		{"points differ", 10000, "0", []string{"1", "0", "0"},
 			[]string{"cache (×1): params.cache_warm_start 1", "cache (×2): params.cache_warm_start 0 (every session starts with a cold prompt cache), against a warm start of 1", "cache (×4): ",
