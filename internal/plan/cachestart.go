@@ -142,14 +142,24 @@ func (c *CacheStart) impliedHow() string {
 // verdictTail says whether c's assumed warm start lies within the
 // tolerance of the implied one.
 func (c *CacheStart) verdictTail() string {
-	d := math.Abs(*c.WarmStart - *c.ImpliedWarmStart)
-	switch c.Mismatch {
-	case assumedColder:
-		return fmt.Sprintf("the assumption is colder by %s, more than the %g tolerance", probability(d), c.Tolerance)
-	case assumedWarmer:
-		return fmt.Sprintf("the assumption is warmer by %s, more than the %g tolerance", probability(d), c.Tolerance)
+	if c.Mismatch == "" {
+		return fmt.Sprintf("the assumption holds within the %g tolerance", c.Tolerance)
 	}
-	return fmt.Sprintf("the assumption holds within the %g tolerance", c.Tolerance)
+	return fmt.Sprintf("the assumption is %s by %s, more than the %g tolerance", c.Mismatch, c.difference(), c.Tolerance)
+}
+
+// difference writes how far c's assumed warm start lies from the implied
+// one: two decimals, or as many as it takes to show a difference past the
+// tolerance as more than it (0.104 against 0.1 is not "0.1").
+func (c *CacheStart) difference() string {
+	d := math.Abs(*c.WarmStart - *c.ImpliedWarmStart)
+	for digits := 2; digits < 6; digits++ {
+		s := strconv.FormatFloat(d, 'f', digits, 64)
+		if v, _ := strconv.ParseFloat(s, 64); c.Mismatch == "" || v > c.Tolerance {
+			return strconv.FormatFloat(v, 'f', -1, 64)
+		}
+	}
+	return strconv.FormatFloat(d, 'g', -1, 64)
 }
 
 // warning is the projection's warning when c's assumption is off the
@@ -167,5 +177,5 @@ func (c *CacheStart) warning(perDay float64, model string) string {
 		"which implies a warm start of %s (Poisson starts, a %s s cache lifetime: the cache line says how); the assumption is %s by %s, more than the warm-start tolerance %g (--warm-start-tolerance): %s; "+
 		"set cache_warm_start: %s under params: in the scenario's file and rerun it (defersim run SCENARIO.yaml), or measure its effect with defersim sweep SCENARIO.yaml --param params.cache_warm_start=0:1:0.25",
 		*c.WarmStart, assumedWhat(*c.WarmStart), count(perDay), count(c.MeanStartGapSeconds), model, c.TTLSeconds,
-		implied, count(c.LifetimeSeconds), c.Mismatch, probability(math.Abs(*c.WarmStart-*c.ImpliedWarmStart)), c.Tolerance, effect, implied)
+		implied, count(c.LifetimeSeconds), c.Mismatch, c.difference(), c.Tolerance, effect, implied)
 }

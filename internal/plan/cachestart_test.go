@@ -69,6 +69,12 @@ func TestProjectJudgesTheWarmStartBothWays(t *testing.T) {
 		{name: "cold at 20 a day, tolerance 0.05", warm: "0", perDay: 20, ttl: "300", sessionS: 90, tol: 0.05,
 			implied: 1 - math.Exp(-390.0/4320), mismatch: "colder",
 			inWarn: []string{"colder by 0.09, more than the warm-start tolerance 0.05"}},
+		// Just past the tolerance: the difference is written with the
+		// digits that show it past, not rounded to the tolerance.
+		{name: "colder just past the tolerance", warm: "0", perDay: 86400 * 0.109 / 390, ttl: "300", sessionS: 90,
+			implied: 1 - math.Exp(-0.109), mismatch: "colder",
+			inState: []string{"colder by 0.103, more than the 0.1 tolerance"},
+			inWarn:  []string{"colder by 0.103, more than the warm-start tolerance 0.1"}},
 		{name: "warm 1 at 10K a day holds", warm: "1", perDay: 10000, ttl: "300", sessionS: 90,
 			implied: 1 - math.Exp(-390/8.64),
 			inState: []string{"holds within"}},
