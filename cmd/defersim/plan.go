@@ -57,6 +57,7 @@ func newPlanCmd() *cobra.Command {
 		bootMem    report.ByteSize
 		workers    int
 		allowUnres bool
+		warmTol    float64
 	)
 	c := &cobra.Command{
 		Use:   "plan RESULTS.json --sessions-per-day N",
@@ -101,11 +102,14 @@ directory -o.`,
 		if err := plan.CheckMargin(margin, growth); err != nil {
 			return exitError{code: 2, msg: err.Error()}
 		}
+		if err := plan.CheckWarmStartTolerance("--warm-start-tolerance", warmTol); err != nil {
+			return exitError{code: 2, msg: err.Error()}
+		}
 		res, err := readResultsArg(cmd, args[0])
 		if err != nil {
 			return err
 		}
-		proj, err := plan.Project(res, plan.Options{SessionsPerDay: perDay, DaysPerMonth: perMonth})
+		proj, err := plan.Project(res, plan.Options{SessionsPerDay: perDay, DaysPerMonth: perMonth, WarmStartTolerance: &warmTol})
 		if err != nil {
 			return err
 		}
@@ -230,6 +234,7 @@ directory -o.`,
 	fl := c.Flags()
 	fl.Float64Var(&perDay, "sessions-per-day", 0, "sessions per day to project to (required)")
 	fl.Float64Var(&perMonth, "days-per-month", 30, "days in a month, at most 31 (fewer to count only the days with traffic)")
+	fl.Float64Var(&warmTol, "warm-start-tolerance", plan.DefaultWarmStartTolerance, "warn when the results' params.cache_warm_start is more than this far, colder or warmer, from the warm start the sessions per day imply (a difference of probabilities, below 1)")
 	fl.Float64SliceVar(&growth, "growth", nil, "catalog size multiples to replay, e.g. 1,2,4,8")
 	fl.StringVar(&growthFrom, "growth-from", "", "grow with the servers of this catalog directory (real catalogs) instead of generated ones")
 	fl.StringVar(&scenario, "scenario", "", "scenario to replay for --growth (default: the embedded default)")

@@ -8,17 +8,17 @@ import (
 )
 
 // TestGrowthCacheSaysEachPointsAssumption pins that plan --growth states,
-// per growth point, the cache_warm_start its replay ran under and whether
-// it holds at the projected sessions per day (GrowthPoint.Cache, in
-// plan.json growth[].cache, and the lines under the sizes), warning when a
-// cold start is unlikely that the points' costs and the cost breakdowns
-// are cold-start figures, and naming the first point where it stops
-// holding. The projection's cache warning used to be the only word: the
-// growth table, where eager's cold-start prefix grows with the catalog,
-// said nothing, nor that a --scenario with another cache_warm_start than
-// the results' replayed the points under another assumption. The factors
-// multiply the catalog, not the traffic: the start gap is the same at
-// every point.
+// per growth point, the cache_warm_start its replay ran under against the
+// warm start the projected sessions per day imply, judged by the
+// projection's verdict (GrowthPoint.Cache, in plan.json growth[].cache,
+// and the lines under the sizes), warning both ways — a colder assumption
+// overstates the points' costs and the cost breakdowns, a warmer one
+// understates them — and naming the points concerned. It used to warn
+// only of a cold assumption at a mean start gap within the TTL: points
+// replayed warm at 20 sessions a day were said nothing of, and cold ones
+// at 200 a day (a 432 s gap against a 300 s TTL, an implied warm start of
+// 0.5) were said to hold. The factors multiply the catalog, not the
+// traffic: the start gap is the same at every point.
 func TestGrowthCacheSaysEachPointsAssumption(t *testing.T) {
 	results := func(warm string) sim.RunInfo {
 		return sim.RunInfo{Scenario: "s", Model: "m", Counts: sim.Counts{SessionsRead: 100, SessionsReplayed: 100},
@@ -30,22 +30,26 @@ func TestGrowthCacheSaysEachPointsAssumption(t *testing.T) {
 		projection string   // the results' cache_warm_start
 		points     []string // each point's
 		want       []string // the lines, in order, each a part of one
-		unlikely   []bool   // each point's Cache.ColdStartUnlikely
+		mismatch   []string // each point's Cache.Mismatch
 	}{
-		{"holds at 200 a day", 200, "0", []string{"0", "0", "0"},
-			[]string{"cache (every point): params.cache_warm_start 0 (every session starts with a cold prompt cache), which holds when a session starts every 432 s on average, past the 300 s cache TTL; the growth factors multiply the catalog, not the traffic"},
-			[]bool{false, false, false}},
-		{"unlikely at 10K a day", 10000, "0", []string{"0", "0", "0"},
-			[]string{"warning: cache (every point): params.cache_warm_start 0 (every session starts with a cold prompt cache), unlikely when a session starts every 8.64 s on average, within the 300 s cache TTL; " +
-				"the growth factors multiply the catalog, not the traffic, so this is so at every size: each point's cost per session, and the size at which cost breaks down, are cold-start figures"},
-			[]bool{true, true, true}},
-		{"growth scenario warm, results cold", 10000, "0", []string{"0.5", "0.5"},
-			[]string{"cache (every point): params.cache_warm_start 0.5 (a session finds its static prefix cached with probability 0.5); the growth factors multiply the catalog, not the traffic, so this is so at every size (not the projection's assumption, params.cache_warm_start 0 (every session starts with a cold prompt cache), unlikely"},
-			[]bool{false, false}},
-		{"points differ", 10000, "0", []string{"0.5", "0", "0"},
-			[]string{"cache (×1): params.cache_warm_start 0.5", "cache (×2): params.cache_warm_start 0 (every session starts with a cold prompt cache), unlikely", "cache (×4): ",
-				"warning: from ×2 the points were replayed with every session starting cold, which is unlikely at 10K sessions/day"},
-			[]bool{false, true, true}},
+		{"holds at 20 a day", 20, "0", []string{"0", "0", "0"},
+			[]string{"cache (every point): params.cache_warm_start 0 (every session starts with a cold prompt cache), against a warm start of 0.07 implied when a session starts every 4320 s on average and the 300 s cache TTL: the assumption holds within the 0.1 tolerance; the growth factors multiply the catalog, not the traffic"},
+			[]string{"", "", ""}},
+		{"colder at 200 a day", 200, "0", []string{"0", "0", "0"},
+			[]string{"warning: cache (every point): params.cache_warm_start 0 (every session starts with a cold prompt cache), against a warm start of 0.5 implied when a session starts every 432 s on average and the 300 s cache TTL: the assumption is colder by 0.5, more than the 0.1 tolerance; " +
+				"the growth factors multiply the catalog, not the traffic, so this is so at every size: each point's cost per session, and the size at which cost breaks down, assume fewer warm starts than this traffic gives: they are overstated"},
+			[]string{"colder", "colder", "colder"}},
+		{"mirror: warmer at 20 a day", 20, "1", []string{"1", "1"},
+			[]string{"warning: cache (every point): params.cache_warm_start 1 (every session finds its static prefix already cached by another session), against a warm start of 0.07 implied when a session starts every 4320 s on average and the 300 s cache TTL: the assumption is warmer by 0.93, more than the 0.1 tolerance; " +
+				"the growth factors multiply the catalog, not the traffic, so this is so at every size: each point's cost per session, and the size at which cost breaks down, assume more warm starts than this traffic gives: they are understated"},
+			[]string{"warmer", "warmer"}},
+		{"growth scenario warm, results cold", 10000, "0", []string{"1", "1"},
+			[]string{"cache (every point): params.cache_warm_start 1 (every session finds its static prefix already cached by another session), against a warm start of 1 implied when a session starts every 8.64 s on average and the 300 s cache TTL: the assumption holds within the 0.1 tolerance; the growth factors multiply the catalog, not the traffic, so this is so at every size (not the projection's assumption, params.cache_warm_start 0 (every session starts with a cold prompt cache), against a warm start of 1"},
+			[]string{"", ""}},
+		{"points differ", 10000, "0", []string{"1", "0", "0"},
+			[]string{"cache (×1): params.cache_warm_start 1", "cache (×2): params.cache_warm_start 0 (every session starts with a cold prompt cache), against a warm start of 1", "cache (×4): ",
+				"warning: at ×2, ×4 the points were replayed with a params.cache_warm_start colder than 10K sessions/day implies, by more than the 0.1 tolerance: "},
+			[]string{"", "colder", "colder"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -70,8 +74,8 @@ func TestGrowthCacheSaysEachPointsAssumption(t *testing.T) {
 				if p.Cache == nil {
 					t.Fatalf("point ×%g: no cache statement", p.Factor)
 				}
-				if p.Cache.ColdStartUnlikely != tc.unlikely[i] {
-					t.Errorf("point ×%g: cold_start_unlikely %v, want %v", p.Factor, p.Cache.ColdStartUnlikely, tc.unlikely[i])
+				if p.Cache.Mismatch != tc.mismatch[i] {
+					t.Errorf("point ×%g: mismatch %q, want %q", p.Factor, p.Cache.Mismatch, tc.mismatch[i])
 				}
 				if want := 86400 / tc.perDay; p.Cache.MeanStartGapSeconds != want {
 					t.Errorf("point ×%g: start gap %v s, want %v (the traffic does not grow with the catalog)", p.Factor, p.Cache.MeanStartGapSeconds, want)

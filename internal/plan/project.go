@@ -31,6 +31,10 @@ type Options struct {
 	// DaysPerMonth turns days into months (default 30; at most
 	// MaxDaysPerMonth).
 	DaysPerMonth float64
+	// WarmStartTolerance is how far params.cache_warm_start may lie from
+	// the warm start the volume implies before the projection warns (nil:
+	// DefaultWarmStartTolerance; CheckWarmStartTolerance bounds it).
+	WarmStartTolerance *float64
 }
 
 // Kinds of tokens projected, as results metrics.
@@ -106,6 +110,13 @@ func Project(res *report.Results, opt Options) (*Projection, error) {
 	if err := CheckDaysPerMonth("days per month", opt.DaysPerMonth); err != nil {
 		return nil, err
 	}
+	tol := DefaultWarmStartTolerance
+	if opt.WarmStartTolerance != nil {
+		tol = *opt.WarmStartTolerance
+	}
+	if err := CheckWarmStartTolerance("warm-start tolerance", tol); err != nil {
+		return nil, err
+	}
 	for _, s := range res.Strategies {
 		for _, m := range projected {
 			if _, ok := s.Metrics[m]; !ok {
@@ -117,10 +128,10 @@ func Project(res *report.Results, opt Options) (*Projection, error) {
 	p := &Projection{Scenario: res.Run.Scenario, Sessions: res.Sessions, SmallSample: res.SmallSample,
 		SessionsPerDay: n, DaysPerMonth: opt.DaysPerMonth, Prices: res.Prices, Warnings: resultsWarnings(res),
 		Sketched: sketchBound(res)}
-	var coldWarning string
-	p.Cache, coldWarning = cacheStart(res, n)
-	if coldWarning != "" {
-		p.Warnings = append(p.Warnings, coldWarning)
+	var cacheWarning string
+	p.Cache, cacheWarning = cacheStart(res, n, tol)
+	if cacheWarning != "" {
+		p.Warnings = append(p.Warnings, cacheWarning)
 	}
 	for _, s := range res.Strategies {
 		sp := StrategyPlan{Strategy: s.Name}
