@@ -24,8 +24,9 @@ type Coincidence struct {
 	Unexplained []string `json:"unexplained,omitempty"`
 }
 
-// coincidences groups the strategies of res with equal outcome digests
-// (sim.RunState.Digests), in strategy order.
+// coincidences groups the strategies of res with the same outcomes
+// (SameOutcomes: equal outcome digests, sim.RunState.Digests, and requests
+// over the context window), in strategy order.
 func coincidences(res *Results) []Coincidence {
 	var out []Coincidence
 	done := make([]bool, len(res.Strategies))
@@ -36,7 +37,7 @@ func coincidences(res *Results) []Coincidence {
 		}
 		group := []*StrategyResult{a}
 		for j := i + 1; j < len(res.Strategies); j++ {
-			if b := &res.Strategies[j]; !done[j] && b.OutcomeDigest == a.OutcomeDigest {
+			if b := &res.Strategies[j]; !done[j] && SameOutcomes(a, b) {
 				group = append(group, b)
 				done[j] = true
 			}

@@ -153,19 +153,20 @@ func sweepFigure(param string, values []float64, results []*Results, metric stri
 }
 
 // UnchangedStrategies names the strategies whose outcomes were identical
-// on every session in every one of results (equal outcome digests; runs
-// over the same sessions, as the points of a sweep). Fewer than two
-// results flag nothing.
+// on every session in every one of results (SameOutcomes: equal outcome
+// digests and requests over the context window; runs over the same
+// sessions, as the points of a sweep). Fewer than two results flag
+// nothing.
 func UnchangedStrategies(results []*Results) map[string]bool {
 	out := map[string]bool{}
 	if len(results) < 2 {
 		return out
 	}
 	for _, s := range results[0].Strategies {
-		same := s.OutcomeDigest != ""
+		same := true
 		for _, r := range results[1:] {
 			o := r.Strategy(s.Name)
-			same = same && o != nil && o.OutcomeDigest == s.OutcomeDigest
+			same = same && o != nil && SameOutcomes(&s, o)
 		}
 		if same {
 			out[s.Name] = true

@@ -17,12 +17,13 @@ import (
 // mode with a directory that shows names, query_model by a ranked search
 // mode, cold_call_well_formed_prob under rejected: execute; relist_prob and
 // list_ms only by a strategy that makes tools/list calls (discovery not
-// cached). model.context_window is read only by a trigger that compares
-// tokens with it (percent). A run whose every strategy leaves a params key
-// the scenario writes unread is refused (ParamUnreadBy;
-// scenarios.Scenario.CheckParamReads), and so is a sweep over any key of
-// the table (UnreadBy, in internal/plan), whose unchanged strategies take
-// their reason from it (StrategyUnread).
+// cached). model.context_window is read by every strategy: each one's
+// requests over it are counted (ContextOverflow); a trigger that compares
+// tokens with it (percent) also acts on it (TriggerIgnoresWindow). A run
+// whose every strategy leaves a params key the scenario writes unread is
+// refused (ParamUnreadBy; scenarios.Scenario.CheckParamReads), and so is a
+// sweep over any key of the table (UnreadBy, in internal/plan), whose
+// unchanged strategies take their reason from it (StrategyUnread).
 
 // paramRule is a sweep path ("params.select_prob") and which strategies
 // read it.
@@ -45,12 +46,13 @@ type paramRule struct {
 // fixLoading is what makes a loading param read.
 const fixLoading = "run a strategy that loads tools: a trigger that turns deferred mode on, or discovery: lazy"
 
-// fixWindow is what makes model.context_window read.
-const fixWindow = "run a strategy whose trigger compares tokens with the context window (trigger.mode percent)"
-
 // paramReaders has a row for every params key, in the order of Params
-// (TestParamReadersCoverEveryParam), then one for each model key that
-// only some strategies read.
+// (TestParamReadersCoverEveryParam), then model.context_window: every
+// strategy reads it (the requests over it are counted, ContextOverflow),
+// so it has no reason to be unread, and its outcomes flag is false: a
+// window acts on the overflow count as well as through a percent trigger,
+// and what the outcomes show of deferral cannot say why a sweep over it
+// left a strategy unchanged (internal/plan says so from the counts).
 var paramReaders = []paramRule{
 	{"params.tokenizer", "", nil, false},
 	{"params.message_overhead_tokens", "", nil, false},
@@ -71,15 +73,19 @@ var paramReaders = []paramRule{
 	{"params.list_ms", "run a strategy with discovery eager or lazy", listingUnread, false},
 	{"params.relist_prob", "run a strategy with discovery eager or lazy", listingUnread, true},
 	{"params.select_prob", "run a strategy with a ranked search mode and a directory that shows names", selectUnread, true},
-	{"model.context_window", fixWindow, windowUnread, true},
+	{"model.context_window", "", nil, false},
 }
 
-// windowUnread: only a trigger that compares tokens with the context
-// window reads it (the engine passes it to the trigger alone,
-// RegistryStats.ContextWindow). The built-in rules that do not are known
-// by their type; any other rule (percent, a registered one, a mode r does
-// not know) is taken to read it.
-func windowUnread(r *Registry, n Strategy) string {
+// TriggerIgnoresWindow says why strategy s's trigger (its components
+// resolved in r) does not compare tokens with the model's context window
+// (the engine passes the window to the trigger in
+// RegistryStats.ContextWindow), so that the window acts on s only through
+// the count of requests over it (ContextOverflow); "" when it may. The
+// built-in rules that do not are known by their type; any other rule
+// (percent, a registered one, a mode r does not know) is taken to compare.
+func (r *Registry) TriggerIgnoresWindow(s Strategy) string {
+	n := s
+	n.Normalize()
 	t, err := r.trigger(n.Trigger)
 	if err != nil || readsWindow(t) {
 		return ""
@@ -88,7 +94,7 @@ func windowUnread(r *Registry, n Strategy) string {
 	if n.Trigger.Categorical {
 		mode = fmt.Sprintf("its trigger %q or categorical", n.Trigger.Mode)
 	}
-	return mode + " does not compare tokens with the context window, and nothing else reads it"
+	return mode + " does not compare tokens with the context window"
 }
 
 // readsWindow reports whether trigger t may read
@@ -107,7 +113,8 @@ func readsWindow(t TriggerRule) bool {
 // (report.ExplainUnchanged) may say why a sweep over path left a strategy
 // that reads it unchanged: a strategy key, or a key of the table marked
 // so. A key read outside deferral (a cache, latency or price key, a token
-// overhead, list_ms) would get a reason that is not its.
+// overhead, list_ms, the context window's overflow count) would get a
+// reason that is not its.
 func OutcomesExplain(path string) bool {
 	if strings.HasPrefix(path, "strategy.") {
 		return true
@@ -200,7 +207,7 @@ func (r *Registry) ParamUnreadBy(strategies []Strategy, key string) (why, fix st
 }
 
 // UnreadBy is ParamUnreadBy for a sweep path: "params.select_prob",
-// "model.context_window". A path without a row in the table is read by
+// "params.list_ms". A path without a row in the table is read by
 // every strategy.
 func (r *Registry) UnreadBy(strategies []Strategy, path string) (why, fix string) {
 	i := slices.IndexFunc(paramReaders, func(p paramRule) bool { return p.key == path })

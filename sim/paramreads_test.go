@@ -2,6 +2,7 @@ package sim
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -121,41 +122,55 @@ type userTrigger struct{}
 
 func (userTrigger) On(r RegistryStats) bool { return r.ContextWindow > 1000 }
 
-// TestContextWindowUnread pins which triggers leave model.context_window
-// unread: every built-in rule but percent, alone or OR-ed with
-// categorical (whatever the rule's type); percent (also under
-// categorical) and a registered rule of a type the table does not know
-// are taken to read it.
-func TestContextWindowUnread(t *testing.T) {
+// TestContextWindowReadByEveryStrategy pins that every strategy reads
+// model.context_window (its requests over the window are counted,
+// ContextOverflow), so that no run or sweep calls the window unread: the
+// table said only a percent trigger read it, and the run's assumptions
+// stated it "not read … nothing else reads it" beside an overflow count
+// that depends on it. It also pins which triggers do not compare tokens
+// with the window (TriggerIgnoresWindow): every built-in rule but
+// percent, alone or OR-ed with categorical (whatever the rule's type);
+// percent (also under categorical) and a registered rule of a type the
+// table does not know are taken to compare.
+func TestContextWindowReadByEveryStrategy(t *testing.T) {
 	reg := NewRegistry()
 	if err := reg.RegisterTrigger(Info{Name: "mine", Description: "a user's rule"},
 		func(Trigger) (TriggerRule, error) { return userTrigger{}, nil }); err != nil {
 		t.Fatal(err)
 	}
+	var all []Strategy
 	for _, tc := range []struct {
 		trigger Trigger
-		why     string // "": read
+		ignores string // "": the trigger compares tokens with the window
 	}{
-		{Trigger{Mode: TriggerNever}, `its trigger "never" does not compare tokens with the context window, and nothing else reads it`},
-		{Trigger{Mode: TriggerAlways, Categorical: true}, `its trigger "always" or categorical does not compare tokens with the context window, and nothing else reads it`},
+		{Trigger{Mode: TriggerNever}, `its trigger "never" does not compare tokens with the context window`},
+		{Trigger{Mode: TriggerAlways, Categorical: true}, `its trigger "always" or categorical does not compare tokens with the context window`},
 		{Trigger{Mode: TriggerPercent, Percent: 10}, ""},
 		{Trigger{Mode: TriggerPercent, Percent: 10, Categorical: true}, ""},
 		{Trigger{Mode: "mine"}, ""},
 	} {
-		s := Strategy{Name: "s", Trigger: tc.trigger}
-		if got := reg.StrategyUnread(s, "model.context_window"); got != tc.why {
-			t.Errorf("%+v: got %q, want %q", tc.trigger, got, tc.why)
+		s := Strategy{Name: "s" + strconv.Itoa(len(all)), Trigger: tc.trigger}
+		all = append(all, s)
+		if got := reg.StrategyUnread(s, "model.context_window"); got != "" {
+			t.Errorf("%+v: StrategyUnread = %q, want \"\" (its requests over the window are counted)", tc.trigger, got)
 		}
+		if got := reg.TriggerIgnoresWindow(s); got != tc.ignores {
+			t.Errorf("%+v: TriggerIgnoresWindow = %q, want %q", tc.trigger, got, tc.ignores)
+		}
+	}
+	if why, fix := reg.UnreadBy(all[:2], "model.context_window"); why != "" || fix != "" {
+		t.Errorf("UnreadBy(never, always) = %q, %q; want none: every strategy reads the window", why, fix)
 	}
 }
 
 // TestOutcomesExplain pins which sweep paths take an unchanged strategy's
 // reason from what the outcomes show of deferral: the keys the table marks
 // (they were a separate list in internal/plan, easily left behind when a
-// param was added), and no key read outside deferral.
+// param was added), and no key read outside deferral (the context window
+// also acts on the count of requests over it).
 func TestOutcomesExplain(t *testing.T) {
 	for path, want := range map[string]bool{
-		"strategy.search.k": true, "model.context_window": true, "params.search_tool_tokens": true,
+		"strategy.search.k": true, "model.context_window": false, "params.search_tool_tokens": true,
 		"params.search_exec_ms": true, "params.select_prob": true, "params.nudge_prob": true, "params.nudge_tokens": true,
 		"params.cold_call_prob": true, "params.cold_call_well_formed_prob": true, "params.relist_prob": true,
 		"params.list_ms": false, "params.request_overhead_tokens": false, "model.cache.lookback": false,

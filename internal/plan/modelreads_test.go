@@ -8,15 +8,14 @@ import (
 
 	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
-	"github.com/defersim/defersim/sim/presets"
 )
 
 // TestSweepRefusesAModelOrParamKeyThatChangesNothing pins that a sweep of
 // a cache key the model's cache kind does not read, of a param another
-// value leaves unread, of the cached prefill rate without a prompt cache
-// or of the context window when no strategy's trigger compares tokens with
-// it is an error before any point is replayed, not a table of identical
-// runs.
+// value leaves unread or of the cached prefill rate without a prompt
+// cache is an error before any point is replayed, not a table of
+// identical runs. (The context window, which every strategy reads, is
+// not: TestSweepOverTheContextWindow.)
 func TestSweepRefusesAModelOrParamKeyThatChangesNothing(t *testing.T) {
 	sc := small(t, 5)
 	none := *sc
@@ -36,11 +35,6 @@ func TestSweepRefusesAModelOrParamKeyThatChangesNothing(t *testing.T) {
 			"sweep params.cache_warm_start changes nothing at any value: the model's cache.kind is none: there is no prompt cache to find warm"},
 		{"a cached prefill rate without a cache", "model.latency.cached_prefill_tps", true,
 			"sweep model.latency.cached_prefill_tps changes nothing at any value: the model's cache.kind is none: no token is ever read from a prompt cache, so the cached prefill rate is never applied"},
-		{"a context window no trigger compares with", "model.context_window", false,
-			`sweep model.context_window changes nothing at any value: no strategy of the run reads it: strategy "eager": its trigger "never" does not compare tokens with the context window, and nothing else reads it; ` +
-				`strategy "anchor-e1-budget8k": its trigger "tokens" does not compare tokens with the context window, and nothing else reads it; ` +
-				`strategy "claude-code-default": its trigger "always" does not compare tokens with the context window, and nothing else reads it ` +
-				`(run a strategy whose trigger compares tokens with the context window (trigger.mode percent))`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := sc
@@ -84,11 +78,10 @@ func TestSweepGivesACacheKeyNoDeferralReason(t *testing.T) {
 }
 
 // TestSweepTakesUnreadReasonsFromTheTable pins that a strategy a params.*
-// or model.context_window sweep leaves unchanged because it does not read
-// the key gets the reason of the strategy-reads table (sim.StrategyUnread),
-// as a run would state it: list_ms under discovery cached used to get no
-// reason, and eager under model.context_window only what its outcomes
-// showed; a strategy that reads the key is not given it.
+// sweep leaves unchanged because it does not read the key gets the reason
+// of the strategy-reads table (sim.StrategyUnread), as a run would state
+// it: list_ms under discovery cached used to get no reason; a strategy
+// that reads the key is not given it.
 func TestSweepTakesUnreadReasonsFromTheTable(t *testing.T) {
 	sc := small(t, 5)
 	cached := *sc
@@ -98,12 +91,6 @@ func TestSweepTakesUnreadReasonsFromTheTable(t *testing.T) {
 		c.Name, c.Discovery = s.Name+"-cached", "cached"
 		cached.Strategies = append(cached.Strategies, s, c)
 	}
-	auto, err := presets.Strategy("claude-code-auto10")
-	if err != nil {
-		t.Fatal(err)
-	}
-	window := *sc
-	window.Strategies = append(append([]sim.Strategy(nil), sc.Strategies...), auto)
 	for _, tc := range []struct {
 		name  string
 		sc    *scenarios.Scenario
@@ -115,10 +102,6 @@ func TestSweepTakesUnreadReasonsFromTheTable(t *testing.T) {
 			map[string]string{"eager-cached": `its discovery is "cached": it makes no tools/list call`,
 				"claude-code-default-cached": `its discovery is "cached": it makes no tools/list call`},
 			[]string{"eager", "claude-code-default"}},
-		{"context window", &window, SweepSpec{Param: "model.context_window", From: 100000, To: 200000, Step: 100000},
-			map[string]string{"eager": `its trigger "never" does not compare tokens with the context window, and nothing else reads it`,
-				"anchor-e1-budget8k": `its trigger "tokens" does not compare tokens with the context window, and nothing else reads it`},
-			[]string{"claude-code-auto10"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sw, err := Sweep(context.Background(), SweepConfig{Scenario: tc.sc, Spec: tc.spec, Dir: t.TempDir(), Bootstrap: -1})

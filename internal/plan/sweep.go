@@ -288,7 +288,7 @@ func Sweep(ctx context.Context, cfg SweepConfig) (*SweepResult, error) {
 	for i := range res.Rows {
 		res.Rows[i].Constant = constant[res.Rows[i].Strategy]
 	}
-	res.Unchanged = unchangedStrategies(res.Points, cfg.Spec, notRead, notSet)
+	res.Unchanged = unchangedStrategies(res.Points, cfg.Spec, notRead, notSet, windowTriggers(base.Strategies, cfg.Spec.Param, reg))
 	return res, nil
 }
 

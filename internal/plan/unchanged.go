@@ -23,8 +23,8 @@ type Unchanged struct {
 // component declares is taken to be read by every strategy, and readers
 // names the components that declare KEY. For a params.* or model.* path:
 // sim.Registry.StrategyUnread (the loading params under a strategy that
-// loads no tool, list_ms under discovery cached, model.context_window
-// under a trigger that does not compare tokens with it).
+// loads no tool, list_ms under discovery cached; model.context_window,
+// read by every strategy, never).
 func notReading(strategies []sim.Strategy, path string, reg *sim.Registry) (why map[string]string, readers []string) {
 	key, ok := strings.CutPrefix(path, "strategy.")
 	if !ok {
@@ -82,8 +82,10 @@ func modelParamUnread(sc *scenarios.Scenario, path string, reg *sim.Registry) st
 // at every point, with the reason: the strategy does not read the swept
 // key, the value was never set on it, the traces recorded every value the
 // key fills in (fillReason), or what the outcomes show
-// (report.ExplainUnchanged).
-func unchangedStrategies(points []Point, spec SweepSpec, notRead, notSet map[string]string) []Unchanged {
+// (report.ExplainUnchanged); for a sweep over the context window, the
+// requests over it and its trigger (windowUnchanged, with ignores from
+// windowTriggers).
+func unchangedStrategies(points []Point, spec SweepSpec, notRead, notSet, ignores map[string]string) []Unchanged {
 	results := make([]*report.Results, len(points))
 	for i, p := range points {
 		results[i] = p.Results
@@ -103,36 +105,52 @@ func unchangedStrategies(points []Point, spec SweepSpec, notRead, notSet map[str
 			u.Reason = "not set at any value: " + notSet[s.Name]
 		case fill != "":
 			u.Reason = fill
+		case spec.Param == windowPath:
+			explained := ""
+			if ignores[s.Name] == "" {
+				explained = outcomesReason(results, s.Name, spec.Param)
+			}
+			u.Reason = windowUnchanged(s.ContextOverflow, ignores[s.Name], explained)
 		case !sim.OutcomesExplain(spec.Param):
 			// The outcomes' reasons (deferred mode off, no search) speak of
 			// deferral; a key read outside it (a cache, latency or price
 			// key, a token overhead) would get a reason that is not its.
 		default:
-			var same []*report.StrategyResult
-			for _, r := range results {
-				same = append(same, r.Strategy(s.Name))
-			}
-			key := strings.TrimPrefix(spec.Param, "strategy.")
-			u.Reason, _ = report.ExplainUnchanged([]string{key}, same, &results[0].Run, "at every value")
+			u.Reason = outcomesReason(results, s.Name, spec.Param)
 		}
 		out = append(out, u)
 	}
 	return out
 }
 
+// outcomesReason is what strategy name's outcomes at every point of a
+// sweep over param show of why they were the same
+// (report.ExplainUnchanged; "" when nothing is derived).
+func outcomesReason(results []*report.Results, name, param string) string {
+	var same []*report.StrategyResult
+	for _, r := range results {
+		same = append(same, r.Strategy(name))
+	}
+	key := strings.TrimPrefix(param, "strategy.")
+	why, _ := report.ExplainUnchanged([]string{key}, same, &results[0].Run, "at every value")
+	return why
+}
+
 // markRepeats sets Unchanged on the rows of a strategy whose outcomes are
-// those of the previous point.
+// those of the previous point (report.SameOutcomes: the same values on
+// every session and the same requests over the context window).
 func markRepeats(rows []SeriesRow, points []Point) {
-	prev := map[string]string{}
+	prev := map[string]*report.StrategyResult{}
 	i := 0
 	for _, p := range points {
-		for _, s := range p.Results.Strategies {
+		for k := range p.Results.Strategies {
+			s := &p.Results.Strategies[k]
 			if i < len(rows) && rows[i].Strategy == s.Name && rows[i].Label == p.Label {
 				d, seen := prev[s.Name]
-				rows[i].Unchanged = seen && s.OutcomeDigest != "" && d == s.OutcomeDigest
+				rows[i].Unchanged = seen && report.SameOutcomes(d, s)
 				i++
 			}
-			prev[s.Name] = s.OutcomeDigest
+			prev[s.Name] = s
 		}
 	}
 }

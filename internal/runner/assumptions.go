@@ -20,7 +20,7 @@ func assumptions(cfg Config, eng *sim.Engine, reg *sim.Registry) []sim.Assumptio
 	m, p := cfg.Model, cfg.Params
 	f := func(v float64) string { return fmt.Sprintf("%g", v) }
 	a := []sim.Assumption{{Name: "tokenizer", Value: p.Tokenizer, Source: "scenario params.tokenizer"}}
-	a = append(a, modelAssumptions(m, latencySource(m, cfg.ModelPreset), reg, eng.Strategies())...)
+	a = append(a, modelAssumptions(m, latencySource(m, cfg.ModelPreset), reg)...)
 	// param states a params key, or notRead with the reason when the other
 	// values leave it unread (sim.ParamUnread).
 	param := func(key, value, source string) sim.Assumption {

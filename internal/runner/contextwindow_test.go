@@ -1,52 +1,46 @@
 package runner
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 )
 
-// TestContextWindowStatedNotReadUnlessAStrategyReadsIt pins that
-// run.assumptions states context_window "not read", with the table's
-// reason, when no strategy of the run compares tokens with it (it stated
-// the value as if in force), and its value when one (percent) does.
-func TestContextWindowStatedNotReadUnlessAStrategyReadsIt(t *testing.T) {
+// TestContextWindowStatedUnderEveryStrategy pins that run.assumptions
+// states context_window with the value in force, and a source saying what
+// reads it (every strategy's count of requests over it, and a percent
+// trigger), whatever the run's strategies: a run without a percent
+// trigger stated it "not read … nothing else reads it", although its
+// strategies[].context_overflow was counted against it. The source does
+// not depend on the strategies (a trigger-mode change would reword it),
+// and a scenario's own window (a 1M-token long-context option) is the one
+// stated.
+func TestContextWindowStatedUnderEveryStrategy(t *testing.T) {
 	const head = "name: a\ntraces: [embedded:trace.jsonl.gz]\ncatalogs: [embedded:catalog]\n"
 	for _, tc := range []struct {
-		name, strategies string
-		read             bool
-		says             []string // in the source of a "not read"
+		name, yaml, want string
 	}{
-		{"eager", "[eager]", false, []string{`strategy "eager": its trigger "never"`, "trigger.mode percent"}},
-		{"budget and count", "[anchor-e1-budget8k, anchor-e0-count30]", false,
-			[]string{`strategy "anchor-e1-budget8k": its trigger "tokens"`, `strategy "anchor-e0-count30": its trigger "count"`}},
-		{"one percent trigger", "[eager, claude-code-auto10]", true, nil},
+		{"eager", "strategies: [eager]\n", "200000"},
+		{"budget and count", "strategies: [anchor-e1-budget8k, anchor-e0-count30]\n", "200000"},
+		{"one percent trigger", "strategies: [eager, claude-code-auto10]\n", "200000"},
+		{"the scenario's window", "model: {preset: claude-sonnet-4.5, context_window: 1000000}\nstrategies: [eager]\n", "1000000"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg, p := prepareYAML(t, head+"strategies: "+tc.strategies+"\n")
-			var value, source string
-			n := 0
+			_, p := prepareYAML(t, head+tc.yaml)
+			var got []string
 			for _, a := range p.file.Info.Assumptions {
 				if a.Name == "context_window" {
-					value, source = a.Value, a.Source
-					n++
+					got = append(got, a.Value, a.Source)
 				}
 			}
-			if n != 1 {
-				t.Fatalf("%d context_window assumptions, want 1", n)
+			if len(got) != 2 {
+				t.Fatalf("context_window assumptions %q, want one", got)
 			}
-			if tc.read {
-				if want := fmt.Sprint(cfg.Model.ContextWindow); value != want || source != "model" {
-					t.Errorf("context_window = %q (%s), want %q from the model", value, source, want)
-				}
-				return
+			if got[0] != tc.want || got[1] != contextWindowSource {
+				t.Errorf("context_window = %q (%s), want %q (%s)", got[0], got[1], tc.want, contextWindowSource)
 			}
-			if value != notRead {
-				t.Errorf("context_window = %q, want %q", value, notRead)
-			}
-			for _, s := range append(tc.says, "no strategy of the run reads it") {
-				if !strings.Contains(source, s) {
-					t.Errorf("source %q does not say %q", source, s)
+			for _, s := range []string{"context_overflow", "percent"} {
+				if !strings.Contains(got[1], s) {
+					t.Errorf("source %q does not name %q", got[1], s)
 				}
 			}
 		})

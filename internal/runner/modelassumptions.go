@@ -15,9 +15,9 @@ const notRead = "not read"
 // model of reg, does not read as notRead, with the reason, rather than
 // its zero value as if it were in force) and the latency parameters, with
 // lat, where they come from, as their source (the cached prefill rate as
-// notRead without a prompt cache) and the context window (notRead, with
-// the reason, when no strategy of the run reads it: contextWindow).
-func modelAssumptions(m sim.Model, lat string, reg *sim.Registry, strategies []sim.Strategy) []sim.Assumption {
+// notRead without a prompt cache) and the context window, which every
+// strategy reads (contextWindow).
+func modelAssumptions(m sim.Model, lat string, reg *sim.Registry) []sim.Assumption {
 	f := func(v float64) string { return fmt.Sprintf("%g", v) }
 	a := []sim.Assumption{
 		{Name: "model", Value: m.Name, Source: "scenario model"},
@@ -37,18 +37,21 @@ func modelAssumptions(m sim.Model, lat string, reg *sim.Registry, strategies []s
 	for _, k := range sim.RequestKinds() {
 		a = append(a, sim.Assumption{Name: "latency.kind_ms." + k.String(), Value: f(l.Kinds.Of(k)), Source: lat})
 	}
-	return append(a, contextWindow(m, reg, strategies))
+	return append(a, contextWindow(m))
 }
 
-// contextWindow states model.context_window, or notRead with the reason
-// when no strategy of the run reads it (only a trigger that compares
-// tokens with it does: sim.Registry.UnreadBy).
-func contextWindow(m sim.Model, reg *sim.Registry, strategies []sim.Strategy) sim.Assumption {
-	const name = "context_window"
-	if why, fix := reg.UnreadBy(strategies, "model.context_window"); why != "" {
-		return sim.Assumption{Name: name, Value: notRead, Source: fmt.Sprintf("model: %s (read when you %s)", why, fix)}
-	}
-	return sim.Assumption{Name: name, Value: fmt.Sprint(m.ContextWindow), Source: "model"}
+// contextWindowSource is the source of the context_window assumption:
+// what reads it. Every strategy does (its requests over the window are
+// counted, sim.ContextOverflow), and a percent trigger also compares
+// tokens with it. The text does not depend on the run's strategies, so a
+// policy change of a trigger mode does not reword it (check would list
+// the new wording as a change of assumptions).
+const contextWindowSource = "model; every strategy's requests over it are counted (strategies[].context_overflow); a percent trigger, where a strategy has one, also compares tokens with it"
+
+// contextWindow states model.context_window, which every strategy reads
+// (contextWindowSource).
+func contextWindow(m sim.Model) sim.Assumption {
+	return sim.Assumption{Name: "context_window", Value: fmt.Sprint(m.ContextWindow), Source: contextWindowSource}
 }
 
 // cachedPrefill states latency.cached_prefill_tps, or notRead with the

@@ -67,10 +67,12 @@ func TestCachedPrefillRateUnreadWithoutACache(t *testing.T) {
 	}
 }
 
-// TestContextWindowReadsHoldOnTheEngine pins sim.Registry.StrategyUnread
-// for model.context_window against the engine: under every strategy of
-// readsBases the table says does not read it (every trigger but percent),
-// a window a hundred times the size changes no outcome; under one that reads it
+// TestContextWindowReadsHoldOnTheEngine pins sim.Registry.TriggerIgnoresWindow
+// against the engine: under every strategy of readsBases whose trigger the
+// table says does not compare tokens with the window (every trigger but
+// percent), a window a hundred times the size changes no outcome digest
+// (the window acts on it only through the count of requests over it, which
+// the digest does not hold); under one whose trigger does
 // (claude-code-auto10) it does, so the replay can tell.
 func TestContextWindowReadsHoldOnTheEngine(t *testing.T) {
 	if testing.Short() {
@@ -91,10 +93,10 @@ func TestContextWindowReadsHoldOnTheEngine(t *testing.T) {
 	a, b := outcomeDigests(t, cfg), outcomeDigests(t, large)
 	unread := 0
 	for _, s := range bases {
-		why := reg.StrategyUnread(s, "model.context_window")
+		why := reg.TriggerIgnoresWindow(s)
 		switch same := a[s.Name] == b[s.Name]; {
 		case why != "" && !same:
-			t.Errorf("%s: declared unread (%s), but a larger window changed its outcomes", s.Name, why)
+			t.Errorf("%s: declared to ignore the window (%s), but a larger window changed its outcomes", s.Name, why)
 		case why != "":
 			unread++
 		case s.Name == "claude-code-auto10" && same:
@@ -102,6 +104,6 @@ func TestContextWindowReadsHoldOnTheEngine(t *testing.T) {
 		}
 	}
 	if unread < 10 {
-		t.Errorf("only %d strategies declared unread: the proof covers too little", unread)
+		t.Errorf("only %d strategies declared to ignore the window: the proof covers too little", unread)
 	}
 }
