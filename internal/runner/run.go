@@ -301,8 +301,8 @@ func prepare(cfg Config) (*prepared, error) {
 		FidelityStrategy: eng.FidelityStrategy(), Bootstrap: cfg.Bootstrap, Prices: prices(cfg.Model),
 		SkipBad: cfg.SkipBad, MaxUnresolved: DefaultMaxUnresolved, AllowUnresolved: cfg.AllowUnresolved}
 	if cfg.MaxUnresolved != nil {
-		if m := *cfg.MaxUnresolved; !(m >= 0 && m <= 1) {
-			return nil, fmt.Errorf("max unresolved share %v: want a share in [0, 1]", m)
+		if err := CheckMaxUnresolved(*cfg.MaxUnresolved); err != nil {
+			return nil, err
 		}
 		file.MaxUnresolved = *cfg.MaxUnresolved
 	}
