@@ -113,6 +113,7 @@ type session struct {
 	rep *ingest.Report
 
 	prev    time.Time      // time of the last line outside the current request
+	last    time.Time      // the latest time of any of its lines: its session_end's
 	reqKey  string         // requestId (or message id) of the current request
 	reqIdx  int            // index of its model_request event
 	reqs    map[string]int // request key → model_request event index
@@ -168,6 +169,9 @@ func (s *session) line(o *ingest.Object) error {
 	if !s.started && !t.IsZero() {
 		s.b.MoveStart(0, t)
 		s.started = true
+	}
+	if t.After(s.last) {
+		s.last = t
 	}
 	o.Skip("uuid", "parentUuid", "logicalParentUuid", "leafUuid") // the order of lines carries the thread
 	o.Skip("agentId", "isSidechain")                              // in the session key (split.go)
@@ -403,7 +407,15 @@ func (s *session) observe(t time.Time) {
 	}
 }
 
+// end ends the session at its last line's time: a session that ends on a
+// tool result ends when the result came, not when the call started (the
+// last event's time). Lines earlier than its events (raised to them) leave
+// the time to End.
 func (s *session) end() *ingest.Session {
 	s.closeRequest()
-	return s.b.End(time.Time{}, s.rep)
+	t := s.last
+	if t.Before(s.b.LastTime()) {
+		t = time.Time{}
+	}
+	return s.b.End(t, s.rep)
 }
