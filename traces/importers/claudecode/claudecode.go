@@ -112,11 +112,12 @@ type session struct {
 	c   *anthropicmsg.Conv
 	rep *ingest.Report
 
-	prev    time.Time      // time of the last line outside the current request
-	last    time.Time      // the latest time of any of its lines: its session_end's
-	reqKey  string         // requestId (or message id) of the current request
-	reqIdx  int            // index of its model_request event
-	reqs    map[string]int // request key → model_request event index
+	prev    time.Time       // time of the last line outside the current request
+	last    time.Time       // the latest time of any of its lines: its session_end's
+	reqKey  string          // requestId (or message id) of the current request
+	reqIdx  int             // index of its model_request event
+	reqs    map[string]int  // request key → model_request event index
+	cut     map[string]bool // request keys counted as cut at the output limit
 	started bool
 
 	deferred  []string // the runtime's deferred tools, as its attachments left them
@@ -157,7 +158,7 @@ func newSession(id, file string, opts *ingest.Options, rep *ingest.Report) *sess
 	b := ingest.NewBuilder(id, "", server)
 	b.Add(traces.Event{Type: traces.SessionStart, StartFields: &traces.StartFields{Meta: map[string]string{"source_format": Format, "source_file": file}}})
 	b.UseGateway(&opts.Gateway)
-	return &session{b: b, c: anthropicmsg.NewConv(b, rep), rep: rep, reqs: map[string]int{}}
+	return &session{b: b, c: anthropicmsg.NewConv(b, rep), rep: rep, reqs: map[string]int{}, cut: map[string]bool{}}
 }
 
 // line converts one record.
@@ -382,6 +383,13 @@ func (s *session) assistant(o *ingest.Object, t time.Time) error {
 	s.reqKey, s.reqIdx = key, idx
 	if st := s.b.At(0); st.Model() == "" {
 		st.EnsureStart().Model = model
+	}
+	// A request's lines repeat its stop reason: it is counted once.
+	if reason := m.PeekString("stop_reason"); slices.Contains(ingest.OutputLimitReasons, reason) && (key == "" || !s.cut[key]) {
+		s.rep.StopReason(reason)
+		if key != "" {
+			s.cut[key] = true
+		}
 	}
 	m.Skip("stop_reason", "stop_sequence", "container")
 	if err := s.c.Assistant(m, "content", t, s.b.At(idx).ID); err != nil {
