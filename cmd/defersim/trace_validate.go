@@ -152,8 +152,8 @@ type validateReport struct {
 	// check calls (catalog.NoteSchemaInvalid): a warning, not a problem of
 	// the traces.
 	CatalogNotes []catalog.Note `json:"catalog_notes,omitempty"`
-	// Run says what run would do with the traces (absent under
-	// --no-catalogs).
+	// Run says what run would do with the traces (under --no-catalogs,
+	// only that tool names were not checked).
 	Run *runPrediction `json:"run,omitempty"`
 
 	// resolvers are the resolvers the files were checked with, each once.
