@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/tokens"
@@ -16,22 +17,47 @@ import (
 // each catalog_change). trace validate uses it (traces.ValidateOptions
 // Resolver), so that it flags what a run counts as unresolved. It is safe
 // for concurrent use.
+//
+// It also counts what it resolves as a run counts it (Resolution): the
+// counts a run's stop rule reads (runner.SummarizeResolution).
 type CallResolver struct {
-	e    *Engine
-	near *nearMemo
+	e     *Engine
+	near  *nearMemo
+	tally *tally
+}
+
+// tally is the Resolution of the sessions a CallResolver resolved so far.
+type tally struct {
+	mu  sync.Mutex
+	res Resolution
+}
+
+// Resolution returns how the sessions resolved so far resolve, counted as
+// a run over them and the same catalogs counts them (run.resolution): the
+// sessions begun with a session_start, and every event of theirs given to
+// Event.
+func (r *CallResolver) Resolution() Resolution {
+	r.tally.mu.Lock()
+	defer r.tally.mu.Unlock()
+	var out Resolution
+	out.Merge(&r.tally.res)
+	return out
 }
 
 // NewCallResolver returns a resolver over cat. It counts no tokens that
 // matter (an estimator stands in for the tokenizer): only names and
 // versions are read.
 func NewCallResolver(cat *catalog.Catalog) *CallResolver {
-	return &CallResolver{e: &Engine{tables: buildToolTables(cat, tokens.NewEstimator(0), nil, 0, nil)}, near: &nearMemo{}}
+	return &CallResolver{e: &Engine{tables: buildToolTables(cat, tokens.NewEstimator(0), nil, 0, nil)}, near: &nearMemo{}, tally: &tally{}}
 }
 
 // Session starts resolving one session, whose events follow in order from
-// its session_start.
+// its session_start. It counts one session, as a run's need builder does.
 func (r *CallResolver) Session() traces.SessionResolver {
-	return &sessionCalls{e: r.e, near: r.near, at: map[string]namedVersion{}}
+	r.tally.mu.Lock()
+	r.tally.res.Sessions++
+	r.tally.mu.Unlock()
+	return &sessionCalls{e: r.e, near: r.near, tally: r.tally, at: map[string]namedVersion{}}
 }
 
 // sessionCalls resolves one session's events.
@@ -40,6 +66,8 @@ type sessionCalls struct {
 	near *nearMemo // the resolver's, shared by its sessions
 	rs   sessionResolver
 	res  Resolution // scratch: resolveEvent files into it
+	// tally is the resolver's: each event's scratch is added to it.
+	tally *tally
 	// at is, per server the session names, the version it names and the
 	// line that names it.
 	at map[string]namedVersion
@@ -77,6 +105,9 @@ func (s *sessionCalls) Event(ev *traces.Event, line int, out []traces.Unresolved
 	}
 	s.res = Resolution{}
 	class := s.e.resolveRead(&s.rs, ev, &s.res)
+	s.tally.mu.Lock()
+	s.tally.res.Merge(&s.res)
+	s.tally.mu.Unlock()
 	switch ev.Type {
 	case traces.SessionStart:
 		for i, ref := range ev.Servers() {

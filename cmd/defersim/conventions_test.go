@@ -325,7 +325,7 @@ func TestJSONOutputsDocumented(t *testing.T) {
 	cases := [][]string{
 		{"version", "--format", "json"},
 		{"trace", "stats", "--format", "json", small},
-		{"trace", "validate", "--format", "json", small},
+		{"trace", "validate", "--format", "json", "--no-catalogs", small},
 		{"trace", "gen", "-q", "-o", filepath.Join(dir, "g"), "--sessions", "2", "--format", "json"},
 		{"plan", res, "--sessions-per-day", "10", "--format", "json", "-o", filepath.Join(dir, "p")},
 		{"check", "--baseline", res, res, "--format", "json"},

@@ -81,7 +81,13 @@ func TestTraceValidateAndStatsCmds(t *testing.T) {
 		wantCode int
 		want     []string
 	}{
-		{"valid file", []string{"validate", good}, 0, []string{"valid: 1 file (0 unreadable), 32 lines, 32 events, 3 sessions, 0 problems"}},
+		{"valid file", []string{"validate", "--no-catalogs", good}, 0, []string{"valid: 1 file (0 unreadable), 32 lines, 32 events, 3 sessions, 0 problems",
+			"run: tool names NOT checked (--no-catalogs)"}},
+		// Without a catalog of its own the file is checked against the
+		// default scenario's catalogs, as `run --traces FILE` loads them.
+		{"no catalog of its own", []string{"validate", good}, 1, []string{"tools checked against the default scenario's catalogs (embedded:catalog)",
+			"run: 4 of 5 tool calls (80.0%) would not resolve, 3 of 3 sessions (100.0%) name a server or version missing from the catalogs; run stops above 1% of either",
+			"run would stop: 4 of 5 tool calls (80.0%) did not resolve against the catalogs", "(--max-unresolved / --allow-unresolved)"}},
 		{"invalid file", []string{"validate", good, bad}, 1, []string{
 			bad + ":2: invalid JSON at column 2: invalid character 'o' in literal null (expecting 'u')",
 			"INVALID: 2 files (0 unreadable)"}},

@@ -16,6 +16,7 @@ import (
 	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/internal/termsafe"
+	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/validation"
@@ -25,6 +26,7 @@ func newTraceValidateCmd() *cobra.Command {
 	var (
 		catalogDirs []string
 		noCatalogs  bool
+		maxUnres    float64
 	)
 	c := &cobra.Command{
 		Use:   "validate FILE... (- for stdin)",
@@ -38,8 +40,14 @@ serve (rejected calls, which run does not replay, included), a call on a
 version no catalog holds, a tool_search returning a tool no server of the
 session serves there, and a session_start or catalog_change naming a server
 version no catalog holds are problems too. The catalogs are those given with
---catalogs, else each file's own catalog (named in its session_start meta
-"catalog", or the TRACE.catalog directory beside it), unless --no-catalogs.
+--catalogs, else those "run --traces FILE" loads: the file's own catalog
+(named in its session_start meta "catalog", or the TRACE.catalog directory
+beside it), or, when it has none, the default scenario's embedded catalogs
+(as for a trace on stdin); unless --no-catalogs. Before the summary line,
+validate says what run would do with the traces: the share of tool calls
+that would not resolve and of sessions naming a server or version no
+catalog holds, and "run would stop: …" when either is above the limit
+(--max-unresolved, run's default).
 
 Exit status: 0 when every file is valid, 1 when some file has problems,
 2 when some file or catalog cannot be read. A FILE of - is read from stdin.
@@ -54,15 +62,20 @@ Exit status: 0 when every file is valid, 1 when some file has problems,
 		if len(catalogDirs) > 0 && noCatalogs {
 			return exitError{code: 2, msg: "--catalogs and --no-catalogs exclude each other"}
 		}
+		if err := sim.CheckMaxUnresolved(maxUnres); err != nil {
+			return exitError{code: 2, msg: fmt.Sprintf("--%s: %v", maxUnresolvedFlag, err)}
+		}
 		var notes []catalog.Note
+		var given *resolverFor
 		if len(catalogDirs) > 0 {
 			var err error
-			if notes, err = loadResolver(catalogDirs, &opts); err != nil {
+			if given, notes, err = loadResolver(runner.PathSources(catalogDirs...), &opts); err != nil {
 				return exitError{code: 2, msg: err.Error()}
 			}
 		}
-		rep := validateFiles(&cliout.Inputs{Stdin: cmd.InOrStdin()}, args, opts, len(catalogDirs) == 0 && !noCatalogs)
+		rep := validateFiles(&cliout.Inputs{Stdin: cmd.InOrStdin()}, args, opts, given, len(catalogDirs) == 0 && !noCatalogs)
 		rep.CatalogNotes = notes
+		rep.predict(maxUnres, noCatalogs)
 		out, err := cliout.Open(*output, cmd.OutOrStdout(), append(slices.Clone(args), catalogDirs...)...)
 		if err != nil {
 			return err
@@ -85,7 +98,8 @@ Exit status: 0 when every file is valid, 1 when some file has problems,
 	}
 	c.Flags().StringSliceVar(&catalogDirs, "catalogs", nil,
 		"catalog directories, manifests or files whose tools tool_calls may name, loaded as run loads them (repeatable or comma-separated)")
-	c.Flags().BoolVar(&noCatalogs, "no-catalogs", false, "do not check tool names against the traces' own catalogs")
+	c.Flags().BoolVar(&noCatalogs, "no-catalogs", false, "do not check tool names against the traces' own catalogs (nor against the default scenario's): nor say whether run would stop")
+	addMaxUnresolved(c, &maxUnres, "share of tool calls that may fail to resolve, and of sessions that may name a server or version no catalog holds, before run would stop (run's --max-unresolved, with run's default)")
 	return c
 }
 
@@ -100,24 +114,33 @@ func loadToolIndex(paths []string) (*catalog.Catalog, error) {
 	return cat, nil
 }
 
-// loadResolver loads the catalogs as loadToolIndex into opts, so that
-// validate resolves each call as a run resolves it (sim.CallResolver:
-// against the server version in force at the call). It returns the note
-// of the catalogs' tools whose input schema cannot check calls, as run
-// notes it (catalog.NoteSchemaInvalid), when there are any.
-func loadResolver(paths []string, opts *traces.ValidateOptions) ([]catalog.Note, error) {
-	cat, err := loadToolIndex(paths)
+// resolverFor is a resolver validate resolves calls with, and what its
+// catalogs hold (for the prediction of what run does, runPrediction).
+type resolverFor struct {
+	r    *sim.CallResolver
+	held runner.HeldServers
+}
+
+// loadResolver loads the catalog sources as run loads them
+// (runner.LoadCatalogs) into opts, so that validate resolves each call as
+// a run resolves it (sim.CallResolver: against the server version in
+// force at the call). It returns the note of the catalogs' tools whose
+// input schema cannot check calls, as run notes it
+// (catalog.NoteSchemaInvalid), when there are any.
+func loadResolver(srcs []runner.Source, opts *traces.ValidateOptions) (*resolverFor, []catalog.Note, error) {
+	cat, err := runner.LoadCatalogs(srcs)
 	if err != nil {
-		return nil, err
+		return nil, nil, fmt.Errorf("load catalogs: %w", err)
 	}
-	opts.Tools, opts.Resolver = cat, sim.NewCallResolver(cat)
+	r := &resolverFor{r: sim.NewCallResolver(cat), held: runner.CatalogVersions(cat)}
+	opts.Tools, opts.Resolver = cat, r.r
 	var notes []catalog.Note
 	for _, n := range catalog.Notes(cat.All(), validation.SchemaCheck) {
 		if n.Kind == catalog.NoteSchemaInvalid {
 			notes = append(notes, n)
 		}
 	}
-	return notes, nil
+	return r, notes, nil
 }
 
 // validateReport is the outcome of validating several files.
@@ -129,14 +152,23 @@ type validateReport struct {
 	// check calls (catalog.NoteSchemaInvalid): a warning, not a problem of
 	// the traces.
 	CatalogNotes []catalog.Note `json:"catalog_notes,omitempty"`
+	// Run says what run would do with the traces (under --no-catalogs,
+	// only that tool names were not checked).
+	Run *runPrediction `json:"run,omitempty"`
+
+	// resolvers are the resolvers the files were checked with, each once.
+	resolvers []*resolverFor
 }
 
 // validateResult is the outcome for one file.
 type validateResult struct {
 	File string `json:"file"`
-	// Catalog is the file's own catalog directory, when tools were checked
-	// against it (traces.CatalogFor).
-	Catalog string `json:"catalog,omitempty"`
+	// Catalog is the catalog the file's tools were checked against when
+	// it is the one run would load for it rather than --catalogs: its own
+	// directory (traces.CatalogFor), or the default scenario's catalogs
+	// when it has none; CatalogsFrom says which (runner.CatalogsFrom*).
+	Catalog      string `json:"catalog,omitempty"`
+	CatalogsFrom string `json:"catalogs_from,omitempty"`
 	// CatalogNotes is validateReport.CatalogNotes of that catalog.
 	CatalogNotes []catalog.Note   `json:"catalog_notes,omitempty"`
 	Valid        bool             `json:"valid"`
@@ -145,17 +177,24 @@ type validateResult struct {
 	Problems     []traces.Problem `json:"problems"`
 }
 
-// validateFiles validates each file ("-" is stdin); own makes each file's
-// tools checked against its own catalog (traces.CatalogFor), when it has
-// one (a trace on stdin has none).
-func validateFiles(in *cliout.Inputs, paths []string, opts traces.ValidateOptions, own bool) validateReport {
+// validateFiles validates each file ("-" is stdin), with given the
+// resolver of --catalogs (nil: none); own makes each file's tools checked
+// against the catalogs `run --traces FILE` loads (runCatalog).
+func validateFiles(in *cliout.Inputs, paths []string, opts traces.ValidateOptions, given *resolverFor, own bool) validateReport {
 	rep := validateReport{Valid: true, Files: []validateResult{}}
+	if given != nil {
+		rep.resolvers = append(rep.resolvers, given)
+	}
 	// A session repeated across the files is a problem, as for run.
 	var opened []string
 	opts.Seen = traces.NewSessionSet()
 	opts.Seen.Reread = func(i int) (io.ReadCloser, error) { return reopenTrace(opened[i]) }
 	for _, p := range paths {
-		fopts, catDir, notes, err := ownCatalog(p, opts, own && p != cliout.Stdio)
+		fopts, cr, err := runCatalog(p, opts, own)
+		if cr.resolver != nil {
+			rep.resolvers = append(rep.resolvers, cr.resolver)
+		}
+		catErr := err != nil
 		var probs []traces.Problem
 		var counts traces.Counts
 		name := cliout.Name(p)
@@ -167,15 +206,20 @@ func validateFiles(in *cliout.Inputs, paths []string, opts traces.ValidateOption
 				f.Close()
 			}
 		}
-		r := validateResult{File: name, Catalog: catDir, CatalogNotes: notes, Counts: counts, Problems: probs}
+		r := validateResult{File: name, Catalog: cr.dir, CatalogsFrom: cr.from, CatalogNotes: cr.notes, Counts: counts, Problems: probs}
 		if r.Problems == nil {
 			r.Problems = []traces.Problem{}
 		}
 		if err != nil {
 			r.Error = err.Error()
+			// The file is named once, by writeText; the error of its catalog
+			// keeps what it says of the catalog.
 			var pe *fs.PathError
-			if errors.As(err, &pe) {
-				r.Error = pe.Op + ": " + pe.Err.Error() // the file is named once, by writeText
+			switch {
+			case errors.As(err, &pe) && (!catErr || pe.Path == p):
+				r.Error = pe.Op + ": " + pe.Err.Error()
+			case catErr:
+				r.Error = strings.TrimPrefix(r.Error, p+": ")
 			}
 		}
 		r.Valid = err == nil && len(probs) == 0
@@ -186,21 +230,43 @@ func validateFiles(in *cliout.Inputs, paths []string, opts traces.ValidateOption
 	return rep
 }
 
-// ownCatalog returns opts with the file's own catalog as tool index when
-// own is set and the file has one, with its notes (loadResolver).
-func ownCatalog(path string, opts traces.ValidateOptions, own bool) (traces.ValidateOptions, string, []catalog.Note, error) {
+// fileCatalog is the catalog a file was checked against (runCatalog).
+type fileCatalog struct {
+	dir, from string
+	notes     []catalog.Note
+	resolver  *resolverFor
+}
+
+// runCatalog returns opts with, when own is set, the catalogs `run
+// --traces FILE` loads as tool index (runner.RunCatalogs, with the default
+// scenario): the file's own catalog, or the default scenario's when it has
+// none. A trace on stdin, which run does not read, is taken for a file
+// without a catalog of its own.
+func runCatalog(path string, opts traces.ValidateOptions, own bool) (traces.ValidateOptions, fileCatalog, error) {
 	if !own {
-		return opts, "", nil, nil
+		return opts, fileCatalog{}, nil
 	}
-	dir, ok, err := traces.CatalogFor(path)
-	if err != nil || !ok {
-		return opts, "", nil, err
-	}
-	notes, err := loadResolver([]string{dir}, &opts)
+	sc, err := scenarios.Default()
 	if err != nil {
-		return opts, "", nil, err
+		return opts, fileCatalog{}, err
 	}
-	return opts, dir, notes, nil
+	ov := runner.Overrides{}
+	if path != cliout.Stdio {
+		ov.Traces = []string{path}
+	}
+	srcs, from, err := runner.RunCatalogs(sc, ov, embeddedData())
+	if err != nil {
+		return opts, fileCatalog{}, err
+	}
+	r, notes, err := loadResolver(srcs, &opts)
+	if err != nil {
+		return opts, fileCatalog{}, err
+	}
+	paths := make([]string, len(srcs))
+	for i, s := range srcs {
+		paths[i] = s.Path
+	}
+	return opts, fileCatalog{dir: strings.Join(paths, ", "), from: from, notes: notes, resolver: r}, nil
 }
 
 // writeCatalogNotes writes each note as a warning line after prefix,
@@ -234,7 +300,7 @@ func (rep validateReport) writeText(w io.Writer) error {
 			}
 		}
 		if f.Catalog != "" {
-			if _, err := fmt.Fprintf(w, "%s: tools checked against its catalog %s\n", f.File, f.Catalog); err != nil {
+			if err := writeCheckedAgainst(w, f); err != nil {
 				return err
 			}
 			if err := writeCatalogNotes(w, f.File+": its catalog: ", f.CatalogNotes); err != nil {
@@ -260,6 +326,9 @@ func (rep validateReport) writeText(w io.Writer) error {
 		lines += f.Counts.Lines
 		events += f.Counts.Events
 		sessions += f.Counts.Sessions
+	}
+	if err := rep.Run.writeText(w); err != nil {
+		return err
 	}
 	status := "valid"
 	if !rep.Valid {

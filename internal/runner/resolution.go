@@ -132,6 +132,21 @@ func (e *UnresolvedError) near(server string) string {
 }
 
 func (e *UnresolvedError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Reason())
+	b.WriteString(". Check the catalogs (--catalogs, or the catalog the traces name; add the catalog of each server version named), ")
+	if !e.FixedLimit {
+		b.WriteString("raise the limit (run's --max-unresolved, or the scenario's max_unresolved), ")
+	}
+	b.WriteString("or pass --allow-unresolved to replay anyway; nothing was written")
+	return b.String()
+}
+
+// Reason says why the run stops, without what to do about it: the
+// unresolved calls and the sessions naming a server or version no catalog
+// holds that are past the limit. `trace validate` says it of the run it
+// predicts.
+func (e *UnresolvedError) Reason() string {
 	r := e.Resolution
 	var b strings.Builder
 	if r.CallsPastLimit() || !r.SessionsPastLimit() {
@@ -142,13 +157,8 @@ func (e *UnresolvedError) Error() string {
 			b.WriteString("; and ")
 		}
 		fmt.Fprintf(&b, "%d of %s (%.1f%%) name, in session_start or a catalog_change, a server or version no catalog holds, more than the %s allowed: %s (the replay would leave such a server out of every request of the session, or offer another version of it)",
-			r.SessionsMissingServers, nouns.Count(r.Sessions, "session"), 100*r.SessionsMissingShare, sharePercent(r.MaxUnresolvedShare), report.MissingServersText(r, 5, e.near))
+			r.SessionsMissingServers, nouns.Count(r.Sessions, "session"), 100*r.SessionsMissingShare, SharePercent(r.MaxUnresolvedShare), report.MissingServersText(r, 5, e.near))
 	}
-	b.WriteString(". Check the catalogs (--catalogs, or the catalog the traces name; add the catalog of each server version named), ")
-	if !e.FixedLimit {
-		b.WriteString("raise the limit (run's --max-unresolved, or the scenario's max_unresolved), ")
-	}
-	b.WriteString("or pass --allow-unresolved to replay anyway; nothing was written")
 	return b.String()
 }
 
@@ -156,7 +166,7 @@ func (e *UnresolvedError) Error() string {
 func (e *UnresolvedError) writeCalls(b *strings.Builder) {
 	r := e.Resolution
 	fmt.Fprintf(b, "%d of %s (%.1f%%) did not resolve against the catalogs, more than the %s allowed",
-		r.Unresolved, nouns.Count(r.Calls, "tool call"), 100*r.UnresolvedShare, sharePercent(r.MaxUnresolvedShare))
+		r.Unresolved, nouns.Count(r.Calls, "tool call"), 100*r.UnresolvedShare, SharePercent(r.MaxUnresolvedShare))
 	if r.UpgradeRemoved > 0 {
 		fmt.Fprintf(b, " (%d of them call a tool that the sessions' recorded server versions serve and the version a scenario upgrade moves the server to does not: "+
 			"removed or renamed by the upgrade, servers.NAME.upgrades)", r.UpgradeRemoved)
@@ -189,17 +199,29 @@ func (e *UnresolvedError) writeCalls(b *strings.Builder) {
 	}
 }
 
-// sharePercent prints a share as a percentage without a needless decimal.
-func sharePercent(v float64) string {
+// SharePercent prints a share as a percentage without a needless decimal.
+func SharePercent(v float64) string {
 	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", 100*v), "0"), ".") + "%"
 }
 
 // checkResolution returns an *UnresolvedError when out's resolution is
 // above its threshold and the run does not allow it.
 func checkResolution(out *Output) error {
-	r := out.Info.Resolution
+	e := StopFor(out.Info.Resolution, heldVersions(out.Info.Inputs))
+	if e == nil {
+		return nil
+	}
+	e.Output = out
+	return e
+}
+
+// StopFor returns the error a run stops with on resolution r (its
+// SummarizeResolution), with held what its catalogs hold: nil when r is
+// within its limit or allowed past it. `trace validate` asks it what the
+// run over its traces would do.
+func StopFor(r *sim.ResolutionInfo, held HeldServers) *UnresolvedError {
 	if r == nil || r.AllowUnresolved || !r.PastLimit() {
 		return nil
 	}
-	return &UnresolvedError{Output: out, Resolution: r, Held: heldVersions(out.Info.Inputs)}
+	return &UnresolvedError{Resolution: r, Held: held}
 }

@@ -58,7 +58,7 @@ func FromScenario(sc *scenarios.Scenario, ov Overrides, embedded fs.FS) (Config,
 	if len(ov.Traces) > 0 {
 		traces = ov.Traces
 	}
-	catalogs, from, err := catalogsFor(sc, ov, traces)
+	catalogs, from, err := RunCatalogs(sc, ov, embedded)
 	if err != nil {
 		return Config{}, err
 	}
@@ -75,7 +75,7 @@ func FromScenario(sc *scenarios.Scenario, ov Overrides, embedded fs.FS) (Config,
 	}
 	if note := LimitNotCarried(sc, ov); note != "" {
 		cfg.MaxUnresolved = nil // the default
-		cfg.Notes = append(cfg.Notes, sim.Assumption{Name: "max_unresolved", Value: sharePercent(DefaultMaxUnresolved), Source: note})
+		cfg.Notes = append(cfg.Notes, sim.Assumption{Name: "max_unresolved", Value: SharePercent(DefaultMaxUnresolved), Source: note})
 	}
 	names := make([]string, 0, len(sc.Servers))
 	for name := range sc.Servers {
@@ -110,9 +110,7 @@ func FromScenario(sc *scenarios.Scenario, ov Overrides, embedded fs.FS) (Config,
 	if cfg.Traces, err = sources(traces, embedded); err != nil {
 		return Config{}, err
 	}
-	if cfg.Catalogs, err = sources(catalogs, embedded); err != nil {
-		return Config{}, err
-	}
+	cfg.Catalogs = catalogs
 	if len(cfg.Traces) == 0 {
 		return Config{}, fmt.Errorf("scenario %s names no traces (use --traces FILE)", sc.Name)
 	}
@@ -130,7 +128,7 @@ func LimitNotCarried(sc *scenarios.Scenario, ov Overrides) string {
 		return ""
 	}
 	return fmt.Sprintf("the scenario's max_unresolved %g allows unresolved calls in its own traces; --traces replaced them, "+
-		"so the default %s applies (pass --max-unresolved %g to keep the scenario's)", *m, sharePercent(DefaultMaxUnresolved), *m)
+		"so the default %s applies (pass --max-unresolved %g to keep the scenario's)", *m, SharePercent(DefaultMaxUnresolved), *m)
 }
 
 // Where a run's catalogs come from (Config.CatalogsFrom).
@@ -139,6 +137,26 @@ const (
 	CatalogsFromScenario = "the scenario's catalogs"
 	CatalogsFromTraces   = "the traces' own catalogs (the catalog each trace names, or the one beside it: docs/trace-format.md#catalog)"
 )
+
+// RunCatalogs returns the catalog sources a run of sc with the overrides
+// loads (catalogsFor), and where they come from (CatalogsFrom*). `trace
+// validate` resolves its traces against them, so that it says what the run
+// would say of them.
+func RunCatalogs(sc *scenarios.Scenario, ov Overrides, embedded fs.FS) ([]Source, string, error) {
+	traces := sc.Traces
+	if len(ov.Traces) > 0 {
+		traces = ov.Traces
+	}
+	paths, from, err := catalogsFor(sc, ov, traces)
+	if err != nil {
+		return nil, "", err
+	}
+	srcs, err := sources(paths, embedded)
+	if err != nil {
+		return nil, "", err
+	}
+	return srcs, from, nil
+}
 
 // catalogsFor picks a run's catalogs: --catalogs when given; else, when
 // the traces are the command line's or the scenario names no catalogs,

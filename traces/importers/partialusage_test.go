@@ -1,13 +1,10 @@
 package importers_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/defersim/defersim/traces"
-	"github.com/defersim/defersim/traces/importers"
 )
 
 // TestUsageMissingAFigureIsNoUsage pins that a usage record lacking its
@@ -40,15 +37,7 @@ func TestUsageMissingAFigureIsNoUsage(t *testing.T) {
 			"usage without output_tokens"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			in, out := filepath.Join(dir, "in.jsonl"), filepath.Join(dir, "t.jsonl")
-			if err := os.WriteFile(in, []byte(tc.input+"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			rep, err := importers.Run(importers.Request{Format: tc.format, Inputs: []string{in}, Out: out})
-			if err != nil {
-				t.Fatal(err)
-			}
+			rep, out := importText(t, tc.format, tc.input)
 			sessions, _, err := traces.ReadAll(out)
 			if err != nil {
 				t.Fatal(err)

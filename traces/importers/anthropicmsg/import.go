@@ -136,6 +136,7 @@ func message(c *Conv, m *ingest.Object, t, prev time.Time) error {
 		if err != nil {
 			return err
 		}
+		c.Rep.StopReason(m.PeekString("stop_reason")) // and not mapped, as before
 		start := t
 		if !prev.IsZero() && !t.IsZero() && !prev.After(t) {
 			start = prev

@@ -112,10 +112,12 @@ type session struct {
 	c   *anthropicmsg.Conv
 	rep *ingest.Report
 
-	prev    time.Time      // time of the last line outside the current request
-	reqKey  string         // requestId (or message id) of the current request
-	reqIdx  int            // index of its model_request event
-	reqs    map[string]int // request key → model_request event index
+	prev    time.Time       // time of the last line outside the current request
+	last    time.Time       // the latest time of any of its lines: its session_end's
+	reqKey  string          // requestId (or message id) of the current request
+	reqIdx  int             // index of its model_request event
+	reqs    map[string]int  // request key → model_request event index
+	cut     map[string]bool // request keys counted as cut at the output limit
 	started bool
 
 	deferred  []string // the runtime's deferred tools, as its attachments left them
@@ -156,7 +158,7 @@ func newSession(id, file string, opts *ingest.Options, rep *ingest.Report) *sess
 	b := ingest.NewBuilder(id, "", server)
 	b.Add(traces.Event{Type: traces.SessionStart, StartFields: &traces.StartFields{Meta: map[string]string{"source_format": Format, "source_file": file}}})
 	b.UseGateway(&opts.Gateway)
-	return &session{b: b, c: anthropicmsg.NewConv(b, rep), rep: rep, reqs: map[string]int{}}
+	return &session{b: b, c: anthropicmsg.NewConv(b, rep), rep: rep, reqs: map[string]int{}, cut: map[string]bool{}}
 }
 
 // line converts one record.
@@ -168,6 +170,9 @@ func (s *session) line(o *ingest.Object) error {
 	if !s.started && !t.IsZero() {
 		s.b.MoveStart(0, t)
 		s.started = true
+	}
+	if t.After(s.last) {
+		s.last = t
 	}
 	o.Skip("uuid", "parentUuid", "logicalParentUuid", "leafUuid") // the order of lines carries the thread
 	o.Skip("agentId", "isSidechain")                              // in the session key (split.go)
@@ -379,6 +384,13 @@ func (s *session) assistant(o *ingest.Object, t time.Time) error {
 	if st := s.b.At(0); st.Model() == "" {
 		st.EnsureStart().Model = model
 	}
+	// A request's lines repeat its stop reason: it is counted once.
+	if reason := m.PeekString("stop_reason"); slices.Contains(ingest.OutputLimitReasons, reason) && (key == "" || !s.cut[key]) {
+		s.rep.StopReason(reason)
+		if key != "" {
+			s.cut[key] = true
+		}
+	}
 	m.Skip("stop_reason", "stop_sequence", "container")
 	if err := s.c.Assistant(m, "content", t, s.b.At(idx).ID); err != nil {
 		return err
@@ -403,7 +415,15 @@ func (s *session) observe(t time.Time) {
 	}
 }
 
+// end ends the session at its last line's time: a session that ends on a
+// tool result ends when the result came, not when the call started (the
+// last event's time). Lines earlier than its events (raised to them) leave
+// the time to End.
 func (s *session) end() *ingest.Session {
 	s.closeRequest()
-	return s.b.End(time.Time{}, s.rep)
+	t := s.last
+	if t.Before(s.b.LastTime()) {
+		t = time.Time{}
+	}
+	return s.b.End(t, s.rep)
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/importers/ingest"
@@ -110,4 +111,41 @@ func FuzzImportClaudeCode(f *testing.F) {
 			return New().Import("fuzz.jsonl", bytes.NewReader(data), &ingest.Options{}, sink, rep)
 		})
 	})
+}
+
+// TestSessionEndsAtLastLine pins that a session's session_end takes the
+// time of its last line: a session whose last line is a tool result ended
+// at the call's start (the last event's time), 3 s early here, and the
+// call's duration ran past its session's end.
+func TestSessionEndsAtLastLine(t *testing.T) {
+	lines := []string{
+		`{"type":"user","sessionId":"s1","uuid":"u1","timestamp":"2025-06-01T10:00:00.000Z","message":{"role":"user","content":"list the open issues"}}`,
+		`{"type":"assistant","sessionId":"s1","uuid":"u2","parentUuid":"u1","timestamp":"2025-06-01T10:00:02.000Z","requestId":"req_1","message":{"id":"msg_1","role":"assistant","model":"claude-sonnet-4-20250514","content":[{"type":"tool_use","id":"toolu_1","name":"mcp__github__list_issues","input":{}}],"usage":{"input_tokens":1200,"output_tokens":40}}}`,
+		`{"type":"user","sessionId":"s1","uuid":"u3","parentUuid":"u2","timestamp":"2025-06-01T10:00:05.000Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"[]"}]}}`,
+	}
+	tests := []struct {
+		name  string
+		lines []string
+		want  string
+	}{
+		{"ends on a tool result", lines, "2025-06-01T10:00:05Z"},
+		{"ends on the call", lines[:2], "2025-06-01T10:00:02Z"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "s.jsonl")
+			if err := os.WriteFile(path, []byte(strings.Join(tc.lines, "\n")+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var sink importtest.Sink
+			if err := New().ImportFile(path, &ingest.Options{}, &sink, ingest.NewReport(Format)); err != nil {
+				t.Fatal(err)
+			}
+			evs := sink.Sessions[0].Events
+			end := evs[len(evs)-1]
+			if end.Type != traces.SessionEnd || end.T.Format(time.RFC3339) != tc.want {
+				t.Errorf("last event %s at %s, want session_end at %s", end.Type, end.T.Format(time.RFC3339), tc.want)
+			}
+		})
+	}
 }

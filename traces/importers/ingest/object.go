@@ -71,6 +71,16 @@ func (o *Object) Peek(key string) json.RawMessage {
 	return v
 }
 
+// PeekString returns member key as a string without consuming it ("" when
+// absent, null or not a string).
+func (o *Object) PeekString(key string) string {
+	var s string
+	if v := o.Peek(key); v != nil && json.Unmarshal(v, &s) == nil {
+		return s
+	}
+	return ""
+}
+
 // Take consumes member key and returns it (nil when absent or null).
 func (o *Object) Take(key string) json.RawMessage {
 	v := o.m[key]

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -22,6 +23,11 @@ type Report struct {
 	// usage (the source recorded none for them): run.fidelity cannot
 	// compare their prompt tokens. Absent when 0.
 	RequestsWithoutUsage int `json:"requests_without_usage,omitempty"`
+	// CutAtOutputLimit counts the replies the source marks as cut at the
+	// output limit (OutputLimitReasons): their recorded text and output
+	// tokens end where the limit cut them. Trace v1 has no field for it.
+	// Absent when 0.
+	CutAtOutputLimit int `json:"replies_cut_at_output_limit,omitempty"`
 	// Models counts the sessions written by the model their session_start
 	// names (after --model; "" for the sessions that name none), the most
 	// sessions first, then by name: at most MaxReportedModels of them, the
@@ -135,6 +141,20 @@ func NewReport(format string) *Report {
 		noteSeen:               map[string]bool{},
 		missing:                map[[2]string]int{},
 		ambiguous:              map[string]*AmbiguousTool{},
+	}
+}
+
+// OutputLimitReasons are the stop reasons that say a reply was cut at the
+// output limit: Anthropic's stop_reason "max_tokens", OpenAI's
+// finish_reason "length" (OpenTelemetry's gen_ai.response.finish_reasons
+// carries the provider's).
+var OutputLimitReasons = []string{"max_tokens", "length"}
+
+// StopReason counts a reply's stop reason when it is one of
+// OutputLimitReasons (Report.CutAtOutputLimit).
+func (r *Report) StopReason(reason string) {
+	if slices.Contains(OutputLimitReasons, reason) {
+		r.CutAtOutputLimit++
 	}
 }
 

@@ -29,6 +29,10 @@ func (r *Report) WriteText(w io.Writer) error {
 		p("model requests without usage:\t%d of %d (the source recorded none: run.fidelity does not compare their prompt tokens)\n",
 			r.RequestsWithoutUsage, r.Events[traces.ModelRequest])
 	}
+	if r.CutAtOutputLimit > 0 {
+		p("replies cut at the output limit:\t%d (stop_reason max_tokens or finish_reason length: their recorded text and output tokens end where the limit cut them; trace v1 has no field for it)\n",
+			r.CutAtOutputLimit)
+	}
 	if len(r.Models) > 0 {
 		p("models (model: sessions):\n")
 		for _, m := range r.Models {

@@ -119,6 +119,7 @@ func (c *Conv) assistant(m *ingest.Object, t time.Time) error {
 	if err != nil {
 		return err
 	}
+	c.Rep.StopReason(m.PeekString("finish_reason")) // and not mapped, as before
 	start := t
 	if !c.prev.IsZero() && !t.IsZero() && !c.prev.After(t) {
 		start = c.prev

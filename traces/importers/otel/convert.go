@@ -157,6 +157,13 @@ func (c *converter) chat(sp *span) error {
 	if id == "" {
 		id = sp.SpanID
 	}
+	if reasons, ok := a["gen_ai.response.finish_reasons"].([]any); ok { // and reported as not mapped, as before
+		for _, r := range reasons {
+			if s, ok := r.(string); ok {
+				c.rep.StopReason(s)
+			}
+		}
+	}
 	ri := c.b.Request(id, sp.start, ingest.Millis(sp.start, sp.end), c.usage(a))
 	c.lastReq = c.b.At(ri).ID
 	text, calls := outputParts(jsonAttr(a, "gen_ai.output.messages"))

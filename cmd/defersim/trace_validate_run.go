@@ -1,0 +1,115 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/nouns"
+	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/sim"
+)
+
+// runPrediction is what `trace validate` says run would do with its
+// traces: the resolution a run over them and the same catalogs computes
+// (sim.CallResolver counts it, runner.SummarizeResolution summarises it),
+// and whether the run would stop on it (runner.StopFor).
+type runPrediction struct {
+	// Checked is false under --no-catalogs: tool names were not resolved,
+	// and nothing is said of what run would do.
+	Checked bool `json:"checked"`
+	// Resolution is run's run.resolution over the same traces and
+	// catalogs (results-format.md); nil when a file or its catalog cannot
+	// be read, on which run stops before resolving anything.
+	Resolution *sim.ResolutionInfo `json:"resolution,omitempty"`
+	// Stops says run would stop (exit status 2, nothing written); Reason
+	// says why, as run would.
+	Stops  bool   `json:"stops"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// predict fills rep.Run from the resolvers the files were checked with,
+// under the limit maxShare (run's --max-unresolved); noCatalogs says tool
+// names were not checked. Files checked against different catalogs (each
+// its own) are summed: run over them together loads their catalogs
+// together, which may resolve a call one file's catalog lacks.
+func (rep *validateReport) predict(maxShare float64, noCatalogs bool) {
+	if noCatalogs {
+		rep.Run = &runPrediction{}
+		return
+	}
+	unreadable := 0
+	for _, f := range rep.Files {
+		if f.Error != "" {
+			unreadable++
+		}
+	}
+	if unreadable > 0 {
+		// run stops on the first input it cannot read, before resolving
+		// anything.
+		rep.Run = &runPrediction{Checked: true, Stops: true,
+			Reason: fmt.Sprintf("%d of %s, or its catalog, cannot be read (said above)", unreadable, nouns.Count(len(rep.Files), "trace file"))}
+		return
+	}
+	var res sim.Resolution
+	held := runner.HeldServers{}
+	for _, r := range rep.resolvers {
+		one := r.r.Resolution()
+		res.Merge(&one)
+		for server, versions := range r.held {
+			for _, v := range versions {
+				if !slices.Contains(held[server], v) {
+					held[server] = append(held[server], v)
+				}
+			}
+			slices.SortFunc(held[server], catalog.CompareVersions)
+		}
+	}
+	info := runner.SummarizeResolution(&res, maxShare, false, held)
+	p := &runPrediction{Checked: true, Resolution: info}
+	if e := runner.StopFor(info, held); e != nil {
+		p.Stops, p.Reason = true, e.Reason()
+	}
+	rep.Run = p
+}
+
+// writeText says what run would do: the shares its stop rule reads, and
+// "run would stop: …" past the limit.
+func (p *runPrediction) writeText(w io.Writer) error {
+	if p == nil {
+		return nil
+	}
+	if !p.Checked {
+		_, err := fmt.Fprintln(w, "run: tool names NOT checked (--no-catalogs): validate cannot say whether run would resolve the calls")
+		return err
+	}
+	r := p.Resolution
+	if r == nil {
+		_, err := fmt.Fprintf(w, "run would stop: %s\n", p.Reason)
+		return err
+	}
+	if _, err := fmt.Fprintf(w, "run: %d of %s (%.1f%%) would not resolve, %d of %s (%.1f%%) name a server or version missing from the catalogs; run stops above %s of either\n",
+		r.Unresolved, nouns.Count(r.Calls, "tool call"), 100*r.UnresolvedShare,
+		r.SessionsMissingServers, nouns.Count(r.Sessions, "session"), 100*r.SessionsMissingShare, runner.SharePercent(r.MaxUnresolvedShare)); err != nil {
+		return err
+	}
+	if !p.Stops {
+		return nil
+	}
+	_, err := fmt.Fprintf(w, "run would stop: %s (--max-unresolved / --allow-unresolved)\n", p.Reason)
+	return err
+}
+
+// writeCheckedAgainst says which catalogs the file's tools were checked
+// against, when they are the ones run would load for it.
+func writeCheckedAgainst(w io.Writer, f validateResult) error {
+	var err error
+	if f.CatalogsFrom == runner.CatalogsFromTraces {
+		_, err = fmt.Fprintf(w, "%s: tools checked against its catalog %s\n", f.File, f.Catalog)
+	} else {
+		_, err = fmt.Fprintf(w, "%s: tools checked against the default scenario's catalogs (%s): the trace names no catalog of its own and none is beside it, so `run --traces FILE` loads these (give --catalogs for yours)\n",
+			f.File, f.Catalog)
+	}
+	return err
+}
