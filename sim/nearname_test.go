@@ -180,3 +180,53 @@ func TestSessionlessCallsHintAsSessionsDo(t *testing.T) {
 		})
 	}
 }
+
+// TestUnknownSearchResultNamesTheCatalogsName pins that a name a recorded
+// tool_search returned, which no catalog knows, is offered the held tool
+// name it most likely means, with the server that serves it — in a
+// session with a session_start and in one without, in the same words: it
+// said only "which no catalog knows", where a call of the same name got
+// the hint.
+func TestUnknownSearchResultNamesTheCatalogsName(t *testing.T) {
+	parse := func(server, tools string) *catalog.Server {
+		s, err := catalog.Parse([]byte(`{"tools":[`+tools+`]}`), server, "1.0", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	cat := catalog.New(parse("airline", `{"name":"get_user_details"},{"name":"list_policies"}`),
+		parse("github", `{"name":"search_repositories"},{"name":"get_user"}`), parse("gitlab", `{"name":"get_user"}`))
+	for _, tc := range []struct{ name, hint string }{
+		{"get_usr_details", `; the closest names the catalogs serve: "get_user_details"`},
+		{"list_policy", `; server "airline" serves "list_policies", the trace's name with "policies" for "policy": write the catalog's name in the trace`},
+		{"Search_Repositories", `; server "github" serves "search_repositories", the same name in another case`},
+		{"mcp__github__search_repositories", `; server "github" serves "search_repositories", the trace's name without its prefix "mcp__github__"`},
+		{"GET_USER", `; servers "github", "gitlab" serve "get_user", the same name in another case`},
+		{"cancel_everything", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			search := `{"type":"tool_search","session":"%s","t":"2026-02-10T08:00:01Z","query":"q","returned":["` + tc.name + `"]}` + "\n"
+			trace := `{"v":1,"type":"session_start","session":"with","t":"2026-02-10T08:00:00Z","servers":[{"name":"airline","version":"1.0"}]}` + "\n" +
+				fmt.Sprintf(search, "with") + fmt.Sprintf(search, "without")
+			probs, _, err := traces.ValidateReader(strings.NewReader(trace), "t.jsonl", traces.ValidateOptions{Tools: cat, Resolver: NewCallResolver(cat)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			reasons := map[string]string{}
+			for _, p := range probs {
+				for _, id := range []string{"with", "without"} {
+					if r, ok := strings.CutPrefix(p.Reason, `session "`+id+`": `); ok && p.Kind == traces.KindUnknownTool {
+						reasons[id] = r
+					}
+				}
+			}
+			want := `tool_search returned tool "` + tc.name + `", which no catalog knows` + tc.hint
+			for _, id := range []string{"with", "without"} {
+				if got := reasons[id]; !strings.HasPrefix(got, want) || tc.hint == "" && got != want {
+					t.Errorf("session %s: reason %q\nwant it to start %q", id, got, want)
+				}
+			}
+		})
+	}
+}
