@@ -61,7 +61,11 @@ func (tt *toolTables) nearTool(server, name string) string {
 			"(trace import splits mcp__<server>__<tool> names, docs/importers.md)", serves(near.Names[0]), near.Names[0], near.Prefix)
 	case catalog.NearPlural:
 		if len(near.Names) == 1 {
-			return fmt.Sprintf("%s %q, the trace's name with %q for %q: write the catalog's name in the trace", serves(near.Names[0]), near.Names[0], near.Meant, near.Written)
+			without := ""
+			if near.Prefix != "" {
+				without = fmt.Sprintf(" without its prefix %q and", near.Prefix)
+			}
+			return fmt.Sprintf("%s %q, the trace's name%s with %q for %q: write the catalog's name in the trace", serves(near.Names[0]), near.Names[0], without, near.Meant, near.Written)
 		}
 		return closest()
 	case catalog.NearTypo:

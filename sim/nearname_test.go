@@ -36,6 +36,7 @@ func TestUnknownToolNamesTheCatalogsName(t *testing.T) {
 		{"get_user_detail", `the closest names server "airline" serves: "get_user_details"`}, // one edit: a typo
 		{"list_policy", `server "airline" serves "list_policies", the trace's name with "policies" for "policy": write the catalog's name in the trace`},
 		{"xget_user_details", `the closest names server "airline" serves: "get_user_details"`}, // no separator: not a prefix
+		{"mcp__airline__list_policy", `server "airline" serves "list_policies", the trace's name without its prefix "mcp__airline__" and with "policies" for "policy": write the catalog's name in the trace`},
 		{"cancel_everything", ""},
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
