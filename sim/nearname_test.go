@@ -155,23 +155,7 @@ func TestSessionlessCallsHintAsSessionsDo(t *testing.T) {
 	} {
 		t.Run(tc.tool+"@"+tc.server, func(t *testing.T) {
 			call := `{"type":"tool_call","session":"%s","t":"2026-02-10T08:00:01Z","call_id":"c1","tool":"` + tc.tool + `","server":"` + tc.server + `","status":"ok"}` + "\n"
-			trace := `{"v":1,"type":"session_start","session":"with","t":"2026-02-10T08:00:00Z","servers":[{"name":"airline","version":"1.0"}]}` + "\n" +
-				fmt.Sprintf(call, "with") + fmt.Sprintf(call, "without")
-			probs, _, err := traces.ValidateReader(strings.NewReader(trace), "t.jsonl", traces.ValidateOptions{Tools: cat, Resolver: NewCallResolver(cat)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			reasons := map[string]string{}
-			for _, p := range probs {
-				if p.Kind != traces.KindUnknownTool {
-					continue
-				}
-				for _, id := range []string{"with", "without"} {
-					if r, ok := strings.CutPrefix(p.Reason, `session "`+id+`": `); ok {
-						reasons[id] = r
-					}
-				}
-			}
+			reasons := withAndWithoutStart(t, cat, call)
 			if reasons["with"] == "" || reasons["with"] != reasons["without"] {
 				t.Fatalf("reasons differ:\nwith session_start: %q\nwithout:            %q", reasons["with"], reasons["without"])
 			}
@@ -208,20 +192,7 @@ func TestUnknownSearchResultNamesTheCatalogsName(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			search := `{"type":"tool_search","session":"%s","t":"2026-02-10T08:00:01Z","query":"q","returned":["` + tc.name + `"]}` + "\n"
-			trace := `{"v":1,"type":"session_start","session":"with","t":"2026-02-10T08:00:00Z","servers":[{"name":"airline","version":"1.0"}]}` + "\n" +
-				fmt.Sprintf(search, "with") + fmt.Sprintf(search, "without")
-			probs, _, err := traces.ValidateReader(strings.NewReader(trace), "t.jsonl", traces.ValidateOptions{Tools: cat, Resolver: NewCallResolver(cat)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			reasons := map[string]string{}
-			for _, p := range probs {
-				for _, id := range []string{"with", "without"} {
-					if r, ok := strings.CutPrefix(p.Reason, `session "`+id+`": `); ok && p.Kind == traces.KindUnknownTool {
-						reasons[id] = r
-					}
-				}
-			}
+			reasons := withAndWithoutStart(t, cat, search)
 			want := `tool_search returned tool "` + tc.name + `", which no catalog knows` + tc.hint
 			for _, id := range []string{"with", "without"} {
 				if got := reasons[id]; !strings.HasPrefix(got, want) || tc.hint == "" && got != want {
@@ -230,4 +201,30 @@ func TestUnknownSearchResultNamesTheCatalogsName(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withAndWithoutStart validates event (a JSONL line whose session is %s)
+// in session "with", which begins with a session_start holding airline
+// 1.0, and in session "without", which has none, and returns each
+// session's unknown_tool reason (without the session).
+func withAndWithoutStart(t *testing.T, cat *catalog.Catalog, event string) map[string]string {
+	t.Helper()
+	trace := `{"v":1,"type":"session_start","session":"with","t":"2026-02-10T08:00:00Z","servers":[{"name":"airline","version":"1.0"}]}` + "\n" +
+		fmt.Sprintf(event, "with") + fmt.Sprintf(event, "without")
+	probs, _, err := traces.ValidateReader(strings.NewReader(trace), "t.jsonl", traces.ValidateOptions{Tools: cat, Resolver: NewCallResolver(cat)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reasons := map[string]string{}
+	for _, p := range probs {
+		if p.Kind != traces.KindUnknownTool {
+			continue
+		}
+		for _, id := range []string{"with", "without"} {
+			if r, ok := strings.CutPrefix(p.Reason, `session "`+id+`": `); ok {
+				reasons[id] = r
+			}
+		}
+	}
+	return reasons
 }
