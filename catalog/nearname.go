@@ -41,12 +41,13 @@ type Near struct {
 	// Names: one for NearCase and NearPrefix, up to CloseNames for
 	// NearTypo, nearest first.
 	Names []string
-	// Prefix is the prefix NearPrefix strips.
+	// Prefix is the prefix NearPrefix strips, and the one NearPlural
+	// strips before its rule applies ("" when none).
 	Prefix string
 	// Written and Meant are, for NearPlural, the first word the name and
 	// Names[0] differ in by number ("repository", "repositories"), and
-	// Input the name (a name of one word is said to be the plural or the
-	// singular).
+	// Input the name less Prefix (a name of one word is said to be the
+	// plural or the singular).
 	Written, Meant, Input string
 }
 
@@ -55,7 +56,8 @@ type Near struct {
 // ending in a NameSeparator (the mcp__<server>__<tool> form an agent
 // runtime logs), else, when no name is one edit away, the name with a word
 // in the singular for the plural or the reverse (search_repository for
-// search_repositories, three edits apart), else the closest names by edit
+// search_repositories, three edits apart), else the same after a prefix
+// (mcp__x__search_repository for search_repositories), else the closest names by edit
 // distance (a typo: up to CloseNames, all at the nearest distance, none a
 // different word in the stretch where the names differ). It walks every name: call it only for
 // a name that does not resolve. names may hold duplicates and need not be
@@ -90,9 +92,19 @@ func NearName(name string, names []string) Near {
 	if best.Kind != NearNone {
 		return best
 	}
-	if plural := pluralMatches(name, names); len(plural) > 0 && !slices.ContainsFunc(names, func(n string) bool { return editDistance(name, n, true) == 1 }) {
-		w, m := pluralPair(name, plural[0])
-		return Near{Kind: NearPlural, Names: plural[:min(len(plural), CloseNames)], Written: w, Meant: m, Input: name}
+	if near, ok := nearPlural(name, "", names); ok {
+		return near
+	}
+	// The plural rule after a prefix (mcp__x__search_repository for
+	// search_repositories): the longest rest a prefix strips to first.
+	for i := range len(name) {
+		for _, sep := range NameSeparators {
+			if strings.HasSuffix(name[:i], sep) {
+				if near, ok := nearPlural(name[i:], name[:i], names); ok {
+					return near
+				}
+			}
+		}
 	}
 	// Not a name whose edits fill the stretch where the two differ (a
 	// different word, not a typo): the share is taken of the longer
@@ -113,6 +125,19 @@ func NearName(name string, names []string) Near {
 	d := editDistance(name, near[0], true)
 	near = slices.DeleteFunc(near, func(n string) bool { return editDistance(name, n, true) > d })
 	return Near{Kind: NearTypo, Names: near[:min(len(near), CloseNames)]}
+}
+
+// nearPlural is the plural rule of NearName for name, written after
+// prefix ("" for none): the names that are name with a word in the
+// singular for the plural or the reverse, when no name is one edit away
+// from name (a typo, which the typo rule offers).
+func nearPlural(name, prefix string, names []string) (Near, bool) {
+	plural := pluralMatches(name, names)
+	if len(plural) == 0 || slices.ContainsFunc(names, func(n string) bool { return editDistance(name, n, true) == 1 }) {
+		return Near{}, false
+	}
+	w, m := pluralPair(name, plural[0])
+	return Near{Kind: NearPlural, Names: plural[:min(len(plural), CloseNames)], Written: w, Meant: m, Input: name, Prefix: prefix}, true
 }
 
 // differing is the lengths, shorter and longer, of a and b once their
@@ -142,19 +167,29 @@ func (n Near) Hint() string {
 	case NearTypo:
 		return "did you mean " + orList(n.Names) + "?"
 	case NearPlural:
+		prefix := ""
+		if n.Prefix != "" {
+			prefix = fmt.Sprintf("the name without its prefix %q, ", n.Prefix)
+		}
 		if len(n.Names) > 1 {
-			return "did you mean " + orList(n.Names) + " (a word in the singular for the plural, or the reverse)?"
+			return "did you mean " + orList(n.Names) + " (" + prefix + "a word in the singular for the plural, or the reverse)?"
 		}
-		if n.Written == n.Input {
-			form := "plural"
-			if len(n.Meant) < len(n.Written) {
-				form = "singular"
-			}
-			return fmt.Sprintf("did you mean %q (the %s)?", n.Names[0], form)
-		}
-		return fmt.Sprintf("did you mean %q (%q for %q)?", n.Names[0], n.Meant, n.Written)
+		return fmt.Sprintf("did you mean %q (%s%s)?", n.Names[0], prefix, n.PluralWords())
 	}
 	return ""
+}
+
+// PluralWords says, for NearPlural, how the name differs from Names[0] in
+// number: `"repositories" for "repository"`, or `the plural` (`the
+// singular`) of a name of one word.
+func (n Near) PluralWords() string {
+	if n.Written == n.Input {
+		if len(n.Meant) < len(n.Written) {
+			return "the singular"
+		}
+		return "the plural"
+	}
+	return fmt.Sprintf("%q for %q", n.Meant, n.Written)
 }
 
 // WithHint appends n's Hint to msg after "; " (msg unchanged when none).

@@ -124,3 +124,48 @@ func TestNearNamePlural(t *testing.T) {
 		})
 	}
 }
+
+// TestNearNamePluralAfterPrefix pins that the plural rule combines with
+// the prefix rule: mcp__x__search_repository was offered nothing for
+// search_repositories, since the prefix rule wants the rest to be a name
+// exactly and the plural rule compares the whole name, prefix and all.
+// The longest rest a prefix strips to is tried first, a rest one edit from
+// a name is left to the typo rule, and a prefix alone still wins.
+func TestNearNamePluralAfterPrefix(t *testing.T) {
+	for _, tc := range []struct {
+		in     string
+		names  []string
+		kind   NearKind
+		want   []string
+		prefix string
+		hint   string
+	}{
+		{"mcp__x__search_repository", []string{"search_repositories", "search_code"}, NearPlural, []string{"search_repositories"}, "mcp__x__",
+			`did you mean "search_repositories" (the name without its prefix "mcp__x__", "repositories" for "repository")?`},
+		{"github.get_entries", []string{"get_entry"}, NearPlural, []string{"get_entry"}, "github.",
+			`did you mean "get_entry" (the name without its prefix "github.", "entry" for "entries")?`},
+		{"srv:Search_Repository", []string{"search_repositories"}, NearPlural, []string{"search_repositories"}, "srv:",
+			`did you mean "search_repositories" (the name without its prefix "srv:", "repositories" for "Repository")?`},
+		{"mcp__x__strategy", []string{"strategies"}, NearPlural, []string{"strategies"}, "mcp__x__",
+			`did you mean "strategies" (the name without its prefix "mcp__x__", the plural)?`},
+		{"mcp__x__get_entry", []string{"get_entries", "get_entry_names"}, NearPlural, []string{"get_entries"}, "mcp__x__",
+			`did you mean "get_entries" (the name without its prefix "mcp__x__", "entries" for "entry")?`},
+		{"mcp__x__list_box", []string{"list_boxes", "get_list_boxes"}, NearPlural, []string{"list_boxes"}, "mcp__x__",
+			`did you mean "list_boxes" (the name without its prefix "mcp__x__", "boxes" for "box")?`},
+		{"mcp__x__search_repositories", []string{"search_repositories"}, NearPrefix, []string{"search_repositories"}, "mcp__x__",
+			`did you mean "search_repositories" (the name without its prefix "mcp__x__")?`}, // the prefix alone
+		{"mcp__x__list_thing", []string{"list_things", "list_thing_"}, NearNone, nil, "", ""}, // one edit from list_thing_: no plural
+		{"mcp__x__fly", []string{"flies"}, NearNone, nil, "", ""},                             // stem too short after the prefix too
+		{"mcpxsearch_repository", []string{"search_repositories"}, NearNone, nil, "", ""},     // no separator: no prefix
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			got := NearName(tc.in, tc.names)
+			if got.Kind != tc.kind || !slices.Equal(got.Names, tc.want) || got.Prefix != tc.prefix {
+				t.Errorf("NearName(%q, %q) = %+v, want kind %d names %q prefix %q", tc.in, tc.names, got, tc.kind, tc.want, tc.prefix)
+			}
+			if h := got.Hint(); h != tc.hint {
+				t.Errorf("Hint = %q, want %q", h, tc.hint)
+			}
+		})
+	}
+}

@@ -216,6 +216,26 @@ func (r *CallResolver) UnknownCall(server, tool string) string {
 	return unknownCall(r.e.tables, r.near, fmt.Sprintf("tool_call of tool %q of server %q", tool, server), server, tool)
 }
 
+// UnknownSearchResult says why a tool name a tool_search returned is
+// served by no version the catalogs hold, in the words and with the hint
+// (the held name most likely meant) a session's search result gets:
+// traces.Validate asks it for the searches of a session that does not
+// begin with a session_start (traces.SearchHinter).
+func (r *CallResolver) UnknownSearchResult(name string) string {
+	return unknownSearchResult(r.e.tables, r.near, name)
+}
+
+// unknownSearchResult says that name, which a tool_search returned, is no
+// tool of any server the catalogs hold, followed by the held name most
+// likely meant (among every server's tools), when one is near.
+func unknownSearchResult(tt *toolTables, near *nearMemo, name string) string {
+	reason := fmt.Sprintf("tool_search returned tool %q, which no catalog knows", name)
+	if h := near.get(tt, "", name); h != "" {
+		reason += "; " + h
+	}
+	return reason
+}
+
 // unknownCall says why call, of tool of server, resolves at no version
 // the catalogs hold: no catalog holds the server, or none of its versions
 // serves the tool; each followed by the held name most likely meant, when
@@ -276,7 +296,7 @@ func (s *sessionCalls) searchResult(name string) string {
 		}
 	}
 	if len(where) == 0 {
-		return fmt.Sprintf("tool_search returned tool %q, which no catalog knows", name)
+		return unknownSearchResult(tt, s.near, name)
 	}
 	return fmt.Sprintf("tool_search returned tool %q, which no server the session holds here serves; %s: a run counts it as a search result no server of the session serves",
 		name, strings.Join(where, "; "))

@@ -12,29 +12,64 @@ import (
 // catalog.NearName: a name equal but for case, the trace's name less a
 // prefix (the mcp__<server>__<tool> form an agent runtime logs), the
 // trace's name with a word in the singular for the plural or the reverse,
-// else the closest names (a typo). It is only called for a call that does not
-// resolve, so it may walk every version.
+// else the closest names (a typo). server "" looks among the tools of
+// every server (a name a tool_search returned, which names no server),
+// and the hint names the servers that serve the name meant. It is only
+// called for a name that does not resolve, so it may walk every version.
 func (tt *toolTables) nearTool(server, name string) string {
+	servers := []string{server}
+	if server == "" {
+		servers = tt.names
+	}
 	var names []string
-	for _, v := range tt.versions[server] {
-		for _, ti := range tt.byKey[server+"@"+v].tools {
-			names = append(names, ti.name)
+	for _, srv := range servers {
+		for _, v := range tt.versions[srv] {
+			for _, ti := range tt.byKey[srv+"@"+v].tools {
+				names = append(names, ti.name)
+			}
 		}
 	}
 	near := catalog.NearName(name, names)
-	switch near.Kind {
-	case catalog.NearCase:
-		return fmt.Sprintf("server %q serves %q, the same name in another case: write the catalog's name in the trace", server, near.Names[0])
-	case catalog.NearPrefix:
-		return fmt.Sprintf("server %q serves %q, the trace's name without its prefix %q: write the catalog's name in the trace "+
-			"(trace import splits mcp__<server>__<tool> names, docs/importers.md)", server, near.Names[0], near.Prefix)
-	case catalog.NearPlural:
-		if len(near.Names) == 1 {
-			return fmt.Sprintf("server %q serves %q, the trace's name with %q for %q: write the catalog's name in the trace", server, near.Names[0], near.Meant, near.Written)
+	// serves is who serves tool, with its verb: the server asked about,
+	// else the servers that serve it at any version.
+	serves := func(tool string) string {
+		if server != "" {
+			return fmt.Sprintf("server %q serves", server)
+		}
+		var by []string
+		for _, srv := range tt.names {
+			if len(tt.servingVersions(srv, tool)) > 0 {
+				by = append(by, srv)
+			}
+		}
+		if len(by) == 1 {
+			return fmt.Sprintf("server %q serves", by[0])
+		}
+		return "servers " + quoteList(by) + " serve"
+	}
+	closest := func() string {
+		if server == "" {
+			return "the closest names the catalogs serve: " + quoteList(near.Names)
 		}
 		return fmt.Sprintf("the closest names server %q serves: %s", server, quoteList(near.Names))
+	}
+	switch near.Kind {
+	case catalog.NearCase:
+		return fmt.Sprintf("%s %q, the same name in another case: write the catalog's name in the trace", serves(near.Names[0]), near.Names[0])
+	case catalog.NearPrefix:
+		return fmt.Sprintf("%s %q, the trace's name without its prefix %q: write the catalog's name in the trace "+
+			"(trace import splits mcp__<server>__<tool> names, docs/importers.md)", serves(near.Names[0]), near.Names[0], near.Prefix)
+	case catalog.NearPlural:
+		if len(near.Names) == 1 {
+			without := ""
+			if near.Prefix != "" {
+				without = fmt.Sprintf(" without its prefix %q and", near.Prefix)
+			}
+			return fmt.Sprintf("%s %q, the trace's name%s with %q for %q: write the catalog's name in the trace", serves(near.Names[0]), near.Names[0], without, near.Meant, near.Written)
+		}
+		return closest()
 	case catalog.NearTypo:
-		return fmt.Sprintf("the closest names server %q serves: %s", server, quoteList(near.Names))
+		return closest()
 	}
 	return ""
 }
@@ -58,7 +93,8 @@ type nearMemo struct {
 	m  map[string]string
 }
 
-// get is tt.nearTool(server, name) through the memo (nil: none).
+// get is tt.nearTool(server, name) through the memo (nil: none); server
+// "" (every server's tools) keys apart from any server's.
 func (n *nearMemo) get(tt *toolTables, server, name string) string {
 	return n.lookup(server+"\x00"+name, func() string { return tt.nearTool(server, name) })
 }

@@ -36,6 +36,7 @@ func TestUnknownToolNamesTheCatalogsName(t *testing.T) {
 		{"get_user_detail", `the closest names server "airline" serves: "get_user_details"`}, // one edit: a typo
 		{"list_policy", `server "airline" serves "list_policies", the trace's name with "policies" for "policy": write the catalog's name in the trace`},
 		{"xget_user_details", `the closest names server "airline" serves: "get_user_details"`}, // no separator: not a prefix
+		{"mcp__airline__list_policy", `server "airline" serves "list_policies", the trace's name without its prefix "mcp__airline__" and with "policies" for "policy": write the catalog's name in the trace`},
 		{"cancel_everything", ""},
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
@@ -154,23 +155,7 @@ func TestSessionlessCallsHintAsSessionsDo(t *testing.T) {
 	} {
 		t.Run(tc.tool+"@"+tc.server, func(t *testing.T) {
 			call := `{"type":"tool_call","session":"%s","t":"2026-02-10T08:00:01Z","call_id":"c1","tool":"` + tc.tool + `","server":"` + tc.server + `","status":"ok"}` + "\n"
-			trace := `{"v":1,"type":"session_start","session":"with","t":"2026-02-10T08:00:00Z","servers":[{"name":"airline","version":"1.0"}]}` + "\n" +
-				fmt.Sprintf(call, "with") + fmt.Sprintf(call, "without")
-			probs, _, err := traces.ValidateReader(strings.NewReader(trace), "t.jsonl", traces.ValidateOptions{Tools: cat, Resolver: NewCallResolver(cat)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			reasons := map[string]string{}
-			for _, p := range probs {
-				if p.Kind != traces.KindUnknownTool {
-					continue
-				}
-				for _, id := range []string{"with", "without"} {
-					if r, ok := strings.CutPrefix(p.Reason, `session "`+id+`": `); ok {
-						reasons[id] = r
-					}
-				}
-			}
+			reasons := withAndWithoutStart(t, cat, call)
 			if reasons["with"] == "" || reasons["with"] != reasons["without"] {
 				t.Fatalf("reasons differ:\nwith session_start: %q\nwithout:            %q", reasons["with"], reasons["without"])
 			}
@@ -179,4 +164,67 @@ func TestSessionlessCallsHintAsSessionsDo(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestUnknownSearchResultNamesTheCatalogsName pins that a name a recorded
+// tool_search returned, which no catalog knows, is offered the held tool
+// name it most likely means, with the server that serves it — in a
+// session with a session_start and in one without, in the same words: it
+// said only "which no catalog knows", where a call of the same name got
+// the hint.
+func TestUnknownSearchResultNamesTheCatalogsName(t *testing.T) {
+	parse := func(server, tools string) *catalog.Server {
+		s, err := catalog.Parse([]byte(`{"tools":[`+tools+`]}`), server, "1.0", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	cat := catalog.New(parse("airline", `{"name":"get_user_details"},{"name":"list_policies"}`),
+		parse("github", `{"name":"search_repositories"},{"name":"get_user"}`), parse("gitlab", `{"name":"get_user"}`))
+	for _, tc := range []struct{ name, hint string }{
+		{"get_usr_details", `; the closest names the catalogs serve: "get_user_details"`},
+		{"list_policy", `; server "airline" serves "list_policies", the trace's name with "policies" for "policy": write the catalog's name in the trace`},
+		{"Search_Repositories", `; server "github" serves "search_repositories", the same name in another case`},
+		{"mcp__github__search_repositories", `; server "github" serves "search_repositories", the trace's name without its prefix "mcp__github__"`},
+		{"GET_USER", `; servers "github", "gitlab" serve "get_user", the same name in another case`},
+		{"cancel_everything", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			search := `{"type":"tool_search","session":"%s","t":"2026-02-10T08:00:01Z","query":"q","returned":["` + tc.name + `"]}` + "\n"
+			reasons := withAndWithoutStart(t, cat, search)
+			want := `tool_search returned tool "` + tc.name + `", which no catalog knows` + tc.hint
+			for _, id := range []string{"with", "without"} {
+				if got := reasons[id]; !strings.HasPrefix(got, want) || tc.hint == "" && got != want {
+					t.Errorf("session %s: reason %q\nwant it to start %q", id, got, want)
+				}
+			}
+		})
+	}
+}
+
+// withAndWithoutStart validates event (a JSONL line whose session is %s)
+// in session "with", which begins with a session_start holding airline
+// 1.0, and in session "without", which has none, and returns each
+// session's unknown_tool reason (without the session).
+func withAndWithoutStart(t *testing.T, cat *catalog.Catalog, event string) map[string]string {
+	t.Helper()
+	trace := `{"v":1,"type":"session_start","session":"with","t":"2026-02-10T08:00:00Z","servers":[{"name":"airline","version":"1.0"}]}` + "\n" +
+		fmt.Sprintf(event, "with") + fmt.Sprintf(event, "without")
+	probs, _, err := traces.ValidateReader(strings.NewReader(trace), "t.jsonl", traces.ValidateOptions{Tools: cat, Resolver: NewCallResolver(cat)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reasons := map[string]string{}
+	for _, p := range probs {
+		if p.Kind != traces.KindUnknownTool {
+			continue
+		}
+		for _, id := range []string{"with", "without"} {
+			if r, ok := strings.CutPrefix(p.Reason, `session "`+id+`": `); ok {
+				reasons[id] = r
+			}
+		}
+	}
+	return reasons
 }

@@ -44,6 +44,14 @@ type CallHinter interface {
 	UnknownCall(server, tool string) string
 }
 
+// SearchHinter, when a ValidateOptions.Resolver implements it, says why a
+// name a tool_search returned in a session that does not begin with a
+// session_start is a tool no catalog knows, with the hint of the name most
+// likely meant, as for the sessions it resolves (sim.CallResolver).
+type SearchHinter interface {
+	UnknownSearchResult(name string) string
+}
+
 // Unresolved is a name of an event that does not resolve (SessionResolver):
 // its kind, and why (without the session).
 type Unresolved struct {
@@ -64,8 +72,9 @@ type ValidateOptions struct {
 	// run replays as the run counts them), the names each tool_search
 	// returns, and the server versions session_start and catalog_change
 	// name. Tools then checks only the sessions that do not begin with a
-	// session_start, saying why a call does not resolve in the Resolver's
-	// words when it is a CallHinter.
+	// session_start, saying why a call, or a name a tool_search returned,
+	// does not resolve in the Resolver's words when it is a CallHinter, or
+	// a SearchHinter.
 	Resolver CallResolver
 	// MaxLineBytes bounds one line (<= 0: DefaultMaxLineBytes).
 	MaxLineBytes int
@@ -352,7 +361,11 @@ func (v *validator) anyVersion(n int, ev *Event) {
 	if ev.Type == ToolSearch {
 		for _, name := range ev.Returned() {
 			if name != "" && !v.opts.Tools.HasTool("", name) {
-				v.add(n, KindUnknownTool, fmt.Sprintf("session %q: tool_search returned tool %q, which no catalog knows", id, name))
+				reason := fmt.Sprintf("tool_search returned tool %q, which no catalog knows", name)
+				if h, ok := v.opts.Resolver.(SearchHinter); ok {
+					reason = h.UnknownSearchResult(name)
+				}
+				v.add(n, KindUnknownTool, fmt.Sprintf("session %q: %s", id, reason))
 			}
 		}
 	}

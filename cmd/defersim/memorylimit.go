@@ -9,6 +9,11 @@ import (
 	"github.com/defersim/defersim/report"
 )
 
+// bootstrapMemoryUsage is the help of --bootstrap-memory (run, sweep,
+// plan, recommend, merge). It does not state the default: cobra prints it
+// after the help, from report.ByteSize's String.
+const bootstrapMemoryUsage = "most memory the bootstrap may allocate, e.g. 8GiB (-1 = no limit, 0 = as when not given)"
+
 // memoryLimit is run's --memory-limit: a soft limit on the memory the Go
 // runtime holds (runtime/debug.SetMemoryLimit). Without one the heap may
 // grow to twice the live heap before a collection; when the cores are

@@ -93,6 +93,6 @@ the merge must be the same defersim build (defersim --version).`,
 	fl := c.Flags()
 	fl.BoolVar(&noReport, "no-report", false, "write results.json only, no plots or HTML")
 	fl.IntVar(&workers, "workers", 0, "goroutines computing the statistics (0 = one per core; results do not depend on it)")
-	fl.Var(&bootMem, "bootstrap-memory", "most memory the bootstrap may allocate, e.g. 8GiB (0 = default 4 GiB, -1 = no limit)")
+	fl.Var(&bootMem, "bootstrap-memory", bootstrapMemoryUsage)
 	return c
 }

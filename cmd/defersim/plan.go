@@ -244,7 +244,7 @@ directory -o.`,
 	fl.StringSliceVar(&metrics, "metrics", []string{"cost_usd", "first_reply_ms"}, "metrics plotted against catalog size")
 	fl.Var(&margin, "breakdown-margin", "a rule breaks down where its cost or p95 first reply is this much worse than on today's catalog: a share up to 1 (0.25 = 25% worse), or a percentage with its sign (25%, 150%)")
 	fl.IntVar(&bootstrap, "bootstrap", 0, "bootstrap resamples of the growth runs (0 = default)")
-	fl.Var(&bootMem, "bootstrap-memory", "most memory the bootstrap may allocate, e.g. 8GiB (0 = default 4 GiB, -1 = no limit); a larger --bootstrap is refused before the replay")
+	fl.Var(&bootMem, "bootstrap-memory", bootstrapMemoryUsage+"; a larger --bootstrap is refused before the replay")
 	fl.IntVar(&workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
 	fl.BoolVar(&allowUnres, "allow-unresolved", false, allowUnresolvedUsage)
 	_ = c.MarkFlagRequired("sessions-per-day")

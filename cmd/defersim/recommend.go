@@ -241,7 +241,7 @@ exit 1 then).`,
 	fl.StringVar(&jsonOut, "json", "", "also write the proposal and its evidence as JSON here")
 	cliout.Deprecate(c, "json", "use --format json (on stdout; add > FILE)")
 	fl.IntVar(&bootstrap, "bootstrap", 0, "bootstrap resamples of the validation (0 = default)")
-	fl.Var(&bootMem, "bootstrap-memory", "most memory the bootstrap may allocate, e.g. 8GiB (0 = default 4 GiB, -1 = no limit); a larger --bootstrap is refused before the replay")
+	fl.Var(&bootMem, "bootstrap-memory", bootstrapMemoryUsage+"; a larger --bootstrap is refused before the replay")
 	fl.IntVar(&workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
 	fl.BoolVar(&allowUnresolved, "allow-unresolved", false, allowUnresolvedUsage)
 	fl.BoolVar(&failUncertain, "fail-on-uncertain", false, "exit 1 when a decision is uncertain (its share's --confidence bounds straddle its threshold); the outputs are written first")

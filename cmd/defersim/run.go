@@ -73,7 +73,7 @@ func (f *runFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.perRequest, "per-request", "", "write simulated vs recorded tokens and latency per request (CSV) to this file")
 	fl.BoolVar(&f.sessions, "sessions-csv", false, "also write sessions.csv with every metric per session and strategy")
 	fl.IntVar(&f.bootstrap, "bootstrap", 0, "bootstrap resamples for confidence intervals (0 = default 1000, -1 = none)")
-	fl.Var(&f.bootMem, "bootstrap-memory", "most memory the bootstrap may allocate, e.g. 8GiB (0 = default 4 GiB, -1 = no limit); a larger --bootstrap is refused before the replay")
+	fl.Var(&f.bootMem, "bootstrap-memory", bootstrapMemoryUsage+"; a larger --bootstrap is refused before the replay")
 	fl.Var(&f.memLimit, "memory-limit", "soft limit on the memory the run holds (Go's runtime/debug.SetMemoryLimit), e.g. 256MiB: the garbage collector works harder near it instead of letting the heap grow when the cores are busy (0 or off = none; GOMEMLIMIT is used when the flag is not given)")
 	fl.BoolVar(&f.noReport, "no-report", false, "write results.json only, no plots or HTML")
 	f.format = cliout.AddFormat(c, cliout.Text, cliout.JSON)
@@ -84,7 +84,7 @@ func (f *runFlags) register(c *cobra.Command) {
 	fl.IntVar(&f.checkEvery, "checkpoint-every", defaultCheckpointEvery, "save a checkpoint in the output directory every N replayed sessions (0 = only when interrupted)")
 	fl.StringSliceVar(&f.srd, "srd", nil, "routing descriptions (SRD files or directories, v1 or v0.1) for routed search and by-domain directories instead of the scenario's or the embedded set")
 	fl.BoolVar(&f.allowUnres, "allow-unresolved", false, allowUnresolvedUsage)
-	addMaxUnresolved(c, &f.maxUnres, "share of tool calls that may fail to resolve against the catalogs, and of sessions that may name a server or version no catalog holds, before the run stops with exit status 2 (default: the scenario's max_unresolved, else 0.01)")
+	addMaxUnresolved(c, &f.maxUnres, "share of tool calls that may fail to resolve against the catalogs, and of sessions that may name a server or version no catalog holds, before the run stops with exit status 2; unless given, the scenario's max_unresolved when it sets one")
 	fl.IntVar(&f.exact, "exact-sessions", 0, fmt.Sprintf("keep per-session values of at most N sessions; beyond, statistics are streamed (0 = %d, -1 = all)", sim.DefaultExactSessions))
 }
 

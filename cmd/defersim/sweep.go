@@ -199,7 +199,7 @@ OUT/sweep.json) with --format.`,
 	fl.StringVarP(&out, "out", "o", "defersim-sweep", "output directory")
 	fl.StringSliceVar(&metrics, "metrics", []string{"cost_usd", "first_reply_ms"}, "metrics to plot against the parameter")
 	fl.IntVar(&bootstrap, "bootstrap", 0, "bootstrap resamples (0 = default)")
-	fl.Var(&bootMem, "bootstrap-memory", "most memory the bootstrap may allocate, e.g. 8GiB (0 = default 4 GiB, -1 = no limit); a larger --bootstrap is refused before the replay")
+	fl.Var(&bootMem, "bootstrap-memory", bootstrapMemoryUsage+"; a larger --bootstrap is refused before the replay")
 	fl.IntVar(&workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
 	fl.BoolVar(&allowUnres, "allow-unresolved", false, allowUnresolvedUsage)
 	return c

@@ -121,10 +121,10 @@ func TestComparable(t *testing.T) {
 			[]string{"only in baseline: b", "only in current: c"}},
 		{"selected strategy in both", results("f", two), results("f", map[string]map[string]report.Distribution{"a": d, "c": d}), []string{"a"}, Allow{}, nil},
 		{"fingerprint: policy only", results("f", two), policy(results("g", two)), nil, Allow{},
-			[]string{"scenario fingerprint", "strategy b (trigger.count (none) → 30, trigger.mode \"never\" → \"count\")", "--allow policy"}},
+			[]string{"scenario fingerprint", "strategy b: trigger.count (none) → 30, trigger.mode \"never\" → \"count\"", "--allow policy"}},
 		{"fingerprint: policy allowed", results("f", two), policy(results("g", two)), nil, Allow{Policy: true}, nil},
 		{"fingerprint: seed not allowed", results("f", two), seed(policy(results("g", two))), nil, Allow{Policy: true},
-			[]string{"seed 1 vs 7"}},
+			[]string{"seed: 1 vs 7", "replay both runs with the same seed"}},
 		// Assumptions that follow from the strategies (the query models of
 		// their ranked searches, a param no strategy reads) change with a
 		// policy change: --allow policy refused a search.mode change.
@@ -134,11 +134,11 @@ func TestComparable(t *testing.T) {
 			assume(policy(results("g", two)), selectAt("0.5")), nil, Allow{Policy: true}, nil},
 		{"fingerprint: query models, policy not allowed", assume(results("f", two), queryModel("short-term", "b")),
 			assume(policy(results("g", two)), queryModel("content-words", "b")), nil, Allow{},
-			[]string{"strategy-dependent assumption query_model.content-words (none) vs … of b (follows from the strategies)", "--allow policy"}},
+			[]string{"strategy-dependent assumptions (they follow from the strategies", "query_model.content-words: (none) vs … of b", "--allow policy"}},
 		{"fingerprint: a param change is not policy", assume(results("f", two), selectAt("0.5")),
-			assume(policy(results("g", two)), selectAt("0.9")), nil, Allow{Policy: true}, []string{"select_prob 0.5 vs 0.9"}},
+			assume(policy(results("g", two)), selectAt("0.9")), nil, Allow{Policy: true}, []string{"select_prob: 0.5 vs 0.9"}},
 		{"traces differ", withTrace(results("f", two), "aa"), withTrace(results("f", two), "bb"), nil, Allow{},
-			[]string{"trace files differ (1 file in baseline, 1 in current, 0 in common"}},
+			[]string{"trace files differ: 1 file in baseline, 1 in current, 0 in common", "pass --allow traces"}},
 		{"traces allowed", withTrace(results("f", two), "aa"), withTrace(results("f", two), "bb"), nil, Allow{Traces: true}, nil},
 	}
 	for _, tc := range tests {

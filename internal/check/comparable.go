@@ -12,17 +12,7 @@ import (
 
 	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/report"
-	"github.com/defersim/defersim/sim"
 )
-
-// Incomparable says why two results files cannot be compared.
-type Incomparable struct {
-	Reasons []string
-}
-
-func (e *Incomparable) Error() string {
-	return "results cannot be compared: " + strings.Join(e.Reasons, "; ")
-}
 
 // Allow relaxes comparability for the cases a CI job expects.
 type Allow struct {
@@ -61,7 +51,7 @@ func readPair(basePath, curPath string, read func(string) ([]byte, error)) (*rep
 		return nil, nil, err
 	}
 	if bv != cv {
-		return nil, nil, &Incomparable{Reasons: []string{fmt.Sprintf("schema_version %d (baseline) vs %d (current)", bv, cv)}}
+		return nil, nil, &Incomparable{Reasons: []Reason{schemaReason(bv, cv)}}
 	}
 	base, err := decodeRun(basePath, bdata)
 	if err != nil {
@@ -121,42 +111,80 @@ func schemaVersion(path string, data []byte) (int, error) {
 // checkComparable reports why base and cur cannot be compared (nil when they
 // can). only, when set, limits the strategies that must match.
 func checkComparable(base, cur *report.Results, only []string, allow Allow) *Incomparable {
-	var why []string
+	var why []Reason
 	if base.SchemaVersion != cur.SchemaVersion {
-		why = append(why, fmt.Sprintf("schema_version %d (baseline) vs %d (current)", base.SchemaVersion, cur.SchemaVersion))
+		why = append(why, schemaReason(base.SchemaVersion, cur.SchemaVersion))
 	}
-	if d := strategySetDiff(base, cur, only); d != "" {
-		why = append(why, d)
+	if r, ok := strategySetReason(base, cur, only); ok {
+		why = append(why, r)
 	}
 	if base.Run.ScenarioFingerprint != cur.Run.ScenarioFingerprint {
-		diffs := scenarioDifferences(base, cur)
+		diffs := scenarioDiffs(base, cur)
 		if !allow.Policy || !policyOnly(diffs) {
-			msg := fmt.Sprintf("scenario fingerprint %s (baseline, scenario %q) vs %s (current, scenario %q)",
-				short(base.Run.ScenarioFingerprint), base.Run.Scenario, short(cur.Run.ScenarioFingerprint), cur.Run.Scenario)
-			if len(diffs) > 0 {
-				msg += ": " + strings.Join(diffs, ", ")
-			} else {
-				msg += " (the difference is in permissions or servers, which results files do not record)"
-			}
-			if policyOnly(diffs) {
-				msg += " — only strategies differ: pass --allow policy to compare a policy change"
-			}
-			why = append(why, msg)
+			why = append(why, scenarioReason(base, cur, diffs, allow))
 		}
 	}
 	if !allow.Traces {
 		if d := inputDiff(base, cur, "trace"); d != "" {
-			why = append(why, "trace files differ ("+d+") — pass --allow traces to compare different session sets")
+			why = append(why, Reason{What: "their trace files", Line: "trace files differ: " + d,
+				Remedy: "pass --allow traces to compare different session sets (as two samples: noise ci)"})
 		} else if d := shardDiff(base, cur); d != "" {
-			why = append(why, d+" — check the same shard of each run, or merge each run's shards first (defersim merge), or pass --allow traces to compare them as different samples")
+			why = append(why, Reason{What: "the sessions they replayed", Line: d,
+				Remedy: "check the same shard of each run, or merge each run's shards first (defersim merge), or pass --allow traces to compare them as different samples"})
 		} else if d := sessionSetDiff(base, cur); d != "" {
-			why = append(why, d+" — merge a run's shards first (defersim merge), or pass --allow traces to compare them as different samples")
+			why = append(why, Reason{What: "the sessions they replayed", Line: d,
+				Remedy: "merge a run's shards first (defersim merge), or pass --allow traces to compare them as different samples"})
 		}
 	}
 	if len(why) == 0 {
 		return nil
 	}
 	return &Incomparable{Reasons: why}
+}
+
+// schemaReason is the reason files of two schema versions give.
+func schemaReason(base, cur int) Reason {
+	return Reason{What: "their schema versions", Line: fmt.Sprintf("schema_version %d (baseline) vs %d (current)", base, cur),
+		Remedy: "write both files with the same defersim build (defersim --version; results.json records it)"}
+}
+
+// scenarioReason is the reason two scenario fingerprints give: the
+// fingerprints, then each difference the results record on a line of its
+// own (the assumptions that follow from the strategies under one line
+// that names them), and what to do.
+func scenarioReason(base, cur *report.Results, diffs []scenarioDiff, allow Allow) Reason {
+	r := Reason{What: "their scenarios", Line: fmt.Sprintf("scenario fingerprint %s (baseline, scenario %q) vs %s (current, scenario %q)",
+		short(base.Run.ScenarioFingerprint), base.Run.Scenario, short(cur.Run.ScenarioFingerprint), cur.Run.Scenario)}
+	if len(diffs) == 0 {
+		r.Line += " (the difference is in permissions or servers, which results files do not record)"
+		r.Remedy = "replay both runs with the same scenario"
+		return r
+	}
+	var derived, derivedKeys, other []string
+	for _, d := range diffs {
+		switch d.kind {
+		case diffDerived:
+			derived = append(derived, "  "+d.detail())
+			derivedKeys = append(derivedKeys, d.key)
+		case diffRun, diffAssumption:
+			other = append(other, d.key)
+			r.Details = append(r.Details, d.detail())
+		default:
+			r.Details = append(r.Details, d.detail())
+		}
+	}
+	if len(derived) > 0 {
+		r.Details = append(r.Details, fmt.Sprintf("strategy-dependent %s (%s from the strategies; run.assumptions holds the whole values): %s",
+			nouns.Form(len(derived), "assumption", "assumptions"), nouns.Form(len(derived), "it follows", "they follow"), strings.Join(derivedKeys, ", ")))
+		r.Details = append(r.Details, derived...)
+	}
+	switch {
+	case policyOnly(diffs):
+		r.Remedy = "pass --allow policy to compare a policy change: only strategies differ"
+	default:
+		r.Remedy = "replay both runs with the same " + andList(other) + ": the scenarios differ in more than strategies, which no --allow accepts (--allow policy accepts changed strategies alone)"
+	}
+	return r
 }
 
 func short(fp string) string {
@@ -166,8 +194,21 @@ func short(fp string) string {
 	return fp
 }
 
-func strategySetDiff(base, cur *report.Results, only []string) string {
+// strategySetReason is the reason the strategy sets give (false when
+// they match): the strategies only in one file, or the --strategies names
+// missing from one, and the names both files hold to check instead.
+func strategySetReason(base, cur *report.Results, only []string) (Reason, bool) {
 	bn, cn := names(base), names(cur)
+	var both []string
+	for _, n := range bn {
+		if slices.Contains(cn, n) {
+			both = append(both, n)
+		}
+	}
+	remedy := "the files have no strategy in common: replay one with the other's strategies"
+	if len(both) > 0 {
+		remedy = "pass --strategies " + strings.Join(both, ",") + " to check the strategies both files hold"
+	}
 	if len(only) > 0 {
 		var miss []string
 		for _, n := range only {
@@ -179,9 +220,9 @@ func strategySetDiff(base, cur *report.Results, only []string) string {
 			}
 		}
 		if len(miss) > 0 {
-			return "selected strategies missing: " + strings.Join(miss, ", ")
+			return Reason{What: "the strategies selected", Line: "selected strategies missing: " + strings.Join(miss, ", "), Remedy: remedy}, true
 		}
-		return ""
+		return Reason{}, false
 	}
 	var onlyB, onlyC []string
 	for _, n := range bn {
@@ -195,7 +236,7 @@ func strategySetDiff(base, cur *report.Results, only []string) string {
 		}
 	}
 	if len(onlyB)+len(onlyC) == 0 {
-		return ""
+		return Reason{}, false
 	}
 	var parts []string
 	if len(onlyB) > 0 {
@@ -204,7 +245,7 @@ func strategySetDiff(base, cur *report.Results, only []string) string {
 	if len(onlyC) > 0 {
 		parts = append(parts, "only in current: "+strings.Join(onlyC, ", "))
 	}
-	return "strategy sets differ (" + strings.Join(parts, "; ") + ")"
+	return Reason{What: "their strategy sets", Line: "strategy sets differ: " + strings.Join(parts, "; "), Remedy: remedy}, true
 }
 
 func names(r *report.Results) []string {
@@ -212,161 +253,6 @@ func names(r *report.Results) []string {
 	for _, s := range r.Strategies {
 		out = append(out, s.Name)
 	}
-	return out
-}
-
-// engineDerived are assumptions that depend on the inputs, not on the
-// scenario (they change when a catalog changes).
-var engineDerived = map[string]bool{"distinct_schemas_counted": true}
-
-// scenarioDifferences lists, in words, what differs between the scenarios
-// of two results as far as results files record it: seed, model, the
-// assumptions in force, the baseline, and each strategy's parameters.
-// Strategy differences are prefixed "strategy ".
-func scenarioDifferences(base, cur *report.Results) []string {
-	var out []string
-	if base.Run.Seed != cur.Run.Seed {
-		out = append(out, fmt.Sprintf("seed %d vs %d", base.Run.Seed, cur.Run.Seed))
-	}
-	if base.Run.Model != cur.Run.Model {
-		out = append(out, fmt.Sprintf("model %s vs %s", base.Run.Model, cur.Run.Model))
-	}
-	if base.Run.Baseline != cur.Run.Baseline {
-		out = append(out, fmt.Sprintf("baseline %s vs %s", base.Run.Baseline, cur.Run.Baseline))
-	}
-	ba, ca := assumptionMap(base.Run.Assumptions), assumptionMap(cur.Run.Assumptions)
-	bs, cs := assumptionSources(base.Run.Assumptions), assumptionSources(cur.Run.Assumptions)
-	for _, k := range unionKeys(ba, ca) {
-		if engineDerived[k] || ba[k] == ca[k] || k == catalogsAssumption && catalogsMoved(base, cur) {
-			continue
-		}
-		d := fmt.Sprintf("%s %s vs %s", k, orNone(ba[k]), orNone(ca[k]))
-		if strategyDerived(k, bs[k]) || strategyDerived(k, cs[k]) {
-			d = strategyDerivedPrefix + d + " (follows from the strategies)"
-		}
-		out = append(out, d)
-	}
-	for _, bs := range base.Strategies {
-		cs := cur.Strategy(bs.Name)
-		if cs == nil {
-			continue
-		}
-		if d := strategyDiff(bs.Parameters, cs.Parameters); d != "" {
-			out = append(out, "strategy "+bs.Name+" ("+d+")")
-		}
-	}
-	return out
-}
-
-// strategyDerivedPrefix marks an assumption difference that follows from
-// the strategies: the query models of their ranked searches
-// (query_model.NAME, search.select, which name the strategies) and a
-// params key stated not read because no strategy of the run reads it.
-const strategyDerivedPrefix = "strategy-dependent assumption "
-
-// strategyDerived says whether the assumption called name, with source
-// source on one side, follows from the run's strategies.
-func strategyDerived(name, source string) bool {
-	return strings.HasPrefix(name, "query_model.") || name == "search.select" ||
-		strings.Contains(source, "no strategy of the run reads it")
-}
-
-// policyOnly is true when every difference is a strategy's parameters, or
-// an assumption that follows from them.
-func policyOnly(diffs []string) bool {
-	if len(diffs) == 0 {
-		return false
-	}
-	for _, d := range diffs {
-		if !strings.HasPrefix(d, "strategy ") && !strings.HasPrefix(d, strategyDerivedPrefix) {
-			return false
-		}
-	}
-	return true
-}
-
-// assumptionSources maps each assumption's name to its source.
-func assumptionSources(as []sim.Assumption) map[string]string {
-	m := map[string]string{}
-	for _, a := range as {
-		m[a.Name] = a.Source
-	}
-	return m
-}
-
-func assumptionMap(as []sim.Assumption) map[string]string {
-	m := map[string]string{}
-	for _, a := range as {
-		if a.Name == "note" {
-			m["note: "+a.Value] = "present"
-			continue
-		}
-		m[a.Name] = a.Value
-	}
-	return m
-}
-
-func unionKeys(a, b map[string]string) []string {
-	var keys []string
-	for k := range a {
-		keys = append(keys, k)
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "(none)"
-	}
-	return s
-}
-
-// strategyDiff names the parameters that differ, by their JSON keys.
-func strategyDiff(a, b sim.Strategy) string {
-	a.Description, a.Source, b.Description, b.Source = "", "", "", ""
-	am, bm := flatten(a), flatten(b)
-	var parts []string
-	for _, k := range unionKeys(am, bm) {
-		if am[k] != bm[k] {
-			parts = append(parts, fmt.Sprintf("%s %s → %s", k, orNone(am[k]), orNone(bm[k])))
-		}
-	}
-	return strings.Join(parts, ", ")
-}
-
-// flatten turns a value into dotted JSON keys and compact JSON leaves.
-func flatten(v any) map[string]string {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil
-	}
-	var x any
-	if err := json.Unmarshal(data, &x); err != nil {
-		return nil
-	}
-	out := map[string]string{}
-	var walk func(prefix string, x any)
-	walk = func(prefix string, x any) {
-		if m, ok := x.(map[string]any); ok && len(m) > 0 {
-			for k, v := range m {
-				key := k
-				if prefix != "" {
-					key = prefix + "." + k
-				}
-				walk(key, v)
-			}
-			return
-		}
-		b, _ := json.Marshal(x)
-		out[prefix] = string(b)
-	}
-	walk("", x)
 	return out
 }
 

@@ -99,7 +99,7 @@ func TestShardsAreTold(t *testing.T) {
 		noise     string // noise model Run picks when comparable (or with --allow traces)
 	}{
 		{"shard 0/2 vs 1/2", run(175, sh(0, 2)), run(175, sh(1, 2)),
-			"baseline shard 0/2 (175 of the 350 sessions it read), current shard 1/2 (175 of the 350 sessions it read) — check the same shard of each run",
+			"baseline shard 0/2 (175 of the 350 sessions it read), current shard 1/2 (175 of the 350 sessions it read)\nwhat to do:\n  check the same shard of each run",
 			"", "different session sets allowed", NoiseCI},
 		{"shard vs whole", run(175, sh(1, 2)), run(350, nil),
 			"baseline shard 1/2 (175 of the 350 sessions it read), current the whole run (350 of the 350 sessions it read)", "", "", NoiseCI},

@@ -58,7 +58,7 @@ var (
 	noReport   = flag.Bool("no-report", false, "write results.json only, no plots or HTML")
 	batch      = flag.Int("batch-sessions", pipeline.DefaultBatchSessions, "sessions per pipeline element between reading and replaying")
 	allowUnres = flag.Bool("allow-unresolved", false, "replay even when more tool calls, or sessions naming a server or version no catalog holds, than --max-unresolved do not resolve against the catalogs (they are counted and reported)")
-	maxUnres   = flag.Float64("max-unresolved", runner.DefaultMaxUnresolved, "share of tool calls that may fail to resolve against the catalogs, and of sessions that may name a server or version no catalog holds, before the run stops with exit status 2 (default: the scenario's max_unresolved, else 0.01)")
+	maxUnres   = flag.Float64("max-unresolved", runner.DefaultMaxUnresolved, "share of tool calls that may fail to resolve against the catalogs, and of sessions that may name a server or version no catalog holds, before the run stops with exit status 2; unless given, the scenario's max_unresolved when it sets one")
 	quiet      = flag.Bool("quiet", false, "print no summary and no notes of ignored flags (warnings and errors still go to stderr)")
 	format     = flag.String("format", "text", "format of the run summary: text, or json (counts, output paths, per-strategy means)")
 	traces     list
@@ -75,7 +75,7 @@ func init() {
 	flag.Var(&catalogs, "catalogs", "catalog directories or files instead of the scenario's (local; URLs name directories)")
 	flag.Var(&strategies, "strategies", "strategies to run: presets or names from the scenario (default: the scenario's)")
 	flag.Var(&srds, "srd", "routing descriptions (SRD files or directories, v1 or v0.1) for routed search and by-domain directories instead of the scenario's or the embedded set (local or URLs; a URL not ending in .yaml, .yml or .json is a directory)")
-	flag.Var(&bootMem, "bootstrap-memory", "most memory the bootstrap may allocate, e.g. 8GiB (0 = default 4 GiB, -1 = no limit); a larger --bootstrap is refused before the replay")
+	flag.Var(&bootMem, "bootstrap-memory", "most memory the bootstrap may allocate, e.g. 8GiB (-1 = no limit, 0 = as when not given); a larger --bootstrap is refused before the replay")
 }
 
 // scenarioArg takes the scenario given as the argument, as `defersim run
