@@ -99,7 +99,7 @@ Exit status: 0 when every file is valid, 1 when some file has problems,
 	c.Flags().StringSliceVar(&catalogDirs, "catalogs", nil,
 		"catalog directories, manifests or files whose tools tool_calls may name, loaded as run loads them (repeatable or comma-separated)")
 	c.Flags().BoolVar(&noCatalogs, "no-catalogs", false, "do not check tool names against the traces' own catalogs (nor against the default scenario's): nor say whether run would stop")
-	addMaxUnresolved(c, &maxUnres, "share of tool calls that may fail to resolve, and of sessions that may name a server or version no catalog holds, before run would stop (run's --max-unresolved, with run's default)")
+	addMaxUnresolved(c, &maxUnres, "share of tool calls that may fail to resolve, and of sessions that may name a server or version no catalog holds, before run would stop (as run's --max-unresolved)")
 	return c
 }
 
