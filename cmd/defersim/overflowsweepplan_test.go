@@ -50,7 +50,7 @@ func TestSweepShowsRequestsOverTheWindow(t *testing.T) {
 				t.Errorf("%s, %s: the column is there: %v, want %v:\n%s", tc.param, name, !tc.over, tc.over, out)
 			}
 		}
-		if tc.over && !strings.Contains(text, "5149 (350 sessions)") {
+		if tc.over && (!strings.Contains(text, "5149 (350 sessions)") || !strings.Contains(text, "eager                  $0.351 ")) {
 			t.Errorf("%s: the text table lacks eager's 5149 requests:\n%s", tc.param, text)
 		}
 		js, _ := sweep(tc.param, "json")
@@ -120,7 +120,7 @@ func TestPlanSaysRequestsOverTheWindow(t *testing.T) {
 		}
 		return scen, filepath.Join(out, "results.json")
 	}
-	const projWarn = "eager sent 917 requests over the model's 40000-token context window in 119 of 350 sessions"
+	const projWarn = "eager sent 917 requests over the model's 40000-token context window in 119 of 350 sessions (the largest 47293 tokens, session gen-000205)"
 	_, r40 := run("40000")
 	for _, format := range []string{"text", "markdown", "json", "csv"} {
 		stdout, stderr, code := cliRun(t, "plan", r40, "--sessions-per-day", "1000", "--format", format, "-o", filepath.Join(dir, "plan40-"+format))
@@ -144,7 +144,7 @@ func TestPlanSaysRequestsOverTheWindow(t *testing.T) {
 	if strings.Contains(stdout, "sent") && strings.Contains(stdout, "over the model's 60000-token context window") {
 		t.Errorf("plan --growth: the projection of ×1 warns, though its requests fit:\n%s", stdout)
 	}
-	const growWarn = "warning: requests over the context window as the catalog grows: eager at ×2 (tools=267): 5149 requests over the 60000-token window in 350 sessions"
+	const growWarn = "warning: requests over the context window as the catalog grows: eager at ×2 (tools=267): 5149 requests over the 60000-token window in 350 sessions, the largest 84322 tokens"
 	if !strings.Contains(stdout, growWarn) || !strings.Contains(stdout, "requests over window") {
 		t.Errorf("plan --growth does not warn of eager at ×2, or lacks the column:\n%s", stdout)
 	}
