@@ -5,20 +5,16 @@ import (
 	"io"
 
 	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/runsummary"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
 )
 
 // warnContextOverflow warns on w of the strategies whose requests exceed
-// the model's context window (report.ContextOverflowText): run and merge
-// print it, in the words of the report's finding.
+// the model's context window (runsummary.WarnContextOverflow, which
+// defersim-beam prints too): run and merge print it.
 func warnContextOverflow(w io.Writer, res *report.Results) {
-	if res == nil {
-		return
-	}
-	if t := report.ContextOverflowText(res); t != "" {
-		fmt.Fprintf(w, "defersim: warning: %s (results.json strategies[].context_overflow)\n", t)
-	}
+	runsummary.WarnContextOverflow(w, "defersim", res)
 }
 
 // noteLargeTools notes on w each tool of the run's catalogs over

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -39,6 +40,18 @@ type planDoc struct {
 	// cacheLines state the growth points' cache assumption
 	// (plan.GrowthCache).
 	cacheLines []string
+	// overflowLine warns of the growth points whose requests exceed the
+	// model's context window (plan.GrowthOverflowWarning; "" for none).
+	overflowLine string
+}
+
+// growthLines are the lines plan prints below the growth points: the
+// cache assumption, then the warning of requests over the context window.
+func (d *planDoc) growthLines() []string {
+	if d.overflowLine == "" {
+		return d.cacheLines
+	}
+	return append(slices.Clone(d.cacheLines), d.overflowLine)
 }
 
 func newPlanCmd() *cobra.Command {
@@ -186,8 +199,9 @@ directory -o.`,
 				points = append(points, p.Point)
 			}
 			doc.cacheLines = plan.GrowthCache(proj, pts)
+			doc.overflowLine = plan.GrowthOverflowWarning(pts)
 			if *format != cliout.Text {
-				for _, l := range doc.cacheLines {
+				for _, l := range doc.growthLines() {
 					if w, ok := strings.CutPrefix(l, "warning: "); ok {
 						fmt.Fprintf(cmd.ErrOrStderr(), "defersim: warning: %s\n", w)
 					}
@@ -308,7 +322,7 @@ func (d *planDoc) writeText(w io.Writer) error {
 			fmt.Fprintf(w, "    note: %s\n", n)
 		}
 	}
-	for _, l := range d.cacheLines {
+	for _, l := range d.growthLines() {
 		fmt.Fprintln(w, l)
 	}
 	fmt.Fprintln(w)
@@ -344,7 +358,7 @@ func (d *planDoc) writeMarkdown(w io.Writer) error {
 	}
 	fmt.Fprint(w, ". Added servers are offered to every session.\n\n")
 	writeGrowthNotesMarkdown(w, d.Growth)
-	writeGrowthCacheMarkdown(w, d.cacheLines)
+	writeGrowthCacheMarkdown(w, d.growthLines())
 	if d.fingerprintNote != "" {
 		fmt.Fprintf(w, "> Note: %s\n\n", cliout.MDEscape(d.fingerprintNote))
 	}
@@ -375,7 +389,7 @@ func writeGrowthNotesMarkdown(w io.Writer, growth []plan.GrowthPoint) {
 }
 
 // writeGrowthCacheMarkdown writes the growth points' cache lines
-// (plan.GrowthCache) as quotes, a warning as the projection's are.
+// (plan.GrowthCache, then plan.GrowthOverflowWarning) as quotes, a warning as the projection's are.
 func writeGrowthCacheMarkdown(w io.Writer, lines []string) {
 	for _, l := range lines {
 		if rest, ok := strings.CutPrefix(l, "warning: "); ok {

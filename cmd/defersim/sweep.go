@@ -138,6 +138,10 @@ OUT/sweep.json) with --format.`,
 		if err := set.Commit(guard.CheckOne); err != nil {
 			return err
 		}
+		if warn := plan.SweepOverflowWarning(rows); warn != "" {
+			// Like input warnings, --quiet does not silence it.
+			defer fmt.Fprintf(cmd.ErrOrStderr(), "defersim: warning: %s\n", warn)
+		}
 		defer warnInputs(cmd.ErrOrStderr(), sw.Inputs, sweepNotesAt)
 		w := cmd.OutOrStdout()
 		switch *format {

@@ -58,6 +58,10 @@ type GrowthPoint struct {
 	// run.assumptions) against the projected sessions per day
 	// (GrowthCache); nil until GrowthCache sets it.
 	Cache *CacheStart `json:"cache,omitempty"`
+	// ContextOverflow lists the strategies whose requests at this size
+	// exceed the model's context window (GrowthOverflowWarning says it);
+	// absent when none does.
+	ContextOverflow []StrategyOverflow `json:"context_overflow,omitempty"`
 }
 
 // Growth replays the base run's sessions over catalogs grown to each factor
@@ -134,7 +138,7 @@ func Growth(ctx context.Context, cfg GrowthConfig) ([]GrowthPoint, []string, err
 		if err != nil {
 			return nil, nil, err
 		}
-		gp := GrowthPoint{Point: pt, Factor: f, Servers: servers, Tools: tools}
+		gp := GrowthPoint{Point: pt, Factor: f, Servers: servers, Tools: tools, ContextOverflow: growthOverflow(pt)}
 		if baseNote != "" {
 			gp.Notes = append(gp.Notes, baseNote)
 		}

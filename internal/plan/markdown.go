@@ -8,6 +8,7 @@ import (
 
 	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/nouns"
+	"github.com/defersim/defersim/sim"
 )
 
 // WriteProjectionMarkdown writes the projection as Markdown tables (cost,
@@ -78,12 +79,21 @@ func WriteProjectionMarkdown(w io.Writer, p *Projection) error {
 // table.
 func WriteSeriesMarkdown(w io.Writer, rows []SeriesRow) error {
 	var b strings.Builder
+	over := anyOverflow(rows)
 	var out [][]string
 	for _, r := range rows {
-		out = append(out, []string{cliout.MDEscape(r.Label), cliout.MDEscape(r.Strategy), dollars(r.CostUSD),
-			secondsCI(r.FirstReplyMs), secondsCI(r.FirstP95Ms), fmt.Sprintf("%.2f", r.ExtraTrips), fmt.Sprintf("%.3f", r.Malformed), sameMark(r)})
+		row := []string{cliout.MDEscape(r.Label), cliout.MDEscape(r.Strategy), dollars(r.CostUSD),
+			secondsCI(r.FirstReplyMs), secondsCI(r.FirstP95Ms), fmt.Sprintf("%.2f", r.ExtraTrips), fmt.Sprintf("%.3f", r.Malformed)}
+		if over {
+			row = append(row, overflowCell(r))
+		}
+		out = append(out, append(row, sameMark(r)))
 	}
-	mdTable(&b, []string{"Point", "Strategy", "cost / session", "first reply mean", "first reply p95", "extra round trips / session", "malformed calls / session", "vs previous point"}, out)
+	head := []string{"Point", "Strategy", "cost / session", "first reply mean", "first reply p95", "extra round trips / session", "malformed calls / session"}
+	if over {
+		head = append(head, overflowHead)
+	}
+	mdTable(&b, append(head, "vs previous point"), out)
 	if n := seriesSketchNote(rows); n != "" {
 		b.WriteString("\n> **Sketched percentiles:** " + cliout.MDEscape(n) + ".\n")
 	}
@@ -136,7 +146,10 @@ func mdTable(b *strings.Builder, head []string, rows [][]string) {
 // like the others: percentiles ("exact", or the results' quantile sketch)
 // and percentile_relative_error (0, or the sketch's relative accuracy:
 // each percentile is within that share of the session value at its rank;
-// the text plan's note).
+// the text plan's note). When some strategy's replayed requests exceed
+// the model's context window, two more columns count them per strategy
+// (context_overflow_requests, context_overflow_sessions; 0 for the
+// others); a projection where none does has no such columns.
 func WriteProjectionCSV(w io.Writer, p *Projection) error {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	head := []string{"strategy"}
@@ -164,6 +177,10 @@ func WriteProjectionCSV(w io.Writer, p *Projection) error {
 	if b := p.Sketched; b != nil {
 		how, rel = b.QuantileSketch, b.RelativeAccuracy
 	}
+	over := false
+	for _, s := range p.Strategies {
+		over = over || s.ContextOverflow != nil
+	}
 	var rows [][]string
 	for i, s := range p.Strategies {
 		r := []string{s.Strategy}
@@ -173,8 +190,19 @@ func WriteProjectionCSV(w io.Writer, p *Projection) error {
 			}
 			r = append(r, f(a.a.Value), f(a.a.Low), f(a.a.High))
 		}
-		rows = append(rows, append(r, how, f(rel)))
+		r = append(r, how, f(rel))
+		if over {
+			var o sim.ContextOverflow
+			if s.ContextOverflow != nil {
+				o = *s.ContextOverflow
+			}
+			r = append(r, strconv.FormatInt(o.Requests, 10), strconv.FormatInt(o.Sessions, 10))
+		}
+		rows = append(rows, r)
 	}
 	head = append(head, "percentiles", "percentile_relative_error")
+	if over {
+		head = append(head, "context_overflow_requests", "context_overflow_sessions")
+	}
 	return cliout.WriteCSV(w, head, rows)
 }

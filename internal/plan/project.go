@@ -7,6 +7,7 @@ import (
 
 	"github.com/defersim/defersim/internal/stats"
 	"github.com/defersim/defersim/report"
+	"github.com/defersim/defersim/sim"
 )
 
 // Amount is a projected quantity with its 95% interval.
@@ -67,6 +68,11 @@ type StrategyPlan struct {
 	SessionP50    Amount `json:"session_p50_ms"`
 	// ExtraRequests per day caused by deferral.
 	ExtraRequests Amount `json:"extra_requests_per_day"`
+	// ContextOverflow counts the strategy's replayed requests over the
+	// model's context window (the results' strategies[].context_overflow),
+	// which a provider refuses: the projection counts them as sent
+	// (projectionOverflow warns of it). Absent when none was.
+	ContextOverflow *sim.ContextOverflow `json:"context_overflow,omitempty"`
 }
 
 // KindAmount is an amount of one token kind.
@@ -153,6 +159,10 @@ func Project(res *report.Results, opt Options) (*Projection, error) {
 		ss := s.Metrics["session_ms"]
 		sp.SessionP50 = quantileAmount(ss.P50, ss.P50CI, ss.Count)
 		sp.ExtraRequests = meanAmount(s.Metrics["extra_round_trips"]).Scale(n)
+		if o := s.ContextOverflow; o != nil && o.Requests > 0 {
+			sp.ContextOverflow = o
+			p.Warnings = append(p.Warnings, projectionOverflow(s.Name, o, res.Sessions))
+		}
 		p.Strategies = append(p.Strategies, sp)
 	}
 	if what := p.overflow(); what != "" {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/defersim/defersim/sim"
 )
 
 // SeriesRow is one strategy at one point of a sweep or growth series.
@@ -28,6 +30,12 @@ type SeriesRow struct {
 	// (statistics.streaming), is the sketch's relative accuracy: FirstP95Ms
 	// is within that share of the session value at its rank. 0: exact.
 	P95RelativeError float64 `json:"first_reply_p95_relative_error,omitempty"`
+	// ContextOverflow counts the strategy's requests at this point over
+	// the model's context window (the point's results.json
+	// strategies[].context_overflow); absent when none was. A provider
+	// refuses such requests: the row's cost and times are of requests
+	// that could not be made.
+	ContextOverflow *sim.ContextOverflow `json:"context_overflow,omitempty"`
 }
 
 // Rows flattens points into one row per point and strategy.
@@ -44,7 +52,7 @@ func Rows(points []Point) []SeriesRow {
 				CostUSD: meanAmount(s.Metrics["cost_usd"]), FirstReplyMs: meanAmount(fr),
 				FirstP95Ms: quantileAmount(fr.P95, fr.P95CI, fr.Count),
 				ExtraTrips: s.Metrics["extra_round_trips"].Mean, Malformed: s.Metrics["malformed_calls"].Mean,
-				P95RelativeError: rel})
+				P95RelativeError: rel, ContextOverflow: s.ContextOverflow})
 		}
 	}
 	return out
@@ -55,7 +63,12 @@ func Rows(points []Point) []SeriesRow {
 func WriteSeries(w io.Writer, rows []SeriesRow) error {
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "point\tstrategy\tcost/session\tfirst reply mean\tfirst reply p95\textra trips\tmalformed\tvs previous point")
+	over := anyOverflow(rows)
+	head := "point\tstrategy\tcost/session\tfirst reply mean\tfirst reply p95\textra trips\tmalformed"
+	if over {
+		head += "\t" + overflowHead
+	}
+	fmt.Fprintln(tw, head+"\tvs previous point")
 	last := ""
 	for _, r := range rows {
 		label := r.Label
@@ -63,8 +76,12 @@ func WriteSeries(w io.Writer, rows []SeriesRow) error {
 			label = ""
 		}
 		last = r.Label
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.2f\t%.3f\t%s\n", label, r.Strategy, dollars(r.CostUSD),
-			secondsCI(r.FirstReplyMs), secondsCI(r.FirstP95Ms), r.ExtraTrips, r.Malformed, sameMark(r))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.2f\t%.3f", label, r.Strategy, dollars(r.CostUSD),
+			secondsCI(r.FirstReplyMs), secondsCI(r.FirstP95Ms), r.ExtraTrips, r.Malformed)
+		if over {
+			fmt.Fprintf(tw, "\t%s", overflowCell(r))
+		}
+		fmt.Fprintf(tw, "\t%s\n", sameMark(r))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -65,7 +65,9 @@ type summaryStyle struct{ json, quiet bool }
 // replayed and skipped, the report's summary and notes, the resolution of
 // the tool calls and the outputs' paths; on stderr the input warnings
 // (catalog tools read with a stand-in schema, implausible counts, times
-// going backwards, sessions without a session_end, …). Sessions that
+// going backwards, sessions without a session_end, …) and the strategies
+// whose requests exceed the model's context window
+// (runsummary.WarnContextOverflow, run's words). Sessions that
 // failed to replay make it an error, run's exit status 1; failures (the
 // first line of each one's error, read back from the failures file the
 // job wrote) are listed as run lists them: in the JSON summary and, one a
@@ -101,6 +103,7 @@ func summarize(stdout, stderr io.Writer, res *report.Results, failures []string,
 	if c.LinesImplausible > 0 || c.EventsTimeBackwards > 0 || c.SessionsWithoutUser > 0 {
 		fmt.Fprintln(stderr, "defersim-beam: warning: the first five of each are located in the log of the job's Write stage (`defersim trace validate` lists them all)")
 	}
+	runsummary.WarnContextOverflow(stderr, "defersim-beam", res)
 	if n := c.SessionsSkipped; n > 0 {
 		if failed != nil {
 			fmt.Fprintf(stderr, "defersim-beam: warning: the errors of the sessions that failed to replay cannot be read back here (%v); they are in the log of the job's Write stage\n", failed)
