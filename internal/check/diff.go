@@ -236,18 +236,8 @@ func show(v any) string {
 // "kb: 2.13.0 → 3.0.0" or "+ maps@4.0.0".
 func catalogChanges(base, cur *report.Results) []string {
 	bv, cv := catalogVersions(base), catalogVersions(cur)
-	var servers []string
-	for s := range bv {
-		servers = append(servers, s)
-	}
-	for s := range cv {
-		if _, ok := bv[s]; !ok {
-			servers = append(servers, s)
-		}
-	}
-	slices.Sort(servers)
 	var out []string
-	for _, s := range servers {
+	for _, s := range unionKeys(bv, cv) {
 		b, c := bv[s], cv[s]
 		switch {
 		case len(b) == 0:

@@ -166,7 +166,8 @@ func assumptionMap(as []sim.Assumption) map[string]string {
 	return m
 }
 
-func unionKeys(a, b map[string]string) []string {
+// unionKeys returns the keys of a and b, each once, sorted.
+func unionKeys[V any](a, b map[string]V) []string {
 	var keys []string
 	for k := range a {
 		keys = append(keys, k)
