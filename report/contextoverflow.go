@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/defersim/defersim/internal/nouns"
+	"github.com/defersim/defersim/sim"
 )
 
 // Overflowing returns the names of res's strategies that sent a request
@@ -47,4 +48,19 @@ func ContextOverflowText(res *Results) string {
 		"(a scenario file's model:, docs/scenarios.md), defer more tools (a strategy whose trigger defers them, or always_defer), "+
 		"or connect a smaller catalog (defersim catalog stats names the largest tools).",
 		res.Run.Model, window, strings.Join(parts, "; "), nouns.Form(len(parts), "that strategy's", "those strategies'"))
+}
+
+// OverflowMark follows, in a table, the name or figure of a strategy whose
+// requests exceed the model's context window, explained by a legend line
+// under the table: report.html's and report.md's summary tables, and
+// plan --growth's breakdown table. A table where nothing overflows has
+// neither mark nor legend.
+const OverflowMark = "⚠"
+
+// overflowLegend is the line under the summary table that explains the
+// mark after strategy name's row: its requests over the window c, in how
+// many of a run's sessions.
+func overflowLegend(name string, c *sim.ContextOverflow, sessions int) string {
+	return fmt.Sprintf("%s %s: %s over the %d-token context window, in %d of %s: its figures include requests a provider would refuse (first finding below)",
+		OverflowMark, name, nouns.Count(c.Requests, "request"), c.Window, c.Sessions, nouns.Count(sessions, "session"))
 }

@@ -94,6 +94,8 @@ var htmlFuncs = template.FuncMap{
 	"fidelityLarge": fidelityLargeSides,
 	// fidelityOther: the sessions left out as recorded under another strategy.
 	"fidelityOther": otherStrategyNote,
+	// overflowMark: the mark after a strategy over the context window.
+	"overflowMark": func() string { return OverflowMark },
 }
 
 func toFloat(v any) float64 {

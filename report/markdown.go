@@ -40,7 +40,11 @@ func markdownReport(res *Results, plots []plotLink) []byte {
 			nouns.Count(res.Sessions, "session"), res.Statistics.SmallSampleBelow)
 	}
 	b.WriteString("\n")
-	writeMarkdownTable(&b, buildTable(res))
+	table := buildTable(res)
+	writeMarkdownTable(&b, table)
+	for _, l := range table.Legend {
+		fmt.Fprintf(&b, "\n%s\n", mdEscape(l))
+	}
 	fmt.Fprintf(&b, "\nDifferences are against the baseline (%s) on the same sessions, with %s; "+
 		"%s means the interval contains no difference; %s means every session has the baseline's value. "+
 		"**Bold**: best in the column.\n",
@@ -84,6 +88,9 @@ func writeMarkdownTable(b *strings.Builder, t summaryTable) {
 		name := mdEscape(r.Name)
 		if r.Baseline {
 			name += " (baseline)"
+		}
+		if r.Overflow {
+			name += " " + OverflowMark
 		}
 		fmt.Fprintf(b, "| %s |", name)
 		for _, c := range r.Cells {

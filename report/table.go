@@ -59,6 +59,10 @@ type cell struct {
 type row struct {
 	Name     string
 	Baseline bool
+	// Overflow: the strategy sent requests over the model's context
+	// window; its name is marked (OverflowMark) and the table's Legend
+	// says how many.
+	Overflow bool
 	Cells    []cell
 }
 
@@ -68,6 +72,9 @@ type summaryTable struct {
 	Columns  []column
 	Rows     []row
 	Baseline string
+	// Legend explains the rows marked Overflow, one line each (none when
+	// no strategy overflowed).
+	Legend []string
 }
 
 // notSignificant is shown for differences whose interval contains zero.
@@ -81,6 +88,10 @@ func buildTable(res *Results) summaryTable {
 	for i := range res.Strategies {
 		s := &res.Strategies[i]
 		r := row{Name: s.Name, Baseline: s.Baseline}
+		if c := s.ContextOverflow; c != nil && c.Requests > 0 {
+			r.Overflow = true
+			t.Legend = append(t.Legend, overflowLegend(s.Name, c, res.Sessions))
+		}
 		for _, c := range t.Columns {
 			r.Cells = append(r.Cells, makeCell(s, c))
 		}

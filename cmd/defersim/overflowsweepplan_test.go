@@ -148,6 +148,10 @@ func TestPlanSaysRequestsOverTheWindow(t *testing.T) {
 	if !strings.Contains(stdout, growWarn) || !strings.Contains(stdout, "requests over window") {
 		t.Errorf("plan --growth does not warn of eager at ×2, or lacks the column:\n%s", stdout)
 	}
+	const breakLegend = "⚠ at that size the strategy sends requests over the 60000-token context window: its break is measured on figures that include requests a provider would refuse"
+	if !strings.Contains(stdout, "eager                tools=267 ⚠     tools=267 ⚠ ") || !strings.Contains(stdout, "\n"+breakLegend) {
+		t.Errorf("plan --growth's breakdown table does not mark eager's breaks at ×2, where it overflows:\n%s", stdout)
+	}
 	data, err := os.ReadFile(filepath.Join(out, "plan.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -171,5 +175,8 @@ func TestPlanSaysRequestsOverTheWindow(t *testing.T) {
 	md, _, _ := cliRun(t, "plan", r60, "--sessions-per-day", "1000", "--growth", "1,2", "--scenario", scen60, "--bootstrap", "-1", "--format", "markdown", "-o", filepath.Join(dir, "plan60md"))
 	if !strings.Contains(md, "> **Warning:** requests over the context window as the catalog grows: eager at ×2 (tools=267)") {
 		t.Errorf("plan --growth --format markdown does not warn of eager at ×2:\n%s", md)
+	}
+	if !strings.Contains(md, "| eager | tools=267 ⚠ | tools=267 ⚠ |") || !strings.Contains(md, "\n"+breakLegend) {
+		t.Errorf("plan --growth --format markdown does not mark eager's breaks at ×2:\n%s", md)
 	}
 }

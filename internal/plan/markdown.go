@@ -124,10 +124,13 @@ func WriteBreakdownsMarkdown(w io.Writer, bs []Breakdown, margin float64, first,
 		marginPercent(margin), cliout.MDEscape(first), cliout.MDEscape(first), cliout.MDEscape(last))
 	var rows [][]string
 	for _, x := range bs {
-		rows = append(rows, []string{cliout.MDEscape(x.Strategy), cliout.MDEscape(orNever(x.CostAt)), cliout.MDEscape(orNever(x.LatencyAt)),
+		rows = append(rows, []string{cliout.MDEscape(x.Strategy), cliout.MDEscape(breakCell(x.CostAt, x.costOver)), cliout.MDEscape(breakCell(x.LatencyAt, x.latencyOver)),
 			fmt.Sprintf("%.2f", x.CostGrowth), fmt.Sprintf("%.2f", x.FirstMeanGrowth), fmt.Sprintf("%.2f", x.FirstP95Growth)})
 	}
 	mdTable(&b, []string{"Strategy", "cost breaks at", "p95 first reply breaks at", "cost ×", "first reply mean ×", "p95 ×"}, rows)
+	if l := breakdownLegend(bs); l != "" {
+		fmt.Fprintf(&b, "\n%s\n", cliout.MDEscape(l))
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -138,6 +138,10 @@ type Breakdown struct {
 	CostGrowth      float64 `json:"cost_growth"`
 	FirstP95Growth  float64 `json:"first_reply_p95_growth"`
 	FirstMeanGrowth float64 `json:"first_reply_mean_growth"`
+	// costOver and latencyOver are the strategy's requests over the
+	// context window at CostAt and LatencyAt (nil where none): the tables
+	// mark those cells (plan.json has them as growth[].context_overflow).
+	costOver, latencyOver *sim.ContextOverflow
 }
 
 // Breakdowns finds each strategy's breaking points (margin 0.25 = 25%).
@@ -156,10 +160,10 @@ func Breakdowns(points []Point, margin float64) []Breakdown {
 				continue
 			}
 			if b.CostAt == "" && s.Metrics["cost_usd"].Mean > (1+margin)*c0 {
-				b.CostAt = p.Label
+				b.CostAt, b.costOver = p.Label, overflowOf(s)
 			}
 			if b.LatencyAt == "" && s.Metrics["first_reply_ms"].P95 > (1+margin)*l0 {
-				b.LatencyAt = p.Label
+				b.LatencyAt, b.latencyOver = p.Label, overflowOf(s)
 			}
 		}
 		if s := last.Strategy(s0.Name); s != nil {
@@ -185,10 +189,16 @@ func WriteBreakdowns(w io.Writer, bs []Breakdown, margin float64, first, last st
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "strategy	cost breaks at	p95 first reply breaks at	cost ×	first reply mean ×	p95 ×")
 	for _, b := range bs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%.2f\t%.2f\n", b.Strategy, orNever(b.CostAt), orNever(b.LatencyAt),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%.2f\t%.2f\n", b.Strategy, breakCell(b.CostAt, b.costOver), breakCell(b.LatencyAt, b.latencyOver),
 			b.CostGrowth, b.FirstMeanGrowth, b.FirstP95Growth)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if l := breakdownLegend(bs); l != "" {
+		fmt.Fprintln(w, l)
+	}
+	return nil
 }
 
 func orNever(s string) string {

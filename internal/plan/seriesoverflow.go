@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/defersim/defersim/internal/nouns"
+	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -126,4 +127,42 @@ func projectionOverflow(strategy string, o *sim.ContextOverflow, sessions int) s
 		"a provider refuses such a request (\"prompt is too long\"), so %s projected tokens, cost and latency count requests that could not be made "+
 		"(a model with a larger window, or deferring more tools, avoids them: defersim run's warning says how)",
 		strategy, nouns.Count(o.Requests, "request"), o.Window, o.Sessions, nouns.Count(sessions, "session"), o.MaxInput, o.MaxSession, strategy+"'s")
+}
+
+// overflowOf is s's requests over the context window, nil when none.
+func overflowOf(s *report.StrategyResult) *sim.ContextOverflow {
+	if o := s.ContextOverflow; o != nil && o.Requests > 0 {
+		return o
+	}
+	return nil
+}
+
+// breakCell is a "breaks at" cell of the breakdown table: the size at
+// which a rule breaks down, "never", or the size marked
+// (report.OverflowMark) when the strategy's requests at that size exceed
+// the context window (o non-nil): the break is measured on figures of
+// requests a provider refuses.
+func breakCell(at string, o *sim.ContextOverflow) string {
+	if at == "" {
+		return orNever(at)
+	}
+	if o != nil {
+		return at + " " + report.OverflowMark
+	}
+	return at
+}
+
+// breakdownLegend is the line under the breakdown table that explains its
+// marked cells (breakCell); "" when no cell is marked, so that a table
+// where nothing overflows prints as before.
+func breakdownLegend(bs []Breakdown) string {
+	for _, b := range bs {
+		for _, o := range []*sim.ContextOverflow{b.costOver, b.latencyOver} {
+			if o != nil {
+				return fmt.Sprintf("%s at that size the strategy sends requests over the %d-token context window: its break is measured on figures that include requests a provider would refuse (the warning above says how many)",
+					report.OverflowMark, o.Window)
+			}
+		}
+	}
+	return ""
 }
