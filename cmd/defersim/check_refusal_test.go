@@ -17,13 +17,7 @@ import (
 // the JSON read empty input. A comparable pair says "comparable": true.
 func TestCheckJSONRefusalOnStdout(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name string, r *report.Results) string {
-		p := filepath.Join(dir, name)
-		if err := report.WriteResults(p, r); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name string, r *report.Results) string { return writeResultsFile(t, dir, name, r) }
 	base := write("base.json", checkResults("f1", 1))
 	same := write("same.json", checkResults("f1", 1))
 	otherRes := checkResults("f2", 1)
