@@ -15,6 +15,7 @@ import (
 	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/internal/termsafe"
 	"github.com/defersim/defersim/traces"
 )
 
@@ -263,7 +264,7 @@ func (rep statsReport) writeText(w io.Writer, top int) error {
 	if len(rep.Catalogs) == 0 {
 		return nil
 	}
-	if _, err := fmt.Fprintf(w, "\ncatalogs: %s: %s\n", rep.CatalogsFrom, strings.Join(rep.Catalogs, ", ")); err != nil {
+	if _, err := fmt.Fprintf(w, "\ncatalogs: %s: %s\n", rep.CatalogsFrom, termsafe.String(strings.Join(rep.Catalogs, ", "))); err != nil {
 		return err
 	}
 	if rep.CatalogsFrom == runner.CatalogsFromScenario {
@@ -278,7 +279,7 @@ func (rep statsReport) writeText(w io.Writer, top int) error {
 		if top > 0 && i == top {
 			break
 		}
-		if _, err := fmt.Fprintf(w, "  %s/%s  %d\n", tc.Server, tc.Tool, tc.Count); err != nil {
+		if _, err := fmt.Fprintf(w, "  %s/%s  %d\n", termsafe.String(tc.Server), termsafe.String(tc.Tool), tc.Count); err != nil {
 			return err
 		}
 	}
