@@ -128,6 +128,13 @@ files were written by different defersim or Go versions.`,
 			Strategies: strategies, Allow: al, Noise: noise, ReadFile: in.ReadFile})
 		var inc *check.Incomparable
 		if errors.As(err, &inc) {
+			if *format == cliout.JSON {
+				// A CI job parsing stdout reads why, not empty input;
+				// the text refusal still goes to stderr.
+				if werr := writeRefusalJSON(*output, cmd, baseline, args[0], inc); werr != nil {
+					return exitError{code: 2, msg: inc.Error() + "\n" + werr.Error()}
+				}
+			}
 			return exitError{code: 2, msg: inc.Error()}
 		}
 		if err != nil {
@@ -194,4 +201,17 @@ files were written by different defersim or Go versions.`,
 	fl.BoolVar(&all, "all", false, "print every check, not only those outside tolerance")
 	fl.StringVar(&markdown, "markdown", "", "also write the Markdown block for a CI job summary to this file (- is --format markdown)")
 	return c
+}
+
+// writeRefusalJSON writes the JSON refusal of two incomparable results
+// files where the report would have gone (stdout or -o FILE).
+func writeRefusalJSON(output string, cmd *cobra.Command, basePath, curPath string, inc *check.Incomparable) error {
+	out, err := cliout.Open(output, cmd.OutOrStdout())
+	if err != nil {
+		return err
+	}
+	if err := check.WriteIncomparableJSON(out, basePath, curPath, inc); err != nil {
+		return err
+	}
+	return out.Commit()
 }

@@ -27,13 +27,7 @@ func checkResults(fp string, cost float64) *report.Results {
 
 func TestCheckCmdExitStatus(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name string, r *report.Results) string {
-		p := filepath.Join(dir, name)
-		if err := report.WriteResults(p, r); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name string, r *report.Results) string { return writeResultsFile(t, dir, name, r) }
 	base := write("base.json", checkResults("f1", 1))
 	same := write("same.json", checkResults("f1", 1))
 	worse := write("worse.json", checkResults("f1", 1.5))
@@ -86,4 +80,14 @@ func runJobCmd(t *testing.T, args ...string) (string, int) {
 		return out.String() + err.Error(), 2
 	}
 	return out.String(), 0
+}
+
+// writeResultsFile writes r as dir/name and returns its path.
+func writeResultsFile(t *testing.T, dir, name string, r *report.Results) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := report.WriteResults(p, r); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

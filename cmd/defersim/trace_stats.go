@@ -14,14 +14,17 @@ import (
 	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/internal/nouns"
+	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/internal/termsafe"
 	"github.com/defersim/defersim/traces"
 )
 
 func newTraceStatsCmd() *cobra.Command {
 	var (
-		top        int
-		skipBad    bool
-		noCatalogs bool
+		top         int
+		skipBad     bool
+		noCatalogs  bool
+		catalogDirs []string
 	)
 	c := &cobra.Command{
 		Use:   "stats FILE... (- for stdin)",
@@ -30,11 +33,13 @@ func newTraceStatsCmd() *cobra.Command {
 them: sessions, events by type, model requests, tool calls (by status),
 distinct tools, tool calls and user turns per session, sessions with recorded
 usage or timings, openers (the first tool called in each session) and the most
-called tools. When the traces have their own catalogs (session_start meta
-"catalog", or TRACE.catalog beside them), it also counts the tool calls the
-server's version in force at the call does not serve, and the tool names
-searches return that no server of the session serves there (what "defersim
-trace validate" flags), unless --no-catalogs.
+called tools. It also counts the tool calls the server's version in force at
+the call does not serve, and the tool names searches return that no server
+of the session serves there (what "defersim trace validate" flags), against
+the catalogs "run --traces FILE..." loads, and names them: --catalogs when
+given, else the traces' own (session_start meta "catalog", or TRACE.catalog
+beside them), else the default scenario's embedded catalogs; unless
+--no-catalogs.
 
 A malformed line stops the command (exit status 1) unless --skip-bad is given;
 "defersim trace validate" lists every problem. A FILE of - is read from
@@ -48,8 +53,12 @@ stdin. The JSON output is described in docs/cli.md.`,
 		if top < 0 {
 			return exitError{code: 2, msg: "--top must be 0 or more"}
 		}
+		if len(catalogDirs) > 0 && noCatalogs {
+			return exitError{code: 2, msg: "--catalogs and --no-catalogs exclude each other"}
+		}
 		in := &cliout.Inputs{Stdin: cmd.InOrStdin()}
 		var dirs []string
+		var from string
 		var unserved *unservedCounter
 		if !noCatalogs {
 			// A trace read from stdin has no place beside it to look; one
@@ -60,7 +69,7 @@ stdin. The JSON output is described in docs/cli.md.`,
 				return a == cliout.Stdio || err != nil
 			})
 			var err error
-			if dirs, unserved, err = ownCatalogs(files); err != nil {
+			if dirs, from, unserved, err = statsCatalogs(files, catalogDirs); err != nil {
 				return exitError{code: 2, msg: err.Error()}
 			}
 		}
@@ -69,10 +78,10 @@ stdin. The JSON output is described in docs/cli.md.`,
 			return err
 		}
 		if unserved != nil {
-			rep.Catalogs, rep.UnservedCalls, rep.Unserved = dirs, unserved.total, unserved.tools()
+			rep.Catalogs, rep.CatalogsFrom, rep.UnservedCalls, rep.Unserved = dirs, from, unserved.total, unserved.tools()
 			rep.SearchResults, rep.SearchResultsUnknown = unserved.results, unserved.unknown
 		}
-		out, err := cliout.Open(*output, cmd.OutOrStdout(), args...)
+		out, err := cliout.Open(*output, cmd.OutOrStdout(), append(slices.Clone(args), catalogDirs...)...)
 		if err != nil {
 			return err
 		}
@@ -93,7 +102,9 @@ stdin. The JSON output is described in docs/cli.md.`,
 	f := c.Flags()
 	f.IntVar(&top, "top", 10, "number of openers and top tools to list (0 for all)")
 	f.BoolVar(&skipBad, "skip-bad", false, "skip malformed lines (counted in the output) instead of stopping")
-	f.BoolVar(&noCatalogs, "no-catalogs", false, "do not look tool calls up in the traces' own catalogs")
+	f.BoolVar(&noCatalogs, "no-catalogs", false, "do not look tool calls up in catalogs (neither --catalogs, the traces' own nor the default scenario's)")
+	f.StringSliceVar(&catalogDirs, "catalogs", nil,
+		"catalog directories, manifests or files to look tool calls up in instead of the traces' own, as run's --catalogs (repeatable or comma-separated)")
 	return c
 }
 
@@ -107,11 +118,13 @@ type statsReport struct {
 	SkipReasons  map[traces.Kind]int64 `json:"skip_reasons,omitempty"`
 	FirstSkipped []traces.Problem      `json:"first_skipped,omitempty"`
 	Stats        traces.Stats          `json:"stats"`
-	// Catalogs are the traces' own catalog directories (traces.CatalogsFor);
-	// UnservedCalls counts the tool calls they do not serve at the server
+	// Catalogs are the catalogs `run --traces FILE...` loads for these files
+	// (traceCatalogs), CatalogsFrom where they come from, worded as run's
+	// catalogs assumption (runner.CatalogsFrom*); UnservedCalls counts the tool calls they do not serve at the server
 	// version in force at the call (unservedCounter), Unserved the same
 	// per tool (most such calls first, cut at --top).
 	Catalogs      []string           `json:"catalogs,omitempty"`
+	CatalogsFrom  string             `json:"catalogs_from,omitempty"`
 	UnservedCalls int                `json:"unserved_calls,omitempty"`
 	Unserved      []traces.ToolCount `json:"unserved_tools,omitempty"`
 	// SearchResults counts the tool names tool_search events return,
@@ -125,19 +138,20 @@ type statsReport struct {
 	FirstImplausible []traces.Problem `json:"first_implausible,omitempty"`
 }
 
-// ownCatalogs loads the own catalogs of the trace files (traces.CatalogsFor)
-// and returns them with a counter of the calls they do not serve (nil when
-// the files have none).
-func ownCatalogs(paths []string) ([]string, *unservedCounter, error) {
-	dirs, err := traces.CatalogsFor(paths)
-	if err != nil || len(dirs) == 0 {
-		return nil, nil, err
-	}
-	cat, err := loadToolIndex(dirs)
+// statsCatalogs loads the catalogs a run of the trace files loads
+// (traceCatalogs: given, else the files' own, else the default
+// scenario's) and returns their paths, where they come from, and a counter
+// of the calls they do not serve.
+func statsCatalogs(paths, given []string) ([]string, string, *unservedCounter, error) {
+	srcs, from, err := traceCatalogs(paths, given)
 	if err != nil {
-		return nil, nil, err
+		return nil, "", nil, err
 	}
-	return dirs, newUnservedCounter(cat), nil
+	cat, err := runner.LoadCatalogs(srcs)
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("load catalogs: %w", err)
+	}
+	return sourcePaths(srcs), from, newUnservedCounter(cat), nil
 }
 
 // traceStats reads every file in turn; a session read before, in the same
@@ -250,15 +264,22 @@ func (rep statsReport) writeText(w io.Writer, top int) error {
 	if len(rep.Catalogs) == 0 {
 		return nil
 	}
-	if _, err := fmt.Fprintf(w, "\ncatalog: %s\ntool calls not served at their version in force: %d of %d\n",
-		strings.Join(rep.Catalogs, ", "), rep.UnservedCalls, rep.Stats.ToolCalls); err != nil {
+	if _, err := fmt.Fprintf(w, "\ncatalogs: %s: %s\n", rep.CatalogsFrom, termsafe.String(strings.Join(rep.Catalogs, ", "))); err != nil {
+		return err
+	}
+	if rep.CatalogsFrom == runner.CatalogsFromScenario {
+		if _, err := fmt.Fprintln(w, "  the traces name no catalog of their own and none is beside them, so `run --traces FILE` loads these (give --catalogs for yours)"); err != nil {
+			return err
+		}
+	}
+	if _, err := fmt.Fprintf(w, "tool calls not served at their version in force: %d of %d\n", rep.UnservedCalls, rep.Stats.ToolCalls); err != nil {
 		return err
 	}
 	for i, tc := range rep.Unserved {
 		if top > 0 && i == top {
 			break
 		}
-		if _, err := fmt.Fprintf(w, "  %s/%s  %d\n", tc.Server, tc.Tool, tc.Count); err != nil {
+		if _, err := fmt.Fprintf(w, "  %s/%s  %d\n", termsafe.String(tc.Server), termsafe.String(tc.Tool), tc.Count); err != nil {
 			return err
 		}
 	}

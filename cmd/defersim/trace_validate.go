@@ -16,7 +16,6 @@ import (
 	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/internal/termsafe"
-	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/validation"
@@ -67,14 +66,19 @@ Exit status: 0 when every file is valid, 1 when some file has problems,
 		}
 		var notes []catalog.Note
 		var given *resolverFor
+		var givenPaths, givenFrom string
 		if len(catalogDirs) > 0 {
-			var err error
-			if given, notes, err = loadResolver(runner.PathSources(catalogDirs...), &opts); err != nil {
+			srcs, from, err := traceCatalogs(args, catalogDirs)
+			if err == nil {
+				given, notes, err = loadResolver(srcs, &opts)
+			}
+			if err != nil {
 				return exitError{code: 2, msg: err.Error()}
 			}
+			givenPaths, givenFrom = strings.Join(sourcePaths(srcs), ", "), from
 		}
 		rep := validateFiles(&cliout.Inputs{Stdin: cmd.InOrStdin()}, args, opts, given, len(catalogDirs) == 0 && !noCatalogs)
-		rep.CatalogNotes = notes
+		rep.CatalogNotes, rep.Catalog, rep.CatalogsFrom = notes, givenPaths, givenFrom
 		rep.predict(maxUnres, noCatalogs)
 		out, err := cliout.Open(*output, cmd.OutOrStdout(), append(slices.Clone(args), catalogDirs...)...)
 		if err != nil {
@@ -101,17 +105,6 @@ Exit status: 0 when every file is valid, 1 when some file has problems,
 	c.Flags().BoolVar(&noCatalogs, "no-catalogs", false, "do not check tool names against the traces' own catalogs (nor against the default scenario's): nor say whether run would stop")
 	addMaxUnresolved(c, &maxUnres, "share of tool calls that may fail to resolve, and of sessions that may name a server or version no catalog holds, before run would stop (as run's --max-unresolved)")
 	return c
-}
-
-// loadToolIndex loads the catalogs as run loads them (directories,
-// manifests or files, merged: runner.LoadCatalogs), so that trace commands
-// check the tool names a run would resolve.
-func loadToolIndex(paths []string) (*catalog.Catalog, error) {
-	cat, err := runner.LoadCatalogs(runner.PathSources(paths...))
-	if err != nil {
-		return nil, fmt.Errorf("load catalogs: %w", err)
-	}
-	return cat, nil
 }
 
 // resolverFor is a resolver validate resolves calls with, and what its
@@ -152,6 +145,10 @@ type validateReport struct {
 	// check calls (catalog.NoteSchemaInvalid): a warning, not a problem of
 	// the traces.
 	CatalogNotes []catalog.Note `json:"catalog_notes,omitempty"`
+	// Catalog and CatalogsFrom name the --catalogs every file was checked
+	// against (absent without it: each file names its own, validateResult).
+	Catalog      string `json:"catalog,omitempty"`
+	CatalogsFrom string `json:"catalogs_from,omitempty"`
 	// Run says what run would do with the traces (under --no-catalogs,
 	// only that tool names were not checked).
 	Run *runPrediction `json:"run,omitempty"`
@@ -246,15 +243,7 @@ func runCatalog(path string, opts traces.ValidateOptions, own bool) (traces.Vali
 	if !own {
 		return opts, fileCatalog{}, nil
 	}
-	sc, err := scenarios.Default()
-	if err != nil {
-		return opts, fileCatalog{}, err
-	}
-	ov := runner.Overrides{}
-	if path != cliout.Stdio {
-		ov.Traces = []string{path}
-	}
-	srcs, from, err := runner.RunCatalogs(sc, ov, embeddedData())
+	srcs, from, err := traceCatalogs([]string{path}, nil)
 	if err != nil {
 		return opts, fileCatalog{}, err
 	}
@@ -262,11 +251,7 @@ func runCatalog(path string, opts traces.ValidateOptions, own bool) (traces.Vali
 	if err != nil {
 		return opts, fileCatalog{}, err
 	}
-	paths := make([]string, len(srcs))
-	for i, s := range srcs {
-		paths[i] = s.Path
-	}
-	return opts, fileCatalog{dir: strings.Join(paths, ", "), from: from, notes: notes, resolver: r}, nil
+	return opts, fileCatalog{dir: strings.Join(sourcePaths(srcs), ", "), from: from, notes: notes, resolver: r}, nil
 }
 
 // writeCatalogNotes writes each note as a warning line after prefix,

@@ -11,8 +11,10 @@ import (
 // jsonReport is the JSON form of a Report (`check --format json`,
 // documented in docs/check.md).
 type jsonReport struct {
-	Baseline       string    `json:"baseline"`
-	Current        string    `json:"current"`
+	Baseline string `json:"baseline"`
+	Current  string `json:"current"`
+	// Comparable is true: a refusal (jsonRefusal) has it false.
+	Comparable     bool      `json:"comparable"`
 	Verdict        string    `json:"verdict"`
 	Regression     bool      `json:"regression"`
 	Summary        Summary   `json:"summary"`
@@ -60,7 +62,7 @@ func orEmpty(s []string) []string {
 // WriteJSON writes the report as JSON: every check, not only those that
 // moved.
 func WriteJSON(w io.Writer, r *Report) error {
-	out := jsonReport{Baseline: r.BaselinePath, Current: r.CurrentPath, Verdict: r.Verdict(),
+	out := jsonReport{Baseline: r.BaselinePath, Current: r.CurrentPath, Comparable: true, Verdict: r.Verdict(),
 		Regression: r.Summary.Regressions > 0, Summary: r.Summary, Warnings: orEmpty(r.Warnings), Notes: orEmpty(r.Notes),
 		Checks: []jsonRow{}, CatalogChanges: orEmpty(r.CatalogChanges), Changes: orEmpty(r.Changes)}
 	for _, row := range r.Rows {

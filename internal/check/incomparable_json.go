@@ -1,0 +1,44 @@
+package check
+
+import (
+	"io"
+	"strings"
+
+	"github.com/defersim/defersim/internal/cliout"
+)
+
+// jsonRefusal is the JSON form of an *Incomparable (`check --format json`
+// when the files cannot be compared; documented in docs/check.md): the
+// same facts as the text refusal, so that a CI job parsing stdout reads
+// why instead of empty input.
+type jsonRefusal struct {
+	Baseline   string       `json:"baseline"`
+	Current    string       `json:"current"`
+	Comparable bool         `json:"comparable"`
+	Verdict    string       `json:"verdict"`
+	Reasons    []jsonReason `json:"reasons"`
+	Remedies   []string     `json:"remedies"`
+}
+
+type jsonReason struct {
+	What    string   `json:"what"`
+	Line    string   `json:"line"`
+	Details []string `json:"details"`
+	Remedy  string   `json:"remedy,omitempty"`
+}
+
+// WriteIncomparableJSON writes the refusal of two files that cannot be
+// compared as JSON: "comparable": false, the message's first line as
+// "verdict", each reason with its details and remedy, and the remedies
+// in the order the text lists them under "what to do:".
+func WriteIncomparableJSON(w io.Writer, basePath, curPath string, inc *Incomparable) error {
+	verdict, _, _ := strings.Cut(inc.Error(), "\n")
+	out := jsonRefusal{Baseline: basePath, Current: curPath, Verdict: verdict, Reasons: []jsonReason{}, Remedies: []string{}}
+	for _, r := range inc.Reasons {
+		out.Reasons = append(out.Reasons, jsonReason{What: r.What, Line: r.Line, Details: orEmpty(r.Details), Remedy: r.Remedy})
+		if r.Remedy != "" {
+			out.Remedies = append(out.Remedies, r.Remedy)
+		}
+	}
+	return cliout.WriteJSON(w, out)
+}
