@@ -169,6 +169,12 @@ func CheckMaxUnresolved(share float64) error {
 	return fmt.Errorf("%v is not a share in [0, 1] (0.01 = 1%% of tool calls)", share)
 }
 
+// SharePercent prints a share as a percentage without a needless decimal
+// (0.07 is "7%", not "7.000000000000001%").
+func SharePercent(v float64) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", 100*v), "0"), ".") + "%"
+}
+
 // Unresolved is the number of calls that did not resolve: unknown tools,
 // unknown servers and missing versions. Calls of tools with approximate or
 // missing schemas resolve (the replay shows, defers and loads them) and are

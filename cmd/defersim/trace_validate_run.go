@@ -91,7 +91,7 @@ func (p *runPrediction) writeText(w io.Writer) error {
 	}
 	if _, err := fmt.Fprintf(w, "run: %d of %s (%.1f%%) would not resolve, %d of %s (%.1f%%) name a server or version missing from the catalogs; run stops above %s of either\n",
 		r.Unresolved, nouns.Count(r.Calls, "tool call"), 100*r.UnresolvedShare,
-		r.SessionsMissingServers, nouns.Count(r.Sessions, "session"), 100*r.SessionsMissingShare, runner.SharePercent(r.MaxUnresolvedShare)); err != nil {
+		r.SessionsMissingServers, nouns.Count(r.Sessions, "session"), 100*r.SessionsMissingShare, sim.SharePercent(r.MaxUnresolvedShare)); err != nil {
 		return err
 	}
 	if !p.Stops {

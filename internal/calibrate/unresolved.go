@@ -33,9 +33,9 @@ func (e *UnresolvedError) Error() string {
 			parts = append(parts, unresolvedCount(x.r, x.whose))
 		}
 	}
-	limit := fmt.Sprintf("the %g%% at which a run stops (docs/engine.md §9)", 100*e.Limit)
+	limit := fmt.Sprintf("the %s at which a run stops (docs/engine.md §9)", sim.SharePercent(e.Limit))
 	if e.Given {
-		limit = fmt.Sprintf("the %g%% --max-unresolved %g allows", 100*e.Limit, e.Limit)
+		limit = fmt.Sprintf("the %s --max-unresolved %g allows", sim.SharePercent(e.Limit), e.Limit)
 	}
 	return fmt.Sprintf("%s do not resolve against the catalogs, more than %s: "+
 		"the recorded prompts carried these tools' definitions and the replay cannot send them, so the fitted request_overhead_tokens "+

@@ -157,7 +157,7 @@ func (e *UnresolvedError) Reason() string {
 			b.WriteString("; and ")
 		}
 		fmt.Fprintf(&b, "%d of %s (%.1f%%) name, in session_start or a catalog_change, a server or version no catalog holds, more than the %s allowed: %s (the replay would leave such a server out of every request of the session, or offer another version of it)",
-			r.SessionsMissingServers, nouns.Count(r.Sessions, "session"), 100*r.SessionsMissingShare, SharePercent(r.MaxUnresolvedShare), report.MissingServersText(r, 5, e.near))
+			r.SessionsMissingServers, nouns.Count(r.Sessions, "session"), 100*r.SessionsMissingShare, sim.SharePercent(r.MaxUnresolvedShare), report.MissingServersText(r, 5, e.near))
 	}
 	return b.String()
 }
@@ -166,7 +166,7 @@ func (e *UnresolvedError) Reason() string {
 func (e *UnresolvedError) writeCalls(b *strings.Builder) {
 	r := e.Resolution
 	fmt.Fprintf(b, "%d of %s (%.1f%%) did not resolve against the catalogs, more than the %s allowed",
-		r.Unresolved, nouns.Count(r.Calls, "tool call"), 100*r.UnresolvedShare, SharePercent(r.MaxUnresolvedShare))
+		r.Unresolved, nouns.Count(r.Calls, "tool call"), 100*r.UnresolvedShare, sim.SharePercent(r.MaxUnresolvedShare))
 	if r.UpgradeRemoved > 0 {
 		fmt.Fprintf(b, " (%d of them call a tool that the sessions' recorded server versions serve and the version a scenario upgrade moves the server to does not: "+
 			"removed or renamed by the upgrade, servers.NAME.upgrades)", r.UpgradeRemoved)
@@ -197,11 +197,6 @@ func (e *UnresolvedError) writeCalls(b *strings.Builder) {
 	if v := report.MissingVersionsText(r, 5); v != "" {
 		b.WriteString("; versions the sessions asked for that the catalogs lack (the replay used another version of the server): " + v)
 	}
-}
-
-// SharePercent prints a share as a percentage without a needless decimal.
-func SharePercent(v float64) string {
-	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", 100*v), "0"), ".") + "%"
 }
 
 // checkResolution returns an *UnresolvedError when out's resolution is

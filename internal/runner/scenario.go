@@ -75,7 +75,7 @@ func FromScenario(sc *scenarios.Scenario, ov Overrides, embedded fs.FS) (Config,
 	}
 	if note := LimitNotCarried(sc, ov); note != "" {
 		cfg.MaxUnresolved = nil // the default
-		cfg.Notes = append(cfg.Notes, sim.Assumption{Name: "max_unresolved", Value: SharePercent(DefaultMaxUnresolved), Source: note})
+		cfg.Notes = append(cfg.Notes, sim.Assumption{Name: "max_unresolved", Value: sim.SharePercent(DefaultMaxUnresolved), Source: note})
 	}
 	names := make([]string, 0, len(sc.Servers))
 	for name := range sc.Servers {
@@ -128,7 +128,7 @@ func LimitNotCarried(sc *scenarios.Scenario, ov Overrides) string {
 		return ""
 	}
 	return fmt.Sprintf("the scenario's max_unresolved %g allows unresolved calls in its own traces; --traces replaced them, "+
-		"so the default %s applies (pass --max-unresolved %g to keep the scenario's)", *m, SharePercent(DefaultMaxUnresolved), *m)
+		"so the default %s applies (pass --max-unresolved %g to keep the scenario's)", *m, sim.SharePercent(DefaultMaxUnresolved), *m)
 }
 
 // Where a run's catalogs come from (Config.CatalogsFrom).
