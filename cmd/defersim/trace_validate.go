@@ -172,6 +172,9 @@ type validateResult struct {
 	Error        string           `json:"error,omitempty"`
 	Counts       traces.Counts    `json:"counts"`
 	Problems     []traces.Problem `json:"problems"`
+	// joint: Catalog holds the catalogs of all the files validated
+	// together, as run loads them for all its traces.
+	joint bool
 }
 
 // validateFiles validates each file ("-" is stdin), with given the
@@ -186,9 +189,30 @@ func validateFiles(in *cliout.Inputs, paths []string, opts traces.ValidateOption
 	var opened []string
 	opts.Seen = traces.NewSessionSet()
 	opts.Seen.Reread = func(i int) (io.ReadCloser, error) { return reopenTrace(opened[i]) }
-	for _, p := range paths {
-		fopts, cr, err := runCatalog(p, opts, own)
-		if cr.resolver != nil {
+	// run --traces A,B loads the catalogs of all its files together
+	// (runner.RunCatalogs over every path): several files are checked
+	// against those, as run resolves their calls. When they cannot be
+	// loaded together, each file is checked alone, so that the file whose
+	// catalog fails is named.
+	var joint *fileCatalog
+	var jointOpts traces.ValidateOptions
+	if own && len(paths) > 1 {
+		if jo, jc, err := runCatalog(paths, opts, own); err == nil {
+			jc.joint = true
+			joint, jointOpts = &jc, jo
+			rep.resolvers = append(rep.resolvers, jc.resolver)
+		}
+	}
+	for i, p := range paths {
+		var fopts traces.ValidateOptions
+		var cr fileCatalog
+		var err error
+		if joint != nil {
+			fopts, cr = jointOpts, *joint
+			if i > 0 {
+				cr.notes = nil // said once, with the first file
+			}
+		} else if fopts, cr, err = runCatalog([]string{p}, opts, own); cr.resolver != nil {
 			rep.resolvers = append(rep.resolvers, cr.resolver)
 		}
 		catErr := err != nil
@@ -203,7 +227,7 @@ func validateFiles(in *cliout.Inputs, paths []string, opts traces.ValidateOption
 				f.Close()
 			}
 		}
-		r := validateResult{File: name, Catalog: cr.dir, CatalogsFrom: cr.from, CatalogNotes: cr.notes, Counts: counts, Problems: probs}
+		r := validateResult{File: name, Catalog: cr.dir, CatalogsFrom: cr.from, CatalogNotes: cr.notes, Counts: counts, Problems: probs, joint: cr.joint}
 		if r.Problems == nil {
 			r.Problems = []traces.Problem{}
 		}
@@ -232,18 +256,19 @@ type fileCatalog struct {
 	dir, from string
 	notes     []catalog.Note
 	resolver  *resolverFor
+	joint     bool // loaded for every file together
 }
 
 // runCatalog returns opts with, when own is set, the catalogs `run
-// --traces FILE` loads as tool index (runner.RunCatalogs, with the default
-// scenario): the file's own catalog, or the default scenario's when it has
-// none. A trace on stdin, which run does not read, is taken for a file
+// --traces PATHS` loads as tool index (runner.RunCatalogs, with the default
+// scenario): the files' own catalogs, or the default scenario's when none
+// has one. A trace on stdin, which run does not read, is taken for a file
 // without a catalog of its own.
-func runCatalog(path string, opts traces.ValidateOptions, own bool) (traces.ValidateOptions, fileCatalog, error) {
+func runCatalog(paths []string, opts traces.ValidateOptions, own bool) (traces.ValidateOptions, fileCatalog, error) {
 	if !own {
 		return opts, fileCatalog{}, nil
 	}
-	srcs, from, err := traceCatalogs([]string{path}, nil)
+	srcs, from, err := traceCatalogs(paths, nil)
 	if err != nil {
 		return opts, fileCatalog{}, err
 	}

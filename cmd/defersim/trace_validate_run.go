@@ -31,9 +31,10 @@ type runPrediction struct {
 
 // predict fills rep.Run from the resolvers the files were checked with,
 // under the limit maxShare (run's --max-unresolved); noCatalogs says tool
-// names were not checked. Files checked against different catalogs (each
-// its own) are summed: run over them together loads their catalogs
-// together, which may resolve a call one file's catalog lacks.
+// names were not checked. Several files are checked against the catalogs
+// run loads for them together (validateFiles), so there is one resolver;
+// only when those cannot be loaded is each file checked alone, and then
+// the input error is what run stops on.
 func (rep *validateReport) predict(maxShare float64, noCatalogs bool) {
 	if noCatalogs {
 		rep.Run = &runPrediction{}
@@ -105,9 +106,12 @@ func (p *runPrediction) writeText(w io.Writer) error {
 // against, when they are the ones run would load for it.
 func writeCheckedAgainst(w io.Writer, f validateResult) error {
 	var err error
-	if f.CatalogsFrom == runner.CatalogsFromTraces {
+	switch {
+	case f.joint && f.CatalogsFrom == runner.CatalogsFromTraces:
+		_, err = fmt.Fprintf(w, "%s: tools checked against the traces' catalogs %s, which `run --traces` loads together for all the files given\n", f.File, f.Catalog)
+	case f.CatalogsFrom == runner.CatalogsFromTraces:
 		_, err = fmt.Fprintf(w, "%s: tools checked against its catalog %s\n", f.File, f.Catalog)
-	} else {
+	default:
 		_, err = fmt.Fprintf(w, "%s: tools checked against the default scenario's catalogs (%s): the trace names no catalog of its own and none is beside it, so `run --traces FILE` loads these (give --catalogs for yours)\n",
 			f.File, f.Catalog)
 	}
