@@ -2,32 +2,29 @@ package check
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/report"
 )
 
 // overflowWarnings warns of the current run's strategies (those checked:
-// only, when not nil) that send model requests over the model's context
+// strategyNames, every one when only is empty) that send model requests over the model's context
 // window (report.StrategyResult.ContextOverflow), saying whether the
 // baseline's same strategy did: a provider refuses such requests, and the
 // rows compare their tokens, cost and times as if they had succeeded. A
 // warning, not a regression: no rule's statistic moves by it.
 func overflowWarnings(base, cur *report.Results, only []string) []string {
 	var out []string
-	for i := range cur.Strategies {
-		s := &cur.Strategies[i]
+	for _, name := range strategyNames(cur, only) {
+		s := cur.Strategy(name)
 		c := s.ContextOverflow
-		if c == nil || (only != nil && !slices.Contains(only, s.Name)) {
+		if c == nil {
 			continue
 		}
 		was := "where the baseline's sent none"
-		for j := range base.Strategies {
-			if b := &base.Strategies[j]; b.Name == s.Name && b.ContextOverflow != nil {
-				was = fmt.Sprintf("as the baseline's did (%s in %d of %s)", nouns.Count(b.ContextOverflow.Requests, "request"),
-					b.ContextOverflow.Sessions, nouns.Count(base.Sessions, "session"))
-			}
+		if b := base.Strategy(name); b != nil && b.ContextOverflow != nil {
+			was = fmt.Sprintf("as the baseline's did (%s in %d of %s)", nouns.Count(b.ContextOverflow.Requests, "request"),
+				b.ContextOverflow.Sessions, nouns.Count(base.Sessions, "session"))
 		}
 		out = append(out, fmt.Sprintf("current: %s sends %s over the model's context window of %d tokens in %d of %s (the largest %d, session %s), %s: "+
 			"a provider refuses them, and the checks compare its tokens, cost and times as if they had succeeded (results.json strategies[].context_overflow)",
