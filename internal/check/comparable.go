@@ -121,7 +121,7 @@ func checkComparable(base, cur *report.Results, only []string, allow Allow) *Inc
 	if base.Run.ScenarioFingerprint != cur.Run.ScenarioFingerprint {
 		diffs := scenarioDiffs(base, cur)
 		if !allow.Policy || !policyOnly(diffs) {
-			why = append(why, scenarioReason(base, cur, diffs, allow))
+			why = append(why, scenarioReason(base, cur, diffs))
 		}
 	}
 	if !allow.Traces {
@@ -152,7 +152,7 @@ func schemaReason(base, cur int) Reason {
 // fingerprints, then each difference the results record on a line of its
 // own (the assumptions that follow from the strategies under one line
 // that names them), and what to do.
-func scenarioReason(base, cur *report.Results, diffs []scenarioDiff, allow Allow) Reason {
+func scenarioReason(base, cur *report.Results, diffs []scenarioDiff) Reason {
 	r := Reason{What: "their scenarios", Line: fmt.Sprintf("scenario fingerprint %s (baseline, scenario %q) vs %s (current, scenario %q)",
 		short(base.Run.ScenarioFingerprint), base.Run.Scenario, short(cur.Run.ScenarioFingerprint), cur.Run.Scenario)}
 	if len(diffs) == 0 {
