@@ -1,7 +1,6 @@
 package claudecode
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/defersim/defersim/traces/importers/ingest"
@@ -51,15 +50,15 @@ type placement struct {
 // place returns the session of a line of sessionId id (not empty).
 func (sp *splitter) place(id string, o *ingest.Object) placement {
 	ctx := id
-	side := peekBool(o, "isSidechain")
+	side := o.PeekBool("isSidechain")
 	if side {
-		uuid, parent := peekString(o, "uuid"), peekString(o, "parentUuid")
-		switch agent := peekString(o, "agentId"); {
+		uuid, parent := o.PeekString("uuid"), o.PeekString("parentUuid")
+		switch agent := o.PeekString("agentId"); {
 		case agent != "":
 			ctx = id + "/agent-" + agent
 		case sp.sideKey[parent] != "":
 			ctx = sp.sideKey[parent]
-		case peekString(o, "type") == "user" || sp.sidechains[id] == 0:
+		case o.PeekString("type") == "user" || sp.sidechains[id] == 0:
 			// a sub-agent's context starts with its prompt, a user line
 			// whose parent is no sidechain line
 			sp.sidechains[id]++
@@ -73,9 +72,9 @@ func (sp *splitter) place(id string, o *ingest.Object) placement {
 		}
 	}
 	p := placement{context: ctx, sidechain: side}
-	typ := peekString(o, "type")
-	boundary := typ == "system" && peekString(o, "subtype") == compactBoundary
-	summary := typ == "user" && peekBool(o, "isCompactSummary") && !sp.fresh[ctx]
+	typ := o.PeekString("type")
+	boundary := typ == "system" && o.PeekString("subtype") == compactBoundary
+	summary := typ == "user" && o.PeekBool("isCompactSummary") && !sp.fresh[ctx]
 	if boundary || summary {
 		p.continues = segmentKey(ctx, sp.segments[ctx])
 		sp.segments[ctx]++
@@ -90,20 +89,4 @@ func segmentKey(ctx string, seg int) string {
 		return ctx
 	}
 	return fmt.Sprintf("%s/compact-%d", ctx, seg)
-}
-
-func peekString(o *ingest.Object, key string) string {
-	var s string
-	if v := o.Peek(key); v != nil {
-		_ = json.Unmarshal(v, &s) // a member of another type is reported when taken
-	}
-	return s
-}
-
-func peekBool(o *ingest.Object, key string) bool {
-	var b bool
-	if v := o.Peek(key); v != nil {
-		_ = json.Unmarshal(v, &b)
-	}
-	return b
 }

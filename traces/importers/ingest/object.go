@@ -81,6 +81,16 @@ func (o *Object) PeekString(key string) string {
 	return ""
 }
 
+// PeekBool returns member key as a bool without consuming it (false when
+// absent, null or not a bool).
+func (o *Object) PeekBool(key string) bool {
+	var b bool
+	if v := o.Peek(key); v != nil && json.Unmarshal(v, &b) == nil {
+		return b
+	}
+	return false
+}
+
 // Take consumes member key and returns it (nil when absent or null).
 func (o *Object) Take(key string) json.RawMessage {
 	v := o.m[key]
