@@ -105,10 +105,8 @@ directory -o.`,
 				return err
 			}
 		}
-		if perMonth == 0 {
-			// Project reads 0 as its default (30): given, it is a mistake.
-			return exitError{code: 2, msg: "--days-per-month 0: want a positive number"}
-		}
+		// Project reads 0 as its default (30): given, it is a mistake, which
+		// CheckDaysPerMonth refuses as any value that is not positive.
 		if err := plan.CheckDaysPerMonth("--days-per-month", perMonth); err != nil {
 			return exitError{code: 2, msg: err.Error()}
 		}
