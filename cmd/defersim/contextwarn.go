@@ -5,17 +5,8 @@ import (
 	"io"
 
 	"github.com/defersim/defersim/catalog"
-	"github.com/defersim/defersim/internal/runsummary"
-	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
 )
-
-// warnContextOverflow warns on w of the strategies whose requests exceed
-// the model's context window (runsummary.WarnContextOverflow, which
-// defersim-beam prints too): run and merge print it.
-func warnContextOverflow(w io.Writer, res *report.Results) {
-	runsummary.WarnContextOverflow(w, "defersim", res)
-}
 
 // noteLargeTools notes on w each tool of the run's catalogs over
 // catalog.DefaultOutlierTokens, the threshold catalog stats names outliers

@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/defersim/defersim/internal/inputnotes"
-	"github.com/defersim/defersim/internal/runner"
 )
 
 // Where each command's document lists the catalog notes it warns about
@@ -27,17 +26,5 @@ const (
 func warnInputs(w io.Writer, n inputnotes.Notes, where string) {
 	for _, line := range n.Warnings(where) {
 		fmt.Fprintf(w, "defersim: warning: %s\n", line)
-	}
-}
-
-// warnUnmatched warns of a scenario's entries that match nothing in the
-// run's catalogs (sim.RunInfo.UnmatchedEntries), one line each.
-func warnUnmatched(w io.Writer, names []string) {
-	if len(names) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "defersim: warning: %s:\n", runner.UnmatchedNamesWarning)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %s\n", n)
 	}
 }

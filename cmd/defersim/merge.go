@@ -10,6 +10,7 @@ import (
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/internal/runsummary"
 	"github.com/defersim/defersim/report"
 )
 
@@ -78,8 +79,8 @@ the merge must be the same defersim build (defersim --version).`,
 		w := cmd.OutOrStdout()
 		// The shards' input warnings, as run gives them (the shards' runs
 		// located the first ones; a merge has their counts only).
-		defer warnContextOverflow(cmd.ErrOrStderr(), res.Results)
-		defer warnUnmatched(cmd.ErrOrStderr(), res.Info.UnmatchedEntries)
+		defer runsummary.WarnContextOverflow(cmd.ErrOrStderr(), "defersim", res.Results)
+		defer runsummary.WarnUnmatched(cmd.ErrOrStderr(), "defersim", res.Info.UnmatchedEntries)
 		defer warnInputs(cmd.ErrOrStderr(), res.InputNotes(), runNotesAt)
 		switch {
 		case *format == cliout.JSON:

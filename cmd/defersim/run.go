@@ -268,8 +268,8 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) (retErr error) {
 // makes them the command's exit status 1.
 func skippedSessions(stderr io.Writer, out *runner.Output) error {
 	warnInputs(stderr, out.InputNotes(), runNotesAt)
-	warnUnmatched(stderr, out.Info.UnmatchedEntries)
-	warnContextOverflow(stderr, out.Results)
+	runsummary.WarnUnmatched(stderr, "defersim", out.Info.UnmatchedEntries)
+	runsummary.WarnContextOverflow(stderr, "defersim", out.Results)
 	if n := out.Info.Counts.SessionsSkipped; n > 0 {
 		for _, msg := range out.Run.Failures {
 			fmt.Fprintln(stderr, "defersim: skipped", firstLineOf(msg))

@@ -31,9 +31,6 @@ func checkNames(cfg Config, cat *catalog.Catalog) error {
 	return fmt.Errorf("the scenario names tools or servers its catalogs do not have (a typo, or a catalog missing?):\n  %s", strings.Join(probs, "\n  "))
 }
 
-// UnmatchedNamesWarning introduces RunInfo.UnmatchedEntries.
-const UnmatchedNamesWarning = "the scenario names tools or servers the run's catalogs do not have, so these entries change nothing (a typo, or written for other catalogs?)"
-
 // flagNames lists the entries checkNames would refuse, for a run whose
 // catalogs are not the scenario's (--catalogs, or the traces' own), when
 // cfg.FlagUnmatched: checkNames passes them, and without this list a

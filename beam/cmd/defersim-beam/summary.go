@@ -103,6 +103,7 @@ func summarize(stdout, stderr io.Writer, res *report.Results, failures []string,
 	if c.LinesImplausible > 0 || c.EventsTimeBackwards > 0 || c.SessionsWithoutUser > 0 {
 		fmt.Fprintln(stderr, "defersim-beam: warning: the first five of each are located in the log of the job's Write stage (`defersim trace validate` lists them all)")
 	}
+	runsummary.WarnUnmatched(stderr, "defersim-beam", res.Run.UnmatchedEntries)
 	runsummary.WarnContextOverflow(stderr, "defersim-beam", res)
 	if n := c.SessionsSkipped; n > 0 {
 		if failed != nil {
