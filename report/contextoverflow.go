@@ -8,19 +8,6 @@ import (
 	"github.com/defersim/defersim/sim"
 )
 
-// Overflowing returns the names of res's strategies that sent a request
-// over the model's context window (StrategyResult.ContextOverflow), in
-// strategy order.
-func Overflowing(res *Results) []string {
-	var out []string
-	for i := range res.Strategies {
-		if res.Strategies[i].ContextOverflow != nil {
-			out = append(out, res.Strategies[i].Name)
-		}
-	}
-	return out
-}
-
 // ContextOverflowText says which strategies sent model requests larger
 // than the model's context window, how many in how many sessions, the
 // largest against the window, and what to do; "" when none did. run and

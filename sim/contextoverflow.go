@@ -81,7 +81,3 @@ func (c *ContextOverflow) takeMax(in, idx int64, id string) {
 		c.MaxInput, c.MaxIndex, c.MaxSession = in, idx, id
 	}
 }
-
-// ContextWindow is the model's context window the run's requests were
-// compared with (ContextOverflow).
-func (e *Engine) ContextWindow() int64 { return e.model.ContextWindow }

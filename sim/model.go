@@ -5,7 +5,8 @@ package sim
 // (docs/scenarios.md); presets come from REFERENCE figures.
 type Model struct {
 	Name string `yaml:"name" json:"name"`
-	// ContextWindow in tokens, for percent-of-context triggers.
+	// ContextWindow in tokens: every request over it is counted
+	// (ContextOverflow), and percent-of-context triggers compare with it.
 	ContextWindow int64       `yaml:"context_window" json:"context_window"`
 	Pricing       Pricing     `yaml:"pricing" json:"pricing"`
 	Cache         CacheConfig `yaml:"cache" json:"cache"`
