@@ -9,9 +9,9 @@ import (
 	"github.com/defersim/defersim/sim"
 )
 
-// maxUnresolvedFlag is the name of the flag run and calibrate share: the
-// share of tool calls that may fail to resolve against the catalogs
-// before the command stops (sim.DefaultMaxUnresolved unless given).
+// maxUnresolvedFlag is the name of the flag run, calibrate and trace
+// validate share: the share of tool calls that may fail to resolve
+// against the catalogs before the command stops (sim.DefaultMaxUnresolved unless given).
 const maxUnresolvedFlag = "max-unresolved"
 
 // addMaxUnresolved registers --max-unresolved on c into v, with run's

@@ -61,8 +61,8 @@ Exit status: 0 when every file is valid, 1 when some file has problems,
 		if len(catalogDirs) > 0 && noCatalogs {
 			return exitError{code: 2, msg: "--catalogs and --no-catalogs exclude each other"}
 		}
-		if err := sim.CheckMaxUnresolved(maxUnres); err != nil {
-			return exitError{code: 2, msg: fmt.Sprintf("--%s: %v", maxUnresolvedFlag, err)}
+		if _, err := givenMaxUnresolved(cmd, maxUnres); err != nil {
+			return err
 		}
 		var notes []catalog.Note
 		var given *resolverFor
