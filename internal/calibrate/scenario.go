@@ -255,12 +255,8 @@ func renderScenario(r *Result, mf *ModelFit, opt ScenarioOptions, tracePaths, ca
 // unresolvedNote says how many held-out calls do not resolve and, for a
 // group a scenario is written for (written), that it allows that share.
 func unresolvedNote(r *sim.Resolution, written bool) string {
-	var names []string
-	for _, t := range r.Top(3, sim.ClassUnknownTool, sim.ClassUnknownServer, sim.ClassVersionMissing) {
-		names = append(names, fmt.Sprintf("%s %d", sim.ToolLabel(t.Server, t.Tool), t.Calls))
-	}
 	note := fmt.Sprintf("%d of the held-out sessions' %d tool calls (%.1f%%) do not resolve against the catalogs (%s, …):\n"+
-		"the calibration replayed them left out", r.Unresolved(), r.Calls, 100*r.UnresolvedShare(), strings.Join(names, ", "))
+		"the calibration replayed them left out", r.Unresolved(), r.Calls, 100*r.UnresolvedShare(), strings.Join(topUnresolved(r), ", "))
 	if written && r.UnresolvedShare() > sim.DefaultMaxUnresolved {
 		note += ", and a written scenario allows that share (docs/scenarios.md, max_unresolved)"
 	}

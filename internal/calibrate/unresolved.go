@@ -64,13 +64,9 @@ func unresolvedRefusal(cfg *Config, mf *ModelFit) error {
 // unresolvedCount says how many of the whose sessions' tool calls do not
 // resolve, and the three most called of their tools.
 func unresolvedCount(r *sim.Resolution, whose string) string {
-	classes := []string{sim.ClassUnknownTool, sim.ClassUnknownServer, sim.ClassVersionMissing}
-	var names []string
-	for _, t := range r.Top(3, classes...) {
-		names = append(names, fmt.Sprintf("%s %d", sim.ToolLabel(t.Server, t.Tool), t.Calls))
-	}
+	names := topUnresolved(r)
 	more := ""
-	if n := r.Distinct(classes...); n > len(names) {
+	if n := r.Distinct(unresolvedClasses()...); n > len(names) {
 		more = fmt.Sprintf(", … (%d tools in all)", n)
 	}
 	return fmt.Sprintf("%d of the %s sessions' %d tool calls (%.1f%%: %s%s)",
@@ -101,4 +97,20 @@ func absorbedNote(cfg *Config, mf *ModelFit) string {
 	}
 	return fmt.Sprintf("calibrated with %s: %s do not resolve against the catalogs; the recorded prompts carried the definitions of these %d tools, "+
 		"which the replay could not send, and %s", how, unresolvedCount(r, "fitted"), n, what)
+}
+
+// unresolvedClasses are the resolution classes of calls that do not
+// resolve (sim.Resolution.Unresolved).
+func unresolvedClasses() []string {
+	return []string{sim.ClassUnknownTool, sim.ClassUnknownServer, sim.ClassVersionMissing}
+}
+
+// topUnresolved names the three tools most called among those that do not
+// resolve, each with its calls ("server/tool 12").
+func topUnresolved(r *sim.Resolution) []string {
+	var names []string
+	for _, t := range r.Top(3, unresolvedClasses()...) {
+		names = append(names, fmt.Sprintf("%s %d", sim.ToolLabel(t.Server, t.Tool), t.Calls))
+	}
+	return names
 }
