@@ -171,6 +171,12 @@ func toolList(roots []*value) ([]*value, error) {
 		}
 		tools, cursor, err := page(p)
 		if err != nil {
+			// Not ErrNotCatalog's: the file holds pages, so it is meant as a
+			// catalog; a page that is no tools/list result is most often
+			// another response of a captured session (initialize).
+			if errors.Is(err, ErrNotCatalog) {
+				return nil, fmt.Errorf("pages[%d]: %v; keep only the tools/list responses (a capture of a server's output holds others, such as initialize's)", i, err)
+			}
 			return nil, fmt.Errorf("pages[%d]: %w", i, err)
 		}
 		switch more := len(pages) - 1 - i; {

@@ -1,0 +1,31 @@
+package catalog
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCapturedSessionIsNotMovedOut pins the advice for a catalog file that
+// holds a captured server session (an initialize response, then the
+// tools/list one, one per line): the page error passed ErrNotCatalog
+// through, so LoadDir told the user to move the file out of the directory,
+// as for a file that is no catalog at all, instead of to keep only the
+// tools/list responses.
+func TestCapturedSessionIsNotMovedOut(t *testing.T) {
+	dir := t.TempDir()
+	capture := `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"kb","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","description":"d","inputSchema":{"type":"object"}}]}}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "kb@1.json"), []byte(capture), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadDir(dir)
+	if err == nil {
+		t.Fatal("a captured session loaded as a catalog")
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "move kb@1.json out") || !strings.Contains(msg, "keep only the tools/list responses") {
+		t.Errorf("error does not say to keep the tools/list responses (or says to move the file out): %s", msg)
+	}
+}
