@@ -91,12 +91,7 @@ func TestCatalogStatsCSVAgreesWithJSON(t *testing.T) {
 // that -o writes the file, and that a tool name a spreadsheet would run as a
 // formula is written as text.
 func TestCatalogStatsCSVFlagsOutliersSafely(t *testing.T) {
-	dir := t.TempDir()
-	big := `{"name":"big","description":"` + strings.Repeat("word ", 12_000) + `","inputSchema":{"type":"object"}}`
-	formula := `{"name":"=HYPERLINK(\"x\")","description":"Say hello.","inputSchema":{"type":"object"}}`
-	if err := os.WriteFile(filepath.Join(dir, "fs@1.0.json"), []byte(`{"tools":[`+formula+`,`+big+`]}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := writeOutlierCatalog(t, `{"name":"=HYPERLINK(\"x\")","description":"Say hello.","inputSchema":{"type":"object"}}`)
 	tests := []struct {
 		name string
 		args []string
