@@ -130,10 +130,7 @@ func ComputeStatsWith(servers []*Server, counters []tokens.Counter, opt StatsOpt
 			break
 		}
 	}
-	rankBy := st.Reference
-	if rankBy == "" && len(st.Counters) > 0 {
-		rankBy = st.Counters[0]
-	}
+	rankBy := st.RankCounter()
 	var all []ToolTokens
 	var big []outlier
 	st.Total = newSummary()
@@ -170,6 +167,16 @@ func ComputeStatsWith(servers []*Server, counters []tokens.Counter, opt StatsOpt
 		st.Servers = []ServerStats{}
 	}
 	return st
+}
+
+// RankCounter is the counter the top lists rank tools by and
+// StatsOptions.OutlierTokens is measured in: the reference tokenizer when
+// one is counted, else the first counter ("" with none).
+func (st Stats) RankCounter() string {
+	if st.Reference == "" && len(st.Counters) > 0 {
+		return st.Counters[0]
+	}
+	return st.Reference
 }
 
 // CountTool counts one tool of s: the bytes of its form, and the tokens of

@@ -33,8 +33,9 @@ counted alone and summed (as catalog stats counts them; --counter and
 tokens each request that sends every tool directly carries (the schema
 delta plus --tool-overhead framing tokens per tool more).
 
---fail-on breaking exits 1 when any change is breaking (a removed tool counts);
---fail-on any exits 1 when anything differs; --fail-on none (default) never does.`,
+--fail-on breaking exits 1 when any change is breaking (a removed tool
+counts); --fail-on any exits 1 when anything differs; --fail-on none
+(default) never does.`,
 		Args: cobra.ExactArgs(2),
 	}
 	format := cliout.AddFormat(c, cliout.Text, cliout.JSON)

@@ -31,13 +31,18 @@ func newCatalogStatsCmd() *cobra.Command {
 across every PATH given (not the latest of each PATH), and every file given
 by name; --all-versions counts every version. When older versions were read
 and not counted, the total says it covers the latest versions and a
-"counted:" line lists, per server, the version counted and the others. A server version read from two PATHs is counted once
-(stderr names it); with other tools in each it is an error. Tokens are counted on each tool's compact
-wire form (see docs/catalogs.md); the estimator error is measured against
-o200k_base when it is among the counters.`,
+"counted:" line lists, per server, the version counted and the others. A
+server version read from two PATHs is counted once (stderr names it); with
+other tools in each it is an error. Tokens are counted on each tool's
+compact wire form (see docs/catalogs.md); the estimator error is measured
+against o200k_base when it is among the counters.
+
+--format csv writes one row per tool counted (server, version, tool, tokens
+per counter, bytes, form, outlier) for a spreadsheet; --format json the
+figures of the table.`,
 		Args: cobra.MinimumNArgs(1),
 	}
-	format := cliout.AddFormat(c, cliout.Text, cliout.JSON)
+	format := cliout.AddFormat(c, cliout.Text, cliout.JSON, cliout.CSV)
 	cliout.AddJSONAlias(c, format)
 	output := cliout.AddOutput(c, "the statistics")
 	c.RunE = func(cmd *cobra.Command, args []string) (err error) {
@@ -100,8 +105,11 @@ o200k_base when it is among the counters.`,
 		printVersionless(cmd, catalog.Versionless(read))
 		printWarnings(cmd, unordered, "series with versions named by content hash: the one counted is the last by spelling (--all-versions counts every one)",
 			"series with versions named by content hash: the one counted is the last by spelling (--all-versions counts every one)")
-		if *format == cliout.JSON {
+		switch *format {
+		case cliout.JSON:
 			return cliout.WriteJSON(out, st)
+		case cliout.CSV:
+			return writeStatsCSV(out, st, servers, memo, outlierAt)
 		}
 		return catalog.FormatStats(out, st)
 	}

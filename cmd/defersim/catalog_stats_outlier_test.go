@@ -18,12 +18,7 @@ import (
 // the total. Before, a catalog whose one tool held a pasted 2 MB
 // description was counted without a word (400,015 tokens, the whole total).
 func TestCatalogStatsNamesOutliers(t *testing.T) {
-	dir := t.TempDir()
-	big := `{"name":"big","description":"` + strings.Repeat("word ", 12_000) + `","inputSchema":{"type":"object"}}`
-	small := `{"name":"greet","description":"Say hello.","inputSchema":{"type":"object"}}`
-	if err := os.WriteFile(filepath.Join(dir, "fs@1.0.json"), []byte(`{"tools":[`+small+`,`+big+`]}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := writeOutlierCatalog(t, `{"name":"greet","description":"Say hello.","inputSchema":{"type":"object"}}`)
 	tests := []struct {
 		name string
 		args []string
@@ -62,6 +57,19 @@ func TestCatalogStatsNamesOutliers(t *testing.T) {
 	if _, stderr, code := cliRun(t, "catalog", "stats", "--outlier-tokens", "-1", dir); code != 2 || !strings.Contains(stderr, "--outlier-tokens must be 0") {
 		t.Errorf("--outlier-tokens -1: exit %d, %s", code, stderr)
 	}
+}
+
+// writeOutlierCatalog writes, in a new directory it returns, fs@1.0.json
+// holding the tool first, then a tool "big" of 12,000 words (12,015
+// o200k_base tokens, over catalog.DefaultOutlierTokens).
+func writeOutlierCatalog(t *testing.T, first string) string {
+	t.Helper()
+	dir := t.TempDir()
+	big := `{"name":"big","description":"` + strings.Repeat("word ", 12_000) + `","inputSchema":{"type":"object"}}`
+	if err := os.WriteFile(filepath.Join(dir, "fs@1.0.json"), []byte(`{"tools":[`+first+`,`+big+`]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 // TestSharedCatalogsHaveNoOutlier pins the figure docs/catalogs.md gives for

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -127,15 +128,21 @@ files were written by different defersim or Go versions.`,
 		rep, err := check.Run(check.Config{BaselinePath: baseline, CurrentPath: args[0], Rules: tol.Rules(),
 			Strategies: strategies, Allow: al, Noise: noise, ReadFile: in.ReadFile})
 		var inc *check.Incomparable
-		if errors.As(err, &inc) {
+		var unr *check.Unreadable
+		if errors.As(err, &inc) || errors.As(err, &unr) {
 			if *format == cliout.JSON {
 				// A CI job parsing stdout reads why, not empty input;
 				// the text refusal still goes to stderr.
-				if werr := writeRefusalJSON(*output, cmd, baseline, args[0], inc); werr != nil {
-					return exitError{code: 2, msg: inc.Error() + "\n" + werr.Error()}
+				if werr := writeRefusalJSON(*output, cmd, func(w io.Writer) error {
+					if inc != nil {
+						return check.WriteIncomparableJSON(w, baseline, args[0], inc)
+					}
+					return check.WriteUnreadableJSON(w, baseline, args[0], unr)
+				}); werr != nil {
+					return exitError{code: 2, msg: err.Error() + "\n" + werr.Error()}
 				}
 			}
-			return exitError{code: 2, msg: inc.Error()}
+			return exitError{code: 2, msg: err.Error()}
 		}
 		if err != nil {
 			return exitError{code: 2, msg: err.Error()}
@@ -203,14 +210,15 @@ files were written by different defersim or Go versions.`,
 	return c
 }
 
-// writeRefusalJSON writes the JSON refusal of two incomparable results
-// files where the report would have gone (stdout or -o FILE).
-func writeRefusalJSON(output string, cmd *cobra.Command, basePath, curPath string, inc *check.Incomparable) error {
+// writeRefusalJSON writes the JSON refusal of two results files that
+// cannot be compared, or of one that cannot be read, where the report would
+// have gone (stdout or -o FILE).
+func writeRefusalJSON(output string, cmd *cobra.Command, write func(io.Writer) error) error {
 	out, err := cliout.Open(output, cmd.OutOrStdout())
 	if err != nil {
 		return err
 	}
-	if err := check.WriteIncomparableJSON(out, basePath, curPath, inc); err != nil {
+	if err := write(out); err != nil {
 		return err
 	}
 	return out.Commit()

@@ -27,37 +27,37 @@ type Allow struct {
 
 // ReadPair reads the baseline and current results files. Files of
 // different schema versions give an *Incomparable naming both versions;
-// a file that cannot be read gives an ordinary error.
+// a file that cannot be read gives an *Unreadable.
 func ReadPair(basePath, curPath string) (*report.Results, *report.Results, error) {
 	return readPair(basePath, curPath, os.ReadFile)
 }
 
 // readPair is ReadPair with the files read by read.
 func readPair(basePath, curPath string, read func(string) ([]byte, error)) (*report.Results, *report.Results, error) {
-	bdata, err := readResultsFile(basePath, read)
+	bdata, err := readResultsFile(Baseline, basePath, read)
 	if err != nil {
 		return nil, nil, err
 	}
-	cdata, err := readResultsFile(curPath, read)
+	cdata, err := readResultsFile(Current, curPath, read)
 	if err != nil {
 		return nil, nil, err
 	}
-	bv, err := schemaVersion(basePath, bdata)
+	bv, err := schemaVersion(Baseline, basePath, bdata)
 	if err != nil {
 		return nil, nil, err
 	}
-	cv, err := schemaVersion(curPath, cdata)
+	cv, err := schemaVersion(Current, curPath, cdata)
 	if err != nil {
 		return nil, nil, err
 	}
 	if bv != cv {
 		return nil, nil, &Incomparable{Reasons: []Reason{schemaReason(bv, cv)}}
 	}
-	base, err := decodeRun(basePath, bdata)
+	base, err := decodeRun(Baseline, basePath, bdata)
 	if err != nil {
 		return nil, nil, err
 	}
-	cur, err := decodeRun(curPath, cdata)
+	cur, err := decodeRun(Current, curPath, cdata)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -67,43 +67,44 @@ func readPair(basePath, curPath string, read func(string) ([]byte, error)) (*rep
 // decodeRun decodes a results file and requires the run section check
 // compares by: without its scenario fingerprint every scenario difference
 // would be reported against empty values, as if the runs differed.
-func decodeRun(path string, data []byte) (*report.Results, error) {
+func decodeRun(which, path string, data []byte) (*report.Results, error) {
 	res, err := report.DecodeResults(data)
 	if err != nil {
-		return nil, fmt.Errorf("read results %s: %w", path, err)
+		return nil, &Unreadable{Which: which, File: path, Reason: err}
 	}
 	if res.Run.ScenarioFingerprint == "" {
-		return nil, fmt.Errorf("read results %s: no run.scenario_fingerprint, which every results.json defersim run writes holds: "+
-			"the file was cut or edited by hand; write it again with defersim run", path)
+		return nil, &Unreadable{Which: which, File: path, Reason: errors.New("no run.scenario_fingerprint, which every results.json defersim run writes holds: " +
+			"the file was cut or edited by hand; write it again with defersim run")}
 	}
 	return res, nil
 }
 
 // readResultsFile reads a results file; the error names the file once.
-func readResultsFile(path string, read func(string) ([]byte, error)) ([]byte, error) {
+func readResultsFile(which, path string, read func(string) ([]byte, error)) ([]byte, error) {
 	data, err := read(path)
 	if err != nil {
 		if hint := directoryHint(path); hint != "" {
-			return nil, fmt.Errorf("read results %s: %s", path, hint)
+			return nil, &Unreadable{Which: which, File: path, Reason: errors.New(hint)}
 		}
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("read results %s: %w", pe.Path, pe.Err)
+			return nil, &Unreadable{Which: which, File: pe.Path, Reason: pe.Err}
 		}
-		return nil, fmt.Errorf("read results %s: %w", path, err)
+		return nil, &Unreadable{Which: which, File: path, Reason: err}
 	}
 	return data, nil
 }
 
-func schemaVersion(path string, data []byte) (int, error) {
+// schemaVersion reads a results file's schema_version.
+func schemaVersion(which, path string, data []byte) (int, error) {
 	var head struct {
 		SchemaVersion *int `json:"schema_version"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return 0, fmt.Errorf("read results %s: %w", path, report.ResultsJSONError(data, err))
+		return 0, &Unreadable{Which: which, File: path, Reason: report.ResultsJSONError(data, err)}
 	}
 	if head.SchemaVersion == nil {
-		return 0, fmt.Errorf("read results %s: not a defersim results file (no schema_version)", path)
+		return 0, &Unreadable{Which: which, File: path, Reason: errors.New("not a defersim results file (no schema_version)")}
 	}
 	return *head.SchemaVersion, nil
 }
@@ -182,7 +183,7 @@ func scenarioReason(base, cur *report.Results, diffs []scenarioDiff) Reason {
 	case policyOnly(diffs):
 		r.Remedy = "pass --allow policy to compare a policy change: only strategies differ"
 	default:
-		r.Remedy = "replay both runs with the same " + andList(other) + ": the scenarios differ in more than strategies, which no --allow accepts (--allow policy accepts changed strategies alone)"
+		r.Remedy = "replay both runs with the same " + nouns.And(other) + ": the scenarios differ in more than strategies, which no --allow accepts (--allow policy accepts changed strategies alone)"
 	}
 	return r
 }

@@ -18,6 +18,15 @@ type jsonRefusal struct {
 	Verdict    string       `json:"verdict"`
 	Reasons    []jsonReason `json:"reasons"`
 	Remedies   []string     `json:"remedies"`
+	// Unreadable is the file that could not be read (WriteUnreadableJSON;
+	// absent when both were read and differ).
+	Unreadable *jsonUnreadable `json:"unreadable,omitempty"`
+}
+
+type jsonUnreadable struct {
+	Which  string `json:"which"`
+	File   string `json:"file"`
+	Reason string `json:"reason"`
 }
 
 type jsonReason struct {
@@ -41,4 +50,15 @@ func WriteIncomparableJSON(w io.Writer, basePath, curPath string, inc *Incompara
 		}
 	}
 	return cliout.WriteJSON(w, out)
+}
+
+// WriteUnreadableJSON writes, as JSON, the refusal of a results file that
+// cannot be read: the same object as WriteIncomparableJSON's,
+// "comparable": false, the message's first line as "verdict", no reasons
+// or remedies, and "unreadable": which file (baseline or current), as the
+// message names it, and why.
+func WriteUnreadableJSON(w io.Writer, basePath, curPath string, u *Unreadable) error {
+	verdict, _, _ := strings.Cut(u.Error(), "\n")
+	return cliout.WriteJSON(w, jsonRefusal{Baseline: basePath, Current: curPath, Verdict: verdict, Reasons: []jsonReason{}, Remedies: []string{},
+		Unreadable: &jsonUnreadable{Which: u.Which, File: u.File, Reason: u.Reason.Error()}})
 }
