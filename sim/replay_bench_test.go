@@ -185,27 +185,34 @@ func benchEngine(b *testing.B, cat *catalog.Catalog) *sim.Engine {
 // benchEngineModel is benchEngine with the model preset named.
 func benchEngineModel(b *testing.B, cat *catalog.Catalog, modelName string) *sim.Engine {
 	b.Helper()
+	params := presets.DefaultParams()
+	params.Tokenizer = "bytes/3.5"
+	return presetEngine(b, cat, modelName, params)
+}
+
+// presetEngine builds an engine over cat replaying the first 8 strategy
+// presets (benchStrategies) with the model preset named, params and seed 1.
+func presetEngine(tb testing.TB, cat *catalog.Catalog, modelName string, params sim.Params) *sim.Engine {
+	tb.Helper()
 	reg, err := runner.DefaultRegistry()
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	model, err := presets.Model(modelName)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	var strategies []sim.Strategy
 	for _, name := range presets.StrategyNames()[:benchStrategies] {
 		s, err := presets.Strategy(name)
 		if err != nil {
-			b.Fatal(err)
+			tb.Fatal(err)
 		}
 		strategies = append(strategies, s)
 	}
-	params := presets.DefaultParams()
-	params.Tokenizer = "bytes/3.5"
 	eng, err := sim.NewEngine(sim.Config{Strategies: strategies, Model: model, Params: params, Catalog: cat, Seed: 1, Registry: reg})
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return eng
 }
