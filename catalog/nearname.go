@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/defersim/defersim/internal/nouns"
 )
 
 // NameSeparators end the prefixes a user may write before a name
@@ -206,10 +208,7 @@ func orList(names []string) string {
 	for i, s := range names {
 		q[i] = strconv.Quote(s)
 	}
-	if len(q) <= 1 {
-		return strings.Join(q, "")
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+	return nouns.Or(q)
 }
 
 // NearServer is NearName of server among the server names c holds (a

@@ -182,7 +182,7 @@ func scenarioReason(base, cur *report.Results, diffs []scenarioDiff) Reason {
 	case policyOnly(diffs):
 		r.Remedy = "pass --allow policy to compare a policy change: only strategies differ"
 	default:
-		r.Remedy = "replay both runs with the same " + andList(other) + ": the scenarios differ in more than strategies, which no --allow accepts (--allow policy accepts changed strategies alone)"
+		r.Remedy = "replay both runs with the same " + nouns.And(other) + ": the scenarios differ in more than strategies, which no --allow accepts (--allow policy accepts changed strategies alone)"
 	}
 	return r
 }

@@ -2,6 +2,8 @@ package check
 
 import (
 	"strings"
+
+	"github.com/defersim/defersim/internal/nouns"
 )
 
 // Incomparable says why two results files cannot be compared: one reason
@@ -33,7 +35,7 @@ func (e *Incomparable) Error() string {
 		what = append(what, r.What)
 	}
 	var b strings.Builder
-	b.WriteString("results cannot be compared: the two files differ in " + andList(what))
+	b.WriteString("results cannot be compared: the two files differ in " + nouns.And(what))
 	for _, r := range e.Reasons {
 		b.WriteString("\n  " + r.Line)
 		for _, d := range r.Details {
@@ -53,15 +55,4 @@ func (e *Incomparable) Error() string {
 		}
 	}
 	return b.String()
-}
-
-// andList joins items as a sentence does: "a", "a and b", "a, b and c".
-func andList(items []string) string {
-	switch len(items) {
-	case 0:
-		return ""
-	case 1:
-		return items[0]
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
