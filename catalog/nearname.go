@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/defersim/defersim/internal/nouns"
 )
 
 // NameSeparators end the prefixes a user may write before a name
@@ -27,7 +29,8 @@ const (
 	// NearPrefix: the name less a prefix ending in a NameSeparator.
 	NearPrefix
 	// NearTypo: names within CloseNameMaxShare edits (ClosestNames), those
-	// at the nearest distance only.
+	// at the nearest distance only, of the name or, when none is, of the
+	// name less a prefix.
 	NearTypo
 	// NearPlural: the name with a word in the singular for the plural or
 	// the reverse (English -s, -es, -ies; pluralMatches), when no name is
@@ -41,8 +44,8 @@ type Near struct {
 	// Names: one for NearCase and NearPrefix, up to CloseNames for
 	// NearTypo, nearest first.
 	Names []string
-	// Prefix is the prefix NearPrefix strips, and the one NearPlural
-	// strips before its rule applies ("" when none).
+	// Prefix is the prefix NearPrefix strips, and the one NearPlural and
+	// NearTypo strip before their rule applies ("" when none).
 	Prefix string
 	// Written and Meant are, for NearPlural, the first word the name and
 	// Names[0] differ in by number ("repository", "repositories"), and
@@ -59,7 +62,8 @@ type Near struct {
 // search_repositories, three edits apart), else the same after a prefix
 // (mcp__x__search_repository for search_repositories), else the closest names by edit
 // distance (a typo: up to CloseNames, all at the nearest distance, none a
-// different word in the stretch where the names differ). It walks every name: call it only for
+// different word in the stretch where the names differ), else the same
+// after a prefix (mcp__github__get_isue for get_issue). It walks every name: call it only for
 // a name that does not resolve. names may hold duplicates and need not be
 // sorted; the answer does not depend on their order.
 func NearName(name string, names []string) Near {
@@ -96,16 +100,42 @@ func NearName(name string, names []string) Near {
 		return near
 	}
 	// The plural rule after a prefix (mcp__x__search_repository for
-	// search_repositories): the longest rest a prefix strips to first.
+	// search_repositories).
+	if near, ok := afterPrefix(name, func(rest, prefix string) (Near, bool) { return nearPlural(rest, prefix, names) }); ok {
+		return near
+	}
+	if near := nearTypo(name, names); len(near) > 0 {
+		return Near{Kind: NearTypo, Names: near}
+	}
+	// The typo rule after a prefix (mcp__github__get_isue for get_issue),
+	// when the whole name is close to none.
+	near, _ := afterPrefix(name, func(rest, prefix string) (Near, bool) {
+		typo := nearTypo(rest, names)
+		return Near{Kind: NearTypo, Names: typo, Prefix: prefix}, len(typo) > 0
+	})
+	return near
+}
+
+// afterPrefix is rule's answer for the first rest of name, less a prefix
+// ending in a NameSeparator, that rule answers (ok): the longest rest
+// first, as mcp__<server>__<tool> strips to <server>__<tool> before <tool>.
+func afterPrefix(name string, rule func(rest, prefix string) (Near, bool)) (Near, bool) {
 	for i := range len(name) {
 		for _, sep := range NameSeparators {
 			if strings.HasSuffix(name[:i], sep) {
-				if near, ok := nearPlural(name[i:], name[:i], names); ok {
-					return near
+				if near, ok := rule(name[i:], name[:i]); ok {
+					return near, true
 				}
 			}
 		}
 	}
+	return Near{}, false
+}
+
+// nearTypo is the typo rule of NearName: the names (up to CloseNames)
+// closest to name by edit distance, all at the nearest distance; nil when
+// none is close.
+func nearTypo(name string, names []string) []string {
 	// Not a name whose edits fill the stretch where the two differ (a
 	// different word, not a typo): the share is taken of the longer
 	// stretch left once the common prefix and suffix go ("acme-alias" is
@@ -116,7 +146,7 @@ func NearName(name string, names []string) Near {
 		return short > 0 && editDistance(name, n, true) > max(1, int(CloseNameMaxShare*float64(long)))
 	})
 	if len(near) == 0 {
-		return Near{}
+		return nil
 	}
 	// Only the nearest (ClosestNames sorts them so): with long names
 	// sharing a prefix (modelcontextprotocol__server-…) the share lets
@@ -124,7 +154,7 @@ func NearName(name string, names []string) Near {
 	// meaning.
 	d := editDistance(name, near[0], true)
 	near = slices.DeleteFunc(near, func(n string) bool { return editDistance(name, n, true) > d })
-	return Near{Kind: NearTypo, Names: near[:min(len(near), CloseNames)]}
+	return near[:min(len(near), CloseNames)]
 }
 
 // nearPlural is the plural rule of NearName for name, written after
@@ -165,6 +195,9 @@ func (n Near) Hint() string {
 	case NearPrefix:
 		return fmt.Sprintf("did you mean %q (the name without its prefix %q)?", n.Names[0], n.Prefix)
 	case NearTypo:
+		if n.Prefix != "" {
+			return fmt.Sprintf("did you mean %s (the name without its prefix %q, spelled closely: %s)?", orList(n.Names), n.Prefix, orList(n.Full()))
+		}
 		return "did you mean " + orList(n.Names) + "?"
 	case NearPlural:
 		prefix := ""
@@ -183,13 +216,28 @@ func (n Near) Hint() string {
 // number: `"repositories" for "repository"`, or `the plural` (`the
 // singular`) of a name of one word.
 func (n Near) PluralWords() string {
-	if n.Written == n.Input {
+	if n.OneWord() {
 		if len(n.Meant) < len(n.Written) {
 			return "the singular"
 		}
 		return "the plural"
 	}
 	return fmt.Sprintf("%q for %q", n.Meant, n.Written)
+}
+
+// OneWord reports whether, for NearPlural, the name (less Prefix) is the
+// one word that differs in number: PluralWords then says "the plural" or
+// "the singular".
+func (n Near) OneWord() bool { return n.Written == n.Input }
+
+// Full is Names as the user wrote the name, each after Prefix
+// ("mcp__github__get_issue" for "get_issue").
+func (n Near) Full() []string {
+	full := make([]string, len(n.Names))
+	for i, name := range n.Names {
+		full[i] = n.Prefix + name
+	}
+	return full
 }
 
 // WithHint appends n's Hint to msg after "; " (msg unchanged when none).
@@ -206,10 +254,7 @@ func orList(names []string) string {
 	for i, s := range names {
 		q[i] = strconv.Quote(s)
 	}
-	if len(q) <= 1 {
-		return strings.Join(q, "")
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+	return nouns.Or(q)
 }
 
 // NearServer is NearName of server among the server names c holds (a

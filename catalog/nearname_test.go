@@ -132,14 +132,7 @@ func TestNearNamePlural(t *testing.T) {
 // The longest rest a prefix strips to is tried first, a rest one edit from
 // a name is left to the typo rule, and a prefix alone still wins.
 func TestNearNamePluralAfterPrefix(t *testing.T) {
-	for _, tc := range []struct {
-		in     string
-		names  []string
-		kind   NearKind
-		want   []string
-		prefix string
-		hint   string
-	}{
+	testNearAfterPrefix(t, []nearAfterPrefix{
 		{"mcp__x__search_repository", []string{"search_repositories", "search_code"}, NearPlural, []string{"search_repositories"}, "mcp__x__",
 			`did you mean "search_repositories" (the name without its prefix "mcp__x__", "repositories" for "repository")?`},
 		{"github.get_entries", []string{"get_entry"}, NearPlural, []string{"get_entry"}, "github.",
@@ -154,10 +147,28 @@ func TestNearNamePluralAfterPrefix(t *testing.T) {
 			`did you mean "list_boxes" (the name without its prefix "mcp__x__", "boxes" for "box")?`},
 		{"mcp__x__search_repositories", []string{"search_repositories"}, NearPrefix, []string{"search_repositories"}, "mcp__x__",
 			`did you mean "search_repositories" (the name without its prefix "mcp__x__")?`}, // the prefix alone
-		{"mcp__x__list_thing", []string{"list_things", "list_thing_"}, NearNone, nil, "", ""}, // one edit from list_thing_: no plural
-		{"mcp__x__fly", []string{"flies"}, NearNone, nil, "", ""},                             // stem too short after the prefix too
-		{"mcpxsearch_repository", []string{"search_repositories"}, NearNone, nil, "", ""},     // no separator: no prefix
-	} {
+		{"mcp__x__list_thing", []string{"list_things", "list_thing_"}, NearTypo, []string{"list_thing_", "list_things"}, "mcp__x__", // one edit from list_thing_: no plural, the typo rule
+			`did you mean "list_thing_" or "list_things" (the name without its prefix "mcp__x__", spelled closely: "mcp__x__list_thing_" or "mcp__x__list_things")?`},
+		{"mcp__x__fly", []string{"flies"}, NearNone, nil, "", ""},                         // stem too short after the prefix too
+		{"mcpxsearch_repository", []string{"search_repositories"}, NearNone, nil, "", ""}, // no separator: no prefix
+	})
+}
+
+// nearAfterPrefix is a case of a rule combined with the prefix rule: in
+// and names, and the Near wanted (hint "": no hint).
+type nearAfterPrefix struct {
+	in     string
+	names  []string
+	kind   NearKind
+	want   []string
+	prefix string
+	hint   string
+}
+
+// testNearAfterPrefix checks NearName and its Hint for each case.
+func testNearAfterPrefix(t *testing.T, cases []nearAfterPrefix) {
+	t.Helper()
+	for _, tc := range cases {
 		t.Run(tc.in, func(t *testing.T) {
 			got := NearName(tc.in, tc.names)
 			if got.Kind != tc.kind || !slices.Equal(got.Names, tc.want) || got.Prefix != tc.prefix {
@@ -168,4 +179,31 @@ func TestNearNamePluralAfterPrefix(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestNearNameTypoAfterPrefix pins that the typo rule combines with the
+// prefix rule: mcp__github__get_isue was offered nothing for get_issue
+// (the whole name is too far from any name, and the prefix rule wants the
+// rest to be a name exactly), while get_isue alone and
+// mcp__github__get_issue each were offered it. The hint names the close
+// name and the name as the user wrote it, prefix and all; the whole name
+// close to a name still wins, and a rest close to none is offered nothing.
+func TestNearNameTypoAfterPrefix(t *testing.T) {
+	// Tools the shared catalogs' modelcontextprotocol/server-github serves.
+	github := []string{"get_issue", "get_file_contents", "list_issues", "create_issue", "search_code"}
+	testNearAfterPrefix(t, []nearAfterPrefix{
+		{"mcp__github__get_isue", github, NearTypo, []string{"get_issue"}, "mcp__github__",
+			`did you mean "get_issue" (the name without its prefix "mcp__github__", spelled closely: "mcp__github__get_issue")?`},
+		{"github.serch_code", github, NearTypo, []string{"search_code"}, "github.",
+			`did you mean "search_code" (the name without its prefix "github.", spelled closely: "github.search_code")?`},
+		{"get_isue", github, NearTypo, []string{"get_issue"}, "", `did you mean "get_issue"?`},
+		{"mcp__github__get_issue", github, NearPrefix, []string{"get_issue"}, "mcp__github__",
+			`did you mean "get_issue" (the name without its prefix "mcp__github__")?`},
+		// server:name close as a whole: no prefix is stripped.
+		{"srv:get_isue", []string{"srv:get_issue", "get_issue"}, NearTypo, []string{"srv:get_issue"}, "", `did you mean "srv:get_issue"?`},
+		// The longest rest first: a__b_cx is close to a__b_c before b_cx is to b_cy.
+		{"mcp__a__b_cx", []string{"a__b_c", "b_cy"}, NearTypo, []string{"a__b_c"}, "mcp__",
+			`did you mean "a__b_c" (the name without its prefix "mcp__", spelled closely: "mcp__a__b_c")?`},
+		{"mcp__github__delete_everything", github, NearNone, nil, "", ""},
+	})
 }

@@ -185,11 +185,7 @@ func recordedQueryFinding(res *Results) string {
 }
 
 func coincidenceFinding(c Coincidence) string {
-	names := strings.Join(c.Strategies, " and ")
-	if len(c.Strategies) > 2 {
-		names = strings.Join(c.Strategies[:len(c.Strategies)-1], ", ") + " and " + c.Strategies[len(c.Strategies)-1]
-	}
-	s := fmt.Sprintf("%s had identical outcomes on every session", names)
+	s := fmt.Sprintf("%s had identical outcomes on every session", nouns.And(c.Strategies))
 	if len(c.Differ) > 0 {
 		s += fmt.Sprintf(", though they differ in %s", strings.Join(c.Differ, ", "))
 	} else {

@@ -48,24 +48,34 @@ func (tt *toolTables) nearTool(server, name string) string {
 		return "servers " + quoteList(by) + " serve"
 	}
 	closest := func() string {
-		if server == "" {
-			return "the closest names the catalogs serve: " + quoteList(near.Names)
+		where := "the catalogs serve"
+		if server != "" {
+			where = fmt.Sprintf("server %q serves", server)
 		}
-		return fmt.Sprintf("the closest names server %q serves: %s", server, quoteList(near.Names))
+		if near.Prefix != "" {
+			return fmt.Sprintf("the closest names %s to the trace's name without its prefix %q: %s (%s with the prefix): write the catalog's name in the trace%s",
+				where, near.Prefix, quoteList(near.Names), quoteList(near.Full()), splitsPrefixes)
+		}
+		return fmt.Sprintf("the closest names %s: %s", where, quoteList(near.Names))
 	}
 	switch near.Kind {
 	case catalog.NearCase:
 		return fmt.Sprintf("%s %q, the same name in another case: write the catalog's name in the trace", serves(near.Names[0]), near.Names[0])
 	case catalog.NearPrefix:
-		return fmt.Sprintf("%s %q, the trace's name without its prefix %q: write the catalog's name in the trace "+
-			"(trace import splits mcp__<server>__<tool> names, docs/importers.md)", serves(near.Names[0]), near.Names[0], near.Prefix)
+		return fmt.Sprintf("%s %q, the trace's name without its prefix %q: write the catalog's name in the trace%s", serves(near.Names[0]), near.Names[0], near.Prefix, splitsPrefixes)
 	case catalog.NearPlural:
 		if len(near.Names) == 1 {
 			without := ""
 			if near.Prefix != "" {
-				without = fmt.Sprintf(" without its prefix %q and", near.Prefix)
+				without = fmt.Sprintf(" without its prefix %q", near.Prefix)
 			}
-			return fmt.Sprintf("%s %q, the trace's name%s with %q for %q: write the catalog's name in the trace", serves(near.Names[0]), near.Names[0], without, near.Meant, near.Written)
+			if near.OneWord() {
+				return fmt.Sprintf("%s %q, %s of the trace's name%s: write the catalog's name in the trace", serves(near.Names[0]), near.Names[0], near.PluralWords(), without)
+			}
+			if without != "" {
+				without += " and"
+			}
+			return fmt.Sprintf("%s %q, the trace's name%s with %s: write the catalog's name in the trace", serves(near.Names[0]), near.Names[0], without, near.PluralWords())
 		}
 		return closest()
 	case catalog.NearTypo:
@@ -73,6 +83,10 @@ func (tt *toolTables) nearTool(server, name string) string {
 	}
 	return ""
 }
+
+// splitsPrefixes ends a hint for a trace's tool name written with a
+// runtime's prefix: the importers strip it, a hand-written trace must too.
+const splitsPrefixes = " (trace import splits mcp__<server>__<tool> names, docs/importers.md)"
 
 // nearMemoEntries bounds a nearMemo: it is emptied when full.
 const nearMemoEntries = 4096

@@ -228,3 +228,46 @@ func withAndWithoutStart(t *testing.T, cat *catalog.Catalog, event string) map[s
 	}
 	return reasons
 }
+
+// TestValidateHintsATypoAfterAPrefix pins trace validate's message for a
+// call of mcp__github__get_isue (a runtime's prefix and a typo of
+// get_issue): it offered nothing, while get_isue and mcp__github__get_issue
+// were each offered get_issue. The hint names the catalog's name and the
+// name as written with the prefix, and says to write the catalog's name;
+// it also pins a one-word name in the singular for the plural, which said
+// "with "issues" for "issue"" of the trace's own name "issue".
+func TestValidateHintsATypoAfterAPrefix(t *testing.T) {
+	// Tools the shared catalogs' modelcontextprotocol/server-github serves,
+	// and one of a single word.
+	srv, err := catalog.Parse([]byte(`{"tools":[{"name":"get_issue"},{"name":"list_issues"},{"name":"create_issue"},{"name":"search_code"},{"name":"entries"}]}`), "github", "2025.4.8", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := catalog.New(srv)
+	for _, tc := range []struct{ tool, hint string }{
+		{"mcp__github__get_isue", `; the closest names server "github" serves to the trace's name without its prefix "mcp__github__": "get_issue" ("mcp__github__get_issue" with the prefix): ` +
+			`write the catalog's name in the trace (trace import splits mcp__<server>__<tool> names, docs/importers.md)`},
+		{"get_isue", `; the closest names server "github" serves: "get_issue"`},
+		{"mcp__github__get_issue", `; server "github" serves "get_issue", the trace's name without its prefix "mcp__github__": write the catalog's name in the trace (trace import splits mcp__<server>__<tool> names, docs/importers.md)`},
+		{"entry", `; server "github" serves "entries", the plural of the trace's name: write the catalog's name in the trace`},
+		{"mcp__github__entry", `; server "github" serves "entries", the plural of the trace's name without its prefix "mcp__github__": write the catalog's name in the trace`},
+		{"mcp__github__delete_everything", ""},
+	} {
+		t.Run(tc.tool, func(t *testing.T) {
+			trace := `{"v":1,"type":"session_start","session":"s","t":"2026-02-10T08:00:00Z","servers":[{"name":"github","version":"2025.4.8"}]}` + "\n" +
+				`{"type":"tool_call","session":"s","t":"2026-02-10T08:00:01Z","call_id":"c1","tool":"` + tc.tool + `","server":"github","status":"ok"}` + "\n" +
+				`{"type":"session_end","session":"s","t":"2026-02-10T08:00:02Z"}` + "\n"
+			probs, _, err := traces.ValidateReader(strings.NewReader(trace), "t.jsonl", traces.ValidateOptions{Tools: cat, Resolver: NewCallResolver(cat)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(probs) != 1 || probs[0].Kind != traces.KindUnknownTool {
+				t.Fatalf("problems %+v, want one unknown tool", probs)
+			}
+			want := `session "s": tool_call of tool "` + tc.tool + `" of server "github", which no catalog knows` + tc.hint
+			if probs[0].Reason != want {
+				t.Errorf("reason %q\nwant      %q", probs[0].Reason, want)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -48,10 +49,7 @@ func list(fs []Format) string {
 	for i, f := range fs {
 		s[i] = string(f)
 	}
-	if len(s) == 1 {
-		return s[0]
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+	return nouns.Or(s)
 }
 
 // AddFormat registers --format on c, defaulting to the first of allowed,

@@ -1,4 +1,5 @@
-// Package nouns writes a count with its noun: "1 server", "2 servers".
+// Package nouns writes a count with its noun ("1 server", "2 servers") and
+// joins a list as prose does ("a, b and c").
 package nouns
 
 import (
