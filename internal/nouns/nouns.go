@@ -2,10 +2,7 @@
 // joins a list as prose does ("a, b and c").
 package nouns
 
-import (
-	"strconv"
-	"strings"
-)
+import "strconv"
 
 // Count returns n followed by noun, with an "s" added unless n is 1. It is
 // for regular plurals only ("server", "tool", "catalog change").
@@ -26,16 +23,4 @@ func Form[N ~int | ~int64](n N, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// And joins items as a sentence does: "a", "a and b", "a, b and c" ("" for
-// none).
-func And(items []string) string {
-	switch len(items) {
-	case 0:
-		return ""
-	case 1:
-		return items[0]
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }

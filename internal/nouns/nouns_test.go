@@ -38,21 +38,3 @@ func TestCountAs(t *testing.T) {
 		}
 	}
 }
-
-// TestAnd pins the sentence list: a comma between items and "and" before
-// the last, no serial comma.
-func TestAnd(t *testing.T) {
-	for _, tc := range []struct {
-		items []string
-		want  string
-	}{
-		{nil, ""},
-		{[]string{"v1"}, "v1"},
-		{[]string{"v1", "v2"}, "v1 and v2"},
-		{[]string{"v1", "v2", "v3"}, "v1, v2 and v3"},
-	} {
-		if got := And(tc.items); got != tc.want {
-			t.Errorf("And(%q) = %q, want %q", tc.items, got, tc.want)
-		}
-	}
-}
