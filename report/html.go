@@ -117,12 +117,8 @@ func htmlReport(res *Results, plots []renderedPlot) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse report template: %w", err)
 	}
-	title := "defersim report"
-	if res.Run.Scenario != "" {
-		title += ": " + res.Run.Scenario
-	}
 	data := htmlData{
-		Title:          title,
+		Title:          reportTitle(res),
 		RunLine:        runLine(res),
 		Shard:          ShardText(res),
 		ModelLine:      modelLine(res, "listed below"),

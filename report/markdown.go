@@ -20,11 +20,7 @@ type plotLink struct {
 // plots, short enough for a CI job summary.
 func markdownReport(res *Results, plots []plotLink) []byte {
 	var b strings.Builder
-	title := "defersim report"
-	if res.Run.Scenario != "" {
-		title += ": " + res.Run.Scenario
-	}
-	fmt.Fprintf(&b, "# %s\n\n", mdEscape(title))
+	fmt.Fprintf(&b, "# %s\n\n", mdEscape(reportTitle(res)))
 	b.WriteString(mdEscape(runLine(res)) + ".\n")
 	if m := modelLine(res, "see report.html"); m != "" {
 		b.WriteString("\n" + mdEscape(m) + "\n")

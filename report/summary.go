@@ -88,13 +88,23 @@ func Summary(w io.Writer, res *Results) error {
 	return err
 }
 
+// reportTitle is the title of the HTML and Markdown reports: the
+// scenario's name, and the sweep point when the results are one.
+func reportTitle(res *Results) string {
+	title := "defersim report"
+	if res.Run.Scenario != "" {
+		title += ": " + res.Run.Scenario + res.Run.SweepPoint.At()
+	}
+	return title
+}
+
 // runLine says what was run, in one line.
 func runLine(res *Results) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s × %s", fmtNoun(res.Sessions, "session"),
 		nouns.CountAs(len(res.Strategies), "strategy", "strategies"))
 	if res.Run.Scenario != "" {
-		fmt.Fprintf(&b, ", scenario %s", res.Run.Scenario)
+		fmt.Fprintf(&b, ", scenario %s%s", res.Run.Scenario, res.Run.SweepPoint.At())
 	}
 	fmt.Fprintf(&b, ", seed %d; baseline %s", res.Run.Seed, res.BaselineName())
 	if res.Run.Tokenizer != "" {

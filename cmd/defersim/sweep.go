@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -54,11 +55,12 @@ strategy.trigger.budget=2000:16000:2000, model.latency.prefill_tps=4000:16000:40
 params.cold_call_prob=0:0.5:0.1. Without --param the scenario's sweep:
 block is used.
 
-The table is printed as text, Markdown or JSON (the content of
-OUT/sweep.json) with --format.`,
+The table is printed as text, Markdown, JSON (the content of
+OUT/sweep.json) or CSV (one row per value and strategy, plain numbers;
+the notes go to stderr) with --format.`,
 		Args: cobra.MaximumNArgs(1),
 	}
-	format := cliout.AddFormat(c, cliout.Text, cliout.Markdown, cliout.JSON)
+	format := cliout.AddFormat(c, cliout.Text, cliout.Markdown, cliout.JSON, cliout.CSV)
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		if out == cliout.Stdio {
 			return exitError{code: 2, msg: "-o names the directory for the runs and plots; print the table with --format instead"}
@@ -165,19 +167,17 @@ OUT/sweep.json) with --format.`,
 			}
 			plan.WriteUnchangedMarkdown(w, spec.Param, sw.Unchanged)
 			return nil
+		case cliout.CSV:
+			// The text table's lines around it go where CSV cannot hold
+			// them; like the warnings, --quiet does not silence them.
+			sweepNotes(cmd.ErrOrStderr(), spec.Param, sw)
+			if len(sw.Unchanged) > 0 {
+				plan.WriteUnchanged(cmd.ErrOrStderr(), spec.Param, sw.Unchanged)
+			}
+			return plan.WriteSeriesCSV(w, spec.Param, rows)
 		}
 		fmt.Fprintf(w, "sweep of %s over %s, %s each\n", spec.Param, nouns.Count(len(pts), "value"), nouns.Count(pts[0].Results.Sessions, "session"))
-		if a := appliesLine(spec.Param, sw); a != "" {
-			fmt.Fprintln(w, a)
-		}
-		for _, n := range sw.Notes {
-			fmt.Fprintf(w, "note: %s\n", n)
-		}
-		for _, p := range pts {
-			for _, n := range p.Notes {
-				fmt.Fprintf(w, "note (%s): %s\n", p.Label, n)
-			}
-		}
+		sweepNotes(w, spec.Param, sw)
 		fmt.Fprintln(w)
 		if err := plan.WriteSeries(w, rows); err != nil {
 			return err
@@ -207,6 +207,23 @@ OUT/sweep.json) with --format.`,
 	fl.IntVar(&workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
 	fl.BoolVar(&allowUnres, "allow-unresolved", false, allowUnresolvedUsage)
 	return c
+}
+
+// sweepNotes writes the lines the text table follows: which strategies
+// the swept key applies to (appliesLine), then the sweep's notes and each
+// point's.
+func sweepNotes(w io.Writer, param string, sw *plan.SweepResult) {
+	if a := appliesLine(param, sw); a != "" {
+		fmt.Fprintln(w, a)
+	}
+	for _, n := range sw.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	for _, p := range sw.Points {
+		for _, n := range p.Notes {
+			fmt.Fprintf(w, "note (%s): %s\n", p.Label, n)
+		}
+	}
 }
 
 // appliesLine says which strategies the swept key applies to and which

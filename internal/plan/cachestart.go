@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/defersim/defersim/report"
+	"github.com/defersim/defersim/sim"
 )
 
 // secondsPerDay turns sessions per day into the mean gap between session
@@ -98,7 +99,7 @@ func cacheStart(res *report.Results, perDay, tol float64) (*CacheStart, string) 
 		return c, ""
 	}
 	c.WarmStart = &warm
-	c.Source = fmt.Sprintf("results.json run.assumptions: the params of scenario %q, 0 unless it sets the key", res.Run.Scenario)
+	c.Source = warmStartSource(&res.Run)
 	c.Statement = fmt.Sprintf("params.cache_warm_start %g (%s): %s; %s", warm, c.Source, assumedWhat(warm), gap)
 	if c.TTLSeconds == 0 {
 		c.Statement += fmt.Sprintf("; the results record no cache TTL of %s, so no warm start is implied", model)
@@ -111,7 +112,30 @@ func cacheStart(res *report.Results, perDay, tol float64) (*CacheStart, string) 
 	if c.Mismatch == "" {
 		return c, ""
 	}
-	return c, c.warning(perDay, model)
+	return c, c.warning(perDay, model, sweptWarmStart(&res.Run))
+}
+
+// sweptWarmStart is the sweep point that set the results'
+// cache_warm_start; nil when the scenario set it (or left it at 0).
+func sweptWarmStart(run *sim.RunInfo) *sim.SweepPoint {
+	if p := run.SweepPoint; p != nil && p.Param == "params."+warmStartAssumption {
+		return p
+	}
+	return nil
+}
+
+// warmStartSource says where the results' cache_warm_start comes from:
+// the sweep point that set it (run.sweep_point), else the scenario's
+// params.
+func warmStartSource(run *sim.RunInfo) string {
+	if p := sweptWarmStart(run); p != nil {
+		return fmt.Sprintf("results.json run.sweep_point: set by the sweep point %s in place of scenario %q's value", p, run.Scenario)
+	}
+	s := fmt.Sprintf("results.json run.assumptions: the params of scenario %q, 0 unless it sets the key", run.Scenario)
+	if p := run.SweepPoint; p != nil {
+		s += fmt.Sprintf("; the sweep point %s set another key", p)
+	}
+	return s
 }
 
 // assumedWhat says in words what a warm start of w means for each session.
@@ -165,7 +189,7 @@ func (c *CacheStart) difference() string {
 // warning is the projection's warning when c's assumption is off the
 // traffic's by more than its tolerance, with the way to replay at the
 // implied value.
-func (c *CacheStart) warning(perDay float64, model string) string {
+func (c *CacheStart) warning(perDay float64, model string, swept *sim.SweepPoint) string {
 	implied := probability(*c.ImpliedWarmStart)
 	effect := "sessions that share a static prefix (the same tools and system prompt, sent under the same account or organisation: that depends on the deployment) would find it cached more often than assumed, " +
 		"so cache writes, cost and first reply are overstated, most for strategies with a large static prefix (eager)"
@@ -173,9 +197,12 @@ func (c *CacheStart) warning(perDay float64, model string) string {
 		effect = "sessions would find their static prefix cached less often than assumed (and less often still where they differ in tools or system prompt), " +
 			"so cache writes, cost and first reply are understated, most for strategies with a large static prefix (eager)"
 	}
+	fix := fmt.Sprintf("set cache_warm_start: %s under params: in the scenario's file and rerun it (defersim run SCENARIO.yaml), or measure its effect with defersim sweep SCENARIO.yaml --param params.cache_warm_start=0:1:0.25", implied)
+	if swept != nil {
+		fix = fmt.Sprintf("these results are the sweep point %s: plan the sweep's point nearest %s instead, or set cache_warm_start: %s under params: in the scenario's file and rerun it (defersim run SCENARIO.yaml)", swept, implied, implied)
+	}
 	return fmt.Sprintf("params.cache_warm_start is %g (%s), but at %s sessions/day a session starts every %s s on average against %s's %g s cache TTL, "+
-		"which implies a warm start of %s (Poisson starts, a %s s cache lifetime: the cache line says how); the assumption is %s by %s, more than the warm-start tolerance %g (--warm-start-tolerance): %s; "+
-		"set cache_warm_start: %s under params: in the scenario's file and rerun it (defersim run SCENARIO.yaml), or measure its effect with defersim sweep SCENARIO.yaml --param params.cache_warm_start=0:1:0.25",
+		"which implies a warm start of %s (Poisson starts, a %s s cache lifetime: the cache line says how); the assumption is %s by %s, more than the warm-start tolerance %g (--warm-start-tolerance): %s; %s",
 		*c.WarmStart, assumedWhat(*c.WarmStart), count(perDay), count(c.MeanStartGapSeconds), model, c.TTLSeconds,
-		implied, count(c.LifetimeSeconds), c.Mismatch, c.difference(), c.Tolerance, effect, implied)
+		implied, count(c.LifetimeSeconds), c.Mismatch, c.difference(), c.Tolerance, effect, fix)
 }

@@ -83,13 +83,16 @@ type KindAmount struct {
 
 // Projection is a results file projected to a volume.
 type Projection struct {
-	Scenario       string         `json:"scenario"`
-	Sessions       int            `json:"sessions_replayed"`
-	SmallSample    bool           `json:"small_sample"`
-	SessionsPerDay float64        `json:"sessions_per_day"`
-	DaysPerMonth   float64        `json:"days_per_month"`
-	Prices         *report.Prices `json:"prices,omitempty"`
-	Strategies     []StrategyPlan `json:"strategies"`
+	Scenario string `json:"scenario"`
+	// SweepPoint is the results' run.sweep_point: the parameter and value
+	// a sweep set in place of the scenario's (absent for a plain run).
+	SweepPoint     *sim.SweepPoint `json:"sweep_point,omitempty"`
+	Sessions       int             `json:"sessions_replayed"`
+	SmallSample    bool            `json:"small_sample"`
+	SessionsPerDay float64         `json:"sessions_per_day"`
+	DaysPerMonth   float64         `json:"days_per_month"`
+	Prices         *report.Prices  `json:"prices,omitempty"`
+	Strategies     []StrategyPlan  `json:"strategies"`
 	// Warnings say what in the results makes them a doubtful basis for a
 	// projection (resultsWarnings); absent for a clean, whole run.
 	Warnings []string `json:"warnings,omitempty"`
@@ -131,7 +134,7 @@ func Project(res *report.Results, opt Options) (*Projection, error) {
 		}
 	}
 	n := opt.SessionsPerDay
-	p := &Projection{Scenario: res.Run.Scenario, Sessions: res.Sessions, SmallSample: res.SmallSample,
+	p := &Projection{Scenario: res.Run.Scenario, SweepPoint: res.Run.SweepPoint, Sessions: res.Sessions, SmallSample: res.SmallSample,
 		SessionsPerDay: n, DaysPerMonth: opt.DaysPerMonth, Prices: res.Prices, Warnings: resultsWarnings(res),
 		Sketched: sketchBound(res)}
 	var cacheWarning string

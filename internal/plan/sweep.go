@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/defersim/defersim/internal/inputnotes"
@@ -217,7 +216,8 @@ func Sweep(ctx context.Context, cfg SweepConfig) (*SweepResult, error) {
 		}
 		rc.Traces = traces
 		rc.Bootstrap, rc.Workers, rc.BootstrapMemory = cfg.Bootstrap, cfg.Workers, cfg.BootstrapMemory
-		label := fmt.Sprintf("%s=%s", cfg.Spec.Param, strconv.FormatFloat(v, 'g', -1, 64))
+		rc.SweepPoint = &sim.SweepPoint{Param: cfg.Spec.Param, Value: v}
+		label := rc.SweepPoint.String()
 		name := fileSafe(label)
 		if prev, ok := dirs[name]; ok {
 			return nil, fmt.Errorf("sweep %s: values %s and %s would share the directory %s", cfg.Spec.Param, prev, label, name)

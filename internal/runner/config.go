@@ -66,6 +66,11 @@ type Config struct {
 	AllowUnresolved bool
 	// Notes are the scenario's free-form documented assumptions.
 	Notes []sim.Assumption
+	// SweepPoint, when set, names the parameter and value a sweep set in
+	// place of the scenario's own: results.json records it
+	// (run.sweep_point) and the swept key's assumption names it as its
+	// source.
+	SweepPoint *sim.SweepPoint
 	// CheckReads, when set, refuses a params key the scenario file writes
 	// that no strategy of the run reads, and a strategy key it writes that
 	// no component of its strategy reads (scenarios.Scenario.CheckRunReads;

@@ -39,16 +39,6 @@ func prepareScenario(t *testing.T, sc *scenarios.Scenario) (Config, *prepared) {
 	return cfg, p
 }
 
-// statedAs names the assumption that states a yaml key of the model or
-// params under another name than the key less its "model." or "params."
-// prefix.
-var statedAs = map[string]string{
-	"model.name":                    "model",
-	"model.pricing.input_per_mtok":  "price.input_per_mtok",
-	"model.pricing.output_per_mtok": "price.output_per_mtok",
-	"model.cache.lookback":          "cache.lookback_blocks", // the entry's name before cache keys were named after their yaml key
-}
-
 // notStated lists the yaml keys of the model and params that no entry of
 // their own states, with the reason.
 var notStated = map[string]string{
@@ -102,10 +92,7 @@ func TestAssumptionsStateEveryKey(t *testing.T) {
 				if _, ok := notStated[key]; ok {
 					continue
 				}
-				name, ok := statedAs[key]
-				if !ok {
-					name = strings.TrimPrefix(strings.TrimPrefix(key, "model."), "params.")
-				}
+				name := assumptionOf(key)
 				got, ok := stated[name]
 				switch want := fmt.Sprint(v.Interface()); {
 				case !ok:

@@ -269,7 +269,7 @@ func prepare(cfg Config) (*prepared, error) {
 	eng, cat, scope, reg, srdInfo := b.eng, b.cat, b.scope, b.reg, b.srdInfo
 	info := sim.RunInfo{Scenario: cfg.Scenario, ScenarioFingerprint: cfg.ScenarioFingerprint, Seed: cfg.Seed,
 		Baseline: cfg.Baseline, Tokenizer: cfg.Params.Tokenizer, Model: cfg.Model.Name, CacheModel: cacheLabel(cfg.Model.Cache),
-		SRD: srdInfo, ModelPreset: cfg.ModelPreset}
+		SRD: srdInfo, ModelPreset: cfg.ModelPreset, SweepPoint: cfg.SweepPoint}
 	if info.Baseline == "" {
 		info.Baseline = cfg.Strategies[0].Name
 	}
@@ -289,6 +289,7 @@ func prepare(cfg Config) (*prepared, error) {
 	// The traces' hashes are added when the replay has read them (readonce.go).
 	info.Inputs = catalogInputs(cat, cfg.Catalogs)
 	info.Assumptions = append(assumptions(cfg, eng, reg), catalogAssumptions(cat, scope)...)
+	markSwept(info.Assumptions, cfg.SweepPoint, cfg.Scenario)
 	info.CatalogNotes = catalog.Notes(cat.All(), validation.SchemaCheck)
 	info.UnchangedUpgrades = eng.UnchangedUpgrades()
 	info.UnmatchedEntries = flagNames(cfg, cat)

@@ -184,11 +184,11 @@ func sharable(base, c *Config) error {
 	case !reflect.DeepEqual(c.Validator, base.Validator):
 		return errors.New("another validator")
 	}
-	// Everything but the strategies, the baseline, the description and
-	// the per-run hooks.
+	// Everything but the strategies, the baseline, the description (a
+	// sweep point's among it) and the per-run hooks.
 	key := func(c *Config) Config {
 		k := *c
-		k.Scenario, k.ScenarioFingerprint, k.Baseline, k.Strategies, k.Notes = "", "", "", nil, nil
+		k.Scenario, k.ScenarioFingerprint, k.Baseline, k.Strategies, k.Notes, k.SweepPoint = "", "", "", nil, nil, nil
 		k.CheckReads, k.Wrote, k.Progress, k.AfterSession = nil, nil, nil, nil
 		k.Registry, k.Validator = nil, nil
 		return k

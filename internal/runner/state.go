@@ -56,8 +56,10 @@ import (
 // (run.scenario_entries_unmatched) and merge reports; version 13 counts,
 // per strategy, the model requests over the model's context window
 // (sim.RunState.Overflow), which results.json records
-// (strategies[].context_overflow) and run and merge warn of.
-const StateVersion = 13
+// (strategies[].context_overflow) and run and merge warn of; version 14
+// carries the sweep point a run replays (sim.RunInfo.SweepPoint), which
+// results.json records (run.sweep_point).
+const StateVersion = 14
 
 // Kinds of state files.
 const (
