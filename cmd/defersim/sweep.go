@@ -51,7 +51,8 @@ strategy that reads it and for which it is valid, the others keep their
 own value and are marked constant; the traces are then read once for
 every value),
 e.g. strategy.warm.max_tools=2:16:2,
-strategy.trigger.budget=2000:16000:2000, model.latency.prefill_tps=4000:16000:4000,
+strategy.trigger.budget=2000:16000:2000,
+model.latency.prefill_tps=4000:16000:4000,
 params.cold_call_prob=0:0.5:0.1. Without --param the scenario's sweep:
 block is used.
 
