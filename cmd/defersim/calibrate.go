@@ -49,10 +49,10 @@ overhead the trace does not carry (request_overhead_tokens,
 message_overhead_tokens, tool_overhead_tokens) to recorded input tokens, and
 the latency model (overhead_ms, prefill_tps, cached_prefill_tps, decode_tps,
 and a term per request kind, kind_ms) to recorded request durations, by
-robust regression with every rate kept positive. It reports the fit and the error on held-out sessions — the other
-sessions, or every session of --test TRACES — per request and as
-distributions (KS distance of request and first-reply times), before and
-after, per recorded model.
+robust regression with every rate kept positive. It reports the fit and the
+error on held-out sessions — the other sessions, or every session of --test
+TRACES — per request and as distributions (KS distance of request and
+first-reply times), before and after, per recorded model.
 
 It writes a complete scenario (-o FILE) that replays the held-out sessions
 with the calibrated model and params: the starting scenario (--scenario) with

@@ -57,9 +57,11 @@ A snapshot a run would note — a server serving no tools, tools with a
 missing, null or invalid inputSchema — is written, and a warning naming the
 server and tools goes to stderr and to the metadata's "notes"; the exit
 status stays 0 unless --fail-on-notes.`,
-		Example: `  defersim catalog snapshot -o fs.json -- npx -y @modelcontextprotocol/server-filesystem /tmp
+		Example: `  defersim catalog snapshot -o fs.json -- \
+    npx -y @modelcontextprotocol/server-filesystem /tmp
   defersim catalog snapshot --url http://127.0.0.1:8080/mcp --name notes
-  defersim catalog snapshot --from-config claude_desktop_config.json -o snapshots/`,
+  defersim catalog snapshot --from-config claude_desktop_config.json \
+    -o snapshots/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if captures < 1 {
 				return errors.New("--captures must be 1 or more")

@@ -48,13 +48,13 @@ is found (the query, then --retries keyword retries on the tool's name, then
 select:) and tokens of the schemas the searches returned, with paired
 bootstrap intervals over tasks.
 
-Sets: ` + strings.Join(retrieval.SetNames(), ", ") + `, or a hard-set YAML file
+` + wrapHelp("", "Sets: "+strings.Join(retrieval.SetNames(), ", ")+`, or a hard-set YAML file
 (see docs/retrieval.md). The public sets are read from --data (default: the
 shared data folder found above the working directory); the hard sets use the
 catalogs in --catalogs (default DATA/catalogs). --srd picks the routing
 descriptions: a directory or file, "none", or (empty) the ones shipped for the
 set. With -o, results.json, report.md and the recall@k plots (PNG, SVG) are
-written to the directory.`,
+written to the directory.`, helpWidth),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if set == "" {

@@ -51,7 +51,8 @@ strategy that reads it and for which it is valid, the others keep their
 own value and are marked constant; the traces are then read once for
 every value),
 e.g. strategy.warm.max_tools=2:16:2,
-strategy.trigger.budget=2000:16000:2000, model.latency.prefill_tps=4000:16000:4000,
+strategy.trigger.budget=2000:16000:2000,
+model.latency.prefill_tps=4000:16000:4000,
 params.cold_call_prob=0:0.5:0.1. Without --param the scenario's sweep:
 block is used.
 
@@ -169,15 +170,13 @@ the notes go to stderr) with --format.`,
 			return nil
 		case cliout.CSV:
 			// The text table's lines around it go where CSV cannot hold
-			// them; like the warnings, --quiet does not silence them.
-			sweepNotes(cmd.ErrOrStderr(), spec.Param, sw)
-			if len(sw.Unchanged) > 0 {
-				plan.WriteUnchanged(cmd.ErrOrStderr(), spec.Param, sw.Unchanged)
-			}
+			// them, as notes; like the warnings, --quiet does not
+			// silence them.
+			sweepNotes(cmd.ErrOrStderr(), true, spec.Param, sw)
 			return plan.WriteSeriesCSV(w, spec.Param, rows)
 		}
 		fmt.Fprintf(w, "sweep of %s over %s, %s each\n", spec.Param, nouns.Count(len(pts), "value"), nouns.Count(pts[0].Results.Sessions, "session"))
-		sweepNotes(w, spec.Param, sw)
+		sweepNotes(w, false, spec.Param, sw)
 		fmt.Fprintln(w)
 		if err := plan.WriteSeries(w, rows); err != nil {
 			return err
@@ -211,18 +210,30 @@ the notes go to stderr) with --format.`,
 
 // sweepNotes writes the lines the text table follows: which strategies
 // the swept key applies to (appliesLine), then the sweep's notes and each
-// point's.
-func sweepNotes(w io.Writer, param string, sw *plan.SweepResult) {
+// point's. As messages on stderr (when CSV holds the table) each is a
+// note and starts "defersim: note", as every message of a command does,
+// followed by the strategies no value changed (plan.WriteUnchanged: a
+// note whose lines are indented under it), which the text prints after
+// its table.
+func sweepNotes(w io.Writer, messages bool, param string, sw *plan.SweepResult) {
+	lead, applies := "", ""
+	if messages {
+		lead, applies = "defersim: ", "defersim: note: "
+	}
 	if a := appliesLine(param, sw); a != "" {
-		fmt.Fprintln(w, a)
+		fmt.Fprintln(w, applies+a)
 	}
 	for _, n := range sw.Notes {
-		fmt.Fprintf(w, "note: %s\n", n)
+		fmt.Fprintf(w, "%snote: %s\n", lead, n)
 	}
 	for _, p := range sw.Points {
 		for _, n := range p.Notes {
-			fmt.Fprintf(w, "note (%s): %s\n", p.Label, n)
+			fmt.Fprintf(w, "%snote (%s): %s\n", lead, p.Label, n)
 		}
+	}
+	if messages && len(sw.Unchanged) > 0 {
+		fmt.Fprint(w, applies)
+		plan.WriteUnchanged(w, param, sw.Unchanged)
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 // mark — plus the two overflow columns when some row sent requests over
 // the context window, and none otherwise; the lines around the text table
 // (which strategies the key applies to, the notes, the unchanged list) go
-// to stderr. sweep refused --format csv: a platform team had to take the
+// to stderr as notes ("defersim: note: …"). sweep refused --format csv: a platform team had to take the
 // numbers out of sweep.json by hand.
 func TestSweepWritesCSV(t *testing.T) {
 	tests := []struct {
@@ -27,8 +27,8 @@ func TestSweepWritesCSV(t *testing.T) {
 		over              bool
 		stderr            string // a line stderr must hold
 	}{
-		{"model.context_window=20000:40000:20000", "eager,claude-code-default", 4, true, "warning: requests over the context window in the sweep: eager at model.context_window=20000"},
-		{"strategy.warm.max_tools=2:6:4", "eager,claude-code-default", 4, false, "strategy.warm.max_tools applies to claude-code-default; constant across the sweep"},
+		{"model.context_window=20000:40000:20000", "eager,claude-code-default", 4, true, "defersim: warning: requests over the context window in the sweep: eager at model.context_window=20000"},
+		{"strategy.warm.max_tools=2:6:4", "eager,claude-code-default", 4, false, "defersim: note: strategy.warm.max_tools applies to claude-code-default; constant across the sweep"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.param, func(t *testing.T) {

@@ -37,9 +37,11 @@ func newTraceGenCmd() *cobra.Command {
 		Short: "Generate a synthetic catalog and trace from parameters",
 		Long: `gen writes a realistic synthetic MCP catalog and a trace of sessions over it:
 
-  DIR/catalog/<server>@<version>.json   MCP tools/list results (some servers in several versions)
+  DIR/catalog/<server>@<version>.json   MCP tools/list results (some
+                                       servers in several versions)
   DIR/trace.jsonl.gz                   trace format v1
-  DIR/params.yaml                      the complete parameters used (re-run with --params)
+  DIR/params.yaml                      the complete parameters used
+                                       (re-run with --params)
 
 Parameters start from calibrated defaults (docs/generator.md), then a YAML
 file (--params; unknown keys are errors), then the flags given. The same

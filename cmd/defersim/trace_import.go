@@ -19,7 +19,7 @@ func newTraceImportCmd() *cobra.Command {
 	var formatList strings.Builder
 	summary := importers.Summary()
 	for _, n := range importers.Names() {
-		fmt.Fprintf(&formatList, "  %-20s %s\n", n, summary[n])
+		fmt.Fprintln(&formatList, wrapHelp(fmt.Sprintf("  %-20s ", n), summary[n], helpWidth))
 	}
 	c := &cobra.Command{
 		Use:   "import --from FORMAT IN... -o OUT",
@@ -33,9 +33,10 @@ the tau2 tools-data listing, or a catalog directory of <server>@<version>.json
 files; repeatable, first definition wins), then --approximate-tools, and
 --fallback-tools for tools called that no other source defines; schemas that
 are not exact are marked in the catalog (_meta "defersim/schema"). Tools
-called without any schema are reported, never invented. A call that names no server is attributed to
-the only server whose catalog serves it (ambiguous names are reported). The
-report lists what could not be mapped and the credential fields dropped.
+called without any schema are reported, never invented. A call that names
+no server is attributed to the only server whose catalog serves it
+(ambiguous names are reported). The report lists what could not be mapped
+and the credential fields dropped.
 Every session_start names the catalog directory in meta "catalog".
 Few sources record which servers of a --tools catalog directory (or a
 <server>@<version>.json file) a session had connected: every session lists
