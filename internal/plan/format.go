@@ -20,7 +20,7 @@ func WriteProjection(w io.Writer, p *Projection) error {
 		fmt.Fprintln(w, "warning: small sample — fewer than 30 sessions replayed; intervals are wide and may be unreliable")
 	}
 	for _, warn := range p.Warnings {
-		fmt.Fprintln(w, "warning: "+warn)
+		fmt.Fprintln(w, Line{Warning: true, Text: warn})
 	}
 	if p.Prices != nil {
 		fmt.Fprintf(w, "prices (%s, USD per million tokens): input %s, cache write %s, cache read %s, output %s\n",
