@@ -13,7 +13,9 @@ import (
 // say under the table how many, and that a report where no strategy
 // overflows has neither mark nor legend (its goldens are unchanged).
 // Before, such a strategy's cost, tokens and latency were shown as if
-// its requests had been made, the finding far below the table.
+// its requests had been made, the finding far below the table. The
+// mark's colour comes from the stylesheet's .overflow rule; it was an
+// inline style on the span, beside the page's stylesheet.
 func TestSummaryTableMarksRequestsOverTheWindow(t *testing.T) {
 	const legend = "⚠ %s: 24 requests over the 200000-token context window, in 1 of 40 sessions: its figures include requests a provider would refuse (first finding below)"
 	for _, tc := range []struct {
@@ -65,9 +67,15 @@ func TestSummaryTableMarksRequestsOverTheWindow(t *testing.T) {
 			if strings.Count(md, OverflowMark) != 2 {
 				t.Errorf("report.md has %d marks, want the row's and the legend's", strings.Count(md, OverflowMark))
 			}
-			if !strings.Contains(html, `title="requests over the context window: see the line under the table">⚠</span></td>`) ||
+			if !strings.Contains(html, ` <span class="overflow" title="requests over the context window: see the line under the table">⚠</span></td>`) ||
 				!strings.Contains(html, `<p class="warn overflow-legend">`+want+"</p>") {
 				t.Errorf("report.html lacks the mark or the legend %q", want)
+			}
+			// The mark's colour is the stylesheet's .overflow rule, not an
+			// inline style on the span (it was), so that the page's look
+			// is set in one place.
+			if !strings.Contains(html, "\n.overflow { color: #b35c00; font-weight: 700; }\n") || strings.Contains(html, `style="`) {
+				t.Errorf("report.html: the mark is not styled by the stylesheet's .overflow rule alone")
 			}
 			if i, j := strings.Index(md, want), strings.Index(md, "## What these numbers rest on"); i < 0 || j < i {
 				t.Errorf("report.md: the legend is not above the findings")

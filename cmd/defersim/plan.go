@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 
@@ -37,21 +36,10 @@ type planDoc struct {
 	// Notes about the growth runs (not in JSON: the points carry them).
 	fingerprintNote string
 	margin          float64
-	// cacheLines state the growth points' cache assumption
-	// (plan.GrowthCache).
-	cacheLines []string
-	// overflowLine warns of the growth points whose requests exceed the
-	// model's context window (plan.GrowthOverflowWarning; "" for none).
-	overflowLine string
-}
-
-// growthLines are the lines plan prints below the growth points: the
-// cache assumption, then the warning of requests over the context window.
-func (d *planDoc) growthLines() []string {
-	if d.overflowLine == "" {
-		return d.cacheLines
-	}
-	return append(slices.Clone(d.cacheLines), d.overflowLine)
+	// growthLines are the lines plan prints below the growth points: the
+	// cache assumption (plan.GrowthCache), then the warning of requests
+	// over the context window (plan.GrowthOverflowWarning).
+	growthLines []plan.Line
 }
 
 func newPlanCmd() *cobra.Command {
@@ -196,12 +184,14 @@ directory -o.`,
 			for _, p := range pts {
 				points = append(points, p.Point)
 			}
-			doc.cacheLines = plan.GrowthCache(proj, pts)
-			doc.overflowLine = plan.GrowthOverflowWarning(pts)
+			doc.growthLines = plan.GrowthCache(proj, pts)
+			if l, ok := plan.GrowthOverflowWarning(pts); ok {
+				doc.growthLines = append(doc.growthLines, l)
+			}
 			if *format != cliout.Text {
-				for _, l := range doc.growthLines() {
-					if w, ok := strings.CutPrefix(l, "warning: "); ok {
-						fmt.Fprintf(cmd.ErrOrStderr(), "defersim: warning: %s\n", w)
+				for _, l := range doc.growthLines {
+					if l.Warning {
+						fmt.Fprintf(cmd.ErrOrStderr(), "defersim: warning: %s\n", l.Text)
 					}
 				}
 			}
@@ -320,7 +310,7 @@ func (d *planDoc) writeText(w io.Writer) error {
 			fmt.Fprintf(w, "    note: %s\n", n)
 		}
 	}
-	for _, l := range d.growthLines() {
+	for _, l := range d.growthLines {
 		fmt.Fprintln(w, l)
 	}
 	fmt.Fprintln(w)
@@ -356,7 +346,9 @@ func (d *planDoc) writeMarkdown(w io.Writer) error {
 	}
 	fmt.Fprint(w, ". Added servers are offered to every session.\n\n")
 	writeGrowthNotesMarkdown(w, d.Growth)
-	writeGrowthCacheMarkdown(w, d.growthLines())
+	for _, l := range d.growthLines {
+		fmt.Fprint(w, l.Markdown())
+	}
 	if d.fingerprintNote != "" {
 		fmt.Fprintf(w, "> Note: %s\n\n", cliout.MDEscape(d.fingerprintNote))
 	}
@@ -383,17 +375,5 @@ func writeGrowthNotesMarkdown(w io.Writer, growth []plan.GrowthPoint) {
 	}
 	for _, n := range order {
 		fmt.Fprintf(w, "> Note (%s): %s.\n\n", strings.Join(at[n], ", "), cliout.MDEscape(n))
-	}
-}
-
-// writeGrowthCacheMarkdown writes the growth points' cache lines
-// (plan.GrowthCache, then plan.GrowthOverflowWarning) as quotes, a warning as the projection's are.
-func writeGrowthCacheMarkdown(w io.Writer, lines []string) {
-	for _, l := range lines {
-		if rest, ok := strings.CutPrefix(l, "warning: "); ok {
-			fmt.Fprintf(w, "> **Warning:** %s.\n\n", cliout.MDEscape(rest))
-			continue
-		}
-		fmt.Fprintf(w, "> %s%s.\n\n", strings.ToUpper(l[:1]), cliout.MDEscape(l[1:]))
 	}
 }

@@ -37,15 +37,3 @@ func TestPlanMarkdownShowsGrowthNotes(t *testing.T) {
 		})
 	}
 }
-
-// TestPlanMarkdownShowsGrowthCache pins that the Markdown plan carries the
-// growth points' cache lines (plan.GrowthCache), a warning as the
-// projection's warnings are: they were in the text plan only.
-func TestPlanMarkdownShowsGrowthCache(t *testing.T) {
-	var b bytes.Buffer
-	writeGrowthCacheMarkdown(&b, []string{"cache (×1): params.cache_warm_start 0.5", "warning: from ×2 the points were replayed cold"})
-	want := "> Cache (×1): params.cache\\_warm\\_start 0.5.\n\n> **Warning:** from ×2 the points were replayed cold.\n\n"
-	if d := cmp.Diff(want, b.String()); d != "" {
-		t.Errorf("cache lines (-want +got):\n%s", d)
-	}
-}

@@ -17,10 +17,10 @@ func WriteProjection(w io.Writer, p *Projection) error {
 	fmt.Fprintf(w, "projection of %q%s (%s replayed) to %s sessions/day, %g days/month; 95%% intervals in brackets\n",
 		p.Scenario, p.SweepPoint.At(), nouns.Count(p.Sessions, "session"), count(p.SessionsPerDay), p.DaysPerMonth)
 	if p.SmallSample {
-		fmt.Fprintln(w, "warning: small sample — fewer than 30 sessions replayed; intervals are wide and may be unreliable")
+		fmt.Fprintln(w, Line{Warning: true, Text: "small sample — fewer than 30 sessions replayed; intervals are wide and may be unreliable"})
 	}
 	for _, warn := range p.Warnings {
-		fmt.Fprintln(w, "warning: "+warn)
+		fmt.Fprintln(w, Line{Warning: true, Text: warn})
 	}
 	if p.Prices != nil {
 		fmt.Fprintf(w, "prices (%s, USD per million tokens): input %s, cache write %s, cache read %s, output %s\n",

@@ -21,7 +21,7 @@ import (
 // breaks down are overstated where the assumption is colder, understated
 // where it is warmer, most where the static prefix is largest (eager on
 // the larger catalogs).
-func GrowthCache(proj *Projection, pts []GrowthPoint) []string {
+func GrowthCache(proj *Projection, pts []GrowthPoint) []Line {
 	perDay := proj.SessionsPerDay
 	tol := DefaultWarmStartTolerance
 	if proj.Cache != nil {
@@ -45,22 +45,22 @@ func GrowthCache(proj *Projection, pts []GrowthPoint) []string {
 			}
 		}
 		if m := pts[0].Cache.Mismatch; m != "" {
-			line = "warning: " + line + ": " + offFigures(m)
+			return []Line{{Warning: true, Text: line + ": " + offFigures(m)}}
 		}
-		return []string{line}
+		return []Line{{Text: line}}
 	}
-	var lines []string
+	var lines []Line
 	off := map[string][]string{}
 	for _, p := range pts {
-		lines = append(lines, fmt.Sprintf("cache (×%g): %s", p.Factor, p.Cache.verdict()))
+		lines = append(lines, Line{Text: fmt.Sprintf("cache (×%g): %s", p.Factor, p.Cache.verdict())})
 		if m := p.Cache.Mismatch; m != "" {
 			off[m] = append(off[m], fmt.Sprintf("×%g", p.Factor))
 		}
 	}
 	for _, m := range []string{assumedColder, assumedWarmer} {
 		if len(off[m]) > 0 {
-			lines = append(lines, fmt.Sprintf("warning: at %s the points were replayed with a params.cache_warm_start %s than %s sessions/day implies, by more than the %g tolerance: %s",
-				strings.Join(off[m], ", "), m, count(perDay), tol, offFigures(m)))
+			lines = append(lines, Line{Warning: true, Text: fmt.Sprintf("at %s the points were replayed with a params.cache_warm_start %s than %s sessions/day implies, by more than the %g tolerance: %s",
+				strings.Join(off[m], ", "), m, count(perDay), tol, offFigures(m))})
 		}
 	}
 	return lines

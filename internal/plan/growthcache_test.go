@@ -61,7 +61,10 @@ func TestGrowthCacheSaysEachPointsAssumption(t *testing.T) {
 			for i, w := range tc.points {
 				pts = append(pts, GrowthPoint{Point: Point{Results: countsResults(results(w))}, Factor: []float64{1, 2, 4}[i]})
 			}
-			lines := GrowthCache(proj, pts)
+			var lines []string
+			for _, l := range GrowthCache(proj, pts) {
+				lines = append(lines, l.String())
+			}
 			if len(lines) != len(tc.want) {
 				t.Fatalf("%d lines, want %d:\n%s", len(lines), len(tc.want), strings.Join(lines, "\n"))
 			}

@@ -29,7 +29,7 @@ func WriteProjectionMarkdown(w io.Writer, p *Projection) error {
 		b.WriteString("> **Small sample:** fewer than 30 sessions replayed; intervals are wide and may be unreliable.\n\n")
 	}
 	for _, warn := range p.Warnings {
-		b.WriteString("> **Warning:** " + cliout.MDEscape(warn) + ".\n\n")
+		b.WriteString(Line{Warning: true, Text: warn}.Markdown())
 	}
 	head := []string{"Strategy", "USD / day", "USD / month"}
 	byKind := len(p.Strategies) > 0 && len(p.Strategies[0].USDByKind) > 0

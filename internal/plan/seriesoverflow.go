@@ -36,31 +36,30 @@ func overflowCell(r SeriesRow) string {
 
 // overflowAt is one point where a strategy sent requests over the window.
 type overflowAt struct {
-	label string
-	o     *sim.ContextOverflow
+	strategy string
+	// at names the point in the warning.
+	at string
+	o  *sim.ContextOverflow
 }
 
 // seriesOverflow says, strategy by strategy in the order they first
 // overflow, at which points each sent requests over the context window
 // and how many ("eager at P: N requests over the W-token window in S
-// sessions, the largest M tokens; eager at Q: …"), each point named by
-// at(label); "" when no row overflows.
-func seriesOverflow(rows []SeriesRow, at func(label string) string) string {
+// sessions, the largest M tokens; eager at Q: …"), given every point's
+// overflowing strategies in point order; "" when there are none.
+func seriesOverflow(list []overflowAt) string {
 	var order []string
 	by := map[string][]overflowAt{}
-	for _, r := range rows {
-		if r.ContextOverflow == nil || r.ContextOverflow.Requests == 0 {
-			continue
+	for _, p := range list {
+		if _, ok := by[p.strategy]; !ok {
+			order = append(order, p.strategy)
 		}
-		if _, ok := by[r.Strategy]; !ok {
-			order = append(order, r.Strategy)
-		}
-		by[r.Strategy] = append(by[r.Strategy], overflowAt{r.Label, r.ContextOverflow})
+		by[p.strategy] = append(by[p.strategy], p)
 	}
 	var parts []string
 	for _, name := range order {
 		for _, p := range by[name] {
-			parts = append(parts, fmt.Sprintf("%s at %s: %s over the %d-token window in %s, the largest %d tokens", name, at(p.label),
+			parts = append(parts, fmt.Sprintf("%s at %s: %s over the %d-token window in %s, the largest %d tokens", name, p.at,
 				nouns.Count(p.o.Requests, "request"), p.o.Window, nouns.Count(p.o.Sessions, "session"), p.o.MaxInput))
 		}
 	}
@@ -75,7 +74,13 @@ const refusedRequests = `a provider refuses such a request ("prompt is too long"
 // the model's context window, at which points, for `defersim sweep` to
 // print on stderr once; "" when none did.
 func SweepOverflowWarning(rows []SeriesRow) string {
-	s := seriesOverflow(rows, func(label string) string { return label })
+	var list []overflowAt
+	for _, r := range rows {
+		if r.ContextOverflow != nil && r.ContextOverflow.Requests > 0 {
+			list = append(list, overflowAt{strategy: r.Strategy, at: r.Label, o: r.ContextOverflow})
+		}
+	}
+	s := seriesOverflow(list)
 	if s == "" {
 		return ""
 	}
@@ -91,20 +96,22 @@ type StrategyOverflow struct {
 
 // GrowthOverflowWarning says at which catalog sizes of a growth series
 // which strategies send requests over the model's context window ("at ×4
-// eager's requests exceed the window"), for plan to print as a warning
-// ("warning: " prefixed, as GrowthCache's lines); "" when none does.
-func GrowthOverflowWarning(points []GrowthPoint) string {
-	var pts []Point
-	factor := map[string]float64{}
+// eager's requests exceed the window"), from each point's ContextOverflow
+// (set by Growth), for plan to print as a warning line after GrowthCache's;
+// false when none does.
+func GrowthOverflowWarning(points []GrowthPoint) (Line, bool) {
+	var list []overflowAt
 	for _, p := range points {
-		pts = append(pts, p.Point)
-		factor[p.Label] = p.Factor
+		for i := range p.ContextOverflow {
+			o := &p.ContextOverflow[i]
+			list = append(list, overflowAt{strategy: o.Strategy, at: fmt.Sprintf("×%g (%s)", p.Factor, p.Label), o: &o.ContextOverflow})
+		}
 	}
-	s := seriesOverflow(Rows(pts), func(label string) string { return fmt.Sprintf("×%g (%s)", factor[label], label) })
+	s := seriesOverflow(list)
 	if s == "" {
-		return ""
+		return Line{}, false
 	}
-	return fmt.Sprintf("warning: requests over the context window as the catalog grows: %s; %s (plan.json growth[].context_overflow)", s, refusedRequests)
+	return Line{Warning: true, Text: fmt.Sprintf("requests over the context window as the catalog grows: %s; %s (plan.json growth[].context_overflow)", s, refusedRequests)}, true
 }
 
 // growthOverflow lists the strategies of p's replay that sent requests over the

@@ -2,9 +2,11 @@ package plan
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
 )
@@ -92,33 +94,68 @@ model.context_window=40000  eager     $0.35         10.00 s           20.00 s   
 
 // TestGrowthOverflowWarning pins that plan's growth warns of the sizes at
 // which a strategy's requests exceed the window, naming each by factor
-// and tool count ("at ×4 eager's requests exceed the window"), and says
-// nothing when no size overflows. Before, a growth series priced refused
-// requests without a word.
+// and tool count ("at ×4 eager's requests exceed the window"), strategy by
+// strategy in the order they first overflow, and says nothing when no size
+// overflows. Before, a growth series priced refused requests without a
+// word. The warning is built from each point's ContextOverflow, as Growth
+// sets it (growthOverflow): it rebuilt the whole series table to find them.
 func TestGrowthOverflowWarning(t *testing.T) {
-	point := func(factor float64, label string, o *sim.ContextOverflow) GrowthPoint {
-		res := &report.Results{Sessions: 50, Strategies: []report.StrategyResult{{Name: "eager", ContextOverflow: o}, {Name: "lazy"}}}
-		return GrowthPoint{Point: Point{Label: label, Results: res}, Factor: factor}
+	// point is a growth point of eager, lazy and anchor at one size, each
+	// over the window where its count is non-nil.
+	point := func(factor float64, label string, eager, lazy, anchor *sim.ContextOverflow) GrowthPoint {
+		res := &report.Results{Sessions: 50, Strategies: []report.StrategyResult{
+			{Name: "eager", ContextOverflow: eager}, {Name: "lazy", ContextOverflow: lazy}, {Name: "anchor", ContextOverflow: anchor}}}
+		pt := Point{Label: label, Results: res}
+		return GrowthPoint{Point: pt, Factor: factor, ContextOverflow: growthOverflow(pt)}
 	}
-	at4 := &sim.ContextOverflow{Window: 200000, Requests: 12, Sessions: 3, MaxInput: 231000, MaxSession: "s"}
+	over := func(requests, sessions, largest int64) *sim.ContextOverflow {
+		return &sim.ContextOverflow{Window: 200000, Requests: requests, Sessions: sessions, MaxInput: largest, MaxSession: "s"}
+	}
+	const tail = "; a provider refuses such a request (\"prompt is too long\"), so the cost and times of those rows describe requests that could not be made (plan.json growth[].context_overflow)"
 	for _, tc := range []struct {
 		name   string
 		points []GrowthPoint
-		want   string
+		want   string // "" for no warning
 	}{
-		{"none", []GrowthPoint{point(1, "tools=100", nil), point(4, "tools=400", nil)}, ""},
-		{"at ×4", []GrowthPoint{point(1, "tools=100", nil), point(4, "tools=400", at4)},
-			"warning: requests over the context window as the catalog grows: eager at ×4 (tools=400): 12 requests over the 200000-token window in 3 sessions, the largest 231000 tokens; a provider refuses"},
+		{"none", []GrowthPoint{point(1, "tools=100", nil, nil, nil), point(4, "tools=400", nil, nil, nil)}, ""},
+		{"a count of no request is none", []GrowthPoint{point(1, "tools=100", &sim.ContextOverflow{Window: 200000}, nil, nil)}, ""},
+		{"at ×4", []GrowthPoint{point(1, "tools=100", nil, nil, nil), point(4, "tools=400", over(12, 3, 231000), nil, nil)},
+			"requests over the context window as the catalog grows: eager at ×4 (tools=400): 12 requests over the 200000-token window in 3 sessions, the largest 231000 tokens" + tail},
+		// anchor comes after lazy in each point, yet overflows first: it
+		// is named first, each strategy with all its sizes.
+		{"two strategies from different sizes", []GrowthPoint{
+			point(1, "tools=100", nil, nil, nil),
+			point(2, "tools=200", nil, nil, over(1, 1, 200100)),
+			point(4, "tools=400", nil, over(5, 2, 240000), over(9, 4, 260000)),
+			point(8, "tools=800", over(30, 10, 410000), over(7, 3, 250000), over(20, 6, 300000))},
+			"requests over the context window as the catalog grows: " +
+				"anchor at ×2 (tools=200): 1 request over the 200000-token window in 1 session, the largest 200100 tokens; " +
+				"anchor at ×4 (tools=400): 9 requests over the 200000-token window in 4 sessions, the largest 260000 tokens; " +
+				"anchor at ×8 (tools=800): 20 requests over the 200000-token window in 6 sessions, the largest 300000 tokens; " +
+				"lazy at ×4 (tools=400): 5 requests over the 200000-token window in 2 sessions, the largest 240000 tokens; " +
+				"lazy at ×8 (tools=800): 7 requests over the 200000-token window in 3 sessions, the largest 250000 tokens; " +
+				"eager at ×8 (tools=800): 30 requests over the 200000-token window in 10 sessions, the largest 410000 tokens" + tail},
 	} {
-		got := GrowthOverflowWarning(tc.points)
-		if (got == "") != (tc.want == "") || !strings.HasPrefix(got, tc.want) {
-			t.Errorf("%s: got %q, want it to start with %q", tc.name, got, tc.want)
-		}
-		if len(tc.points[1].Results.Strategies) > 0 {
-			if o := growthOverflow(tc.points[1].Point); (len(o) > 0) != (tc.want != "") || (len(o) > 0 && (o[0].Strategy != "eager" || o[0].Requests != 12)) {
-				t.Errorf("%s: growthOverflow = %+v", tc.name, o)
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := GrowthOverflowWarning(tc.points)
+			if ok != (tc.want != "") || got.Text != tc.want || got.Warning != ok {
+				t.Errorf("got %+v, %v\nwant the warning %q", got, ok, tc.want)
 			}
-		}
+			// The sweep's warning, from the same points' series rows,
+			// names the same strategies at the same points.
+			var pts []Point
+			for _, p := range tc.points {
+				pts = append(pts, p.Point)
+			}
+			sweep := SweepOverflowWarning(Rows(pts))
+			for _, p := range tc.points {
+				for _, o := range p.ContextOverflow {
+					if want := fmt.Sprintf("%s at %s: %s", o.Strategy, p.Label, nouns.Count(o.Requests, "request")); !strings.Contains(sweep, want) {
+						t.Errorf("the sweep's warning lacks %q: %s", want, sweep)
+					}
+				}
+			}
+		})
 	}
 }
 
