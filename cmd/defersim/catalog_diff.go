@@ -22,7 +22,7 @@ func newCatalogDiffCmd() *cobra.Command {
 	)
 	c := &cobra.Command{
 		Use:   "diff A B",
-		Short: "Drift between two catalog files: added, removed and changed tools, classified",
+		Short: "Drift between two catalog files: tools added, removed, changed",
 		Long: `diff compares catalog file A (older) with B (newer). Each changed tool is
 classified as metadata-only, description-only, schema-compatible or breaking,
 with the JSON path of every change (see docs/catalogs.md).

@@ -10,7 +10,7 @@ import (
 func newCatalogHistoryCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "history DIR",
-		Short: "Drift timeline of every server with several versions in a catalog directory",
+		Short: "Drift over time of every server with several versions",
 		Long: `history loads a catalog directory (or manifest) and, for every series (a
 server, or a server and launch variant) with two or more versions, diffs each
 version with the next (as catalog diff does). It prints per series the

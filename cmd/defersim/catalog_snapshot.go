@@ -33,7 +33,7 @@ func newCatalogSnapshotCmd() *cobra.Command {
 	)
 	c := &cobra.Command{
 		Use:   "snapshot [flags] -- COMMAND [ARGS...]",
-		Short: "Capture the tool catalog of a running MCP server (stdio or streamable HTTP)",
+		Short: "Capture a running MCP server's tool catalog (stdio or HTTP)",
 		Long: `snapshot starts an MCP server over stdio (or reaches --url over streamable
 HTTP), performs the real handshake through the official Go SDK (initialize,
 notifications/initialized, tools/list with pagination) and writes the catalog

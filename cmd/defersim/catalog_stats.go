@@ -24,7 +24,7 @@ func newCatalogStatsCmd() *cobra.Command {
 	)
 	c := &cobra.Command{
 		Use:   "stats PATH...",
-		Short: "Token cost of catalogs: tools, bytes, tokens per counter, estimator error",
+		Short: "Token cost of catalogs: tools, bytes, tokens, estimator error",
 		Long: `stats counts the tokens of MCP catalogs. PATH is a catalog file
 (<server>@<version>[+variant].json), a directory of them or a manifest
 (catalog.yaml / manifest.json). It counts each server's latest version

@@ -36,6 +36,38 @@ func TestHelpIsWrapped(t *testing.T) {
 	walk(newRootCmd())
 }
 
+// TestCommandListIsWrapped pins that the one-line summaries of a command
+// list (defersim --help, defersim catalog --help, …) fit the help width as
+// cobra prints them: the list ran to 116 columns (plan's summary).
+func TestCommandListIsWrapped(t *testing.T) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if !c.HasAvailableSubCommands() {
+			return
+		}
+		var out strings.Builder
+		c.SetOut(&out)
+		if err := c.Help(); err != nil {
+			t.Fatal(err)
+		}
+		list := out.String()
+		if _, after, ok := strings.Cut(list, "Available Commands:\n"); ok {
+			list, _, _ = strings.Cut(after, "\n\n")
+		} else {
+			t.Fatalf("%s --help has no command list:\n%s", c.CommandPath(), list)
+		}
+		for line := range strings.SplitSeq(list, "\n") {
+			if n := utf8.RuneCountInString(line); n > helpWidth {
+				t.Errorf("%s --help lists a command in %d columns (over %d): %q", c.CommandPath(), n, helpWidth, line)
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRootCmd())
+}
+
 // helpLineFits says whether a line of help fits helpWidth columns, or is
 // exempt: one word after its indentation. A tab, whose width depends on
 // the terminal, never fits.

@@ -22,7 +22,7 @@ func newMergeCmd() *cobra.Command {
 	)
 	c := &cobra.Command{
 		Use:   "merge OUT_DIR SHARD_DIR...",
-		Short: "Combine the outputs of `run --shard I/N` into the results of the whole run",
+		Short: "Combine `run --shard I/N` outputs into the whole run's results",
 		Long: `Read SHARD_DIR/shard.bin of every shard of one run (written by
 defersim run --shard I/N) and write OUT_DIR/results.json (and the report) as a
 single run over every session would: counts, sums and means are exact, and so

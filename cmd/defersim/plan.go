@@ -62,7 +62,7 @@ func newPlanCmd() *cobra.Command {
 	)
 	c := &cobra.Command{
 		Use:   "plan RESULTS.json --sessions-per-day N",
-		Short: "Capacity planning: tokens, dollars and latency per day and month, and how they grow with the catalog",
+		Short: "Capacity planning: cost and latency per day, month and growth",
 		Long: `plan projects a results file to a session volume: per strategy, tokens per
 day by kind (uncached input, cache write, cache read, output), dollars per
 day and month, and first-reply and session latency percentiles, each with

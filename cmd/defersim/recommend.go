@@ -52,7 +52,7 @@ func newRecommendCmd() *cobra.Command {
 	)
 	c := &cobra.Command{
 		Use:   "recommend TRACE...",
-		Short: "Propose never-defer and always-defer lists and a budget from opener logs, validated on held-out sessions",
+		Short: "Propose never/always-defer lists and a budget from opener logs",
 		Long: `recommend reads recorded sessions and the catalogs they used, and for every
 tool reports how often it opens a session, is called, is called in the first
 turn and before the first reply, its schema tokens and its drift history.

@@ -18,7 +18,7 @@ func newReportCmd() *cobra.Command {
 	var out string
 	c := &cobra.Command{
 		Use:   "report RESULTS.json",
-		Short: "Re-render report.html, report.md and the plots from a saved results.json",
+		Short: "Re-render the report and plots from a saved results.json",
 		Long: `Re-render the report (report.html, report.md, plots/*.png and *.svg) from a
 results.json written by 'defersim run', without replaying anything. The
 report goes next to RESULTS.json unless -o names another directory, in which

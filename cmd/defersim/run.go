@@ -92,7 +92,7 @@ func newRunCmd() *cobra.Command {
 	var f runFlags
 	c := &cobra.Command{
 		Use:   "run [SCENARIO.yaml]",
-		Short: "Replay traces under every strategy of a scenario and write results and a report",
+		Short: "Replay traces under every strategy of a scenario; write a report",
 		Long: `Replay every session of the scenario's traces under every strategy, in one
 pass, and write results.json, report.html, report.md and plots to the output
 directory. Without a scenario file the embedded default scenario is used;

@@ -20,7 +20,7 @@ import (
 )
 
 func newSRDCmd() *cobra.Command {
-	c := &cobra.Command{Use: "srd", Short: "Lint server-level routing descriptions and evaluate routed tool search"}
+	c := &cobra.Command{Use: "srd", Short: "Lint routing descriptions (SRDs) and evaluate routed search"}
 	c.AddCommand(newSRDLintCmd(), newSRDEvalCmd(), newSRDConvertCmd())
 	return c
 }

@@ -17,7 +17,7 @@ func newSRDConvertCmd() *cobra.Command {
 	var outDir string
 	c := &cobra.Command{
 		Use:   "convert FILE...",
-		Short: "Convert SRDs of the published v0.1 draft to v1, keeping every text",
+		Short: "Convert v0.1-draft SRDs to v1, keeping every text",
 		Long: `convert reads SRD files (a directory stands for its .yaml, .yml and .json
 files), lints them together (v0.1 and v1 alike; the disambiguation of a
 v0.1 SRD is resolved against the domains and servers of the whole set) and

@@ -40,7 +40,7 @@ func newSweepCmd() *cobra.Command {
 	)
 	c := &cobra.Command{
 		Use:   "sweep [SCENARIO.yaml] --param PATH=FROM:TO:STEP",
-		Short: "Replay a scenario at each value of a numeric parameter and plot the metrics against it",
+		Short: "Replay a scenario over a range of one parameter and plot it",
 		Long: `sweep replays the scenario (default: the embedded default) at each value of
 one numeric parameter and writes OUT/PATH=VALUE/results.json for each, a
 table of cost and first reply per value and strategy, and the sweep plot

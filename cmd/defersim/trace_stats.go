@@ -28,7 +28,7 @@ func newTraceStatsCmd() *cobra.Command {
 	)
 	c := &cobra.Command{
 		Use:   "stats FILE... (- for stdin)",
-		Short: "Summarise trace files: sessions, events, tool calls, openers, top tools",
+		Short: "Summarise traces: sessions, events, calls, openers, top tools",
 		Long: `stats reads trace files (JSONL, plain or gzip) and prints, over all of
 them: sessions, events by type, model requests, tool calls (by status),
 distinct tools, tool calls and user turns per session, sessions with recorded
