@@ -161,6 +161,15 @@ func scenarioReason(base, cur *report.Results, diffs []scenarioDiff) Reason {
 		r.Remedy = "replay both runs with the same scenario"
 		return r
 	}
+	if onlyCatalogs(base, cur, diffs) {
+		// The fingerprint does not hold the catalogs, so they are not why
+		// it differs: naming them, and "the same catalogs" as the remedy,
+		// sent a catalog upgrade's CI gate the wrong way.
+		r.Line += " (the difference is in permissions or servers, which results files do not record: a servers.NAME.upgrades entry is one; the catalogs, which also differ, are not part of the fingerprint)"
+		r.Details = append(r.Details, diffs[0].detail())
+		r.Remedy = "replay both runs with the same permissions and servers blocks: two runs of one scenario over other catalogs compare, their catalog changes listed"
+		return r
+	}
 	var derived, derivedKeys, other []string
 	for _, d := range diffs {
 		switch d.kind {
@@ -186,6 +195,15 @@ func scenarioReason(base, cur *report.Results, diffs []scenarioDiff) Reason {
 		r.Remedy = "replay both runs with the same " + nouns.And(other) + ": the scenarios differ in more than strategies, which no --allow accepts (--allow policy accepts changed strategies alone)"
 	}
 	return r
+}
+
+// onlyCatalogs reports whether the one recorded scenario difference is
+// the catalogs assumption while both files hold the same strategies: the
+// fingerprint leaves the catalogs out, so what made it differ is a part
+// results files do not record.
+func onlyCatalogs(base, cur *report.Results, diffs []scenarioDiff) bool {
+	return len(diffs) == 1 && diffs[0].kind == diffAssumption && diffs[0].key == catalogsAssumption &&
+		slices.Equal(names(base), names(cur))
 }
 
 func short(fp string) string {
