@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -63,30 +62,14 @@ func TestPerRequestCacheSplitUnderOpenAI(t *testing.T) {
 			t.Fatalf("%v: exit %d\n%s%s", args, code, out, errs)
 		}
 	}
-	f, err := os.Open(pairs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, name := range rows[0] {
-		col[name] = i
-	}
-	num := func(r []string, name string) int {
+	rows := readCSV(t, pairs)
+	num := func(r map[string]string, name string) int {
 		t.Helper()
-		i, ok := col[name]
+		v, ok := r[name]
 		if !ok {
-			t.Fatalf("no column %q in %q", name, rows[0])
+			t.Fatalf("no column %q in %v", name, r)
 		}
-		v, err := strconv.Atoi(r[i])
-		if err != nil {
-			t.Fatalf("%s %q: %v", name, r[i], err)
-		}
-		return v
+		return int(atoi(t, v))
 	}
 	// OpenAI's rule (REFERENCE §3), with the gpt-4o preset's 1,024 and 128.
 	cacheable := func(tokens int) int {
@@ -95,11 +78,11 @@ func TestPerRequestCacheSplitUnderOpenAI(t *testing.T) {
 		}
 		return 1024 + (tokens-1024)/128*128
 	}
-	if len(rows)-1 != len(cached) {
-		t.Fatalf("%d pairs, want %d:\n%q", len(rows)-1, len(cached), rows)
+	if len(rows) != len(cached) {
+		t.Fatalf("%d pairs, want %d:\n%v", len(rows), len(cached), rows)
 	}
 	prev := 0
-	for i, r := range rows[1:] {
+	for i, r := range rows {
 		in, read, write := num(r, "sim_input_tokens"), num(r, "sim_cache_read_tokens"), num(r, "sim_cache_write_tokens")
 		if want := cacheable(prev); read != want {
 			t.Errorf("request %d: sim_cache_read_tokens %d, want %d (the previous prompt of %d tokens, cached in steps)", i, read, want, prev)
@@ -111,7 +94,7 @@ func TestPerRequestCacheSplitUnderOpenAI(t *testing.T) {
 		if cached[i] > 0 {
 			want = strconv.Itoa(cached[i])
 		}
-		if got := r[col["recorded_cache_read_tokens"]]; got != want {
+		if got := r["recorded_cache_read_tokens"]; got != want {
 			t.Errorf("request %d: recorded_cache_read_tokens %q, want %q", i, got, want)
 		}
 		prev = in

@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -29,18 +28,8 @@ func TestFreeCacheWritesSaidAtTheirPrice(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			res := sketchResults(nil)
 			res.Prices = &tc.prices
-			p, err := Project(res, Options{SessionsPerDay: 1000})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var text, md bytes.Buffer
-			if err := WriteProjection(&text, p); err != nil {
-				t.Fatal(err)
-			}
-			if err := WriteProjectionMarkdown(&md, p); err != nil {
-				t.Fatal(err)
-			}
-			for form, out := range map[string]string{"text": text.String(), "markdown": md.String()} {
+			_, text, md := projectionTexts(t, res)
+			for form, out := range map[string]string{"text": text, "markdown": md} {
 				if !strings.Contains(out, tc.want) {
 					t.Errorf("%s lacks %q:\n%s", form, tc.want, out)
 				}
