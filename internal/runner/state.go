@@ -56,8 +56,11 @@ import (
 // (run.scenario_entries_unmatched) and merge reports; version 13 counts,
 // per strategy, the model requests over the model's context window
 // (sim.RunState.Overflow), which results.json records
-// (strategies[].context_overflow) and run and merge warn of.
-const StateVersion = 13
+// (strategies[].context_overflow) and run and merge warn of; version 14
+// carries each fidelity pair's cache split and recorded cached tokens
+// (sim.FidelityPair.SimCacheRead, SimCacheWrite, RecordedCacheRead), which
+// run --per-request writes.
+const StateVersion = 14
 
 // Kinds of state files.
 const (
