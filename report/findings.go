@@ -46,6 +46,9 @@ func Findings(res *Results) []string {
 	if f := recordedModelFinding(&res.Run); f != "" {
 		out = append(out, f)
 	}
+	if f := tokenizerFinding(&res.Run); f != "" {
+		out = append(out, f)
+	}
 	if f := srdFinding(res.Run.SRD); f != "" {
 		out = append(out, f)
 	}

@@ -143,8 +143,8 @@ func costFigure(res *Results) figure {
 		if model == "" {
 			model = res.Run.Model
 		}
-		fig.Note = fmt.Sprintf("Prices per million tokens (%s): input $%s, cache write $%s, cache read $%s, output $%s.",
-			model, fmtExact(p.Input), fmtExact(p.CacheWrite), fmtExact(p.CacheRead), fmtExact(p.Output))
+		fig.Note = fmt.Sprintf("Prices per million tokens (%s): input $%s, cache write $%s%s, cache read $%s, output $%s.",
+			model, fmtExact(p.Input), fmtExact(p.CacheWrite), p.WriteSurchargeNote(), fmtExact(p.CacheRead), fmtExact(p.Output))
 	} else {
 		fig.Panels = []chart.BarPanel{{
 			XLabel:    "USD per session (mean)",

@@ -88,6 +88,18 @@ type Prices struct {
 	Output     float64 `json:"output_per_mtok"`
 }
 
+// WriteSurchargeNote is what a price list adds after the cache-write
+// price when it equals a non-zero input price, "" otherwise (a free model
+// has nothing to say): a cache whose writes carry no surcharge (OpenAI's
+// before GPT-5.6) bills written tokens as uncached input, and its bill
+// shows no writes.
+func (p Prices) WriteSurchargeNote() string {
+	if p.Input > 0 && p.CacheWrite == p.Input {
+		return " (the input price: no write surcharge)"
+	}
+	return ""
+}
+
 // StrategyResult holds one strategy's distributions and its paired
 // comparison with the baseline.
 type StrategyResult struct {

@@ -124,8 +124,15 @@ func (s *Scenario) CheckReads(reg *sim.Registry, strategies []sim.Strategy) erro
 				continue
 			}
 			why, uses := reg.NotReading(st, set.key)
+			fix := ""
+			if why == "" {
+				why, fix = s.modelNotReading(reg, set.key)
+			}
 			if why == "" {
 				continue
+			}
+			if fix == "" {
+				fix = reg.UnreadFix(st, set.key)
 			}
 			if n++; n > maxUnreadShown {
 				continue
@@ -143,7 +150,7 @@ func (s *Scenario) CheckReads(reg *sim.Registry, strategies []sim.Strategy) erro
 			case set.matrix:
 				msg += " (a matrix gives every combination every vary value: vary it in a matrix entry of its own, over combinations that read it; matrix takes a list)"
 			case len(uses) == 0:
-				msg += " (remove it, or " + reg.UnreadFix(st, set.key) + ")"
+				msg += " (remove it, or " + fix + ")"
 			default:
 				msg += " (remove it, or choose a component that reads it)"
 			}
@@ -158,6 +165,28 @@ func (s *Scenario) CheckReads(reg *sim.Registry, strategies []sim.Strategy) erro
 	}
 	return errors.New("the scenario sets strategy keys that no component of their strategy reads (each would change nothing; `defersim components` lists what each component reads):\n  " +
 		strings.Join(probs, "\n  "))
+}
+
+// strategyCacheKeys are the strategy keys that act through a key of the
+// model's cache block: a strategy's cache_layout overrides cache.layout,
+// so a cache kind that does not read cache.layout (openai, none: no
+// breakpoints) does not read it either.
+var strategyCacheKeys = map[string]string{"cache_layout": "cache.layout"}
+
+// modelNotReading says why the scenario's model leaves the strategy key
+// unread, and what would make it read it, or "" when the model reads it
+// (or the key does not depend on the model).
+func (s *Scenario) modelNotReading(reg *sim.Registry, key string) (why, fix string) {
+	cacheKey, ok := strategyCacheKeys[key]
+	if !ok {
+		return "", ""
+	}
+	w := reg.CacheKeyUnread(s.Model, cacheKey)
+	if w == "" {
+		return "", ""
+	}
+	return fmt.Sprintf("the model's cache marks no breakpoints for it to place (%s overrides %s: %s)", key, cacheKey, w),
+		"choose a model whose cache.kind reads " + cacheKey
 }
 
 // reads says which keys each component reads: `trigger "count" reads

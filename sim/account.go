@@ -195,13 +195,17 @@ func (e *Engine) requestMs(rt RequestTokens, rng *rand.Rand) float64 {
 	return dur
 }
 
-// fidelityPair compares a replayed request with the recorded one, which
-// records its usage (u, nil when not), its duration (durMs, -1 when not)
-// or both.
-func fidelityPair(session string, index int, u *traces.Usage, durMs float64, simInput int64, simMs float64) FidelityPair {
-	fp := FidelityPair{Session: session, Request: index, RecordedInput: -1, SimInput: simInput, RecordedMs: -1, SimMs: simMs}
+// fidelityPair compares a replayed request (its tokens rt) with the
+// recorded one, which records its usage (u, nil when not), its duration
+// (durMs, -1 when not) or both.
+func fidelityPair(session string, index int, u *traces.Usage, durMs float64, rt RequestTokens, simMs float64) FidelityPair {
+	fp := FidelityPair{Session: session, Request: index, RecordedInput: -1, SimInput: rt.Input, RecordedMs: -1, SimMs: simMs,
+		SimCacheRead: rt.CacheRead, SimCacheWrite: rt.CacheWrite, RecordedCacheRead: -1}
 	if u != nil {
 		fp.RecordedInput = u.Input + u.CacheRead + u.CacheWrite
+		if u.CacheRead > 0 {
+			fp.RecordedCacheRead = u.CacheRead
+		}
 	}
 	if durMs > 0 {
 		fp.RecordedMs = durMs

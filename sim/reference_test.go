@@ -317,7 +317,7 @@ func (r *refReplay) send(extra bool, output int64, calls bool, rec *Step) {
 	}
 	r.out.PerRequest = append(r.out.PerRequest, rt)
 	if r.wantFid && rec != nil && !extra && (rec.Usage != nil || rec.DurationMs > 0) {
-		r.fid = append(r.fid, fidelityPair(r.n.SessionID, len(r.out.PerRequest)-1, rec.Usage, rec.DurationMs, rt.Input, dur))
+		r.fid = append(r.fid, fidelityPair(r.n.SessionID, len(r.out.PerRequest)-1, rec.Usage, rec.DurationMs, rt, dur))
 	}
 }
 

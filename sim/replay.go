@@ -105,6 +105,14 @@ type FidelityPair struct {
 	SimInput      int64   `json:"sim_input"`
 	RecordedMs    float64 `json:"recorded_ms"`
 	SimMs         float64 `json:"sim_ms"`
+	// SimCacheRead and SimCacheWrite are the replayed request's prompt
+	// tokens read from and written to the cache (SimInput holds them).
+	SimCacheRead  int64 `json:"sim_cache_read,omitempty"`
+	SimCacheWrite int64 `json:"sim_cache_write,omitempty"`
+	// RecordedCacheRead is the recorded usage's cache_read, -1 when the
+	// usage records no cached token (none read, or a source without the
+	// split: tau2's prompt_tokens) or there is no usage.
+	RecordedCacheRead int64 `json:"recorded_cache_read"`
 }
 
 // run replays n under strategy si into out; with wantFid, its recorded

@@ -17,7 +17,7 @@ func (r *replayer) send(extra bool, output int64, calls bool, rec *pstep, wantFi
 	}
 	r.out.PerRequest = append(r.out.PerRequest, rt)
 	if wantFid && rec != nil && !extra && (rec.usage >= 0 || rec.dur > 0) {
-		r.fid = append(r.fid, fidelityPair(r.n.id, len(r.out.PerRequest)-1, r.n.usageOf(rec), rec.dur, rt.Input, dur))
+		r.fid = append(r.fid, fidelityPair(r.n.id, len(r.out.PerRequest)-1, r.n.usageOf(rec), rec.dur, rt, dur))
 	}
 }
 

@@ -237,6 +237,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			res.Warnings = append(res.Warnings, warn)
 			mf.Warnings = append(mf.Warnings, standInNote(g.name, m, mf.Latency != nil))
 		}
+		if note := otherPresetNote(g.name, m, source, mf.Latency != nil); note != "" {
+			res.Warnings = append(res.Warnings, note)
+			mf.Warnings = append(mf.Warnings, note)
+		}
 		ok++
 	}
 	if len(refused) > 0 {
@@ -257,7 +261,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 }
 
 // modelFor chooses the model a group is calibrated from, says how, and
-// warns when the recorded model has no preset or differs from the one used.
+// warns when the recorded model has no preset (otherPresetNote says when
+// it is another preset than the one used).
 func (c *Config) modelFor(g group) (sim.Model, string, string) {
 	if c.UseRecorded && g.name != "" {
 		if m, err := presets.Model(g.name); err == nil {
@@ -279,20 +284,6 @@ func recordedName(name string) string {
 		return "(none recorded)"
 	}
 	return fmt.Sprintf("%q", name)
-}
-
-// standInNote says, for a written scenario's header, that another model's
-// preset stands in for a recorded model that has none: only the latency
-// and the prompt overhead are fitted to the sessions, the rest is that
-// preset's.
-func standInNote(recorded string, m sim.Model, latencyFitted bool) string {
-	its, fitted := "prices, prompt-cache model, context window and latency", "only the prompt overhead is"
-	if latencyFitted {
-		its, fitted = "prices, prompt-cache model and context window", "only the latency and the prompt overhead are"
-	}
-	return fmt.Sprintf("the sessions record model %q, which has no preset: %s stands in for it, with its %s "+
-		"(%s fitted to these sessions; set the model block to the recorded model's, or calibrate with --model)",
-		recorded, describeModel(m), its, fitted)
 }
 
 func describeModel(m sim.Model) string {

@@ -10,6 +10,10 @@ import (
 	"github.com/defersim/defersim/sim"
 )
 
+// modelAssumption is the assumption that states the scenario's model, the
+// run's model (run.model) again: a difference of it is listed once.
+const modelAssumption = "model"
+
 // engineDerived are assumptions that depend on the inputs, not on the
 // scenario (they change when a catalog changes).
 var engineDerived = map[string]bool{"distinct_schemas_counted": true}
@@ -99,6 +103,9 @@ func scenarioDiffs(base, cur *report.Results) []scenarioDiff {
 	for _, k := range unionKeys(ba, ca) {
 		if engineDerived[k] || ba[k] == ca[k] || k == catalogsAssumption && catalogsMoved(base, cur) {
 			continue
+		}
+		if k == modelAssumption && ba[k] == base.Run.Model && ca[k] == cur.Run.Model {
+			continue // the run's model, listed above
 		}
 		kind := diffAssumption
 		if strategyDerived(k, bs[k]) || strategyDerived(k, cs[k]) {

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/defersim/defersim/internal/nouns"
+	"github.com/defersim/defersim/report"
 )
 
 // WriteProjection prints the projection: a cost table, a token table and
@@ -24,7 +25,7 @@ func WriteProjection(w io.Writer, p *Projection) error {
 	}
 	if p.Prices != nil {
 		fmt.Fprintf(w, "prices (%s, USD per million tokens): input %s, cache write %s, cache read %s, output %s\n",
-			p.Prices.Model, price(p.Prices.Input), price(p.Prices.CacheWrite), price(p.Prices.CacheRead), price(p.Prices.Output))
+			p.Prices.Model, price(p.Prices.Input), writePrice(p.Prices), price(p.Prices.CacheRead), price(p.Prices.Output))
 	}
 	if p.Cache != nil {
 		fmt.Fprintln(w, "cache: "+p.Cache.Statement)
@@ -98,6 +99,10 @@ func secondsCI(a Amount) string {
 }
 
 func price(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+
+// writePrice is the cache-write price, said to be the input price when it
+// is (report.Prices.WriteSurchargeNote).
+func writePrice(p *report.Prices) string { return price(p.CacheWrite) + p.WriteSurchargeNote() }
 
 // usdShort formats dollars with 3–4 significant digits, with a K, M, B
 // or T suffix from ten thousand on; past the largest suffix and below a

@@ -19,7 +19,7 @@ func WriteProjectionMarkdown(w io.Writer, p *Projection) error {
 	fmt.Fprintf(&b, "%s replayed; %g days a month; 95%% intervals in brackets.", nouns.Count(p.Sessions, "session"), p.DaysPerMonth)
 	if p.Prices != nil {
 		fmt.Fprintf(&b, " Prices (%s, USD per million tokens): input %s, cache write %s, cache read %s, output %s.",
-			cliout.MDEscape(p.Prices.Model), price(p.Prices.Input), price(p.Prices.CacheWrite), price(p.Prices.CacheRead), price(p.Prices.Output))
+			cliout.MDEscape(p.Prices.Model), price(p.Prices.Input), writePrice(p.Prices), price(p.Prices.CacheRead), price(p.Prices.Output))
 	}
 	if p.Cache != nil {
 		b.WriteString(" Cache: " + cliout.MDEscape(p.Cache.Statement) + ".")

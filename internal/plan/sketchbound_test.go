@@ -10,6 +10,24 @@ import (
 	"github.com/defersim/defersim/sim"
 )
 
+// projectionTexts projects res to 1,000 sessions a day and prints the
+// projection as text and as Markdown.
+func projectionTexts(t *testing.T, res *report.Results) (p *Projection, text, md string) {
+	t.Helper()
+	p, err := Project(res, Options{SessionsPerDay: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tb, mb bytes.Buffer
+	if err := WriteProjection(&tb, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteProjectionMarkdown(&mb, p); err != nil {
+		t.Fatal(err)
+	}
+	return p, tb.String(), mb.String()
+}
+
 // TestPlanStatesTheSketchBound pins that plan over a streamed run (more
 // sessions than --exact-sessions) states, next to the latency percentiles,
 // that they are sketched and within the relative accuracy results.json
@@ -29,22 +47,12 @@ func TestPlanStatesTheSketchBound(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := Project(tc.res, Options{SessionsPerDay: 1000})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var text, md bytes.Buffer
-			if err := WriteProjection(&text, p); err != nil {
-				t.Fatal(err)
-			}
-			if err := WriteProjectionMarkdown(&md, p); err != nil {
-				t.Fatal(err)
-			}
+			p, text, md := projectionTexts(t, tc.res)
 			js, err := json.Marshal(p)
 			if err != nil {
 				t.Fatal(err)
 			}
-			outs := map[string]string{"text": text.String(), "markdown": md.String(), "json": string(js)}
+			outs := map[string]string{"text": text, "markdown": md, "json": string(js)}
 			for form, out := range outs {
 				if tc.want == nil {
 					if strings.Contains(out, "sketched") {
@@ -60,8 +68,8 @@ func TestPlanStatesTheSketchBound(t *testing.T) {
 			}
 			if tc.want != nil {
 				// Next to the figures: right under the latency heading.
-				if !strings.Contains(text.String(), "latency per session\nnote: the latency percentiles are sketched") {
-					t.Errorf("text: the note is not under the latency heading:\n%s", text.String())
+				if !strings.Contains(text, "latency per session\nnote: the latency percentiles are sketched") {
+					t.Errorf("text: the note is not under the latency heading:\n%s", text)
 				}
 				if p.Sketched.RelativeAccuracy != 0.01 {
 					t.Errorf("JSON relative_accuracy %v, want the results' 0.01", p.Sketched.RelativeAccuracy)

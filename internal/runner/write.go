@@ -111,7 +111,8 @@ func writeOutputs(set *atomicfile.Set, dir string, out *Output, opt WriteOptions
 func writePerRequest(path, name string, out *Output) error {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
-	w.Write([]string{"session", "request", "recorded_input_tokens", "sim_input_tokens", "recorded_ms", "sim_ms"})
+	w.Write([]string{"session", "request", "recorded_input_tokens", "sim_input_tokens", "recorded_ms", "sim_ms",
+		"sim_cache_read_tokens", "sim_cache_write_tokens", "recorded_cache_read_tokens"})
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	if out.Run.Fidelity == nil && out.Run.State != nil && out.Run.State.FidelityOverflow {
 		return fmt.Errorf("write %s: the run kept a bounded number of fidelity pairs", name)
@@ -124,8 +125,13 @@ func writePerRequest(path, name string, out *Output) error {
 		if p.RecordedInput >= 0 {
 			recIn = strconv.FormatInt(p.RecordedInput, 10)
 		}
+		recRead := ""
+		if p.RecordedCacheRead > 0 {
+			recRead = strconv.FormatInt(p.RecordedCacheRead, 10)
+		}
 		w.Write([]string{csvsafe.Text(p.Session), strconv.Itoa(p.Request), recIn,
-			strconv.FormatInt(p.SimInput, 10), rec, f(p.SimMs)})
+			strconv.FormatInt(p.SimInput, 10), rec, f(p.SimMs),
+			strconv.FormatInt(p.SimCacheRead, 10), strconv.FormatInt(p.SimCacheWrite, 10), recRead})
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {

@@ -55,22 +55,42 @@ func OpenAILatency() sim.Latency {
 type modelPreset struct {
 	name  string
 	build func() sim.Model
+	// tokenizer is the model's own token counter, "" when the vendor does
+	// not publish it (Claude: the scenario's tokenizer stands in).
+	tokenizer string
 }
 
 func modelTable() []modelPreset {
 	return []modelPreset{
-		{"claude-sonnet-4.5", func() sim.Model { return claude(3, 15, anthropicMinSonnet45, false) }},
-		{"claude-sonnet-4.5-1h", func() sim.Model { return claude(3, 15, anthropicMinSonnet45, true) }},
-		{"claude-opus-4.5", func() sim.Model { return claude(5, 25, anthropicMinOpus45, false) }},
-		{"claude-opus-4.5-1h", func() sim.Model { return claude(5, 25, anthropicMinOpus45, true) }},
-		{"claude-haiku-4.5", func() sim.Model { return claude(1, 5, anthropicMinHaiku45, false) }},
-		{"claude-haiku-4.5-1h", func() sim.Model { return claude(1, 5, anthropicMinHaiku45, true) }},
+		{"claude-sonnet-4.5", func() sim.Model { return claude(3, 15, anthropicMinSonnet45, false) }, ""},
+		{"claude-sonnet-4.5-1h", func() sim.Model { return claude(3, 15, anthropicMinSonnet45, true) }, ""},
+		{"claude-opus-4.5", func() sim.Model { return claude(5, 25, anthropicMinOpus45, false) }, ""},
+		{"claude-opus-4.5-1h", func() sim.Model { return claude(5, 25, anthropicMinOpus45, true) }, ""},
+		{"claude-haiku-4.5", func() sim.Model { return claude(1, 5, anthropicMinHaiku45, false) }, ""},
+		{"claude-haiku-4.5-1h", func() sim.Model { return claude(1, 5, anthropicMinHaiku45, true) }, ""},
 		// OpenAI prices are not in REFERENCE: they are the vendor's published
 		// list prices (2025), an assumption to check before relying on dollars.
-		{"gpt-5", func() sim.Model { return openAI(1.25, 10, gpt5ContextWindow, openAIReadGPT5) }},
-		{"gpt-4.1", func() sim.Model { return openAI(2, 8, gpt41ContextWindow, openAIReadGPT41) }},
-		{"gpt-4o", func() sim.Model { return openAI(2.50, 10, gpt4oContextWindow, openAIReadGPT4o) }},
+		{"gpt-5", func() sim.Model { return openAI(1.25, 10, gpt5ContextWindow, openAIReadGPT5) }, "o200k_base"},
+		{"gpt-4.1", func() sim.Model { return openAI(2, 8, gpt41ContextWindow, openAIReadGPT41) }, "o200k_base"},
+		{"gpt-4o", func() sim.Model { return openAI(2.50, 10, gpt4oContextWindow, openAIReadGPT4o) }, "o200k_base"},
 	}
+}
+
+// OwnTokenizer returns the token counter the named model preset itself
+// uses ("o200k_base" for the OpenAI presets; "" when its vendor does not
+// publish one, as for Claude), and whether the name is a preset at all
+// (vendor spellings resolve as in ResolveModel).
+func OwnTokenizer(name string) (tokenizer string, ok bool) {
+	canon, ok := ResolveModel(name)
+	if !ok {
+		return "", false
+	}
+	for _, p := range modelTable() {
+		if p.name == canon {
+			return p.tokenizer, true
+		}
+	}
+	return "", false
 }
 
 // ModelNames lists the model presets in documentation order.
