@@ -58,8 +58,10 @@ import (
 // (sim.RunState.Overflow), which results.json records
 // (strategies[].context_overflow) and run and merge warn of; version 14
 // carries the sweep point a run replays (sim.RunInfo.SweepPoint), which
-// results.json records (run.sweep_point).
-const StateVersion = 14
+// results.json records (run.sweep_point); version 15 carries the growth
+// point a `plan --growth` replay runs at (sim.RunInfo.GrowthPoint), which
+// results.json records (run.growth_point).
+const StateVersion = 15
 
 // Kinds of state files.
 const (
