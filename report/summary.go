@@ -93,7 +93,7 @@ func Summary(w io.Writer, res *Results) error {
 func reportTitle(res *Results) string {
 	title := "defersim report"
 	if res.Run.Scenario != "" {
-		title += ": " + res.Run.Scenario + res.Run.SweepPoint.At()
+		title += ": " + res.Run.Scenario + res.Run.PointAt()
 	}
 	return title
 }
@@ -104,7 +104,7 @@ func runLine(res *Results) string {
 	fmt.Fprintf(&b, "%s × %s", fmtNoun(res.Sessions, "session"),
 		nouns.CountAs(len(res.Strategies), "strategy", "strategies"))
 	if res.Run.Scenario != "" {
-		fmt.Fprintf(&b, ", scenario %s%s", res.Run.Scenario, res.Run.SweepPoint.At())
+		fmt.Fprintf(&b, ", scenario %s%s", res.Run.Scenario, res.Run.PointAt())
 	}
 	fmt.Fprintf(&b, ", seed %d; baseline %s", res.Run.Seed, res.BaselineName())
 	if res.Run.Tokenizer != "" {

@@ -9,24 +9,27 @@ import (
 )
 
 // TestReportsSayWhichSweepPoint pins that the reports of a sweep point's
-// results (run.sweep_point) name the point after the scenario — the
-// terminal summary's run line, report.md's title and run line, and
-// report.html's title — and that a plain run's say nothing of a sweep.
-// `defersim report` on a point's results.json read as a run of the
-// scenario as written.
+// results (run.sweep_point) or a plan --growth point's (run.growth_point)
+// name the point after the scenario — the terminal summary's run line,
+// report.md's title and run line, and report.html's title — and that a
+// plain run's say nothing of a sweep or growth. `defersim report` on a
+// point's results.json read as a run of the scenario as written (a
+// growth point's until its point was recorded).
 func TestReportsSayWhichSweepPoint(t *testing.T) {
 	tests := []struct {
-		name  string
-		point *sim.SweepPoint
-		at    string // after the scenario's name; "" for a plain run
+		name   string
+		point  *sim.SweepPoint
+		growth *sim.GrowthPoint
+		at     string // after the scenario's name; "" for a plain run
 	}{
-		{"sweep point", &sim.SweepPoint{Param: "params.cache_warm_start", Value: 0.5}, " at sweep point params.cache_warm_start=0.5"},
-		{"plain run", nil, ""},
+		{"sweep point", &sim.SweepPoint{Param: "params.cache_warm_start", Value: 0.5}, nil, " at sweep point params.cache_warm_start=0.5"},
+		{"growth point", nil, &sim.GrowthPoint{Factor: 4, Tools: 533, From: "catalogs"}, " at growth point ×4 (533 tools, servers from catalogs)"},
+		{"plain run", nil, nil, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res := goldenResults(t)
-			res.Run.SweepPoint = tt.point
+			res.Run.SweepPoint, res.Run.GrowthPoint = tt.point, tt.growth
 			scenario := res.Run.Scenario
 			if scenario == "" {
 				t.Fatal("the golden results name no scenario")
@@ -58,8 +61,8 @@ func TestReportsSayWhichSweepPoint(t *testing.T) {
 				if !strings.Contains(out, want) {
 					t.Errorf("%s lacks %q", name, want)
 				}
-				if tt.at == "" && strings.Contains(out, "sweep point") {
-					t.Errorf("%s of a plain run mentions a sweep point", name)
+				if tt.at == "" && (strings.Contains(out, "sweep point") || strings.Contains(out, "growth point")) {
+					t.Errorf("%s of a plain run mentions a sweep or growth point", name)
 				}
 			}
 		})

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/traces"
@@ -100,7 +99,11 @@ type RunInfo struct {
 	// sweep` set in this run, in place of the scenario's own; nil for a
 	// run of the scenario as written.
 	SweepPoint *SweepPoint `json:"sweep_point,omitempty"`
-	Fidelity   *Fidelity   `json:"fidelity,omitempty"`
+	// GrowthPoint names the catalog size a `plan --growth` replayed this
+	// run at, the scenario's catalog grown by added servers; nil for a run
+	// of the scenario's own catalog.
+	GrowthPoint *GrowthPoint `json:"growth_point,omitempty"`
+	Fidelity    *Fidelity    `json:"fidelity,omitempty"`
 	// Resolution says how the traces' calls, search results and catalog
 	// changes resolved against the catalogs (absent in files of earlier
 	// builds).
@@ -173,28 +176,6 @@ type OtherModels struct {
 type ShardInfo struct {
 	Index int `json:"index"`
 	Count int `json:"count"`
-}
-
-// SweepPoint is one value of a sweep: Param (params.KEY, model.KEY… or
-// strategy.KEY…, as `sweep --param` names it) set to Value.
-type SweepPoint struct {
-	Param string  `json:"param"`
-	Value float64 `json:"value"`
-}
-
-// String returns "PARAM=VALUE", the point's label and directory name.
-func (p SweepPoint) String() string {
-	return p.Param + "=" + strconv.FormatFloat(p.Value, 'g', -1, 64)
-}
-
-// At is " at sweep point PARAM=VALUE", to follow a scenario's name where
-// the results of a sweep's point are named; "" for a nil point (a run of
-// the scenario as written).
-func (p *SweepPoint) At() string {
-	if p == nil {
-		return ""
-	}
-	return " at sweep point " + p.String()
 }
 
 // String returns "I/N".

@@ -155,7 +155,7 @@ func schemaReason(base, cur int) Reason {
 // that names them), and what to do.
 func scenarioReason(base, cur *report.Results, diffs []scenarioDiff) Reason {
 	r := Reason{What: "their scenarios", Line: fmt.Sprintf("scenario fingerprint %s (baseline, scenario %q%s) vs %s (current, scenario %q%s)",
-		short(base.Run.ScenarioFingerprint), base.Run.Scenario, base.Run.SweepPoint.At(), short(cur.Run.ScenarioFingerprint), cur.Run.Scenario, cur.Run.SweepPoint.At())}
+		short(base.Run.ScenarioFingerprint), base.Run.Scenario, base.Run.PointAt(), short(cur.Run.ScenarioFingerprint), cur.Run.Scenario, cur.Run.PointAt())}
 	if len(diffs) == 0 {
 		r.Line += " (the difference is in permissions or servers, which results files do not record)"
 		r.Remedy = "replay both runs with the same scenario"

@@ -26,7 +26,7 @@ func overflowWarnings(base, cur *report.Results, only []string) []string {
 			was = fmt.Sprintf("as the baseline's did (%s in %d of %s)", nouns.Count(b.ContextOverflow.Requests, "request"),
 				b.ContextOverflow.Sessions, nouns.Count(base.Sessions, "session"))
 		}
-		out = append(out, fmt.Sprintf("current: %s sends %s over the model's context window of %d tokens in %d of %s (the largest %d, session %s), %s: "+
+		out = append(out, fmt.Sprintf("current: %s sends %s over the model's context window of %d tokens in %d of %s (the largest %d tokens, session %s), %s: "+
 			"a provider refuses them, and the checks compare its tokens, cost and times as if they had succeeded (results.json strategies[].context_overflow)",
 			s.Name, nouns.Count(c.Requests, "model request"), c.Window, c.Sessions, nouns.Count(cur.Sessions, "session"), c.MaxInput, c.MaxSession, was))
 	}

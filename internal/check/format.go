@@ -15,8 +15,11 @@ import (
 type Report struct {
 	BaselinePath string
 	CurrentPath  string
-	Rows         []Row
-	Summary      Summary
+	// Baseline and Current say what each file is (scenario, point,
+	// sessions replayed).
+	Baseline, Current FileInfo
+	Rows              []Row
+	Summary           Summary
 	// CatalogChanges and Changes describe what changed beyond metrics
 	// (Changes: one "path: baseline → current" line per field).
 	CatalogChanges []string
@@ -45,7 +48,7 @@ func (r *Report) Verdict() string {
 // WriteText prints the verdict, the table (every row with all, else the
 // rows that are not ok) and what changed beyond metrics.
 func WriteText(w io.Writer, r *Report, all bool) error {
-	fmt.Fprintf(w, "baseline: %s\ncurrent:  %s\n", r.BaselinePath, r.CurrentPath)
+	fmt.Fprintf(w, "baseline: %s — %s\ncurrent:  %s — %s\n", r.BaselinePath, r.Baseline, r.CurrentPath, r.Current)
 	for _, n := range r.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", n)
 	}
@@ -98,7 +101,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		icon = "❌"
 	}
 	fmt.Fprintf(w, "### defersim check: %s %s\n\n", icon, r.Verdict())
-	fmt.Fprintf(w, "Baseline `%s`, current `%s`.\n\n", r.BaselinePath, r.CurrentPath)
+	fmt.Fprintf(w, "Baseline `%s` (%s), current `%s` (%s).\n\n", r.BaselinePath, md(r.Baseline.String()), r.CurrentPath, md(r.Current.String()))
 	for _, n := range r.Warnings {
 		fmt.Fprintf(w, "> **Warning:** %s\n\n", md(n))
 	}

@@ -13,6 +13,10 @@ import (
 type jsonReport struct {
 	Baseline string `json:"baseline"`
 	Current  string `json:"current"`
+	// BaselineRun and CurrentRun say what each file is: the text
+	// header's words after each path.
+	BaselineRun FileInfo `json:"baseline_run"`
+	CurrentRun  FileInfo `json:"current_run"`
 	// Comparable is true: a refusal (jsonRefusal) has it false.
 	Comparable     bool      `json:"comparable"`
 	Verdict        string    `json:"verdict"`
@@ -62,7 +66,7 @@ func orEmpty(s []string) []string {
 // WriteJSON writes the report as JSON: every check, not only those that
 // moved.
 func WriteJSON(w io.Writer, r *Report) error {
-	out := jsonReport{Baseline: r.BaselinePath, Current: r.CurrentPath, Comparable: true, Verdict: r.Verdict(),
+	out := jsonReport{Baseline: r.BaselinePath, Current: r.CurrentPath, BaselineRun: r.Baseline, CurrentRun: r.Current, Comparable: true, Verdict: r.Verdict(),
 		Regression: r.Summary.Regressions > 0, Summary: r.Summary, Warnings: orEmpty(r.Warnings), Notes: orEmpty(r.Notes),
 		Checks: []jsonRow{}, CatalogChanges: orEmpty(r.CatalogChanges), Changes: orEmpty(r.Changes)}
 	for _, row := range r.Rows {

@@ -34,7 +34,7 @@ func golden(t *testing.T, name string, got []byte) {
 
 // TestGoldenOutput pins the text, Markdown, JSON and CSV reports of a
 // small, hand-made comparison, with a configuration change and a version
-// warning.
+// warning; the current file is a growth point, which the header names.
 func TestGoldenOutput(t *testing.T) {
 	base := results("f", map[string]map[string]report.Distribution{
 		"a": {"cost_usd": dist(0.1, 0.09, 0.11), "first_reply_ms": dist(2000, 1900, 2100), "cache_hit_ratio": dist(0.8, 0.79, 0.81)},
@@ -48,9 +48,11 @@ func TestGoldenOutput(t *testing.T) {
 		{Metric: "first_reply_ms", Stat: StatP95, Rel: 0.1, Abs: 100}, {Metric: "cache_hit_ratio", Stat: StatMean, Rel: 0.02}}
 	base.GeneratorVersion, cur.GeneratorVersion = "v1.0.0", "v1.1.0"
 	cur.Run.Seed = 2
+	base.Sessions, cur.Sessions = 200, 200
+	cur.Run.GrowthPoint = &sim.GrowthPoint{Factor: 2, Tools: 267}
 	cur.Strategies[1].Parameters.Trigger = sim.Trigger{Mode: "budget", Budget: 8000}
 	rows := compare(base, cur, rules, Options{Noise: NoisePaired})
-	rep := &Report{BaselinePath: "base.json", CurrentPath: "cur.json", Rows: rows, Summary: summarize(rows),
+	rep := &Report{BaselinePath: "base.json", CurrentPath: "cur.json", Baseline: fileInfo(base), Current: fileInfo(cur), Rows: rows, Summary: summarize(rows),
 		CatalogChanges: []string{"~ kb: 2.13.0 → 3.0.0"}, Notes: []string{"paired"},
 		Changes: structuralDiff(base, cur), Warnings: versionWarnings(base, cur)}
 	var text, all, md, js, csv bytes.Buffer

@@ -43,7 +43,7 @@ func Run(cfg Config) (*Report, error) {
 	if rules == nil {
 		rules = defaultRules()
 	}
-	rep := &Report{BaselinePath: cfg.BaselinePath, CurrentPath: cfg.CurrentPath}
+	rep := &Report{BaselinePath: cfg.BaselinePath, CurrentPath: cfg.CurrentPath, Baseline: fileInfo(base), Current: fileInfo(cur)}
 	rep.Warnings = append(versionWarnings(base, cur), unresolvedWarnings(base, cur)...)
 	rep.Warnings = append(rep.Warnings, overflowWarnings(base, cur, cfg.Strategies)...)
 	if base.Run.ScenarioFingerprint != cur.Run.ScenarioFingerprint {

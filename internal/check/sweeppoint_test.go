@@ -14,13 +14,18 @@ import (
 // params.cache_warm_start=0"), and still names the swept parameter as the
 // difference. Both files used to read "scenario "t"", as if the scenario
 // itself differed, and a plain run against a point said nothing of the
-// point.
+// point. A plan --growth point (run.growth_point) is named the same way,
+// by the one sim.PointAt; it used to be named by nothing.
 func TestIncomparableNamesTheSweepPoints(t *testing.T) {
 	d := map[string]report.Distribution{"cost_usd": dist(1, 1, 1)}
 	run := func(fp, warm string, pt *sim.SweepPoint) *report.Results {
 		r := results(fp, map[string]map[string]report.Distribution{"a": d})
 		r.Run.SweepPoint = pt
 		r.Run.Assumptions = []sim.Assumption{{Name: "cache_warm_start", Value: warm, Source: "params"}}
+		return r
+	}
+	grown := func(r *report.Results) *report.Results {
+		r.Run.GrowthPoint = &sim.GrowthPoint{Factor: 2, Tools: 267}
 		return r
 	}
 	at := func(v float64) *sim.SweepPoint { return &sim.SweepPoint{Param: "params.cache_warm_start", Value: v} }
@@ -33,6 +38,8 @@ func TestIncomparableNamesTheSweepPoints(t *testing.T) {
 			`scenario fingerprint f (baseline, scenario "t" at sweep point params.cache_warm_start=0) vs g (current, scenario "t" at sweep point params.cache_warm_start=0.5)`},
 		{"a plain run against a point", run("f", "0", nil), run("g", "0.5", at(0.5)),
 			`scenario fingerprint f (baseline, scenario "t") vs g (current, scenario "t" at sweep point params.cache_warm_start=0.5)`},
+		{"a growth point against another scenario's run", grown(run("f", "0", nil)), run("g", "0.5", nil),
+			`scenario fingerprint f (baseline, scenario "t" at growth point ×2 (267 tools, generated servers)) vs g (current, scenario "t")`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

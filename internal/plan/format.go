@@ -16,7 +16,7 @@ import (
 // a latency table, each value with its 95% interval.
 func WriteProjection(w io.Writer, p *Projection) error {
 	fmt.Fprintf(w, "projection of %q%s (%s replayed) to %s sessions/day, %g days/month; 95%% intervals in brackets\n",
-		p.Scenario, p.SweepPoint.At(), nouns.Count(p.Sessions, "session"), count(p.SessionsPerDay), p.DaysPerMonth)
+		p.Scenario, p.pointAt(), nouns.Count(p.Sessions, "session"), count(p.SessionsPerDay), p.DaysPerMonth)
 	if p.SmallSample {
 		fmt.Fprintln(w, Line{Warning: true, Text: "small sample — fewer than 30 sessions replayed; intervals are wide and may be unreliable"})
 	}

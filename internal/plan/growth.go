@@ -133,7 +133,7 @@ func Growth(ctx context.Context, cfg GrowthConfig) ([]GrowthPoint, []string, err
 		if err != nil {
 			return nil, nil, err
 		}
-		rc.Scenario = fmt.Sprintf("%s (catalog ×%s: %s)", cfg.Base.Scenario, strconv.FormatFloat(f, 'g', -1, 64), nouns.Count(tools, "tool"))
+		rc.GrowthPoint = &sim.GrowthPoint{Factor: f, Tools: tools, From: cfg.Pool}
 		pt, err := runPoint(ctx, rc, dir, float64(tools), label)
 		if err != nil {
 			return nil, nil, err

@@ -15,7 +15,7 @@ import (
 // tokens, latency), for a planning document or a pull request.
 func WriteProjectionMarkdown(w io.Writer, p *Projection) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "### Projection of %s%s to %s sessions a day\n\n", cliout.MDEscape(p.Scenario), cliout.MDEscape(p.SweepPoint.At()), count(p.SessionsPerDay))
+	fmt.Fprintf(&b, "### Projection of %s%s to %s sessions a day\n\n", cliout.MDEscape(p.Scenario), cliout.MDEscape(p.pointAt()), count(p.SessionsPerDay))
 	fmt.Fprintf(&b, "%s replayed; %g days a month; 95%% intervals in brackets.", nouns.Count(p.Sessions, "session"), p.DaysPerMonth)
 	if p.Prices != nil {
 		fmt.Fprintf(&b, " Prices (%s, USD per million tokens): input %s, cache write %s, cache read %s, output %s.",

@@ -86,13 +86,16 @@ type Projection struct {
 	Scenario string `json:"scenario"`
 	// SweepPoint is the results' run.sweep_point: the parameter and value
 	// a sweep set in place of the scenario's (absent for a plain run).
-	SweepPoint     *sim.SweepPoint `json:"sweep_point,omitempty"`
-	Sessions       int             `json:"sessions_replayed"`
-	SmallSample    bool            `json:"small_sample"`
-	SessionsPerDay float64         `json:"sessions_per_day"`
-	DaysPerMonth   float64         `json:"days_per_month"`
-	Prices         *report.Prices  `json:"prices,omitempty"`
-	Strategies     []StrategyPlan  `json:"strategies"`
+	SweepPoint *sim.SweepPoint `json:"sweep_point,omitempty"`
+	// GrowthPoint is the results' run.growth_point: the catalog size a
+	// `plan --growth` replayed them at (absent for a plain run).
+	GrowthPoint    *sim.GrowthPoint `json:"growth_point,omitempty"`
+	Sessions       int              `json:"sessions_replayed"`
+	SmallSample    bool             `json:"small_sample"`
+	SessionsPerDay float64          `json:"sessions_per_day"`
+	DaysPerMonth   float64          `json:"days_per_month"`
+	Prices         *report.Prices   `json:"prices,omitempty"`
+	Strategies     []StrategyPlan   `json:"strategies"`
 	// Warnings say what in the results makes them a doubtful basis for a
 	// projection (resultsWarnings); absent for a clean, whole run.
 	Warnings []string `json:"warnings,omitempty"`
@@ -134,7 +137,7 @@ func Project(res *report.Results, opt Options) (*Projection, error) {
 		}
 	}
 	n := opt.SessionsPerDay
-	p := &Projection{Scenario: res.Run.Scenario, SweepPoint: res.Run.SweepPoint, Sessions: res.Sessions, SmallSample: res.SmallSample,
+	p := &Projection{Scenario: res.Run.Scenario, SweepPoint: res.Run.SweepPoint, GrowthPoint: res.Run.GrowthPoint, Sessions: res.Sessions, SmallSample: res.SmallSample,
 		SessionsPerDay: n, DaysPerMonth: opt.DaysPerMonth, Prices: res.Prices, Warnings: resultsWarnings(res),
 		Sketched: sketchBound(res)}
 	var cacheWarning string
@@ -227,4 +230,10 @@ func quantileAmount(v float64, ci *report.Interval, count int) Amount {
 		a.Interval = "none (not bootstrapped)"
 	}
 	return a
+}
+
+// pointAt says which sweep or growth point the projected results are
+// (sim.PointAt), to follow the scenario's name in the projection's title.
+func (p *Projection) pointAt() string {
+	return sim.PointAt(p.SweepPoint, p.GrowthPoint)
 }

@@ -71,6 +71,10 @@ type Config struct {
 	// (run.sweep_point) and the swept key's assumption names it as its
 	// source.
 	SweepPoint *sim.SweepPoint
+	// GrowthPoint, when set, names the catalog size `plan --growth`
+	// replays the scenario at (its catalogs then hold the added servers):
+	// results.json records it (run.growth_point).
+	GrowthPoint *sim.GrowthPoint
 	// CheckReads, when set, refuses a params key the scenario file writes
 	// that no strategy of the run reads, and a strategy key it writes that
 	// no component of its strategy reads (scenarios.Scenario.CheckRunReads;

@@ -269,7 +269,7 @@ func prepare(cfg Config) (*prepared, error) {
 	eng, cat, scope, reg, srdInfo := b.eng, b.cat, b.scope, b.reg, b.srdInfo
 	info := sim.RunInfo{Scenario: cfg.Scenario, ScenarioFingerprint: cfg.ScenarioFingerprint, Seed: cfg.Seed,
 		Baseline: cfg.Baseline, Tokenizer: cfg.Params.Tokenizer, Model: cfg.Model.Name, CacheModel: cacheLabel(cfg.Model.Cache),
-		SRD: srdInfo, ModelPreset: cfg.ModelPreset, SweepPoint: cfg.SweepPoint}
+		SRD: srdInfo, ModelPreset: cfg.ModelPreset, SweepPoint: cfg.SweepPoint, GrowthPoint: cfg.GrowthPoint}
 	if info.Baseline == "" {
 		info.Baseline = cfg.Strategies[0].Name
 	}

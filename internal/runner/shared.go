@@ -185,10 +185,10 @@ func sharable(base, c *Config) error {
 		return errors.New("another validator")
 	}
 	// Everything but the strategies, the baseline, the description (a
-	// sweep point's among it) and the per-run hooks.
+	// sweep or growth point's among it) and the per-run hooks.
 	key := func(c *Config) Config {
 		k := *c
-		k.Scenario, k.ScenarioFingerprint, k.Baseline, k.Strategies, k.Notes, k.SweepPoint = "", "", "", nil, nil, nil
+		k.Scenario, k.ScenarioFingerprint, k.Baseline, k.Strategies, k.Notes, k.SweepPoint, k.GrowthPoint = "", "", "", nil, nil, nil, nil
 		k.CheckReads, k.Wrote, k.Progress, k.AfterSession = nil, nil, nil, nil
 		k.Registry, k.Validator = nil, nil
 		return k

@@ -60,8 +60,10 @@ import (
 // carries the sweep point a run replays (sim.RunInfo.SweepPoint), which
 // results.json records (run.sweep_point); version 15 carries each fidelity
 // pair's cache split and recorded cached tokens (sim.FidelityPair.SimCacheRead,
-// SimCacheWrite, RecordedCacheRead), which run --per-request writes.
-const StateVersion = 15
+// SimCacheWrite, RecordedCacheRead), which run --per-request writes; version
+// 16 carries the growth point a `plan --growth` replay runs at
+// (sim.RunInfo.GrowthPoint), which results.json records (run.growth_point).
+const StateVersion = 16
 
 // Kinds of state files.
 const (
