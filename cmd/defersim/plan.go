@@ -168,7 +168,7 @@ directory -o.`,
 					"that the growth base replays the same traces and catalogs could not be checked", "; ")
 			}
 			pts, plots, err := plan.Growth(ctx, plan.GrowthConfig{Base: rc, Factors: growth, Pool: growthFrom, Recorded: res.Run.Inputs,
-				Seed: rc.Seed, Dir: stage, Metrics: metrics, Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
+				Seed: rc.Seed, Dir: stage, Named: set.Final, Metrics: metrics, Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
 			if err != nil {
 				prog.Abort()
 				return err

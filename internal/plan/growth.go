@@ -35,7 +35,13 @@ type GrowthConfig struct {
 	Seed int64
 	// Dir receives DIR/tools=N/{catalog,results.json} per size and the
 	// plots.
-	Dir     string
+	Dir string
+	// Named, when set, maps a path under Dir to the path the results name
+	// it by: a command that writes Dir in a staging directory and renames
+	// it at the end (atomicfile.Set.Final) gives the final path, so that a
+	// point's results.json names its grown catalog where it will be, not
+	// by the staging directory's random name. Nil: paths as written.
+	Named   func(string) string
 	Metrics []string
 	// Recorded, when set, are the inputs of the run whose results are
 	// projected (results.json run.inputs): Growth refuses a base whose
@@ -129,7 +135,7 @@ func Growth(ctx context.Context, cfg GrowthConfig) ([]GrowthPoint, []string, err
 		}
 		label := fmt.Sprintf("tools=%d", tools)
 		dir := filepath.Join(cfg.Dir, label)
-		rc, err := grownConfig(cfg.Base, added, dir)
+		rc, err := grownConfig(cfg.Base, added, dir, cfg.Named)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -173,8 +179,14 @@ func Growth(ctx context.Context, cfg GrowthConfig) ([]GrowthPoint, []string, err
 // returns the run over them: each session that names its servers is
 // offered the added ones as it is read (runner.Config.Transform). No copy
 // of the trace is written (it would hold every session's content).
-func grownConfig(base runner.Config, added []*catalog.Server, dir string) (runner.Config, error) {
+func grownConfig(base runner.Config, added []*catalog.Server, dir string, named func(string) string) (runner.Config, error) {
 	cdir := filepath.Join(dir, "catalog")
+	// The catalog is read from where it is written and named, in the
+	// results, by where it will be (named).
+	src := runner.Source{Path: cdir}
+	if named != nil {
+		src = runner.Source{Path: named(cdir), FS: os.DirFS(cdir), Name: "."}
+	}
 	if err := os.MkdirAll(cdir, 0o755); err != nil {
 		return runner.Config{}, err
 	}
@@ -188,7 +200,7 @@ func grownConfig(base runner.Config, added []*catalog.Server, dir string) (runne
 	rc := base
 	rc.Catalogs = slices.Clone(base.Catalogs)
 	if len(added) > 0 {
-		rc.Catalogs = append(rc.Catalogs, runner.Source{Path: cdir})
+		rc.Catalogs = append(rc.Catalogs, src)
 		rc.Transform = func(s *traces.Session) { offerServers(s, refs) }
 	}
 	return rc, nil
