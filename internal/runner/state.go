@@ -58,8 +58,11 @@ import (
 // (sim.RunState.Overflow), which results.json records
 // (strategies[].context_overflow) and run and merge warn of; version 14
 // carries the sweep point a run replays (sim.RunInfo.SweepPoint), which
-// results.json records (run.sweep_point).
-const StateVersion = 14
+// results.json records (run.sweep_point); version 15 counts the sessions
+// by the server versions they replayed (sim.Resolution.VersionsReplayed),
+// from which results.json names the catalog versions no session replayed
+// (run.resolution.unreplayed_versions) over shards and resumes.
+const StateVersion = 15
 
 // Kinds of state files.
 const (
