@@ -122,6 +122,14 @@ type Resolution struct {
 	MissingServers       map[ServerVersion]int64 `json:"-"`
 	MissingServersBeyond int64                   `json:"-"`
 	MissingServersMax    ServerVersion           `json:"-"`
+
+	// VersionsReplayed counts the sessions by the server versions they
+	// replayed (sessionVersions): a version of their initial registry or
+	// one a catalog change (recorded, or a scenario upgrade's) moved a
+	// server to. Its keys are catalog versions, so it holds at most one
+	// per catalog input. The summary names from it the catalog versions
+	// no session replayed (RunInfo's UnreplayedVersions).
+	VersionsReplayed map[ServerVersion]int64 `json:"-"`
 }
 
 // Ambiguity is a key of Resolution.Ambiguities: a tool name and the
@@ -227,6 +235,9 @@ func (r *Resolution) Merge(o *Resolution) {
 		r.addMissingServer(k, v)
 	}
 	r.MissingServersBeyond += o.MissingServersBeyond
+	for k, v := range o.VersionsReplayed {
+		r.addVersionReplayed(k, v)
+	}
 }
 
 func (r *Resolution) addAmbiguity(k Ambiguity, n int64) {

@@ -18,6 +18,8 @@ type resultBufs struct {
 	// fidEnds[s]: end of strategy s's pairs in fid
 	fidEnds []int
 	applied []bool // by scenario upgrade: it applied to the session
+	// versions: the server versions the session replayed (sessionVersions)
+	versions []*serverTable
 }
 
 // fidelity returns strategy si's fidelity pairs (nil for si < 0).

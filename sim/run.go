@@ -109,6 +109,8 @@ type jobResult struct {
 	resol   Resolution // how the session's inputs resolved
 	epoch   bool       // an `at` upgrade placed it by times that look like placeholders (applyUpgrades)
 	applied []bool     // applied[i]: the scenario's upgrade i moved a server of the session (applyUpgradesReach)
+	// versions are the server versions the session replayed (sessionVersions)
+	versions []*serverTable
 	// pauses counts the session's user messages after the first;
 	// pausesFromParams those of them that took params.user_think_ms (no
 	// recorded pause). calls counts its tool calls; callsUntimed those
@@ -379,6 +381,8 @@ func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
 			n0.Steps = nil // the replay reads only the compact form
 		}
 	}
+	b.versions = e.sessionVersions(n, b.versions[:0])
+	res.versions = b.versions
 	S := len(e.strategies)
 	res.values = b.size(S)
 	oc := &r.outcome

@@ -248,6 +248,21 @@ type ResolutionInfo struct {
 	TopMissingServers           []ServerSessions `json:"top_missing_servers,omitempty"`
 	MissingServersCount         int              `json:"missing_servers,omitempty"`
 	MissingServersOtherSessions int64            `json:"missing_servers_other_sessions,omitempty"`
+	// UnreplayedVersions lists, for each server some session replayed,
+	// the catalog versions newer than the newest one replayed that no
+	// session replayed (Resolution.VersionsReplayed): an upgrade in the
+	// catalogs that no figure of the run measures. Absent when none.
+	UnreplayedVersions []UnreplayedVersions `json:"unreplayed_versions,omitempty"`
+}
+
+// UnreplayedVersions is one server's catalog versions no session replayed
+// (ResolutionInfo.UnreplayedVersions), newer than every version that was.
+type UnreplayedVersions struct {
+	Server string `json:"server"`
+	// Versions are the unreplayed versions, Replayed those sessions
+	// replayed, each in release order.
+	Versions []string `json:"versions"`
+	Replayed []string `json:"replayed"`
 }
 
 // CallsPastLimit says the share of unresolved calls is above the limit;

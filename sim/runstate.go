@@ -23,7 +23,7 @@ const (
 	maxFailureMessages = 1000
 	// runStateVersion is the version of RunState's encoding; a state of
 	// another version cannot be resumed or merged.
-	runStateVersion = 9
+	runStateVersion = 10 // 10: Resolution.VersionsReplayed
 )
 
 // SummaryOptions says how a run summarises its sessions.
@@ -313,6 +313,7 @@ func (st *RunState) add(r *jobResult) {
 	st.UntimedToolCalls += int64(r.callsUntimed)
 	st.countUpgrades(r.applied)
 	st.Resolution.Merge(&r.resol)
+	st.Resolution.addVersionsReplayed(r.versions)
 	if !lazy && (st.npend+1)*W > len(st.pend) {
 		st.flushPend()
 		if len(st.pend) < st.collectBatch()*W {

@@ -117,8 +117,10 @@ files were written by different defersim or Go versions.`,
 				al.Policy = true
 			case "traces":
 				al.Traces = true
+			case "unreplayed":
+				al.Unreplayed = true
 			default:
-				return exitError{code: 2, msg: fmt.Sprintf("--allow: want policy or traces, not %q", a)}
+				return exitError{code: 2, msg: fmt.Sprintf("--allow: want policy, traces or unreplayed, not %q", a)}
 			}
 		}
 		if baseline == cliout.Stdio && args[0] == cliout.Stdio {
@@ -190,7 +192,7 @@ files were written by different defersim or Go versions.`,
 				warnf(cmd, "%s", w)
 			}
 		}
-		if rep.Summary.Regressions > 0 {
+		if rep.Failed() {
 			return exitError{code: 1, msg: rep.Verdict()}
 		}
 		return nil
@@ -203,7 +205,7 @@ files were written by different defersim or Go versions.`,
 	fl.StringArrayVar(&abs, "abs", nil, "absolute tolerance of one check in the metric's unit, KEY=VALUE; repeatable")
 	fl.StringSliceVar(&metrics, "metrics", nil, "checks to make instead of the defaults (METRIC or METRIC.STAT, comma-separated)")
 	fl.StringSliceVar(&strategies, "strategies", nil, "strategies to check (default: all; each must be in both files)")
-	fl.StringSliceVar(&allow, "allow", nil, "accept these differences: policy (strategies changed), traces (other trace files)")
+	fl.StringSliceVar(&allow, "allow", nil, "accept these differences: policy (strategies changed), traces (other trace files), unreplayed (new catalog versions no session replayed)")
 	fl.StringVar(&noise, "noise", check.NoiseAuto, "noise model: auto (paired when both runs replayed the same traces and seed, else ci), ci or paired")
 	fl.BoolVar(&all, "all", false, "print every check, not only those outside tolerance")
 	fl.StringVar(&markdown, "markdown", "", "also write the Markdown block for a CI job summary to this file (- is --format markdown)")

@@ -270,6 +270,7 @@ func skippedSessions(stderr io.Writer, out *runner.Output) error {
 	warnInputs(stderr, out.InputNotes(), runNotesAt)
 	runsummary.WarnUnmatched(stderr, "defersim", out.Info.UnmatchedEntries)
 	runsummary.WarnContextOverflow(stderr, "defersim", out.Results)
+	runsummary.WarnUnreplayed(stderr, "defersim", out.Results)
 	if n := out.Info.Counts.SessionsSkipped; n > 0 {
 		for _, msg := range out.Run.Failures {
 			fmt.Fprintln(stderr, "defersim: skipped", firstLineOf(msg))

@@ -23,6 +23,10 @@ type Allow struct {
 	// Traces accepts different trace files (the sessions differ, so the
 	// comparison is between two samples, not one replayed twice).
 	Traces bool
+	// Unreplayed accepts catalog changes of the current run that no
+	// session replayed (Report.Unreplayed): they are warned of, and no
+	// longer fail the gate.
+	Unreplayed bool
 }
 
 // ReadPair reads the baseline and current results files. Files of

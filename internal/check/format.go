@@ -28,6 +28,11 @@ type Report struct {
 	Notes []string
 	// Warnings are said before everything (different defersim builds).
 	Warnings []string
+	// Unreplayed are the current run's catalog changes no session
+	// replayed (each also a warning); they fail the gate unless
+	// AllowUnreplayed (--allow unreplayed).
+	Unreplayed      []Unreplayed
+	AllowUnreplayed bool
 }
 
 // Verdict is the one-line outcome.
@@ -40,7 +45,14 @@ func (r *Report) Verdict() string {
 		missing = fmt.Sprintf("; %d of them not made: the metric is absent from a file", s.Missing)
 	}
 	if s.Regressions > 0 {
-		return fmt.Sprintf("REGRESSION: %d of %s regressed (%d within noise, %d improved%s)", s.Regressions, nouns.Count(s.Rows, "check"), s.WithinNoise, s.Improved, missing)
+		v := fmt.Sprintf("REGRESSION: %d of %s regressed (%d within noise, %d improved%s)", s.Regressions, nouns.Count(s.Rows, "check"), s.WithinNoise, s.Improved, missing)
+		if u := r.unreplayedVerdict(); u != "" {
+			v += "; " + u
+		}
+		return v
+	}
+	if u := r.unreplayedVerdict(); u != "" {
+		return fmt.Sprintf("%s (see the warning); no regression otherwise: %s (%d within noise, %d improved%s)", u, nouns.Count(s.Rows, "check"), s.WithinNoise, s.Improved, missing)
 	}
 	return fmt.Sprintf("no regression: %s (%d within noise, %d improved%s)", nouns.Count(s.Rows, "check"), s.WithinNoise, s.Improved, missing)
 }
@@ -97,7 +109,7 @@ func WriteText(w io.Writer, r *Report, all bool) error {
 // notable rows, and the full table and structural diff folded away.
 func WriteMarkdown(w io.Writer, r *Report) error {
 	icon := "✅"
-	if r.Summary.Regressions > 0 {
+	if r.Failed() {
 		icon = "❌"
 	}
 	fmt.Fprintf(w, "### defersim check: %s %s\n\n", icon, r.Verdict())

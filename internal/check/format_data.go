@@ -27,6 +27,11 @@ type jsonReport struct {
 	Checks         []jsonRow `json:"checks"`
 	CatalogChanges []string  `json:"catalog_changes"`
 	Changes        []string  `json:"changes"`
+	// Unreplayed: the current run's catalog changes no session replayed
+	// (Report.Unreplayed); absent when none. Failed says the gate fails
+	// for them (exit status 1) while Regression is false.
+	Unreplayed         []Unreplayed `json:"unreplayed_catalog_changes,omitempty"`
+	UnreplayedFailsRun bool         `json:"unreplayed_fails,omitempty"`
 }
 
 type jsonRow struct {
@@ -68,7 +73,8 @@ func orEmpty(s []string) []string {
 func WriteJSON(w io.Writer, r *Report) error {
 	out := jsonReport{Baseline: r.BaselinePath, Current: r.CurrentPath, BaselineRun: r.Baseline, CurrentRun: r.Current, Comparable: true, Verdict: r.Verdict(),
 		Regression: r.Summary.Regressions > 0, Summary: r.Summary, Warnings: orEmpty(r.Warnings), Notes: orEmpty(r.Notes),
-		Checks: []jsonRow{}, CatalogChanges: orEmpty(r.CatalogChanges), Changes: orEmpty(r.Changes)}
+		Checks: []jsonRow{}, CatalogChanges: orEmpty(r.CatalogChanges), Changes: orEmpty(r.Changes),
+		Unreplayed: r.Unreplayed, UnreplayedFailsRun: r.unreplayedVerdict() != ""}
 	for _, row := range r.Rows {
 		jr := jsonRow{Strategy: row.Strategy, Check: row.Rule.Key(), Metric: row.Rule.Metric, Stat: row.Rule.Stat, Unit: row.Unit,
 			Baseline: num(row.Base), Current: num(row.Current), Change: num(row.Change), RelChange: num(row.RelChange()),

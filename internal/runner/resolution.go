@@ -53,8 +53,34 @@ func SummarizeResolution(r *sim.Resolution, maxShare float64, allow bool, held H
 			info.TopMissingServers[i].Held = held[info.TopMissingServers[i].Server]
 		}
 	}
+	info.UnreplayedVersions = unreplayedVersions(r.ReplayedVersions(), held)
 	info.Tools, info.Ambiguities, info.MissingVersions, info.MissingServers = nil, nil, nil, nil
+	info.VersionsReplayed = nil
 	return info
+}
+
+// unreplayedVersions lists, for each server of replayed (its versions some
+// session replayed), the versions held (in release order) after the newest
+// one replayed: the catalogs' upgrades of the server that no session
+// replayed. A version between two replayed ones is not listed: sessions
+// moved past it. Nil when held is not known or no server has one.
+func unreplayedVersions(replayed map[string][]string, held HeldServers) []sim.UnreplayedVersions {
+	var out []sim.UnreplayedVersions
+	for _, server := range slices.Sorted(maps.Keys(replayed)) {
+		vs := held[server]
+		newest := -1
+		var done []string
+		for i, v := range vs {
+			if slices.Contains(replayed[server], v) {
+				newest = i
+				done = append(done, v)
+			}
+		}
+		if newest >= 0 && newest < len(vs)-1 {
+			out = append(out, sim.UnreplayedVersions{Server: server, Versions: slices.Clone(vs[newest+1:]), Replayed: done})
+		}
+	}
+	return out
 }
 
 // heldVersions returns what the catalog inputs hold, by series key (as
@@ -139,7 +165,47 @@ func (e *UnresolvedError) Error() string {
 		b.WriteString("raise the limit (run's --max-unresolved, or the scenario's max_unresolved), ")
 	}
 	b.WriteString("or pass --allow-unresolved to replay anyway; nothing was written")
+	if !e.FixedLimit {
+		if u := e.upgradeRoute(); u != "" {
+			b.WriteString(". " + u)
+		}
+	}
 	return b.String()
+}
+
+// upgradeRoute says, for the servers the sessions name at a version no
+// catalog holds while the catalogs hold others of them, how a run tests
+// an upgrade to a held version: the scenario's servers.NAME.upgrades,
+// with the catalog of the version the traces name kept beside it (the
+// sessions resolve at that version first). "" when there is none.
+func (e *UnresolvedError) upgradeRoute() string {
+	r := e.Resolution
+	held := map[string][]string{}
+	var servers []string
+	add := func(server string, h []string) {
+		if _, ok := held[server]; !ok && len(h) > 0 {
+			held[server] = h
+			servers = append(servers, server)
+		}
+	}
+	for _, v := range r.TopMissingVersions {
+		add(v.Server, v.Held)
+	}
+	for _, v := range r.TopMissingServers {
+		if v.Version != "" {
+			add(v.Server, v.Held)
+		}
+	}
+	if len(servers) == 0 {
+		return ""
+	}
+	slices.Sort(servers)
+	var parts []string
+	for _, s := range servers {
+		parts = append(parts, fmt.Sprintf("servers.%s.upgrades (to %s)", s, nouns.Or(held[s])))
+	}
+	return "To test an upgrade to a version the catalogs hold, keep the catalog of the version the traces name beside it and add " +
+		nouns.And(parts) + " to the scenario (docs/scenarios.md#servers)"
 }
 
 // Reason says why the run stops, without what to do about it: the

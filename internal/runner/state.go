@@ -62,8 +62,12 @@ import (
 // pair's cache split and recorded cached tokens (sim.FidelityPair.SimCacheRead,
 // SimCacheWrite, RecordedCacheRead), which run --per-request writes; version
 // 16 carries the growth point a `plan --growth` replay runs at
-// (sim.RunInfo.GrowthPoint), which results.json records (run.growth_point).
-const StateVersion = 16
+// (sim.RunInfo.GrowthPoint), which results.json records (run.growth_point);
+// version 17 counts the sessions by the server versions they replayed
+// (sim.Resolution.VersionsReplayed), from which results.json names the
+// catalog versions no session replayed (run.resolution.unreplayed_versions)
+// over shards and resumes.
+const StateVersion = 17
 
 // Kinds of state files.
 const (

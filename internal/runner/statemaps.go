@@ -28,6 +28,9 @@ type sortedMaps struct {
 	// MissingServers and StateMissingServers: since state version 7.
 	MissingServers      []versionCount
 	StateMissingServers []versionCount
+	// StateVersionsReplayed: since state version 15 (the run info's is
+	// nil: its summary names what follows from it).
+	StateVersionsReplayed []versionCount
 }
 
 type versionCount struct {
@@ -73,8 +76,10 @@ func withSortedMaps(f *StateFile) *StateFile {
 	if st := f.State; st != nil {
 		m.StateTools, m.StateAmbiguities, m.StateMissingVersions = sortedResolution(&st.Resolution)
 		m.StateMissingServers = sortedVersions(st.Resolution.MissingServers)
+		m.StateVersionsReplayed = sortedVersions(st.Resolution.VersionsReplayed)
 		sc := *st
 		sc.Resolution.Tools, sc.Resolution.Ambiguities, sc.Resolution.MissingVersions, sc.Resolution.MissingServers = nil, nil, nil, nil
+		sc.Resolution.VersionsReplayed = nil
 		c.State = &sc
 	}
 	c.Maps = m
@@ -107,6 +112,7 @@ func restoreMaps(f *StateFile) {
 	if st := f.State; st != nil {
 		restoreResolution(&st.Resolution, m.StateTools, m.StateAmbiguities, m.StateMissingVersions)
 		st.Resolution.MissingServers = restoreVersions(m.StateMissingServers)
+		st.Resolution.VersionsReplayed = restoreVersions(m.StateVersionsReplayed)
 	}
 }
 
