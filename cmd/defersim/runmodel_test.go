@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/defersim/defersim/internal/shareddata"
+	"github.com/defersim/defersim/traces/importers"
 )
 
 // TestRunModelIsTheScenarioModelKey pins that `run --model NAME` writes
@@ -100,6 +103,50 @@ func TestModelFlagRefusesUnknownNames(t *testing.T) {
 			}
 			if _, err := os.Stat(args[len(args)-1]); err == nil {
 				t.Errorf("a refused --model left %s", args[len(args)-1])
+			}
+		})
+	}
+}
+
+// TestRunSuggestsTheRecordedModel pins that run, replaying sessions
+// recorded with a model preset other than the run's, suggests --model with
+// that preset, and that following it prices them as recorded: the 200
+// tau-bench sessions record gpt-4o; the note used to name only a scenario
+// file.
+func TestRunSuggestsTheRecordedModel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("imports and replays the shared tau-bench sessions (-short)")
+	}
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "tau.jsonl.gz")
+	req := importers.Request{Format: "tau-bench", Out: trace,
+		Inputs: []string{shareddata.Path(t, "sessions", "tau-bench", "historical_trajectories", "gpt-4o-airline.json")}}
+	if _, err := importers.Run(req); err != nil {
+		t.Fatal(err)
+	}
+	const other = `200 of 200 sessions were recorded with another model than the run's ("gpt-4o" in 200)`
+	const suggest = "replay them apart with --model gpt-4o (or under a scenario whose model: names it)."
+	tests := []struct {
+		model string // --model; "" none
+		note  bool   // the note on another model, with its suggestion
+	}{{"", true}, {"gpt-4o", false}, {"gpt-4.1", true}}
+	for _, tc := range tests {
+		t.Run("model="+tc.model, func(t *testing.T) {
+			out := filepath.Join(dir, "run-"+tc.model)
+			args := []string{"run", "--traces", trace, "--strategies", "eager,codex-cli", "--bootstrap", "-1", "--no-report", "-o", out}
+			if tc.model != "" {
+				args = append(args, "--model", tc.model)
+			}
+			stdout, errs, code := cliRun(t, args...)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s", code, errs)
+			}
+			if got := strings.Contains(stdout, other) && strings.Contains(stdout, suggest); got != tc.note {
+				t.Errorf("note with the suggestion = %v, want %v:\n%s", got, tc.note, stdout)
+			}
+			scenarioModel := bytes.Contains(fileDoc(t, filepath.Join(out, "results.json"))(""), []byte(`"scenario_model": true`))
+			if scenarioModel == tc.note {
+				t.Errorf("results.json recorded_models scenario_model true = %v with --model %q", scenarioModel, tc.model)
 			}
 		})
 	}
