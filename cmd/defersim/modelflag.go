@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/defersim/defersim/scenarios"
+	"github.com/defersim/defersim/sim/presets"
 )
 
 // modelUsage is the help of --model on the commands that replay a
@@ -35,4 +36,19 @@ func useModelFlag(stderr io.Writer, sc *scenarios.Scenario, path, name string) e
 		fmt.Fprintf(stderr, "defersim: note: --model %s replaces the scenario's model, %s\n", name, replaced)
 	}
 	return nil
+}
+
+// otherModel says, for plan --growth's note on a scenario fingerprint that
+// differs from the results', when the results were priced as another model
+// than the growth runs, and the --model that replays them under it (when
+// it is a preset); "" when the models are the same.
+func otherModel(results, growth string) string {
+	if results == growth || results == "" {
+		return ""
+	}
+	s := fmt.Sprintf("; the results' model is %s, the growth runs' %s", results, growth)
+	if p, ok := presets.ResolveModel(results); ok {
+		s += fmt.Sprintf(" (add --model %s)", p)
+	}
+	return s
 }

@@ -156,7 +156,7 @@ directory -o.`,
 			}
 			if rc.ScenarioFingerprint != res.Run.ScenarioFingerprint {
 				doc.fingerprintNote = fmt.Sprintf("the scenario's fingerprint (%.12s) differs from the results' (%.12s): growth is measured on the scenario as given",
-					rc.ScenarioFingerprint, res.Run.ScenarioFingerprint)
+					rc.ScenarioFingerprint, res.Run.ScenarioFingerprint) + otherModel(res.Run.Model, rc.Model.Name)
 			}
 			rc.Bootstrap, rc.Workers, rc.BootstrapMemory = bootstrap, workers, int64(bootMem)
 			g := outguard.New(append(rc.InputPaths(), args[0], scenario, growthFrom)...)
