@@ -2,10 +2,12 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/sim"
+	"github.com/defersim/defersim/sim/presets"
 )
 
 // ModelFinding is the finding recordedModelFinding gives for run: sweep
@@ -21,14 +23,55 @@ func recordedModelFinding(run *sim.RunInfo) string {
 	other, total, list := OtherModels(run.RecordedModels, run.OtherModels)
 	if other == 0 {
 		if none := WithoutModel(run.RecordedModels); none > 0 {
-			return fmt.Sprintf("%s of %s %s no model; they are priced and timed as %s (the scenario's model: its prices, prompt cache and latency), which they do not name (results.json sessions_without_model). To price them as the model they ran with, replay them under a scenario whose model: names it.",
+			return fmt.Sprintf("%s of %s %s no model; they are priced and timed as %s (the scenario's model: its prices, prompt cache and latency), which they do not name (results.json sessions_without_model). To price them as the model they ran with, replay them with --model and its preset, or under a scenario whose model: names it.",
 				fmtInt(float64(none)), fmtNoun(total, "session"), nouns.Form(none, "records", "record"), run.Model)
 		}
 		return ""
 	}
-	return fmt.Sprintf("%s of %s %s recorded with another model than the run's (%s); they are priced and timed as %s (the scenario's model: its prices, prompt cache and latency), not as recorded. To see a model's sessions as recorded, replay them apart under a scenario whose model: names it.",
-		fmtInt(float64(other)), fmtNoun(total, "session"), nouns.Form(other, "was", "were"), list, run.Model)
+	return fmt.Sprintf("%s of %s %s recorded with another model than the run's (%s); they are priced and timed as %s (the scenario's model: its prices, prompt cache and latency), not as recorded. To see a model's sessions as recorded, replay them apart %s.",
+		fmtInt(float64(other)), fmtNoun(total, "session"), nouns.Form(other, "was", "were"), list, run.Model, replayAs(run.RecordedModels))
 }
+
+// replayAs says how to replay the sessions of the recorded models that are
+// not the run's under their own: with --model and the preset each resolves
+// to (presets.ResolveModel: "gpt-4o-2024-08-06" is gpt-4o), up to five, the
+// most sessions first, one model at a time when several; a model no preset
+// holds only under a scenario whose model: describes it.
+func replayAs(models []sim.RecordedModel) string {
+	var flags []string
+	unknown := false
+	for _, m := range models {
+		if m.Model == "" || m.Scenario {
+			continue
+		}
+		p, ok := presets.ResolveModel(m.Model)
+		switch {
+		case !ok:
+			unknown = true
+		case !slices.Contains(flags, "--model "+p):
+			flags = append(flags, "--model "+p)
+		}
+	}
+	const scenario = "under a scenario whose model: names it"
+	switch {
+	case len(flags) == 0:
+		return scenario
+	case len(flags) > maxModelFlags:
+		flags = append(flags[:maxModelFlags], "…")
+	}
+	out := "with " + strings.Join(flags, " or ")
+	if len(flags) > 1 {
+		out += ", one model's sessions at a time"
+	}
+	if unknown {
+		return out + ", and the models no preset holds " + scenario
+	}
+	return out + " (or " + scenario + ")"
+}
+
+// maxModelFlags bounds the --model suggestions replayAs lists, as the
+// recorded models' list names five.
+const maxModelFlags = 5
 
 // WithoutModel counts the sessions of models (runner.RecordedModels) that
 // record no model: a run, plan and recommend price and time them as the

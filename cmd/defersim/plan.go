@@ -49,6 +49,7 @@ func newPlanCmd() *cobra.Command {
 		growth     []float64
 		growthFrom string
 		scenario   string
+		model      string
 		traces     []string
 		catalogs   []string
 		out        string
@@ -138,6 +139,9 @@ directory -o.`,
 			if err != nil {
 				return err
 			}
+			if err := useModelFlag(cmd.ErrOrStderr(), sc, scenario, model); err != nil {
+				return err
+			}
 			if err := sc.CheckParams(""); err != nil {
 				return err
 			}
@@ -152,7 +156,7 @@ directory -o.`,
 			}
 			if rc.ScenarioFingerprint != res.Run.ScenarioFingerprint {
 				doc.fingerprintNote = fmt.Sprintf("the scenario's fingerprint (%.12s) differs from the results' (%.12s): growth is measured on the scenario as given",
-					rc.ScenarioFingerprint, res.Run.ScenarioFingerprint)
+					rc.ScenarioFingerprint, res.Run.ScenarioFingerprint) + otherModel(res.Run.Model, rc.Model.Name)
 			}
 			rc.Bootstrap, rc.Workers, rc.BootstrapMemory = bootstrap, workers, int64(bootMem)
 			g := outguard.New(append(rc.InputPaths(), args[0], scenario, growthFrom)...)
@@ -240,6 +244,7 @@ directory -o.`,
 	fl.Float64SliceVar(&growth, "growth", nil, "catalog size multiples to replay, e.g. 1,2,4,8")
 	fl.StringVar(&growthFrom, "growth-from", "", "grow with the servers of this catalog directory (real catalogs) instead of generated ones")
 	fl.StringVar(&scenario, "scenario", "", "scenario to replay for --growth (default: the embedded default)")
+	addModelFlag(c, &model, modelUsage+" (for --growth)")
 	fl.StringSliceVar(&traces, "traces", nil, "traces instead of the scenario's (for --growth)")
 	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalogs instead of the scenario's (for --growth)")
 	fl.StringVarP(&out, "out", "o", "defersim-plan", "output directory (plan.json; growth results and plots)")
@@ -255,7 +260,7 @@ directory -o.`,
 
 // planGrowthFlags are the plan flags only --growth reads: the projection
 // reads RESULTS.json alone.
-var planGrowthFlags = []string{"scenario", "traces", "catalogs", "growth-from", "metrics", "breakdown-margin", "bootstrap", "bootstrap-memory", "workers", "allow-unresolved"}
+var planGrowthFlags = []string{"scenario", "model", "traces", "catalogs", "growth-from", "metrics", "breakdown-margin", "bootstrap", "bootstrap-memory", "workers", "allow-unresolved"}
 
 // growthOnlyFlags refuses a growth flag given without --growth: it used to
 // be ignored without a word (a --scenario that does not exist included).

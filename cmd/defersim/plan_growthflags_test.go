@@ -24,6 +24,7 @@ func TestPlanGrowthFlagsNeedGrowth(t *testing.T) {
 		args []string
 	}{
 		{"--scenario", []string{"--scenario", filepath.Join(dir, "no-such.yaml")}},
+		{"--model", []string{"--model", "gpt-4o"}},
 		{"--traces", []string{"--traces", "t.jsonl.gz"}},
 		{"--catalogs", []string{"--catalogs", "catalogs"}},
 		{"--growth-from", []string{"--growth-from", "catalogs"}},

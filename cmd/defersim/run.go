@@ -33,6 +33,7 @@ type runFlags struct {
 	catalogs   []string
 	strategies []string
 	baseline   string
+	model      string
 	seed       int64
 	skipBad    bool
 	strict     bool
@@ -67,6 +68,7 @@ func (f *runFlags) register(c *cobra.Command) {
 	fl.StringSliceVar(&f.catalogs, "catalogs", nil, "catalog directories or files instead of the scenario's")
 	fl.StringSliceVar(&f.strategies, "strategies", nil, "strategies to run: presets or names from the scenario (default: the scenario's)")
 	fl.StringVar(&f.baseline, "baseline", "", "strategy the others are compared with (default: the scenario's)")
+	addModelFlag(c, &f.model, modelUsage)
 	fl.Int64Var(&f.seed, "seed", 0, "override the scenario's seed")
 	fl.BoolVar(&f.skipBad, "skip-bad", false, "skip malformed trace lines (they are counted and reported) instead of stopping")
 	fl.BoolVar(&f.strict, "strict", false, "stop at the first session that fails to replay")
@@ -96,7 +98,7 @@ func newRunCmd() *cobra.Command {
 		Long: `Replay every session of the scenario's traces under every strategy, in one
 pass, and write results.json, report.html, report.md and plots to the output
 directory. Without a scenario file the embedded default scenario is used;
---traces, --catalogs and --strategies override the scenario's.`,
+--traces, --catalogs, --strategies and --model override the scenario's.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := ""
@@ -120,6 +122,9 @@ func loadScenario(path string) (*scenarios.Scenario, error) {
 func doRun(cmd *cobra.Command, path string, f *runFlags) (retErr error) {
 	sc, err := loadScenario(path)
 	if err != nil {
+		return err
+	}
+	if err := useModelFlag(cmd.ErrOrStderr(), sc, path, f.model); err != nil {
 		return err
 	}
 	if err := sc.CheckParams(""); err != nil {

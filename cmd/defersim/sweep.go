@@ -31,6 +31,7 @@ func newSweepCmd() *cobra.Command {
 		traces     []string
 		catalogs   []string
 		strategies []string
+		model      string
 		out        string
 		metrics    []string
 		bootstrap  int
@@ -72,6 +73,9 @@ the notes go to stderr) with --format.`,
 		}
 		sc, err := loadScenario(path)
 		if err != nil {
+			return err
+		}
+		if err := useModelFlag(cmd.ErrOrStderr(), sc, path, model); err != nil {
 			return err
 		}
 		var spec plan.SweepSpec
@@ -199,6 +203,7 @@ the notes go to stderr) with --format.`,
 	fl.StringSliceVar(&traces, "traces", nil, "traces instead of the scenario's")
 	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalogs instead of the scenario's")
 	fl.StringSliceVar(&strategies, "strategies", nil, "strategies to run (default: the scenario's)")
+	addModelFlag(c, &model, modelUsage)
 	fl.StringVarP(&out, "out", "o", "defersim-sweep", "output directory")
 	fl.StringSliceVar(&metrics, "metrics", []string{"cost_usd", "first_reply_ms"}, "metrics to plot against the parameter")
 	fl.IntVar(&bootstrap, "bootstrap", 0, "bootstrap resamples (0 = default)")

@@ -1,0 +1,44 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/defersim/defersim/sim"
+)
+
+// TestRecordedModelFindingSuggestsModelFlag pins that the finding on
+// sessions recorded with another model than the run's says how to price
+// them as recorded with `--model PRESET` when their model is a preset (a
+// vendor's dated spelling resolving to it), one model at a time when
+// several, and keeps the scenario form for a model no preset holds. It
+// used to name only a scenario file, though run, sweep and plan --growth
+// take --model.
+func TestRecordedModelFindingSuggestsModelFlag(t *testing.T) {
+	tests := []struct {
+		name   string
+		models []sim.RecordedModel
+		want   string // the finding's last sentence
+	}{
+		{"one preset", []sim.RecordedModel{{Model: "gpt-4o", Sessions: 200}},
+			"replay them apart with --model gpt-4o (or under a scenario whose model: names it)."},
+		{"a dated spelling", []sim.RecordedModel{{Model: "gpt-4o-2024-08-06", Sessions: 5}, {Model: "claude-sonnet-4-5-20250929", Sessions: 3, Scenario: true}},
+			"replay them apart with --model gpt-4o (or under a scenario whose model: names it)."},
+		{"two presets, one spelt twice", []sim.RecordedModel{{Model: "gpt-4.1", Sessions: 6}, {Model: "gpt-4o", Sessions: 4}, {Model: "openai/gpt-4o", Sessions: 1}},
+			"replay them apart with --model gpt-4.1 or --model gpt-4o, one model's sessions at a time (or under a scenario whose model: names it)."},
+		{"a preset and a model no preset holds", []sim.RecordedModel{{Model: "gpt-4o", Sessions: 6}, {Model: "openai/gpt-oss-120b", Sessions: 2}, {Sessions: 2}},
+			"replay them apart with --model gpt-4o, and the models no preset holds under a scenario whose model: names it."},
+		{"no preset", []sim.RecordedModel{{Model: "openai/gpt-oss-120b", Sessions: 2}},
+			"replay them apart under a scenario whose model: names it."},
+		{"no model recorded", []sim.RecordedModel{{Sessions: 15}},
+			"replay them with --model and its preset, or under a scenario whose model: names it."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := recordedModelFinding(&sim.RunInfo{Model: "claude-sonnet-4.5", RecordedModels: tc.models})
+			if !strings.HasSuffix(got, tc.want) {
+				t.Errorf("finding\n%s\ndoes not end with\n%s", got, tc.want)
+			}
+		})
+	}
+}
