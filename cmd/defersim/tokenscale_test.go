@@ -25,17 +25,7 @@ func TestTokenScaleSweep(t *testing.T) {
 	if out, code := runCLI(t, "run", "--strategies", strategies, "-o", runDir, "--bootstrap", "-1", "-q"); code != 0 {
 		t.Fatalf("run: exit %d:\n%s", code, out)
 	}
-	b, err := os.ReadFile(filepath.Join(sweepDir, "sweep.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sw struct {
-		Rows      []plan.SeriesRow `json:"rows"`
-		Unchanged []plan.Unchanged `json:"unchanged"`
-	}
-	if err := json.Unmarshal(b, &sw); err != nil {
-		t.Fatal(err)
-	}
+	sw := readSweepJSON(t, sweepDir)
 	if len(sw.Unchanged) != 0 {
 		t.Errorf("unchanged = %+v: every strategy reads the counts", sw.Unchanged)
 	}
@@ -74,4 +64,24 @@ func TestTokenScaleSweep(t *testing.T) {
 	if d := cmp.Diff(plain, at1); d != "" {
 		t.Errorf("token_scale 1 changes the strategies' numbers of a plain run (-run +sweep point 1):\n%s", d)
 	}
+}
+
+// sweepJSON is the part of a sweep's sweep.json the tests read.
+type sweepJSON struct {
+	Rows      []plan.SeriesRow `json:"rows"`
+	Unchanged []plan.Unchanged `json:"unchanged"`
+}
+
+// readSweepJSON reads the sweep.json a sweep wrote into dir.
+func readSweepJSON(t *testing.T, dir string) sweepJSON {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "sweep.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sw sweepJSON
+	if err := json.Unmarshal(b, &sw); err != nil {
+		t.Fatal(err)
+	}
+	return sw
 }
