@@ -8,17 +8,24 @@ import (
 )
 
 // tokenizerAssumption is the assumption that states the run's content
-// counter (params.tokenizer).
-const tokenizerAssumption = "tokenizer"
+// counter (params.tokenizer), tokenScaleAssumption the factor its counts
+// were scaled by (params.token_scale).
+const (
+	tokenizerAssumption  = "tokenizer"
+	tokenScaleAssumption = "token_scale"
+)
 
 // tokenizerFinding says when the run counted prompt content with another
 // counter than its model's own (a gpt-4o scenario with params.tokenizer
 // cl100k_base): prompt sizes, cache thresholds and steps, token triggers
-// and costs are then counts in a vocabulary the model does not bill. ""
-// when they agree, when the model is no preset, and when the preset's
-// vendor publishes no tokenizer (Claude: every counter stands in,
-// docs/presets.md).
+// and costs are then counts in a vocabulary the model does not bill. When
+// the preset's vendor publishes no tokenizer (Claude), it says that the
+// counter is a stand-in and how to sweep the gap (standInFinding). ""
+// when the counters agree and when the model is no preset.
 func tokenizerFinding(run *sim.RunInfo) string {
+	if f := standInFinding(run); f != "" {
+		return f
+	}
 	own, ok := presets.OwnTokenizer(run.Model)
 	if !ok || own == "" {
 		return ""
@@ -31,4 +38,36 @@ func tokenizerFinding(run *sim.RunInfo) string {
 			a.Value, run.Model, own, own, run.Model)
 	}
 	return ""
+}
+
+// standInFinding says, for a model whose preset (the one the run built it
+// from, else the one its name resolves to) has no published tokenizer,
+// what counted its prompts instead, by what factor, and how to see what
+// the difference does; "" for any other model.
+func standInFinding(run *sim.RunInfo) string {
+	var note string
+	for _, name := range []string{run.ModelPreset, run.Model} {
+		if name != "" {
+			if note = presets.TokenizerStandIn(name); note != "" {
+				break
+			}
+		}
+	}
+	if note == "" {
+		return ""
+	}
+	counter, scale := "", ""
+	for _, a := range run.Assumptions {
+		switch a.Name {
+		case tokenizerAssumption:
+			counter = a.Value
+		case tokenScaleAssumption:
+			scale = fmt.Sprintf(" × %s (params.token_scale)", a.Value)
+		}
+	}
+	if counter == "" {
+		return ""
+	}
+	return fmt.Sprintf("Prompt content was counted with %s (params.tokenizer)%s, %s. Prompt sizes, the cache's minimum, costs and times rest on these counts.",
+		counter, scale, note)
 }

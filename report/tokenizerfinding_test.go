@@ -13,25 +13,35 @@ import (
 // bytes/N) says so among the findings: the summary line stated the
 // tokenizer, but nothing said it was not the model's, though every token
 // figure and the cache's 1,024-token minimum and 128-token steps depend on
-// it. The model's own counter, a model without a preset and Claude (whose
-// tokenizer is unpublished: every counter stands in, docs/presets.md) get
-// no finding.
+// it. The model's own counter and a model without a preset get no finding.
+// A Claude preset (whose tokenizer is unpublished: every counter stands
+// in, docs/presets.md) gets the stand-in finding, with the factor when the
+// results state params.token_scale, and so does a model renamed from a
+// Claude preset.
 func TestTokenizerOtherThanTheModelsOwnIsAFinding(t *testing.T) {
 	for _, tc := range []struct {
 		model, tokenizer string
+		preset, scale    string // ModelPreset, the token_scale assumption ("": none)
 		want             string // "" for no finding
 	}{
-		{"gpt-4o", "cl100k_base", "Prompt content was counted with cl100k_base (params.tokenizer), not with gpt-4o's own o200k_base"},
-		{"gpt-4.1", "bytes/3.5", "counted with bytes/3.5 (params.tokenizer), not with gpt-4.1's own o200k_base"},
-		{"gpt-4o", "o200k_base", ""},
-		{"openai/gpt-4o-2024-08-06", "o200k_base", ""},
-		{"claude-sonnet-4.5", "cl100k_base", ""},
-		{"local-llm", "cl100k_base", ""},
+		{"gpt-4o", "cl100k_base", "", "", "Prompt content was counted with cl100k_base (params.tokenizer), not with gpt-4o's own o200k_base"},
+		{"gpt-4.1", "bytes/3.5", "", "", "counted with bytes/3.5 (params.tokenizer), not with gpt-4.1's own o200k_base"},
+		{"gpt-4o", "o200k_base", "", "1", ""},
+		{"openai/gpt-4o-2024-08-06", "o200k_base", "", "", ""},
+		{"claude-sonnet-4.5", "o200k_base", "", "1",
+			"Prompt content was counted with o200k_base (params.tokenizer) × 1 (params.token_scale), a stand-in: claude-sonnet-4.5's tokenizer is not published"},
+		{"claude-opus-4-5-20251101", "cl100k_base", "", "1.3", "counted with cl100k_base (params.tokenizer) × 1.3 (params.token_scale), a stand-in: claude-opus-4.5's tokenizer"},
+		{"claude-haiku-4.5", "o200k_base", "", "", "counted with o200k_base (params.tokenizer), a stand-in: claude-haiku-4.5's"},
+		{"my-claude", "o200k_base", "claude-sonnet-4.5", "1", "sweep params.token_scale to see the effect"},
+		{"local-llm", "cl100k_base", "", "1", ""},
 	} {
 		t.Run(tc.model+" "+tc.tokenizer, func(t *testing.T) {
 			res := &Results{}
-			res.Run.Model = tc.model
+			res.Run.Model, res.Run.ModelPreset = tc.model, tc.preset
 			res.Run.Assumptions = []sim.Assumption{{Name: "tokenizer", Value: tc.tokenizer, Source: "scenario params.tokenizer"}}
+			if tc.scale != "" {
+				res.Run.Assumptions = append(res.Run.Assumptions, sim.Assumption{Name: "token_scale", Value: tc.scale, Source: "params"})
+			}
 			got := strings.Join(Findings(res), "\n")
 			if tc.want == "" {
 				if strings.Contains(got, "Prompt content was counted with") {

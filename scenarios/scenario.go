@@ -173,6 +173,10 @@ func (s *Scenario) Fingerprint() string {
 		st.Description, st.Source = "", ""
 		strategies[i] = st
 	}
+	params := s.Params
+	if params.TokenScale == 1 { // the default is left out (omitzero), so fingerprints of scenarios that do not set it are unchanged
+		params.TokenScale = 0
+	}
 	canon := struct {
 		Version     int               `json:"v"`
 		Seed        int64             `json:"seed"`
@@ -185,7 +189,7 @@ func (s *Scenario) Fingerprint() string {
 		// Fingerprint is "" for the default scope, so the fingerprints of
 		// scenarios that do not set it are unchanged.
 		Fingerprint catalog.FingerprintScope `json:"catalog_fingerprint,omitempty"`
-	}{1, s.Seed, s.Model, s.Params, strategies, s.Baseline, s.Permissions, s.Servers, s.fingerprintScope()}
+	}{1, s.Seed, s.Model, params, strategies, s.Baseline, s.Permissions, s.Servers, s.fingerprintScope()}
 	b, err := json.Marshal(canon)
 	if err != nil {
 		// The value holds only strings, numbers, bools, slices and maps

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -45,7 +46,7 @@ type Config struct {
 	// their fidelity strategy's.
 	MoreFidelity []string
 	// Content counts prompt tokens (nil: the registry's counter named
-	// Params.Tokenizer).
+	// Params.Tokenizer); either is scaled by Params.TokenScale.
 	Content tokens.Counter
 	// RunModel says whether a model name a session_start records is the
 	// run's model (nil: none is): Resolution.Models counts by it the
@@ -118,6 +119,10 @@ func NewEngine(cfg Config) (*Engine, error) {
 		}
 		content = c
 	}
+	if s := cfg.Params.TokenScale; !(s > 0) || math.IsInf(s, 0) {
+		return nil, fmt.Errorf("params.token_scale %v: want a positive factor", s)
+	}
+	content = tokens.NewScaled(content, cfg.Params.TokenScale)
 	raw := content
 	if m, ok := content.(*tokens.Memo); ok {
 		raw = m

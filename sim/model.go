@@ -69,6 +69,14 @@ type Params struct {
 	// Tokenizer names the token counter for prompt content ("o200k_base",
 	// "cl100k_base", "bytes/3.5").
 	Tokenizer string `yaml:"tokenizer" json:"tokenizer"`
+	// TokenScale multiplies every count of Tokenizer (schemas, directories,
+	// system prompts, message text, arguments, results), each item rounded
+	// to a whole token: the model's own tokenizer may count the same text
+	// differently (Claude's is not published, docs/presets.md). 1 (the
+	// default) keeps the counts as the tokenizer gives them; counts a trace
+	// records, sizes converted by BytesPerToken, the overheads below and a
+	// strategy's own estimate counter are not scaled.
+	TokenScale float64 `yaml:"token_scale" json:"token_scale,omitzero"`
 	// MessageOverheadTokens: framing tokens the provider adds per message.
 	MessageOverheadTokens int64 `yaml:"message_overhead_tokens" json:"message_overhead_tokens"`
 	// ToolOverheadTokens: framing tokens per tool definition in tools[].

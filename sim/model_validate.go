@@ -92,6 +92,9 @@ func (r *Registry) ValidateParams(p Params) error {
 	if err := r.checkCounter(p.Tokenizer); err != nil {
 		return fieldErr("tokenizer", "%v", err)
 	}
+	if !(p.TokenScale > 0) || math.IsInf(p.TokenScale, 0) {
+		return fieldErr("token_scale", "%v: want a positive factor (1: counts as the tokenizer gives them)", p.TokenScale)
+	}
 	for _, f := range []struct {
 		name string
 		v    int64

@@ -55,6 +55,7 @@ const fixLoading = "run a strategy that loads tools: a trigger that turns deferr
 // left a strategy unchanged (internal/plan says so from the counts).
 var paramReaders = []paramRule{
 	{"params.tokenizer", "", nil, false},
+	{"params.token_scale", "", nil, false},
 	{"params.message_overhead_tokens", "", nil, false},
 	{"params.tool_overhead_tokens", "", nil, false},
 	{"params.request_overhead_tokens", "", nil, false},

@@ -23,7 +23,7 @@ func testModel() Model {
 }
 
 func testParams() Params {
-	return Params{Tokenizer: "bytes/1", SearchToolTokens: 50, BytesPerToken: 4}
+	return Params{Tokenizer: "bytes/1", TokenScale: 1, SearchToolTokens: 50, BytesPerToken: 4}
 }
 
 type testTool struct {

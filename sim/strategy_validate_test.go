@@ -2,6 +2,7 @@ package sim
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -157,7 +158,7 @@ func TestModelAndParamsValidate(t *testing.T) {
 		}
 	}
 	params := func(f func(*Params)) Params {
-		p := Params{Tokenizer: "o200k_base", MessageOverheadTokens: 4, SelectProb: 0.5}
+		p := Params{Tokenizer: "o200k_base", TokenScale: 1, MessageOverheadTokens: 4, SelectProb: 0.5}
 		f(&p)
 		return p
 	}
@@ -171,6 +172,11 @@ func TestModelAndParamsValidate(t *testing.T) {
 		{"overhead", func(p *Params) { p.ToolOverheadTokens = -1 }, "tool_overhead_tokens: -1 is negative"},
 		{"ms", func(p *Params) { p.UserThinkMs = -1 }, "user_think_ms: -1: want a finite number >= 0"},
 		{"prob", func(p *Params) { p.NudgeProb = 1.5 }, "nudge_prob: 1.5 is outside [0,1]"},
+		// token_scale multiplies every count: 0 or less, or not finite, is refused.
+		{"scale zero", func(p *Params) { p.TokenScale = 0 }, "token_scale: 0: want a positive factor (1: counts as the tokenizer gives them)"},
+		{"scale negative", func(p *Params) { p.TokenScale = -1 }, "token_scale: -1: want a positive factor (1: counts as the tokenizer gives them)"},
+		{"scale infinite", func(p *Params) { p.TokenScale = math.Inf(1) }, "token_scale: +Inf: want a positive factor (1: counts as the tokenizer gives them)"},
+		{"scale above one", func(p *Params) { p.TokenScale = 1.3 }, ""},
 	}
 	for _, tt := range pt {
 		got := ""

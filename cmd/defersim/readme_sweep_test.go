@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,17 +37,7 @@ func TestREADMESweepVaries(t *testing.T) {
 	if out, code := runCLI(t, append(args[1:], "-o", dir, "--bootstrap", "-1", "-q")...); code != 0 {
 		t.Fatalf("%s: exit %d:\n%s", cmdline, code, out)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "sweep.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sw struct {
-		Rows      []plan.SeriesRow `json:"rows"`
-		Unchanged []plan.Unchanged `json:"unchanged"`
-	}
-	if err := json.Unmarshal(b, &sw); err != nil {
-		t.Fatal(err)
-	}
+	sw := readSweepJSON(t, dir)
 	first, last := map[string]plan.SeriesRow{}, map[string]plan.SeriesRow{}
 	for _, r := range sw.Rows {
 		if _, ok := first[r.Strategy]; !ok {

@@ -19,7 +19,7 @@ import (
 func assumptions(cfg Config, eng *sim.Engine, reg *sim.Registry) []sim.Assumption {
 	m, p := cfg.Model, cfg.Params
 	f := func(v float64) string { return fmt.Sprintf("%g", v) }
-	a := []sim.Assumption{{Name: "tokenizer", Value: p.Tokenizer, Source: "scenario params.tokenizer"}}
+	a := []sim.Assumption{{Name: "tokenizer", Value: p.Tokenizer, Source: tokenizerSource(m, cfg.ModelPreset)}}
 	a = append(a, modelAssumptions(m, latencySource(m, cfg.ModelPreset), reg)...)
 	// param states a params key, or notRead with the reason when the other
 	// values leave it unread (sim.ParamUnread).
@@ -34,6 +34,7 @@ func assumptions(cfg Config, eng *sim.Engine, reg *sim.Registry) []sim.Assumptio
 	}
 	connect, list, versions := eng.TimingDefaults()
 	a = append(a,
+		param("token_scale", f(p.TokenScale), "params (every count of params.tokenizer times it, each rounded to a whole token; 1: as the tokenizer counts)"),
 		param("message_overhead_tokens", fmt.Sprint(p.MessageOverheadTokens), "params"),
 		param("tool_overhead_tokens", fmt.Sprint(p.ToolOverheadTokens), "params"),
 		param("request_overhead_tokens", fmt.Sprint(p.RequestOverheadTokens), "params"),
@@ -59,6 +60,27 @@ func assumptions(cfg Config, eng *sim.Engine, reg *sim.Registry) []sim.Assumptio
 	)
 	a = append(a, searchAssumptions(eng, reg)...)
 	return append(a, cfg.Notes...)
+}
+
+// tokenizerSource says where the tokenizer assumption comes from: the
+// scenario's params.tokenizer, and, when the model's preset (the one it
+// was built from, else the one its name resolves to) has no tokenizer of
+// its own (Claude's is not published), that it is a stand-in and which
+// parameter sweeps the gap.
+func tokenizerSource(m sim.Model, preset string) string {
+	const src = "scenario params.tokenizer"
+	for _, name := range []string{preset, m.Name} {
+		if name == "" {
+			continue
+		}
+		if note := presets.TokenizerStandIn(name); note != "" {
+			return src + "; " + note
+		}
+		if _, ok := presets.OwnTokenizer(name); ok {
+			return src
+		}
+	}
+	return src
 }
 
 // latencySource says where the model's latency parameters come from: a

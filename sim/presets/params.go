@@ -22,6 +22,7 @@ func searchToolDef() []byte { return []byte(searchToolDefinition) }
 func DefaultParams() sim.Params {
 	return sim.Params{
 		Tokenizer:              "o200k_base",
+		TokenScale:             1,
 		MessageOverheadTokens:  4,
 		ToolOverheadTokens:     8,
 		RequestOverheadTokens:  346,

@@ -1,0 +1,25 @@
+package presets
+
+import "fmt"
+
+// claudeTokenGapPct is how many more tokens, in percent, newer Claude
+// generations turn the same text into (REFERENCE §3: about 30%). It is not
+// applied to any count: it is the figure the stand-in note quotes so that
+// a reader knows how far to sweep params.token_scale.
+const claudeTokenGapPct = 30
+
+// TokenizerStandIn says why the run's counter (params.tokenizer) stands in
+// for the named model preset's own, when the preset's vendor does not
+// publish its tokenizer (every Claude preset): the sentence names the
+// model and the parameter that sweeps the gap. "" when the preset counts
+// with its own tokenizer or name is no preset (vendor spellings resolve
+// as in ResolveModel).
+func TokenizerStandIn(name string) string {
+	own, ok := OwnTokenizer(name)
+	if !ok || own != "" {
+		return ""
+	}
+	canon, _ := ResolveModel(name)
+	return fmt.Sprintf("a stand-in: %s's tokenizer is not published (newer Claude models count ~%d%% more tokens for the same text: sweep params.token_scale to see the effect)",
+		canon, claudeTokenGapPct)
+}
