@@ -7,6 +7,7 @@ package shareddata
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 )
 
 // TB is the part of testing.TB the helpers use. Declared here so that
@@ -22,16 +23,31 @@ type TB interface {
 // data is an error.
 func inCI() bool { return os.Getenv("CI") == "true" }
 
-// Find walks up from the working directory looking for shared/data beside an
-// ancestor and returns its path, or "" when there is none.
+// Find returns the path of the real data, or "" when there is none:
+// DEFERSIM_SHARED_DATA when set, else shared/data beside an ancestor of
+// the working directory, else beside an ancestor of this package's source
+// directory (the repository's parent). The last makes a test that changed
+// its working directory (t.Chdir(t.TempDir())) find the data as one that
+// did not: such tests failed in CI, finding it only through a shared/
+// directory some machines happened to have beside their temp directory.
 func Find() string {
 	if d := os.Getenv("DEFERSIM_SHARED_DATA"); d != "" {
 		return d
 	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
+	if dir, err := os.Getwd(); err == nil {
+		if d := findAbove(dir); d != "" {
+			return d
+		}
 	}
+	if _, file, _, ok := runtime.Caller(0); ok && filepath.IsAbs(file) {
+		return findAbove(filepath.Dir(file))
+	}
+	return ""
+}
+
+// findAbove walks up from dir looking for shared/data beside dir or an
+// ancestor, and returns its path ("" when there is none).
+func findAbove(dir string) string {
 	for {
 		cand := filepath.Join(dir, "..", "shared", "data")
 		if st, err := os.Stat(cand); err == nil && st.IsDir() {

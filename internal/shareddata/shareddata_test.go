@@ -66,3 +66,21 @@ func TestCIScriptIsStrict(t *testing.T) {
 		t.Error(".ci/run does not check that ../shared/data is there")
 	}
 }
+
+// TestFoundAfterChdir pins that a test which moves to a temporary
+// directory (t.Chdir(t.TempDir()), as docs/fidelity.md's tests do) finds
+// the real data as before the move: Find walked up from the working
+// directory only, so those tests failed in CI on a machine without a
+// shared/ directory beside its temp directory, and skipped on a
+// developer's machine.
+func TestFoundAfterChdir(t *testing.T) {
+	t.Setenv("DEFERSIM_SHARED_DATA", "")
+	before := Find()
+	if before == "" {
+		t.Skip("no ../shared/data beside the repository")
+	}
+	t.Chdir(t.TempDir())
+	if after := Find(); after != before {
+		t.Errorf("after moving to a temporary directory, Find() = %q, want %q", after, before)
+	}
+}
