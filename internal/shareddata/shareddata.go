@@ -7,7 +7,6 @@ package shareddata
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 )
 
 // TB is the part of testing.TB the helpers use. Declared here so that
@@ -23,13 +22,18 @@ type TB interface {
 // data is an error.
 func inCI() bool { return os.Getenv("CI") == "true" }
 
+// startDir is the working directory the process started in (a test
+// binary starts in its package's directory), read once when the package
+// is initialised and never changed.
+var startDir, _ = os.Getwd()
+
 // Find returns the path of the real data, or "" when there is none:
 // DEFERSIM_SHARED_DATA when set, else shared/data beside an ancestor of
-// the working directory, else beside an ancestor of this package's source
-// directory (the repository's parent). The last makes a test that changed
-// its working directory (t.Chdir(t.TempDir())) find the data as one that
-// did not: such tests failed in CI, finding it only through a shared/
-// directory some machines happened to have beside their temp directory.
+// the working directory, else beside an ancestor of the directory the
+// process started in. The last makes a test that changed its working
+// directory (t.Chdir(t.TempDir())) find the data as one that did not: such
+// tests failed in CI, finding it only through a shared/ directory some
+// machines happened to have beside their temp directory.
 func Find() string {
 	if d := os.Getenv("DEFERSIM_SHARED_DATA"); d != "" {
 		return d
@@ -39,8 +43,8 @@ func Find() string {
 			return d
 		}
 	}
-	if _, file, _, ok := runtime.Caller(0); ok && filepath.IsAbs(file) {
-		return findAbove(filepath.Dir(file))
+	if startDir != "" {
+		return findAbove(startDir)
 	}
 	return ""
 }
