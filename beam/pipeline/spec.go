@@ -38,6 +38,9 @@ type Spec struct {
 	Strategies []string `json:"strategies,omitempty"`
 	Baseline   string   `json:"baseline,omitempty"`
 	Seed       *int64   `json:"seed,omitempty"`
+	// Model is run's --model: a model preset replacing the scenario's
+	// model as a whole ("" = the scenario's).
+	Model string `json:"model,omitempty"`
 	// SRD is run's --srd: routing description files or directories, local
 	// or URLs (nil: the scenario's srd:, else the embedded set).
 	SRD []string `json:"srd,omitempty"`
@@ -165,6 +168,11 @@ func (s Spec) scenario() (*scenarios.Scenario, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if s.Model != "" {
+		if _, err := sc.UseModel(s.Model); err != nil {
+			return nil, err
+		}
 	}
 	if err := sc.CheckParams(""); err != nil {
 		return nil, err

@@ -61,6 +61,7 @@ var (
 	maxUnres   = flag.Float64("max-unresolved", runner.DefaultMaxUnresolved, "share of tool calls that may fail to resolve against the catalogs, and of sessions that may name a server or version no catalog holds, before the run stops with exit status 2; unless given, the scenario's max_unresolved when it sets one")
 	quiet      = flag.Bool("quiet", false, "print no summary and no notes of ignored flags (warnings and errors still go to stderr)")
 	format     = flag.String("format", "text", "format of the run summary: text, or json (counts, output paths, per-strategy means)")
+	model      = flag.String("model", "", "model preset to price and time every session as, instead of the scenario's: as the scenario's model: NAME would (docs/presets.md lists them)")
 	traces     list
 	catalogs   list
 	strategies list
@@ -163,7 +164,7 @@ func run(ctx context.Context) error {
 		return pipeline.InputError(err)
 	}
 	spec := pipeline.Spec{Scenario: *scenario, Traces: traces, Catalogs: catalogs, Strategies: strategies, SRD: srds,
-		Baseline: *baseline, SkipBad: *skipBad, Strict: *strict, Bootstrap: *bootstrap, BootstrapMemory: int64(bootMem), ExactSessions: *exact,
+		Baseline: *baseline, Model: *model, SkipBad: *skipBad, Strict: *strict, Bootstrap: *bootstrap, BootstrapMemory: int64(bootMem), ExactSessions: *exact,
 		Out: *out, NoReport: *noReport, BatchSessions: *batch, AllowUnresolved: *allowUnres}
 	flag.Visit(func(f *flag.Flag) {
 		switch f.Name {
