@@ -77,7 +77,7 @@ func (c *collector) add(r *jobResult) {
 		c.values[k], c.perReq[k], c.over[k] = r.values[si], r.perReq[si], r.over[si]
 	}
 	p := jobResult{seq: r.seq, idx: r.idx, id: r.id, values: c.values, perReq: c.perReq, over: c.over,
-		removed: r.removed, resol: r.resol, epoch: r.epoch, applied: r.applied,
+		removed: r.removed, resol: r.resol, versions: r.versions, epoch: r.epoch, applied: r.applied,
 		pauses: r.pauses, pausesFromParams: r.pausesFromParams, calls: r.calls, callsUntimed: r.callsUntimed}
 	if r.bufs != nil {
 		p.fid = r.bufs.fidelity(v.Fidelity)

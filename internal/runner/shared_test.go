@@ -77,6 +77,12 @@ func TestRunSharedEqualsRun(t *testing.T) {
 		if !bytes.Equal(got[i], resultsBytes(t, want)) {
 			t.Errorf("run %d: results.json differs from the run's alone", i)
 		}
+		// The versions each session replayed, from which results.json
+		// names the catalog versions no session replayed: a shared
+		// replay's collector dropped them, so a sweep never warned.
+		if g, w := out.Run.Resolution.VersionsReplayed, want.Run.Resolution.VersionsReplayed; len(w) == 0 || !reflect.DeepEqual(g, w) {
+			t.Errorf("run %d: versions replayed %v, alone %v", i, g, w)
+		}
 		return nil
 	})
 	if err != nil {

@@ -28,7 +28,7 @@ type sortedMaps struct {
 	// MissingServers and StateMissingServers: since state version 7.
 	MissingServers      []versionCount
 	StateMissingServers []versionCount
-	// StateVersionsReplayed: since state version 15 (the run info's is
+	// StateVersionsReplayed: since state version 17 (the run info's is
 	// nil: its summary names what follows from it).
 	StateVersionsReplayed []versionCount
 }
