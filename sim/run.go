@@ -248,12 +248,21 @@ func (e *Engine) run(parent context.Context, sessions iter.Seq2[input, error], o
 	var next int64
 	var firstErr error
 	sinceCheckpoint := 0
+	// stopped: the caller cancelled. Sessions already replayed but not yet
+	// collected are dropped, not added: an interrupt ends the run at the
+	// session it was asked at, whatever the workers had done ahead (the
+	// checkpoint's Next says where a resume starts).
+	stopped := false
 	for res := range results {
-		if firstErr != nil {
+		if firstErr != nil || stopped {
 			continue // drain
 		}
 		pending[res.seq] = res
 		for {
+			if parent.Err() != nil {
+				stopped = true
+				break
+			}
 			r, ok := pending[next]
 			if !ok {
 				break
