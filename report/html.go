@@ -39,6 +39,9 @@ type htmlData struct {
 	Resolution     []resolutionRow
 	// ResolutionText: threshold, other inputs, tools (lines under the table).
 	ResolutionText []string
+	// Unreplayed: the catalog versions no session replayed
+	// (UnreplayedText), a warning under the table; "" when none.
+	Unreplayed string
 }
 
 type htmlPlot struct {
@@ -133,6 +136,7 @@ func htmlReport(res *Results, plots []renderedPlot) ([]byte, error) {
 	if r := res.Run.Resolution; r != nil {
 		data.Resolution = resolutionRows(r)
 		data.ResolutionText = []string{thresholdText(r) + ".", otherInputsText(r) + "."}
+		data.Unreplayed = UnreplayedText(r)
 		if len(r.TopUnresolved) > 0 || r.UnresolvedOtherCalls > 0 {
 			data.ResolutionText = append(data.ResolutionText, "Most called unresolved: "+toolList(r.TopUnresolved, r.UnresolvedTools, 10, r.UnresolvedOtherCalls)+".")
 		}

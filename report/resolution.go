@@ -180,6 +180,9 @@ func resolutionMarkdown(b *strings.Builder, r *sim.ResolutionInfo) {
 		fmt.Fprintf(b, "| %s | %s | %s |\n", mdEscape(row.Label), fmtInt(float64(row.Calls)), row.Share)
 	}
 	fmt.Fprintf(b, "\n%s.\n", mdEscape(otherInputsText(r)))
+	if u := UnreplayedText(r); u != "" {
+		fmt.Fprintf(b, "\n**Warning:** %s\n", mdEscape(u))
+	}
 	if len(r.TopUnresolved) > 0 || r.UnresolvedOtherCalls > 0 {
 		fmt.Fprintf(b, "\nMost called unresolved: %s.\n", mdEscape(toolList(r.TopUnresolved, r.UnresolvedTools, 10, r.UnresolvedOtherCalls)))
 	}

@@ -71,6 +71,9 @@ type sessionCalls struct {
 	// at is, per server the session names, the version it names and the
 	// line that names it.
 	at map[string]namedVersion
+	// versions are the server versions the session replays so far, each
+	// counted once in the tally's VersionsReplayed (sessionVersions).
+	versions []*serverTable
 }
 
 // namedVersion is a server version a session names, at a line of its
@@ -105,6 +108,14 @@ func (s *sessionCalls) Event(ev *traces.Event, line int, out []traces.Unresolved
 	}
 	s.res = Resolution{}
 	class := s.e.resolveRead(&s.rs, ev, &s.res)
+	had := len(s.versions)
+	switch ev.Type {
+	case traces.SessionStart:
+		s.versions = s.e.tables.startVersions(ev.Servers(), s.versions)
+	case traces.CatalogChange:
+		s.versions = addTable(s.versions, s.e.tables.lookup(ev.Server, ev.Version()))
+	}
+	s.res.addVersionsReplayed(s.versions[had:])
 	s.tally.mu.Lock()
 	s.tally.res.Merge(&s.res)
 	s.tally.mu.Unlock()

@@ -12,8 +12,10 @@ import (
 // TestCallResolverCountsAsARun pins that the Resolution a CallResolver
 // tallies (what `trace validate` predicts a run's stop from) is the one a
 // run's resolution counts over the same sessions and catalog
-// (Engine.Resolve): validate had no counts of its own, and said nothing of
-// the share a run stops on.
+// (Engine.Resolve), with the server versions each session replays as the
+// replay counts them (sessionVersions of its need): validate had no counts
+// of its own, and said nothing of the share a run stops on, nor of the
+// catalog versions no session would replay.
 func TestCallResolverCountsAsARun(t *testing.T) {
 	parse := func(server, version, tools string) *catalog.Server {
 		s, err := catalog.Parse([]byte(`{"tools":[`+tools+`]}`), server, version, "")
@@ -46,6 +48,7 @@ func TestCallResolverCountsAsARun(t *testing.T) {
 	r := NewCallResolver(cat)
 	for _, s := range sessions {
 		e.Resolve(s, &want)
+		want.addVersionsReplayed(e.sessionVersions(compactNeed(ExtractNeed(s)), nil))
 		sr := r.Session()
 		for i := range s.Events {
 			sr.Event(&s.Events[i], i+1, nil)
@@ -55,7 +58,7 @@ func TestCallResolverCountsAsARun(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("the resolver tallied\n%+v\na run counts\n%+v", got, want)
 	}
-	if want.Unresolved() == 0 || want.SessionsMissingServers == 0 || want.Sessions != 3 {
+	if want.Unresolved() == 0 || want.SessionsMissingServers == 0 || want.Sessions != 3 || len(want.VersionsReplayed) != 3 {
 		t.Errorf("the sessions do not exercise the counts: %+v", want)
 	}
 }

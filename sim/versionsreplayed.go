@@ -3,31 +3,45 @@ package sim
 import (
 	"maps"
 	"slices"
+
+	"github.com/defersim/defersim/traces"
 )
 
 // sessionVersions returns, appended to out, the server versions session n
-// replays: those of its initial registry (newSession: every catalog server
-// at its latest version when the trace names none) and those its catalog
-// changes move a server to (changeVersion), recorded or inserted by a
-// scenario upgrade. A version no catalog holds is not among them: the
+// replays: those of its initial registry (startVersions) and those its
+// catalog changes move a server to (changeVersion), recorded or inserted
+// by a scenario upgrade. A version no catalog holds is not among them: the
 // replay uses another one, which is.
 func (e *Engine) sessionVersions(n *pneed, out []*serverTable) []*serverTable {
 	tt := e.tables
-	add := func(st *serverTable) {
-		if st != nil && !slices.Contains(out, st) {
-			out = append(out, st)
-		}
-	}
-	if len(n.servers) == 0 {
-		for _, name := range tt.names {
-			add(tt.latest[name])
-		}
-	}
-	for _, s := range n.servers {
-		add(tt.lookup(s.Name, s.Version))
-	}
+	out = tt.startVersions(n.servers, out)
 	for _, c := range n.changes {
-		add(tt.lookup(c.server, c.version))
+		out = addTable(out, tt.lookup(c.server, c.version))
+	}
+	return out
+}
+
+// startVersions returns, appended to out, the server versions a
+// session_start naming servers offers (newSession): every catalog server
+// at its latest version when it names none. sim.CallResolver counts them
+// as a run does, so that trace validate names the versions no session
+// would replay.
+func (tt *toolTables) startVersions(servers []traces.ServerRef, out []*serverTable) []*serverTable {
+	if len(servers) == 0 {
+		for _, name := range tt.names {
+			out = addTable(out, tt.latest[name])
+		}
+	}
+	for _, s := range servers {
+		out = addTable(out, tt.lookup(s.Name, s.Version))
+	}
+	return out
+}
+
+// addTable appends st to out unless it is nil or there.
+func addTable(out []*serverTable, st *serverTable) []*serverTable {
+	if st != nil && !slices.Contains(out, st) {
+		out = append(out, st)
 	}
 	return out
 }

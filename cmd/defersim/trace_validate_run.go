@@ -8,6 +8,7 @@ import (
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -94,6 +95,17 @@ func (p *runPrediction) writeText(w io.Writer) error {
 		r.Unresolved, nouns.Count(r.Calls, "tool call"), 100*r.UnresolvedShare,
 		r.SessionsMissingServers, nouns.Count(r.Sessions, "session"), 100*r.SessionsMissingShare, sim.SharePercent(r.MaxUnresolvedShare)); err != nil {
 		return err
+	}
+	if len(r.UnreplayedVersions) > 0 {
+		// run's warning (runsummary.WarnUnreplayed), said before the run.
+		if _, err := fmt.Fprintf(w, "run would warn: %s:\n", report.UnreplayedWarning); err != nil {
+			return err
+		}
+		for _, u := range r.UnreplayedVersions {
+			if _, err := fmt.Fprintf(w, "  %s\n", report.UnreplayedLine(u)); err != nil {
+				return err
+			}
+		}
 	}
 	if !p.Stops {
 		return nil

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/report"
 )
 
@@ -288,11 +289,13 @@ func catalogVersions(r *report.Results) map[string]map[string]string {
 	return out
 }
 
+// keys lists the versions of m in release order (catalog.CompareVersions:
+// 0.9.0 before 0.10.0), as run records them.
 func keys(m map[string]string) []string {
 	var out []string
 	for k := range m {
 		out = append(out, k)
 	}
-	slices.Sort(out)
+	slices.SortFunc(out, catalog.CompareVersions)
 	return out
 }

@@ -18,8 +18,13 @@ type jsonReport struct {
 	BaselineRun FileInfo `json:"baseline_run"`
 	CurrentRun  FileInfo `json:"current_run"`
 	// Comparable is true: a refusal (jsonRefusal) has it false.
-	Comparable     bool      `json:"comparable"`
-	Verdict        string    `json:"verdict"`
+	Comparable bool   `json:"comparable"`
+	Verdict    string `json:"verdict"`
+	// Failed is the gate's verdict, true exactly when the exit status is
+	// not 0, and FailReasons why (Report.FailReasons; empty on a pass).
+	// Regression says a check regressed, one reason of several.
+	Failed         bool      `json:"failed"`
+	FailReasons    []string  `json:"fail_reasons"`
 	Regression     bool      `json:"regression"`
 	Summary        Summary   `json:"summary"`
 	Warnings       []string  `json:"warnings"`
@@ -72,7 +77,7 @@ func orEmpty(s []string) []string {
 // moved.
 func WriteJSON(w io.Writer, r *Report) error {
 	out := jsonReport{Baseline: r.BaselinePath, Current: r.CurrentPath, BaselineRun: r.Baseline, CurrentRun: r.Current, Comparable: true, Verdict: r.Verdict(),
-		Regression: r.Summary.Regressions > 0, Summary: r.Summary, Warnings: orEmpty(r.Warnings), Notes: orEmpty(r.Notes),
+		Failed: r.Failed(), FailReasons: r.FailReasons(), Regression: r.Summary.Regressions > 0, Summary: r.Summary, Warnings: orEmpty(r.Warnings), Notes: orEmpty(r.Notes),
 		Checks: []jsonRow{}, CatalogChanges: orEmpty(r.CatalogChanges), Changes: orEmpty(r.Changes),
 		Unreplayed: r.Unreplayed, UnreplayedFailsRun: r.unreplayedVerdict() != ""}
 	for _, row := range r.Rows {

@@ -12,12 +12,16 @@ import (
 // same facts as the text refusal, so that a CI job parsing stdout reads
 // why instead of empty input.
 type jsonRefusal struct {
-	Baseline   string       `json:"baseline"`
-	Current    string       `json:"current"`
-	Comparable bool         `json:"comparable"`
-	Verdict    string       `json:"verdict"`
-	Reasons    []jsonReason `json:"reasons"`
-	Remedies   []string     `json:"remedies"`
+	Baseline   string `json:"baseline"`
+	Current    string `json:"current"`
+	Comparable bool   `json:"comparable"`
+	Verdict    string `json:"verdict"`
+	// Failed is true, as for a report whose gate fails (the exit status
+	// is 2), and FailReasons is FailIncomparable or FailUnreadable.
+	Failed      bool         `json:"failed"`
+	FailReasons []string     `json:"fail_reasons"`
+	Reasons     []jsonReason `json:"reasons"`
+	Remedies    []string     `json:"remedies"`
 	// Unreadable is the file that could not be read (WriteUnreadableJSON;
 	// absent when both were read and differ).
 	Unreadable *jsonUnreadable `json:"unreadable,omitempty"`
@@ -42,7 +46,7 @@ type jsonReason struct {
 // in the order the text lists them under "what to do:".
 func WriteIncomparableJSON(w io.Writer, basePath, curPath string, inc *Incomparable) error {
 	verdict, _, _ := strings.Cut(inc.Error(), "\n")
-	out := jsonRefusal{Baseline: basePath, Current: curPath, Verdict: verdict, Reasons: []jsonReason{}, Remedies: []string{}}
+	out := jsonRefusal{Baseline: basePath, Current: curPath, Verdict: verdict, Failed: true, FailReasons: []string{FailIncomparable}, Reasons: []jsonReason{}, Remedies: []string{}}
 	for _, r := range inc.Reasons {
 		out.Reasons = append(out.Reasons, jsonReason{What: r.What, Line: r.Line, Details: orEmpty(r.Details), Remedy: r.Remedy})
 		if r.Remedy != "" {
@@ -59,6 +63,6 @@ func WriteIncomparableJSON(w io.Writer, basePath, curPath string, inc *Incompara
 // message names it, and why.
 func WriteUnreadableJSON(w io.Writer, basePath, curPath string, u *Unreadable) error {
 	verdict, _, _ := strings.Cut(u.Error(), "\n")
-	return cliout.WriteJSON(w, jsonRefusal{Baseline: basePath, Current: curPath, Verdict: verdict, Reasons: []jsonReason{}, Remedies: []string{},
-		Unreadable: &jsonUnreadable{Which: u.Which, File: u.File, Reason: u.Reason.Error()}})
+	return cliout.WriteJSON(w, jsonRefusal{Baseline: basePath, Current: curPath, Verdict: verdict, Failed: true, FailReasons: []string{FailUnreadable},
+		Reasons: []jsonReason{}, Remedies: []string{}, Unreadable: &jsonUnreadable{Which: u.Which, File: u.File, Reason: u.Reason.Error()}})
 }

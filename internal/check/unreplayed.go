@@ -83,8 +83,29 @@ func (r *Report) unreplayedVerdict() string {
 	return fmt.Sprintf("UNTESTED: %s in the current catalogs no session replayed", nouns.CountAs(n, "new server version", "new server versions"))
 }
 
+// Why the gate fails (FailReasons; JSON fail_reasons): a check regressed,
+// a catalog change was not replayed (and not allowed), and, for a refusal
+// (exit status 2), the files cannot be compared or one cannot be read.
+const (
+	FailRegression   = "regression"
+	FailUnreplayed   = "unreplayed"
+	FailIncomparable = "incomparable"
+	FailUnreadable   = "unreadable"
+)
+
+// FailReasons says why the gate fails, FailRegression then
+// FailUnreplayed; none when it passes.
+func (r *Report) FailReasons() []string {
+	out := []string{}
+	if r.Summary.Regressions > 0 {
+		out = append(out, FailRegression)
+	}
+	if r.unreplayedVerdict() != "" {
+		out = append(out, FailUnreplayed)
+	}
+	return out
+}
+
 // Failed says the gate fails: a check regressed, or a catalog change was
 // not replayed and not allowed (exit status 1).
-func (r *Report) Failed() bool {
-	return r.Summary.Regressions > 0 || r.unreplayedVerdict() != ""
-}
+func (r *Report) Failed() bool { return len(r.FailReasons()) > 0 }
