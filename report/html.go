@@ -37,6 +37,8 @@ type htmlData struct {
 	SkipReasons    []htmlCount
 	Findings       []string
 	Resolution     []resolutionRow
+	// ResolutionIntro: what the resolution table counts (above it).
+	ResolutionIntro string
 	// ResolutionText: threshold, other inputs, tools (lines under the table).
 	ResolutionText []string
 	// Unreplayed: the catalog versions no session replayed
@@ -135,6 +137,7 @@ func htmlReport(res *Results, plots []renderedPlot) ([]byte, error) {
 	}
 	if r := res.Run.Resolution; r != nil {
 		data.Resolution = resolutionRows(r)
+		data.ResolutionIntro = resolutionIntro(r) + "."
 		data.ResolutionText = []string{thresholdText(r) + ".", otherInputsText(r) + "."}
 		data.Unreplayed = UnreplayedText(r)
 		if len(r.TopUnresolved) > 0 || r.UnresolvedOtherCalls > 0 {

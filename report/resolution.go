@@ -172,10 +172,17 @@ func WriteResolution(w io.Writer, r *sim.ResolutionInfo) error {
 	return nil
 }
 
+// resolutionIntro says what the input resolution table counts: every
+// replayed tool call, resolved or not (report.html's caption once said
+// every call resolved, above a table that could count unresolved ones).
+func resolutionIntro(r *sim.ResolutionInfo) string {
+	return fmtNoun(r.Calls, "tool call") + " checked against the catalogs, as the replay resolves them"
+}
+
 // resolutionMarkdown is the input resolution section of report.md.
 func resolutionMarkdown(b *strings.Builder, r *sim.ResolutionInfo) {
-	fmt.Fprintf(b, "\n## Input resolution\n\n%s checked against the catalogs; %s.\n\n| calls | count | share |\n| --- | ---: | ---: |\n",
-		fmtNoun(r.Calls, "tool call"), mdEscape(thresholdText(r)))
+	fmt.Fprintf(b, "\n## Input resolution\n\n%s; %s.\n\n| calls | count | share |\n| --- | ---: | ---: |\n",
+		mdEscape(resolutionIntro(r)), mdEscape(thresholdText(r)))
 	for _, row := range resolutionRows(r) {
 		fmt.Fprintf(b, "| %s | %s | %s |\n", mdEscape(row.Label), fmtInt(float64(row.Calls)), row.Share)
 	}
