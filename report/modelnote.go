@@ -28,8 +28,39 @@ func recordedModelFinding(run *sim.RunInfo) string {
 		}
 		return ""
 	}
-	return fmt.Sprintf("%s of %s %s recorded with another model than the run's (%s); they are priced and timed as %s (the scenario's model: its prices, prompt cache and latency), not as recorded. To see a model's sessions as recorded, replay them apart %s.",
-		fmtInt(float64(other)), fmtNoun(total, "session"), nouns.Form(other, "was", "were"), list, run.Model, replayAs(run.RecordedModels))
+	// One other model: "them"; several: one model's at a time. Apart from
+	// the rest, unless they are every session the run replayed.
+	n := otherModelCount(run.RecordedModels, run.OtherModels)
+	apart := ""
+	if n > 1 || other < total {
+		apart = " apart"
+	}
+	return fmt.Sprintf("%s of %s %s recorded with another model than the run's (%s); they are priced and timed as %s (the scenario's model: its prices, prompt cache and latency), not as recorded. To see %s as recorded, replay them%s %s.",
+		fmtInt(float64(other)), fmtNoun(total, "session"), nouns.Form(other, "was", "were"), list, run.Model,
+		nouns.Form(n, "them", "a model's sessions"), apart, replayAs(run.RecordedModels))
+}
+
+// otherModelCount counts the models of models (runner.RecordedModels;
+// beyond, runner.OtherModels, may be nil) other than the run's, a vendor's
+// spellings of one preset as one model (presets.ResolveModel); the
+// sessions of names beyond the ones kept count as one more model at least.
+func otherModelCount(models []sim.RecordedModel, beyond *sim.OtherModels) int {
+	seen := map[string]bool{}
+	for _, m := range models {
+		if m.Model == "" || m.Scenario {
+			continue
+		}
+		key := strings.TrimSpace(m.Model)
+		if p, ok := presets.ResolveModel(m.Model); ok {
+			key = p
+		}
+		seen[key] = true
+	}
+	n := len(seen)
+	if beyond != nil && beyond.Sessions > beyond.Scenario {
+		n++
+	}
+	return n
 }
 
 // replayAs says how to replay the sessions of the recorded models that are

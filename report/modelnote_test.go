@@ -13,23 +13,29 @@ import (
 // vendor's dated spelling resolving to it), one model at a time when
 // several, and keeps the scenario form for a model no preset holds. It
 // used to name only a scenario file, though run, sweep and plan --growth
-// take --model.
+// take --model. With one other model the sentence speaks of "them", and
+// of replaying them "apart" only when the run replayed other sessions too:
+// it said "replay them apart" of 200 sessions that were all gpt-4o.
 func TestRecordedModelFindingSuggestsModelFlag(t *testing.T) {
 	tests := []struct {
 		name   string
 		models []sim.RecordedModel
 		want   string // the finding's last sentence
 	}{
-		{"one preset", []sim.RecordedModel{{Model: "gpt-4o", Sessions: 200}},
-			"replay them apart with --model gpt-4o (or under a scenario whose model: names it)."},
-		{"a dated spelling", []sim.RecordedModel{{Model: "gpt-4o-2024-08-06", Sessions: 5}, {Model: "claude-sonnet-4-5-20250929", Sessions: 3, Scenario: true}},
-			"replay them apart with --model gpt-4o (or under a scenario whose model: names it)."},
+		{"one preset, every session", []sim.RecordedModel{{Model: "gpt-4o", Sessions: 200}},
+			"To see them as recorded, replay them with --model gpt-4o (or under a scenario whose model: names it)."},
+		{"one preset beside the run's", []sim.RecordedModel{{Model: "gpt-4o-2024-08-06", Sessions: 5}, {Model: "claude-sonnet-4-5-20250929", Sessions: 3, Scenario: true}},
+			"To see them as recorded, replay them apart with --model gpt-4o (or under a scenario whose model: names it)."},
+		{"one preset beside sessions without a model", []sim.RecordedModel{{Model: "gpt-4o", Sessions: 5}, {Sessions: 1}},
+			"To see them as recorded, replay them apart with --model gpt-4o (or under a scenario whose model: names it)."},
+		{"one preset, spelt twice", []sim.RecordedModel{{Model: "gpt-4o", Sessions: 4}, {Model: "openai/gpt-4o", Sessions: 1}},
+			"To see them as recorded, replay them with --model gpt-4o (or under a scenario whose model: names it)."},
 		{"two presets, one spelt twice", []sim.RecordedModel{{Model: "gpt-4.1", Sessions: 6}, {Model: "gpt-4o", Sessions: 4}, {Model: "openai/gpt-4o", Sessions: 1}},
-			"replay them apart with --model gpt-4.1 or --model gpt-4o, one model's sessions at a time (or under a scenario whose model: names it)."},
+			"To see a model's sessions as recorded, replay them apart with --model gpt-4.1 or --model gpt-4o, one model's sessions at a time (or under a scenario whose model: names it)."},
 		{"a preset and a model no preset holds", []sim.RecordedModel{{Model: "gpt-4o", Sessions: 6}, {Model: "openai/gpt-oss-120b", Sessions: 2}, {Sessions: 2}},
-			"replay them apart with --model gpt-4o, and the models no preset holds under a scenario whose model: names it."},
+			"To see a model's sessions as recorded, replay them apart with --model gpt-4o, and the models no preset holds under a scenario whose model: names it."},
 		{"no preset", []sim.RecordedModel{{Model: "openai/gpt-oss-120b", Sessions: 2}},
-			"replay them apart under a scenario whose model: names it."},
+			"To see them as recorded, replay them under a scenario whose model: names it."},
 		{"no model recorded", []sim.RecordedModel{{Sessions: 15}},
 			"replay them with --model and its preset, or under a scenario whose model: names it."},
 	}

@@ -41,6 +41,19 @@ func (s *Scenario) UseModel(name string) (replaced string, err error) {
 	return replaced, nil
 }
 
+// ModelFlagNote is the note a command prints when its --model name
+// replaced the model a scenario file wrote (replaced, UseModel's
+// description of it: run, recommend, calibrate and defersim-beam print it
+// in these words); "" when replaced is "". The embedded default
+// scenario's model is the default: a command replaces it without a note,
+// and does not call this for it.
+func ModelFlagNote(name, replaced string) string {
+	if replaced == "" {
+		return ""
+	}
+	return fmt.Sprintf("--model %s replaces the scenario's model, %s", name, replaced)
+}
+
 // sameModel says whether the file's model is the preset canon with no
 // value of its own: --model then changes nothing.
 func (s *Scenario) sameModel(canon string) bool {

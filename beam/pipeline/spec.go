@@ -135,15 +135,26 @@ func (s Spec) catalogsKnown(sc *scenarios.Scenario) error {
 	return nil
 }
 
-// LimitNote is the note `defersim run` prints when the scenario's
-// max_unresolved does not apply to the run (runner.LimitNotCarried; ""
-// when it does).
-func (s Spec) LimitNote() (string, error) {
-	sc, err := s.scenario()
+// Notes are the notes `defersim run` prints before it replays, in its
+// order: that the spec's model replaces the one the scenario file wrote
+// (scenarios.ModelFlagNote), and that the scenario's max_unresolved does
+// not apply to the run (runner.LimitNotCarried). None when neither
+// applies.
+func (s Spec) Notes() ([]string, error) {
+	sc, replaced, err := s.scenarioModel()
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	return runner.LimitNotCarried(sc, s.overrides()), nil
+	var notes []string
+	if s.Scenario != "" { // the embedded default's model is replaced without a word, as by run
+		if note := scenarios.ModelFlagNote(s.Model, replaced); note != "" {
+			notes = append(notes, note)
+		}
+	}
+	if note := runner.LimitNotCarried(sc, s.overrides()); note != "" {
+		notes = append(notes, note)
+	}
+	return notes, nil
 }
 
 // overrides are the scenario's values the spec's flags replace.
@@ -156,8 +167,13 @@ func (s Spec) overrides() runner.Overrides {
 // does, one that sets a parameter the run would not read
 // (Scenario.CheckParams).
 func (s Spec) scenario() (*scenarios.Scenario, error) {
-	var sc *scenarios.Scenario
-	var err error
+	sc, _, err := s.scenarioModel()
+	return sc, err
+}
+
+// scenarioModel is scenario, with the description of the model the spec's
+// model replaced (Scenario.UseModel; "" none).
+func (s Spec) scenarioModel() (sc *scenarios.Scenario, replaced string, err error) {
 	switch {
 	case s.Scenario == "":
 		sc, err = scenarios.Default()
@@ -167,15 +183,15 @@ func (s Spec) scenario() (*scenarios.Scenario, error) {
 		sc, err = scenarios.Parse(s.ScenarioYAML, s.Scenario, filepath.Dir(s.Scenario)) // as scenarios.Load
 	}
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if s.Model != "" {
-		if _, err := sc.UseModel(s.Model); err != nil {
-			return nil, err
+		if replaced, err = sc.UseModel(s.Model); err != nil {
+			return nil, "", err
 		}
 	}
 	if err := sc.CheckParams(""); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return sc, nil
+	return sc, replaced, nil
 }

@@ -93,10 +93,11 @@ DIR/catalog beside them.`,
 			defer release()
 			var tally inputnotes.Tally
 			data.Read = runner.TalliedSessionsByPath(srcs, traces.ReadOptions{}, &tally)
-			sc, m, catalogs, useRecorded, _, err := jobInputs(scenario, model, catalogs, all, data.Read)
+			in, err := jobInputs(cmd.ErrOrStderr(), scenario, model, catalogs, all, data.Read)
 			if err != nil {
 				return err
 			}
+			sc, m, catalogs, useRecorded := in.sc, in.sc.Model, in.catalogs, in.useRecorded
 			if err := outguard.Check(slices.Concat(all, catalogs, []string{scenario}), out, jsonOut); err != nil {
 				return err
 			}
@@ -110,7 +111,7 @@ DIR/catalog beside them.`,
 			from := "scenario"
 			switch {
 			case useRecorded:
-				m = sc.Model // each model group starts from its recorded preset, else from the scenario's
+				m = in.own // each model group starts from its recorded preset, else from the scenario's
 			case model != "":
 				from = "--model"
 			}

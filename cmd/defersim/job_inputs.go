@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"iter"
 
 	"github.com/defersim/defersim/internal/calibrate"
@@ -11,52 +12,70 @@ import (
 	tracesPkg "github.com/defersim/defersim/traces"
 )
 
+// jobInput is what recommend and calibrate start from (jobInputs).
+type jobInput struct {
+	// sc is the scenario with its model: --model's, else the traces'
+	// recorded one (useRecorded), else its own. sc.Model is the model the
+	// job prices with, sc.ModelPreset the preset it was built from ("" for
+	// an inline model).
+	sc *scenarios.Scenario
+	// own is the scenario's own model, before the recorded one replaced
+	// it: calibrate starts the sessions of a model no preset holds from it.
+	own sim.Model
+	// catalogs are --catalogs, else the traces' own.
+	catalogs []string
+	// useRecorded says the recorded model was eligible: no --scenario and
+	// no --model.
+	useRecorded bool
+}
+
 // jobInputs resolves what recommend and calibrate start from: the scenario
 // (default: the embedded one), the model (--model, else the traces'
 // recorded model when it resolves to a preset and no scenario was given,
 // else the scenario's) and the catalogs (--catalogs, else the traces' own:
-// traces.CatalogsFor). useRecorded says the recorded model was eligible;
-// preset names the preset the model was built from ("" for an inline
-// model). A recorded model without a preset leaves the scenario's: the
-// job notes the sessions of every other model (recommend:
+// traces.CatalogsFor). The model replaces the scenario's as run's --model
+// does (useModelFlag: Scenario.UseModel checks the scenario's params
+// against it, and the note on stderr names the model of the scenario file
+// it replaced), and the params it leaves unread stop the job as they stop
+// run (Scenario.CheckParams). A recorded model without a preset leaves the
+// scenario's: the job notes the sessions of every other model (recommend:
 // Proposal.ModelsNote).
 // read, when given, reads a trace by path (a FIFO from its spooled copy:
 // the traces are read more than once; runner.Rereadable).
-func jobInputs(scenario, model string, catalogs, traces []string, read ...func(string) iter.Seq2[*tracesPkg.Session, error]) (sc *scenarios.Scenario, m sim.Model, cats []string, useRecorded bool, preset string, err error) {
-	sc, err = loadScenario(scenario)
+func jobInputs(stderr io.Writer, scenario, model string, catalogs, traces []string, read ...func(string) iter.Seq2[*tracesPkg.Session, error]) (*jobInput, error) {
+	sc, err := loadScenario(scenario)
 	if err != nil {
-		return nil, sim.Model{}, nil, false, "", err
+		return nil, err
 	}
-	// A param the scenario writes that its other values leave unread stops
-	// recommend and calibrate as it stops run.
-	if err := sc.CheckParams(""); err != nil {
-		return nil, sim.Model{}, nil, false, "", err
+	in := &jobInput{sc: sc, own: sc.Model, useRecorded: model == "" && scenario == ""}
+	if err := useModelFlag(stderr, sc, scenario, model); err != nil {
+		return nil, err
 	}
-	m = sc.Model
-	useRecorded = model == "" && scenario == ""
-	if useRecorded {
+	if in.useRecorded {
 		rec, err := calibrate.RecordedModel(traces, read...)
 		if err != nil {
-			return nil, sim.Model{}, nil, false, "", err
+			return nil, err
 		}
 		if _, ok := presets.ResolveModel(rec); ok {
-			model = rec
+			if _, err := sc.UseModel(rec); err != nil {
+				return nil, fmt.Errorf("the sessions' recorded model, %s: %w", rec, err)
+			}
 		}
 	}
-	preset = sc.ModelPreset
-	if model != "" {
-		if m, err = presets.Model(model); err != nil {
-			return nil, sim.Model{}, nil, false, "", err
-		}
-		preset = model
+	// A param the scenario writes that its other values leave unread stops
+	// recommend and calibrate as it stops run: checked under the model the
+	// job uses, not the one the file wrote.
+	if err := sc.CheckParams(""); err != nil {
+		return nil, err
 	}
 	if len(catalogs) == 0 {
 		if catalogs, err = tracesPkg.CatalogsFor(traces); err != nil {
-			return nil, sim.Model{}, nil, false, "", err
+			return nil, err
 		}
 	}
 	if len(catalogs) == 0 {
-		return nil, sim.Model{}, nil, false, "", fmt.Errorf("no catalog: pass --catalogs DIR (the traces name none and none is beside them)")
+		return nil, fmt.Errorf("no catalog: pass --catalogs DIR (the traces name none and none is beside them)")
 	}
-	return sc, m, catalogs, useRecorded, preset, nil
+	in.catalogs = catalogs
+	return in, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -26,12 +27,19 @@ func TestJobInputsRecordedModel(t *testing.T) {
 		if err := os.WriteFile(trace, []byte(line), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, m, _, useRecorded, preset, err := jobInputs("", "", []string{dir}, []string{trace})
+		var stderr strings.Builder
+		in, err := jobInputs(&stderr, "", "", []string{dir}, []string{trace})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.Name != tc.model || !useRecorded || preset != tc.preset {
+		if m, preset := in.sc.Model, in.sc.ModelPreset; m.Name != tc.model || !in.useRecorded || preset != tc.preset {
 			t.Errorf("%s: model %s, preset %q, want %s, %q", tc.recorded, m.Name, preset, tc.model, tc.preset)
+		}
+		if in.own.Name != "claude-sonnet-4.5" {
+			t.Errorf("%s: the scenario's own model %s, want the default's", tc.recorded, in.own.Name)
+		}
+		if stderr.Len() > 0 {
+			t.Errorf("%s: the recorded model noted as a --model:\n%s", tc.recorded, stderr.String())
 		}
 	}
 }

@@ -22,8 +22,8 @@ func addModelFlag(c *cobra.Command, model *string, usage string) {
 // useModelFlag applies --model name ("" leaves the scenario's model) to
 // sc, the scenario of file path ("" for the embedded default); when the
 // file writes a model of its own, it says on stderr which one the flag
-// replaced (the default scenario's is the default, replaced without a
-// word).
+// replaced (scenarios.ModelFlagNote; the default scenario's is the
+// default, replaced without a word).
 func useModelFlag(stderr io.Writer, sc *scenarios.Scenario, path, name string) error {
 	if name == "" {
 		return nil
@@ -32,8 +32,8 @@ func useModelFlag(stderr io.Writer, sc *scenarios.Scenario, path, name string) e
 	if err != nil {
 		return err
 	}
-	if replaced != "" && path != "" {
-		fmt.Fprintf(stderr, "defersim: note: --model %s replaces the scenario's model, %s\n", name, replaced)
+	if note := scenarios.ModelFlagNote(name, replaced); note != "" && path != "" {
+		fmt.Fprintf(stderr, "defersim: note: %s\n", note)
 	}
 	return nil
 }

@@ -99,10 +99,11 @@ exit 1 then).`,
 			return err
 		}
 		defer release()
-		sc, m, catalogs, _, preset, err := jobInputs(scenario, model, catalogs, args, runner.SessionsByPath(srcs, traces.ReadOptions{}))
+		in, err := jobInputs(cmd.ErrOrStderr(), scenario, model, catalogs, args, runner.SessionsByPath(srcs, traces.ReadOptions{}))
 		if err != nil {
 			return err
 		}
+		sc, m, catalogs, preset := in.sc, in.sc.Model, in.catalogs, in.sc.ModelPreset
 		guard := outguard.New(slices.Concat(args, catalogs, []string{scenario})...)
 		if err := guard.Check(out, results, jsonOut); err != nil {
 			return err

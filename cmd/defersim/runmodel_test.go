@@ -125,7 +125,7 @@ func TestRunSuggestsTheRecordedModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	const other = `200 of 200 sessions were recorded with another model than the run's ("gpt-4o" in 200)`
-	const suggest = "replay them apart with --model gpt-4o (or under a scenario whose model: names it)."
+	const suggest = "To see them as recorded, replay them with --model gpt-4o (or under a scenario whose model: names it)."
 	tests := []struct {
 		model string // --model; "" none
 		note  bool   // the note on another model, with its suggestion

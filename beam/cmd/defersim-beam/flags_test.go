@@ -84,7 +84,9 @@ func TestRunFlagsCovered(t *testing.T) {
 // with a note; a refused flag, -o - and a bad --format exit 2 before a
 // job starts, naming the flag, and leave no output; -q prints nothing on
 // a clean run; --format json prints run's JSON summary; the scenario
-// given as the argument, with flags after it, is the one replayed.
+// given as the argument, with flags after it, is the one replayed; --model
+// replacing the model the scenario file writes is noted in run's words
+// (defersim-beam printed no note).
 func TestRunOnlyFlags(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds defersim-beam and runs Beam pipelines")
@@ -94,6 +96,10 @@ func TestRunOnlyFlags(t *testing.T) {
 	scenario := filepath.Join(dir, "positional.yaml")
 	body := "name: positional\ntraces: [" + trace + "]\ncatalogs: [" + catalog + "]\nstrategies: [eager]\n"
 	if err := os.WriteFile(scenario, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opus := filepath.Join(dir, "opus.yaml")
+	if err := os.WriteFile(opus, []byte(body+"model: claude-opus-4.5\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	base := []string{"--traces", trace, "--catalogs", catalog, "--strategies", "eager", "--no-report", "--bootstrap", "-1"}
@@ -117,6 +123,8 @@ func TestRunOnlyFlags(t *testing.T) {
 		{name: "format unknown", args: []string{"--format", "yaml"}, code: 2, stderr: "--format yaml: want text or json", noOut: true},
 		{name: "results on stdout refused", args: []string{"-o", "-"}, code: 2, stderr: "-o - (results.json on stdout) is defersim run's only", noOut: true},
 		{name: "scenario as the argument", args: []string{scenario, "--bootstrap", "-1", "--no-report"}, stdout: "replayed 6 of 6 sessions", positional: true},
+		{name: "--model replaces the scenario's", args: []string{opus, "--model", "gpt-4.1", "--bootstrap", "-1", "--no-report"}, stdout: "replayed 6 of 6 sessions",
+			stderr: "defersim-beam: note: --model gpt-4.1 replaces the scenario's model, claude-opus-4.5 (" + opus + ":5: model)\n", positional: true},
 		{name: "two scenarios", args: []string{"--scenario", scenario, scenario}, code: 2, stderr: "two scenarios", noOut: true, positional: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -181,11 +181,11 @@ func run(ctx context.Context) error {
 		}
 		spec.ScenarioYAML = data
 	}
-	note, err := spec.LimitNote()
+	specNotes, err := spec.Notes()
 	if err != nil {
 		return pipeline.InputError(err)
 	}
-	if note != "" {
+	for _, note := range specNotes {
 		fmt.Fprintf(os.Stderr, "defersim-beam: note: %s\n", note)
 	}
 	p, s := beam.NewPipelineWithRoot()
