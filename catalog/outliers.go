@@ -18,6 +18,12 @@ type outlier struct {
 	tt ToolTokens
 }
 
+// isOutlier is the outlier rule: tt is over limit tokens of counter
+// rankBy (a limit of 0 names no tool).
+func isOutlier(tt ToolTokens, rankBy string, limit int64) bool {
+	return limit > 0 && tt.Tokens[rankBy] > limit
+}
+
 // outlierNotes names each outlier with its share of total (under counter
 // rankBy) and which part of its wire form, description or input schema,
 // holds its bytes, so that the file can be checked where it is at fault.

@@ -96,6 +96,17 @@ type ServerStats struct {
 	Version string `json:"version"`
 	Variant string `json:"variant,omitempty"`
 	Summary
+	// ToolSizes are every tool of the server version as counted, in its
+	// file's order (not in JSON: its top lists name the largest; catalog
+	// stats --format csv writes them all).
+	ToolSizes []CountedTool `json:"-"`
+}
+
+// CountedTool is one tool's size, and whether it is over
+// StatsOptions.OutlierTokens (Stats.Outliers names it).
+type CountedTool struct {
+	ToolTokens
+	Outlier bool
 }
 
 // ToolTokens is one tool's size.
@@ -140,9 +151,11 @@ func ComputeStatsWith(servers []*Server, counters []tokens.Counter, opt StatsOpt
 		var tts []ToolTokens
 		for i, t := range s.Tools {
 			tt := CountTool(s, t, opt.Form, counters)
-			if opt.OutlierTokens > 0 && tt.Tokens[rankBy] > opt.OutlierTokens {
+			over := isOutlier(tt, rankBy, opt.OutlierTokens)
+			if over {
 				big = append(big, outlier{s, i, tt})
 			}
+			ss.ToolSizes = append(ss.ToolSizes, CountedTool{ToolTokens: tt, Outlier: over})
 			for name, n := range tt.Tokens {
 				ss.Tokens[name] += n
 			}

@@ -90,7 +90,7 @@ func replayAs(models []sim.RecordedModel) string {
 	case len(flags) > maxModelFlags:
 		flags = append(flags[:maxModelFlags], "…")
 	}
-	out := "with " + strings.Join(flags, " or ")
+	out := "with " + nouns.Or(flags)
 	if len(flags) > 1 {
 		out += ", one model's sessions at a time"
 	}

@@ -48,3 +48,29 @@ func TestRecordedModelFindingSuggestsModelFlag(t *testing.T) {
 		})
 	}
 }
+
+// TestReplayAsListsModelsAsASentence pins that three or more --model
+// suggestions are joined as every list the project prints (nouns.Or:
+// "a, b or c"); they were joined with a hand-written " or " ("a or b or c").
+func TestReplayAsListsModelsAsASentence(t *testing.T) {
+	tests := []struct {
+		name   string
+		models []sim.RecordedModel
+		want   string
+	}{
+		{"two presets", []sim.RecordedModel{{Model: "gpt-4.1", Sessions: 6}, {Model: "gpt-4o", Sessions: 4}},
+			"with --model gpt-4.1 or --model gpt-4o, one model's sessions at a time (or under a scenario whose model: names it)"},
+		{"three presets", []sim.RecordedModel{{Model: "gpt-4.1", Sessions: 6}, {Model: "gpt-4o", Sessions: 4}, {Model: "gpt-5", Sessions: 1}},
+			"with --model gpt-4.1, --model gpt-4o or --model gpt-5, one model's sessions at a time (or under a scenario whose model: names it)"},
+		{"more presets than listed", []sim.RecordedModel{{Model: "gpt-4.1", Sessions: 6}, {Model: "gpt-4o", Sessions: 5}, {Model: "gpt-5", Sessions: 4},
+			{Model: "claude-opus-4.5", Sessions: 3}, {Model: "claude-haiku-4.5", Sessions: 2}, {Model: "claude-sonnet-4.5-1h", Sessions: 1}},
+			"with --model gpt-4.1, --model gpt-4o, --model gpt-5, --model claude-opus-4.5, --model claude-haiku-4.5 or …, one model's sessions at a time (or under a scenario whose model: names it)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := replayAs(tc.models); got != tc.want {
+				t.Errorf("replayAs\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}

@@ -51,7 +51,10 @@ func subtitle(res *Results) string {
 	if b := res.BaselineName(); b != "" {
 		parts = append(parts, "baseline "+b)
 	}
-	for _, kv := range [][2]string{{"tokenizer", res.Run.Tokenizer}, {"cache", res.Run.CacheModel}, {"model", res.Run.Model}} {
+	if res.Run.Tokenizer != "" {
+		parts = append(parts, "tokenizer "+tokenizerLabel(&res.Run))
+	}
+	for _, kv := range [][2]string{{"cache", res.Run.CacheModel}, {"model", res.Run.Model}} {
 		if kv[1] != "" {
 			parts = append(parts, kv[0]+" "+kv[1])
 		}

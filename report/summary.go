@@ -108,7 +108,7 @@ func runLine(res *Results) string {
 	}
 	fmt.Fprintf(&b, ", seed %d; baseline %s", res.Run.Seed, res.BaselineName())
 	if res.Run.Tokenizer != "" {
-		fmt.Fprintf(&b, "; tokenizer %s", res.Run.Tokenizer)
+		fmt.Fprintf(&b, "; tokenizer %s", tokenizerLabel(&res.Run))
 	}
 	if res.Run.CacheModel != "" {
 		fmt.Fprintf(&b, ", cache %s", res.Run.CacheModel)

@@ -45,14 +45,7 @@ func tokenizerFinding(run *sim.RunInfo) string {
 // what counted its prompts instead, by what factor, and how to see what
 // the difference does; "" for any other model.
 func standInFinding(run *sim.RunInfo) string {
-	var note string
-	for _, name := range []string{run.ModelPreset, run.Model} {
-		if name != "" {
-			if note = presets.TokenizerStandIn(name); note != "" {
-				break
-			}
-		}
-	}
+	note := standInNote(run, presets.TokenizerStandIn)
 	if note == "" {
 		return ""
 	}
@@ -70,4 +63,43 @@ func standInFinding(run *sim.RunInfo) string {
 	}
 	return fmt.Sprintf("Prompt content was counted with %s (params.tokenizer)%s, %s. Prompt sizes, the cache's minimum, costs and times rest on these counts.",
 		counter, scale, note)
+}
+
+// standInNote is note (presets.TokenizerStandIn or its short form) for the
+// run's model preset (the one the run built it from, else the one its name
+// resolves to); "" when the model counts with its own tokenizer or is no
+// preset.
+func standInNote(run *sim.RunInfo, note func(string) string) string {
+	for _, name := range []string{run.ModelPreset, run.Model} {
+		if name != "" {
+			if n := note(name); n != "" {
+				return n
+			}
+		}
+	}
+	return ""
+}
+
+// tokenizerLabel names the run's content counter as the run line and the
+// plots' captions give it: params.tokenizer, then its factor
+// (params.token_scale) when the model's tokenizer is a stand-in or the
+// factor is not 1, then, for a stand-in, the start of the sentence the
+// tokenizer assumption of results.json gives ("o200k_base × 1 (a stand-in:
+// claude-sonnet-4.5's tokenizer is not published)").
+func tokenizerLabel(run *sim.RunInfo) string {
+	scale := "1"
+	for _, a := range run.Assumptions {
+		if a.Name == tokenScaleAssumption {
+			scale = a.Value
+		}
+	}
+	note := standInNote(run, presets.TokenizerStandInShort)
+	label := run.Tokenizer
+	if note != "" || scale != "1" {
+		label += " × " + scale
+	}
+	if note != "" {
+		label += " (" + note + ")"
+	}
+	return label
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/defersim/defersim/sim"
+	"github.com/defersim/defersim/sim/presets"
 )
 
 // TestTokenizerOtherThanTheModelsOwnIsAFinding pins that a run under an
@@ -51,6 +52,53 @@ func TestTokenizerOtherThanTheModelsOwnIsAFinding(t *testing.T) {
 			}
 			if !strings.Contains(got, tc.want) {
 				t.Errorf("findings lack %q:\n%s", tc.want, got)
+			}
+		})
+	}
+}
+
+// TestRunLineSaysTokenizerIsAStandIn pins that the run line of report.md,
+// report.html and the terminal summary, and every plot's caption, say when
+// the model's tokenizer is a stand-in, with params.token_scale, in the
+// words the tokenizer assumption of results.json gives
+// (presets.TokenizerStandIn): they said "tokenizer o200k_base" alone, as
+// if a Claude run's counts were Claude's.
+func TestRunLineSaysTokenizerIsAStandIn(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		model, preset string
+		scale         string // the token_scale assumption ("": none)
+		want          string // after "tokenizer "
+	}{
+		{"claude preset", "claude-sonnet-4.5", "", "1", "o200k_base × 1 (a stand-in: claude-sonnet-4.5's tokenizer is not published)"},
+		{"claude, scaled", "claude-opus-4-5-20251101", "", "1.3", "o200k_base × 1.3 (a stand-in: claude-opus-4.5's tokenizer is not published)"},
+		{"renamed claude preset", "my-claude", "claude-haiku-4.5", "1", "o200k_base × 1 (a stand-in: claude-haiku-4.5's tokenizer is not published)"},
+		{"results without token_scale", "claude-sonnet-4.5", "", "", "o200k_base × 1 (a stand-in: claude-sonnet-4.5's tokenizer is not published)"},
+		{"the model's own tokenizer", "gpt-4o", "", "1", "o200k_base"},
+		{"own tokenizer, scaled", "gpt-4o", "", "1.1", "o200k_base × 1.1"},
+		{"no preset", "local-llm", "", "1", "o200k_base"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := &Results{}
+			res.Run.Model, res.Run.ModelPreset, res.Run.Tokenizer = tc.model, tc.preset, "o200k_base"
+			if tc.scale != "" {
+				res.Run.Assumptions = []sim.Assumption{{Name: "token_scale", Value: tc.scale, Source: "params"}}
+			}
+			want := "tokenizer " + tc.want
+			line, caption := runLine(res), subtitle(res)
+			if !strings.HasSuffix(line, "; "+want) { // no cache model: the tokenizer ends the line
+				t.Errorf("run line %q, want %q", line, want)
+			}
+			if !strings.Contains(caption, " · "+want+" · ") {
+				t.Errorf("caption %q, want %q", caption, want)
+			}
+			name := tc.preset
+			if name == "" {
+				name = tc.model
+			}
+			_, note, stand := strings.Cut(tc.want, "(")
+			if full := presets.TokenizerStandIn(name); stand != (full != "") || stand && !strings.HasPrefix(full, strings.TrimSuffix(note, ")")) {
+				t.Errorf("%q is not the start of the tokenizer assumption's %q", note, full)
 			}
 		})
 	}

@@ -1,5 +1,7 @@
 package sim
 
+import "github.com/defersim/defersim/tokens"
+
 // Model describes the model a scenario replays against: prices, prompt
 // cache and latency. Every field is a documented scenario key
 // (docs/scenarios.md); presets come from REFERENCE figures.
@@ -74,8 +76,9 @@ type Params struct {
 	// to a whole token: the model's own tokenizer may count the same text
 	// differently (Claude's is not published, docs/presets.md). 1 (the
 	// default) keeps the counts as the tokenizer gives them; counts a trace
-	// records, sizes converted by BytesPerToken, the overheads below and a
-	// strategy's own estimate counter are not scaled.
+	// records, sizes converted by BytesPerToken, the overheads below (but
+	// SearchToolTokens, a count of Tokenizer) and a strategy's own estimate
+	// counter are not scaled.
 	TokenScale float64 `yaml:"token_scale" json:"token_scale,omitzero"`
 	// MessageOverheadTokens: framing tokens the provider adds per message.
 	MessageOverheadTokens int64 `yaml:"message_overhead_tokens" json:"message_overhead_tokens"`
@@ -83,7 +86,10 @@ type Params struct {
 	ToolOverheadTokens int64 `yaml:"tool_overhead_tokens" json:"tool_overhead_tokens"`
 	// RequestOverheadTokens: fixed tokens per request (tool-use system preamble).
 	RequestOverheadTokens int64 `yaml:"request_overhead_tokens" json:"request_overhead_tokens"`
-	// SearchToolTokens: tokens of the tool_search tool's own definition.
+	// SearchToolTokens: tokens of the tool_search tool's own definition,
+	// counted by Tokenizer (the default is o200k_base's count of
+	// defersim's definition), so scaled by TokenScale like every other
+	// definition: SearchToolCount.
 	SearchToolTokens int64 `yaml:"search_tool_tokens" json:"search_tool_tokens"`
 	// DefaultToolMs: a tool call's time when the trace does not record it.
 	DefaultToolMs float64 `yaml:"default_tool_ms" json:"default_tool_ms"`
@@ -131,3 +137,8 @@ type Params struct {
 	// (shown in the directory) with select: rather than a keyword query.
 	SelectProb float64 `yaml:"select_prob" json:"select_prob"`
 }
+
+// SearchToolCount is the tokens the tool_search definition costs in a
+// request: SearchToolTokens, a count of Tokenizer, times TokenScale
+// (rounded as each counted item is), as every other tool definition.
+func (p Params) SearchToolCount() int64 { return tokens.Scale(p.SearchToolTokens, p.TokenScale) }

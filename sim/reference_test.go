@@ -255,7 +255,7 @@ func (r *refReplay) prompt() (*Prompt, int64) {
 	}
 	var blocks []block
 	if search {
-		blocks = append(blocks, block{h: hashString("\x00tool_search"), tokens: e.params.SearchToolTokens, schema: true})
+		blocks = append(blocks, block{h: hashString("\x00tool_search"), tokens: e.params.SearchToolCount(), schema: true})
 	}
 	for _, t := range r.tables {
 		for _, ti := range t.tools {

@@ -91,7 +91,7 @@ func newReplayer(e *Engine) *replayer {
 func (r *replayer) init(e *Engine) {
 	*r = replayer{e: e}
 	r.st.init()
-	r.pm.searchBlk = block{h: hashString("\x00tool_search"), tokens: e.params.SearchToolTokens, schema: true}
+	r.pm.searchBlk = block{h: hashString("\x00tool_search"), tokens: e.params.SearchToolCount(), schema: true}
 	r.rng = rand.New(&r.pcg)
 	r.memo.userFn = r.userWords
 }

@@ -36,6 +36,15 @@ func (s *Scaled) Factor() float64 { return s.factor }
 
 // Count returns the inner count of b times the factor, rounded to the
 // nearest whole token.
-func (s *Scaled) Count(b []byte) int64 {
-	return int64(math.Round(float64(s.inner.Count(b)) * s.factor))
+func (s *Scaled) Count(b []byte) int64 { return Scale(s.inner.Count(b), s.factor) }
+
+// Scale is n tokens times factor, rounded to the nearest whole token
+// (halves away from zero): how Scaled scales each count, and how the
+// replay scales a count given as a number of the same tokenizer's tokens
+// (params.search_tool_tokens).
+func Scale(n int64, factor float64) int64 {
+	if factor == 1 {
+		return n
+	}
+	return int64(math.Round(float64(n) * factor))
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -84,6 +86,7 @@ figures of the table.`,
 			return err
 		}
 		servers, older, unordered := chooseCounted(read, named, allVersions)
+		servers = releaseOrder(servers)
 		memo := make([]tokens.Counter, len(counters))
 		for i, c := range counters {
 			memo[i] = tokens.NewMemo(c)
@@ -109,7 +112,7 @@ figures of the table.`,
 		case cliout.JSON:
 			return cliout.WriteJSON(out, st)
 		case cliout.CSV:
-			return writeStatsCSV(out, st, servers, memo, outlierAt)
+			return writeStatsCSV(out, st)
 		}
 		return catalog.FormatStats(out, st)
 	}
@@ -236,4 +239,25 @@ func chooseCounted(read []*catalog.Server, named map[string]bool, allVersions bo
 		}
 	}
 	return counted, notCounted, unordered
+}
+
+// releaseOrder orders the server versions counted as the rows of every
+// form: each series where it was first read (a directory reads them by
+// key), its versions next to one another by catalog.CompareVersions (0.9.0
+// before 0.10.0), whatever order the PATHs named them in.
+func releaseOrder(servers []*catalog.Server) []*catalog.Server {
+	first := map[string]int{}
+	for i, s := range servers {
+		if _, ok := first[s.Key()]; !ok {
+			first[s.Key()] = i
+		}
+	}
+	out := slices.Clone(servers)
+	slices.SortStableFunc(out, func(a, b *catalog.Server) int {
+		if c := cmp.Compare(first[a.Key()], first[b.Key()]); c != 0 {
+			return c
+		}
+		return catalog.CompareVersions(a.Version, b.Version)
+	})
+	return out
 }

@@ -53,7 +53,7 @@ func (e *Economy) RoundTripMs() float64 {
 // first prompt without the deferred schemas, with the tool_search
 // definition.
 func (e *Economy) roundTripPrompt() float64 {
-	return max(e.FirstPrompt-e.DeferredSchema, 0) + float64(e.Params.SearchToolTokens)
+	return max(e.FirstPrompt-e.DeferredSchema, 0) + float64(e.Params.SearchToolCount())
 }
 
 // RoundTripRead is how many tokens of the search request's prompt the real
@@ -100,7 +100,7 @@ func (e *Economy) RoundTripCache() string {
 // the first prompt of the text report's header, which sends every schema.
 func (e *Economy) searchPrompt() string {
 	return fmt.Sprintf("the search request's %.0f-token prompt (the first prompt less the %.0f deferred schema tokens, plus the %d-token tool_search definition)",
-		e.roundTripPrompt(), min(e.DeferredSchema, e.FirstPrompt), e.Params.SearchToolTokens)
+		e.roundTripPrompt(), min(e.DeferredSchema, e.FirstPrompt), e.Params.SearchToolCount())
 }
 
 // DirectFirstMs is the first-reply time a direct schema of tokens costs:
@@ -136,7 +136,7 @@ func (e *Economy) DirectUSD(tokens float64) float64 { return tokens * e.perToken
 // loadPrompt is the mean prompt of a request in deferred mode: the mean
 // prompt without the deferred schemas, with the tool_search definition.
 func (e *Economy) loadPrompt() float64 {
-	return max(e.MeanPrompt-e.DeferredSchema, 0) + float64(e.Params.SearchToolTokens)
+	return max(e.MeanPrompt-e.DeferredSchema, 0) + float64(e.Params.SearchToolCount())
 }
 
 // LoadUSD is the cost of loading a deferred schema of tokens once: the

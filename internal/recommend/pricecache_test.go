@@ -65,7 +65,7 @@ func TestDollarsFollowWhatTheEngineBills(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := Economy{Model: sim.Model{Name: "m", Pricing: sim.Pricing{InputPerMTok: 3, OutputPerMTok: 15}, Cache: tc.cache},
-				Params: sim.Params{SearchToolTokens: 500}, Injection: tc.injection, Requests: 5,
+				Params: sim.Params{SearchToolTokens: 500, TokenScale: 1}, Injection: tc.injection, Requests: 5,
 				FirstPrompt: 10500, MeanPrompt: 12000, DeferredSchema: 1000, SearchOutput: searchOutputTokens}
 			if got := e.DirectUSD(1000); math.Abs(got-tc.direct) > 1e-12 {
 				t.Errorf("direct $%.9f, want $%.9f", got, tc.direct)

@@ -329,7 +329,7 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 	// directory of deferred names on every request.
 	var loads float64
 	var neverTok, est int64
-	fixed := float64(cfg.Params.SearchToolTokens + cfg.Params.MessageOverheadTokens)
+	fixed := float64(cfg.Params.SearchToolCount() + cfg.Params.MessageOverheadTokens)
 	for _, a := range tools {
 		est += a.Schema.Estimated
 		if a.Decision == neverDefer {

@@ -53,7 +53,7 @@ func TestRoundTripReadsWhatTheCacheReads(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := Economy{Model: sim.Model{Name: "m", Cache: tc.cache, Latency: lat},
-				Params: sim.Params{SearchToolTokens: 500, SearchExecMs: 100}, Injection: tc.injection,
+				Params: sim.Params{SearchToolTokens: 500, TokenScale: 1, SearchExecMs: 100}, Injection: tc.injection,
 				FirstPrompt: 10500, DeferredSchema: 1000, SearchOutput: searchOutputTokens}
 			if got := e.RoundTripRead(); got != tc.read {
 				t.Errorf("read %d tokens, want %d", got, tc.read)

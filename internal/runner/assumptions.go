@@ -38,7 +38,7 @@ func assumptions(cfg Config, eng *sim.Engine, reg *sim.Registry) []sim.Assumptio
 		param("message_overhead_tokens", fmt.Sprint(p.MessageOverheadTokens), "params"),
 		param("tool_overhead_tokens", fmt.Sprint(p.ToolOverheadTokens), "params"),
 		param("request_overhead_tokens", fmt.Sprint(p.RequestOverheadTokens), "params"),
-		param("search_tool_tokens", fmt.Sprint(p.SearchToolTokens), "params"),
+		param("search_tool_tokens", fmt.Sprint(p.SearchToolTokens), "params (a count of params.tokenizer: each request carries it times token_scale, as every definition)"),
 		param("default_tool_ms", f(p.DefaultToolMs), "params (used when a call has no recorded duration)"),
 		param("search_exec_ms", f(p.SearchExecMs), "params"),
 		param("user_think_ms", f(p.UserThinkMs), "params (used when a trace has no timestamps)"),

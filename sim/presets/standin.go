@@ -15,11 +15,23 @@ const claudeTokenGapPct = 30
 // with its own tokenizer or name is no preset (vendor spellings resolve
 // as in ResolveModel).
 func TokenizerStandIn(name string) string {
+	short := TokenizerStandInShort(name)
+	if short == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s (newer Claude models count ~%d%% more tokens for the same text: sweep params.token_scale to see the effect)",
+		short, claudeTokenGapPct)
+}
+
+// TokenizerStandInShort is the start of TokenizerStandIn's sentence, which
+// a report's run line and its plots' captions quote ("a stand-in:
+// claude-sonnet-4.5's tokenizer is not published"); "" when
+// TokenizerStandIn is.
+func TokenizerStandInShort(name string) string {
 	own, ok := OwnTokenizer(name)
 	if !ok || own != "" {
 		return ""
 	}
 	canon, _ := ResolveModel(name)
-	return fmt.Sprintf("a stand-in: %s's tokenizer is not published (newer Claude models count ~%d%% more tokens for the same text: sweep params.token_scale to see the effect)",
-		canon, claudeTokenGapPct)
+	return fmt.Sprintf("a stand-in: %s's tokenizer is not published", canon)
 }
