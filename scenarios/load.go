@@ -193,6 +193,7 @@ func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, er
 	if err := d.validateParams(s.Params); err != nil {
 		return nil, d.wrap("params", err)
 	}
+	d.searchToolTokens(&s.Params)
 
 	s.Model, s.ModelPreset, err = d.model(byKey)
 	if err != nil {

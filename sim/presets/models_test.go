@@ -117,7 +117,7 @@ func TestDefaultParams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := c.Count(searchToolDef()); got != p.SearchToolTokens {
+	if got := c.Count(SearchToolDefinition()); got != p.SearchToolTokens {
 		t.Errorf("tool_search definition is %d o200k tokens, SearchToolTokens = %d", got, p.SearchToolTokens)
 	}
 }

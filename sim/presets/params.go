@@ -13,9 +13,10 @@ const searchToolDefinition = `{"name":"tool_search","description":"Load the full
 // searchToolTokens is the o200k_base token count of searchToolDefinition.
 const searchToolTokens = 87
 
-// searchToolDef returns the wire JSON of the tool_search tool the
-// simulator adds in deferred mode.
-func searchToolDef() []byte { return []byte(searchToolDefinition) }
+// SearchToolDefinition returns the wire JSON of the tool_search tool the
+// simulator adds in deferred mode: the text params.search_tool_tokens
+// counts (a scenario naming another tokenizer counts it with that one).
+func SearchToolDefinition() []byte { return []byte(searchToolDefinition) }
 
 // DefaultParams returns the replay's default assumptions. Each value and
 // its source is listed in docs/presets.md.
