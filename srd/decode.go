@@ -18,7 +18,8 @@ const MaxFileSize = 1 << 20
 
 // Parse decodes the SRDs in data, read from file (used in problems). A
 // file holds one SRD or several YAML documents separated by "---"; JSON is
-// read as YAML, so a JSON file works too. Structural problems (syntax,
+// read as YAML, so a JSON file works too, and a file named .json must also
+// be JSON (NotJSON). Structural problems (syntax,
 // unknown keys, wrong types, aliases) are returned with the line they were
 // found on; the rules between fields are Lint's. SRDs that decoded are
 // returned even when problems were found.
@@ -28,6 +29,15 @@ func Parse(file string, data []byte) ([]*SRD, Problems) {
 	}
 	if p, ok := NotUTF8(file, data); !ok {
 		return nil, Problems{p}
+	}
+	// A file named .json must be JSON; its own error names the fault
+	// better than the YAML reader's does. A file that YAML reads (a trailing
+	// comma) keeps its SRDs, so the set's other checks do not cascade.
+	var notJSON *Problem
+	if isJSONName(file) {
+		if p, ok := NotJSON(file, data); !ok {
+			notJSON = &p
+		}
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var out []*SRD
@@ -39,8 +49,10 @@ func Parse(file string, data []byte) ([]*SRD, Problems) {
 			break
 		}
 		if err != nil {
-			line, msg := yamlerr.Locate(err, data)
-			probs = append(probs, Problem{File: file, Line: line, Msg: "invalid YAML: " + msg, Unreadable: true})
+			if notJSON == nil {
+				line, msg := yamlerr.Locate(err, data)
+				probs = append(probs, Problem{File: file, Line: line, Msg: "invalid YAML: " + msg, Unreadable: true})
+			}
 			break
 		}
 		if len(doc.Content) == 0 {
@@ -52,6 +64,9 @@ func Parse(file string, data []byte) ([]*SRD, Problems) {
 		if d.s != nil {
 			out = append(out, d.s)
 		}
+	}
+	if notJSON != nil {
+		probs = append(probs, *notJSON)
 	}
 	if len(out) == 0 && len(probs) == 0 {
 		probs = append(probs, Problem{File: file, Msg: "no SRD in file"})

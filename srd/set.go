@@ -107,15 +107,18 @@ func (s *Set) ForServer(server string) *SRD {
 	return nil
 }
 
-// ForTool returns the SRD describing a tool: its server's SRD, or, when
-// the server has none (or the tool has no server, as in labelled sets of
-// bare tools), the first SRD whose tool_groups list the tool's name.
+// ForTool returns the SRD describing a tool: its server's SRD; for a tool
+// without a server (labelled sets of bare tools, as MetaTool), the first
+// SRD whose tool_groups list the tool's name. A tool of a server no SRD
+// describes has none, whatever its name: another server's tool_groups
+// listing the same name (GitLab's create_branch) say nothing of it
+// (Supabase's create_branch makes a database branch).
 func (s *Set) ForTool(server, tool string) *SRD {
-	if d := s.ForServer(server); d != nil {
-		return d
-	}
 	if s == nil {
 		return nil
+	}
+	if server != "" {
+		return s.ForServer(server)
 	}
 	return s.byTool[tool]
 }

@@ -54,7 +54,7 @@ func TestSetLookups(t *testing.T) {
 		{"fs-a", "anything", "files"},
 		{"fs-a+variant", "x", "files"}, // a launch variant finds its server
 		{"", "lone_tool", "chat"},      // no server: by tool group
-		{"other", "post", "chat"},      // unknown server: by tool group
+		{"other", "post", "other"},     // a server without an SRD: its own domain
 		{"other", "nothing", "other"},  // neither: the server is the domain
 		{"", "nothing", "nothing"},     // nor a server: the tool is
 	}

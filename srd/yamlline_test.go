@@ -10,7 +10,8 @@ import (
 // the line holding it, in UTF-8 and in UTF-16 (which the YAML reader takes
 // and NotUTF8 lets through): the YAML library counts a parser error's line
 // from 0, so `"summary": "a" "b"` on line 5, after two blank lines, was
-// reported on line 4, a blank line.
+// reported on line 4, a blank line. A .json file's syntax error is now
+// JSON's own (NotJSON), on the same line.
 func TestParseSyntaxErrorLine(t *testing.T) {
 	src := "{\"srd_version\": 1,\n\"server_id\": \"acme\",\n\n\n\"summary\": \"a\" \"b\"\n}\n"
 	for _, tc := range []struct {
@@ -25,7 +26,7 @@ func TestParseSyntaxErrorLine(t *testing.T) {
 			if len(probs) != 1 {
 				t.Fatalf("problems = %v, want one", probs)
 			}
-			if got := probs[0].String(); !strings.HasPrefix(got, "f.json:5: invalid YAML: did not find expected ',' or '}'") {
+			if got := probs[0].String(); !strings.HasPrefix(got, "f.json:5: invalid JSON: invalid character '\"' after object key:value pair at column 16") {
 				t.Errorf("problem = %q, want it on line 5", got)
 			}
 		})

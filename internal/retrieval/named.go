@@ -258,8 +258,24 @@ func checkDescribed(set *Set, s *srd.Set) error {
 		slices.Sort(servers)
 		has = "the set's servers: " + capList(servers)
 	}
-	return fmt.Errorf("SRDs describe no server or tool of set %s (%d of the %d: %s): they would change no number while the report counted them; written for other servers? (%s)",
-		set.Name, len(idle), len(s.SRDs()), capList(idle), has)
+	return fmt.Errorf("SRDs describe no server or tool of set %s (%d of the %d: %s): they would change no number while the report counted them; written for other servers? (%s)%s",
+		set.Name, len(idle), len(s.SRDs()), capList(idle), has, variantHint(idle, servers))
+}
+
+// variantHint explains an idle SRD of a launch variant (server+variant)
+// whose server the set holds: it describes that variant alone, and the
+// set holds the server's plain tools (the hard sets take each server's
+// latest plain version), so the SRD set that a run accepts is refused
+// here until the variant's SRD is left out.
+func variantHint(idle, servers []string) string {
+	var out string
+	for _, id := range idle {
+		base, _, ok := strings.Cut(id, "+")
+		if ok && slices.Contains(servers, base) {
+			out += fmt.Sprintf("; %s describes that launch variant alone, and the set holds %s's plain series: leave its SRD out of --srd here", id, base)
+		}
+	}
+	return out
 }
 
 // capList joins names with ", ", the first maxNamesShown of them and how

@@ -64,6 +64,11 @@ tool_groups:
 		{"no SRD's server in the set", three, servers("Google Maps", "Weather Data"),
 			[]string{"SRDs describe no server or tool of set s (3 of the 3: chat-app, notes-app, shell-app)", "the set's servers: Google Maps, Weather Data"}},
 		{"one SRD's server missing", three, servers("chat-app", "notes-app"), []string{"(1 of the 3: shell-app)"}},
+		// A launch variant's SRD given for a set that holds its server's
+		// plain series (the hard sets): the message says why it describes
+		// nothing there, where it asked only "written for other servers?".
+		{"a launch variant's SRD, the set holding the plain series", variantSRDs(t), servers("chat-app", "notes-app", "shell-app"),
+			[]string{"(1 of the 4: chat-app+big)", "; chat-app+big describes that launch variant alone, and the set holds chat-app's plain series: leave its SRD out of --srd here"}},
 		{"--srd none", SRDNone, servers("Google Maps"), nil},
 		{"serverless tools, SRDs without groups", three, tools("", "write_note"), []string{"(3 of the 3: ", "the set's tools have no server"}},
 		{"serverless tools, grouped", grouped, tools("", "write_note", "say"), nil},
@@ -87,4 +92,37 @@ tool_groups:
 			}
 		})
 	}
+}
+
+// variantSRDs is the three SRDs of testdata/eval/srd and one of the launch
+// variant chat-app+big, in a temporary directory.
+func variantSRDs(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	src := filepath.Join("testdata", "eval", "srd")
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "big.yaml"), []byte(`srd_version: 1
+server_id: chat-app+big
+domain: big-chat
+display_name: Big chat
+intent_triggers: [tell everyone]
+disambiguation:
+  - domain: chat
+    differs: The variant with more tools.
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
