@@ -40,13 +40,14 @@ func Conversations(data []byte, fn func(pos string, raw json.RawMessage) error) 
 		return nil
 	}
 	return Lines(bytes.NewReader(data), func(n int, line []byte) error {
-		line = bytes.TrimSpace(line)
-		if !json.Valid(line) {
+		trimmed := bytes.TrimSpace(line)
+		if !json.Valid(trimmed) {
 			var v any
-			err := json.Unmarshal(line, &v)
-			return fmt.Errorf("line %d: %w", n, JSONError(line, err))
+			// Leading blanks count in the column; the line's end does not.
+			line = bytes.TrimRight(line, " \t\r\n")
+			return LineJSONError(n, line, json.Unmarshal(line, &v))
 		}
-		return fn(fmt.Sprintf("line %d", n), json.RawMessage(line))
+		return fn(fmt.Sprintf("line %d", n), json.RawMessage(trimmed))
 	})
 }
 
