@@ -93,6 +93,7 @@ See docs/importers.md for the field mappings.`,
 	f.StringVar(&req.Format, "from", "", "source format: "+strings.Join(importers.Names(), ", "))
 	f.StringVarP(&req.Out, "out", "o", "", "trace file to write (.gz suffix: gzip)")
 	f.StringVar(&req.CatalogDir, "catalog-out", "", "catalog directory (default OUT.catalog)")
+	f.BoolVar(&req.SkipBad, "skip-bad", false, "skip lines that are not valid JSON (counted in the report) instead of stopping (openai-messages, anthropic-messages: one conversation a line)")
 	f.StringArrayVar(&req.ToolFiles, "tools", nil, "tool schema file or catalog directory (repeatable; first definition of a tool wins)")
 	f.StringArrayVar(&req.ApproximateToolFiles, "approximate-tools", nil,
 		"like --tools, for definitions known to be approximate (used after --tools; marked approximate in the catalog)")

@@ -123,6 +123,14 @@ func gatewayFormats() []string {
 	return names
 }
 
+// SkipBadFormats are the formats --skip-bad applies to: their JSON Lines
+// hold one conversation a line, so a line skipped is a conversation left
+// out, whole, and counted. A line of another format is part of a session
+// (claude-code: one record of it; otel: an export of spans of any
+// sessions) or the input is one JSON document: a session imported without
+// the line would replay other requests than the recorded ones.
+var SkipBadFormats = []string{"openai-messages", "anthropic-messages"}
+
 // Lookup returns the importer of the named format.
 func Lookup(name string) (ingest.Importer, error) {
 	for _, f := range formats() {

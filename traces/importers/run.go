@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -53,6 +54,9 @@ type Request struct {
 	// Gateway names the meta-tools of an MCP gateway the sessions were
 	// recorded through (formats that support it; see SupportsGateway).
 	Gateway ingest.Gateway
+	// SkipBad skips JSON Lines lines that are not valid JSON, counted in
+	// the report, instead of stopping (SkipBadFormats only).
+	SkipBad bool
 	// Connected is the assumption about the servers of user-given schema
 	// sources that name a server (catalog directories, <server>@<version>
 	// files), which no source records as connected or not: ConnectedAll
@@ -71,6 +75,11 @@ func Run(req Request) (_ *ingest.Report, retErr error) {
 	if (len(g.SearchTools)+len(g.ExecuteTools)+len(g.QueryFields)+len(g.ServerFields)+len(g.ToolFields)+len(g.ParamsFields) > 0) &&
 		!SupportsGateway(req.Format) {
 		return nil, fmt.Errorf("gateway meta-tool options do not apply to %s (they do to %s)", req.Format, strings.Join(gatewayFormats(), ", "))
+	}
+	if req.SkipBad && !slices.Contains(SkipBadFormats, req.Format) {
+		return nil, fmt.Errorf("--skip-bad does not apply to %s: a bad line of it is part of a session (or of a JSON document), "+
+			"which would be imported without it and replay other requests than the recorded ones; repair the line "+
+			"(--skip-bad applies to %s, whose JSON Lines hold one conversation a line)", req.Format, strings.Join(SkipBadFormats, " and "))
 	}
 	if len(req.Inputs) == 0 {
 		return nil, fmt.Errorf("no input files")
@@ -214,6 +223,10 @@ func noSessions(req Request, rep *ingest.Report) error {
 		}
 		msg += "; not mapped: " + strings.Join(keys, ", ")
 	}
+	if rep.SkippedLines > 0 {
+		msg += fmt.Sprintf("; skipped as not valid JSON (--skip-bad): %s, the first %s",
+			nouns.Count(rep.SkippedLines, "line"), rep.Skipped[0])
+	}
 	return errors.New(msg)
 }
 
@@ -234,7 +247,7 @@ func (c ctxWriter) Write(b []byte) (int, error) {
 // LoadOptions reads the files a request names (tool files, system prompt)
 // into importer options, noting in rep what each contributed.
 func LoadOptions(req Request, rep *ingest.Report) (*ingest.Options, error) {
-	opts := &ingest.Options{Model: req.Model, Server: req.Server, Gateway: req.Gateway}
+	opts := &ingest.Options{Model: req.Model, Server: req.Server, Gateway: req.Gateway, SkipBad: req.SkipBad}
 	for _, f := range req.ToolFiles {
 		sets, err := loadToolSource("--tools", f, rep)
 		if err != nil {

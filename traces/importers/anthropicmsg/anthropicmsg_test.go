@@ -77,10 +77,15 @@ func FuzzImportAnthropicMessages(f *testing.F) {
 	f.Add([]byte(`{"messages":[{"role":"assistant","content":[{"type":"tool_use","name":"ToolSearch","input":{}}]},{"role":"user","content":[{"type":"tool_result","content":{"error_code":"x"}}]}]}`))
 	f.Add([]byte(`[{"role":"assistant","usage":{"input_tokens":-1},"content":"x"}]`))
 	f.Add([]byte(`{"tools":[{"name":"a","defer_loading":true}],"messages":[]}`))
+	// A malformed line between good ones, with leading blanks and CRLF
+	// ends: its error names the line and the column in it.
+	f.Add([]byte("{\"messages\":[]}\r\n  {\"messages\":[{\"role\"\r\n{\"messages\":[]}\r\n"))
 	f.Add([]byte(`{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"s","name":"mcp__gw__route","input":{"query":"x"}},{"type":"tool_use","id":"e","name":"execute-tool","input":{"tool":"b__c","args":{}}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"s","content":[{"type":"text","text":"{\"tools\":[\"c\"]}"}]},{"type":"tool_result","tool_use_id":"e","content":"{\"error\":\"no\"}"}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// Half the inputs (by length) are read with --skip-bad.
 		importtest.Fuzz(t, data, func(sink ingest.Sink, rep *ingest.Report) error {
-			return New().Import("fuzz.jsonl", bytes.NewReader(data), &ingest.Options{Gateway: ingest.Gateway{SearchTools: []string{"route"}, ExecuteTools: []string{"execute-tool"}}}, sink, rep)
+			return New().Import("fuzz.jsonl", bytes.NewReader(data), &ingest.Options{Gateway: ingest.Gateway{SearchTools: []string{"route"}, ExecuteTools: []string{"execute-tool"}},
+				SkipBad: len(data)%2 == 0}, sink, rep)
 		})
 	})
 }

@@ -47,7 +47,15 @@ func (im *Importer) Import(name string, r io.Reader, opts *ingest.Options, sink 
 	base := strings.TrimSuffix(name, ".gz")
 	stem := strings.TrimSuffix(base, filepath.Ext(base))
 	n := 0
-	err = ingest.Conversations(data, func(pos string, raw json.RawMessage) error {
+	var bad func(error) error
+	if opts.SkipBad {
+		bad = func(err error) error {
+			n++ // later conversations keep the ids they get once the line is repaired
+			rep.SkipLine(name, err)
+			return nil
+		}
+	}
+	err = ingest.Conversations(data, bad, func(pos string, raw json.RawMessage) error {
 		n++
 		s, err := conversation(fmt.Sprintf("%s:%d", stem, n), pos, raw, opts, rep)
 		if err != nil {

@@ -16,7 +16,11 @@ import (
 //     conversations.
 //   - Anything else is read as JSON Lines, one conversation (object or bare
 //     message array) per line.
-func Conversations(data []byte, fn func(pos string, raw json.RawMessage) error) error {
+//
+// A line that is not valid JSON stops the reading with an error naming its
+// line and column, unless bad is set: bad is then called with that error,
+// and the reading goes on when it returns nil (--skip-bad).
+func Conversations(data []byte, bad func(error) error, fn func(pos string, raw json.RawMessage) error) error {
 	first := FirstByte(data)
 	if (first == '{' || first == '[') && json.Valid(data) {
 		if first == '{' {
@@ -40,13 +44,18 @@ func Conversations(data []byte, fn func(pos string, raw json.RawMessage) error) 
 		return nil
 	}
 	return Lines(bytes.NewReader(data), func(n int, line []byte) error {
-		line = bytes.TrimSpace(line)
-		if !json.Valid(line) {
+		trimmed := bytes.TrimSpace(line)
+		if !json.Valid(trimmed) {
 			var v any
-			err := json.Unmarshal(line, &v)
-			return fmt.Errorf("line %d: %w", n, JSONError(line, err))
+			// Leading blanks count in the column; the line's end does not.
+			line = bytes.TrimRight(line, " \t\r\n")
+			err := LineJSONError(n, line, json.Unmarshal(line, &v))
+			if bad != nil {
+				return bad(err)
+			}
+			return err
 		}
-		return fn(fmt.Sprintf("line %d", n), json.RawMessage(line))
+		return fn(fmt.Sprintf("line %d", n), json.RawMessage(trimmed))
 	})
 }
 

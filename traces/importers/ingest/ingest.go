@@ -41,6 +41,10 @@ type Options struct {
 	// Gateway names the meta-tools of an MCP gateway the sessions were
 	// recorded through (honoured by the formats that say so).
 	Gateway Gateway
+	// SkipBad skips JSON Lines lines that are not valid JSON, each counted
+	// in the report (Report.SkipLine), instead of stopping (honoured by the
+	// formats whose lines hold one conversation each: SkipBadFormats).
+	SkipBad bool
 }
 
 // HasToolsFor reports whether a user-given tool set applies to domain.

@@ -267,7 +267,7 @@ func TestConversations(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			err := Conversations([]byte(tt.data), func(pos string, raw json.RawMessage) error {
+			err := Conversations([]byte(tt.data), nil, func(pos string, raw json.RawMessage) error {
 				got = append(got, pos)
 				return nil
 			})
@@ -286,7 +286,7 @@ func TestConversations(t *testing.T) {
 		})
 	}
 	stop := errors.New("stop")
-	if err := Conversations([]byte("{}\n{}\n"), func(string, json.RawMessage) error { return stop }); !errors.Is(err, stop) {
+	if err := Conversations([]byte("{}\n{}\n"), nil, func(string, json.RawMessage) error { return stop }); !errors.Is(err, stop) {
 		t.Errorf("callback error not returned: %v", err)
 	}
 }

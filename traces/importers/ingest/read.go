@@ -3,6 +3,7 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"compress/flate"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -36,18 +37,57 @@ type readCloser struct {
 func (r readCloser) Close() error { return r.c.Close() }
 
 // Decompress returns r, transparently gunzipped when it starts with the gzip
-// magic bytes.
+// magic bytes, without the UTF-8 byte order mark some Windows tools put at
+// the start of a text file (it is no part of the JSON; every importer failed
+// on it with "invalid character 'ï'"). A gzip stream that is cut short or
+// damaged reads as an error that says so (it said "unexpected EOF").
 func Decompress(r io.Reader) (io.Reader, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	magic, err := br.Peek(2)
 	if err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
 		gz, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("gzip: %w", err)
+			return nil, gzipError(err)
 		}
-		return gz, nil
+		return withoutBOM(bufio.NewReaderSize(gzipReader{gz}, 64<<10)), nil
 	}
-	return br, nil
+	return withoutBOM(br), nil
+}
+
+// utf8BOM is the UTF-8 byte order mark.
+const utf8BOM = "\xef\xbb\xbf"
+
+// withoutBOM skips a UTF-8 byte order mark at the start of br.
+func withoutBOM(br *bufio.Reader) *bufio.Reader {
+	if head, err := br.Peek(len(utf8BOM)); err == nil && string(head) == utf8BOM {
+		_, _ = br.Discard(len(utf8BOM))
+	}
+	return br
+}
+
+// gzipReader reads a gzip stream, its errors described by gzipError.
+type gzipReader struct{ gz *gzip.Reader }
+
+func (g gzipReader) Read(p []byte) (int, error) {
+	n, err := g.gz.Read(p)
+	if err != nil && err != io.EOF {
+		err = gzipError(err)
+	}
+	return n, err
+}
+
+// gzipError says what a gzip failure means for the input: cut short, or
+// damaged; another error is returned as it is.
+func gzipError(err error) error {
+	var corrupt flate.CorruptInputError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("truncated gzip stream (%w): the file ends inside its compressed data, "+
+			"as a copy, download or export cut short leaves it; copy or export it again", err)
+	case errors.Is(err, gzip.ErrHeader), errors.Is(err, gzip.ErrChecksum), errors.As(err, &corrupt):
+		return fmt.Errorf("corrupt gzip stream (%w): the compressed data is damaged; copy or export it again", err)
+	}
+	return err
 }
 
 // ReadFile returns the (decompressed) content of path.
@@ -118,6 +158,17 @@ func JSONError(data []byte, err error) error {
 	}
 	line, col := jsonpos.LineCol(data, off)
 	return fmt.Errorf("line %d col %d: %w", line, col, err)
+}
+
+// LineJSONError says where in line n of a JSON Lines file (line holds that
+// line alone) a JSON decoding error happened: "line 3 col 501: …". It read
+// "line 3: line 1 col 501: …", the line within the line.
+func LineJSONError(n int, line []byte, err error) error {
+	if off, ok := jsonpos.Offset(err); ok && off >= 0 && off <= int64(len(line)) {
+		_, col := jsonpos.LineCol(line, off)
+		return fmt.Errorf("line %d col %d: %w", n, col, err)
+	}
+	return fmt.Errorf("line %d: %w", n, err)
 }
 
 // FirstByte returns the first byte of data that is not white space, or 0.

@@ -66,6 +66,11 @@ type Report struct {
 	ToolDefinitionsDropped map[string]int `json:"tool_definitions_dropped"`
 	// Notes are one-line remarks (auto-detected files, fallbacks used).
 	Notes []string `json:"notes"`
+	// SkippedLines counts the input lines skipped as not valid JSON
+	// (--skip-bad), each a conversation not imported; Skipped says where
+	// and why for the first MaxReportedSkips of them. Absent when 0.
+	SkippedLines int      `json:"skipped_lines,omitempty"`
+	Skipped      []string `json:"skipped,omitempty"`
 
 	noteSeen  map[string]bool
 	models    map[string]int
@@ -76,6 +81,18 @@ type Report struct {
 
 // MaxReportedModels bounds Report.Models.
 const MaxReportedModels = 10
+
+// MaxReportedSkips bounds Report.Skipped.
+const MaxReportedSkips = 10
+
+// SkipLine counts a line of input skipped as not valid JSON; err says which
+// line and why.
+func (r *Report) SkipLine(input string, err error) {
+	r.SkippedLines++
+	if len(r.Skipped) < MaxReportedSkips {
+		r.Skipped = append(r.Skipped, input+": "+err.Error())
+	}
+}
 
 // ModelSessions is how many written sessions name one model.
 type ModelSessions struct {

@@ -16,6 +16,15 @@ func (r *Report) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	p := func(format string, args ...any) { fmt.Fprintf(tw, format, args...) }
 	p("imported %s, %s from %s as %s\n", nouns.Count(r.Sessions, "session"), nouns.Count(r.ToolCalls, "tool call"), nouns.Count(len(r.Inputs), "file"), r.Format)
+	if r.SkippedLines > 0 {
+		p("lines skipped (--skip-bad):\t%d (not valid JSON; each a conversation not imported)\n", r.SkippedLines)
+		for _, s := range r.Skipped {
+			p("  %s\n", s)
+		}
+		if more := r.SkippedLines - len(r.Skipped); more > 0 {
+			p("  … %d more\n", more)
+		}
+	}
 	if r.Output != "" {
 		p("trace:\t%s\n", r.Output)
 	}

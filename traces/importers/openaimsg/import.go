@@ -45,7 +45,15 @@ func (im *Importer) Import(name string, r io.Reader, opts *ingest.Options, sink 
 	}
 	stem := strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), filepath.Ext(strings.TrimSuffix(name, ".gz")))
 	n := 0
-	err = ingest.Conversations(data, func(pos string, raw json.RawMessage) error {
+	var bad func(error) error
+	if opts.SkipBad {
+		bad = func(err error) error {
+			n++ // later conversations keep the ids they get once the line is repaired
+			rep.SkipLine(name, err)
+			return nil
+		}
+	}
+	err = ingest.Conversations(data, bad, func(pos string, raw json.RawMessage) error {
 		n++
 		s, err := conversation(stem, pos, n, raw, opts, rep)
 		if err != nil {

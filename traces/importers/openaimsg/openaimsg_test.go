@@ -101,12 +101,17 @@ func FuzzImportOpenAIMessages(f *testing.F) {
 	f.Add([]byte(`{"created": 1700000000, "messages":[{"role":"assistant","tool_calls":[{"function":{"name":"f","arguments":"[]"}}]},{"role":"tool","content":"r"}]}`))
 	f.Add([]byte(`[{"role":"assistant","content":"x","timestamp":5},{"role":"user","content":"y","timestamp":"2025-01-01T00:00:00Z"}]`))
 	f.Add([]byte("[]\n{}\n"))
+	// A malformed line between good ones, with leading blanks and CRLF
+	// ends: its error names the line and the column in it.
+	f.Add([]byte("{\"messages\":[]}\r\n  {\"messages\":[{\"role\"\r\n{\"messages\":[]}\r\n"))
 	// Gateway meta-tools, per-call servers and error markers.
 	f.Add([]byte(`[{"role":"assistant","tool_calls":[{"id":"s","function":{"name":"route","arguments":"{\"query\":\"q\"}"}},{"id":"x","function":{"name":"execute-tool","arguments":"{\"server_name\":\"a\",\"tool_name\":\"mcp__b__c\",\"params\":\"[1]\"}"}}]},{"role":"tool","tool_call_id":"s","content":"a/c, d"},{"role":"tool","tool_call_id":"x","content":"{\"isError\":true}","status":"error"}]`))
 	f.Add([]byte(`[{"role":"assistant","tool_calls":[{"id":"y","server":"s","function":{"name":"execute-tool","arguments":"{}","server_label":"t"}},{"id":"z","function":{"name":"route"}}]},{"role":"tool","tool_call_id":"z","error":"boom","is_error":false}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// Half the inputs (by length) are read with --skip-bad.
 		importtest.Fuzz(t, data, func(sink ingest.Sink, rep *ingest.Report) error {
-			return New().Import("fuzz.jsonl", bytes.NewReader(data), &ingest.Options{Gateway: ingest.Gateway{SearchTools: []string{"route"}, ExecuteTools: []string{"execute-tool"}}}, sink, rep)
+			return New().Import("fuzz.jsonl", bytes.NewReader(data), &ingest.Options{Gateway: ingest.Gateway{SearchTools: []string{"route"}, ExecuteTools: []string{"execute-tool"}},
+				SkipBad: len(data)%2 == 0}, sink, rep)
 		})
 	})
 }

@@ -66,6 +66,9 @@ func (im *Importer) Import(name string, r io.Reader, opts *ingest.Options, sink 
 // readSpans decodes every span of data with its resource and scope.
 func readSpans(data []byte) ([]*span, error) {
 	var spans []*span
+	// line is the number of raw's line in a JSON Lines file, else 0, and
+	// lineRaw that line without its end (columns count its leading blanks).
+	line, lineRaw := 0, []byte(nil)
 	add := func(pos string, raw []byte) error {
 		if err := isExport(raw); err != nil {
 			if where := strings.TrimRight(pos, ".: "); where != "" {
@@ -75,6 +78,9 @@ func readSpans(data []byte) ([]*span, error) {
 		}
 		var ex export
 		if err := json.Unmarshal(raw, &ex); err != nil {
+			if line > 0 {
+				return ingest.LineJSONError(line, lineRaw, json.Unmarshal(lineRaw, &ex))
+			}
 			return fmt.Errorf("%s: %w", pos, ingest.JSONError(raw, err))
 		}
 		for i, rs := range ex.ResourceSpans {
@@ -126,8 +132,9 @@ func readSpans(data []byte) ([]*span, error) {
 	case first == 0:
 		return nil, errors.New("empty file: not an OTLP trace export")
 	}
-	err := ingest.Lines(bytes.NewReader(data), func(n int, line []byte) error {
-		return add(fmt.Sprintf("line %d: ", n), bytes.TrimSpace(line))
+	err := ingest.Lines(bytes.NewReader(data), func(n int, raw []byte) error {
+		line, lineRaw = n, bytes.TrimRight(raw, " \t\r\n")
+		return add(fmt.Sprintf("line %d: ", n), bytes.TrimSpace(raw))
 	})
 	if err != nil {
 		return nil, err

@@ -140,6 +140,9 @@ func FuzzImportOTel(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(seed)
+	// A malformed JSON Lines export between good ones, with leading blanks
+	// and CRLF ends: its error names the line and the column in it.
+	f.Add([]byte("{\"resourceSpans\":[]}\r\n  {\"resourceSpans\":[{\r\n{\"resourceSpans\":[]}\r\n"))
 	f.Add([]byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"execute_tool","startTimeUnixNano":5,"endTimeUnixNano":1},{"name":"chat","attributes":[{"key":"gen_ai.output.messages","value":{"stringValue":"[{\"parts\":[{\"type\":\"tool_call\",\"name\":\"f\"}]}]"}}]}]}]}]}`))
 	f.Add([]byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"chat","attributes":[{"key":"gen_ai.usage.input_tokens","value":{"intValue":"-5"}},{"key":"gen_ai.tool.definitions","value":{"stringValue":"[{}]"}}]}]}]}]}`))
 	f.Add([]byte("{}\n[]\n"))

@@ -1,6 +1,7 @@
 package toolschema
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,6 +26,9 @@ func LoadFile(path string) ([]*Set, Dropped, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("read tool file: %w", err)
 	}
+	// A UTF-8 byte order mark (as Windows tools write one) is no part of
+	// the JSON: the file read as "not a tool list".
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	base := filepath.Base(path)
 	sets, dropped, err := Parse(base, data)
 	if err != nil {
