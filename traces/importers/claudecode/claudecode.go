@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/defersim/defersim/internal/jsonpos"
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/importers/anthropicmsg"
 	"github.com/defersim/defersim/traces/importers/ingest"
@@ -53,9 +54,15 @@ func (im *Importer) Import(name string, r io.Reader, opts *ingest.Options, sink 
 	last := ""
 	split := newSplitter()
 	err := ingest.Lines(r, func(n int, line []byte) error {
+		raw := bytes.TrimRight(line, "\r\n")
 		line = bytes.TrimSpace(line)
 		o, err := ingest.NewObject(fmt.Sprintf("line %d", n), "", json.RawMessage(line))
 		if err != nil {
+			if _, syntax := jsonpos.Offset(err); syntax {
+				// Where in the line, counted on the line as read.
+				var m map[string]json.RawMessage
+				return ingest.LineJSONError(n, raw, fmt.Errorf("want a JSON object: %w", json.Unmarshal(raw, &m)))
+			}
 			return err
 		}
 		id, err := o.TakeString("sessionId")

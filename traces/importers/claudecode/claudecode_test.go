@@ -81,7 +81,10 @@ func mapValues(m map[string]string) []string {
 
 func TestBadLines(t *testing.T) {
 	tests := []struct{ name, data, want string }{
-		{"not json", "{\"type\":\"user\"}\nnot json\n", "log.jsonl: line 2"},
+		{"not json", "{\"type\":\"user\"}\nnot json\n", "log.jsonl: line 2 col 3: want a JSON object"},
+		// A line cut short says where in the line (it said only "line 2:
+		// want a JSON object: unexpected end of JSON input").
+		{"truncated line", "{\"type\":\"user\"}\n  {\"type\":\"user\",\"sessionId\":\"a\n", "log.jsonl: line 2 col 32: want a JSON object: unexpected end of JSON input"},
 		{"message not object", `{"type":"user","sessionId":"a","message":"x"}`, "line 1.message: want a JSON object"},
 		{"bad time", `{"type":"user","sessionId":"a","timestamp":"soon"}`, "line 1: timestamp"},
 		{"bad delta", `{"type":"attachment","sessionId":"a","attachment":{"type":"deferred_tools_delta","addedNames":"x"}}`, "addedNames"},
