@@ -76,7 +76,7 @@ func writeLint(w io.Writer, n int, probs srd.Problems) error {
 	if bad := probs.Unreadable(); len(bad) > 0 {
 		// A file that cannot be read is bad input (docs/cli.md), not a
 		// finding: exit status 2, naming the first.
-		return exitError{code: 2, msg: fmt.Sprintf("%s cannot be read as SRD YAML (first: %s)",
+		return exitError{code: 2, msg: fmt.Sprintf("%s cannot be read as SRD YAML or JSON (first: %s)",
 			nouns.Count(len(bad), "file"), bad[0])}
 	}
 	if len(probs) > 0 {

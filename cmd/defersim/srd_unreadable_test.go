@@ -46,7 +46,7 @@ func TestSRDLintUnreadableExitsTwo(t *testing.T) {
 			root.SetErr(io.Discard)
 			root.SetArgs(append([]string{"srd", "lint"}, tc.files...))
 			err := root.Execute()
-			if wantErr := "1 file cannot be read as SRD YAML (first: " + tc.files[len(tc.files)-1] + ":"; tc.code == 2 && (err == nil || !strings.HasPrefix(err.Error(), wantErr)) {
+			if wantErr := "1 file cannot be read as SRD YAML or JSON (first: " + tc.files[len(tc.files)-1] + ":"; tc.code == 2 && (err == nil || !strings.HasPrefix(err.Error(), wantErr)) {
 				t.Errorf("error %v, want it to start %q", err, wantErr)
 			}
 			for _, w := range tc.want {
