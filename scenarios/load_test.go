@@ -79,7 +79,7 @@ func TestParseErrors(t *testing.T) {
 		{"percent range", "strategies:\n  - name: a\n    trigger:\n      mode: percent\n      percent: 150\n",
 			"scen.yaml:5: strategies[0].trigger.percent: 150 is outside (0,100]"},
 		{"missing mode", "strategies:\n  - name: a\n    injection: inline\n",
-			"scen.yaml:2: strategies[0].trigger.mode: missing (want " + names(component.Trigger) + ")"},
+			"scen.yaml:2: strategies[0].trigger.mode: missing (want " + names(component.Trigger) + "); a strategy without preset: or base: defines every part itself — to change some parts of a preset, add base: PRESET (docs/presets.md lists them)"},
 		{"bad injection", "strategies:\n  - name: a\n    base: eager\n    injection: sideways\n",
 			`scen.yaml:4: strategies[0].injection: unknown injection "sideways" (want ` + names(component.Injection) + ")"},
 		{"bad warm key", "strategies:\n  - name: a\n    base: eager\n    warm: {key: hash}\n",

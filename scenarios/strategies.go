@@ -193,10 +193,24 @@ func (d *decoder) strategyEntry(item *yaml.Node, field string, defined []sim.Str
 	}
 	st.Normalize()
 	if err := d.validateStrategy(st); err != nil {
-		return sim.Strategy{}, d.wrap(field, err)
+		return sim.Strategy{}, d.wrap(field, inlineHint(err, from))
 	}
 	d.recordSettings(st, field, "", false)
 	return st, nil
+}
+
+// inlineHint adds, to a required part missing from a strategy with
+// neither preset nor base (from ""), that such a strategy defines every
+// part itself: a user changing a preset's warm set alone got only
+// "trigger.mode: missing (want never|always|…)".
+func inlineHint(err error, from string) error {
+	var fe *sim.FieldError
+	if from != "" || !errors.As(err, &fe) || !strings.HasPrefix(fe.Msg, "missing") {
+		return err
+	}
+	hint := *fe
+	hint.Msg += "; a strategy without preset: or base: defines every part itself — to change some parts of a preset, add base: PRESET (docs/presets.md lists them)"
+	return &hint
 }
 
 var placeholderRE = regexp.MustCompile(`\{([^{}]*)\}`)
