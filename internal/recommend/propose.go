@@ -198,10 +198,10 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	}
 	p.Notes = notes
 	p.RecordedModels = runner.RecordedModels(&l.Resolution, cfg.Model.Name, cfg.ModelPreset)
-	if other, total, list := report.OtherModels(p.RecordedModels, runner.OtherModels(&l.Resolution)); other > 0 {
-		p.ModelsNote = fmt.Sprintf("%d of %s %s recorded with another model than the one recommend prices with (%s); "+
-			"the rules and the validation price and time them as %s (its prices, prompt cache and latency), not as recorded; "+
-			"to weigh the rules by a model's own, recommend its sessions apart (--model chooses the preset)", other, nouns.Count(int(total), "session"), wasWere(int(other)), list, cfg.Model.Name)
+	beyond := runner.OtherModels(&l.Resolution)
+	_, total, _ := report.OtherModels(p.RecordedModels, beyond)
+	if n := otherModelsNote(p.RecordedModels, beyond, cfg.Model.Name); n != "" {
+		p.ModelsNote = n
 		p.Notes = append(p.Notes, p.ModelsNote)
 	} else if none := report.WithoutModel(p.RecordedModels); none > 0 {
 		p.ModelsNote = fmt.Sprintf("%d of %s %s no model: the rules and the validation price and time them as %s (its prices, prompt cache and latency), "+
@@ -239,6 +239,29 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 		cfg.Progress(2)
 	}
 	return p, nil
+}
+
+// otherModelsNote says, when sessions of models (runner.RecordedModels;
+// beyond, runner.OtherModels) were recorded with another model than priced,
+// how many and which, that the rules and the validation price and time
+// them as priced, and how to recommend them as recorded: "them" for one
+// model, "apart" only when there is something to set them apart from, as
+// the run's note words it (report.ReplayApart); "" when no session records
+// another model.
+func otherModelsNote(models []sim.RecordedModel, beyond *sim.OtherModels, priced string) string {
+	other, total, list := report.OtherModels(models, beyond)
+	if other == 0 {
+		return ""
+	}
+	one, apart := report.ReplayApart(models, beyond, other, total)
+	own, them := "a model's own", "its sessions"
+	if one {
+		own, them = "its own", "them"
+	}
+	return fmt.Sprintf("%d of %s %s recorded with another model than the one recommend prices with (%s); "+
+		"the rules and the validation price and time them as %s (its prices, prompt cache and latency), not as recorded; "+
+		"to weigh the rules by %s, recommend %s%s %s", other, nouns.Count(int(total), "session"), wasWere(int(other)), list, priced,
+		own, them, apart, report.ReplayAs(models))
 }
 
 // notExactNote says how many calls use tools whose schema the import
