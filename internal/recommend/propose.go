@@ -96,6 +96,10 @@ type Proposal struct {
 	// (uncertain decisions, no held-out session) and what to do.
 	UncertainDecisions int      `json:"uncertain_decisions"`
 	Warnings           []string `json:"warnings,omitempty"`
+	// VersionGap, when not nil, lists the tools the training sessions call
+	// that the priced versions lack, and those of the priced versions no
+	// session's version had (versionGap): a warning says so.
+	VersionGap *VersionGap `json:"version_gap,omitempty"`
 	// Validation on the held-out sessions (nil when there are none).
 	Validation *Validation `json:"validation,omitempty"`
 	// Notes state choices the proposal made that its inputs left open
@@ -197,6 +201,15 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 		return nil, err
 	}
 	p.Notes = notes
+	if g := versionGap(cat, schemas, l.Usage); g != nil {
+		p.VersionGap = g
+		p.Warnings = append(p.Warnings, g.warning(l.Usage.Sessions))
+		for i := range p.Tools {
+			if slices.Contains(g.Added, toolLabel(p.Tools[i].Key)) {
+				p.Tools[i].Why += "; in no version the sessions used: decided on sessions that could not call it"
+			}
+		}
+	}
 	p.RecordedModels = runner.RecordedModels(&l.Resolution, cfg.Model.Name, cfg.ModelPreset)
 	beyond := runner.OtherModels(&l.Resolution)
 	_, total, _ := report.OtherModels(p.RecordedModels, beyond)
