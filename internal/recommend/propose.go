@@ -409,7 +409,9 @@ func proposalStrategy(base sim.Strategy, tools []Assessment, p *Proposal) sim.St
 	default:
 		p.Mode = "the catalog is below the budget and nothing is worth always deferring: the proposal sends every schema until the catalog grows past the budget"
 	}
-	s.Description = fmt.Sprintf("Proposed by defersim recommend on %s: %s.", nouns.Count(p.Training, "session"), p.Mode)
+	// The model priced travels with the snippet: a run under another
+	// model replays these lists, which its economics did not choose.
+	s.Description = fmt.Sprintf("Proposed by defersim recommend for %s on %s: %s.", p.Economy.Model.Name, nouns.Count(p.Training, "session"), p.Mode)
 	s.Normalize()
 	return s
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/defersim/defersim/sim/presets"
 )
 
 // TestVersionGapWarns pins that sessions recorded with an older catalog
@@ -108,4 +110,29 @@ func renamedOpenerFixture(t *testing.T, versions []string) (trace, cat string) {
 		t.Fatal(err)
 	}
 	return trace, cat
+}
+
+// TestDescriptionNamesPricedModel pins that the proposal's description,
+// which travels with the snippet into a run's results and report, names
+// the model recommend priced the rules with: run under another --model,
+// the lists replay as written though that model's economics did not choose
+// them, and the snippet said nothing of it outside its comments.
+func TestDescriptionNamesPricedModel(t *testing.T) {
+	trace, cat := renamedOpenerFixture(t, []string{"1.0.0"})
+	for _, model := range []string{"claude-sonnet-4.5", "gpt-4o"} {
+		cfg := defaultConfig(t, trace, cat)
+		cfg.TestShare = 0
+		m, err := presets.Model(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Model, cfg.ModelPreset = m, model
+		p, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "Proposed by defersim recommend for " + model + " on 40 sessions: "; !strings.HasPrefix(p.Strategy.Description, want) {
+			t.Errorf("description %q, want it to begin %q", p.Strategy.Description, want)
+		}
+	}
 }
