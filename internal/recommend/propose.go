@@ -201,7 +201,7 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 		return nil, err
 	}
 	p.Notes = notes
-	if g := versionGap(cat, schemas, l.Usage); g != nil {
+	if g := versionGap(cat, chosen, schemas, l.Usage); g != nil {
 		p.VersionGap = g
 		p.Warnings = append(p.Warnings, g.warning(l.Usage.Sessions))
 		for i := range p.Tools {

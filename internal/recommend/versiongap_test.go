@@ -20,22 +20,25 @@ import (
 func TestVersionGapWarns(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
-		versions []string // catalog versions given; the sessions use 1.0.0
+		versions []string // catalog versions given
+		upgrade  int      // the first session on 2.0.0 (of 40)
 		gone     string   // VersionGap.Gone's tools; "" no gap
 		added    string
 	}{
-		{"the sessions' version only", []string{"1.0.0"}, "", ""},
-		{"a newer version renames the opener", []string{"1.0.0", "2.0.0"}, "srv:open_doc", "srv:read_doc"},
+		{"the sessions' version only", []string{"1.0.0"}, 40, "", ""},
+		{"a newer version renames the opener", []string{"1.0.0", "2.0.0"}, 40, "srv:open_doc", "srv:read_doc"},
+		// Sessions on the version priced: its tools are learnt from them.
+		{"a log spanning the upgrade", []string{"1.0.0", "2.0.0"}, 30, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			trace, cat := renamedOpenerFixture(t, tc.versions)
+			trace, cat := renamedOpenerFixture(t, tc.versions, tc.upgrade)
 			cfg := defaultConfig(t, trace, cat)
 			cfg.TestShare = 0
 			p, err := Run(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
-			warned := strings.Contains(strings.Join(p.Warnings, "\n"), "the sessions used other catalog versions than the ones priced")
+			warned := strings.Contains(strings.Join(p.Warnings, "\n"), "no training session used the catalog version priced")
 			if tc.gone == "" {
 				if p.VersionGap != nil || warned {
 					t.Errorf("gap %+v, warnings %q: want none", p.VersionGap, p.Warnings)
@@ -64,7 +67,7 @@ func TestVersionGapWarns(t *testing.T) {
 				}
 			}
 			w := p.Warnings[len(p.Warnings)-1]
-			for _, want := range []string{"srv:open_doc (opens 100.0%", "decides nothing for it", "srv:read_doc", "could not call it"} {
+			for _, want := range []string{"the catalog version priced of srv@2.0.0 (the sessions: 1.0.0): ", "srv:open_doc (opens 100.0%", "decides nothing for it", "srv:read_doc", "could not call it"} {
 				if !strings.Contains(w, want) {
 					t.Errorf("warning lacks %q: %s", want, w)
 				}
@@ -75,8 +78,9 @@ func TestVersionGapWarns(t *testing.T) {
 
 // renamedOpenerFixture writes srv@1.0.0 (open_doc, look), and for each
 // other version asked srv@2.0.0, where open_doc is renamed read_doc, and 40
-// sessions on 1.0.0 opening with open_doc before the first reply.
-func renamedOpenerFixture(t *testing.T, versions []string) (trace, cat string) {
+// sessions opening with open_doc before the first reply, on 1.0.0 up to
+// session upgrade, then with read_doc on 2.0.0.
+func renamedOpenerFixture(t *testing.T, versions []string, upgrade int) (trace, cat string) {
 	t.Helper()
 	dir := t.TempDir()
 	cat = filepath.Join(dir, "catalog")
@@ -97,10 +101,14 @@ func renamedOpenerFixture(t *testing.T, versions []string) (trace, cat string) {
 	var b strings.Builder
 	for i := range 40 {
 		id, ts := fmt.Sprintf("s%02d", i), "2026-01-01T00:00:00Z"
-		fmt.Fprintf(&b, `{"v":1,"type":"session_start","session":%q,"t":%q,"servers":[{"name":"srv","version":"1.0.0"}]}`+"\n", id, ts)
+		version, opener := "1.0.0", "open_doc"
+		if i >= upgrade {
+			version, opener = "2.0.0", "read_doc"
+		}
+		fmt.Fprintf(&b, `{"v":1,"type":"session_start","session":%q,"t":%q,"servers":[{"name":"srv","version":%q}]}`+"\n", id, ts, version)
 		fmt.Fprintf(&b, `{"type":"user","session":%q,"t":%q,"text":"open my doc"}`+"\n", id, ts)
 		fmt.Fprintf(&b, `{"type":"model_request","session":%q,"t":%q,"id":"r1"}`+"\n", id, ts)
-		fmt.Fprintf(&b, `{"type":"tool_call","session":%q,"t":%q,"request":"r1","call_id":"c1","tool":"open_doc","server":"srv","args":{"id":"x"}}`+"\n", id, ts)
+		fmt.Fprintf(&b, `{"type":"tool_call","session":%q,"t":%q,"request":"r1","call_id":"c1","tool":%q,"server":"srv","args":{"id":"x"}}`+"\n", id, ts, opener)
 		fmt.Fprintf(&b, `{"type":"model_request","session":%q,"t":%q,"id":"r2"}`+"\n", id, ts)
 		fmt.Fprintf(&b, `{"type":"assistant","session":%q,"t":%q,"text":"here it is"}`+"\n", id, ts)
 		fmt.Fprintf(&b, `{"type":"session_end","session":%q,"t":%q}`+"\n", id, ts)
@@ -118,7 +126,7 @@ func renamedOpenerFixture(t *testing.T, versions []string) (trace, cat string) {
 // the lists replay as written though that model's economics did not choose
 // them, and the snippet said nothing of it outside its comments.
 func TestDescriptionNamesPricedModel(t *testing.T) {
-	trace, cat := renamedOpenerFixture(t, []string{"1.0.0"})
+	trace, cat := renamedOpenerFixture(t, []string{"1.0.0"}, 40)
 	for _, model := range []string{"claude-sonnet-4.5", "gpt-4o"} {
 		cfg := defaultConfig(t, trace, cat)
 		cfg.TestShare = 0
