@@ -251,7 +251,7 @@ them.`,
 	fl.IntVar(&bootstrap, "bootstrap", 0, "bootstrap resamples of the validation (0 = default)")
 	fl.Var(&bootMem, "bootstrap-memory", bootstrapMemoryUsage+"; a larger --bootstrap is refused before the replay")
 	fl.IntVar(&workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
-	fl.BoolVar(&allowUnresolved, "allow-unresolved", false, allowUnresolvedUsage)
+	fl.BoolVar(&allowUnresolved, "allow-unresolved", false, fixedLimitUsage)
 	fl.BoolVar(&failUncertain, "fail-on-uncertain", false, "exit 1 when a decision is uncertain (its share's --confidence bounds straddle its threshold), or no session used the catalog version priced of a server; the outputs are written first")
 	return c
 }
