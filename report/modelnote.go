@@ -28,16 +28,30 @@ func recordedModelFinding(run *sim.RunInfo) string {
 		}
 		return ""
 	}
-	// One other model: "them"; several: one model's at a time. Apart from
-	// the rest, unless they are every session the run replayed.
-	n := otherModelCount(run.RecordedModels, run.OtherModels)
-	apart := ""
-	if n > 1 || other < total {
-		apart = " apart"
+	one, apart := ReplayApart(run.RecordedModels, run.OtherModels, other, total)
+	them := "a model's sessions"
+	if one {
+		them = "them"
 	}
 	return fmt.Sprintf("%s of %s %s recorded with another model than the run's (%s); they are priced and timed as %s (the scenario's model: its prices, prompt cache and latency), not as recorded. To see %s as recorded, replay them%s %s.",
 		fmtInt(float64(other)), fmtNoun(total, "session"), nouns.Form(other, "was", "were"), list, run.Model,
-		nouns.Form(n, "them", "a model's sessions"), apart, replayAs(run.RecordedModels))
+		them, apart, ReplayAs(run.RecordedModels))
+}
+
+// ReplayApart says how a note speaks of the other sessions of
+// OtherModels(models, beyond) = other, total: one is true when they are
+// one model's (a vendor's spellings of a preset counted as one), so "them"
+// rather than "a model's sessions"; apart is " apart" when they are to be
+// replayed apart from the rest (several models, or other < total: sessions
+// of the priced model, or recording none), else "". The run's note and
+// recommend's share it: both said "apart" of sessions that were all one
+// model's.
+func ReplayApart(models []sim.RecordedModel, beyond *sim.OtherModels, other, total int64) (one bool, apart string) {
+	n := otherModelCount(models, beyond)
+	if n > 1 || other < total {
+		apart = " apart"
+	}
+	return n <= 1, apart
 }
 
 // otherModelCount counts the models of models (runner.RecordedModels;
@@ -63,12 +77,12 @@ func otherModelCount(models []sim.RecordedModel, beyond *sim.OtherModels) int {
 	return n
 }
 
-// replayAs says how to replay the sessions of the recorded models that are
+// ReplayAs says how to replay the sessions of the recorded models that are
 // not the run's under their own: with --model and the preset each resolves
 // to (presets.ResolveModel: "gpt-4o-2024-08-06" is gpt-4o), up to five, the
 // most sessions first, one model at a time when several; a model no preset
 // holds only under a scenario whose model: describes it.
-func replayAs(models []sim.RecordedModel) string {
+func ReplayAs(models []sim.RecordedModel) string {
 	var flags []string
 	unknown := false
 	for _, m := range models {
@@ -100,7 +114,7 @@ func replayAs(models []sim.RecordedModel) string {
 	return out + " (or " + scenario + ")"
 }
 
-// maxModelFlags bounds the --model suggestions replayAs lists, as the
+// maxModelFlags bounds the --model suggestions ReplayAs lists, as the
 // recorded models' list names five.
 const maxModelFlags = 5
 

@@ -84,7 +84,10 @@ Shares learnt from few sessions are uncertain: each decision's shares get
 Wilson bounds at --confidence, and a decision whose bounds straddle the
 threshold its rule compared them with is marked uncertain, counted, and
 warned about with the sessions that would settle it (--fail-on-uncertain:
-exit 1 then).`,
+exit 1 then). So are sessions none of which used the catalog version
+priced (each server's latest): the tools they call that it lacks get no
+decision, and its new tools are decided on sessions that could not call
+them.`,
 		Args: cobra.MinimumNArgs(1),
 	}
 	format := cliout.AddFormat(c, cliout.Text, cliout.Markdown, cliout.JSON, cliout.CSV)
@@ -216,10 +219,14 @@ exit 1 then).`,
 		if results != "" && p.Validation != nil {
 			fmt.Fprintf(notes, "validation results: %s\n", results)
 		}
-		if failUncertain && (p.UncertainDecisions > 0 || p.ModeUncertain()) {
+		if failUncertain && (p.UncertainDecisions > 0 || p.ModeUncertain() || p.VersionGap != nil) {
 			msg := fmt.Sprintf("%d of %s %s uncertain", p.UncertainDecisions, nouns.Count(len(p.Tools), "decision"), nouns.Form(p.UncertainDecisions, "is", "are"))
 			if p.ModeUncertain() {
 				msg += ", and the mode (the catalog's size is within the budget's bounds)"
+			}
+			if g := p.VersionGap; g != nil {
+				msg += fmt.Sprintf(", and no training session used the catalog version priced of %s (%s without a decision, %s decided on sessions that could not call %s)",
+					nouns.Count(len(g.Servers), "server"), nouns.Count(len(g.Gone), "called tool"), nouns.Count(len(g.Added), "tool"), nouns.Form(len(g.Added), "it", "them"))
 			}
 			return exitError{code: 1, msg: msg + " (--fail-on-uncertain)"}
 		}
@@ -244,8 +251,8 @@ exit 1 then).`,
 	fl.IntVar(&bootstrap, "bootstrap", 0, "bootstrap resamples of the validation (0 = default)")
 	fl.Var(&bootMem, "bootstrap-memory", bootstrapMemoryUsage+"; a larger --bootstrap is refused before the replay")
 	fl.IntVar(&workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
-	fl.BoolVar(&allowUnresolved, "allow-unresolved", false, allowUnresolvedUsage)
-	fl.BoolVar(&failUncertain, "fail-on-uncertain", false, "exit 1 when a decision is uncertain (its share's --confidence bounds straddle its threshold); the outputs are written first")
+	fl.BoolVar(&allowUnresolved, "allow-unresolved", false, fixedLimitUsage)
+	fl.BoolVar(&failUncertain, "fail-on-uncertain", false, "exit 1 when a decision is uncertain (its share's --confidence bounds straddle its threshold), or no session used the catalog version priced of a server; the outputs are written first")
 	return c
 }
 

@@ -53,8 +53,15 @@ type runFlags struct {
 	maxUnres   float64
 }
 
-// allowUnresolvedUsage is the help of --allow-unresolved.
-const allowUnresolvedUsage = "replay even when more tool calls, or sessions naming a server or version no catalog holds, than --max-unresolved do not resolve against the catalogs (they are counted and reported)"
+// allowUnresolvedUsage is the help of --allow-unresolved beside
+// --max-unresolved; scenarioLimitUsage where the scenario's max_unresolved
+// is the limit (sweep, plan), fixedLimitUsage where the default is
+// (recommend).
+const (
+	allowUnresolvedUsage = "replay even when more tool calls, or sessions naming a server or version no catalog holds, than --max-unresolved do not resolve against the catalogs (they are counted and reported)"
+	scenarioLimitUsage   = "replay even when more tool calls, or sessions naming a server or version no catalog holds, than the scenario's max_unresolved (default 0.01) do not resolve against the catalogs (they are counted and reported)"
+	fixedLimitUsage      = "replay even when more tool calls, or sessions naming a server or version no catalog holds, than 1% (run's default max_unresolved) do not resolve against the catalogs (they are counted and reported)"
+)
 
 // defaultCheckpointEvery is how often (in replayed sessions) a run saves
 // its checkpoint.

@@ -209,7 +209,7 @@ the notes go to stderr) with --format.`,
 	fl.IntVar(&bootstrap, "bootstrap", 0, "bootstrap resamples (0 = default)")
 	fl.Var(&bootMem, "bootstrap-memory", bootstrapMemoryUsage+"; a larger --bootstrap is refused before the replay")
 	fl.IntVar(&workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
-	fl.BoolVar(&allowUnres, "allow-unresolved", false, allowUnresolvedUsage)
+	fl.BoolVar(&allowUnres, "allow-unresolved", false, scenarioLimitUsage)
 	return c
 }
 

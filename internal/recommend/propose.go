@@ -96,6 +96,10 @@ type Proposal struct {
 	// (uncertain decisions, no held-out session) and what to do.
 	UncertainDecisions int      `json:"uncertain_decisions"`
 	Warnings           []string `json:"warnings,omitempty"`
+	// VersionGap, when not nil, lists the tools the training sessions call
+	// that the priced versions lack, and those of the priced versions no
+	// session's version had (versionGap): a warning says so.
+	VersionGap *VersionGap `json:"version_gap,omitempty"`
 	// Validation on the held-out sessions (nil when there are none).
 	Validation *Validation `json:"validation,omitempty"`
 	// Notes state choices the proposal made that its inputs left open
@@ -197,11 +201,20 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 		return nil, err
 	}
 	p.Notes = notes
+	if g := versionGap(cat, chosen, schemas, l.Usage); g != nil {
+		p.VersionGap = g
+		p.Warnings = append(p.Warnings, g.warning(l.Usage.Sessions))
+		for i := range p.Tools {
+			if slices.Contains(g.Added, toolLabel(p.Tools[i].Key)) {
+				p.Tools[i].Why += "; in no version the sessions used: decided on sessions that could not call it"
+			}
+		}
+	}
 	p.RecordedModels = runner.RecordedModels(&l.Resolution, cfg.Model.Name, cfg.ModelPreset)
-	if other, total, list := report.OtherModels(p.RecordedModels, runner.OtherModels(&l.Resolution)); other > 0 {
-		p.ModelsNote = fmt.Sprintf("%d of %s %s recorded with another model than the one recommend prices with (%s); "+
-			"the rules and the validation price and time them as %s (its prices, prompt cache and latency), not as recorded; "+
-			"to weigh the rules by a model's own, recommend its sessions apart (--model chooses the preset)", other, nouns.Count(int(total), "session"), wasWere(int(other)), list, cfg.Model.Name)
+	beyond := runner.OtherModels(&l.Resolution)
+	_, total, _ := report.OtherModels(p.RecordedModels, beyond)
+	if n := otherModelsNote(p.RecordedModels, beyond, cfg.Model.Name); n != "" {
+		p.ModelsNote = n
 		p.Notes = append(p.Notes, p.ModelsNote)
 	} else if none := report.WithoutModel(p.RecordedModels); none > 0 {
 		p.ModelsNote = fmt.Sprintf("%d of %s %s no model: the rules and the validation price and time them as %s (its prices, prompt cache and latency), "+
@@ -239,6 +252,29 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 		cfg.Progress(2)
 	}
 	return p, nil
+}
+
+// otherModelsNote says, when sessions of models (runner.RecordedModels;
+// beyond, runner.OtherModels) were recorded with another model than priced,
+// how many and which, that the rules and the validation price and time
+// them as priced, and how to recommend them as recorded: "them" for one
+// model, "apart" only when there is something to set them apart from, as
+// the run's note words it (report.ReplayApart); "" when no session records
+// another model.
+func otherModelsNote(models []sim.RecordedModel, beyond *sim.OtherModels, priced string) string {
+	other, total, list := report.OtherModels(models, beyond)
+	if other == 0 {
+		return ""
+	}
+	one, apart := report.ReplayApart(models, beyond, other, total)
+	own, them := "a model's own", "its sessions"
+	if one {
+		own, them = "its own", "them"
+	}
+	return fmt.Sprintf("%d of %s %s recorded with another model than the one recommend prices with (%s); "+
+		"the rules and the validation price and time them as %s (its prices, prompt cache and latency), not as recorded; "+
+		"to weigh the rules by %s, recommend %s%s %s", other, nouns.Count(int(total), "session"), wasWere(int(other)), list, priced,
+		own, them, apart, report.ReplayAs(models))
 }
 
 // notExactNote says how many calls use tools whose schema the import
@@ -373,7 +409,9 @@ func proposalStrategy(base sim.Strategy, tools []Assessment, p *Proposal) sim.St
 	default:
 		p.Mode = "the catalog is below the budget and nothing is worth always deferring: the proposal sends every schema until the catalog grows past the budget"
 	}
-	s.Description = fmt.Sprintf("Proposed by defersim recommend on %s: %s.", nouns.Count(p.Training, "session"), p.Mode)
+	// The model priced travels with the snippet: a run under another
+	// model replays these lists, which its economics did not choose.
+	s.Description = fmt.Sprintf("Proposed by defersim recommend for %s on %s: %s.", p.Economy.Model.Name, nouns.Count(p.Training, "session"), p.Mode)
 	s.Normalize()
 	return s
 }

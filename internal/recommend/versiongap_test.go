@@ -1,0 +1,146 @@
+package recommend
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/defersim/defersim/sim/presets"
+)
+
+// TestVersionGapWarns pins that sessions recorded with an older catalog
+// version than the one priced are warned about: the opener the newer
+// version renamed (open_doc → read_doc) gets no decision and read_doc is
+// decided on sessions that could not call it. recommend used to price the
+// latest version alone and propose always-deferring the renamed opener,
+// called in 0% of sessions, with no word of the gap.
+func TestVersionGapWarns(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		versions []string // catalog versions given
+		upgrade  int      // the first session on 2.0.0 (of 40)
+		gone     string   // VersionGap.Gone's tools; "" no gap
+		added    string
+	}{
+		{"the sessions' version only", []string{"1.0.0"}, 40, "", ""},
+		{"a newer version renames the opener", []string{"1.0.0", "2.0.0"}, 40, "srv:open_doc", "srv:read_doc"},
+		// Sessions on the version priced: its tools are learnt from them.
+		{"a log spanning the upgrade", []string{"1.0.0", "2.0.0"}, 30, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			trace, cat := renamedOpenerFixture(t, tc.versions, tc.upgrade)
+			cfg := defaultConfig(t, trace, cat)
+			cfg.TestShare = 0
+			p, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			warned := strings.Contains(strings.Join(p.Warnings, "\n"), "no training session used the catalog version priced")
+			if tc.gone == "" {
+				if p.VersionGap != nil || warned {
+					t.Errorf("gap %+v, warnings %q: want none", p.VersionGap, p.Warnings)
+				}
+				return
+			}
+			if p.VersionGap == nil || !warned {
+				t.Fatalf("gap %+v, warnings %q: want the gap warned about", p.VersionGap, p.Warnings)
+			}
+			var gone []string
+			for _, g := range p.VersionGap.Gone {
+				gone = append(gone, g.Tool)
+				if g.OpenShare != 1 {
+					t.Errorf("%s opens %v of sessions, want 1", g.Tool, g.OpenShare)
+				}
+			}
+			if got := strings.Join(gone, ","); got != tc.gone {
+				t.Errorf("gone = %s, want %s", got, tc.gone)
+			}
+			if got := strings.Join(p.VersionGap.Added, ","); got != tc.added {
+				t.Errorf("added = %s, want %s", got, tc.added)
+			}
+			for _, a := range p.Tools {
+				if added := toolLabel(a.Key) == tc.added; added != strings.Contains(a.Why, "decided on sessions that could not call it") {
+					t.Errorf("%s: why %q (added since the sessions' version: %v)", toolLabel(a.Key), a.Why, added)
+				}
+			}
+			w := p.Warnings[len(p.Warnings)-1]
+			for _, want := range []string{"the catalog version priced of srv@2.0.0 (the sessions: 1.0.0): ", "srv:open_doc (opens 100.0%", "decides nothing for it", "srv:read_doc", "could not call it"} {
+				if !strings.Contains(w, want) {
+					t.Errorf("warning lacks %q: %s", want, w)
+				}
+			}
+		})
+	}
+}
+
+// renamedOpenerFixture writes srv@1.0.0 (open_doc, look), and for each
+// other version asked srv@2.0.0, where open_doc is renamed read_doc, and 40
+// sessions opening with open_doc before the first reply, on 1.0.0 up to
+// session upgrade, then with read_doc on 2.0.0.
+func renamedOpenerFixture(t *testing.T, versions []string, upgrade int) (trace, cat string) {
+	t.Helper()
+	dir := t.TempDir()
+	cat = filepath.Join(dir, "catalog")
+	if err := os.Mkdir(cat, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range versions {
+		opener := "open_doc"
+		if v != "1.0.0" {
+			opener = "read_doc"
+		}
+		body := fmt.Sprintf(`{"tools":[{"name":%q,"description":"Open a document by id.","inputSchema":{"type":"object","properties":{"id":{"type":"string"}}}},`+
+			`{"name":"look","description":"Look.","inputSchema":{"type":"object"}}]}`, opener)
+		if err := os.WriteFile(filepath.Join(cat, "srv@"+v+".json"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var b strings.Builder
+	for i := range 40 {
+		id, ts := fmt.Sprintf("s%02d", i), "2026-01-01T00:00:00Z"
+		version, opener := "1.0.0", "open_doc"
+		if i >= upgrade {
+			version, opener = "2.0.0", "read_doc"
+		}
+		fmt.Fprintf(&b, `{"v":1,"type":"session_start","session":%q,"t":%q,"servers":[{"name":"srv","version":%q}]}`+"\n", id, ts, version)
+		fmt.Fprintf(&b, `{"type":"user","session":%q,"t":%q,"text":"open my doc"}`+"\n", id, ts)
+		fmt.Fprintf(&b, `{"type":"model_request","session":%q,"t":%q,"id":"r1"}`+"\n", id, ts)
+		fmt.Fprintf(&b, `{"type":"tool_call","session":%q,"t":%q,"request":"r1","call_id":"c1","tool":%q,"server":"srv","args":{"id":"x"}}`+"\n", id, ts, opener)
+		fmt.Fprintf(&b, `{"type":"model_request","session":%q,"t":%q,"id":"r2"}`+"\n", id, ts)
+		fmt.Fprintf(&b, `{"type":"assistant","session":%q,"t":%q,"text":"here it is"}`+"\n", id, ts)
+		fmt.Fprintf(&b, `{"type":"session_end","session":%q,"t":%q}`+"\n", id, ts)
+	}
+	trace = filepath.Join(dir, "t.jsonl")
+	if err := os.WriteFile(trace, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return trace, cat
+}
+
+// TestDescriptionNamesPricedModel pins that the proposal's description,
+// which travels with the snippet into a run's results and report, names
+// the model recommend priced the rules with: run under another --model,
+// the lists replay as written though that model's economics did not choose
+// them, and the snippet said nothing of it outside its comments.
+func TestDescriptionNamesPricedModel(t *testing.T) {
+	trace, cat := renamedOpenerFixture(t, []string{"1.0.0"}, 40)
+	for _, model := range []string{"claude-sonnet-4.5", "gpt-4o"} {
+		cfg := defaultConfig(t, trace, cat)
+		cfg.TestShare = 0
+		m, err := presets.Model(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Model, cfg.ModelPreset = m, model
+		p, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "Proposed by defersim recommend for " + model + " on 40 sessions: "; !strings.HasPrefix(p.Strategy.Description, want) {
+			t.Errorf("description %q, want it to begin %q", p.Strategy.Description, want)
+		}
+	}
+}
