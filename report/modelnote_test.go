@@ -68,8 +68,8 @@ func TestReplayAsListsModelsAsASentence(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := replayAs(tc.models); got != tc.want {
-				t.Errorf("replayAs\n%s\nwant\n%s", got, tc.want)
+			if got := ReplayAs(tc.models); got != tc.want {
+				t.Errorf("ReplayAs\n%s\nwant\n%s", got, tc.want)
 			}
 		})
 	}
