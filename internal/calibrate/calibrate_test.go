@@ -365,6 +365,18 @@ func TestFitsPerModel(t *testing.T) {
 	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], `"claude-opus-4-6", which has no preset: calibrating them from the claude-haiku-4.5 preset`) {
 		t.Errorf("warnings %q", res.Warnings)
 	}
+	// The groups' tokenizers differ (gpt-4o's own, two stand-ins): the
+	// stand-in wording is on each Claude group's heading, not the summary.
+	var b strings.Builder
+	if err := WriteText(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"residuals; tokenizer o200k_base\n", "\ntokenizer o200k_base × 1 (a stand-in: claude-sonnet-4.5's tokenizer is not published)\n",
+		"\ntokenizer o200k_base × 1 (a stand-in: claude-haiku-4.5's tokenizer is not published)\n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
 	ws, err := WriteScenarios(res, ScenarioOptions{Path: filepath.Join(dir, "cal.yaml"), Catalogs: []string{cat}, Seed: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -35,6 +35,12 @@ type Request struct {
 	Sim0      int64
 	MsgUnits  int64
 	ToolUnits int64
+	// ScaleUnits is the part of Sim0 that params.token_scale scales (the
+	// tokenizer's counts times the scale; not counts a trace records nor
+	// sizes converted by bytes_per_token): what Sim0 gains when the scale
+	// doubles. Set only when Setup.ScaleUnits asks for it (HasScaleUnits).
+	ScaleUnits    int64
+	HasScaleUnits bool
 	// Split of the prompt under the params of the replay that collected
 	// it: uncached (incl. cache write) and cache read, and the
 	// output tokens the replay uses.
@@ -67,6 +73,10 @@ type Setup struct {
 	Catalog  *catalog.Catalog
 	Strategy sim.Strategy // the recorded strategy (trigger never)
 	Seed     int64
+	// ScaleUnits makes collect replay once more, at twice the token
+	// scale, to measure each request's Request.ScaleUnits (for the
+	// token_scale fit of a model whose tokenizer is a stand-in).
+	ScaleUnits bool
 }
 
 func (s *Setup) engine(m sim.Model, p sim.Params) (*sim.Engine, error) {
@@ -84,15 +94,21 @@ type Skipped map[string]int
 
 // collect replays every fit or held-out session of src under the recorded
 // strategy with the overheads at zero, at one token per message and at one
-// token per tool, and with params, and returns one Request per recorded
-// model request and one SessionRec per session.
+// token per tool, and with params (and, with s.ScaleUnits, with the
+// overheads at zero at twice the token scale), and returns one Request per
+// recorded model request and one SessionRec per session.
 func (s *Setup) collect(src Source, params sim.Params) ([]Request, []SessionRec, Skipped, error) {
 	p0 := zeroOverheads(params)
-	pm, pt := p0, p0
+	pm, pt, p2 := p0, p0, p0
 	pm.MessageOverheadTokens = 1
 	pt.ToolOverheadTokens = 1
-	var engines [4]*sim.Engine
-	for i, p := range []sim.Params{p0, pm, pt, params} {
+	p2.TokenScale *= 2
+	ps := []sim.Params{p0, pm, pt, params}
+	if s.ScaleUnits {
+		ps = append(ps, p2)
+	}
+	engines := make([]*sim.Engine, len(ps))
+	for i, p := range ps {
 		e, err := s.engine(s.Model, p)
 		if err != nil {
 			return nil, nil, nil, err
@@ -115,7 +131,7 @@ func (s *Setup) collect(src Source, params sim.Params) ([]Request, []SessionRec,
 			continue
 		}
 		need := sim.ExtractNeed(sess)
-		var outs [4]sim.Outcome
+		outs := make([]sim.Outcome, len(engines))
 		for i, e := range engines {
 			outs[i] = e.ReplayNeed(need)[0]
 		}
@@ -154,6 +170,9 @@ func (s *Setup) collect(src Source, params sim.Params) ([]Request, []SessionRec,
 			r.SimUncached = full.Uncached + full.CacheWrite
 			r.SimRead = full.CacheRead
 			r.SimOutput = full.Output
+			if len(outs) > 4 && len(outs[4].PerRequest) == len(steps) {
+				r.ScaleUnits, r.HasScaleUnits = outs[4].PerRequest[k].Input-outs[0].PerRequest[k].Input, true
+			}
 			out = append(out, r)
 		}
 	}

@@ -19,20 +19,55 @@ func WriteText(w io.Writer, r *Result) error {
 	if len(r.Test) > 0 {
 		held = "judged on every session of " + baseNames(r.Test)
 	}
-	fmt.Fprintf(w, "calibrate: fitted on %s of %s, %s; loss %s, %s residuals; tokenizer %s\n",
-		r.fitOn.Describe(r.Seed), baseNames(r.Traces), held, r.Loss, r.Residuals, r.Tokenizer)
+	// The stand-in wording goes on the summary line when every group
+	// shares it, else on the heading of each group it applies to.
+	standIns := map[string]bool{}
 	for _, mf := range r.Models {
-		writeModel(w, mf, r.Jitter)
+		standIns[mf.TokenizerStandIn] = true
+	}
+	perGroup := len(standIns) > 1
+	one := ""
+	if !perGroup && len(r.Models) > 0 {
+		one = r.Models[0].TokenizerStandIn
+	}
+	fmt.Fprintf(w, "calibrate: fitted on %s of %s, %s; loss %s, %s residuals; tokenizer %s\n",
+		r.fitOn.Describe(r.Seed), baseNames(r.Traces), held, r.Loss, r.Residuals, tokenizerLabel(r.Tokenizer, r.tokenScale, one))
+	for _, mf := range r.Models {
+		tok := ""
+		if perGroup && mf.TokenizerStandIn != "" {
+			tok = tokenizerLabel(r.Tokenizer, r.tokenScale, mf.TokenizerStandIn)
+		}
+		writeModel(w, mf, r.Jitter, tok)
 	}
 	return nil
 }
 
-func writeModel(w io.Writer, mf *ModelFit, jitterWritten bool) {
+// tokenizerLabel names the counter as run's line does: params.tokenizer,
+// its factor (params.token_scale) when the model's tokenizer is a stand-in
+// or the factor is not 1, and the stand-in's sentence ("o200k_base × 1 (a
+// stand-in: claude-sonnet-4.5's tokenizer is not published)").
+func tokenizerLabel(tokenizer string, scale float64, standIn string) string {
+	label := tokenizer
+	if standIn != "" || (scale != 1 && scale != 0) {
+		label += fmt.Sprintf(" × %g", scale)
+	}
+	if standIn != "" {
+		label += " (" + standIn + ")"
+	}
+	return label
+}
+
+// writeModel prints one group; tok, when set, is its tokenizer label (the
+// groups' stand-in wording differs, so the summary line does not give it).
+func writeModel(w io.Writer, mf *ModelFit, jitterWritten bool, tok string) {
 	rec := "recorded " + mf.Recorded
 	if mf.Recorded == "" {
 		rec = "recorded model " + recordedName("")
 	}
 	fmt.Fprintf(w, "\n== model %s (%s; from the %s) ==\n", mf.Model, rec, modelSourceText(mf.ModelSource))
+	if tok != "" {
+		fmt.Fprintf(w, "tokenizer %s\n", tok)
+	}
 	skipped := ""
 	if n := mf.Sessions - mf.FitSessions - mf.HeldSessions; n > 0 {
 		skipped = fmt.Sprintf(", %d skipped", n)
@@ -82,6 +117,9 @@ func writeOverhead(w io.Writer, mf *ModelFit, o *OverheadFit) {
 	fmt.Fprintf(tw, "  request_overhead_tokens\t%d\t%d\n", b.RequestOverheadTokens, o.RequestOverheadTokens)
 	fmt.Fprintf(tw, "  message_overhead_tokens\t%d\t%d\n", b.MessageOverheadTokens, o.MessageOverheadTokens)
 	fmt.Fprintf(tw, "  tool_overhead_tokens\t%d\t%d\n", b.ToolOverheadTokens, o.ToolOverheadTokens)
+	if o.TokenScale > 0 {
+		fmt.Fprintf(tw, "  token_scale\t%g\t%g\n", b.TokenScale, o.TokenScale)
+	}
 	tw.Flush()
 	for _, n := range o.Notes {
 		fmt.Fprintf(w, "  note: %s\n", n)

@@ -26,6 +26,10 @@ func header(r *Result, mf *ModelFit) string {
 		fmt.Fprintf(&b, "Held-out prompt tokens%s: median |error| %s, p90 %s (was %s, %s).\n", fromFewer(int(o.After.Requests), o.HeldOutSessions, mf.HeldSessions, "usage"),
 			pct(o.After.InputMedianAbsRelErr), pct(o.After.InputP90AbsRelErr), pct(o.Before.InputMedianAbsRelErr), pct(o.Before.InputP90AbsRelErr))
 	}
+	if o := mf.Overhead; o != nil && o.TokenScaleFitted {
+		fmt.Fprintf(&b, "params.token_scale %g is fitted to the recorded usage (was %g): params.tokenizer %s is %s.\n",
+			o.TokenScale, mf.ScenarioParams.TokenScale, mf.Params.Tokenizer, mf.TokenizerStandIn)
+	}
 	if ev := mf.HeldOut; ev != nil && ev.Requests.Requests > 0 {
 		from := fromFewer(ev.Requests.Requests, ev.Sessions, mf.HeldSessions, "duration")
 		if rp := ev.Replayed; rp != nil {

@@ -16,6 +16,14 @@ type OverheadFit struct {
 	RequestOverheadTokens int64 `json:"request_overhead_tokens"`
 	MessageOverheadTokens int64 `json:"message_overhead_tokens"`
 	ToolOverheadTokens    int64 `json:"tool_overhead_tokens"`
+	// TokenScale is params.token_scale for a model whose tokenizer is a
+	// stand-in (0 for any other): fitted when TokenScaleFitted, else the
+	// scenario's, kept (a note says why).
+	TokenScale       float64 `json:"token_scale,omitzero"`
+	TokenScaleFitted bool    `json:"token_scale_fitted,omitzero"`
+	// TokenScaleHalfWidth is the half-width of the fitted scale's 95%
+	// interval (before rounding), from the fit's residuals.
+	TokenScaleHalfWidth float64 `json:"token_scale_ci95_half_width,omitzero"`
 	// Notes say how each parameter was decided when it was not a free fit.
 	Notes []string `json:"notes,omitempty"`
 	// Residuals of recorded − simulated prompt tokens on the fit set.
@@ -64,6 +72,9 @@ func (f *OverheadFit) Apply(p sim.Params) sim.Params {
 	p.RequestOverheadTokens = f.RequestOverheadTokens
 	p.MessageOverheadTokens = f.MessageOverheadTokens
 	p.ToolOverheadTokens = f.ToolOverheadTokens
+	if f.TokenScaleFitted {
+		p.TokenScale = f.TokenScale
+	}
 	return p
 }
 
@@ -72,8 +83,11 @@ func (f *OverheadFit) Apply(p sim.Params) sim.Params {
 // does not vary (every request shows the same tools) cannot be told from
 // the per-request constant: its coefficient keeps the scenario's value and
 // the constant takes the rest. Negative slopes are fixed at zero; every
-// value is rounded to whole tokens and the constant refitted after.
-func fitOverhead(reqs []Request, params sim.Params, loss Loss) (*OverheadFit, error) {
+// value is rounded to whole tokens and the constant refitted after. With
+// scale (the model's tokenizer is a stand-in), params.token_scale is
+// fitted first, jointly with them (fitTokenScale), and the overheads are
+// fitted on what the rounded scale leaves.
+func fitOverhead(reqs []Request, params sim.Params, loss Loss, scale bool) (*OverheadFit, error) {
 	var rows []*Request
 	for i := range reqs {
 		if r := &reqs[i]; r.Fit() && r.HasUsage && r.RecordedInput() > 0 {
@@ -100,6 +114,24 @@ func fitOverhead(reqs []Request, params sim.Params, loss Loss) (*OverheadFit, er
 	}
 	if !fitMsg {
 		f.Notes = append(f.Notes, "message_overhead_tokens kept: the message count does not vary")
+	}
+	// scaled[i] is what the fitted token_scale adds to Sim0 (0 unless
+	// fitted).
+	scaled := make([]float64, len(rows))
+	if scale {
+		s0 := params.TokenScale
+		s, half, note := fitTokenScale(rows, y, msg, tool, fitMsg, fitTool, s0, loss)
+		f.TokenScale, f.TokenScaleHalfWidth = s, half
+		if note != "" {
+			f.Notes = append(f.Notes, note)
+		} else {
+			f.TokenScaleFitted = true
+			f.Notes = append(f.Notes, fmt.Sprintf("token_scale fitted with the overheads: %g ± %.3f (95%%, rounded to %g); the stand-in tokenizer's counts times it match the recorded usage", s, half, TokenScaleStep))
+			for i, r := range rows {
+				scaled[i] = (s/s0 - 1) * float64(r.ScaleUnits)
+				y[i] -= scaled[i]
+			}
+		}
 	}
 	for range 3 {
 		var cols [][]float64
@@ -183,7 +215,7 @@ func fitOverhead(reqs []Request, params sim.Params, loss Loss) (*OverheadFit, er
 	rec := make([]float64, len(rows))
 	for i, r := range rows {
 		rec[i] = float64(r.RecordedInput())
-		pred[i] = float64(r.Sim0) + c + float64(f.MessageOverheadTokens)*msg[i] + float64(f.ToolOverheadTokens)*tool[i]
+		pred[i] = float64(r.Sim0) + scaled[i] + c + float64(f.MessageOverheadTokens)*msg[i] + float64(f.ToolOverheadTokens)*tool[i]
 	}
 	f.FitResiduals = residualQuantiles(pred, rec)
 	return f, nil

@@ -70,8 +70,10 @@ type Result struct {
 	Residuals string   `json:"residuals"`
 	Kinds     bool     `json:"request_kinds"`
 	Tokenizer string   `json:"tokenizer"`
-	Jitter    bool     `json:"jitter_written"`
-	Warnings  []string `json:"warnings,omitempty"`
+	// tokenScale is the starting params.token_scale.
+	tokenScale float64
+	Jitter     bool     `json:"jitter_written"`
+	Warnings   []string `json:"warnings,omitempty"`
 	// Inputs are the input problems of the traces and catalogs read (set
 	// by the caller; nil when there are none). A written scenario's
 	// header repeats them.
@@ -88,20 +90,24 @@ type ModelFit struct {
 	// Recorded is the model the sessions record (its preset when it
 	// resolves to one); Model the model calibrated from and how it was
 	// chosen (ModelSource).
-	Recorded     string       `json:"recorded_model"`
-	Model        string       `json:"model"`
-	ModelSource  string       `json:"model_source"`
-	Sessions     int          `json:"sessions"`
-	FitSessions  int          `json:"fit_sessions"`
-	HeldSessions int          `json:"held_out_sessions"`
-	Requests     int          `json:"requests"`
-	WithUsage    int          `json:"requests_with_usage"`
-	WithDuration int          `json:"requests_with_duration"`
-	Skipped      Skipped      `json:"skipped,omitempty"`
-	Overhead     *OverheadFit `json:"overhead,omitempty"`
-	Latency      *LatencyFit  `json:"latency,omitempty"`
-	HeldOut      *Evaluation  `json:"held_out_latency,omitempty"`
-	Problems     []string     `json:"problems,omitempty"`
+	Recorded    string `json:"recorded_model"`
+	Model       string `json:"model"`
+	ModelSource string `json:"model_source"`
+	// TokenizerStandIn says that Model's tokenizer is not published, so
+	// params.tokenizer stands in for it (presets.TokenizerStandInShort);
+	// "" when the model counts with its own or is no preset.
+	TokenizerStandIn string       `json:"tokenizer_stand_in,omitempty"`
+	Sessions         int          `json:"sessions"`
+	FitSessions      int          `json:"fit_sessions"`
+	HeldSessions     int          `json:"held_out_sessions"`
+	Requests         int          `json:"requests"`
+	WithUsage        int          `json:"requests_with_usage"`
+	WithDuration     int          `json:"requests_with_duration"`
+	Skipped          Skipped      `json:"skipped,omitempty"`
+	Overhead         *OverheadFit `json:"overhead,omitempty"`
+	Latency          *LatencyFit  `json:"latency,omitempty"`
+	HeldOut          *Evaluation  `json:"held_out_latency,omitempty"`
+	Problems         []string     `json:"problems,omitempty"`
 	// Warnings are what makes a written scenario's figures doubtful (a
 	// fit that does worse on the held-out sessions than the starting
 	// values); the text and the scenario's header repeat them.
@@ -177,7 +183,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Traces: cfg.Traces, Test: cfg.Test, FitOn: cfg.FitOn.String(), Seed: cfg.Seed, Loss: cfg.Loss,
-		Residuals: cfg.Residuals, Kinds: !cfg.NoKinds, Tokenizer: cfg.Params.Tokenizer, Jitter: cfg.Jitter, fitOn: cfg.FitOn, data: cfg.Data}
+		Residuals: cfg.Residuals, Kinds: !cfg.NoKinds, Tokenizer: cfg.Params.Tokenizer, tokenScale: cfg.Params.TokenScale, Jitter: cfg.Jitter, fitOn: cfg.FitOn, data: cfg.Data}
 	if len(cfg.Test) > 0 {
 		res.testSessions = nTest
 	}
@@ -187,7 +193,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	var failed []string // the reasons of the groups that failed before lastErr's
 	for _, g := range groups {
 		m, source, warn := cfg.modelFor(g)
-		mf := &ModelFit{Recorded: g.name, Model: m.Name, ModelSource: source, group: g.key,
+		mf := &ModelFit{Recorded: g.name, Model: m.Name, ModelSource: source, group: g.key, TokenizerStandIn: presets.TokenizerStandInShort(m.Name),
 			Sessions: g.fit + g.held, FitSessions: g.fit, HeldSessions: g.held}
 		for _, n := range g.deferred {
 			mf.Sessions += n
@@ -328,6 +334,8 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 	if err != nil {
 		return err
 	}
+	scale := fitsTokenScale(m.Name)
+	setup.ScaleUnits = scale
 	src := cfg.source(mf.group, false)
 	mf.Params, mf.ScenarioParams, mf.ModelOut = cfg.Params, cfg.Params, m
 
@@ -361,7 +369,7 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 	}
 	params := cfg.Params
 	if mf.WithUsage > 0 {
-		ov, err := fitOverhead(reqs, cfg.Params, cfg.Loss)
+		ov, err := fitOverhead(reqs, cfg.Params, cfg.Loss, scale)
 		if err != nil {
 			mf.Problems = append(mf.Problems, err.Error())
 		} else {
@@ -379,6 +387,7 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 			ov.HeldOutKSBefore = promptKS(reqs)
 			ov.HeldOutSessions = heldOutUsageSessions(reqs)
 			// The latency fit uses the replay's split under the fitted overhead.
+			setup.ScaleUnits = false
 			if reqs, sessions, _, err = setup.collect(src, params); err != nil {
 				return err
 			}

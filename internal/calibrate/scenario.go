@@ -236,7 +236,7 @@ func renderScenario(r *Result, mf *ModelFit, opt ScenarioOptions, tracePaths, ca
 		}
 		setKey(m, "model", mn)
 	}
-	setParams(m, mf.Params, mf.Overhead != nil)
+	setParams(m, mf.Params, mf.Overhead != nil, mf.Overhead != nil && mf.Overhead.TokenScaleFitted)
 	if keyNode(m, "strategies") == nil {
 		setKey(m, "strategies", strList([]string{"eager"}))
 	}
@@ -320,10 +320,10 @@ func diffNode(v, base *yaml.Node) *yaml.Node {
 }
 
 // setParams writes the fitted overheads (and the tokenizer they were
-// counted with) into the params block, keeping its other keys; a params
-// block the writer cannot edit in place (an alias, a merge) is replaced by
-// every param.
-func setParams(m *yaml.Node, p sim.Params, overhead bool) {
+// counted with, and its token_scale when fitted or not 1) into the params
+// block, keeping its other keys; a params block the writer cannot edit in
+// place (an alias, a merge) is replaced by every param.
+func setParams(m *yaml.Node, p sim.Params, overhead, scaleFitted bool) {
 	if !overhead {
 		return
 	}
@@ -346,6 +346,9 @@ func setParams(m *yaml.Node, p sim.Params, overhead bool) {
 		}
 		pn = &yaml.Node{Kind: yaml.MappingNode}
 		setKey(m, "params", pn)
+	}
+	if scaleFitted || p.TokenScale != 1 {
+		keys = append(keys, struct{ k, v string }{"token_scale", strconv.FormatFloat(p.TokenScale, 'f', -1, 64)})
 	}
 	for _, kv := range keys {
 		setKey(pn, kv.k, scalar(kv.v))

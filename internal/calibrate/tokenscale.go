@@ -1,0 +1,163 @@
+package calibrate
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/defersim/defersim/sim/presets"
+)
+
+// The token_scale fit (docs/calibrate.md, "Token scale"). A model whose
+// tokenizer is not published is counted with a stand-in (params.tokenizer)
+// times params.token_scale; when its own tokenizer counts the same text
+// X% differently, the gap grows with the prompt's content, and the
+// additive overheads would absorb it. Calibrate fits it jointly with them:
+// recorded − Sim0 ≈ request + message·m + tool·t + k·ScaleUnits, where
+// ScaleUnits is the part of Sim0 the scale multiplies, and token_scale =
+// s0·(1 + k) with s0 the scenario's.
+const (
+	// MinScaleRequests is the fewest fit requests with usage that
+	// token_scale is fitted on; with fewer the scenario's is kept.
+	MinScaleRequests = 20
+	// ScaleMinUnexplained is the share of the scaled tokens' variance over
+	// the fit requests that the overhead columns (the per-request
+	// constant, and the message and tool counts where they are fitted)
+	// must leave unexplained for the scale to be told apart from them
+	// (1 − R² of the one regressed on the others; 0.01 is a variance
+	// inflation factor of 100). Below it the scale is kept.
+	ScaleMinUnexplained = 0.01
+	// TokenScaleStep is what the fitted token_scale is rounded to.
+	TokenScaleStep = 0.01
+	// MaxScaleHalfWidth is the widest 95% interval (half-width, ±) of the
+	// fitted token_scale that is written; a wider one keeps the
+	// scenario's: the data do not tell the scale from the overheads.
+	MaxScaleHalfWidth = 0.05
+)
+
+// fitsTokenScale reports whether calibrate fits params.token_scale for a
+// group calibrated from model preset name: when its tokenizer is a
+// stand-in (the vendor does not publish it). A model counted with its own
+// tokenizer (the GPT presets with o200k_base) is counted exactly, and a
+// model that is no preset has no known tokenizer to compare with.
+func fitsTokenScale(name string) bool {
+	return presets.TokenizerStandInShort(name) != ""
+}
+
+// fitTokenScale fits token_scale on the fit rows, y being recorded − Sim0
+// and msg, tool the overhead columns (fitted where fitMsg, fitTool). It
+// returns the scale rounded to TokenScaleStep and the half-width of its
+// 95% interval, or s0 and a note saying why the scale cannot be told from
+// the overheads.
+func fitTokenScale(rows []*Request, y, msg, tool []float64, fitMsg, fitTool bool, s0 float64, loss Loss) (float64, float64, string) {
+	kept := func(why string, args ...any) (float64, float64, string) {
+		return s0, 0, fmt.Sprintf("token_scale kept (the scenario's %g): ", s0) + fmt.Sprintf(why, args...)
+	}
+	if len(rows) < MinScaleRequests {
+		return kept("%d fit requests with usage, fewer than the %d it is fitted on (calibrate.MinScaleRequests)", len(rows), MinScaleRequests)
+	}
+	su := make([]float64, len(rows))
+	for i, r := range rows {
+		if !r.HasScaleUnits {
+			return kept("the replay at twice the scale did not give the recorded requests, so the tokens it scales are not measured")
+		}
+		su[i] = float64(r.ScaleUnits)
+	}
+	if variance(su) == 0 {
+		return kept("every fit request has the same %g scaled tokens, so a scale cannot be told from the per-request constant", su[0])
+	}
+	var cols [][]float64
+	var names string
+	if fitMsg {
+		cols, names = append(cols, msg), " and their message count"
+	}
+	if fitTool {
+		cols = append(cols, tool)
+		names = " and their message and tool counts"
+		if !fitMsg {
+			names = " and their tool count"
+		}
+	}
+	u := unexplained(su, cols)
+	if u < ScaleMinUnexplained {
+		return kept("the tokens it scales follow from a per-request constant%s (%.2f%% of their variance left, below the %g%% it needs: collinear), "+
+			"so a scale cannot be told from the overheads; fit on requests whose content varies apart from them",
+			names, 100*u, 100*ScaleMinUnexplained)
+	}
+	x := make([][]float64, len(rows))
+	for i := range rows {
+		x[i] = []float64{1}
+		for _, c := range cols {
+			x[i] = append(x[i], c[i])
+		}
+		x[i] = append(x[i], su[i])
+	}
+	reg, err := Fit(x, y, loss)
+	if err == nil && reg.Beta[0] < 0 {
+		// A negative per-request constant is not an overhead: the scale
+		// is the one that leaves none (the constant at its bound 0).
+		for i := range x {
+			x[i] = x[i][1:]
+		}
+		reg, err = Fit(x, y, loss)
+	}
+	if err != nil {
+		return kept("%v", err)
+	}
+	k := reg.Beta[len(reg.Beta)-1]
+	// The 95% interval of k from the residuals: 1.96 standard errors,
+	// σ / √(n · var(scaled tokens) · the share the other columns leave).
+	var ss float64
+	for i := range x {
+		var p float64
+		for j, b := range reg.Beta {
+			p += b * x[i][j]
+		}
+		ss += (y[i] - p) * (y[i] - p)
+	}
+	n := float64(len(x))
+	sigma := math.Sqrt(ss / math.Max(1, n-float64(len(reg.Beta))))
+	half := 1.96 * s0 * sigma / math.Sqrt(n*variance(su)*u)
+	if !(half <= MaxScaleHalfWidth) {
+		return kept("fitted %.3f ± %.3f (95%%), wider than the ± %g it is written with (calibrate.MaxScaleHalfWidth): the recorded usage does not tell the scale from the overheads", s0*(1+k), half, MaxScaleHalfWidth)
+	}
+	s := math.Round(s0*(1+k)/TokenScaleStep) * TokenScaleStep
+	if !(s >= TokenScaleStep) {
+		return kept("fitted %.3f, not a positive factor: the replay counts more than was recorded whatever the scale", s0*(1+k))
+	}
+	// Two decimals exactly as written (1.3, not 1.3000000000000003).
+	s, _ = strconv.ParseFloat(strconv.FormatFloat(s, 'f', 2, 64), 64)
+	return s, half, ""
+}
+
+// unexplained is the share of ys's variance that an ordinary least-squares
+// fit on a constant and cols leaves (1 − R²); 1 with no columns.
+func unexplained(ys []float64, cols [][]float64) float64 {
+	v := variance(ys)
+	if v == 0 {
+		return 0
+	}
+	if len(cols) == 0 {
+		return 1
+	}
+	x := make([][]float64, len(ys))
+	for i := range ys {
+		x[i] = []float64{1}
+		for _, c := range cols {
+			x[i] = append(x[i], c[i])
+		}
+	}
+	reg, err := Fit(x, ys, OLS)
+	if err != nil {
+		return 0
+	}
+	var ss float64
+	for i := range ys {
+		var p float64
+		for j, b := range reg.Beta {
+			p += b * x[i][j]
+		}
+		ss += (ys[i] - p) * (ys[i] - p)
+	}
+	return ss / (v * float64(len(ys)))
+}
