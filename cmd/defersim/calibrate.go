@@ -120,7 +120,7 @@ DIR/catalog beside them.`,
 			data.Seed = seed
 			res, err := calibrate.Run(ctx, calibrate.Config{
 				Data:    data,
-				Catalog: cat, Model: m, Params: sc.Params, UseRecorded: useRecorded, ModelFrom: from,
+				Catalog: cat, Model: m, Params: sc.Params, UseRecorded: useRecorded, ModelFrom: from, ModelPreset: sc.ModelPreset,
 				Split: split, Residuals: residuals, Loss: calibrate.Loss(loss), Jitter: jitter,
 				NoKinds: !kinds, AllowUnresolved: allowUnr, MaxUnresolved: maxShare})
 			if res != nil {

@@ -27,6 +27,11 @@ type Config struct {
 	UseRecorded bool
 	// ModelFrom says where Model comes from ("--model"; default "scenario").
 	ModelFrom string
+	// ModelPreset names the preset Model was built from ("" for an inline
+	// model): a scenario model renamed from a preset ({preset:
+	// claude-sonnet-4.5, name: mine}) keeps its preset's tokenizer, a
+	// stand-in or not.
+	ModelPreset string
 	// Split chooses the prompt-token split of the latency fit (SplitAuto
 	// when empty); Residuals the latency fit's residual scale (Log
 	// when empty); Loss the regression loss (Huber when empty).
@@ -192,8 +197,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	var lastErr error
 	var failed []string // the reasons of the groups that failed before lastErr's
 	for _, g := range groups {
-		m, source, warn := cfg.modelFor(g)
-		mf := &ModelFit{Recorded: g.name, Model: m.Name, ModelSource: source, group: g.key, TokenizerStandIn: presets.TokenizerStandInShort(m.Name),
+		m, preset, source, warn := cfg.modelFor(g)
+		mf := &ModelFit{Recorded: g.name, Model: m.Name, ModelSource: source, group: g.key, TokenizerStandIn: standIn(preset, m.Name),
 			Sessions: g.fit + g.held, FitSessions: g.fit, HeldSessions: g.held}
 		for _, n := range g.deferred {
 			mf.Sessions += n
@@ -269,18 +274,33 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 // modelFor chooses the model a group is calibrated from, says how, and
 // warns when the recorded model has no preset (otherPresetNote says when
 // it is another preset than the one used).
-func (c *Config) modelFor(g group) (sim.Model, string, string) {
+func (c *Config) modelFor(g group) (m sim.Model, preset, source, warn string) {
 	if c.UseRecorded && g.name != "" {
 		if m, err := presets.Model(g.name); err == nil {
-			return m, "recorded", ""
+			return m, g.name, "recorded", ""
 		}
-		return c.Model, "fallback", fmt.Sprintf("sessions record model %q, which has no preset: calibrating them from %s (pass --model to choose another)", g.name, describeModel(c.Model))
+		return c.Model, c.ModelPreset, "fallback", fmt.Sprintf("sessions record model %q, which has no preset: calibrating them from %s (pass --model to choose another)", g.name, describeModel(c.Model))
 	}
 	from := c.ModelFrom
 	if from == "" {
 		from = "scenario"
 	}
-	return c.Model, from, ""
+	return c.Model, c.ModelPreset, from, ""
+}
+
+// standIn is presets.TokenizerStandInShort for a model built from preset
+// (else resolved by its name, as the report's run line does): "" when the
+// model counts with its own tokenizer or is no preset.
+func standIn(preset, name string) string {
+	for _, n := range []string{preset, name} {
+		if n == "" {
+			continue
+		}
+		if s := presets.TokenizerStandInShort(n); s != "" {
+			return s
+		}
+	}
+	return ""
 }
 
 // recordedName is a recorded model's name as calibrate prints it: quoted,
@@ -334,7 +354,7 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 	if err != nil {
 		return err
 	}
-	scale := fitsTokenScale(m.Name)
+	scale := mf.TokenizerStandIn != "" // fitted where the tokenizer is a stand-in
 	setup.ScaleUnits = scale
 	src := cfg.source(mf.group, false)
 	mf.Params, mf.ScenarioParams, mf.ModelOut = cfg.Params, cfg.Params, m

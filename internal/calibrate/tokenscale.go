@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-
-	"github.com/defersim/defersim/sim/presets"
 )
 
 // The token_scale fit (docs/calibrate.md, "Token scale"). A model whose
@@ -34,15 +32,6 @@ const (
 	// scenario's: the data do not tell the scale from the overheads.
 	MaxScaleHalfWidth = 0.05
 )
-
-// fitsTokenScale reports whether calibrate fits params.token_scale for a
-// group calibrated from model preset name: when its tokenizer is a
-// stand-in (the vendor does not publish it). A model counted with its own
-// tokenizer (the GPT presets with o200k_base) is counted exactly, and a
-// model that is no preset has no known tokenizer to compare with.
-func fitsTokenScale(name string) bool {
-	return presets.TokenizerStandInShort(name) != ""
-}
 
 // fitTokenScale fits token_scale on the fit rows, y being recorded − Sim0
 // and msg, tool the overhead columns (fitted where fitMsg, fitTool). It

@@ -225,3 +225,34 @@ func TestTokenScaleNotFittedForOwnTokenizer(t *testing.T) {
 		t.Errorf("text:\n%s", s)
 	}
 }
+
+// TestRenamedPresetModelIsAStandIn pins that a scenario model renamed from
+// a Claude preset ({preset: claude-sonnet-4.5, name: mine}) is calibrated
+// as that preset's stand-in tokenizer: its token_scale is fitted and its
+// tokenizer said to be a stand-in. calibrate looked the stand-in up by
+// the model's name alone, which no preset has, and fitted nothing.
+func TestRenamedPresetModelIsAStandIn(t *testing.T) {
+	p := presets.DefaultParams()
+	p.TokenScale, p.RequestOverheadTokens, p.MessageOverheadTokens, p.ToolOverheadTokens = 1.3, 500, 6, 8
+	trace, cat := usageRecordedWith(t, "claude-sonnet-4.5", p, 5)
+	for _, tc := range []struct {
+		name, preset string
+		fitted       bool
+	}{{"renamed, preset given", "claude-sonnet-4.5", true}, {"renamed, no preset (inline)", "", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := config(t, trace, cat, "claude-sonnet-4.5", FitOn{Kind: FitEven})
+			cfg.Model.Name, cfg.ModelPreset = "mine", tc.preset
+			res, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mf := res.Models[0]
+			if got := mf.Overhead != nil && mf.Overhead.TokenScaleFitted; got != tc.fitted {
+				t.Errorf("token_scale fitted %v, want %v (%v)", got, tc.fitted, mf.Problems)
+			}
+			if got := mf.TokenizerStandIn != ""; got != tc.fitted {
+				t.Errorf("stand-in %q, want one: %v", mf.TokenizerStandIn, tc.fitted)
+			}
+		})
+	}
+}
