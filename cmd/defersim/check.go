@@ -157,6 +157,18 @@ files were written by different defersim or Go versions.`,
 			}
 			*format, markdown = cliout.Markdown, ""
 		}
+		// The --markdown file first: a failure to write it exits 2, and
+		// the report (whose JSON "failed" is false on a pass) must not be
+		// printed before it (TestCheckMarkdownFailureWritesNoVerdict).
+		if markdown != "" {
+			var buf bytes.Buffer
+			if err := check.WriteMarkdown(&buf, rep); err != nil {
+				return err
+			}
+			if err := atomicfile.WriteFile(markdown, buf.Bytes(), 0o644); err != nil {
+				return exitError{code: 2, msg: err.Error()}
+			}
+		}
 		out, err := cliout.Open(*output, cmd.OutOrStdout())
 		if err != nil {
 			return err
@@ -176,15 +188,6 @@ files were written by different defersim or Go versions.`,
 		}
 		if err := out.Commit(); err != nil {
 			return exitError{code: 2, msg: err.Error()}
-		}
-		if markdown != "" {
-			var buf bytes.Buffer
-			if err := check.WriteMarkdown(&buf, rep); err != nil {
-				return err
-			}
-			if err := atomicfile.WriteFile(markdown, buf.Bytes(), 0o644); err != nil {
-				return exitError{code: 2, msg: err.Error()}
-			}
 		}
 		if out.ToFile() || *format != cliout.Text {
 			// The text report on stdout says it already.

@@ -88,3 +88,23 @@ func TestCheckJSONFailedAgreesWithExitStatus(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckMarkdownFailureWritesNoVerdict pins that check writes no report
+// when its --markdown file cannot be written (exit 2): the JSON report,
+// printed first, said "failed": false on a pass while the command exited
+// 2 (review), against docs/check.md's "true exactly when the exit status
+// is not 0".
+func TestCheckMarkdownFailureWritesNoVerdict(t *testing.T) {
+	dir := t.TempDir()
+	base := writeResultsFile(t, dir, "base.json", checkResults("f1", 1))
+	cur := writeResultsFile(t, dir, "cur.json", checkResults("f1", 1))
+	outFile := filepath.Join(dir, "check.json")
+	out, code := runCLI(t, "check", "--baseline", base, cur, "--format", "json", "-o", outFile,
+		"--markdown", filepath.Join(dir, "absent", "dir", "x.md"))
+	if code != 2 {
+		t.Fatalf("exit %d, want 2\n%s", code, out)
+	}
+	if _, err := os.Stat(outFile); !os.IsNotExist(err) {
+		t.Errorf("a report was written (%v) though check exited 2", err)
+	}
+}
