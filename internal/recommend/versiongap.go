@@ -71,7 +71,7 @@ func versionGap(cat *catalog.Catalog, chosen map[string]*catalog.Server, s schem
 		for _, v := range used {
 			versions = append(versions, v.Version)
 		}
-		slices.Sort(versions)
+		slices.SortFunc(versions, catalog.CompareVersions)
 		g.Servers = append(g.Servers, fmt.Sprintf("%s@%s (the sessions: %s)", name, priced.Version, strings.Join(versions, ", ")))
 	}
 	if len(gap) == 0 {

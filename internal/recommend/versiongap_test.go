@@ -82,16 +82,32 @@ func TestVersionGapWarns(t *testing.T) {
 // session upgrade, then with read_doc on 2.0.0.
 func renamedOpenerFixture(t *testing.T, versions []string, upgrade int) (trace, cat string) {
 	t.Helper()
+	served := map[string]string{}
+	for _, v := range versions {
+		served[v] = "read_doc"
+		if v == "1.0.0" {
+			served[v] = "open_doc"
+		}
+	}
+	return openerFixture(t, served, func(i int) string {
+		if i >= upgrade {
+			return "2.0.0"
+		}
+		return "1.0.0"
+	})
+}
+
+// openerFixture writes catalogs srv@V serving opener served[V] (and
+// look), and 40 sessions, session i on version at(i) opening with its
+// opener.
+func openerFixture(t *testing.T, served map[string]string, at func(i int) string) (trace, cat string) {
+	t.Helper()
 	dir := t.TempDir()
 	cat = filepath.Join(dir, "catalog")
 	if err := os.Mkdir(cat, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, v := range versions {
-		opener := "open_doc"
-		if v != "1.0.0" {
-			opener = "read_doc"
-		}
+	for v, opener := range served {
 		body := fmt.Sprintf(`{"tools":[{"name":%q,"description":"Open a document by id.","inputSchema":{"type":"object","properties":{"id":{"type":"string"}}}},`+
 			`{"name":"look","description":"Look.","inputSchema":{"type":"object"}}]}`, opener)
 		if err := os.WriteFile(filepath.Join(cat, "srv@"+v+".json"), []byte(body), 0o644); err != nil {
@@ -101,10 +117,8 @@ func renamedOpenerFixture(t *testing.T, versions []string, upgrade int) (trace, 
 	var b strings.Builder
 	for i := range 40 {
 		id, ts := fmt.Sprintf("s%02d", i), "2026-01-01T00:00:00Z"
-		version, opener := "1.0.0", "open_doc"
-		if i >= upgrade {
-			version, opener = "2.0.0", "read_doc"
-		}
+		version := at(i)
+		opener := served[version]
 		fmt.Fprintf(&b, `{"v":1,"type":"session_start","session":%q,"t":%q,"servers":[{"name":"srv","version":%q}]}`+"\n", id, ts, version)
 		fmt.Fprintf(&b, `{"type":"user","session":%q,"t":%q,"text":"open my doc"}`+"\n", id, ts)
 		fmt.Fprintf(&b, `{"type":"model_request","session":%q,"t":%q,"id":"r1"}`+"\n", id, ts)
@@ -118,6 +132,26 @@ func renamedOpenerFixture(t *testing.T, versions []string, upgrade int) (trace, 
 		t.Fatal(err)
 	}
 	return trace, cat
+}
+
+// TestVersionGapVersionsInReleaseOrder pins that the version-gap warning
+// lists the versions the sessions used in release order: it sorted them as
+// text, "0.10.0, 0.9.0" (review; check's were fixed alike).
+func TestVersionGapVersionsInReleaseOrder(t *testing.T) {
+	trace, cat := openerFixture(t, map[string]string{"0.9.0": "open_doc", "0.10.0": "open_doc", "1.0.0": "read_doc"},
+		func(i int) string { return []string{"0.9.0", "0.10.0"}[i%2] })
+	cfg := defaultConfig(t, trace, cat)
+	cfg.TestShare = 0
+	p, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.VersionGap == nil {
+		t.Fatalf("no version gap; warnings %q", p.Warnings)
+	}
+	if got, want := strings.Join(p.VersionGap.Servers, "; "), "srv@1.0.0 (the sessions: 0.9.0, 0.10.0)"; got != want {
+		t.Errorf("servers %q, want %q", got, want)
+	}
 }
 
 // TestDescriptionNamesPricedModel pins that the proposal's description,
