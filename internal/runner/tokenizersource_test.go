@@ -19,7 +19,7 @@ func TestTokenizerSourceSaysStandIn(t *testing.T) {
 		model, preset string
 		want          string // the source's prefix; plain alone when it must equal it
 	}{
-		{"claude-sonnet-4.5", "", plain + "; a stand-in: claude-sonnet-4.5's tokenizer is not published (newer Claude models count ~30% more tokens for the same text: sweep params.token_scale to see the effect)"},
+		{"claude-sonnet-4.5", "", plain + "; a stand-in: claude-sonnet-4.5's tokenizer is not published (newer Claude models count ~30% more tokens for the same text: sweep params.token_scale to see the effect, or let calibrate fit it to recorded usage)"},
 		{"anthropic.claude-haiku-4-5-20251001-v1:0", "", plain + "; a stand-in: claude-haiku-4.5's tokenizer is not published"},
 		{"my-claude", "claude-opus-4.5-1h", plain + "; a stand-in: claude-opus-4.5-1h's tokenizer is not published"},
 		{"gpt-4o", "", plain},

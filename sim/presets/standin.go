@@ -19,7 +19,7 @@ func TokenizerStandIn(name string) string {
 	if short == "" {
 		return ""
 	}
-	return fmt.Sprintf("%s (newer Claude models count ~%d%% more tokens for the same text: sweep params.token_scale to see the effect)",
+	return fmt.Sprintf("%s (newer Claude models count ~%d%% more tokens for the same text: sweep params.token_scale to see the effect, or let calibrate fit it to recorded usage)",
 		short, claudeTokenGapPct)
 }
 
