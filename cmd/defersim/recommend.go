@@ -85,7 +85,8 @@ Wilson bounds at --confidence, and a decision whose bounds straddle the
 threshold its rule compared them with is marked uncertain, counted, and
 warned about with the sessions that would settle it (--fail-on-uncertain:
 exit 1 then). So are sessions none of which used the catalog version
-priced (each server's latest): the tools they call that it lacks get no
+priced (each server's latest; for versions with no release order, the one
+most sessions name): the tools they call that it lacks get no
 decision, and its new tools are decided on sessions that could not call
 them.`,
 		Args: cobra.MinimumNArgs(1),
