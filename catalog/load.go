@@ -39,7 +39,7 @@ func LoadFile(path string) (*Server, error) {
 		default:
 			v, err := parseValue(meta)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", metaPath, err)
+				return nil, fmt.Errorf("%s: invalid JSON: %w%s", metaPath, err, jsonPlace(meta, err))
 			}
 			s.Meta = v.appendCompact(nil)
 		}
@@ -94,7 +94,7 @@ func Parse(data []byte, name, version, variant string) (*Server, error) {
 	}
 	roots, err := parseValues(data)
 	if err != nil {
-		return nil, fmt.Errorf("invalid JSON: %w", err)
+		return nil, fmt.Errorf("invalid JSON: %w%s", err, jsonPlace(data, err))
 	}
 	list, err := toolList(roots)
 	if err != nil {
