@@ -24,6 +24,7 @@ var fuzzSeeds = []string{
 	"{\"tools\":[{\"name\":\"a\"",               // cut short
 	" \n\t",                                     // no JSON value
 	`{"tools":[{"name":"a","name":"b"}]}`,       // a duplicate key: where
+	"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[]}}\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}", // a logged notification
 }
 
 func FuzzLoadCatalog(f *testing.F) {
