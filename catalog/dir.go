@@ -183,8 +183,12 @@ func LoadManifest(path string) (*Catalog, error) {
 		if HasVariant(e.Version) {
 			// A trace naming this version would name the variant's series
 			// (SeriesRef), not this entry: the two forms would disagree.
-			return nil, fmt.Errorf("%s: servers[%d]: version %q holds a launch variant after its \"+\": write it as version %q, variant %q (a trace naming %s at %q names that series)",
-				path, i, e.Version, plainVersion(e.Version), variantOf(e.Version), e.Server, e.Version)
+			build := ""
+			if buildMetadataLike(variantOf(e.Version)) {
+				build = fmt.Sprintf("; if %q is semver build metadata, not a launch variant, write version %q alone", variantOf(e.Version), plainVersion(e.Version))
+			}
+			return nil, fmt.Errorf("%s: servers[%d]: version %q holds a launch variant after its \"+\": write it as version %q, variant %q (a trace naming %s at %q names that series)%s",
+				path, i, e.Version, plainVersion(e.Version), variantOf(e.Version), e.Server, e.Version, build)
 		}
 		f := e.File
 		if !filepath.IsAbs(f) {
