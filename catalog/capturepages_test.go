@@ -29,3 +29,25 @@ func TestCapturedSessionIsNotMovedOut(t *testing.T) {
 		t.Errorf("error does not say to keep the tools/list responses (or says to move the file out): %s", msg)
 	}
 }
+
+// TestNotificationAfterListIsNamed pins that a tools/list response saved
+// raw with a notification logged after it (one per line, as a capture of
+// a server's output holds them) names the notification as no tools/list
+// result: before, the file was blamed for a list cut short ("pages[0] has
+// no nextCursor, so the tools/list ended there, yet 1 more follow").
+func TestNotificationAfterListIsNamed(t *testing.T) {
+	for _, tc := range []struct{ name, data, want string }{
+		{"after", `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}}` + "\n" +
+			`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` + "\n", "pages[1]: not a tools/list result"},
+		{"before", `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"up"}}` + "\n" +
+			`{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}}` + "\n", "pages[0]: not a tools/list result"},
+	} {
+		_, err := Parse([]byte(tc.data), "kb", "1", "")
+		if err == nil {
+			t.Fatalf("%s: loaded", tc.name)
+		}
+		if msg := err.Error(); !strings.HasPrefix(msg, tc.want) || !strings.Contains(msg, "keep only the tools/list responses") || strings.Contains(msg, "nextCursor") {
+			t.Errorf("%s: %s", tc.name, msg)
+		}
+	}
+}

@@ -71,16 +71,16 @@ func TestBadCatalogCorpus(t *testing.T) {
 		{name: "same tool twice", file: "dup@1.0.json", want: `FILE: tools[2]: duplicate tool name "lookup" (first at tools[0])`},
 		{name: "$ref cycles (kept as written)", file: "refcycle@1.0.json", tools: 1},
 		{name: "invalid UTF-8", file: "utf8@1.0.json", want: "FILE: invalid UTF-8 at byte offset 22 (line 1): a catalog is JSON, which is UTF-8; re-encode the file as UTF-8 from the encoding it was saved in (often Latin-1 or Windows-1252)"},
-		{name: "NUL byte", file: "nul@1.0.json", want: `FILE: invalid JSON: invalid character '\x00' in string literal`},
+		{name: "NUL byte", file: "nul@1.0.json", want: `FILE: invalid JSON: invalid character '\x00' in string literal (line 1, column 33, byte offset 32)`},
 		{name: "numbers that overflow (kept as written)", file: "overflow@1.0.json", tools: 1},
 		{name: "negative lengths (kept as written)", file: "negative@1.0.json", tools: 1},
-		{name: "truncated", file: "truncated@1.0.json", want: "FILE: invalid JSON: unexpected EOF"},
-		{name: "duplicate key", file: "dupkey@1.0.json", want: `FILE: invalid JSON: duplicate key "type"`},
-		{name: "empty file", file: "empty@1.0.json", want: "FILE: invalid JSON: unexpected EOF"},
+		{name: "truncated", file: "truncated@1.0.json", want: "FILE: invalid JSON: unexpected EOF (the file ends inside a JSON value, after 71 bytes: it is cut short, or a bracket or quote is not closed)"},
+		{name: "duplicate key", file: "dupkey@1.0.json", want: `FILE: invalid JSON: duplicate key "type" (line 1, column 60, byte offset 59)`},
+		{name: "empty file", file: "empty@1.0.json", want: "FILE: invalid JSON: unexpected EOF (the file holds no JSON value: 0 bytes, none but white space)"},
 		{name: "schema nested 100,000 levels", gen: func(t *testing.T, dir string) string {
 			return genCatalog(t, dir, "deep@1.0.json", `{"tools":[{"name":"deep","inputSchema":`,
 				times(`{"properties":{"a":`, 100000), "{}", times("}}", 100000), "}]}")
-		}, want: "FILE: invalid JSON: JSON nested too deeply (more than 512 levels)"},
+		}, want: "FILE: invalid JSON: JSON nested too deeply (more than 512 levels) (line 1, column 4881, byte offset 4880)"},
 		{name: "10 MB schema", gen: func(t *testing.T, dir string) string {
 			return genCatalog(t, dir, "huge@1.0.json", `{"tools":[{"name":"huge","inputSchema":{"type":"object","properties":{`,
 				func(w *bufio.Writer) {

@@ -50,13 +50,20 @@ func LoadDir(dir string) (*Catalog, error) {
 		return nil, fmt.Errorf("load catalog dir: %w", err)
 	}
 	var servers []*Server
+	var subdirs []string
 	for _, e := range entries {
 		name := e.Name()
+		if e.IsDir() && !strings.HasPrefix(name, ".") {
+			subdirs = append(subdirs, name)
+		}
 		if e.IsDir() || strings.HasPrefix(name, ".") {
 			continue
 		}
 		if why := notReadCatalog(name); why != "" {
 			return nil, fmt.Errorf("load catalog dir %s: %s is not read: %s", dir, name, why)
+		}
+		if err := metaWithoutCatalog(dir, name); err != nil {
+			return nil, err
 		}
 		if !strings.HasSuffix(name, ".json") || IsMetaFile(name) {
 			continue
@@ -72,9 +79,47 @@ func LoadDir(dir string) (*Catalog, error) {
 		servers = append(servers, s)
 	}
 	if len(servers) == 0 {
-		return nil, fmt.Errorf("load catalog dir %s: no catalog files (*.json)", dir)
+		return nil, fmt.Errorf("load catalog dir %s: no catalog files (*.json)%s", dir, subdirsHint(dir, subdirs))
 	}
 	return build(servers)
+}
+
+// metaWithoutCatalog is the error for a capture's "X.meta.json" in dir
+// without the "X.json" it describes (nil for any other name): the
+// capture's tools are missing, and skipping the file as a .meta.json would
+// leave its server out of every total without a word.
+func metaWithoutCatalog(dir, name string) error {
+	if !IsMetaFile(name) {
+		return nil
+	}
+	cat := strings.TrimSuffix(name, MetaSuffix) + ".json"
+	if _, err := os.Stat(filepath.Join(dir, cat)); err == nil {
+		return nil
+	}
+	return fmt.Errorf("load catalog dir %s: %s has no catalog %s beside it: the capture's tools are missing, so its server would be left out; restore %s, or move %s out of the directory",
+		dir, name, cat, cat, name)
+}
+
+// subdirsHint names the sub-directories of dir that hold *.json files, for
+// the error of a directory without catalogs: LoadDir does not descend into
+// them ("" when none does).
+func subdirsHint(dir string, subdirs []string) string {
+	var with []string
+	for _, d := range subdirs {
+		files, err := filepath.Glob(filepath.Join(dir, d, "*.json"))
+		if err == nil && len(files) > 0 {
+			with = append(with, d)
+		}
+	}
+	if len(with) == 0 {
+		return ""
+	}
+	verb, which := "hold", "each"
+	if len(with) == 1 {
+		verb, which = "holds", "it"
+	}
+	return fmt.Sprintf("; sub-directories are not read, and %s %s *.json files: give %s as a PATH instead",
+		strings.Join(with, ", "), verb, which)
 }
 
 // compressedSuffixes are the compressions a catalog file name may carry
@@ -138,8 +183,12 @@ func LoadManifest(path string) (*Catalog, error) {
 		if HasVariant(e.Version) {
 			// A trace naming this version would name the variant's series
 			// (SeriesRef), not this entry: the two forms would disagree.
-			return nil, fmt.Errorf("%s: servers[%d]: version %q holds a launch variant after its \"+\": write it as version %q, variant %q (a trace naming %s at %q names that series)",
-				path, i, e.Version, plainVersion(e.Version), variantOf(e.Version), e.Server, e.Version)
+			build := ""
+			if buildMetadataLike(variantOf(e.Version)) {
+				build = fmt.Sprintf("; if %q is semver build metadata, not a launch variant, write version %q alone", variantOf(e.Version), plainVersion(e.Version))
+			}
+			return nil, fmt.Errorf("%s: servers[%d]: version %q holds a launch variant after its \"+\": write it as version %q, variant %q (a trace naming %s at %q names that series)%s",
+				path, i, e.Version, plainVersion(e.Version), variantOf(e.Version), e.Server, e.Version, build)
 		}
 		f := e.File
 		if !filepath.IsAbs(f) {

@@ -1,7 +1,10 @@
 package catalog
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -17,6 +20,11 @@ var fuzzSeeds = []string{
 	`{"tools":[{"name":"a"},{"name":"a"}]}`,
 	`[[[[[[`,
 	`"\u0000\ud800"`,
+	"{\"tools\":[\n  {\"name\":\"a\",\n  }\n]}", // a trailing comma: its line and column
+	"{\"tools\":[{\"name\":\"a\"",               // cut short
+	" \n\t",                                     // no JSON value
+	`{"tools":[{"name":"a","name":"b"}]}`,       // a duplicate key: where
+	"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[]}}\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}", // a logged notification
 }
 
 func FuzzLoadCatalog(f *testing.F) {
@@ -26,6 +34,19 @@ func FuzzLoadCatalog(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Parse(data, "fuzz", "1", "")
 		if err != nil {
+			// An invalid-JSON error's place is inside the data.
+			var line, col int
+			var off int64
+			msg := err.Error()
+			var pe *posError
+			if i := strings.LastIndex(msg, " (line "); i >= 0 && errors.As(err, &pe) && strings.HasPrefix(msg, "invalid JSON: ") {
+				if _, serr := fmt.Sscanf(msg[i:], " (line %d, column %d, byte offset %d)", &line, &col, &off); serr != nil {
+					t.Fatalf("%q: place not parsed: %v", msg, serr)
+				}
+				if line < 1 || line > bytes.Count(data, []byte("\n"))+1 || col < 1 || off < 0 || off > int64(len(data)) {
+					t.Fatalf("%q: place outside the %d bytes of data", msg, len(data))
+				}
+			}
 			return
 		}
 		names := map[string]bool{}

@@ -200,7 +200,7 @@ func FormatHistory(w io.Writer, h History) error {
 		head = append(head, "CLASS")
 		fmt.Fprintln(tw, "  "+strings.Join(head, "\t")+"\t")
 		for _, r := range s.Releases {
-			cells := []string{termsafe.String(r.From), termsafe.String(r.To), fmt.Sprintf("%d→%d", r.FromTools, r.ToTools),
+			cells := []string{termsafe.String(noVersion([]string{r.From})[0]), termsafe.String(noVersion([]string{r.To})[0]), fmt.Sprintf("%d→%d", r.FromTools, r.ToTools),
 				fmt.Sprint(r.Added), fmt.Sprint(r.Removed), fmt.Sprint(r.Changed)}
 			for _, c := range historyClasses {
 				cells = append(cells, fmt.Sprint(r.ByClass[c.class.String()]))

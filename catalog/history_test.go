@@ -297,3 +297,24 @@ func TestUnorderedSeriesHaveNoReleases(t *testing.T) {
 		t.Errorf("text history does not say why hashed has none:\n%s", buf.String())
 	}
 }
+
+// TestHistoryWritesNoVersion pins that a release from a file without
+// @VERSION writes its version "(no version)": before, the FROM cell was
+// empty and the row read as a release from nothing.
+func TestHistoryWritesNoVersion(t *testing.T) {
+	a := `{"name":"a","inputSchema":{"type":"object"}}`
+	h := NewHistory(New(mkServer(t, "fs", "", "", a), mkServer(t, "fs", "2.0", "", a)))
+	var buf bytes.Buffer
+	if err := FormatHistory(&buf, h); err != nil {
+		t.Fatal(err)
+	}
+	var row string
+	for l := range strings.Lines(buf.String()) {
+		if strings.Contains(l, "1→1") {
+			row = l
+		}
+	}
+	if f := strings.Fields(row); len(f) < 4 || f[0] != "(no" || f[1] != "version)" || f[2] != "2.0" {
+		t.Errorf("release row %q: want it to start (no version) 2.0", row)
+	}
+}

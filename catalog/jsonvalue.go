@@ -10,6 +10,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/defersim/defersim/internal/jsonpos"
 )
 
 // MaxDepth is the deepest nesting of JSON arrays and objects the package
@@ -62,15 +64,55 @@ func parseValue(raw []byte) (*value, error) {
 	dec.UseNumber()
 	v, err := parseNext(dec, 0)
 	if err != nil {
-		return nil, err
+		return nil, at(dec, err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		if err == nil {
-			return nil, errors.New("unexpected data after the JSON value")
+			return nil, at(dec, errors.New("unexpected data after the JSON value"))
 		}
-		return nil, err
+		return nil, at(dec, err)
 	}
 	return v, nil
+}
+
+// posError is a parse error with the byte offset in the input it was met
+// at, for a message that points an editor at the place (jsonPlace).
+type posError struct {
+	err error
+	off int64
+}
+
+func (e *posError) Error() string { return e.err.Error() }
+func (e *posError) Unwrap() error { return e.err }
+
+// at wraps err with where dec met it: a syntax error's own offset, else
+// the decoder's input offset.
+func at(dec *json.Decoder, err error) error {
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF // the input ended inside a value
+	}
+	if off, ok := jsonpos.Offset(err); ok {
+		return &posError{err: err, off: off}
+	}
+	return &posError{err: err, off: dec.InputOffset()}
+}
+
+// jsonPlace says where in data a parse error of parseValue or parseValues
+// was met ("" for any other error): a file cut short says so, with its
+// size; any other error its line, column and byte offset.
+func jsonPlace(data []byte, err error) string {
+	var pe *posError
+	if !errors.As(err, &pe) {
+		return ""
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) && len(bytes.TrimSpace(data)) == 0 {
+		return fmt.Sprintf(" (the file holds no JSON value: %d bytes, none but white space)", len(data))
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Sprintf(" (the file ends inside a JSON value, after %d bytes: it is cut short, or a bracket or quote is not closed)", len(data))
+	}
+	line, col := jsonpos.LineCol(data, pe.off)
+	return fmt.Sprintf(" (line %d, column %d, byte offset %d)", line, col, pe.off)
 }
 
 // parseValues parses every JSON value of raw, one after another (JSON Lines,
@@ -83,15 +125,15 @@ func parseValues(raw []byte) ([]*value, error) {
 		if len(out) > 0 && !dec.More() {
 			if _, err := dec.Token(); err != io.EOF {
 				if err == nil {
-					return nil, errors.New("unexpected data after the JSON value")
+					return nil, at(dec, errors.New("unexpected data after the JSON value"))
 				}
-				return nil, err
+				return nil, at(dec, err)
 			}
 			return out, nil
 		}
 		v, err := parseNext(dec, 0)
 		if err != nil {
-			return nil, err
+			return nil, at(dec, err)
 		}
 		out = append(out, v)
 	}

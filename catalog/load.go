@@ -39,7 +39,7 @@ func LoadFile(path string) (*Server, error) {
 		default:
 			v, err := parseValue(meta)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", metaPath, err)
+				return nil, fmt.Errorf("%s: invalid JSON: %w%s", metaPath, err, jsonPlace(meta, err))
 			}
 			s.Meta = v.appendCompact(nil)
 		}
@@ -94,7 +94,7 @@ func Parse(data []byte, name, version, variant string) (*Server, error) {
 	}
 	roots, err := parseValues(data)
 	if err != nil {
-		return nil, fmt.Errorf("invalid JSON: %w", err)
+		return nil, fmt.Errorf("invalid JSON: %w%s", err, jsonPlace(data, err))
 	}
 	list, err := toolList(roots)
 	if err != nil {
@@ -164,7 +164,11 @@ func toolList(roots []*value) ([]*value, error) {
 	} else if slices.ContainsFunc(roots, func(v *value) bool { return !isPage(v) }) {
 		return nil, errors.New("invalid JSON: unexpected data after the JSON value")
 	}
-	var items []*value
+	// Every page is read before their cursors are checked, so that a
+	// response that is no page (an initialize result, a notification
+	// logged between them) is named as such, not as a list cut short.
+	lists := make([]*value, len(pages))
+	cursors := make([]*value, len(pages))
 	for i, p := range pages {
 		if !isPage(p) {
 			return nil, fmt.Errorf("pages[%d]: not a tools/list result or JSON-RPC response, as pages[0] is: give one list of tools, or the pages of one tools/list", i)
@@ -175,14 +179,18 @@ func toolList(roots []*value) ([]*value, error) {
 			// catalog; a page that is no tools/list result is most often
 			// another response of a captured session (initialize).
 			if errors.Is(err, ErrNotCatalog) {
-				return nil, fmt.Errorf("pages[%d]: %v; keep only the tools/list responses (a capture of a server's output holds others, such as initialize's)", i, err)
+				return nil, fmt.Errorf("pages[%d]: %v; keep only the tools/list responses (a capture of a server's output holds others, such as initialize's and notifications)", i, err)
 			}
 			return nil, fmt.Errorf("pages[%d]: %w", i, err)
 		}
+		lists[i], cursors[i] = tools, cursor
+	}
+	var items []*value
+	for i, tools := range lists {
 		switch more := len(pages) - 1 - i; {
-		case more == 0 && cursor != nil:
-			return nil, fmt.Errorf("pages[%d], the last page, has nextCursor %s: the pages after it are missing; add them", i, quoted(cursor))
-		case more > 0 && cursor == nil:
+		case more == 0 && cursors[i] != nil:
+			return nil, fmt.Errorf("pages[%d], the last page, has nextCursor %s: the pages after it are missing; add them", i, quoted(cursors[i]))
+		case more > 0 && cursors[i] == nil:
 			return nil, fmt.Errorf("pages[%d] has no nextCursor, so the tools/list ended there, yet %d more follow: give the pages of one tools/list, in order", i, more)
 		}
 		items = append(items, tools.items...)

@@ -283,7 +283,12 @@ func TestLoadManifestErrors(t *testing.T) {
 		// A variant in the version: a trace naming a at "1.0+wide" names
 		// series "a+wide" (SeriesRef), so the entry could not be named.
 		{"variant in the version", "servers:\n  - {server: a, version: 1.0+wide, file: a.json}\n",
-			`servers[0]: version "1.0+wide" holds a launch variant after its "+": write it as version "1.0", variant "wide"`},
+			`servers[0]: version "1.0+wide" holds a launch variant after its "+": write it as version "1.0", variant "wide" (a trace naming a at "1.0+wide" names that series)` + "\n"},
+		// Semver build metadata in the version: the error offers the
+		// version alone as well (before, only the variant, which would
+		// make the entry a server of its own).
+		{"build metadata in the version", "servers:\n  - {server: a, version: 1.2.3+build.5, file: a.json}\n",
+			`write it as version "1.2.3", variant "build.5" (a trace naming a at "1.2.3+build.5" names that series); if "build.5" is semver build metadata, not a launch variant, write version "1.2.3" alone` + "\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -291,7 +296,7 @@ func TestLoadManifestErrors(t *testing.T) {
 			writeFile(t, dir, "a.json", `{"tools":[`+toolGreet+`]}`)
 			p := writeFile(t, dir, "catalog.yaml", tc.content)
 			_, err := LoadManifest(p)
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
+			if err == nil || !strings.Contains(err.Error()+"\n", tc.want) {
 				t.Errorf("error = %v, want it to contain %q", err, tc.want)
 			}
 		})

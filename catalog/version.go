@@ -10,7 +10,9 @@ import (
 // field on dots, numeric fields numerically (so 2025.4.8 < 2025.11.25 and
 // 0.0.9 < 0.0.15) and other fields bytewise, numeric before non-numeric; a
 // missing field counts as 0; a pre-release ("-rc.1") sorts before its release
-// and pre-release fields compare the same way. Versions that compare equal
+// and pre-release fields compare the same way. A version of digits and
+// dashes only (a date: 2024-9-1, 2024-01-15) has no pre-release: its dashes
+// read as dots, so 2024-9-1 < 2024-10-1. Versions that compare equal
 // but are spelled differently ("1.0" and "1.0.0") are ordered bytewise so the
 // order is total and deterministic. It returns -1, 0 or +1.
 func CompareVersions(a, b string) int {
@@ -23,6 +25,7 @@ func CompareVersions(a, b string) int {
 func compareVersionParts(a, b string) int {
 	a = strings.TrimPrefix(strings.TrimPrefix(a, "v"), "V")
 	b = strings.TrimPrefix(strings.TrimPrefix(b, "v"), "V")
+	a, b = dashedDate(a), dashedDate(b)
 	aRel, aPre, aHasPre := strings.Cut(a, "-")
 	bRel, bPre, bHasPre := strings.Cut(b, "-")
 	if aRel == "" {
@@ -43,6 +46,22 @@ func compareVersionParts(a, b string) int {
 		return compareFields(aPre, bPre, false)
 	}
 	return 0
+}
+
+// dashedDate returns v with its dashes read as dots when v is digit fields
+// joined by dashes ("2024-9-1" → "2024.9.1"): a date, whose fields after the
+// first are not a pre-release (read so, 2024-9-1 came after 2024-10-15).
+// Any other v is returned as it is.
+func dashedDate(v string) string {
+	if !strings.Contains(v, "-") {
+		return v
+	}
+	for f := range strings.SplitSeq(v, "-") {
+		if _, ok := numericField(f); !ok {
+			return v
+		}
+	}
+	return strings.ReplaceAll(v, "-", ".")
 }
 
 // compareFields compares dot-separated fields. With padZero, a missing

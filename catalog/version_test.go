@@ -26,6 +26,13 @@ func TestCompareVersions(t *testing.T) {
 		{"1.2.x", "1.2.3", 1}, // numeric before non-numeric
 		{"", "0.1", -1},
 		{"99999999999999999999999", "1", 1}, // over uint64: compared as text
+		// Dates with dashes are releases, not pre-releases of their year.
+		{"2024-9-1", "2024-10-1", -1},
+		{"2024-10-1", "2024-10-15", -1},
+		{"2024-01-15", "2024-03-02", -1},
+		{"2024-01-15", "2024", 1},
+		{"2024-01-15", "2024.1.15", -1}, // equal by value; bytewise tie-break
+		{"1.2.3-1", "1.2.3", -1},        // not digits and dashes only: a pre-release
 	}
 	for _, tc := range tests {
 		if got := CompareVersions(tc.a, tc.b); got != tc.want {
@@ -34,6 +41,19 @@ func TestCompareVersions(t *testing.T) {
 		if got := CompareVersions(tc.b, tc.a); got != -tc.want {
 			t.Errorf("CompareVersions(%q, %q) = %d, want %d (antisymmetry)", tc.b, tc.a, got, -tc.want)
 		}
+	}
+}
+
+// TestDateVersionsInReleaseOrder pins that versions written as dates with
+// dashes sort as dates: before, 2024-9-1 was read as a pre-release "9-1" of
+// 2024 and sorted after 2024-10-15, so a history diffed September after
+// October and stats counted September as the latest.
+func TestDateVersionsInReleaseOrder(t *testing.T) {
+	in := []string{"2024-10-15", "2024-9-1", "2025-1-2", "2024-10-1"}
+	slices.SortFunc(in, CompareVersions)
+	want := []string{"2024-9-1", "2024-10-1", "2024-10-15", "2025-1-2"}
+	if diff := cmp.Diff(want, in); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
 

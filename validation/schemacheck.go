@@ -92,7 +92,9 @@ func schemaIssue(err error) SchemaIssue {
 	var se *jsonschema.SchemaValidationError
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &se) || !errors.As(se.Err, &ve) {
-		return SchemaIssue{Reason: strings.TrimPrefix(err.Error(), "compile schema: ")}
+		// The schema's in-memory name means nothing to the user: a
+		// reference into it is written from its "#".
+		return SchemaIssue{Reason: strings.ReplaceAll(strings.TrimPrefix(err.Error(), "compile schema: "), schemaURL, "")}
 	}
 	sortCauses(ve, 0)
 	f := Classify(ve)

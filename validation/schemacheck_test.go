@@ -33,6 +33,11 @@ func TestCheckSchema(t *testing.T) {
 		{name: "two bad members", schema: `{"type":"object","properties":{"b":{"type":"float"},"a":{"type":"dict"},"c":{"type":"tuple"}}}`,
 			want: SchemaIssue{Pointer: "/properties/a/type", Value: `"dict"`, Reason: "not a JSON Schema type"}},
 		{name: "external reference", schema: `{"type":"object","properties":{"a":{"$ref":"http://example.com/a.json"}}}`},
+		// A local reference that resolves to nothing is written from its
+		// "#": it said "json-pointer in \"mem:///schema.json#/$defs/x\"
+		// not found", the validator's in-memory name for the schema.
+		{name: "local reference to nothing", schema: `{"type":"object","$defs":{},"properties":{"a":{"$ref":"#/$defs/x"}}}`,
+			want: SchemaIssue{Reason: `json-pointer in "#/$defs/x" not found`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

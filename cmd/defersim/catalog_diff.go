@@ -66,6 +66,7 @@ counts); --fail-on any exits 1 when anything differs; --fail-on none
 			return err
 		}
 		printCatalogWarnings(cmd, catalog.Warnings([]*catalog.Server{a, b}))
+		printFileChecks(cmd, []*catalog.Server{a, b})
 		d := catalog.Diff(a, b)
 		d.Notes = catalog.DiffNotes(a, b)
 		td := catalog.DiffTokens(a, b, d, opt)

@@ -49,6 +49,7 @@ diff). See docs/live-catalogs.md.`,
 		h := catalog.NewHistoryTokens(cat, opt)
 		printCatalogWarnings(cmd, h.Warnings)
 		printVersionless(cmd, catalog.Versionless(cat.All()))
+		printFileChecks(cmd, cat.All())
 		if *format != cliout.JSON {
 			return catalog.FormatHistory(out, h)
 		}

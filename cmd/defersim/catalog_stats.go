@@ -106,6 +106,7 @@ figures of the table.`,
 			"tools have an inputSchema that fails its meta-schema (or does not compile): it cannot check calls, and run does not count calls it cannot check as malformed")
 		printWarnings(cmd, st.Outliers, "tool over --outlier-tokens: one tool can be most of the total", "tools over --outlier-tokens: one tool can be most of the total")
 		printVersionless(cmd, catalog.Versionless(read))
+		printFileChecks(cmd, read)
 		printWarnings(cmd, unordered, "series with versions named by content hash: the one counted is the last by spelling (--all-versions counts every one)",
 			"series with versions named by content hash: the one counted is the last by spelling (--all-versions counts every one)")
 		switch *format {
