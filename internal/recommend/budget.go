@@ -96,8 +96,17 @@ func spreadBudget(p *Proposal) {
 // (0 when none up to maxSettleSessions does).
 func modeSettledAt(p *Proposal, z float64) int {
 	settled := func(n int) bool {
-		_, lo := budgetFor(p, func(i int) float64 { l, _ := wilsonAt(p.Tools[i].UseShare, float64(n), z); return l })
-		_, hi := budgetFor(p, func(i int) float64 { _, h := wilsonAt(p.Tools[i].UseShare, float64(n), z); return h })
+		// A tool's share is over the sessions that could call it: that
+		// part of n, at the sample's mix of versions.
+		bounds := func(i int) (float64, float64) {
+			a := &p.Tools[i]
+			if a.Sessions <= 0 {
+				return 0, 1
+			}
+			return wilsonAt(a.UseShare, float64(n)*float64(min(a.Sessions, a.Training))/float64(max(a.Training, 1)), z)
+		}
+		_, lo := budgetFor(p, func(i int) float64 { l, _ := bounds(i); return l })
+		_, hi := budgetFor(p, func(i int) float64 { _, h := bounds(i); return h })
 		return p.above(lo) == p.above(hi)
 	}
 	lo, hi := max(p.Training, 1), max(p.Training, 1)

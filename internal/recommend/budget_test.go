@@ -27,10 +27,10 @@ func spreadProposal(t *testing.T, k, n int, loadUSD float64) *Proposal {
 	low, high := wilson(k, n, p.Rules.Confidence)
 	for _, name := range []string{"a", "b"} {
 		p.Tools = append(p.Tools, Assessment{Key: toolKey{Server: "s", Tool: name}, Schema: Schema{Tokens: 1000, Estimated: 1000},
-			Decision: byBudget, UseShare: share, UseLow: low, UseHigh: high, DeferUSD: share * loadUSD, loadUSD: loadUSD})
+			Decision: byBudget, UseShare: share, UseLow: low, UseHigh: high, DeferUSD: share * loadUSD, loadUSD: loadUSD, Sessions: n, Training: n})
 	}
 	p.Tools = append(p.Tools, Assessment{Key: toolKey{Server: "s", Tool: "opener"}, Schema: Schema{Tokens: 500, Estimated: 500},
-		Decision: neverDefer, UseShare: 1, UseLow: 1, UseHigh: 1})
+		Decision: neverDefer, UseShare: 1, UseLow: 1, UseHigh: 1, Sessions: n, Training: n})
 	_, p.Budget = budgetFor(p, func(i int) float64 { return p.Tools[i].UseShare })
 	return p
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -215,7 +216,11 @@ const (
 // Assessment is one tool's figures and the decision they lead to.
 type Assessment struct {
 	Key toolKey `json:"tool"`
-	// Shares of training sessions.
+	// Sessions is how many training sessions could call it (Usage.Served):
+	// the shares below are of these. Training is every training session.
+	Sessions int `json:"sessions"`
+	Training int `json:"-"`
+	// Shares of the training sessions that could call it.
 	OpenShare        float64 `json:"open_share"`
 	UseShare         float64 `json:"use_share"`
 	FirstTurnShare   float64 `json:"first_turn_share"`
@@ -255,9 +260,13 @@ type Assessment struct {
 func (a *Assessment) GainMs() float64 { return a.DeferMs - a.DirectMs }
 
 // assess applies the rules to one tool.
-func assess(e *Economy, r Rules, expensive int64, k toolKey, u *toolUsage, sessions int, sc Schema) Assessment {
+//
+// sessions is how many training sessions could call it (Usage.Served), the
+// denominator of its shares and their bounds; training is every training
+// session.
+func assess(e *Economy, r Rules, expensive int64, k toolKey, u *toolUsage, sessions, training int, sc Schema) Assessment {
 	n := float64(max(sessions, 1))
-	a := Assessment{Key: k, Schema: sc}
+	a := Assessment{Key: k, Schema: sc, Sessions: sessions, Training: training}
 	if u != nil {
 		a.OpenShare = float64(u.Opens) / n
 		a.UseShare = float64(u.Uses) / n
@@ -292,7 +301,11 @@ func assess(e *Economy, r Rules, expensive int64, k toolKey, u *toolUsage, sessi
 		a.Why = fmt.Sprintf("called in %s of sessions, %s before the first reply; direct %s vs deferred %s per session",
 			pct(a.UseShare), pct(a.BeforeReplyShare), usd(a.DirectUSD), usd(a.DeferUSD))
 	}
+	if sessions < training {
+		a.Why += fmt.Sprintf("; its shares are of the %d of %s whose catalog versions serve it", sessions, nouns.Count(training, "training session"))
+	}
 	if a.Uncertainty = c.uncertainty(&a, normalQuantile(r.Confidence)); a.Uncertainty != nil {
+		a.Uncertainty.Sessions, a.Uncertainty.training = sessions, training
 		a.Uncertain = true
 		a.Why += "; " + a.Uncertainty.Sentence(r.Confidence)
 	}

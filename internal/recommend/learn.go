@@ -57,7 +57,7 @@ func learn(sessions func() iter.Seq2[*traces.Session, error], cat *catalog.Catal
 	if err != nil {
 		return nil, err
 	}
-	l := &Learnt{Usage: newUsage()}
+	l := &Learnt{Usage: newUsage(cat)}
 	for s, err := range sessions() {
 		if err != nil {
 			return nil, err

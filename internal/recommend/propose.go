@@ -338,6 +338,7 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 		all += s.Tokens
 	}
 	sortKeys(keys)
+	served := l.Usage.Served(keys)
 	expensive := cfg.Rules.Expensive
 	if expensive <= 0 {
 		expensive = schemas.quantileTokens(0.75)
@@ -349,7 +350,7 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 		tools = tools[:0]
 		var direct int64
 		for _, k := range keys {
-			a := assess(&e, cfg.Rules, expensive, k, l.Usage.Tools[k], l.Usage.Sessions, *schemas[k])
+			a := assess(&e, cfg.Rules, expensive, k, l.Usage.Tools[k], served[k], l.Usage.Sessions, *schemas[k])
 			if a.Decision == neverDefer {
 				direct += a.Schema.Tokens
 			}

@@ -84,10 +84,25 @@ type Uncertainty struct {
 	// interval: |share × round trip − direct prefill| (0 for a call share,
 	// whose thresholds are not in milliseconds).
 	StakeMs float64 `json:"stake_first_reply_ms"`
-	// SessionsToSettle is how many training sessions would put the
-	// interval on one side of the threshold if the share stayed as
-	// observed (0: none would, the share is on the threshold).
+	// SessionsToSettle is how many training sessions that could call the
+	// tool would put the interval on one side of the threshold if the
+	// share stayed as observed (0: none would, the share is on the
+	// threshold). Sessions is how many could call it in this sample (the
+	// share's denominator, Assessment.Sessions); training every training
+	// session.
 	SessionsToSettle int `json:"sessions_to_settle"`
+	Sessions         int `json:"sessions"`
+	training         int
+}
+
+// trainingToSettle is SessionsToSettle in training sessions, were the
+// share of them that could call the tool as in this sample (0 when none
+// could, or nothing settles it).
+func (u *Uncertainty) trainingToSettle() int {
+	if u.Sessions <= 0 || u.SessionsToSettle == 0 || u.Sessions >= u.training {
+		return u.SessionsToSettle
+	}
+	return int(math.Ceil(float64(u.SessionsToSettle) * float64(u.training) / float64(u.Sessions)))
 }
 
 // Cell is the table's short form: "before reply 0.0–73.0% vs 0.49% (never-defer)".
@@ -102,9 +117,13 @@ func (u *Uncertainty) Sentence(conf float64) string {
 	if u.StakeMs > 0 {
 		s += fmt.Sprintf(", up to %s of mean first reply at stake", ms(u.StakeMs))
 	}
-	if u.SessionsToSettle > 0 {
+	switch {
+	case u.SessionsToSettle > 0 && u.Sessions < u.training:
+		s += fmt.Sprintf("; about %s on versions that serve it would settle it at the share observed (this sample has %d)",
+			nouns.Count(u.SessionsToSettle, "training session"), u.Sessions)
+	case u.SessionsToSettle > 0:
 		s += fmt.Sprintf("; about %s would settle it at the share observed", nouns.Count(u.SessionsToSettle, "training session"))
-	} else {
+	default:
 		s += "; the share observed sits on the threshold, which no sample settles"
 	}
 	return s
@@ -296,17 +315,20 @@ func (c *rule) nameThreshold(share string, x float64, at func(float64) point) (f
 func summarize(p *Proposal) {
 	p.UncertainDecisions = 0
 	p.Warnings = nil
-	settle, last, onThreshold := 0, "", 0
+	settle, last, onThreshold, unserved := 0, "", 0, 0
 	for i := range p.Tools {
 		u := p.Tools[i].Uncertainty
 		if u == nil {
 			continue
 		}
 		p.UncertainDecisions++
-		if u.SessionsToSettle == 0 {
+		switch n := u.trainingToSettle(); {
+		case u.SessionsToSettle > 0 && u.Sessions == 0:
+			unserved++
+		case n == 0:
 			onThreshold++
-		} else if u.SessionsToSettle > settle {
-			settle, last = u.SessionsToSettle, toolLabel(p.Tools[i].Key)
+		case n > settle:
+			settle, last = n, toolLabel(p.Tools[i].Key)
 		}
 	}
 	if k := p.UncertainDecisions; k > 0 {
@@ -314,10 +336,14 @@ func summarize(p *Proposal) {
 			k, nouns.Count(len(p.Tools), "decision"), isAre(k), nouns.Count(p.Training, "session"), p.Rules.Confidence*100)
 		if settle > 0 {
 			w += fmt.Sprintf("; were the shares as observed, about %s (%s recorded, with --test-share %g) would settle %s — %s needs the most",
-				nouns.Count(settle, "training session"), recorded(settle, p.TestShare), p.TestShare, settleWhich(k-onThreshold, k), last)
+				nouns.Count(settle, "training session"), recorded(settle, p.TestShare), p.TestShare, settleWhich(k-onThreshold-unserved, k), last)
 		}
 		if onThreshold > 0 {
 			w += fmt.Sprintf("; %d sit on their threshold, which no sample settles", onThreshold)
+		}
+		if unserved > 0 {
+			w += fmt.Sprintf("; %d rest on no session that could call the tool (none of its catalog versions the sessions used serves it): only sessions on a version that serves it settle %s",
+				unserved, nouns.Form(unserved, "it", "them"))
 		}
 		p.Warnings = append(p.Warnings, w+"; record more sessions before relying on the lists")
 	}

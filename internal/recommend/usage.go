@@ -1,8 +1,11 @@
 package recommend
 
 import (
+	"slices"
 	"sort"
+	"strings"
 
+	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces"
 )
@@ -24,6 +27,25 @@ type Usage struct {
 	// Versions counts, per server as the trace names it, the sessions
 	// that name each of its versions.
 	Versions map[string]map[string]int
+	// cat resolves the versions a session names; profiles counts the
+	// sessions by the catalog versions they name (Served).
+	cat      *catalog.Catalog
+	profiles map[string]*profile
+}
+
+// profile is a set of catalog versions sessions name, by series, and how
+// many sessions name exactly that set.
+type profile struct {
+	versions map[string][]*catalog.Server
+	sessions int
+}
+
+// serves reports whether a session of the profile could call tool k: it
+// names no version of k's series that the catalogs hold (the replay gives
+// it the version priced), or one of those it names defines the tool.
+func (p *profile) serves(k toolKey) bool {
+	vs := p.versions[k.Server]
+	return len(vs) == 0 || definedIn(vs, k.Tool)
 }
 
 // toolUsage counts one tool's use, in sessions.
@@ -38,11 +60,14 @@ type toolUsage struct {
 	// the user sees (what first-reply latency waits for).
 	FirstTurn   int `json:"first_turn"`
 	BeforeReply int `json:"before_first_reply"`
+	// Unserved: sessions that call it though none of the versions of its
+	// server they name defines it (counted as sessions that could call it).
+	Unserved int `json:"unserved"`
 }
 
-// newUsage returns an empty count.
-func newUsage() *Usage {
-	return &Usage{Tools: map[toolKey]*toolUsage{}, Versions: map[string]map[string]int{}}
+// newUsage returns an empty count; cat resolves the versions sessions name.
+func newUsage(cat *catalog.Catalog) *Usage {
+	return &Usage{Tools: map[toolKey]*toolUsage{}, Versions: map[string]map[string]int{}, cat: cat, profiles: map[string]*profile{}}
 }
 
 // resolver maps a call to its tool's server when the trace does not say.
@@ -53,6 +78,8 @@ type resolver func(tool string) string
 func (u *Usage) Add(need *sim.Need, resolve resolver) {
 	u.Sessions++
 	named := map[traces.ServerRef]bool{}
+	pr := &profile{versions: map[string][]*catalog.Server{}}
+	var labels []string
 	for _, ref := range need.Servers {
 		if ref.Version == "" || named[ref] {
 			continue
@@ -62,7 +89,19 @@ func (u *Usage) Add(need *sim.Need, resolve resolver) {
 			u.Versions[ref.Name] = map[string]int{}
 		}
 		u.Versions[ref.Name][ref.Version]++
+		if v := u.cat.At(ref.Name, ref.Version); v != nil && !slices.Contains(pr.versions[v.Key()], v) {
+			pr.versions[v.Key()] = append(pr.versions[v.Key()], v)
+			labels = append(labels, v.Label())
+		}
 	}
+	slices.Sort(labels)
+	key := strings.Join(labels, "\x00")
+	if known := u.profiles[key]; known != nil {
+		pr = known
+	} else {
+		u.profiles[key] = pr
+	}
+	pr.sessions++
 	seen := map[toolKey]bool{}
 	first, firstTurn, beforeReply := map[toolKey]bool{}, map[toolKey]bool{}, map[toolKey]bool{}
 	users, replied, opened := 0, false, false
@@ -112,7 +151,33 @@ func (u *Usage) Add(need *sim.Need, resolve resolver) {
 		if beforeReply[k] {
 			t.BeforeReply++
 		}
+		if !pr.serves(k) {
+			t.Unserved++
+		}
 	}
+}
+
+// Served is, for each tool of keys, the training sessions that could call
+// it — its shares' denominator: those naming a version of its server that
+// defines it, or naming no version of that server the catalogs hold (the
+// replay gives them the version priced), and any session that calls it all
+// the same. A session replayed only on versions that lack the tool (a tool
+// an upgrade added, on a log of the version before) is not one of them.
+func (u *Usage) Served(keys []toolKey) map[toolKey]int {
+	out := make(map[toolKey]int, len(keys))
+	for _, k := range keys {
+		n := 0
+		for _, p := range u.profiles {
+			if p.serves(k) {
+				n += p.sessions
+			}
+		}
+		if t := u.Tools[k]; t != nil {
+			n += t.Unserved
+		}
+		out[k] = n
+	}
+	return out
 }
 
 func (u *Usage) tool(k toolKey) *toolUsage {
