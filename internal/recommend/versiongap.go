@@ -77,12 +77,16 @@ func versionGap(cat *catalog.Catalog, chosen map[string]*catalog.Server, s schem
 	if len(gap) == 0 {
 		return nil
 	}
-	n := float64(max(u.Sessions, 1))
-	for _, k := range u.Keys() {
+	// Shares over the sessions that could call each tool, as the
+	// decisions' (Usage.Served): they were over every training session.
+	keys := u.Keys()
+	served := u.Served(keys)
+	for _, k := range keys {
 		t := u.Tools[k]
 		if t.Uses == 0 || !gap[k.Server] || s[k] != nil || !definedIn(cat.Versions[k.Server], k.Tool) {
 			continue
 		}
+		n := float64(max(served[k], 1))
 		g.Gone = append(g.Gone, GoneTool{Tool: toolLabel(k), OpenShare: float64(t.Opens) / n,
 			UseShare: float64(t.Uses) / n, BeforeReplyShare: float64(t.BeforeReply) / n})
 	}
@@ -90,12 +94,12 @@ func versionGap(cat *catalog.Catalog, chosen map[string]*catalog.Server, s schem
 	slices.SortStableFunc(g.Gone, func(a, b GoneTool) int {
 		return cmp.Or(cmp.Compare(b.BeforeReplyShare, a.BeforeReplyShare), cmp.Compare(b.OpenShare, a.OpenShare), cmp.Compare(b.UseShare, a.UseShare))
 	})
-	keys := make([]toolKey, 0, len(s))
+	added := make([]toolKey, 0, len(s))
 	for k := range s {
-		keys = append(keys, k)
+		added = append(added, k)
 	}
-	sortKeys(keys)
-	for _, k := range keys {
+	sortKeys(added)
+	for _, k := range added {
 		if gap[k.Server] && !definedIn(named[k.Server], k.Tool) {
 			g.Added = append(g.Added, toolLabel(k))
 		}

@@ -178,3 +178,28 @@ func TestDescriptionNamesPricedModel(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionGapSharesOverSessionsThatCouldCall pins that a gone tool's
+// shares in the version-gap warning are over the training sessions that
+// could call it, as the decisions' are since shares follow the versions
+// served: half the sessions on 1.0.0 (opening with open_doc), half on
+// 1.5.0 (scan_doc), neither served by the priced 2.0.0, each opens every
+// session that could call it (1), where the warning said 0.5.
+func TestVersionGapSharesOverSessionsThatCouldCall(t *testing.T) {
+	trace, cat := openerFixture(t, map[string]string{"1.0.0": "open_doc", "1.5.0": "scan_doc", "2.0.0": "read_doc"},
+		func(i int) string { return []string{"1.0.0", "1.5.0"}[i%2] })
+	cfg := defaultConfig(t, trace, cat)
+	cfg.TestShare = 0
+	p, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.VersionGap == nil || len(p.VersionGap.Gone) != 2 {
+		t.Fatalf("gap %+v: want open_doc and scan_doc gone", p.VersionGap)
+	}
+	for _, g := range p.VersionGap.Gone {
+		if g.OpenShare != 1 {
+			t.Errorf("%s opens %v of the sessions that could call it, want 1", g.Tool, g.OpenShare)
+		}
+	}
+}
