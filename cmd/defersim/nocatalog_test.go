@@ -159,8 +159,10 @@ func assertCatalogsFrom(t *testing.T, results, want string) {
 func TestTraceCommandsSayRunWouldStopWithoutCatalog(t *testing.T) {
 	_, trace := writeNoCatalogTrace(t)
 	want := runner.NoCatalogError{Sample: []string{"embedded:catalog"}}.Error()
-	got, code := runCLI(t, "trace", "validate", trace)
-	if code != 2 || !strings.Contains(got, "run would stop: "+want) || !strings.Contains(got, "tool names NOT checked") {
+	got, errs, code := cliRun(t, "trace", "validate", trace)
+	got += errs
+	if code != 2 || !strings.Contains(got, "run would stop: "+want) || !strings.Contains(got, "tool names NOT checked") ||
+		!strings.Contains(got, "1 of 1 trace file has no catalog, so its tool names were not checked") {
 		t.Errorf("validate: exit %d, want 2 and run would stop: %q:\n%s", code, want, got)
 	}
 	if got, code := runCLI(t, "trace", "validate", "--no-catalogs", trace); code != 0 {

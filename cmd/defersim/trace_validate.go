@@ -410,8 +410,8 @@ func (rep validateReport) exit() error {
 	case noCatalog > 0:
 		// Run stops on them: a check of their format alone is asked for
 		// with --no-catalogs.
-		return exitError{code: 2, msg: fmt.Sprintf("%d of %s %s no catalog, so their tool names were not checked and run would stop (said above): pass --catalogs, or --no-catalogs to check the format alone",
-			noCatalog, nouns.Count(len(rep.Files), "trace file"), nouns.Form(noCatalog, "has", "have"))}
+		return exitError{code: 2, msg: fmt.Sprintf("%d of %s %s no catalog, so %s tool names were not checked and run would stop (said above): pass --catalogs, or --no-catalogs to check the format alone",
+			noCatalog, nouns.Count(len(rep.Files), "trace file"), nouns.Form(noCatalog, "has", "have"), nouns.Form(noCatalog, "its", "their"))}
 	}
 	return nil
 }
