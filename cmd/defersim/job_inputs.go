@@ -6,6 +6,7 @@ import (
 	"iter"
 
 	"github.com/defersim/defersim/internal/calibrate"
+	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
@@ -74,7 +75,7 @@ func jobInputs(stderr io.Writer, scenario, model string, catalogs, traces []stri
 		}
 	}
 	if len(catalogs) == 0 {
-		return nil, fmt.Errorf("no catalog: pass --catalogs DIR (the traces name none and none is beside them)")
+		return nil, runner.NoCatalogError{} // recommend and calibrate read no embedded: catalogs
 	}
 	in.catalogs = catalogs
 	return in, nil

@@ -105,7 +105,11 @@ func newRunCmd() *cobra.Command {
 		Long: `Replay every session of the scenario's traces under every strategy, in one
 pass, and write results.json, report.html, report.md and plots to the output
 directory. Without a scenario file the embedded default scenario is used;
---traces, --catalogs, --strategies and --model override the scenario's.`,
+--traces, --catalogs, --strategies and --model override the scenario's.
+Without --catalogs, --traces are replayed over their own catalogs (named in
+their first session_start, or beside them: docs/trace-format.md#catalog);
+traces with none stop the run when the scenario's catalogs are the embedded
+ones (the default scenario's): pass --catalogs.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := ""

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+
 	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/scenarios"
@@ -9,11 +11,11 @@ import (
 // traceCatalogs returns the catalogs `run --traces PATHS [--catalogs
 // GIVEN]` loads as tool index (runner.RunCatalogs over the default
 // scenario), and where they come from (runner.CatalogsFrom*): GIVEN when
-// set, else the traces' own, else the default scenario's. A trace on
-// stdin, which run does not read, is taken for a file without a catalog
-// of its own. `trace
-// stats` and `trace validate` both resolve tools against these, so they
-// name the catalogs a run would.
+// set, else the traces' own; when the traces have none, the
+// runner.NoCatalogError run stops on. A trace on stdin, which run does not
+// read, is taken for a file without a catalog of its own. `trace stats`
+// and `trace validate` both resolve tools against these, so they name the
+// catalogs a run would, or say that it would stop.
 func traceCatalogs(paths, given []string) ([]runner.Source, string, error) {
 	sc, err := scenarios.Default()
 	if err != nil {
@@ -26,7 +28,24 @@ func traceCatalogs(paths, given []string) ([]runner.Source, string, error) {
 		}
 		ov.Traces = append(ov.Traces, p)
 	}
-	return runner.RunCatalogs(sc, ov, embeddedData())
+	srcs, from, err := runner.RunCatalogs(sc, ov, embeddedData())
+	if err == nil && from == runner.CatalogsFromScenario {
+		// Only stdin, or no file at all: no trace names a catalog, and run
+		// would stop as on a file without one.
+		return nil, "", runner.NoCatalogError{Sample: sc.Catalogs}
+	}
+	return srcs, from, err
+}
+
+// catalogsFromNone is the catalogs_from of trace stats and trace validate
+// when the traces name no catalog and --catalogs is not given: run would
+// stop (runner.NoCatalogError).
+const catalogsFromNone = "none"
+
+// noCatalog reports whether err is the runner.NoCatalogError run stops on.
+func noCatalog(err error) bool {
+	var nc runner.NoCatalogError
+	return errors.As(err, &nc)
 }
 
 // sourcePaths are the paths the sources were named by.

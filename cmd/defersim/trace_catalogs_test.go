@@ -14,10 +14,11 @@ import (
 // TestTraceCommandsNameRunsCatalogs pins that `trace stats`, `trace
 // validate` and `run --traces FILE` resolve tools against the same
 // catalogs and name them alike (run's catalogs assumption, "FROM: PATHS"):
-// the trace's own catalog, the default scenario's when it has none, and
-// --catalogs when given. stats fell back to nothing when the trace named
-// no catalog (it counted no unserved call and named no catalog), and had
-// no --catalogs.
+// the trace's own catalog and --catalogs when given (a trace with none:
+// TestTraceCommandsSayRunWouldStopWithoutCatalog, where all three stop or
+// say run would). stats fell back to nothing when the trace named no
+// catalog (it counted no unserved call and named no catalog), and had no
+// --catalogs.
 func TestTraceCommandsNameRunsCatalogs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays sessions")
@@ -51,7 +52,6 @@ func TestTraceCommandsNameRunsCatalogs(t *testing.T) {
 		from     string
 	}{
 		{"its own catalog", map[string]string{"catalog": "own.catalog"}, nil, runner.CatalogsFromTraces},
-		{"none: the default scenario's", nil, nil, runner.CatalogsFromScenario},
 		{"--catalogs", nil, []string{own}, runner.CatalogsFromFlag},
 	}
 	for i, tc := range tests {

@@ -38,8 +38,8 @@ the call does not serve, and the tool names searches return that no server
 of the session serves there (what "defersim trace validate" flags), against
 the catalogs "run --traces FILE..." loads, and names them: --catalogs when
 given, else the traces' own (session_start meta "catalog", or TRACE.catalog
-beside them), else the default scenario's embedded catalogs; unless
---no-catalogs.
+beside them); unless --no-catalogs. When the traces have none (nor a trace
+on stdin), stats says that run would stop and why, and counts none.
 
 A malformed line stops the command (exit status 1) unless --skip-bad is given;
 "defersim trace validate" lists every problem. A FILE of - is read from
@@ -58,7 +58,7 @@ stdin. The JSON output is described in docs/cli.md.`,
 		}
 		in := &cliout.Inputs{Stdin: cmd.InOrStdin()}
 		var dirs []string
-		var from string
+		var from, runStop string
 		var unserved *unservedCounter
 		if !noCatalogs {
 			// A trace read from stdin has no place beside it to look; one
@@ -69,7 +69,13 @@ stdin. The JSON output is described in docs/cli.md.`,
 				return a == cliout.Stdio || err != nil
 			})
 			var err error
-			if dirs, from, unserved, err = statsCatalogs(files, catalogDirs); err != nil {
+			dirs, from, unserved, err = statsCatalogs(files, catalogDirs)
+			switch {
+			case noCatalog(err):
+				// run would stop on it: no tool is counted as unserved
+				// by catalogs no run would load.
+				from, runStop = catalogsFromNone, err.Error()
+			case err != nil:
 				return exitError{code: 2, msg: err.Error()}
 			}
 		}
@@ -77,6 +83,7 @@ stdin. The JSON output is described in docs/cli.md.`,
 		if err != nil {
 			return err
 		}
+		rep.CatalogsFrom, rep.RunStops = from, runStop
 		if unserved != nil {
 			rep.Catalogs, rep.CatalogsFrom, rep.UnservedCalls, rep.Unserved = dirs, from, unserved.total, unserved.tools()
 			rep.SearchResults, rep.SearchResultsUnknown = unserved.results, unserved.unknown
@@ -102,7 +109,7 @@ stdin. The JSON output is described in docs/cli.md.`,
 	f := c.Flags()
 	f.IntVar(&top, "top", 10, "number of openers and top tools to list (0 for all)")
 	f.BoolVar(&skipBad, "skip-bad", false, "skip malformed lines (counted in the output) instead of stopping")
-	f.BoolVar(&noCatalogs, "no-catalogs", false, "do not look tool calls up in catalogs (neither --catalogs, the traces' own nor the default scenario's)")
+	f.BoolVar(&noCatalogs, "no-catalogs", false, "do not look tool calls up in catalogs (neither --catalogs nor the traces' own)")
 	f.StringSliceVar(&catalogDirs, "catalogs", nil,
 		"catalog directories, manifests or files to look tool calls up in instead of the traces' own, as run's --catalogs (repeatable or comma-separated)")
 	return c
@@ -123,8 +130,11 @@ type statsReport struct {
 	// catalogs assumption (runner.CatalogsFrom*); UnservedCalls counts the tool calls they do not serve at the server
 	// version in force at the call (unservedCounter), Unserved the same
 	// per tool (most such calls first, cut at --top).
-	Catalogs      []string           `json:"catalogs,omitempty"`
-	CatalogsFrom  string             `json:"catalogs_from,omitempty"`
+	Catalogs     []string `json:"catalogs,omitempty"`
+	CatalogsFrom string   `json:"catalogs_from,omitempty"`
+	// RunStops says why `run --traces FILE...` would stop on the catalogs
+	// (CatalogsFrom catalogsFromNone: the traces name none).
+	RunStops      string             `json:"run_stops,omitempty"`
 	UnservedCalls int                `json:"unserved_calls,omitempty"`
 	Unserved      []traces.ToolCount `json:"unserved_tools,omitempty"`
 	// SearchResults counts the tool names tool_search events return,
@@ -261,16 +271,15 @@ func (rep statsReport) writeText(w io.Writer, top int) error {
 	if err := traces.WriteStatsText(w, rep.Stats, top); err != nil {
 		return err
 	}
+	if rep.RunStops != "" {
+		_, err := fmt.Fprintf(w, "\ncatalogs: none: tool names NOT checked; `run --traces FILE` would stop: %s\n", rep.RunStops)
+		return err
+	}
 	if len(rep.Catalogs) == 0 {
 		return nil
 	}
 	if _, err := fmt.Fprintf(w, "\ncatalogs: %s: %s\n", rep.CatalogsFrom, termsafe.String(strings.Join(rep.Catalogs, ", "))); err != nil {
 		return err
-	}
-	if rep.CatalogsFrom == runner.CatalogsFromScenario {
-		if _, err := fmt.Fprintln(w, "  the traces name no catalog of their own and none is beside them, so `run --traces FILE` loads these (give --catalogs for yours)"); err != nil {
-			return err
-		}
 	}
 	if _, err := fmt.Fprintf(w, "tool calls not served at their version in force: %d of %d\n", rep.UnservedCalls, rep.Stats.ToolCalls); err != nil {
 		return err

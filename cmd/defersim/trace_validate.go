@@ -41,15 +41,16 @@ session serves there, and a session_start or catalog_change naming a server
 version no catalog holds are problems too. The catalogs are those given with
 --catalogs, else those "run --traces FILE" loads: the file's own catalog
 (named in its session_start meta "catalog", or the TRACE.catalog directory
-beside it), or, when it has none, the default scenario's embedded catalogs
-(as for a trace on stdin); unless --no-catalogs. Before the summary line,
-validate says what run would do with the traces: the share of tool calls
-that would not resolve and of sessions naming a server or version no
-catalog holds, and "run would stop: …" when either is above the limit
-(--max-unresolved, run's default).
+beside it); unless --no-catalogs. When it has none (nor a trace on stdin),
+its tool names are not checked and validate says that run would stop and
+why: pass --catalogs. Before the summary line, validate says what run would
+do with the traces: the share of tool calls that would not resolve and of
+sessions naming a server or version no catalog holds, and "run would stop:
+…" when either is above the limit (--max-unresolved, run's default).
 
 Exit status: 0 when every file is valid, 1 when some file has problems,
-2 when some file or catalog cannot be read. A FILE of - is read from stdin.
+2 when some file or catalog cannot be read, or when a file has no catalog.
+A FILE of - is read from stdin.
 --format csv lists the problems (file, line, kind, reason).`,
 		Args: cobra.MinimumNArgs(1),
 	}
@@ -102,7 +103,7 @@ Exit status: 0 when every file is valid, 1 when some file has problems,
 	}
 	c.Flags().StringSliceVar(&catalogDirs, "catalogs", nil,
 		"catalog directories, manifests or files whose tools tool_calls may name, loaded as run loads them (repeatable or comma-separated)")
-	c.Flags().BoolVar(&noCatalogs, "no-catalogs", false, "do not check tool names against the traces' own catalogs (nor against the default scenario's): nor say whether run would stop")
+	c.Flags().BoolVar(&noCatalogs, "no-catalogs", false, "do not check tool names against the traces' own catalogs: nor say whether run would stop")
 	addMaxUnresolved(c, &maxUnres, "share of tool calls that may fail to resolve, and of sessions that may name a server or version no catalog holds, before run would stop (as run's --max-unresolved)")
 	return c
 }
@@ -175,6 +176,9 @@ type validateResult struct {
 	// joint: Catalog holds the catalogs of all the files validated
 	// together, as run loads them for all its traces.
 	joint bool
+	// stop says why run would stop on the file's catalogs: it names none
+	// (CatalogsFrom catalogsFromNone, runner.NoCatalogError).
+	stop string
 }
 
 // validateFiles validates each file ("-" is stdin), with given the
@@ -227,7 +231,7 @@ func validateFiles(in *cliout.Inputs, paths []string, opts traces.ValidateOption
 				f.Close()
 			}
 		}
-		r := validateResult{File: name, Catalog: cr.dir, CatalogsFrom: cr.from, CatalogNotes: cr.notes, Counts: counts, Problems: probs, joint: cr.joint}
+		r := validateResult{File: name, Catalog: cr.dir, CatalogsFrom: cr.from, CatalogNotes: cr.notes, Counts: counts, Problems: probs, joint: cr.joint, stop: cr.stop}
 		if r.Problems == nil {
 			r.Problems = []traces.Problem{}
 		}
@@ -256,7 +260,8 @@ type fileCatalog struct {
 	dir, from string
 	notes     []catalog.Note
 	resolver  *resolverFor
-	joint     bool // loaded for every file together
+	joint     bool   // loaded for every file together
+	stop      string // run would stop on the file's catalogs: why
 }
 
 // runCatalog returns opts with, when own is set, the catalogs `run
@@ -269,6 +274,11 @@ func runCatalog(paths []string, opts traces.ValidateOptions, own bool) (traces.V
 		return opts, fileCatalog{}, nil
 	}
 	srcs, from, err := traceCatalogs(paths, nil)
+	if noCatalog(err) {
+		// run would stop on it (validateReport.predict): the tool names are
+		// not checked, against catalogs no run would load.
+		return opts, fileCatalog{from: catalogsFromNone, stop: err.Error()}, nil
+	}
 	if err != nil {
 		return opts, fileCatalog{}, err
 	}
@@ -309,7 +319,7 @@ func (rep validateReport) writeText(w io.Writer) error {
 				return err
 			}
 		}
-		if f.Catalog != "" {
+		if f.Catalog != "" || f.stop != "" {
 			if err := writeCheckedAgainst(w, f); err != nil {
 				return err
 			}
@@ -380,7 +390,7 @@ func (rep validateReport) writeCSV(w io.Writer) error {
 
 // exit returns the command's outcome as an exit status.
 func (rep validateReport) exit() error {
-	invalid, unreadable := 0, 0
+	invalid, unreadable, noCatalog := 0, 0, 0
 	for _, f := range rep.Files {
 		switch {
 		case f.Error != "":
@@ -388,12 +398,20 @@ func (rep validateReport) exit() error {
 		case !f.Valid:
 			invalid++
 		}
+		if f.stop != "" {
+			noCatalog++
+		}
 	}
 	switch {
 	case unreadable > 0:
 		return exitError{code: 2, msg: fmt.Sprintf("%d of %s could not be read", unreadable, nouns.Count(len(rep.Files), "trace file"))}
 	case invalid > 0:
 		return exitError{code: 1, msg: fmt.Sprintf("%s in %d of %s", nouns.Count(rep.Problems, "problem"), invalid, nouns.Count(len(rep.Files), "trace file"))}
+	case noCatalog > 0:
+		// Run stops on them: a check of their format alone is asked for
+		// with --no-catalogs.
+		return exitError{code: 2, msg: fmt.Sprintf("%d of %s %s no catalog, so %s tool names were not checked and run would stop (said above): pass --catalogs, or --no-catalogs to check the format alone",
+			noCatalog, nouns.Count(len(rep.Files), "trace file"), nouns.Form(noCatalog, "has", "have"), nouns.Form(noCatalog, "its", "their"))}
 	}
 	return nil
 }

@@ -54,6 +54,13 @@ func (rep *validateReport) predict(maxShare float64, noCatalogs bool) {
 			Reason: fmt.Sprintf("%d of %s, or its catalog, cannot be read (said above)", unreadable, nouns.Count(len(rep.Files), "trace file"))}
 		return
 	}
+	for _, f := range rep.Files {
+		if f.stop != "" {
+			// run stops on its catalogs, before reading a session.
+			rep.Run = &runPrediction{Checked: true, Stops: true, Reason: f.stop}
+			return
+		}
+	}
 	var res sim.Resolution
 	held := runner.HeldServers{}
 	for _, r := range rep.resolvers {
@@ -123,9 +130,10 @@ func writeCheckedAgainst(w io.Writer, f validateResult) error {
 		_, err = fmt.Fprintf(w, "%s: tools checked against the traces' catalogs %s, which `run --traces` loads together for all the files given\n", f.File, f.Catalog)
 	case f.CatalogsFrom == runner.CatalogsFromTraces:
 		_, err = fmt.Fprintf(w, "%s: tools checked against its catalog %s\n", f.File, f.Catalog)
+	case f.stop != "":
+		_, err = fmt.Fprintf(w, "%s: tool names NOT checked: the trace names no catalog of its own and none is beside it, so `run --traces FILE` would stop (below)\n", f.File)
 	default:
-		_, err = fmt.Fprintf(w, "%s: tools checked against the default scenario's catalogs (%s): the trace names no catalog of its own and none is beside it, so `run --traces FILE` loads these (give --catalogs for yours)\n",
-			f.File, f.Catalog)
+		_, err = fmt.Fprintf(w, "%s: tools checked against %s: %s\n", f.File, f.CatalogsFrom, f.Catalog)
 	}
 	return err
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/defersim/defersim/internal/runner"
 )
 
 // predictTrace writes a trace of sessions over the default scenario's
@@ -48,13 +50,16 @@ func predictTrace(t *testing.T, path string, calls, bad []int, extra string, met
 	}
 }
 
-// TestValidatePredictsRun pins that `trace validate` without --catalogs
-// says what `run --traces FILE` does with the same file: it checks the
-// tools against the catalogs the run loads (the default scenario's when
-// the trace has none of its own; validate checked nothing then and said
-// "valid … 0 problems" of a trace run refused with 100% of its calls
-// unresolved), reports run's unresolved and missing-server shares, and
-// says "run would stop" exactly when run stops, with run's reason.
+// TestValidatePredictsRun pins that `trace validate` says what `run
+// --traces FILE` does with the same file and the same --catalogs: it
+// checks the tools against the catalogs the run loads (validate once
+// checked nothing and said "valid … 0 problems" of a trace run refused
+// with 100% of its calls unresolved), reports run's unresolved and
+// missing-server shares, and says "run would stop" exactly when run
+// stops, with run's reason: also when the trace has no catalog and none
+// is given (runner.NoCatalogError). The traces name the default
+// scenario's tools and are given its catalog, --catalogs
+// embedded:catalog, unless bare.
 func TestValidatePredictsRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays sessions")
@@ -65,7 +70,8 @@ func TestValidatePredictsRun(t *testing.T) {
 		calls, bad  []int
 		extra       string
 		meta        map[string]string
-		validate    int // exit status
+		bare        bool // no --catalogs
+		validate    int  // exit status
 		stops       bool
 		unresolved  int64
 		missingSess int64
@@ -81,25 +87,31 @@ func TestValidatePredictsRun(t *testing.T) {
 			want: "run would stop: 1 of 2 sessions (50.0%) name, in session_start or a catalog_change, a server or version no catalog holds"},
 		{name: "its own catalog dir is missing", calls: []int{1}, bad: []int{0}, meta: map[string]string{"catalog": "nope"}, validate: 2, stops: true,
 			want: `its catalog "nope" (session_start meta catalog)`},
+		{name: "no catalog", calls: []int{1}, bad: []int{0}, bare: true, validate: 2, stops: true,
+			want: runner.NoCatalogError{Sample: []string{"embedded:catalog"}}.Error()},
 	}
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			trace := filepath.Join(dir, fmt.Sprintf("t%d.jsonl", i))
 			predictTrace(t, trace, tc.calls, tc.bad, tc.extra, tc.meta)
-			text, code := runCLI(t, "trace", "validate", trace)
+			var flag []string
+			if tc.meta == nil && !tc.bare {
+				flag = []string{"--catalogs", "embedded:catalog"}
+			}
+			text, code := runCLI(t, append([]string{"trace", "validate", trace}, flag...)...)
 			if code != tc.validate {
 				t.Fatalf("validate: exit %d, want %d\n%s", code, tc.validate, text)
 			}
 			if !strings.Contains(text, tc.want) {
 				t.Errorf("validate lacks %q:\n%s", tc.want, text)
 			}
-			js, _ := runCLI(t, "trace", "validate", "--format", "json", trace)
+			js, _ := runCLI(t, append([]string{"trace", "validate", "--format", "json", trace}, flag...)...)
 			var rep validateReport
 			if err := json.Unmarshal([]byte(js[:strings.LastIndex(js, "}")+1]), &rep); err != nil {
 				t.Fatalf("validate json: %v\n%s", err, js)
 			}
 			out := filepath.Join(dir, fmt.Sprintf("out%d", i))
-			runOut, runCode := runCLI(t, "run", "--traces", trace, "--strategies", "eager", "--bootstrap", "-1", "-q", "-o", out)
+			runOut, runCode := runCLI(t, append([]string{"run", "--traces", trace, "--strategies", "eager", "--bootstrap", "-1", "-q", "-o", out}, flag...)...)
 			if tc.validate == 2 {
 				if runCode != 2 || !rep.Run.Stops || !strings.Contains(runOut, tc.want) {
 					t.Errorf("an unreadable input: run exit %d (want 2, saying %q), validate predicts a stop: %v\n%s", runCode, tc.want, rep.Run.Stops, runOut)

@@ -161,7 +161,9 @@ func RunCatalogs(sc *scenarios.Scenario, ov Overrides, embedded fs.FS) ([]Source
 // catalogsFor picks a run's catalogs: --catalogs when given; else, when
 // the traces are the command line's or the scenario names no catalogs,
 // the traces' own (traces.CatalogsFor: an imported trace names its
-// catalog) when they have any; else the scenario's.
+// catalog) when they have any; else the scenario's, except that
+// --traces on disk with no catalog of their own under a scenario whose
+// catalogs are all embedded stop with NoCatalogError.
 func catalogsFor(sc *scenarios.Scenario, ov Overrides, tracePaths []string) ([]string, string, error) {
 	if len(ov.Catalogs) > 0 {
 		return ov.Catalogs, CatalogsFromFlag, nil
@@ -179,6 +181,13 @@ func catalogsFor(sc *scenarios.Scenario, ov Overrides, tracePaths []string) ([]s
 		}
 		if len(own) > 0 {
 			return own, CatalogsFromTraces, nil
+		}
+		// The user's traces, without a catalog of their own, are not
+		// replayed over catalogs written for the embedded sample sessions
+		// unless --catalogs names them: a scenario file naming catalogs on
+		// disk chose those for them.
+		if len(ov.Traces) > 0 && len(onDisk) > 0 && embeddedCatalogs(sc.Catalogs) {
+			return nil, "", NoCatalogError{Sample: sc.Catalogs}
 		}
 	}
 	return sc.Catalogs, CatalogsFromScenario, nil
