@@ -61,7 +61,7 @@ func (r *Report) WriteText(w io.Writer) error {
 			p("  %s\t%s%s\tfrom %s\n", c.File, nouns.Count(c.Tools, "tool"), describeMarks(c), strings.Join(c.Sources, ", "))
 		}
 	} else {
-		p("catalog: none written (no tool schemas in the source or --tools)\n")
+		p("catalog: none written (no tool schemas in the source or --tools): run, recommend and calibrate will need --catalogs DIR for this trace\n")
 	}
 	if len(r.MissingSchemas) > 0 {
 		p("tools called without a schema (server/tool: calls):\n")
