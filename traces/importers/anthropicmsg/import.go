@@ -40,33 +40,13 @@ func (im *Importer) ImportFile(path string, opts *ingest.Options, sink ingest.Si
 
 // Import imports every conversation read from r; name labels sessions and errors.
 func (im *Importer) Import(name string, r io.Reader, opts *ingest.Options, sink ingest.Sink, rep *ingest.Report) error {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	base := strings.TrimSuffix(name, ".gz")
-	stem := strings.TrimSuffix(base, filepath.Ext(base))
-	n := 0
-	var bad func(error) error
-	if opts.SkipBad {
-		bad = func(err error) error {
-			n++ // later conversations keep the ids they get once the line is repaired
-			rep.SkipLine(name, err)
-			return nil
-		}
-	}
-	err = ingest.Conversations(data, bad, func(pos string, raw json.RawMessage) error {
-		n++
+	return ingest.ImportConversations(name, r, opts, rep, func(stem string, n int, pos string, raw json.RawMessage) error {
 		s, err := conversation(fmt.Sprintf("%s:%d", stem, n), pos, raw, opts, rep)
 		if err != nil {
 			return err
 		}
 		return sink.Emit(s)
 	})
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	return nil
 }
 
 func conversation(id, pos string, raw json.RawMessage, opts *ingest.Options, rep *ingest.Report) (*ingest.Session, error) {

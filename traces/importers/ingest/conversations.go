@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
 )
 
 // Conversations splits a file of chat transcripts into conversations and
@@ -66,4 +69,36 @@ func isMessage(raw json.RawMessage) bool {
 	}
 	_, ok := m["role"]
 	return ok
+}
+
+// ImportConversations reads every conversation of the file name from r
+// (Conversations) and calls fn with the file's stem (name less ".gz" and
+// its extension), the conversation's number from 1, and its position.
+// With opts.SkipBad a line that is not valid JSON is counted in rep and
+// skipped, keeping its number: later conversations keep the ids they get
+// once the line is repaired.
+func ImportConversations(name string, r io.Reader, opts *Options, rep *Report, fn func(stem string, n int, pos string, raw json.RawMessage) error) error {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	base := strings.TrimSuffix(name, ".gz")
+	stem := strings.TrimSuffix(base, filepath.Ext(base))
+	n := 0
+	var bad func(error) error
+	if opts.SkipBad {
+		bad = func(err error) error {
+			n++
+			rep.SkipLine(name, err)
+			return nil
+		}
+	}
+	err = Conversations(data, bad, func(pos string, raw json.RawMessage) error {
+		n++
+		return fn(stem, n, pos, raw)
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
 }
