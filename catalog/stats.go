@@ -102,6 +102,12 @@ type ServerStats struct {
 	ToolSizes []CountedTool `json:"-"`
 }
 
+// Key is the server's series key, as Server.Key: its name, and its launch
+// variant after "+".
+func (s ServerStats) Key() string {
+	return (&Server{Name: s.Name, Variant: s.Variant}).Key()
+}
+
 // CountedTool is one tool's size, and whether it is over
 // StatsOptions.OutlierTokens (Stats.Outliers names it).
 type CountedTool struct {

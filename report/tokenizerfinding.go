@@ -30,14 +30,23 @@ func tokenizerFinding(run *sim.RunInfo) string {
 	if !ok || own == "" {
 		return ""
 	}
-	for _, a := range run.Assumptions {
-		if a.Name != tokenizerAssumption || a.Value == own {
-			continue
-		}
+	if counter, ok := assumption(run, tokenizerAssumption); ok && counter != own {
 		return fmt.Sprintf("Prompt content was counted with %s (params.tokenizer), not with %s's own %s: prompt sizes, the cache's minimum and steps, token triggers and costs are counts in another vocabulary than the model bills. Set params.tokenizer: %s (the default) to count as %s does.",
-			a.Value, run.Model, own, own, run.Model)
+			counter, run.Model, own, own, run.Model)
 	}
 	return ""
+}
+
+// assumption is the value of the run's assumption called name (the last
+// one so called), and whether there is one.
+func assumption(run *sim.RunInfo, name string) (string, bool) {
+	value, ok := "", false
+	for _, a := range run.Assumptions {
+		if a.Name == name {
+			value, ok = a.Value, true
+		}
+	}
+	return value, ok
 }
 
 // standInFinding says, for a model whose preset (the one the run built it
@@ -49,35 +58,24 @@ func standInFinding(run *sim.RunInfo) string {
 	if note == "" {
 		return ""
 	}
-	counter, scale := "", ""
-	for _, a := range run.Assumptions {
-		switch a.Name {
-		case tokenizerAssumption:
-			counter = a.Value
-		case tokenScaleAssumption:
-			scale = fmt.Sprintf(" × %s (params.token_scale)", a.Value)
-		}
-	}
+	counter, _ := assumption(run, tokenizerAssumption)
 	if counter == "" {
 		return ""
+	}
+	scale := ""
+	if v, ok := assumption(run, tokenScaleAssumption); ok {
+		scale = fmt.Sprintf(" × %s (params.token_scale)", v)
 	}
 	return fmt.Sprintf("Prompt content was counted with %s (params.tokenizer)%s, %s. Prompt sizes, the cache's minimum, costs and times rest on these counts.",
 		counter, scale, note)
 }
 
 // standInNote is note (presets.TokenizerStandIn or its short form) for the
-// run's model preset (the one the run built it from, else the one its name
-// resolves to); "" when the model counts with its own tokenizer or is no
-// preset.
+// run's model (presets.StandInFor: the preset the run built it from, else
+// the one its name resolves to); "" when the model counts with its own
+// tokenizer or is no preset.
 func standInNote(run *sim.RunInfo, note func(string) string) string {
-	for _, name := range []string{run.ModelPreset, run.Model} {
-		if name != "" {
-			if n := note(name); n != "" {
-				return n
-			}
-		}
-	}
-	return ""
+	return presets.StandInFor(run.ModelPreset, run.Model, note)
 }
 
 // tokenizerLabel names the run's content counter as the run line and the
@@ -87,11 +85,9 @@ func standInNote(run *sim.RunInfo, note func(string) string) string {
 // tokenizer assumption of results.json gives ("o200k_base × 1 (a stand-in:
 // claude-sonnet-4.5's tokenizer is not published)").
 func tokenizerLabel(run *sim.RunInfo) string {
-	scale := "1"
-	for _, a := range run.Assumptions {
-		if a.Name == tokenScaleAssumption {
-			scale = a.Value
-		}
+	scale, ok := assumption(run, tokenScaleAssumption)
+	if !ok {
+		scale = "1"
 	}
 	note := standInNote(run, presets.TokenizerStandInShort)
 	label := run.Tokenizer

@@ -35,6 +35,8 @@ func TestTokenizerOtherThanTheModelsOwnIsAFinding(t *testing.T) {
 		{"claude-haiku-4.5", "o200k_base", "", "", "counted with o200k_base (params.tokenizer), a stand-in: claude-haiku-4.5's"},
 		{"my-claude", "o200k_base", "claude-sonnet-4.5", "1", "sweep params.token_scale to see the effect"},
 		{"local-llm", "cl100k_base", "", "1", ""},
+		// Renamed from gpt-4o: its preset's own tokenizer, no stand-in.
+		{"claude-sonnet-4.5", "o200k_base", "gpt-4o", "1", ""},
 	} {
 		t.Run(tc.model+" "+tc.tokenizer, func(t *testing.T) {
 			res := &Results{}

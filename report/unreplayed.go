@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/defersim/defersim/internal/nouns"
@@ -38,4 +39,24 @@ func UnreplayedText(r *sim.ResolutionInfo) string {
 		lines[i] = UnreplayedLine(u)
 	}
 	return capitalize(UnreplayedWarning) + ": " + strings.Join(lines, "; ") + "."
+}
+
+// WriteUnreplayed writes the warning block of the catalog versions no
+// session replayed: "INTRO UnreplayedWarning:", then UnreplayedLine of
+// each server, indented; nothing when vs is empty. run, merge and
+// defersim-beam print it as a warning (runsummary.WarnUnreplayed), trace
+// validate as what run would warn.
+func WriteUnreplayed(w io.Writer, intro string, vs []sim.UnreplayedVersions) error {
+	if len(vs) == 0 {
+		return nil
+	}
+	if _, err := fmt.Fprintf(w, "%s%s:\n", intro, UnreplayedWarning); err != nil {
+		return err
+	}
+	for _, u := range vs {
+		if _, err := fmt.Fprintf(w, "  %s\n", UnreplayedLine(u)); err != nil {
+			return err
+		}
+	}
+	return nil
 }

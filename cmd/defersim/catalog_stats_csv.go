@@ -21,12 +21,8 @@ func writeStatsCSV(w io.Writer, st catalog.Stats) error {
 	head = append(head, "bytes", "form", "outlier")
 	var rows [][]string
 	for _, s := range st.Servers {
-		series := s.Name
-		if s.Variant != "" {
-			series += "+" + s.Variant
-		}
 		for _, t := range s.ToolSizes {
-			row := []string{series, s.Version, t.Tool}
+			row := []string{s.Key(), s.Version, t.Tool}
 			for _, c := range st.Counters {
 				row = append(row, strconv.FormatInt(t.Tokens[c], 10))
 			}

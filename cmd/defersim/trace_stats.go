@@ -85,7 +85,7 @@ stdin. The JSON output is described in docs/cli.md.`,
 		}
 		rep.CatalogsFrom, rep.RunStops = from, runStop
 		if unserved != nil {
-			rep.Catalogs, rep.CatalogsFrom, rep.UnservedCalls, rep.Unserved = dirs, from, unserved.total, unserved.tools()
+			rep.Catalogs, rep.UnservedCalls, rep.Unserved = dirs, unserved.total, unserved.tools()
 			rep.SearchResults, rep.SearchResultsUnknown = unserved.results, unserved.unknown
 		}
 		out, err := cliout.Open(*output, cmd.OutOrStdout(), append(slices.Clone(args), catalogDirs...)...)

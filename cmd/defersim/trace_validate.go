@@ -390,7 +390,7 @@ func (rep validateReport) writeCSV(w io.Writer) error {
 
 // exit returns the command's outcome as an exit status.
 func (rep validateReport) exit() error {
-	invalid, unreadable, noCatalog := 0, 0, 0
+	invalid, unreadable, uncataloged := 0, 0, 0
 	for _, f := range rep.Files {
 		switch {
 		case f.Error != "":
@@ -399,7 +399,7 @@ func (rep validateReport) exit() error {
 			invalid++
 		}
 		if f.stop != "" {
-			noCatalog++
+			uncataloged++
 		}
 	}
 	switch {
@@ -407,11 +407,11 @@ func (rep validateReport) exit() error {
 		return exitError{code: 2, msg: fmt.Sprintf("%d of %s could not be read", unreadable, nouns.Count(len(rep.Files), "trace file"))}
 	case invalid > 0:
 		return exitError{code: 1, msg: fmt.Sprintf("%s in %d of %s", nouns.Count(rep.Problems, "problem"), invalid, nouns.Count(len(rep.Files), "trace file"))}
-	case noCatalog > 0:
+	case uncataloged > 0:
 		// Run stops on them: a check of their format alone is asked for
 		// with --no-catalogs.
 		return exitError{code: 2, msg: fmt.Sprintf("%d of %s %s no catalog, so %s tool names were not checked and run would stop (said above): pass --catalogs, or --no-catalogs to check the format alone",
-			noCatalog, nouns.Count(len(rep.Files), "trace file"), nouns.Form(noCatalog, "has", "have"), nouns.Form(noCatalog, "its", "their"))}
+			uncataloged, nouns.Count(len(rep.Files), "trace file"), nouns.Form(uncataloged, "has", "have"), nouns.Form(uncataloged, "its", "their"))}
 	}
 	return nil
 }

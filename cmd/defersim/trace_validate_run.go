@@ -103,16 +103,9 @@ func (p *runPrediction) writeText(w io.Writer) error {
 		r.SessionsMissingServers, nouns.Count(r.Sessions, "session"), 100*r.SessionsMissingShare, sim.SharePercent(r.MaxUnresolvedShare)); err != nil {
 		return err
 	}
-	if len(r.UnreplayedVersions) > 0 {
-		// run's warning (runsummary.WarnUnreplayed), said before the run.
-		if _, err := fmt.Fprintf(w, "run would warn: %s:\n", report.UnreplayedWarning); err != nil {
-			return err
-		}
-		for _, u := range r.UnreplayedVersions {
-			if _, err := fmt.Fprintf(w, "  %s\n", report.UnreplayedLine(u)); err != nil {
-				return err
-			}
-		}
+	// run's warning (runsummary.WarnUnreplayed), said before the run.
+	if err := report.WriteUnreplayed(w, "run would warn: ", r.UnreplayedVersions); err != nil {
+		return err
 	}
 	if !p.Stops {
 		return nil

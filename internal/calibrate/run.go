@@ -289,18 +289,10 @@ func (c *Config) modelFor(g group) (m sim.Model, preset, source, warn string) {
 }
 
 // standIn is presets.TokenizerStandInShort for a model built from preset
-// (else resolved by its name, as the report's run line does): "" when the
+// and called name (presets.StandInFor, as the run line's): "" when the
 // model counts with its own tokenizer or is no preset.
 func standIn(preset, name string) string {
-	for _, n := range []string{preset, name} {
-		if n == "" {
-			continue
-		}
-		if s := presets.TokenizerStandInShort(n); s != "" {
-			return s
-		}
-	}
-	return ""
+	return presets.StandInFor(preset, name, presets.TokenizerStandInShort)
 }
 
 // recordedName is a recorded model's name as calibrate prints it: quoted,

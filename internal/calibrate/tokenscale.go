@@ -96,14 +96,7 @@ func fitTokenScale(rows []*Request, y, msg, tool []float64, fitMsg, fitTool bool
 	k := reg.Beta[len(reg.Beta)-1]
 	// The 95% interval of k from the residuals: 1.96 standard errors,
 	// σ / √(n · var(scaled tokens) · the share the other columns leave).
-	var ss float64
-	for i := range x {
-		var p float64
-		for j, b := range reg.Beta {
-			p += b * x[i][j]
-		}
-		ss += (y[i] - p) * (y[i] - p)
-	}
+	ss := squaredResiduals(reg, x, y)
 	n := float64(len(x))
 	sigma := math.Sqrt(ss / math.Max(1, n-float64(len(reg.Beta))))
 	half := 1.96 * s0 * sigma / math.Sqrt(n*variance(su)*u)
@@ -140,13 +133,15 @@ func unexplained(ys []float64, cols [][]float64) float64 {
 	if err != nil {
 		return 0
 	}
+	return squaredResiduals(reg, x, ys) / (v * float64(len(ys)))
+}
+
+// squaredResiduals is the sum of the squared residuals of reg on x, y.
+func squaredResiduals(reg *Regression, x [][]float64, y []float64) float64 {
 	var ss float64
-	for i := range ys {
-		var p float64
-		for j, b := range reg.Beta {
-			p += b * x[i][j]
-		}
-		ss += (ys[i] - p) * (ys[i] - p)
+	for i := range x {
+		d := y[i] - reg.Predict(x[i])
+		ss += d * d
 	}
-	return ss / (v * float64(len(ys)))
+	return ss
 }

@@ -238,10 +238,16 @@ func TestRenamedPresetModelIsAStandIn(t *testing.T) {
 	for _, tc := range []struct {
 		name, preset string
 		fitted       bool
-	}{{"renamed, preset given", "claude-sonnet-4.5", true}, {"renamed, no preset (inline)", "", false}} {
+	}{{"renamed, preset given", "claude-sonnet-4.5", true}, {"renamed, no preset (inline)", "", false},
+		// A gpt-4o model renamed with a Claude preset's name counts with
+		// gpt-4o's own tokenizer: no scale to fit.
+		{"gpt-4o named claude-sonnet-4.5", "gpt-4o", false}} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := config(t, trace, cat, "claude-sonnet-4.5", FitOn{Kind: FitEven})
 			cfg.Model.Name, cfg.ModelPreset = "mine", tc.preset
+			if tc.preset == "gpt-4o" {
+				cfg.Model.Name = "claude-sonnet-4.5"
+			}
 			res, err := Run(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)

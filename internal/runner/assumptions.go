@@ -69,16 +69,8 @@ func assumptions(cfg Config, eng *sim.Engine, reg *sim.Registry) []sim.Assumptio
 // parameter sweeps the gap.
 func tokenizerSource(m sim.Model, preset string) string {
 	const src = "scenario params.tokenizer"
-	for _, name := range []string{preset, m.Name} {
-		if name == "" {
-			continue
-		}
-		if note := presets.TokenizerStandIn(name); note != "" {
-			return src + "; " + note
-		}
-		if _, ok := presets.OwnTokenizer(name); ok {
-			return src
-		}
+	if note := presets.StandInFor(preset, m.Name, presets.TokenizerStandIn); note != "" {
+		return src + "; " + note
 	}
 	return src
 }

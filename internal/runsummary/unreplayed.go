@@ -1,7 +1,6 @@
 package runsummary
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/defersim/defersim/report"
@@ -17,8 +16,5 @@ func WarnUnreplayed(w io.Writer, program string, res *report.Results) {
 	if res == nil || res.Run.Resolution == nil || len(res.Run.Resolution.UnreplayedVersions) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "%s: warning: %s:\n", program, report.UnreplayedWarning)
-	for _, u := range res.Run.Resolution.UnreplayedVersions {
-		fmt.Fprintf(w, "  %s\n", report.UnreplayedLine(u))
-	}
+	_ = report.WriteUnreplayed(w, program+": warning: ", res.Run.Resolution.UnreplayedVersions)
 }

@@ -35,3 +35,23 @@ func TokenizerStandInShort(name string) string {
 	canon, _ := ResolveModel(name)
 	return fmt.Sprintf("a stand-in: %s's tokenizer is not published", canon)
 }
+
+// StandInFor is note (TokenizerStandIn or TokenizerStandInShort) for a
+// model built from preset ("" for an inline model) and called name: the
+// first of preset and name that is a preset decides, so a model renamed
+// from gpt-4o to "claude-sonnet-4.5" counts with gpt-4o's own tokenizer;
+// "" when that preset has its own tokenizer, or neither is a preset.
+func StandInFor(preset, name string, note func(string) string) string {
+	for _, n := range []string{preset, name} {
+		if n == "" {
+			continue
+		}
+		if s := note(n); s != "" {
+			return s
+		}
+		if _, ok := OwnTokenizer(n); ok {
+			return ""
+		}
+	}
+	return ""
+}

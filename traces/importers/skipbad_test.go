@@ -139,3 +139,26 @@ func readLines(t *testing.T, path string) []string {
 	}
 	return strings.Split(strings.TrimSpace(string(data)), "\n")
 }
+
+// TestSkipBadRefusesADamagedDocument pins that --skip-bad does not skip
+// the lines of one JSON document spread over lines (an array of
+// conversations, one of them damaged): it skipped "[", "]" and the good
+// conversation (bad only for its trailing comma) one line at a time,
+// imported what was left and exited 0. The import stops, naming where.
+func TestSkipBadRefusesADamagedDocument(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "chats.json")
+	doc := "[\n" +
+		`{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]},` + "\n" +
+		`{"messages":[{"role":"user","content":"bye"},{"role":"assistant","content":` + "\n" +
+		"]\n"
+	if err := os.WriteFile(in, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := importers.Run(importers.Request{Format: "openai-messages", Inputs: []string{in}, Out: in + ".out.jsonl", SkipBad: true})
+	if err == nil || !strings.Contains(err.Error(), "chats.json: line 4 col 2: invalid character ']'") {
+		t.Fatalf("error = %v, want the document's error at line 4", err)
+	}
+	if _, serr := os.Stat(in + ".out.jsonl"); !os.IsNotExist(serr) {
+		t.Errorf("an output was written (%v)", serr)
+	}
+}

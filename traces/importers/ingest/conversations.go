@@ -46,6 +46,14 @@ func Conversations(data []byte, bad func(error) error, fn func(pos string, raw j
 		}
 		return nil
 	}
+	if (first == '{' || first == '[') && !jsonLines(data) {
+		// One JSON document, damaged: no line of it is a conversation of
+		// its own, so there is no line to skip (--skip-bad skipped its
+		// lines one by one, a good conversation among them, and imported
+		// what was left).
+		var v any
+		return JSONError(data, json.Unmarshal(data, &v))
+	}
 	return Lines(bytes.NewReader(data), func(n int, line []byte) error {
 		trimmed := bytes.TrimSpace(line)
 		if !json.Valid(trimmed) {
@@ -60,6 +68,24 @@ func Conversations(data []byte, bad func(error) error, fn func(pos string, raw j
 		}
 		return fn(fmt.Sprintf("line %d", n), json.RawMessage(trimmed))
 	})
+}
+
+// jsonLines reports whether data reads as JSON Lines (with bad lines,
+// maybe): one non-blank line, or a line that is a JSON object or array by
+// itself. Else it is one document spread over lines.
+func jsonLines(data []byte) bool {
+	lines := 0
+	for line := range bytes.Lines(data) {
+		t := bytes.TrimSpace(line)
+		if len(t) == 0 {
+			continue
+		}
+		lines++
+		if (t[0] == '{' || t[0] == '[') && json.Valid(t) {
+			return true
+		}
+	}
+	return lines <= 1
 }
 
 func isMessage(raw json.RawMessage) bool {
