@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // TestHelpIsWrapped pins that the help text of every command — its long
@@ -17,7 +18,7 @@ import (
 // only the catalog commands were checked (`catalog stats --help` had
 // lines of 125). The one exemption is a line that holds a single word
 // after its indentation (a URL or a path), which cannot be cut. Flag usage
-// lines are cobra's and are not checked.
+// lines are checked by TestFlagUsagesAreWrapped.
 func TestHelpIsWrapped(t *testing.T) {
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
@@ -61,6 +62,43 @@ func TestCommandListIsWrapped(t *testing.T) {
 				t.Errorf("%s --help lists a command in %d columns (over %d): %q", c.CommandPath(), n, helpWidth, line)
 			}
 		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRootCmd())
+}
+
+// TestFlagUsagesAreWrapped pins that every line of every command's full
+// help, its flag lists included, fits helpWidth columns: cobra printed each
+// flag's description on one line, up to 245 columns (run's
+// --allow-unresolved). It also checks that wrapping loses no word: each
+// flag's description is in the help, whitespace aside.
+func TestFlagUsagesAreWrapped(t *testing.T) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		var out strings.Builder
+		c.SetOut(&out)
+		if err := c.Help(); err != nil {
+			t.Fatal(err)
+		}
+		help := out.String()
+		for i, line := range strings.Split(help, "\n") {
+			if !helpLineFits(line) {
+				t.Errorf("%s --help, line %d is %d columns (over %d): %q",
+					c.CommandPath(), i+1, utf8.RuneCountInString(line), helpWidth, line)
+			}
+		}
+		joined := strings.Join(strings.Fields(help), " ")
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if f.Hidden {
+				return
+			}
+			usage := strings.Join(strings.Fields(strings.ReplaceAll(f.Usage, "`", "")), " ")
+			if !strings.Contains(joined, usage) {
+				t.Errorf("%s --help lost words of --%s's description %q", c.CommandPath(), f.Name, usage)
+			}
+		})
 		for _, sub := range c.Commands() {
 			walk(sub)
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -37,4 +38,12 @@ func wrapHelp(prefix, text string, width int) string {
 	}
 	b.WriteString(line)
 	return b.String()
+}
+
+// wrapFlagUsages returns cobra's usage template with its flag lists
+// wrapped at helpWidth columns (pflag's FlagUsagesWrapped: a description
+// goes on under itself) instead of printed as one line per flag, which
+// ran to 245 columns. The template is inherited by every subcommand.
+func wrapFlagUsages(template string) string {
+	return strings.ReplaceAll(template, ".FlagUsages |", fmt.Sprintf(".FlagUsagesWrapped %d |", helpWidth))
 }

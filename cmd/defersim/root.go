@@ -46,6 +46,7 @@ With no arguments it runs the embedded default scenario and writes a report.`,
 		},
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
+	root.SetUsageTemplate(wrapFlagUsages(root.UsageTemplate()))
 	pf := root.PersistentFlags()
 	pf.BoolP("quiet", "q", false, "no progress or messages on stderr (errors only); run and merge also print no summary")
 	pf.Duration("progress-every", progress.DefaultEvery, "interval of plain progress lines when stderr is not a terminal")

@@ -14,6 +14,21 @@ import (
 // usage (default "x")" or "      --srd strings   usage".
 var runFlagLine = regexp.MustCompile(`^\s+(?:-([a-z]), )?--([a-z-]+)(?: [a-z]+)?\s{2,}(.*)$`)
 
+// flagLines returns the lines of a help, each flag's description that the
+// help wraps under itself (a line indented deeper than a flag's name)
+// joined to its flag's line by a space.
+func flagLines(help string) []string {
+	var out []string
+	for _, line := range strings.Split(help, "\n") {
+		if n := len(line) - len(strings.TrimLeft(line, " ")); n > 6 && len(out) > 0 && strings.TrimSpace(line) != "" {
+			out[len(out)-1] += " " + strings.TrimSpace(line)
+			continue
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
 // runDefault is the default cobra prints at the end of a usage.
 var runDefault = regexp.MustCompile(` \(default (.+)\)$`)
 
@@ -38,7 +53,7 @@ func TestRunFlagsCovered(t *testing.T) {
 	}
 	notRun := registerRunOnly(flag.NewFlagSet("x", flag.ContinueOnError))
 	n := 0
-	for _, line := range strings.Split(help, "\n") {
+	for _, line := range flagLines(help) {
 		m := runFlagLine.FindStringSubmatch(line)
 		if m == nil || m[2] == "help" {
 			continue
