@@ -133,6 +133,10 @@ func (s *Setup) collect(src Source, params sim.Params) ([]Request, []SessionRec,
 		need := sim.ExtractNeed(sess)
 		outs := make([]sim.Outcome, len(engines))
 		for i, e := range engines {
+			if i == 4 && it.Role != FitRole {
+				// Only the fit rows' ScaleUnits are read (fitTokenScale).
+				continue
+			}
 			outs[i] = e.ReplayNeed(need)[0]
 		}
 		var steps []*sim.Step

@@ -42,18 +42,37 @@ func fitTokenScale(rows []*Request, y, msg, tool []float64, fitMsg, fitTool bool
 	kept := func(why string, args ...any) (float64, float64, string) {
 		return s0, 0, fmt.Sprintf("token_scale kept (the scenario's %g): ", s0) + fmt.Sprintf(why, args...)
 	}
+	est, half, note := estimateTokenScale(rows, y, msg, tool, fitMsg, fitTool, s0, loss)
+	if note != "" {
+		return kept("%s", note)
+	}
+	if !(half <= MaxScaleHalfWidth) {
+		return kept("fitted %.3f ± %.3f (95%%), wider than the ± %g it is written with (calibrate.MaxScaleHalfWidth): the recorded usage does not tell the scale from the overheads", est, half, MaxScaleHalfWidth)
+	}
+	s := math.Round(est/TokenScaleStep) * TokenScaleStep
+	if !(s >= TokenScaleStep) {
+		return kept("fitted %.3f, not a positive factor: the replay counts more than was recorded whatever the scale", est)
+	}
+	// Two decimals exactly as written (1.3, not 1.3000000000000003).
+	s, _ = strconv.ParseFloat(strconv.FormatFloat(s, 'f', 2, 64), 64)
+	return s, half, ""
+}
+
+// estimateTokenScale is fitTokenScale's estimate before rounding and the
+// half-width of its 95% interval, or a note saying why there is none.
+func estimateTokenScale(rows []*Request, y, msg, tool []float64, fitMsg, fitTool bool, s0 float64, loss Loss) (float64, float64, string) {
 	if len(rows) < MinScaleRequests {
-		return kept("%d fit requests with usage, fewer than the %d it is fitted on (calibrate.MinScaleRequests)", len(rows), MinScaleRequests)
+		return 0, 0, fmt.Sprintf("%d fit requests with usage, fewer than the %d it is fitted on (calibrate.MinScaleRequests)", len(rows), MinScaleRequests)
 	}
 	su := make([]float64, len(rows))
 	for i, r := range rows {
 		if !r.HasScaleUnits {
-			return kept("the replay at twice the scale did not give the recorded requests, so the tokens it scales are not measured")
+			return 0, 0, "the replay at twice the scale did not give the recorded requests, so the tokens it scales are not measured"
 		}
 		su[i] = float64(r.ScaleUnits)
 	}
 	if variance(su) == 0 {
-		return kept("every fit request has the same %g scaled tokens, so a scale cannot be told from the per-request constant", su[0])
+		return 0, 0, fmt.Sprintf("every fit request has the same %g scaled tokens, so a scale cannot be told from the per-request constant", su[0])
 	}
 	var cols [][]float64
 	var names string
@@ -69,47 +88,47 @@ func fitTokenScale(rows []*Request, y, msg, tool []float64, fitMsg, fitTool bool
 	}
 	u := unexplained(su, cols)
 	if u < ScaleMinUnexplained {
-		return kept("the tokens it scales follow from a per-request constant%s (%.2f%% of their variance left, below the %g%% it needs: collinear), "+
+		return 0, 0, fmt.Sprintf("the tokens it scales follow from a per-request constant%s (%.2f%% of their variance left, below the %g%% it needs: collinear), "+
 			"so a scale cannot be told from the overheads; fit on requests whose content varies apart from them",
 			names, 100*u, 100*ScaleMinUnexplained)
 	}
-	x := make([][]float64, len(rows))
-	for i := range rows {
-		x[i] = []float64{1}
-		for _, c := range cols {
-			x[i] = append(x[i], c[i])
+	// step fits yy ≈ constant + overhead columns + k·ScaleUnits and returns
+	// the move in scale, s0·k, and the half-width of its 95% interval.
+	step := func(yy []float64) (float64, float64, error) {
+		x := make([][]float64, len(rows))
+		for i := range rows {
+			x[i] = []float64{1}
+			for _, c := range cols {
+				x[i] = append(x[i], c[i])
+			}
+			x[i] = append(x[i], su[i])
 		}
-		x[i] = append(x[i], su[i])
-	}
-	reg, err := Fit(x, y, loss)
-	if err == nil && reg.Beta[0] < 0 {
-		// A negative per-request constant is not an overhead: the scale
-		// is the one that leaves none (the constant at its bound 0).
-		for i := range x {
-			x[i] = x[i][1:]
+		reg, err := Fit(x, yy, loss)
+		if err == nil && reg.Beta[0] < 0 {
+			// A negative per-request constant is not an overhead: the
+			// scale is the one that leaves none (the constant at its
+			// bound 0).
+			for i := range x {
+				x[i] = x[i][1:]
+			}
+			reg, err = Fit(x, yy, loss)
 		}
-		reg, err = Fit(x, y, loss)
+		if err != nil {
+			return 0, 0, err
+		}
+		k := reg.Beta[len(reg.Beta)-1]
+		// The 95% interval of k from the residuals: 1.96 standard errors,
+		// σ / √(n · var(scaled tokens) · the share the other columns leave).
+		ss := squaredResiduals(reg, x, yy)
+		n := float64(len(x))
+		sigma := math.Sqrt(ss / math.Max(1, n-float64(len(reg.Beta))))
+		return s0 * k, 1.96 * s0 * sigma / math.Sqrt(n*variance(su)*u), nil
 	}
+	d, half, err := step(y)
 	if err != nil {
-		return kept("%v", err)
+		return 0, 0, err.Error()
 	}
-	k := reg.Beta[len(reg.Beta)-1]
-	// The 95% interval of k from the residuals: 1.96 standard errors,
-	// σ / √(n · var(scaled tokens) · the share the other columns leave).
-	ss := squaredResiduals(reg, x, y)
-	n := float64(len(x))
-	sigma := math.Sqrt(ss / math.Max(1, n-float64(len(reg.Beta))))
-	half := 1.96 * s0 * sigma / math.Sqrt(n*variance(su)*u)
-	if !(half <= MaxScaleHalfWidth) {
-		return kept("fitted %.3f ± %.3f (95%%), wider than the ± %g it is written with (calibrate.MaxScaleHalfWidth): the recorded usage does not tell the scale from the overheads", s0*(1+k), half, MaxScaleHalfWidth)
-	}
-	s := math.Round(s0*(1+k)/TokenScaleStep) * TokenScaleStep
-	if !(s >= TokenScaleStep) {
-		return kept("fitted %.3f, not a positive factor: the replay counts more than was recorded whatever the scale", s0*(1+k))
-	}
-	// Two decimals exactly as written (1.3, not 1.3000000000000003).
-	s, _ = strconv.ParseFloat(strconv.FormatFloat(s, 'f', 2, 64), 64)
-	return s, half, ""
+	return s0 + d, half, ""
 }
 
 // unexplained is the share of ys's variance that an ordinary least-squares
