@@ -226,8 +226,8 @@ them.`,
 				msg += ", and the mode (the catalog's size is within the budget's bounds)"
 			}
 			if g := p.VersionGap; g != nil {
-				msg += fmt.Sprintf(", and no training session used the catalog version priced of %s (%s without a decision, %s decided on sessions that could not call %s)",
-					nouns.Count(len(g.Servers), "server"), nouns.Count(len(g.Gone), "called tool"), nouns.Count(len(g.Added), "tool"), nouns.Form(len(g.Added), "it", "them"))
+				msg += fmt.Sprintf(", and no training session used the catalog version priced of %s (%s without a decision, %s that the sessions using it could not call)",
+					nouns.Count(len(g.Servers), "server"), nouns.Count(len(g.Gone), "called tool"), nouns.Count(len(g.Added), "tool"))
 			}
 			return exitError{code: 1, msg: msg + " (--fail-on-uncertain)"}
 		}

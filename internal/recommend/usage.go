@@ -33,6 +33,22 @@ type Usage struct {
 	profiles map[string]*profile
 }
 
+// Offered returns each server's versions the replay offers some training
+// session (Add's offered), by series key, in no particular order.
+func (u *Usage) Offered() map[string][]string {
+	out := map[string][]string{}
+	for _, p := range u.profiles {
+		for key, vs := range p.versions {
+			for _, v := range vs {
+				if !slices.Contains(out[key], v.Version) {
+					out[key] = append(out[key], v.Version)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // profile is a set of catalog versions the replay offers sessions
 // (sim.Engine.NeedVersions), by series, and how many sessions are offered
 // exactly that set.
