@@ -3,13 +3,14 @@ package recommend
 import (
 	"context"
 	"fmt"
-	"github.com/defersim/defersim/internal/nouns"
+	"io/fs"
 	"math"
 	"slices"
 	"strings"
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/inputnotes"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
@@ -24,8 +25,12 @@ type Config struct {
 	Traces []string
 	// Sources, when set, are the traces to read instead of the Traces
 	// paths (a command passes its sources; they are made Rereadable).
-	Sources  []runner.Source
+	Sources []runner.Source
+	// Catalogs are the catalog paths, read as run reads them
+	// (runner.CatalogSources): "embedded:catalog" names the catalog of
+	// Embedded, the data a build embeds (nil: none).
 	Catalogs []string
+	Embedded fs.FS
 	// Model and Params price the rules and the validation replays.
 	Model  sim.Model
 	Params sim.Params
@@ -133,7 +138,11 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	if c := cfg.Rules.Confidence; !(c > 0.5 && c < 1) {
 		return nil, fmt.Errorf("confidence %v: want a one-sided level in (0.5, 1), e.g. 0.95", c)
 	}
-	cat, err := runner.LoadCatalogs(runner.PathSources(cfg.Catalogs...))
+	catSrcs, err := runner.CatalogSources(cfg.Catalogs, cfg.Embedded)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := runner.LoadCatalogs(catSrcs)
 	if err != nil {
 		return nil, err
 	}
