@@ -38,6 +38,9 @@ func Findings(res *Results) []string {
 	if u := res.Run.UnmatchedEntries; len(u) > 0 {
 		out = append(out, UnmatchedEntriesText(u))
 	}
+	if u := UnreplayedEntriesText(res.Run.UnreplayedEntries); u != "" {
+		out = append(out, u)
+	}
 	for _, u := range res.Run.UnreachedUpgrades {
 		out = append(out, UnreachedUpgradeText(u, res.Run.Counts.SessionsRead))
 	}

@@ -125,6 +125,17 @@ type RunInfo struct {
 	// scenario's own (--catalogs, or the traces'): they change nothing in
 	// the replay. Absent when there is none.
 	UnmatchedEntries []string `json:"scenario_entries_unmatched,omitempty"`
+	// EntryVersions records, for each never_defer and always_defer entry
+	// the scenario file writes that some catalog version serves, the
+	// versions that serve it, so that the run's end, a merge or a resume
+	// can tell UnreplayedEntries from the versions replayed. State only:
+	// results.json keeps what follows from it.
+	EntryVersions []EntryVersions `json:"-"`
+	// UnreplayedEntries lists the entries of EntryVersions that no server
+	// version a session replayed serves (a tool only another version of
+	// its server has: removed, renamed or not yet added): they change
+	// nothing in the replay. Absent when there is none.
+	UnreplayedEntries []UnreplayedEntry `json:"scenario_entries_unreplayed,omitempty"`
 	// UnreachedUpgrades lists the scenario's upgrades that applied to no
 	// replayed session (RunState.UnreachedUpgrades): they change nothing in
 	// the replay. Absent when there is none.
@@ -253,6 +264,29 @@ type ResolutionInfo struct {
 	// session replayed (Resolution.VersionsReplayed): an upgrade in the
 	// catalogs that no figure of the run measures. Absent when none.
 	UnreplayedVersions []UnreplayedVersions `json:"unreplayed_versions,omitempty"`
+}
+
+// EntryVersions is one list entry of a scenario's strategy and the
+// catalog versions that serve a tool it matches (RunInfo.EntryVersions).
+type EntryVersions struct {
+	Strategy string
+	Key      string // never_defer or always_defer
+	Index    int
+	Entry    string
+	Serving  []ServerVersion
+}
+
+// UnreplayedEntry is a list entry that no replayed server version serves
+// (RunInfo.UnreplayedEntries): Serving are the versions that do, Replayed
+// the versions of their servers that sessions replayed (none: no session
+// replayed the server), each "server@version", sorted.
+type UnreplayedEntry struct {
+	Strategy string   `json:"strategy"`
+	Key      string   `json:"key"`
+	Index    int      `json:"index"`
+	Entry    string   `json:"entry"`
+	Serving  []string `json:"served_by"`
+	Replayed []string `json:"replayed,omitempty"`
 }
 
 // UnreplayedVersions is one server's catalog versions no session replayed

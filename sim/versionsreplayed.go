@@ -70,3 +70,25 @@ func (r *Resolution) ReplayedVersions() map[string][]string {
 	}
 	return out
 }
+
+// NeedVersions returns the server versions the replay of n offers, as a
+// run counts them (sessionVersions, without a scenario's upgrades): those
+// its session_start names (each at the version named, or the server's
+// latest when no catalog holds that version; a server no catalog holds is
+// left out), or every catalog server at its latest when it names none, and
+// those its catalog changes move a server to. A server the session_start
+// leaves out is not offered: the replay's registry holds the servers
+// named. recommend counts a tool's sessions by them.
+func (e *Engine) NeedVersions(n *Need) []ServerVersion {
+	tables := e.tables.startVersions(n.Servers, nil)
+	for i := range n.Steps {
+		if st := &n.Steps[i]; st.Kind == StepCatalogChange {
+			tables = addTable(tables, e.tables.lookup(st.Server, st.Version))
+		}
+	}
+	out := make([]ServerVersion, len(tables))
+	for i, st := range tables {
+		out[i] = ServerVersion{Server: st.name, Version: st.version}
+	}
+	return out
+}

@@ -101,7 +101,11 @@ DIR/catalog beside them.`,
 			if err := outguard.Check(slices.Concat(all, catalogs, []string{scenario}), out, jsonOut); err != nil {
 				return err
 			}
-			cat, err := runner.LoadCatalogs(runner.PathSources(catalogs...))
+			catSrcs, err := runner.CatalogSources(catalogs, embeddedData())
+			if err != nil {
+				return err
+			}
+			cat, err := runner.LoadCatalogs(catSrcs)
 			if err != nil {
 				return err
 			}
@@ -187,7 +191,7 @@ DIR/catalog beside them.`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalog directories or files (default: the traces' own)")
+	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalog directories or files (default: the traces' own; embedded:catalog, the embedded sample's, on purpose)")
 	fl.StringSliceVar(&test, "test", nil, "held-out traces: judge the fit on every session of these (the calibration traces are then only fitted on)")
 	fl.StringVar(&scenario, "scenario", "", "scenario whose model and params are the starting point, and which -o writes updated (default: embedded default)")
 	fl.StringVar(&model, "model", "", "model preset to start from instead of the scenario's or the recorded one")

@@ -75,7 +75,13 @@ func jobInputs(stderr io.Writer, scenario, model string, catalogs, traces []stri
 		}
 	}
 	if len(catalogs) == 0 {
-		return nil, runner.NoCatalogError{} // recommend and calibrate read no embedded: catalogs
+		// As run says it: the sample catalog on purpose, when the
+		// scenario's catalogs are the embedded ones.
+		var sample []string
+		if runner.EmbeddedCatalogs(sc.Catalogs) {
+			sample = sc.Catalogs
+		}
+		return nil, runner.NoCatalogError{Sample: sample}
 	}
 	in.catalogs = catalogs
 	return in, nil

@@ -81,6 +81,7 @@ the merge must be the same defersim build (defersim --version).`,
 		// located the first ones; a merge has their counts only).
 		defer runsummary.WarnContextOverflow(cmd.ErrOrStderr(), "defersim", res.Results)
 		defer runsummary.WarnUnmatched(cmd.ErrOrStderr(), "defersim", res.Info.UnmatchedEntries)
+		defer runsummary.WarnUnreplayedEntries(cmd.ErrOrStderr(), "defersim", res.Info.UnreplayedEntries)
 		defer runsummary.WarnUnreplayed(cmd.ErrOrStderr(), "defersim", res.Results)
 		defer warnInputs(cmd.ErrOrStderr(), res.InputNotes(), runNotesAt)
 		switch {

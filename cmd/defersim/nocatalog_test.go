@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,15 +58,48 @@ func TestJobsRefuseTracesWithoutCatalog(t *testing.T) {
 			}
 		})
 	}
-	t.Run("recommend", func(t *testing.T) {
-		got, code := runCLI(t, "recommend", trace)
-		if want := (runner.NoCatalogError{}).Error(); code != 2 || !strings.Contains(got, want) {
-			t.Errorf("exit %d, want 2 and %q:\n%s", code, want, got)
-		}
-		if strings.Contains(got, "embedded:catalog") {
-			t.Errorf("recommend reads no embedded: catalogs, yet its error names one:\n%s", got)
-		}
-	})
+	// recommend and calibrate read --catalogs as run does
+	// (runner.CatalogSources), so they offer the same way out
+	// (TestJobsOverSampleCatalogOnPurpose); they said only "pass
+	// --catalogs DIR".
+	for _, job := range []string{"recommend", "calibrate"} {
+		t.Run(job, func(t *testing.T) {
+			got, code := runCLI(t, job, trace)
+			if code != 2 || !strings.Contains(got, want) {
+				t.Errorf("exit %d, want 2 and %q:\n%s", code, want, got)
+			}
+		})
+	}
+}
+
+// TestJobsOverSampleCatalogOnPurpose pins that recommend and calibrate
+// accept --catalogs embedded:catalog, the way out their refusal names, as
+// run does: they stopped on "catalog embedded:catalog: stat
+// embedded:catalog: no such file or directory". The sample sessions,
+// copied where no catalog is beside them, resolve against it: recommend
+// writes its snippet; calibrate reads the catalog and stops on what the
+// sessions do not record (no usage, no durations), not on the catalog.
+func TestJobsOverSampleCatalogOnPurpose(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "sample.jsonl.gz")
+	b, err := fs.ReadFile(embeddedData(), "trace.jsonl.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(trace, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	snippet := filepath.Join(dir, "proposal.yaml")
+	if got, code := runCLI(t, "recommend", "-q", trace, "--catalogs", "embedded:catalog", "--bootstrap", "50", "-o", snippet); code != 0 {
+		t.Fatalf("recommend: exit %d:\n%s", code, got)
+	}
+	if b, err := os.ReadFile(snippet); err != nil || !strings.Contains(string(b), "name: recommended") {
+		t.Errorf("recommend wrote no snippet (%v):\n%s", err, b)
+	}
+	got, code := runCLI(t, "calibrate", "-q", trace, "--catalogs", "embedded:catalog", "-o", filepath.Join(dir, "calibrated.yaml"))
+	if code == 0 || strings.Contains(got, "embedded:catalog") || !strings.Contains(got, "nothing calibrated") || !strings.Contains(got, "records token usage") {
+		t.Errorf("calibrate: exit %d, want it past the catalog, stopping on what the sessions do not record:\n%s", code, got)
+	}
 }
 
 // TestRunOverSampleCatalogOnPurpose pins the way out the refusal names:

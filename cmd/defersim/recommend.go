@@ -135,7 +135,7 @@ them.`,
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		prog := newReporter(cmd, progress.Config{Label: "recommend", Verb: "completed", Noun: "phases (learning, validation)", Total: 2})
-		p, err := recommend.Run(ctx, recommend.Config{Traces: args, Sources: srcs, Catalogs: catalogs, Model: m, ModelPreset: preset, Params: sc.Params,
+		p, err := recommend.Run(ctx, recommend.Config{Traces: args, Sources: srcs, Catalogs: catalogs, Embedded: embeddedData(), Model: m, ModelPreset: preset, Params: sc.Params,
 			Current: cur, Base: baseStrat, Seed: seed, TestShare: testShare, Rules: rules,
 			Bootstrap: bootstrap, BootstrapMemory: int64(bootMem), Workers: workers, AllowUnresolved: allowUnresolved, Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
 		if err != nil {
@@ -226,15 +226,15 @@ them.`,
 				msg += ", and the mode (the catalog's size is within the budget's bounds)"
 			}
 			if g := p.VersionGap; g != nil {
-				msg += fmt.Sprintf(", and no training session used the catalog version priced of %s (%s without a decision, %s decided on sessions that could not call %s)",
-					nouns.Count(len(g.Servers), "server"), nouns.Count(len(g.Gone), "called tool"), nouns.Count(len(g.Added), "tool"), nouns.Form(len(g.Added), "it", "them"))
+				msg += fmt.Sprintf(", and no training session used the catalog version priced of %s (%s without a decision, %s that the sessions using it could not call)",
+					nouns.Count(len(g.Servers), "server"), nouns.Count(len(g.Gone), "called tool"), nouns.Count(len(g.Added), "tool"))
 			}
 			return exitError{code: 1, msg: msg + " (--fail-on-uncertain)"}
 		}
 		return nil
 	}
 	fl := c.Flags()
-	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalog directories or files (default: the traces' own)")
+	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalog directories or files (default: the traces' own; embedded:catalog, the embedded sample's, on purpose)")
 	fl.StringVarP(&out, "out", "o", "", "write the strategy snippet to this file (- for stdout; default: after the text report)")
 	fl.StringVar(&scenario, "scenario", "", "scenario whose model, params and baseline strategy are used (default: embedded default)")
 	fl.StringVar(&model, "model", "", "model preset instead of the scenario's (default without --scenario: the traces' model when it is a preset)")

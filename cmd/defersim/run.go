@@ -285,6 +285,7 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) (retErr error) {
 func skippedSessions(stderr io.Writer, out *runner.Output) error {
 	warnInputs(stderr, out.InputNotes(), runNotesAt)
 	runsummary.WarnUnmatched(stderr, "defersim", out.Info.UnmatchedEntries)
+	runsummary.WarnUnreplayedEntries(stderr, "defersim", out.Info.UnreplayedEntries)
 	runsummary.WarnContextOverflow(stderr, "defersim", out.Results)
 	runsummary.WarnUnreplayed(stderr, "defersim", out.Results)
 	if n := out.Info.Counts.SessionsSkipped; n > 0 {

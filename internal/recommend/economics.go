@@ -301,7 +301,10 @@ func assess(e *Economy, r Rules, expensive int64, k toolKey, u *toolUsage, sessi
 		a.Why = fmt.Sprintf("called in %s of sessions, %s before the first reply; direct %s vs deferred %s per session",
 			pct(a.UseShare), pct(a.BeforeReplyShare), usd(a.DirectUSD), usd(a.DeferUSD))
 	}
-	if sessions < training {
+	switch {
+	case sessions == 0:
+		a.Why += fmt.Sprintf("; no training session could call it (none of the %d is replayed on a catalog version that serves it): its shares are of no session, a decision on no evidence", training)
+	case sessions < training:
 		a.Why += fmt.Sprintf("; its shares are of the %d of %s whose catalog versions serve it", sessions, nouns.Count(training, "training session"))
 	}
 	if a.Uncertainty = c.uncertainty(&a, normalQuantile(r.Confidence)); a.Uncertainty != nil {

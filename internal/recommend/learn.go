@@ -68,7 +68,7 @@ func learn(sessions func() iter.Seq2[*traces.Session, error], cat *catalog.Catal
 			continue
 		}
 		need := sim.ExtractNeed(s)
-		l.Usage.Add(need, resolve)
+		l.Usage.Add(need, eng.NeedVersions(need), resolve)
 		out := eng.ReplayNeed(need)[0]
 		if len(out.PerRequest) > 0 {
 			l.FirstPrompt += out.PerRequest[0].Input

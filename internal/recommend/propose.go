@@ -3,13 +3,14 @@ package recommend
 import (
 	"context"
 	"fmt"
-	"github.com/defersim/defersim/internal/nouns"
+	"io/fs"
 	"math"
 	"slices"
 	"strings"
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/inputnotes"
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
@@ -24,8 +25,12 @@ type Config struct {
 	Traces []string
 	// Sources, when set, are the traces to read instead of the Traces
 	// paths (a command passes its sources; they are made Rereadable).
-	Sources  []runner.Source
+	Sources []runner.Source
+	// Catalogs are the catalog paths, read as run reads them
+	// (runner.CatalogSources): "embedded:catalog" names the catalog of
+	// Embedded, the data a build embeds (nil: none).
 	Catalogs []string
+	Embedded fs.FS
 	// Model and Params price the rules and the validation replays.
 	Model  sim.Model
 	Params sim.Params
@@ -100,6 +105,11 @@ type Proposal struct {
 	// that the priced versions lack, and those of the priced versions no
 	// session's version had (versionGap): a warning says so.
 	VersionGap *VersionGap `json:"version_gap,omitempty"`
+	// UnreplayedEntries lists the proposal's never_defer and always_defer
+	// entries that no catalog version a training session is replayed on
+	// serves (runner.UnreplayedEntries): in a run of those sessions they
+	// change nothing. A warning says so.
+	UnreplayedEntries []sim.UnreplayedEntry `json:"entries_unreplayed,omitempty"`
 	// Validation on the held-out sessions (nil when there are none).
 	Validation *Validation `json:"validation,omitempty"`
 	// Notes state choices the proposal made that its inputs left open
@@ -128,7 +138,11 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	if c := cfg.Rules.Confidence; !(c > 0.5 && c < 1) {
 		return nil, fmt.Errorf("confidence %v: want a one-sided level in (0.5, 1), e.g. 0.95", c)
 	}
-	cat, err := runner.LoadCatalogs(runner.PathSources(cfg.Catalogs...))
+	catSrcs, err := runner.CatalogSources(cfg.Catalogs, cfg.Embedded)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := runner.LoadCatalogs(catSrcs)
 	if err != nil {
 		return nil, err
 	}
@@ -201,12 +215,18 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 		return nil, err
 	}
 	p.Notes = notes
+	entries := runner.ServingVersions(p.Strategy.Name, "never_defer", p.Strategy.NeverDefer, cat)
+	entries = append(entries, runner.ServingVersions(p.Strategy.Name, "always_defer", p.Strategy.AlwaysDefer, cat)...)
+	if u := runner.UnreplayedEntries(entries, l.Usage.Offered()); len(u) > 0 {
+		p.UnreplayedEntries = u
+		p.Warnings = append(p.Warnings, unreplayedEntriesWarning(u))
+	}
 	if g := versionGap(cat, chosen, schemas, l.Usage); g != nil {
 		p.VersionGap = g
 		p.Warnings = append(p.Warnings, g.warning(l.Usage.Sessions))
 		for i := range p.Tools {
 			if slices.Contains(g.Added, toolLabel(p.Tools[i].Key)) {
-				p.Tools[i].Why += "; in no version the sessions used: decided on sessions that could not call it"
+				p.Tools[i].Why += "; in no version the sessions used (added, or renamed, since)"
 			}
 		}
 	}
@@ -437,4 +457,20 @@ func patterns(tools []Assessment, decision string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// unreplayedEntriesWarning says the proposal's entries that no catalog
+// version the training sessions are replayed on serves, in run's words
+// (report.UnreplayedEntryLine), five then how many more.
+func unreplayedEntriesWarning(entries []sim.UnreplayedEntry) string {
+	var lines []string
+	for i, u := range entries {
+		if i == 5 {
+			lines = append(lines, fmt.Sprintf("… (%d more: JSON entries_unreplayed)", len(entries)-5))
+			break
+		}
+		lines = append(lines, report.UnreplayedEntryLine(u))
+	}
+	return "the proposal names " + report.UnreplayedEntriesWarning + ": " + strings.Join(lines, "; ") +
+		"; a run of these sessions replays the lists without them (docs/scenarios.md#strategies)"
 }

@@ -27,25 +27,40 @@ type Usage struct {
 	// Versions counts, per server as the trace names it, the sessions
 	// that name each of its versions.
 	Versions map[string]map[string]int
-	// cat resolves the versions a session names; profiles counts the
-	// sessions by the catalog versions they name (Served).
+	// cat resolves the versions a session's replay offers; profiles
+	// counts the sessions by those versions (Served).
 	cat      *catalog.Catalog
 	profiles map[string]*profile
 }
 
-// profile is a set of catalog versions sessions name, by series, and how
-// many sessions name exactly that set.
+// Offered returns each server's versions the replay offers some training
+// session (Add's offered), by series key, in no particular order.
+func (u *Usage) Offered() map[string][]string {
+	out := map[string][]string{}
+	for _, p := range u.profiles {
+		for key, vs := range p.versions {
+			for _, v := range vs {
+				if !slices.Contains(out[key], v.Version) {
+					out[key] = append(out[key], v.Version)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// profile is a set of catalog versions the replay offers sessions
+// (sim.Engine.NeedVersions), by series, and how many sessions are offered
+// exactly that set.
 type profile struct {
 	versions map[string][]*catalog.Server
 	sessions int
 }
 
-// serves reports whether a session of the profile could call tool k: it
-// names no version of k's series that the catalogs hold (the replay gives
-// it the version priced), or one of those it names defines the tool.
+// serves reports whether a session of the profile could call tool k: one
+// of the versions of k's series its replay offers defines the tool.
 func (p *profile) serves(k toolKey) bool {
-	vs := p.versions[k.Server]
-	return len(vs) == 0 || definedIn(vs, k.Tool)
+	return definedIn(p.versions[k.Server], k.Tool)
 }
 
 // toolUsage counts one tool's use, in sessions.
@@ -61,7 +76,8 @@ type toolUsage struct {
 	FirstTurn   int `json:"first_turn"`
 	BeforeReply int `json:"before_first_reply"`
 	// Unserved: sessions that call it though none of the versions of its
-	// server they name defines it (counted as sessions that could call it).
+	// server their replay offers defines it (counted as sessions that
+	// could call it).
 	Unserved int `json:"unserved"`
 }
 
@@ -74,12 +90,11 @@ func newUsage(cat *catalog.Catalog) *Usage {
 type resolver func(tool string) string
 
 // Add counts one session's need (sim.ExtractNeed: the recorder's own
-// deferral steps removed).
-func (u *Usage) Add(need *sim.Need, resolve resolver) {
+// deferral steps removed), whose replay offers the server versions
+// offered (sim.Engine.NeedVersions).
+func (u *Usage) Add(need *sim.Need, offered []sim.ServerVersion, resolve resolver) {
 	u.Sessions++
 	named := map[traces.ServerRef]bool{}
-	pr := &profile{versions: map[string][]*catalog.Server{}}
-	var labels []string
 	for _, ref := range need.Servers {
 		if ref.Version == "" || named[ref] {
 			continue
@@ -89,7 +104,11 @@ func (u *Usage) Add(need *sim.Need, resolve resolver) {
 			u.Versions[ref.Name] = map[string]int{}
 		}
 		u.Versions[ref.Name][ref.Version]++
-		if v := u.cat.At(ref.Name, ref.Version); v != nil && !slices.Contains(pr.versions[v.Key()], v) {
+	}
+	pr := &profile{versions: map[string][]*catalog.Server{}}
+	var labels []string
+	for _, sv := range offered {
+		if v := u.cat.At(sv.Server, sv.Version); v != nil && !slices.Contains(pr.versions[v.Key()], v) {
 			pr.versions[v.Key()] = append(pr.versions[v.Key()], v)
 			labels = append(labels, v.Label())
 		}
@@ -158,11 +177,14 @@ func (u *Usage) Add(need *sim.Need, resolve resolver) {
 }
 
 // Served is, for each tool of keys, the training sessions that could call
-// it — its shares' denominator: those naming a version of its server that
-// defines it, or naming no version of that server the catalogs hold (the
-// replay gives them the version priced), and any session that calls it all
-// the same. A session replayed only on versions that lack the tool (a tool
-// an upgrade added, on a log of the version before) is not one of them.
+// it — its shares' denominator: those whose replay offers a version of its
+// server that defines it (sim.Engine.NeedVersions: the servers the
+// session_start names, at the versions named, or every server at its
+// latest when it names none, and the versions catalog changes move to),
+// and any session that calls it all the same. A session replayed only on
+// versions that lack the tool (a tool an upgrade added, on a log of the
+// version before), or whose session_start names other servers only, is
+// not one of them.
 func (u *Usage) Served(keys []toolKey) map[toolKey]int {
 	out := make(map[toolKey]int, len(keys))
 	for _, k := range keys {

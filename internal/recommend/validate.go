@@ -76,9 +76,11 @@ func validate(ctx context.Context, cfg Config, p *Proposal, srcs []runner.Source
 		Strategies: strategies, Model: cfg.Model, Params: cfg.Params, Traces: srcs,
 		Bootstrap: cfg.Bootstrap, BootstrapMemory: cfg.BootstrapMemory, Workers: cfg.Workers, AllowUnresolved: cfg.AllowUnresolved,
 		Select: func(id string) bool { return isHeldOut(cfg.Seed, id, cfg.TestShare) }}
-	for _, c := range cfg.Catalogs {
-		rc.Catalogs = append(rc.Catalogs, runner.Source{Path: c})
+	catSrcs, err := runner.CatalogSources(cfg.Catalogs, cfg.Embedded)
+	if err != nil {
+		return nil, err
 	}
+	rc.Catalogs = catSrcs
 	out, err := runner.Run(ctx, rc)
 	if err != nil {
 		return nil, err

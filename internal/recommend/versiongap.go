@@ -143,8 +143,9 @@ func (g *VersionGap) warning(training int) string {
 		if len(g.Added) > 5 {
 			more = fmt.Sprintf(", … (%d more)", len(g.Added)-5)
 		}
-		parts = append(parts, fmt.Sprintf("%s of the version priced %s in no version the sessions used (added, or renamed, since), so %s decided on sessions that could not call %s: %s%s",
-			nouns.Count(len(g.Added), "tool"), nouns.Form(len(g.Added), "is", "are"), nouns.Form(len(g.Added), "it is", "they are"), nouns.Form(len(g.Added), "it", "them"), strings.Join(ts, ", "), more))
+		parts = append(parts, fmt.Sprintf("%s of the version priced %s in no version the sessions used (added, or renamed, since), so the sessions that used the server could not call %s and %s shares leave them out (%s why says over how many sessions %s decided): %s%s",
+			nouns.Count(len(g.Added), "tool"), nouns.Form(len(g.Added), "is", "are"), nouns.Form(len(g.Added), "it", "them"), nouns.Form(len(g.Added), "its", "their"),
+			nouns.Form(len(g.Added), "its", "each"), nouns.Form(len(g.Added), "it is", "each is"), strings.Join(ts, ", "), more))
 	}
 	return "no training session used the catalog version priced of " + strings.Join(g.Servers, ", ") + ": " + strings.Join(parts, "; ") +
 		"; record sessions with the versions priced, or give --catalogs the versions the sessions used, before relying on the lists"

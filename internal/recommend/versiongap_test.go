@@ -13,8 +13,8 @@ import (
 
 // TestVersionGapWarns pins that sessions recorded with an older catalog
 // version than the one priced are warned about: the opener the newer
-// version renamed (open_doc → read_doc) gets no decision and read_doc is
-// decided on sessions that could not call it. recommend used to price the
+// version renamed (open_doc → read_doc) gets no decision and read_doc's
+// why says no training session could call it. recommend used to price the
 // latest version alone and propose always-deferring the renamed opener,
 // called in 0% of sessions, with no word of the gap.
 func TestVersionGapWarns(t *testing.T) {
@@ -39,6 +39,24 @@ func TestVersionGapWarns(t *testing.T) {
 				t.Fatal(err)
 			}
 			warned := strings.Contains(strings.Join(p.Warnings, "\n"), "no training session used the catalog version priced")
+			// An entry of the proposal that no version the sessions are
+			// replayed on serves changes nothing in their run: the renamed
+			// opener, always-deferred on no evidence, is named with the
+			// version serving it, as run names a scenario's.
+			var unreplayed []string
+			for _, u := range p.UnreplayedEntries {
+				unreplayed = append(unreplayed, fmt.Sprintf("%s[%d] %s %v %v", u.Key, u.Index, u.Entry, u.Serving, u.Replayed))
+			}
+			wantUnreplayed := ""
+			if tc.added != "" {
+				wantUnreplayed = "always_defer[0] read_doc [srv@2.0.0] [srv@1.0.0]"
+			}
+			if got := strings.Join(unreplayed, ","); got != wantUnreplayed {
+				t.Errorf("entries no replayed version serves: %q, want %q (lists %v, %v)", got, wantUnreplayed, p.Strategy.NeverDefer, p.Strategy.AlwaysDefer)
+			}
+			if said := strings.Contains(strings.Join(p.Warnings, "\n"), `always_defer[0]: "read_doc": served by srv@2.0.0 only (the sessions replayed srv@1.0.0)`); said != (wantUnreplayed != "") {
+				t.Errorf("warnings %q: the entry said %v, want %v", p.Warnings, said, !said)
+			}
 			if tc.gone == "" {
 				if p.VersionGap != nil || warned {
 					t.Errorf("gap %+v, warnings %q: want none", p.VersionGap, p.Warnings)
@@ -62,12 +80,18 @@ func TestVersionGapWarns(t *testing.T) {
 				t.Errorf("added = %s, want %s", got, tc.added)
 			}
 			for _, a := range p.Tools {
-				if added := toolLabel(a.Key) == tc.added; added != strings.Contains(a.Why, "decided on sessions that could not call it") {
+				// The why says what the shares are over: no session could
+				// call the added tool (it said "decided on sessions that
+				// could not call it" beside "its shares are of the 0 of 40
+				// training sessions whose catalog versions serve it").
+				added := toolLabel(a.Key) == tc.added
+				if added != strings.Contains(a.Why, "in no version the sessions used") || added != strings.Contains(a.Why, "no training session could call it (none of the 40") ||
+					strings.Contains(a.Why, "could not call it") || strings.Contains(a.Why, "0 of 40") {
 					t.Errorf("%s: why %q (added since the sessions' version: %v)", toolLabel(a.Key), a.Why, added)
 				}
 			}
 			w := p.Warnings[len(p.Warnings)-1]
-			for _, want := range []string{"the catalog version priced of srv@2.0.0 (the sessions: 1.0.0): ", "srv:open_doc (opens 100.0%", "decides nothing for it", "srv:read_doc", "could not call it"} {
+			for _, want := range []string{"the catalog version priced of srv@2.0.0 (the sessions: 1.0.0): ", "srv:open_doc (opens 100.0%", "decides nothing for it", "srv:read_doc", "could not call it and its shares leave them out"} {
 				if !strings.Contains(w, want) {
 					t.Errorf("warning lacks %q: %s", want, w)
 				}

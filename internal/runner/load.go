@@ -2,6 +2,7 @@ package runner
 
 import (
 	"io"
+	"io/fs"
 
 	"github.com/defersim/defersim/catalog"
 )
@@ -13,6 +14,15 @@ func PathSources(paths ...string) []Source {
 		srcs[i] = Source{Path: p}
 	}
 	return srcs
+}
+
+// CatalogSources reads catalog paths as a run reads a scenario's: a path
+// "embedded:NAME" is NAME in embedded (the sample catalog a build embeds,
+// "embedded:catalog"), any other a file or directory on disk. run,
+// recommend and calibrate read --catalogs through it, so that the three
+// accept the embedded catalog alike.
+func CatalogSources(paths []string, embedded fs.FS) ([]Source, error) {
+	return sources(paths, embedded)
 }
 
 // LoadCatalogs loads catalog sources (directories, manifests or files, on

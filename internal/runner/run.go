@@ -293,6 +293,7 @@ func prepare(cfg Config) (*prepared, error) {
 	info.CatalogNotes = catalog.Notes(cat.All(), validation.SchemaCheck)
 	info.UnchangedUpgrades = eng.UnchangedUpgrades()
 	info.UnmatchedEntries = flagNames(cfg, cat)
+	info.EntryVersions = entryVersions(cfg, cat)
 	summary := sim.SummaryOptions{Baseline: base, EqualTolerance: report.EqualTolerance, Seed: cfg.Seed,
 		ExactSessions: cfg.ExactSessions, FidelityPairs: sim.DefaultFidelityPairs}
 	switch {
@@ -397,6 +398,7 @@ func finish(ctx context.Context, f *StateFile, res *sim.RunResult, workers int, 
 		info.Fidelity = res.State.FidelitySummary(f.FidelityStrategy)
 	}
 	info.Resolution = SummarizeResolution(&res.State.Resolution, f.MaxUnresolved, f.AllowUnresolved, heldVersions(info.Inputs))
+	info.UnreplayedEntries = UnreplayedEntries(info.EntryVersions, res.State.Resolution.ReplayedVersions())
 	info.RecordedModels = RecordedModels(&res.State.Resolution, info.Model, info.ModelPreset)
 	info.OtherModels = OtherModels(&res.State.Resolution)
 	info.UnreachedUpgrades = res.State.UnreachedUpgrades()

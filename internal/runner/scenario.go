@@ -66,7 +66,7 @@ func FromScenario(sc *scenarios.Scenario, ov Overrides, embedded fs.FS) (Config,
 		Strategies: sc.Strategies, Model: sc.Model, ModelPreset: sc.ModelPreset, Params: sc.Params, Allow: sc.Permissions.Allow, Deny: sc.Permissions.Deny,
 		CatalogFingerprint: sc.CatalogFingerprint, CatalogsFrom: from, SRD: sc.SRD,
 		MaxUnresolved: sc.MaxUnresolved, AllowUnresolved: ov.AllowUnresolved, CheckReads: sc.CheckRunReads, Wrote: sc.Wrote,
-		FlagUnmatched: !embeddedCatalogs(sc.Catalogs)}
+		FlagUnmatched: !EmbeddedCatalogs(sc.Catalogs)}
 	if len(ov.SRD) > 0 {
 		cfg.SRD = ov.SRD
 	}
@@ -186,7 +186,7 @@ func catalogsFor(sc *scenarios.Scenario, ov Overrides, tracePaths []string) ([]s
 		// replayed over catalogs written for the embedded sample sessions
 		// unless --catalogs names them: a scenario file naming catalogs on
 		// disk chose those for them.
-		if len(ov.Traces) > 0 && len(onDisk) > 0 && embeddedCatalogs(sc.Catalogs) {
+		if len(ov.Traces) > 0 && len(onDisk) > 0 && EmbeddedCatalogs(sc.Catalogs) {
 			return nil, "", NoCatalogError{Sample: sc.Catalogs}
 		}
 	}
@@ -214,8 +214,8 @@ func sources(paths []string, embedded fs.FS) ([]Source, error) {
 	return out, nil
 }
 
-// embeddedCatalogs reports whether a scenario's catalogs are all embedded
+// EmbeddedCatalogs reports whether a scenario's catalogs are all embedded
 // (and there are some): it was written for the embedded data.
-func embeddedCatalogs(catalogs []string) bool {
+func EmbeddedCatalogs(catalogs []string) bool {
 	return len(catalogs) > 0 && !slices.ContainsFunc(catalogs, func(c string) bool { return !strings.HasPrefix(c, scenarios.EmbeddedPrefix) })
 }

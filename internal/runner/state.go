@@ -66,8 +66,12 @@ import (
 // version 17 counts the sessions by the server versions they replayed
 // (sim.Resolution.VersionsReplayed), from which results.json names the
 // catalog versions no session replayed (run.resolution.unreplayed_versions)
-// over shards and resumes.
-const StateVersion = 17
+// over shards and resumes; version 18 carries the catalog versions serving
+// each never_defer and always_defer entry the scenario writes
+// (sim.RunInfo.EntryVersions), from which results.json names the entries
+// no replayed version serves (run.scenario_entries_unreplayed) over shards
+// and resumes.
+const StateVersion = 18
 
 // Kinds of state files.
 const (

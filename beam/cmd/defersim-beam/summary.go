@@ -104,6 +104,7 @@ func summarize(stdout, stderr io.Writer, res *report.Results, failures []string,
 		fmt.Fprintln(stderr, "defersim-beam: warning: the first five of each are located in the log of the job's Write stage (`defersim trace validate` lists them all)")
 	}
 	runsummary.WarnUnmatched(stderr, "defersim-beam", res.Run.UnmatchedEntries)
+	runsummary.WarnUnreplayedEntries(stderr, "defersim-beam", res.Run.UnreplayedEntries)
 	runsummary.WarnContextOverflow(stderr, "defersim-beam", res)
 	runsummary.WarnUnreplayed(stderr, "defersim-beam", res)
 	if n := c.SessionsSkipped; n > 0 {
