@@ -168,11 +168,16 @@ type validateResult struct {
 	Catalog      string `json:"catalog,omitempty"`
 	CatalogsFrom string `json:"catalogs_from,omitempty"`
 	// CatalogNotes is validateReport.CatalogNotes of that catalog.
-	CatalogNotes []catalog.Note   `json:"catalog_notes,omitempty"`
-	Valid        bool             `json:"valid"`
-	Error        string           `json:"error,omitempty"`
-	Counts       traces.Counts    `json:"counts"`
-	Problems     []traces.Problem `json:"problems"`
+	CatalogNotes []catalog.Note `json:"catalog_notes,omitempty"`
+	Valid        bool           `json:"valid"`
+	Error        string         `json:"error,omitempty"`
+	// ToolNamesChecked says the file was read and its tool names resolved
+	// against catalogs (--catalogs, or those run loads for it): false
+	// under --no-catalogs, when it cannot be read, and when it has no
+	// catalog (run would stop on it: stop).
+	ToolNamesChecked bool             `json:"tool_names_checked"`
+	Counts           traces.Counts    `json:"counts"`
+	Problems         []traces.Problem `json:"problems"`
 	// joint: Catalog holds the catalogs of all the files validated
 	// together, as run loads them for all its traces.
 	joint bool
@@ -248,6 +253,7 @@ func validateFiles(in *cliout.Inputs, paths []string, opts traces.ValidateOption
 			}
 		}
 		r.Valid = err == nil && len(probs) == 0
+		r.ToolNamesChecked = err == nil && fopts.Resolver != nil
 		rep.Valid = rep.Valid && r.Valid
 		rep.Problems += len(probs)
 		rep.Files = append(rep.Files, r)
