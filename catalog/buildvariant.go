@@ -18,6 +18,18 @@ import (
 // manifest gives its variant explicitly.
 func BuildMetadataVariants(servers []*Server) []string {
 	var out []string
+	for _, s := range buildMetadataServers(servers) {
+		out = append(out, fmt.Sprintf("%s: %q after the \"+\" is read as a launch variant, so %s is a server of its own beside %s, not %s@%s: if it is semver build metadata, name the file %s (a version is one capture; build metadata does not order releases)",
+			s.Source, s.Variant, s.Key(), s.Name, s.Name, s.Version,
+			filepath.Join(filepath.Dir(s.Source), s.Name+"@"+s.Version+".json")))
+	}
+	return out
+}
+
+// buildMetadataServers are the server versions BuildMetadataVariants
+// names, in load order.
+func buildMetadataServers(servers []*Server) []*Server {
+	var out []*Server
 	for _, s := range servers {
 		if s.Variant == "" || s.Source == "" || !buildMetadataLike(s.Variant) {
 			continue
@@ -26,9 +38,7 @@ func BuildMetadataVariants(servers []*Server) []string {
 		if variant != s.Variant || name != s.Name || version != s.Version {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s: %q after the \"+\" is read as a launch variant, so %s is a server of its own beside %s, not %s@%s: if it is semver build metadata, name the file %s (a version is one capture; build metadata does not order releases)",
-			s.Source, s.Variant, s.Key(), s.Name, s.Name, s.Version,
-			filepath.Join(filepath.Dir(s.Source), s.Name+"@"+s.Version+".json")))
+		out = append(out, s)
 	}
 	return out
 }

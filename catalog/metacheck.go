@@ -19,6 +19,24 @@ import (
 // is another capture's: the file is still read as it is.
 func MetaMismatches(servers []*Server) []string {
 	var out []string
+	for _, m := range metaMismatches(servers) {
+		out = append(out, fmt.Sprintf("%s: its .meta.json says %s: the catalog was edited after its capture, or the .meta.json is another capture's (the catalog is read as it is)",
+			where(m.server), m.why))
+	}
+	return out
+}
+
+// found is a server version a catalog file check finds, and what it
+// found there.
+type found struct {
+	server *Server
+	why    string
+}
+
+// metaMismatches are the server versions MetaMismatches names, in load
+// order, each with what its metadata says that the catalog does not.
+func metaMismatches(servers []*Server) []found {
+	var out []found
 	for _, s := range servers {
 		if len(s.Meta) == 0 {
 			continue
@@ -53,8 +71,7 @@ func MetaMismatches(servers []*Server) []string {
 		if len(why) == 0 {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s: its .meta.json says %s: the catalog was edited after its capture, or the .meta.json is another capture's (the catalog is read as it is)",
-			where(s), strings.Join(why, "; ")))
+		out = append(out, found{s, strings.Join(why, "; ")})
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/defersim/defersim/internal/nouns"
 )
@@ -23,10 +24,25 @@ const (
 	// meta-schema (a nested "type": "dict"). Notes finds them with the
 	// SchemaCheck it is given.
 	NoteSchemaInvalid = "input_schema_invalid"
+	// NoteBuildVariant: a server version whose file name's "+" part reads
+	// like semver build metadata, read as a launch variant: a server of
+	// its own (BuildMetadataVariants).
+	NoteBuildVariant = "file_build_metadata_variant"
+	// NoteMetaContradicts: a server version whose .meta.json contradicts
+	// its catalog (MetaMismatches); the catalog is read as it is.
+	NoteMetaContradicts = "meta_contradicts_catalog"
+	// NoteToolNameUnusual: a tool whose name the MCP specification advises
+	// against (UnusualToolNames), counted as written.
+	NoteToolNameUnusual = "tool_name_unusual"
+	// NoteVersionsMixed: a series whose versions mix dates and release
+	// numbers (MixedVersionSchemes), ordered by reading a date as a
+	// release number.
+	NoteVersionsMixed = "versions_mixed_schemes"
 )
 
 // noteKinds are the note kinds in the order Notes lists them.
-var noteKinds = []string{NoteSchemaMissing, NoteSchemaNull, NoteSchemaInvalid, NoteNoTools}
+var noteKinds = []string{NoteSchemaMissing, NoteSchemaNull, NoteSchemaInvalid, NoteNoTools,
+	NoteBuildVariant, NoteMetaContradicts, NoteToolNameUnusual, NoteVersionsMixed}
 
 // SchemaCheck says whether an input schema can check calls, and if not,
 // why (where in the schema, and what is wrong there):
@@ -57,15 +73,31 @@ func (n Note) Text() string {
 		return nouns.Count(n.Count, "server version") + " " + nouns.Form(n.Count, "serves", "serve") + " no tools (the file lists none)"
 	case NoteSchemaInvalid:
 		return nouns.Count(n.Count, "tool") + " " + nouns.Form(n.Count, "has", "have") + " an inputSchema that fails its meta-schema (or does not compile), so it cannot check calls"
+	case NoteBuildVariant:
+		return nouns.Count(n.Count, "catalog file") + ` whose "+" may be semver build metadata, read as a launch variant: ` +
+			nouns.Form(n.Count, "a server of its own", "servers of their own")
+	case NoteMetaContradicts:
+		return nouns.Count(n.Count, "catalog") + " contradicted by " + nouns.Form(n.Count, "its", "their") +
+			" .meta.json (edited after the capture, or another capture's metadata; read as " + nouns.Form(n.Count, "it is", "they are") + ")"
+	case NoteToolNameUnusual:
+		return nouns.Count(n.Count, "tool name") + " the MCP specification advises against, counted as written (a runtime or provider may refuse or rename " +
+			nouns.Form(n.Count, "it", "them") + ")"
+	case NoteVersionsMixed:
+		return nouns.CountAs(n.Count, "server series", "server series") + " " + nouns.Form(n.Count, "mixes", "mix") +
+			" dates and release numbers in " + nouns.Form(n.Count, "its", "their") +
+			" versions, ordered by reading a date as a release number (2024-09-01 as 2024.9.1, after every release below 2024): the latest and each upgrade's drift follow that order, which may not be the release order"
 	}
 	return fmt.Sprintf("%d %s", n.Count, n.Kind)
 }
 
 // Notes groups what loading servers read differently from what they serve
 // (a missing or null input schema), the tools whose schema check (when
-// not nil) finds broken, and the servers that serve no tools, by kind (in
-// a fixed order; kinds with none left out). Nil when there is nothing to
-// note.
+// not nil) finds broken, the servers that serve no tools, and what the
+// catalog file checks find (a file name's build metadata read as a
+// variant, a .meta.json contradicting its catalog, a tool name the MCP
+// specification advises against, a series mixing dates and release
+// numbers), by kind (in a fixed order; kinds with
+// none left out). Nil when there is nothing to note.
 func Notes(servers []*Server, check SchemaCheck) []Note {
 	byKind := map[string]*Note{}
 	add := func(kind, item string) {
@@ -91,6 +123,18 @@ func Notes(servers []*Server, check SchemaCheck) []Note {
 	}
 	for _, item := range InvalidSchemas(servers, check) {
 		add(NoteSchemaInvalid, item)
+	}
+	for _, s := range buildMetadataServers(servers) {
+		add(NoteBuildVariant, fmt.Sprintf("%s (rename to %s@%s.json if %q is build metadata)", s.Label(), s.Name, s.Version, s.Variant))
+	}
+	for _, m := range metaMismatches(servers) {
+		add(NoteMetaContradicts, m.server.Label()+": "+m.why)
+	}
+	for _, m := range mixedVersionSchemes(servers) {
+		add(NoteVersionsMixed, fmt.Sprintf("%s: %s (latest taken: %s)", m.key, strings.Join(m.versions, " before "), m.versions[len(m.versions)-1]))
+	}
+	for _, u := range unusualToolNames(servers) {
+		add(NoteToolNameUnusual, fmt.Sprintf("%s: tools[%d] %.80q %s", u.server.Label(), u.index, u.server.Tools[u.index].Name, u.short))
 	}
 	var out []Note
 	for _, k := range noteKinds {

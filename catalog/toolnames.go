@@ -18,19 +18,38 @@ const MaxToolNameLen = 128
 // Every tool name of the shared captures has only those characters.
 func UnusualToolNames(servers []*Server) []string {
 	var out []string
+	for _, u := range unusualToolNames(servers) {
+		out = append(out, fmt.Sprintf("%s: tools[%d] %.80q: its name %s: counted as written, but a runtime or provider may refuse or rename it",
+			where(u.server), u.index, u.server.Tools[u.index].Name, u.why))
+	}
+	return out
+}
+
+// unusualName is a tool UnusualToolNames names: its server version, its
+// index in the server's tools, why, and why in short (for a note's item).
+type unusualName struct {
+	server     *Server
+	index      int
+	why, short string
+}
+
+// unusualToolNames are the tools UnusualToolNames names, in load order.
+func unusualToolNames(servers []*Server) []unusualName {
+	var out []unusualName
 	for _, s := range servers {
 		for i, t := range s.Tools {
-			why := ""
+			why, short := "", ""
 			if n := utf8.RuneCountInString(t.Name); n > MaxToolNameLen {
 				why = fmt.Sprintf("%d characters, over the %d the MCP specification recommends", n, MaxToolNameLen)
+				short = fmt.Sprintf("%d characters", n)
 			} else if r, ok := firstUnusualRune(t.Name); ok {
 				why = fmt.Sprintf("holds %q, outside the characters the MCP specification recommends (A-Z, a-z, 0-9, \"_\", \"-\", \".\")", r)
+				short = fmt.Sprintf("holds %q", r)
 			}
 			if why == "" {
 				continue
 			}
-			out = append(out, fmt.Sprintf("%s: tools[%d] %.80q: its name %s: counted as written, but a runtime or provider may refuse or rename it",
-				where(s), i, t.Name, why))
+			out = append(out, unusualName{s, i, why, short})
 		}
 	}
 	return out

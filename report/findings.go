@@ -132,6 +132,14 @@ func catalogNoteFinding(n catalog.Note) string {
 		what = "A session naming one is offered none of its tools, and a call to one does not resolve."
 	case catalog.NoteSchemaInvalid:
 		what = "Their tokens are counted as served, but a stale-warm call checked against one is neither valid nor malformed (the schema cannot check it): it counts in stale_warm_calls only, so malformed_calls may miss calls the real server would reject."
+	case catalog.NoteBuildVariant:
+		what = "Each is a server of its own in these numbers, beside the server it was captured from; a session naming the server at that version gets the file without the variant."
+	case catalog.NoteMetaContradicts:
+		what = "Each catalog is replayed as its file lists it; the capture its metadata describes may have served other tools."
+	case catalog.NoteVersionsMixed:
+		what = "A session that names no version of one replays the last in that order, and its upgrades' drift steps follow it; name each server's versions in one scheme."
+	case catalog.NoteToolNameUnusual:
+		what = "Their names' tokens are counted as written; a runtime or provider that refuses or renames them would send other requests."
 	}
 	return fmt.Sprintf("Catalogs: %s: %s. %s", n.Text(), noteItems(n, 5), what)
 }

@@ -7,13 +7,15 @@ import (
 	"strings"
 
 	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/nouns"
 )
 
 // LintOptions configures Lint.
 type LintOptions struct {
 	// Catalog, when set, is checked against: every server_id must have a
 	// catalog and every tool in tool_groups must be served by some version
-	// (or launch variant) of that server.
+	// (or launch variant) of that server; one that no latest version
+	// serves is a warning (Problem.Warning).
 	Catalog *catalog.Catalog
 	// KnownDomains are domains a disambiguation may name besides those
 	// claimed by the SRDs being linted.
@@ -42,7 +44,9 @@ var domainRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 //   - priority is within MinPriority..MaxPriority;
 //   - cost_hint, when present, has a known latency and token class;
 //   - tool_groups have no empty group, no empty or repeated tool names and,
-//     with a catalog, name only tools the server serves;
+//     with a catalog, name only tools some version of the server serves;
+//     a tool the latest version (of the server and of each launch variant
+//     of it) does not serve is a warning naming the versions that do;
 //   - display_name, summary and each differs hold no line break (the
 //     directory and the activation notice print them on one line).
 //
@@ -363,16 +367,73 @@ func lintTools(s *SRD, cat *catalog.Catalog) Problems {
 	var probs Problems
 	for gi, g := range s.ToolGroups {
 		for i, t := range g.Tools {
-			if t != "" && !cat.HasTool(s.ServerID, t) {
-				f := fmt.Sprintf("tool_groups.%s[%d]", g.Name, i)
-				if s.Draft != nil {
-					f = fmt.Sprintf("tool_groups[%d].tools[%d]", gi, i)
-				}
+			if t == "" {
+				continue
+			}
+			f := fmt.Sprintf("tool_groups.%s[%d]", g.Name, i)
+			if s.Draft != nil {
+				f = fmt.Sprintf("tool_groups[%d].tools[%d]", gi, i)
+			}
+			switch {
+			case !cat.HasTool(s.ServerID, t):
 				probs = append(probs, problemAt(s, f, "%s", cat.NearTool(s.ServerID, t).WithHint(fmt.Sprintf("unknown tool %q: no version of %s serves it", t, s.ServerID))))
+			case !latestServes(cat, s.ServerID, t):
+				has := versionsServing(cat, s.ServerID, t)
+				p := problemAt(s, f, "tool %q is not in the latest version of %s (%s): only %s %s it; a session on the latest version cannot call it",
+					t, s.ServerID, strings.Join(latestOf(cat, s.ServerID), ", "), strings.Join(has, ", "), nouns.Form(len(has), "serves", "serve"))
+				p.Warning = true
+				probs = append(probs, p)
 			}
 		}
 	}
 	return probs
+}
+
+// seriesOf are the series keys of server id in cat: its own and those of
+// its launch variants, sorted.
+func seriesOf(cat *catalog.Catalog, id string) []string {
+	var out []string
+	for _, k := range cat.ServerNames() {
+		if k == id || strings.HasPrefix(k, id+"+") {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// latestServes reports whether the latest version of server id, or of a
+// launch variant of it, serves tool.
+func latestServes(cat *catalog.Catalog, id, tool string) bool {
+	for _, k := range seriesOf(cat, id) {
+		if cat.Latest(k).Tool(tool) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// latestOf names the latest version of each series of server id
+// ("fs@2.0"), the file-name form.
+func latestOf(cat *catalog.Catalog, id string) []string {
+	var out []string
+	for _, k := range seriesOf(cat, id) {
+		out = append(out, cat.Latest(k).Label())
+	}
+	return out
+}
+
+// versionsServing names every version of server id (and of its launch
+// variants) that serves tool, in version order.
+func versionsServing(cat *catalog.Catalog, id, tool string) []string {
+	var out []string
+	for _, k := range seriesOf(cat, id) {
+		for _, v := range cat.Versions[k] {
+			if v.Tool(tool) != nil {
+				out = append(out, v.Label())
+			}
+		}
+	}
+	return out
 }
 
 // hasServer reports a server in the catalog under its name or a launch

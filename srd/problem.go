@@ -18,10 +18,20 @@ type Problem struct {
 	// (invalid YAML, not UTF-8, over MaxFileSize), as against one whose
 	// content breaks a rule: srd lint exits 2 on it, not 1.
 	Unreadable bool
+	// Warning marks what a reader should know but that breaks no rule (a
+	// tool group naming a tool only an older catalog version serves):
+	// srd lint prints it and still exits 0, and run and srd eval read the
+	// SRDs (Problems.Errors leaves it out).
+	Warning bool
 }
 
-// String formats the problem as "file:line: field: reason".
+// String formats the problem as "file:line: field: reason" ("file:line:
+// field: warning: reason" for a warning).
 func (p Problem) String() string {
+	msg := p.Msg
+	if p.Warning {
+		msg = "warning: " + msg
+	}
 	loc := p.File
 	if loc == "" {
 		loc = "<input>"
@@ -30,9 +40,9 @@ func (p Problem) String() string {
 		loc = fmt.Sprintf("%s:%d", loc, p.Line)
 	}
 	if p.Field == "" {
-		return loc + ": " + p.Msg
+		return loc + ": " + msg
 	}
-	return loc + ": " + p.Field + ": " + p.Msg
+	return loc + ": " + p.Field + ": " + msg
 }
 
 // Problems is a list of problems; as an error it prints one per line.
@@ -52,6 +62,17 @@ func (ps Problems) Err() error {
 		return nil
 	}
 	return ps
+}
+
+// Errors returns the problems that are not warnings (Problem.Warning).
+func (ps Problems) Errors() Problems {
+	var out Problems
+	for _, p := range ps {
+		if !p.Warning {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // Unreadable returns the problems that make their file unreadable

@@ -32,12 +32,14 @@ func newSRDLintCmd() *cobra.Command {
 		Short: "Check SRD files against the rules in docs/srd.md",
 		Long: `lint reads SRD files (YAML or JSON; a directory stands for its .yaml,
 .yml and .json files) and checks them on their own and against each other;
-with --catalogs, tool groups must name tools the server serves. Every problem
-is printed as "file:line: field: reason", then a summary line.
+with --catalogs, tool groups must name tools the server serves (a tool only
+an older version serves is a warning). Every problem is printed as
+"file:line: field: reason", then a summary line.
 
-Exit status: 0 when every SRD is clean, 1 when there are problems, 2 when a
-file or the catalogs cannot be read (a file that is not valid YAML, not UTF-8
-or too large included: its problems are printed with the others).`,
+Exit status: 0 when every SRD is clean (warnings or not), 1 when there are
+problems, 2 when a file or the catalogs cannot be read (a file that is not
+valid YAML, not UTF-8 or too large included: its problems are printed with
+the others).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			srds, probs, err := srd.LoadPaths(args)
@@ -65,10 +67,15 @@ func writeLint(w io.Writer, n int, probs srd.Problems) error {
 	for _, p := range probs {
 		sb.WriteString(p.String() + "\n")
 	}
-	if len(probs) == 0 {
-		fmt.Fprintf(&sb, "%s, no problems\n", nouns.Count(n, "SRD"))
+	errs := probs.Errors()
+	warned := ""
+	if k := len(probs) - len(errs); k > 0 {
+		warned = ", " + nouns.Count(k, "warning")
+	}
+	if len(errs) == 0 {
+		fmt.Fprintf(&sb, "%s, no problems%s\n", nouns.Count(n, "SRD"), warned)
 	} else {
-		fmt.Fprintf(&sb, "%s, %s\n", nouns.Count(n, "SRD"), nouns.Count(len(probs), "problem"))
+		fmt.Fprintf(&sb, "%s, %s%s\n", nouns.Count(n, "SRD"), nouns.Count(len(errs), "problem"), warned)
 	}
 	if _, err := io.WriteString(w, sb.String()); err != nil {
 		return err
@@ -79,7 +86,7 @@ func writeLint(w io.Writer, n int, probs srd.Problems) error {
 		return exitError{code: 2, msg: fmt.Sprintf("%s cannot be read as SRD YAML or JSON (first: %s)",
 			nouns.Count(len(bad), "file"), bad[0])}
 	}
-	if len(probs) > 0 {
+	if len(errs) > 0 {
 		return exitError{code: 1}
 	}
 	return nil

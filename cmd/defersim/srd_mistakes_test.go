@@ -44,8 +44,11 @@ tool_groups:
 			1, `files.yaml:2: server_id: no catalog of server "acme-filez" in the catalogs; did you mean "acme-files"?`},
 		{"a tool the server does not serve", map[string]string{"files.yaml": strings.Replace(files, "[open_doc]", "[open_doc, say]", 1)},
 			1, `files.yaml:10: tool_groups.reading[1]: unknown tool "say": no version of acme-files serves it`},
+		// It linted clean: lint now warns, naming the versions that serve
+		// it, and still exits 0 (a group may describe an older version).
 		{"a tool only an older version serves", map[string]string{"files.yaml": strings.Replace(files, "[open_doc]", "[open_doc, save_doc]", 1)},
-			0, "2 SRDs, no problems"},
+			0, `files.yaml:10: tool_groups.reading[1]: warning: tool "save_doc" is not in the latest version of acme-files (acme-files@2.0.0): only acme-files@1.0.0 serves it; a session on the latest version cannot call it
+2 SRDs, no problems, 1 warning`},
 		{"a variant key that matches nothing", map[string]string{"v.yaml": strings.Replace(strings.Replace(files, "acme-files", "acme-files+big", 1), "documents", "big-documents", 1)},
 			1, `v.yaml:2: server_id: no catalog of server "acme-files+big" in the catalogs`},
 		{"two SRDs for one server", map[string]string{"again.yaml": files},

@@ -109,3 +109,28 @@ func TestSRDConvertCmd(t *testing.T) {
 		t.Errorf("convert of a set with a problem: exit %d, output %q", code, out)
 	}
 }
+
+// TestRunReadsSRDWithAToolOnlyOlderVersionsServe pins that run --srd reads
+// an SRD whose group names a tool only an older catalog version serves
+// (good.yaml's save_doc, served by acme-files@1.0.0 alone): srd lint warns
+// of it, and the warning is no reason to stop a run (exit 2) that replays
+// sessions of either version.
+func TestRunReadsSRDWithAToolOnlyOlderVersionsServe(t *testing.T) {
+	lint := filepath.Join("..", "..", "srd", "testdata", "lint")
+	dir := t.TempDir()
+	trace := `{"v":1,"type":"session_start","session":"s1","t":"2026-01-01T10:00:00Z","servers":[{"name":"acme-files","version":"1.0.0"},{"name":"acme-chat","version":"1.0.0"}]}
+{"type":"user","session":"s1","t":"2026-01-01T10:00:05Z","text":"store this text"}
+{"type":"model_request","session":"s1","t":"2026-01-01T10:00:06Z","id":"r1","usage":{"input":100,"output":10}}
+{"type":"tool_call","session":"s1","t":"2026-01-01T10:00:07Z","request":"r1","call_id":"c1","tool":"save_doc","server":"acme-files","status":"ok","args":{}}
+{"type":"session_end","session":"s1","t":"2026-01-01T10:00:10Z"}
+`
+	tracePath := filepath.Join(dir, "trace.jsonl")
+	if err := os.WriteFile(tracePath, []byte(trace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := cliRun(t, "run", "--traces", tracePath, "--catalogs", filepath.Join(lint, "catalogs"),
+		"--srd", filepath.Join(lint, "good.yaml"), "--strategies", "eager,claude-code-default", "-o", filepath.Join(dir, "out"), "--no-report", "--bootstrap", "-1")
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s%s", code, stdout, stderr)
+	}
+}

@@ -118,9 +118,9 @@ type resolverFor struct {
 // loadResolver loads the catalog sources as run loads them
 // (runner.LoadCatalogs) into opts, so that validate resolves each call as
 // a run resolves it (sim.CallResolver: against the server version in
-// force at the call). It returns the note of the catalogs' tools whose
-// input schema cannot check calls, as run notes it
-// (catalog.NoteSchemaInvalid), when there are any.
+// force at the call). It returns the catalogs' notes that say what run
+// would replay differently from what the servers served, as run notes
+// them (validateNoteKinds), when there are any.
 func loadResolver(srcs []runner.Source, opts *traces.ValidateOptions) (*resolverFor, []catalog.Note, error) {
 	cat, err := runner.LoadCatalogs(srcs)
 	if err != nil {
@@ -130,7 +130,7 @@ func loadResolver(srcs []runner.Source, opts *traces.ValidateOptions) (*resolver
 	opts.Tools, opts.Resolver = cat, r.r
 	var notes []catalog.Note
 	for _, n := range catalog.Notes(cat.All(), validation.SchemaCheck) {
-		if n.Kind == catalog.NoteSchemaInvalid {
+		if _, ok := validateNoteKinds[n.Kind]; ok {
 			notes = append(notes, n)
 		}
 	}
@@ -142,9 +142,9 @@ type validateReport struct {
 	Valid    bool             `json:"valid"`
 	Problems int              `json:"problems"`
 	Files    []validateResult `json:"files"`
-	// CatalogNotes notes the --catalogs tools whose input schema cannot
-	// check calls (catalog.NoteSchemaInvalid): a warning, not a problem of
-	// the traces.
+	// CatalogNotes are the notes of the --catalogs of validateNoteKinds
+	// (tools whose input schema cannot check calls, what the catalog file
+	// checks find): warnings, not problems of the traces.
 	CatalogNotes []catalog.Note `json:"catalog_notes,omitempty"`
 	// Catalog and CatalogsFrom name the --catalogs every file was checked
 	// against (absent without it: each file names its own, validateResult).
@@ -168,11 +168,16 @@ type validateResult struct {
 	Catalog      string `json:"catalog,omitempty"`
 	CatalogsFrom string `json:"catalogs_from,omitempty"`
 	// CatalogNotes is validateReport.CatalogNotes of that catalog.
-	CatalogNotes []catalog.Note   `json:"catalog_notes,omitempty"`
-	Valid        bool             `json:"valid"`
-	Error        string           `json:"error,omitempty"`
-	Counts       traces.Counts    `json:"counts"`
-	Problems     []traces.Problem `json:"problems"`
+	CatalogNotes []catalog.Note `json:"catalog_notes,omitempty"`
+	Valid        bool           `json:"valid"`
+	Error        string         `json:"error,omitempty"`
+	// ToolNamesChecked says the file was read and its tool names resolved
+	// against catalogs (--catalogs, or those run loads for it): false
+	// under --no-catalogs, when it cannot be read, and when it has no
+	// catalog (run would stop on it: stop).
+	ToolNamesChecked bool             `json:"tool_names_checked"`
+	Counts           traces.Counts    `json:"counts"`
+	Problems         []traces.Problem `json:"problems"`
 	// joint: Catalog holds the catalogs of all the files validated
 	// together, as run loads them for all its traces.
 	joint bool
@@ -248,6 +253,7 @@ func validateFiles(in *cliout.Inputs, paths []string, opts traces.ValidateOption
 			}
 		}
 		r.Valid = err == nil && len(probs) == 0
+		r.ToolNamesChecked = err == nil && fopts.Resolver != nil
 		rep.Valid = rep.Valid && r.Valid
 		rep.Problems += len(probs)
 		rep.Files = append(rep.Files, r)
@@ -289,6 +295,18 @@ func runCatalog(paths []string, opts traces.ValidateOptions, own bool) (traces.V
 	return opts, fileCatalog{dir: strings.Join(sourcePaths(srcs), ", "), from: from, notes: notes, resolver: r}, nil
 }
 
+// validateNoteKinds are the kinds of catalog note trace validate warns
+// of, each with what it means for run: a schema that cannot check calls
+// and the catalog file checks (catalog.Notes). The traces are not at
+// fault, so none fails validation.
+var validateNoteKinds = map[string]string{
+	catalog.NoteSchemaInvalid:   "run counts the calls they cannot check neither valid nor malformed",
+	catalog.NoteBuildVariant:    "run replays each as a server of its own",
+	catalog.NoteMetaContradicts: "run replays each catalog as its file lists it",
+	catalog.NoteToolNameUnusual: "run counts their names as written",
+	catalog.NoteVersionsMixed:   "run takes the last in that order as the latest",
+}
+
 // writeCatalogNotes writes each note as a warning line after prefix,
 // naming up to five of its items.
 func writeCatalogNotes(w io.Writer, prefix string, notes []catalog.Note) error {
@@ -298,8 +316,8 @@ func writeCatalogNotes(w io.Writer, prefix string, notes []catalog.Note) error {
 		if k := n.Count - len(items); k > 0 {
 			more = fmt.Sprintf(", … (%d more: defersim catalog stats --all-versions lists them)", k)
 		}
-		if _, err := fmt.Fprintf(w, "%swarning: %s: %s%s; run counts the calls they cannot check neither valid nor malformed\n",
-			prefix, n.Text(), termsafe.String(strings.Join(items, ", ")), more); err != nil {
+		if _, err := fmt.Fprintf(w, "%swarning: %s: %s%s; %s\n",
+			prefix, n.Text(), termsafe.String(strings.Join(items, ", ")), more, validateNoteKinds[n.Kind]); err != nil {
 			return err
 		}
 	}

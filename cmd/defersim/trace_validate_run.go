@@ -17,8 +17,10 @@ import (
 // (sim.CallResolver counts it, runner.SummarizeResolution summarises it),
 // and whether the run would stop on it (runner.StopFor).
 type runPrediction struct {
-	// Checked is false under --no-catalogs: tool names were not resolved,
-	// and nothing is said of what run would do.
+	// Checked says the tool names of every file were resolved against
+	// catalogs (validateResult.ToolNamesChecked). It is false under
+	// --no-catalogs, where nothing else is said, and when a file cannot be
+	// read or has no catalog, where Stops and Reason say run would stop.
 	Checked bool `json:"checked"`
 	// Resolution is run's run.resolution over the same traces and
 	// catalogs (results-format.md); nil when a file or its catalog cannot
@@ -50,14 +52,14 @@ func (rep *validateReport) predict(maxShare float64, noCatalogs bool) {
 	if unreadable > 0 {
 		// run stops on the first input it cannot read, before resolving
 		// anything.
-		rep.Run = &runPrediction{Checked: true, Stops: true,
+		rep.Run = &runPrediction{Stops: true,
 			Reason: fmt.Sprintf("%d of %s, or its catalog, cannot be read (said above)", unreadable, nouns.Count(len(rep.Files), "trace file"))}
 		return
 	}
 	for _, f := range rep.Files {
 		if f.stop != "" {
 			// run stops on its catalogs, before reading a session.
-			rep.Run = &runPrediction{Checked: true, Stops: true, Reason: f.stop}
+			rep.Run = &runPrediction{Stops: true, Reason: f.stop}
 			return
 		}
 	}
@@ -76,11 +78,22 @@ func (rep *validateReport) predict(maxShare float64, noCatalogs bool) {
 		}
 	}
 	info := runner.SummarizeResolution(&res, maxShare, false, held)
-	p := &runPrediction{Checked: true, Resolution: info}
+	p := &runPrediction{Checked: rep.toolNamesChecked(), Resolution: info}
 	if e := runner.StopFor(info, held); e != nil {
 		p.Stops, p.Reason = true, e.Reason()
 	}
 	rep.Run = p
+}
+
+// toolNamesChecked says every file's tool names were resolved against
+// catalogs.
+func (rep *validateReport) toolNamesChecked() bool {
+	for _, f := range rep.Files {
+		if !f.ToolNamesChecked {
+			return false
+		}
+	}
+	return true
 }
 
 // writeText says what run would do: the shares its stop rule reads, and
@@ -89,7 +102,7 @@ func (p *runPrediction) writeText(w io.Writer) error {
 	if p == nil {
 		return nil
 	}
-	if !p.Checked {
+	if !p.Checked && !p.Stops {
 		_, err := fmt.Fprintln(w, "run: tool names NOT checked (--no-catalogs): validate cannot say whether run would resolve the calls")
 		return err
 	}

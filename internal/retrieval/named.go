@@ -184,7 +184,8 @@ func LoadSRDs(spec string, set *Set, cat *catalog.Catalog) (*srd.Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	probs = append(probs, srd.Lint(srds, srd.LintOptions{Catalog: cat, KnownDomains: known, KnownServers: knownServers})...)
+	// A warning does not stop the evaluation: srd lint says it.
+	probs = append(probs, srd.Lint(srds, srd.LintOptions{Catalog: cat, KnownDomains: known, KnownServers: knownServers})...).Errors()
 	if len(probs) > 0 {
 		return nil, fmt.Errorf("SRDs have problems (run defersim srd lint):\n%w", probs.Sort())
 	}
