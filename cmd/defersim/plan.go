@@ -114,6 +114,9 @@ directory -o.`,
 		if err != nil {
 			return err
 		}
+		if err := plan.CheckPrices(res); err != nil {
+			return exitError{code: 2, msg: err.Error()}
+		}
 		proj, err := plan.Project(res, plan.Options{SessionsPerDay: perDay, DaysPerMonth: perMonth, WarmStartTolerance: &warmTol})
 		if err != nil {
 			return err
