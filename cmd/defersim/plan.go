@@ -197,6 +197,9 @@ directory -o.`,
 				doc.GrowthScenario = growthScenarioDiffers(res, pts[0].Results, rc.ScenarioFingerprint, rc.Model.Name)
 				doc.growthLines = append([]plan.Line{{Warning: true, Text: doc.GrowthScenario.Warning}}, doc.growthLines...)
 			}
+			if l, ok := growthShardWarning(res, pts[0].Results); ok {
+				doc.growthLines = append([]plan.Line{l}, doc.growthLines...)
+			}
 			if l, ok := plan.GrowthOverflowWarning(pts); ok {
 				doc.growthLines = append(doc.growthLines, l)
 			}
