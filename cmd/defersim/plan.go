@@ -33,7 +33,11 @@ type planDoc struct {
 	// Inputs are the input problems of the growth runs' traces and
 	// catalogs (nil when there are none, or without --growth).
 	Inputs *inputnotes.Notes `json:"input_notes,omitempty"`
-	// Notes about the growth runs (not in JSON: the points carry them).
+	// GrowthScenario is set when the growth runs replay a scenario other
+	// than the results' (growthScenarioDiffers).
+	GrowthScenario *growthScenario `json:"growth_scenario_differs,omitempty"`
+	// A note about the growth runs (not in JSON): the results record no
+	// inputs to check the growth base against.
 	fingerprintNote string
 	margin          float64
 	// growthLines are the lines plan prints below the growth points: the
@@ -71,8 +75,9 @@ the 95% interval carried through from the results. RESULTS.json may be -
 (stdin).
 
 --growth 1,2,4,8 replays the scenario (--scenario, default: the embedded
-default; it should be the one that produced RESULTS.json) over catalogs
-grown to those multiples of its tool count — servers drawn like the
+default; it should be the one that produced RESULTS.json, and plan warns,
+naming what differs, when it is not) over catalogs grown to those
+multiples of its tool count — servers drawn like the
 existing ones, or the servers of --growth-from DIR (real catalogs) — and
 shows how cost and first-reply latency grow per strategy (a table, sweep
 plots, and the size at which each rule gets --breakdown-margin worse than
@@ -108,6 +113,9 @@ directory -o.`,
 		res, err := readResultsArg(cmd, args[0])
 		if err != nil {
 			return err
+		}
+		if err := plan.CheckPrices(res); err != nil {
+			return exitError{code: 2, msg: err.Error()}
 		}
 		proj, err := plan.Project(res, plan.Options{SessionsPerDay: perDay, DaysPerMonth: perMonth, WarmStartTolerance: &warmTol})
 		if err != nil {
@@ -154,10 +162,6 @@ directory -o.`,
 			if err != nil {
 				return err
 			}
-			if rc.ScenarioFingerprint != res.Run.ScenarioFingerprint {
-				doc.fingerprintNote = fmt.Sprintf("the scenario's fingerprint (%.12s) differs from the results' (%.12s): growth is measured on the scenario as given",
-					rc.ScenarioFingerprint, res.Run.ScenarioFingerprint) + otherModel(res.Run.Model, rc.Model.Name)
-			}
 			rc.Bootstrap, rc.Workers, rc.BootstrapMemory = bootstrap, workers, int64(bootMem)
 			g := outguard.New(append(rc.InputPaths(), args[0], scenario, growthFrom)...)
 			if err := g.Check(filepath.Join(out, "plan.json")); err != nil {
@@ -168,8 +172,8 @@ directory -o.`,
 			defer stop()
 			prog := newReporter(cmd, progress.Config{Label: "plan --growth", Verb: "replayed", Noun: "catalog sizes", One: "catalog size", Total: int64(len(growth))})
 			if len(res.Run.Inputs) == 0 {
-				doc.fingerprintNote = strings.TrimPrefix(doc.fingerprintNote+"; the results record no inputs (a file of an earlier build): "+
-					"that the growth base replays the same traces and catalogs could not be checked", "; ")
+				doc.fingerprintNote = "the results record no inputs (a file of an earlier build): " +
+					"that the growth base replays the same traces and catalogs could not be checked"
 			}
 			pts, plots, err := plan.Growth(ctx, plan.GrowthConfig{Base: rc, Factors: growth, Pool: growthFrom, Recorded: res.Run.Inputs,
 				Seed: rc.Seed, Dir: stage, Named: set.Final, Metrics: metrics, Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
@@ -189,6 +193,13 @@ directory -o.`,
 				points = append(points, p.Point)
 			}
 			doc.growthLines = plan.GrowthCache(proj, pts)
+			if rc.ScenarioFingerprint != res.Run.ScenarioFingerprint {
+				doc.GrowthScenario = growthScenarioDiffers(res, pts[0].Results, rc.ScenarioFingerprint, rc.Model.Name)
+				doc.growthLines = append([]plan.Line{{Warning: true, Text: doc.GrowthScenario.Warning}}, doc.growthLines...)
+			}
+			if l, ok := growthShardWarning(res, pts[0].Results); ok {
+				doc.growthLines = append([]plan.Line{l}, doc.growthLines...)
+			}
 			if l, ok := plan.GrowthOverflowWarning(pts); ok {
 				doc.growthLines = append(doc.growthLines, l)
 			}

@@ -59,7 +59,7 @@ type runFlags struct {
 // (recommend).
 const (
 	allowUnresolvedUsage = "replay even when more tool calls, or sessions naming a server or version no catalog holds, than --max-unresolved do not resolve against the catalogs (they are counted and reported)"
-	scenarioLimitUsage   = "replay even when more tool calls, or sessions naming a server or version no catalog holds, than the scenario's max_unresolved (default 0.01) do not resolve against the catalogs (they are counted and reported)"
+	scenarioLimitUsage   = "replay even when more tool calls, or sessions naming a server or version no catalog holds, than the limit do not resolve against the catalogs (they are counted and reported); the limit is the scenario's max_unresolved when it sets one, else 0.01, and with --traces at most 0.01 (a scenario's larger limit is for its own traces)"
 	fixedLimitUsage      = "replay even when more tool calls, or sessions naming a server or version no catalog holds, than 1% (run's default max_unresolved) do not resolve against the catalogs (they are counted and reported)"
 )
 

@@ -50,8 +50,8 @@ func TestCatalogsAssumptionMoved(t *testing.T) {
 			if got := structuralDiff(tc.base, tc.cur); !slices.Equal(got, tc.want) {
 				t.Errorf("structuralDiff:\n got %q\nwant %q", got, tc.want)
 			}
-			if got := scenarioDifferences(tc.base, tc.cur); !slices.Equal(got, tc.scenario) {
-				t.Errorf("scenarioDifferences:\n got %q\nwant %q", got, tc.scenario)
+			if got := ScenarioDifferences(tc.base, tc.cur); !slices.Equal(got, tc.scenario) {
+				t.Errorf("ScenarioDifferences:\n got %q\nwant %q", got, tc.scenario)
 			}
 		})
 	}

@@ -51,7 +51,7 @@ func Run(cfg Config) (*Report, error) {
 		rep.Warnings = append(rep.Warnings, unreplayedWarning(u, cfg.Allow.Unreplayed))
 	}
 	if base.Run.ScenarioFingerprint != cur.Run.ScenarioFingerprint {
-		rep.Notes = append(rep.Notes, "policy change allowed: "+strings.Join(scenarioDifferences(base, cur), ", "))
+		rep.Notes = append(rep.Notes, "policy change allowed: "+strings.Join(ScenarioDifferences(base, cur), ", "))
 	}
 	sameTraces := inputDiff(base, cur, "trace") == ""
 	sameSessions := sameTraces && sessionsDiff(base, cur) == ""

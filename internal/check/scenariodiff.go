@@ -74,11 +74,11 @@ func (d scenarioDiff) detail() string {
 	return d.key + ": " + d.values()
 }
 
-// scenarioDifferences lists, in words, what differs between the scenarios
+// ScenarioDifferences lists, in words, what differs between the scenarios
 // of two results as far as results files record it: seed, model, the
 // assumptions in force, the baseline, and each strategy's parameters.
 // Strategy differences are prefixed "strategy ".
-func scenarioDifferences(base, cur *report.Results) []string {
+func ScenarioDifferences(base, cur *report.Results) []string {
 	var out []string
 	for _, d := range scenarioDiffs(base, cur) {
 		out = append(out, d.text())
@@ -86,7 +86,7 @@ func scenarioDifferences(base, cur *report.Results) []string {
 	return out
 }
 
-// scenarioDiffs is what scenarioDifferences lists, one scenarioDiff each.
+// scenarioDiffs is what ScenarioDifferences lists, one scenarioDiff each.
 func scenarioDiffs(base, cur *report.Results) []scenarioDiff {
 	var out []scenarioDiff
 	if base.Run.Seed != cur.Run.Seed {

@@ -35,8 +35,8 @@ func TestModelDifferenceListedOnce(t *testing.T) {
 		{"same model", results("gpt-4o", "gpt-4o"), results("gpt-4o", "gpt-4o"), nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := scenarioDifferences(tc.base, tc.cur); !slices.Equal(got, tc.want) {
-				t.Errorf("scenarioDifferences:\n got %q\nwant %q", got, tc.want)
+			if got := ScenarioDifferences(tc.base, tc.cur); !slices.Equal(got, tc.want) {
+				t.Errorf("ScenarioDifferences:\n got %q\nwant %q", got, tc.want)
 			}
 		})
 	}

@@ -249,9 +249,40 @@ func realPool(dir string, base *catalog.Catalog, seed int64) ([]*catalog.Server,
 			unordered[s] = true
 		}
 	}
+	if len(out) == 0 {
+		return nil, nil, emptyPoolError(dir, c, base)
+	}
 	r := rand.New(rand.NewPCG(uint64(seed), 0x67726f77))
 	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
 	return out, unordered, nil
+}
+
+// emptyPoolError says why the servers of dir (catalog c) add nothing to
+// base: each is in it already, or serves no tools. Every point would have
+// replayed today's catalog, and the breakdowns reported every rule as
+// never breaking down, growth 1.00 (a note said "the pool ran out").
+func emptyPoolError(dir string, c, base *catalog.Catalog) error {
+	var present []string
+	for _, name := range c.ServerNames() {
+		if base.Latest(name) != nil || base.Latest(c.Latest(name).Name) != nil {
+			present = append(present, name)
+		}
+	}
+	why := "it holds no server that serves tools"
+	if len(present) > 0 {
+		shown := present[:min(len(present), catalog.MaxNoteItems)]
+		list := strings.Join(shown, ", ")
+		if more := len(present) - len(shown); more > 0 {
+			list += fmt.Sprintf(", … (%d more)", more)
+		}
+		why = fmt.Sprintf("%d of its %s %s in the catalog already (%s), and the others serve no tools",
+			len(present), nouns.Count(len(c.ServerNames()), "server"), nouns.Form(len(present), "is", "are"), list)
+		if len(present) == len(c.ServerNames()) {
+			why = fmt.Sprintf("every server of it is in the catalog already (%s)", list)
+		}
+	}
+	return fmt.Errorf("--growth-from %s adds no server: %s; every size would replay today's catalog and call every rule never breaking down: "+
+		"give a directory of servers the catalog lacks, or leave out --growth-from to grow with generated servers", dir, why)
 }
 
 // unorderedBaseNote says which series of the base catalog have versions
