@@ -73,7 +73,11 @@ See docs/generator.md and docs/real-drift.md.`,
 			if err != nil {
 				return exitError{code: 2, msg: fmt.Sprintf("read parameters: %v", err)}
 			}
-			if p, err = gen.ParseParams(data); err != nil {
+			parse := gen.ParseParams
+			if catalogs != "" {
+				parse = gen.DecodeParams // validated below, as over a catalog
+			}
+			if p, err = parse(data); err != nil {
 				return exitError{code: 2, msg: fmt.Sprintf("%s: %v", paramsFile, err)}
 			}
 		}
@@ -108,6 +112,14 @@ See docs/generator.md and docs/real-drift.md.`,
 		}
 		if catalogs != "" && fl.Changed("drift") {
 			return exitError{code: 2, msg: "--drift: the drift of --catalogs is the catalog's own (set over.mid_session and over.schedule with --params)"}
+		}
+		if catalogs != "" {
+			if err := p.ValidateOver(); err != nil {
+				if paramsFile != "" {
+					return exitError{code: 2, msg: fmt.Sprintf("%s: %v", paramsFile, err)}
+				}
+				return exitError{code: 2, msg: err.Error()}
+			}
 		}
 		var g *gen.Generator
 		var leftOut []string

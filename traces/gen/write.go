@@ -112,6 +112,9 @@ func (g *Generator) writeParamsAndTrace(dir string, sum *Summary, ctx context.Co
 	if err != nil {
 		return err
 	}
+	if g.over != nil {
+		py = append([]byte(overParamsHeader), py...)
+	}
 	if err := atomicfile.WriteFile(filepath.Join(dir, ParamsFile), py, 0o644); err != nil {
 		return err
 	}

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTraceGenOverRefusesCatalogKeys pins that trace gen --catalogs exits 2,
+// naming the --params file and the keys, when the file sets parameters that
+// only shape a generated catalog (drift:, servers:, tools_per_server:):
+// they were silently ignored and written back into params.yaml as if used.
+func TestTraceGenOverRefusesCatalogKeys(t *testing.T) {
+	cat := writeOverCatalog(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	for _, tc := range []struct {
+		name, yaml string
+		wantCode   int
+		want       string
+	}{
+		{"drift block", "drift: {servers: 5, mid_session: 0.5}\n", 2, "p.yaml: invalid generator parameters: drift.servers and drift.mid_session shape a generated catalog and are not used over a catalog (--catalogs)"},
+		{"servers count", "servers: 3\n", 2, "servers shapes a generated catalog"},
+		{"catalog size", "tools_per_server: {median: 3, sigma: 1, min: 1, max: 5}\n", 2, "tools_per_server shapes"},
+		{"session keys", "zipf: 2\nover: {mid_session: 0.3}\n", 0, "sessions over 1 server"},
+		{"bad session key", "error_rate: 2\n", 2, "error_rate: must be in [0, 1]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pf := filepath.Join(dir, "p.yaml")
+			if err := os.WriteFile(pf, []byte(tc.yaml), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, code := runTraceCmdErr(t, "gen", "-o", out, "--catalogs", cat, "--params", pf, "--sessions", "4")
+			if code != tc.wantCode {
+				t.Fatalf("exit %d, want %d; output:\n%s", code, tc.wantCode, got)
+			}
+			if !strings.Contains(got, tc.want) {
+				t.Errorf("output lacks %q:\n%s", tc.want, got)
+			}
+		})
+	}
+}
