@@ -169,16 +169,23 @@ See docs/generator.md and docs/real-drift.md.`,
 				Dir string `json:"dir"`
 				*gen.Summary
 				Upgrades []gen.ScheduledUpgrade `json:"upgrades,omitempty"`
+				// Unbuildable are the tools sessions never call: no
+				// arguments valid against their schemas could be built.
+				Unbuildable []gen.UnbuildableTool `json:"unbuildable,omitempty"`
 				// LeftOut are the catalog's servers the default left out.
 				LeftOut []string `json:"left_out,omitempty"`
-			}{out, sum, g.Schedule(), leftOut})
+			}{out, sum, g.Schedule(), g.Unbuildable(), leftOut})
 		}
 		counts := fmt.Sprintf("%s, %s, %s, %s", nouns.Count(sum.Sessions, "session"), nouns.Count(sum.Events, "event"),
 			nouns.Count(sum.ToolCalls, "tool call"), nouns.Count(sum.CatalogChange, "mid-session catalog change"))
 		if catalogs != "" {
-			_, err = fmt.Fprintf(w, "wrote %s: sessions over %s of %s (%s, %s), %s, %s (%s), trace %d bytes gzip\n",
+			never := ""
+			if n := len(g.Unbuildable()); n > 0 {
+				never = fmt.Sprintf("; %s never called (no valid arguments could be built)", nouns.CountAs(n, "tool version", "tool versions"))
+			}
+			_, err = fmt.Fprintf(w, "wrote %s: sessions over %s of %s (%s, %s), %s, %s (%s), trace %d bytes gzip%s\n",
 				out, nouns.Count(sum.Servers, "server"), catalogs, nouns.Count(sum.ServerFiles, "server version"), nouns.Count(sum.Tools, "tool"),
-				counts, nouns.Count(len(g.Schedule()), "fleet upgrade"), gen.UpgradesFile, sum.TraceBytes)
+				counts, nouns.Count(len(g.Schedule()), "fleet upgrade"), gen.UpgradesFile, sum.TraceBytes, never)
 			return err
 		}
 		_, err = fmt.Fprintf(w, "wrote %s: %s (%s, %s, %d catalog bytes), %s, trace %d bytes gzip\n",
@@ -242,6 +249,14 @@ func newOverGenerator(cmd *cobra.Command, path string, names []string, p gen.Par
 	g, err := gen.NewOver(cat, p)
 	if err != nil {
 		return nil, nil, exitError{code: 2, msg: err.Error()}
+	}
+	if un := g.Unbuildable(); len(un) > 0 {
+		warnings := make([]string, len(un))
+		for i, u := range un {
+			warnings[i] = "never called: " + u.Label() + ": " + u.Reason
+		}
+		printFirstWarnings(cmd, warnings, "tool version is never called: no arguments valid against its schema could be built",
+			"tool versions are never called: no arguments valid against their schemas could be built")
 	}
 	return g, leftOut, nil
 }

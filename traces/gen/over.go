@@ -171,6 +171,9 @@ func NewOver(cat *catalog.Catalog, p Params) (*Generator, error) {
 		o.series = append(o.series, s)
 	}
 	g.over = o
+	if err := o.checkBuildable(); err != nil {
+		return nil, err
+	}
 	g.rankOver()
 	g.scheduleOver()
 	return g, nil
@@ -261,7 +264,9 @@ func (g *Generator) rankOver() {
 		for _, v := range s.versions {
 			ws := make([]float64, len(v.tools))
 			for j, t := range v.tools {
-				ws[j] = g.weight[s.key+"/"+t.name]
+				if t.unbuildable == "" {
+					ws[j] = g.weight[s.key+"/"+t.name]
+				}
 			}
 			v.sampler = newWeighted(ws)
 		}
