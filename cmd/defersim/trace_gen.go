@@ -155,8 +155,8 @@ See docs/generator.md and docs/real-drift.md.`,
 			return err
 		}
 		prog.Finish()
-		if force && catalogs == "" {
-			set.Replace(filepath.Join(out, gen.CatalogDir, "*.json"))
+		if force {
+			set.Replace(filepath.Join(out, gen.CatalogDir, "*.json"), filepath.Join(out, gen.UpgradesFile))
 		}
 		if err := set.Commit(guard.CheckOne); err != nil {
 			return err
@@ -203,7 +203,7 @@ See docs/generator.md and docs/real-drift.md.`,
 	f.Float64Var(&zipf, "zipf", 1.05, "Zipf exponent of tool popularity")
 	f.StringVar(&drift, "drift", "", `catalog drift: "off" or key=value pairs (servers, versions, changed, added, removed, mid)`)
 	f.BoolVar(&recorded, "recorded", false, "add plausible model timings and usage (as if an eager runtime recorded the sessions)")
-	f.BoolVar(&force, "force", false, "remove catalog files in DIR/catalog that this generation does not write")
+	f.BoolVar(&force, "force", false, "remove the files of an earlier generation in DIR that this one does not write (DIR/catalog files, DIR/upgrades.yaml)")
 	return c
 }
 
