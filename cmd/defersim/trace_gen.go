@@ -234,7 +234,7 @@ func newOverGenerator(cmd *cobra.Command, path string, names []string, p gen.Par
 	if len(p.Over.Servers) == 0 {
 		var use []string
 		use, leftOut = gen.DefaultOverServers(cat)
-		every := "--servers " + strings.Join(cat.ServerNames(), ",")
+		every := everyServerFlag(cat)
 		if len(use) == 0 {
 			return nil, nil, exitError{code: 2, msg: fmt.Sprintf("--catalogs: no server of %s has two or more versions, and by default sessions are drawn only over those (their upgrades are what a generation over a catalog replays); to draw sessions over every server: %s", path, every)}
 		}
@@ -259,6 +259,30 @@ func newOverGenerator(cmd *cobra.Command, path string, names []string, p gen.Par
 			"tool versions are never called: no arguments valid against their schemas could be built")
 	}
 	return g, leftOut, nil
+}
+
+// everyServerFlag is the --servers value that draws sessions over every
+// server of cat that serves tools in each of its versions (a version
+// serving none is refused by NewOver), with those left out named after it.
+func everyServerFlag(cat *catalog.Catalog) string {
+	var use, empty []string
+	for _, k := range cat.ServerNames() {
+		ok := true
+		for _, v := range cat.Versions[k] {
+			if len(v.Tools) == 0 {
+				ok = false
+				empty = append(empty, v.Label())
+			}
+		}
+		if ok {
+			use = append(use, k)
+		}
+	}
+	flag := "--servers " + strings.Join(use, ",")
+	if len(empty) > 0 {
+		flag += fmt.Sprintf(" (not %s: %s no tools)", nouns.And(empty), nouns.Form(len(empty), "serves", "serve"))
+	}
+	return flag
 }
 
 // serversFlag is --servers: a count of generated servers, or (with
