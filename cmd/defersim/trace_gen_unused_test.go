@@ -41,3 +41,36 @@ func TestTraceGenOverRefusesCatalogKeys(t *testing.T) {
 		})
 	}
 }
+
+// TestTraceGenRefusesIdleParameters pins that trace gen exits 2 on a
+// parameter that changes nothing under the others (drift keys with
+// drift.servers 0, schema_bytes_per_token without recorded), which it
+// ignored silently, and that --drift off still works over a file that sets
+// drift keys (it resets them).
+func TestTraceGenRefusesIdleParameters(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, yaml string
+		flags      []string
+		wantCode   int
+		want       string
+	}{
+		{"mid_session without drift", "drift: {servers: 0, mid_session: 0.5}\n", nil, 2, "drift.mid_session: not used when drift.servers is 0"},
+		{"schema tokens without recorded", "schema_bytes_per_token: 3\n", nil, 2, "schema_bytes_per_token: not used when recorded is false"},
+		{"--recorded uses it", "schema_bytes_per_token: 3\n", []string{"--recorded"}, 0, "wrote"},
+		{"--drift off over drift keys", "drift: {versions: 5, mid_session: 0.3}\n", []string{"--drift", "off"}, 0, "wrote"},
+		{"--drift servers=0 keeps them", "drift: {versions: 5}\n", []string{"--drift", "servers=0"}, 2, "drift.versions: not used"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pf := filepath.Join(dir, "p.yaml")
+			if err := os.WriteFile(pf, []byte(tc.yaml), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := append([]string{"gen", "-o", filepath.Join(t.TempDir(), "g"), "--params", pf, "--sessions", "3"}, tc.flags...)
+			got, code := runTraceCmdErr(t, args...)
+			if code != tc.wantCode || !strings.Contains(got, tc.want) {
+				t.Errorf("exit %d (want %d), output lacks %q?\n%s", code, tc.wantCode, tc.want, got)
+			}
+		})
+	}
+}

@@ -30,13 +30,17 @@ var catalogKeys = []struct {
 
 // ValidateOver reports the first problem with p for a generation over a
 // catalog (NewOver): first the catalog-shaping parameters set to anything
-// but their defaults, which it would not use, then Validate's problems.
+// but their defaults, which it would not use, then Validate's problems,
+// then parameters the others leave idle (idleKeys).
 func (p *Params) ValidateOver() error {
 	if keys := p.unusedOverKeys(); len(keys) > 0 {
 		return unusedOverError(keys)
 	}
 	if err := p.Validate(); err != nil {
 		return fmt.Errorf("invalid generator parameters: %w", err)
+	}
+	if n, idle := p.idleKeys(true); n > 0 {
+		return idleError(n, idle)
 	}
 	return nil
 }
