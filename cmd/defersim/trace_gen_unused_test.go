@@ -74,3 +74,18 @@ func TestTraceGenRefusesIdleParameters(t *testing.T) {
 		})
 	}
 }
+
+// TestTraceGenRefusesIdleOverMidSession pins that over.mid_session set on
+// the latest schedule, where no session has an upgrade to resume across, is
+// refused (exit 2) instead of ignored.
+func TestTraceGenRefusesIdleOverMidSession(t *testing.T) {
+	cat := writeOverCatalog(t)
+	pf := filepath.Join(t.TempDir(), "p.yaml")
+	if err := os.WriteFile(pf, []byte("over: {schedule: latest, mid_session: 0.5}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, code := runTraceCmdErr(t, "gen", "-o", filepath.Join(t.TempDir(), "g"), "--catalogs", cat, "--params", pf, "--sessions", "3")
+	if code != 2 || !strings.Contains(got, "over.mid_session: not used when over.schedule is latest") {
+		t.Errorf("exit %d, want 2 naming over.mid_session:\n%s", code, got)
+	}
+}

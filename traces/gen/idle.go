@@ -11,7 +11,8 @@ import (
 // idleKeys names the parameters of p that differ from their defaults but
 // change nothing under the others: the drift keys when drift.servers is 0
 // (a generated catalog only; over a catalog every drift key is refused),
-// schema_bytes_per_token when recorded is false. It returns how many keys
+// long_pause_sec when long_pause_prob is 0, over.mid_session on the latest
+// schedule, schema_bytes_per_token when recorded is false. It returns how many keys
 // it found and a description of each group with the setting that idles it.
 func (p *Params) idleKeys(over bool) (n int, groups []string) {
 	d := Defaults()
@@ -26,6 +27,14 @@ func (p *Params) idleKeys(over bool) (n int, groups []string) {
 			n += len(keys)
 			groups = append(groups, fmt.Sprintf("%s: not used when drift.servers is 0 (no server has a second version)", nouns.And(keys)))
 		}
+	}
+	if p.LongPauseProb == 0 && p.LongPauseSec != d.LongPauseSec {
+		n++
+		groups = append(groups, "long_pause_sec: not used when long_pause_prob is 0 (no pause is long)")
+	}
+	if over && p.Over != nil && p.Over.Schedule == ScheduleLatest && p.Over.MidSession != DefaultOver().MidSession {
+		n++
+		groups = append(groups, "over.mid_session: not used when over.schedule is latest (every session starts on the latest versions: there is no upgrade to resume across)")
 	}
 	if !p.Recorded && p.SchemaBytesPerToken != d.SchemaBytesPerToken {
 		n++

@@ -28,6 +28,9 @@ func TestIdleParametersAreRefused(t *testing.T) {
 		{"schema_bytes_per_token with recorded", func(p *Params) { p.SchemaBytesPerToken = 3; p.Recorded = true }, ""},
 		{"both", func(p *Params) { p.SchemaBytesPerToken = 3; p.Drift.Servers = 0; p.Drift.AddedFraction = 0.5 },
 			"remove them, leave them at their defaults"},
+		{"long_pause_sec without long pauses", func(p *Params) { p.LongPauseProb = 0; p.LongPauseSec.Median = 900 },
+			"long_pause_sec: not used when long_pause_prob is 0"},
+		{"long_pause_sec with long pauses", func(p *Params) { p.LongPauseSec.Median = 900 }, ""},
 		{"--drift off resets", func(p *Params) {
 			p.Drift.Versions, p.Drift.MidSession = 5, 0.3
 			if err := ApplyDriftSpec(p, "off"); err != nil {
@@ -50,6 +53,16 @@ func TestIdleParametersAreRefused(t *testing.T) {
 				t.Fatalf("err = %v, want it to contain %q", err, tc.want)
 			}
 		})
+	}
+	// Over a catalog, over.mid_session is idle on the latest schedule.
+	latest := overParams(2, 0.5, "notes")
+	latest.Over.Schedule = ScheduleLatest
+	if _, err := NewOver(testCatalog(t), latest); err == nil || !strings.Contains(err.Error(), "over.mid_session: not used when over.schedule is latest") {
+		t.Errorf("latest schedule with mid_session 0.5: err = %v", err)
+	}
+	latest.Over.MidSession = DefaultOver().MidSession
+	if _, err := NewOver(testCatalog(t), latest); err != nil {
+		t.Errorf("latest schedule, default mid_session: %v", err)
 	}
 	// Over a catalog, schema_bytes_per_token is idle without recorded too.
 	p := overParams(2, 0, "notes")

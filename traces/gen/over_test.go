@@ -384,7 +384,9 @@ func TestOverParamsYAML(t *testing.T) {
 
 func TestOverLatestSchedule(t *testing.T) {
 	cat := testCatalog(t)
-	p := overParams(30, 1, "notes")
+	// over.mid_session other than its default is refused on this schedule
+	// (TestIdleParametersAreRefused): there is nothing to resume across.
+	p := overParams(30, DefaultOver().MidSession, "notes")
 	p.Over.Schedule = ScheduleLatest
 	g, err := NewOver(cat, p)
 	if err != nil {

@@ -25,6 +25,9 @@ func TestSessionDependsOnCountOnlyThroughReleases(t *testing.T) {
 		return func(n int) (*Generator, error) {
 			p := overParams(n, 0.5, "notes", "clock")
 			p.Over.Schedule = schedule
+			if schedule == ScheduleLatest {
+				p.Over.MidSession = DefaultOver().MidSession // idle there
+			}
 			return NewOver(testCatalog(t), p)
 		}
 	}
