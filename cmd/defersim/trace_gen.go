@@ -73,7 +73,11 @@ See docs/generator.md and docs/real-drift.md.`,
 			if err != nil {
 				return exitError{code: 2, msg: fmt.Sprintf("read parameters: %v", err)}
 			}
-			if p, err = gen.ParseParams(data); err != nil {
+			parse := gen.ParseParams
+			if catalogs != "" {
+				parse = gen.DecodeParams // validated below, as over a catalog
+			}
+			if p, err = parse(data); err != nil {
 				return exitError{code: 2, msg: fmt.Sprintf("%s: %v", paramsFile, err)}
 			}
 		}
@@ -109,6 +113,14 @@ See docs/generator.md and docs/real-drift.md.`,
 		if catalogs != "" && fl.Changed("drift") {
 			return exitError{code: 2, msg: "--drift: the drift of --catalogs is the catalog's own (set over.mid_session and over.schedule with --params)"}
 		}
+		if catalogs != "" {
+			if err := p.ValidateOver(); err != nil {
+				if paramsFile != "" {
+					return exitError{code: 2, msg: fmt.Sprintf("%s: %v", paramsFile, err)}
+				}
+				return exitError{code: 2, msg: err.Error()}
+			}
+		}
 		var g *gen.Generator
 		var leftOut []string
 		var err error
@@ -143,8 +155,8 @@ See docs/generator.md and docs/real-drift.md.`,
 			return err
 		}
 		prog.Finish()
-		if force && catalogs == "" {
-			set.Replace(filepath.Join(out, gen.CatalogDir, "*.json"))
+		if force {
+			set.Replace(filepath.Join(out, gen.CatalogDir, "*.json"), filepath.Join(out, gen.UpgradesFile))
 		}
 		if err := set.Commit(guard.CheckOne); err != nil {
 			return err
@@ -157,16 +169,23 @@ See docs/generator.md and docs/real-drift.md.`,
 				Dir string `json:"dir"`
 				*gen.Summary
 				Upgrades []gen.ScheduledUpgrade `json:"upgrades,omitempty"`
+				// Unbuildable are the tools sessions never call: no
+				// arguments valid against their schemas could be built.
+				Unbuildable []gen.UnbuildableTool `json:"unbuildable,omitempty"`
 				// LeftOut are the catalog's servers the default left out.
 				LeftOut []string `json:"left_out,omitempty"`
-			}{out, sum, g.Schedule(), leftOut})
+			}{out, sum, g.Schedule(), g.Unbuildable(), leftOut})
 		}
 		counts := fmt.Sprintf("%s, %s, %s, %s", nouns.Count(sum.Sessions, "session"), nouns.Count(sum.Events, "event"),
 			nouns.Count(sum.ToolCalls, "tool call"), nouns.Count(sum.CatalogChange, "mid-session catalog change"))
 		if catalogs != "" {
-			_, err = fmt.Fprintf(w, "wrote %s: sessions over %s of %s (%s, %s), %s, %s (%s), trace %d bytes gzip\n",
+			never := ""
+			if n := len(g.Unbuildable()); n > 0 {
+				never = fmt.Sprintf("; %s never called (no valid arguments could be built)", nouns.CountAs(n, "tool version", "tool versions"))
+			}
+			_, err = fmt.Fprintf(w, "wrote %s: sessions over %s of %s (%s, %s), %s, %s (%s), trace %d bytes gzip%s\n",
 				out, nouns.Count(sum.Servers, "server"), catalogs, nouns.Count(sum.ServerFiles, "server version"), nouns.Count(sum.Tools, "tool"),
-				counts, nouns.Count(len(g.Schedule()), "fleet upgrade"), gen.UpgradesFile, sum.TraceBytes)
+				counts, nouns.Count(len(g.Schedule()), "fleet upgrade"), gen.UpgradesFile, sum.TraceBytes, never)
 			return err
 		}
 		_, err = fmt.Fprintf(w, "wrote %s: %s (%s, %s, %d catalog bytes), %s, trace %d bytes gzip\n",
@@ -184,7 +203,7 @@ See docs/generator.md and docs/real-drift.md.`,
 	f.Float64Var(&zipf, "zipf", 1.05, "Zipf exponent of tool popularity")
 	f.StringVar(&drift, "drift", "", `catalog drift: "off" or key=value pairs (servers, versions, changed, added, removed, mid)`)
 	f.BoolVar(&recorded, "recorded", false, "add plausible model timings and usage (as if an eager runtime recorded the sessions)")
-	f.BoolVar(&force, "force", false, "remove catalog files in DIR/catalog that this generation does not write")
+	f.BoolVar(&force, "force", false, "remove the files of an earlier generation in DIR that this one does not write (DIR/catalog files, DIR/upgrades.yaml)")
 	return c
 }
 
@@ -215,7 +234,7 @@ func newOverGenerator(cmd *cobra.Command, path string, names []string, p gen.Par
 	if len(p.Over.Servers) == 0 {
 		var use []string
 		use, leftOut = gen.DefaultOverServers(cat)
-		every := "--servers " + strings.Join(cat.ServerNames(), ",")
+		every := everyServerFlag(cat)
 		if len(use) == 0 {
 			return nil, nil, exitError{code: 2, msg: fmt.Sprintf("--catalogs: no server of %s has two or more versions, and by default sessions are drawn only over those (their upgrades are what a generation over a catalog replays); to draw sessions over every server: %s", path, every)}
 		}
@@ -231,7 +250,39 @@ func newOverGenerator(cmd *cobra.Command, path string, names []string, p gen.Par
 	if err != nil {
 		return nil, nil, exitError{code: 2, msg: err.Error()}
 	}
+	if un := g.Unbuildable(); len(un) > 0 {
+		warnings := make([]string, len(un))
+		for i, u := range un {
+			warnings[i] = "never called: " + u.Label() + ": " + u.Reason
+		}
+		printFirstWarnings(cmd, warnings, "tool version is never called: no arguments valid against its schema could be built",
+			"tool versions are never called: no arguments valid against their schemas could be built")
+	}
 	return g, leftOut, nil
+}
+
+// everyServerFlag is the --servers value that draws sessions over every
+// server of cat that serves tools in each of its versions (a version
+// serving none is refused by NewOver), with those left out named after it.
+func everyServerFlag(cat *catalog.Catalog) string {
+	var use, empty []string
+	for _, k := range cat.ServerNames() {
+		ok := true
+		for _, v := range cat.Versions[k] {
+			if len(v.Tools) == 0 {
+				ok = false
+				empty = append(empty, v.Label())
+			}
+		}
+		if ok {
+			use = append(use, k)
+		}
+	}
+	flag := "--servers " + strings.Join(use, ",")
+	if len(empty) > 0 {
+		flag += fmt.Sprintf(" (not %s: %s no tools)", nouns.And(empty), nouns.Form(len(empty), "serves", "serve"))
+	}
+	return flag
 }
 
 // serversFlag is --servers: a count of generated servers, or (with

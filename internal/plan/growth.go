@@ -330,7 +330,7 @@ func generatedPool(latest []*catalog.Server, need int, seed int64) ([]*catalog.S
 	p.Seed = seed
 	p.Sessions = 0
 	p.ServerSpecs, p.Planted = nil, nil
-	p.Drift = gen.DriftParams{}
+	p.Drift.Servers = 0 // no versions (the other drift keys, unused, keep their defaults)
 	tpsMed, tpsSig := logFit(counts)
 	p.ToolsPerServer = gen.LogNormal(tpsMed, tpsSig, 1, 500)
 	szMed, szSig := logFit(sizes)

@@ -7,12 +7,16 @@ import (
 )
 
 // ApplyDriftSpec sets p.Drift from a compact command-line form:
-// "off" (no drift), or comma-separated key=value pairs among servers,
+// "off" (no drift; every drift key back to its default), or comma-separated key=value pairs among servers,
 // versions, changed, added, removed, mid (e.g. "servers=3,versions=4,mid=0.2").
 // Keys not given keep their value. The result is not validated here.
 func ApplyDriftSpec(p *Params, spec string) error {
 	spec = strings.TrimSpace(spec)
 	if spec == "off" || spec == "none" {
+		// No drift at all: the other drift keys go back to their defaults,
+		// which New requires when drift.servers is 0 (they would change
+		// nothing), so --drift off works over any parameter file.
+		p.Drift = Defaults().Drift
 		p.Drift.Servers = 0
 		return nil
 	}

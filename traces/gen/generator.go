@@ -49,6 +49,9 @@ func New(p Params) (*Generator, error) {
 	if p.Over != nil {
 		return nil, fmt.Errorf("invalid generator parameters: over: set, but no catalog to generate over (use NewOver, or trace gen --catalogs)")
 	}
+	if n, idle := p.idleKeys(false); n > 0 {
+		return nil, idleError(n, idle)
+	}
 	start, _ := p.StartTime()
 	servers, err := buildServers(&p)
 	if err != nil {

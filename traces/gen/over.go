@@ -131,7 +131,8 @@ type overVersion struct {
 // of cat's servers (p.Over selects which; nil means DefaultOver). The
 // parameters that shape a generated catalog (servers, server_specs,
 // tools_per_server, schema_bytes, description_share, planted, drift) are
-// not used; every session parameter is. Arguments are built from
+// not used, and an error when they differ from their defaults; every
+// session parameter is. Arguments are built from
 // validation.Example for the schema of the version in force at the call.
 func NewOver(cat *catalog.Catalog, p Params) (*Generator, error) {
 	if cat == nil {
@@ -141,8 +142,8 @@ func NewOver(cat *catalog.Catalog, p Params) (*Generator, error) {
 		d := DefaultOver()
 		p.Over = &d
 	}
-	if err := p.Validate(); err != nil {
-		return nil, fmt.Errorf("invalid generator parameters: %w", err)
+	if err := p.ValidateOver(); err != nil {
+		return nil, err
 	}
 	keys, err := overKeys(cat, p.Over.Servers)
 	if err != nil {
@@ -170,6 +171,9 @@ func NewOver(cat *catalog.Catalog, p Params) (*Generator, error) {
 		o.series = append(o.series, s)
 	}
 	g.over = o
+	if err := o.checkBuildable(); err != nil {
+		return nil, err
+	}
 	g.rankOver()
 	g.scheduleOver()
 	return g, nil
@@ -260,7 +264,9 @@ func (g *Generator) rankOver() {
 		for _, v := range s.versions {
 			ws := make([]float64, len(v.tools))
 			for j, t := range v.tools {
-				ws[j] = g.weight[s.key+"/"+t.name]
+				if t.unbuildable == "" {
+					ws[j] = g.weight[s.key+"/"+t.name]
+				}
 			}
 			v.sampler = newWeighted(ws)
 		}

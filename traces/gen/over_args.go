@@ -33,13 +33,17 @@ type overTool struct {
 	// sch validates with formats asserted; nil when the schema does not
 	// compile that way (then Example's instances are used unchanged).
 	sch *jsonschema.Schema
+	// unbuildable says why no arguments valid against the schema could be
+	// built ("" when they can): such a tool is never called (NewOver).
+	unbuildable string
 }
 
 // newOverTool prepares the argument builder of t (a tool of series key).
 func newOverTool(key string, t *catalog.Tool) *overTool {
 	ot := &overTool{name: t.Name, words: nameWords(t.Name)}
 	schema := t.InputSchema
-	if req, err := validation.Example(schema, false); err == nil {
+	req, exErr := validation.Example(schema, false)
+	if exErr == nil {
 		ot.reqRaw = req
 		ot.req = decodeObject(req)
 	}
@@ -63,7 +67,20 @@ func newOverTool(key string, t *catalog.Tool) *overTool {
 		ot.props, _ = m["properties"].(map[string]any)
 	}
 	ot.sch, _ = compileAsserting(key+"/"+t.Name, schema)
+	switch {
+	case exErr != nil:
+		ot.unbuildable = exErr.Error()
+	case ot.sch != nil:
+		if err := ot.validate(ot.reqRaw); err != nil {
+			ot.unbuildable = "its example arguments " + string(ot.reqRaw) + " fail the schema with formats asserted: " + oneLine(err)
+		}
+	}
 	return ot
+}
+
+// oneLine is err's message on one line.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
 }
 
 // args returns the arguments of one call: the required members, each
@@ -142,14 +159,20 @@ func freeText(r *rng, dom *domain, name string) string {
 // valid reports whether args satisfy the tool's schema (true when the
 // schema could not be compiled with formats asserted).
 func (t *overTool) valid(args []byte) bool {
+	return t.validate(args) == nil
+}
+
+// validate checks args against the tool's schema (nil when the schema
+// could not be compiled with formats asserted).
+func (t *overTool) validate(args []byte) error {
 	if t.sch == nil {
-		return true
+		return nil
 	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
 	if err != nil {
-		return false
+		return err
 	}
-	return t.sch.Validate(inst) == nil
+	return t.sch.Validate(inst)
 }
 
 // compileAsserting compiles schema (draft 2020-12 unless it says otherwise)

@@ -17,6 +17,16 @@ func (g *Generator) writeOverDir(dir string, opt WriteOptions) (*Summary, error)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", dir, err)
 	}
+	final := dir
+	if opt.Final != "" {
+		final = opt.Final
+	}
+	if cdir := filepath.Join(final, CatalogDir); dirExists(cdir) {
+		// run --traces DIR/trace.jsonl.gz would load them as the catalog.
+		if err := checkStale(cdir, nil, opt.Clean, opt.Final == ""); err != nil {
+			return nil, fmt.Errorf("%w (an earlier generation wrote them; run --traces %s would load them as this trace's catalog)", err, filepath.Join(final, TraceFile))
+		}
+	}
 	sum := &Summary{Servers: len(g.over.series)}
 	tools := map[string]bool{}
 	for _, s := range g.over.series {
@@ -35,6 +45,11 @@ func (g *Generator) writeOverDir(dir string, opt WriteOptions) (*Summary, error)
 		return nil, err
 	}
 	return sum, nil
+}
+
+func dirExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }
 
 // UpgradesYAML returns the fleet upgrade schedule (Schedule) as a scenario

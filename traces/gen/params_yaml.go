@@ -15,6 +15,20 @@ import (
 // keep their Defaults() value (lists such as planted and server_specs are
 // replaced whole); unknown keys are an error; the result is validated.
 func ParseParams(data []byte) (Params, error) {
+	p, err := DecodeParams(data)
+	if err != nil {
+		return Params{}, err
+	}
+	if err := p.Validate(); err != nil {
+		return Params{}, fmt.Errorf("invalid generator parameters: %w", err)
+	}
+	return p, nil
+}
+
+// DecodeParams reads generator parameters from YAML as ParseParams does,
+// without validating them: a generation over a catalog validates them with
+// ValidateOver instead.
+func DecodeParams(data []byte) (Params, error) {
 	p := Defaults()
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -24,9 +38,6 @@ func ParseParams(data []byte) (Params, error) {
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
 		return Params{}, fmt.Errorf("parse generator parameters: expected one YAML document")
-	}
-	if err := p.Validate(); err != nil {
-		return Params{}, fmt.Errorf("invalid generator parameters: %w", err)
 	}
 	return p, nil
 }

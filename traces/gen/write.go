@@ -88,6 +88,9 @@ func (g *Generator) WriteDir(dir string, opt WriteOptions) (*Summary, error) {
 	} else if err := checkStale(filepath.Join(opt.Final, CatalogDir), want, opt.Clean, false); err != nil {
 		return nil, err
 	}
+	if err := checkStaleFile(dir, opt, UpgradesFile, "an earlier generation over a catalog wrote it; it does not describe this one"); err != nil {
+		return nil, err
+	}
 	names := make([]string, 0, len(want))
 	for n := range want {
 		names = append(names, n)
@@ -111,6 +114,9 @@ func (g *Generator) writeParamsAndTrace(dir string, sum *Summary, ctx context.Co
 	py, err := g.p.YAML()
 	if err != nil {
 		return err
+	}
+	if g.over != nil {
+		py = append([]byte(overParamsHeader), py...)
 	}
 	if err := atomicfile.WriteFile(filepath.Join(dir, ParamsFile), py, 0o644); err != nil {
 		return err
@@ -146,6 +152,31 @@ func (g *Generator) writeParamsAndTrace(dir string, sum *Summary, ctx context.Co
 	}
 	if st, err := os.Stat(tpath); err == nil {
 		sum.TraceBytes = st.Size()
+	}
+	return nil
+}
+
+// checkStaleFile refuses file in the output directory (opt.Final, or dir)
+// that this generation does not write, saying why (an earlier generation
+// of the other kind left it); with opt.Clean it is removed (by the caller
+// when opt.Final is set).
+func checkStaleFile(dir string, opt WriteOptions, file, why string) error {
+	final := dir
+	if opt.Final != "" {
+		final = opt.Final
+	}
+	path := filepath.Join(final, file)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if !opt.Clean {
+		return fmt.Errorf("%s holds %s, which this generation does not write (%s); remove it, choose another directory, or clean (--force)", final, file, why)
+	}
+	if opt.Final != "" {
+		return nil
+	}
+	if err := os.Remove(path); err != nil {
+		return fmt.Errorf("remove stale %s: %w", file, err)
 	}
 	return nil
 }
