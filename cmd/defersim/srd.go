@@ -12,10 +12,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/atomicfile"
 	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/retrieval"
+	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/srd"
 )
 
@@ -26,7 +26,7 @@ func newSRDCmd() *cobra.Command {
 }
 
 func newSRDLintCmd() *cobra.Command {
-	var catalogs string
+	var catalogs []string
 	c := &cobra.Command{
 		Use:   "lint FILE...",
 		Short: "Check SRD files against the rules in docs/srd.md",
@@ -47,8 +47,12 @@ the others).`,
 				return exitError{code: 2, msg: err.Error()}
 			}
 			opt := srd.LintOptions{}
-			if catalogs != "" {
-				cat, err := catalog.LoadDir(catalogs)
+			if len(catalogs) > 0 {
+				srcs, err := runner.CatalogSources(catalogs, embeddedData())
+				if err != nil {
+					return exitError{code: 2, msg: err.Error()}
+				}
+				cat, err := runner.LoadCatalogs(srcs)
 				if err != nil {
 					return exitError{code: 2, msg: err.Error()}
 				}
@@ -58,7 +62,7 @@ the others).`,
 			return writeLint(cmd.OutOrStdout(), len(srds), probs)
 		},
 	}
-	c.Flags().StringVar(&catalogs, "catalogs", "", "catalog directory the tool groups are checked against")
+	c.Flags().StringSliceVar(&catalogs, "catalogs", nil, "catalog directories or files the tool groups are checked against, read as run reads them (embedded:catalog for the embedded sample)")
 	return c
 }
 
