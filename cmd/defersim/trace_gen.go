@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -161,6 +163,15 @@ See docs/generator.md and docs/real-drift.md.`,
 		if err := set.Commit(guard.CheckOne); err != nil {
 			return err
 		}
+		if force && catalogs != "" {
+			// --force removed an earlier generation's catalog files; an
+			// empty catalog/ left beside a trace over another catalog
+			// would read as its catalog. A directory still holding other
+			// files is the user's and stays.
+			if err := removeIfEmpty(filepath.Join(out, gen.CatalogDir)); err != nil {
+				return err
+			}
+		}
 		w := cmd.OutOrStdout()
 		if *format == cliout.JSON {
 			enc := json.NewEncoder(w)
@@ -318,4 +329,16 @@ func (f *serversFlag) Set(s string) error {
 	}
 	f.names = names
 	return nil
+}
+
+// removeIfEmpty removes dir when it exists and holds nothing.
+func removeIfEmpty(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(entries) > 0) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return os.Remove(dir)
 }

@@ -13,7 +13,9 @@ import (
 // earlier catalog/ files (run --traces DIR/trace.jsonl.gz loaded them as
 // the new trace's catalog and stopped on 100% unresolved calls); a
 // generated catalog, the earlier upgrades.yaml (left beside a trace it does
-// not describe).
+// not describe). A forced generation over a catalog also removes the
+// catalog/ directory its files leave empty (it stayed, empty, beside the
+// trace).
 func TestTraceGenRefusesTheOtherKindsFiles(t *testing.T) {
 	cat := writeOverCatalog(t)
 	dir := filepath.Join(t.TempDir(), "g")
@@ -24,7 +26,7 @@ func TestTraceGenRefusesTheOtherKindsFiles(t *testing.T) {
 		args     []string
 		wantCode int
 		want     string
-		catalog  bool // DIR/catalog holds .json files after the step
+		catalog  bool // DIR/catalog holds .json files after the step; else it is gone
 		upgrades bool // DIR/upgrades.yaml exists after the step
 	}{
 		{"generated", gen, 0, "wrote", true, false},
@@ -41,6 +43,9 @@ func TestTraceGenRefusesTheOtherKindsFiles(t *testing.T) {
 		_, err := os.Stat(filepath.Join(dir, "upgrades.yaml"))
 		if (len(files) > 0) != step.catalog || (err == nil) != step.upgrades {
 			t.Errorf("%s: %d catalog files, upgrades.yaml stat %v; want catalog %v, upgrades %v", step.name, len(files), err, step.catalog, step.upgrades)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "catalog")); !step.catalog && err == nil {
+			t.Errorf("%s: DIR/catalog is left behind, holding no catalog file", step.name)
 		}
 	}
 }
