@@ -21,6 +21,7 @@ import (
 	"github.com/defersim/defersim/internal/plan"
 	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/internal/runsummary"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/scenarios"
 )
@@ -150,6 +151,12 @@ the notes go to stderr) with --format.`,
 			defer fmt.Fprintf(cmd.ErrOrStderr(), "defersim: warning: %s\n", warn)
 		}
 		defer warnInputs(cmd.ErrOrStderr(), sw.Inputs, sweepNotesAt)
+		// The lists' entries that match nothing, or that no replayed
+		// version serves, are the same at every value (the same traces
+		// and catalogs): said once, as run says them.
+		last := &pts[len(pts)-1].Results.Run
+		defer runsummary.WarnUnreplayedEntries(cmd.ErrOrStderr(), "defersim", last.UnreplayedEntries)
+		defer runsummary.WarnUnmatched(cmd.ErrOrStderr(), "defersim", last.UnmatchedEntries)
 		w := cmd.OutOrStdout()
 		switch *format {
 		case cliout.JSON:
