@@ -96,6 +96,11 @@ type Proposal struct {
 	HeldOut        int     `json:"held_out_sessions"`
 	// TestShare is the share of sessions held apart (--test-share).
 	TestShare float64 `json:"test_share"`
+	// Seed split the sessions and seeded the validation's replay (its
+	// random draws: a search's query, params.cold_call_prob): a run of
+	// the held-out sessions under the snippet reproduces the validation's
+	// figures at this seed only.
+	Seed int64 `json:"seed"`
 	// UncertainDecisions counts the tools whose decision is uncertain
 	// (Assessment.Uncertain); Warnings say what makes the proposal weak
 	// (uncertain decisions, no held-out session) and what to do.
@@ -379,7 +384,7 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 		e.DeferredSchema = float64(all - direct)
 	}
 	p := &Proposal{BaseName: baseName, Tools: tools, Economy: e, RoundTripMs: e.RoundTripMs(), RoundTripCache: e.CacheAssumption(), Rules: cfg.Rules,
-		Expensive: expensive, Training: l.Usage.Sessions, HeldOut: l.HeldOut, TestShare: cfg.TestShare}
+		Expensive: expensive, Training: l.Usage.Sessions, HeldOut: l.HeldOut, TestShare: cfg.TestShare, Seed: cfg.Seed}
 	// Budget: deferring the deferrable tools pays when their per-session
 	// direct cost exceeds the expected cost of loading the ones sessions use.
 	// Deferred mode itself costs the tool_search definition and the
