@@ -57,6 +57,9 @@ type Config struct {
 	// AllowUnresolved lets the validation replay traces whose tool calls do
 	// not resolve against the catalogs (runner.Config).
 	AllowUnresolved bool
+	// RunOnly is what the scenario sets that a run of it applies and
+	// recommend does not: a warning names it.
+	RunOnly RunOnly
 	// Progress, when set, is called after each phase (1: learnt from the
 	// training sessions, 2: validated on the held-out ones).
 	Progress func(phase int)
@@ -225,6 +228,9 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	if u := runner.UnreplayedEntries(entries, l.Usage.Offered()); len(u) > 0 {
 		p.UnreplayedEntries = u
 		p.Warnings = append(p.Warnings, unreplayedEntriesWarning(u))
+	}
+	if w := cfg.RunOnly.warning(cat); w != "" {
+		p.Warnings = append(p.Warnings, w)
 	}
 	if g := versionGap(cat, chosen, schemas, l.Usage); g != nil {
 		p.VersionGap = g
