@@ -136,7 +136,7 @@ them.`,
 		defer stop()
 		prog := newReporter(cmd, progress.Config{Label: "recommend", Verb: "completed", Noun: "phases (learning, validation)", Total: 2})
 		p, err := recommend.Run(ctx, recommend.Config{Traces: args, Sources: srcs, Catalogs: catalogs, Embedded: embeddedData(), Model: m, ModelPreset: preset, Params: sc.Params,
-			Current: cur, Base: baseStrat, Seed: seed, TestShare: testShare, Rules: rules,
+			Current: cur, Base: baseStrat, Seed: seed, TestShare: testShare, Rules: rules, RunOnly: runOnly(scenario, sc),
 			Bootstrap: bootstrap, BootstrapMemory: int64(bootMem), Workers: workers, AllowUnresolved: allowUnresolved, Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
 		if err != nil {
 			prog.Abort()

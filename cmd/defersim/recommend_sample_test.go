@@ -30,7 +30,7 @@ func TestRecommendSmallSample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"learnt from 1 session (0 held apart for validation)", "\nuncertain: ", "\nwarning: ",
+	for _, want := range []string{"learnt from 1 session (0 held apart for validation, seed ", "\nuncertain: ", "\nwarning: ",
 		" decisions are uncertain: learnt from 1 session, ", "no session was held apart for validation (1 session, --test-share 0): ",
 		"give --test-share above 0", "never-defer)"} {
 		if !strings.Contains(text, want) {

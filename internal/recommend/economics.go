@@ -295,11 +295,14 @@ func assess(e *Economy, r Rules, expensive int64, k toolKey, u *toolUsage, sessi
 		a.Why = fmt.Sprintf("needed before the first reply in %s of sessions (>= %s at %.0f%% confidence; break-even %s): deferred it adds %s to the mean first reply, its direct schema %s; direct %s vs deferred %s per session",
 			pct(a.BeforeReplyShare), pct(a.BeforeReplyLow), r.Confidence*100, pct(a.BreakEvenShare), ms(a.DeferMs), ms(a.DirectMs), usd(a.DirectUSD), usd(a.DeferUSD))
 	case alwaysDefer:
-		a.Why = fmt.Sprintf("%d-token schema called in %s of sessions: direct %s vs deferred %s per session, no first-reply cost",
-			sc.Tokens, pct(a.UseShare), usd(a.DirectUSD), usd(a.DeferUSD))
+		a.Why = fmt.Sprintf("%d-token schema %s: direct %s vs deferred %s per session, no first-reply cost",
+			sc.Tokens, calledIn(a.UseShare, sessions), usd(a.DirectUSD), usd(a.DeferUSD))
 	default:
-		a.Why = fmt.Sprintf("called in %s of sessions, %s before the first reply; direct %s vs deferred %s per session",
-			pct(a.UseShare), pct(a.BeforeReplyShare), usd(a.DirectUSD), usd(a.DeferUSD))
+		a.Why = fmt.Sprintf("%s, %s before the first reply; direct %s vs deferred %s per session",
+			calledIn(a.UseShare, sessions), pct(a.BeforeReplyShare), usd(a.DirectUSD), usd(a.DeferUSD))
+		if sessions == 0 {
+			a.Why = fmt.Sprintf("%s; direct %s vs deferred %s per session", calledIn(a.UseShare, sessions), usd(a.DirectUSD), usd(a.DeferUSD))
+		}
 	}
 	switch {
 	case sessions == 0:
@@ -313,6 +316,16 @@ func assess(e *Economy, r Rules, expensive int64, k toolKey, u *toolUsage, sessi
 		a.Why += "; " + a.Uncertainty.Sentence(r.Confidence)
 	}
 	return a
+}
+
+// calledIn says how often a tool is called: a share of the sessions that
+// could call it, or, when none could, that it was never called (not "0.0%
+// of sessions", a share of no session).
+func calledIn(share float64, sessions int) string {
+	if sessions == 0 {
+		return "never called"
+	}
+	return "called in " + pct(share) + " of sessions"
 }
 
 // normalQuantile is the standard normal quantile (Acklam's rational

@@ -16,8 +16,8 @@ import (
 // validation.
 func WriteText(w io.Writer, p *Proposal) error {
 	e := p.Economy
-	fmt.Fprintf(w, "learnt from %s (%d held apart for validation); model %s, %.1f requests per session, first prompt %.0f tokens (every schema sent)\n",
-		nouns.Count(p.Training, "session"), p.HeldOut, e.Model.Name, e.Requests, e.FirstPrompt)
+	fmt.Fprintf(w, "learnt from %s (%d held apart for validation, seed %d); model %s, %.1f requests per session, first prompt %.0f tokens (every schema sent)\n",
+		nouns.Count(p.Training, "session"), p.HeldOut, p.Seed, e.Model.Name, e.Requests, e.FirstPrompt)
 	fmt.Fprintf(w, "a search round trip before the first reply costs %.0f ms (%s injection, base %s)\n", p.RoundTripMs, e.Injection, p.BaseName)
 	fmt.Fprintf(w, "  cache: %s\n\n", p.RoundTripCache)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -138,7 +138,11 @@ func Snippet(p *Proposal) []byte {
 	var b bytes.Buffer
 	s := p.Strategy
 	e := p.Economy
-	fmt.Fprintf(&b, "# defersim recommend: %s, %d held out; model %s.\n", nouns.Count(p.Training, "training session"), p.HeldOut, e.Model.Name)
+	fmt.Fprintf(&b, "# defersim recommend: %s, %d held out; model %s; seed %d.\n", nouns.Count(p.Training, "training session"), p.HeldOut, e.Model.Name, p.Seed)
+	if p.HeldOut > 0 {
+		fmt.Fprintf(&b, "# the validation replayed the held-out sessions with seed %d (a search's query and params.cold_call_prob\n", p.Seed)
+		fmt.Fprintf(&b, "#   draw from it): a scenario with seed: %d reproduces its figures on them, another seed moves them.\n", p.Seed)
+	}
 	fmt.Fprintf(&b, "# never-defer: deferring it adds more mean first-reply time (share of sessions needing it before the first\n")
 	fmt.Fprintf(&b, "#   reply x %.0f ms round trip) than its direct schema costs (tokens / prefill rate), the share above\n", p.RoundTripMs)
 	fmt.Fprintf(&b, "#   break-even at %.0f%% confidence", p.Rules.Confidence*100)

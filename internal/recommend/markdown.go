@@ -18,9 +18,9 @@ func WriteMarkdown(w io.Writer, p *Proposal) error {
 	var b strings.Builder
 	e := p.Economy
 	b.WriteString("### defersim recommend\n\n")
-	fmt.Fprintf(&b, "Learnt from %s (%d held apart for validation); model %s, %.1f requests per session, first prompt %.0f tokens (every schema sent). "+
+	fmt.Fprintf(&b, "Learnt from %s (%d held apart for validation, seed %d); model %s, %.1f requests per session, first prompt %.0f tokens (every schema sent). "+
 		"A search round trip before the first reply costs %.0f ms (%s injection, base %s; %s).\n\n",
-		nouns.Count(p.Training, "session"), p.HeldOut, cliout.MDEscape(e.Model.Name), e.Requests, e.FirstPrompt, p.RoundTripMs, cliout.MDEscape(e.Injection), cliout.MDEscape(p.BaseName),
+		nouns.Count(p.Training, "session"), p.HeldOut, p.Seed, cliout.MDEscape(e.Model.Name), e.Requests, e.FirstPrompt, p.RoundTripMs, cliout.MDEscape(e.Injection), cliout.MDEscape(p.BaseName),
 		cliout.MDEscape(p.RoundTripCache))
 	fmt.Fprintf(&b, "- **never-defer:** %s\n- **always-defer:** %s\n", mdList(p.Strategy.NeverDefer), mdList(p.Strategy.AlwaysDefer))
 	fmt.Fprintf(&b, "- **budget:** %d estimated tokens (bytes/3.5 of the OpenAI function form): deferring pays above %.0f deferrable schema tokens; this catalog: %d estimated tokens\n",

@@ -57,6 +57,9 @@ type Config struct {
 	// AllowUnresolved lets the validation replay traces whose tool calls do
 	// not resolve against the catalogs (runner.Config).
 	AllowUnresolved bool
+	// RunOnly is what the scenario sets that a run of it applies and
+	// recommend does not: a warning names it.
+	RunOnly RunOnly
 	// Progress, when set, is called after each phase (1: learnt from the
 	// training sessions, 2: validated on the held-out ones).
 	Progress func(phase int)
@@ -96,6 +99,11 @@ type Proposal struct {
 	HeldOut        int     `json:"held_out_sessions"`
 	// TestShare is the share of sessions held apart (--test-share).
 	TestShare float64 `json:"test_share"`
+	// Seed split the sessions and seeded the validation's replay (its
+	// random draws: a search's query, params.cold_call_prob): a run of
+	// the held-out sessions under the snippet reproduces the validation's
+	// figures at this seed only.
+	Seed int64 `json:"seed"`
 	// UncertainDecisions counts the tools whose decision is uncertain
 	// (Assessment.Uncertain); Warnings say what makes the proposal weak
 	// (uncertain decisions, no held-out session) and what to do.
@@ -220,6 +228,9 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	if u := runner.UnreplayedEntries(entries, l.Usage.Offered()); len(u) > 0 {
 		p.UnreplayedEntries = u
 		p.Warnings = append(p.Warnings, unreplayedEntriesWarning(u))
+	}
+	if w := cfg.RunOnly.warning(cat); w != "" {
+		p.Warnings = append(p.Warnings, w)
 	}
 	if g := versionGap(cat, chosen, schemas, l.Usage); g != nil {
 		p.VersionGap = g
@@ -379,7 +390,7 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 		e.DeferredSchema = float64(all - direct)
 	}
 	p := &Proposal{BaseName: baseName, Tools: tools, Economy: e, RoundTripMs: e.RoundTripMs(), RoundTripCache: e.CacheAssumption(), Rules: cfg.Rules,
-		Expensive: expensive, Training: l.Usage.Sessions, HeldOut: l.HeldOut, TestShare: cfg.TestShare}
+		Expensive: expensive, Training: l.Usage.Sessions, HeldOut: l.HeldOut, TestShare: cfg.TestShare, Seed: cfg.Seed}
 	// Budget: deferring the deferrable tools pays when their per-session
 	// direct cost exceeds the expected cost of loading the ones sessions use.
 	// Deferred mode itself costs the tool_search definition and the

@@ -49,6 +49,22 @@ func (u *Usage) Offered() map[string][]string {
 	return out
 }
 
+// offeredServers returns each server's versions the replay offers some
+// training session, by series key, as Offered but as catalog versions.
+func (u *Usage) offeredServers() map[string][]*catalog.Server {
+	out := map[string][]*catalog.Server{}
+	for _, p := range u.profiles {
+		for key, vs := range p.versions {
+			for _, v := range vs {
+				if !slices.Contains(out[key], v) {
+					out[key] = append(out[key], v)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // profile is a set of catalog versions the replay offers sessions
 // (sim.Engine.NeedVersions), by series, and how many sessions are offered
 // exactly that set.

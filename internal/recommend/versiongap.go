@@ -13,12 +13,13 @@ import (
 // VersionGap is where the catalog versions the rules price are none of
 // the ones the training sessions used: tools the sessions call that the
 // priced versions no longer define (removed or renamed since: no
-// decision), and tools of the priced versions that no version the
-// sessions named defines (added since: decided on sessions that could not
-// call them).
+// decision), and tools of the priced versions that no version the replay
+// offers the sessions defines (added since: decided on no session that
+// could call them).
 type VersionGap struct {
-	// Servers: each server priced at a version no training session named,
-	// with the versions they named ("srv@2.0.0 (the sessions: 1.0.0)").
+	// Servers: each server priced at a version no training session is
+	// replayed on, with the versions they are ("srv@2.0.0 (the sessions:
+	// 1.0.0)").
 	Servers []string   `json:"servers"`
 	Gone    []GoneTool `json:"gone"`
 	Added   []string   `json:"added"`
@@ -35,25 +36,22 @@ type GoneTool struct {
 }
 
 // versionGap compares the tools priced (schemas: each server's version in
-// chosen, else its latest) with the versions the training sessions of u
-// named and the tools they called, for the servers none of whose training
-// sessions named the version priced; nil when there are none, or when
-// their tools are the same (drift alone, which the table lists). A server
-// whose sessions name no version is left out (the replay resolves them to
-// the version priced), and so is a call of a tool no version in cat
-// defines (the resolution note says so). Sessions that name the version
-// priced are what the rules learn its tools from: a log spanning an
-// upgrade is no gap.
+// chosen, else its latest) with the versions the replay offers the
+// training sessions of u (sim.Engine.NeedVersions, as the shares count
+// them: the versions a session_start names, a server's latest for a
+// version no catalog holds, every server at its latest for a session
+// naming none, and the versions catalog changes move to) and the tools
+// they called, for the servers none of whose training sessions is offered
+// the version priced; nil when there are none, or when their tools are
+// the same (drift alone, which the table lists). A call of a tool no
+// version in cat defines is left out (the resolution note says so).
+// Sessions offered the version priced are what the rules learn its tools
+// from: a log spanning an upgrade is no gap. It read the versions the
+// session_starts name, so sessions naming no server, or moved to the
+// version priced by a catalog change, were not counted as using it.
 func versionGap(cat *catalog.Catalog, chosen map[string]*catalog.Server, s schemas, u *Usage) *VersionGap {
-	// The versions the sessions named, per series.
-	named := map[string][]*catalog.Server{}
-	for server, byVersion := range u.Versions {
-		for version := range byVersion {
-			if v := cat.At(server, version); v != nil && !slices.Contains(named[v.Key()], v) {
-				named[v.Key()] = append(named[v.Key()], v)
-			}
-		}
-	}
+	// The versions the replay offers the sessions, per series.
+	offered := u.offeredServers()
 	g := &VersionGap{}
 	gap := map[string]bool{}
 	for _, name := range cat.ServerNames() {
@@ -62,7 +60,7 @@ func versionGap(cat *catalog.Catalog, chosen map[string]*catalog.Server, s schem
 		if c := chosen[name]; c != nil {
 			priced = c
 		}
-		used := named[name]
+		used := offered[name]
 		if len(used) == 0 || slices.Contains(used, priced) {
 			continue
 		}
@@ -100,7 +98,7 @@ func versionGap(cat *catalog.Catalog, chosen map[string]*catalog.Server, s schem
 	}
 	sortKeys(added)
 	for _, k := range added {
-		if gap[k.Server] && !definedIn(named[k.Server], k.Tool) {
+		if gap[k.Server] && !definedIn(offered[k.Server], k.Tool) {
 			g.Added = append(g.Added, toolLabel(k))
 		}
 	}
