@@ -44,7 +44,7 @@ func CheckBounds(m sim.Model, p sim.Params) (prefix string, err error) {
 		{"context_window", float64(m.ContextWindow), 0, MaxQuantity, true},
 		{"latency.overhead_ms", m.Latency.OverheadMs, 0, MaxQuantity, true},
 		{"latency.prefill_tps", m.Latency.PrefillTPS, MinRate, MaxRate, false},
-		{"latency.cached_prefill_tps", m.Latency.CachedPrefillTPS, MinRate, MaxRate, false},
+		{"latency.cached_prefill_tps", m.Latency.CachedPrefillTPS, MinRate, MaxRate, sim.LatencyKeyUnread(m, "latency.cached_prefill_tps") != ""},
 		{"latency.decode_tps", m.Latency.DecodeTPS, MinRate, MaxRate, false},
 		{"latency.jitter_cv", m.Latency.JitterCV, 0, MaxJitterCV, true},
 	} {

@@ -362,7 +362,7 @@ model:
   context_window: 32000
   pricing: {input_per_mtok: 0, output_per_mtok: 0}
   cache: {kind: none}
-  latency: {overhead_ms: 50, prefill_tps: 2000, cached_prefill_tps: 2000, decode_tps: 30}
+  latency: {overhead_ms: 50, prefill_tps: 2000, decode_tps: 30}
 strategies: [eager]
 `)
 	if s.Model.Name != "local-llm" || s.Model.Cache.Kind != "none" {

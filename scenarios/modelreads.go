@@ -13,8 +13,10 @@ import (
 
 // checkModelReads refuses, in a model the file writes (preset says whether
 // it starts from a preset), a cache key its cache kind does not read
-// (cache.breakpoints under an openai cache, cache.ttl_s under none) set to
-// anything but 0 — the value would change nothing — and, in a model
+// (cache.breakpoints under an openai cache, cache.ttl_s under none) or a
+// latency key it does not read (latency.cached_prefill_tps under none,
+// sim.LatencyKeyUnread) set to anything but 0 — the value would change
+// nothing — and, in a model
 // written without a preset, a price, the latency overhead or a setting its
 // cache reads left out (it would be 0 without the file saying so). Keys a
 // preset brings are not checked.
@@ -30,6 +32,19 @@ func (d *decoder) checkModelReads(m sim.Model, preset bool) error {
 			continue
 		}
 		if why := d.cacheKeyUnread(m, key); why != "" {
+			return d.fieldError(field, &sim.FieldError{Msg: fmt.Sprintf("%s changes nothing: %s (remove it, or choose a cache.kind that reads it)", valueText(f), why)})
+		}
+	}
+	for _, key := range sim.LatencyKeys() {
+		field := "model." + key
+		if _, wrote := d.lines[field]; !wrote {
+			continue
+		}
+		f, err := fieldByPath(v, key)
+		if err != nil || f.IsZero() {
+			continue
+		}
+		if why := sim.LatencyKeyUnread(m, key); why != "" {
 			return d.fieldError(field, &sim.FieldError{Msg: fmt.Sprintf("%s changes nothing: %s (remove it, or choose a cache.kind that reads it)", valueText(f), why)})
 		}
 	}

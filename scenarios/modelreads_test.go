@@ -7,8 +7,9 @@ import (
 // TestCacheKeysTheKindDoesNotRead pins that a cache key the file writes,
 // non-zero, that the model's cache kind does not read (breakpoints or
 // lookback under openai, step under anthropic, any key under none) stops
-// the load at its line; zeros, keys a preset brings and keys the kind
-// reads load.
+// the load at its line, and so does latency.cached_prefill_tps under none
+// (it loaded, and only results.json said it was not read); zeros, keys a
+// preset brings and keys the kind reads load.
 func TestCacheKeysTheKindDoesNotRead(t *testing.T) {
 	const openaiReads = `cache "openai" reads cache.ttl_s, cache.min_tokens, cache.step, cache.write_multiplier, cache.read_multiplier`
 	const noneReads = `cache "none" reads no cache key (no prompt cache: every input token is uncached)`
@@ -35,6 +36,12 @@ func TestCacheKeysTheKindDoesNotRead(t *testing.T) {
 		{"zero is not a setting", "model: {preset: gpt-4o, cache: {kind: none, ttl_s: 0, breakpoints: 0}}\n", ""},
 		{"a preset's own keys", "model: {preset: claude-sonnet-4.5, cache: {kind: none}}\n", ""},
 		{"a preset's keys under another kind", "model: {preset: claude-sonnet-4.5, cache: {kind: openai, step: 128}}\n", ""},
+		// The cached prefill rate is a latency key only a prompt cache reads.
+		{"none cached prefill rate", "model: {preset: claude-sonnet-4.5, cache: {kind: none}, latency: {cached_prefill_tps: 50000}}\n",
+			`scen.yaml:1: model.latency.cached_prefill_tps: 50000 changes nothing: the model's cache.kind is none: no token is ever read from a prompt cache, so the cached prefill rate is never applied` + fix},
+		{"none cached prefill rate 0", "model: {preset: gpt-4o, cache: {kind: none}, latency: {cached_prefill_tps: 0}}\n", ""},
+		{"none, other latency keys", "model: {preset: gpt-4o, cache: {kind: none}, latency: {prefill_tps: 5000, overhead_ms: 200}}\n", ""},
+		{"openai cached prefill rate", "model: {preset: gpt-4o, latency: {cached_prefill_tps: 50000}}\n", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -56,21 +63,29 @@ func TestCacheKeysTheKindDoesNotRead(t *testing.T) {
 // silent 0 (free tokens, free cache writes).
 func TestInlineModelGivesEveryPriceAndCacheSetting(t *testing.T) {
 	const lat = "  latency: {overhead_ms: 50, prefill_tps: 2000, cached_prefill_tps: 2000, decode_tps: 30}\n"
+	const latNone = "  latency: {overhead_ms: 50, prefill_tps: 2000, decode_tps: 30}\n"
+	const rate = ": 0: want a positive rate in tokens per second"
 	const price = "  pricing: {input_per_mtok: 0, output_per_mtok: 0}\n"
 	const msg = ": missing: a model without a preset gives both prices, latency.overhead_ms and every setting its cache.kind reads (0 is a value: write it)"
 	tests := []struct {
 		name, model string
 		want        string
 	}{
-		{"no pricing", "  cache: {kind: none}\n" + lat, "scen.yaml:2: model.pricing.input_per_mtok" + msg},
-		{"no output price", "  pricing: {input_per_mtok: 1}\n  cache: {kind: none}\n" + lat, "scen.yaml:4: model.pricing.output_per_mtok" + msg},
-		{"no overhead", price + "  cache: {kind: none}\n  latency: {prefill_tps: 2000, cached_prefill_tps: 2000, decode_tps: 30}\n",
+		{"no pricing", "  cache: {kind: none}\n" + latNone, "scen.yaml:2: model.pricing.input_per_mtok" + msg},
+		{"no output price", "  pricing: {input_per_mtok: 1}\n  cache: {kind: none}\n" + latNone, "scen.yaml:4: model.pricing.output_per_mtok" + msg},
+		{"no overhead", price + "  cache: {kind: none}\n  latency: {prefill_tps: 2000, decode_tps: 30}\n",
 			"scen.yaml:6: model.latency.overhead_ms" + msg},
 		{"anthropic cache without multipliers", price + "  cache: {kind: anthropic, ttl_s: 300, min_tokens: 1024, breakpoints: 4, lookback: 20}\n" + lat,
 			"scen.yaml:5: model.cache.write_multiplier" + msg},
 		{"openai cache without min_tokens", price + "  cache: {kind: openai, ttl_s: 300, step: 128, write_multiplier: 1, read_multiplier: 0.5}\n" + lat,
 			"scen.yaml:5: model.cache.min_tokens" + msg},
-		{"complete, no cache", price + "  cache: {kind: none}\n" + lat, ""},
+		// Under none the cached prefill rate is never applied: it is not
+		// demanded, and writing it is refused (TestCacheKeysTheKindDoesNotRead).
+		{"complete, no cache", price + "  cache: {kind: none}\n" + latNone, ""},
+		{"no cache, the cached rate written", price + "  cache: {kind: none}\n" + lat,
+			"scen.yaml:6: model.latency.cached_prefill_tps: 2000 changes nothing: the model's cache.kind is none: no token is ever read from a prompt cache, so the cached prefill rate is never applied (remove it, or choose a cache.kind that reads it)"},
+		{"openai cache without the cached rate", price + "  cache: {kind: openai, ttl_s: 300, min_tokens: 0, step: 128, write_multiplier: 1, read_multiplier: 0.5}\n" + latNone,
+			"scen.yaml:6: model.latency.cached_prefill_tps" + rate},
 		{"complete, openai cache", price + "  cache: {kind: openai, ttl_s: 300, min_tokens: 0, step: 128, write_multiplier: 1, read_multiplier: 0.5}\n" + lat, ""},
 	}
 	for _, tt := range tests {

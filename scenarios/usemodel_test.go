@@ -24,7 +24,7 @@ func TestUseModelIsTheFilesModelKey(t *testing.T) {
 		{"the same preset", "model: gpt-4o\n" + rest, "gpt-4o", ""},
 		{"the same preset, spelt otherwise", "model: gpt-4o\n" + rest, "gpt-4o-2024-08-06", ""},
 		{"a preset with values of its own", "model: {preset: gpt-4o, context_window: 64000}\n" + rest, "gpt-4o", "gpt-4o with values of its own (s.yaml:1: model)"},
-		{"an inline model", "model: {name: mine, context_window: 32000, pricing: {input_per_mtok: 1, output_per_mtok: 2}, latency: {overhead_ms: 100, prefill_tps: 1000, cached_prefill_tps: 2000, decode_tps: 50}, cache: {kind: none}}\n" + rest,
+		{"an inline model", "model: {name: mine, context_window: 32000, pricing: {input_per_mtok: 1, output_per_mtok: 2}, latency: {overhead_ms: 100, prefill_tps: 1000, decode_tps: 50}, cache: {kind: none}}\n" + rest,
 			"gpt-4.1", `an inline model "mine" (s.yaml:1: model)`},
 	}
 	for _, tc := range tests {

@@ -108,7 +108,12 @@ func NewEngine(cfg Config) (*Engine, error) {
 		return nil, fmt.Errorf("model %s: %w", cfg.Model.Name, err)
 	}
 	lat := cfg.Model.Latency
-	if lat.PrefillTPS <= 0 || lat.CachedPrefillTPS <= 0 || lat.DecodeTPS <= 0 {
+	if lat.PrefillTPS <= 0 || lat.DecodeTPS <= 0 {
+		return nil, fmt.Errorf("model %s: latency rates must be positive (prefill_tps, cached_prefill_tps, decode_tps)", cfg.Model.Name)
+	}
+	if lat.CachedPrefillTPS <= 0 && LatencyKeyUnread(cfg.Model, "latency.cached_prefill_tps") == "" {
+		// Under a model without a prompt cache the rate is never applied
+		// (no token is read from a cache) and may be left out.
 		return nil, fmt.Errorf("model %s: latency rates must be positive (prefill_tps, cached_prefill_tps, decode_tps)", cfg.Model.Name)
 	}
 	content := cfg.Content

@@ -29,7 +29,7 @@ func (r *Registry) ValidateModel(m Model) error {
 	if err := r.validateCache(m.Cache); err != nil {
 		return err
 	}
-	return m.Latency.validate()
+	return m.Latency.validate(LatencyKeyUnread(m, "latency.cached_prefill_tps") != "")
 }
 
 func (r *Registry) validateCache(c CacheConfig) error {
@@ -60,14 +60,21 @@ func (r *Registry) validateCache(c CacheConfig) error {
 	return m.Check(c)
 }
 
-func (l Latency) validate() error {
+// validate checks the latency block; cachedUnread says the model never
+// applies the cached prefill rate (LatencyKeyUnread), which may then be 0
+// (left out) but not negative.
+func (l Latency) validate(cachedUnread bool) error {
 	if err := nonNegative("latency.overhead_ms", l.OverheadMs); err != nil {
 		return err
 	}
 	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"latency.prefill_tps", l.PrefillTPS}, {"latency.cached_prefill_tps", l.CachedPrefillTPS}, {"latency.decode_tps", l.DecodeTPS}} {
+		name   string
+		v      float64
+		zeroOK bool
+	}{{"latency.prefill_tps", l.PrefillTPS, false}, {"latency.cached_prefill_tps", l.CachedPrefillTPS, cachedUnread}, {"latency.decode_tps", l.DecodeTPS, false}} {
+		if f.zeroOK && f.v == 0 {
+			continue
+		}
 		if !(f.v > 0) || math.IsInf(f.v, 0) {
 			return fieldErr(f.name, "%v: want a positive rate in tokens per second", f.v)
 		}

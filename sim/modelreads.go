@@ -68,11 +68,18 @@ func (r *Registry) CacheKeyUnread(m Model, key string) string {
 // CacheNone is the cache kind of a model without a prompt cache.
 const CacheNone = "none"
 
+// LatencyKeys lists the rate and overhead keys of a model's latency block
+// (the kind_ms terms, read by each request of their kind, are not among
+// them).
+func LatencyKeys() []string {
+	return []string{"latency.overhead_ms", "latency.prefill_tps", "latency.cached_prefill_tps", "latency.decode_tps", "latency.jitter_cv"}
+}
+
 // LatencyKeyUnread says why model m does not read key, a key of its
 // latency block ("latency.cached_prefill_tps"): under cache.kind none no
 // token is ever read from a prompt cache (not even at a warm start, which
-// finds no cache either), so the cached prefill rate times nothing. "" when
-// it is read.
+// finds no cache either), so the cached prefill rate times nothing; it may
+// then be left out (0). "" when it is read.
 func LatencyKeyUnread(m Model, key string) string {
 	if key == "latency.cached_prefill_tps" && m.Cache.Kind == CacheNone {
 		return fmt.Sprintf("the model's cache.kind is %s: no token is ever read from a prompt cache, so the cached prefill rate is never applied", CacheNone)

@@ -106,9 +106,14 @@ func (m *KindMs) Set(k RequestKind, v float64) {
 
 // TTFTMs is a request's time to first token without jitter: overhead,
 // its kind's term, prefill of the uncached (and cache-written) tokens and
-// cached prefill of the read ones.
+// cached prefill of the read ones (no term when none is read: a model
+// without a prompt cache may leave the cached rate 0).
 func (l *Latency) TTFTMs(k RequestKind, uncached, cacheRead int64) float64 {
-	return l.OverheadMs + l.Kinds.Of(k) + float64(uncached)/l.PrefillTPS*1000 + float64(cacheRead)/l.CachedPrefillTPS*1000
+	ms := l.OverheadMs + l.Kinds.Of(k) + float64(uncached)/l.PrefillTPS*1000
+	if cacheRead == 0 {
+		return ms
+	}
+	return ms + float64(cacheRead)/l.CachedPrefillTPS*1000
 }
 
 // DurationMs is a request's duration without jitter: its time to first

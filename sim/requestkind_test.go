@@ -74,7 +74,7 @@ func TestRequestKinds(t *testing.T) {
 func TestKindMsValidate(t *testing.T) {
 	m := testModel()
 	m.Latency.Kinds.Repeat = -1
-	err := m.Latency.validate()
+	err := m.Validate()
 	fe, ok := err.(*FieldError)
 	if !ok || fe.Field != "latency.kind_ms.repeat" {
 		t.Fatalf("got %v, want a field error on latency.kind_ms.repeat", err)

@@ -146,6 +146,11 @@ func TestModelAndParamsValidate(t *testing.T) {
 		{"openai step", func(m *Model) { m.Cache.Kind = "openai" }, "cache.step: 0: an openai cache needs a positive step"},
 		{"none", func(m *Model) { m.Cache = CacheConfig{Kind: "none"} }, ""},
 		{"prefill", func(m *Model) { m.Latency.PrefillTPS = 0 }, "latency.prefill_tps: 0: want a positive rate in tokens per second"},
+		// The cached prefill rate is demanded only where a cache reads it.
+		{"cached prefill", func(m *Model) { m.Latency.CachedPrefillTPS = 0 }, "latency.cached_prefill_tps: 0: want a positive rate in tokens per second"},
+		{"none, no cached prefill", func(m *Model) { m.Cache = CacheConfig{Kind: "none"}; m.Latency.CachedPrefillTPS = 0 }, ""},
+		{"none, negative cached prefill", func(m *Model) { m.Cache = CacheConfig{Kind: "none"}; m.Latency.CachedPrefillTPS = -1 },
+			"latency.cached_prefill_tps: -1: want a positive rate in tokens per second"},
 		{"jitter", func(m *Model) { m.Latency.JitterCV = -0.1 }, "latency.jitter_cv: -0.1: want a finite number >= 0"},
 	}
 	for _, tt := range mt {

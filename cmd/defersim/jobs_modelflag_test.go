@@ -21,7 +21,7 @@ func TestJobsModelFlagAsRun(t *testing.T) {
 	trace, cat := genData(t, "20")
 	const rest = "strategies: [eager, codex-cli]\n"
 	const nocache = "model: {name: local, context_window: 128000, pricing: {input_per_mtok: 1, output_per_mtok: 2}, " +
-		"latency: {overhead_ms: 100, prefill_tps: 1000, cached_prefill_tps: 2000, decode_tps: 50}, cache: {kind: none}}\n" +
+		"latency: {overhead_ms: 100, prefill_tps: 1000, decode_tps: 50}, cache: {kind: none}}\n" +
 		rest + "params: {cache_warm_start: 0.5}\n"
 	const unread = "s.yaml:3: params.cache_warm_start: 0.5 changes nothing: the model's cache.kind is none"
 	tests := []struct {

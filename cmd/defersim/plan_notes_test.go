@@ -23,8 +23,8 @@ func TestPlanMarkdownShowsGrowthNotes(t *testing.T) {
 		want   string
 	}{
 		{"none", []plan.GrowthPoint{pt(1), pt(2)}, ""},
-		{"one point", []plan.GrowthPoint{pt(1), pt(8, "the pool ran out: 300 tools instead of 1064")},
-			"> Note (×8): the pool ran out: 300 tools instead of 1064.\n\n"},
+		{"one point", []plan.GrowthPoint{pt(1), pt(8, "added x@abc at the last version by spelling")},
+			"> Note (×8): added x@abc at the last version by spelling.\n\n"},
 		{"shared", []plan.GrowthPoint{pt(1, "a*b"), pt(2, "a*b", "c")},
 			"> Note (×1, ×2): a\\*b.\n\n> Note (×2): c.\n\n"},
 	} {

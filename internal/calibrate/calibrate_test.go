@@ -331,7 +331,7 @@ func TestJitterIsAChoice(t *testing.T) {
 	if want := l.Params[3].Value / c; math.Abs(l.Latency.DecodeTPS-want) > 0.06 {
 		t.Errorf("decode %v with jitter, want %v", l.Latency.DecodeTPS, want)
 	}
-	if lat := res.Models[0].ModelOut.Latency; withJitter(lat, 0) != lat || lat != l.Latency {
+	if lat := res.Models[0].ModelOut.Latency; withJitter(lat, 0, true) != lat || lat != l.Latency {
 		t.Error("withJitter(0) changed the latency, or the model carries another")
 	}
 }

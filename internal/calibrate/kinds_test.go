@@ -43,7 +43,7 @@ func TestFitLatencyRecoversKindTerms(t *testing.T) {
 		Kinds: sim.KindMs{TurnText: 1500, TurnCall: 5000, ToolText: 800, ToolCall: 300}}
 	scen := sim.Latency{OverheadMs: 1000, PrefillTPS: 9500, CachedPrefillTPS: 33000, DecodeTPS: 60}
 	reqs := kindRequests(truth, 0.02, nil)
-	f, err := fitLatency(reqs, SplitReplay, Log, scen, Huber, true)
+	f, err := fitLatency(reqs, SplitReplay, Log, scen, Huber, true, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestFitLatencyRecoversKindTerms(t *testing.T) {
 	}
 
 	// Without kinds, one overhead: the same requests are fitted worse.
-	one, err := fitLatency(reqs, SplitReplay, Log, scen, Huber, false)
+	one, err := fitLatency(reqs, SplitReplay, Log, scen, Huber, false, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestFitLatencyKeepsAbsentKinds(t *testing.T) {
 	truth := sim.Latency{OverheadMs: 400, PrefillTPS: 2000, CachedPrefillTPS: 20000, DecodeTPS: 80,
 		Kinds: sim.KindMs{TurnText: 1500, TurnCall: 5000}}
 	scen := sim.Latency{OverheadMs: 1000, PrefillTPS: 9500, CachedPrefillTPS: 33000, DecodeTPS: 60, Kinds: sim.KindMs{Repeat: 77}}
-	f, err := fitLatency(kindRequests(truth, 0.02, map[sim.RequestKind]bool{sim.KindRepeat: true}), SplitReplay, Log, scen, Huber, true)
+	f, err := fitLatency(kindRequests(truth, 0.02, map[sim.RequestKind]bool{sim.KindRepeat: true}), SplitReplay, Log, scen, Huber, true, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -138,6 +138,16 @@ func latencyRows(reqs []Request, split string) ([]latencyRow, string) {
 	return rows, split
 }
 
+// withoutCacheReads counts the cache reads of rows as uncached tokens:
+// under a model without a prompt cache the replay prefills every prompt
+// token at prefill_tps, recorded cache reads included.
+func withoutCacheReads(rows []latencyRow) {
+	for i := range rows {
+		rows[i].unc += rows[i].read
+		rows[i].read = 0
+	}
+}
+
 // predict returns a request's time under lat, without jitter: the engine's
 // formula (sim.Latency.DurationMs), time to first token plus decoding.
 func predict(lat sim.Latency, r latencyRow) float64 {
@@ -212,9 +222,16 @@ func kindsIn(rows []latencyRow) []sim.RequestKind {
 // intercept is overhead_ms. When every fit request records its time to
 // first token, the intercepts, a and b are fitted on it and c on the
 // decoding time that follows. A rate column that does not vary in the fit
-// set keeps the scenario's value.
-func fitLatency(reqs []Request, split, residuals string, scen sim.Latency, loss Loss, kinds bool) (*LatencyFit, error) {
+// set keeps the scenario's value. cachedUnread says why the model never
+// applies cached_prefill_tps (sim.LatencyKeyUnread, "" when it does): the
+// rate is then not fitted but kept, with that reason, and recorded cache
+// reads count as uncached tokens (withoutCacheReads), as the replay
+// prefills them.
+func fitLatency(reqs []Request, split, residuals string, scen sim.Latency, loss Loss, kinds bool, cachedUnread string) (*LatencyFit, error) {
 	rows, split := latencyRows(reqs, split)
+	if cachedUnread != "" {
+		withoutCacheReads(rows)
+	}
 	var fitRows []latencyRow
 	ttft := true
 	for _, r := range rows {
@@ -255,7 +272,13 @@ func fitLatency(reqs []Request, split, residuals string, scen sim.Latency, loss 
 			xs[i] = d.col(r, c)
 		}
 		free[c] = variance(xs) > 0
-		if !free[c] {
+		switch {
+		case j == colRead && cachedUnread != "":
+			// Every row reads 0 tokens from a cache: the rate times
+			// nothing (and may be 0, left out).
+			free[c], kept[c] = false, 0
+			rateNotes[j] = "kept: not read: " + cachedUnread
+		case !free[c]:
 			rateNotes[j] = "kept: this column does not vary in the fit set"
 			if j == colRead && split == SplitRecorded {
 				rateNotes[j] = "kept: the recorded usage does not split cached from uncached prompt tokens"
@@ -305,7 +328,9 @@ func fitLatency(reqs []Request, split, residuals string, scen sim.Latency, loss 
 	lat := scen
 	lat.OverheadMs = round(slices.Min(coef[:n]), 0)
 	lat.PrefillTPS = roundRate(1000 / coef[d.rate(colUncached)])
-	lat.CachedPrefillTPS = roundRate(1000 / coef[d.rate(colRead)])
+	if cachedUnread == "" {
+		lat.CachedPrefillTPS = roundRate(1000 / coef[d.rate(colRead)])
+	}
 	lat.DecodeTPS = round(1000/coef[d.rate(colOutput)], 1)
 	lat.JitterCV = 0
 	overheadNote := ""
@@ -472,18 +497,4 @@ func countSessions(rows []latencyRow) int {
 		seen[r.session] = true
 	}
 	return len(seen)
-}
-
-func round(v float64, places int) float64 {
-	p := math.Pow(10, float64(places))
-	return math.Round(v*p) / p
-}
-
-// roundRate rounds a rate to whole tokens per second (three significant
-// digits below 1,000).
-func roundRate(v float64) float64 {
-	if v < 1000 {
-		return round(v, 2-int(math.Floor(math.Log10(math.Max(v, 1e-9)))))
-	}
-	return round(v, 0)
 }

@@ -22,7 +22,9 @@ type OverheadFit struct {
 	TokenScale       float64 `json:"token_scale,omitzero"`
 	TokenScaleFitted bool    `json:"token_scale_fitted,omitzero"`
 	// TokenScaleHalfWidth is the half-width of the fitted scale's 95%
-	// interval (before rounding), from the fit's residuals.
+	// interval (of the estimate before it is rounded to TokenScaleStep),
+	// from the fit's residuals, rounded to TokenScaleHalfWidthPlaces as
+	// the text prints it.
 	TokenScaleHalfWidth float64 `json:"token_scale_ci95_half_width,omitzero"`
 	// Notes say how each parameter was decided when it was not a free fit.
 	Notes []string `json:"notes,omitempty"`

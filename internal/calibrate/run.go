@@ -417,7 +417,8 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 		}
 		return nil
 	}
-	lf, err := fitLatency(reqs, cfg.Split, cfg.Residuals, m.Latency, cfg.Loss, !cfg.NoKinds)
+	cachedUnread := sim.LatencyKeyUnread(m, "latency.cached_prefill_tps")
+	lf, err := fitLatency(reqs, cfg.Split, cfg.Residuals, m.Latency, cfg.Loss, !cfg.NoKinds, cachedUnread)
 	if err != nil {
 		mf.Problems = append(mf.Problems, err.Error())
 		if mf.Overhead == nil {
@@ -431,7 +432,7 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 	// (median-preserving, as --jitter writes it) and the scenario's latency.
 	det, jit, before := m, m, m
 	det.Latency = lf.Latency
-	jit.Latency = withJitter(lf.Latency, lf.JitterCV)
+	jit.Latency = withJitter(lf.Latency, lf.JitterCV, cachedUnread == "")
 	if cfg.Jitter {
 		lf.Latency = jit.Latency
 	}
@@ -446,6 +447,9 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 		}
 	}
 	rows, _ := latencyRows(reqs, lf.Split)
+	if cachedUnread != "" {
+		withoutCacheReads(rows)
+	}
 	mf.HeldOut = evaluate(rows, sessions, det.Latency, m.Latency, lf.JitterCV, fr, cfg.Seed)
 	mf.HeldOut.InSample = bestInSample(rows, lf.Kinds)
 	if lf.Latency.JitterCV > 0 {
@@ -462,8 +466,10 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 
 // withJitter returns lat with jitter cv, its times scaled by √(1 + cv²) so
 // that the engine's mean-one lognormal draws keep the fitted prediction as
-// their median (the fit is on a log scale: it predicts medians).
-func withJitter(lat sim.Latency, cv float64) sim.Latency {
+// their median (the fit is on a log scale: it predicts medians). The
+// cached prefill rate is scaled only when cached (the model reads it); else
+// it keeps its value.
+func withJitter(lat sim.Latency, cv float64, cached bool) sim.Latency {
 	if cv <= 0 {
 		return lat
 	}
@@ -473,7 +479,9 @@ func withJitter(lat sim.Latency, cv float64) sim.Latency {
 		lat.Kinds.Set(k, round(lat.Kinds.Of(k)*c, 0))
 	}
 	lat.PrefillTPS = roundRate(lat.PrefillTPS / c)
-	lat.CachedPrefillTPS = roundRate(lat.CachedPrefillTPS / c)
+	if cached {
+		lat.CachedPrefillTPS = roundRate(lat.CachedPrefillTPS / c)
+	}
 	lat.DecodeTPS = round(lat.DecodeTPS/c, 1)
 	lat.JitterCV = cv
 	return lat

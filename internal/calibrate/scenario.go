@@ -228,6 +228,7 @@ func renderScenario(r *Result, mf *ModelFit, opt ScenarioOptions, tracePaths, ca
 		if err := lat.Encode(mf.ModelOut.Latency); err != nil {
 			return nil, err
 		}
+		dropUnread(&lat, "latency.", mf.ModelOut)
 		setKey(old, "latency", &lat)
 	} else {
 		mn, err := modelNode(mf.ModelOut)
@@ -264,12 +265,17 @@ func unresolvedNote(r *sim.Resolution, written bool) string {
 }
 
 // modelNode is the model block: the preset and what differs from it, or
-// the whole model when it is not a preset; the latency always.
+// the whole model when it is not a preset; the latency always. Keys the
+// model does not read are left out (a scenario that writes one does not
+// load): latency.cached_prefill_tps and every cache key under
+// cache.kind none.
 func modelNode(m sim.Model) (*yaml.Node, error) {
 	var full yaml.Node
 	if err := full.Encode(m); err != nil {
 		return nil, err
 	}
+	dropUnread(keyNode(&full, "latency"), "latency.", m)
+	dropUnread(keyNode(&full, "cache"), "cache.", m)
 	out := &yaml.Node{Kind: yaml.MappingNode}
 	p, err := presets.Model(m.Name)
 	if err != nil || p.Name != m.Name {
@@ -294,6 +300,40 @@ func modelNode(m sim.Model) (*yaml.Node, error) {
 		}
 	}
 	return out, nil
+}
+
+// dropUnread removes from n, the block of m under prefix ("latency."),
+// the keys m does not read (sim.LatencyKeyUnread, sim.Model.CacheKeyUnread).
+func dropUnread(n *yaml.Node, prefix string, m sim.Model) {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return
+	}
+	var kept []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key := prefix + n.Content[i].Value
+		if sim.LatencyKeyUnread(m, key) != "" || (prefix == "cache." && m.CacheKeyUnread(key) != "") {
+			continue
+		}
+		kept = append(kept, n.Content[i], n.Content[i+1])
+	}
+	n.Content = kept
+}
+
+// readOnly is m with the keys it does not read (dropUnread) set to 0:
+// what a written scenario that leaves them out must load back to, up to
+// values that change nothing.
+func readOnly(m sim.Model) sim.Model {
+	if sim.LatencyKeyUnread(m, "latency.cached_prefill_tps") != "" {
+		m.Latency.CachedPrefillTPS = 0
+	}
+	c := reflect.ValueOf(&m.Cache).Elem()
+	for i := 0; i < c.NumField(); i++ {
+		tag, _, _ := strings.Cut(c.Type().Field(i).Tag.Get("yaml"), ",")
+		if tag != "kind" && m.CacheKeyUnread("cache."+tag) != "" {
+			c.Field(i).SetZero()
+		}
+	}
+	return m
 }
 
 // diffNode returns the parts of v that differ from base (nil: none).
@@ -375,7 +415,7 @@ func verifyScenario(doc []byte, path string, mf *ModelFit) error {
 	if err != nil {
 		return fmt.Errorf("the calibrated scenario does not load: %w", err)
 	}
-	if !reflect.DeepEqual(sc.Model, mf.ModelOut) {
+	if !reflect.DeepEqual(readOnly(sc.Model), readOnly(mf.ModelOut)) {
 		return fmt.Errorf("the calibrated scenario's model %+v is not the calibrated %+v", sc.Model, mf.ModelOut)
 	}
 	if !reflect.DeepEqual(sc.Params, mf.Params) {

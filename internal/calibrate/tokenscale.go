@@ -31,13 +31,17 @@ const (
 	// fitted token_scale that is written; a wider one keeps the
 	// scenario's: the data do not tell the scale from the overheads.
 	MaxScaleHalfWidth = 0.05
+	// TokenScaleHalfWidthPlaces is the decimal places the half-width of
+	// the 95% interval is rounded to: the text prints it, --json holds it
+	// and MaxScaleHalfWidth is compared with it, all the same value.
+	TokenScaleHalfWidthPlaces = 3
 )
 
 // fitTokenScale fits token_scale on the fit rows, y being recorded − Sim0
 // and msg, tool the overhead columns (fitted where fitMsg, fitTool). It
 // returns the scale rounded to TokenScaleStep and the half-width of its
-// 95% interval, or s0 and a note saying why the scale cannot be told from
-// the overheads.
+// 95% interval rounded to TokenScaleHalfWidthPlaces, or s0 and a note
+// saying why the scale cannot be told from the overheads.
 func fitTokenScale(rows []*Request, y, msg, tool []float64, fitMsg, fitTool bool, s0 float64, loss Loss) (float64, float64, string) {
 	kept := func(why string, args ...any) (float64, float64, string) {
 		return s0, 0, fmt.Sprintf("token_scale kept (the scenario's %g): ", s0) + fmt.Sprintf(why, args...)
@@ -46,6 +50,7 @@ func fitTokenScale(rows []*Request, y, msg, tool []float64, fitMsg, fitTool bool
 	if note != "" {
 		return kept("%s", note)
 	}
+	half = round(half, TokenScaleHalfWidthPlaces)
 	if !(half <= MaxScaleHalfWidth) {
 		return kept("fitted %.3f ± %.3f (95%%), wider than the ± %g it is written with (calibrate.MaxScaleHalfWidth): the recorded usage does not tell the scale from the overheads", est, half, MaxScaleHalfWidth)
 	}

@@ -2,10 +2,12 @@ package calibrate
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -260,5 +262,44 @@ func TestRenamedPresetModelIsAStandIn(t *testing.T) {
 				t.Errorf("stand-in %q, want one: %v", mf.TokenizerStandIn, tc.fitted)
 			}
 		})
+	}
+}
+
+// TestTokenScaleHalfWidthAsPrinted pins that the half-width of the fitted
+// token_scale's 95% interval is one value in the note, in --json and in
+// the comparison with MaxScaleHalfWidth: --json held it unrounded
+// (0.01380681644242531 here) where the text printed ± 0.014.
+func TestTokenScaleHalfWidthAsPrinted(t *testing.T) {
+	var reqs []Request
+	for i := range 200 {
+		msg := int64(1 + i%17)
+		s := 4000 + int64(splitmix(uint64(i))%2000)*4
+		noise := int64(splitmix(uint64(i+1000))%801) - 400
+		sim0 := s + 200*msg
+		reqs = append(reqs, Request{Session: fmt.Sprint("s", i/10), Index: i % 10, Role: FitRole, HasUsage: true,
+			Usage: traces.Usage{Input: sim0 + s/4 + 300 + 4*msg + noise}, Sim0: sim0, MsgUnits: msg, ToolUnits: 10, ScaleUnits: s, HasScaleUnits: true})
+	}
+	f, err := fitOverhead(reqs, presets.DefaultParams(), Huber, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := f.TokenScaleHalfWidth
+	if !f.TokenScaleFitted || !(half > 0) {
+		t.Fatalf("token_scale %v ± %v (fitted %v): want a fitted scale with an interval; notes %q", f.TokenScale, half, f.TokenScaleFitted, f.Notes)
+	}
+	text := strconv.FormatFloat(half, 'f', -1, 64)
+	if want := fmt.Sprintf("%.3f", half); strings.TrimRight(want, "0") != text {
+		t.Errorf("half-width %s is not the %s the text prints", text, want)
+	}
+	note := fmt.Sprintf("token_scale fitted with the overheads: %g ± %.3f (95%%", f.TokenScale, half)
+	if got := strings.Join(f.Notes, "\n"); !strings.Contains(got, note) {
+		t.Errorf("notes lack %q:\n%s", note, got)
+	}
+	b, err := json.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"token_scale_ci95_half_width":` + text + `,`; !strings.Contains(string(b), want) {
+		t.Errorf("--json lacks %s:\n%s", want, b)
 	}
 }

@@ -126,7 +126,7 @@ func TestFitLatencyTooFewRequestsSaysWhat(t *testing.T) {
 		t.Fatalf("test setup: %d requests of kinds %v", len(reqs), seen)
 	}
 	for _, kinds := range []bool{true, false} {
-		_, err := fitLatency(reqs, SplitReplay, Log, lat, Huber, kinds)
+		_, err := fitLatency(reqs, SplitReplay, Log, lat, Huber, kinds, "")
 		if !kinds {
 			if err != nil {
 				t.Errorf("--kinds=false: %v", err)

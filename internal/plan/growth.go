@@ -120,19 +120,14 @@ func Growth(ctx context.Context, cfg GrowthConfig) ([]GrowthPoint, []string, err
 	if err != nil {
 		return nil, nil, err
 	}
+	sizes, err := growthSizes(factors, baseTools, pool, cfg.Pool)
+	if err != nil {
+		return nil, nil, err
+	}
 	var points []GrowthPoint
-	for _, f := range factors {
-		target := int(math.Ceil(f * float64(baseTools)))
-		tools, servers := baseTools, len(latest)
-		var added []*catalog.Server
-		for _, s := range pool {
-			if tools >= target {
-				break
-			}
-			added = append(added, s)
-			tools += len(s.Tools)
-			servers++
-		}
+	for i, f := range factors {
+		added, tools := pool[:sizes[i].added], sizes[i].tools
+		servers := len(latest) + len(added)
 		label := fmt.Sprintf("tools=%d", tools)
 		dir := filepath.Join(cfg.Dir, label)
 		rc, err := grownConfig(cfg.Base, added, dir, cfg.Named)
@@ -159,9 +154,6 @@ func Growth(ctx context.Context, cfg GrowthConfig) ([]GrowthPoint, []string, err
 			gp.Notes = append(gp.Notes, fmt.Sprintf("added %s at the last version by spelling: the pool's versions of %s are content hashes, with no release order, so which is newest is unknown",
 				strings.Join(unordered, ", "), nouns.Form(len(unordered), "this server", "these servers")))
 		}
-		if tools < target {
-			gp.Notes = append(gp.Notes, fmt.Sprintf("the pool ran out: %s instead of %d", nouns.Count(tools, "tool"), target))
-		}
 		points = append(points, gp)
 		if cfg.Progress != nil {
 			cfg.Progress(len(points))
@@ -173,6 +165,64 @@ func Growth(ctx context.Context, cfg GrowthConfig) ([]GrowthPoint, []string, err
 	}
 	plots, err := plotPoints("catalog tools", pts, cfg.Metrics, cfg.Dir)
 	return points, plots, err
+}
+
+// growthSize is the catalog of one growth factor: the first added servers
+// of the pool, giving tools tools.
+type growthSize struct {
+	added, tools int
+}
+
+// growthSizes adds the servers of pool (from the --growth-from directory
+// from, "" for generated servers) in order to a catalog of baseTools tools until each factor's tool count,
+// ⌈factor × baseTools⌉, is reached. It refuses factors the pool cannot
+// reach — each would have replayed the pool's last size under a factor
+// it did not grow to — and two factors that come to one size (servers are
+// added whole): each would be a replay of the same catalog, and the
+// breakdowns would measure a growth between them that did not happen.
+func growthSizes(factors []float64, baseTools int, pool []*catalog.Server, from string) ([]growthSize, error) {
+	g := func(f float64) string { return "×" + strconv.FormatFloat(f, 'g', -1, 64) }
+	reach := baseTools
+	for _, s := range pool {
+		reach += len(s.Tools)
+	}
+	var out []growthSize
+	var unreached []string
+	for _, f := range factors {
+		target := int(math.Ceil(f * float64(baseTools)))
+		if target > reach {
+			unreached = append(unreached, fmt.Sprintf("%s (%s)", g(f), nouns.Count(target, "tool")))
+			continue
+		}
+		sz := growthSize{tools: baseTools}
+		for _, s := range pool {
+			if sz.tools >= target {
+				break
+			}
+			sz.added++
+			sz.tools += len(s.Tools)
+		}
+		out = append(out, sz)
+	}
+	if len(unreached) > 0 {
+		most := math.Floor(float64(reach)/float64(baseTools)*100) / 100
+		source, more := "the generated servers", ""
+		if from != "" {
+			source, more = "the servers of --growth-from "+from, ", or a --growth-from directory with more servers the catalog lacks"
+		}
+		return nil, fmt.Errorf("%s add %s to the catalog's %d: at most %s, %s, short of %s; each factor past it would replay that same catalog: "+
+			"give factors up to %s%s",
+			source, nouns.Count(reach-baseTools, "tool"), baseTools, nouns.Count(reach, "tool"), g(most), strings.Join(unreached, " and "), strconv.FormatFloat(most, 'g', -1, 64), more)
+	}
+	for i := 1; i < len(out); i++ {
+		if out[i].tools == out[i-1].tools {
+			return nil, fmt.Errorf("%s and %s both come to %s: servers are added whole, and the one that reaches %s (%s) reaches %s too; "+
+				"each factor would replay the same catalog: keep one of them, or give factors further apart",
+				g(factors[i-1]), g(factors[i]), nouns.Count(out[i].tools, "tool"), g(factors[i-1]),
+				nouns.Count(len(pool[out[i].added-1].Tools), "tool"), g(factors[i]))
+		}
+	}
+	return out, nil
 }
 
 // grownConfig writes the added servers' catalog files under dir and

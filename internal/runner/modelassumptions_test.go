@@ -72,7 +72,7 @@ func yamlKeys(prefix string, v reflect.Value, out map[string]reflect.Value) {
 func TestAssumptionsStateEveryKey(t *testing.T) {
 	const head = "name: a\ntraces: [embedded:trace.jsonl.gz]\ncatalogs: [embedded:catalog]\nstrategies: [eager, anchor-e1-budget8k]\n"
 	none := "model: {name: plain, context_window: 100000, cache: {kind: none}, pricing: {input_per_mtok: 1, output_per_mtok: 2}, " +
-		"latency: {overhead_ms: 10, prefill_tps: 1000, cached_prefill_tps: 2000, decode_tps: 50, kind_ms: {repeat: 7}}}\n"
+		"latency: {overhead_ms: 10, prefill_tps: 1000, decode_tps: 50, kind_ms: {repeat: 7}}}\n"
 	for _, tc := range []struct{ name, yaml string }{
 		{"anthropic", head + "params: {nudge_prob: 0.2, cold_call_prob: 0.1, cache_warm_start: 0.5, connect_ms: 123}\n"},
 		{"openai", head + "model: gpt-4o\n"},
@@ -145,8 +145,9 @@ func unread(cfg Config, key string) bool {
 // their value.
 func TestAssumptionsOfUnreadKeys(t *testing.T) {
 	const head = "name: a\ntraces: [embedded:trace.jsonl.gz]\ncatalogs: [embedded:catalog]\nstrategies: [eager]\n"
-	none := "model: {name: plain, context_window: 100000, cache: {kind: none}, pricing: {input_per_mtok: 1, output_per_mtok: 2}, " +
-		"latency: {overhead_ms: 10, prefill_tps: 1000, cached_prefill_tps: 2000, decode_tps: 50}}\n"
+	// The preset brings a cached prefill rate (71000) and a TTL that
+	// cache.kind none never reads.
+	none := "model: {preset: claude-sonnet-4.5, cache: {kind: none}, latency: {prefill_tps: 1000}}\n"
 	allCache := []string{"cache.ttl_s", "cache.min_tokens", "cache.breakpoints", "cache.lookback_blocks", "cache.layout", "cache.step",
 		"cache.write_multiplier", "cache.read_multiplier"}
 	for _, tc := range []struct {
