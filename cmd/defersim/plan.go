@@ -36,6 +36,10 @@ type planDoc struct {
 	// GrowthScenario is set when the growth runs replay a scenario other
 	// than the results' (growthScenarioDiffers).
 	GrowthScenario *growthScenario `json:"growth_scenario_differs,omitempty"`
+	// GrowthWarnings are the warnings printed below the growth table
+	// (another scenario, a shard's results, requests over the context
+	// window), so that a reader of plan.json sees them as the text does.
+	GrowthWarnings []string `json:"growth_warnings,omitempty"`
 	// A note about the growth runs (not in JSON): the results record no
 	// inputs to check the growth base against.
 	fingerprintNote string
@@ -203,11 +207,14 @@ directory -o.`,
 			if l, ok := plan.GrowthOverflowWarning(pts); ok {
 				doc.growthLines = append(doc.growthLines, l)
 			}
+			for _, l := range doc.growthLines {
+				if l.Warning {
+					doc.GrowthWarnings = append(doc.GrowthWarnings, l.Text)
+				}
+			}
 			if *format != cliout.Text {
-				for _, l := range doc.growthLines {
-					if l.Warning {
-						fmt.Fprintf(cmd.ErrOrStderr(), "defersim: warning: %s\n", l.Text)
-					}
+				for _, w := range doc.GrowthWarnings {
+					fmt.Fprintf(cmd.ErrOrStderr(), "defersim: warning: %s\n", w)
 				}
 			}
 			doc.Growth, doc.Breakdowns, doc.Plots = pts, plan.Breakdowns(points, margin.Share), plots
