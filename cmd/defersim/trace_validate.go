@@ -118,9 +118,8 @@ type resolverFor struct {
 // loadResolver loads the catalog sources as run loads them
 // (runner.LoadCatalogs) into opts, so that validate resolves each call as
 // a run resolves it (sim.CallResolver: against the server version in
-// force at the call). It returns the catalogs' notes that say what run
-// would replay differently from what the servers served, as run notes
-// them (validateNoteKinds), when there are any.
+// force at the call). It returns the catalogs' notes, every one run warns
+// of (catalog.Notes, as run's run.catalog_notes), when there are any.
 func loadResolver(srcs []runner.Source, opts *traces.ValidateOptions) (*resolverFor, []catalog.Note, error) {
 	cat, err := runner.LoadCatalogs(srcs)
 	if err != nil {
@@ -128,13 +127,7 @@ func loadResolver(srcs []runner.Source, opts *traces.ValidateOptions) (*resolver
 	}
 	r := &resolverFor{r: sim.NewCallResolver(cat), held: runner.CatalogVersions(cat)}
 	opts.Tools, opts.Resolver = cat, r.r
-	var notes []catalog.Note
-	for _, n := range catalog.Notes(cat.All(), validation.SchemaCheck) {
-		if _, ok := validateNoteKinds[n.Kind]; ok {
-			notes = append(notes, n)
-		}
-	}
-	return r, notes, nil
+	return r, catalog.Notes(cat.All(), validation.SchemaCheck), nil
 }
 
 // validateReport is the outcome of validating several files.
@@ -142,9 +135,9 @@ type validateReport struct {
 	Valid    bool             `json:"valid"`
 	Problems int              `json:"problems"`
 	Files    []validateResult `json:"files"`
-	// CatalogNotes are the notes of the --catalogs of validateNoteKinds
-	// (tools whose input schema cannot check calls, what the catalog file
-	// checks find): warnings, not problems of the traces.
+	// CatalogNotes are the notes of the --catalogs, every one run warns
+	// of (catalog.Notes; validateNoteKinds): warnings, not problems of the
+	// traces.
 	CatalogNotes []catalog.Note `json:"catalog_notes,omitempty"`
 	// Catalog and CatalogsFrom name the --catalogs every file was checked
 	// against (absent without it: each file names its own, validateResult).
@@ -295,11 +288,14 @@ func runCatalog(paths []string, opts traces.ValidateOptions, own bool) (traces.V
 	return opts, fileCatalog{dir: strings.Join(sourcePaths(srcs), ", "), from: from, notes: notes, resolver: r}, nil
 }
 
-// validateNoteKinds are the kinds of catalog note trace validate warns
-// of, each with what it means for run: a schema that cannot check calls
-// and the catalog file checks (catalog.Notes). The traces are not at
-// fault, so none fails validation.
+// validateNoteKinds says, for every kind of catalog note run warns of
+// (catalog.NoteKinds), what it means for run: validate warns of each
+// (TestValidateWarnsOfEveryCatalogNoteKind pins that no kind lacks its
+// words). The traces are not at fault, so none fails validation.
 var validateNoteKinds = map[string]string{
+	catalog.NoteSchemaMissing:   "run checks their calls against that schema, which any arguments pass, so none of their calls counts as malformed",
+	catalog.NoteSchemaNull:      "run checks their calls against that schema, which any arguments pass, so none of their calls counts as malformed",
+	catalog.NoteNoTools:         "a session naming one is offered none of its tools",
 	catalog.NoteSchemaInvalid:   "run counts the calls they cannot check neither valid nor malformed",
 	catalog.NoteBuildVariant:    "run replays each as a server of its own",
 	catalog.NoteMetaContradicts: "run replays each catalog as its file lists it",
