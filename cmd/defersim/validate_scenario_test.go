@@ -188,3 +188,51 @@ func TestValidateSaysWhatItDidNotCheckWithoutAScenario(t *testing.T) {
 		t.Errorf("validate's JSON scenario = %+v, want checked false and not_checked %q", rep.Scenario, notCheckedWithout)
 	}
 }
+
+// TestValidateScenarioLimit pins that `trace validate --scenario` predicts
+// run's stop under the scenario's max_unresolved, as run takes it with
+// --traces (a limit below the default applies; --max-unresolved replaces
+// it): 1 unresolved call of 150 (0.7%) stops a run of a scenario allowing
+// 0.5%, which validate without the scenario, at the default 1%, did not
+// predict.
+func TestValidateScenarioLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays sessions")
+	}
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.jsonl")
+	predictTrace(t, trace, []int{75, 75}, []int{1, 0}, "", nil)
+	scen := filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(scen, []byte("catalogs: [embedded:catalog]\nmodel: claude-sonnet-4.5\nmax_unresolved: 0.005\nstrategies: [eager]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		stops bool
+	}{
+		{"no scenario", nil, false},
+		{"the scenario's limit", []string{"--scenario", scen}, true},
+		{"--max-unresolved replaces it", []string{"--scenario", scen, "--max-unresolved", "0.01"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"trace", "validate", "--format", "json", "--catalogs", "embedded:catalog", trace}, tc.args...)
+			js, _, _ := cliRun(t, args...)
+			var rep validateReport
+			if err := json.Unmarshal([]byte(js), &rep); err != nil {
+				t.Fatalf("validate json: %v\n%s", err, js)
+			}
+			if rep.Run.Stops != tc.stops {
+				t.Errorf("validate predicts a stop: %v, want %v (%s)", rep.Run.Stops, tc.stops, rep.Run.Reason)
+			}
+			if tc.args == nil {
+				return
+			}
+			runArgs := []string{"run", scen, "--traces", trace, "--catalogs", "embedded:catalog", "--bootstrap", "-1", "-q", "--no-report", "-o", filepath.Join(dir, tc.name)}
+			_, runErr, code := cliRun(t, append(runArgs, tc.args[2:]...)...)
+			if stopped := code == 2 && strings.Contains(runErr, "nothing was written"); stopped != tc.stops {
+				t.Errorf("run stopped: %v (exit %d), validate predicted %v\n%s", stopped, code, tc.stops, runErr)
+			}
+		})
+	}
+}
