@@ -173,8 +173,10 @@ type validateReport struct {
 	// (--scenario), or what was not checked and why.
 	Scenario *scenarioPrediction `json:"scenario"`
 
-	// resolvers are the resolvers the files were checked with, each once.
+	// resolvers are the resolvers the files were checked with, each once;
+	// upgrades are the --scenario's (checkScenario).
 	resolvers []*resolverFor
+	upgrades  []sim.Upgrade
 }
 
 // validateResult is the outcome for one file.

@@ -76,7 +76,8 @@ func (rep *validateReport) predict(maxShare float64, noCatalogs bool) {
 }
 
 // resolution merges what the resolvers the files were checked with
-// counted, and the server versions their catalogs hold.
+// counted, and the server versions their catalogs hold; the versions of
+// the scenario's upgrades are taken as replayed (takeUpgradesAsReached).
 func (rep *validateReport) resolution() (sim.Resolution, runner.HeldServers) {
 	var res sim.Resolution
 	held := runner.HeldServers{}
@@ -92,6 +93,7 @@ func (rep *validateReport) resolution() (sim.Resolution, runner.HeldServers) {
 			slices.SortFunc(held[server], catalog.CompareVersions)
 		}
 	}
+	takeUpgradesAsReached(&res, rep.upgrades)
 	return res, held
 }
 

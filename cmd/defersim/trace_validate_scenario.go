@@ -32,19 +32,20 @@ type scenarioPrediction struct {
 	// Unreplayed is run's run.scenario_entries_unreplayed: never_defer and
 	// always_defer entries no server version the sessions replay serves.
 	Unreplayed []sim.UnreplayedEntry `json:"scenario_entries_unreplayed,omitempty"`
-	// UpgradesTakenAsReached are the scenario's upgrades ("server@to"),
-	// whose versions are counted as replayed for Unreplayed: validate does
-	// not replay the upgrades, so it cannot tell whether one reaches a
-	// session (run's run.upgrades_unreached says so after the replay).
+	// UpgradesTakenAsReached are the scenario's upgrades ("server@to") of
+	// servers some session replays, whose versions are counted as
+	// replayed, for Unreplayed and run.resolution.unreplayed_versions:
+	// validate does not replay the upgrades, so it cannot tell whether one
+	// reaches a session (run's run.upgrades_unreached says so after the
+	// replay).
 	UpgradesTakenAsReached []string `json:"upgrades_taken_as_reached,omitempty"`
 
 	// stop is the error run stops on before reading a session ("" none);
 	// entries are the list entries the catalogs serve (for Unreplayed);
 	// limit is the run's max_unresolved, nil for the default.
-	stop     string
-	entries  []sim.EntryVersions
-	upgrades []sim.Upgrade
-	limit    *float64
+	stop    string
+	entries []sim.EntryVersions
+	limit   *float64
 }
 
 // notCheckedWithout says what validate leaves unchecked without
@@ -96,7 +97,8 @@ func (rep *validateReport) checkScenario(sc *scenarios.Scenario, path string, pa
 		p.Checked, p.stop = true, err.Error()
 		return p
 	}
-	p.Checked, p.Unmatched, p.entries, p.upgrades = true, info.UnmatchedEntries, info.EntryVersions, cfg.Upgrades
+	p.Checked, p.Unmatched, p.entries = true, info.UnmatchedEntries, info.EntryVersions
+	rep.upgrades = cfg.Upgrades
 	return p
 }
 
@@ -116,19 +118,32 @@ func (rep *validateReport) predictScenario(p *scenarioPrediction) {
 		return
 	}
 	res, _ := rep.resolution()
+	p.UpgradesTakenAsReached = takeUpgradesAsReached(&res, rep.upgrades)
+	p.Unreplayed = runner.UnreplayedEntries(p.entries, res.ReplayedVersions())
+}
+
+// takeUpgradesAsReached counts the version each upgrade moves a server to
+// as replayed in res, when some session replays the server (an upgrade
+// moves a server of a session, it adds none: sim.Engine.applyUpgrades),
+// and returns them ("server@version"). validate does not replay upgrades,
+// so it cannot tell whether one reaches a session; without this, it
+// would say run warns of the version an upgrade replays.
+func takeUpgradesAsReached(res *sim.Resolution, ups []sim.Upgrade) []string {
 	replayed := res.ReplayedVersions()
-	if len(replayed) == 0 {
-		return
-	}
-	for _, u := range p.upgrades {
-		if !slices.Contains(replayed[u.Server], u.To) {
-			replayed[u.Server] = append(replayed[u.Server], u.To)
+	var out []string
+	for _, u := range ups {
+		if len(replayed[u.Server]) == 0 {
+			continue
 		}
-		if s := u.Server + "@" + u.To; !slices.Contains(p.UpgradesTakenAsReached, s) {
-			p.UpgradesTakenAsReached = append(p.UpgradesTakenAsReached, s)
+		k := sim.ServerVersion{Server: u.Server, Version: u.To}
+		if _, ok := res.VersionsReplayed[k]; !ok {
+			res.VersionsReplayed[k] = 0
+		}
+		if s := u.Server + "@" + u.To; !slices.Contains(out, s) {
+			out = append(out, s)
 		}
 	}
-	p.Unreplayed = runner.UnreplayedEntries(p.entries, replayed)
+	return out
 }
 
 // writeText says what was checked of the scenario and run's warnings of

@@ -53,7 +53,7 @@ func scenarioFixture(t *testing.T) (dir, trace, head string) {
 // S.yaml FILE` says what `run S.yaml --traces FILE` says of the scenario:
 // a never_defer entry no version the sessions replay serves (the same
 // run.scenario_entries_unreplayed, taking the scenario's upgrades as
-// reached), an entry matching nothing in catalogs that are not the
+// reached, and so for run.resolution.unreplayed_versions), an entry matching nothing in catalogs that are not the
 // scenario's own (run.scenario_entries_unmatched), and a stop — exit 2,
 // run's reason — on an entry matching nothing in the scenario's own
 // catalogs or an upgrade to a version no catalog holds. validate took no
@@ -151,6 +151,21 @@ func TestValidateScenarioPredictsRun(t *testing.T) {
 			}
 			if d := cmp.Diff(res.Run.Unmatched, rep.Scenario.Unmatched); d != "" {
 				t.Errorf("scenario_entries_unmatched (-run +validate):\n%s", d)
+			}
+			// run.resolution.unreplayed_versions too: srv 2.0.0, which an
+			// upgrade replays, is no warning (validate said it was).
+			var raw struct {
+				Run struct {
+					Resolution struct {
+						Unreplayed []map[string]any `json:"unreplayed_versions"`
+					} `json:"resolution"`
+				} `json:"run"`
+			}
+			if err := json.Unmarshal([]byte(js), &raw); err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(unreplayedOf(t, filepath.Join(out, "results.json")), raw.Run.Resolution.Unreplayed); d != "" {
+				t.Errorf("unreplayed_versions (-run +validate):\n%s", d)
 			}
 			if d := cmp.Diff(tc.reached, rep.Scenario.UpgradesTakenAsReached); d != "" {
 				t.Errorf("upgrades_taken_as_reached (-want +got):\n%s", d)
