@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/defersim/defersim/internal/nouns"
@@ -43,6 +44,11 @@ const (
 // noteKinds are the note kinds in the order Notes lists them.
 var noteKinds = []string{NoteSchemaMissing, NoteSchemaNull, NoteSchemaInvalid, NoteNoTools,
 	NoteBuildVariant, NoteMetaContradicts, NoteToolNameUnusual, NoteVersionsMixed}
+
+// NoteKinds returns every kind of note Notes gives, in the order it lists
+// them: the kinds a command warning of catalog notes must say something
+// of.
+func NoteKinds() []string { return slices.Clone(noteKinds) }
 
 // SchemaCheck says whether an input schema can check calls, and if not,
 // why (where in the schema, and what is wrong there):

@@ -377,6 +377,14 @@ func lintTools(s *SRD, cat *catalog.Catalog) Problems {
 			switch {
 			case !cat.HasTool(s.ServerID, t):
 				probs = append(probs, problemAt(s, f, "%s", cat.NearTool(s.ServerID, t).WithHint(fmt.Sprintf("unknown tool %q: no version of %s serves it", t, s.ServerID))))
+			case !latestServes(cat, s.ServerID, t) && unorderedSeries(cat, s.ServerID) != "":
+				// Versions named by content hash have no release order: the
+				// last by spelling is no newer than the others.
+				has := versionsServing(cat, s.ServerID, t)
+				p := problemAt(s, f, "tool %q is not in %s, the last version of %s by spelling: %s's versions are named by content hash, so which is the latest is unknown; only %s %s it",
+					t, strings.Join(latestOf(cat, s.ServerID), ", "), s.ServerID, unorderedSeries(cat, s.ServerID), strings.Join(has, ", "), nouns.Form(len(has), "serves", "serve"))
+				p.Warning = true
+				probs = append(probs, p)
 			case !latestServes(cat, s.ServerID, t):
 				has := versionsServing(cat, s.ServerID, t)
 				p := problemAt(s, f, "tool %q is not in the latest version of %s (%s): only %s %s it; a session on the latest version cannot call it",
@@ -410,6 +418,17 @@ func latestServes(cat *catalog.Catalog, id, tool string) bool {
 		}
 	}
 	return false
+}
+
+// unorderedSeries is the first series of server id whose versions have
+// no release order (catalog.Catalog.Unordered), "" when there is none.
+func unorderedSeries(cat *catalog.Catalog, id string) string {
+	for _, k := range seriesOf(cat, id) {
+		if cat.Unordered(k) {
+			return k
+		}
+	}
+	return ""
 }
 
 // latestOf names the latest version of each series of server id

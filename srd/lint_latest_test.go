@@ -62,3 +62,48 @@ func TestLintWarnsToolOnlyOlderVersionsServe(t *testing.T) {
 		})
 	}
 }
+
+// TestLintUnorderedSeriesSaysTheLatestIsUnknown pins that a tool_groups
+// tool the last version by spelling of a series versioned by content hash
+// does not serve is warned of without calling that version the latest:
+// lint said "not in the latest version of swe (swe@f00d…)" and "a session
+// on the latest version cannot call it" of versions that have no order.
+func TestLintUnorderedSeriesSaysTheLatestIsUnknown(t *testing.T) {
+	parse := func(version, tools string) *catalog.Server {
+		s, err := catalog.Parse([]byte(`{"tools":[`+tools+`]}`), "swe", version, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		name string
+		cat  *catalog.Catalog
+		want string // the warning's message; "" none
+	}{
+		{"content hashes", catalog.New(parse("2682628f07f0", `{"name":"read"},{"name":"edit"}`), parse("f00dfeed1234", `{"name":"read"}`)),
+			`tool "edit" is not in swe@f00dfeed1234, the last version of swe by spelling: swe's versions are named by content hash, so which is the latest is unknown; only swe@2682628f07f0 serves it`},
+		{"releases", catalog.New(parse("1.0", `{"name":"read"},{"name":"edit"}`), parse("2.0", `{"name":"read"}`)),
+			`tool "edit" is not in the latest version of swe (swe@2.0): only swe@1.0 serves it; a session on the latest version cannot call it`},
+		{"one hash version", catalog.New(parse("2682628f07f0", `{"name":"read"},{"name":"edit"}`)), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "srd_version: 1\nserver_id: swe\ndomain: files\ndisambiguation:\n  - domain: email\n    differs: mail\n" +
+				"display_name: A\nintent_triggers: [x]\ntool_groups:\n  g: [edit]\n"
+			srds, probs := Parse("a.yaml", []byte(src))
+			if len(probs) > 0 {
+				t.Fatal(probs)
+			}
+			got := Lint(srds, LintOptions{Catalog: tc.cat, KnownDomains: []string{"email"}})
+			if tc.want == "" {
+				if len(got) > 0 {
+					t.Errorf("warned: %v", got)
+				}
+				return
+			}
+			if len(got) != 1 || !got[0].Warning || got[0].Msg != tc.want {
+				t.Errorf("got %v\nwant one warning %q", got, tc.want)
+			}
+		})
+	}
+}

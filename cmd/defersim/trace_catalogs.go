@@ -8,18 +8,22 @@ import (
 	"github.com/defersim/defersim/scenarios"
 )
 
-// traceCatalogs returns the catalogs `run --traces PATHS [--catalogs
-// GIVEN]` loads as tool index (runner.RunCatalogs over the default
-// scenario), and where they come from (runner.CatalogsFrom*): GIVEN when
-// set, else the traces' own; when the traces have none, the
-// runner.NoCatalogError run stops on. A trace on stdin, which run does not
-// read, is taken for a file without a catalog of its own. `trace stats`
-// and `trace validate` both resolve tools against these, so they name the
-// catalogs a run would, or say that it would stop.
-func traceCatalogs(paths, given []string) ([]runner.Source, string, error) {
-	sc, err := scenarios.Default()
-	if err != nil {
-		return nil, "", err
+// traceCatalogs returns the catalogs `run [SCENARIO] --traces PATHS
+// [--catalogs GIVEN]` loads as tool index (runner.RunCatalogs over sc,
+// the default scenario when nil), and where they come from
+// (runner.CatalogsFrom*): GIVEN when set, else the traces' own, else
+// those of a scenario naming catalogs on disk; when there are none, the
+// runner.NoCatalogError run stops on. A trace on stdin, which run does
+// not read, is taken for a file without a catalog of its own. `trace
+// stats` and `trace validate` both resolve tools against these, so they
+// name the catalogs a run would, or say that it would stop.
+func traceCatalogs(paths, given []string, sc *scenarios.Scenario) ([]runner.Source, string, error) {
+	defaulted := sc == nil
+	if defaulted {
+		var err error
+		if sc, err = scenarios.Default(); err != nil {
+			return nil, "", err
+		}
 	}
 	ov := runner.Overrides{Catalogs: given}
 	for _, p := range paths {
@@ -29,9 +33,10 @@ func traceCatalogs(paths, given []string) ([]runner.Source, string, error) {
 		ov.Traces = append(ov.Traces, p)
 	}
 	srcs, from, err := runner.RunCatalogs(sc, ov, embeddedData())
-	if err == nil && from == runner.CatalogsFromScenario {
+	if err == nil && from == runner.CatalogsFromScenario && (defaulted || len(ov.Traces) == 0) {
 		// Only stdin, or no file at all: no trace names a catalog, and run
-		// would stop as on a file without one.
+		// would stop as on a file without one. (A scenario file naming
+		// catalogs on disk chose those for the traces given.)
 		return nil, "", runner.NoCatalogError{Sample: sc.Catalogs}
 	}
 	return srcs, from, err

@@ -153,7 +153,7 @@ type statsReport struct {
 // scenario's) and returns their paths, where they come from, and a counter
 // of the calls they do not serve.
 func statsCatalogs(paths, given []string) ([]string, string, *unservedCounter, error) {
-	srcs, from, err := traceCatalogs(paths, given)
+	srcs, from, err := traceCatalogs(paths, given, nil)
 	if err != nil {
 		return nil, "", nil, err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/internal/termsafe"
+	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/validation"
@@ -23,9 +24,10 @@ import (
 
 func newTraceValidateCmd() *cobra.Command {
 	var (
-		catalogDirs []string
-		noCatalogs  bool
-		maxUnres    float64
+		catalogDirs  []string
+		noCatalogs   bool
+		maxUnres     float64
+		scenarioPath string
 	)
 	c := &cobra.Command{
 		Use:   "validate FILE... (- for stdin)",
@@ -47,9 +49,17 @@ why: pass --catalogs. Before the summary line, validate says what run would
 do with the traces: the share of tool calls that would not resolve and of
 sessions naming a server or version no catalog holds, and "run would stop:
 …" when either is above the limit (--max-unresolved, run's default).
+With --scenario, the catalogs are those "run SCENARIO --traces FILE" loads
+and validate checks the scenario as that run does before replaying: names
+that match no tool or server (a stop, or a warning when the catalogs are not
+the scenario's own), upgrades to versions no catalog holds (a stop), and
+never_defer/always_defer entries no version the sessions replay serves (a
+warning); the limit is then the scenario's max_unresolved as run takes it.
+Without --scenario, it says that none of this was checked.
 
 Exit status: 0 when every file is valid, 1 when some file has problems,
-2 when some file or catalog cannot be read, or when a file has no catalog.
+2 when some file or catalog cannot be read, when a file has no catalog, or
+when run would stop on the scenario.
 A FILE of - is read from stdin.
 --format csv lists the problems (file, line, kind, reason).`,
 		Args: cobra.MinimumNArgs(1),
@@ -62,14 +72,21 @@ A FILE of - is read from stdin.
 		if len(catalogDirs) > 0 && noCatalogs {
 			return exitError{code: 2, msg: "--catalogs and --no-catalogs exclude each other"}
 		}
-		if _, err := givenMaxUnresolved(cmd, maxUnres); err != nil {
+		limit, err := givenMaxUnresolved(cmd, maxUnres)
+		if err != nil {
 			return err
+		}
+		var sc *scenarios.Scenario
+		if scenarioPath != "" {
+			if sc, err = scenarios.Load(scenarioPath); err != nil {
+				return exitError{code: 2, msg: err.Error()}
+			}
 		}
 		var notes []catalog.Note
 		var given *resolverFor
 		var givenPaths, givenFrom string
 		if len(catalogDirs) > 0 {
-			srcs, from, err := traceCatalogs(args, catalogDirs)
+			srcs, from, err := traceCatalogs(args, catalogDirs, sc)
 			if err == nil {
 				given, notes, err = loadResolver(srcs, &opts)
 			}
@@ -78,10 +95,15 @@ A FILE of - is read from stdin.
 			}
 			givenPaths, givenFrom = strings.Join(sourcePaths(srcs), ", "), from
 		}
-		rep := validateFiles(&cliout.Inputs{Stdin: cmd.InOrStdin()}, args, opts, given, len(catalogDirs) == 0 && !noCatalogs)
+		rep := validateFiles(&cliout.Inputs{Stdin: cmd.InOrStdin()}, args, opts, given, len(catalogDirs) == 0 && !noCatalogs, sc)
 		rep.CatalogNotes, rep.Catalog, rep.CatalogsFrom = notes, givenPaths, givenFrom
+		check := rep.checkScenario(sc, scenarioPath, args, catalogDirs, limit, noCatalogs)
+		if limit == nil && check.limit != nil {
+			maxUnres = *check.limit // the scenario's max_unresolved, as run takes it
+		}
 		rep.predict(maxUnres, noCatalogs)
-		out, err := cliout.Open(*output, cmd.OutOrStdout(), append(slices.Clone(args), catalogDirs...)...)
+		rep.predictScenario(check)
+		out, err := cliout.Open(*output, cmd.OutOrStdout(), append(slices.Clone(args), append(catalogDirs, scenarioPath)...)...)
 		if err != nil {
 			return err
 		}
@@ -103,6 +125,7 @@ A FILE of - is read from stdin.
 	}
 	c.Flags().StringSliceVar(&catalogDirs, "catalogs", nil,
 		"catalog directories, manifests or files whose tools tool_calls may name, loaded as run loads them (repeatable or comma-separated)")
+	c.Flags().StringVar(&scenarioPath, "scenario", "", "scenario run would replay the traces under: its catalogs, names, upgrades and max_unresolved are checked as run checks them (default: none, and validate says what that leaves unchecked)")
 	c.Flags().BoolVar(&noCatalogs, "no-catalogs", false, "do not check tool names against the traces' own catalogs: nor say whether run would stop")
 	addMaxUnresolved(c, &maxUnres, "share of tool calls that may fail to resolve, and of sessions that may name a server or version no catalog holds, before run would stop (as run's --max-unresolved)")
 	return c
@@ -118,9 +141,8 @@ type resolverFor struct {
 // loadResolver loads the catalog sources as run loads them
 // (runner.LoadCatalogs) into opts, so that validate resolves each call as
 // a run resolves it (sim.CallResolver: against the server version in
-// force at the call). It returns the catalogs' notes that say what run
-// would replay differently from what the servers served, as run notes
-// them (validateNoteKinds), when there are any.
+// force at the call). It returns the catalogs' notes, every one run warns
+// of (catalog.Notes, as run's run.catalog_notes), when there are any.
 func loadResolver(srcs []runner.Source, opts *traces.ValidateOptions) (*resolverFor, []catalog.Note, error) {
 	cat, err := runner.LoadCatalogs(srcs)
 	if err != nil {
@@ -128,13 +150,7 @@ func loadResolver(srcs []runner.Source, opts *traces.ValidateOptions) (*resolver
 	}
 	r := &resolverFor{r: sim.NewCallResolver(cat), held: runner.CatalogVersions(cat)}
 	opts.Tools, opts.Resolver = cat, r.r
-	var notes []catalog.Note
-	for _, n := range catalog.Notes(cat.All(), validation.SchemaCheck) {
-		if _, ok := validateNoteKinds[n.Kind]; ok {
-			notes = append(notes, n)
-		}
-	}
-	return r, notes, nil
+	return r, catalog.Notes(cat.All(), validation.SchemaCheck), nil
 }
 
 // validateReport is the outcome of validating several files.
@@ -142,9 +158,9 @@ type validateReport struct {
 	Valid    bool             `json:"valid"`
 	Problems int              `json:"problems"`
 	Files    []validateResult `json:"files"`
-	// CatalogNotes are the notes of the --catalogs of validateNoteKinds
-	// (tools whose input schema cannot check calls, what the catalog file
-	// checks find): warnings, not problems of the traces.
+	// CatalogNotes are the notes of the --catalogs, every one run warns
+	// of (catalog.Notes; validateNoteKinds): warnings, not problems of the
+	// traces.
 	CatalogNotes []catalog.Note `json:"catalog_notes,omitempty"`
 	// Catalog and CatalogsFrom name the --catalogs every file was checked
 	// against (absent without it: each file names its own, validateResult).
@@ -153,9 +169,14 @@ type validateReport struct {
 	// Run says what run would do with the traces (under --no-catalogs,
 	// only that tool names were not checked).
 	Run *runPrediction `json:"run,omitempty"`
+	// Scenario says what run would say of the scenario's own entries
+	// (--scenario), or what was not checked and why.
+	Scenario *scenarioPrediction `json:"scenario"`
 
-	// resolvers are the resolvers the files were checked with, each once.
+	// resolvers are the resolvers the files were checked with, each once;
+	// upgrades are the --scenario's (checkScenario).
 	resolvers []*resolverFor
+	upgrades  []sim.Upgrade
 }
 
 // validateResult is the outcome for one file.
@@ -188,8 +209,9 @@ type validateResult struct {
 
 // validateFiles validates each file ("-" is stdin), with given the
 // resolver of --catalogs (nil: none); own makes each file's tools checked
-// against the catalogs `run --traces FILE` loads (runCatalog).
-func validateFiles(in *cliout.Inputs, paths []string, opts traces.ValidateOptions, given *resolverFor, own bool) validateReport {
+// against the catalogs `run [SCENARIO] --traces FILE` loads (runCatalog;
+// sc nil: the default scenario).
+func validateFiles(in *cliout.Inputs, paths []string, opts traces.ValidateOptions, given *resolverFor, own bool, sc *scenarios.Scenario) validateReport {
 	rep := validateReport{Valid: true, Files: []validateResult{}}
 	if given != nil {
 		rep.resolvers = append(rep.resolvers, given)
@@ -206,7 +228,7 @@ func validateFiles(in *cliout.Inputs, paths []string, opts traces.ValidateOption
 	var joint *fileCatalog
 	var jointOpts traces.ValidateOptions
 	if own && len(paths) > 1 {
-		if jo, jc, err := runCatalog(paths, opts, own); err == nil {
+		if jo, jc, err := runCatalog(paths, opts, own, sc); err == nil {
 			jc.joint = true
 			joint, jointOpts = &jc, jo
 			rep.resolvers = append(rep.resolvers, jc.resolver)
@@ -221,7 +243,7 @@ func validateFiles(in *cliout.Inputs, paths []string, opts traces.ValidateOption
 			if i > 0 {
 				cr.notes = nil // said once, with the first file
 			}
-		} else if fopts, cr, err = runCatalog([]string{p}, opts, own); cr.resolver != nil {
+		} else if fopts, cr, err = runCatalog([]string{p}, opts, own, sc); cr.resolver != nil {
 			rep.resolvers = append(rep.resolvers, cr.resolver)
 		}
 		catErr := err != nil
@@ -271,15 +293,15 @@ type fileCatalog struct {
 }
 
 // runCatalog returns opts with, when own is set, the catalogs `run
-// --traces PATHS` loads as tool index (runner.RunCatalogs, with the default
-// scenario): the files' own catalogs, or the default scenario's when none
-// has one. A trace on stdin, which run does not read, is taken for a file
+// [SCENARIO] --traces PATHS` loads as tool index (runner.RunCatalogs, with
+// sc, or the default scenario when nil): the files' own catalogs, or the
+// scenario's when none has one and it names catalogs on disk. A trace on stdin, which run does not read, is taken for a file
 // without a catalog of its own.
-func runCatalog(paths []string, opts traces.ValidateOptions, own bool) (traces.ValidateOptions, fileCatalog, error) {
+func runCatalog(paths []string, opts traces.ValidateOptions, own bool, sc *scenarios.Scenario) (traces.ValidateOptions, fileCatalog, error) {
 	if !own {
 		return opts, fileCatalog{}, nil
 	}
-	srcs, from, err := traceCatalogs(paths, nil)
+	srcs, from, err := traceCatalogs(paths, nil, sc)
 	if noCatalog(err) {
 		// run would stop on it (validateReport.predict): the tool names are
 		// not checked, against catalogs no run would load.
@@ -295,11 +317,14 @@ func runCatalog(paths []string, opts traces.ValidateOptions, own bool) (traces.V
 	return opts, fileCatalog{dir: strings.Join(sourcePaths(srcs), ", "), from: from, notes: notes, resolver: r}, nil
 }
 
-// validateNoteKinds are the kinds of catalog note trace validate warns
-// of, each with what it means for run: a schema that cannot check calls
-// and the catalog file checks (catalog.Notes). The traces are not at
-// fault, so none fails validation.
+// validateNoteKinds says, for every kind of catalog note run warns of
+// (catalog.NoteKinds), what it means for run: validate warns of each
+// (TestValidateWarnsOfEveryCatalogNoteKind pins that no kind lacks its
+// words). The traces are not at fault, so none fails validation.
 var validateNoteKinds = map[string]string{
+	catalog.NoteSchemaMissing:   "run checks their calls against that schema, which any arguments pass, so none of their calls counts as malformed",
+	catalog.NoteSchemaNull:      "run checks their calls against that schema, which any arguments pass, so none of their calls counts as malformed",
+	catalog.NoteNoTools:         "a session naming one is offered none of its tools",
 	catalog.NoteSchemaInvalid:   "run counts the calls they cannot check neither valid nor malformed",
 	catalog.NoteBuildVariant:    "run replays each as a server of its own",
 	catalog.NoteMetaContradicts: "run replays each catalog as its file lists it",
@@ -365,6 +390,9 @@ func (rep validateReport) writeText(w io.Writer) error {
 		events += f.Counts.Events
 		sessions += f.Counts.Sessions
 	}
+	if err := rep.Scenario.writeText(w); err != nil {
+		return err
+	}
 	if err := rep.Run.writeText(w); err != nil {
 		return err
 	}
@@ -425,6 +453,8 @@ func (rep validateReport) exit() error {
 		return exitError{code: 2, msg: fmt.Sprintf("%d of %s could not be read", unreadable, nouns.Count(len(rep.Files), "trace file"))}
 	case invalid > 0:
 		return exitError{code: 1, msg: fmt.Sprintf("%s in %d of %s", nouns.Count(rep.Problems, "problem"), invalid, nouns.Count(len(rep.Files), "trace file"))}
+	case rep.Scenario != nil && rep.Scenario.stop != "":
+		return exitError{code: 2, msg: "run would stop on the scenario (said above)"}
 	case uncataloged > 0:
 		// Run stops on them: a check of their format alone is asked for
 		// with --no-catalogs.

@@ -30,6 +30,9 @@ type runPrediction struct {
 	// says why, as run would.
 	Stops  bool   `json:"stops"`
 	Reason string `json:"reason,omitempty"`
+	// onScenario says run stops on the scenario (--scenario: a name or
+	// upgrade its catalogs do not have), before replaying a session.
+	onScenario bool
 }
 
 // predict fills rep.Run from the resolvers the files were checked with,
@@ -63,6 +66,19 @@ func (rep *validateReport) predict(maxShare float64, noCatalogs bool) {
 			return
 		}
 	}
+	res, held := rep.resolution()
+	info := runner.SummarizeResolution(&res, maxShare, false, held)
+	p := &runPrediction{Checked: rep.toolNamesChecked(), Resolution: info}
+	if e := runner.StopFor(info, held); e != nil {
+		p.Stops, p.Reason = true, e.Reason()
+	}
+	rep.Run = p
+}
+
+// resolution merges what the resolvers the files were checked with
+// counted, and the server versions their catalogs hold; the versions of
+// the scenario's upgrades are taken as replayed (takeUpgradesAsReached).
+func (rep *validateReport) resolution() (sim.Resolution, runner.HeldServers) {
 	var res sim.Resolution
 	held := runner.HeldServers{}
 	for _, r := range rep.resolvers {
@@ -77,12 +93,8 @@ func (rep *validateReport) predict(maxShare float64, noCatalogs bool) {
 			slices.SortFunc(held[server], catalog.CompareVersions)
 		}
 	}
-	info := runner.SummarizeResolution(&res, maxShare, false, held)
-	p := &runPrediction{Checked: rep.toolNamesChecked(), Resolution: info}
-	if e := runner.StopFor(info, held); e != nil {
-		p.Stops, p.Reason = true, e.Reason()
-	}
-	rep.Run = p
+	takeUpgradesAsReached(&res, rep.upgrades)
+	return res, held
 }
 
 // toolNamesChecked says every file's tool names were resolved against
@@ -107,6 +119,10 @@ func (p *runPrediction) writeText(w io.Writer) error {
 		return err
 	}
 	r := p.Resolution
+	if p.onScenario {
+		_, err := fmt.Fprintf(w, "run would stop on the scenario, before replaying a session: %s\n", p.Reason)
+		return err
+	}
 	if r == nil {
 		_, err := fmt.Fprintf(w, "run would stop: %s\n", p.Reason)
 		return err

@@ -22,8 +22,8 @@ func WarnContextOverflow(w io.Writer, program string, res *report.Results) {
 	}
 }
 
-// unmatchedWarning introduces sim.RunInfo.UnmatchedEntries.
-const unmatchedWarning = "the scenario names tools or servers the run's catalogs do not have, so these entries change nothing (a typo, or written for other catalogs?)"
+// UnmatchedWarning introduces sim.RunInfo.UnmatchedEntries.
+const UnmatchedWarning = "the scenario names tools or servers the run's catalogs do not have, so these entries change nothing (a typo, or written for other catalogs?)"
 
 // WarnUnmatched warns on w, as program, of a scenario's entries that match
 // nothing in the run's catalogs (sim.RunInfo.UnmatchedEntries), one line
@@ -32,7 +32,7 @@ func WarnUnmatched(w io.Writer, program string, names []string) {
 	if len(names) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "%s: warning: %s:\n", program, unmatchedWarning)
+	fmt.Fprintf(w, "%s: warning: %s:\n", program, UnmatchedWarning)
 	for _, n := range names {
 		fmt.Fprintf(w, "  %s\n", n)
 	}
