@@ -326,3 +326,48 @@ func (s *Setup) firstReplies(src Source, m sim.Model, params sim.Params) (map[st
 	}
 	return out, nil
 }
+
+// replayFitAt replays src's fit sessions under params with every overhead
+// at zero at each of scales (params.token_scale), in one pass over src,
+// and returns for each scale every fit request's prompt tokens by reqKey
+// (the profile of the token_scale fit). The stand-in tokenizer's counts
+// are memoised once for every scale.
+func (s *Setup) replayFitAt(src Source, params sim.Params, scales []float64) ([]map[reqKey]int64, error) {
+	p0 := zeroOverheads(params)
+	p0.TokenScale = 1
+	e1, err := s.engine(s.Model, p0)
+	if err != nil {
+		return nil, err
+	}
+	content := e1.ContentCounter()
+	engines := make([]*sim.Engine, len(scales))
+	out := make([]map[reqKey]int64, len(scales))
+	for i, sc := range scales {
+		p := p0
+		p.TokenScale = sc
+		e, err := sim.NewEngine(sim.Config{Strategies: []sim.Strategy{s.Strategy}, Model: s.Model, Params: p,
+			Catalog: s.Catalog, Seed: s.Seed, FidelityStrategy: s.Strategy.Name, Content: content})
+		if err != nil {
+			return nil, err
+		}
+		engines[i], out[i] = e, map[reqKey]int64{}
+	}
+	for it, err := range src() {
+		if err != nil {
+			return nil, err
+		}
+		if it.Role != FitRole {
+			continue
+		}
+		if st := it.Session.Start(); st != nil && traces.RecordedDeferred(st.RecordedStrategy()) {
+			continue
+		}
+		need := sim.ExtractNeed(it.Session)
+		for i, e := range engines {
+			for k, pr := range e.ReplayNeed(need)[0].PerRequest {
+				out[i][reqKey{it.Session.ID, k}] = pr.Input
+			}
+		}
+	}
+	return out, nil
+}

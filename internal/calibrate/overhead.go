@@ -89,7 +89,7 @@ func (f *OverheadFit) Apply(p sim.Params) sim.Params {
 // scale (the model's tokenizer is a stand-in), params.token_scale is
 // fitted first, jointly with them (fitTokenScale), and the overheads are
 // fitted on what the rounded scale leaves.
-func fitOverhead(reqs []Request, params sim.Params, loss Loss, scale bool) (*OverheadFit, error) {
+func fitOverhead(reqs []Request, params sim.Params, loss Loss, scale bool, replay scaleReplay) (*OverheadFit, error) {
 	var rows []*Request
 	for i := range reqs {
 		if r := &reqs[i]; r.Fit() && r.HasUsage && r.RecordedInput() > 0 {
@@ -122,15 +122,18 @@ func fitOverhead(reqs []Request, params sim.Params, loss Loss, scale bool) (*Ove
 	scaled := make([]float64, len(rows))
 	if scale {
 		s0 := params.TokenScale
-		s, half, note := fitTokenScale(rows, y, msg, tool, fitMsg, fitTool, s0, loss)
+		s, half, added, note, err := fitTokenScale(rows, y, msg, tool, fitMsg, fitTool, s0, loss, replay)
+		if err != nil {
+			return nil, err
+		}
 		f.TokenScale, f.TokenScaleHalfWidth = s, half
 		if note != "" {
 			f.Notes = append(f.Notes, note)
 		} else {
 			f.TokenScaleFitted = true
 			f.Notes = append(f.Notes, fmt.Sprintf("token_scale fitted with the overheads: %g ± %.3f (95%%, rounded to %g); the stand-in tokenizer's counts times it match the recorded usage", s, half, TokenScaleStep))
-			for i, r := range rows {
-				scaled[i] = (s/s0 - 1) * float64(r.ScaleUnits)
+			for i := range rows {
+				scaled[i] = added[i]
 				y[i] -= scaled[i]
 			}
 		}

@@ -381,7 +381,8 @@ func calibrateGroup(ctx context.Context, cfg *Config, m sim.Model, mf *ModelFit)
 	}
 	params := cfg.Params
 	if mf.WithUsage > 0 {
-		ov, err := fitOverhead(reqs, cfg.Params, cfg.Loss, scale)
+		replay := func(scales []float64) ([]map[reqKey]int64, error) { return setup.replayFitAt(src, cfg.Params, scales) }
+		ov, err := fitOverhead(reqs, cfg.Params, cfg.Loss, scale, replay)
 		if err != nil {
 			mf.Problems = append(mf.Problems, err.Error())
 		} else {

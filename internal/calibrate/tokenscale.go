@@ -38,29 +38,57 @@ const (
 )
 
 // fitTokenScale fits token_scale on the fit rows, y being recorded − Sim0
-// and msg, tool the overhead columns (fitted where fitMsg, fitTool). It
-// returns the scale rounded to TokenScaleStep and the half-width of its
-// 95% interval rounded to TokenScaleHalfWidthPlaces, or s0 and a note
-// saying why the scale cannot be told from the overheads.
-func fitTokenScale(rows []*Request, y, msg, tool []float64, fitMsg, fitTool bool, s0 float64, loss Loss) (float64, float64, string) {
-	kept := func(why string, args ...any) (float64, float64, string) {
-		return s0, 0, fmt.Sprintf("token_scale kept (the scenario's %g): ", s0) + fmt.Sprintf(why, args...)
+// and msg, tool the overhead columns (fitted where fitMsg, fitTool): the
+// linear fit (estimateTokenScale) centres the profile over replays at
+// grid scales (profileTokenScale, replayed by replay). It returns the
+// scale rounded to TokenScaleStep, the half-width of its 95% interval
+// (the interval's larger side) and what the scale adds to each row's Sim0
+// (the replay at it), or s0 and a note saying why the scale cannot be
+// told from the overheads; an error when a replay fails. The half-width
+// is rounded to TokenScaleHalfWidthPlaces before it is compared with
+// MaxScaleHalfWidth: the text, --json and the limit read one value.
+func fitTokenScale(rows []*Request, y, msg, tool []float64, fitMsg, fitTool bool, s0 float64, loss Loss, replay scaleReplay) (float64, float64, []float64, string, error) {
+	kept := func(why string, args ...any) (float64, float64, []float64, string, error) {
+		return s0, 0, nil, fmt.Sprintf("token_scale kept (the scenario's %g): ", s0) + fmt.Sprintf(why, args...), nil
 	}
-	est, half, note := estimateTokenScale(rows, y, msg, tool, fitMsg, fitTool, s0, loss)
+	lin, linHalf, note := estimateTokenScale(rows, y, msg, tool, fitMsg, fitTool, s0, loss)
 	if note != "" {
 		return kept("%s", note)
 	}
-	half = round(half, TokenScaleHalfWidthPlaces)
+	if !(linHalf <= 2*MaxScaleHalfWidth) {
+		return kept("fitted %.3f ± %.3f (95%%, linear), wider than the ± %g it is written with (calibrate.MaxScaleHalfWidth): the recorded usage does not tell the scale from the overheads", lin, linHalf, MaxScaleHalfWidth)
+	}
+	rec := make([]float64, len(rows))
+	for i, r := range rows {
+		rec[i] = float64(r.RecordedInput())
+	}
+	sims := newScaleSims(rows, replay)
+	prof, note, err := profileTokenScale(sims, rec, msg, tool, fitMsg, fitTool, lin, linHalf/1.96, 2*MaxScaleHalfWidth)
+	if err != nil {
+		return 0, 0, nil, "", fmt.Errorf("token_scale: %w", err)
+	}
+	if note != "" {
+		return kept("%s, wider than the ± %g it is written with (calibrate.MaxScaleHalfWidth): the recorded usage does not tell the scale from the overheads", note, MaxScaleHalfWidth)
+	}
+	est, half := prof.Est, round(prof.HalfWidth(), TokenScaleHalfWidthPlaces)
 	if !(half <= MaxScaleHalfWidth) {
 		return kept("fitted %.3f ± %.3f (95%%), wider than the ± %g it is written with (calibrate.MaxScaleHalfWidth): the recorded usage does not tell the scale from the overheads", est, half, MaxScaleHalfWidth)
 	}
-	s := math.Round(est/TokenScaleStep) * TokenScaleStep
-	if !(s >= TokenScaleStep) {
+	k := int(math.Round(est/TokenScaleStep)) * int(math.Round(TokenScaleStep/ScaleProfileStep))
+	if k < 1 {
 		return kept("fitted %.3f, not a positive factor: the replay counts more than was recorded whatever the scale", est)
 	}
+	at, err := sims.get(k, k)
+	if err != nil {
+		return 0, 0, nil, "", fmt.Errorf("token_scale: %w", err)
+	}
+	added := make([]float64, len(rows))
+	for i, r := range rows {
+		added[i] = at[0][i] - float64(r.Sim0)
+	}
 	// Two decimals exactly as written (1.3, not 1.3000000000000003).
-	s, _ = strconv.ParseFloat(strconv.FormatFloat(s, 'f', 2, 64), 64)
-	return s, half, ""
+	s, _ := strconv.ParseFloat(strconv.FormatFloat(gridScale(k), 'f', 2, 64), 64)
+	return s, half, added, "", nil
 }
 
 // estimateTokenScale is fitTokenScale's estimate before rounding and the
