@@ -71,7 +71,9 @@ From these, under the scenario's prices and latency, it proposes:
 It writes the proposal as a strategy snippet (-o) and validates it: a seeded
 share of sessions (--test-share, split by session id) is held apart, and the
 proposal, the current strategy (--current, default the scenario's baseline)
-and every preset are replayed on them, with paired differences.
+and every preset are replayed on them, with paired differences. A
+--scenario's local servers are applied as a run applies them: their tools
+are sent whatever the budget unless always-deferred.
 
 The report is printed as text (the snippet follows it unless -o names a
 file), Markdown (for a pull request: decisions, validation, the snippet and
@@ -135,8 +137,9 @@ them.`,
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		prog := newReporter(cmd, progress.Config{Label: "recommend", Verb: "completed", Noun: "phases (learning, validation)", Total: 2})
+		ro, local := runOnly(scenario, sc)
 		p, err := recommend.Run(ctx, recommend.Config{Traces: args, Sources: srcs, Catalogs: catalogs, Embedded: embeddedData(), Model: m, ModelPreset: preset, Params: sc.Params,
-			Current: cur, Base: baseStrat, Seed: seed, TestShare: testShare, Rules: rules, RunOnly: runOnly(scenario, sc),
+			Current: cur, Base: baseStrat, Seed: seed, TestShare: testShare, Rules: rules, RunOnly: ro, LocalServers: local,
 			Bootstrap: bootstrap, BootstrapMemory: int64(bootMem), Workers: workers, AllowUnresolved: allowUnresolved, Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
 		if err != nil {
 			prog.Abort()
