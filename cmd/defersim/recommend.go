@@ -270,7 +270,7 @@ them.`,
 		return nil
 	}
 	fl := c.Flags()
-	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalog directories or files (default: the traces' own; embedded:catalog, the embedded sample's, on purpose)")
+	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalog directories or files (default: the traces' own, else a --scenario's on disk; embedded:catalog, the embedded sample's, on purpose)")
 	fl.StringVarP(&out, "out", "o", "", "write the strategy snippet to this file (- for stdout; default: after the text report)")
 	fl.StringVar(&scenario, "scenario", "", "scenario whose model, params and baseline strategy are used (default: embedded default)")
 	fl.StringVar(&model, "model", "", "model preset instead of the scenario's (default without --scenario: the traces' model when it is a preset)")
