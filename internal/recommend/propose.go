@@ -181,13 +181,7 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 		return nil, err
 	}
 	schemas := newSchemas(cat, content, trigger, cfg.Params.ToolOverheadTokens, nil)
-	var local []string
-	for _, name := range cfg.LocalServers {
-		if len(cat.Versions[name]) > 0 && !slices.Contains(local, name) {
-			local = append(local, name)
-		}
-	}
-	slices.Sort(local)
+	local := heldLocal(cat, cfg.LocalServers)
 	eager, err := presets.Strategy("eager")
 	if err != nil {
 		return nil, err
@@ -502,16 +496,4 @@ func unreplayedEntriesWarning(entries []sim.UnreplayedEntry) string {
 	}
 	return "the proposal names " + report.UnreplayedEntriesWarning + ": " + strings.Join(lines, "; ") +
 		"; a run of these sessions replays the lists without them (docs/scenarios.md#strategies)"
-}
-
-// localNote says that the local servers' tools were priced as a run
-// replays them: direct whatever the budget, unless always-deferred.
-func localNote(local []string, scenario string) string {
-	keys := make([]string, len(local))
-	for i, name := range local {
-		keys[i] = "servers." + name + ".local"
-	}
-	return fmt.Sprintf("scenario %s sets %s: as a run of it does, the rules, the budget and the validation send %s tools whatever the budget "+
-		"(decision %q) unless always_defer lists them; pasted into a scenario without %s, the snippet defers them by the budget",
-		scenario, strings.Join(keys, ", "), nouns.Form(len(local), "that server's", "those servers'"), localDirect, nouns.Form(len(local), "it", "them"))
 }
