@@ -191,7 +191,7 @@ DIR/catalog beside them.`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalog directories or files (default: the traces' own; embedded:catalog, the embedded sample's, on purpose)")
+	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalog directories or files (default: the traces' own, else a --scenario's on disk; embedded:catalog, the embedded sample's, on purpose)")
 	fl.StringSliceVar(&test, "test", nil, "held-out traces: judge the fit on every session of these (the calibration traces are then only fitted on)")
 	fl.StringVar(&scenario, "scenario", "", "scenario whose model and params are the starting point, and which -o writes updated (default: embedded default)")
 	fl.StringVar(&model, "model", "", "model preset to start from instead of the scenario's or the recorded one")

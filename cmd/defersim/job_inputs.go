@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"strings"
 
 	"github.com/defersim/defersim/internal/calibrate"
 	"github.com/defersim/defersim/internal/runner"
@@ -34,7 +35,8 @@ type jobInput struct {
 // (default: the embedded one), the model (--model, else the traces'
 // recorded model when it resolves to a preset and no scenario was given,
 // else the scenario's) and the catalogs (--catalogs, else the traces' own:
-// traces.CatalogsFor). The model replaces the scenario's as run's --model
+// traces.CatalogsFor; else, as run --traces, a --scenario's catalogs on
+// disk, with a note). The model replaces the scenario's as run's --model
 // does (useModelFlag: Scenario.UseModel checks the scenario's params
 // against it, and the note on stderr names the model of the scenario file
 // it replaced), and the params it leaves unread stop the job as they stop
@@ -73,6 +75,14 @@ func jobInputs(stderr io.Writer, scenario, model string, catalogs, traces []stri
 		if catalogs, err = tracesPkg.CatalogsFor(traces); err != nil {
 			return nil, err
 		}
+	}
+	if len(catalogs) == 0 && scenario != "" && len(sc.Catalogs) > 0 && !runner.EmbeddedCatalogs(sc.Catalogs) {
+		// As run --traces reads them under that scenario
+		// (runner.RunCatalogs): a scenario naming catalogs on disk chose
+		// them for traces without their own.
+		catalogs = sc.Catalogs
+		fmt.Fprintf(stderr, "defersim: note: the traces name no catalog of their own and none is beside them: reading scenario %s's catalogs (%s), as run --traces does\n",
+			sc.Name, strings.Join(catalogs, ", "))
 	}
 	if len(catalogs) == 0 {
 		// As run says it: the sample catalog on purpose, when the

@@ -49,6 +49,8 @@ func newRecommendCmd() *cobra.Command {
 		workers         int
 		allowUnresolved bool
 		failUncertain   bool
+		heldOutOut      string
+		trainingOut     string
 	)
 	c := &cobra.Command{
 		Use:   "recommend TRACE...",
@@ -71,7 +73,12 @@ From these, under the scenario's prices and latency, it proposes:
 It writes the proposal as a strategy snippet (-o) and validates it: a seeded
 share of sessions (--test-share, split by session id) is held apart, and the
 proposal, the current strategy (--current, default the scenario's baseline)
-and every preset are replayed on them, with paired differences.
+and every preset are replayed on them, with paired differences. --held-out
+and --training write the two sides of the split as traces: a run of the
+held-out one under the scenario with the snippet, at the same seed and
+catalogs, reproduces the validation (docs/recommend.md). A --scenario's
+local servers are applied as a run applies them: their tools are sent
+whatever the budget unless always-deferred.
 
 The report is printed as text (the snippet follows it unless -o names a
 file), Markdown (for a pull request: decisions, validation, the snippet and
@@ -109,8 +116,11 @@ them.`,
 		}
 		sc, m, catalogs, preset := in.sc, in.sc.Model, in.catalogs, in.sc.ModelPreset
 		guard := outguard.New(slices.Concat(args, catalogs, []string{scenario})...)
-		if err := guard.Check(out, results, jsonOut); err != nil {
+		if err := guard.Check(out, results, jsonOut, heldOutOut, trainingOut); err != nil {
 			return err
+		}
+		if heldOutOut != "" && testShare == 0 {
+			return exitError{code: 2, msg: "--held-out: --test-share 0 holds no session out"}
 		}
 		if current == "" {
 			current = sc.Baseline
@@ -135,8 +145,9 @@ them.`,
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		prog := newReporter(cmd, progress.Config{Label: "recommend", Verb: "completed", Noun: "phases (learning, validation)", Total: 2})
+		ro, local := runOnly(scenario, sc)
 		p, err := recommend.Run(ctx, recommend.Config{Traces: args, Sources: srcs, Catalogs: catalogs, Embedded: embeddedData(), Model: m, ModelPreset: preset, Params: sc.Params,
-			Current: cur, Base: baseStrat, Seed: seed, TestShare: testShare, Rules: rules, RunOnly: runOnly(scenario, sc),
+			Current: cur, Base: baseStrat, Seed: seed, TestShare: testShare, Rules: rules, RunOnly: ro, LocalServers: local,
 			Bootstrap: bootstrap, BootstrapMemory: int64(bootMem), Workers: workers, AllowUnresolved: allowUnresolved, Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
 		if err != nil {
 			prog.Abort()
@@ -202,6 +213,25 @@ them.`,
 				return err
 			}
 		}
+		// The sessions of each side of the split, as traces a run replays
+		// (docs/recommend.md#reproducing-the-validation).
+		written := map[string]int{}
+		for _, side := range []struct {
+			path    string
+			heldOut bool
+		}{{heldOutOut, true}, {trainingOut, false}} {
+			if side.path == "" {
+				continue
+			}
+			if side.heldOut && p.HeldOut == 0 {
+				return exitError{code: 2, msg: fmt.Sprintf("--held-out %s: no session was held out (%d learnt from): raise --test-share", side.path, p.Training)}
+			}
+			n, err := recommend.WriteSplit(set.File(side.path), side.path, srcs, p, side.heldOut)
+			if err != nil {
+				return fmt.Errorf("write %s: %w", side.path, err)
+			}
+			written[side.path] = n
+		}
 		if jsonOut != "" {
 			data, err := json.MarshalIndent(p, "", "  ")
 			if err != nil {
@@ -220,6 +250,12 @@ them.`,
 		if results != "" && p.Validation != nil {
 			fmt.Fprintf(notes, "validation results: %s\n", results)
 		}
+		if heldOutOut != "" {
+			fmt.Fprintf(notes, "held-out sessions: %s (%s)\n", heldOutOut, nouns.Count(written[heldOutOut], "session"))
+		}
+		if trainingOut != "" {
+			fmt.Fprintf(notes, "training sessions: %s (%s)\n", trainingOut, nouns.Count(written[trainingOut], "session"))
+		}
 		if failUncertain && (p.UncertainDecisions > 0 || p.ModeUncertain() || p.VersionGap != nil) {
 			msg := fmt.Sprintf("%d of %s %s uncertain", p.UncertainDecisions, nouns.Count(len(p.Tools), "decision"), nouns.Form(p.UncertainDecisions, "is", "are"))
 			if p.ModeUncertain() {
@@ -234,7 +270,7 @@ them.`,
 		return nil
 	}
 	fl := c.Flags()
-	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalog directories or files (default: the traces' own; embedded:catalog, the embedded sample's, on purpose)")
+	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalog directories or files (default: the traces' own, else a --scenario's on disk; embedded:catalog, the embedded sample's, on purpose)")
 	fl.StringVarP(&out, "out", "o", "", "write the strategy snippet to this file (- for stdout; default: after the text report)")
 	fl.StringVar(&scenario, "scenario", "", "scenario whose model, params and baseline strategy are used (default: embedded default)")
 	fl.StringVar(&model, "model", "", "model preset instead of the scenario's (default without --scenario: the traces' model when it is a preset)")
@@ -247,6 +283,8 @@ them.`,
 	fl.Float64Var(&rare, "rare", recommend.DefaultRules().Rare, "call share at or below which a tool may be always-deferred")
 	fl.Int64Var(&expensive, "expensive", 0, "schema tokens at or above which a tool may be always-deferred (0 = catalog 75th percentile)")
 	fl.StringVar(&results, "results", "", "also write the validation's results.json here")
+	fl.StringVar(&heldOutOut, "held-out", "", "also write the held-out sessions, which the validation replays, here as a trace (.gz: gzipped)")
+	fl.StringVar(&trainingOut, "training", "", "also write the training sessions, which the rules learn from, here as a trace (.gz: gzipped)")
 	fl.StringVar(&jsonOut, "json", "", "also write the proposal and its evidence as JSON here")
 	cliout.Deprecate(c, "json", "use --format json (on stdout; add > FILE)")
 	fl.IntVar(&bootstrap, "bootstrap", 0, "bootstrap resamples of the validation (0 = default)")

@@ -9,15 +9,16 @@ import (
 )
 
 // runOnly lists what sc, read from the --scenario file path, sets that a
-// run of it applies and recommend does not (recommend.RunOnly): local
-// servers, upgrades, permissions and routing descriptions. Without
-// --scenario (path "") it lists nothing: the embedded default lends
-// recommend its model and params, and the snippet goes into the user's
-// own scenario, not into it.
-func runOnly(path string, sc *scenarios.Scenario) recommend.RunOnly {
-	r := recommend.RunOnly{Scenario: sc.Name}
+// run of it applies and recommend does not (recommend.RunOnly): upgrades,
+// permissions and routing descriptions; and its local servers, which
+// recommend applies (recommend.Config.LocalServers). Without --scenario
+// (path "") it lists nothing: the embedded default lends recommend its
+// model and params, and the snippet goes into the user's own scenario,
+// not into it.
+func runOnly(path string, sc *scenarios.Scenario) (r recommend.RunOnly, local []string) {
+	r = recommend.RunOnly{Scenario: sc.Name}
 	if path == "" {
-		return r
+		return r, nil
 	}
 	names := make([]string, 0, len(sc.Servers))
 	for name := range sc.Servers {
@@ -27,7 +28,7 @@ func runOnly(path string, sc *scenarios.Scenario) recommend.RunOnly {
 	for _, name := range names {
 		s := sc.Servers[name]
 		if s.Local {
-			r.LocalServers = append(r.LocalServers, name)
+			local = append(local, name)
 		}
 		if len(s.Upgrades) > 0 {
 			r.Keys = append(r.Keys, fmt.Sprintf("servers.%s.upgrades", name))
@@ -39,5 +40,5 @@ func runOnly(path string, sc *scenarios.Scenario) recommend.RunOnly {
 	if len(sc.SRD) > 0 {
 		r.Keys = append(r.Keys, "srd")
 	}
-	return r
+	return r, local
 }

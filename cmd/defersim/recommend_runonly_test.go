@@ -11,20 +11,20 @@ import (
 
 // TestRecommendRunOnlyReadsTheScenario pins what recommend passes on as
 // the scenario's settings a run applies and it does not (runOnly): of a
-// --scenario file, the local servers, each server with upgrades,
-// permissions and srd, which recommend ignored silently; of the embedded
-// default (no --scenario), whose desktop is local, nothing: the snippet
-// goes into the user's own scenario.
+// --scenario file, each server with upgrades, permissions and srd, which
+// recommend ignored silently, and apart the local servers, which it
+// applies; of the embedded default (no --scenario), whose desktop is
+// local, nothing: the snippet goes into the user's own scenario.
 func TestRecommendRunOnlyReadsTheScenario(t *testing.T) {
 	def, err := scenarios.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := runOnly("", def), (recommend.RunOnly{Scenario: "default"}); !cmp.Equal(got, want) {
-		t.Errorf("no --scenario: %s", cmp.Diff(want, got))
+	if got, local := runOnly("", def); !cmp.Equal(got, recommend.RunOnly{Scenario: "default"}) || local != nil {
+		t.Errorf("no --scenario: %+v, local %q: want nothing", got, local)
 	}
-	if got, want := runOnly("scenarios/default.yaml", def), (recommend.RunOnly{Scenario: "default", LocalServers: []string{"desktop"}}); !cmp.Equal(got, want) {
-		t.Errorf("--scenario scenarios/default.yaml: %s", cmp.Diff(want, got))
+	if got, local := runOnly("scenarios/default.yaml", def); !cmp.Equal(got, recommend.RunOnly{Scenario: "default"}) || !cmp.Equal(local, []string{"desktop"}) {
+		t.Errorf("--scenario scenarios/default.yaml: %+v, local %q: want local [desktop] alone", got, local)
 	}
 	doc := `name: s
 traces: [t.jsonl]
@@ -39,8 +39,8 @@ servers:
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := recommend.RunOnly{Scenario: "s", LocalServers: []string{"files"}, Keys: []string{"servers.web.upgrades", "permissions"}}
-	if got := runOnly("s.yaml", sc); !cmp.Equal(got, want) {
-		t.Errorf("%s", cmp.Diff(want, got))
+	want := recommend.RunOnly{Scenario: "s", Keys: []string{"servers.web.upgrades", "permissions"}}
+	if got, local := runOnly("s.yaml", sc); !cmp.Equal(got, want) || !cmp.Equal(local, []string{"files"}) {
+		t.Errorf("local %q (want [files]); %s", local, cmp.Diff(want, got))
 	}
 }

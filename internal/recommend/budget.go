@@ -57,7 +57,7 @@ func budgetFor(p *Proposal, share func(i int) float64) (breakEven float64, budge
 	for i := range p.Tools {
 		a := &p.Tools[i]
 		all += a.Schema.Tokens
-		if a.Decision == neverDefer {
+		if a.direct() {
 			neverTok += a.Schema.Tokens
 			continue
 		}

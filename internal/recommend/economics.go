@@ -211,7 +211,15 @@ const (
 	neverDefer  = "never-defer"
 	alwaysDefer = "always-defer"
 	byBudget    = "by budget"
+	// localDirect: the tool's server is local (Config.LocalServers), whose
+	// tools a run sends whatever the budget; only always_defer defers them.
+	localDirect = "local, direct"
 )
+
+// direct reports whether a run of the proposal sends the tool's schema
+// whatever the budget: never-deferred, or a local server's and not
+// always-deferred.
+func (a *Assessment) direct() bool { return a.Decision == neverDefer || a.Decision == localDirect }
 
 // Assessment is one tool's figures and the decision they lead to.
 type Assessment struct {
@@ -264,7 +272,7 @@ func (a *Assessment) GainMs() float64 { return a.DeferMs - a.DirectMs }
 // sessions is how many training sessions could call it (Usage.Served), the
 // denominator of its shares and their bounds; training is every training
 // session.
-func assess(e *Economy, r Rules, expensive int64, k toolKey, u *toolUsage, sessions, training int, sc Schema) Assessment {
+func assess(e *Economy, r Rules, expensive int64, k toolKey, u *toolUsage, sessions, training int, sc Schema, local bool) Assessment {
 	n := float64(max(sessions, 1))
 	a := Assessment{Key: k, Schema: sc, Sessions: sessions, Training: training}
 	if u != nil {
@@ -275,7 +283,7 @@ func assess(e *Economy, r Rules, expensive int64, k toolKey, u *toolUsage, sessi
 		a.CallsPerSession = float64(u.Calls) / n
 	}
 	t := float64(sc.Tokens)
-	c := rule{r: r, tokens: sc.Tokens, expensive: expensive, roundTrip: e.RoundTripMs(), directMs: e.DirectFirstMs(t), directUSD: e.DirectUSD(t), loadUSD: e.LoadUSD(t)}
+	c := rule{r: r, tokens: sc.Tokens, expensive: expensive, roundTrip: e.RoundTripMs(), directMs: e.DirectFirstMs(t), directUSD: e.DirectUSD(t), loadUSD: e.LoadUSD(t), local: local}
 	a.DeferMs = a.BeforeReplyShare * c.roundTrip
 	a.DirectMs = c.directMs
 	a.DirectUSD = c.directUSD
@@ -297,6 +305,13 @@ func assess(e *Economy, r Rules, expensive int64, k toolKey, u *toolUsage, sessi
 	case alwaysDefer:
 		a.Why = fmt.Sprintf("%d-token schema %s: direct %s vs deferred %s per session, no first-reply cost",
 			sc.Tokens, calledIn(a.UseShare, sessions), usd(a.DirectUSD), usd(a.DeferUSD))
+	case localDirect:
+		used := calledIn(a.UseShare, sessions)
+		if sessions > 0 {
+			used += ", " + pct(a.BeforeReplyShare) + " before the first reply"
+		}
+		a.Why = fmt.Sprintf("server %s is local (servers.%s.local): a run sends its schema whatever the budget, and only always_defer defers it; %s; direct %s vs deferred %s per session",
+			k.Server, k.Server, used, usd(a.DirectUSD), usd(a.DeferUSD))
 	default:
 		a.Why = fmt.Sprintf("%s, %s before the first reply; direct %s vs deferred %s per session",
 			calledIn(a.UseShare, sessions), pct(a.BeforeReplyShare), usd(a.DirectUSD), usd(a.DeferUSD))

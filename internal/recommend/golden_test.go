@@ -35,7 +35,7 @@ func TestGoldenSnippetAndTable(t *testing.T) {
 		if k.Tool == "list_notes" {
 			sc.Versions, sc.Drift = 2, []string{"2.0.0 (breaking)"}
 		}
-		tools = append(tools, assess(&e, DefaultRules(), 500, k, usage[k.Tool], 200, 200, sc))
+		tools = append(tools, assess(&e, DefaultRules(), 500, k, usage[k.Tool], 200, 200, sc, false))
 	}
 	base, _ := presets.Strategy("claude-code-default")
 	p := &Proposal{BaseName: "claude-code-default", Tools: tools, Economy: e, RoundTripMs: e.RoundTripMs(), RoundTripCache: e.CacheAssumption(),

@@ -49,11 +49,12 @@ type Learnt struct {
 // (Learnt.Resolution): held-out sessions are counted (the
 // validation reads them again from the traces, selecting them by id; no
 // copy of them is written); training sessions are counted and replayed
-// eagerly (for the session shape the rules price with).
+// eagerly (for the session shape the rules price with), with the local
+// servers a run has (their tools first in the registry).
 func learn(sessions func() iter.Seq2[*traces.Session, error], cat *catalog.Catalog, model sim.Model, params sim.Params,
-	eager sim.Strategy, seed int64, testShare float64, resolve resolver, runModel func(string) bool) (*Learnt, error) {
+	eager sim.Strategy, seed int64, testShare float64, local []string, resolve resolver, runModel func(string) bool) (*Learnt, error) {
 	eng, err := sim.NewEngine(sim.Config{Strategies: []sim.Strategy{eager}, Model: model, Params: params,
-		Catalog: cat, Seed: seed, FidelityStrategy: "-", RunModel: runModel})
+		Catalog: cat, Seed: seed, FidelityStrategy: "-", RunModel: runModel, LocalServers: local})
 	if err != nil {
 		return nil, err
 	}

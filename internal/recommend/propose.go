@@ -57,6 +57,10 @@ type Config struct {
 	// AllowUnresolved lets the validation replay traces whose tool calls do
 	// not resolve against the catalogs (runner.Config).
 	AllowUnresolved bool
+	// LocalServers are the scenario's local servers (servers.X.local): as
+	// in a run, their tools are direct whatever the budget unless
+	// always-deferred, in the rules, the budget and the validation.
+	LocalServers []string
 	// RunOnly is what the scenario sets that a run of it applies and
 	// recommend does not: a warning names it.
 	RunOnly RunOnly
@@ -120,6 +124,9 @@ type Proposal struct {
 	UnreplayedEntries []sim.UnreplayedEntry `json:"entries_unreplayed,omitempty"`
 	// Validation on the held-out sessions (nil when there are none).
 	Validation *Validation `json:"validation,omitempty"`
+	// LocalServers are the scenario's local servers the catalogs hold
+	// (Config.LocalServers): a note says how they were priced.
+	LocalServers []string `json:"local_servers,omitempty"`
 	// Notes state choices the proposal made that its inputs left open
 	// (which version of a server without a release order it prices), the
 	// sessions recorded with another model than Model and the calls that
@@ -174,6 +181,7 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 		return nil, err
 	}
 	schemas := newSchemas(cat, content, trigger, cfg.Params.ToolOverheadTokens, nil)
+	local := heldLocal(cat, cfg.LocalServers)
 	eager, err := presets.Strategy("eager")
 	if err != nil {
 		return nil, err
@@ -190,7 +198,7 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	}
 	defer release()
 	var tally inputnotes.Tally
-	l, err := learn(runner.TalliedSessionSource(srcs, traces.ReadOptions{}, &tally), cat, cfg.Model, cfg.Params, eager, cfg.Seed, cfg.TestShare, schemas.Resolver(),
+	l, err := learn(runner.TalliedSessionSource(srcs, traces.ReadOptions{}, &tally), cat, cfg.Model, cfg.Params, eager, cfg.Seed, cfg.TestShare, local, schemas.Resolver(local),
 		runner.RunModel(cfg.Model.Name, cfg.ModelPreset))
 	if err != nil {
 		return nil, err
@@ -223,13 +231,17 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 		return nil, err
 	}
 	p.Notes = notes
+	if len(local) > 0 {
+		p.LocalServers = local
+		p.Notes = append(p.Notes, localNote(local, cfg.RunOnly.Scenario))
+	}
 	entries := runner.ServingVersions(p.Strategy.Name, "never_defer", p.Strategy.NeverDefer, cat)
 	entries = append(entries, runner.ServingVersions(p.Strategy.Name, "always_defer", p.Strategy.AlwaysDefer, cat)...)
 	if u := runner.UnreplayedEntries(entries, l.Usage.Offered()); len(u) > 0 {
 		p.UnreplayedEntries = u
 		p.Warnings = append(p.Warnings, unreplayedEntriesWarning(u))
 	}
-	if w := cfg.RunOnly.warning(cat); w != "" {
+	if w := cfg.RunOnly.warning(); w != "" {
 		p.Warnings = append(p.Warnings, w)
 	}
 	if g := versionGap(cat, chosen, schemas, l.Usage); g != nil {
@@ -381,8 +393,8 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 		tools = tools[:0]
 		var direct int64
 		for _, k := range keys {
-			a := assess(&e, cfg.Rules, expensive, k, l.Usage.Tools[k], served[k], l.Usage.Sessions, *schemas[k])
-			if a.Decision == neverDefer {
+			a := assess(&e, cfg.Rules, expensive, k, l.Usage.Tools[k], served[k], l.Usage.Sessions, *schemas[k], slices.Contains(cfg.LocalServers, k.Server))
+			if a.direct() {
 				direct += a.Schema.Tokens
 			}
 			tools = append(tools, a)
@@ -400,7 +412,7 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 	fixed := float64(cfg.Params.SearchToolCount() + cfg.Params.MessageOverheadTokens)
 	for _, a := range tools {
 		est += a.Schema.Estimated
-		if a.Decision == neverDefer {
+		if a.direct() {
 			neverTok += a.Schema.Tokens
 			continue
 		}

@@ -147,6 +147,9 @@ type rule struct {
 	directUSD float64
 	loadUSD   float64 // one load; deferred $ = use share × loadUSD
 	breakEven float64 // before-reply share
+	// local: the tool's server is local (Config.LocalServers): a run never
+	// defers it by the budget, so it is direct unless always-deferred.
+	local bool
 }
 
 // decide is the decision for a before-reply share br, a call share use and
@@ -157,10 +160,12 @@ func (c *rule) decide(br, use, brLow float64) string {
 	extraUSD := c.directUSD - use*c.loadUSD
 	priced := c.r.USDPerSecond <= 0 || c.r.USDPerSecond*gain/1000 >= extraUSD
 	switch {
-	case gain > 0 && brLow > c.breakEven && priced:
+	case gain > 0 && brLow > c.breakEven && priced && !c.local:
 		return neverDefer
 	case use <= c.r.Rare && c.tokens >= c.expensive && extraUSD > 0 && gain <= 0:
 		return alwaysDefer
+	case c.local:
+		return localDirect
 	}
 	return byBudget
 }

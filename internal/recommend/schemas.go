@@ -1,7 +1,9 @@
 package recommend
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/defersim/defersim/catalog"
@@ -153,15 +155,20 @@ func chooseVersions(cat *catalog.Catalog, u *Usage) (map[string]*catalog.Server,
 	return chosen, notes
 }
 
-// Resolver returns a Resolver mapping a tool name to the first server (by
-// name) whose latest version serves it.
-func (s schemas) Resolver() resolver {
+// Resolver returns a Resolver mapping a tool name to the first server
+// whose latest version serves it: the local servers first, then by name.
+func (s schemas) Resolver(local []string) resolver {
 	byName := map[string]string{}
 	keys := make([]toolKey, 0, len(s))
 	for k := range s {
 		keys = append(keys, k)
 	}
 	sortKeys(keys)
+	// As the engine resolves a name several servers serve
+	// (sim.AmbiguousRule): the local servers first.
+	slices.SortStableFunc(keys, func(a, b toolKey) int {
+		return cmp.Compare(boolRank(!slices.Contains(local, a.Server)), boolRank(!slices.Contains(local, b.Server)))
+	})
 	for _, k := range keys {
 		if _, ok := byName[k.Tool]; !ok {
 			byName[k.Tool] = k.Server
@@ -181,4 +188,11 @@ func (s schemas) quantileTokens(q float64) int64 {
 	}
 	sort.Slice(xs, func(i, j int) bool { return xs[i] < xs[j] })
 	return xs[min(int(q*float64(len(xs))), len(xs)-1)]
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -73,7 +73,7 @@ func validate(ctx context.Context, cfg Config, p *Proposal, srcs []runner.Source
 		add(s)
 	}
 	rc := runner.Config{Scenario: "recommend-validation", Seed: cfg.Seed, Baseline: proposalName,
-		Strategies: strategies, Model: cfg.Model, Params: cfg.Params, Traces: srcs,
+		Strategies: strategies, Model: cfg.Model, Params: cfg.Params, Traces: srcs, LocalServers: p.LocalServers,
 		Bootstrap: cfg.Bootstrap, BootstrapMemory: cfg.BootstrapMemory, Workers: cfg.Workers, AllowUnresolved: cfg.AllowUnresolved,
 		Select: func(id string) bool { return isHeldOut(cfg.Seed, id, cfg.TestShare) }}
 	catSrcs, err := runner.CatalogSources(cfg.Catalogs, cfg.Embedded)
