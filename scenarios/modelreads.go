@@ -22,30 +22,24 @@ import (
 // preset brings are not checked.
 func (d *decoder) checkModelReads(m sim.Model, preset bool) error {
 	v := reflect.ValueOf(&m).Elem()
-	for _, key := range sim.CacheKeys() {
-		field := "model." + key
-		if _, wrote := d.lines[field]; !wrote {
-			continue
-		}
-		f, err := fieldByPath(v, key)
-		if err != nil || f.IsZero() {
-			continue
-		}
-		if why := d.cacheKeyUnread(m, key); why != "" {
-			return d.fieldError(field, &sim.FieldError{Msg: fmt.Sprintf("%s changes nothing: %s (remove it, or choose a cache.kind that reads it)", valueText(f), why)})
-		}
-	}
-	for _, key := range sim.LatencyKeys() {
-		field := "model." + key
-		if _, wrote := d.lines[field]; !wrote {
-			continue
-		}
-		f, err := fieldByPath(v, key)
-		if err != nil || f.IsZero() {
-			continue
-		}
-		if why := sim.LatencyKeyUnread(m, key); why != "" {
-			return d.fieldError(field, &sim.FieldError{Msg: fmt.Sprintf("%s changes nothing: %s (remove it, or choose a cache.kind that reads it)", valueText(f), why)})
+	unread := func(key string) string { return d.cacheKeyUnread(m, key) }
+	latencyUnread := func(key string) string { return sim.LatencyKeyUnread(m, key) }
+	for _, set := range []struct {
+		keys []string
+		why  func(string) string
+	}{{sim.CacheKeys(), unread}, {sim.LatencyKeys(), latencyUnread}} {
+		for _, key := range set.keys {
+			field := "model." + key
+			if _, wrote := d.lines[field]; !wrote {
+				continue
+			}
+			f, err := fieldByPath(v, key)
+			if err != nil || f.IsZero() {
+				continue
+			}
+			if why := set.why(key); why != "" {
+				return d.fieldError(field, &sim.FieldError{Msg: fmt.Sprintf("%s changes nothing: %s (remove it, or choose a cache.kind that reads it)", valueText(f), why)})
+			}
 		}
 	}
 	if preset {
