@@ -166,3 +166,12 @@ func variantOf(version string) string {
 	key, _ := SeriesRef("", version)
 	return strings.TrimPrefix(key, "+")
 }
+
+// MixedSchemes reports whether the versions of series server mix dates and
+// release numbers (the series MixedVersionSchemes names). Latest then
+// returns the last in CompareVersions order, which reads a date as a
+// release number (2024-09-01 as 2024.9.1): which version is newest is
+// unknown.
+func (c *Catalog) MixedSchemes(server string) bool {
+	return len(mixedVersionSchemes(c.Versions[server])) > 0
+}

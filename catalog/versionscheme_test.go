@@ -81,3 +81,24 @@ func TestSharedVersionsInOneScheme(t *testing.T) {
 		t.Errorf("%d named: %q", len(got), got)
 	}
 }
+
+// TestCatalogMixedSchemes pins that Catalog.MixedSchemes says of a series
+// what MixedVersionSchemes does (plan --growth asks it of the series whose
+// latest it takes), and nothing of a series in one scheme or of content
+// hashes (Unordered says those).
+func TestCatalogMixedSchemes(t *testing.T) {
+	var servers []*Server
+	for _, sv := range [][2]string{{"fs", "1.2.0"}, {"fs", "2024-09-01"}, {"git", "1.0"}, {"git", "2.0"}, {"db", "0aaa0000aaaa"}, {"db", "2024-09-01"}} {
+		s, err := NewServer(sv[0], sv[1], "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		servers = append(servers, s)
+	}
+	c := New(servers...)
+	for key, want := range map[string]bool{"fs": true, "git": false, "db": false, "none": false} {
+		if got := c.MixedSchemes(key); got != want {
+			t.Errorf("MixedSchemes(%q) = %v, want %v", key, got, want)
+		}
+	}
+}

@@ -28,8 +28,12 @@ import (
 type planDoc struct {
 	Projection *plan.Projection   `json:"projection"`
 	Growth     []plan.GrowthPoint `json:"growth,omitempty"`
-	Breakdowns []plan.Breakdown   `json:"breakdowns,omitempty"`
-	Plots      []string           `json:"plots,omitempty"`
+	// GrowthTolerance is --growth-tolerance, the share above its factor
+	// past which a size is flagged (growth[].overshoot); absent without
+	// --growth.
+	GrowthTolerance *float64         `json:"growth_tolerance,omitempty"`
+	Breakdowns      []plan.Breakdown `json:"breakdowns,omitempty"`
+	Plots           []string         `json:"plots,omitempty"`
 	// Inputs are the input problems of the growth runs' traces and
 	// catalogs (nil when there are none, or without --growth).
 	Inputs *inputnotes.Notes `json:"input_notes,omitempty"`
@@ -68,6 +72,7 @@ func newPlanCmd() *cobra.Command {
 		workers    int
 		allowUnres bool
 		warmTol    float64
+		growthTol  float64
 	)
 	c := &cobra.Command{
 		Use:   "plan RESULTS.json --sessions-per-day N",
@@ -112,6 +117,9 @@ directory -o.`,
 			return exitError{code: 2, msg: err.Error()}
 		}
 		if err := plan.CheckWarmStartTolerance("--warm-start-tolerance", warmTol); err != nil {
+			return exitError{code: 2, msg: err.Error()}
+		}
+		if err := plan.CheckGrowthTolerance("--growth-tolerance", growthTol); err != nil {
 			return exitError{code: 2, msg: err.Error()}
 		}
 		res, err := readResultsArg(cmd, args[0])
@@ -180,7 +188,7 @@ directory -o.`,
 					"that the growth base replays the same traces and catalogs could not be checked"
 			}
 			pts, plots, err := plan.Growth(ctx, plan.GrowthConfig{Base: rc, Factors: growth, Pool: growthFrom, Recorded: res.Run.Inputs,
-				Seed: rc.Seed, Dir: stage, Named: set.Final, Metrics: metrics, Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
+				Seed: rc.Seed, Dir: stage, Named: set.Final, Metrics: metrics, Tolerance: &growthTol, Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
 			if err != nil {
 				prog.Abort()
 				return err
@@ -218,6 +226,7 @@ directory -o.`,
 				}
 			}
 			doc.Growth, doc.Breakdowns, doc.Plots = pts, plan.Breakdowns(points, margin.Share), plots
+			doc.GrowthTolerance = &growthTol
 			// The largest catalog holds every other's servers: its
 			// replay's notes cover every point's.
 			inputs := pts[len(pts)-1].Inputs
@@ -260,6 +269,7 @@ directory -o.`,
 	fl.Float64Var(&perMonth, "days-per-month", 30, "days in a month, at most 31 (fewer to count only the days with traffic)")
 	fl.Float64Var(&warmTol, "warm-start-tolerance", plan.DefaultWarmStartTolerance, "warn when the results' params.cache_warm_start is more than this far, colder or warmer, from the warm start the sessions per day imply (a difference of probabilities, below 1)")
 	fl.Float64SliceVar(&growth, "growth", nil, "catalog size multiples to replay, e.g. 1,2,4,8")
+	fl.Float64Var(&growthTol, "growth-tolerance", plan.DefaultGrowthTolerance, "flag a size more than this share above its factor (servers are added whole, so a size can overshoot: 0.1 = ×2 replayed past ×2.2 today's tools)")
 	fl.StringVar(&growthFrom, "growth-from", "", "grow with the servers of this catalog directory (real catalogs) instead of generated ones")
 	fl.StringVar(&scenario, "scenario", "", "scenario to replay for --growth (default: the embedded default)")
 	addModelFlag(c, &model, modelUsage+" (for --growth)")
@@ -278,7 +288,7 @@ directory -o.`,
 
 // planGrowthFlags are the plan flags only --growth reads: the projection
 // reads RESULTS.json alone.
-var planGrowthFlags = []string{"scenario", "model", "traces", "catalogs", "growth-from", "metrics", "breakdown-margin", "bootstrap", "bootstrap-memory", "workers", "allow-unresolved"}
+var planGrowthFlags = []string{"scenario", "model", "traces", "catalogs", "growth-from", "growth-tolerance", "metrics", "breakdown-margin", "bootstrap", "bootstrap-memory", "workers", "allow-unresolved"}
 
 // growthOnlyFlags refuses a growth flag given without --growth: it used to
 // be ignored without a word (a --scenario that does not exist included).
@@ -328,7 +338,7 @@ func (d *planDoc) writeText(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "\ncatalog growth (same %s; added servers offered to every session):\n", nouns.Count(d.Growth[0].Results.Sessions, "session"))
 	for _, p := range d.Growth {
-		fmt.Fprintf(w, "  ×%g: %s, %s\n", p.Factor, nouns.Count(p.Servers, "server"), nouns.Count(p.Tools, "tool"))
+		fmt.Fprintf(w, "  ×%g: %s\n", p.Factor, p.SizeText())
 		for _, n := range p.Notes {
 			fmt.Fprintf(w, "    note: %s\n", n)
 		}
@@ -365,7 +375,7 @@ func (d *planDoc) writeMarkdown(w io.Writer) error {
 		if i == 0 {
 			sep = ""
 		}
-		fmt.Fprintf(w, "%s ×%g (%s, %s)", sep, p.Factor, nouns.Count(p.Servers, "server"), nouns.Count(p.Tools, "tool"))
+		fmt.Fprintf(w, "%s ×%g (%s)", sep, p.Factor, p.SizeText())
 	}
 	fmt.Fprint(w, ". Added servers are offered to every session.\n\n")
 	writeGrowthNotesMarkdown(w, d.Growth)

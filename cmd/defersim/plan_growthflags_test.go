@@ -28,6 +28,7 @@ func TestPlanGrowthFlagsNeedGrowth(t *testing.T) {
 		{"--traces", []string{"--traces", "t.jsonl.gz"}},
 		{"--catalogs", []string{"--catalogs", "catalogs"}},
 		{"--growth-from", []string{"--growth-from", "catalogs"}},
+		{"--growth-tolerance", []string{"--growth-tolerance", "0.2"}},
 		{"--metrics", []string{"--metrics", "cost_usd"}},
 		{"--breakdown-margin", []string{"--breakdown-margin", "0.5"}},
 		{"--bootstrap", []string{"--bootstrap", "-1"}},

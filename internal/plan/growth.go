@@ -51,15 +51,26 @@ type GrowthConfig struct {
 	// Progress, when set, is called after each catalog size with the
 	// number replayed so far.
 	Progress func(done int)
+	// Tolerance is how far above its factor, as a share of it, a size
+	// may replay before its point is flagged (a note); nil is
+	// DefaultGrowthTolerance (CheckGrowthTolerance bounds it).
+	Tolerance *float64
 }
 
 // GrowthPoint is one catalog size.
 type GrowthPoint struct {
 	Point
-	Factor  float64  `json:"factor"`
-	Servers int      `json:"servers"`
-	Tools   int      `json:"tools"`
-	Added   []string `json:"added_servers,omitempty"`
+	// Factor is the factor asked; Replayed the one the size replays,
+	// Tools / BaseTools (servers are added whole, so it may be above
+	// Factor); Overshoot is set when it is more than the tolerance
+	// (GrowthConfig.Tolerance) above it, and a note says so.
+	Factor    float64  `json:"factor"`
+	Replayed  float64  `json:"replayed_factor"`
+	Overshoot bool     `json:"overshoot,omitempty"`
+	Servers   int      `json:"servers"`
+	Tools     int      `json:"tools"`
+	BaseTools int      `json:"base_tools"`
+	Added     []string `json:"added_servers,omitempty"`
 	// Cache is the point's prompt-cache assumption (its results'
 	// run.assumptions) against the projected sessions per day
 	// (GrowthCache); nil until GrowthCache sets it.
@@ -108,12 +119,19 @@ func Growth(ctx context.Context, cfg GrowthConfig) ([]GrowthPoint, []string, err
 	if err != nil {
 		return nil, nil, err
 	}
+	tol := DefaultGrowthTolerance
+	if cfg.Tolerance != nil {
+		tol = *cfg.Tolerance
+	}
+	if err := CheckGrowthTolerance("growth tolerance", tol); err != nil {
+		return nil, nil, err
+	}
 	need := int(math.Ceil(factors[len(factors)-1]*float64(baseTools))) - baseTools
-	baseNote := unorderedBaseNote(base)
+	baseNotes := baseOrderNotes(base)
 	var pool []*catalog.Server
-	var unorderedPool map[*catalog.Server]bool
+	var poolCat *catalog.Catalog
 	if cfg.Pool != "" {
-		pool, unorderedPool, err = realPool(cfg.Pool, base, cfg.Seed)
+		pool, poolCat, err = realPool(cfg.Pool, base, cfg.Seed)
 	} else {
 		pool, err = generatedPool(latest, need, cfg.Seed)
 	}
@@ -139,21 +157,19 @@ func Growth(ctx context.Context, cfg GrowthConfig) ([]GrowthPoint, []string, err
 		if err != nil {
 			return nil, nil, err
 		}
-		gp := GrowthPoint{Point: pt, Factor: f, Servers: servers, Tools: tools, ContextOverflow: growthOverflow(pt)}
-		if baseNote != "" {
-			gp.Notes = append(gp.Notes, baseNote)
-		}
-		var unordered []string
-		for _, s := range added {
-			gp.Added = append(gp.Added, s.Name+"@"+s.Version)
-			if unorderedPool[s] {
-				unordered = append(unordered, s.Name+"@"+s.Version)
+		gp := GrowthPoint{Point: pt, Factor: f, Replayed: replayedFactor(tools, baseTools), Servers: servers, Tools: tools, BaseTools: baseTools,
+			ContextOverflow: growthOverflow(pt)}
+		if len(added) > 0 {
+			if n := overshootNote(f, tools, baseTools, len(added[len(added)-1].Tools), tol); n != "" {
+				gp.Overshoot = true
+				gp.Notes = append(gp.Notes, n)
 			}
 		}
-		if len(unordered) > 0 {
-			gp.Notes = append(gp.Notes, fmt.Sprintf("added %s at the last version by spelling: the pool's versions of %s are content hashes, with no release order, so which is newest is unknown",
-				strings.Join(unordered, ", "), nouns.Form(len(unordered), "this server", "these servers")))
+		gp.Notes = append(gp.Notes, baseNotes...)
+		for _, s := range added {
+			gp.Added = append(gp.Added, s.Name+"@"+s.Version)
 		}
+		gp.Notes = append(gp.Notes, addedOrderNotes(added, poolCat)...)
 		points = append(points, gp)
 		if cfg.Progress != nil {
 			cfg.Progress(len(points))
@@ -280,31 +296,27 @@ func offerServers(s *traces.Session, refs []traces.ServerRef) {
 }
 
 // realPool returns the latest version of every server of dir not already
-// in base, in a seeded order, and the ones among them whose series has no
-// release order (catalog.Unordered: the latest is the last by spelling).
-func realPool(dir string, base *catalog.Catalog, seed int64) ([]*catalog.Server, map[*catalog.Server]bool, error) {
+// in base, in a seeded order, and the catalog of dir (addedOrderNotes says
+// which of them have versions of unknown order).
+func realPool(dir string, base *catalog.Catalog, seed int64) ([]*catalog.Server, *catalog.Catalog, error) {
 	c, err := runner.LoadCatalogs(runner.PathSources(dir))
 	if err != nil {
 		return nil, nil, err
 	}
 	var out []*catalog.Server
-	unordered := map[*catalog.Server]bool{}
 	for _, name := range c.ServerNames() {
 		s := c.Latest(name)
 		if base.Latest(name) != nil || base.Latest(s.Name) != nil || len(s.Tools) == 0 {
 			continue
 		}
 		out = append(out, s)
-		if c.Unordered(name) {
-			unordered[s] = true
-		}
 	}
 	if len(out) == 0 {
 		return nil, nil, emptyPoolError(dir, c, base)
 	}
 	r := rand.New(rand.NewPCG(uint64(seed), 0x67726f77))
 	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
-	return out, unordered, nil
+	return out, c, nil
 }
 
 // emptyPoolError says why the servers of dir (catalog c) add nothing to
@@ -333,33 +345,6 @@ func emptyPoolError(dir string, c, base *catalog.Catalog) error {
 	}
 	return fmt.Errorf("--growth-from %s adds no server: %s; every size would replay today's catalog and call every rule never breaking down: "+
 		"give a directory of servers the catalog lacks, or leave out --growth-from to grow with generated servers", dir, why)
-}
-
-// unorderedBaseNote says which series of the base catalog have versions
-// with no release order (catalog.Unordered): the catalog's size, and the
-// sizes generated servers are drawn like, count them at their last version
-// by spelling. "" when there is none.
-func unorderedBaseNote(base *catalog.Catalog) string {
-	var items []string
-	n := 0
-	for _, key := range base.ServerNames() {
-		if !base.Unordered(key) {
-			continue
-		}
-		n++
-		if len(items) < catalog.MaxNoteItems {
-			s := base.Latest(key)
-			items = append(items, fmt.Sprintf("%s@%s (%s, of %d versions)", key, s.Version, nouns.Count(len(s.Tools), "tool"), len(base.Versions[key])))
-		}
-	}
-	if n == 0 {
-		return ""
-	}
-	if more := n - len(items); more > 0 {
-		items = append(items, fmt.Sprintf("… (%d more)", more))
-	}
-	return fmt.Sprintf("the catalog's size counts %s at the last version by spelling: the versions of %s are content hashes, with no release order, so which is newest is unknown (sessions that name a version replay that version)",
-		strings.Join(items, ", "), nouns.Form(n, "this server", "these servers"))
 }
 
 // generatedPool draws servers like those of latest until they hold at
