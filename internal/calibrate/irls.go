@@ -368,3 +368,46 @@ func quantileSorted(xs []float64, q float64) float64 {
 	hi := min(lo+1, len(xs)-1)
 	return xs[lo] + (xs[hi]-xs[lo])*(pos-float64(lo))
 }
+
+// fitFixedScale is Fit with the robust scale held at s instead of
+// re-estimated at each step (least squares when s is 0, as Fit): the fit
+// minimises the loss of the residuals divided by s, so fits at one s are
+// compared by that objective (the token_scale profile).
+func fitFixedScale(x [][]float64, y []float64, s float64, loss Loss) (*Regression, error) {
+	pr, err := newProblem(x, y, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	n := len(x)
+	w := make([]float64, n)
+	for i := range w {
+		w[i] = 1
+	}
+	reg := &Regression{Scale: s}
+	beta, err := pr.solve(y, pr.pw)
+	if err != nil {
+		return nil, err
+	}
+	res := make([]float64, n)
+	for it := 1; it <= maxIter; it++ {
+		reg.Iterations = it
+		if loss == OLS || s == 0 {
+			reg.Converged = true
+			break
+		}
+		residuals(pr.xs, y, beta, res)
+		robustWeights(res, s, loss, w)
+		next, err := pr.solve(y, w)
+		if err != nil {
+			return nil, err
+		}
+		done := converged(beta, next)
+		beta = next
+		if done {
+			reg.Converged = true
+			break
+		}
+	}
+	pr.finish(reg, beta, w, loss)
+	return reg, nil
+}

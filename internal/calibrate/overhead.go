@@ -22,10 +22,15 @@ type OverheadFit struct {
 	TokenScale       float64 `json:"token_scale,omitzero"`
 	TokenScaleFitted bool    `json:"token_scale_fitted,omitzero"`
 	// TokenScaleHalfWidth is the half-width of the fitted scale's 95%
-	// interval (of the estimate before it is rounded to TokenScaleStep),
-	// from the fit's residuals, rounded to TokenScaleHalfWidthPlaces as
+	// interval (of the estimate before it is rounded to TokenScaleStep;
+	// the interval's larger side), from the profile, rounded to TokenScaleHalfWidthPlaces as
 	// the text prints it.
 	TokenScaleHalfWidth float64 `json:"token_scale_ci95_half_width,omitzero"`
+	// TokenScaleLow and TokenScaleHigh bound that interval, rounded as
+	// the half-width; the interval need not be symmetric, and the
+	// half-width is its larger side.
+	TokenScaleLow  float64 `json:"token_scale_ci95_low,omitzero"`
+	TokenScaleHigh float64 `json:"token_scale_ci95_high,omitzero"`
 	// Notes say how each parameter was decided when it was not a free fit.
 	Notes []string `json:"notes,omitempty"`
 	// Residuals of recorded − simulated prompt tokens on the fit set.
@@ -122,18 +127,19 @@ func fitOverhead(reqs []Request, params sim.Params, loss Loss, scale bool, repla
 	scaled := make([]float64, len(rows))
 	if scale {
 		s0 := params.TokenScale
-		s, half, added, note, err := fitTokenScale(rows, y, msg, tool, fitMsg, fitTool, s0, loss, replay)
+		sf, err := fitTokenScale(rows, y, msg, tool, fitMsg, fitTool, s0, loss, replay)
 		if err != nil {
 			return nil, err
 		}
-		f.TokenScale, f.TokenScaleHalfWidth = s, half
-		if note != "" {
-			f.Notes = append(f.Notes, note)
+		f.TokenScale = sf.Scale
+		if sf.Note != "" {
+			f.Notes = append(f.Notes, sf.Note)
 		} else {
 			f.TokenScaleFitted = true
-			f.Notes = append(f.Notes, fmt.Sprintf("token_scale fitted with the overheads: %g ± %.3f (95%%, rounded to %g); the stand-in tokenizer's counts times it match the recorded usage", s, half, TokenScaleStep))
+			f.TokenScaleHalfWidth, f.TokenScaleLow, f.TokenScaleHigh = sf.Half, sf.Lo, sf.Hi
+			f.Notes = append(f.Notes, fitScaleNote(sf))
 			for i := range rows {
-				scaled[i] = added[i]
+				scaled[i] = sf.Added[i]
 				y[i] -= scaled[i]
 			}
 		}
@@ -237,4 +243,14 @@ func (o *OverheadFit) worseNote() string {
 		"(median |error| %s against %s): the fitted sessions' prompts differ from the held-out ones' "+
 		"(another system prompt, tool set or client?); the fitted values are written, check them before use",
 		pct(o.After.InputMedianAbsRelErr), pct(o.Before.InputMedianAbsRelErr))
+}
+
+// fitScaleNote is the note of a fitted token_scale: its 95% interval as
+// "± half" when symmetric, else as its bounds.
+func fitScaleNote(sf scaleFit) string {
+	ci := fmt.Sprintf("%g ± %.3f (95%%, rounded to %g)", sf.Scale, sf.Half, TokenScaleStep)
+	if !sf.Symmetric {
+		ci = fmt.Sprintf("%g (95%%: %.3f to %.3f around %.3f, rounded to %g)", sf.Scale, sf.Lo, sf.Hi, sf.Estimate, TokenScaleStep)
+	}
+	return "token_scale fitted with the overheads: " + ci + "; the stand-in tokenizer's counts times it match the recorded usage"
 }

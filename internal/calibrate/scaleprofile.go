@@ -10,11 +10,11 @@ import (
 // is a step function of it, not the linear one the first fit assumes
 // (biased where scaled counts are not whole: +0.0085 at 1.3 on the
 // generated sessions). The profile replays the fit sessions at scales on
-// a grid around the linear estimate, refits the overheads by least
-// squares at each, and keeps the scale with the least sum of squared
-// residuals; its 95% interval is every grid scale whose sum is within the
-// F bound of the least (a likelihood-ratio interval, which holds for a
-// step-function model).
+// a grid around the linear estimate, refits the overheads under the
+// calibration's loss at each, and keeps the scale with the least
+// objective; its 95% interval is every grid scale whose objective is
+// within a likelihood-ratio bound of the least (profileloss.go), which
+// holds for a step-function model.
 const (
 	// ScaleProfileStep is the spacing of the profile's grid of scales.
 	ScaleProfileStep = 0.001
@@ -23,7 +23,7 @@ const (
 	// steps); the grid grows while the interval reaches its end.
 	ScaleProfileSpan = 4
 	// ScaleProfileMinPoints is the fewest grid steps on each side of the
-	// linear estimate.
+	// linear estimate, and beyond the interval on each side.
 	ScaleProfileMinPoints = 10
 )
 
@@ -87,35 +87,96 @@ func (c *scaleSims) get(lo, hi int) ([][]float64, error) {
 	return out, nil
 }
 
-// scaleProfile is the profile's result: the scale with the least sum of
-// squared residuals and the least and greatest grid scale of its 95%
-// interval.
+// scaleProfile is the profile's result: the scale with the least
+// objective under the loss and the least and greatest grid scale of its
+// 95% interval.
 type scaleProfile struct {
 	Est, Lo, Hi float64
 	// kEst, kLo, kHi are their grid indices.
 	kEst, kLo, kHi int
 	// Replayed counts the grid scales looked at.
 	Replayed int
+	// Sigma is the robust scale the huber objective divides by (0 under
+	// ols and lad); Passes counts the profiles run to find it.
+	Sigma  float64
+	Passes int
 }
 
 // HalfWidth is the larger side of the interval around the estimate.
 func (p scaleProfile) HalfWidth() float64 { return gridScale(max(p.kEst-p.kLo, p.kHi-p.kEst)) }
 
+// Symmetric reports whether the interval reaches as far on each side of
+// the estimate (in whole grid steps, the precision it is printed to).
+func (p scaleProfile) Symmetric() bool { return p.kEst-p.kLo == p.kHi-p.kEst }
+
 // profileTokenScale profiles token_scale over the grid around center (the
 // linear estimate, with standard error se): rec are the fit rows' recorded
 // prompt tokens and msg, tool the overhead columns (fitted where fitMsg,
-// fitTool). At each grid scale the overheads are fitted by least squares
-// on rec − the replay's tokens at that scale (the constant at its bound 0
-// when it would be negative). It fails when the interval reaches
-// maxHalf beyond center on either side (a note: the data do not bound
-// the scale), or when a replay fails (an error).
-func profileTokenScale(sims *scaleSims, rec, msg, tool []float64, fitMsg, fitTool bool, center, se, maxHalf float64) (scaleProfile, string, error) {
+// fitTool). At each grid scale the overheads are fitted under loss on
+// rec − the replay's tokens at that scale (the constant at its bound 0
+// when it would be negative), and the scale with the least objective is
+// kept, its 95% interval bounded as profileloss.go says. Under huber the
+// robust scale the objective divides by is the one at the minimum: the
+// profile is run again with it until the minimum repeats (at most
+// ScaleProfileScalePasses). It fails when the interval reaches maxHalf
+// beyond center on either side (a note: the data do not bound the
+// scale), or when a replay fails (an error).
+func profileTokenScale(sims *scaleSims, rec, msg, tool []float64, fitMsg, fitTool bool, loss Loss, center, se, maxHalf float64) (scaleProfile, string, error) {
+	if loss == OLS {
+		return profilePass(sims, rec, msg, tool, fitMsg, fitTool, loss, 0, center, se, maxHalf)
+	}
+	sigmaAt := func(k int) (float64, error) {
+		got, err := sims.get(k, k)
+		if err != nil {
+			return 0, err
+		}
+		return robustScaleAt(rec, got[0], msg, tool, fitMsg, fitTool, loss)
+	}
+	sigma, err := sigmaAt(max(1, int(math.Round(center/ScaleProfileStep))))
+	if err != nil {
+		return scaleProfile{}, "", err
+	}
+	if loss == LAD {
+		// Σ |r| does not read σ: it only floors the reweighting.
+		return profilePass(sims, rec, msg, tool, fitMsg, fitTool, loss, sigma, center, se, maxHalf)
+	}
+	prev := -1
+	for pass := 1; ; pass++ {
+		p, note, err := profilePass(sims, rec, msg, tool, fitMsg, fitTool, loss, sigma, center, se, maxHalf)
+		if err != nil || note != "" {
+			return p, note, err
+		}
+		p.Sigma, p.Passes = sigma, pass
+		next, err := sigmaAt(p.kEst)
+		if err != nil {
+			return scaleProfile{}, "", err
+		}
+		if next == sigma || p.kEst == prev || pass == ScaleProfileScalePasses {
+			return p, "", nil
+		}
+		sigma, prev = next, p.kEst
+	}
+}
+
+// profilePass is one profile under loss, the huber objective dividing by
+// sigma (least squares when sigma is below ScaleProfileMinSigma).
+func profilePass(sims *scaleSims, rec, msg, tool []float64, fitMsg, fitTool bool, loss Loss, sigma, center, se, maxHalf float64) (scaleProfile, string, error) {
+	if sigma < ScaleProfileMinSigma {
+		loss = OLS
+	}
 	n := len(rec)
 	k0 := int(math.Round(center / ScaleProfileStep))
-	w := max(ScaleProfileMinPoints, int(math.Ceil(ScaleProfileSpan*se/ScaleProfileStep)))
 	limit := int(math.Ceil(maxHalf / ScaleProfileStep))
+	// The first grid: ScaleProfileSpan standard errors each side, at least
+	// ScaleProfileMinPoints steps and at most the limit (a linear interval
+	// wider than it is no reason to replay more).
+	w := ScaleProfileMinPoints
+	if sp := ScaleProfileSpan * se / ScaleProfileStep; sp > float64(w) {
+		w = max(w, int(math.Ceil(min(sp, float64(limit)))))
+	}
 	lo, hi := max(1, k0-w), k0+w
-	sse := map[int]float64{}
+	obj := map[int]float64{}
+	res := map[int][]float64{}
 	params := 0
 	for {
 		got, err := sims.get(lo, hi)
@@ -123,92 +184,60 @@ func profileTokenScale(sims *scaleSims, rec, msg, tool []float64, fitMsg, fitToo
 			return scaleProfile{}, "", err
 		}
 		for k := lo; k <= hi; k++ {
-			if _, ok := sse[k]; ok {
+			if _, ok := obj[k]; ok {
 				continue
 			}
-			ss, p, err := overheadSSE(rec, got[k-lo], msg, tool, fitMsg, fitTool)
+			o, r, p, err := overheadObjective(rec, got[k-lo], msg, tool, fitMsg, fitTool, loss, sigma)
 			if err != nil {
 				return scaleProfile{}, "", err
 			}
-			sse[k], params = ss, max(params, p)
+			obj[k], res[k], params = o, r, max(params, p)
 		}
-		best := math.Inf(1)
+		best, kBest := math.Inf(1), lo
 		for k := lo; k <= hi; k++ {
-			best = min(best, sse[k])
+			if obj[k] < best {
+				best, kBest = obj[k], k
+			}
 		}
-		// The interval: F(1, n − p) at 95%, p counting the scale.
+		// p counts the scale with the overheads.
 		df := float64(n - params - 1)
 		if df < 1 {
 			return scaleProfile{}, fmt.Sprintf("%d fit requests for %d coefficients", n, params+1), nil
 		}
-		t := studentT975(df)
-		bound := best * (1 + t*t/df)
+		bound := objectiveBound(best, res[kBest], loss, sigma, df)
 		var ties []int
 		a, b := hi+1, lo-1
 		for k := lo; k <= hi; k++ {
-			if sse[k] == best {
+			if obj[k] == best {
 				ties = append(ties, k)
 			}
-			if sse[k] <= bound {
+			if obj[k] <= bound {
 				a, b = min(a, k), max(b, k)
 			}
 		}
 		grow := false
-		if a == lo && lo > 1 {
+		// The grid reaches ScaleProfileMinPoints steps beyond the interval
+		// on each side: the objective is a step function, not convex, so
+		// a lower minimum may lie just past a rise.
+		if a-lo < ScaleProfileMinPoints && lo > 1 {
 			if k0-lo >= limit {
 				return scaleProfile{}, fmt.Sprintf("its 95%% interval reaches %g, %g below the linear estimate %.3f", gridScale(lo), maxHalf, center), nil
 			}
 			lo, grow = max(1, lo-w), true
 		}
-		if b == hi {
+		if hi-b < ScaleProfileMinPoints {
 			if hi-k0 >= limit {
 				return scaleProfile{}, fmt.Sprintf("its 95%% interval reaches %g, %g above the linear estimate %.3f", gridScale(hi), maxHalf, center), nil
 			}
 			hi, grow = hi+w, true
 		}
 		if !grow {
-			// Equal sums (a step of the replay wider than the grid): the
-			// middle of them.
+			// Equal objectives (a step of the replay wider than the
+			// grid): the middle of them.
 			e := ties[len(ties)/2]
-			return scaleProfile{Est: gridScale(e), Lo: gridScale(a), Hi: gridScale(b), kEst: e, kLo: a, kHi: b, Replayed: len(sse)}, "", nil
+			return scaleProfile{Est: gridScale(e), Lo: gridScale(a), Hi: gridScale(b), kEst: e, kLo: a, kHi: b, Replayed: len(obj)}, "", nil
 		}
 	}
-}
-
-// overheadSSE fits rec − sim ≈ constant + the overhead columns by least
-// squares (the constant at 0 when it would be negative) and returns the
-// sum of squared residuals and the number of coefficients fitted.
-func overheadSSE(rec, sim, msg, tool []float64, fitMsg, fitTool bool) (float64, int, error) {
-	x := make([][]float64, len(rec))
-	y := make([]float64, len(rec))
-	for i := range rec {
-		x[i] = []float64{1}
-		if fitMsg {
-			x[i] = append(x[i], msg[i])
-		}
-		if fitTool {
-			x[i] = append(x[i], tool[i])
-		}
-		y[i] = rec[i] - sim[i]
-	}
-	reg, err := Fit(x, y, OLS)
-	if err == nil && reg.Beta[0] < 0 {
-		for i := range x {
-			x[i] = x[i][1:]
-		}
-		if len(x[0]) == 0 {
-			var ss float64
-			for _, v := range y {
-				ss += v * v
-			}
-			return ss, 0, nil
-		}
-		reg, err = Fit(x, y, OLS)
-	}
-	if err != nil {
-		return 0, 0, fmt.Errorf("token_scale profile: %w", err)
-	}
-	return squaredResiduals(reg, x, y), len(reg.Beta), nil
 }
 
 // studentT975 is the 97.5% quantile of Student's t with df degrees of

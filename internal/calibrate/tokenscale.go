@@ -27,68 +27,110 @@ const (
 	ScaleMinUnexplained = 0.01
 	// TokenScaleStep is what the fitted token_scale is rounded to.
 	TokenScaleStep = 0.01
-	// MaxScaleHalfWidth is the widest 95% interval (half-width, ±) of the
-	// fitted token_scale that is written; a wider one keeps the
+	// MaxScaleHalfWidth is half the widest 95% interval of the fitted
+	// token_scale that is written (its bounds at most 2·MaxScaleHalfWidth
+	// apart, on whichever sides of the estimate); a wider one keeps the
 	// scenario's: the data do not tell the scale from the overheads.
 	MaxScaleHalfWidth = 0.05
-	// TokenScaleHalfWidthPlaces is the decimal places the half-width of
-	// the 95% interval is rounded to: the text prints it, --json holds it
-	// and MaxScaleHalfWidth is compared with it, all the same value.
+	// TokenScaleHalfWidthPlaces is the decimal places the bounds and the
+	// half-width of the 95% interval are rounded to: the text prints
+	// them, --json holds them and MaxScaleHalfWidth is compared with
+	// them, the same values (whole grid steps of ScaleProfileStep).
 	TokenScaleHalfWidthPlaces = 3
 )
+
+// scaleFit is fitTokenScale's result.
+type scaleFit struct {
+	// Scale is the fitted scale rounded to TokenScaleStep, or s0 when
+	// Note says why it is kept.
+	Scale float64
+	// Lo, Hi bound its 95% interval (of the estimate before rounding);
+	// Half is the interval's larger side, all rounded to
+	// TokenScaleHalfWidthPlaces as the text prints them.
+	Lo, Hi, Half float64
+	// Symmetric: the interval reaches as far on each side of the estimate.
+	Symmetric bool
+	// Estimate is the profile's estimate before rounding.
+	Estimate float64
+	// Added is what the scale adds to each row's Sim0 (the replay at it).
+	Added []float64
+	Note  string
+}
 
 // fitTokenScale fits token_scale on the fit rows, y being recorded − Sim0
 // and msg, tool the overhead columns (fitted where fitMsg, fitTool): the
 // linear fit (estimateTokenScale) centres the profile over replays at
-// grid scales (profileTokenScale, replayed by replay). It returns the
-// scale rounded to TokenScaleStep, the half-width of its 95% interval
-// (the interval's larger side) and what the scale adds to each row's Sim0
-// (the replay at it), or s0 and a note saying why the scale cannot be
-// told from the overheads; an error when a replay fails. The half-width
-// is rounded to TokenScaleHalfWidthPlaces before it is compared with
-// MaxScaleHalfWidth: the text, --json and the limit read one value.
-func fitTokenScale(rows []*Request, y, msg, tool []float64, fitMsg, fitTool bool, s0 float64, loss Loss, replay scaleReplay) (float64, float64, []float64, string, error) {
-	kept := func(why string, args ...any) (float64, float64, []float64, string, error) {
-		return s0, 0, nil, fmt.Sprintf("token_scale kept (the scenario's %g): ", s0) + fmt.Sprintf(why, args...), nil
+// grid scales under loss (profileTokenScale, replayed by replay), which
+// decides the scale and its 95% interval. The scale is kept at s0, with a
+// note saying why, when the data cannot tell it from the overheads: among
+// others, when the interval is wider than 2·MaxScaleHalfWidth (its bounds
+// as printed, whichever side of the estimate they fall). An error when a
+// replay fails.
+func fitTokenScale(rows []*Request, y, msg, tool []float64, fitMsg, fitTool bool, s0 float64, loss Loss, replay scaleReplay) (scaleFit, error) {
+	kept := func(why string, args ...any) (scaleFit, error) {
+		return scaleFit{Scale: s0, Note: fmt.Sprintf("token_scale kept (the scenario's %g): ", s0) + fmt.Sprintf(why, args...)}, nil
 	}
+	const unbounded = ", wider than the ± %g it is written with (calibrate.MaxScaleHalfWidth): the recorded usage does not tell the scale from the overheads"
 	lin, linHalf, note := estimateTokenScale(rows, y, msg, tool, fitMsg, fitTool, s0, loss)
 	if note != "" {
 		return kept("%s", note)
-	}
-	if !(linHalf <= 2*MaxScaleHalfWidth) {
-		return kept("fitted %.3f ± %.3f (95%%, linear), wider than the ± %g it is written with (calibrate.MaxScaleHalfWidth): the recorded usage does not tell the scale from the overheads", lin, linHalf, MaxScaleHalfWidth)
 	}
 	rec := make([]float64, len(rows))
 	for i, r := range rows {
 		rec[i] = float64(r.RecordedInput())
 	}
 	sims := newScaleSims(rows, replay)
-	prof, note, err := profileTokenScale(sims, rec, msg, tool, fitMsg, fitTool, lin, linHalf/1.96, 2*MaxScaleHalfWidth)
+	prof, note, err := profileTokenScale(sims, rec, msg, tool, fitMsg, fitTool, loss, lin, linHalf/1.96, 2*MaxScaleHalfWidth)
 	if err != nil {
-		return 0, 0, nil, "", fmt.Errorf("token_scale: %w", err)
+		return scaleFit{}, fmt.Errorf("token_scale: %w", err)
 	}
 	if note != "" {
-		return kept("%s, wider than the ± %g it is written with (calibrate.MaxScaleHalfWidth): the recorded usage does not tell the scale from the overheads", note, MaxScaleHalfWidth)
+		return kept("%s"+unbounded, note, MaxScaleHalfWidth)
 	}
-	est, half := prof.Est, round(prof.HalfWidth(), TokenScaleHalfWidthPlaces)
-	if !(half <= MaxScaleHalfWidth) {
-		return kept("fitted %.3f ± %.3f (95%%), wider than the ± %g it is written with (calibrate.MaxScaleHalfWidth): the recorded usage does not tell the scale from the overheads", est, half, MaxScaleHalfWidth)
+	f := profiledScale(prof)
+	if tooWide(prof) {
+		return kept("fitted %s"+unbounded, f.interval(), MaxScaleHalfWidth)
 	}
-	k := int(math.Round(est/TokenScaleStep)) * int(math.Round(TokenScaleStep/ScaleProfileStep))
+	k := int(math.Round(prof.Est/TokenScaleStep)) * int(math.Round(TokenScaleStep/ScaleProfileStep))
 	if k < 1 {
-		return kept("fitted %.3f, not a positive factor: the replay counts more than was recorded whatever the scale", est)
+		return kept("fitted %.3f, not a positive factor: the replay counts more than was recorded whatever the scale", prof.Est)
 	}
 	at, err := sims.get(k, k)
 	if err != nil {
-		return 0, 0, nil, "", fmt.Errorf("token_scale: %w", err)
+		return scaleFit{}, fmt.Errorf("token_scale: %w", err)
 	}
-	added := make([]float64, len(rows))
+	f.Added = make([]float64, len(rows))
 	for i, r := range rows {
-		added[i] = at[0][i] - float64(r.Sim0)
+		f.Added[i] = at[0][i] - float64(r.Sim0)
 	}
 	// Two decimals exactly as written (1.3, not 1.3000000000000003).
-	s, _ := strconv.ParseFloat(strconv.FormatFloat(gridScale(k), 'f', 2, 64), 64)
-	return s, half, added, "", nil
+	f.Scale, _ = strconv.ParseFloat(strconv.FormatFloat(gridScale(k), 'f', 2, 64), 64)
+	return f, nil
+}
+
+// profiledScale is the profile's estimate and interval, rounded to
+// TokenScaleHalfWidthPlaces as printed.
+func profiledScale(prof scaleProfile) scaleFit {
+	places := TokenScaleHalfWidthPlaces
+	return scaleFit{Lo: round(prof.Lo, places), Hi: round(prof.Hi, places), Half: round(prof.HalfWidth(), places),
+		Symmetric: prof.Symmetric(), Estimate: round(prof.Est, places)}
+}
+
+// tooWide reports whether the profile's interval is wider than
+// 2·MaxScaleHalfWidth, compared in whole grid steps: the bounds as
+// printed, whichever side of the estimate is longer.
+func tooWide(prof scaleProfile) bool {
+	return prof.kHi-prof.kLo > int(math.Round(2*MaxScaleHalfWidth/ScaleProfileStep))
+}
+
+// interval is the estimate before rounding and its 95% interval as the
+// notes print them: "1.301 ± 0.006 (95%)" when symmetric, else
+// "1.301 (95%: 1.296 to 1.305)".
+func (f scaleFit) interval() string {
+	if f.Symmetric {
+		return fmt.Sprintf("%.3f ± %.3f (95%%)", f.Estimate, f.Half)
+	}
+	return fmt.Sprintf("%.3f (95%%: %.3f to %.3f)", f.Estimate, f.Lo, f.Hi)
 }
 
 // estimateTokenScale is fitTokenScale's estimate before rounding and the

@@ -289,7 +289,8 @@ func TestTokenScaleHalfWidthAsPrinted(t *testing.T) {
 	if want := fmt.Sprintf("%.3f", half); strings.TrimRight(want, "0") != text {
 		t.Errorf("half-width %s is not the %s the text prints", text, want)
 	}
-	note := fmt.Sprintf("token_scale fitted with the overheads: %g ± %.3f (95%%", f.TokenScale, half)
+	// The interval here is asymmetric: its bounds are printed and held.
+	note := fmt.Sprintf("token_scale fitted with the overheads: %g (95%%: %.3f to %.3f around", f.TokenScale, f.TokenScaleLow, f.TokenScaleHigh)
 	if got := strings.Join(f.Notes, "\n"); !strings.Contains(got, note) {
 		t.Errorf("notes lack %q:\n%s", note, got)
 	}
@@ -297,7 +298,7 @@ func TestTokenScaleHalfWidthAsPrinted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `"token_scale_ci95_half_width":` + text + `,`; !strings.Contains(string(b), want) {
+	if want := `"token_scale_ci95_half_width":` + text + `,"token_scale_ci95_low":` + strconv.FormatFloat(f.TokenScaleLow, 'f', -1, 64) + `,"token_scale_ci95_high":` + strconv.FormatFloat(f.TokenScaleHigh, 'f', -1, 64) + `,`; !strings.Contains(string(b), want) || f.TokenScaleHigh-f.TokenScaleLow > 2*half+1e-9 {
 		t.Errorf("--json lacks %s:\n%s", want, b)
 	}
 }

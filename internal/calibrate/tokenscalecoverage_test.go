@@ -16,7 +16,9 @@ import (
 // and that the estimate's mean error is within ±0.002. The linear fit
 // alone covered 1.3 on 21 of 100, biased by +0.0085, because the engine
 // rounds each scaled item to a whole token; the profile over replays at
-// grid scales (profileTokenScale) fixed it.
+// grid scales (profileTokenScale) fixed it. The profile minimises the
+// loss --loss names: huber and ols are held to 89..99, lad to 85..99
+// (its interval under-covers a little: see docs/calibrate.md).
 func TestTokenScaleIntervalCoverage(t *testing.T) {
 	const seeds, jitter = 100, 5
 	for _, scale := range []float64{1.0, 1.3, 1.17, 2.0} {
@@ -55,41 +57,51 @@ func TestTokenScaleIntervalCoverage(t *testing.T) {
 			sims := newScaleSims(rows, func(scales []float64) ([]map[reqKey]int64, error) {
 				return setup.replayFitAt(src, cfg.Params, scales)
 			})
-			covered, linCovered := 0, 0
-			var sum, linSum float64
-			for seed := range uint64(seeds) {
-				y, rec := make([]float64, len(rows)), make([]float64, len(rows))
-				for i, r := range rows {
-					noise := int64(splitmix(uint64(i)+seed<<32)%(2*jitter+1)) - jitter
-					rec[i] = float64(r.RecordedInput() + noise)
-					y[i] = rec[i] - float64(r.Sim0)
+			for _, loss := range []Loss{Huber, OLS, LAD} {
+				covered, linCovered := 0, 0
+				var sum, linSum float64
+				passes := 0
+				for seed := range uint64(seeds) {
+					y, rec := make([]float64, len(rows)), make([]float64, len(rows))
+					for i, r := range rows {
+						noise := int64(splitmix(uint64(i)+seed<<32)%(2*jitter+1)) - jitter
+						rec[i] = float64(r.RecordedInput() + noise)
+						y[i] = rec[i] - float64(r.Sim0)
+					}
+					lin, linHalf, note := estimateTokenScale(rows, y, msg, tool, fitMsg, fitTool, 1, loss)
+					if note != "" {
+						t.Fatalf("seed %d: %s", seed, note)
+					}
+					if math.Abs(lin-scale) <= linHalf {
+						linCovered++
+					}
+					linSum += lin - scale
+					prof, note, err := profileTokenScale(sims, rec, msg, tool, fitMsg, fitTool, loss, lin, linHalf/1.96, 2*MaxScaleHalfWidth)
+					if err != nil || note != "" {
+						t.Fatalf("seed %d: %v %s", seed, err, note)
+					}
+					if prof.Lo <= scale && scale <= prof.Hi {
+						covered++
+					}
+					sum += prof.Est - scale
+					passes = max(passes, prof.Passes)
 				}
-				lin, linHalf, note := estimateTokenScale(rows, y, msg, tool, fitMsg, fitTool, 1, Huber)
-				if note != "" {
-					t.Fatalf("seed %d: %s", seed, note)
+				// 95% of 100: 89..99 is within about 2.7 binomial standard
+				// deviations.
+				bias := sum / seeds
+				// lad's bound rests on an estimate of the residuals'
+				// density at 0 (sparsity): 85..99 (docs/calibrate.md).
+				least := 89
+				if loss == LAD {
+					least = 85
 				}
-				if math.Abs(lin-scale) <= linHalf {
-					linCovered++
+				if covered < least || covered > 99 || math.Abs(bias) > 0.002 {
+					t.Errorf("recorded at %g, --loss %s: the 95%% interval covers it on %d of %d seeds (want %d..99), mean bias %+.4f (want within ±0.002)",
+						scale, loss, covered, seeds, least, bias)
 				}
-				linSum += lin - scale
-				prof, note, err := profileTokenScale(sims, rec, msg, tool, fitMsg, fitTool, lin, linHalf/1.96, 2*MaxScaleHalfWidth)
-				if err != nil || note != "" {
-					t.Fatalf("seed %d: %v %s", seed, err, note)
-				}
-				if prof.Lo <= scale && scale <= prof.Hi {
-					covered++
-				}
-				sum += prof.Est - scale
+				t.Logf("recorded at %g, --loss %s: covered on %d of %d seeds, mean bias %+.4f (linear fit alone: %d, %+.4f); %d fit requests, %d grid scales replayed, at most %d passes, %v",
+					scale, loss, covered, seeds, bias, linCovered, linSum/seeds, len(rows), len(sims.byK), passes, time.Since(start).Round(time.Millisecond))
 			}
-			// 95% of 100: 89..99 is within about 2.7 binomial standard
-			// deviations.
-			bias := sum / seeds
-			if covered < 89 || covered > 99 || math.Abs(bias) > 0.002 {
-				t.Errorf("recorded at %g: the 95%% interval covers it on %d of %d seeds (want 89..99), mean bias %+.4f (want within ±0.002)",
-					scale, covered, seeds, bias)
-			}
-			t.Logf("recorded at %g: covered on %d of %d seeds, mean bias %+.4f (linear fit alone: %d, %+.4f); %d fit requests, %d grid scales replayed, %v",
-				scale, covered, seeds, bias, linCovered, linSum/seeds, len(rows), len(sims.byK), time.Since(start).Round(time.Millisecond))
 		})
 	}
 }
