@@ -1,0 +1,57 @@
+package recommend
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/defersim/defersim/internal/nouns"
+	"github.com/defersim/defersim/sim"
+)
+
+// proposalStrategy writes the proposal as a strategy on base's mechanics.
+func proposalStrategy(base sim.Strategy, tools []Assessment, p *Proposal) sim.Strategy {
+	s := base
+	s.Name = proposalName
+	s.Source = "defersim recommend"
+	s.NeverDefer = patterns(tools, neverDefer)
+	s.AlwaysDefer = patterns(tools, alwaysDefer)
+	s.Trigger = sim.Trigger{Mode: sim.TriggerTokens, Budget: p.Budget, Counter: sim.DefaultCounter}
+	s.Scope = sim.ScopeMCP
+	switch {
+	case p.RegistryEstimated > p.Budget:
+		p.Mode = "the catalog is above the budget: every MCP tool but the never-defer list is deferred"
+	case len(s.AlwaysDefer) > 0:
+		s.Trigger = sim.Trigger{Mode: sim.TriggerAlways}
+		s.Scope = sim.ScopeAlwaysDeferOnly
+		p.Mode = "the catalog is below the budget: only the always-defer list is deferred (scope always-defer-only); switch to trigger tokens > budget with scope mcp when the catalog grows past it"
+	default:
+		p.Mode = "the catalog is below the budget and nothing is worth always deferring: the proposal sends every schema until the catalog grows past the budget"
+	}
+	// The model priced travels with the snippet: a run under another
+	// model replays these lists, which its economics did not choose.
+	s.Description = fmt.Sprintf("Proposed by defersim recommend for %s on %s: %s.", p.Economy.Model.Name, nouns.Count(p.Training, "session"), p.Mode)
+	s.Normalize()
+	return s
+}
+
+// patterns lists the tools with a decision as never/always-defer entries:
+// the bare name, or server:name when another server serves the same name.
+func patterns(tools []Assessment, decision string) []string {
+	count := map[string]int{}
+	for _, a := range tools {
+		count[a.Key.Tool]++
+	}
+	var out []string
+	for _, a := range tools {
+		if a.Decision != decision {
+			continue
+		}
+		if count[a.Key.Tool] > 1 && a.Key.Server != "" {
+			out = append(out, a.Key.Server+":"+a.Key.Tool)
+		} else {
+			out = append(out, a.Key.Tool)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
