@@ -80,8 +80,10 @@ type Proposal struct {
 	// Budget: break-even deferrable schema tokens and the trigger budget
 	// (in the trigger counter's estimated tokens) it gives.
 	BreakEvenTokens float64 `json:"break_even_deferrable_tokens"`
-	// ModeTokens: what deferred mode adds to every request (the search
-	// tool's definition and the directory of names).
+	// ModeTokens: what deferred mode adds to every request under scope
+	// mcp, which the budget turns on (the search tool's definition and
+	// the directory of every deferrable tool's name); alwaysDeferOnly
+	// prices scope always-defer-only's own.
 	ModeTokens        float64 `json:"deferred_mode_tokens"`
 	Budget            int64   `json:"budget"`
 	RegistryEstimated int64   `json:"registry_estimated_tokens"`
