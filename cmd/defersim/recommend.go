@@ -78,7 +78,8 @@ and --training write the two sides of the split as traces: a run of the
 held-out one under the scenario with the snippet, at the same seed and
 catalogs, reproduces the validation (docs/recommend.md). A --scenario's
 local servers are applied as a run applies them: their tools are sent
-whatever the budget unless always-deferred.
+whatever the budget unless always-deferred. Without --scenario, a note
+names the embedded default's local servers, which it does not apply.
 
 The report is printed as text (the snippet follows it unless -o names a
 file), Markdown (for a pull request: decisions, validation, the snippet and

@@ -242,6 +242,9 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 		p.UnreplayedEntries = u
 		p.Warnings = append(p.Warnings, unreplayedEntriesWarning(u))
 	}
+	if n := defaultLocalNote(heldLocal(cat, cfg.RunOnly.DefaultLocal), cfg.RunOnly.Scenario); n != "" {
+		p.Notes = append(p.Notes, n)
+	}
 	if w := cfg.RunOnly.warning(); w != "" {
 		p.Warnings = append(p.Warnings, w)
 	}
