@@ -12,6 +12,7 @@ import (
 	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/report"
+	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
 	"github.com/defersim/defersim/tokens"
@@ -74,7 +75,10 @@ const proposalName = "recommended"
 // Proposal is the recommendation and its evidence.
 type Proposal struct {
 	Strategy sim.Strategy `json:"strategy"`
-	BaseName string       `json:"base"`
+	// For is what the proposal was chosen for, which the snippet records
+	// under recommended_for: a run with another model or tokenizer warns.
+	For      scenarios.RecommendedFor `json:"recommended_for"`
+	BaseName string                   `json:"base"`
 	// Tools assessed, in server then name order.
 	Tools []Assessment `json:"tools"`
 	// Budget: break-even deferrable schema tokens and the trigger budget

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/defersim/defersim/internal/nouns"
+	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -35,8 +36,10 @@ func proposalStrategy(base sim.Strategy, tools []Assessment, p *Proposal) sim.St
 	default:
 		p.Mode = "the catalog is below the budget and nothing is worth always deferring: the proposal sends every schema until the catalog grows past the budget"
 	}
-	// The model priced travels with the snippet: a run under another
-	// model replays these lists, which its economics did not choose.
+	// The model priced travels with the snippet, in its description and
+	// as recommended_for: a run under another model or tokenizer replays
+	// these lists, which its economics did not choose, and warns.
+	p.For = scenarios.RecommendedFor{Model: p.Economy.Model.Name, Tokenizer: p.Economy.Params.Tokenizer}
 	s.Description = fmt.Sprintf("Proposed by defersim recommend for %s on %s: %s.", p.Economy.Model.Name, nouns.Count(p.Training, "session"), p.Mode)
 	s.Normalize()
 	return s
