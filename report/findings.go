@@ -17,7 +17,8 @@ import (
 // with a stand-in schema and servers serving no tools, sessions without an
 // end, times going backwards, implausible counts and sessions a dated
 // upgrade placed by 1970 times in the traces, sessions recorded with
-// another model than the run's, sessions given the whole
+// another model than the run's, strategies recommended for another
+// model or tokenizer than the run's, sessions given the whole
 // catalog, the routing descriptions routed search used, how many
 // searches replayed a recorded query, and strategies whose outcomes
 // coincide on this data.
@@ -52,6 +53,7 @@ func Findings(res *Results) []string {
 	if f := tokenizerFinding(&res.Run); f != "" {
 		out = append(out, f)
 	}
+	out = append(out, RecommendedForFindings(res)...)
 	if f := srdFinding(res.Run.SRD); f != "" {
 		out = append(out, f)
 	}

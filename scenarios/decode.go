@@ -37,6 +37,8 @@ type decoder struct {
 	reg *sim.Registry
 	// settings are the strategy keys the file writes, by strategy name.
 	settings map[string][]setting
+	// recommended are the strategies' recommended_for records, by name.
+	recommended map[string]RecommendedFor
 }
 
 func newDecoder(file string, root *yaml.Node, reg *sim.Registry) *decoder {

@@ -208,6 +208,7 @@ func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, er
 		return nil, err
 	}
 	s.settings = d.settings
+	s.RecommendedFor = d.recommended
 	if err := d.baseline(s, byKey); err != nil {
 		return nil, err
 	}

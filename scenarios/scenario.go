@@ -60,6 +60,11 @@ type Scenario struct {
 	Strategies []sim.Strategy `json:"strategies"`
 	// Baseline names the strategy others are compared with.
 	Baseline string `json:"baseline"`
+	// RecommendedFor holds, by strategy name, what defersim recommend
+	// chose a strategy for (its recommended_for key; inherited by the
+	// strategies based on it). Not in the fingerprint: it changes nothing
+	// replayed.
+	RecommendedFor map[string]RecommendedFor `json:"recommended_for,omitempty"`
 
 	// Data for later stages, validated but not interpreted here.
 	Permissions Permissions       `json:"permissions"`

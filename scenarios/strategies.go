@@ -19,7 +19,7 @@ import (
 const maxStrategies = 1000
 
 // entryKeys are the keys of a strategy entry that are not strategy fields.
-var entryKeys = map[string]bool{"preset": true, "base": true}
+var entryKeys = map[string]bool{"preset": true, "base": true, recommendedForKey: true}
 
 // proseKeys are strategy fields that do not change what a strategy does.
 var proseKeys = map[string]bool{"name": true, "description": true, "source": true}
@@ -147,9 +147,16 @@ func (d *decoder) strategyEntry(item *yaml.Node, field string, defined []sim.Str
 	var overrides []string
 	given := map[string]bool{}
 	var st sim.Strategy
+	var rec *RecommendedFor
 	for _, p := range ps {
 		given[p.key] = true
 		switch {
+		case p.key == recommendedForKey:
+			r, err := d.recommendedFor(p.v, join(field, p.key))
+			if err != nil {
+				return sim.Strategy{}, err
+			}
+			rec = &r
 		case p.key == "preset":
 			if err := d.decode(p.v, reflect.ValueOf(&presetName).Elem(), field+".preset"); err != nil {
 				return sim.Strategy{}, err
@@ -196,7 +203,21 @@ func (d *decoder) strategyEntry(item *yaml.Node, field string, defined []sim.Str
 		return sim.Strategy{}, d.wrap(field, inlineHint(err, from))
 	}
 	d.recordSettings(st, field, "", false)
+	if _, defined := resolveDefined(baseName, defined); defined || rec != nil {
+		d.recordRecommended(st.Name, baseName, rec)
+	}
 	return st, nil
+}
+
+// resolveDefined reports whether name is a strategy defined earlier in
+// the file (which a base of that name resolves to before a preset).
+func resolveDefined(name string, defined []sim.Strategy) (sim.Strategy, bool) {
+	for _, st := range defined {
+		if st.Name == name {
+			return st, true
+		}
+	}
+	return sim.Strategy{}, false
 }
 
 // inlineHint adds, to a required part missing from a strategy with
@@ -337,6 +358,9 @@ func (d *decoder) matrix(item *yaml.Node, field string, defined []sim.Strategy, 
 		}
 		for i, a := range axes {
 			d.recordSettings(st, fmt.Sprintf("%s.vary.%s[%d]", field, a.key, idx[i]), a.key, true)
+		}
+		if _, defined := resolveDefined(baseName, defined); defined {
+			d.recordRecommended(st.Name, baseName, nil)
 		}
 		out = append(out, st)
 		// Advance the odometer, last key fastest.

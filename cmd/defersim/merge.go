@@ -83,6 +83,7 @@ the merge must be the same defersim build (defersim --version).`,
 		defer runsummary.WarnUnmatched(cmd.ErrOrStderr(), "defersim", res.Info.UnmatchedEntries)
 		defer runsummary.WarnUnreplayedEntries(cmd.ErrOrStderr(), "defersim", res.Info.UnreplayedEntries)
 		defer runsummary.WarnUnreplayed(cmd.ErrOrStderr(), "defersim", res.Results)
+		defer runsummary.WarnRecommendedFor(cmd.ErrOrStderr(), "defersim", res.Results)
 		defer warnInputs(cmd.ErrOrStderr(), res.InputNotes(), runNotesAt)
 		switch {
 		case *format == cliout.JSON:

@@ -70,15 +70,18 @@ From these, under the scenario's prices and latency, it proposes:
                 first-reply cost;
   a budget      the schema size above which deferring pays.
 
-It writes the proposal as a strategy snippet (-o) and validates it: a seeded
-share of sessions (--test-share, split by session id) is held apart, and the
-proposal, the current strategy (--current, default the scenario's baseline)
-and every preset are replayed on them, with paired differences. --held-out
+It writes the proposal as a strategy snippet (-o), which records the model and
+tokenizer it was chosen for (recommended_for: a run with others warns), and
+validates it: a seeded share of sessions (--test-share, split by session id)
+is held apart, and the proposal, the current strategy (--current, default
+the scenario's baseline) and every preset are replayed on them, with paired
+differences. --held-out
 and --training write the two sides of the split as traces: a run of the
 held-out one under the scenario with the snippet, at the same seed and
 catalogs, reproduces the validation (docs/recommend.md). A --scenario's
 local servers are applied as a run applies them: their tools are sent
-whatever the budget unless always-deferred.
+whatever the budget unless always-deferred. Without --scenario, a note
+names the embedded default's local servers, which it does not apply.
 
 The report is printed as text (the snippet follows it unless -o names a
 file), Markdown (for a pull request: decisions, validation, the snippet and

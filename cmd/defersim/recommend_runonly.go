@@ -12,19 +12,26 @@ import (
 // run of it applies and recommend does not (recommend.RunOnly): upgrades,
 // permissions and routing descriptions; and its local servers, which
 // recommend applies (recommend.Config.LocalServers). Without --scenario
-// (path "") it lists nothing: the embedded default lends recommend its
-// model and params, and the snippet goes into the user's own scenario,
-// not into it.
+// (path "") it applies none of them: the embedded default lends recommend
+// its model and params, and the snippet goes into the user's own
+// scenario, not into it; its local servers, which a run without a
+// scenario applies, are passed as not applied
+// (recommend.RunOnly.DefaultLocal), for a note.
 func runOnly(path string, sc *scenarios.Scenario) (r recommend.RunOnly, local []string) {
 	r = recommend.RunOnly{Scenario: sc.Name}
-	if path == "" {
-		return r, nil
-	}
 	names := make([]string, 0, len(sc.Servers))
 	for name := range sc.Servers {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	if path == "" {
+		for _, name := range names {
+			if sc.Servers[name].Local {
+				r.DefaultLocal = append(r.DefaultLocal, name)
+			}
+		}
+		return r, nil
+	}
 	for _, name := range names {
 		s := sc.Servers[name]
 		if s.Local {

@@ -14,14 +14,15 @@ import (
 // --scenario file, each server with upgrades, permissions and srd, which
 // recommend ignored silently, and apart the local servers, which it
 // applies; of the embedded default (no --scenario), whose desktop is
-// local, nothing: the snippet goes into the user's own scenario.
+// local, nothing applied: the snippet goes into the user's own scenario,
+// and desktop is passed as not applied, for a note.
 func TestRecommendRunOnlyReadsTheScenario(t *testing.T) {
 	def, err := scenarios.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, local := runOnly("", def); !cmp.Equal(got, recommend.RunOnly{Scenario: "default"}) || local != nil {
-		t.Errorf("no --scenario: %+v, local %q: want nothing", got, local)
+	if got, local := runOnly("", def); !cmp.Equal(got, recommend.RunOnly{Scenario: "default", DefaultLocal: []string{"desktop"}}) || local != nil {
+		t.Errorf("no --scenario: %+v, local %q: want desktop not applied alone", got, local)
 	}
 	if got, local := runOnly("scenarios/default.yaml", def); !cmp.Equal(got, recommend.RunOnly{Scenario: "default"}) || !cmp.Equal(local, []string{"desktop"}) {
 		t.Errorf("--scenario scenarios/default.yaml: %+v, local %q: want local [desktop] alone", got, local)

@@ -288,6 +288,7 @@ func skippedSessions(stderr io.Writer, out *runner.Output) error {
 	runsummary.WarnUnreplayedEntries(stderr, "defersim", out.Info.UnreplayedEntries)
 	runsummary.WarnContextOverflow(stderr, "defersim", out.Results)
 	runsummary.WarnUnreplayed(stderr, "defersim", out.Results)
+	runsummary.WarnRecommendedFor(stderr, "defersim", out.Results)
 	if n := out.Info.Counts.SessionsSkipped; n > 0 {
 		for _, msg := range out.Run.Failures {
 			fmt.Fprintln(stderr, "defersim: skipped", firstLineOf(msg))

@@ -157,6 +157,13 @@ the notes go to stderr) with --format.`,
 		last := &pts[len(pts)-1].Results.Run
 		defer runsummary.WarnUnreplayedEntries(cmd.ErrOrStderr(), "defersim", last.UnreplayedEntries)
 		defer runsummary.WarnUnmatched(cmd.ErrOrStderr(), "defersim", last.UnmatchedEntries)
+		// A strategy recommended for another model or tokenizer, at any
+		// value (a sweep of model or params.tokenizer moves them).
+		results := make([]*report.Results, len(pts))
+		for i := range pts {
+			results[i] = pts[i].Results
+		}
+		defer runsummary.WarnRecommendedFor(cmd.ErrOrStderr(), "defersim", results...)
 		w := cmd.OutOrStdout()
 		switch *format {
 		case cliout.JSON:

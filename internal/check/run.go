@@ -46,6 +46,7 @@ func Run(cfg Config) (*Report, error) {
 	rep := &Report{BaselinePath: cfg.BaselinePath, CurrentPath: cfg.CurrentPath, Baseline: fileInfo(base), Current: fileInfo(cur)}
 	rep.Warnings = append(versionWarnings(base, cur), unresolvedWarnings(base, cur)...)
 	rep.Warnings = append(rep.Warnings, overflowWarnings(base, cur, cfg.Strategies)...)
+	rep.Warnings = append(rep.Warnings, recommendedForWarnings(cur, cfg.Strategies)...)
 	rep.Unreplayed, rep.AllowUnreplayed = unreplayedChanges(base, cur), cfg.Allow.Unreplayed
 	for _, u := range rep.Unreplayed {
 		rep.Warnings = append(rep.Warnings, unreplayedWarning(u, cfg.Allow.Unreplayed))

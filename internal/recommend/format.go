@@ -172,6 +172,12 @@ func Snippet(p *Proposal) []byte {
 	}
 	fmt.Fprintf(&b, "- name: %s\n  base: %s\n", s.Name, p.BaseName)
 	fmt.Fprintf(&b, "  description: %q\n", s.Description)
+	// What the lists and budget were chosen for: a run with another model
+	// or tokenizer warns (docs/scenarios.md#strategies).
+	fmt.Fprintf(&b, "  recommended_for:\n    model: %q\n", p.For.Model)
+	if p.For.Tokenizer != "" {
+		fmt.Fprintf(&b, "    tokenizer: %q\n", p.For.Tokenizer)
+	}
 	b.WriteString("  trigger:\n")
 	fmt.Fprintf(&b, "    mode: %s\n", s.Trigger.Mode)
 	if s.Trigger.Mode != "tokens" {

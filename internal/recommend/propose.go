@@ -6,13 +6,13 @@ import (
 	"io/fs"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/inputnotes"
 	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/report"
+	"github.com/defersim/defersim/scenarios"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
 	"github.com/defersim/defersim/tokens"
@@ -75,14 +75,19 @@ const proposalName = "recommended"
 // Proposal is the recommendation and its evidence.
 type Proposal struct {
 	Strategy sim.Strategy `json:"strategy"`
-	BaseName string       `json:"base"`
+	// For is what the proposal was chosen for, which the snippet records
+	// under recommended_for: a run with another model or tokenizer warns.
+	For      scenarios.RecommendedFor `json:"recommended_for"`
+	BaseName string                   `json:"base"`
 	// Tools assessed, in server then name order.
 	Tools []Assessment `json:"tools"`
 	// Budget: break-even deferrable schema tokens and the trigger budget
 	// (in the trigger counter's estimated tokens) it gives.
 	BreakEvenTokens float64 `json:"break_even_deferrable_tokens"`
-	// ModeTokens: what deferred mode adds to every request (the search
-	// tool's definition and the directory of names).
+	// ModeTokens: what deferred mode adds to every request under scope
+	// mcp, which the budget turns on (the search tool's definition and
+	// the directory of every deferrable tool's name); alwaysDeferOnly
+	// prices scope always-defer-only's own.
 	ModeTokens        float64 `json:"deferred_mode_tokens"`
 	Budget            int64   `json:"budget"`
 	RegistryEstimated int64   `json:"registry_estimated_tokens"`
@@ -241,6 +246,9 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 		p.UnreplayedEntries = u
 		p.Warnings = append(p.Warnings, unreplayedEntriesWarning(u))
 	}
+	if n := defaultLocalNote(heldLocal(cat, cfg.RunOnly.DefaultLocal), cfg.RunOnly.Scenario); n != "" {
+		p.Notes = append(p.Notes, n)
+	}
 	if w := cfg.RunOnly.warning(); w != "" {
 		p.Warnings = append(p.Warnings, w)
 	}
@@ -295,58 +303,6 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 		cfg.Progress(2)
 	}
 	return p, nil
-}
-
-// otherModelsNote says, when sessions of models (runner.RecordedModels;
-// beyond, runner.OtherModels) were recorded with another model than priced,
-// how many and which, that the rules and the validation price and time
-// them as priced, and how to recommend them as recorded: "them" for one
-// model, "apart" only when there is something to set them apart from, as
-// the run's note words it (report.ReplayApart); "" when no session records
-// another model.
-func otherModelsNote(models []sim.RecordedModel, beyond *sim.OtherModels, priced string) string {
-	other, total, list := report.OtherModels(models, beyond)
-	if other == 0 {
-		return ""
-	}
-	one, apart := report.ReplayApart(models, beyond, other, total)
-	own, them := "a model's own", "its sessions"
-	if one {
-		own, them = "its own", "them"
-	}
-	return fmt.Sprintf("%d of %s %s recorded with another model than the one recommend prices with (%s); "+
-		"the rules and the validation price and time them as %s (its prices, prompt cache and latency), not as recorded; "+
-		"to weigh the rules by %s, recommend %s%s %s", other, nouns.Count(int(total), "session"), wasWere(int(other)), list, priced,
-		own, them, apart, report.ReplayAs(models))
-}
-
-// notExactNote says how many calls use tools whose schema the import
-// marked approximate or missing, and that their token counts — the tools
-// column, and the rules and budget priced from it — are approximate ("" when
-// every resolved call's schema is exact).
-func notExactNote(res *sim.ResolutionInfo, l *Learnt) string {
-	n := res.SchemaApproximate + res.SchemaMissing
-	if n == 0 {
-		return ""
-	}
-	var classes []string
-	if res.SchemaApproximate > 0 {
-		classes = append(classes, fmt.Sprintf("approximate (%d)", res.SchemaApproximate))
-	}
-	if res.SchemaMissing > 0 {
-		classes = append(classes, fmt.Sprintf("missing (%d, priced as the stand-in {\"type\":\"object\"})", res.SchemaMissing))
-	}
-	return fmt.Sprintf("over all %s (%d learnt from, %d held out): %d of %s (%.1f%%) use tools whose schema the import marked %s: %s; "+
-		"their tokens, and the decisions, budget and validation priced from them, are approximate — give the exact schemas (trace import --tools) before relying on them",
-		nouns.Count(l.Usage.Sessions+l.HeldOut, "session"), l.Usage.Sessions, l.HeldOut, n, nouns.Count(int(res.Calls), "tool call"), 100*float64(n)/float64(max(res.Calls, 1)),
-		strings.Join(classes, " or "), report.ResolutionNotExact(res, 5))
-}
-
-func wasWere(n int) string {
-	if n == 1 {
-		return "was"
-	}
-	return "were"
 }
 
 func chooseBase(cfg Config) (sim.Strategy, string, error) {
@@ -433,67 +389,3 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 // searchOutputTokens is the output of one tool_search call: a short JSON
 // argument object and its framing.
 const searchOutputTokens = 15
-
-// proposalStrategy writes the proposal as a strategy on base's mechanics.
-func proposalStrategy(base sim.Strategy, tools []Assessment, p *Proposal) sim.Strategy {
-	s := base
-	s.Name = proposalName
-	s.Source = "defersim recommend"
-	s.NeverDefer = patterns(tools, neverDefer)
-	s.AlwaysDefer = patterns(tools, alwaysDefer)
-	s.Trigger = sim.Trigger{Mode: sim.TriggerTokens, Budget: p.Budget, Counter: sim.DefaultCounter}
-	s.Scope = sim.ScopeMCP
-	switch {
-	case p.RegistryEstimated > p.Budget:
-		p.Mode = "the catalog is above the budget: every MCP tool but the never-defer list is deferred"
-	case len(s.AlwaysDefer) > 0:
-		s.Trigger = sim.Trigger{Mode: sim.TriggerAlways}
-		s.Scope = sim.ScopeAlwaysDeferOnly
-		p.Mode = "the catalog is below the budget: only the always-defer list is deferred (scope always-defer-only); switch to trigger tokens > budget with scope mcp when the catalog grows past it"
-	default:
-		p.Mode = "the catalog is below the budget and nothing is worth always deferring: the proposal sends every schema until the catalog grows past the budget"
-	}
-	// The model priced travels with the snippet: a run under another
-	// model replays these lists, which its economics did not choose.
-	s.Description = fmt.Sprintf("Proposed by defersim recommend for %s on %s: %s.", p.Economy.Model.Name, nouns.Count(p.Training, "session"), p.Mode)
-	s.Normalize()
-	return s
-}
-
-// patterns lists the tools with a decision as never/always-defer entries:
-// the bare name, or server:name when another server serves the same name.
-func patterns(tools []Assessment, decision string) []string {
-	count := map[string]int{}
-	for _, a := range tools {
-		count[a.Key.Tool]++
-	}
-	var out []string
-	for _, a := range tools {
-		if a.Decision != decision {
-			continue
-		}
-		if count[a.Key.Tool] > 1 && a.Key.Server != "" {
-			out = append(out, a.Key.Server+":"+a.Key.Tool)
-		} else {
-			out = append(out, a.Key.Tool)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-// unreplayedEntriesWarning says the proposal's entries that no catalog
-// version the training sessions are replayed on serves, in run's words
-// (report.UnreplayedEntryLine), five then how many more.
-func unreplayedEntriesWarning(entries []sim.UnreplayedEntry) string {
-	var lines []string
-	for i, u := range entries {
-		if i == 5 {
-			lines = append(lines, fmt.Sprintf("… (%d more: JSON entries_unreplayed)", len(entries)-5))
-			break
-		}
-		lines = append(lines, report.UnreplayedEntryLine(u))
-	}
-	return "the proposal names " + report.UnreplayedEntriesWarning + ": " + strings.Join(lines, "; ") +
-		"; a run of these sessions replays the lists without them (docs/scenarios.md#strategies)"
-}

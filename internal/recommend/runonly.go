@@ -17,6 +17,11 @@ type RunOnly struct {
 	// Keys are the settings, as the scenario writes them
 	// ("servers.github.upgrades", "permissions", "srd").
 	Keys []string
+	// DefaultLocal are the local servers of the embedded default scenario
+	// when recommend read it for want of --scenario: a run without a
+	// scenario applies them, recommend does not (the snippet goes into
+	// the user's own scenario), and a note names those the catalogs hold.
+	DefaultLocal []string
 }
 
 // warning names the settings of r, and what they mean for the validation's

@@ -107,6 +107,7 @@ func FromScenario(sc *scenarios.Scenario, ov Overrides, embedded fs.FS) (Config,
 	for _, n := range sc.Assumptions {
 		cfg.Notes = append(cfg.Notes, sim.Assumption{Name: "note", Value: n, Source: "scenario assumptions"})
 	}
+	cfg.Notes = append(cfg.Notes, recommendedFor(sc)...)
 	if cfg.Traces, err = sources(traces, embedded); err != nil {
 		return Config{}, err
 	}

@@ -107,6 +107,7 @@ func summarize(stdout, stderr io.Writer, res *report.Results, failures []string,
 	runsummary.WarnUnreplayedEntries(stderr, "defersim-beam", res.Run.UnreplayedEntries)
 	runsummary.WarnContextOverflow(stderr, "defersim-beam", res)
 	runsummary.WarnUnreplayed(stderr, "defersim-beam", res)
+	runsummary.WarnRecommendedFor(stderr, "defersim-beam", res)
 	if n := c.SessionsSkipped; n > 0 {
 		if failed != nil {
 			fmt.Fprintf(stderr, "defersim-beam: warning: the errors of the sessions that failed to replay cannot be read back here (%v); they are in the log of the job's Write stage\n", failed)

@@ -1,0 +1,87 @@
+package recommend
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/defersim/defersim/internal/nouns"
+	"github.com/defersim/defersim/scenarios"
+	"github.com/defersim/defersim/sim"
+)
+
+// proposalStrategy writes the proposal as a strategy on base's mechanics.
+func proposalStrategy(base sim.Strategy, tools []Assessment, p *Proposal) sim.Strategy {
+	s := base
+	s.Name = proposalName
+	s.Source = "defersim recommend"
+	s.NeverDefer = patterns(tools, neverDefer)
+	s.AlwaysDefer = patterns(tools, alwaysDefer)
+	s.Trigger = sim.Trigger{Mode: sim.TriggerTokens, Budget: p.Budget, Counter: sim.DefaultCounter}
+	s.Scope = sim.ScopeMCP
+	saving, cost := alwaysDeferOnly(tools, p)
+	switch {
+	case p.RegistryEstimated > p.Budget:
+		p.Mode = "the catalog is above the budget: every MCP tool but the never-defer list is deferred"
+		if slices.ContainsFunc(tools, func(a Assessment) bool { return a.Decision == localDirect }) {
+			p.Mode = "the catalog is above the budget: every MCP tool but the never-defer list and the local servers' tools (sent unless always-deferred) is deferred"
+		}
+	case len(s.AlwaysDefer) > 0 && saving > cost:
+		s.Trigger = sim.Trigger{Mode: sim.TriggerAlways}
+		s.Scope = sim.ScopeAlwaysDeferOnly
+		p.Mode = "the catalog is below the budget: only the always-defer list is deferred (scope always-defer-only); switch to trigger tokens > budget with scope mcp when the catalog grows past it"
+	case len(s.AlwaysDefer) > 0:
+		p.Mode = fmt.Sprintf("the catalog is below the budget, and deferring the always-defer list alone saves %s per session, "+
+			"no more than deferred mode adds to every request (%s: the tool_search definition and the list's names): "+
+			"the proposal sends every schema until the catalog grows past the budget", usd(saving), usd(cost))
+	default:
+		p.Mode = "the catalog is below the budget and nothing is worth always deferring: the proposal sends every schema until the catalog grows past the budget"
+	}
+	// The model priced travels with the snippet, in its description and
+	// as recommended_for: a run under another model or tokenizer replays
+	// these lists, which its economics did not choose, and warns.
+	p.For = scenarios.RecommendedFor{Model: p.Economy.Model.Name, Tokenizer: p.Economy.Params.Tokenizer}
+	s.Description = fmt.Sprintf("Proposed by defersim recommend for %s on %s: %s.", p.Economy.Model.Name, nouns.Count(p.Training, "session"), p.Mode)
+	s.Normalize()
+	return s
+}
+
+// patterns lists the tools with a decision as never/always-defer entries:
+// the bare name, or server:name when another server serves the same name.
+func patterns(tools []Assessment, decision string) []string {
+	count := map[string]int{}
+	for _, a := range tools {
+		count[a.Key.Tool]++
+	}
+	var out []string
+	for _, a := range tools {
+		if a.Decision != decision {
+			continue
+		}
+		if count[a.Key.Tool] > 1 && a.Key.Server != "" {
+			out = append(out, a.Key.Server+":"+a.Key.Tool)
+		} else {
+			out = append(out, a.Key.Tool)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// alwaysDeferOnly prices the always-defer list deferred on its own (trigger
+// always, scope always-defer-only): saving is what deferring its tools
+// saves per session (direct $ − deferred $), cost what deferred mode then
+// adds to every request, per session: the tool_search definition, the
+// message overhead and the list's names in the directory. The budget's
+// ModeTokens count every deferrable tool's name instead, as scope mcp
+// defers them all.
+func alwaysDeferOnly(tools []Assessment, p *Proposal) (saving, cost float64) {
+	fixed := float64(p.Economy.Params.SearchToolCount() + p.Economy.Params.MessageOverheadTokens)
+	for _, a := range tools {
+		if a.Decision != alwaysDefer {
+			continue
+		}
+		saving += a.DirectUSD - a.DeferUSD
+		fixed += float64(a.Schema.NameTokens)
+	}
+	return saving, fixed * p.Economy.perToken()
+}
