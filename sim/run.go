@@ -7,7 +7,6 @@ import (
 	"iter"
 	"runtime"
 	"runtime/debug"
-	"slices"
 	"sync"
 
 	"github.com/defersim/defersim/traces"
@@ -348,50 +347,10 @@ func (e *Engine) replayOne(r *replayer, j job, b *resultBufs) (res jobResult) {
 			r.init(e)
 		}
 	}()
-	if j.b != nil {
-		if j.b.e != e {
-			res.err = errors.New("the session's need was built for another engine")
-			return res
-		}
-		res.resol = j.b.resol // resolved as it was read
-	} else {
-		r.buf.key = e.resolveSession(j.s, &res.resol, r.buf.key)
+	if res.err = e.resolveJob(r, j, b, &res); res.err != nil {
+		return res
 	}
 	n := &r.pn
-	switch {
-	case j.b != nil && len(e.upgrades) == 0:
-		res.removed = j.b.compact(n)
-		res.resol.VersionChanges += int64(len(n.changes)) // a compact step per catalog change
-	default:
-		var n0 *Need
-		if j.b != nil {
-			n0 = j.b.Need()
-		} else {
-			n0 = r.need.extract(j.s)
-		}
-		var before []recordedCall
-		before, r.buf.key = e.recordedCalls(n0, nil, r.buf.key)
-		b.applied = slices.Grow(b.applied[:0], len(e.upgrades))[:len(e.upgrades)]
-		epoch, err := e.applyUpgradesReach(n0, j.idx, b.applied)
-		if err != nil {
-			res.err = err
-			return res
-		}
-		r.buf.key = e.upgradeRemoved(n0, before, &res.resol, r.buf.key)
-		res.epoch, res.applied = epoch, b.applied
-		for i := range n0.Steps {
-			if n0.Steps[i].Kind == StepCatalogChange {
-				res.resol.VersionChanges++
-			}
-		}
-		res.removed = n0.Removed
-		n.fill(n0)
-		if j.b != nil {
-			n0.Steps = nil // the replay reads only the compact form
-		}
-	}
-	b.versions = e.sessionVersions(n, b.versions[:0])
-	res.versions = b.versions
 	S := len(e.strategies)
 	res.values = b.size(S)
 	oc := &r.outcome

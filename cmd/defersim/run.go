@@ -73,7 +73,7 @@ func (f *runFlags) register(c *cobra.Command) {
 	fl.IntVar(&f.workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
 	fl.StringSliceVar(&f.traces, "traces", nil, "trace files to replay instead of the scenario's (comma-separated or repeated)")
 	fl.StringSliceVar(&f.catalogs, "catalogs", nil, "catalog directories or files instead of the scenario's")
-	fl.StringSliceVar(&f.strategies, "strategies", nil, "strategies to run: presets or names from the scenario (default: the scenario's)")
+	addStrategiesFlag(c, &f.strategies, strategiesUsage)
 	fl.StringVar(&f.baseline, "baseline", "", "strategy the others are compared with (default: the scenario's)")
 	addModelFlag(c, &f.model, modelUsage)
 	fl.Int64Var(&f.seed, "seed", 0, "override the scenario's seed")

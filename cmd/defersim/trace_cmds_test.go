@@ -87,7 +87,7 @@ func TestTraceValidateAndStatsCmds(t *testing.T) {
 		// checked, and `run --traces FILE` would stop on it (it checked
 		// them against the default scenario's embedded catalog).
 		{"no catalog of its own", []string{"validate", good}, 2, []string{"small.jsonl: tool names NOT checked: the trace names no catalog of its own",
-			"run would stop: no catalog: pass --catalogs DIR", "valid: 1 file (0 unreadable), 32 lines, 32 events, 3 sessions, 0 problems"}},
+			"run would stop: no catalog: pass --catalogs DIR", "well-formed, but run would stop: 1 file (0 unreadable), 32 lines, 32 events, 3 sessions, 0 problems; run would stop: no catalog: "}},
 		{"given the sample catalog", []string{"validate", "--catalogs", "embedded:catalog", good}, 1, []string{
 			"run: 4 of 5 tool calls (80.0%) would not resolve, 3 of 3 sessions (100.0%) name a server or version missing from the catalogs; run stops above 1% of either",
 			"run would stop: 4 of 5 tool calls (80.0%) did not resolve against the catalogs", "(--max-unresolved / --allow-unresolved)"}},

@@ -28,6 +28,7 @@ func newTraceValidateCmd() *cobra.Command {
 		noCatalogs   bool
 		maxUnres     float64
 		scenarioPath string
+		strategies   []string
 	)
 	c := &cobra.Command{
 		Use:   "validate FILE... (- for stdin)",
@@ -54,12 +55,18 @@ and validate checks the scenario as that run does before replaying: names
 that match no tool or server (a stop, or a warning when the catalogs are not
 the scenario's own), upgrades to versions no catalog holds (a stop), and
 never_defer/always_defer entries no version the sessions replay serves (a
-warning); the limit is then the scenario's max_unresolved as run takes it.
-Without --scenario, it says that none of this was checked.
+warning); it replays the scenario's upgrades as run does, so a call of a
+tool an upgrade's version no longer serves is unresolved, as run counts it
+(unknown_tool_after_upgrade), and it says the upgrades that reach no
+session; the limit is then the scenario's max_unresolved as run takes it.
+--strategies replaces the scenario's strategies as run's does (it needs
+--scenario). Without --scenario, it says that none of this was checked.
 
 Exit status: 0 when every file is valid, 1 when some file has problems,
-2 when some file or catalog cannot be read, when a file has no catalog, or
-when run would stop on the scenario.
+2 when some file or catalog cannot be read, or when the files are
+well-formed but run would stop on them (a file without a catalog, the
+scenario, or calls past the limit): the summary line then begins
+"well-formed, but run would stop:" and ends with why.
 A FILE of - is read from stdin.
 --format csv lists the problems (file, line, kind, reason).`,
 		Args: cobra.MinimumNArgs(1),
@@ -71,6 +78,9 @@ A FILE of - is read from stdin.
 		opts := traces.ValidateOptions{}
 		if len(catalogDirs) > 0 && noCatalogs {
 			return exitError{code: 2, msg: "--catalogs and --no-catalogs exclude each other"}
+		}
+		if len(strategies) > 0 && scenarioPath == "" {
+			return exitError{code: 2, msg: "--strategies needs --scenario: it names the strategies of the scenario run would replay, whose never_defer/always_defer entries validate then checks; without a scenario no strategy's lists are checked"}
 		}
 		limit, err := givenMaxUnresolved(cmd, maxUnres)
 		if err != nil {
@@ -97,12 +107,13 @@ A FILE of - is read from stdin.
 		}
 		rep := validateFiles(&cliout.Inputs{Stdin: cmd.InOrStdin()}, args, opts, given, len(catalogDirs) == 0 && !noCatalogs, sc)
 		rep.CatalogNotes, rep.Catalog, rep.CatalogsFrom = notes, givenPaths, givenFrom
-		check := rep.checkScenario(sc, scenarioPath, args, catalogDirs, limit, noCatalogs)
+		check := rep.checkScenario(sc, scenarioPath, args, catalogDirs, strategies, limit, noCatalogs)
 		if limit == nil && check.limit != nil {
 			maxUnres = *check.limit // the scenario's max_unresolved, as run takes it
 		}
 		rep.predict(maxUnres, noCatalogs)
 		rep.predictScenario(check)
+		rep.setVerdict()
 		out, err := cliout.Open(*output, cmd.OutOrStdout(), append(slices.Clone(args), append(catalogDirs, scenarioPath)...)...)
 		if err != nil {
 			return err
@@ -126,6 +137,7 @@ A FILE of - is read from stdin.
 	c.Flags().StringSliceVar(&catalogDirs, "catalogs", nil,
 		"catalog directories, manifests or files whose tools tool_calls may name, loaded as run loads them (repeatable or comma-separated)")
 	c.Flags().StringVar(&scenarioPath, "scenario", "", "scenario run would replay the traces under: its catalogs, names, upgrades and max_unresolved are checked as run checks them (default: none, and validate says what that leaves unchecked)")
+	addStrategiesFlag(c, &strategies, "with --scenario, "+strategiesUsage+": the never_defer/always_defer entries checked are theirs")
 	c.Flags().BoolVar(&noCatalogs, "no-catalogs", false, "do not check tool names against the traces' own catalogs: nor say whether run would stop")
 	addMaxUnresolved(c, &maxUnres, "share of tool calls that may fail to resolve, and of sessions that may name a server or version no catalog holds, before run would stop (as run's --max-unresolved)")
 	return c
@@ -155,7 +167,11 @@ func loadResolver(srcs []runner.Source, opts *traces.ValidateOptions) (*resolver
 
 // validateReport is the outcome of validating several files.
 type validateReport struct {
+	// Valid says every file is well-formed and resolves (no problem);
+	// Verdict says that and what run would do (verdictValid,
+	// verdictInvalid, verdictRunWouldStop), as the summary line does.
 	Valid    bool             `json:"valid"`
+	Verdict  string           `json:"verdict"`
 	Problems int              `json:"problems"`
 	Files    []validateResult `json:"files"`
 	// CatalogNotes are the notes of the --catalogs, every one run warns
@@ -173,10 +189,14 @@ type validateReport struct {
 	// (--scenario), or what was not checked and why.
 	Scenario *scenarioPrediction `json:"scenario"`
 
-	// resolvers are the resolvers the files were checked with, each once;
-	// upgrades are the --scenario's (checkScenario).
-	resolvers []*resolverFor
-	upgrades  []sim.Upgrade
+	// resolvers are the resolvers the files were checked with, each once.
+	// resolved is, with --scenario, the resolution `run SCENARIO --traces
+	// FILE...` counts, upgrades replayed (checkScenario), which the
+	// prediction takes instead of theirs; resolveErr is the error that run
+	// would stop on while reading the traces instead.
+	resolvers  []*resolverFor
+	resolved   *sim.Resolved
+	resolveErr error
 }
 
 // validateResult is the outcome for one file.
@@ -397,12 +417,24 @@ func (rep validateReport) writeText(w io.Writer) error {
 		return err
 	}
 	status := "valid"
-	if !rep.Valid {
+	switch rep.Verdict {
+	case verdictInvalid:
 		status = "INVALID"
+	case verdictRunWouldStop:
+		status = "well-formed, but run would stop"
 	}
-	_, err := fmt.Fprintf(w, "%s: %s (%d unreadable), %s, %s, %s, %s\n",
+	if _, err := fmt.Fprintf(w, "%s: %s (%d unreadable), %s, %s, %s, %s",
 		status, nouns.Count(len(rep.Files), "file"), unreadable, nouns.Count(lines, "line"), nouns.Count(events, "event"),
-		nouns.Count(sessions, "session"), nouns.Count(rep.Problems, "problem"))
+		nouns.Count(sessions, "session"), nouns.Count(rep.Problems, "problem")); err != nil {
+		return err
+	}
+	if rep.Verdict == verdictRunWouldStop {
+		reason, _, _ := strings.Cut(rep.Run.Reason, "\n")
+		if _, err := fmt.Fprintf(w, "; run would stop: %s", termsafe.String(reason)); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintln(w)
 	return err
 }
 
@@ -432,34 +464,4 @@ func (rep validateReport) writeCSV(w io.Writer) error {
 		}
 	}
 	return cliout.WriteCSV(w, []string{"file", "line", "kind", "reason"}, rows)
-}
-
-// exit returns the command's outcome as an exit status.
-func (rep validateReport) exit() error {
-	invalid, unreadable, uncataloged := 0, 0, 0
-	for _, f := range rep.Files {
-		switch {
-		case f.Error != "":
-			unreadable++
-		case !f.Valid:
-			invalid++
-		}
-		if f.stop != "" {
-			uncataloged++
-		}
-	}
-	switch {
-	case unreadable > 0:
-		return exitError{code: 2, msg: fmt.Sprintf("%d of %s could not be read", unreadable, nouns.Count(len(rep.Files), "trace file"))}
-	case invalid > 0:
-		return exitError{code: 1, msg: fmt.Sprintf("%s in %d of %s", nouns.Count(rep.Problems, "problem"), invalid, nouns.Count(len(rep.Files), "trace file"))}
-	case rep.Scenario != nil && rep.Scenario.stop != "":
-		return exitError{code: 2, msg: "run would stop on the scenario (said above)"}
-	case uncataloged > 0:
-		// Run stops on them: a check of their format alone is asked for
-		// with --no-catalogs.
-		return exitError{code: 2, msg: fmt.Sprintf("%d of %s %s no catalog, so %s tool names were not checked and run would stop (said above): pass --catalogs, or --no-catalogs to check the format alone",
-			uncataloged, nouns.Count(len(rep.Files), "trace file"), nouns.Form(uncataloged, "has", "have"), nouns.Form(uncataloged, "its", "their"))}
-	}
-	return nil
 }

@@ -66,6 +66,11 @@ func (rep *validateReport) predict(maxShare float64, noCatalogs bool) {
 			return
 		}
 	}
+	if rep.resolveErr != nil {
+		// run stops on it while reading the traces (--scenario).
+		rep.Run = &runPrediction{Checked: rep.toolNamesChecked(), Stops: true, Reason: rep.resolveErr.Error()}
+		return
+	}
 	res, held := rep.resolution()
 	info := runner.SummarizeResolution(&res, maxShare, false, held)
 	p := &runPrediction{Checked: rep.toolNamesChecked(), Resolution: info}
@@ -76,8 +81,10 @@ func (rep *validateReport) predict(maxShare float64, noCatalogs bool) {
 }
 
 // resolution merges what the resolvers the files were checked with
-// counted, and the server versions their catalogs hold; the versions of
-// the scenario's upgrades are taken as replayed (takeUpgradesAsReached).
+// counted, and the server versions their catalogs hold; with --scenario,
+// the resolution is the run's instead (rep.resolved: the scenario's
+// upgrades replayed, so that a call an upgrade leaves unserved is
+// unresolved, as run counts it).
 func (rep *validateReport) resolution() (sim.Resolution, runner.HeldServers) {
 	var res sim.Resolution
 	held := runner.HeldServers{}
@@ -93,7 +100,10 @@ func (rep *validateReport) resolution() (sim.Resolution, runner.HeldServers) {
 			slices.SortFunc(held[server], catalog.CompareVersions)
 		}
 	}
-	takeUpgradesAsReached(&res, rep.upgrades)
+	if rep.resolved != nil {
+		res = sim.Resolution{}
+		res.Merge(&rep.resolved.Resolution) // a copy: the summary sorts its lists
+	}
 	return res, held
 }
 
@@ -131,6 +141,12 @@ func (p *runPrediction) writeText(w io.Writer) error {
 		r.Unresolved, nouns.Count(r.Calls, "tool call"), 100*r.UnresolvedShare,
 		r.SessionsMissingServers, nouns.Count(r.Sessions, "session"), 100*r.SessionsMissingShare, sim.SharePercent(r.MaxUnresolvedShare)); err != nil {
 		return err
+	}
+	if r.UpgradeRemoved > 0 {
+		if _, err := fmt.Fprintf(w, "run: %d of the calls that would not resolve call a tool the sessions' recorded server versions serve and the version a scenario upgrade moves the server to does not (removed or renamed by the upgrade; results.json run.resolution.unknown_tool_after_upgrade)\n",
+			r.UpgradeRemoved); err != nil {
+			return err
+		}
 	}
 	// run's warning (runsummary.WarnUnreplayed), said before the run.
 	if err := report.WriteUnreplayed(w, "run would warn: ", r.UnreplayedVersions); err != nil {

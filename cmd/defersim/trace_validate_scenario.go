@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"slices"
-	"strings"
 
 	"github.com/defersim/defersim/internal/cliout"
 	"github.com/defersim/defersim/internal/runner"
@@ -32,20 +30,20 @@ type scenarioPrediction struct {
 	// Unreplayed is run's run.scenario_entries_unreplayed: never_defer and
 	// always_defer entries no server version the sessions replay serves.
 	Unreplayed []sim.UnreplayedEntry `json:"scenario_entries_unreplayed,omitempty"`
-	// UpgradesTakenAsReached are the scenario's upgrades ("server@to") of
-	// servers some session replays, whose versions are counted as
-	// replayed, for Unreplayed and run.resolution.unreplayed_versions:
-	// validate does not replay the upgrades, so it cannot tell whether one
-	// reaches a session (run's run.upgrades_unreached says so after the
-	// replay).
-	UpgradesTakenAsReached []string `json:"upgrades_taken_as_reached,omitempty"`
+	// UpgradesUnreached is run's run.upgrades_unreached: the scenario's
+	// upgrades no session reaches, found by replaying the upgrades as run
+	// does (runner.Preflighted.Resolve).
+	UpgradesUnreached []sim.UnreachedUpgrade `json:"upgrades_unreached,omitempty"`
 
 	// stop is the error run stops on before reading a session ("" none);
 	// entries are the list entries the catalogs serve (for Unreplayed);
 	// limit is the run's max_unresolved, nil for the default.
-	stop    string
-	entries []sim.EntryVersions
-	limit   *float64
+	// sessions counts the traces' sessions (for UpgradesUnreached's
+	// words).
+	stop     string
+	entries  []sim.EntryVersions
+	limit    *float64
+	sessions int64
 }
 
 // notCheckedWithout says what validate leaves unchecked without
@@ -53,11 +51,14 @@ type scenarioPrediction struct {
 const notCheckedWithout = "no --scenario given: the list entries, permissions, local servers, upgrades and max_unresolved of the scenario run would use were not checked"
 
 // checkScenario checks sc (read from path; nil: none given) as `run path
-// --traces PATHS [--catalogs given]` checks it before replaying
-// (runner.Preflight), when the traces' catalogs were checked (rep): a run
-// whose catalogs cannot be loaded stops on them first. flagLimit is
+// --traces PATHS [--catalogs given] [--strategies strategies]` checks it
+// before replaying (runner.Preflight), when the traces' catalogs were
+// checked (rep): a run whose catalogs cannot be loaded stops on them
+// first. It then resolves the traces as that run does, the scenario's
+// upgrades applied (runner.Preflighted.Resolve), into rep.resolved, or
+// rep.resolveErr when the run would stop while reading. flagLimit is
 // --max-unresolved (nil: not given), which replaces the scenario's.
-func (rep *validateReport) checkScenario(sc *scenarios.Scenario, path string, paths, given []string, flagLimit *float64, noCatalogs bool) *scenarioPrediction {
+func (rep *validateReport) checkScenario(sc *scenarios.Scenario, path string, paths, given, strategies []string, flagLimit *float64, noCatalogs bool) *scenarioPrediction {
 	if sc == nil {
 		return &scenarioPrediction{NotChecked: notCheckedWithout}
 	}
@@ -86,26 +87,26 @@ func (rep *validateReport) checkScenario(sc *scenarios.Scenario, path string, pa
 		p.Checked, p.stop = true, err.Error()
 		return p
 	}
-	cfg, err := runner.FromScenario(sc, runner.Overrides{Traces: onDisk, Catalogs: given, MaxUnresolved: flagLimit}, embeddedData())
+	cfg, err := runner.FromScenario(sc, runner.Overrides{Traces: onDisk, Catalogs: given, Strategies: strategies, MaxUnresolved: flagLimit}, embeddedData())
 	if err != nil {
 		p.Checked, p.stop = true, err.Error()
 		return p
 	}
 	p.limit = cfg.MaxUnresolved
-	info, err := runner.Preflight(cfg)
+	pf, err := runner.Preflight(cfg)
 	if err != nil {
 		p.Checked, p.stop = true, err.Error()
 		return p
 	}
-	p.Checked, p.Unmatched, p.entries = true, info.UnmatchedEntries, info.EntryVersions
-	rep.upgrades = cfg.Upgrades
+	p.Checked, p.Unmatched, p.entries = true, pf.Info.UnmatchedEntries, pf.Info.EntryVersions
+	rep.resolved, rep.resolveErr = pf.Resolve()
 	return p
 }
 
 // predictScenario sets rep.Scenario from p, with the entries no version
-// the sessions replay serves (as the run's end finds them: the versions
-// validate's resolvers counted, and those of the scenario's upgrades);
-// a stop on the scenario is what run stops on, before any replay.
+// the sessions replay serve and the upgrades that reach no session, as
+// the run's end finds them (from rep.resolved, the run's resolution); a
+// stop on the scenario is what run stops on, before any replay.
 func (rep *validateReport) predictScenario(p *scenarioPrediction) {
 	rep.Scenario = p
 	if p.stop != "" {
@@ -114,36 +115,11 @@ func (rep *validateReport) predictScenario(p *scenarioPrediction) {
 		}
 		return
 	}
-	if !p.Checked || rep.Run == nil || rep.Run.Resolution == nil {
+	if !p.Checked || rep.resolved == nil || rep.Run == nil || rep.Run.Resolution == nil {
 		return
 	}
-	res, _ := rep.resolution()
-	p.UpgradesTakenAsReached = takeUpgradesAsReached(&res, rep.upgrades)
-	p.Unreplayed = runner.UnreplayedEntries(p.entries, res.ReplayedVersions())
-}
-
-// takeUpgradesAsReached counts the version each upgrade moves a server to
-// as replayed in res, when some session replays the server (an upgrade
-// moves a server of a session, it adds none: sim.Engine.applyUpgrades),
-// and returns them ("server@version"). validate does not replay upgrades,
-// so it cannot tell whether one reaches a session; without this, it
-// would say run warns of the version an upgrade replays.
-func takeUpgradesAsReached(res *sim.Resolution, ups []sim.Upgrade) []string {
-	replayed := res.ReplayedVersions()
-	var out []string
-	for _, u := range ups {
-		if len(replayed[u.Server]) == 0 {
-			continue
-		}
-		k := sim.ServerVersion{Server: u.Server, Version: u.To}
-		if _, ok := res.VersionsReplayed[k]; !ok {
-			res.VersionsReplayed[k] = 0
-		}
-		if s := u.Server + "@" + u.To; !slices.Contains(out, s) {
-			out = append(out, s)
-		}
-	}
-	return out
+	p.Unreplayed = runner.UnreplayedEntries(p.entries, rep.resolved.Resolution.ReplayedVersions())
+	p.UpgradesUnreached, p.sessions = rep.resolved.UnreachedUpgrades, rep.resolved.Resolution.Sessions
 }
 
 // writeText says what was checked of the scenario and run's warnings of
@@ -163,7 +139,7 @@ func (p *scenarioPrediction) writeText(w io.Writer) error {
 	if p.stop != "" {
 		return nil
 	}
-	if _, err := fmt.Fprintf(w, "scenario %s: names and upgrades checked against the catalogs run would load\n", p.File); err != nil {
+	if _, err := fmt.Fprintf(w, "scenario %s: names and upgrades checked against the catalogs run would load; the traces resolved as run resolves them, its upgrades replayed\n", p.File); err != nil {
 		return err
 	}
 	if len(p.Unmatched) > 0 {
@@ -179,10 +155,10 @@ func (p *scenarioPrediction) writeText(w io.Writer) error {
 	if err := report.WriteUnreplayedEntries(w, "run would warn: ", "results.json run.scenario_entries_unreplayed", p.Unreplayed); err != nil {
 		return err
 	}
-	if len(p.UpgradesTakenAsReached) > 0 {
-		_, err := fmt.Fprintf(w, "scenario %s: its upgrades (%s) are taken to reach the sessions: validate does not replay them, so an entry only an upgrade's version serves is not warned of, and whether each reaches a session is said by run (run.upgrades_unreached)\n",
-			p.File, strings.Join(p.UpgradesTakenAsReached, ", "))
-		return err
+	for _, u := range p.UpgradesUnreached {
+		if _, err := fmt.Fprintf(w, "run would warn: %s (results.json run.upgrades_unreached)\n", report.UnreachedUpgradeText(u, p.sessions)); err != nil {
+			return err
+		}
 	}
 	return nil
 }

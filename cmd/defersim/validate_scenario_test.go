@@ -51,9 +51,10 @@ func scenarioFixture(t *testing.T) (dir, trace, head string) {
 
 // TestValidateScenarioPredictsRun pins that `trace validate --scenario
 // S.yaml FILE` says what `run S.yaml --traces FILE` says of the scenario:
-// a never_defer entry no version the sessions replay serves (the same
-// run.scenario_entries_unreplayed, taking the scenario's upgrades as
-// reached, and so for run.resolution.unreplayed_versions), an entry matching nothing in catalogs that are not the
+// a never_defer entry no version the sessions replay serve (the same
+// run.scenario_entries_unreplayed, the scenario's upgrades replayed, and
+// so for run.resolution.unreplayed_versions), an upgrade that reaches no
+// session (run.upgrades_unreached), an entry matching nothing in catalogs that are not the
 // scenario's own (run.scenario_entries_unmatched), and a stop — exit 2,
 // run's reason — on an entry matching nothing in the scenario's own
 // catalogs or an upgrade to a version no catalog holds. validate took no
@@ -69,7 +70,6 @@ func TestValidateScenarioPredictsRun(t *testing.T) {
 		stops                   string // in run's error and validate's text
 		warns                   string // in validate's text
 		unreplayed, unmatched   bool   // run records some
-		reached                 []string
 	}{
 		{name: "served by the replayed version", strategy: "never_defer: [get, old]"},
 		{name: "only the newer version serves it", strategy: "never_defer: [get, put]", unreplayed: true,
@@ -77,8 +77,11 @@ func TestValidateScenarioPredictsRun(t *testing.T) {
 		{name: "a server no session connects", strategy: "never_defer: [solo]", unreplayed: true,
 			warns: `strategy mine: never_defer[0]: "solo": served by lone@1.0.0 only (no session replayed its server)`},
 		{name: "an upgrade to the version that serves it", strategy: "never_defer: [put]",
-			servers: `servers: {srv: {upgrades: [{to: "2.0.0", after_session: 1}]}}`, reached: []string{"srv@2.0.0"},
-			warns: "its upgrades (srv@2.0.0) are taken to reach the sessions"},
+			servers: `servers: {srv: {upgrades: [{to: "2.0.0", after_session: 1}]}}`,
+			warns:   "the traces resolved as run resolves them, its upgrades replayed"},
+		{name: "an upgrade that reaches no session", strategy: "never_defer: [get]",
+			servers: `servers: {srv: {upgrades: [{to: "2.0.0", after_session: 5}]}}`,
+			warns:   "run would warn: The upgrade of srv to 2.0.0 (servers.srv.upgrades, after_session: 5) applied to no replayed session"},
 		{name: "an entry naming no tool", strategy: "never_defer: [nope]",
 			stops: `strategy mine: never_defer[0]: "nope": matches no tool of any server version in the scenario's catalogs`},
 		{name: "an entry naming no tool, other catalogs", strategy: "never_defer: [nope]", given: true, unmatched: true,
@@ -167,8 +170,16 @@ func TestValidateScenarioPredictsRun(t *testing.T) {
 			if d := cmp.Diff(unreplayedOf(t, filepath.Join(out, "results.json")), raw.Run.Resolution.Unreplayed); d != "" {
 				t.Errorf("unreplayed_versions (-run +validate):\n%s", d)
 			}
-			if d := cmp.Diff(tc.reached, rep.Scenario.UpgradesTakenAsReached); d != "" {
-				t.Errorf("upgrades_taken_as_reached (-want +got):\n%s", d)
+			var unreached struct {
+				Run struct {
+					Unreached []sim.UnreachedUpgrade `json:"upgrades_unreached"`
+				} `json:"run"`
+			}
+			if err := json.Unmarshal(data, &unreached); err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(unreached.Run.Unreached, rep.Scenario.UpgradesUnreached); d != "" {
+				t.Errorf("upgrades_unreached (-run +validate):\n%s", d)
 			}
 			if tc.unreplayed == (rep.Scenario.Unreplayed == nil) && !strings.Contains(text, "run would warn: list entries") == tc.unreplayed {
 				t.Errorf("validate's text says the unreplayed entries: %v, want %v\n%s", !tc.unreplayed, tc.unreplayed, text)

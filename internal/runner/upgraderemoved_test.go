@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestUpgradeRemovedToolIsUnresolved pins that a call of a tool the
@@ -16,7 +18,9 @@ import (
 // for it and the stop names the upgrade. Before, the resolution was
 // counted on the versions the trace records only: the call counted as
 // resolved, "all tool calls resolved", while the replay silently left it
-// out of the upgraded session.
+// out of the upgraded session. Preflighted.Resolve, which counts it
+// without the replay for trace validate --scenario, counts the run's
+// resolution and unreached upgrades exactly.
 func TestUpgradeRemovedToolIsUnresolved(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, body string) string {
@@ -75,6 +79,22 @@ func TestUpgradeRemovedToolIsUnresolved(t *testing.T) {
 			}
 			if tc.unknown > 0 && (len(r.TopUnresolved) != 1 || r.TopUnresolved[0].Tool != "gone") {
 				t.Errorf("most called unresolved: %+v, want srv/gone", r.TopUnresolved)
+			}
+			// Preflight's resolution, without the replay, is the run's
+			// (trace validate --scenario predicts run's with it).
+			pf, err := Preflight(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := pf.Resolve()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(out.Run.Resolution, got.Resolution); d != "" {
+				t.Errorf("Preflighted.Resolve's resolution (-run +preflight):\n%s", d)
+			}
+			if d := cmp.Diff(out.Info.UnreachedUpgrades, got.UnreachedUpgrades); d != "" {
+				t.Errorf("Preflighted.Resolve's unreached upgrades (-run +preflight):\n%s", d)
 			}
 			if tc.servers == "" {
 				return
