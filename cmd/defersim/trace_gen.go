@@ -18,6 +18,7 @@ import (
 	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/progress"
+	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/gen"
 )
 
@@ -58,8 +59,10 @@ manifest) instead of generating one: sessions call its servers' tools, at
 the versions an upgrade schedule gives (the parameters' over: block; every
 server with two or more versions unless --servers a,b,c names them; the
 servers left out are named on stderr, with the --servers value for all), with
-arguments valid against the version in force. No catalog is written;
-DIR/upgrades.yaml holds the schedule as a scenario servers: block.
+arguments valid against the version in force. No catalog is written: the
+trace names the catalog directory (relative to it), so run --traces
+DIR/trace.jsonl.gz replays over it without --catalogs. DIR/upgrades.yaml
+holds the schedule as a scenario servers: block.
 See docs/generator.md and docs/real-drift.md.`,
 		Args: cobra.NoArgs,
 	}
@@ -147,7 +150,14 @@ See docs/generator.md and docs/real-drift.md.`,
 		ctx, stop := interruptibleSaying(cmd.Context(), cmd.ErrOrStderr(), "stopping; nothing is written")
 		defer stop()
 		prog := newReporter(cmd, progress.Config{Label: "trace gen", Verb: "wrote", Noun: "sessions", One: "session", Total: int64(g.Params().Sessions)})
-		sum, err := g.WriteDir(stage, gen.WriteOptions{Clean: force, Final: out, Context: ctx,
+		var ref string
+		if catalogs != "" {
+			var why string
+			if ref, why = catalogRefFor(catalogs, out); why != "" {
+				warnf(cmd, "%s", why)
+			}
+		}
+		sum, err := g.WriteDir(stage, gen.WriteOptions{Clean: force, Final: out, Context: ctx, CatalogRef: ref,
 			Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
 		if err != nil {
 			prog.Abort()
@@ -270,6 +280,27 @@ func newOverGenerator(cmd *cobra.Command, path string, names []string, p gen.Par
 			"tool versions are never called: no arguments valid against their schemas could be built")
 	}
 	return g, leftOut, nil
+}
+
+// catalogRefFor is the session_start meta catalog of a trace generated
+// into out over the catalog at path (a directory, or a manifest that
+// catalog.LoadDir of its directory reads): the directory relative to out.
+// When path is a manifest its directory would not lead back to, ref is ""
+// and why says what run will need.
+func catalogRefFor(path, out string) (ref, why string) {
+	dir := path
+	if catalog.IsManifest(path) {
+		dir = filepath.Dir(path)
+		for _, m := range catalog.ManifestNames {
+			if _, err := os.Stat(filepath.Join(dir, m)); err == nil {
+				if m != filepath.Base(path) {
+					return "", fmt.Sprintf("the trace names no catalog: its directory would load %s, not %s; replay with --catalogs %s", m, filepath.Base(path), path)
+				}
+				break
+			}
+		}
+	}
+	return traces.CatalogRef(filepath.Join(out, gen.TraceFile), dir), ""
 }
 
 // everyServerFlag is the --servers value that draws sessions over every
