@@ -73,20 +73,23 @@ See docs/generator.md and docs/real-drift.md.`,
 			return exitError{code: 2, msg: "trace gen writes a directory (catalog, trace, parameters): -o cannot be -"}
 		}
 		p := gen.Defaults()
+		fl := cmd.Flags()
+		src := genParamSources{file: paramsFile, flags: fl}
 		if paramsFile != "" {
 			data, err := os.ReadFile(paramsFile)
 			if err != nil {
 				return exitError{code: 2, msg: fmt.Sprintf("read parameters: %v", err)}
 			}
+			src.data = data
 			parse := gen.ParseParams
 			if catalogs != "" {
 				parse = gen.DecodeParams // validated below, as over a catalog
 			}
 			if p, err = parse(data); err != nil {
-				return exitError{code: 2, msg: fmt.Sprintf("%s: %v", paramsFile, err)}
+				// Before the flags apply: the file's alone.
+				return genParamSources{file: paramsFile, data: data}.wrap(err)
 			}
 		}
-		fl := cmd.Flags()
 		if fl.Changed("seed") {
 			p.Seed = seed
 		}
@@ -120,21 +123,18 @@ See docs/generator.md and docs/real-drift.md.`,
 		}
 		if catalogs != "" {
 			if err := p.ValidateOver(); err != nil {
-				if paramsFile != "" {
-					return exitError{code: 2, msg: fmt.Sprintf("%s: %v", paramsFile, err)}
-				}
-				return exitError{code: 2, msg: err.Error()}
+				return src.wrap(err)
 			}
 		}
 		var g *gen.Generator
 		var leftOut []string
 		var err error
 		if catalogs != "" {
-			if g, leftOut, err = newOverGenerator(cmd, catalogs, servers.names, p); err != nil {
+			if g, leftOut, err = newOverGenerator(cmd, catalogs, servers.names, p, src); err != nil {
 				return err
 			}
 		} else if g, err = gen.New(p); err != nil {
-			return exitError{code: 2, msg: err.Error()}
+			return src.wrap(err)
 		}
 		guard := outguard.New(paramsFile, catalogs)
 		files := []string{filepath.Join(out, gen.TraceFile), filepath.Join(out, gen.ParamsFile), filepath.Join(out, gen.UpgradesFile)}
@@ -230,10 +230,10 @@ See docs/generator.md and docs/real-drift.md.`,
 
 // newOverGenerator loads the catalog at path (a directory or manifest) and
 // returns a generator drawing sessions over it; names, when given, select
-// its servers. Otherwise (and without over.servers in the parameters) the
+// its servers (src locates an error about the parameters). Otherwise (and without over.servers in the parameters) the
 // default leaves out the servers with one version: each is named on stderr,
 // with the --servers value that includes every server, and returned.
-func newOverGenerator(cmd *cobra.Command, path string, names []string, p gen.Params) (*gen.Generator, []string, error) {
+func newOverGenerator(cmd *cobra.Command, path string, names []string, p gen.Params, src genParamSources) (*gen.Generator, []string, error) {
 	var cat *catalog.Catalog
 	var err error
 	if catalog.IsManifest(path) {
@@ -269,7 +269,7 @@ func newOverGenerator(cmd *cobra.Command, path string, names []string, p gen.Par
 	}
 	g, err := gen.NewOver(cat, p)
 	if err != nil {
-		return nil, nil, exitError{code: 2, msg: err.Error()}
+		return nil, nil, src.wrap(err)
 	}
 	if un := g.Unbuildable(); len(un) > 0 {
 		warnings := make([]string, len(un))
