@@ -17,7 +17,8 @@ import (
 // enum value when there is one; else by type (the first non-null type
 // listed; an object at the root when the schema does not say, since tool
 // arguments always are one): "" (or the shortest string the length bounds,
-// format or pattern admit), 0 moved into [minimum, maximum], false, null,
+// format or pattern admit; a pattern no stock candidate matches is walked,
+// see patternString), 0 moved into [minimum, maximum], false, null,
 // {} / [] filled as above. "$ref"s are followed locally; "allOf" branches
 // are merged; of "anyOf"/"oneOf" the first branch that yields a value is
 // used. The instance is validated against the schema; when it fails, the
@@ -299,6 +300,9 @@ func (g *generator) str(m map[string]any) string {
 				if len(c) >= minLen && re.MatchString(c) {
 					return c
 				}
+			}
+			if s, ok := patternString(p, minLen); ok {
+				return s
 			}
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/progress"
+	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/gen"
 )
 
@@ -58,8 +59,10 @@ manifest) instead of generating one: sessions call its servers' tools, at
 the versions an upgrade schedule gives (the parameters' over: block; every
 server with two or more versions unless --servers a,b,c names them; the
 servers left out are named on stderr, with the --servers value for all), with
-arguments valid against the version in force. No catalog is written;
-DIR/upgrades.yaml holds the schedule as a scenario servers: block.
+arguments valid against the version in force. No catalog is written: the
+trace names the catalog directory (relative to it), so run --traces
+DIR/trace.jsonl.gz replays over it without --catalogs. DIR/upgrades.yaml
+holds the schedule as a scenario servers: block.
 See docs/generator.md and docs/real-drift.md.`,
 		Args: cobra.NoArgs,
 	}
@@ -70,20 +73,23 @@ See docs/generator.md and docs/real-drift.md.`,
 			return exitError{code: 2, msg: "trace gen writes a directory (catalog, trace, parameters): -o cannot be -"}
 		}
 		p := gen.Defaults()
+		fl := cmd.Flags()
+		src := genParamSources{file: paramsFile, flags: fl}
 		if paramsFile != "" {
 			data, err := os.ReadFile(paramsFile)
 			if err != nil {
 				return exitError{code: 2, msg: fmt.Sprintf("read parameters: %v", err)}
 			}
+			src.data = data
 			parse := gen.ParseParams
 			if catalogs != "" {
 				parse = gen.DecodeParams // validated below, as over a catalog
 			}
 			if p, err = parse(data); err != nil {
-				return exitError{code: 2, msg: fmt.Sprintf("%s: %v", paramsFile, err)}
+				// Before the flags apply: the file's alone.
+				return genParamSources{file: paramsFile, data: data}.wrap(err)
 			}
 		}
-		fl := cmd.Flags()
 		if fl.Changed("seed") {
 			p.Seed = seed
 		}
@@ -117,21 +123,18 @@ See docs/generator.md and docs/real-drift.md.`,
 		}
 		if catalogs != "" {
 			if err := p.ValidateOver(); err != nil {
-				if paramsFile != "" {
-					return exitError{code: 2, msg: fmt.Sprintf("%s: %v", paramsFile, err)}
-				}
-				return exitError{code: 2, msg: err.Error()}
+				return src.wrap(err)
 			}
 		}
 		var g *gen.Generator
 		var leftOut []string
 		var err error
 		if catalogs != "" {
-			if g, leftOut, err = newOverGenerator(cmd, catalogs, servers.names, p); err != nil {
+			if g, leftOut, err = newOverGenerator(cmd, catalogs, servers.names, p, src); err != nil {
 				return err
 			}
 		} else if g, err = gen.New(p); err != nil {
-			return exitError{code: 2, msg: err.Error()}
+			return src.wrap(err)
 		}
 		guard := outguard.New(paramsFile, catalogs)
 		files := []string{filepath.Join(out, gen.TraceFile), filepath.Join(out, gen.ParamsFile), filepath.Join(out, gen.UpgradesFile)}
@@ -147,7 +150,14 @@ See docs/generator.md and docs/real-drift.md.`,
 		ctx, stop := interruptibleSaying(cmd.Context(), cmd.ErrOrStderr(), "stopping; nothing is written")
 		defer stop()
 		prog := newReporter(cmd, progress.Config{Label: "trace gen", Verb: "wrote", Noun: "sessions", One: "session", Total: int64(g.Params().Sessions)})
-		sum, err := g.WriteDir(stage, gen.WriteOptions{Clean: force, Final: out, Context: ctx,
+		var ref string
+		if catalogs != "" {
+			var why string
+			if ref, why = catalogRefFor(catalogs, out); why != "" {
+				warnf(cmd, "%s", why)
+			}
+		}
+		sum, err := g.WriteDir(stage, gen.WriteOptions{Clean: force, Final: out, Context: ctx, CatalogRef: ref,
 			Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
 		if err != nil {
 			prog.Abort()
@@ -220,10 +230,10 @@ See docs/generator.md and docs/real-drift.md.`,
 
 // newOverGenerator loads the catalog at path (a directory or manifest) and
 // returns a generator drawing sessions over it; names, when given, select
-// its servers. Otherwise (and without over.servers in the parameters) the
+// its servers (src locates an error about the parameters). Otherwise (and without over.servers in the parameters) the
 // default leaves out the servers with one version: each is named on stderr,
 // with the --servers value that includes every server, and returned.
-func newOverGenerator(cmd *cobra.Command, path string, names []string, p gen.Params) (*gen.Generator, []string, error) {
+func newOverGenerator(cmd *cobra.Command, path string, names []string, p gen.Params, src genParamSources) (*gen.Generator, []string, error) {
 	var cat *catalog.Catalog
 	var err error
 	if catalog.IsManifest(path) {
@@ -259,7 +269,7 @@ func newOverGenerator(cmd *cobra.Command, path string, names []string, p gen.Par
 	}
 	g, err := gen.NewOver(cat, p)
 	if err != nil {
-		return nil, nil, exitError{code: 2, msg: err.Error()}
+		return nil, nil, src.wrap(err)
 	}
 	if un := g.Unbuildable(); len(un) > 0 {
 		warnings := make([]string, len(un))
@@ -270,6 +280,27 @@ func newOverGenerator(cmd *cobra.Command, path string, names []string, p gen.Par
 			"tool versions are never called: no arguments valid against their schemas could be built")
 	}
 	return g, leftOut, nil
+}
+
+// catalogRefFor is the session_start meta catalog of a trace generated
+// into out over the catalog at path (a directory, or a manifest that
+// catalog.LoadDir of its directory reads): the directory relative to out.
+// When path is a manifest its directory would not lead back to, ref is ""
+// and why says what run will need.
+func catalogRefFor(path, out string) (ref, why string) {
+	dir := path
+	if catalog.IsManifest(path) {
+		dir = filepath.Dir(path)
+		for _, m := range catalog.ManifestNames {
+			if _, err := os.Stat(filepath.Join(dir, m)); err == nil {
+				if m != filepath.Base(path) {
+					return "", fmt.Sprintf("the trace names no catalog: its directory would load %s, not %s; replay with --catalogs %s", m, filepath.Base(path), path)
+				}
+				break
+			}
+		}
+	}
+	return traces.CatalogRef(filepath.Join(out, gen.TraceFile), dir), ""
 }
 
 // everyServerFlag is the --servers value that draws sessions over every

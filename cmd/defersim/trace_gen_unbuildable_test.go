@@ -16,7 +16,7 @@ import (
 func TestTraceGenNamesUnbuildableTools(t *testing.T) {
 	cat := t.TempDir()
 	v := `{"tools":[
- {"name":"pat","inputSchema":{"type":"object","properties":{"code":{"type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"}},"required":["code"]}},
+ {"name":"wb","inputSchema":{"type":"object","properties":{"code":{"type":"string","pattern":"^[A-Z]{3}\\b[0-9]{4}$"}},"required":["code"]}},
  {"name":"list","inputSchema":{"type":"object","properties":{"limit":{"type":"integer"}}}}]}`
 	for _, f := range []string{"odd@1.0.0.json", "odd@2.0.0.json"} {
 		if err := os.WriteFile(filepath.Join(cat, f), []byte(v), 0o644); err != nil {
@@ -29,8 +29,8 @@ func TestTraceGenNamesUnbuildableTools(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", code, got)
 	}
 	for _, want := range []string{
-		"warning: never called: odd@1.0.0/pat: no instance",
-		"warning: never called: odd@2.0.0/pat: no instance",
+		"warning: never called: odd@1.0.0/wb: no instance",
+		"warning: never called: odd@2.0.0/wb: no instance",
 		"warning: 2 tool versions are never called: no arguments valid against their schemas could be built",
 		"trace gen: wrote 5 sessions", // the summary follows
 		"; 2 tool versions never called (no valid arguments could be built)\n",
@@ -49,7 +49,7 @@ func TestTraceGenNamesUnbuildableTools(t *testing.T) {
 	if err := json.Unmarshal([]byte(got), &sum); err != nil {
 		t.Fatalf("%v:\n%s", err, got)
 	}
-	if len(sum.Unbuildable) != 2 || sum.Unbuildable[1].Version != "2.0.0" || sum.Unbuildable[1].Tool != "pat" || sum.Unbuildable[1].Reason == "" {
+	if len(sum.Unbuildable) != 2 || sum.Unbuildable[1].Version != "2.0.0" || sum.Unbuildable[1].Tool != "wb" || sum.Unbuildable[1].Reason == "" {
 		t.Errorf("unbuildable = %+v", sum.Unbuildable)
 	}
 	trace, err := os.ReadFile(filepath.Join(out, "trace.jsonl.gz"))

@@ -20,7 +20,7 @@ func TestTraceGenOverRefusesCatalogKeys(t *testing.T) {
 		wantCode   int
 		want       string
 	}{
-		{"drift block", "drift: {servers: 5, mid_session: 0.5}\n", 2, "p.yaml: invalid generator parameters: drift.servers and drift.mid_session shape a generated catalog and are not used over a catalog (--catalogs)"},
+		{"drift block", "drift: {servers: 5, mid_session: 0.5}\n", 2, "p.yaml:1: invalid generator parameters: drift.servers and drift.mid_session shape a generated catalog and are not used over a catalog (--catalogs)"},
 		{"servers count", "servers: 3\n", 2, "servers shapes a generated catalog"},
 		{"catalog size", "tools_per_server: {median: 3, sigma: 1, min: 1, max: 5}\n", 2, "tools_per_server shapes"},
 		{"session keys", "zipf: 2\nover: {mid_session: 0.3}\n", 0, "sessions over 1 server"},

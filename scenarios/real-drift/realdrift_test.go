@@ -73,6 +73,11 @@ func TestScenarioMatchesSchedule(t *testing.T) {
 	}
 }
 
+// keptCatalogRef is the catalog the kept trace names: ../shared/data/catalogs
+// of the repository root (the --catalogs of docs/real-drift.md's command),
+// relative to this directory, as trace gen --catalogs writes it.
+const keptCatalogRef = "../../../shared/data/catalogs"
+
 // TestRegenerationIsExact regenerates the trace from params.yaml over the
 // shared catalogs and checks every file is byte-identical to the one kept
 // here (the command in docs/real-drift.md).
@@ -94,7 +99,7 @@ func TestRegenerationIsExact(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if _, err := g.WriteDir(dir, gen.WriteOptions{}); err != nil {
+	if _, err := g.WriteDir(dir, gen.WriteOptions{CatalogRef: keptCatalogRef}); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{gen.ParamsFile, gen.TraceFile, gen.UpgradesFile} {

@@ -52,6 +52,11 @@ func New(p Params) (*Generator, error) {
 	if n, idle := p.idleKeys(false); n > 0 {
 		return nil, idleError(n, idle)
 	}
+	return newChecked(p)
+}
+
+// newChecked generates the catalog of p, which New has checked.
+func newChecked(p Params) (*Generator, error) {
 	start, _ := p.StartTime()
 	servers, err := buildServers(&p)
 	if err != nil {

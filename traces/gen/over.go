@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -209,7 +210,7 @@ func overKeys(cat *catalog.Catalog, want []string) ([]string, error) {
 	slices.Sort(keys)
 	for _, k := range keys {
 		if len(cat.Versions[k]) == 0 {
-			return nil, fmt.Errorf("over.servers: %q is not a server of the catalog (it has %d: %s)", k, len(names), abbreviate(names, 8))
+			return nil, errors.New(catalog.NearName(k, names).WithHint(fmt.Sprintf("over.servers: %q is not a server of the catalog (it has %d: %s)", k, len(names), abbreviate(names, 8))))
 		}
 	}
 	for _, k := range keys {

@@ -13,10 +13,12 @@ import (
 )
 
 // oddV1 has tools whose required arguments the argument builder cannot
-// satisfy (a pattern, contradictory bounds, an external $ref) beside tools
-// it can (oneOf, a local $ref, a mixed enum, formats, no inputSchema).
+// satisfy (a pattern no string matches: a word boundary between two word
+// characters; contradictory bounds; an external $ref) beside tools it can
+// (a pattern, oneOf, a local $ref, a mixed enum, formats, no inputSchema).
 const oddV1 = `{"tools":[
  {"name":"pat","inputSchema":{"type":"object","properties":{"code":{"type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"}},"required":["code"]}},
+ {"name":"wb","inputSchema":{"type":"object","properties":{"code":{"type":"string","pattern":"^[A-Z]{3}\\b[0-9]{4}$"}},"required":["code"]}},
  {"name":"impossible","inputSchema":{"type":"object","properties":{"z":{"type":"string","minLength":5,"maxLength":2}},"required":["z"]}},
  {"name":"extref","inputSchema":{"type":"object","properties":{"w":{"$ref":"https://example.com/x.json"}},"required":["w"]}},
  {"name":"oneof","inputSchema":{"type":"object","properties":{"x":{"oneOf":[{"type":"string","minLength":3},{"type":"integer","minimum":5}]}},"required":["x"]}},
@@ -58,7 +60,7 @@ func TestOverNeverCallsUnbuildableTools(t *testing.T) {
 			t.Errorf("%s: no reason", u.Label())
 		}
 	}
-	want := []string{"odd@1.0.0/pat", "odd@1.0.0/impossible", "odd@1.0.0/extref", "odd@1.1.0/pat", "odd@1.1.0/impossible", "odd@1.1.0/extref"}
+	want := []string{"odd@1.0.0/wb", "odd@1.0.0/impossible", "odd@1.0.0/extref", "odd@1.1.0/wb", "odd@1.1.0/impossible", "odd@1.1.0/extref"}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Fatalf("Unbuildable (-want +got):\n%s", d)
 	}
@@ -97,16 +99,16 @@ func TestOverNeverCallsUnbuildableTools(t *testing.T) {
 			}
 		}
 	}
-	for _, tool := range []string{"oneof", "ref", "enum", "fmt", "noschema"} {
+	for _, tool := range []string{"pat", "oneof", "ref", "enum", "fmt", "noschema"} {
 		if calls[tool] == 0 {
 			t.Errorf("%s is never called in 80 sessions (calls: %v)", tool, calls)
 		}
 	}
 
 	// A version none of whose tools can be called is refused.
-	only := `{"tools":[{"name":"pat","inputSchema":{"type":"object","properties":{"code":{"type":"string","pattern":"^[A-Z]{3}$"}},"required":["code"]}}]}`
+	only := `{"tools":[{"name":"wb","inputSchema":{"type":"object","properties":{"code":{"type":"string","pattern":"^[A-Z]\\b[0-9]$"}},"required":["code"]}}]}`
 	_, err = NewOver(oddCatalog(t, oddV1, only), overParams(10, 0, "odd"))
-	if err == nil || !strings.Contains(err.Error(), "odd@1.1.0: no valid arguments could be built for any of its tools (pat: ") {
+	if err == nil || !strings.Contains(err.Error(), "odd@1.1.0: no valid arguments could be built for any of its tools (wb: ") {
 		t.Errorf("err = %v, want odd@1.1.0 refused", err)
 	}
 }

@@ -41,7 +41,7 @@ func (g *Generator) writeOverDir(dir string, opt WriteOptions) (*Summary, error)
 	if err := atomicfile.WriteFile(filepath.Join(dir, UpgradesFile), g.UpgradesYAML(), 0o644); err != nil {
 		return nil, err
 	}
-	if err := g.writeParamsAndTrace(dir, sum, opt.Context, opt.Progress); err != nil {
+	if err := g.writeParamsAndTrace(dir, sum, opt); err != nil {
 		return nil, err
 	}
 	return sum, nil

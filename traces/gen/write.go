@@ -40,6 +40,12 @@ type WriteOptions struct {
 	// Progress, when set, is called after each session written with the
 	// number written so far.
 	Progress func(sessions int)
+	// CatalogRef, over an external catalog (NewOver), is written in every
+	// session_start as meta traces.MetaCatalog: the catalog directory
+	// relative to the trace's (traces.CatalogRef), so that run, sweep and
+	// the trace commands find the catalog without --catalogs. Ignored for
+	// a generated catalog, which is written beside the trace.
+	CatalogRef string
 }
 
 // Summary describes what WriteDir wrote.
@@ -102,15 +108,17 @@ func (g *Generator) WriteDir(dir string, opt WriteOptions) (*Summary, error) {
 		}
 		sum.CatalogBytes += int64(len(want[n]))
 	}
-	if err := g.writeParamsAndTrace(dir, sum, opt.Context, opt.Progress); err != nil {
+	if err := g.writeParamsAndTrace(dir, sum, opt); err != nil {
 		return nil, err
 	}
 	return sum, nil
 }
 
 // writeParamsAndTrace writes DIR/params.yaml and streams the sessions to
-// DIR/trace.jsonl.gz, counting what it writes into sum.
-func (g *Generator) writeParamsAndTrace(dir string, sum *Summary, ctx context.Context, progress func(int)) error {
+// DIR/trace.jsonl.gz, counting what it writes into sum (opt: its Context,
+// Progress and, over a catalog, CatalogRef).
+func (g *Generator) writeParamsAndTrace(dir string, sum *Summary, opt WriteOptions) error {
+	ctx, progress := opt.Context, opt.Progress
 	py, err := g.p.YAML()
 	if err != nil {
 		return err
@@ -129,6 +137,9 @@ func (g *Generator) writeParamsAndTrace(dir string, sum *Summary, ctx context.Co
 				return ctx.Err()
 			}
 			sum.Sessions++
+			if g.over != nil && opt.CatalogRef != "" {
+				s.Events[0].EnsureStart().Meta[traces.MetaCatalog] = opt.CatalogRef
+			}
 			for i := range s.Events {
 				sum.Events++
 				switch s.Events[i].Type {
