@@ -31,6 +31,7 @@ func WriteText(w io.Writer, p *Proposal) error {
 	fmt.Fprintf(w, "\nnever-defer: %s\nalways-defer: %s\n", list(p.Strategy.NeverDefer), list(p.Strategy.AlwaysDefer))
 	fmt.Fprintf(w, "budget: %d estimated tokens (bytes/3.5 of the OpenAI function form) — deferring pays above %.0f deferrable schema tokens; this catalog: %d estimated tokens\n",
 		p.Budget, p.BreakEvenTokens, p.RegistryEstimated)
+	fmt.Fprintf(w, "  %s\n", p.modeCost())
 	if l := p.boundsLine(); l != "" {
 		fmt.Fprintf(w, "  %s\n", l)
 	}
@@ -154,6 +155,7 @@ func Snippet(p *Proposal) []byte {
 	fmt.Fprintf(&b, "# always-defer: called in at most %s of sessions, schema >= %d tokens, cheaper deferred, no first-reply cost.\n", pct(p.Rules.Rare), p.Expensive)
 	fmt.Fprintf(&b, "# budget: deferring pays above %.0f deferrable schema tokens (= %d %s estimated tokens with the never-defer list).\n",
 		p.BreakEvenTokens, p.Budget, sDefault(s.Trigger.Counter, "bytes/3.5"))
+	fmt.Fprintf(&b, "# budget: %s.\n", p.modeCost())
 	if l := p.boundsLine(); l != "" {
 		fmt.Fprintf(&b, "# budget %s.\n", l)
 	}
