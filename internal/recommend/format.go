@@ -3,13 +3,14 @@ package recommend
 import (
 	"bytes"
 	"fmt"
-	"github.com/defersim/defersim/internal/nouns"
 	"io"
 	"math"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/report"
+	"github.com/defersim/defersim/sim/presets"
 )
 
 // WriteText prints the per-tool table, the decisions, the budget and the
@@ -171,6 +172,12 @@ func Snippet(p *Proposal) []byte {
 		for _, w := range p.Inputs.Warnings("") {
 			fmt.Fprintf(&b, "# input warning: %s\n", w)
 		}
+	}
+	if _, err := presets.Strategy(p.BaseName); err != nil {
+		// A scenario's strategy: a base must be an earlier strategy of
+		// the list, so the entry pasted above it does not load.
+		fmt.Fprintf(&b, "# base %s is a strategy of your scenario, not a preset: paste this entry below it in strategies:\n", p.BaseName)
+		b.WriteString("#   (a strategy's base is an earlier strategy or a preset).\n")
 	}
 	fmt.Fprintf(&b, "- name: %s\n  base: %s\n", s.Name, p.BaseName)
 	fmt.Fprintf(&b, "  description: %q\n", s.Description)
