@@ -78,6 +78,7 @@ type Engine struct {
 	upgrades   []Upgrade
 	unchanged  []UnchangedUpgrade // upgrades that change nothing in the replay (unchangedUpgrades)
 	domains    Domains
+	reg        *Registry // the components strategies resolve against (DirectoryTokens)
 	// flags[s][tool id] caches per-strategy facts about each tool.
 	flags [][]uint8
 
@@ -185,6 +186,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 	e.upgrades = cfg.Upgrades
 	e.unchanged = e.unchangedUpgrades()
 	e.domains = cfg.Domains
+	e.reg = reg
 	e.computeFlags()
 	for i := range cfg.Strategies {
 		s := &cfg.Strategies[i]
@@ -264,8 +266,15 @@ func (e *Engine) directory(si int, tables []*serverTable, deferrable func(*Tool)
 		servers = append(servers, s)
 	}
 	buf.servers, buf.tools = servers, tools
+	return e.directoryBlock(e.plans[si].dir, servers)
+}
+
+// directoryBlock is the directory block format f renders of servers,
+// counted with the content tokenizer plus message_overhead_tokens; no
+// block when it renders nothing.
+func (e *Engine) directoryBlock(f DirectoryFormat, servers []DirectoryServer) block {
 	var sb strings.Builder
-	e.plans[si].dir.Render(&sb, servers)
+	f.Render(&sb, servers)
 	text := sb.String()
 	if text == "" {
 		return block{}

@@ -3,17 +3,32 @@ package recommend
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/defersim/defersim/internal/nouns"
 )
 
 // Modes of the proposal for the catalog it priced: above the budget,
 // deferred mode is on for every MCP tool but the never-defer list; below
-// it, only the always-defer list (if any) is deferred.
+// it, the always-defer list alone is deferred when that pays for deferred
+// mode (onlyPays), else every schema is sent (modeBelow).
 const (
-	modeAbove = "above the budget (every MCP tool but the never-defer list deferred)"
-	modeBelow = "below the budget (only the always-defer list deferred)"
+	modeAbove     = "above the budget (every MCP tool but the never-defer list deferred)"
+	modeBelowOnly = "below the budget (only the always-defer list deferred)"
+	modeBelowAll  = "below the budget (every schema sent: deferring the always-defer list alone does not pay for deferred mode)"
+	modeBelowNone = "below the budget (every schema sent: nothing is worth always deferring)"
 )
+
+// modeBelow is what the proposal does with the catalog below its budget.
+func modeBelow(p *Proposal) string {
+	switch {
+	case onlyPays(p.Tools, p):
+		return modeBelowOnly
+	case slices.ContainsFunc(p.Tools, func(a Assessment) bool { return a.Decision == alwaysDefer }):
+		return modeBelowAll
+	}
+	return modeBelowNone
+}
 
 // BudgetSpread says how far the budget could move were the call shares it
 // rests on anywhere within their confidence bounds, and whether the mode
@@ -32,7 +47,7 @@ type BudgetSpread struct {
 	BreakEvenHigh float64 `json:"break_even_deferrable_tokens_high"`
 	Low           int64   `json:"low"`
 	High          int64   `json:"high"`
-	// Mode is the mode proposed for the catalog (modeAbove or modeBelow);
+	// Mode is the mode proposed for the catalog (modeAbove or modeBelow's);
 	// Uncertain is true when the catalog's size lies between Low and High,
 	// so that Alternative, the other mode, is within the bounds too.
 	Mode        string `json:"mode"`
@@ -74,7 +89,8 @@ func (p *Proposal) above(budget int64) bool { return p.RegistryEstimated > budge
 // spreadBudget fills p.Spread from the tools' call-share bounds; the
 // training sessions' count gives the sessions that would settle the mode.
 func spreadBudget(p *Proposal) {
-	s := &BudgetSpread{Mode: modeBelow}
+	below := modeBelow(p)
+	s := &BudgetSpread{Mode: below}
 	if p.above(p.Budget) {
 		s.Mode = modeAbove
 	}
@@ -84,7 +100,7 @@ func spreadBudget(p *Proposal) {
 		s.Uncertain = true
 		s.Alternative = modeAbove
 		if s.Mode == modeAbove {
-			s.Alternative = modeBelow
+			s.Alternative = below
 		}
 		s.SessionsToSettle = modeSettledAt(p, normalQuantile(p.Rules.Confidence))
 	}

@@ -90,7 +90,7 @@ func TestBudgetSpread(t *testing.T) {
 				}
 				return
 			}
-			if s.Alternative != modeBelow || !strings.Contains(uncertainLine(p), "and the mode") || !strings.Contains(p.boundsLine(), "the mode is uncertain") {
+			if s.Alternative != modeBelowNone || !strings.Contains(uncertainLine(p), "and the mode") || !strings.Contains(p.boundsLine(), "the mode is uncertain") {
 				t.Errorf("alternative %q, uncertain line %q, bounds %q", s.Alternative, uncertainLine(p), p.boundsLine())
 			}
 			// At the sessions it names, the observed shares' bounds put the
@@ -114,6 +114,42 @@ func TestBudgetSpread(t *testing.T) {
 				if q.Spread.Uncertain == c.settled {
 					t.Errorf("over %d sessions: bounds %d–%d, uncertain %v", c.n, q.Spread.Low, q.Spread.High, q.Spread.Uncertain)
 				}
+			}
+		})
+	}
+}
+
+// TestModeBelowSaysWhatTheProposalDoes pins the budget spread's wording of
+// the mode below the budget: the always-defer list alone deferred only when
+// it pays for deferred mode (onlyPays), else every schema sent, saying why.
+// It read "only the always-defer list deferred" in every case, also where
+// the proposal, below its budget, sends every schema.
+func TestModeBelowSaysWhatTheProposalDoes(t *testing.T) {
+	// Mode cost: (400 search + 10 directory tokens) × $0.000025 = $0.01025.
+	tests := []struct {
+		name      string
+		decision  string
+		directUSD float64
+		want      string
+	}{
+		{"the list pays for its mode", alwaysDefer, 0.020, modeBelowOnly},
+		{"the list does not pay", alwaysDefer, 0.012, modeBelowAll},
+		{"no list", byBudget, 0.020, modeBelowNone},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := modeProposal(t, 9000, 5000,
+				Assessment{Key: toolKey{Server: "s", Tool: "rare"}, Decision: tc.decision, Schema: Schema{Tokens: 800},
+					DirectUSD: tc.directUSD, DeferUSD: 0.005})
+			p.OnlyDirectoryTokens = 10
+			p.Strategy = proposalStrategy(sim.Strategy{}, p.Tools, p)
+			spreadBudget(p)
+			if p.Spread.Mode != tc.want {
+				t.Errorf("spread mode %q, want %q", p.Spread.Mode, tc.want)
+			}
+			// What the snippet does below the budget agrees.
+			if only := p.Strategy.Scope == sim.ScopeAlwaysDeferOnly; only != (tc.want == modeBelowOnly) {
+				t.Errorf("scope %q with spread mode %q", p.Strategy.Scope, p.Spread.Mode)
 			}
 		})
 	}

@@ -3,13 +3,14 @@ package recommend
 import (
 	"bytes"
 	"fmt"
-	"github.com/defersim/defersim/internal/nouns"
 	"io"
 	"math"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/report"
+	"github.com/defersim/defersim/sim/presets"
 )
 
 // WriteText prints the per-tool table, the decisions, the budget and the
@@ -31,6 +32,7 @@ func WriteText(w io.Writer, p *Proposal) error {
 	fmt.Fprintf(w, "\nnever-defer: %s\nalways-defer: %s\n", list(p.Strategy.NeverDefer), list(p.Strategy.AlwaysDefer))
 	fmt.Fprintf(w, "budget: %d estimated tokens (bytes/3.5 of the OpenAI function form) — deferring pays above %.0f deferrable schema tokens; this catalog: %d estimated tokens\n",
 		p.Budget, p.BreakEvenTokens, p.RegistryEstimated)
+	fmt.Fprintf(w, "  %s\n", p.modeCost())
 	if l := p.boundsLine(); l != "" {
 		fmt.Fprintf(w, "  %s\n", l)
 	}
@@ -154,6 +156,7 @@ func Snippet(p *Proposal) []byte {
 	fmt.Fprintf(&b, "# always-defer: called in at most %s of sessions, schema >= %d tokens, cheaper deferred, no first-reply cost.\n", pct(p.Rules.Rare), p.Expensive)
 	fmt.Fprintf(&b, "# budget: deferring pays above %.0f deferrable schema tokens (= %d %s estimated tokens with the never-defer list).\n",
 		p.BreakEvenTokens, p.Budget, sDefault(s.Trigger.Counter, "bytes/3.5"))
+	fmt.Fprintf(&b, "# budget: %s.\n", p.modeCost())
 	if l := p.boundsLine(); l != "" {
 		fmt.Fprintf(&b, "# budget %s.\n", l)
 	}
@@ -169,6 +172,12 @@ func Snippet(p *Proposal) []byte {
 		for _, w := range p.Inputs.Warnings("") {
 			fmt.Fprintf(&b, "# input warning: %s\n", w)
 		}
+	}
+	if _, err := presets.Strategy(p.BaseName); err != nil {
+		// A scenario's strategy: a base must be an earlier strategy of
+		// the list, so the entry pasted above it does not load.
+		fmt.Fprintf(&b, "# base %s is a strategy of your scenario, not a preset: paste this entry below it in strategies:\n", p.BaseName)
+		b.WriteString("#   (a strategy's base is an earlier strategy or a preset).\n")
 	}
 	fmt.Fprintf(&b, "- name: %s\n  base: %s\n", s.Name, p.BaseName)
 	fmt.Fprintf(&b, "  description: %q\n", s.Description)

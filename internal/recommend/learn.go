@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/defersim/defersim/catalog"
+	"github.com/defersim/defersim/internal/runner"
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/traces"
 )
@@ -45,19 +46,30 @@ type Learnt struct {
 	Resolution sim.Resolution
 }
 
+// newEngine is the engine recommend replays the training sessions with,
+// eagerly (learn), and prices the base's directory with
+// (Engine.DirectoryTokens): a run's registry and routing domains (the
+// embedded routing descriptions, as the validation's run has them), and
+// the local servers a run has (their tools first in the registry).
+func newEngine(cat *catalog.Catalog, model sim.Model, params sim.Params, eager sim.Strategy, seed int64, local []string, runModel func(string) bool) (*sim.Engine, error) {
+	reg, err := runner.DefaultRegistry()
+	if err != nil {
+		return nil, err
+	}
+	domains, err := runner.DefaultDomains()
+	if err != nil {
+		return nil, err
+	}
+	return sim.NewEngine(sim.Config{Strategies: []sim.Strategy{eager}, Model: model, Params: params,
+		Catalog: cat, Seed: seed, FidelityStrategy: "-", RunModel: runModel, LocalServers: local, Registry: reg, Domains: domains})
+}
+
 // learn reads every session once and resolves it against the catalogs
 // (Learnt.Resolution): held-out sessions are counted (the
 // validation reads them again from the traces, selecting them by id; no
 // copy of them is written); training sessions are counted and replayed
-// eagerly (for the session shape the rules price with), with the local
-// servers a run has (their tools first in the registry).
-func learn(sessions func() iter.Seq2[*traces.Session, error], cat *catalog.Catalog, model sim.Model, params sim.Params,
-	eager sim.Strategy, seed int64, testShare float64, local []string, resolve resolver, runModel func(string) bool) (*Learnt, error) {
-	eng, err := sim.NewEngine(sim.Config{Strategies: []sim.Strategy{eager}, Model: model, Params: params,
-		Catalog: cat, Seed: seed, FidelityStrategy: "-", RunModel: runModel, LocalServers: local})
-	if err != nil {
-		return nil, err
-	}
+// by eng (newEngine), eagerly, for the session shape the rules price with.
+func learn(sessions func() iter.Seq2[*traces.Session, error], cat *catalog.Catalog, eng *sim.Engine, seed int64, testShare float64, resolve resolver) (*Learnt, error) {
 	l := &Learnt{Usage: newUsage(cat)}
 	for s, err := range sessions() {
 		if err != nil {

@@ -25,6 +25,7 @@ func WriteMarkdown(w io.Writer, p *Proposal) error {
 	fmt.Fprintf(&b, "- **never-defer:** %s\n- **always-defer:** %s\n", mdList(p.Strategy.NeverDefer), mdList(p.Strategy.AlwaysDefer))
 	fmt.Fprintf(&b, "- **budget:** %d estimated tokens (bytes/3.5 of the OpenAI function form): deferring pays above %.0f deferrable schema tokens; this catalog: %d estimated tokens\n",
 		p.Budget, p.BreakEvenTokens, p.RegistryEstimated)
+	fmt.Fprintf(&b, "- **budget:** %s\n", cliout.MDEscape(p.modeCost()))
 	if l := p.boundsLine(); l != "" {
 		fmt.Fprintf(&b, "- **budget %s\n", strings.Replace(cliout.MDEscape(l), "bounds:", "bounds:**", 1))
 	}

@@ -85,12 +85,18 @@ type Proposal struct {
 	// (in the trigger counter's estimated tokens) it gives.
 	BreakEvenTokens float64 `json:"break_even_deferrable_tokens"`
 	// ModeTokens: what deferred mode adds to every request under scope
-	// mcp, which the budget turns on (the search tool's definition and
-	// the directory of every deferrable tool's name); alwaysDeferOnly
-	// prices scope always-defer-only's own.
-	ModeTokens        float64 `json:"deferred_mode_tokens"`
-	Budget            int64   `json:"budget"`
-	RegistryEstimated int64   `json:"registry_estimated_tokens"`
+	// mcp, which the budget turns on: the search tool's definition and
+	// DirectoryTokens, the base's directory of every deferrable tool as a
+	// run renders and counts it (sim.Engine.DirectoryTokens; 0 under
+	// format none). OnlyDirectoryTokens is the directory of the
+	// always-defer list alone, which alwaysDeferOnly prices scope
+	// always-defer-only's mode with. DirectoryFormat is the base's format.
+	ModeTokens          float64 `json:"deferred_mode_tokens"`
+	DirectoryFormat     string  `json:"directory_format"`
+	DirectoryTokens     int64   `json:"directory_tokens"`
+	OnlyDirectoryTokens int64   `json:"always_defer_only_directory_tokens"`
+	Budget              int64   `json:"budget"`
+	RegistryEstimated   int64   `json:"registry_estimated_tokens"`
 	// Mode says how the proposal turns deferral on for this catalog.
 	Mode string `json:"mode"`
 	// Spread is how far the budget could move within the call shares'
@@ -203,8 +209,11 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	}
 	defer release()
 	var tally inputnotes.Tally
-	l, err := learn(runner.TalliedSessionSource(srcs, traces.ReadOptions{}, &tally), cat, cfg.Model, cfg.Params, eager, cfg.Seed, cfg.TestShare, local, schemas.Resolver(local),
-		runner.RunModel(cfg.Model.Name, cfg.ModelPreset))
+	eng, err := newEngine(cat, cfg.Model, cfg.Params, eager, cfg.Seed, local, runner.RunModel(cfg.Model.Name, cfg.ModelPreset))
+	if err != nil {
+		return nil, err
+	}
+	l, err := learn(runner.TalliedSessionSource(srcs, traces.ReadOptions{}, &tally), cat, eng, cfg.Seed, cfg.TestShare, schemas.Resolver(local))
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +240,7 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	if len(chosen) > 0 {
 		schemas = newSchemas(cat, content, trigger, cfg.Params.ToolOverheadTokens, chosen)
 	}
-	p, err := propose(cfg, schemas, l, base, baseName)
+	p, err := propose(cfg, schemas, l, base, baseName, directoryOf(eng, chosen))
 	if err != nil {
 		return nil, err
 	}
@@ -322,7 +331,7 @@ func chooseBase(cfg Config) (sim.Strategy, string, error) {
 
 // propose applies the rules to every catalog tool and builds the strategy;
 // it refuses when a schema token costs no dollars (freeSchemaErr).
-func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName string) (*Proposal, error) {
+func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName string, dir directoryPricer) (*Proposal, error) {
 	n := float64(l.Usage.Sessions)
 	e := Economy{Model: cfg.Model, Params: cfg.Params, Injection: base.Injection, CacheLayout: base.CacheLayout,
 		Requests: float64(l.Requests) / n, FirstPrompt: float64(l.FirstPrompt) / n,
@@ -361,11 +370,14 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 		Expensive: expensive, Training: l.Usage.Sessions, HeldOut: l.HeldOut, TestShare: cfg.TestShare, Seed: cfg.Seed}
 	// Budget: deferring the deferrable tools pays when their per-session
 	// direct cost exceeds the expected cost of loading the ones sessions use.
-	// Deferred mode itself costs the tool_search definition and the
-	// directory of deferred names on every request.
+	// Deferred mode itself costs the tool_search definition and the base's
+	// directory of the deferred tools on every request, as a run of the
+	// proposal shows it (priceDirectories).
+	if err := priceDirectories(p, base, dir); err != nil {
+		return nil, err
+	}
 	var loads float64
 	var neverTok, est int64
-	fixed := float64(cfg.Params.SearchToolCount() + cfg.Params.MessageOverheadTokens)
 	for _, a := range tools {
 		est += a.Schema.Estimated
 		if a.direct() {
@@ -373,10 +385,9 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 			continue
 		}
 		loads += a.DeferUSD
-		fixed += float64(a.Schema.NameTokens)
 	}
+	fixed := p.ModeTokens
 	p.RegistryEstimated = est
-	p.ModeTokens = fixed
 	p.BreakEvenTokens = loads/e.perToken() + fixed
 	ratio := float64(est) / math.Max(float64(all), 1)
 	p.Budget = max(1, int64(math.Ceil((p.BreakEvenTokens+float64(neverTok))*ratio)))

@@ -31,8 +31,8 @@ func proposalStrategy(base sim.Strategy, tools []Assessment, p *Proposal) sim.St
 		p.Mode = "the catalog is below the budget: only the always-defer list is deferred (scope always-defer-only); switch to trigger tokens > budget with scope mcp when the catalog grows past it"
 	case len(s.AlwaysDefer) > 0:
 		p.Mode = fmt.Sprintf("the catalog is below the budget, and deferring the always-defer list alone saves %s per session, "+
-			"no more than deferred mode adds to every request (%s: the tool_search definition and the list's names): "+
-			"the proposal sends every schema until the catalog grows past the budget", usd(saving), usd(cost))
+			"no more than deferred mode adds to every request (%s: the tool_search definition and %s): "+
+			"the proposal sends every schema until the catalog grows past the budget", usd(saving), usd(cost), directoryWords(p.DirectoryFormat, p.OnlyDirectoryTokens))
 	default:
 		p.Mode = "the catalog is below the budget and nothing is worth always deferring: the proposal sends every schema until the catalog grows past the budget"
 	}
@@ -70,18 +70,26 @@ func patterns(tools []Assessment, decision string) []string {
 // alwaysDeferOnly prices the always-defer list deferred on its own (trigger
 // always, scope always-defer-only): saving is what deferring its tools
 // saves per session (direct $ − deferred $), cost what deferred mode then
-// adds to every request, per session: the tool_search definition, the
-// message overhead and the list's names in the directory. The budget's
-// ModeTokens count every deferrable tool's name instead, as scope mcp
-// defers them all.
+// adds to every request, per session: the tool_search definition and the
+// base's directory of the list (OnlyDirectoryTokens: its names, or what
+// the base's format shows of them, or nothing under format none). The
+// budget's ModeTokens count the directory of every deferrable tool
+// instead, as scope mcp defers them all.
 func alwaysDeferOnly(tools []Assessment, p *Proposal) (saving, cost float64) {
-	fixed := float64(p.Economy.Params.SearchToolCount() + p.Economy.Params.MessageOverheadTokens)
 	for _, a := range tools {
 		if a.Decision != alwaysDefer {
 			continue
 		}
 		saving += a.DirectUSD - a.DeferUSD
-		fixed += float64(a.Schema.NameTokens)
 	}
+	fixed := float64(p.Economy.Params.SearchToolCount() + p.OnlyDirectoryTokens)
 	return saving, fixed * p.Economy.perToken()
+}
+
+// onlyPays reports whether the proposal, below its budget, defers its
+// always-defer list on its own: the list is not empty and deferring it
+// saves more than deferred mode costs (alwaysDeferOnly).
+func onlyPays(tools []Assessment, p *Proposal) bool {
+	saving, cost := alwaysDeferOnly(tools, p)
+	return slices.ContainsFunc(tools, func(a Assessment) bool { return a.Decision == alwaysDefer }) && saving > cost
 }

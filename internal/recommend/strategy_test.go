@@ -64,8 +64,9 @@ func TestProposalModeExceptsLocalTools(t *testing.T) {
 // scope mcp). It proposed that mode for any non-empty list, so one tool
 // saving $0.007 per session paid $0.01 per session for tool_search.
 func TestAlwaysDeferOnlyPaysForItsMode(t *testing.T) {
-	// Mode cost: (400 search + 10 name tokens) × $0.000025 = $0.01025; the
-	// 5000 tokens of names of the budget's tools would cost $0.125.
+	// Mode cost: (400 search + 10 tokens of the list's directory) ×
+	// $0.000025 = $0.01025; the 5010 tokens of the directory of every
+	// deferrable tool, which the budget counts, would cost $0.12525.
 	tests := []struct {
 		name       string
 		directUSD  float64
@@ -82,6 +83,7 @@ func TestAlwaysDeferOnlyPaysForItsMode(t *testing.T) {
 				Assessment{Key: toolKey{Server: "s", Tool: "rare"}, Decision: alwaysDefer, Schema: Schema{Tokens: 800, NameTokens: 10},
 					DirectUSD: tc.directUSD, DeferUSD: 0.005},
 				Assessment{Key: toolKey{Server: "s", Tool: "other"}, Decision: byBudget, Schema: Schema{Tokens: 4200, NameTokens: 5000}})
+			p.DirectoryFormat, p.OnlyDirectoryTokens, p.DirectoryTokens = sim.DirNames, 10, 5010
 			s := proposalStrategy(sim.Strategy{}, p.Tools, p)
 			if s.Trigger.Mode != tc.wantMode || s.Scope != tc.wantScope {
 				t.Errorf("trigger %q scope %q: want %q %q", s.Trigger.Mode, s.Scope, tc.wantMode, tc.wantScope)
