@@ -23,8 +23,11 @@ type History struct {
 	// none.
 	Unordered []UnorderedSeries `json:"unordered,omitempty"`
 	// Releases counts the releases of all series; Breaking those whose
-	// Diff class is breaking (a removed tool counts).
+	// Diff class is breaking (a removed tool counts). OrderUnknown counts
+	// the releases among them of series whose order is unknown
+	// (SeriesHistory.OrderUnknown).
 	Releases      int     `json:"releases"`
+	OrderUnknown  int     `json:"order_unknown_releases,omitempty"`
 	Breaking      int     `json:"breaking_releases"`
 	BreakingShare float64 `json:"breaking_share"`
 	// Warnings lists tools read differently from how they were served (a
@@ -38,10 +41,17 @@ type History struct {
 // SeriesHistory is the timeline of one series (server, or server+variant).
 type SeriesHistory struct {
 	// Key is the series key (Server.Key).
-	Key      string   `json:"key"`
-	Server   string   `json:"server"`
-	Variant  string   `json:"variant,omitempty"`
-	Versions []string `json:"versions"`
+	Key     string `json:"key"`
+	Server  string `json:"server"`
+	Variant string `json:"variant,omitempty"`
+	// OrderUnknown marks a series whose versions mix dates and release
+	// numbers (Catalog.MixedSchemes): Versions and Releases follow
+	// CompareVersions, which reads a date as a release number, so which
+	// version came first is unknown and the releases need not be the
+	// release order. OrderNote says so in catalog diff's words.
+	OrderUnknown bool     `json:"order_unknown,omitempty"`
+	OrderNote    string   `json:"order_note,omitempty"`
+	Versions     []string `json:"versions"`
 	// Tools is the tool count of each version, in Versions order.
 	Tools    []int     `json:"tools"`
 	Releases []Release `json:"releases"`
@@ -117,6 +127,10 @@ func newHistory(c *Catalog, opt *TokenOptions) History {
 			continue
 		}
 		s := SeriesHistory{Key: key, Server: vs[0].Name, Variant: vs[0].Variant, Releases: []Release{}}
+		if c.MixedSchemes(key) {
+			s.OrderUnknown = true
+			s.OrderNote = "versions mix dates and release numbers, " + unknownOrder + ": its releases are diffed in that order"
+		}
 		for _, v := range vs {
 			s.Versions = append(s.Versions, v.Version)
 			s.Tools = append(s.Tools, len(v.Tools))
@@ -143,6 +157,9 @@ func newHistory(c *Catalog, opt *TokenOptions) History {
 		}
 		s.BreakingShare = share(s.Breaking, len(s.Releases))
 		h.Releases += len(s.Releases)
+		if s.OrderUnknown {
+			h.OrderUnknown += len(s.Releases)
+		}
 		h.Breaking += s.Breaking
 		h.Series = append(h.Series, s)
 	}
@@ -189,6 +206,9 @@ func FormatHistory(w io.Writer, h History) error {
 		}
 		fmt.Fprintf(w, "%s: %d versions, %s, %d breaking (%s)\n",
 			termsafe.String(s.Key), len(s.Versions), nouns.Count(len(s.Releases), "release"), s.Breaking, percent(s.BreakingShare))
+		if s.OrderUnknown {
+			fmt.Fprintf(w, "  order unknown: %s\n", s.OrderNote)
+		}
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		head := []string{"FROM", "TO", "TOOLS", "ADDED", "REMOVED", "CHANGED"}
 		for _, c := range historyClasses {
@@ -221,6 +241,10 @@ func FormatHistory(w io.Writer, h History) error {
 	}
 	fmt.Fprintf(w, "total: %d series with history, %s, %d breaking (%s)\n",
 		len(h.Series), nouns.Count(h.Releases, "release"), h.Breaking, percent(h.BreakingShare))
+	if h.OrderUnknown > 0 {
+		fmt.Fprintf(w, "of which %s of series whose version order is unknown (order unknown above), diffed in defersim's order, which may not be the release order\n",
+			nouns.Count(h.OrderUnknown, "release"))
+	}
 	if n := len(h.SingleVersion); n > 0 {
 		fmt.Fprintf(w, "%d series with a single version (no history)\n", n)
 	}

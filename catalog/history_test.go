@@ -318,3 +318,71 @@ func TestHistoryWritesNoVersion(t *testing.T) {
 		t.Errorf("release row %q: want it to start (no version) 2.0", row)
 	}
 }
+
+// TestHistoryMarksMixedSchemesOrderUnknown pins that a series whose
+// versions mix a date and release numbers is marked order unknown in
+// history's text and JSON, in catalog diff's words (DiffNotes), while a
+// series of release numbers only is not: before, history.json's
+// series[].releases stated the date-read-as-release order as fact and only
+// a stderr warning said otherwise.
+func TestHistoryMarksMixedSchemesOrderUnknown(t *testing.T) {
+	a := `{"name":"a","inputSchema":{"type":"object"}}`
+	b := `{"name":"b","inputSchema":{"type":"object"}}`
+	mixed := []*Server{
+		mkServer(t, "fs", "1.2.0", "", a),
+		mkServer(t, "fs", "2024-09-01", "", a, b),
+		mkServer(t, "fs", "1.10.0", "", b),
+	}
+	cat := New(append(mixed, mkServer(t, "web", "1.0.0", "", a), mkServer(t, "web", "1.1.0", "", a, b))...)
+	h := NewHistory(cat)
+	fs, web := h.Find("fs"), h.Find("web")
+	if fs == nil || web == nil {
+		t.Fatalf("series %+v: want fs and web", h.Series)
+	}
+	if !fs.OrderUnknown || web.OrderUnknown || h.OrderUnknown != len(fs.Releases) || len(fs.Releases) != 2 {
+		t.Errorf("order unknown: fs %v, web %v, releases %d (fs has %d); want fs only, its 2 releases",
+			fs.OrderUnknown, web.OrderUnknown, h.OrderUnknown, len(fs.Releases))
+	}
+	// The note says what catalog diff says of a date beside a release.
+	diff := DiffNotes(mixed[0], mixed[1])
+	if len(diff) != 1 || !strings.Contains(diff[0], unknownOrder) || !strings.Contains(fs.OrderNote, unknownOrder) {
+		t.Errorf("history's note %q and diff's %q do not share %q", fs.OrderNote, diff, unknownOrder)
+	}
+	js, err := json.Marshal(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Series []map[string]any `json:"series"`
+		N      int              `json:"order_unknown_releases"`
+	}
+	if err := json.Unmarshal(js, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range doc.Series {
+		_, marked := s["order_unknown"]
+		if want := s["key"] == "fs"; marked != want || (want && s["order_unknown"] != true) {
+			t.Errorf("history.json series %v: order_unknown %v, want %v", s["key"], s["order_unknown"], want)
+		}
+	}
+	if doc.N != 2 {
+		t.Errorf("history.json order_unknown_releases %d, want 2", doc.N)
+	}
+	var buf bytes.Buffer
+	if err := FormatHistory(&buf, h); err != nil {
+		t.Fatal(err)
+	}
+	text := buf.String()
+	for _, want := range []string{
+		"fs: 3 versions, 2 releases",
+		"\n  order unknown: versions mix dates and release numbers, " + unknownOrder,
+		"of which 2 releases of series whose version order is unknown",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text history lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Count(text, "order unknown:") != 1 {
+		t.Errorf("text history marks other than fs:\n%s", text)
+	}
+}

@@ -20,7 +20,9 @@ metadata-only), and the share of releases with at least one breaking change
 (a removed tool counts as breaking), and per release the tokens of every
 tool of each version, their change and what each request sending every
 tool directly carries more (--counter, --form, --tool-overhead; as catalog
-diff). See docs/live-catalogs.md.`,
+diff). A series whose versions mix dates and release numbers is diffed in
+defersim's order and marked "order unknown" (JSON: order_unknown), as no
+capture gives its release order. See docs/live-catalogs.md.`,
 		Args: cobra.ExactArgs(1),
 	}
 	format := cliout.AddFormat(c, cliout.Text, cliout.JSON)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,7 +20,9 @@ import (
 // check counts 36 checks where it quoted 33, and lists the changed outcome
 // digest. It pins too the JSON refusal of a cut results file, which the
 // page quoted at "line 101, near column 2" after results.json's layout had
-// moved the cut to line 96. `go test ./cmd/defersim -run TestCheckDocOutput
+// moved the cut to line 96. And the gate's failure on a catalog upgrade no
+// session replayed (Catalog upgrades), whose quote was not tested: the
+// catalogs it is run on are made by the cp lines before it. `go test ./cmd/defersim -run TestCheckDocOutput
 // -update` rewrites the quotes that elide nothing.
 func TestCheckDocOutput(t *testing.T) {
 	t.Setenv("DEFERSIM_SHARED_DATA", shareddata.Dir(t))
@@ -37,6 +41,7 @@ func TestCheckDocOutput(t *testing.T) {
 		}
 	}
 	shell := map[string]func() error{
+		"mkdir old new": func() error { return errors.Join(os.Mkdir("old", 0o755), os.Mkdir("new", 0o755)) },
 		// The first 3,000 bytes of a run's results: a file cut short.
 		"head -c 3000 base/results.json > cut.json": func() error {
 			data, err := os.ReadFile(filepath.Join("base", "results.json"))
@@ -46,7 +51,41 @@ func TestCheckDocOutput(t *testing.T) {
 			return os.WriteFile("cut.json", data[:min(len(data), 3000)], 0o644)
 		},
 	}
-	docRun(t, doc, func(rel string) string { return shareddata.Path(t, filepath.FromSlash(rel)) }, shell)
+	data := func(rel string) string { return shareddata.Path(t, filepath.FromSlash(rel)) }
+	for _, line := range strings.Split(raw, "\n") {
+		if c, ok := strings.CutPrefix(line, "$ cp "); ok {
+			shell["cp "+c] = func() error { return docCopy(strings.Fields(c), data) }
+		}
+	}
+	docRun(t, doc, data, shell)
+}
+
+// docCopy does what `cp SRC... DIR/` does with args, a source starting
+// "../shared/data/" read from data and one holding a * globbed.
+func docCopy(args []string, data func(rel string) string) error {
+	dir := args[len(args)-1]
+	var srcs []string
+	for _, a := range args[:len(args)-1] {
+		if rel, ok := strings.CutPrefix(a, "../shared/data/"); ok {
+			srcs = append(srcs, data(rel))
+			continue
+		}
+		m, err := filepath.Glob(a)
+		if err != nil || len(m) == 0 {
+			return fmt.Errorf("cp: %s matches no file (%v)", a, err)
+		}
+		srcs = append(srcs, m...)
+	}
+	for _, src := range srcs {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(src)), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // checkDocYAML returns the fenced yaml block after the line intro of doc.

@@ -104,12 +104,20 @@ func TestRunAndValidateRunCatalogFileChecks(t *testing.T) {
 // whose drift steps follow the version order, warns of a series whose
 // versions mix a date (2024-09-01) and a release number (1.2.3), naming
 // the order it used and the latest: it showed the step 1.2.3 → 2024-09-01
-// as a release without a word.
+// as a release without a word, and then stated the order as fact on stdout
+// and in history.json.
 func TestCatalogHistoryWarnsMixedVersionSchemes(t *testing.T) {
 	cats := filepath.Join("testdata", "filechecks", "mixedversions")
-	_, stderr, code := cliRun(t, "catalog", "history", cats)
+	stdout, stderr, code := cliRun(t, "catalog", "history", cats)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	// The series itself says its order is unknown, on stdout and in
+	// history.json (TestHistoryMarksMixedSchemesOrderUnknown).
+	js, _, _ := cliRun(t, "catalog", "history", "--format", "json", cats)
+	if !strings.Contains(stdout, "order unknown: versions mix dates and release numbers, whose order is unknown") ||
+		!strings.Contains(js, `"order_unknown": true`) {
+		t.Errorf("history does not mark the series order unknown:\n%s\n%s", stdout, js)
 	}
 	for _, want := range []string{
 		"versions of files mix dates and release numbers (1.2.3 before 2024-09-01)",

@@ -216,7 +216,7 @@ the notes go to stderr) with --format.`,
 	fl.StringVar(&param, "param", "", "parameter and range, PATH=FROM:TO:STEP")
 	fl.StringSliceVar(&traces, "traces", nil, "traces instead of the scenario's")
 	fl.StringSliceVar(&catalogs, "catalogs", nil, "catalogs instead of the scenario's")
-	fl.StringSliceVar(&strategies, "strategies", nil, "strategies to run (default: the scenario's)")
+	addStrategiesFlag(c, &strategies, strategiesUsage)
 	addModelFlag(c, &model, modelUsage)
 	fl.StringVarP(&out, "out", "o", "defersim-sweep", "output directory")
 	fl.StringSliceVar(&metrics, "metrics", []string{"cost_usd", "first_reply_ms"}, "metrics to plot against the parameter")

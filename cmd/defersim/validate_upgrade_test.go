@@ -121,6 +121,12 @@ func TestValidateScenarioReplaysUpgrades(t *testing.T) {
 				if !strings.Contains(text, "run: 1 of the calls that would not resolve call a tool the sessions' recorded server versions serve") {
 					t.Errorf("validate does not say the upgrade's unresolved calls:\n%s", text)
 				}
+				// The stop points at what validate says of them: a
+				// count, no line (TestUnresolvedErrorValidateHintFitsUpgradeCalls).
+				if !strings.Contains(runErr, "`defersim trace validate --scenario` with the run's scenario and catalogs counts this call in its run: line but lists no line for it") ||
+					strings.Contains(runErr, "lists each call with its line") || !strings.Contains(text, ", 0 problems;") {
+					t.Errorf("run's stop does not say validate only counts the call, or validate lists a line for it:\n%s\n%s", runErr, text)
+				}
 				return
 			}
 			if runCode != 0 || code != 0 || rep.Run.Stops || rep.Verdict != verdictValid {

@@ -257,11 +257,30 @@ func (e *UnresolvedError) writeCalls(b *strings.Builder) {
 		}
 	}
 	if slices.ContainsFunc(r.TopUnresolved, func(t sim.ToolCount) bool { return t.Class == sim.ClassUnknownTool }) {
-		b.WriteString(" (`defersim trace validate` with the same catalogs lists each call with its line and, for a tool name the catalogs serve in another case, " +
-			"without a prefix such as mcp__<server>__, or spelled closely, that name)")
+		b.WriteString(validateHint(r))
 	}
 	if v := report.MissingVersionsText(r, 5); v != "" {
 		b.WriteString("; versions the sessions asked for that the catalogs lack (the replay used another version of the server): " + v)
+	}
+}
+
+// validateHint points a stop on unknown-tool calls at `trace validate`,
+// saying what it lists: each line validate resolves as the trace records
+// it, which is not where a call an upgrade left unserved fails
+// (r.UpgradeRemoved: the version the trace records serves the tool), so
+// those calls are only counted, by validate --scenario.
+func validateHint(r *sim.ResolutionInfo) string {
+	const names = "for a tool name the catalogs serve in another case, without a prefix such as mcp__<server>__, or spelled closely, that name"
+	switch {
+	case r.UpgradeRemoved == 0:
+		return " (`defersim trace validate` with the same catalogs lists each call with its line and, " + names + ")"
+	case r.UpgradeRemoved >= r.UnknownTool:
+		return fmt.Sprintf(" (`defersim trace validate --scenario` with the run's scenario and catalogs counts %s in its run: line but lists no line for %s: "+
+			"it checks each line at the server version the trace records, which serves the tool)",
+			nouns.Form(r.UpgradeRemoved, "this call", fmt.Sprintf("these %d calls", r.UpgradeRemoved)), nouns.Form(r.UpgradeRemoved, "it", "them"))
+	default:
+		return fmt.Sprintf(" (`defersim trace validate` with the same catalogs lists each call with its line, except the %d an upgrade left unserved, "+
+			"which `trace validate --scenario` with the run's scenario only counts in its run: line; and, %s)", r.UpgradeRemoved, names)
 	}
 }
 

@@ -56,3 +56,45 @@ func TestUnresolvedErrorPointsAtValidateForUnknownTools(t *testing.T) {
 		})
 	}
 }
+
+// TestUnresolvedErrorValidateHintFitsUpgradeCalls pins that the stop's
+// pointer at `trace validate` is true of the calls it covers: validate
+// checks each line at the server version the trace records, so it lists no
+// line for a call an upgrade left unserved (unknown_tool_after_upgrade) and
+// only counts it with --scenario. The stop said validate "lists each call
+// with its line" of such calls too.
+func TestUnresolvedErrorValidateHintFitsUpgradeCalls(t *testing.T) {
+	const lists = "`defersim trace validate` with the same catalogs lists each call with its line"
+	for _, tc := range []struct {
+		name             string
+		unknown, upgrade int64
+		want, notWant    []string
+	}{
+		{"recorded unknown tools only", 5, 0,
+			[]string{lists + " and, for a tool name the catalogs serve in another case"},
+			[]string{"--scenario", "unserved"}},
+		{"all left unserved by an upgrade", 5, 5,
+			[]string{"`defersim trace validate --scenario` with the run's scenario and catalogs counts these 5 calls in its run: line but lists no line for them"},
+			[]string{lists, "spelled closely"}},
+		{"both", 5, 2,
+			[]string{lists + ", except the 2 an upgrade left unserved, which `trace validate --scenario` with the run's scenario only counts", "spelled closely"},
+			nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &sim.ResolutionInfo{Unresolved: tc.unknown, UnresolvedShare: 0.05, MaxUnresolvedShare: 0.01,
+				TopUnresolved: []sim.ToolCount{{Server: "srv", Tool: "gone", Class: sim.ClassUnknownTool, Calls: tc.unknown}}}
+			r.Resolution.UnknownTool, r.Resolution.UpgradeRemoved = tc.unknown, tc.upgrade
+			msg := (&UnresolvedError{Resolution: r}).Error()
+			for _, w := range tc.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("the stop lacks %q:\n%s", w, msg)
+				}
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(msg, w) {
+					t.Errorf("the stop says %q:\n%s", w, msg)
+				}
+			}
+		})
+	}
+}
