@@ -72,3 +72,46 @@ func TestMergeWarnsAsRun(t *testing.T) {
 		t.Errorf("merge of 3 shards: stderr differs from the whole run's\nmerge:\n%s\nrun:\n%s", merged, whole)
 	}
 }
+
+// TestSweepWarnsInRunsOrder pins that sweep prints the run's warnings in
+// run's order, as TestMergeWarnsAsRun pins for merge: sweep deferred each
+// warning call, so they came in reverse (recommended_for first, then the
+// unmatched entries, the input notes and the context window last).
+func TestSweepWarnsInRunsOrder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays the embedded sessions twice")
+	}
+	dir := t.TempDir()
+	sc := filepath.Join(dir, "warns.yaml")
+	yaml := "name: warns\nseed: 42\ntraces: [embedded:trace.jsonl.gz]\n" +
+		"model: {preset: claude-sonnet-4.5, context_window: 8000}\n" +
+		"strategies:\n  - eager\n" +
+		"  - {name: a, base: claude-code-default, never_defer: [screenshott], recommended_for: {model: gpt-4o}}\n"
+	if err := os.WriteFile(sc, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := cliRun(t, "sweep", sc, "--catalogs", "embedded:catalog", "-q", "--bootstrap", "-1",
+		"--param", "strategy.warm.max_tools=2:4:2", "-o", filepath.Join(dir, "sweep"), "--format", "csv")
+	if code != 0 {
+		t.Fatalf("sweep: exit %d\n%s%s", code, stdout, stderr)
+	}
+	want := []string{
+		"defersim: warning: the scenario names tools or servers the run's catalogs do not have",
+		"defersim: warning: requests over the context window in the sweep:",
+		"defersim: warning: Strategy a was recommended for model gpt-4o",
+	}
+	var got []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(l, "defersim: warning: ") {
+			got = append(got, l)
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d warnings, want %d:\n%s", len(got), len(want), stderr)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(got[i], w) {
+			t.Errorf("warning %d is %q, want it to start %q", i+1, got[i], w)
+		}
+	}
+}
