@@ -49,6 +49,12 @@ type Stats struct {
 	// Outliers names each tool over StatsOptions.OutlierTokens, with its
 	// share of the total: one such tool can be most of what is counted.
 	Outliers []string `json:"outliers,omitempty"`
+	// Versionless names each file without @VERSION read beside versions
+	// of its server, as the oldest one, and CountedOnce each server
+	// version read from more than one path with the same tools (filled
+	// by the caller, which reads the paths; the warnings stderr gives).
+	Versionless []string `json:"versionless,omitempty"`
+	CountedOnce []string `json:"counted_once,omitempty"`
 	// Series is the number of distinct servers (series keys) counted;
 	// Total.Servers is the number of server versions counted.
 	Series int `json:"series"`

@@ -97,6 +97,7 @@ figures of the table.`,
 		}
 		st := catalog.ComputeStatsWith(servers, memo, opt)
 		st.InvalidSchemas = catalog.InvalidSchemas(servers, validation.SchemaCheck)
+		st.Versionless, st.CountedOnce = catalog.Versionless(read), skipped
 		printCatalogWarnings(cmd, st.Warnings)
 		printEmptyServers(cmd, st.EmptyServers)
 		printFirstWarnings(cmd, skipped, "server version read from more than one PATH with the same tools, counted once",
@@ -105,7 +106,7 @@ figures of the table.`,
 			"tool has an inputSchema that fails its meta-schema (or does not compile): it cannot check calls, and run does not count calls it cannot check as malformed",
 			"tools have an inputSchema that fails its meta-schema (or does not compile): it cannot check calls, and run does not count calls it cannot check as malformed")
 		printWarnings(cmd, st.Outliers, "tool over --outlier-tokens: one tool can be most of the total", "tools over --outlier-tokens: one tool can be most of the total")
-		printVersionless(cmd, catalog.Versionless(read))
+		printVersionless(cmd, st.Versionless)
 		printFileChecks(cmd, read)
 		printWarnings(cmd, unordered, "series with versions named by content hash: the one counted is the last by spelling (--all-versions counts every one)",
 			"series with versions named by content hash: the one counted is the last by spelling (--all-versions counts every one)")

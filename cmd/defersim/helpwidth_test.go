@@ -18,7 +18,8 @@ import (
 // only the catalog commands were checked (`catalog stats --help` had
 // lines of 125). The one exemption is a line that holds a single word
 // after its indentation (a URL or a path), which cannot be cut. Flag usage
-// lines are checked by TestFlagUsagesAreWrapped.
+// lines are checked by TestFlagUsagesAreWrapped. The walk includes the
+// commands cobra adds when the binary runs (helpTree).
 func TestHelpIsWrapped(t *testing.T) {
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
@@ -34,7 +35,7 @@ func TestHelpIsWrapped(t *testing.T) {
 			walk(sub)
 		}
 	}
-	walk(newRootCmd())
+	walk(helpTree(t))
 }
 
 // TestCommandListIsWrapped pins that the one-line summaries of a command
@@ -66,7 +67,7 @@ func TestCommandListIsWrapped(t *testing.T) {
 			walk(sub)
 		}
 	}
-	walk(newRootCmd())
+	walk(helpTree(t))
 }
 
 // TestFlagUsagesAreWrapped pins that every line of every command's full
@@ -103,7 +104,7 @@ func TestFlagUsagesAreWrapped(t *testing.T) {
 			walk(sub)
 		}
 	}
-	walk(newRootCmd())
+	walk(helpTree(t))
 }
 
 // helpLineFits says whether a line of help fits helpWidth columns, or is
@@ -159,6 +160,51 @@ func TestWrapHelp(t *testing.T) {
 		for _, l := range strings.Split(got, "\n") {
 			if utf8.RuneCountInString(l) > tc.width && strings.Contains(strings.TrimLeft(l, " "), " ") {
 				t.Errorf("wrapHelp(%q, %q, %d): line %q is over the width", tc.prefix, tc.text, tc.width, l)
+			}
+		}
+	}
+}
+
+// helpTree returns the root command with the commands cobra adds when it
+// executes (help, and completion with its shell subcommands), so that the
+// help tests walk every help text the binary prints.
+func helpTree(t *testing.T) *cobra.Command {
+	t.Helper()
+	root := newRootCmd()
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	return root
+}
+
+// TestCompletionHelpIsOurs pins that the help of `completion` and of its
+// shell subcommands is walked by the help tests and fits helpWidth:
+// TestHelpIsWrapped walked newRootCmd(), to which cobra adds completion
+// only when it executes, so `defersim completion bash --help` printed a
+// line of 81 columns and tab-indented examples, and `defersim completion
+// --help` ended on a line of 80 columns.
+func TestCompletionHelpIsOurs(t *testing.T) {
+	root := helpTree(t)
+	for _, path := range []string{"help", "completion", "completion bash", "completion zsh", "completion fish", "completion powershell"} {
+		c, rest, err := root.Find(strings.Fields(path))
+		if err != nil || len(rest) > 0 || c.CommandPath() != "defersim "+path {
+			t.Errorf("defersim %s: not in the help tests' tree (found %v, %v)", path, c.CommandPath(), err)
+			continue
+		}
+		if path == "help" {
+			continue
+		}
+		if c.Long == "" || !strings.Contains(c.Long, "defersim") || strings.Contains(c.Long, "PROG") {
+			t.Errorf("defersim %s: help %q, want completionHelp's with the program's name", path, c.Long)
+		}
+		var out strings.Builder
+		c.SetOut(&out)
+		if err := c.Help(); err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(out.String(), "\n") {
+			if !helpLineFits(line) {
+				t.Errorf("defersim %s --help, line %d is %d columns (over %d): %q",
+					path, i+1, utf8.RuneCountInString(line), helpWidth, line)
 			}
 		}
 	}

@@ -47,3 +47,9 @@ func wrapHelp(prefix, text string, width int) string {
 func wrapFlagUsages(template string) string {
 	return strings.ReplaceAll(template, ".FlagUsages |", fmt.Sprintf(".FlagUsagesWrapped %d |", helpWidth))
 }
+
+// shortenMoreLine returns cobra's usage template with its last line, which
+// ran to 80 columns under `defersim completion`, in fewer words.
+func shortenMoreLine(template string) string {
+	return strings.ReplaceAll(template, "--help\" for more information about a command.", "--help\" for a command's help.")
+}

@@ -10,7 +10,6 @@ import (
 	"github.com/defersim/defersim/internal/outguard"
 	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/internal/runner"
-	"github.com/defersim/defersim/internal/runsummary"
 	"github.com/defersim/defersim/report"
 )
 
@@ -77,22 +76,19 @@ the merge must be the same defersim build (defersim --version).`,
 			return err
 		}
 		w := cmd.OutOrStdout()
-		// The shards' input warnings, as run gives them (the shards' runs
-		// located the first ones; a merge has their counts only).
-		defer runsummary.WarnContextOverflow(cmd.ErrOrStderr(), "defersim", res.Results)
-		defer runsummary.WarnUnmatched(cmd.ErrOrStderr(), "defersim", res.Info.UnmatchedEntries)
-		defer runsummary.WarnUnreplayedEntries(cmd.ErrOrStderr(), "defersim", res.Info.UnreplayedEntries)
-		defer runsummary.WarnUnreplayed(cmd.ErrOrStderr(), "defersim", res.Results)
-		defer runsummary.WarnRecommendedFor(cmd.ErrOrStderr(), "defersim", res.Results)
-		defer warnInputs(cmd.ErrOrStderr(), res.InputNotes(), runNotesAt)
 		switch {
 		case *format == cliout.JSON:
-			return printRunJSON(w, res, out, !noReport, 0)
+			if err := printRunJSON(w, res, out, !noReport, 0); err != nil {
+				return err
+			}
 		case !cliout.Quiet(cmd):
 			fmt.Fprintf(w, "merged %s\n", nouns.Count(len(files), "shard"))
 			printRunSummary(w, res, out, !noReport)
 		}
-		return nil
+		// The shards' input warnings and skipped sessions, as run gives
+		// them and in run's order (the shards' runs located the first
+		// ones; a merge has their counts only).
+		return skippedSessions(cmd.ErrOrStderr(), res)
 	}
 	fl := c.Flags()
 	fl.BoolVar(&noReport, "no-report", false, "write results.json only, no plots or HTML")

@@ -259,7 +259,7 @@ them.`,
 		if trainingOut != "" {
 			fmt.Fprintf(notes, "training sessions: %s (%s)\n", trainingOut, nouns.Count(written[trainingOut], "session"))
 		}
-		if failUncertain && (p.UncertainDecisions > 0 || p.ModeUncertain() || p.VersionGap != nil) {
+		if failUncertain && len(p.UncertainReasons()) > 0 {
 			msg := fmt.Sprintf("%d of %s %s uncertain", p.UncertainDecisions, nouns.Count(len(p.Tools), "decision"), nouns.Form(p.UncertainDecisions, "is", "are"))
 			if p.ModeUncertain() {
 				msg += ", and the mode (the catalog's size is within the budget's bounds)"

@@ -46,13 +46,14 @@ With no arguments it runs the embedded default scenario and writes a report.`,
 		},
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
-	root.SetUsageTemplate(wrapFlagUsages(root.UsageTemplate()))
+	root.SetUsageTemplate(shortenMoreLine(wrapFlagUsages(root.UsageTemplate())))
 	pf := root.PersistentFlags()
 	pf.BoolP("quiet", "q", false, "no progress or messages on stderr (errors only); run and merge also print no summary")
 	pf.Duration("progress-every", progress.DefaultEvery, "interval of plain progress lines when stderr is not a terminal")
 	_ = pf.MarkHidden("progress-every")
 	f.register(root)
 	root.AddCommand(newRunCmd(), newReportCmd(), newTraceCmd(), newCatalogCmd(), newCheckCmd(), newRecommendCmd(), newPlanCmd(), newSweepCmd(), newCalibrateCmd(), newSRDCmd(), newMergeCmd(), newVersionCmd(), newTokensCmd(), newComponentsCmd())
+	addCompletionCmd(root)
 	return root
 }
 

@@ -280,8 +280,10 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) (retErr error) {
 	return skippedSessions(stderr, out)
 }
 
-// skippedSessions lists the sessions that failed to replay, if any, and
-// makes them the command's exit status 1.
+// skippedSessions gives a run's (or a merge's) warnings, in this order,
+// then lists the sessions that failed to replay, if any, and makes them
+// the command's exit status 1. run and merge both end with it, so the
+// same results give the same lines in the same order.
 func skippedSessions(stderr io.Writer, out *runner.Output) error {
 	warnInputs(stderr, out.InputNotes(), runNotesAt)
 	runsummary.WarnUnmatched(stderr, "defersim", out.Info.UnmatchedEntries)

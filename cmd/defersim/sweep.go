@@ -146,24 +146,30 @@ the notes go to stderr) with --format.`,
 		if err := set.Commit(guard.CheckOne); err != nil {
 			return err
 		}
-		if warn := plan.SweepOverflowWarning(rows); warn != "" {
-			// Like input warnings, --quiet does not silence it.
-			defer fmt.Fprintf(cmd.ErrOrStderr(), "defersim: warning: %s\n", warn)
-		}
-		defer warnInputs(cmd.ErrOrStderr(), sw.Inputs, sweepNotesAt)
 		// The lists' entries that match nothing, or that no replayed
 		// version serves, are the same at every value (the same traces
-		// and catalogs): said once, as run says them.
-		last := &pts[len(pts)-1].Results.Run
-		defer runsummary.WarnUnreplayedEntries(cmd.ErrOrStderr(), "defersim", last.UnreplayedEntries)
-		defer runsummary.WarnUnmatched(cmd.ErrOrStderr(), "defersim", last.UnmatchedEntries)
-		// A strategy recommended for another model or tokenizer, at any
+		// and catalogs): said once, as run says them. A strategy
+		// recommended for another model or tokenizer is warned of at any
 		// value (a sweep of model or params.tokenizer moves them).
+		last := &pts[len(pts)-1].Results.Run
 		results := make([]*report.Results, len(pts))
 		for i := range pts {
 			results[i] = pts[i].Results
 		}
-		defer runsummary.WarnRecommendedFor(cmd.ErrOrStderr(), "defersim", results...)
+		// After the output, in run's order (skippedSessions); one
+		// deferred call, as deferred calls run in reverse
+		// (TestSweepWarnsInRunsOrder).
+		defer func() {
+			stderr := cmd.ErrOrStderr()
+			warnInputs(stderr, sw.Inputs, sweepNotesAt)
+			runsummary.WarnUnmatched(stderr, "defersim", last.UnmatchedEntries)
+			runsummary.WarnUnreplayedEntries(stderr, "defersim", last.UnreplayedEntries)
+			if warn := plan.SweepOverflowWarning(rows); warn != "" {
+				// Like input warnings, --quiet does not silence it.
+				fmt.Fprintf(stderr, "defersim: warning: %s\n", warn)
+			}
+			runsummary.WarnRecommendedFor(stderr, "defersim", results...)
+		}()
 		w := cmd.OutOrStdout()
 		switch *format {
 		case cliout.JSON:

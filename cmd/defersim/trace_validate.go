@@ -68,7 +68,8 @@ well-formed but run would stop on them (a file without a catalog, the
 scenario, or calls past the limit): the summary line then begins
 "well-formed, but run would stop:" and ends with why.
 A FILE of - is read from stdin.
---format csv lists the problems (file, line, kind, reason).`,
+--format csv lists the problems (file, line, kind, reason), then a row of
+kind run_would_stop with the reason when run would stop on the traces.`,
 		Args: cobra.MinimumNArgs(1),
 	}
 	format := cliout.AddFormat(c, cliout.Text, cliout.JSON, cliout.CSV)
@@ -452,7 +453,11 @@ func writeNoUser(w io.Writer, f validateResult) error {
 	return err
 }
 
-// writeCSV lists every problem, and every unreadable file, one per row.
+// writeCSV lists every problem, and every unreadable file, one per row,
+// then, when run would stop on the traces, a row of kind run_would_stop
+// with run's reason (JSON run.stops and run.reason): a file of rows alone
+// said nothing of it, so a CSV of well-formed traces run would stop on was
+// its header alone, as a valid one's.
 func (rep validateReport) writeCSV(w io.Writer) error {
 	var rows [][]string
 	for _, f := range rep.Files {
@@ -462,6 +467,9 @@ func (rep validateReport) writeCSV(w io.Writer) error {
 		for _, p := range f.Problems {
 			rows = append(rows, []string{p.File, strconv.Itoa(p.Line), string(p.Kind), p.Reason})
 		}
+	}
+	if rep.Run != nil && rep.Run.Stops {
+		rows = append(rows, []string{"", "", verdictRunWouldStop, rep.Run.Reason})
 	}
 	return cliout.WriteCSV(w, []string{"file", "line", "kind", "reason"}, rows)
 }

@@ -4,6 +4,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/defersim/defersim/internal/cliout"
 )
@@ -92,7 +93,12 @@ func WriteJSON(w io.Writer, r *Report) error {
 	return cliout.WriteJSON(w, out)
 }
 
-// WriteCSV writes one row per check, values in the metric's unit.
+// WriteCSV writes one row per check, values in the metric's unit. Every
+// row ends with the gate's verdict, the same on each: failed (true
+// exactly when the exit status is not 0, JSON "failed") and fail_reasons
+// (JSON "fail_reasons", joined by ";"), so that a job reading the file
+// alone knows the outcome, an unreplayed catalog change (no row of its
+// own) included, and the file stays one row per check.
 func WriteCSV(w io.Writer, r *Report) error {
 	f := func(v float64) string {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -100,6 +106,7 @@ func WriteCSV(w io.Writer, r *Report) error {
 		}
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
+	failed, reasons := strconv.FormatBool(r.Failed()), strings.Join(r.FailReasons(), ";")
 	var rows [][]string
 	for _, row := range r.Rows {
 		noise := ""
@@ -107,7 +114,7 @@ func WriteCSV(w io.Writer, r *Report) error {
 			noise = f(row.NoiseBand)
 		}
 		rows = append(rows, []string{row.Strategy, row.Rule.Key(), row.Unit, f(row.Base), f(row.Current), f(row.Change),
-			f(row.RelChange()), f(row.Allowed), noise, strconv.FormatBool(row.Paired), string(row.Status)})
+			f(row.RelChange()), f(row.Allowed), noise, strconv.FormatBool(row.Paired), string(row.Status), failed, reasons})
 	}
-	return cliout.WriteCSV(w, []string{"strategy", "check", "unit", "baseline", "current", "change", "rel_change", "allowed", "noise", "paired", "status"}, rows)
+	return cliout.WriteCSV(w, []string{"strategy", "check", "unit", "baseline", "current", "change", "rel_change", "allowed", "noise", "paired", "status", "failed", "fail_reasons"}, rows)
 }

@@ -129,9 +129,15 @@ func mdList(xs []string) string {
 }
 
 // WriteCSV writes the per-tool evidence, one row per tool, shares as
-// fractions and times in milliseconds.
+// fractions and times in milliseconds. Every row ends with the proposal's
+// own uncertainty, the same on each: proposal_uncertain (true exactly
+// when --fail-on-uncertain exits 1) and proposal_uncertain_reasons
+// (UncertainReasons joined by ";"), which the per-tool columns cannot say
+// (the mode, a version no session used).
 func WriteCSV(w io.Writer, p *Proposal) error {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	reasons := p.UncertainReasons()
+	verdict := []string{strconv.FormatBool(len(reasons) > 0), strings.Join(reasons, ";")}
 	var rows [][]string
 	for _, a := range p.Tools {
 		row := []string{a.Key.Server, a.Key.Tool, f(a.OpenShare), f(a.UseShare), f(a.FirstTurnShare), f(a.BeforeReplyShare),
@@ -143,11 +149,12 @@ func WriteCSV(w io.Writer, p *Proposal) error {
 		} else {
 			row = append(row, "", "", "", "", "", "")
 		}
-		rows = append(rows, row)
+		rows = append(rows, append(row, verdict...))
 	}
 	return cliout.WriteCSV(w, []string{"server", "tool", "open_share", "use_share", "first_turn_share", "before_first_reply_share",
 		"calls_per_session", "schema_tokens", "drift", "defer_first_reply_ms", "direct_first_reply_ms", "direct_usd", "defer_usd",
 		"break_even_share", "before_first_reply_low", "decision", "why",
 		"before_first_reply_high", "use_share_low", "use_share_high", "uncertain", "uncertain_share", "uncertain_threshold",
-		"uncertain_threshold_name", "uncertain_alternative", "sessions_to_settle", "stake_first_reply_ms"}, rows)
+		"uncertain_threshold_name", "uncertain_alternative", "sessions_to_settle", "stake_first_reply_ms",
+		"proposal_uncertain", "proposal_uncertain_reasons"}, rows)
 }

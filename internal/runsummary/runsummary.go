@@ -74,6 +74,10 @@ type summaryJSON struct {
 	Strategies map[string]map[string]float64 `json:"strategy_means"`
 	Resolution *sim.ResolutionInfo           `json:"resolution,omitempty"`
 	Failures   []string                      `json:"failures,omitempty"`
+	// Findings are the text summary's Note: lines (report.Findings: a
+	// context window exceeded, scenario entries that match nothing, a
+	// strategy recommended for another model, …); absent when none.
+	Findings []string `json:"findings,omitempty"`
 	// Shard is the run's shard (run --shard), as results.json records it.
 	Shard *sim.ShardInfo `json:"shard,omitempty"`
 	// MemoryLimit is the soft memory limit the run had (run's
@@ -85,12 +89,13 @@ type summaryJSON struct {
 // paths of results.json and of report.html (when not ""), the counts, the
 // baseline, every strategy's metric means, the resolution, the first line
 // of each failure (failures: the errors of the sessions that failed to
-// replay, when the caller has them), the shard and the soft memory limit
-// (memoryLimit bytes; 0: none, not printed).
+// replay, when the caller has them), the findings the text summary gives
+// as Note: lines, the shard and the soft memory limit (memoryLimit bytes;
+// 0: none, not printed).
 func JSON(w io.Writer, res *report.Results, results, reportHTML string, failures []string, memoryLimit int64) error {
 	s := summaryJSON{Results: results, Report: reportHTML, Counts: res.Run.Counts,
 		Baseline: res.BaselineName(), Strategies: map[string]map[string]float64{}, Resolution: res.Run.Resolution,
-		Shard: res.Run.Shard, MemoryLimit: memoryLimit}
+		Shard: res.Run.Shard, MemoryLimit: memoryLimit, Findings: report.Findings(res)}
 	for _, st := range res.Strategies {
 		m := map[string]float64{}
 		for name, d := range st.Metrics {

@@ -1,0 +1,31 @@
+package recommend
+
+// The reasons a proposal is uncertain (Proposal.UncertainReasons), in
+// this order.
+const (
+	// UncertainDecisionsReason: some tool's decision is uncertain.
+	UncertainDecisionsReason = "decisions"
+	// UncertainModeReason: the catalog's size is within the budget's
+	// bounds (ModeUncertain).
+	UncertainModeReason = "mode"
+	// UncertainVersionGapReason: no training session used the catalog
+	// version priced of some server (VersionGap).
+	UncertainVersionGapReason = "version_gap"
+)
+
+// UncertainReasons says why the proposal is uncertain: empty when it is
+// not. `recommend --fail-on-uncertain` exits 1 exactly when it is not
+// empty, and the CSV ends every row with it.
+func (p *Proposal) UncertainReasons() []string {
+	var out []string
+	if p.UncertainDecisions > 0 {
+		out = append(out, UncertainDecisionsReason)
+	}
+	if p.ModeUncertain() {
+		out = append(out, UncertainModeReason)
+	}
+	if p.VersionGap != nil {
+		out = append(out, UncertainVersionGapReason)
+	}
+	return out
+}
