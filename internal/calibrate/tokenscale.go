@@ -55,6 +55,10 @@ type scaleFit struct {
 	// Added is what the scale adds to each row's Sim0 (the replay at it).
 	Added []float64
 	Note  string
+	// Capped: huber's σ had not settled after ScaleProfileScalePasses
+	// profiles, and the one at the greatest σ, Sigma, is kept.
+	Capped bool
+	Sigma  float64
 }
 
 // fitTokenScale fits token_scale on the fit rows, y being recorded − Sim0
@@ -89,7 +93,7 @@ func fitTokenScale(rows []*Request, y, msg, tool []float64, fitMsg, fitTool bool
 	}
 	f := profiledScale(prof)
 	if tooWide(prof) {
-		return kept("fitted %s"+unbounded, f.interval(), MaxScaleHalfWidth)
+		return kept("fitted %s"+unbounded+"%s", f.interval(), MaxScaleHalfWidth, f.cappedNote())
 	}
 	k := int(math.Round(prof.Est/TokenScaleStep)) * int(math.Round(TokenScaleStep/ScaleProfileStep))
 	if k < 1 {
@@ -113,7 +117,17 @@ func fitTokenScale(rows []*Request, y, msg, tool []float64, fitMsg, fitTool bool
 func profiledScale(prof scaleProfile) scaleFit {
 	places := TokenScaleHalfWidthPlaces
 	return scaleFit{Lo: round(prof.Lo, places), Hi: round(prof.Hi, places), Half: round(prof.HalfWidth(), places),
-		Symmetric: prof.Symmetric(), Estimate: round(prof.Est, places)}
+		Symmetric: prof.Symmetric(), Estimate: round(prof.Est, places), Capped: prof.Capped, Sigma: prof.Sigma}
+}
+
+// cappedNote is what the note adds when huber's σ did not settle
+// (cappedProfile), "" when it did.
+func (f scaleFit) cappedNote() string {
+	if !f.Capped {
+		return ""
+	}
+	return fmt.Sprintf("; huber's σ had not settled after %d profiles (calibrate.ScaleProfileScalePasses), so the one at the greatest σ, %.3f tokens, is kept",
+		ScaleProfileScalePasses, f.Sigma)
 }
 
 // tooWide reports whether the profile's interval is wider than
