@@ -252,5 +252,5 @@ func fitScaleNote(sf scaleFit) string {
 	if !sf.Symmetric {
 		ci = fmt.Sprintf("%g (95%%: %.3f to %.3f around %.3f, rounded to %g)", sf.Scale, sf.Lo, sf.Hi, sf.Estimate, TokenScaleStep)
 	}
-	return "token_scale fitted with the overheads: " + ci + "; the stand-in tokenizer's counts times it match the recorded usage"
+	return "token_scale fitted with the overheads: " + ci + "; the stand-in tokenizer's counts times it match the recorded usage" + sf.cappedNote()
 }

@@ -26,9 +26,17 @@ import (
 //     quantiles 0.5 ± h, h Hall and Sheather's bandwidth).
 const (
 	// ScaleProfileScalePasses is the most profiles run under huber, each
-	// with the robust scale σ of the previous one's minimum; after it the
-	// last profile is kept (the minimum usually repeats on the second).
+	// with the robust scale σ of the previous one's minimum, until the
+	// minimum or σ repeats (usually on the second); when neither has
+	// after it, the pass with the greatest σ is kept (cappedProfile) and
+	// calibrate's note says so.
 	ScaleProfileScalePasses = 4
+	// ScaleProfileSigmaTolerance is the relative change of σ below which
+	// it counts as repeated: the minima of objectives equal but for
+	// rounding (a scale that moves every request by the same tokens,
+	// which the constant absorbs) gave σs 1e-12 apart, and the profile
+	// went back and forth between them to the pass limit.
+	ScaleProfileSigmaTolerance = 1e-9
 	// ScaleProfileMinSigma is the least robust scale, in tokens, the
 	// profile divides residuals by: below it the fit is exact to the
 	// whole token counts are recorded in, and the profile is least

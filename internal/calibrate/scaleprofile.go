@@ -100,6 +100,9 @@ type scaleProfile struct {
 	// ols and lad); Passes counts the profiles run to find it.
 	Sigma  float64
 	Passes int
+	// Capped: σ had not settled after ScaleProfileScalePasses passes,
+	// and the profile is the one cappedProfile keeps.
+	Capped bool
 }
 
 // HalfWidth is the larger side of the interval around the estimate.
@@ -117,10 +120,12 @@ func (p scaleProfile) Symmetric() bool { return p.kEst-p.kLo == p.kHi-p.kEst }
 // when it would be negative), and the scale with the least objective is
 // kept, its 95% interval bounded as profileloss.go says. Under huber the
 // robust scale the objective divides by is the one at the minimum: the
-// profile is run again with it until the minimum repeats (at most
-// ScaleProfileScalePasses). It fails when the interval reaches maxHalf
+// profile is run again with it until the minimum repeats or σ does (to
+// ScaleProfileSigmaTolerance), at most ScaleProfileScalePasses times. It fails when the interval reaches maxHalf
 // beyond center on either side (a note: the data do not bound the
-// scale), or when a replay fails (an error).
+// scale), or when a replay fails (an error). When σ has not settled
+// after the last pass, the pass with the greatest σ is kept
+// (cappedProfile) and marked Capped.
 func profileTokenScale(sims *scaleSims, rec, msg, tool []float64, fitMsg, fitTool bool, loss Loss, center, se, maxHalf float64) (scaleProfile, string, error) {
 	if loss == OLS {
 		return profilePass(sims, rec, msg, tool, fitMsg, fitTool, loss, 0, center, se, maxHalf)
@@ -141,21 +146,44 @@ func profileTokenScale(sims *scaleSims, rec, msg, tool []float64, fitMsg, fitToo
 		return profilePass(sims, rec, msg, tool, fitMsg, fitTool, loss, sigma, center, se, maxHalf)
 	}
 	prev := -1
+	var passes []scaleProfile
 	for pass := 1; ; pass++ {
 		p, note, err := profilePass(sims, rec, msg, tool, fitMsg, fitTool, loss, sigma, center, se, maxHalf)
 		if err != nil || note != "" {
 			return p, note, err
 		}
 		p.Sigma, p.Passes = sigma, pass
+		passes = append(passes, p)
 		next, err := sigmaAt(p.kEst)
 		if err != nil {
 			return scaleProfile{}, "", err
 		}
-		if next == sigma || p.kEst == prev || pass == ScaleProfileScalePasses {
+		if math.Abs(next-sigma) <= ScaleProfileSigmaTolerance*sigma || p.kEst == prev {
 			return p, "", nil
+		}
+		if pass == ScaleProfileScalePasses {
+			return cappedProfile(passes), "", nil
 		}
 		sigma, prev = next, p.kEst
 	}
+}
+
+// cappedProfile is the huber profile kept when σ has not settled after
+// ScaleProfileScalePasses passes (the minimum moved on every one, σ
+// with it): the pass with the greatest σ, the first of them on a tie.
+// Each pass is the whole profile at its σ, so its minimum has the least
+// objective at that σ of every grid scale, the other passes' minima
+// among them; and the greatest σ is the widest interval of theirs. The
+// result is marked Capped, for calibrate's note to say so.
+func cappedProfile(passes []scaleProfile) scaleProfile {
+	best := passes[0]
+	for _, p := range passes[1:] {
+		if p.Sigma > best.Sigma {
+			best = p
+		}
+	}
+	best.Passes, best.Capped = len(passes), true
+	return best
 }
 
 // profilePass is one profile under loss, the huber objective dividing by

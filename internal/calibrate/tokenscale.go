@@ -55,6 +55,10 @@ type scaleFit struct {
 	// Added is what the scale adds to each row's Sim0 (the replay at it).
 	Added []float64
 	Note  string
+	// Capped: huber's σ had not settled after ScaleProfileScalePasses
+	// profiles, and the one at the greatest σ, Sigma, is kept.
+	Capped bool
+	Sigma  float64
 }
 
 // fitTokenScale fits token_scale on the fit rows, y being recorded − Sim0
@@ -89,7 +93,7 @@ func fitTokenScale(rows []*Request, y, msg, tool []float64, fitMsg, fitTool bool
 	}
 	f := profiledScale(prof)
 	if tooWide(prof) {
-		return kept("fitted %s"+unbounded, f.interval(), MaxScaleHalfWidth)
+		return kept("fitted %s"+unbounded+"%s", f.interval(), MaxScaleHalfWidth, f.cappedNote())
 	}
 	k := int(math.Round(prof.Est/TokenScaleStep)) * int(math.Round(TokenScaleStep/ScaleProfileStep))
 	if k < 1 {
@@ -113,7 +117,17 @@ func fitTokenScale(rows []*Request, y, msg, tool []float64, fitMsg, fitTool bool
 func profiledScale(prof scaleProfile) scaleFit {
 	places := TokenScaleHalfWidthPlaces
 	return scaleFit{Lo: round(prof.Lo, places), Hi: round(prof.Hi, places), Half: round(prof.HalfWidth(), places),
-		Symmetric: prof.Symmetric(), Estimate: round(prof.Est, places)}
+		Symmetric: prof.Symmetric(), Estimate: round(prof.Est, places), Capped: prof.Capped, Sigma: prof.Sigma}
+}
+
+// cappedNote is what the note adds when huber's σ did not settle
+// (cappedProfile), "" when it did.
+func (f scaleFit) cappedNote() string {
+	if !f.Capped {
+		return ""
+	}
+	return fmt.Sprintf("; huber's σ had not settled after %d profiles (calibrate.ScaleProfileScalePasses), so the one at the greatest σ, %.3f tokens, is kept",
+		ScaleProfileScalePasses, f.Sigma)
 }
 
 // tooWide reports whether the profile's interval is wider than
@@ -136,6 +150,12 @@ func (f scaleFit) interval() string {
 // estimateTokenScale is fitTokenScale's estimate before rounding and the
 // half-width of its 95% interval, or a note saying why there is none.
 func estimateTokenScale(rows []*Request, y, msg, tool []float64, fitMsg, fitTool bool, s0 float64, loss Loss) (float64, float64, string) {
+	return linearTokenScale(rows, y, msg, tool, fitMsg, fitTool, s0, loss, loss)
+}
+
+// linearTokenScale is estimateTokenScale with the interval's σ read as
+// under intervalLoss (startSigma): the fit's own loss, or ols to compare.
+func linearTokenScale(rows []*Request, y, msg, tool []float64, fitMsg, fitTool bool, s0 float64, loss, intervalLoss Loss) (float64, float64, string) {
 	if len(rows) < MinScaleRequests {
 		return 0, 0, fmt.Sprintf("%d fit requests with usage, fewer than the %d it is fitted on (calibrate.MinScaleRequests)", len(rows), MinScaleRequests)
 	}
@@ -194,9 +214,8 @@ func estimateTokenScale(rows []*Request, y, msg, tool []float64, fitMsg, fitTool
 		k := reg.Beta[len(reg.Beta)-1]
 		// The 95% interval of k from the residuals: 1.96 standard errors,
 		// σ / √(n · var(scaled tokens) · the share the other columns leave).
-		ss := squaredResiduals(reg, x, yy)
 		n := float64(len(x))
-		sigma := math.Sqrt(ss / math.Max(1, n-float64(len(reg.Beta))))
+		sigma := startSigma(reg, x, yy, intervalLoss)
 		return s0 * k, 1.96 * s0 * sigma / math.Sqrt(n*variance(su)*u), nil
 	}
 	d, half, err := step(y)
@@ -204,6 +223,50 @@ func estimateTokenScale(rows []*Request, y, msg, tool []float64, fitMsg, fitTool
 		return 0, 0, err.Error()
 	}
 	return s0 + d, half, ""
+}
+
+// startSigma is the σ of the linear start's interval, reg being the fit
+// of y on x under loss: the standard error of a coefficient is σ over the
+// root of its column's spread. Under ols it is the residuals' root mean
+// square (n − p degrees of freedom); under huber and lad the robust fit's
+// own, so a few outlying residuals do not widen the profile's first grid
+// (each grid scale is one more replay): huber's σ·√(mean ψ²)/mean ψ′, σ
+// the fit's robust scale (Huber's asymptotic variance of an M-estimate),
+// and lad's s/2, s the residuals' sparsity 1/f(0) (that of median
+// regression). 0 when the fit is exact.
+func startSigma(reg *Regression, x [][]float64, y []float64, loss Loss) float64 {
+	res := make([]float64, len(x))
+	for i := range x {
+		res[i] = y[i] - reg.Predict(x[i])
+	}
+	switch loss {
+	case Huber:
+		if reg.Scale == 0 {
+			return 0
+		}
+		var inside, psi2 float64
+		for _, r := range res {
+			u := r / reg.Scale
+			if math.Abs(u) <= HuberK {
+				inside++
+				psi2 += u * u
+			} else {
+				psi2 += HuberK * HuberK
+			}
+		}
+		n := float64(len(res))
+		if inside == 0 {
+			return 0
+		}
+		return reg.Scale * math.Sqrt(psi2/n) / (inside / n)
+	case LAD:
+		return sparsity(res) / 2
+	}
+	var ss float64
+	for _, r := range res {
+		ss += r * r
+	}
+	return math.Sqrt(ss / math.Max(1, float64(len(x)-len(reg.Beta))))
 }
 
 // unexplained is the share of ys's variance that an ordinary least-squares
