@@ -74,7 +74,7 @@ func fitTokenScale(rows []*Request, y, msg, tool []float64, fitMsg, fitTool bool
 	kept := func(why string, args ...any) (scaleFit, error) {
 		return scaleFit{Scale: s0, Note: fmt.Sprintf("token_scale kept (the scenario's %g): ", s0) + fmt.Sprintf(why, args...)}, nil
 	}
-	const unbounded = ", wider than the ± %g it is written with (calibrate.MaxScaleHalfWidth): the recorded usage does not tell the scale from the overheads"
+	const unbounded = ", its 95%% interval's bounds more than %g apart, the widest written (2 × calibrate.MaxScaleHalfWidth): the recorded usage does not tell the scale from the overheads"
 	lin, linHalf, note := estimateTokenScale(rows, y, msg, tool, fitMsg, fitTool, s0, loss)
 	if note != "" {
 		return kept("%s", note)
@@ -89,11 +89,11 @@ func fitTokenScale(rows []*Request, y, msg, tool []float64, fitMsg, fitTool bool
 		return scaleFit{}, fmt.Errorf("token_scale: %w", err)
 	}
 	if note != "" {
-		return kept("%s"+unbounded, note, MaxScaleHalfWidth)
+		return kept("%s"+unbounded, note, 2*MaxScaleHalfWidth)
 	}
 	f := profiledScale(prof)
 	if tooWide(prof) {
-		return kept("fitted %s"+unbounded+"%s", f.interval(), MaxScaleHalfWidth, f.cappedNote())
+		return kept("fitted %s"+unbounded+"%s", f.interval(), 2*MaxScaleHalfWidth, f.cappedNote())
 	}
 	k := int(math.Round(prof.Est/TokenScaleStep)) * int(math.Round(TokenScaleStep/ScaleProfileStep))
 	if k < 1 {

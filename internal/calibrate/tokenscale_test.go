@@ -179,7 +179,7 @@ func TestTokenScaleKeptWhenNotIdentified(t *testing.T) {
 		{"collinear", rows(200, func(i int) int64 { return 4000 + 400*int64(1+i%17) }, none), 1, "collinear"},
 		{"few requests", rows(MinScaleRequests-1, varied, none), 1, "19 fit requests with usage, fewer than the 20 it is fitted on"},
 		{"same everywhere", rows(200, func(int) int64 { return 8000 }, none), 1, "every fit request has the same 8000 scaled tokens"},
-		{"noisy", rows(200, varied, func(i int) int64 { return int64(splitmix(uint64(i+1000))%40001) - 20000 }), 1, "wider than the ± 0.05 it is written with"},
+		{"noisy", rows(200, varied, func(i int) int64 { return int64(splitmix(uint64(i+1000))%40001) - 20000 }), 1, "bounds more than 0.1 apart, the widest written"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := presets.DefaultParams()
