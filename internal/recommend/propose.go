@@ -351,8 +351,15 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 	if expensive <= 0 {
 		expensive = schemas.quantileTokens(0.75)
 	}
-	// Decide twice: the round trip's prompt depends on what stays direct.
+	// Decide twice: the round trip's and the loads' prompts depend on what
+	// stays direct, which leaves the deferred schemas and the directory
+	// (scope mcp's, as a run of the proposal renders it; at first every
+	// tool's).
 	e.DeferredSchema = float64(all)
+	var err error
+	if e.Directory, e.DirectoryFormat, err = proposalDirectory(nil, base, sim.ScopeMCP, dir); err != nil {
+		return nil, fmt.Errorf("directory of every tool: %w", err)
+	}
 	var tools []Assessment
 	for range 2 {
 		tools = tools[:0]
@@ -365,6 +372,9 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 			tools = append(tools, a)
 		}
 		e.DeferredSchema = float64(all - direct)
+		if e.Directory, _, err = proposalDirectory(tools, base, sim.ScopeMCP, dir); err != nil {
+			return nil, fmt.Errorf("directory of the deferrable tools: %w", err)
+		}
 	}
 	p := &Proposal{BaseName: baseName, Tools: tools, Economy: e, RoundTripMs: e.RoundTripMs(), RoundTripCache: e.CacheAssumption(), Rules: cfg.Rules,
 		Expensive: expensive, Training: l.Usage.Sessions, HeldOut: l.HeldOut, TestShare: cfg.TestShare, Seed: cfg.Seed}
