@@ -255,6 +255,12 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 		p.UnreplayedEntries = u
 		p.Warnings = append(p.Warnings, unreplayedEntriesWarning(u))
 	}
+	if n := lazyDiscoveryNote(baseName, base.Discovery); n != "" {
+		p.Notes = append(p.Notes, n)
+	}
+	if fewer, series := l.Usage.fewerServers(); fewer > 0 {
+		p.Notes = append(p.Notes, fewerServersNote(fewer, series, l.Usage.Sessions))
+	}
 	if n := defaultLocalNote(heldLocal(cat, cfg.RunOnly.DefaultLocal), cfg.RunOnly.Scenario); n != "" {
 		p.Notes = append(p.Notes, n)
 	}
