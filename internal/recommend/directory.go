@@ -23,6 +23,21 @@ func directoryOf(eng *sim.Engine, chosen map[string]*catalog.Server) directoryPr
 	return func(s sim.Strategy) (int64, error) { return eng.DirectoryTokens(s, versions) }
 }
 
+// proposalDirectory is the directory a run of a proposal with tools'
+// decisions shows under scope, on base's mechanics: the never-defer list
+// direct and the always-defer list deferred (tools nil: no list, every
+// tool deferrable), the local servers' tools left out as the engine
+// leaves them out. It returns the base's format too.
+func proposalDirectory(tools []Assessment, base sim.Strategy, scope string, dir directoryPricer) (int64, string, error) {
+	s := base
+	s.NeverDefer = patterns(tools, neverDefer)
+	s.AlwaysDefer = patterns(tools, alwaysDefer)
+	s.Scope = scope
+	s.Normalize()
+	n, err := dir(s)
+	return n, s.Directory.Format, err
+}
+
 // priceDirectories fills p's directory figures: the base's directory
 // format, the directory a run of the proposal shows under scope mcp (every
 // deferrable tool: all but the never-defer list and the local servers'
@@ -30,18 +45,11 @@ func directoryOf(eng *sim.Engine, chosen map[string]*catalog.Server) directoryPr
 // (the list alone), and ModeTokens, what scope mcp's deferred mode adds
 // to every request (the tool_search definition and its directory).
 func priceDirectories(p *Proposal, base sim.Strategy, dir directoryPricer) error {
-	s := base
-	s.NeverDefer = patterns(p.Tools, neverDefer)
-	s.AlwaysDefer = patterns(p.Tools, alwaysDefer)
-	s.Normalize()
-	p.DirectoryFormat = s.Directory.Format
 	var err error
-	s.Scope = sim.ScopeMCP
-	if p.DirectoryTokens, err = dir(s); err != nil {
+	if p.DirectoryTokens, p.DirectoryFormat, err = proposalDirectory(p.Tools, base, sim.ScopeMCP, dir); err != nil {
 		return fmt.Errorf("directory of the deferrable tools: %w", err)
 	}
-	s.Scope = sim.ScopeAlwaysDeferOnly
-	if p.OnlyDirectoryTokens, err = dir(s); err != nil {
+	if p.OnlyDirectoryTokens, _, err = proposalDirectory(p.Tools, base, sim.ScopeAlwaysDeferOnly, dir); err != nil {
 		return fmt.Errorf("directory of the always-defer list: %w", err)
 	}
 	p.ModeTokens = float64(p.Economy.Params.SearchToolCount() + p.DirectoryTokens)

@@ -29,6 +29,12 @@ type Economy struct {
 	// DeferredSchema is the schema tokens that leave the prompt when the
 	// deferrable tools are deferred (subtracted from the prompts above).
 	DeferredSchema float64
+	// Directory is the directory block deferred mode (scope mcp) adds to
+	// every request, as a run renders and counts it in the base's
+	// DirectoryFormat (sim.Engine.DirectoryTokens; 0 under none): the
+	// search request and each load send it (added to the prompts above).
+	Directory       int64
+	DirectoryFormat string
 }
 
 // RoundTripMs is the first-reply time one search round trip adds when a
@@ -51,10 +57,16 @@ func (e *Economy) RoundTripMs() float64 {
 }
 
 // roundTripPrompt is the prompt of the round trip's search request: the
-// first prompt without the deferred schemas, with the tool_search
-// definition.
+// first prompt without the deferred schemas, with what deferred mode adds
+// (modeTokens).
 func (e *Economy) roundTripPrompt() float64 {
-	return max(e.FirstPrompt-e.DeferredSchema, 0) + float64(e.Params.SearchToolCount())
+	return max(e.FirstPrompt-e.DeferredSchema, 0) + e.modeTokens()
+}
+
+// modeTokens is what deferred mode adds to every request: the tool_search
+// definition and the directory.
+func (e *Economy) modeTokens() float64 {
+	return float64(e.Params.SearchToolCount() + e.Directory)
 }
 
 // RoundTripRead is how many tokens of the search request's prompt the real
@@ -96,12 +108,17 @@ func (e *Economy) RoundTripCache() string {
 }
 
 // searchPrompt names the round trip's prompt and says what it is made of:
-// "the search request's 1704-token prompt (the first prompt less the 2019
-// deferred schema tokens, plus the 87-token tool_search definition)" — not
-// the first prompt of the text report's header, which sends every schema.
+// "the search request's 1774-token prompt (the first prompt less the 2019
+// deferred schema tokens, plus the 87-token tool_search definition and the
+// base's names directory, 70 tokens)" — not the first prompt of the text
+// report's header, which sends every schema.
 func (e *Economy) searchPrompt() string {
-	return fmt.Sprintf("the search request's %.0f-token prompt (the first prompt less the %.0f deferred schema tokens, plus the %d-token tool_search definition)",
-		e.roundTripPrompt(), min(e.DeferredSchema, e.FirstPrompt), e.Params.SearchToolCount())
+	dir := ""
+	if e.DirectoryFormat != "" || e.Directory > 0 {
+		dir = " and " + directoryWords(e.DirectoryFormat, e.Directory)
+	}
+	return fmt.Sprintf("the search request's %.0f-token prompt (the first prompt less the %.0f deferred schema tokens, plus the %d-token tool_search definition%s)",
+		e.roundTripPrompt(), min(e.DeferredSchema, e.FirstPrompt), e.Params.SearchToolCount(), dir)
 }
 
 // DirectFirstMs is the first-reply time a direct schema of tokens costs:
@@ -135,9 +152,10 @@ func (e *Economy) perToken() float64 {
 func (e *Economy) DirectUSD(tokens float64) float64 { return tokens * e.perToken() }
 
 // loadPrompt is the mean prompt of a request in deferred mode: the mean
-// prompt without the deferred schemas, with the tool_search definition.
+// prompt without the deferred schemas, with what deferred mode adds
+// (modeTokens).
 func (e *Economy) loadPrompt() float64 {
-	return max(e.MeanPrompt-e.DeferredSchema, 0) + float64(e.Params.SearchToolCount())
+	return max(e.MeanPrompt-e.DeferredSchema, 0) + e.modeTokens()
 }
 
 // LoadUSD is the cost of loading a deferred schema of tokens once: the

@@ -255,6 +255,12 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 		p.UnreplayedEntries = u
 		p.Warnings = append(p.Warnings, unreplayedEntriesWarning(u))
 	}
+	if n := lazyDiscoveryNote(baseName, base.Discovery); n != "" {
+		p.Notes = append(p.Notes, n)
+	}
+	if fewer, series := l.Usage.fewerServers(); fewer > 0 {
+		p.Notes = append(p.Notes, fewerServersNote(fewer, series, l.Usage.Sessions))
+	}
 	if n := defaultLocalNote(heldLocal(cat, cfg.RunOnly.DefaultLocal), cfg.RunOnly.Scenario); n != "" {
 		p.Notes = append(p.Notes, n)
 	}
@@ -351,8 +357,15 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 	if expensive <= 0 {
 		expensive = schemas.quantileTokens(0.75)
 	}
-	// Decide twice: the round trip's prompt depends on what stays direct.
+	// Decide twice: the round trip's and the loads' prompts depend on what
+	// stays direct, which leaves the deferred schemas and the directory
+	// (scope mcp's, as a run of the proposal renders it; at first every
+	// tool's).
 	e.DeferredSchema = float64(all)
+	var err error
+	if e.Directory, e.DirectoryFormat, err = proposalDirectory(nil, base, sim.ScopeMCP, dir); err != nil {
+		return nil, fmt.Errorf("directory of every tool: %w", err)
+	}
 	var tools []Assessment
 	for range 2 {
 		tools = tools[:0]
@@ -365,6 +378,9 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 			tools = append(tools, a)
 		}
 		e.DeferredSchema = float64(all - direct)
+		if e.Directory, _, err = proposalDirectory(tools, base, sim.ScopeMCP, dir); err != nil {
+			return nil, fmt.Errorf("directory of the deferrable tools: %w", err)
+		}
 	}
 	p := &Proposal{BaseName: baseName, Tools: tools, Economy: e, RoundTripMs: e.RoundTripMs(), RoundTripCache: e.CacheAssumption(), Rules: cfg.Rules,
 		Expensive: expensive, Training: l.Usage.Sessions, HeldOut: l.HeldOut, TestShare: cfg.TestShare, Seed: cfg.Seed}

@@ -18,7 +18,9 @@ type Schema struct {
 	// Estimated is the trigger counter's count of the OpenAI function form
 	// (bytes/3.5 by default): what a budget trigger adds up.
 	Estimated int64 `json:"estimated_tokens"`
-	// NameTokens is the tool's line in a directory of names.
+	// NameTokens is the tool's line in a directory of names (its name and
+	// a newline), for reference: the economics price the base's directory
+	// as a run renders it (Proposal.DirectoryTokens), not these lines.
 	NameTokens int64 `json:"name_tokens"`
 	// Versions of the server that served the tool; Drift the versions in
 	// which its definition changed, with the class of the change.

@@ -245,3 +245,21 @@ func sortKeys(keys []toolKey) {
 		return keys[i].Tool < keys[j].Tool
 	})
 }
+
+// fewerServers counts the training sessions whose replay is offered fewer
+// of the catalogs' server series than all of them: a session_start that
+// names some servers only.
+func (u *Usage) fewerServers() (fewer, series int) {
+	all := map[string]bool{}
+	for _, name := range u.cat.ServerNames() {
+		for _, v := range u.cat.Versions[name] {
+			all[v.Key()] = true
+		}
+	}
+	for _, p := range u.profiles {
+		if len(p.versions) < len(all) {
+			fewer += p.sessions
+		}
+	}
+	return fewer, len(all)
+}
