@@ -15,6 +15,16 @@ import (
 // (slash-separated), or absolute. `trace import` writes it.
 const MetaCatalog = "catalog"
 
+// MetaGenerator is the session_start meta key that names the program that
+// wrote a generated trace; GeneratorOverCatalogs is its value for `trace
+// gen --catalogs`, whose sessions call the tools of real catalogs. Traces
+// it wrote before it wrote MetaCatalog name no catalog
+// (GeneratedOverCatalogs).
+const (
+	MetaGenerator         = "generator"
+	GeneratorOverCatalogs = "defersim trace gen --catalogs"
+)
+
 // CatalogRef returns the value of meta "catalog" for a trace written to
 // tracePath whose catalog is catalogDir: the path relative to the trace's
 // directory, slash-separated, or the absolute path when there is none.
@@ -48,9 +58,11 @@ func CatalogFor(path string) (dir string, ok bool, err error) {
 	// A FIFO or a pipe is not read here: its first line would be lost to
 	// the command that reads it next (issue 18.1).
 	if st, serr := os.Stat(path); serr != nil || st.Mode().IsRegular() {
-		if ref, err = firstCatalogMeta(path); err != nil {
+		meta, err := firstStartMeta(path)
+		if err != nil {
 			return "", false, err
 		}
+		ref = meta[MetaCatalog]
 	}
 	if ref != "" {
 		dir := filepath.FromSlash(ref)
@@ -119,29 +131,48 @@ func CatalogsFor(paths []string) ([]string, error) {
 	return out, nil
 }
 
-// firstCatalogMeta returns meta "catalog" of the session_start on the first
-// non-blank line of the trace at path ("" when that line is something else).
-func firstCatalogMeta(path string) (string, error) {
+// GeneratedOverCatalogs reports whether the trace at path is one `trace
+// gen --catalogs` wrote before it named the catalog: the session_start on
+// its first line has meta generator GeneratorOverCatalogs and no meta
+// catalog. Such a trace was drawn over real catalogs that nothing in it
+// or beside it records (its params.yaml does not either), so only the
+// user can say which. A path that is not a regular file is not read (as
+// CatalogFor).
+func GeneratedOverCatalogs(path string) (bool, error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return false, nil
+	}
+	meta, err := firstStartMeta(path)
+	if err != nil {
+		return false, err
+	}
+	return meta[MetaGenerator] == GeneratorOverCatalogs && meta[MetaCatalog] == "", nil
+}
+
+// firstStartMeta returns the meta of the session_start on the first
+// non-blank line of the trace at path (nil when that line is something
+// else).
+func firstStartMeta(path string) (map[string]string, error) {
 	f, err := openFile(path)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	defer f.Close()
 	src, err := newLineSource(f, path, DefaultMaxLineBytes)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	defer src.close()
 	for {
 		line, tooLong, err := src.next()
 		if errors.Is(err, io.EOF) {
-			return "", nil
+			return nil, nil
 		}
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		if tooLong {
-			return "", nil
+			return nil, nil
 		}
 		if isBlank(line) {
 			continue
@@ -151,8 +182,8 @@ func firstCatalogMeta(path string) (string, error) {
 			Meta map[string]string `json:"meta"`
 		}
 		if json.Unmarshal(line, &ev) != nil || ev.Type != SessionStart {
-			return "", nil
+			return nil, nil
 		}
-		return ev.Meta[MetaCatalog], nil
+		return ev.Meta, nil
 	}
 }

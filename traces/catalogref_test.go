@@ -170,3 +170,37 @@ func TestCatalogForDoesNotReadAFIFO(t *testing.T) {
 		t.Fatal("CatalogFor opened the FIFO (it blocks without a writer)")
 	}
 }
+
+// TestGeneratedOverCatalogs pins which traces run calls generated over
+// real catalogs that nothing records: a first session_start whose meta
+// generator is "defersim trace gen --catalogs" (what trace gen --catalogs
+// wrote before it wrote meta catalog) and that has no meta catalog. Such
+// a trace got run's generic "no catalog: pass --catalogs DIR".
+func TestGeneratedOverCatalogs(t *testing.T) {
+	dir := t.TempDir()
+	for i, tc := range []struct {
+		name  string
+		first string
+		want  bool
+	}{
+		{"before meta catalog", ev("session_start", "s", 0, `"meta":{"generator":"defersim trace gen --catalogs"}`), true},
+		{"with meta catalog", ev("session_start", "s", 0, `"meta":{"generator":"defersim trace gen --catalogs","catalog":"../cats"}`), false},
+		{"generated with its own catalog", ev("session_start", "s", 0, `"meta":{"generator":"defersim trace gen"}`), false},
+		{"no meta", ev("session_start", "s", 0, ""), false},
+		{"first line not a session_start", ev("session_end", "s", 0, ""), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(dir, strings.Repeat("t", i+1)+".jsonl")
+			if err := os.WriteFile(p, lines(tc.first, ev("session_end", "s", 1, "")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := GeneratedOverCatalogs(p)
+			if err != nil || got != tc.want {
+				t.Errorf("GeneratedOverCatalogs = %v, %v; want %v", got, err, tc.want)
+			}
+		})
+	}
+	if _, err := GeneratedOverCatalogs(filepath.Join(dir, "missing.jsonl")); err == nil {
+		t.Error("a missing trace: no error")
+	}
+}
