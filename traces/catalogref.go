@@ -12,7 +12,8 @@ import (
 
 // MetaCatalog is the session_start meta key that names the catalog
 // directory of a trace: a path relative to the directory of the trace file
-// (slash-separated), or absolute. `trace import` writes it.
+// (slash-separated), or absolute. `trace import` and `trace gen
+// --catalogs` write it, always relative (CatalogRef).
 const MetaCatalog = "catalog"
 
 // MetaGenerator is the session_start meta key that names the program that
@@ -27,17 +28,32 @@ const (
 
 // CatalogRef returns the value of meta "catalog" for a trace written to
 // tracePath whose catalog is catalogDir: the path relative to the trace's
-// directory, slash-separated, or the absolute path when there is none.
-func CatalogRef(tracePath, catalogDir string) string {
-	base, err1 := filepath.Abs(filepath.Dir(tracePath))
-	dir, err2 := filepath.Abs(catalogDir)
-	if err1 != nil || err2 != nil {
-		return filepath.ToSlash(catalogDir)
+// directory, slash-separated. When there is none (another volume, or a
+// working directory that cannot be read) it returns an error and no
+// reference: an absolute path would put a machine's path in a trace that
+// is shared, so the caller writes none and warns that run will need
+// --catalogs catalogDir.
+func CatalogRef(tracePath, catalogDir string) (string, error) {
+	base, err := filepath.Abs(filepath.Dir(tracePath))
+	if err != nil {
+		return "", fmt.Errorf("no path from %s to its catalog %s: %w", tracePath, catalogDir, err)
 	}
-	if rel, err := filepath.Rel(base, dir); err == nil {
-		return filepath.ToSlash(rel)
+	dir, err := filepath.Abs(catalogDir)
+	if err != nil {
+		return "", fmt.Errorf("no path from %s to its catalog %s: %w", tracePath, catalogDir, err)
 	}
-	return filepath.ToSlash(dir)
+	return relRef(base, dir)
+}
+
+// relRef is dir relative to base, slash-separated, or the error of
+// filepath.Rel when there is no such path (CatalogRef passes both
+// absolute; on Windows they may be on different volumes).
+func relRef(base, dir string) (string, error) {
+	rel, err := filepath.Rel(base, dir)
+	if err != nil {
+		return "", fmt.Errorf("no path from %s to its catalog %s: %w", base, dir, err)
+	}
+	return filepath.ToSlash(rel), nil
 }
 
 // CatalogFor returns the catalog directory of the trace at path, by the
