@@ -25,7 +25,7 @@ func DiffNotes(a, b *Server) []string {
 		out = append(out, fmt.Sprintf("both sides are %s, the same version: the diff shows what differs between two captures of it, not a release", a.Label()))
 	case mixedPair(a.Version, b.Version):
 		out = append(out, fmt.Sprintf("%s and %s mix a date and a release number, %s: diff reads A as the older side; if %s is the older, give it first",
-			a.Label(), b.Label(), unknownOrder, b.Label()))
+			a.Label(), b.Label(), UnknownOrder, b.Label()))
 	case a.Version != "" && b.Version != "" && !ContentVersion(a.Version) && !ContentVersion(b.Version) && CompareVersions(a.Version, b.Version) > 0:
 		out = append(out, fmt.Sprintf("%s is older than %s: diff reads A as the older side, so added and removed are swapped and changes read backwards; "+
 			"give the older version first", b.Label(), a.Label()))
@@ -33,9 +33,10 @@ func DiffNotes(a, b *Server) []string {
 	return out
 }
 
-// unknownOrder is what catalog diff and history say of versions mixing a
-// date and a release number.
-const unknownOrder = "whose order is unknown (defersim orders a date as a release number, " +
+// UnknownOrder is what catalog diff, catalog history and plan --growth's
+// notes say of versions mixing a date and a release number: one wording,
+// so that they cannot drift apart.
+const UnknownOrder = "whose order is unknown (defersim orders a date as a release number, " +
 	"2024-09-01 as 2024.9.1, which may not be the release order)"
 
 // mixedPair reports whether one of versions a and b is a date and the

@@ -129,7 +129,7 @@ func newHistory(c *Catalog, opt *TokenOptions) History {
 		s := SeriesHistory{Key: key, Server: vs[0].Name, Variant: vs[0].Variant, Releases: []Release{}}
 		if c.MixedSchemes(key) {
 			s.OrderUnknown = true
-			s.OrderNote = "versions mix dates and release numbers, " + unknownOrder + ": its releases are diffed in that order"
+			s.OrderNote = "versions mix dates and release numbers, " + UnknownOrder + ": its releases are diffed in that order"
 		}
 		for _, v := range vs {
 			s.Versions = append(s.Versions, v.Version)

@@ -345,8 +345,8 @@ func TestHistoryMarksMixedSchemesOrderUnknown(t *testing.T) {
 	}
 	// The note says what catalog diff says of a date beside a release.
 	diff := DiffNotes(mixed[0], mixed[1])
-	if len(diff) != 1 || !strings.Contains(diff[0], unknownOrder) || !strings.Contains(fs.OrderNote, unknownOrder) {
-		t.Errorf("history's note %q and diff's %q do not share %q", fs.OrderNote, diff, unknownOrder)
+	if len(diff) != 1 || !strings.Contains(diff[0], UnknownOrder) || !strings.Contains(fs.OrderNote, UnknownOrder) {
+		t.Errorf("history's note %q and diff's %q do not share %q", fs.OrderNote, diff, UnknownOrder)
 	}
 	js, err := json.Marshal(h)
 	if err != nil {
@@ -375,7 +375,7 @@ func TestHistoryMarksMixedSchemesOrderUnknown(t *testing.T) {
 	text := buf.String()
 	for _, want := range []string{
 		"fs: 3 versions, 2 releases",
-		"\n  order unknown: versions mix dates and release numbers, " + unknownOrder,
+		"\n  order unknown: versions mix dates and release numbers, " + UnknownOrder,
 		"of which 2 releases of series whose version order is unknown",
 	} {
 		if !strings.Contains(text, want) {

@@ -36,13 +36,27 @@ const (
 	// the reverse (English -s, -es, -ies; pluralMatches), when no name is
 	// one edit away.
 	NearPlural
+	// NearPart: names (up to CloseNames) that hold the name as a part
+	// between PartDelimiters or the name's ends ("github" in
+	// "modelcontextprotocol__server-github"), when no other rule offers
+	// one.
+	NearPart
 )
+
+// PartDelimiters are the characters that end a part of a name for the
+// part rule of NearName (NearPart), besides the name's start and end.
+const PartDelimiters = "_-/."
+
+// PartMinLen is the fewest letters a name needs for NearName to offer the
+// names holding it as a part (NearPart): a shorter one ("id", "v2") is
+// part of too many names to point at one.
+const PartMinLen = 3
 
 // Near is which names a name that resolves to nothing most likely means.
 type Near struct {
 	Kind NearKind
 	// Names: one for NearCase and NearPrefix, up to CloseNames for
-	// NearTypo, nearest first.
+	// NearTypo (nearest first), NearPlural and NearPart (sorted).
 	Names []string
 	// Prefix is the prefix NearPrefix strips, and the one NearPlural and
 	// NearTypo strip before their rule applies ("" when none).
@@ -50,7 +64,7 @@ type Near struct {
 	// Written and Meant are, for NearPlural, the first word the name and
 	// Names[0] differ in by number ("repository", "repositories"), and
 	// Input the name less Prefix (a name of one word is said to be the
-	// plural or the singular).
+	// plural or the singular); for NearPart, Input is the name.
 	Written, Meant, Input string
 }
 
@@ -63,7 +77,10 @@ type Near struct {
 // (mcp__x__search_repository for search_repositories), else the closest names by edit
 // distance (a typo: up to CloseNames, all at the nearest distance, none a
 // different word in the stretch where the names differ), else the same
-// after a prefix (mcp__github__get_isue for get_issue). It walks every name: call it only for
+// after a prefix (mcp__github__get_isue for get_issue), else the names
+// holding the name as a part (github for
+// modelcontextprotocol__server-github; only when CloseNames or fewer do,
+// as a part of many names points at none). It walks every name: call it only for
 // a name that does not resolve. names may hold duplicates and need not be
 // sorted; the answer does not depend on their order.
 func NearName(name string, names []string) Near {
@@ -113,7 +130,52 @@ func NearName(name string, names []string) Near {
 		typo := nearTypo(rest, names)
 		return Near{Kind: NearTypo, Names: typo, Prefix: prefix}, len(typo) > 0
 	})
-	return near
+	if near.Kind != NearNone {
+		return near
+	}
+	if parts := nearPart(name, names); len(parts) > 0 {
+		return Near{Kind: NearPart, Names: parts, Input: name}
+	}
+	return Near{}
+}
+
+// nearPart is the part rule of NearName: the names (sorted) that hold
+// name, in any case, as a part, between PartDelimiters or the ends of the
+// name; nil when name is shorter than PartMinLen or more than CloseNames
+// names hold it.
+func nearPart(name string, names []string) []string {
+	if len(name) < PartMinLen {
+		return nil
+	}
+	lower := strings.ToLower(name)
+	var out []string
+	for _, n := range names {
+		if holdsPart(strings.ToLower(n), lower) {
+			out = append(out, n)
+		}
+	}
+	if len(out) > CloseNames {
+		return nil
+	}
+	return out
+}
+
+// holdsPart reports whether s holds part with a PartDelimiter, or an end
+// of s, on each side of it.
+func holdsPart(s, part string) bool {
+	for from := 0; from+len(part) <= len(s); {
+		i := strings.Index(s[from:], part)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(part)
+		if (i == 0 || strings.IndexByte(PartDelimiters, s[i-1]) >= 0) && (end == len(s) || strings.IndexByte(PartDelimiters, s[end]) >= 0) {
+			return true
+		}
+		from = i + 1
+	}
+	return false
 }
 
 // afterPrefix is rule's answer for the first rest of name, less a prefix
@@ -208,6 +270,11 @@ func (n Near) Hint() string {
 			return "did you mean " + orList(n.Names) + " (" + prefix + "a word in the singular for the plural, or the reverse)?"
 		}
 		return fmt.Sprintf("did you mean %q (%s%s)?", n.Names[0], prefix, n.PluralWords())
+	case NearPart:
+		if len(n.Names) > 1 {
+			return fmt.Sprintf("did you mean %s (names holding %q as a part)?", orList(n.Names), n.Input)
+		}
+		return fmt.Sprintf("did you mean %q (a name holding %q as a part)?", n.Names[0], n.Input)
 	}
 	return ""
 }

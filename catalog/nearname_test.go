@@ -207,3 +207,59 @@ func TestNearNameTypoAfterPrefix(t *testing.T) {
 		{"mcp__github__delete_everything", github, NearNone, nil, "", ""},
 	})
 }
+
+// TestNearNamePart pins the part rule: a name that is a part of a served
+// name, between "_", "-", "/", "." or the ends ("github" for
+// "modelcontextprotocol__server-github", as `trace gen --servers github`
+// writes it) was offered nothing; the names holding it are offered when
+// CloseNames or fewer do, nothing when more do or the name is shorter
+// than PartMinLen, and a name inside a word is no part. Every earlier
+// rule still wins (the cases of the tests above run unchanged).
+func TestNearNamePart(t *testing.T) {
+	// Server names of the shared catalogs.
+	servers := []string{"modelcontextprotocol__server-github", "modelcontextprotocol__server-gitlab", "zereight__mcp-gitlab",
+		"modelcontextprotocol__server-slack", "modelcontextprotocol__server-redis", "modelcontextprotocol__server-google-maps",
+		"playwright__mcp", "executeautomation__playwright-mcp-server", "chrome-devtools-mcp", "next-devtools-mcp", "tavily-mcp"}
+	for _, tc := range []struct {
+		in    string
+		names []string
+		kind  NearKind
+		want  []string
+		hint  string
+	}{
+		{"github", servers, NearPart, []string{"modelcontextprotocol__server-github"},
+			`did you mean "modelcontextprotocol__server-github" (a name holding "github" as a part)?`},
+		{"GitHub", servers, NearPart, []string{"modelcontextprotocol__server-github"},
+			`did you mean "modelcontextprotocol__server-github" (a name holding "GitHub" as a part)?`},
+		{"server-github", servers, NearPart, []string{"modelcontextprotocol__server-github"},
+			`did you mean "modelcontextprotocol__server-github" (a name holding "server-github" as a part)?`},
+		{"gitlab", servers, NearPart, []string{"modelcontextprotocol__server-gitlab", "zereight__mcp-gitlab"},
+			`did you mean "modelcontextprotocol__server-gitlab" or "zereight__mcp-gitlab" (names holding "gitlab" as a part)?`},
+		{"playwright", servers, NearPart, []string{"executeautomation__playwright-mcp-server", "playwright__mcp"},
+			`did you mean "executeautomation__playwright-mcp-server" or "playwright__mcp" (names holding "playwright" as a part)?`},
+		{"devtools", servers, NearPart, []string{"chrome-devtools-mcp", "next-devtools-mcp"},
+			`did you mean "chrome-devtools-mcp" or "next-devtools-mcp" (names holding "devtools" as a part)?`},
+		{"google", servers, NearPart, []string{"modelcontextprotocol__server-google-maps"},
+			`did you mean "modelcontextprotocol__server-google-maps" (a name holding "google" as a part)?`},
+		{"a.b", []string{"x/a.b.c"}, NearPart, []string{"x/a.b.c"}, `did you mean "x/a.b.c" (a name holding "a.b" as a part)?`},
+		{"mcp", servers, NearNone, nil, ""},                         // part of six names: points at none
+		{"server", servers, NearNone, nil, ""},                      // idem
+		{"hub", servers, NearNone, nil, ""},                         // inside a word: no part
+		{"maps", []string{"mapsx_y", "y_xmaps"}, NearNone, nil, ""}, // idem, at either end
+		{"id", []string{"get_id"}, NearNone, nil, ""},               // shorter than PartMinLen
+		{"slak", servers, NearNone, nil, ""},                        // a misspelt part is no part
+		{"get_issue", []string{"get_issues", "x_get_issue"}, NearTypo, []string{"get_issues"}, `did you mean "get_issues"?`}, // a typo first
+		{"mcp__x__get_issue", []string{"get_issue", "mcp__x__get_issue_y"}, NearPrefix, []string{"get_issue"},
+			`did you mean "get_issue" (the name without its prefix "mcp__x__")?`}, // a prefix first
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			got := NearName(tc.in, tc.names)
+			if got.Kind != tc.kind || !slices.Equal(got.Names, tc.want) {
+				t.Errorf("NearName(%q, %q) = %+v, want kind %d names %q", tc.in, tc.names, got, tc.kind, tc.want)
+			}
+			if h := got.Hint(); h != tc.hint {
+				t.Errorf("Hint = %q, want %q", h, tc.hint)
+			}
+		})
+	}
+}

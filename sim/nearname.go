@@ -12,7 +12,8 @@ import (
 // catalog.NearName: a name equal but for case, the trace's name less a
 // prefix (the mcp__<server>__<tool> form an agent runtime logs), the
 // trace's name with a word in the singular for the plural or the reverse,
-// else the closest names (a typo). server "" looks among the tools of
+// else the closest names (a typo), else the names holding the trace's
+// name as a part. server "" looks among the tools of
 // every server (a name a tool_search returned, which names no server),
 // and the hint names the servers that serve the name meant. It is only
 // called for a name that does not resolve, so it may walk every version.
@@ -80,6 +81,15 @@ func (tt *toolTables) nearTool(server, name string) string {
 		return closest()
 	case catalog.NearTypo:
 		return closest()
+	case catalog.NearPart:
+		if len(near.Names) == 1 {
+			return fmt.Sprintf("%s %q, a name holding the trace's name as a part: write the catalog's name in the trace", serves(near.Names[0]), near.Names[0])
+		}
+		where := "the catalogs serve"
+		if server != "" {
+			where = fmt.Sprintf("server %q serves", server)
+		}
+		return fmt.Sprintf("the names %s holding the trace's name as a part: %s", where, quoteList(near.Names))
 	}
 	return ""
 }

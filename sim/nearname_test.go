@@ -13,7 +13,8 @@ import (
 // TestUnknownToolNamesTheCatalogsName pins that a call of a tool no
 // catalog knows names the tool the server does serve when the trace's
 // name differs only in case, by a prefix (mcp__<server>__<tool>, as an
-// agent runtime logs it) or by a typo: validate said only "which no
+// agent runtime logs it), by a typo, or is a part of it (book for
+// book_reservation): validate said only "which no
 // catalog knows", as for a tool that is really missing.
 func TestUnknownToolNamesTheCatalogsName(t *testing.T) {
 	parse := func(version, tools string) *catalog.Server {
@@ -24,7 +25,7 @@ func TestUnknownToolNamesTheCatalogsName(t *testing.T) {
 		return s
 	}
 	// get_user_details only at 1.0: a near name is looked for at every version.
-	cat := catalog.New(parse("1.0", `{"name":"get_user_details"},{"name":"book_reservation"},{"name":"list_policies"}`), parse("2.0", `{"name":"book_reservation"}`))
+	cat := catalog.New(parse("1.0", `{"name":"get_user_details"},{"name":"book_reservation"},{"name":"list_policies"}`), parse("2.0", `{"name":"book_reservation"},{"name":"cancel_reservation"}`))
 	for _, tc := range []struct {
 		tool string
 		want string // "" : the reason ends at "which no catalog knows"
@@ -38,6 +39,9 @@ func TestUnknownToolNamesTheCatalogsName(t *testing.T) {
 		{"xget_user_details", `the closest names server "airline" serves: "get_user_details"`}, // no separator: not a prefix
 		{"mcp__airline__list_policy", `server "airline" serves "list_policies", the trace's name without its prefix "mcp__airline__" and with "policies" for "policy": write the catalog's name in the trace`},
 		{"cancel_everything", ""},
+		// A name part of a served name (the part rule): it was offered nothing.
+		{"book", `server "airline" serves "book_reservation", a name holding the trace's name as a part: write the catalog's name in the trace`},
+		{"reservation", `the names server "airline" serves holding the trace's name as a part: "book_reservation", "cancel_reservation"`},
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
 			s := NewCallResolver(cat).Session()

@@ -12,22 +12,48 @@ import (
 
 // MetaCatalog is the session_start meta key that names the catalog
 // directory of a trace: a path relative to the directory of the trace file
-// (slash-separated), or absolute. `trace import` writes it.
+// (slash-separated), or absolute. `trace import` and `trace gen
+// --catalogs` write it, always relative (CatalogRef).
 const MetaCatalog = "catalog"
+
+// MetaGenerator is the session_start meta key that names the program that
+// wrote a generated trace; GeneratorOverCatalogs is its value for `trace
+// gen --catalogs`, whose sessions call the tools of real catalogs. Traces
+// it wrote before it wrote MetaCatalog name no catalog
+// (GeneratedOverCatalogs).
+const (
+	MetaGenerator         = "generator"
+	GeneratorOverCatalogs = "defersim trace gen --catalogs"
+)
 
 // CatalogRef returns the value of meta "catalog" for a trace written to
 // tracePath whose catalog is catalogDir: the path relative to the trace's
-// directory, slash-separated, or the absolute path when there is none.
-func CatalogRef(tracePath, catalogDir string) string {
-	base, err1 := filepath.Abs(filepath.Dir(tracePath))
-	dir, err2 := filepath.Abs(catalogDir)
-	if err1 != nil || err2 != nil {
-		return filepath.ToSlash(catalogDir)
+// directory, slash-separated. When there is none (another volume, or a
+// working directory that cannot be read) it returns an error and no
+// reference: an absolute path would put a machine's path in a trace that
+// is shared, so the caller writes none and warns that run will need
+// --catalogs catalogDir.
+func CatalogRef(tracePath, catalogDir string) (string, error) {
+	base, err := filepath.Abs(filepath.Dir(tracePath))
+	if err != nil {
+		return "", fmt.Errorf("no path from %s to its catalog %s: %w", tracePath, catalogDir, err)
 	}
-	if rel, err := filepath.Rel(base, dir); err == nil {
-		return filepath.ToSlash(rel)
+	dir, err := filepath.Abs(catalogDir)
+	if err != nil {
+		return "", fmt.Errorf("no path from %s to its catalog %s: %w", tracePath, catalogDir, err)
 	}
-	return filepath.ToSlash(dir)
+	return relRef(base, dir)
+}
+
+// relRef is dir relative to base, slash-separated, or the error of
+// filepath.Rel when there is no such path (CatalogRef passes both
+// absolute; on Windows they may be on different volumes).
+func relRef(base, dir string) (string, error) {
+	rel, err := filepath.Rel(base, dir)
+	if err != nil {
+		return "", fmt.Errorf("no path from %s to its catalog %s: %w", base, dir, err)
+	}
+	return filepath.ToSlash(rel), nil
 }
 
 // CatalogFor returns the catalog directory of the trace at path, by the
@@ -48,9 +74,11 @@ func CatalogFor(path string) (dir string, ok bool, err error) {
 	// A FIFO or a pipe is not read here: its first line would be lost to
 	// the command that reads it next (issue 18.1).
 	if st, serr := os.Stat(path); serr != nil || st.Mode().IsRegular() {
-		if ref, err = firstCatalogMeta(path); err != nil {
+		meta, err := firstStartMeta(path)
+		if err != nil {
 			return "", false, err
 		}
+		ref = meta[MetaCatalog]
 	}
 	if ref != "" {
 		dir := filepath.FromSlash(ref)
@@ -119,29 +147,48 @@ func CatalogsFor(paths []string) ([]string, error) {
 	return out, nil
 }
 
-// firstCatalogMeta returns meta "catalog" of the session_start on the first
-// non-blank line of the trace at path ("" when that line is something else).
-func firstCatalogMeta(path string) (string, error) {
+// GeneratedOverCatalogs reports whether the trace at path is one `trace
+// gen --catalogs` wrote before it named the catalog: the session_start on
+// its first line has meta generator GeneratorOverCatalogs and no meta
+// catalog. Such a trace was drawn over real catalogs that nothing in it
+// or beside it records (its params.yaml does not either), so only the
+// user can say which. A path that is not a regular file is not read (as
+// CatalogFor).
+func GeneratedOverCatalogs(path string) (bool, error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return false, nil
+	}
+	meta, err := firstStartMeta(path)
+	if err != nil {
+		return false, err
+	}
+	return meta[MetaGenerator] == GeneratorOverCatalogs && meta[MetaCatalog] == "", nil
+}
+
+// firstStartMeta returns the meta of the session_start on the first
+// non-blank line of the trace at path (nil when that line is something
+// else).
+func firstStartMeta(path string) (map[string]string, error) {
 	f, err := openFile(path)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	defer f.Close()
 	src, err := newLineSource(f, path, DefaultMaxLineBytes)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	defer src.close()
 	for {
 		line, tooLong, err := src.next()
 		if errors.Is(err, io.EOF) {
-			return "", nil
+			return nil, nil
 		}
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		if tooLong {
-			return "", nil
+			return nil, nil
 		}
 		if isBlank(line) {
 			continue
@@ -151,8 +198,8 @@ func firstCatalogMeta(path string) (string, error) {
 			Meta map[string]string `json:"meta"`
 		}
 		if json.Unmarshal(line, &ev) != nil || ev.Type != SessionStart {
-			return "", nil
+			return nil, nil
 		}
-		return ev.Meta[MetaCatalog], nil
+		return ev.Meta, nil
 	}
 }

@@ -112,9 +112,27 @@ func TestCatalogRef(t *testing.T) {
 		{"out/t.jsonl", "cats/x", "../cats/x"},
 		{filepath.Join(dir, "t.jsonl"), filepath.Join(dir, "c"), "c"},
 	} {
-		if got := CatalogRef(tc.trace, tc.cat); got != tc.want {
-			t.Errorf("CatalogRef(%q, %q) = %q, want %q", tc.trace, tc.cat, got, tc.want)
+		if got, err := CatalogRef(tc.trace, tc.cat); got != tc.want || err != nil {
+			t.Errorf("CatalogRef(%q, %q) = %q, %v; want %q", tc.trace, tc.cat, got, err, tc.want)
 		}
+	}
+}
+
+// TestCatalogRefWithoutRelativePath pins that CatalogRef gives no
+// reference, and an error naming both paths, when no relative path leads
+// from the trace to its catalog: it returned the absolute path (or, when
+// the working directory could not be read, the path as given), a
+// machine's path inside a trace that is shared. filepath.Rel fails on
+// Linux only for a relative path against an absolute one (relRef's
+// inputs); filepath.Abs fails when the working directory is gone.
+func TestCatalogRefWithoutRelativePath(t *testing.T) {
+	if ref, err := relRef("/data/traces", "cats"); ref != "" || err == nil || !strings.Contains(err.Error(), "no path from /data/traces to its catalog cats") {
+		t.Errorf("relRef = %q, %v; want no reference and an error naming both", ref, err)
+	}
+	gone := removeWorkingDir(t)
+	ref, err := CatalogRef("out/t.jsonl", "cats")
+	if ref != "" || err == nil || !strings.Contains(err.Error(), "no path from out/t.jsonl to its catalog cats") {
+		t.Errorf("in removed %s: CatalogRef = %q, %v; want no reference and an error naming both", gone, ref, err)
 	}
 }
 
@@ -169,4 +187,57 @@ func TestCatalogForDoesNotReadAFIFO(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("CatalogFor opened the FIFO (it blocks without a writer)")
 	}
+}
+
+// TestGeneratedOverCatalogs pins which traces run calls generated over
+// real catalogs that nothing records: a first session_start whose meta
+// generator is "defersim trace gen --catalogs" (what trace gen --catalogs
+// wrote before it wrote meta catalog) and that has no meta catalog. Such
+// a trace got run's generic "no catalog: pass --catalogs DIR".
+func TestGeneratedOverCatalogs(t *testing.T) {
+	dir := t.TempDir()
+	for i, tc := range []struct {
+		name  string
+		first string
+		want  bool
+	}{
+		{"before meta catalog", ev("session_start", "s", 0, `"meta":{"generator":"defersim trace gen --catalogs"}`), true},
+		{"with meta catalog", ev("session_start", "s", 0, `"meta":{"generator":"defersim trace gen --catalogs","catalog":"../cats"}`), false},
+		{"generated with its own catalog", ev("session_start", "s", 0, `"meta":{"generator":"defersim trace gen"}`), false},
+		{"no meta", ev("session_start", "s", 0, ""), false},
+		{"first line not a session_start", ev("session_end", "s", 0, ""), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(dir, strings.Repeat("t", i+1)+".jsonl")
+			if err := os.WriteFile(p, lines(tc.first, ev("session_end", "s", 1, "")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := GeneratedOverCatalogs(p)
+			if err != nil || got != tc.want {
+				t.Errorf("GeneratedOverCatalogs = %v, %v; want %v", got, err, tc.want)
+			}
+		})
+	}
+	if _, err := GeneratedOverCatalogs(filepath.Join(dir, "missing.jsonl")); err == nil {
+		t.Error("a missing trace: no error")
+	}
+}
+
+// removeWorkingDir makes the working directory, for the rest of the test,
+// one that no longer exists, so that filepath.Abs of a relative path
+// fails; it skips the test where the platform still answers.
+func removeWorkingDir(t *testing.T) string {
+	t.Helper()
+	gone := filepath.Join(t.TempDir(), "gone")
+	if err := os.Mkdir(gone, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(gone)
+	if err := os.Remove(gone); err != nil {
+		t.Skipf("cannot remove the working directory: %v", err)
+	}
+	if _, err := filepath.Abs("x"); err == nil {
+		t.Skip("filepath.Abs answers in a removed working directory here")
+	}
+	return gone
 }

@@ -91,7 +91,7 @@ func jobInputs(stderr io.Writer, scenario, model string, catalogs, traces []stri
 		if runner.EmbeddedCatalogs(sc.Catalogs) {
 			sample = sc.Catalogs
 		}
-		return nil, runner.NoCatalogError{Sample: sample}
+		return nil, runner.NewNoCatalogError(sample, traces)
 	}
 	in.catalogs = catalogs
 	return in, nil

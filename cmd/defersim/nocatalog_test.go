@@ -225,3 +225,33 @@ func TestTraceCommandsSayRunWouldStopWithoutCatalog(t *testing.T) {
 		t.Errorf("validate --catalogs: exit %d:\n%s", code, got)
 	}
 }
+
+// TestRunNamesWhatAnOldGeneratedTraceNeeds pins the stop on a trace that
+// trace gen --catalogs wrote before it named the catalog in the trace
+// (session_start meta generator "defersim trace gen --catalogs", no meta
+// catalog): run and recommend say it was generated over real catalogs and
+// that --catalogs must be the directory it was generated with, which
+// nothing records; they said only "no catalog: pass --catalogs DIR".
+func TestRunNamesWhatAnOldGeneratedTraceNeeds(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "trace.jsonl")
+	old := strings.Replace(noCatalogTrace, `"model":"gpt-4o"`, `"model":"gpt-4o","meta":{"generator":"defersim trace gen --catalogs"}`, 1)
+	if err := os.WriteFile(trace, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "no catalog: " + trace + ` was generated over real catalogs (session_start meta generator "defersim trace gen --catalogs") before trace gen named its catalog in the trace (meta catalog), and nothing records which: pass --catalogs DIR, the catalog directory (or manifest) it was generated with`
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"run", []string{"run", "-q", "--traces", trace, "--strategies", "eager", "-o", filepath.Join(dir, "out")}},
+		{"recommend", []string{"recommend", "-q", trace}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, code := runCLI(t, tc.args...)
+			if code != 2 || !strings.Contains(got, want) {
+				t.Errorf("exit %d, want 2 and %q:\n%s", code, want, got)
+			}
+		})
+	}
+}

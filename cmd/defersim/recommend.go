@@ -229,7 +229,7 @@ them.`,
 			if side.heldOut && p.HeldOut == 0 {
 				return exitError{code: 2, msg: fmt.Sprintf("--held-out %s: no session was held out (%d learnt from): raise --test-share", side.path, p.Training)}
 			}
-			n, err := recommend.WriteSplit(set.File(side.path), side.path, srcs, p, side.heldOut)
+			n, err := recommend.WriteSplit(set.File(side.path), side.path, srcs, p, side.heldOut, func(msg string) { warnf(cmd, "%s", msg) })
 			if err != nil {
 				return fmt.Errorf("write %s: %w", side.path, err)
 			}

@@ -285,8 +285,9 @@ func newOverGenerator(cmd *cobra.Command, path string, names []string, p gen.Par
 // catalogRefFor is the session_start meta catalog of a trace generated
 // into out over the catalog at path (a directory, or a manifest that
 // catalog.LoadDir of its directory reads): the directory relative to out.
-// When path is a manifest its directory would not lead back to, ref is ""
-// and why says what run will need.
+// When path is a manifest its directory would not lead back to, or there
+// is no relative path (traces.CatalogRef), ref is "" and why says what
+// run will need.
 func catalogRefFor(path, out string) (ref, why string) {
 	dir := path
 	if catalog.IsManifest(path) {
@@ -300,7 +301,12 @@ func catalogRefFor(path, out string) (ref, why string) {
 			}
 		}
 	}
-	return traces.CatalogRef(filepath.Join(out, gen.TraceFile), dir), ""
+	trace := filepath.Join(out, gen.TraceFile)
+	ref, err := traces.CatalogRef(trace, dir)
+	if err != nil {
+		return "", fmt.Sprintf("the trace names no catalog (%v): replay with --catalogs %s", err, path)
+	}
+	return ref, ""
 }
 
 // everyServerFlag is the --servers value that draws sessions over every

@@ -147,3 +147,27 @@ func TestCatalogRefForManifest(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceGenNoRelativeCatalogPath pins that trace gen --catalogs, when
+// no relative path leads from the trace to the catalog (here: the working
+// directory is gone, so relative paths have no absolute form), writes no
+// reference and says run needs --catalogs with the path given: the trace
+// got the path as given, which names nothing from the trace's directory
+// (and, when only filepath.Rel failed, a machine's absolute path).
+func TestTraceGenNoRelativeCatalogPath(t *testing.T) {
+	gone := filepath.Join(t.TempDir(), "gone")
+	if err := os.Mkdir(gone, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(gone)
+	if err := os.Remove(gone); err != nil {
+		t.Skipf("cannot remove the working directory: %v", err)
+	}
+	if _, err := filepath.Abs("x"); err == nil {
+		t.Skip("filepath.Abs answers in a removed working directory here")
+	}
+	ref, why := catalogRefFor("cats", "out")
+	if want := "the trace names no catalog (no path from " + filepath.Join("out", "trace.jsonl.gz") + " to its catalog cats: "; ref != "" || !strings.HasPrefix(why, want) || !strings.HasSuffix(why, "): replay with --catalogs cats") {
+		t.Errorf("catalogRefFor = %q, %q; want no reference and %q…: replay with --catalogs cats", ref, why, want)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/defersim/defersim/internal/shareddata"
 )
 
 // TestTraceGenParamsErrorsNameTheFile pins that every error about trace
@@ -63,6 +65,19 @@ func TestTraceGenUnknownServerSuggests(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	got, code := runTraceCmdErr(t, "gen", "-o", out, "--catalogs", cat, "--servers", "notes,clocks")
 	want := `--servers: over.servers: "clocks" is not a server of the catalog (it has 2: clock, notes); did you mean "clock"?`
+	if code != 2 || !strings.Contains(got, want) {
+		t.Errorf("exit %d, want 2 and %q in:\n%s", code, want, got)
+	}
+}
+
+// TestTraceGenServerPartSuggests pins that --servers github over the
+// shared catalogs is offered modelcontextprotocol__server-github (a served
+// name holding it as a part): it was offered nothing.
+func TestTraceGenServerPartSuggests(t *testing.T) {
+	cat := shareddata.Path(t, "catalogs")
+	out := filepath.Join(t.TempDir(), "out")
+	got, code := runTraceCmdErr(t, "gen", "-o", out, "--catalogs", cat, "--servers", "github")
+	want := `; did you mean "modelcontextprotocol__server-github" (a name holding "github" as a part)?`
 	if code != 2 || !strings.Contains(got, want) {
 		t.Errorf("exit %d, want 2 and %q in:\n%s", code, want, got)
 	}

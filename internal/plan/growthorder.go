@@ -9,9 +9,9 @@ import (
 )
 
 // mixedOrder is what a note says of series whose versions mix dates and
-// release numbers (catalog.Catalog.MixedSchemes), in catalog diff's words.
-const mixedOrder = "mix dates and release numbers, whose order is unknown (defersim orders a date as a release number, " +
-	"2024-09-01 as 2024.9.1, which may not be the release order), so which is newest is unknown"
+// release numbers (catalog.Catalog.MixedSchemes), in catalog diff's words
+// (catalog.UnknownOrder).
+const mixedOrder = "mix dates and release numbers, " + catalog.UnknownOrder + ", so which is newest is unknown"
 
 // baseOrderNotes says which series of the base catalog have versions of
 // unknown order: named by content hash (catalog.Unordered: the last by

@@ -1,6 +1,7 @@
 package recommend
 
 import (
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -21,8 +22,10 @@ func (p *Proposal) IsHeldOut(id string) bool { return isHeldOut(p.Seed, id, p.Te
 // a run reads them), and returns how many it wrote. out is the path the
 // file will have: a .gz suffix gzips it, and a session_start's relative
 // "catalog" meta (traces.MetaCatalog) is re-pointed from it to the same
-// directory, so the file finds the catalogs its sessions named.
-func WriteSplit(stage, out string, srcs []runner.Source, p *Proposal, heldOut bool) (n int, err error) {
+// directory, so the file finds the catalogs its sessions named; where no
+// relative path leads there (traces.CatalogRef) the meta is dropped and
+// warn, when set, says what run will need.
+func WriteSplit(stage, out string, srcs []runner.Source, p *Proposal, heldOut bool, warn func(string)) (n int, err error) {
 	f, err := os.Create(stage)
 	if err != nil {
 		return 0, err
@@ -43,7 +46,7 @@ func WriteSplit(stage, out string, srcs []runner.Source, p *Proposal, heldOut bo
 				continue
 			}
 			if src.FS == nil {
-				repointCatalog(s, src.Path, out)
+				repointCatalog(s, src.Path, out, warned(warn))
 			}
 			if err := tw.WriteSession(s); err != nil {
 				return n, err
@@ -54,9 +57,21 @@ func WriteSplit(stage, out string, srcs []runner.Source, p *Proposal, heldOut bo
 	return n, tw.Close()
 }
 
+// warned is warn called once per message (nil: none).
+func warned(warn func(string)) func(string) {
+	said := map[string]bool{}
+	return func(msg string) {
+		if warn != nil && !said[msg] {
+			said[msg] = true
+			warn(msg)
+		}
+	}
+}
+
 // repointCatalog rewrites the relative "catalog" meta of s's session_start,
-// relative to the trace at from, to the same directory relative to out.
-func repointCatalog(s *traces.Session, from, out string) {
+// relative to the trace at from, to the same directory relative to out;
+// when no relative path leads there it drops the meta and warns.
+func repointCatalog(s *traces.Session, from, out string, warn func(string)) {
 	for i := range s.Events {
 		ev := &s.Events[i]
 		ref := ev.Meta()[traces.MetaCatalog]
@@ -64,7 +79,13 @@ func repointCatalog(s *traces.Session, from, out string) {
 			continue
 		}
 		meta := maps.Clone(ev.Meta())
-		meta[traces.MetaCatalog] = traces.CatalogRef(out, filepath.Join(filepath.Dir(from), filepath.FromSlash(ref)))
+		dir := filepath.Join(filepath.Dir(from), filepath.FromSlash(ref))
+		if rel, err := traces.CatalogRef(out, dir); err == nil {
+			meta[traces.MetaCatalog] = rel
+		} else {
+			delete(meta, traces.MetaCatalog)
+			warn(fmt.Sprintf("%s names no catalog (%v): run --traces %s will need --catalogs %s", out, err, out, dir))
+		}
 		sf := *ev.StartFields
 		sf.Meta = meta
 		ev.StartFields = &sf

@@ -3,7 +3,9 @@ package recommend
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -31,7 +33,7 @@ func TestSplitRepointsTheCatalog(t *testing.T) {
 				meta[traces.MetaCatalog] = tc.ref
 			}
 			s := &traces.Session{Events: []traces.Event{{Type: traces.SessionStart, StartFields: &traces.StartFields{Meta: meta}}, {Type: traces.SessionEnd}}}
-			repointCatalog(s, filepath.FromSlash(tc.from), filepath.FromSlash(tc.out))
+			repointCatalog(s, filepath.FromSlash(tc.from), filepath.FromSlash(tc.out), func(msg string) { t.Errorf("warned: %s", msg) })
 			if got := s.Events[0].Meta()[traces.MetaCatalog]; got != tc.want || s.Events[0].Meta()["k"] != "v" {
 				t.Errorf("catalog meta %q (meta %v), want %q", got, s.Events[0].Meta(), tc.want)
 			}
@@ -39,6 +41,47 @@ func TestSplitRepointsTheCatalog(t *testing.T) {
 				t.Errorf("the source's meta changed to %q: sessions share their start fields", meta[traces.MetaCatalog])
 			}
 		})
+	}
+}
+
+// TestSplitDropsAnUnpointableCatalog pins that a split file to which no
+// relative path leads from the catalog its source named (here: the
+// working directory is gone, so relative paths have no absolute form)
+// gets no "catalog" meta and a warning naming the --catalogs run will
+// need: it got the path as given, relative to a directory that is gone
+// (and, when only filepath.Rel failed, a machine's absolute path).
+func TestSplitDropsAnUnpointableCatalog(t *testing.T) {
+	removeWorkingDir(t)
+	meta := map[string]string{traces.MetaCatalog: "cat", "k": "v"}
+	s := &traces.Session{Events: []traces.Event{{Type: traces.SessionStart, StartFields: &traces.StartFields{Meta: meta}}, {Type: traces.SessionEnd}}}
+	var warnings []string
+	warn := warned(func(msg string) { warnings = append(warnings, msg) })
+	repointCatalog(s, filepath.Join("logs", "t.jsonl"), filepath.Join("out", "held.jsonl"), warn)
+	repointCatalog(s, filepath.Join("logs", "t.jsonl"), filepath.Join("out", "held.jsonl"), warn)
+	if got, ok := s.Events[0].Meta()[traces.MetaCatalog]; ok || s.Events[0].Meta()["k"] != "v" {
+		t.Errorf("catalog meta %q kept (meta %v), want it dropped", got, s.Events[0].Meta())
+	}
+	want := "will need --catalogs " + filepath.Join("logs", "cat")
+	if len(warnings) != 1 || !strings.Contains(warnings[0], want) {
+		t.Errorf("warnings %q, want one holding %q", warnings, want)
+	}
+}
+
+// removeWorkingDir makes the working directory, for the rest of the test,
+// one that no longer exists, so that filepath.Abs of a relative path
+// fails; it skips the test where the platform still answers.
+func removeWorkingDir(t *testing.T) {
+	t.Helper()
+	gone := filepath.Join(t.TempDir(), "gone")
+	if err := os.Mkdir(gone, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(gone)
+	if err := os.Remove(gone); err != nil {
+		t.Skipf("cannot remove the working directory: %v", err)
+	}
+	if _, err := filepath.Abs("x"); err == nil {
+		t.Skip("filepath.Abs answers in a removed working directory here")
 	}
 }
 
@@ -61,7 +104,7 @@ func TestHeldOutFileUpgrades(t *testing.T) {
 		t.Fatal(err)
 	}
 	held := filepath.Join(t.TempDir(), "held.jsonl")
-	n, err := WriteSplit(held, held, runner.PathSources(trace), p, true)
+	n, err := WriteSplit(held, held, runner.PathSources(trace), p, true, nil)
 	if err != nil || n != p.HeldOut || n == 0 {
 		t.Fatalf("wrote %d sessions (%v), held out %d", n, err, p.HeldOut)
 	}

@@ -188,7 +188,7 @@ func catalogsFor(sc *scenarios.Scenario, ov Overrides, tracePaths []string) ([]s
 		// unless --catalogs names them: a scenario file naming catalogs on
 		// disk chose those for them.
 		if len(ov.Traces) > 0 && len(onDisk) > 0 && EmbeddedCatalogs(sc.Catalogs) {
-			return nil, "", NoCatalogError{Sample: sc.Catalogs}
+			return nil, "", NewNoCatalogError(sc.Catalogs, onDisk)
 		}
 	}
 	return sc.Catalogs, CatalogsFromScenario, nil

@@ -105,7 +105,7 @@ func (og *overSessionGen) startEvent() {
 	ev := traces.Event{
 		Type:        traces.SessionStart,
 		V:           traces.Version,
-		StartFields: &traces.StartFields{Model: p.Model, SystemPromptTokens: p.SystemPromptTokens, Meta: map[string]string{"generator": "defersim trace gen --catalogs"}},
+		StartFields: &traces.StartFields{Model: p.Model, SystemPromptTokens: p.SystemPromptTokens, Meta: map[string]string{traces.MetaGenerator: traces.GeneratorOverCatalogs}},
 	}
 	for si, s := range og.o.series {
 		ev.EnsureStart().Servers = append(ev.Servers(), traces.ServerRef{Name: s.key, Version: s.versions[og.cur[si]].srv.Version})

@@ -148,7 +148,11 @@ func Run(req Request) (_ *ingest.Report, retErr error) {
 	var importErr error
 	err = atomicfile.Write(set.File(req.Out), 0o644, func(f *os.File) error {
 		w := traces.NewWriter(ctxWriter{ctx, f}, strings.HasSuffix(req.Out, ".gz"))
-		p = newPipeline(opts, rep, w, traces.CatalogRef(req.Out, rep.CatalogDir))
+		ref, err := traces.CatalogRef(req.Out, rep.CatalogDir)
+		if err != nil {
+			rep.Note("the trace names no catalog (%v): run --traces %s will need --catalogs %s", err, req.Out, rep.CatalogDir)
+		}
+		p = newPipeline(opts, rep, w, ref)
 		p.connected = connected
 		for i, in := range req.Inputs {
 			if err := ctx.Err(); err != nil {
