@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/defersim/defersim/sim/presets"
 )
 
 // RecommendedForAssumption names the run assumption recording key
@@ -38,7 +40,7 @@ func RecommendedForFinding(res *Results, name string) string {
 	}
 	tok, _ := assumption(&res.Run, RecommendedForAssumption(name, "tokenizer"))
 	var was, is []string
-	if model != res.Run.Model {
+	if !presets.SameModel(model, res.Run.Model, res.Run.ModelPreset) {
 		was, is = append(was, "model "+model), append(is, "model "+res.Run.Model)
 	}
 	if tok != "" && tok != res.Run.Tokenizer {

@@ -39,6 +39,9 @@ type decoder struct {
 	settings map[string][]setting
 	// recommended are the strategies' recommended_for records, by name.
 	recommended map[string]RecommendedFor
+	// modelName is the scenario's model's name (decoded before the
+	// strategies): a recommended_for model of no preset must be it.
+	modelName string
 }
 
 func newDecoder(file string, root *yaml.Node, reg *sim.Registry) *decoder {

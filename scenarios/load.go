@@ -204,6 +204,7 @@ func (d *decoder) scenario(root *yaml.Node, name, baseDir string) (*Scenario, er
 	}
 	s.paramsWritten = d.paramsWritten(s.Params)
 	s.paramsUnread = paramsUnread(s.Model, s.Params, s.paramsWritten)
+	d.modelName = s.Model.Name
 	if err := d.strategies(s, byKey); err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/defersim/defersim/sim/presets"
 	"github.com/defersim/defersim/tokens"
 )
 
@@ -37,6 +38,17 @@ func (d *decoder) recommendedFor(n *yaml.Node, field string) (RecommendedFor, er
 	if strings.TrimSpace(r.Model) == "" {
 		return r, d.errAt(n, field+".model", "missing: the model recommend priced the strategy with (the snippet writes it)")
 	}
+	// One model, one name: a vendor's spelling is its preset's name, so
+	// that runs compare it as they compare recorded models
+	// (presets.SameModel); a name of no preset must be this file's own
+	// model's, as recommend writes for a model written out in full.
+	switch p, ok := presets.ResolveModel(r.Model); {
+	case ok:
+		r.Model = p
+	case !strings.EqualFold(strings.TrimSpace(r.Model), strings.TrimSpace(d.modelName)):
+		return r, d.errAt(mappingValue(n, "model"), field+".model", "unknown model %q: neither a model preset (%s) nor this scenario's model (%s)",
+			r.Model, strings.Join(presets.ModelNames(), ", "), d.modelName)
+	}
 	if r.Tokenizer != "" {
 		if _, err := tokens.ByName(r.Tokenizer); err != nil {
 			return r, d.errAt(n, field+".tokenizer", "%v", err)
@@ -60,4 +72,15 @@ func (d *decoder) recordRecommended(name, from string, r *RecommendedFor) {
 		d.recommended = map[string]RecommendedFor{}
 	}
 	d.recommended[name] = *r
+}
+
+// mappingValue is the value node of key in mapping n (n itself when it
+// has none), to point an error at the key's own line.
+func mappingValue(n *yaml.Node, key string) *yaml.Node {
+	for i := 0; n.Kind == yaml.MappingNode && i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return n
 }

@@ -7,7 +7,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestRecommendedForKey pins the strategy key recommend's snippet records
+// TestRecommendedForKey pins (and its model cases pin a misspelt model
+// that loaded and then warned on every run, and a vendor's spelling that
+// warned as another model) the strategy key recommend's snippet records
 // what it chose the strategy for with: a pasted snippet said the model
 // only in its free-text description, so nothing could tell a run that
 // replays it with another. The key is read per strategy, inherited by the
@@ -38,6 +40,15 @@ func TestRecommendedForKey(t *testing.T) {
 matrix: {base: r, name: "r-{warm.max_tools}", vary: {warm.max_tools: [2]}}
 `, map[string]RecommendedFor{"r": {Model: "claude-sonnet-4.5"}, "s": {Model: "claude-sonnet-4.5"}, "t": {Model: "gpt-4o"}, "r-2": {Model: "claude-sonnet-4.5"}}, ""},
 		{"none", "strategies: [eager]\n", nil, ""},
+		// A vendor's spelling of a preset is the preset (what runs compare).
+		{"dashed and dated spelling", "strategies:\n  - name: r\n    base: eager\n    recommended_for: {model: claude-sonnet-4-5-20250929}\n",
+			map[string]RecommendedFor{"r": {Model: "claude-sonnet-4.5"}}, ""},
+		// A model renamed or written out in full: the file's own name is known.
+		{"the file's own model", "model: {preset: gpt-4o, name: my-model}\n" +
+			"strategies:\n  - name: r\n    base: eager\n    recommended_for: {model: my-model}\n",
+			map[string]RecommendedFor{"r": {Model: "my-model"}}, ""},
+		{"misspelt model", "strategies:\n  - name: r\n    base: eager\n    recommended_for:\n      model: claude-sonet-4.5\n",
+			nil, `s.yaml:7: strategies[0].recommended_for.model: unknown model "claude-sonet-4.5": neither a model preset`},
 		{"no model", "strategies:\n  - name: r\n    base: eager\n    recommended_for: {tokenizer: o200k_base}\n",
 			nil, "s.yaml:6: strategies[0].recommended_for.model: missing"},
 		{"unknown tokenizer", "strategies:\n  - name: r\n    base: eager\n    recommended_for: {model: gpt-4o, tokenizer: nope}\n",

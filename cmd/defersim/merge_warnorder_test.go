@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/defersim/defersim/internal/runner"
+	"github.com/defersim/defersim/sim"
 )
 
 // TestMergeWarnsAsRun pins that merge prints a run's warnings in run's
@@ -76,7 +79,10 @@ func TestMergeWarnsAsRun(t *testing.T) {
 // TestSweepWarnsInRunsOrder pins that sweep prints the run's warnings in
 // run's order, as TestMergeWarnsAsRun pins for merge: sweep deferred each
 // warning call, so they came in reverse (recommended_for first, then the
-// unmatched entries, the input notes and the context window last).
+// unmatched entries, the input notes and the context window last); and
+// sweep never said the catalog versions no session replayed, which run
+// says (a trace over old catalogs replayed against old and a newer
+// version). sweep now ends with run's helper (runWarnings).
 func TestSweepWarnsInRunsOrder(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays the embedded sessions twice")
@@ -90,28 +96,103 @@ func TestSweepWarnsInRunsOrder(t *testing.T) {
 	if err := os.WriteFile(sc, []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stdout, stderr, code := cliRun(t, "sweep", sc, "--catalogs", "embedded:catalog", "-q", "--bootstrap", "-1",
-		"--param", "strategy.warm.max_tools=2:4:2", "-o", filepath.Join(dir, "sweep"), "--format", "csv")
-	if code != 0 {
-		t.Fatalf("sweep: exit %d\n%s%s", code, stdout, stderr)
+	up := upgradeFixture(t)
+	tests := []struct {
+		name string
+		args []string
+		want []string
+		line string // a line of the warnings' that must be there too
+	}{
+		{"scenario", []string{sc, "--catalogs", "embedded:catalog"}, []string{
+			"defersim: warning: the scenario names tools or servers the run's catalogs do not have",
+			"defersim: warning: requests over the context window in the sweep:",
+			"defersim: warning: Strategy a was recommended for model gpt-4o",
+		}, ""},
+		{"unreplayed version", []string{"--traces", filepath.Join(up, "gen", "trace.jsonl.gz"), "--catalogs", filepath.Join(up, "cat", "both"), "--strategies", "eager,claude-code-default"}, []string{
+			"defersim: warning: catalog versions no session replayed",
+		}, "  chrome-devtools-mcp 1.11.0 (the sessions replayed 0.17.0; to replay it, add servers.chrome-devtools-mcp.upgrades"},
 	}
-	want := []string{
-		"defersim: warning: the scenario names tools or servers the run's catalogs do not have",
-		"defersim: warning: requests over the context window in the sweep:",
-		"defersim: warning: Strategy a was recommended for model gpt-4o",
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"sweep"}, tc.args...)
+			args = append(args, "-q", "--bootstrap", "-1", "--param", "strategy.warm.max_tools=2:4:2",
+				"-o", filepath.Join(dir, tc.name), "--format", "csv")
+			stdout, stderr, code := cliRun(t, args...)
+			if code != 0 {
+				t.Fatalf("sweep: exit %d\n%s%s", code, stdout, stderr)
+			}
+			var got []string
+			for _, l := range strings.Split(stderr, "\n") {
+				if strings.HasPrefix(l, "defersim: warning: ") {
+					got = append(got, l)
+				}
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("%d warnings, want %d:\n%s", len(got), len(tc.want), stderr)
+			}
+			for i, w := range tc.want {
+				if !strings.HasPrefix(got[i], w) {
+					t.Errorf("warning %d is %q, want it to start %q", i+1, got[i], w)
+				}
+			}
+			if !strings.Contains(stderr, "\n"+tc.line) {
+				t.Errorf("stderr lacks the line %q:\n%s", tc.line, stderr)
+			}
+		})
 	}
-	var got []string
-	for _, l := range strings.Split(stderr, "\n") {
-		if strings.HasPrefix(l, "defersim: warning: ") {
-			got = append(got, l)
+}
+
+// TestMergeExitsOnShardsSkippedSessions pins what 839160f claimed without
+// a test: merge lists the sessions a shard failed to replay and exits 1,
+// as run does (skippedSessions). A shard's state is given one failed
+// session (a RunState failure, as a replay error records it); the merge
+// lists it as "defersim: skipped …" and exits 1, and a merge of the
+// shards as written exits 0.
+func TestMergeExitsOnShardsSkippedSessions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays the embedded sessions twice")
+	}
+	dir := t.TempDir()
+	var shards []string
+	for _, s := range []string{"0/2", "1/2"} {
+		out := filepath.Join(dir, "shard"+s[:1])
+		args := []string{"run", "--catalogs", "embedded:catalog", "--strategies", "eager", "-q", "--no-report", "--bootstrap", "-1", "--shard", s, "-o", out}
+		if stdout, stderr, code := cliRun(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d\n%s%s", args, code, stdout, stderr)
+		}
+		shards = append(shards, out)
+	}
+	merge := func(name string) (string, int) {
+		t.Helper()
+		_, stderr, code := cliRun(t, append([]string{"merge", "-q", "--no-report", filepath.Join(dir, name)}, shards...)...)
+		return stderr, code
+	}
+	if stderr, code := merge("clean"); code != 0 || strings.Contains(stderr, "defersim: skipped") {
+		t.Fatalf("merge of the shards as written: exit %d, want 0 and no skipped line\n%s", code, stderr)
+	}
+
+	path := filepath.Join(shards[1], runner.ShardFile)
+	f, err := runner.ReadState(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const msg = "session s-broken: internal error (please report): validator bug"
+	f.State.Replayed--
+	f.State.Skipped++
+	f.State.Failures = append(f.State.Failures, sim.IndexedFailure{Index: 3, Msg: msg + "\ngoroutine 7 [running]:"})
+	if err := runner.WriteState(path, f); err != nil {
+		t.Fatal(err)
+	}
+	stderr, code := merge("failed")
+	if code != 1 {
+		t.Errorf("merge with a shard's failed session: exit %d, want 1\n%s", code, stderr)
+	}
+	for _, want := range []string{"defersim: skipped " + msg + "\n", "1 session failed to replay and was skipped (see above); results cover the rest"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("merge stderr lacks %q:\n%s", want, stderr)
 		}
 	}
-	if len(got) != len(want) {
-		t.Fatalf("%d warnings, want %d:\n%s", len(got), len(want), stderr)
-	}
-	for i, w := range want {
-		if !strings.HasPrefix(got[i], w) {
-			t.Errorf("warning %d is %q, want it to start %q", i+1, got[i], w)
-		}
+	if strings.Contains(stderr, "goroutine") {
+		t.Errorf("merge listed more than the failure's first line:\n%s", stderr)
 	}
 }

@@ -285,12 +285,7 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) (retErr error) {
 // the command's exit status 1. run and merge both end with it, so the
 // same results give the same lines in the same order.
 func skippedSessions(stderr io.Writer, out *runner.Output) error {
-	warnInputs(stderr, out.InputNotes(), runNotesAt)
-	runsummary.WarnUnmatched(stderr, "defersim", out.Info.UnmatchedEntries)
-	runsummary.WarnUnreplayedEntries(stderr, "defersim", out.Info.UnreplayedEntries)
-	runsummary.WarnContextOverflow(stderr, "defersim", out.Results)
-	runsummary.WarnUnreplayed(stderr, "defersim", out.Results)
-	runsummary.WarnRecommendedFor(stderr, "defersim", out.Results)
+	runWarnings{notes: out.InputNotes(), notesAt: runNotesAt, last: out.Results, info: &out.Info}.write(stderr)
 	if n := out.Info.Counts.SessionsSkipped; n > 0 {
 		for _, msg := range out.Run.Failures {
 			fmt.Fprintln(stderr, "defersim: skipped", firstLineOf(msg))
@@ -298,6 +293,43 @@ func skippedSessions(stderr io.Writer, out *runner.Output) error {
 		return exitError{code: 1, msg: fmt.Sprintf("%s failed to replay and %s skipped (see above); results cover the rest", nouns.Count(n, "session"), nouns.Form(n, "was", "were"))}
 	}
 	return nil
+}
+
+// runWarnings are a run's warnings, which run, merge and sweep print in
+// one order: input notes, unmatched entries, unreplayed entries, requests
+// over the context window, catalog versions no session replayed, and
+// strategies recommended for another setup.
+type runWarnings struct {
+	notes   inputnotes.Notes
+	notesAt string
+	// last holds the results whose catalog versions and context window
+	// are said (a sweep's last point: its values share the traces and
+	// catalogs); info its run's entry lists.
+	last *report.Results
+	info *sim.RunInfo
+	// overflow, when set, says the requests over the context window in
+	// place of last's (a sweep says them over its values).
+	overflow func(io.Writer)
+	// recommended are the results whose recommended_for records are
+	// compared with their run (a sweep's every value: a sweep over the
+	// model's values moves them); last when empty.
+	recommended []*report.Results
+}
+
+func (r runWarnings) write(stderr io.Writer) {
+	warnInputs(stderr, r.notes, r.notesAt)
+	runsummary.WarnUnmatched(stderr, "defersim", r.info.UnmatchedEntries)
+	runsummary.WarnUnreplayedEntries(stderr, "defersim", r.info.UnreplayedEntries)
+	if r.overflow != nil {
+		r.overflow(stderr)
+	} else {
+		runsummary.WarnContextOverflow(stderr, "defersim", r.last)
+	}
+	runsummary.WarnUnreplayed(stderr, "defersim", r.last)
+	if len(r.recommended) == 0 {
+		r.recommended = []*report.Results{r.last}
+	}
+	runsummary.WarnRecommendedFor(stderr, "defersim", r.recommended...)
 }
 
 // interruptible returns a context cancelled by the first SIGINT or SIGTERM,

@@ -21,7 +21,6 @@ import (
 	"github.com/defersim/defersim/internal/plan"
 	"github.com/defersim/defersim/internal/progress"
 	"github.com/defersim/defersim/internal/runner"
-	"github.com/defersim/defersim/internal/runsummary"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/scenarios"
 )
@@ -146,30 +145,28 @@ the notes go to stderr) with --format.`,
 		if err := set.Commit(guard.CheckOne); err != nil {
 			return err
 		}
-		// The lists' entries that match nothing, or that no replayed
-		// version serves, are the same at every value (the same traces
-		// and catalogs): said once, as run says them. A strategy
-		// recommended for another model or tokenizer is warned of at any
-		// value (a sweep of model or params.tokenizer moves them).
-		last := &pts[len(pts)-1].Results.Run
+		// run's warnings in run's order (runWarnings), after the output.
+		// The lists' entries that match nothing or that no replayed
+		// version serves, and the catalog versions no session replayed,
+		// are the same at every value (the same traces, catalogs and
+		// upgrades; sweep sets numbers only): said once, from the last
+		// value, as run says them. The context window is said over the
+		// values, and a strategy recommended for another setup at any
+		// value (a sweep of model.* or params.* moves the model's values
+		// recommended_for records). One deferred call, as deferred calls
+		// run in reverse (TestSweepWarnsInRunsOrder).
 		results := make([]*report.Results, len(pts))
 		for i := range pts {
 			results[i] = pts[i].Results
 		}
-		// After the output, in run's order (skippedSessions); one
-		// deferred call, as deferred calls run in reverse
-		// (TestSweepWarnsInRunsOrder).
-		defer func() {
-			stderr := cmd.ErrOrStderr()
-			warnInputs(stderr, sw.Inputs, sweepNotesAt)
-			runsummary.WarnUnmatched(stderr, "defersim", last.UnmatchedEntries)
-			runsummary.WarnUnreplayedEntries(stderr, "defersim", last.UnreplayedEntries)
-			if warn := plan.SweepOverflowWarning(rows); warn != "" {
-				// Like input warnings, --quiet does not silence it.
-				fmt.Fprintf(stderr, "defersim: warning: %s\n", warn)
-			}
-			runsummary.WarnRecommendedFor(stderr, "defersim", results...)
-		}()
+		last := results[len(results)-1]
+		defer runWarnings{notes: sw.Inputs, notesAt: sweepNotesAt, last: last, info: &last.Run,
+			overflow: func(stderr io.Writer) {
+				if warn := plan.SweepOverflowWarning(rows); warn != "" {
+					// Like input warnings, --quiet does not silence it.
+					fmt.Fprintf(stderr, "defersim: warning: %s\n", warn)
+				}
+			}, recommended: results}.write(cmd.ErrOrStderr())
 		w := cmd.OutOrStdout()
 		switch *format {
 		case cliout.JSON:

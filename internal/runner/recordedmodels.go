@@ -3,7 +3,6 @@ package runner
 import (
 	"cmp"
 	"slices"
-	"strings"
 
 	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
@@ -34,26 +33,10 @@ func RecordedModels(r *sim.Resolution, model, preset string) []sim.RecordedModel
 	return out
 }
 
-// sameModel says whether a recorded model name is the run's model: the
-// same name, or a vendor's spelling of the run's model or of the preset it
-// was built from ("gpt-4o-2024-08-06" is gpt-4o).
+// sameModel says whether a recorded model name is the run's model
+// (presets.SameModel).
 func sameModel(recorded, model, preset string) bool {
-	recorded = strings.TrimSpace(recorded)
-	if recorded == "" {
-		return false
-	}
-	if strings.EqualFold(recorded, strings.TrimSpace(model)) {
-		return true
-	}
-	r, ok := presets.ResolveModel(recorded)
-	if !ok {
-		return false
-	}
-	if m, ok := presets.ResolveModel(model); ok && m == r {
-		return true
-	}
-	p, ok := presets.ResolveModel(preset)
-	return ok && p == r
+	return presets.SameModel(recorded, model, preset)
 }
 
 // OtherModels counts the replayed sessions of names beyond the ones

@@ -46,3 +46,27 @@ func ResolveModel(name string) (string, bool) {
 	}
 	return "", false
 }
+
+// SameModel says whether a model name (recorded in a trace, or by
+// recommend's recommended_for) is the run's model: the same name, or a
+// vendor's spelling of the run's model or of the preset it was built from
+// ("gpt-4o-2024-08-06" is gpt-4o). The one rule every comparison of model
+// names uses.
+func SameModel(name, model, preset string) bool {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return false
+	}
+	if strings.EqualFold(name, strings.TrimSpace(model)) {
+		return true
+	}
+	r, ok := ResolveModel(name)
+	if !ok {
+		return false
+	}
+	if m, ok := ResolveModel(model); ok && m == r {
+		return true
+	}
+	p, ok := ResolveModel(preset)
+	return ok && p == r
+}
