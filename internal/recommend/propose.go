@@ -124,6 +124,12 @@ type Proposal struct {
 	// (uncertain decisions, no held-out session) and what to do.
 	UncertainDecisions int      `json:"uncertain_decisions"`
 	Warnings           []string `json:"warnings,omitempty"`
+	// ProposalUncertain and ProposalUncertainReasons are the proposal's
+	// own uncertainty as the CSV ends every row with it: UncertainReasons,
+	// set once the proposal is complete (settleVerdict); true exactly when
+	// --fail-on-uncertain exits 1.
+	ProposalUncertain        bool     `json:"proposal_uncertain"`
+	ProposalUncertainReasons []string `json:"proposal_uncertain_reasons"`
 	// VersionGap, when not nil, lists the tools the training sessions call
 	// that the priced versions lack, and those of the priced versions no
 	// session's version had (versionGap): a warning says so.
@@ -317,6 +323,7 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	if cfg.Progress != nil {
 		cfg.Progress(2)
 	}
+	settleVerdict(p)
 	return p, nil
 }
 

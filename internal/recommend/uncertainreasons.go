@@ -29,3 +29,11 @@ func (p *Proposal) UncertainReasons() []string {
 	}
 	return out
 }
+
+// settleVerdict records UncertainReasons in the proposal's JSON fields
+// (ProposalUncertain, ProposalUncertainReasons: [] when certain), once
+// nothing the reasons read changes any more.
+func settleVerdict(p *Proposal) {
+	p.ProposalUncertainReasons = append([]string{}, p.UncertainReasons()...)
+	p.ProposalUncertain = len(p.ProposalUncertainReasons) > 0
+}
