@@ -11,6 +11,8 @@ const (
 	// UncertainVersionGapReason: no training session used the catalog
 	// version priced of some server (VersionGap).
 	UncertainVersionGapReason = "version_gap"
+	// UncertainUnsettledReason: the decisions did not settle (Unsettled).
+	UncertainUnsettledReason = "unsettled"
 )
 
 // UncertainReasons says why the proposal is uncertain: empty when it is
@@ -26,6 +28,9 @@ func (p *Proposal) UncertainReasons() []string {
 	}
 	if p.VersionGap != nil {
 		out = append(out, UncertainVersionGapReason)
+	}
+	if p.Unsettled != nil {
+		out = append(out, UncertainUnsettledReason)
 	}
 	return out
 }
