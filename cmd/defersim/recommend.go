@@ -268,6 +268,9 @@ them.`,
 				msg += fmt.Sprintf(", and no training session used the catalog version priced of %s (%s without a decision, %s that the sessions using it could not call)",
 					nouns.Count(len(g.Servers), "server"), nouns.Count(len(g.Gone), "called tool"), nouns.Count(len(g.Added), "tool"))
 			}
+			if u := p.Unsettled; u != nil {
+				msg += fmt.Sprintf(", and the decisions did not settle in %d passes (%s flipped)", u.Passes, nouns.Count(len(u.Flipped), "decision"))
+			}
 			return exitError{code: 1, msg: msg + " (--fail-on-uncertain)"}
 		}
 		return nil
@@ -294,7 +297,7 @@ them.`,
 	fl.Var(&bootMem, "bootstrap-memory", bootstrapMemoryUsage+"; a larger --bootstrap is refused before the replay")
 	fl.IntVar(&workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
 	fl.BoolVar(&allowUnresolved, "allow-unresolved", false, fixedLimitUsage)
-	fl.BoolVar(&failUncertain, "fail-on-uncertain", false, "exit 1 when a decision is uncertain (its share's --confidence bounds straddle its threshold), or no session used the catalog version priced of a server; the outputs are written first")
+	fl.BoolVar(&failUncertain, "fail-on-uncertain", false, "exit 1 when a decision is uncertain (its share's --confidence bounds straddle its threshold), no session used the catalog version priced of a server, or the decisions did not settle; the outputs are written first")
 	return c
 }
 

@@ -20,11 +20,17 @@ const (
 )
 
 // modeBelow is what the proposal does with the catalog below its budget.
-func modeBelow(p *Proposal) string {
+func modeBelow(p *Proposal) string { return belowMode(p.Tools, p) }
+
+// belowMode is what a proposal with tools' decisions does with the
+// catalog below its budget: the one place the mode is chosen, which the
+// strategy's trigger, scope and mode text (proposalStrategy) and the
+// budget's spread (modeBelow) both read, so they cannot disagree.
+func belowMode(tools []Assessment, p *Proposal) string {
 	switch {
-	case onlyPays(p.Tools, p):
+	case onlyPays(tools, p):
 		return modeBelowOnly
-	case slices.ContainsFunc(p.Tools, func(a Assessment) bool { return a.Decision == alwaysDefer }):
+	case slices.ContainsFunc(tools, func(a Assessment) bool { return a.Decision == alwaysDefer }):
 		return modeBelowAll
 	}
 	return modeBelowNone

@@ -126,6 +126,9 @@ func TestBudgetSpread(t *testing.T) {
 // the proposal, below its budget, sends every schema.
 func TestModeBelowSaysWhatTheProposalDoes(t *testing.T) {
 	// Mode cost: (400 search + 10 directory tokens) × $0.000025 = $0.01025.
+	// A load in the mode: the 410 tokens of the mode at $2.50/Mtok and the
+	// loaded 800 tokens for 1 + 4 requests, $0.011025; half the sessions
+	// load it, $0.0055125 per session.
 	tests := []struct {
 		name      string
 		decision  string
@@ -140,7 +143,7 @@ func TestModeBelowSaysWhatTheProposalDoes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := modeProposal(t, 9000, 5000,
 				Assessment{Key: toolKey{Server: "s", Tool: "rare"}, Decision: tc.decision, Schema: Schema{Tokens: 800},
-					DirectUSD: tc.directUSD, DeferUSD: 0.005})
+					DirectUSD: tc.directUSD, UseShare: 0.5})
 			p.OnlyDirectoryTokens = 10
 			p.Strategy = proposalStrategy(sim.Strategy{}, p.Tools, p)
 			spreadBudget(p)

@@ -42,6 +42,11 @@ func TestCSVStatesTheProposalsUncertainty(t *testing.T) {
 			if got := strings.Join(p.UncertainReasons(), ";"); got != tc.want {
 				t.Errorf("UncertainReasons = %q, want %q", got, tc.want)
 			}
+			// The JSON's fields say the same (settleVerdict).
+			settleVerdict(p)
+			if got := strings.Join(p.ProposalUncertainReasons, ";"); got != tc.want || p.ProposalUncertain != (tc.want != "") || p.ProposalUncertainReasons == nil {
+				t.Errorf("JSON proposal_uncertain %t, reasons %q (nil %t); want %q", p.ProposalUncertain, got, p.ProposalUncertainReasons == nil, tc.want)
+			}
 			var buf bytes.Buffer
 			if err := WriteCSV(&buf, p); err != nil {
 				t.Fatal(err)

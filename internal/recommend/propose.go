@@ -124,6 +124,12 @@ type Proposal struct {
 	// (uncertain decisions, no held-out session) and what to do.
 	UncertainDecisions int      `json:"uncertain_decisions"`
 	Warnings           []string `json:"warnings,omitempty"`
+	// ProposalUncertain and ProposalUncertainReasons are the proposal's
+	// own uncertainty as the CSV ends every row with it: UncertainReasons,
+	// set once the proposal is complete (settleVerdict); true exactly when
+	// --fail-on-uncertain exits 1.
+	ProposalUncertain        bool     `json:"proposal_uncertain"`
+	ProposalUncertainReasons []string `json:"proposal_uncertain_reasons"`
 	// VersionGap, when not nil, lists the tools the training sessions call
 	// that the priced versions lack, and those of the priced versions no
 	// session's version had (versionGap): a warning says so.
@@ -133,6 +139,10 @@ type Proposal struct {
 	// serves (runner.UnreplayedEntries): in a run of those sessions they
 	// change nothing. A warning says so.
 	UnreplayedEntries []sim.UnreplayedEntry `json:"entries_unreplayed,omitempty"`
+	// Unsettled, when not nil, says that the decisions did not settle
+	// (decidePasses): the figures reported are those the last pass's
+	// decisions were made with. A warning says so.
+	Unsettled *Unsettled `json:"decisions_unsettled,omitempty"`
 	// Validation on the held-out sessions (nil when there are none).
 	Validation *Validation `json:"validation,omitempty"`
 	// LocalServers are the scenario's local servers the catalogs hold
@@ -317,6 +327,7 @@ func Run(ctx context.Context, cfg Config) (*Proposal, error) {
 	if cfg.Progress != nil {
 		cfg.Progress(2)
 	}
+	settleVerdict(p)
 	return p, nil
 }
 
@@ -357,30 +368,19 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 	if expensive <= 0 {
 		expensive = schemas.quantileTokens(0.75)
 	}
-	// Decide twice: the round trip's and the loads' prompts depend on what
-	// stays direct, which leaves the deferred schemas and the directory
-	// (scope mcp's, as a run of the proposal renders it; at first every
-	// tool's).
-	e.DeferredSchema = float64(all)
-	var err error
-	if e.Directory, e.DirectoryFormat, err = proposalDirectory(nil, base, sim.ScopeMCP, dir); err != nil {
-		return nil, fmt.Errorf("directory of every tool: %w", err)
-	}
-	var tools []Assessment
-	for range 2 {
-		tools = tools[:0]
-		var direct int64
+	// Decide until the figures settle: the round trip's and the loads'
+	// prompts depend on what stays direct, which leaves the deferred
+	// schemas and the directory (scope mcp's, as a run of the proposal
+	// renders it; at first every tool's) — decidePasses.
+	tools, e, unsettled, err := decidePasses(e, all, func(e *Economy) []Assessment {
+		out := make([]Assessment, 0, len(keys))
 		for _, k := range keys {
-			a := assess(&e, cfg.Rules, expensive, k, l.Usage.Tools[k], served[k], l.Usage.Sessions, *schemas[k], slices.Contains(cfg.LocalServers, k.Server))
-			if a.direct() {
-				direct += a.Schema.Tokens
-			}
-			tools = append(tools, a)
+			out = append(out, assess(e, cfg.Rules, expensive, k, l.Usage.Tools[k], served[k], l.Usage.Sessions, *schemas[k], slices.Contains(cfg.LocalServers, k.Server)))
 		}
-		e.DeferredSchema = float64(all - direct)
-		if e.Directory, _, err = proposalDirectory(tools, base, sim.ScopeMCP, dir); err != nil {
-			return nil, fmt.Errorf("directory of the deferrable tools: %w", err)
-		}
+		return out
+	}, base, dir)
+	if err != nil {
+		return nil, err
 	}
 	p := &Proposal{BaseName: baseName, Tools: tools, Economy: e, RoundTripMs: e.RoundTripMs(), RoundTripCache: e.CacheAssumption(), Rules: cfg.Rules,
 		Expensive: expensive, Training: l.Usage.Sessions, HeldOut: l.HeldOut, TestShare: cfg.TestShare, Seed: cfg.Seed}
@@ -407,6 +407,7 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 	p.BreakEvenTokens = loads/e.perToken() + fixed
 	ratio := float64(est) / math.Max(float64(all), 1)
 	p.Budget = max(1, int64(math.Ceil((p.BreakEvenTokens+float64(neverTok))*ratio)))
+	p.Unsettled = unsettled
 	p.Strategy = proposalStrategy(base, tools, p)
 	spreadBudget(p)
 	summarize(p)

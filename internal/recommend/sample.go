@@ -316,7 +316,8 @@ func (c *rule) nameThreshold(share string, x float64, at func(float64) point) (f
 }
 
 // summarize counts the uncertain decisions and writes the warnings: on
-// them, and on a proposal no held-out session checks.
+// them, the mode, decisions that did not settle (Unsettled), and a
+// proposal no held-out session checks.
 func summarize(p *Proposal) {
 	p.UncertainDecisions = 0
 	p.Warnings = nil
@@ -354,6 +355,9 @@ func summarize(p *Proposal) {
 	}
 	if p.ModeUncertain() {
 		p.Warnings = append(p.Warnings, p.Spread.modeWarning(p))
+	}
+	if p.Unsettled != nil {
+		p.Warnings = append(p.Warnings, p.Unsettled.warning())
 	}
 	if p.HeldOut == 0 {
 		w := fmt.Sprintf("no session was held apart for validation (%s, --test-share %g): no replay checked the proposal; ",

@@ -18,18 +18,20 @@ func proposalStrategy(base sim.Strategy, tools []Assessment, p *Proposal) sim.St
 	s.AlwaysDefer = patterns(tools, alwaysDefer)
 	s.Trigger = sim.Trigger{Mode: sim.TriggerTokens, Budget: p.Budget, Counter: sim.DefaultCounter}
 	s.Scope = sim.ScopeMCP
-	saving, cost := alwaysDeferOnly(tools, p)
-	switch {
-	case p.RegistryEstimated > p.Budget:
+	switch below := belowMode(tools, p); {
+	case p.above(p.Budget):
 		p.Mode = "the catalog is above the budget: every MCP tool but the never-defer list is deferred"
 		if slices.ContainsFunc(tools, func(a Assessment) bool { return a.Decision == localDirect }) {
 			p.Mode = "the catalog is above the budget: every MCP tool but the never-defer list and the local servers' tools (sent unless always-deferred) is deferred"
 		}
-	case len(s.AlwaysDefer) > 0 && saving > cost:
+	case below == modeBelowOnly:
 		s.Trigger = sim.Trigger{Mode: sim.TriggerAlways}
 		s.Scope = sim.ScopeAlwaysDeferOnly
-		p.Mode = "the catalog is below the budget: only the always-defer list is deferred (scope always-defer-only); switch to trigger tokens > budget with scope mcp when the catalog grows past it"
-	case len(s.AlwaysDefer) > 0:
+		p.Mode = fmt.Sprintf("the catalog is below the budget: only the always-defer list is deferred (scope always-defer-only), "+
+			"where a search round trip before the first reply costs %s (its search request sends every schema but the list's); "+
+			"switch to trigger tokens > budget with scope mcp when the catalog grows past it", ms(onlyEconomy(tools, p).RoundTripMs()))
+	case below == modeBelowAll:
+		saving, cost := alwaysDeferOnly(tools, p)
 		p.Mode = fmt.Sprintf("the catalog is below the budget, and deferring the always-defer list alone saves %s per session, "+
 			"no more than deferred mode adds to every request (%s: the tool_search definition and %s): "+
 			"the proposal sends every schema until the catalog grows past the budget", usd(saving), usd(cost), directoryWords(p.DirectoryFormat, p.OnlyDirectoryTokens))
@@ -75,21 +77,48 @@ func patterns(tools []Assessment, decision string) []string {
 // the base's format shows of them, or nothing under format none). The
 // budget's ModeTokens count the directory of every deferrable tool
 // instead, as scope mcp defers them all.
+//
+// The loads are priced in that mode (onlyEconomy): their search request
+// keeps every schema but the list's, with the list's directory — not
+// scope mcp's prompt, which the tools' DeferUSD price.
 func alwaysDeferOnly(tools []Assessment, p *Proposal) (saving, cost float64) {
+	e := onlyEconomy(tools, p)
 	for _, a := range tools {
 		if a.Decision != alwaysDefer {
 			continue
 		}
-		saving += a.DirectUSD - a.DeferUSD
+		saving += a.DirectUSD - a.UseShare*e.LoadUSD(float64(a.Schema.Tokens))
 	}
-	fixed := float64(p.Economy.Params.SearchToolCount() + p.OnlyDirectoryTokens)
-	return saving, fixed * p.Economy.perToken()
+	return saving, e.modeTokens() * p.Economy.perToken()
+}
+
+// onlyEconomy is the proposal's economics in scope always-defer-only's
+// deferred mode: the search request and each load send every schema but
+// the always-defer list's (the deferred schema), the tool_search
+// definition and the base's directory of the list (OnlyDirectoryTokens).
+// Its RoundTripMs, loadPrompt and LoadUSD are that mode's.
+func onlyEconomy(tools []Assessment, p *Proposal) *Economy {
+	e := p.Economy
+	var list int64
+	for _, a := range tools {
+		if a.Decision == alwaysDefer {
+			list += a.Schema.Tokens
+		}
+	}
+	e.DeferredSchema = float64(list)
+	e.Directory = p.OnlyDirectoryTokens
+	return &e
 }
 
 // onlyPays reports whether the proposal, below its budget, defers its
 // always-defer list on its own: the list is not empty and deferring it
-// saves more than deferred mode costs (alwaysDeferOnly).
+// saves more than deferred mode costs (alwaysDeferOnly). It is the one
+// rule of that mode: belowMode, which both the strategy
+// (proposalStrategy) and the budget's spread (modeBelow) read, asks it.
 func onlyPays(tools []Assessment, p *Proposal) bool {
+	if !slices.ContainsFunc(tools, func(a Assessment) bool { return a.Decision == alwaysDefer }) {
+		return false
+	}
 	saving, cost := alwaysDeferOnly(tools, p)
-	return slices.ContainsFunc(tools, func(a Assessment) bool { return a.Decision == alwaysDefer }) && saving > cost
+	return saving > cost
 }

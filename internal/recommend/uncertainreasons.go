@@ -11,6 +11,8 @@ const (
 	// UncertainVersionGapReason: no training session used the catalog
 	// version priced of some server (VersionGap).
 	UncertainVersionGapReason = "version_gap"
+	// UncertainUnsettledReason: the decisions did not settle (Unsettled).
+	UncertainUnsettledReason = "unsettled"
 )
 
 // UncertainReasons says why the proposal is uncertain: empty when it is
@@ -27,5 +29,16 @@ func (p *Proposal) UncertainReasons() []string {
 	if p.VersionGap != nil {
 		out = append(out, UncertainVersionGapReason)
 	}
+	if p.Unsettled != nil {
+		out = append(out, UncertainUnsettledReason)
+	}
 	return out
+}
+
+// settleVerdict records UncertainReasons in the proposal's JSON fields
+// (ProposalUncertain, ProposalUncertainReasons: [] when certain), once
+// nothing the reasons read changes any more.
+func settleVerdict(p *Proposal) {
+	p.ProposalUncertainReasons = append([]string{}, p.UncertainReasons()...)
+	p.ProposalUncertain = len(p.ProposalUncertainReasons) > 0
 }
