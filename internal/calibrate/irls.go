@@ -71,21 +71,40 @@ func FitBounded(x [][]float64, y, prior, lower []float64, loss Loss) (*Regressio
 	if err != nil {
 		return nil, err
 	}
-	n := len(x)
-	w := make([]float64, n)  // robustness weights
+	reg := &Regression{}
+	beta, w, err := pr.iterate(y, loss, reg, func(res []float64) float64 { return weightedMADScale(res, pr.pw) })
+	if err != nil {
+		return nil, err
+	}
+	res := make([]float64, len(x))
+	residuals(pr.xs, y, beta, res)
+	reg.Scale = weightedMADScale(res, pr.pw)
+	pr.finish(reg, beta, w, loss)
+	return reg, nil
+}
+
+// iterate is the reweighted least-squares loop of FitBounded and
+// fitFixedScale: from the prior-weighted fit, each step takes the robust
+// scale of the residuals (scaleAt: re-estimated, or held), sets the
+// robustness weights w and solves again with w × the prior weights, until
+// the coefficients converge or maxIter steps (least squares, or a scale
+// of 0, stop at the first). It records the scale, the steps and whether
+// they converged in reg, and returns the coefficients (rescaled
+// coordinates) and w.
+func (pr *problem) iterate(y []float64, loss Loss, reg *Regression, scaleAt func(res []float64) float64) (beta, w []float64, err error) {
+	n := len(pr.xs)
+	w = make([]float64, n)   // robustness weights
 	tw := make([]float64, n) // prior × robustness
 	for i := range w {
 		w[i] = 1
 	}
-	reg := &Regression{}
-	beta, err := pr.solve(y, pr.pw)
-	if err != nil {
-		return nil, err
+	if beta, err = pr.solve(y, pr.pw); err != nil {
+		return nil, nil, err
 	}
 	res := make([]float64, n)
 	for it := 1; it <= maxIter; it++ {
 		residuals(pr.xs, y, beta, res)
-		s := weightedMADScale(res, pr.pw)
+		s := scaleAt(res)
 		reg.Scale, reg.Iterations = s, it
 		if loss == OLS || s == 0 {
 			reg.Converged = true
@@ -97,7 +116,7 @@ func FitBounded(x [][]float64, y, prior, lower []float64, loss Loss) (*Regressio
 		}
 		next, err := pr.solve(y, tw)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		done := converged(beta, next)
 		beta = next
@@ -106,10 +125,7 @@ func FitBounded(x [][]float64, y, prior, lower []float64, loss Loss) (*Regressio
 			break
 		}
 	}
-	residuals(pr.xs, y, beta, res)
-	reg.Scale = weightedMADScale(res, pr.pw)
-	pr.finish(reg, beta, w, loss)
-	return reg, nil
+	return beta, w, nil
 }
 
 // problem is a regression prepared for solving: columns rescaled to a
@@ -378,35 +394,10 @@ func fitFixedScale(x [][]float64, y []float64, s float64, loss Loss) (*Regressio
 	if err != nil {
 		return nil, err
 	}
-	n := len(x)
-	w := make([]float64, n)
-	for i := range w {
-		w[i] = 1
-	}
 	reg := &Regression{Scale: s}
-	beta, err := pr.solve(y, pr.pw)
+	beta, w, err := pr.iterate(y, loss, reg, func([]float64) float64 { return s })
 	if err != nil {
 		return nil, err
-	}
-	res := make([]float64, n)
-	for it := 1; it <= maxIter; it++ {
-		reg.Iterations = it
-		if loss == OLS || s == 0 {
-			reg.Converged = true
-			break
-		}
-		residuals(pr.xs, y, beta, res)
-		robustWeights(res, s, loss, w)
-		next, err := pr.solve(y, w)
-		if err != nil {
-			return nil, err
-		}
-		done := converged(beta, next)
-		beta = next
-		if done {
-			reg.Converged = true
-			break
-		}
 	}
 	pr.finish(reg, beta, w, loss)
 	return reg, nil
