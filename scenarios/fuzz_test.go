@@ -26,7 +26,7 @@ func FuzzParseScenario(f *testing.F) {
 		"sweep: {param: params.nudge_prob, from: 0, to: 0.5, step: 0.1}\nstrategies: [eager]\n",
 		"strategies:\n  - name: odd\n    trigger: {mode: sometimes}\n",
 		"a: &a [x, x]\nb: [*a, *a]\n",
-		"strategies:\n  - name: r\n    base: eager\n    recommended_for: {model: gpt-4o, tokenizer: o200k_base}\n  - {name: s, base: r, warm: {max_tools: 2}}\n",
+		"strategies:\n  - name: r\n    base: eager\n    recommended_for: {model: gpt-4o, tokenizer: o200k_base, model_values: 0123456789ab}\n  - {name: s, base: r, warm: {max_tools: 2}}\n",
 	} {
 		f.Add([]byte(seed))
 	}

@@ -26,10 +26,22 @@ type RecommendedFor struct {
 	// Tokenizer names the counter that counted the schemas the budget was
 	// sized on (params.tokenizer; "" when not recorded).
 	Tokenizer string `yaml:"tokenizer,omitempty" json:"tokenizer,omitempty"`
+	// ModelValues is the digest of the model's prices, prompt cache and
+	// latency recommend priced with (sim.Model.ValuesDigest: 12 hex
+	// digits): a run whose model has other values warns though it has the
+	// same name. "" in snippets of earlier builds: then only the name is
+	// compared, and the warning says so.
+	ModelValues string `yaml:"model_values,omitempty" json:"model_values,omitempty"`
+}
+
+// modelValuesDigit is a digit of a recorded model_values digest.
+func modelValuesDigit(r rune) bool {
+	return '0' <= r && r <= '9' || 'a' <= r && r <= 'f'
 }
 
 // recommendedFor decodes a strategy entry's recommended_for mapping: a
-// model, required, and a tokenizer, which must be a registered counter.
+// model, required, a tokenizer, which must be a registered counter, and
+// model_values, which must be a digest as recommend writes it.
 func (d *decoder) recommendedFor(n *yaml.Node, field string) (RecommendedFor, error) {
 	var r RecommendedFor
 	if err := d.decode(n, reflect.ValueOf(&r).Elem(), field); err != nil {
@@ -53,6 +65,10 @@ func (d *decoder) recommendedFor(n *yaml.Node, field string) (RecommendedFor, er
 		if _, err := tokens.ByName(r.Tokenizer); err != nil {
 			return r, d.errAt(n, field+".tokenizer", "%v", err)
 		}
+	}
+	if v := mappingValue(n, "model_values"); v != n && (len(r.ModelValues) != 12 || strings.IndexFunc(r.ModelValues, func(c rune) bool { return !modelValuesDigit(c) }) >= 0) {
+		return r, d.errAt(v, field+".model_values",
+			"%q is not a model values digest: 12 lowercase hex digits, as defersim recommend writes it (delete the key to compare the model by name only)", r.ModelValues)
 	}
 	return r, nil
 }

@@ -87,3 +87,39 @@ matrix: {base: r, name: "r-{warm.max_tools}", vary: {warm.max_tools: [2]}}
 		t.Error("recommended_for changed the fingerprint: it changes nothing replayed")
 	}
 }
+
+// TestRecommendedForModelValuesKey pins the decoding of model_values,
+// the digest of the values recommend priced with: kept as written when it
+// is 12 lowercase hex digits, optional (snippets of earlier builds load),
+// and otherwise refused at its line, as every key of the entry.
+func TestRecommendedForModelValuesKey(t *testing.T) {
+	const head = "traces: [t.jsonl]\ncatalogs: [c/]\nstrategies:\n  - name: r\n    base: eager\n    recommended_for:\n      model: gpt-4o\n"
+	tests := []struct {
+		name, line string
+		want       RecommendedFor
+		wantErr    string
+	}{
+		{"a digest", "      model_values: 0123456789ab\n", RecommendedFor{Model: "gpt-4o", ModelValues: "0123456789ab"}, ""},
+		{"absent", "", RecommendedFor{Model: "gpt-4o"}, ""},
+		{"upper case", "      model_values: 0123456789AB\n", RecommendedFor{}, `s.yaml:8: strategies[0].recommended_for.model_values: "0123456789AB" is not a model values digest`},
+		{"too short", "      model_values: 0123\n", RecommendedFor{}, "s.yaml:8: strategies[0].recommended_for.model_values:"},
+		{"empty", "      model_values: \"\"\n", RecommendedFor{}, "s.yaml:8: strategies[0].recommended_for.model_values:"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			sc, err := Parse([]byte(head+tc.line), "s.yaml", "")
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error %v: want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, sc.RecommendedFor["r"]); diff != "" {
+				t.Errorf("recommended_for (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -31,7 +31,7 @@ func TestRunWarnsOfStrategyRecommendedForAnotherModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(b), "\n  recommended_for:\n    model: \"claude-sonnet-4.5\"\n    tokenizer: \"o200k_base\"\n") {
+	if !strings.Contains(string(b), "\n  recommended_for:\n    model: \"claude-sonnet-4.5\"\n    tokenizer: \"o200k_base\"\n    model_values: \"") {
 		t.Fatalf("the snippet records no recommended_for:\n%s", b)
 	}
 	def, err := os.ReadFile("../../scenarios/default.yaml")
@@ -57,7 +57,7 @@ func TestRunWarnsOfStrategyRecommendedForAnotherModel(t *testing.T) {
 	with := paste("with.yaml", nil, "")
 	withTok := paste("tok.yaml", nil, "params:\n  tokenizer: cl100k_base\n")
 	without := paste("without.yaml", func(l string) bool {
-		return strings.Contains(l, "recommended_for:") || strings.HasPrefix(l, "    model: ") || strings.HasPrefix(l, "    tokenizer: ")
+		return strings.Contains(l, "recommended_for:") || strings.HasPrefix(l, "    model: ") || strings.HasPrefix(l, "    tokenizer: ") || strings.HasPrefix(l, "    model_values: ")
 	}, "")
 	tests := []struct {
 		name     string

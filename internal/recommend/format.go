@@ -182,11 +182,12 @@ func Snippet(p *Proposal) []byte {
 	fmt.Fprintf(&b, "- name: %s\n  base: %s\n", s.Name, p.BaseName)
 	fmt.Fprintf(&b, "  description: %q\n", s.Description)
 	// What the lists and budget were chosen for: a run with another model
-	// or tokenizer warns (docs/scenarios.md#strategies).
+	// (name or values) or tokenizer warns (docs/scenarios.md#strategies).
 	fmt.Fprintf(&b, "  recommended_for:\n    model: %q\n", p.For.Model)
 	if p.For.Tokenizer != "" {
 		fmt.Fprintf(&b, "    tokenizer: %q\n", p.For.Tokenizer)
 	}
+	fmt.Fprintf(&b, "    model_values: %q # its prices, cache and latency\n", p.For.ModelValues)
 	b.WriteString("  trigger:\n")
 	fmt.Fprintf(&b, "    mode: %s\n", s.Trigger.Mode)
 	if s.Trigger.Mode != "tokens" {

@@ -39,9 +39,11 @@ func proposalStrategy(base sim.Strategy, tools []Assessment, p *Proposal) sim.St
 		p.Mode = "the catalog is below the budget and nothing is worth always deferring: the proposal sends every schema until the catalog grows past the budget"
 	}
 	// The model priced travels with the snippet, in its description and
-	// as recommended_for: a run under another model or tokenizer replays
-	// these lists, which its economics did not choose, and warns.
-	p.For = scenarios.RecommendedFor{Model: p.Economy.Model.Name, Tokenizer: p.Economy.Params.Tokenizer}
+	// as recommended_for, with the digest of the values priced (the same
+	// name with other prices, cache or latency is another model): a run
+	// under another model or tokenizer replays these lists, which its
+	// economics did not choose, and warns.
+	p.For = scenarios.RecommendedFor{Model: p.Economy.Model.Name, Tokenizer: p.Economy.Params.Tokenizer, ModelValues: p.Economy.Model.ValuesDigest()}
 	s.Description = fmt.Sprintf("Proposed by defersim recommend for %s on %s: %s.", p.Economy.Model.Name, nouns.Count(p.Training, "session"), p.Mode)
 	s.Normalize()
 	return s
