@@ -35,6 +35,9 @@ type Economy struct {
 	// search request and each load send it (added to the prompts above).
 	Directory       int64
 	DirectoryFormat string
+	// scope is the deferred mode these figures price: sim.ScopeMCP (""),
+	// or sim.ScopeAlwaysDeferOnly (onlyEconomy).
+	scope string
 }
 
 // RoundTripMs is the first-reply time one search round trip adds when a
@@ -261,6 +264,14 @@ type Assessment struct {
 	// per-session cost of loading it when needed (use share × load).
 	DirectUSD float64 `json:"direct_usd"`
 	DeferUSD  float64 `json:"defer_usd"`
+	// ModeDeferMs and ModeDeferUSD are DeferMs and DeferUSD in the mode the
+	// proposal runs (Proposal.ListScope), which the always-defer rule
+	// weighs: under scope always-defer-only the search request and the
+	// loads send every schema but the always-defer list's (onlyEconomy);
+	// under scope mcp they equal DeferMs and DeferUSD, which the
+	// never-defer rule and the budget weigh.
+	ModeDeferMs  float64 `json:"mode_defer_first_reply_ms"`
+	ModeDeferUSD float64 `json:"mode_defer_usd"`
 	// loadUSD is one load's $ (DeferUSD at a call share of 1), which the
 	// budget's bounds price the call shares' bounds with (BudgetSpread).
 	loadUSD float64
@@ -285,12 +296,15 @@ type Assessment struct {
 // GainMs is the mean first-reply time keeping the tool direct saves.
 func (a *Assessment) GainMs() float64 { return a.DeferMs - a.DirectMs }
 
-// assess applies the rules to one tool.
+// assess applies the rules to one tool: the never-defer rule priced with
+// e (scope mcp's figures, the mode its list takes effect in), the
+// always-defer rule with list (the mode the proposal runs: e itself, or
+// scope always-defer-only's, onlyEconomy).
 //
 // sessions is how many training sessions could call it (Usage.Served), the
 // denominator of its shares and their bounds; training is every training
 // session.
-func assess(e *Economy, r Rules, expensive int64, k toolKey, u *toolUsage, sessions, training int, sc Schema, local bool) Assessment {
+func assess(e, list *Economy, r Rules, expensive int64, k toolKey, u *toolUsage, sessions, training int, sc Schema, local bool) Assessment {
 	n := float64(max(sessions, 1))
 	a := Assessment{Key: k, Schema: sc, Sessions: sessions, Training: training}
 	if u != nil {
@@ -301,11 +315,14 @@ func assess(e *Economy, r Rules, expensive int64, k toolKey, u *toolUsage, sessi
 		a.CallsPerSession = float64(u.Calls) / n
 	}
 	t := float64(sc.Tokens)
-	c := rule{r: r, tokens: sc.Tokens, expensive: expensive, roundTrip: e.RoundTripMs(), directMs: e.DirectFirstMs(t), directUSD: e.DirectUSD(t), loadUSD: e.LoadUSD(t), local: local}
+	c := rule{r: r, tokens: sc.Tokens, expensive: expensive, roundTrip: e.RoundTripMs(), directMs: e.DirectFirstMs(t), directUSD: e.DirectUSD(t), loadUSD: e.LoadUSD(t), local: local,
+		listRoundTrip: list.RoundTripMs(), listLoadUSD: list.LoadUSD(t)}
 	a.DeferMs = a.BeforeReplyShare * c.roundTrip
 	a.DirectMs = c.directMs
 	a.DirectUSD = c.directUSD
 	a.DeferUSD = a.UseShare * c.loadUSD
+	a.ModeDeferMs = a.BeforeReplyShare * c.listRoundTrip
+	a.ModeDeferUSD = a.UseShare * c.listLoadUSD
 	a.loadUSD = c.loadUSD
 	needed, used := 0, 0
 	if u != nil {
@@ -321,8 +338,12 @@ func assess(e *Economy, r Rules, expensive int64, k toolKey, u *toolUsage, sessi
 		a.Why = fmt.Sprintf("needed before the first reply in %s of sessions (>= %s at %.0f%% confidence; break-even %s): deferred it adds %s to the mean first reply, its direct schema %s; direct %s vs deferred %s per session",
 			pct(a.BeforeReplyShare), pct(a.BeforeReplyLow), r.Confidence*100, pct(a.BreakEvenShare), ms(a.DeferMs), ms(a.DirectMs), usd(a.DirectUSD), usd(a.DeferUSD))
 	case alwaysDefer:
-		a.Why = fmt.Sprintf("%d-token schema %s: direct %s vs deferred %s per session, no first-reply cost",
-			sc.Tokens, calledIn(a.UseShare, sessions), usd(a.DirectUSD), usd(a.DeferUSD))
+		in := ""
+		if list.scope == sim.ScopeAlwaysDeferOnly {
+			in = " in scope always-defer-only"
+		}
+		a.Why = fmt.Sprintf("%d-token schema %s: direct %s vs deferred %s per session%s, no first-reply cost",
+			sc.Tokens, calledIn(a.UseShare, sessions), usd(a.DirectUSD), usd(a.ModeDeferUSD), in)
 	case localDirect:
 		used := calledIn(a.UseShare, sessions)
 		if sessions > 0 {

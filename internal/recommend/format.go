@@ -22,8 +22,9 @@ func WriteText(w io.Writer, p *Proposal) error {
 	fmt.Fprintf(w, "a search round trip before the first reply costs %.0f ms (%s injection, base %s)\n", p.RoundTripMs, e.Injection, p.BaseName)
 	fmt.Fprintf(w, "  cache: %s\n\n", p.RoundTripCache)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, strings.Join(toolHeader, "\t")+"\t")
-	for _, r := range toolRows(p, func(s string) string { return s }) {
+	header, rows := toolTable(p, func(s string) string { return s })
+	fmt.Fprintln(tw, strings.Join(header, "\t")+"\t")
+	for _, r := range rows {
 		fmt.Fprintln(tw, strings.Join(r, "\t")+"\t")
 	}
 	if err := tw.Flush(); err != nil {

@@ -35,12 +35,12 @@ func TestGoldenSnippetAndTable(t *testing.T) {
 		if k.Tool == "list_notes" {
 			sc.Versions, sc.Drift = 2, []string{"2.0.0 (breaking)"}
 		}
-		tools = append(tools, assess(&e, DefaultRules(), 500, k, usage[k.Tool], 200, 200, sc, false))
+		tools = append(tools, assess(&e, &e, DefaultRules(), 500, k, usage[k.Tool], 200, 200, sc, false))
 	}
 	base, _ := presets.Strategy("claude-code-default")
 	p := &Proposal{BaseName: "claude-code-default", Tools: tools, Economy: e, RoundTripMs: e.RoundTripMs(), RoundTripCache: e.CacheAssumption(),
 		Rules: DefaultRules(), Expensive: 500, Training: 200, HeldOut: 80, TestShare: 0.3, Seed: 42, BreakEvenTokens: 900, Budget: 1500,
-		RegistryEstimated: 40000, DirectoryFormat: "names", DirectoryTokens: 16, OnlyDirectoryTokens: 7, ModeTokens: 103}
+		RegistryEstimated: 40000, DirectoryFormat: "names", DirectoryTokens: 16, OnlyDirectoryTokens: 7, ModeTokens: 103, ListScope: sim.ScopeMCP}
 	p.Strategy = proposalStrategy(base, tools, p)
 	// The budget's bounds as written (TestBudgetSpread derives them).
 	p.Spread = &BudgetSpread{BreakEvenLow: 700, BreakEvenHigh: 1150, Low: 1250, High: 1800, Mode: modeAbove}

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"github.com/defersim/defersim/internal/nouns"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/defersim/defersim/catalog"
 	"github.com/defersim/defersim/internal/cliout"
+	"github.com/defersim/defersim/sim"
 )
 
 // WriteMarkdown writes the proposal for a pull request or a planning
@@ -58,7 +60,12 @@ func WriteMarkdown(w io.Writer, p *Proposal) error {
 	b.Write(Snippet(p))
 	b.WriteString("```\n\n")
 	fmt.Fprintf(&b, "<details><summary>Evidence per tool (%s)</summary>\n\n", nouns.Count(len(p.Tools), "tool"))
-	_ = cliout.MDTable(&b, toolHeader, []bool{false, true, true, true, true, true, false, true, true, true, true, false, false}, toolRows(p, cliout.MDEscape))
+	header, rows := toolTable(p, cliout.MDEscape)
+	right := []bool{false, true, true, true, true, true, false, true, true, true, true, false, false}
+	if len(header) > len(right) {
+		right = append(right, true, true)
+	}
+	_ = cliout.MDTable(&b, header, right, rows)
 	b.WriteString("\n</details>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -66,15 +73,34 @@ func WriteMarkdown(w io.Writer, p *Proposal) error {
 
 var toolHeader = []string{"tool", "opens", "called", "first turn", "before reply", "tokens", "drift", "defer +ms", "direct +ms", "direct $", "deferred $", "decision", "uncertain"}
 
-func toolRows(p *Proposal, esc func(string) string) [][]string {
+// onlyHeader labels the columns a proposal in scope always-defer-only adds
+// to the table: its round trip and loads, which the always-defer rule
+// weighed (Assessment.ModeDeferMs, ModeDeferUSD); "defer +ms" and
+// "deferred $" stay scope mcp's, which the never-defer rule and the
+// budget weigh.
+var onlyHeader = []string{"defer +ms (only)", "deferred $ (only)"}
+
+// toolTable is the per-tool table's header and rows: toolHeader, and
+// onlyHeader's columns when the always-defer rule weighed scope
+// always-defer-only.
+func toolTable(p *Proposal, esc func(string) string) ([]string, [][]string) {
+	only := p.ListScope == sim.ScopeAlwaysDeferOnly
+	header := toolHeader
+	if only {
+		header = append(slices.Clone(toolHeader), onlyHeader...)
+	}
 	var rows [][]string
 	for _, a := range p.Tools {
 		drift := driftCell(a.Schema)
-		rows = append(rows, []string{esc(toolLabel(a.Key)), pct(a.OpenShare), pct(a.UseShare), pct(a.FirstTurnShare), pct(a.BeforeReplyShare),
+		row := []string{esc(toolLabel(a.Key)), pct(a.OpenShare), pct(a.UseShare), pct(a.FirstTurnShare), pct(a.BeforeReplyShare),
 			strconv.FormatInt(a.Schema.Tokens, 10), esc(drift), fmt.Sprintf("%.0f", a.DeferMs), fmt.Sprintf("%.0f", a.DirectMs),
-			fmt.Sprintf("%.5f", a.DirectUSD), fmt.Sprintf("%.5f", a.DeferUSD), esc(a.Decision), esc(uncertainCell(a.Uncertainty))})
+			fmt.Sprintf("%.5f", a.DirectUSD), fmt.Sprintf("%.5f", a.DeferUSD), esc(a.Decision), esc(uncertainCell(a.Uncertainty))}
+		if only {
+			row = append(row, fmt.Sprintf("%.0f", a.ModeDeferMs), fmt.Sprintf("%.5f", a.ModeDeferUSD))
+		}
+		rows = append(rows, row)
 	}
-	return rows
+	return header, rows
 }
 
 // uncertainCell is a table's uncertain cell: "-" for a certain decision.
@@ -149,6 +175,7 @@ func WriteCSV(w io.Writer, p *Proposal) error {
 		} else {
 			row = append(row, "", "", "", "", "", "")
 		}
+		row = append(row, p.ListScope, f(a.ModeDeferMs), f(a.ModeDeferUSD))
 		rows = append(rows, append(row, verdict...))
 	}
 	return cliout.WriteCSV(w, []string{"server", "tool", "open_share", "use_share", "first_turn_share", "before_first_reply_share",
@@ -156,5 +183,6 @@ func WriteCSV(w io.Writer, p *Proposal) error {
 		"break_even_share", "before_first_reply_low", "decision", "why",
 		"before_first_reply_high", "use_share_low", "use_share_high", "uncertain", "uncertain_share", "uncertain_threshold",
 		"uncertain_threshold_name", "uncertain_alternative", "sessions_to_settle", "stake_first_reply_ms",
+		"always_defer_rule_scope", "mode_defer_first_reply_ms", "mode_defer_usd",
 		"proposal_uncertain", "proposal_uncertain_reasons"}, rows)
 }

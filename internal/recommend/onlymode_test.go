@@ -81,7 +81,7 @@ func TestOnlyModePricesTheSearchPromptItsRunSends(t *testing.T) {
 					want += a.DirectUSD - a.UseShare*e.LoadUSD(float64(a.Schema.Tokens))
 				}
 			}
-			if saving, _ := alwaysDeferOnly(p.Tools, p); saving != want {
+			if saving, _, _ := alwaysDeferOnly(p.Tools, p); saving != want {
 				t.Errorf("saving %v, want %v at the mode's prompt", saving, want)
 			}
 			if p.Strategy.Scope == sim.ScopeAlwaysDeferOnly && !strings.Contains(p.Mode, ms(e.RoundTripMs())) {

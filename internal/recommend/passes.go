@@ -29,6 +29,11 @@ type Unsettled struct {
 	Directory             int64   `json:"directory_tokens"`
 	DecidedDeferredSchema float64 `json:"decisions_deferred_schema_tokens"`
 	DecidedDirectory      int64   `json:"decisions_directory_tokens"`
+	// ListScope is the mode whose figures the always-defer rule weighed
+	// (mcp or always-defer-only), DecidedListScope the mode the decisions
+	// run.
+	ListScope        string `json:"always_defer_rule_scope"`
+	DecidedListScope string `json:"decisions_always_defer_rule_scope"`
 }
 
 // decidePasses applies the rules (assessAll) until they settle. The round
@@ -36,21 +41,33 @@ type Unsettled struct {
 // the deferred schemas and the directory (scope mcp's, as a run of the
 // proposal renders it): the first pass decides with every tool deferred
 // (all schema tokens, the directory of every tool), each next one with
-// the figures the pass before's decisions give. The decisions settle when
-// the figures they give are the ones they were made with; the tools and
-// the economy returned are then those. After maxDecisionPasses without
-// settling, the last pass's decisions are returned with the economy they
-// were made with, and Unsettled says what they give instead. The passes
-// are deterministic: the same inputs flip the same way.
-func decidePasses(e Economy, all int64, assessAll func(*Economy) []Assessment, base sim.Strategy, dir directoryPricer) ([]Assessment, Economy, *Unsettled, error) {
+// the figures the pass before's decisions give. The always-defer rule
+// weighs the mode the proposal runs, which the decisions choose (budget
+// and belowMode, on the proposal newProposal prices): the first pass
+// prices it in scope mcp, each next one in the mode the pass before's
+// decisions run, scope always-defer-only's figures (onlyEconomy) when
+// that is the mode. The decisions settle when the figures they give are
+// the ones they were made with; the proposal returned is then theirs.
+// After maxDecisionPasses without settling, the last pass's decisions are
+// returned with the economies they were made with, and Unsettled says
+// what they give instead. The passes are deterministic: the same inputs
+// flip the same way.
+func decidePasses(e Economy, all int64, assessAll func(e, list *Economy) []Assessment, newProposal func([]Assessment, Economy) (*Proposal, error),
+	base sim.Strategy, dir directoryPricer) (*Proposal, error) {
 	var err error
 	e.DeferredSchema = float64(all)
 	if e.Directory, e.DirectoryFormat, err = proposalDirectory(nil, base, sim.ScopeMCP, dir); err != nil {
-		return nil, e, nil, fmt.Errorf("directory of every tool: %w", err)
+		return nil, fmt.Errorf("directory of every tool: %w", err)
 	}
+	list := e
 	var prev []Assessment
 	for pass := 1; ; pass++ {
-		tools := assessAll(&e)
+		tools := assessAll(&e, &list)
+		p, err := newProposal(tools, e)
+		if err != nil {
+			return nil, err
+		}
+		p.ListScope = scopeName(list.scope)
 		var direct int64
 		for _, a := range tools {
 			if a.direct() {
@@ -59,18 +76,36 @@ func decidePasses(e Economy, all int64, assessAll func(*Economy) []Assessment, b
 		}
 		next := e
 		next.DeferredSchema = float64(all - direct)
-		if next.Directory, _, err = proposalDirectory(tools, base, sim.ScopeMCP, dir); err != nil {
-			return nil, e, nil, fmt.Errorf("directory of the deferrable tools: %w", err)
+		next.Directory = p.DirectoryTokens
+		nextList := next
+		if !p.above(p.Budget) && belowMode(tools, p) == modeBelowOnly {
+			nextList = *onlyEconomy(tools, p)
 		}
-		if next.DeferredSchema == e.DeferredSchema && next.Directory == e.Directory {
-			return tools, e, nil, nil
+		if samePrompts(next, e) && samePrompts(nextList, list) {
+			return p, nil
 		}
 		if pass == maxDecisionPasses {
-			return tools, e, &Unsettled{Passes: pass, Flipped: flipped(prev, tools), DeferredSchema: e.DeferredSchema, Directory: e.Directory,
-				DecidedDeferredSchema: next.DeferredSchema, DecidedDirectory: next.Directory}, nil
+			p.Unsettled = &Unsettled{Passes: pass, Flipped: flipped(prev, tools), DeferredSchema: e.DeferredSchema, Directory: e.Directory,
+				DecidedDeferredSchema: next.DeferredSchema, DecidedDirectory: next.Directory,
+				ListScope: p.ListScope, DecidedListScope: scopeName(nextList.scope)}
+			return p, nil
 		}
-		prev, e = tools, next
+		prev, e, list = tools, next, nextList
 	}
+}
+
+// samePrompts reports whether two economies price the same search and
+// load prompts in the same mode.
+func samePrompts(a, b Economy) bool {
+	return a.DeferredSchema == b.DeferredSchema && a.Directory == b.Directory && a.scope == b.scope
+}
+
+// scopeName is an Economy's scope as a strategy writes it.
+func scopeName(scope string) string {
+	if scope == "" {
+		return sim.ScopeMCP
+	}
+	return scope
 }
 
 // flipped lists the tools whose decision differs between two passes (the
@@ -90,7 +125,16 @@ func flipped(prev, tools []Assessment) []string {
 func (u *Unsettled) warning() string {
 	return fmt.Sprintf("the decisions did not settle in %s: what stays direct sets the round trip and the loads' prompt, which set what stays direct, "+
 		"and the last pass changed %s; the figures reported (round trip, loads, each tool's times and dollars) are those these decisions were made with "+
-		"(%.0f deferred schema tokens, a %d-token directory), not those they give (%.0f, %d), which the budget's directory_tokens count; "+
+		"(%.0f deferred schema tokens, a %d-token directory), not those they give (%.0f, %d), which the budget's directory_tokens count%s; "+
 		"compare the proposal with the flipped decisions by replay before relying on them",
-		nouns.CountAs(u.Passes, "pass", "passes"), strings.Join(u.Flipped, ", "), u.DeferredSchema, u.Directory, u.DecidedDeferredSchema, u.DecidedDirectory)
+		nouns.CountAs(u.Passes, "pass", "passes"), strings.Join(u.Flipped, ", "), u.DeferredSchema, u.Directory, u.DecidedDeferredSchema, u.DecidedDirectory, u.scopeWords())
+}
+
+// scopeWords says, when they differ, in which mode the always-defer rule
+// was priced and which mode the decisions run.
+func (u *Unsettled) scopeWords() string {
+	if u.ListScope == u.DecidedListScope {
+		return ""
+	}
+	return fmt.Sprintf("; the always-defer rule was priced in scope %s, and these decisions run scope %s", u.ListScope, u.DecidedListScope)
 }

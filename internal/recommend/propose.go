@@ -99,6 +99,10 @@ type Proposal struct {
 	RegistryEstimated   int64   `json:"registry_estimated_tokens"`
 	// Mode says how the proposal turns deferral on for this catalog.
 	Mode string `json:"mode"`
+	// ListScope is the mode whose round trip and loads the always-defer
+	// rule weighed (the tools' ModeDeferMs, ModeDeferUSD): the scope the
+	// proposal runs, mcp or always-defer-only (decidePasses).
+	ListScope string `json:"always_defer_rule_scope"`
 	// Spread is how far the budget could move within the call shares'
 	// bounds, and whether the mode could change there (BudgetSpread).
 	Spread *BudgetSpread `json:"budget_spread"`
@@ -371,30 +375,45 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 	// Decide until the figures settle: the round trip's and the loads'
 	// prompts depend on what stays direct, which leaves the deferred
 	// schemas and the directory (scope mcp's, as a run of the proposal
-	// renders it; at first every tool's) — decidePasses.
-	tools, e, unsettled, err := decidePasses(e, all, func(e *Economy) []Assessment {
+	// renders it; at first every tool's), and the always-defer rule's on
+	// the mode the proposal runs, which the decisions choose —
+	// decidePasses.
+	assessAll := func(e, list *Economy) []Assessment {
 		out := make([]Assessment, 0, len(keys))
 		for _, k := range keys {
-			out = append(out, assess(e, cfg.Rules, expensive, k, l.Usage.Tools[k], served[k], l.Usage.Sessions, *schemas[k], slices.Contains(cfg.LocalServers, k.Server)))
+			out = append(out, assess(e, list, cfg.Rules, expensive, k, l.Usage.Tools[k], served[k], l.Usage.Sessions, *schemas[k], slices.Contains(cfg.LocalServers, k.Server)))
 		}
 		return out
-	}, base, dir)
+	}
+	newProposal := func(tools []Assessment, e Economy) (*Proposal, error) {
+		p := &Proposal{BaseName: baseName, Tools: tools, Economy: e, RoundTripMs: e.RoundTripMs(), RoundTripCache: e.CacheAssumption(), Rules: cfg.Rules,
+			Expensive: expensive, Training: l.Usage.Sessions, HeldOut: l.HeldOut, TestShare: cfg.TestShare, Seed: cfg.Seed}
+		return p, priceBudget(p, all, base, dir)
+	}
+	p, err := decidePasses(e, all, assessAll, newProposal, base, dir)
 	if err != nil {
 		return nil, err
 	}
-	p := &Proposal{BaseName: baseName, Tools: tools, Economy: e, RoundTripMs: e.RoundTripMs(), RoundTripCache: e.CacheAssumption(), Rules: cfg.Rules,
-		Expensive: expensive, Training: l.Usage.Sessions, HeldOut: l.HeldOut, TestShare: cfg.TestShare, Seed: cfg.Seed}
-	// Budget: deferring the deferrable tools pays when their per-session
-	// direct cost exceeds the expected cost of loading the ones sessions use.
-	// Deferred mode itself costs the tool_search definition and the base's
-	// directory of the deferred tools on every request, as a run of the
-	// proposal shows it (priceDirectories).
+	p.Strategy = proposalStrategy(base, p.Tools, p)
+	spreadBudget(p)
+	summarize(p)
+	return p, nil
+}
+
+// priceBudget fills p's directories, mode tokens, catalog size, break-even
+// and budget from its tools' decisions and economy: deferring the
+// deferrable tools pays when their per-session direct cost exceeds the
+// expected cost of loading the ones sessions use. Deferred mode itself
+// costs the tool_search definition and the base's directory of the
+// deferred tools on every request, as a run of the proposal shows it
+// (priceDirectories). all is every tool's schema tokens.
+func priceBudget(p *Proposal, all int64, base sim.Strategy, dir directoryPricer) error {
 	if err := priceDirectories(p, base, dir); err != nil {
-		return nil, err
+		return err
 	}
 	var loads float64
 	var neverTok, est int64
-	for _, a := range tools {
+	for _, a := range p.Tools {
 		est += a.Schema.Estimated
 		if a.direct() {
 			neverTok += a.Schema.Tokens
@@ -402,16 +421,11 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 		}
 		loads += a.DeferUSD
 	}
-	fixed := p.ModeTokens
 	p.RegistryEstimated = est
-	p.BreakEvenTokens = loads/e.perToken() + fixed
+	p.BreakEvenTokens = loads/p.Economy.perToken() + p.ModeTokens
 	ratio := float64(est) / math.Max(float64(all), 1)
 	p.Budget = max(1, int64(math.Ceil((p.BreakEvenTokens+float64(neverTok))*ratio)))
-	p.Unsettled = unsettled
-	p.Strategy = proposalStrategy(base, tools, p)
-	spreadBudget(p)
-	summarize(p)
-	return p, nil
+	return nil
 }
 
 // searchOutputTokens is the output of one tool_search call: a short JSON

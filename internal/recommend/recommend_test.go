@@ -194,7 +194,7 @@ func TestDecisions(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			a := assess(e, DefaultRules(), 500, toolKey{"s", "t"}, &tc.u, 200, 200, Schema{Tokens: tc.tok}, false)
+			a := assess(e, e, DefaultRules(), 500, toolKey{"s", "t"}, &tc.u, 200, 200, Schema{Tokens: tc.tok}, false)
 			if a.Decision != tc.want {
 				t.Errorf("decision %s, want %s (%s)", a.Decision, tc.want, a.Why)
 			}

@@ -147,6 +147,12 @@ type rule struct {
 	directUSD float64
 	loadUSD   float64 // one load; deferred $ = use share × loadUSD
 	breakEven float64 // before-reply share
+	// listRoundTrip and listLoadUSD are the round trip and one load in
+	// the mode the proposal runs, which the always-defer rule weighs:
+	// under scope always-defer-only its search request sends every schema
+	// but the list's (onlyEconomy); else roundTrip and loadUSD.
+	listRoundTrip float64
+	listLoadUSD   float64
 	// local: the tool's server is local (Config.LocalServers): a run never
 	// defers it by the budget, so it is direct unless always-deferred.
 	local bool
@@ -154,15 +160,20 @@ type rule struct {
 
 // decide is the decision for a before-reply share br, a call share use and
 // the evidence for br (brLow: its lower confidence bound; a hypothetical
-// true share is its own evidence).
+// true share is its own evidence). The never-defer rule weighs scope
+// mcp's round trip and load, the mode its list takes effect in; the
+// always-defer rule those of the mode the proposal runs (listRoundTrip,
+// listLoadUSD).
 func (c *rule) decide(br, use, brLow float64) string {
 	gain := br*c.roundTrip - c.directMs
 	extraUSD := c.directUSD - use*c.loadUSD
 	priced := c.r.USDPerSecond <= 0 || c.r.USDPerSecond*gain/1000 >= extraUSD
+	listGain := br*c.listRoundTrip - c.directMs
+	listExtraUSD := c.directUSD - use*c.listLoadUSD
 	switch {
 	case gain > 0 && brLow > c.breakEven && priced && !c.local:
 		return neverDefer
-	case use <= c.r.Rare && c.tokens >= c.expensive && extraUSD > 0 && gain <= 0:
+	case use <= c.r.Rare && c.tokens >= c.expensive && listExtraUSD > 0 && listGain <= 0:
 		return alwaysDefer
 	case c.local:
 		return localDirect
@@ -226,15 +237,32 @@ func (c *rule) uncertainty(a *Assessment, z float64) *Uncertainty {
 		worst = other
 	}
 	if worst != nil && worst.Share == shareBeforeReply {
-		// The far bound is on the alternative's side: never-defer above
-		// the threshold, the others below.
+		// The far bound is on the alternative's side: above the
+		// threshold when the alternative needs a higher before-reply
+		// share (never-defer above the others, always-defer below them).
 		far := worst.Low
-		if worst.Alternative == neverDefer {
+		if brRank(worst.Alternative) > brRank(a.Decision) {
 			far = worst.High
 		}
-		worst.StakeMs = math.Abs(far*c.roundTrip - c.directMs)
+		rt := c.roundTrip
+		if worst.Alternative == alwaysDefer || a.Decision == alwaysDefer {
+			rt = c.listRoundTrip
+		}
+		worst.StakeMs = math.Abs(far*rt - c.directMs)
 	}
 	return worst
+}
+
+// brRank orders the decisions by the before-reply share they need:
+// always-defer the lowest, never-defer the highest.
+func brRank(decision string) int {
+	switch decision {
+	case alwaysDefer:
+		return 0
+	case neverDefer:
+		return 2
+	}
+	return 1
 }
 
 // settlesLater reports whether u needs more sessions to settle than v (0:
@@ -295,13 +323,20 @@ func (c *rule) nameThreshold(share string, x float64, at func(float64) point) (f
 	switch share {
 	case shareBeforeReply:
 		cands = append(cands, named{c.breakEven, "break-even share"})
+		if c.listRoundTrip != c.roundTrip {
+			cands = append(cands, named{c.directMs / c.listRoundTrip, "break-even share in scope always-defer-only"})
+		}
 		if c.r.USDPerSecond > 0 {
 			cands = append(cands, named{(c.directMs + 1000*(c.directUSD-p.use*c.loadUSD)/c.r.USDPerSecond) / c.roundTrip, "--usd-per-second break-even share"})
 		}
 	case shareUse:
 		cands = append(cands, named{c.r.Rare, "--rare share"})
-		if c.loadUSD > 0 {
-			cands = append(cands, named{c.directUSD / c.loadUSD, "cost break-even share (direct $ / one load's $)"})
+		if c.listLoadUSD > 0 {
+			name := "cost break-even share (direct $ / one load's $)"
+			if c.listLoadUSD != c.loadUSD {
+				name = "cost break-even share in scope always-defer-only (direct $ / one load's $)"
+			}
+			cands = append(cands, named{c.directUSD / c.listLoadUSD, name})
 		}
 		if c.r.USDPerSecond > 0 && c.loadUSD > 0 {
 			cands = append(cands, named{(c.directUSD - c.r.USDPerSecond*(p.br*c.roundTrip-c.directMs)/1000) / c.loadUSD, "--usd-per-second break-even share"})

@@ -116,7 +116,7 @@ func TestUncertainDecisions(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			a := assess(e, DefaultRules(), 500, toolKey{"s", "t"}, &tc.u, tc.sessions, tc.sessions, Schema{Tokens: tc.tok}, false)
+			a := assess(e, e, DefaultRules(), 500, toolKey{"s", "t"}, &tc.u, tc.sessions, tc.sessions, Schema{Tokens: tc.tok}, false)
 			if a.Decision != tc.decision {
 				t.Fatalf("decision %s, want %s (%s)", a.Decision, tc.decision, a.Why)
 			}
@@ -196,14 +196,14 @@ func TestUncertainPricedThreshold(t *testing.T) {
 	e := toolsArrayEconomy()
 	e.Injection = sim.InjectInline // a load re-writes no prompt: deferring is cheap
 	u := toolUsage{Opens: 50, Uses: 50, FirstTurn: 50, BeforeReply: 50, Calls: 50}
-	free := assess(e, DefaultRules(), 500, toolKey{"s", "t"}, &u, 200, 200, Schema{Tokens: 2000}, false)
+	free := assess(e, e, DefaultRules(), 500, toolKey{"s", "t"}, &u, 200, 200, Schema{Tokens: 2000}, false)
 	extra := free.DirectUSD - free.DeferUSD
 	if extra <= 0 || free.Decision != neverDefer || free.Uncertain {
 		t.Fatalf("the tool costs %v more direct, decision %s (uncertain %v): want a positive cost, a certain never-defer on time alone", extra, free.Decision, free.Uncertain)
 	}
 	rules := DefaultRules()
 	rules.USDPerSecond = 1000 * extra / (0.5 * free.DirectMs)
-	a := assess(e, rules, 500, toolKey{"s", "t"}, &u, 200, 200, Schema{Tokens: 2000}, false)
+	a := assess(e, e, rules, 500, toolKey{"s", "t"}, &u, 200, 200, Schema{Tokens: 2000}, false)
 	if a.Decision != neverDefer || a.Uncertainty == nil {
 		t.Fatalf("decision %s, uncertainty %+v: want never-defer, uncertain (%s)", a.Decision, a.Uncertainty, a.Why)
 	}

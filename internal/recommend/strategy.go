@@ -28,13 +28,13 @@ func proposalStrategy(base sim.Strategy, tools []Assessment, p *Proposal) sim.St
 		s.Trigger = sim.Trigger{Mode: sim.TriggerAlways}
 		s.Scope = sim.ScopeAlwaysDeferOnly
 		p.Mode = fmt.Sprintf("the catalog is below the budget: only the always-defer list is deferred (scope always-defer-only), "+
-			"where a search round trip before the first reply costs %s (its search request sends every schema but the list's); "+
-			"switch to trigger tokens > budget with scope mcp when the catalog grows past it", ms(onlyEconomy(tools, p).RoundTripMs()))
+			"where a search round trip before the first reply costs %s (its search request sends every schema but the list's)%s; "+
+			"switch to trigger tokens > budget with scope mcp when the catalog grows past it", ms(onlyEconomy(tools, p).RoundTripMs()), onlyPricedWords(tools, p))
 	case below == modeBelowAll:
-		saving, cost := alwaysDeferOnly(tools, p)
+		saving, cost, _ := alwaysDeferOnly(tools, p)
 		p.Mode = fmt.Sprintf("the catalog is below the budget, and deferring the always-defer list alone saves %s per session, "+
-			"no more than deferred mode adds to every request (%s: the tool_search definition and %s): "+
-			"the proposal sends every schema until the catalog grows past the budget", usd(saving), usd(cost), directoryWords(p.DirectoryFormat, p.OnlyDirectoryTokens))
+			"no more than deferred mode adds to every request (%s: the tool_search definition and %s)%s: "+
+			"the proposal sends every schema until the catalog grows past the budget", usd(saving), usd(cost), directoryWords(p.DirectoryFormat, p.OnlyDirectoryTokens), onlyTimeWords(tools, p))
 	default:
 		p.Mode = "the catalog is below the budget and nothing is worth always deferring: the proposal sends every schema until the catalog grows past the budget"
 	}
@@ -78,20 +78,64 @@ func patterns(tools []Assessment, decision string) []string {
 // base's directory of the list (OnlyDirectoryTokens: its names, or what
 // the base's format shows of them, or nothing under format none). The
 // budget's ModeTokens count the directory of every deferrable tool
-// instead, as scope mcp defers them all.
+// instead, as scope mcp defers them all. addedMs is the mean first-reply
+// time the mode adds (negative: takes off): each listed tool's
+// before-reply share × the mode's round trip less its direct prefill,
+// plus the prefill of what the mode adds to the first request.
 //
-// The loads are priced in that mode (onlyEconomy): their search request
-// keeps every schema but the list's, with the list's directory — not
-// scope mcp's prompt, which the tools' DeferUSD price.
-func alwaysDeferOnly(tools []Assessment, p *Proposal) (saving, cost float64) {
+// The loads and the round trip are priced in that mode (onlyEconomy):
+// their search request keeps every schema but the list's, with the list's
+// directory — not scope mcp's prompt, which the tools' DeferUSD price.
+func alwaysDeferOnly(tools []Assessment, p *Proposal) (saving, cost, addedMs float64) {
 	e := onlyEconomy(tools, p)
+	rt := e.RoundTripMs()
 	for _, a := range tools {
 		if a.Decision != alwaysDefer {
 			continue
 		}
-		saving += a.DirectUSD - a.UseShare*e.LoadUSD(float64(a.Schema.Tokens))
+		t := float64(a.Schema.Tokens)
+		saving += a.DirectUSD - a.UseShare*e.LoadUSD(t)
+		addedMs += a.BeforeReplyShare*rt - e.DirectFirstMs(t)
 	}
-	return saving, e.modeTokens() * p.Economy.perToken()
+	return saving, e.modeTokens() * p.Economy.perToken(), addedMs + e.DirectFirstMs(e.modeTokens())
+}
+
+// onlyTimeUSD is what the first-reply time scope always-defer-only adds
+// costs per session at --usd-per-second (negative: what the time it
+// takes off is worth; 0 without the flag, when dollars alone decide).
+func onlyTimeUSD(p *Proposal, addedMs float64) float64 {
+	if p.Rules.USDPerSecond <= 0 {
+		return 0
+	}
+	return p.Rules.USDPerSecond * addedMs / 1000
+}
+
+// onlyTimeWords says, under --usd-per-second, what the mode's first-reply
+// time weighed in the decision (alwaysDeferOnly): " plus the $0.00120 its
+// 120 ms more of mean first reply costs at --usd-per-second 0.01"; "" without
+// the flag.
+func onlyTimeWords(tools []Assessment, p *Proposal) string {
+	_, _, addedMs := alwaysDeferOnly(tools, p)
+	if p.Rules.USDPerSecond <= 0 {
+		return ""
+	}
+	worth := onlyTimeUSD(p, addedMs)
+	if addedMs >= 0 {
+		return fmt.Sprintf(" plus the %s its %s more of mean first reply costs at --usd-per-second %g", usd(worth), ms(addedMs), p.Rules.USDPerSecond)
+	}
+	return fmt.Sprintf(" less the %s its %s less of mean first reply is worth at --usd-per-second %g", usd(-worth), ms(-addedMs), p.Rules.USDPerSecond)
+}
+
+// onlyPricedWords says, under --usd-per-second, what the mode saves
+// against what it costs, time included: "; it saves $0.02000 per session,
+// more than deferred mode adds to every request ($0.01025) plus …"; ""
+// without the flag.
+func onlyPricedWords(tools []Assessment, p *Proposal) string {
+	if p.Rules.USDPerSecond <= 0 {
+		return ""
+	}
+	saving, cost, _ := alwaysDeferOnly(tools, p)
+	return fmt.Sprintf("; it saves %s per session, more than deferred mode adds to every request (%s)%s", usd(saving), usd(cost), onlyTimeWords(tools, p))
 }
 
 // onlyEconomy is the proposal's economics in scope always-defer-only's
@@ -109,18 +153,21 @@ func onlyEconomy(tools []Assessment, p *Proposal) *Economy {
 	}
 	e.DeferredSchema = float64(list)
 	e.Directory = p.OnlyDirectoryTokens
+	e.scope = sim.ScopeAlwaysDeferOnly
 	return &e
 }
 
 // onlyPays reports whether the proposal, below its budget, defers its
 // always-defer list on its own: the list is not empty and deferring it
-// saves more than deferred mode costs (alwaysDeferOnly). It is the one
+// saves more than deferred mode costs (alwaysDeferOnly), with the
+// first-reply time it adds priced at --usd-per-second when given, as the
+// per-tool rules price it (dollars alone without). It is the one
 // rule of that mode: belowMode, which both the strategy
 // (proposalStrategy) and the budget's spread (modeBelow) read, asks it.
 func onlyPays(tools []Assessment, p *Proposal) bool {
 	if !slices.ContainsFunc(tools, func(a Assessment) bool { return a.Decision == alwaysDefer }) {
 		return false
 	}
-	saving, cost := alwaysDeferOnly(tools, p)
-	return saving > cost
+	saving, cost, addedMs := alwaysDeferOnly(tools, p)
+	return saving > cost+onlyTimeUSD(p, addedMs)
 }
