@@ -31,10 +31,9 @@ const (
 	// equal but for the order of the additions (a scale that moves every
 	// request by the same tokens, which the constant absorbs) differ by
 	// about 1e-15 of them; compared exactly, which of them was the
-	// estimate depended on that rounding (1,015 of the coverage test's
-	// profiles had another scale within 1e-9 of the least). 1e-9 is far
-	// above the rounding of sums of a few thousand terms and far below a
-	// difference of one token in one request's residual.
+	// estimate depended on that rounding (TestNearTiesFromSummationOrder).
+	// 1e-9 is far above the rounding of sums of a few thousand terms and
+	// far below a difference of one token in one request's residual.
 	ScaleProfileTieTolerance = 1e-9
 )
 
