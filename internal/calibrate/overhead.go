@@ -46,6 +46,9 @@ type OverheadFit struct {
 	// HeldOutSessions counts the held-out sessions with a request that
 	// records usage: the sessions the held-out errors come from.
 	HeldOutSessions int `json:"held_out_sessions"`
+	// scaleReplays counts the fit sessions' replays the token_scale fit
+	// took at grid scales (scaleFit.Replays; 0 when it was not fitted).
+	scaleReplays int
 }
 
 // heldOutUsageSessions counts the held-out sessions of reqs with a request
@@ -131,7 +134,7 @@ func fitOverhead(reqs []Request, params sim.Params, loss Loss, scale bool, repla
 		if err != nil {
 			return nil, err
 		}
-		f.TokenScale = sf.Scale
+		f.TokenScale, f.scaleReplays = sf.Scale, sf.Replays
 		if sf.Note != "" {
 			f.Notes = append(f.Notes, sf.Note)
 		} else {

@@ -25,6 +25,16 @@ const (
 	// ScaleProfileMinPoints is the fewest grid steps on each side of the
 	// linear estimate, and beyond the interval on each side.
 	ScaleProfileMinPoints = 10
+	// ScaleProfileTieTolerance is the relative difference below which two
+	// grid scales' objectives count as equal (gridMinimum). The objectives
+	// are float sums over the fit requests, so scales whose objectives are
+	// equal but for the order of the additions (a scale that moves every
+	// request by the same tokens, which the constant absorbs) differ by
+	// about 1e-15 of them; compared exactly, which of them was the
+	// estimate depended on that rounding (TestNearTiesFromSummationOrder).
+	// 1e-9 is far above the rounding of sums of a few thousand terms and
+	// far below a difference of one token in one request's residual.
+	ScaleProfileTieTolerance = 1e-9
 )
 
 // reqKey names a recorded model request: its session and position.
@@ -44,6 +54,8 @@ type scaleSims struct {
 	rows   []*Request
 	replay scaleReplay
 	byK    map[int][]float64
+	// replayed counts the grid scales replayed so far, every pass's.
+	replayed int
 }
 
 func newScaleSims(rows []*Request, replay scaleReplay) *scaleSims {
@@ -68,6 +80,7 @@ func (c *scaleSims) get(lo, hi int) ([][]float64, error) {
 		if err != nil {
 			return nil, err
 		}
+		c.replayed += len(scales)
 		for j, k := range miss {
 			v := make([]float64, len(c.rows))
 			for i, r := range c.rows {
@@ -94,7 +107,9 @@ type scaleProfile struct {
 	Est, Lo, Hi float64
 	// kEst, kLo, kHi are their grid indices.
 	kEst, kLo, kHi int
-	// Replayed counts the grid scales looked at.
+	// Replayed counts the grid scales the profile replayed, over every
+	// pass and every growth of the grid (the scales an earlier profile on
+	// the same scaleSims replayed are not counted again).
 	Replayed int
 	// Sigma is the robust scale the huber objective divides by (0 under
 	// ols and lad); Passes counts the profiles run to find it.
@@ -125,8 +140,17 @@ func (p scaleProfile) Symmetric() bool { return p.kEst-p.kLo == p.kHi-p.kEst }
 // beyond center on either side (a note: the data do not bound the
 // scale), or when a replay fails (an error). When σ has not settled
 // after the last pass, the pass with the greatest σ is kept
-// (cappedProfile) and marked Capped.
+// (cappedProfile) and marked Capped. Replayed counts every grid scale
+// the profile replayed, σ's look-ups and every pass included.
 func profileTokenScale(sims *scaleSims, rec, msg, tool []float64, fitMsg, fitTool bool, loss Loss, center, se, maxHalf float64) (scaleProfile, string, error) {
+	before := sims.replayed
+	p, note, err := profileByLoss(sims, rec, msg, tool, fitMsg, fitTool, loss, center, se, maxHalf)
+	p.Replayed = sims.replayed - before
+	return p, note, err
+}
+
+// profileByLoss is profileTokenScale but for the count of replays.
+func profileByLoss(sims *scaleSims, rec, msg, tool []float64, fitMsg, fitTool bool, loss Loss, center, se, maxHalf float64) (scaleProfile, string, error) {
 	if loss == OLS {
 		return profilePass(sims, rec, msg, tool, fitMsg, fitTool, loss, 0, center, se, maxHalf)
 	}
@@ -221,24 +245,18 @@ func profilePass(sims *scaleSims, rec, msg, tool []float64, fitMsg, fitTool bool
 			}
 			obj[k], res[k], params = o, r, max(params, p)
 		}
-		best, kBest := math.Inf(1), lo
-		for k := lo; k <= hi; k++ {
-			if obj[k] < best {
-				best, kBest = obj[k], k
-			}
-		}
+		best, ties := gridMinimum(obj, lo, hi)
+		// Equal objectives (a step of the replay wider than the grid, or
+		// sums equal but for rounding): the middle of them.
+		e := middleTie(ties)
 		// p counts the scale with the overheads.
 		df := float64(n - params - 1)
 		if df < 1 {
 			return scaleProfile{}, fmt.Sprintf("%d fit requests for %d coefficients", n, params+1), nil
 		}
-		bound := objectiveBound(best, res[kBest], loss, sigma, df)
-		var ties []int
+		bound := objectiveBound(best, res[e], loss, sigma, df)
 		a, b := hi+1, lo-1
 		for k := lo; k <= hi; k++ {
-			if obj[k] == best {
-				ties = append(ties, k)
-			}
 			if obj[k] <= bound {
 				a, b = min(a, k), max(b, k)
 			}
@@ -260,13 +278,33 @@ func profilePass(sims *scaleSims, rec, msg, tool []float64, fitMsg, fitTool bool
 			hi, grow = hi+w, true
 		}
 		if !grow {
-			// Equal objectives (a step of the replay wider than the
-			// grid): the middle of them.
-			e := ties[len(ties)/2]
-			return scaleProfile{Est: gridScale(e), Lo: gridScale(a), Hi: gridScale(b), kEst: e, kLo: a, kHi: b, Replayed: len(obj)}, "", nil
+			return scaleProfile{Est: gridScale(e), Lo: gridScale(a), Hi: gridScale(b), kEst: e, kLo: a, kHi: b}, "", nil
 		}
 	}
 }
+
+// gridMinimum returns the least of the objectives at grid scales lo..hi
+// and, in increasing order, the scales tied with it: those whose
+// objective exceeds it by at most ScaleProfileTieTolerance of it. Which
+// scales tie does not depend on the order of the sums (but where a
+// difference lies within rounding of the tolerance itself).
+func gridMinimum(obj map[int]float64, lo, hi int) (float64, []int) {
+	best := math.Inf(1)
+	for k := lo; k <= hi; k++ {
+		best = min(best, obj[k])
+	}
+	var ties []int
+	for k := lo; k <= hi; k++ {
+		if obj[k]-best <= ScaleProfileTieTolerance*math.Abs(best) {
+			ties = append(ties, k)
+		}
+	}
+	return best, ties
+}
+
+// middleTie is the estimate among tied grid scales (increasing): the
+// middle one, the greater of the two middle ones of an even number.
+func middleTie(ties []int) int { return ties[len(ties)/2] }
 
 // studentT975 is the 97.5% quantile of Student's t with df degrees of
 // freedom (Cornish–Fisher expansion about the normal's 1.96; within 0.1%

@@ -1,7 +1,9 @@
 package calibrate
 
 import (
+	"maps"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -14,5 +16,131 @@ func TestStudentT975(t *testing.T) {
 		if got := studentT975(tc.df); math.Abs(got-tc.want) > 0.001*tc.want {
 			t.Errorf("df %g: %.4f, want %.4f", tc.df, got, tc.want)
 		}
+	}
+}
+
+// TestNearTiedObjectivesTie pins that grid scales whose objectives differ
+// by rounding count as tied (ScaleProfileTieTolerance), so that the
+// estimate, the middle of the tied scales, does not depend on the order
+// of the sums: compared exactly, a scale 1e-12 above the least was not
+// tied, and the estimate was whichever rounding came out lower. A
+// difference of 1e-6 of the objective is a real one and does not tie.
+func TestNearTiedObjectivesTie(t *testing.T) {
+	const least = 5321.75
+	for _, tc := range []struct {
+		name     string
+		obj      map[int]float64
+		ties     []int
+		estimate int
+	}{
+		{"1e-12 apart: tied", map[int]float64{998: 2 * least, 999: least * (1 + 1e-12), 1000: least, 1001: least * (1 + 3e-12), 1002: 2 * least}, []int{999, 1000, 1001}, 1000},
+		{"the least last, 1e-12 apart: the same estimate", map[int]float64{998: 2 * least, 999: least * (1 + 3e-12), 1000: least * (1 + 1e-12), 1001: least, 1002: 2 * least}, []int{999, 1000, 1001}, 1000},
+		{"1e-6 apart: not tied", map[int]float64{998: 2 * least, 999: least * (1 + 1e-6), 1000: least, 1001: least * (1 + 1e-6), 1002: 2 * least}, []int{1000}, 1000},
+		{"an even number tied: the greater middle one", map[int]float64{998: least, 999: least * (1 + 1e-12), 1000: 2 * least, 1001: least * (1 + 2e-12), 1002: 2 * least}, []int{998, 999, 1001}, 999},
+		{"four tied", map[int]float64{998: least, 999: least * (1 + 1e-12), 1000: least, 1001: least * (1 + 2e-12), 1002: 2 * least}, []int{998, 999, 1000, 1001}, 1000},
+		{"least 0: only exact zeros tie", map[int]float64{998: 1e-300, 999: 0, 1000: 0, 1001: 1, 1002: 2}, []int{999, 1000}, 1000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			best, ties := gridMinimum(tc.obj, 998, 1002)
+			if want := slices.Min(slices.Collect(maps.Values(tc.obj))); best != want {
+				t.Errorf("least %v, want %v", best, want)
+			}
+			if !slices.Equal(ties, tc.ties) {
+				t.Errorf("tied %v, want %v", ties, tc.ties)
+			}
+			if e := middleTie(ties); e != tc.estimate {
+				t.Errorf("estimate %d, want %d", e, tc.estimate)
+			}
+		})
+	}
+}
+
+// TestNearTiesFromSummationOrder pins that two grid scales whose
+// objectives are the same sum added in another order tie: the sums differ
+// in their last bits here, and compared exactly the estimate was the
+// scale whose order happened to round lower.
+func TestNearTiesFromSummationOrder(t *testing.T) {
+	res := make([]float64, 500)
+	for i := range res {
+		res[i] = float64(i%37)*0.1 - 1.7
+	}
+	rev := slices.Clone(res)
+	slices.Reverse(rev)
+	a, b := lossObjective(res, OLS, 0), lossObjective(rev, OLS, 0)
+	if a == b {
+		t.Fatalf("the two orders sum to the same %v: no rounding to test", a)
+	}
+	obj := map[int]float64{1: 2 * a, 2: a, 3: b, 4: 2 * a}
+	if _, ties := gridMinimum(obj, 1, 4); !slices.Equal(ties, []int{2, 3}) {
+		t.Errorf("%v and %v: tied %v, want [2 3]", a, b, ties)
+	}
+}
+
+// TestProfileReplayedCountsEveryReplay pins that scaleProfile.Replayed and
+// scaleFit.Replays count every replay at a grid scale the profile and the
+// fit took, counted at the replay itself: Replayed was the last pass's
+// grid (len(obj)), short of the scales an earlier huber pass, σ's
+// look-ups or a grid grown past the first replayed. A second profile on
+// the same replays replays, and counts, none.
+func TestProfileReplayedCountsEveryReplay(t *testing.T) {
+	reqs := outlierRows()
+	rows := make([]*Request, len(reqs))
+	rec, y, msg, tool := make([]float64, len(reqs)), make([]float64, len(reqs)), make([]float64, len(reqs)), make([]float64, len(reqs))
+	for i := range reqs {
+		r := &reqs[i]
+		rows[i] = r
+		rec[i], y[i] = float64(r.RecordedInput()), float64(r.RecordedInput()-r.Sim0)
+		msg[i], tool[i] = float64(r.MsgUnits), float64(r.ToolUnits)
+	}
+	for _, tc := range []struct {
+		name string
+		loss Loss
+		// se is the linear start's standard error: 0 starts from the
+		// fewest grid steps, which the interval outgrows.
+		se float64
+	}{
+		{"huber", Huber, -1}, {"lad", LAD, -1}, {"ols", OLS, -1},
+		{"ols, the grid grown", OLS, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lin, half, note := linearTokenScale(rows, y, msg, tool, true, false, 1, tc.loss, tc.loss)
+			if note != "" {
+				t.Fatal(note)
+			}
+			se := half / 1.96
+			if tc.se >= 0 {
+				se = tc.se
+			}
+			replays, calls := 0, 0
+			inner := linearReplay(reqs)
+			counted := func(scales []float64) ([]map[reqKey]int64, error) {
+				replays, calls = replays+len(scales), calls+1
+				return inner(scales)
+			}
+			sims := newScaleSims(rows, counted)
+			p, note, err := profileTokenScale(sims, rec, msg, tool, true, false, tc.loss, lin, se, 2*MaxScaleHalfWidth)
+			if err != nil || note != "" {
+				t.Fatal(err, note)
+			}
+			t.Logf("%d grid scales replayed in %d calls, %d passes", replays, calls, p.Passes)
+			if p.Replayed != replays || replays == 0 {
+				t.Errorf("Replayed %d, the replay was asked for %d scales", p.Replayed, replays)
+			}
+			if first := 2*ScaleProfileMinPoints + 1; tc.se == 0 && replays <= first {
+				t.Errorf("%d grid scales replayed, the first grid's %d: it was meant to grow", replays, first)
+			}
+			again, _, err := profileTokenScale(sims, rec, msg, tool, true, false, tc.loss, lin, se, 2*MaxScaleHalfWidth)
+			if err != nil || again.Replayed != 0 || replays != p.Replayed {
+				t.Errorf("a second profile on the same replays: Replayed %d (err %v), %d replays in all", again.Replayed, err, replays)
+			}
+			replays = 0
+			f, err := fitTokenScale(rows, y, msg, tool, true, false, 1, tc.loss, counted)
+			if err != nil || f.Note != "" {
+				t.Fatal(err, f.Note)
+			}
+			if f.Replays != replays {
+				t.Errorf("the fit counts %d replays, the replay was asked for %d scales", f.Replays, replays)
+			}
+		})
 	}
 }

@@ -59,6 +59,10 @@ type scaleFit struct {
 	// profiles, and the one at the greatest σ, Sigma, is kept.
 	Capped bool
 	Sigma  float64
+	// Replays counts the fit sessions' replays at grid scales the fit
+	// took (one per scale: the profile's, every pass and σ look-up, and
+	// the rounded scale's).
+	Replays int
 }
 
 // fitTokenScale fits token_scale on the fit rows, y being recorded − Sim0
@@ -71,6 +75,14 @@ type scaleFit struct {
 // as printed, whichever side of the estimate they fall). An error when a
 // replay fails.
 func fitTokenScale(rows []*Request, y, msg, tool []float64, fitMsg, fitTool bool, s0 float64, loss Loss, replay scaleReplay) (scaleFit, error) {
+	sims := newScaleSims(rows, replay)
+	f, err := fitTokenScaleOn(sims, rows, y, msg, tool, fitMsg, fitTool, s0, loss)
+	f.Replays = sims.replayed
+	return f, err
+}
+
+// fitTokenScaleOn is fitTokenScale replaying through sims.
+func fitTokenScaleOn(sims *scaleSims, rows []*Request, y, msg, tool []float64, fitMsg, fitTool bool, s0 float64, loss Loss) (scaleFit, error) {
 	kept := func(why string, args ...any) (scaleFit, error) {
 		return scaleFit{Scale: s0, Note: fmt.Sprintf("token_scale kept (the scenario's %g): ", s0) + fmt.Sprintf(why, args...)}, nil
 	}
@@ -83,7 +95,6 @@ func fitTokenScale(rows []*Request, y, msg, tool []float64, fitMsg, fitTool bool
 	for i, r := range rows {
 		rec[i] = float64(r.RecordedInput())
 	}
-	sims := newScaleSims(rows, replay)
 	prof, note, err := profileTokenScale(sims, rec, msg, tool, fitMsg, fitTool, loss, lin, linHalf/1.96, 2*MaxScaleHalfWidth)
 	if err != nil {
 		return scaleFit{}, fmt.Errorf("token_scale: %w", err)
