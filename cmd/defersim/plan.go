@@ -416,7 +416,7 @@ func writeGrowthNotesMarkdown(w io.Writer, growth []plan.GrowthPoint) {
 			if _, ok := at[n]; !ok {
 				order = append(order, n)
 			}
-			at[n] = append(at[n], fmt.Sprintf("×%g", p.Factor))
+			at[n] = append(at[n], p.FactorText(""))
 		}
 	}
 	for _, n := range order {
