@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // SweepPoint is one value of a sweep: Param (params.KEY, model.KEY… or
@@ -26,18 +27,23 @@ func (p *SweepPoint) At() string {
 }
 
 // GrowthPoint is one catalog size of `plan --growth`: the scenario's
-// catalog grown by Factor (a multiple of its tool count) to Tools tools,
-// by servers added from the catalog directory From (--growth-from), or by
-// generated servers when From is "".
+// catalog grown to Tools tools, by servers added from the catalog
+// directory From (--growth-from), or by generated servers when From is
+// "". Factor is the multiple of its tool count asked; Replayed the one
+// the size replays (Tools over the scenario's tool count: servers are
+// added whole, so it can be above Factor), 0 in files of earlier builds.
 type GrowthPoint struct {
-	Factor float64 `json:"factor"`
-	Tools  int     `json:"tools"`
-	From   string  `json:"from,omitempty"`
+	Factor   float64 `json:"factor"`
+	Replayed float64 `json:"replayed_factor,omitempty"`
+	Tools    int     `json:"tools"`
+	From     string  `json:"from,omitempty"`
 }
 
 // String returns "×FACTOR (N tools, generated servers)", or "servers
 // from DIR" in place of "generated servers", or "nothing added" at ×1 (the
-// series' point of today's catalog, which adds no server).
+// series' point of today's catalog, which adds no server). FACTOR is the
+// factor replayed, followed by the one asked where they differ: "×3.214
+// (×3 asked; 45 tools, generated servers)".
 func (p GrowthPoint) String() string {
 	added := "generated servers"
 	switch {
@@ -50,7 +56,42 @@ func (p GrowthPoint) String() string {
 	if p.Tools == 1 {
 		tools = "tool"
 	}
-	return fmt.Sprintf("×%s (%d %s, %s)", strconv.FormatFloat(p.Factor, 'g', -1, 64), p.Tools, tools, added)
+	return p.FactorText(fmt.Sprintf("%d %s, %s", p.Tools, tools, added))
+}
+
+// FactorText names the factor the size replays and, where it differs,
+// the one asked beside it, followed in the parentheses by more when it is
+// not "": FactorText("") is "×3.214 (×3 asked)", or "×2" when the size
+// replays the factor asked; FactorText("tools=45") is "×3.214 (×3 asked;
+// tools=45)", or "×2 (tools=28)".
+func (p GrowthPoint) FactorText(more string) string {
+	var in []string
+	if p.differs() {
+		in = append(in, "×"+strconv.FormatFloat(p.Factor, 'g', -1, 64)+" asked")
+	}
+	if more != "" {
+		in = append(in, more)
+	}
+	if len(in) == 0 {
+		return p.replayedText()
+	}
+	return p.replayedText() + " (" + strings.Join(in, "; ") + ")"
+}
+
+// differs says whether the size replays another factor than the one
+// asked (a point of an earlier build records none: false).
+func (p GrowthPoint) differs() bool {
+	return p.Replayed != 0 && p.Replayed != p.Factor
+}
+
+// replayedText is "×F", the factor replayed to 4 significant digits
+// (45/14 = ×3.214, enough to tell it from the factor asked), or the
+// factor asked as given when it is the one replayed or none is recorded.
+func (p GrowthPoint) replayedText() string {
+	if !p.differs() {
+		return "×" + strconv.FormatFloat(p.Factor, 'g', -1, 64)
+	}
+	return "×" + strconv.FormatFloat(p.Replayed, 'g', 4, 64)
 }
 
 // At is " at growth point ×FACTOR (…)"; "" for a nil point.

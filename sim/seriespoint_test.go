@@ -19,6 +19,10 @@ func TestPointAtNamesTheSeriesPoint(t *testing.T) {
 		{"generated growth", nil, &GrowthPoint{Factor: 2, Tools: 267}, " at growth point ×2 (267 tools, generated servers)"},
 		{"growth from a directory", nil, &GrowthPoint{Factor: 1.5, Tools: 1, From: "catalogs"}, " at growth point ×1.5 (1 tool, servers from catalogs)"},
 		{"today's catalog", nil, &GrowthPoint{Factor: 1, Tools: 133, From: "catalogs"}, " at growth point ×1 (133 tools, nothing added)"},
+		// The factor replayed first, the one asked beside it
+		// (TestGrowthOutputsNameTheReplayedFactor, internal/plan).
+		{"replayed above the factor asked", nil, &GrowthPoint{Factor: 2, Replayed: 45.0 / 14, Tools: 45}, " at growth point ×3.214 (×2 asked; 45 tools, generated servers)"},
+		{"replayed as asked", nil, &GrowthPoint{Factor: 2, Replayed: 2, Tools: 28}, " at growth point ×2 (28 tools, generated servers)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -144,7 +144,7 @@ func TestPlanSaysRequestsOverTheWindow(t *testing.T) {
 	if strings.Contains(stdout, "sent") && strings.Contains(stdout, "over the model's 60000-token context window") {
 		t.Errorf("plan --growth: the projection of ×1 warns, though its requests fit:\n%s", stdout)
 	}
-	const growWarn = "warning: requests over the context window as the catalog grows: eager at ×2 (tools=267): 5149 requests over the 60000-token window in 350 sessions, the largest 84322 tokens"
+	const growWarn = "warning: requests over the context window as the catalog grows: eager at ×2.008 (×2 asked; tools=267): 5149 requests over the 60000-token window in 350 sessions, the largest 84322 tokens"
 	if !strings.Contains(stdout, growWarn) || !strings.Contains(stdout, "requests over window") {
 		t.Errorf("plan --growth does not warn of eager at ×2, or lacks the column:\n%s", stdout)
 	}
@@ -173,7 +173,7 @@ func TestPlanSaysRequestsOverTheWindow(t *testing.T) {
 		t.Errorf("plan.json growth: %+v, want eager's 5149 requests at ×2 alone", doc.Growth)
 	}
 	md, _, _ := cliRun(t, "plan", r60, "--sessions-per-day", "1000", "--growth", "1,2", "--scenario", scen60, "--bootstrap", "-1", "--format", "markdown", "-o", filepath.Join(dir, "plan60md"))
-	if !strings.Contains(md, "> **Warning:** requests over the context window as the catalog grows: eager at ×2 (tools=267)") {
+	if !strings.Contains(md, "> **Warning:** requests over the context window as the catalog grows: eager at ×2.008 (×2 asked; tools=267)") {
 		t.Errorf("plan --growth --format markdown does not warn of eager at ×2:\n%s", md)
 	}
 	if !strings.Contains(md, "| eager | tools=267 ⚠ | tools=267 ⚠ |") || !strings.Contains(md, "\n"+breakLegend) {

@@ -44,6 +44,10 @@ type planDoc struct {
 	// (another scenario, a shard's results, requests over the context
 	// window), so that a reader of plan.json sees them as the text does.
 	GrowthWarnings []string `json:"growth_warnings,omitempty"`
+	// GrowthSkipped are the sessions some growth size failed to replay,
+	// each once with the sizes (skippedAtPoints lists them on stderr and
+	// plan exits 1, as run does).
+	GrowthSkipped []plan.SkippedSession `json:"growth_skipped_sessions,omitempty"`
 	// A note about the growth runs (not in JSON): the results record no
 	// inputs to check the growth base against.
 	fingerprintNote string
@@ -99,7 +103,7 @@ directory -o.`,
 		Args: cobra.ExactArgs(1),
 	}
 	format := cliout.AddFormat(c, cliout.Text, cliout.Markdown, cliout.JSON, cliout.CSV)
-	c.RunE = func(cmd *cobra.Command, args []string) error {
+	c.RunE = func(cmd *cobra.Command, args []string) (rerr error) {
 		if out == cliout.Stdio {
 			return exitError{code: 2, msg: "-o names the directory for plan.json and the growth runs; print the plan with --format instead"}
 		}
@@ -175,6 +179,7 @@ directory -o.`,
 				return err
 			}
 			rc.Bootstrap, rc.Workers, rc.BootstrapMemory = bootstrap, workers, int64(bootMem)
+			rc.Validator = contextValidator(cmd.Context())
 			g := outguard.New(append(rc.InputPaths(), args[0], scenario, growthFrom)...)
 			if err := g.Check(filepath.Join(out, "plan.json")); err != nil {
 				return err
@@ -231,7 +236,15 @@ directory -o.`,
 			// replay's notes cover every point's.
 			inputs := pts[len(pts)-1].Inputs
 			doc.Inputs = inputs.OrNil()
-			defer warnInputs(cmd.ErrOrStderr(), inputs, planNotesAt)
+			doc.GrowthSkipped = plan.SkippedSessions(points)
+			// After the output: the input warnings, then the sessions a
+			// size failed to replay, and exit 1 on them, as run ends.
+			defer func() {
+				warnInputs(cmd.ErrOrStderr(), inputs, planNotesAt)
+				if rerr == nil {
+					rerr = skippedAtPoints(cmd.ErrOrStderr(), "size", points)
+				}
+			}()
 		}
 		var path string
 		if out != "" {
@@ -403,7 +416,7 @@ func writeGrowthNotesMarkdown(w io.Writer, growth []plan.GrowthPoint) {
 			if _, ok := at[n]; !ok {
 				order = append(order, n)
 			}
-			at[n] = append(at[n], fmt.Sprintf("×%g", p.Factor))
+			at[n] = append(at[n], p.FactorText(""))
 		}
 	}
 	for _, n := range order {

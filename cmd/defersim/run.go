@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -317,19 +318,61 @@ type runWarnings struct {
 }
 
 func (r runWarnings) write(stderr io.Writer) {
-	warnInputs(stderr, r.notes, r.notesAt)
-	runsummary.WarnUnmatched(stderr, "defersim", r.info.UnmatchedEntries)
-	runsummary.WarnUnreplayedEntries(stderr, "defersim", r.info.UnreplayedEntries)
-	if r.overflow != nil {
-		r.overflow(stderr)
-	} else {
-		runsummary.WarnContextOverflow(stderr, "defersim", r.last)
+	for _, s := range r.sections() {
+		s.write(stderr)
 	}
-	runsummary.WarnUnreplayed(stderr, "defersim", r.last)
-	if len(r.recommended) == 0 {
-		r.recommended = []*report.Results{r.last}
+}
+
+// Kinds of run's warnings (runWarnings.kinds), as `sweep --format csv`
+// names them in its warnings column.
+const (
+	warnInputNotes         = "input_notes"
+	warnUnmatchedEntries   = "unmatched_entries"
+	warnUnreplayedEntries  = "unreplayed_entries"
+	warnContextOverflow    = "context_overflow"
+	warnUnreplayedVersions = "unreplayed_versions"
+	warnRecommendedFor     = "recommended_for"
+)
+
+// warnSection is one kind of run's warnings.
+type warnSection struct {
+	kind  string
+	write func(io.Writer)
+}
+
+// sections are run's warnings in run's order, each writing nothing when
+// it does not apply.
+func (r runWarnings) sections() []warnSection {
+	recommended := r.recommended
+	if len(recommended) == 0 {
+		recommended = []*report.Results{r.last}
 	}
-	runsummary.WarnRecommendedFor(stderr, "defersim", r.recommended...)
+	overflow := r.overflow
+	if overflow == nil {
+		overflow = func(w io.Writer) { runsummary.WarnContextOverflow(w, "defersim", r.last) }
+	}
+	return []warnSection{
+		{warnInputNotes, func(w io.Writer) { warnInputs(w, r.notes, r.notesAt) }},
+		{warnUnmatchedEntries, func(w io.Writer) { runsummary.WarnUnmatched(w, "defersim", r.info.UnmatchedEntries) }},
+		{warnUnreplayedEntries, func(w io.Writer) { runsummary.WarnUnreplayedEntries(w, "defersim", r.info.UnreplayedEntries) }},
+		{warnContextOverflow, overflow},
+		{warnUnreplayedVersions, func(w io.Writer) { runsummary.WarnUnreplayed(w, "defersim", r.last) }},
+		{warnRecommendedFor, func(w io.Writer) { runsummary.WarnRecommendedFor(w, "defersim", recommended...) }},
+	}
+}
+
+// kinds names the warnings write gives, in its order: those whose lines
+// are not empty.
+func (r runWarnings) kinds() []string {
+	var out []string
+	for _, s := range r.sections() {
+		var b bytes.Buffer
+		s.write(&b)
+		if b.Len() > 0 {
+			out = append(out, s.kind)
+		}
+	}
+	return out
 }
 
 // interruptible returns a context cancelled by the first SIGINT or SIGTERM,

@@ -111,7 +111,8 @@ the notes go to stderr) with --format.`,
 		prog := newReporter(cmd, progress.Config{Label: "sweep", Verb: "replayed", Noun: "values", One: "value", Total: int64(len(spec.Values()))})
 		sw, err := plan.Sweep(ctx, plan.SweepConfig{Scenario: sc, Spec: spec, Overrides: ov,
 			Embedded: embeddedData(), Dir: stage, Metrics: metrics, Bootstrap: bootstrap, BootstrapMemory: int64(bootMem), Workers: workers,
-			Progress: func(n int) { prog.Update(int64(n), int64(n)) }})
+			Validator: contextValidator(cmd.Context()),
+			Progress:  func(n int) { prog.Update(int64(n), int64(n)) }})
 		if err != nil {
 			prog.Abort()
 			return err
@@ -124,17 +125,7 @@ the notes go to stderr) with --format.`,
 		for i := range plots {
 			plots[i] = set.Final(plots[i])
 		}
-		doc := struct {
-			Spec      plan.SweepSpec    `json:"sweep"`
-			Notes     []string          `json:"notes,omitempty"`
-			AppliesTo []string          `json:"applies_to"`
-			Constant  []plan.Unchanged  `json:"constant,omitempty"`
-			Points    []plan.Point      `json:"points"`
-			Rows      []plan.SeriesRow  `json:"rows"`
-			Unchanged []plan.Unchanged  `json:"unchanged,omitempty"`
-			Plots     []string          `json:"plots"`
-			Inputs    *inputnotes.Notes `json:"input_notes,omitempty"`
-		}{spec, sw.Notes, sw.AppliesTo, sw.Constant, pts, rows, sw.Unchanged, plots, sw.Inputs.OrNil()}
+		doc := sweepDoc{spec, sw.Notes, sw.AppliesTo, sw.Constant, pts, rows, sw.Unchanged, plots, sw.Inputs.OrNil(), plan.SkippedSessions(pts)}
 		data, err := json.MarshalIndent(doc, "", "  ")
 		if err != nil {
 			return err
@@ -145,75 +136,34 @@ the notes go to stderr) with --format.`,
 		if err := set.Commit(guard.CheckOne); err != nil {
 			return err
 		}
-		// run's warnings in run's order (runWarnings), after the output.
-		// The lists' entries that match nothing or that no replayed
-		// version serves, and the catalog versions no session replayed,
-		// are the same at every value (the same traces, catalogs and
-		// upgrades; sweep sets numbers only): said once, from the last
-		// value, as run says them. The context window is said over the
-		// values, and a strategy recommended for another setup at any
-		// value (a sweep of model.* or params.* moves the model's values
-		// recommended_for records). One deferred call, as deferred calls
-		// run in reverse (TestSweepWarnsInRunsOrder).
+		// run's warnings in run's order (runWarnings), after the output,
+		// then the sessions some value failed to replay, and exit 1 on
+		// them, as run ends (skippedSessions). The lists' entries that
+		// match nothing or that no replayed version serves, and the
+		// catalog versions no session replayed, are the same at every
+		// value (the same traces, catalogs and upgrades; sweep sets
+		// numbers only): said once, from the last value, as run says
+		// them. The context window is said over the values, and a
+		// strategy recommended for another setup at any value (a sweep of
+		// model.* or params.* moves the model's values recommended_for
+		// records) (TestSweepWarnsInRunsOrder).
 		results := make([]*report.Results, len(pts))
 		for i := range pts {
 			results[i] = pts[i].Results
 		}
 		last := results[len(results)-1]
-		defer runWarnings{notes: sw.Inputs, notesAt: sweepNotesAt, last: last, info: &last.Run,
+		warn := runWarnings{notes: sw.Inputs, notesAt: sweepNotesAt, last: last, info: &last.Run,
 			overflow: func(stderr io.Writer) {
 				if warn := plan.SweepOverflowWarning(rows); warn != "" {
 					// Like input warnings, --quiet does not silence it.
 					fmt.Fprintf(stderr, "defersim: warning: %s\n", warn)
 				}
-			}, recommended: results}.write(cmd.ErrOrStderr())
-		w := cmd.OutOrStdout()
-		switch *format {
-		case cliout.JSON:
-			return cliout.WriteJSON(w, doc)
-		case cliout.Markdown:
-			fmt.Fprintf(w, "### Sweep of %s over %s, %s each\n\n", cliout.MDEscape(spec.Param), nouns.Count(len(pts), "value"), nouns.Count(pts[0].Results.Sessions, "session"))
-			if a := appliesLine(spec.Param, sw); a != "" {
-				fmt.Fprintf(w, "%s\n\n", cliout.MDEscape(a))
-			}
-			for _, n := range sw.Notes {
-				fmt.Fprintf(w, "> Note: %s\n\n", cliout.MDEscape(n))
-			}
-			for _, p := range pts {
-				for _, n := range p.Notes {
-					fmt.Fprintf(w, "> Note (%s): %s\n\n", cliout.MDEscape(p.Label), cliout.MDEscape(n))
-				}
-			}
-			if err := plan.WriteSeriesMarkdown(w, rows); err != nil {
-				return err
-			}
-			plan.WriteUnchangedMarkdown(w, spec.Param, sw.Unchanged)
-			return nil
-		case cliout.CSV:
-			// The text table's lines around it go where CSV cannot hold
-			// them, as notes; like the warnings, --quiet does not
-			// silence them.
-			sweepNotes(cmd.ErrOrStderr(), true, spec.Param, sw)
-			return plan.WriteSeriesCSV(w, spec.Param, rows)
-		}
-		fmt.Fprintf(w, "sweep of %s over %s, %s each\n", spec.Param, nouns.Count(len(pts), "value"), nouns.Count(pts[0].Results.Sessions, "session"))
-		sweepNotes(w, false, spec.Param, sw)
-		fmt.Fprintln(w)
-		if err := plan.WriteSeries(w, rows); err != nil {
+			}, recommended: results}
+		if err := writeSweep(cmd, *format, sw, &doc, warn.kinds()); err != nil {
 			return err
 		}
-		if len(sw.Unchanged) > 0 {
-			fmt.Fprintln(w)
-			plan.WriteUnchanged(w, spec.Param, sw.Unchanged)
-		}
-		fmt.Fprintln(w, "\nresults and plots:")
-		for _, p := range pts {
-			fmt.Fprintln(w, "  "+p.ResultsPath)
-		}
-		for _, p := range plots {
-			fmt.Fprintln(w, "  "+p)
-		}
-		return nil
+		warn.write(cmd.ErrOrStderr())
+		return skippedAtPoints(cmd.ErrOrStderr(), "value", pts)
 	}
 	fl := c.Flags()
 	fl.StringVar(&param, "param", "", "parameter and range, PATH=FROM:TO:STEP")
@@ -228,6 +178,79 @@ the notes go to stderr) with --format.`,
 	fl.IntVar(&workers, "workers", 0, "sessions replayed in parallel (0 = one per core)")
 	fl.BoolVar(&allowUnres, "allow-unresolved", false, scenarioLimitUsage)
 	return c
+}
+
+// sweepDoc is sweep.json, and `sweep --format json`.
+type sweepDoc struct {
+	Spec      plan.SweepSpec    `json:"sweep"`
+	Notes     []string          `json:"notes,omitempty"`
+	AppliesTo []string          `json:"applies_to"`
+	Constant  []plan.Unchanged  `json:"constant,omitempty"`
+	Points    []plan.Point      `json:"points"`
+	Rows      []plan.SeriesRow  `json:"rows"`
+	Unchanged []plan.Unchanged  `json:"unchanged,omitempty"`
+	Plots     []string          `json:"plots"`
+	Inputs    *inputnotes.Notes `json:"input_notes,omitempty"`
+	// Skipped are the sessions some value failed to replay, each once
+	// with the values (skippedAtPoints lists them on stderr).
+	Skipped []plan.SkippedSession `json:"skipped_sessions,omitempty"`
+}
+
+// writeSweep prints the sweep's table in format; warnings are the kinds
+// of run's warnings the sweep gives after it (runWarnings.kinds), which
+// the CSV's rows end with.
+func writeSweep(cmd *cobra.Command, format cliout.Format, sw *plan.SweepResult, doc *sweepDoc, warnings []string) error {
+	spec, pts, plots, rows := doc.Spec, doc.Points, doc.Plots, doc.Rows
+	if len(doc.Skipped) > 0 {
+		warnings = append(warnings, "skipped_sessions")
+	}
+	w := cmd.OutOrStdout()
+	switch format {
+	case cliout.JSON:
+		return cliout.WriteJSON(w, doc)
+	case cliout.Markdown:
+		fmt.Fprintf(w, "### Sweep of %s over %s, %s each\n\n", cliout.MDEscape(spec.Param), nouns.Count(len(pts), "value"), nouns.Count(pts[0].Results.Sessions, "session"))
+		if a := appliesLine(spec.Param, sw); a != "" {
+			fmt.Fprintf(w, "%s\n\n", cliout.MDEscape(a))
+		}
+		for _, n := range sw.Notes {
+			fmt.Fprintf(w, "> Note: %s\n\n", cliout.MDEscape(n))
+		}
+		for _, p := range pts {
+			for _, n := range p.Notes {
+				fmt.Fprintf(w, "> Note (%s): %s\n\n", cliout.MDEscape(p.Label), cliout.MDEscape(n))
+			}
+		}
+		if err := plan.WriteSeriesMarkdown(w, rows); err != nil {
+			return err
+		}
+		plan.WriteUnchangedMarkdown(w, spec.Param, sw.Unchanged)
+		return nil
+	case cliout.CSV:
+		// The text table's lines around it go where CSV cannot hold
+		// them, as notes; like the warnings, --quiet does not
+		// silence them.
+		sweepNotes(cmd.ErrOrStderr(), true, spec.Param, sw)
+		return plan.WriteSeriesCSV(w, spec.Param, rows, warnings)
+	}
+	fmt.Fprintf(w, "sweep of %s over %s, %s each\n", spec.Param, nouns.Count(len(pts), "value"), nouns.Count(pts[0].Results.Sessions, "session"))
+	sweepNotes(w, false, spec.Param, sw)
+	fmt.Fprintln(w)
+	if err := plan.WriteSeries(w, rows); err != nil {
+		return err
+	}
+	if len(sw.Unchanged) > 0 {
+		fmt.Fprintln(w)
+		plan.WriteUnchanged(w, spec.Param, sw.Unchanged)
+	}
+	fmt.Fprintln(w, "\nresults and plots:")
+	for _, p := range pts {
+		fmt.Fprintln(w, "  "+p.ResultsPath)
+	}
+	for _, p := range plots {
+		fmt.Fprintln(w, "  "+p)
+	}
+	return nil
 }
 
 // sweepNotes writes the lines the text table follows: which strategies

@@ -16,7 +16,8 @@ import (
 // value, the strategy, cost and first reply (mean and p95) with their
 // intervals, extra round trips, malformed calls, the "vs previous point"
 // mark — plus the two overflow columns when some row sent requests over
-// the context window, and none otherwise; the lines around the text table
+// the context window, and none otherwise, then sessions_skipped and
+// warnings (the kinds of warning stderr gives); the lines around the text table
 // (which strategies the key applies to, the notes, the unchanged list) go
 // to stderr as notes ("defersim: note: …"). sweep refused --format csv: a platform team had to take the
 // numbers out of sweep.json by hand.
@@ -26,9 +27,10 @@ func TestSweepWritesCSV(t *testing.T) {
 		rows              int
 		over              bool
 		stderr            string // a line stderr must hold
+		warnings          string // the warnings column of every row
 	}{
-		{"model.context_window=20000:40000:20000", "eager,claude-code-default", 4, true, "defersim: warning: requests over the context window in the sweep: eager at model.context_window=20000"},
-		{"strategy.warm.max_tools=2:6:4", "eager,claude-code-default", 4, false, "defersim: note: strategy.warm.max_tools applies to claude-code-default; constant across the sweep"},
+		{"model.context_window=20000:40000:20000", "eager,claude-code-default", 4, true, "defersim: warning: requests over the context window in the sweep: eager at model.context_window=20000", "context_overflow"},
+		{"strategy.warm.max_tools=2:6:4", "eager,claude-code-default", 4, false, "defersim: note: strategy.warm.max_tools applies to claude-code-default; constant across the sweep", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.param, func(t *testing.T) {
@@ -51,6 +53,7 @@ func TestSweepWritesCSV(t *testing.T) {
 			if tc.over {
 				head = append(head, "context_overflow_requests", "context_overflow_sessions")
 			}
+			head = append(head, "sessions_skipped", "warnings")
 			if !slices.Equal(recs[0], head) {
 				t.Fatalf("header %q, want %q", recs[0], head)
 			}
@@ -106,6 +109,9 @@ func TestSweepWritesCSV(t *testing.T) {
 					if got, err := strconv.ParseFloat(rec[col], 64); err != nil || got != w {
 						t.Errorf("row %d %s: %q, want sweep.json's %v", i, head[col], rec[col], w)
 					}
+				}
+				if n := len(rec); rec[n-2] != "0" || rec[n-1] != tc.warnings {
+					t.Errorf("row %d: sessions_skipped, warnings %q, want 0, %q", i, rec[n-2:], tc.warnings)
 				}
 				if got, err := strconv.ParseFloat(rec[15], 64); err != nil || got != r.P95RelativeError {
 					t.Errorf("row %d: relative error %q, want %v", i, rec[15], r.P95RelativeError)

@@ -152,7 +152,7 @@ func Growth(ctx context.Context, cfg GrowthConfig) ([]GrowthPoint, []string, err
 		if err != nil {
 			return nil, nil, err
 		}
-		rc.GrowthPoint = &sim.GrowthPoint{Factor: f, Tools: tools, From: cfg.Pool}
+		rc.GrowthPoint = &sim.GrowthPoint{Factor: f, Replayed: replayedFactor(tools, baseTools), Tools: tools, From: cfg.Pool}
 		pt, err := runPoint(ctx, rc, dir, float64(tools), label)
 		if err != nil {
 			return nil, nil, err

@@ -52,9 +52,9 @@ func GrowthCache(proj *Projection, pts []GrowthPoint) []Line {
 	var lines []Line
 	off := map[string][]string{}
 	for _, p := range pts {
-		lines = append(lines, Line{Text: fmt.Sprintf("cache (×%g): %s", p.Factor, p.Cache.verdict())})
+		lines = append(lines, Line{Text: fmt.Sprintf("cache (%s): %s", p.FactorText(""), p.Cache.verdict())})
 		if m := p.Cache.Mismatch; m != "" {
-			off[m] = append(off[m], fmt.Sprintf("×%g", p.Factor))
+			off[m] = append(off[m], p.FactorText(""))
 		}
 	}
 	for _, m := range []string{assumedColder, assumedWarmer} {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/defersim/defersim/internal/nouns"
+	"github.com/defersim/defersim/sim"
 )
 
 // DefaultGrowthTolerance is how far above its factor a growth size may
@@ -41,6 +42,14 @@ func replayedFactor(tools, baseTools int) float64 {
 // ×3.214), enough to tell it from the factor asked.
 func factorText(f float64) string {
 	return "×" + strconv.FormatFloat(f, 'g', 4, 64)
+}
+
+// FactorText names the size by the factor it replays and, where it
+// differs, the one asked beside it, with more in the parentheses:
+// "×3.214 (×3 asked)"; "×2" when the size replays the factor asked
+// (sim.GrowthPoint.FactorText).
+func (p GrowthPoint) FactorText(more string) string {
+	return sim.GrowthPoint{Factor: p.Factor, Replayed: p.Replayed}.FactorText(more)
 }
 
 // SizeText says a growth size in the plan's list of sizes: its servers and

@@ -47,7 +47,7 @@ func TestGrowthPointRecordedInResults(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want := sim.GrowthPoint{Factor: pt.Factor, Tools: pt.Tools, From: tc.pool}
+				want := sim.GrowthPoint{Factor: pt.Factor, Replayed: pt.Replayed, Tools: pt.Tools, From: tc.pool}
 				if got := res.Run.GrowthPoint; got == nil || *got != want {
 					t.Fatalf("%s: run.growth_point %+v, want %+v", pt.Label, got, want)
 				}

@@ -36,6 +36,9 @@ type SeriesRow struct {
 	// refuses such requests: the row's cost and times are of requests
 	// that could not be made.
 	ContextOverflow *sim.ContextOverflow `json:"context_overflow,omitempty"`
+	// Skipped counts the sessions the row's point failed to replay
+	// (Point.Skipped): its figures are of the others.
+	Skipped int64 `json:"sessions_skipped,omitempty"`
 }
 
 // Rows flattens points into one row per point and strategy.
@@ -52,7 +55,7 @@ func Rows(points []Point) []SeriesRow {
 				CostUSD: meanAmount(s.Metrics["cost_usd"]), FirstReplyMs: meanAmount(fr),
 				FirstP95Ms: quantileAmount(fr.P95, fr.P95CI, fr.Count),
 				ExtraTrips: s.Metrics["extra_round_trips"].Mean, Malformed: s.Metrics["malformed_calls"].Mean,
-				P95RelativeError: rel, ContextOverflow: s.ContextOverflow})
+				P95RelativeError: rel, ContextOverflow: s.ContextOverflow, Skipped: p.Skipped})
 		}
 	}
 	return out

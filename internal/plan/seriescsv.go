@@ -3,6 +3,7 @@ package plan
 import (
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/defersim/defersim/internal/cliout"
 )
@@ -17,8 +18,12 @@ import (
 // percentile sketch's relative accuracy). When some row sent requests
 // over the model's context window, two more columns count them
 // (context_overflow_requests, context_overflow_sessions; 0 for the
-// others); a sweep where none did has no such columns.
-func WriteSeriesCSV(w io.Writer, param string, rows []SeriesRow) error {
+// others); a sweep where none did has no such columns. Every row ends
+// with sessions_skipped (the sessions its point failed to replay, 0 when
+// none) and warnings: the kinds of warning the command gave on stderr,
+// joined by ";" (the same on every row, empty when none), as check's rows
+// end with fail_reasons.
+func WriteSeriesCSV(w io.Writer, param string, rows []SeriesRow, warnings []string) error {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	amount := func(a Amount) []string { return []string{f(a.Value), f(a.Low), f(a.High)} }
 	head := []string{"param", "value", "strategy"}
@@ -30,6 +35,8 @@ func WriteSeriesCSV(w io.Writer, param string, rows []SeriesRow) error {
 	if over {
 		head = append(head, "context_overflow_requests", "context_overflow_sessions")
 	}
+	head = append(head, "sessions_skipped", "warnings")
+	kinds := strings.Join(warnings, ";")
 	out := make([][]string, 0, len(rows))
 	for _, r := range rows {
 		row := []string{param, f(r.X), r.Strategy}
@@ -44,6 +51,7 @@ func WriteSeriesCSV(w io.Writer, param string, rows []SeriesRow) error {
 			}
 			row = append(row, strconv.FormatInt(requests, 10), strconv.FormatInt(sessions, 10))
 		}
+		row = append(row, strconv.FormatInt(r.Skipped, 10), kinds)
 		out = append(out, row)
 	}
 	return cliout.WriteCSV(w, head, out)

@@ -104,7 +104,7 @@ func GrowthOverflowWarning(points []GrowthPoint) (Line, bool) {
 	for _, p := range points {
 		for i := range p.ContextOverflow {
 			o := &p.ContextOverflow[i]
-			list = append(list, overflowAt{strategy: o.Strategy, at: fmt.Sprintf("×%g (%s)", p.Factor, p.Label), o: &o.ContextOverflow})
+			list = append(list, overflowAt{strategy: o.Strategy, at: p.FactorText(p.Label), o: &o.ContextOverflow})
 		}
 	}
 	s := seriesOverflow(list)

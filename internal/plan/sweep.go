@@ -35,6 +35,9 @@ type SweepConfig struct {
 	// Progress, when set, is called after each value with the number
 	// replayed so far.
 	Progress func(done int)
+	// Validator checks the stale-schema calls of every point's replay
+	// (runner.Config.Validator; nil = the JSON Schema validator).
+	Validator sim.ArgValidator
 	// perPoint replays a strategy.* sweep once per value, as other
 	// parameters are (the tests compare the two).
 	perPoint bool
@@ -78,6 +81,11 @@ type Point struct {
 	// Fills counts what the replay's traces record and what fill-in
 	// parameters stood in for (fillReason).
 	Fills Fills `json:"-"`
+	// Skipped counts the sessions the point failed to replay (its
+	// results' run.counts.sessions_skipped); Failures are the first lines
+	// of their errors, as `defersim run` lists them (SkippedSessions).
+	Skipped  int64    `json:"sessions_skipped,omitempty"`
+	Failures []string `json:"-"`
 }
 
 // Sweep replays the scenario at each value and writes each results file,
@@ -216,6 +224,7 @@ func Sweep(ctx context.Context, cfg SweepConfig) (*SweepResult, error) {
 		}
 		rc.Traces = traces
 		rc.Bootstrap, rc.Workers, rc.BootstrapMemory = cfg.Bootstrap, cfg.Workers, cfg.BootstrapMemory
+		rc.Validator = cfg.Validator
 		rc.SweepPoint = &sim.SweepPoint{Param: cfg.Spec.Param, Value: v}
 		label := rc.SweepPoint.String()
 		name := fileSafe(label)
@@ -310,9 +319,13 @@ func writePoint(out *runner.Output, dir string, x float64, label string) (Point,
 	if err := report.WriteResults(path, out.Results); err != nil {
 		return Point{}, err
 	}
-	pt := Point{X: x, Label: label, ResultsPath: path, Results: out.Results, Inputs: out.InputNotes()}
-	if out.Run != nil && out.Run.State != nil {
-		pt.Fills = fillsOf(out.Run.State)
+	pt := Point{X: x, Label: label, ResultsPath: path, Results: out.Results, Inputs: out.InputNotes(),
+		Skipped: out.Info.Counts.SessionsSkipped}
+	if out.Run != nil {
+		pt.Failures = failureLines(out.Run.Failures)
+		if out.Run.State != nil {
+			pt.Fills = fillsOf(out.Run.State)
+		}
 	}
 	return pt, nil
 }

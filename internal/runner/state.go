@@ -70,8 +70,10 @@ import (
 // each never_defer and always_defer entry the scenario writes
 // (sim.RunInfo.EntryVersions), from which results.json names the entries
 // no replayed version serves (run.scenario_entries_unreplayed) over shards
-// and resumes.
-const StateVersion = 18
+// and resumes; version 19 carries the factor a growth point replays beside
+// the one asked (sim.GrowthPoint.Replayed), which results.json records
+// (run.growth_point.replayed_factor).
+const StateVersion = 19
 
 // Kinds of state files.
 const (
