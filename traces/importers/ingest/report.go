@@ -43,6 +43,10 @@ type Report struct {
 	// SchemaFidelity lists the called tools whose catalog schema is not
 	// exact: approximate, or a stand-in for a schema the source lacks.
 	SchemaFidelity []FidelityTool `json:"schema_fidelity"`
+	// Rejected lists the called tools whose recorded arguments the
+	// exact schema their catalog version gives them rejects (absent when
+	// none): see RejectedArgs.
+	Rejected []RejectedArgs `json:"rejected_arguments,omitempty"`
 	// Servers counts tool calls by how their server was determined.
 	Servers map[string]int `json:"server_attribution"`
 	// Ambiguous lists tools whose server could not be determined because
@@ -77,6 +81,7 @@ type Report struct {
 	missing   map[[2]string]int
 	ambiguous map[string]*AmbiguousTool
 	fidelity  map[[3]string]*FidelityTool
+	rejected  map[[4]string]*RejectedArgs
 }
 
 // MaxReportedModels bounds Report.Models.
@@ -273,6 +278,7 @@ func (r *Report) Finish() {
 	})
 	sort.Slice(r.Catalog, func(i, j int) bool { return r.Catalog[i].File < r.Catalog[j].File })
 	r.finishModels()
+	r.finishRejected()
 	r.SchemaFidelity = r.SchemaFidelity[:0]
 	for _, f := range r.fidelity {
 		r.SchemaFidelity = append(r.SchemaFidelity, *f)

@@ -75,6 +75,18 @@ func (r *Report) WriteText(w io.Writer) error {
 			p("  %s/%s\t%s\t%d\t%s\n", f.Server, f.Tool, f.Fidelity, f.Calls, f.Note)
 		}
 	}
+	if len(r.Rejected) > 0 {
+		p("recorded arguments their tool's schema rejects (server@version/tool: failure, calls, status ok):\n")
+		accepted := 0
+		for _, ra := range r.Rejected {
+			p("  %s@%s/%s\t%s\t%s\t%d ok\n", ra.Server, ra.Version, ra.Tool, rejectedWhere(ra), nouns.Count(ra.Calls, "call"), ra.Accepted)
+			accepted += ra.Accepted
+		}
+		if accepted > 0 {
+			p("  the server took %s whose arguments the schema rejects: the sessions ran with another schema, most likely another version of the server (a catalog directory gives its latest); give theirs with --tools\n",
+				nouns.Count(accepted, "call"))
+		}
+	}
 	section(p, "tool call servers (how determined: calls):", r.Servers)
 	if len(r.Ambiguous) > 0 {
 		p("tools several servers serve, called without a server (kept on the default server):\n")
@@ -126,4 +138,17 @@ func describeMarks(c CatalogFile) string {
 		return ""
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// rejectedWhere says how and where the first rejected call failed:
+// "missing_required at / (#/required)".
+func rejectedWhere(ra RejectedArgs) string {
+	at := ra.At
+	if at == "" {
+		at = "/"
+	}
+	if ra.Keyword == "" {
+		return ra.Class + " at " + at
+	}
+	return ra.Class + " at " + at + " (" + ra.Keyword + ")"
 }
