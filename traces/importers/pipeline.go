@@ -167,6 +167,9 @@ func (p *pipeline) servers(s *ingest.Session) {
 				p.checkArgs(ev, st, refs[ev.Server].Version)
 			}
 		}
+		if len(ev.Args) == 0 && !p.scan {
+			p.rep.CallsWithoutArgs++
+		}
 		for _, set := range sets {
 			p.used(set, ev)
 		}

@@ -28,6 +28,17 @@ type Report struct {
 	// tokens end where the limit cut them. Trace v1 has no field for it.
 	// Absent when 0.
 	CutAtOutputLimit int `json:"replies_cut_at_output_limit,omitempty"`
+	// CallsWithoutArgs counts the tool calls written without arguments
+	// (the source recorded none: an OpenTelemetry export without content
+	// capture): a replay that checks such a call against a schema other
+	// than the one its model saw checks it as {} (docs/validation.md).
+	// Absent when 0.
+	CallsWithoutArgs int `json:"calls_without_arguments,omitempty"`
+	// CallsWithoutResult counts the answered tool calls whose result the
+	// source did not record (an execute_tool span without
+	// gen_ai.tool.call.result): the replay adds no tokens for it, so
+	// every later prompt of the session lacks the result. Absent when 0.
+	CallsWithoutResult int `json:"calls_without_result,omitempty"`
 	// Models counts the sessions written by the model their session_start
 	// names (after --model; "" for the sessions that name none), the most
 	// sessions first, then by name: at most MaxReportedModels of them, the

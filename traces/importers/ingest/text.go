@@ -38,6 +38,14 @@ func (r *Report) WriteText(w io.Writer) error {
 		p("model requests without usage:\t%d of %d (the source recorded none: run.fidelity does not compare their prompt tokens)\n",
 			r.RequestsWithoutUsage, r.Events[traces.ModelRequest])
 	}
+	if r.CallsWithoutArgs > 0 {
+		p("tool calls without arguments: %d of %d (the source recorded none: a replay checks such a call against a changed schema as {}, so a stale schema's required properties count it malformed)\n",
+			r.CallsWithoutArgs, r.ToolCalls)
+	}
+	if r.CallsWithoutResult > 0 {
+		p("tool calls without a recorded result: %d of %d (the replay adds no tokens for such a result: the session's later prompts lack it)\n",
+			r.CallsWithoutResult, r.ToolCalls)
+	}
 	if r.CutAtOutputLimit > 0 {
 		p("replies cut at the output limit:\t%d (stop_reason max_tokens or finish_reason length: their recorded text and output tokens end where the limit cut them; trace v1 has no field for it)\n",
 			r.CutAtOutputLimit)
