@@ -128,6 +128,7 @@ func (p *pipeline) servers(s *ingest.Session) {
 		}
 	}
 	resolved := resolve(sets, s.DefaultServer)
+	p.noteDiffering(resolved)
 	p.attribute(s, resolved)
 	for i := range s.Events {
 		ev := &s.Events[i]
