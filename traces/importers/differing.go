@@ -1,6 +1,9 @@
 package importers
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/defersim/defersim/traces/importers/toolschema"
 )
 
@@ -33,9 +36,11 @@ func (st *serverTools) compare(t toolschema.Tool, set *toolschema.Set) {
 }
 
 // noteDiffering notes, once each, the tools of resolved that two exact
-// sources define differently.
+// sources define differently, by server name (the report is
+// deterministic).
 func (p *pipeline) noteDiffering(resolved map[string]*serverTools) {
-	for _, st := range resolved {
+	for _, name := range slices.Sorted(maps.Keys(resolved)) {
+		st := resolved[name]
 		for _, d := range st.differing {
 			p.rep.Note("%s/%s: %s and %s define it differently; the catalog holds the first (the first definition wins): "+
 				"the sessions ran with one of them, so the other is likely another version of the server", st.name, d.tool, d.kept, d.other)
