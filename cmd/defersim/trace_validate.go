@@ -59,6 +59,9 @@ warning); it replays the scenario's upgrades as run does, so a call of a
 tool an upgrade's version no longer serves is unresolved, as run counts it
 (unknown_tool_after_upgrade), and it says the upgrades that reach no
 session; the limit is then the scenario's max_unresolved as run takes it.
+When the files are the scenario's own traces and "run SCENARIO" alone
+would load the scenario's catalogs instead, validate says so and how to
+check that run (add --catalogs).
 --strategies replaces the scenario's strategies as run's does (it needs
 --scenario). Without --scenario, it says that none of this was checked.
 

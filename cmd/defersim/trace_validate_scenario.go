@@ -34,6 +34,11 @@ type scenarioPrediction struct {
 	// upgrades no session reaches, found by replaying the upgrades as run
 	// does (runner.Preflighted.Resolve).
 	UpgradesUnreached []sim.UnreachedUpgrade `json:"upgrades_unreached,omitempty"`
+	// AloneCatalogs are the catalogs `run SCENARIO` alone would load,
+	// replaying the same traces, when they are not those checked (the
+	// traces' own, which `run SCENARIO --traces FILE...` loads):
+	// aloneCatalogs. Absent otherwise.
+	AloneCatalogs []string `json:"run_alone_catalogs,omitempty"`
 
 	// stop is the error run stops on before reading a session ("" none);
 	// entries are the list entries the catalogs serve (for Unreplayed);
@@ -76,6 +81,9 @@ func (rep *validateReport) checkScenario(sc *scenarios.Scenario, path string, pa
 	case len(onDisk) == 0:
 		p.NotChecked = "the traces are on stdin, which run does not read"
 		return p
+	}
+	if len(given) == 0 {
+		p.AloneCatalogs = aloneCatalogs(sc, onDisk)
 	}
 	for _, f := range rep.Files {
 		if f.Error != "" || f.stop != "" {
@@ -127,6 +135,9 @@ func (rep *validateReport) predictScenario(p *scenarioPrediction) {
 func (p *scenarioPrediction) writeText(w io.Writer) error {
 	if p == nil {
 		return nil
+	}
+	if err := p.writeAloneText(w); err != nil {
+		return err
 	}
 	if !p.Checked {
 		name := ""

@@ -21,6 +21,10 @@ type serverTools struct {
 	sources []string
 	// fidelity holds the tools whose schema is not exact.
 	fidelity map[string]markedTool
+	// origin is the set each tool was taken from; differing lists the
+	// exact definitions a later set gave differently (differing.go).
+	origin    map[string]*toolschema.Set
+	differing []differingDef
 }
 
 // markedTool is the fidelity of a tool whose schema is not exact, and why.
@@ -30,7 +34,7 @@ type markedTool struct {
 }
 
 func newServerTools(name string) *serverTools {
-	return &serverTools{name: name, index: map[string]bool{}, fidelity: map[string]markedTool{}}
+	return &serverTools{name: name, index: map[string]bool{}, fidelity: map[string]markedTool{}, origin: map[string]*toolschema.Set{}}
 }
 
 // addTool appends t, marked with the fidelity of the set it comes from
@@ -41,6 +45,7 @@ func (st *serverTools) addTool(t toolschema.Tool, set *toolschema.Set) {
 		t = toolschema.Mark(t, set.Fidelity, set.Note)
 	}
 	st.index[t.Name] = true
+	st.origin[t.Name] = set
 	if f, note := toolschema.FidelityOf(&t); f != toolschema.Exact {
 		st.fidelity[t.Name] = markedTool{f, note}
 	}
@@ -80,6 +85,8 @@ func resolve(sets []*toolschema.Set, defServer string) map[string]*serverTools {
 			if !st.index[t.Name] {
 				st.addTool(t, set)
 				added = true
+			} else {
+				st.compare(t, set)
 			}
 		}
 		if added || len(set.Tools) == 0 {

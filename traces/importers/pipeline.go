@@ -11,6 +11,7 @@ import (
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/importers/ingest"
 	"github.com/defersim/defersim/traces/importers/toolschema"
+	"github.com/defersim/defersim/validation"
 )
 
 // eventWriter is where finished sessions go (a *traces.Writer).
@@ -34,6 +35,9 @@ type pipeline struct {
 	input   string
 	models  map[string]int // recorded model → sessions overridden
 	noModel int
+	// validator checks recorded arguments against their schemas
+	// (checkArgs); made on first use.
+	validator *validation.Validator
 	// catalogRef is the catalog directory as session_start meta "catalog"
 	// names it (relative to the trace's directory); "" writes none.
 	catalogRef string
@@ -124,6 +128,7 @@ func (p *pipeline) servers(s *ingest.Session) {
 		}
 	}
 	resolved := resolve(sets, s.DefaultServer)
+	p.noteDiffering(resolved)
 	p.attribute(s, resolved)
 	for i := range s.Events {
 		ev := &s.Events[i]
@@ -159,6 +164,12 @@ func (p *pipeline) servers(s *ingest.Session) {
 			if m, ok := st.fidelity[ev.Tool]; ok {
 				p.rep.Fidelity(ev.Server, ev.Tool, string(m.fidelity), m.note)
 			}
+			if !p.scan {
+				p.checkArgs(ev, st, refs[ev.Server].Version)
+			}
+		}
+		if len(ev.Args) == 0 && !p.scan {
+			p.rep.CallsWithoutArgs++
 		}
 		for _, set := range sets {
 			p.used(set, ev)

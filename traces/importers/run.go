@@ -115,10 +115,17 @@ func Run(req Request) (_ *ingest.Report, retErr error) {
 		scan := newPipeline(opts, ingest.NewReport(req.Format), discard{}, "")
 		scan.scan = true
 		simp, _ := Lookup(req.Format)
-		for _, in := range req.Inputs {
-			scan.input = in
-			if err := simp.ImportFile(in, opts, scan, ingest.NewReport(req.Format)); err != nil {
-				return nil, withLookalike(err, req.Format, in)
+		if fi, ok := simp.(filesImporter); ok {
+			scan.input = strings.Join(req.Inputs, ", ")
+			if err := fi.ImportFiles(req.Inputs, opts, scan, ingest.NewReport(req.Format)); err != nil {
+				return nil, inputsError(err, req.Format, req.Inputs)
+			}
+		} else {
+			for _, in := range req.Inputs {
+				scan.input = in
+				if err := simp.ImportFile(in, opts, scan, ingest.NewReport(req.Format)); err != nil {
+					return nil, withLookalike(err, req.Format, in)
+				}
 			}
 		}
 		opts.Fallback = scan.fallbackNeeded()
@@ -154,7 +161,24 @@ func Run(req Request) (_ *ingest.Report, retErr error) {
 		}
 		p = newPipeline(opts, rep, w, ref)
 		p.connected = connected
-		for i, in := range req.Inputs {
+		each := req.Inputs // the inputs imported one at a time
+		if fi, ok := imp.(filesImporter); ok {
+			// Sessions may span the inputs: every file is read before
+			// sessions are grouped. Each file holds spans of some session
+			// (an export of none is an error), so none is noted as empty.
+			each = nil
+			p.input = strings.Join(req.Inputs, ", ")
+			if importErr = fi.ImportFiles(req.Inputs, opts, p, rep); importErr != nil {
+				if ctx.Err() == nil {
+					importErr = inputsError(importErr, req.Format, req.Inputs)
+				}
+				return importErr
+			}
+			if req.Progress != nil {
+				req.Progress(len(req.Inputs))
+			}
+		}
+		for i, in := range each {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -205,6 +229,25 @@ func Run(req Request) (_ *ingest.Report, retErr error) {
 	}
 	rep.Finish()
 	return rep, nil
+}
+
+// filesImporter is an importer whose sessions may span its inputs (an
+// OpenTelemetry trace split over the files a collector rotated): it reads
+// every input before it groups sessions, where ImportFile would group
+// each file alone.
+type filesImporter interface {
+	ImportFiles(paths []string, opts *ingest.Options, sink ingest.Sink, rep *ingest.Report) error
+}
+
+// inputsError adds to err, a filesImporter's error on inputs, the format
+// the input it names looks like (withLookalike); an error that names
+// none is checked against all of them.
+func inputsError(err error, format string, inputs []string) error {
+	var ie *ingest.InputError
+	if errors.As(err, &ie) {
+		return withLookalike(err, format, ie.Path)
+	}
+	return withLookalike(err, format, inputs...)
 }
 
 // noSessions is the error of an import that found no session in any input:

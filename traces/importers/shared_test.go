@@ -219,6 +219,9 @@ func TestSharedTauBench(t *testing.T) {
 	if len(rep.MissingSchemas) != 0 {
 		t.Errorf("tools without schema: %+v", rep.MissingSchemas)
 	}
+	if rep.Rejected != nil { // TestRecordedArgsRejectedBySchema: the runs' calls fit tools_airline.json
+		t.Errorf("recorded arguments rejected: %+v", rep.Rejected)
+	}
 	if len(rep.Catalog) != 1 || rep.Catalog[0].Tools != 14 {
 		t.Errorf("catalog = %+v, want one server with the 14 tools of tools_airline.json", rep.Catalog)
 	}

@@ -100,6 +100,9 @@ func TestSharedToolBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if rep.Rejected != nil { // TestRecordedArgsRejectedBySchema: the answers' calls fit their functions
+		t.Errorf("recorded arguments rejected: %+v", rep.Rejected)
+	}
 	sessions, _, err := traces.ReadAll(out)
 	if err != nil {
 		t.Fatal(err)

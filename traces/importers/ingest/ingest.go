@@ -98,3 +98,15 @@ type Session struct {
 	// pipeline reads the returned tools from it.
 	SearchText map[int]string
 }
+
+// InputError is an importer's error on one of several inputs it reads
+// together (an importer whose sessions may span files): Path is that
+// input, for the pipeline's hints; the message already names it.
+type InputError struct {
+	Path string
+	Err  error
+}
+
+func (e *InputError) Error() string { return e.Err.Error() }
+
+func (e *InputError) Unwrap() error { return e.Err }

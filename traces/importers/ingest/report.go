@@ -28,6 +28,17 @@ type Report struct {
 	// tokens end where the limit cut them. Trace v1 has no field for it.
 	// Absent when 0.
 	CutAtOutputLimit int `json:"replies_cut_at_output_limit,omitempty"`
+	// CallsWithoutArgs counts the tool calls written without arguments
+	// (the source recorded none: an OpenTelemetry export without content
+	// capture): a replay that checks such a call against a schema other
+	// than the one its model saw checks it as {} (docs/validation.md).
+	// Absent when 0.
+	CallsWithoutArgs int `json:"calls_without_arguments,omitempty"`
+	// CallsWithoutResult counts the answered tool calls whose result the
+	// source did not record (an execute_tool span without
+	// gen_ai.tool.call.result): the replay adds no tokens for it, so
+	// every later prompt of the session lacks the result. Absent when 0.
+	CallsWithoutResult int `json:"calls_without_result,omitempty"`
 	// Models counts the sessions written by the model their session_start
 	// names (after --model; "" for the sessions that name none), the most
 	// sessions first, then by name: at most MaxReportedModels of them, the
@@ -43,6 +54,10 @@ type Report struct {
 	// SchemaFidelity lists the called tools whose catalog schema is not
 	// exact: approximate, or a stand-in for a schema the source lacks.
 	SchemaFidelity []FidelityTool `json:"schema_fidelity"`
+	// Rejected lists the called tools whose recorded arguments the
+	// exact schema their catalog version gives them rejects (absent when
+	// none): see RejectedArgs.
+	Rejected []RejectedArgs `json:"rejected_arguments,omitempty"`
 	// Servers counts tool calls by how their server was determined.
 	Servers map[string]int `json:"server_attribution"`
 	// Ambiguous lists tools whose server could not be determined because
@@ -77,6 +92,7 @@ type Report struct {
 	missing   map[[2]string]int
 	ambiguous map[string]*AmbiguousTool
 	fidelity  map[[3]string]*FidelityTool
+	rejected  map[[4]string]*RejectedArgs
 }
 
 // MaxReportedModels bounds Report.Models.
@@ -273,6 +289,7 @@ func (r *Report) Finish() {
 	})
 	sort.Slice(r.Catalog, func(i, j int) bool { return r.Catalog[i].File < r.Catalog[j].File })
 	r.finishModels()
+	r.finishRejected()
 	r.SchemaFidelity = r.SchemaFidelity[:0]
 	for _, f := range r.fidelity {
 		r.SchemaFidelity = append(r.SchemaFidelity, *f)

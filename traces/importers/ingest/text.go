@@ -38,6 +38,14 @@ func (r *Report) WriteText(w io.Writer) error {
 		p("model requests without usage:\t%d of %d (the source recorded none: run.fidelity does not compare their prompt tokens)\n",
 			r.RequestsWithoutUsage, r.Events[traces.ModelRequest])
 	}
+	if r.CallsWithoutArgs > 0 {
+		p("tool calls without arguments: %d of %d (the source recorded none: a replay checks such a call against a changed schema as {}, so a stale schema's required properties count it malformed)\n",
+			r.CallsWithoutArgs, r.ToolCalls)
+	}
+	if r.CallsWithoutResult > 0 {
+		p("tool calls without a recorded result: %d of %d (the replay adds no tokens for such a result: the session's later prompts lack it)\n",
+			r.CallsWithoutResult, r.ToolCalls)
+	}
 	if r.CutAtOutputLimit > 0 {
 		p("replies cut at the output limit:\t%d (stop_reason max_tokens or finish_reason length: their recorded text and output tokens end where the limit cut them; trace v1 has no field for it)\n",
 			r.CutAtOutputLimit)
@@ -73,6 +81,18 @@ func (r *Report) WriteText(w io.Writer) error {
 		p("tools called with a schema that is not exact (server/tool: fidelity, calls, why):\n")
 		for _, f := range r.SchemaFidelity {
 			p("  %s/%s\t%s\t%d\t%s\n", f.Server, f.Tool, f.Fidelity, f.Calls, f.Note)
+		}
+	}
+	if len(r.Rejected) > 0 {
+		p("recorded arguments their tool's schema rejects (server@version/tool: failure, calls, status ok):\n")
+		accepted := 0
+		for _, ra := range r.Rejected {
+			p("  %s@%s/%s\t%s\t%s\t%d ok\n", ra.Server, ra.Version, ra.Tool, rejectedWhere(ra), nouns.Count(ra.Calls, "call"), ra.Accepted)
+			accepted += ra.Accepted
+		}
+		if accepted > 0 {
+			p("  the server took %s whose arguments the schema rejects: the sessions ran with another schema, most likely another version of the server (a catalog directory gives its latest); give theirs with --tools\n",
+				nouns.Count(accepted, "call"))
 		}
 	}
 	section(p, "tool call servers (how determined: calls):", r.Servers)
@@ -126,4 +146,17 @@ func describeMarks(c CatalogFile) string {
 		return ""
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// rejectedWhere says how and where the first rejected call failed:
+// "missing_required at / (#/required)".
+func rejectedWhere(ra RejectedArgs) string {
+	at := ra.At
+	if at == "" {
+		at = "/"
+	}
+	if ra.Keyword == "" {
+		return ra.Class + " at " + at
+	}
+	return ra.Class + " at " + at + " (" + ra.Keyword + ")"
 }

@@ -214,6 +214,7 @@ func (c *converter) tool(sp *span) {
 		i = c.addCall(oc, id, true)
 	}
 	result := str(a, "gen_ai.tool.call.result")
+	_, recorded := a["gen_ai.tool.call.result"]
 	failed := ""
 	switch {
 	case isError(sp.Status.Code):
@@ -225,6 +226,9 @@ func (c *converter) tool(sp *span) {
 	}
 	c.b.Result(i, result, failed)
 	ev := c.b.At(i)
+	if !recorded && ev.Type == traces.ToolCall {
+		c.rep.CallsWithoutResult++ // content capture off: the result's size is unknown
+	}
 	ev.DurationMs = ingest.Millis(ev.T, sp.end)
 	if failed != "" && ev.Type == traces.ToolCall {
 		ev.Error = sp.Status.Message

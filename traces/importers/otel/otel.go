@@ -1,7 +1,8 @@
 // Package otel imports OpenTelemetry GenAI spans exported as OTLP JSON:
 // "chat <model>" spans become model requests (with usage and the messages
 // when recorded), "execute_tool <name>" spans become tool calls. Spans are
-// grouped into sessions by gen_ai.conversation.id, else by trace id.
+// grouped into sessions by gen_ai.conversation.id, else by trace id,
+// over every file of one import (ImportFiles).
 package otel
 
 import (
@@ -32,11 +33,50 @@ func New() *Importer { return &Importer{} }
 
 // ImportFile imports the sessions of the file at path.
 func (im *Importer) ImportFile(path string, opts *ingest.Options, sink ingest.Sink, rep *ingest.Report) error {
-	data, err := ingest.ReadFile(path)
-	if err != nil {
-		return err
+	return im.ImportFiles([]string{path}, opts, sink, rep)
+}
+
+// ImportFiles imports the spans of every file at paths as one export: a
+// collector's file exporter rotates its files, so the spans of one trace
+// (one conversation) may be in several. Each file was grouped alone
+// before, and a trace split over two files became two sessions, each
+// without the other's requests and results (TestTraceSplitOverFiles). A
+// span (trace id and span id) read twice is an error naming both places:
+// overlapping exports would otherwise replay it twice in one session.
+func (im *Importer) ImportFiles(paths []string, opts *ingest.Options, sink ingest.Sink, rep *ingest.Report) error {
+	var all []*span
+	first := map[[2]string]*span{}
+	for _, path := range paths {
+		name := filepath.Base(path)
+		data, err := ingest.ReadFile(path)
+		if err != nil {
+			return &ingest.InputError{Path: path, Err: err}
+		}
+		spans, err := readSpans(data)
+		if err != nil {
+			return &ingest.InputError{Path: path, Err: fmt.Errorf("%s: %w", name, err)}
+		}
+		for _, sp := range spans {
+			sp.file = name
+			if sp.TraceID == "" || sp.SpanID == "" {
+				continue
+			}
+			key := [2]string{sp.TraceID, sp.SpanID}
+			if f, ok := first[key]; ok {
+				return &ingest.InputError{Path: path, Err: repeatedSpan(sp, f)}
+			}
+			first[key] = sp
+		}
+		all = append(all, spans...)
 	}
-	return im.Import(filepath.Base(path), bytes.NewReader(data), opts, sink, rep)
+	return emit(all, opts, sink, rep)
+}
+
+// repeatedSpan is the error of span sp whose trace and span ids the
+// earlier span f already had.
+func repeatedSpan(sp, f *span) error {
+	return fmt.Errorf("%s: %s: span %q of trace %q is also at %s: %s: an input given twice, or overlapping "+
+		"exports? Import each span once; nothing was written", sp.file, sp.pos, sp.SpanID, sp.TraceID, f.file, f.pos)
 }
 
 // Import imports the sessions of one export read from r: a JSON object
@@ -51,7 +91,17 @@ func (im *Importer) Import(name string, r io.Reader, opts *ingest.Options, sink 
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
+	for _, sp := range spans {
+		sp.file = name
+	}
+	return emit(spans, opts, sink, rep)
+}
+
+// emit groups spans into sessions and hands each to sink; errors name the
+// file of the session's first span.
+func emit(spans []*span, opts *ingest.Options, sink ingest.Sink, rep *ingest.Report) error {
 	for _, g := range group(spans) {
+		name := g.spans[0].file
 		s, err := convert(g, opts, rep)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)

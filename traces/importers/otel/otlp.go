@@ -49,6 +49,7 @@ type span struct {
 	resource   map[string]any
 	scope      string
 	pos        string
+	file       string // the base name of the file it was read from
 }
 
 // keyValue is an OTLP attribute.

@@ -1,0 +1,52 @@
+package importers_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestCallsWithoutContentCounted pins that the import counts the tool
+// calls whose arguments and whose result the source did not record (an
+// OpenTelemetry export without content capture, the conventions'
+// default: execute_tool spans without gen_ai.tool.call.arguments or
+// gen_ai.tool.call.result), and says what a replay does with them: it
+// checks such a call as {} against a changed schema (a stale warm entry
+// then counts it malformed on a required property) and adds no tokens
+// for the result. They imported without a word. A call whose source
+// records them is not counted.
+func TestCallsWithoutContentCounted(t *testing.T) {
+	span := func(id, attrs string, start int) string {
+		return `{"traceId":"t1","spanId":"` + id + `","name":"x","startTimeUnixNano":"175930920` + string(rune('0'+start)) +
+			`000000000","endTimeUnixNano":"175930920` + string(rune('0'+start+1)) + `000000000","attributes":[` + attrs + `]}`
+	}
+	op := func(o string) string { return `{"key":"gen_ai.operation.name","value":{"stringValue":"` + o + `"}}` }
+	kv := func(k, v string) string { return `,{"key":"` + k + `","value":{"stringValue":` + v + `}}` }
+	tool := op("execute_tool") + kv("gen_ai.tool.name", `"mcp__fs__read"`)
+	export := `{"resourceSpans":[{"scopeSpans":[{"spans":[` +
+		span("a", op("chat"), 0) + "," +
+		span("b", tool+kv("gen_ai.tool.call.id", `"c1"`), 2) + "," + // neither recorded
+		span("c", tool+kv("gen_ai.tool.call.id", `"c2"`)+kv("gen_ai.tool.call.arguments", `"{\"path\":\"a\"}"`), 4) + "," + // arguments only
+		span("d", tool+kv("gen_ai.tool.call.id", `"c3"`)+kv("gen_ai.tool.call.arguments", `"{}"`)+kv("gen_ai.tool.call.result", `"x"`), 6) +
+		`]}]}]}`
+	rep, _ := importText(t, "otel", export)
+	if rep.ToolCalls != 3 || rep.CallsWithoutArgs != 1 || rep.CallsWithoutResult != 2 {
+		t.Errorf("calls %d, without arguments %d, without a result %d; want 3, 1, 2", rep.ToolCalls, rep.CallsWithoutArgs, rep.CallsWithoutResult)
+	}
+	var text bytes.Buffer
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"tool calls without arguments:", "1 of 3", "as {}", "tool calls without a recorded result:", "2 of 3"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, text.String())
+		}
+	}
+
+	rep, _ = importText(t, "openai-messages", `{"id":"s","messages":[{"role":"user","content":"hi"},`+
+		`{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"read","arguments":"{}"}}]},`+
+		`{"role":"tool","tool_call_id":"a","content":""},{"role":"assistant","content":"done"}]}`)
+	if rep.CallsWithoutArgs != 0 || rep.CallsWithoutResult != 0 {
+		t.Errorf("openai-messages with arguments {}: without arguments %d, without a result %d; want 0, 0", rep.CallsWithoutArgs, rep.CallsWithoutResult)
+	}
+}
