@@ -68,7 +68,8 @@ From these, under the scenario's prices and latency, it proposes:
   always-defer  tools called in at most --rare of sessions, with a schema of
                 at least --expensive tokens, cheaper deferred and without
                 first-reply cost;
-  a budget      the schema size above which deferring pays.
+  a budget      the schema size above which deferring pays (with
+                --usd-per-second, its first-reply time priced too).
 
 It writes the proposal as a strategy snippet (-o), which records the model and
 tokenizer it was chosen for (recommended_for: a run with others warns), and
@@ -284,7 +285,7 @@ them.`,
 	fl.StringVar(&base, "base", "", "strategy or preset giving the proposal its deferral mechanics (default: --current when it defers)")
 	fl.Int64Var(&seed, "seed", 0, "seed of the train/test split (default: the scenario's)")
 	fl.Float64Var(&testShare, "test-share", 0.3, "share of sessions held apart for validation")
-	fl.Float64Var(&value, "usd-per-second", 0, "price first-reply time: keep a tool direct only if the seconds it saves, at this many dollars each, pay for its extra cost (0 = time alone decides)")
+	fl.Float64Var(&value, "usd-per-second", 0, "price first-reply time: keep a tool direct only if the seconds it saves, at this many dollars each, pay for its extra cost (0 = time alone decides); the budget and the always-defer-only decision then weigh dollars and seconds too (0 = dollars alone)")
 	fl.Float64Var(&conf, "confidence", recommend.DefaultRules().Confidence, "one-sided confidence of the shares' Wilson bounds: a never-defer tool's before-reply share must exceed its break-even share at it, and a decision whose bounds straddle its threshold is marked uncertain")
 	fl.Float64Var(&rare, "rare", recommend.DefaultRules().Rare, "call share at or below which a tool may be always-deferred")
 	fl.Int64Var(&expensive, "expensive", 0, "schema tokens at or above which a tool may be always-deferred (0 = catalog 75th percentile)")

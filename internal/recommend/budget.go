@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/defersim/defersim/internal/nouns"
+	"github.com/defersim/defersim/sim"
 )
 
 // Modes of the proposal for the catalog it priced: above the budget,
@@ -63,6 +64,34 @@ type BudgetSpread struct {
 	// sessions would put both bounds on one side of the catalog's size were
 	// every share to stay as observed (0: none would, or none is needed).
 	SessionsToSettle int `json:"sessions_to_settle,omitempty"`
+	// AlternativeListScope, for an uncertain mode whose Alternative runs
+	// another scope than the one the always-defer rule was priced in
+	// (Proposal.ListScope), is that other scope: the bounds hold the lists
+	// as proposed and do not re-decide them, though in that mode the rule
+	// would weigh its figures and the list could differ (listLimit).
+	AlternativeListScope string `json:"alternative_always_defer_rule_scope,omitempty"`
+}
+
+// modeScope is the scope whose figures the always-defer rule weighs in a
+// mode (decidePasses): always-defer-only's when only the list is
+// deferred, scope mcp's otherwise.
+func modeScope(mode string) string {
+	if mode == modeBelowOnly {
+		return sim.ScopeAlwaysDeferOnly
+	}
+	return sim.ScopeMCP
+}
+
+// listLimit says, for an uncertain mode whose other mode prices the
+// always-defer rule in another scope, that the bounds keep the lists as
+// proposed; "" otherwise.
+func (s *BudgetSpread) listLimit(p *Proposal) string {
+	if s.AlternativeListScope == "" {
+		return ""
+	}
+	return fmt.Sprintf("; the bounds keep the lists as proposed, the always-defer list priced in scope %s: %s runs scope %s, "+
+		"whose round trip and loads the rule would weigh there, and the list could differ (not re-decided at the bounds)",
+		scopeName(p.ListScope), s.Alternative, s.AlternativeListScope)
 }
 
 // maxSettleSessions bounds the search for the sessions that would settle
@@ -70,9 +99,18 @@ type BudgetSpread struct {
 // (the observed budget is on the catalog's size).
 const maxSettleSessions = 1 << 30
 
+// tokenWorth is what one direct schema token costs per session, as the
+// budget weighs it: its dollars (perToken), and with --usd-per-second its
+// prefill in the session's first request (Rules.worth).
+func (p *Proposal) tokenWorth() float64 {
+	return p.Rules.worth(p.Economy.perToken(), p.Economy.DirectFirstMs(1))
+}
+
 // budgetFor is the break-even deferrable schema tokens and the trigger
-// budget when each deferrable tool's call share is share(i).
-func budgetFor(p *Proposal, share func(i int) float64) (breakEven float64, budget int64) {
+// budget when each deferrable tool's before-reply and call shares are
+// share(i): its loads' dollars, and with --usd-per-second the round trips
+// before the first reply (priceBudget).
+func budgetFor(p *Proposal, share func(i int) point) (breakEven float64, budget int64) {
 	var loads float64
 	var neverTok, all int64
 	for i := range p.Tools {
@@ -82,11 +120,21 @@ func budgetFor(p *Proposal, share func(i int) float64) (breakEven float64, budge
 			neverTok += a.Schema.Tokens
 			continue
 		}
-		loads += share(i) * a.loadUSD
+		s := share(i)
+		loads += p.Rules.worth(s.use*a.loadUSD, s.br*p.RoundTripMs)
 	}
-	breakEven = loads/p.Economy.perToken() + p.ModeTokens
+	breakEven = loads/p.tokenWorth() + p.ModeTokens
 	ratio := float64(p.RegistryEstimated) / math.Max(float64(all), 1)
 	return breakEven, max(1, int64(math.Ceil((breakEven+float64(neverTok))*ratio)))
+}
+
+// budgetWeighs says, under --usd-per-second, that the budget weighs
+// first-reply time as well as dollars (priceBudget); "" without the flag.
+func (p *Proposal) budgetWeighs() string {
+	if p.Rules.USDPerSecond <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (dollars and first-reply time at --usd-per-second %g: a direct schema token's prefill, a load's round trips before the first reply)", p.Rules.USDPerSecond)
 }
 
 // above reports whether the catalog is above a budget: deferred mode on.
@@ -100,8 +148,8 @@ func spreadBudget(p *Proposal) {
 	if p.above(p.Budget) {
 		s.Mode = modeAbove
 	}
-	s.BreakEvenLow, s.Low = budgetFor(p, func(i int) float64 { return p.Tools[i].UseLow })
-	s.BreakEvenHigh, s.High = budgetFor(p, func(i int) float64 { return p.Tools[i].UseHigh })
+	s.BreakEvenLow, s.Low = budgetFor(p, func(i int) point { a := &p.Tools[i]; return point{a.BeforeReplyLow, a.UseLow} })
+	s.BreakEvenHigh, s.High = budgetFor(p, func(i int) point { a := &p.Tools[i]; return point{a.BeforeReplyHigh, a.UseHigh} })
 	if p.above(s.Low) != p.above(s.High) {
 		s.Uncertain = true
 		s.Alternative = modeAbove
@@ -109,6 +157,9 @@ func spreadBudget(p *Proposal) {
 			s.Alternative = below
 		}
 		s.SessionsToSettle = modeSettledAt(p, normalQuantile(p.Rules.Confidence))
+		if alt := modeScope(s.Alternative); alt != scopeName(p.ListScope) {
+			s.AlternativeListScope = alt
+		}
 	}
 	p.Spread = s
 }
@@ -120,15 +171,18 @@ func modeSettledAt(p *Proposal, z float64) int {
 	settled := func(n int) bool {
 		// A tool's share is over the sessions that could call it: that
 		// part of n, at the sample's mix of versions.
-		bounds := func(i int) (float64, float64) {
+		bounds := func(i int) (low, high point) {
 			a := &p.Tools[i]
 			if a.Sessions <= 0 {
-				return 0, 1
+				return point{0, 0}, point{1, 1}
 			}
-			return wilsonAt(a.UseShare, float64(n)*float64(min(a.Sessions, a.Training))/float64(max(a.Training, 1)), z)
+			m := float64(n) * float64(min(a.Sessions, a.Training)) / float64(max(a.Training, 1))
+			low.br, high.br = wilsonAt(a.BeforeReplyShare, m, z)
+			low.use, high.use = wilsonAt(a.UseShare, m, z)
+			return low, high
 		}
-		_, lo := budgetFor(p, func(i int) float64 { l, _ := bounds(i); return l })
-		_, hi := budgetFor(p, func(i int) float64 { _, h := bounds(i); return h })
+		_, lo := budgetFor(p, func(i int) point { l, _ := bounds(i); return l })
+		_, hi := budgetFor(p, func(i int) point { _, h := bounds(i); return h })
 		return p.above(lo) == p.above(hi)
 	}
 	lo, hi := max(p.Training, 1), max(p.Training, 1)
@@ -149,22 +203,28 @@ func modeSettledAt(p *Proposal, z float64) int {
 	return hi
 }
 
-// spreadLine is the budget's bounds in one sentence.
-func (s *BudgetSpread) spreadLine(conf float64) string {
-	return fmt.Sprintf("%d–%d with every deferrable tool's call share at its lower, then its upper bound (%.0f%% confidence each)", s.Low, s.High, conf*100)
+// spreadLine is the budget's bounds in one sentence: the call shares
+// bounded, and with --usd-per-second the before-reply shares too, whose
+// round trips the budget then weighs (budgetFor).
+func (s *BudgetSpread) spreadLine(r Rules) string {
+	shares := "call share at its lower, then its upper bound"
+	if r.USDPerSecond > 0 {
+		shares = "call and before-reply shares at their lower, then their upper bounds"
+	}
+	return fmt.Sprintf("%d–%d with every deferrable tool's %s (%.0f%% confidence each)", s.Low, s.High, shares, r.Confidence*100)
 }
 
 // modeWarning says that the mode is uncertain, and what would settle it.
 func (s *BudgetSpread) modeWarning(p *Proposal) string {
 	w := fmt.Sprintf("the mode is uncertain: learnt from %s, the budget lies within %s, and this catalog's %d estimated tokens are inside it, so the catalog could be %s as well as %s",
-		nouns.Count(p.Training, "session"), s.spreadLine(p.Rules.Confidence), p.RegistryEstimated, s.Alternative, s.Mode)
+		nouns.Count(p.Training, "session"), s.spreadLine(p.Rules), p.RegistryEstimated, s.Alternative, s.Mode)
 	if s.SessionsToSettle > 0 {
 		w += fmt.Sprintf("; were the shares as observed, about %s (%s recorded, with --test-share %g) would settle it",
 			nouns.Count(s.SessionsToSettle, "training session"), recorded(s.SessionsToSettle, p.TestShare), p.TestShare)
 	} else {
 		w += "; the budget observed sits on the catalog's size, which no sample settles"
 	}
-	return w + "; compare both modes by replay before relying on it (defersim sweep --param strategy.trigger.budget=FROM:TO:STEP)"
+	return w + s.listLimit(p) + "; compare both modes by replay before relying on it (defersim sweep --param strategy.trigger.budget=FROM:TO:STEP)"
 }
 
 // boundsLine says where the budget's bounds put the catalog: "bounds:
@@ -178,11 +238,11 @@ func (p *Proposal) boundsLine() string {
 	where := "below both"
 	switch {
 	case s.Uncertain:
-		return fmt.Sprintf("bounds: %s: the catalog's %d estimated tokens lie between them, the mode is uncertain", s.spreadLine(p.Rules.Confidence), p.RegistryEstimated)
+		return fmt.Sprintf("bounds: %s: the catalog's %d estimated tokens lie between them, the mode is uncertain%s", s.spreadLine(p.Rules), p.RegistryEstimated, s.listLimit(p))
 	case p.above(s.High):
 		where = "above both"
 	}
-	return fmt.Sprintf("bounds: %s: the catalog's %d estimated tokens are %s, the mode is settled", s.spreadLine(p.Rules.Confidence), p.RegistryEstimated, where)
+	return fmt.Sprintf("bounds: %s: the catalog's %d estimated tokens are %s, the mode is settled", s.spreadLine(p.Rules), p.RegistryEstimated, where)
 }
 
 // ModeUncertain reports whether the catalog's size lies within the

@@ -31,7 +31,7 @@ func spreadProposal(t *testing.T, k, n int, loadUSD float64) *Proposal {
 	}
 	p.Tools = append(p.Tools, Assessment{Key: toolKey{Server: "s", Tool: "opener"}, Schema: Schema{Tokens: 500, Estimated: 500},
 		Decision: neverDefer, UseShare: 1, UseLow: 1, UseHigh: 1, Sessions: n, Training: n})
-	_, p.Budget = budgetFor(p, func(i int) float64 { return p.Tools[i].UseShare })
+	_, p.Budget = budgetFor(p, func(i int) point { return point{0, p.Tools[i].UseShare} })
 	return p
 }
 

@@ -224,6 +224,18 @@ type Rules struct {
 	Expensive int64
 }
 
+// worth is usd dollars and ms of mean first reply as one figure, the time
+// priced at --usd-per-second (USDPerSecond); dollars alone without the
+// flag. The never-defer rule (rule.decide), the always-defer-only
+// decision (onlyPays) and the budget (priceBudget, budgetFor) weigh their
+// two sides with it.
+func (r Rules) worth(usd, ms float64) float64 {
+	if r.USDPerSecond <= 0 {
+		return usd
+	}
+	return usd + r.USDPerSecond*ms/1000
+}
+
 // DefaultRules are the documented defaults.
 func DefaultRules() Rules { return Rules{Confidence: 0.95, Rare: 0.05} }
 
@@ -291,6 +303,16 @@ type Assessment struct {
 	// which Uncertainty describes (docs/recommend.md, small samples).
 	Uncertain   bool         `json:"uncertain"`
 	Uncertainty *Uncertainty `json:"uncertainty,omitempty"`
+	// UncertainCounted: the decision is uncertain in a way that could
+	// change a run of the proposal's mode, and Proposal.UncertainDecisions
+	// counts it (summarize). Under scope always-defer-only only the
+	// always-defer list is deferred, so only a decision that could join or
+	// leave it counts (listUncertain); never-defer against by budget sends
+	// the tool alike there.
+	UncertainCounted bool `json:"uncertain_counted"`
+	// listUncertain: the tool could be always-deferred, and could be not,
+	// at shares within their bounds (the decision made included).
+	listUncertain bool
 }
 
 // GainMs is the mean first-reply time keeping the tool direct saves.
@@ -368,6 +390,12 @@ func assess(e, list *Economy, r Rules, expensive int64, k toolKey, u *toolUsage,
 		a.Uncertainty.Sessions, a.Uncertainty.training = sessions, training
 		a.Uncertain = true
 		a.Why += "; " + a.Uncertainty.Sentence(r.Confidence)
+		// The always-defer region is a down-set of the two shares (it
+		// wants both low, never-defer both high): the low corner is in it
+		// if any point is, the high corner out of it if any point is.
+		in := a.Decision == alwaysDefer || c.hypothetical(a.BeforeReplyLow, a.UseLow) == alwaysDefer
+		out := a.Decision != alwaysDefer || c.hypothetical(a.BeforeReplyHigh, a.UseHigh) != alwaysDefer
+		a.listUncertain = in && out
 	}
 	return a
 }

@@ -31,8 +31,8 @@ func WriteText(w io.Writer, p *Proposal) error {
 		return err
 	}
 	fmt.Fprintf(w, "\nnever-defer: %s\nalways-defer: %s\n", list(p.Strategy.NeverDefer), list(p.Strategy.AlwaysDefer))
-	fmt.Fprintf(w, "budget: %d estimated tokens (bytes/3.5 of the OpenAI function form) — deferring pays above %.0f deferrable schema tokens; this catalog: %d estimated tokens\n",
-		p.Budget, p.BreakEvenTokens, p.RegistryEstimated)
+	fmt.Fprintf(w, "budget: %d estimated tokens (bytes/3.5 of the OpenAI function form) — deferring pays above %.0f deferrable schema tokens%s; this catalog: %d estimated tokens\n",
+		p.Budget, p.BreakEvenTokens, p.budgetWeighs(), p.RegistryEstimated)
 	fmt.Fprintf(w, "  %s\n", p.modeCost())
 	if l := p.boundsLine(); l != "" {
 		fmt.Fprintf(w, "  %s\n", l)
@@ -71,6 +71,7 @@ func WriteText(w io.Writer, p *Proposal) error {
 func uncertainLine(p *Proposal) string {
 	l := fmt.Sprintf("%d of %s at %.0f%% confidence (the share a decision rests on could lie on either side of its threshold)",
 		p.UncertainDecisions, nouns.Count(len(p.Tools), "decision"), p.Rules.Confidence*100)
+	l += leftOutWords(p)
 	if p.ModeUncertain() {
 		l += ", and the mode (the catalog's size is within the budget's bounds)"
 	}
@@ -155,8 +156,8 @@ func Snippet(p *Proposal) []byte {
 		b.WriteString(".\n")
 	}
 	fmt.Fprintf(&b, "# always-defer: called in at most %s of sessions, schema >= %d tokens, cheaper deferred, no first-reply cost.\n", pct(p.Rules.Rare), p.Expensive)
-	fmt.Fprintf(&b, "# budget: deferring pays above %.0f deferrable schema tokens (= %d %s estimated tokens with the never-defer list).\n",
-		p.BreakEvenTokens, p.Budget, sDefault(s.Trigger.Counter, "bytes/3.5"))
+	fmt.Fprintf(&b, "# budget: deferring pays above %.0f deferrable schema tokens%s (= %d %s estimated tokens with the never-defer list).\n",
+		p.BreakEvenTokens, p.budgetWeighs(), p.Budget, sDefault(s.Trigger.Counter, "bytes/3.5"))
 	fmt.Fprintf(&b, "# budget: %s.\n", p.modeCost())
 	if l := p.boundsLine(); l != "" {
 		fmt.Fprintf(&b, "# budget %s.\n", l)

@@ -25,8 +25,8 @@ func WriteMarkdown(w io.Writer, p *Proposal) error {
 		nouns.Count(p.Training, "session"), p.HeldOut, p.Seed, cliout.MDEscape(e.Model.Name), e.Requests, e.FirstPrompt, p.RoundTripMs, cliout.MDEscape(e.Injection), cliout.MDEscape(p.BaseName),
 		cliout.MDEscape(p.RoundTripCache))
 	fmt.Fprintf(&b, "- **never-defer:** %s\n- **always-defer:** %s\n", mdList(p.Strategy.NeverDefer), mdList(p.Strategy.AlwaysDefer))
-	fmt.Fprintf(&b, "- **budget:** %d estimated tokens (bytes/3.5 of the OpenAI function form): deferring pays above %.0f deferrable schema tokens; this catalog: %d estimated tokens\n",
-		p.Budget, p.BreakEvenTokens, p.RegistryEstimated)
+	fmt.Fprintf(&b, "- **budget:** %d estimated tokens (bytes/3.5 of the OpenAI function form): deferring pays above %.0f deferrable schema tokens%s; this catalog: %d estimated tokens\n",
+		p.Budget, p.BreakEvenTokens, cliout.MDEscape(p.budgetWeighs()), p.RegistryEstimated)
 	fmt.Fprintf(&b, "- **budget:** %s\n", cliout.MDEscape(p.modeCost()))
 	if l := p.boundsLine(); l != "" {
 		fmt.Fprintf(&b, "- **budget %s\n", strings.Replace(cliout.MDEscape(l), "bounds:", "bounds:**", 1))
@@ -175,7 +175,7 @@ func WriteCSV(w io.Writer, p *Proposal) error {
 		} else {
 			row = append(row, "", "", "", "", "", "")
 		}
-		row = append(row, p.ListScope, f(a.ModeDeferMs), f(a.ModeDeferUSD))
+		row = append(row, p.ListScope, f(a.ModeDeferMs), f(a.ModeDeferUSD), strconv.FormatBool(a.UncertainCounted))
 		rows = append(rows, append(row, verdict...))
 	}
 	return cliout.WriteCSV(w, []string{"server", "tool", "open_share", "use_share", "first_turn_share", "before_first_reply_share",
@@ -183,6 +183,6 @@ func WriteCSV(w io.Writer, p *Proposal) error {
 		"break_even_share", "before_first_reply_low", "decision", "why",
 		"before_first_reply_high", "use_share_low", "use_share_high", "uncertain", "uncertain_share", "uncertain_threshold",
 		"uncertain_threshold_name", "uncertain_alternative", "sessions_to_settle", "stake_first_reply_ms",
-		"always_defer_rule_scope", "mode_defer_first_reply_ms", "mode_defer_usd",
+		"always_defer_rule_scope", "mode_defer_first_reply_ms", "mode_defer_usd", "uncertain_counted",
 		"proposal_uncertain", "proposal_uncertain_reasons"}, rows)
 }

@@ -124,10 +124,16 @@ type Proposal struct {
 	// figures at this seed only.
 	Seed int64 `json:"seed"`
 	// UncertainDecisions counts the tools whose decision is uncertain
-	// (Assessment.Uncertain); Warnings say what makes the proposal weak
+	// (Assessment.Uncertain) in a way that could change a run of the
+	// proposal's mode (Assessment.UncertainCounted); Warnings say what makes the proposal weak
 	// (uncertain decisions, no held-out session) and what to do.
 	UncertainDecisions int      `json:"uncertain_decisions"`
 	Warnings           []string `json:"warnings,omitempty"`
+	// UncertainLeftOut counts the uncertain decisions UncertainDecisions
+	// leaves out: those that cannot change a run of the proposal's mode
+	// (Assessment.UncertainCounted false), under scope always-defer-only
+	// never-defer against by budget. They take effect above the budget.
+	UncertainLeftOut int `json:"uncertain_decisions_left_out"`
 	// ProposalUncertain and ProposalUncertainReasons are the proposal's
 	// own uncertainty as the CSV ends every row with it: UncertainReasons,
 	// set once the proposal is complete (settleVerdict); true exactly when
@@ -406,7 +412,10 @@ func propose(cfg Config, schemas schemas, l *Learnt, base sim.Strategy, baseName
 // expected cost of loading the ones sessions use. Deferred mode itself
 // costs the tool_search definition and the base's directory of the
 // deferred tools on every request, as a run of the proposal shows it
-// (priceDirectories). all is every tool's schema tokens.
+// (priceDirectories). all is every tool's schema tokens. With
+// --usd-per-second each side weighs its first-reply time too (Rules.worth):
+// a schema token its prefill, a load its before-reply share of the round
+// trip.
 func priceBudget(p *Proposal, all int64, base sim.Strategy, dir directoryPricer) error {
 	if err := priceDirectories(p, base, dir); err != nil {
 		return err
@@ -419,10 +428,10 @@ func priceBudget(p *Proposal, all int64, base sim.Strategy, dir directoryPricer)
 			neverTok += a.Schema.Tokens
 			continue
 		}
-		loads += a.DeferUSD
+		loads += p.Rules.worth(a.DeferUSD, a.DeferMs)
 	}
 	p.RegistryEstimated = est
-	p.BreakEvenTokens = loads/p.Economy.perToken() + p.ModeTokens
+	p.BreakEvenTokens = loads/p.tokenWorth() + p.ModeTokens
 	ratio := float64(est) / math.Max(float64(all), 1)
 	p.Budget = max(1, int64(math.Ceil((p.BreakEvenTokens+float64(neverTok))*ratio)))
 	return nil

@@ -2,9 +2,11 @@ package recommend
 
 import (
 	"fmt"
-	"github.com/defersim/defersim/internal/nouns"
 	"math"
 	"strings"
+
+	"github.com/defersim/defersim/internal/nouns"
+	"github.com/defersim/defersim/sim"
 )
 
 // wilson is the Wilson score interval of a binomial share k/n whose bounds
@@ -166,8 +168,7 @@ type rule struct {
 // listLoadUSD).
 func (c *rule) decide(br, use, brLow float64) string {
 	gain := br*c.roundTrip - c.directMs
-	extraUSD := c.directUSD - use*c.loadUSD
-	priced := c.r.USDPerSecond <= 0 || c.r.USDPerSecond*gain/1000 >= extraUSD
+	priced := c.r.USDPerSecond <= 0 || c.r.worth(use*c.loadUSD, br*c.roundTrip) >= c.r.worth(c.directUSD, c.directMs)
 	listGain := br*c.listRoundTrip - c.directMs
 	listExtraUSD := c.directUSD - use*c.listLoadUSD
 	switch {
@@ -354,12 +355,19 @@ func (c *rule) nameThreshold(share string, x float64, at func(float64) point) (f
 // them, the mode, decisions that did not settle (Unsettled), and a
 // proposal no held-out session checks.
 func summarize(p *Proposal) {
-	p.UncertainDecisions = 0
+	p.UncertainDecisions, p.UncertainLeftOut = 0, 0
 	p.Warnings = nil
 	settle, last, onThreshold, unserved := 0, "", 0, 0
+	only := p.Strategy.Scope == sim.ScopeAlwaysDeferOnly
 	for i := range p.Tools {
-		u := p.Tools[i].Uncertainty
+		a := &p.Tools[i]
+		u := a.Uncertainty
+		a.UncertainCounted = u != nil && (!only || a.listUncertain)
 		if u == nil {
+			continue
+		}
+		if !a.UncertainCounted {
+			p.UncertainLeftOut++
 			continue
 		}
 		p.UncertainDecisions++
@@ -386,7 +394,7 @@ func summarize(p *Proposal) {
 			w += fmt.Sprintf("; %d rest on no session that could call the tool (none of its catalog versions the sessions used serves it): only sessions on a version that serves it settle %s",
 				unserved, nouns.Form(unserved, "it", "them"))
 		}
-		p.Warnings = append(p.Warnings, w+"; record more sessions before relying on the lists")
+		p.Warnings = append(p.Warnings, w+leftOutWords(p)+"; record more sessions before relying on the lists")
 	}
 	if p.ModeUncertain() {
 		p.Warnings = append(p.Warnings, p.Spread.modeWarning(p))
@@ -424,4 +432,17 @@ func settleWhich(settleable, uncertain int) string {
 		return "all of them"
 	}
 	return fmt.Sprintf("%d of them", settleable)
+}
+
+// leftOutWords says how many uncertain decisions UncertainDecisions leaves
+// out and why: "; 10 more uncertain decisions left out: never-defer or by
+// budget whichever side, which scope always-defer-only sends alike (they
+// take effect above the budget)"; "" when none is.
+func leftOutWords(p *Proposal) string {
+	n := p.UncertainLeftOut
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d more uncertain %s left out: never-defer or by budget whichever side, which scope always-defer-only sends alike (%s take effect above the budget)",
+		n, nouns.Form(n, "decision", "decisions"), nouns.Form(n, "it would", "they would"))
 }

@@ -103,12 +103,7 @@ func alwaysDeferOnly(tools []Assessment, p *Proposal) (saving, cost, addedMs flo
 // onlyTimeUSD is what the first-reply time scope always-defer-only adds
 // costs per session at --usd-per-second (negative: what the time it
 // takes off is worth; 0 without the flag, when dollars alone decide).
-func onlyTimeUSD(p *Proposal, addedMs float64) float64 {
-	if p.Rules.USDPerSecond <= 0 {
-		return 0
-	}
-	return p.Rules.USDPerSecond * addedMs / 1000
-}
+func onlyTimeUSD(p *Proposal, addedMs float64) float64 { return p.Rules.worth(0, addedMs) }
 
 // onlyTimeWords says, under --usd-per-second, what the mode's first-reply
 // time weighed in the decision (alwaysDeferOnly): " plus the $0.00120 its
@@ -169,5 +164,5 @@ func onlyPays(tools []Assessment, p *Proposal) bool {
 		return false
 	}
 	saving, cost, addedMs := alwaysDeferOnly(tools, p)
-	return saving > cost+onlyTimeUSD(p, addedMs)
+	return saving > p.Rules.worth(cost, addedMs)
 }

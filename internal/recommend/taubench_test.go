@@ -3,12 +3,14 @@ package recommend
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/defersim/defersim/internal/shareddata"
+	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/importers"
@@ -80,10 +82,27 @@ func TestTauBenchSampleSize(t *testing.T) {
 			}
 			warnings := strings.Join(p.Warnings, "\n")
 			if tc.small {
-				if p.Training != 1 || p.UncertainDecisions != len(p.Tools) || len(p.Tools) != 14 {
-					t.Errorf("%d training sessions, %d of %d decisions uncertain, want 1 and 14 of 14", p.Training, p.UncertainDecisions, len(p.Tools))
+				// Every decision is uncertain; under scope always-defer-only
+				// the count leaves out those between never-defer and by
+				// budget, which the mode sends alike, and says so.
+				if p.Training != 1 || p.UncertainDecisions+p.UncertainLeftOut != len(p.Tools) || len(p.Tools) != 14 || p.Strategy.Scope != sim.ScopeAlwaysDeferOnly {
+					t.Errorf("%d training sessions, %d of %d decisions uncertain (%d left out) under scope %s, want 1 and 14 of 14 under always-defer-only",
+						p.Training, p.UncertainDecisions, len(p.Tools), p.UncertainLeftOut, p.Strategy.Scope)
 				}
-				for _, w := range []string{"14 of 14 decisions are uncertain: learnt from 1 session, ", "no session was held apart for validation (1 session, "} {
+				for _, a := range p.Tools {
+					if u := a.Uncertainty; u != nil && !a.UncertainCounted && (a.Decision == alwaysDefer || u.Alternative == alwaysDefer) {
+						t.Errorf("%s: %s, uncertain against %s, left out of the count: the always-defer list could change", toolLabel(a.Key), a.Decision, u.Alternative)
+					}
+				}
+				// The mode is uncertain, its other mode (above the budget)
+				// runs scope mcp: the bounds say they keep the lists.
+				if s := p.Spread; s == nil || !s.Uncertain || s.AlternativeListScope != sim.ScopeMCP {
+					t.Errorf("budget spread %+v: want an uncertain mode whose alternative runs scope mcp", s)
+				}
+				for _, w := range []string{fmt.Sprintf("%d of 14 decisions are uncertain: learnt from 1 session, ", p.UncertainDecisions),
+					fmt.Sprintf("; %d more uncertain decisions left out: never-defer or by budget", p.UncertainLeftOut),
+					"the bounds keep the lists as proposed, the always-defer list priced in scope always-defer-only",
+					"no session was held apart for validation (1 session, "} {
 					if !strings.Contains(warnings, w) {
 						t.Errorf("warnings %q\nwant %q", warnings, w)
 					}
