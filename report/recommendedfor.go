@@ -87,7 +87,8 @@ func RecommendedForFindings(res *Results) []string {
 // the run replays it with, and what its lists and budget were sized on;
 // "" when the record matches the run or there is none. The model is as
 // the run compared it (run_model); results of earlier builds, which do
-// not record it, are compared by name.
+// not record it, are compared by name here, and the finding says so
+// (recommendedForByName), also when the names match.
 func RecommendedForFinding(res *Results, name string) string {
 	model, ok := assumption(&res.Run, RecommendedForAssumption(name, "model"))
 	if !ok {
@@ -110,14 +111,31 @@ func RecommendedForFinding(res *Results, name string) string {
 		was, is = append(was, "tokenizer "+tok), append(is, "tokenizer "+res.Run.Tokenizer)
 	}
 	if len(was) == 0 {
+		if !compared {
+			return fmt.Sprintf("Strategy %s was recommended for model %s (its recommended_for) and this run replays it with model %s, the same model by name. %s",
+				name, model, res.Run.Model, recommendedForByName(name))
+		}
 		return ""
 	}
 	f := fmt.Sprintf("Strategy %s was recommended for %s (its recommended_for) and this run replays it with %s: "+
 		"its never-defer and always-defer lists and its budget were chosen on %s's prices, prompt cache and latency and on its schema counts, "+
 		"not on this run's, so its figures here are those of lists chosen for another setup. Run defersim recommend with this run's model "+
 		"and params to choose them for it.", name, strings.Join(was, ", "), strings.Join(is, ", "), model)
-	if values == "" {
+	switch {
+	case !compared:
+		f += " " + recommendedForByName(name)
+	case values == "":
 		f += " Its recommended_for records no model_values (a snippet of an earlier defersim): only the model's name was compared, not its prices, prompt cache and latency."
 	}
 	return f
+}
+
+// recommendedForByName says that the results of an earlier build record
+// no comparison of the run's model with the one strategy name was
+// recommended for (no run_model), so that RecommendedForFinding compared
+// their names only.
+func recommendedForByName(name string) string {
+	return "These results, written by an earlier defersim, do not record how the run compared its model with it (" +
+		RecommendedForAssumption(name, "run_model") + "): only the names were compared here, not the prices, prompt cache and latency, " +
+		"and a preset the scenario renamed reads as another model. Run it again with this defersim to compare them as run does."
 }

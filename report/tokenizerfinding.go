@@ -20,13 +20,16 @@ const (
 // cl100k_base): prompt sizes, cache thresholds and steps, token triggers
 // and costs are then counts in a vocabulary the model does not bill. When
 // the preset's vendor publishes no tokenizer (Claude), it says that the
-// counter is a stand-in and how to sweep the gap (standInFinding). ""
-// when the counters agree and when the model is no preset.
+// counter is a stand-in and how to sweep the gap (standInFinding). The
+// model's own counter is its preset's (presets.OwnTokenizerFor: the one
+// it was built from, which results.json records when the model is
+// renamed, else the one its name resolves to). "" when the counters agree
+// and when the model is no preset.
 func tokenizerFinding(run *sim.RunInfo) string {
 	if f := standInFinding(run); f != "" {
 		return f
 	}
-	own, ok := presets.OwnTokenizer(run.Model)
+	own, ok := presets.OwnTokenizerFor(run.ModelPreset, run.Model)
 	if !ok || own == "" {
 		return ""
 	}

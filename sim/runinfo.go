@@ -154,9 +154,15 @@ type RunInfo struct {
 	// not among the MaxRecordedModels names RecordedModels lists (absent
 	// when there are none).
 	OtherModels *OtherModels `json:"recorded_models_other,omitempty"`
-	// ModelPreset names the preset Model was built from ("" for a model
-	// written out in full); not in results.json.
-	ModelPreset string `json:"-"`
+	// ModelPreset names the preset Model was built from when Model's name
+	// does not resolve to it (presets.PresetNotNamed: model: {preset:
+	// claude-sonnet-4.5, name: my-sonnet}); "" when it does, and for a
+	// model written out in full. What the model's own tokenizer is
+	// depends on it (presets.StandInFor), so results.json carries it and a
+	// report re-rendered from the file says what the run's said. Absent
+	// when "" and in files of earlier builds, whose renamed preset models
+	// read as the model their name resolves to, if any.
+	ModelPreset string `json:"model_preset,omitempty"`
 }
 
 // RecordedModel is how many replayed sessions record one model.

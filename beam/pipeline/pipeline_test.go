@@ -17,6 +17,7 @@ import (
 	"github.com/defersim/defersim/internal/variantdata"
 	"github.com/defersim/defersim/internal/version"
 	"github.com/defersim/defersim/report"
+	"github.com/defersim/defersim/sim/presets"
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/traces/gen"
 )
@@ -93,7 +94,10 @@ func twoTraces(t *testing.T, n, k int) (paths []string, catalog string) {
 // run does), for sessions naming a launch variant by its version, and for
 // a routed-search scenario over the embedded routing descriptions and over
 // --srd's, and for sessions without a user message (counted in
-// run.counts.sessions_without_user, as run counts them).
+// run.counts.sessions_without_user, as run counts them), and for
+// strategies pasted from defersim recommend, recorded for another model
+// and for the run's (the run's comparison recorded in results.json, and
+// read back as the one finding run gives).
 func TestPipelineEqualsRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Beam pipelines and defersim")
@@ -114,6 +118,7 @@ func TestPipelineEqualsRun(t *testing.T) {
 	vcats := variantdata.Catalogs(t, vdir)
 	variant := variantdata.WriteTrace(t, vdir, "variant.jsonl", variantdata.Forms[0], 6, nil)
 	routed, routedYAML, srdDir := routedScenario(t)
+	recommended, recommendedYAML := recommendedForScenario(t)
 	// The first file with its user lines removed: every session of it
 	// lacks a user message.
 	noUser := filepath.Join(filepath.Dir(paths[0]), "nouser.jsonl")
@@ -136,6 +141,9 @@ func TestPipelineEqualsRun(t *testing.T) {
 		srd  string // the routing descriptions results.json must name ("": not checked)
 		// noUser is the run.counts.sessions_without_user results.json must hold.
 		noUser int64
+		// recommended are the starts of the recommended_for findings
+		// results.json must give, one each (report.RecommendedForFindings).
+		recommended []string
 	}{
 		{name: "embedded default", spec: Spec{}},
 		{
@@ -151,6 +159,15 @@ func TestPipelineEqualsRun(t *testing.T) {
 			spec: Spec{Scenario: routed, ScenarioYAML: routedYAML, SRD: []string{srdDir}, Bootstrap: 100, NoReport: true},
 			args: []string{routed, "--srd", srdDir, "--bootstrap", "100", "--no-report"},
 			srd:  srdDir,
+		},
+		{
+			// Two pasted recommend snippets, one recorded for another
+			// model, one for the run's (a renamed preset): the run's
+			// comparison (run_model) is recorded as run records it.
+			name:        "recommended_for snippets, a renamed preset model",
+			spec:        Spec{Scenario: recommended, ScenarioYAML: recommendedYAML, Bootstrap: 100, NoReport: true},
+			args:        []string{recommended, "--bootstrap", "100", "--no-report"},
+			recommended: []string{"Strategy for-gpt was recommended for model gpt-4o (its recommended_for) and this run replays it with model my-sonnet:"},
 		},
 		{
 			name: "a launch variant named by its version",
@@ -199,6 +216,15 @@ func TestPipelineEqualsRun(t *testing.T) {
 			if tc.srd != "" {
 				if res.Run.SRD == nil || res.Run.SRD.Source != tc.srd || len(res.Run.SRD.UsedBy) == 0 {
 					t.Errorf("routing descriptions %+v, want %q read by the routed strategy", res.Run.SRD, tc.srd)
+				}
+			}
+			findings := report.RecommendedForFindings(res)
+			if len(findings) != len(tc.recommended) {
+				t.Errorf("recommended_for findings %q, want %d", findings, len(tc.recommended))
+			}
+			for i, f := range findings {
+				if i < len(tc.recommended) && !strings.HasPrefix(f, tc.recommended[i]) {
+					t.Errorf("recommended_for finding %q, want it to start %q", f, tc.recommended[i])
 				}
 			}
 			t.Logf("results.json: %s bytes, identical", strconv.Itoa(len(got)))
@@ -262,6 +288,48 @@ strategies:
 		t.Fatal(err)
 	}
 	return path, text, srdDir
+}
+
+// recommendedForScenario writes a scenario over the embedded trace and
+// catalog whose model is the preset claude-sonnet-4.5 renamed my-sonnet,
+// with two strategies as defersim recommend's snippets give them: for-gpt
+// recorded for gpt-4o and its values, for-sonnet for claude-sonnet-4.5 and
+// its values (the run's model, by its values, though named otherwise). It
+// returns its path and its text.
+func recommendedForScenario(t *testing.T) (path string, text []byte) {
+	t.Helper()
+	digest := func(name string) string {
+		m, err := presets.Model(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.ValuesDigest()
+	}
+	text = []byte(`name: recommended
+seed: 5
+traces: [embedded:trace.jsonl.gz]
+catalogs: [embedded:catalog]
+model: {preset: claude-sonnet-4.5, name: my-sonnet}
+strategies:
+  - eager
+  - name: for-gpt
+    base: claude-code-default
+    recommended_for:
+      model: "gpt-4o"
+      tokenizer: "o200k_base"
+      model_values: "` + digest("gpt-4o") + `" # its prices, cache and latency
+  - name: for-sonnet
+    base: claude-code-default
+    recommended_for:
+      model: "claude-sonnet-4.5"
+      tokenizer: "o200k_base"
+      model_values: "` + digest("claude-sonnet-4.5") + `" # its prices, cache and latency
+`)
+	path = filepath.Join(t.TempDir(), "recommended.yaml")
+	if err := os.WriteFile(path, text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, text
 }
 
 // sameBuild checks the two fields of results.json that name the build that

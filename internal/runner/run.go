@@ -13,6 +13,7 @@ import (
 	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/report"
 	"github.com/defersim/defersim/sim"
+	"github.com/defersim/defersim/sim/presets"
 	"github.com/defersim/defersim/traces"
 	"github.com/defersim/defersim/validation"
 )
@@ -269,7 +270,7 @@ func prepare(cfg Config) (*prepared, error) {
 	eng, cat, scope, reg, srdInfo := b.eng, b.cat, b.scope, b.reg, b.srdInfo
 	info := sim.RunInfo{Scenario: cfg.Scenario, ScenarioFingerprint: cfg.ScenarioFingerprint, Seed: cfg.Seed,
 		Baseline: cfg.Baseline, Tokenizer: cfg.Params.Tokenizer, Model: cfg.Model.Name, CacheModel: cacheLabel(cfg.Model.Cache),
-		SRD: srdInfo, ModelPreset: cfg.ModelPreset, SweepPoint: cfg.SweepPoint, GrowthPoint: cfg.GrowthPoint}
+		SRD: srdInfo, ModelPreset: presets.PresetNotNamed(cfg.ModelPreset, cfg.Model.Name), SweepPoint: cfg.SweepPoint, GrowthPoint: cfg.GrowthPoint}
 	if info.Baseline == "" {
 		info.Baseline = cfg.Strategies[0].Name
 	}

@@ -47,6 +47,25 @@ func ResolveModel(name string) (string, bool) {
 	return "", false
 }
 
+// PresetNotNamed is preset, the preset a model called name was built
+// from, when name does not resolve to it (ResolveModel): a renamed
+// preset, as in model: {preset: claude-sonnet-4.5, name: my-sonnet}. ""
+// when name resolves to it, and when preset is "" (a model written out in
+// full). It is what the model's name does not say of its preset, which
+// results.json records (sim.RunInfo.ModelPreset) so that what depends on
+// the preset (the model's own tokenizer, StandInFor, OwnTokenizerFor) is
+// said from the file as the run said it.
+func PresetNotNamed(preset, name string) string {
+	p, ok := ResolveModel(preset)
+	if !ok {
+		return preset
+	}
+	if n, ok := ResolveModel(name); ok && n == p {
+		return ""
+	}
+	return preset
+}
+
 // SameModel says whether a model name (recorded in a trace, or by
 // recommend's recommended_for) is the run's model: the same name, or a
 // vendor's spelling of the run's model or of the preset it was built from

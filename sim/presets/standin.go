@@ -36,6 +36,22 @@ func TokenizerStandInShort(name string) string {
 	return fmt.Sprintf("a stand-in: %s's tokenizer is not published", canon)
 }
 
+// OwnTokenizerFor is OwnTokenizer of a model built from preset ("" for
+// an inline model) and called name: the first of preset and name that is
+// a preset decides, as in StandInFor, so a gpt-4o renamed my-gpt counts
+// with o200k_base; ok is false when neither is a preset.
+func OwnTokenizerFor(preset, name string) (tokenizer string, ok bool) {
+	for _, n := range []string{preset, name} {
+		if n == "" {
+			continue
+		}
+		if t, ok := OwnTokenizer(n); ok {
+			return t, true
+		}
+	}
+	return "", false
+}
+
 // StandInFor is note (TokenizerStandIn or TokenizerStandInShort) for a
 // model built from preset ("" for an inline model) and called name: the
 // first of preset and name that is a preset decides, so a model renamed
