@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/sim"
 )
 
@@ -21,23 +22,25 @@ func UnrecordedArgsText(res *Results) string {
 		strings.Join(parts, "; "))
 }
 
-// UnrecordedResultsText says, when some tool calls ran with no result
-// recorded (calls_without_result), that their result tokens are counted
-// as 0: the report's finding and run's, merge's and defersim-beam's
+// UnrecordedResultsText says, when some tool calls that ran have no
+// result in the traces (calls_without_result: empty, or not recorded),
+// that their result tokens are counted as 0: the report's finding and run's, merge's and defersim-beam's
 // warning. "" when none.
 func UnrecordedResultsText(res *Results) string {
 	parts, same := perStrategy(res, sim.MCallsWithoutResult)
 	if len(parts) == 0 {
 		return ""
 	}
-	which, each := "tool calls", strings.Join(parts, "; ")
+	which, verb, each := "tool calls", "have", strings.Join(parts, "; ")
 	if same {
+		verb = nouns.Form(int64(res.Strategies[0].Metrics[sim.Metrics[sim.MCallsWithoutResult].Name].Sum), "has", "have")
 		which = fmtNoun(int64(res.Strategies[0].Metrics[sim.Metrics[sim.MCallsWithoutResult].Name].Sum), "tool call")
 		each = "the same under every strategy"
 	}
-	return fmt.Sprintf("results not recorded: %s ran with no result recorded (no text, result_bytes or result_tokens; calls_without_result: %s): "+
-		"each such result is counted as 0 tokens, so the prompts after it lack it, and input tokens, cost and times are low by its size",
-		which, each)
+	return fmt.Sprintf("results empty or not recorded: %s %s no result in the traces (no text, result_bytes or result_tokens: an empty result, "+
+		"or one the source did not record; calls_without_result, %s): each is counted as 0 tokens, so where the source did not record one, "+
+		"the prompts after it lack it, and input tokens, cost and times are low by its size",
+		which, verb, each)
 }
 
 // perStrategy lists "NAME: N tool calls" for the strategies whose metric m

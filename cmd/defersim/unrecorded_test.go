@@ -53,7 +53,7 @@ func TestRunWarnsOfUnrecordedContent(t *testing.T) {
 		return b.String()
 	}
 	const argsWarning = "defersim: warning: arguments not recorded: the traces did not record the arguments of stale-warm calls"
-	const resultsWarning = "defersim: warning: results not recorded: 6 tool calls ran with no result recorded"
+	const resultsWarning = "defersim: warning: results empty or not recorded: 6 tool calls have no result in the traces"
 	for _, tc := range []struct {
 		name, call                     string
 		malformed, unchecked, noResult float64
@@ -131,7 +131,7 @@ func TestRunWarnsOfUnrecordedContent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for finding, want := range map[string]bool{"Arguments not recorded:": tc.warnArgs, "Results not recorded:": tc.warnResults} {
+			for finding, want := range map[string]bool{"Arguments not recorded:": tc.warnArgs, "Results empty or not recorded:": tc.warnResults} {
 				if got := strings.Contains(string(md), finding); got != want {
 					t.Errorf("report.md says %q: %v, want %v", finding, got, want)
 				}
