@@ -80,12 +80,10 @@ type Step struct {
 
 // Call is one tool call of a model step.
 type Call struct {
-	ID           string
-	Tool, Server string
-	Args         json.RawMessage // raw, decoded only when validated
-	// ArgsUnrecorded: the trace did not record the arguments (Args is
-	// empty); the call is not validated (MCallsUnchecked).
-	ArgsUnrecorded bool
+	ID             string
+	Tool, Server   string
+	Args           json.RawMessage // raw, decoded only when validated
+	ArgsUnrecorded bool            // args not recorded (Args empty): not validated
 	Status         string
 	DurationMs     float64 // -1 when not recorded
 	Result         string
