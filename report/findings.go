@@ -46,6 +46,11 @@ func Findings(res *Results) []string {
 		out = append(out, UnreachedUpgradeText(u, res.Run.Counts.SessionsRead))
 	}
 	out = append(out, traceFindings(res.Run.Counts)...)
+	for _, f := range []string{UnrecordedArgsText(res), UnrecordedResultsText(res)} {
+		if f != "" {
+			out = append(out, capitalize(f)+".")
+		}
+	}
 	out = append(out, timingFindings(res)...)
 	if f := recordedModelFinding(&res.Run); f != "" {
 		out = append(out, f)

@@ -45,6 +45,8 @@ const (
 	MIgnoredArguments
 	MDeferredModeRequests
 	MRecordedQuerySearches
+	MCallsUnchecked
+	MCallsWithoutResult
 	NumMetrics
 )
 
@@ -85,6 +87,10 @@ var Metrics = [NumMetrics]Metric{
 		"(a renamed or removed property of an open object): the server ignores it, a silent failure", true},
 	MDeferredModeRequests:  {"deferred_mode_requests", "requests", "model requests sent with deferred mode on (tool_search and a directory offered)", false},
 	MRecordedQuerySearches: {"recorded_query_searches", "calls", "ranked searches whose query is one the trace recorded (the rest come from the query model)", false},
+	MCallsUnchecked: {"calls_unchecked", "calls", "stale-warm calls whose arguments the trace did not record (args_unrecorded): " +
+		"not validated, neither valid nor malformed; malformed-call counts exclude them", false},
+	MCallsWithoutResult: {"calls_without_result", "calls", "calls that ran with no result in the trace (no text, result_bytes or result_tokens: " +
+		"empty, or not recorded): their result adds 0 tokens to the conversation", false},
 }
 
 // MetricIndex returns the index of the metric called name, or -1.

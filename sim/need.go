@@ -80,14 +80,15 @@ type Step struct {
 
 // Call is one tool call of a model step.
 type Call struct {
-	ID           string
-	Tool, Server string
-	Args         json.RawMessage // raw, decoded only when validated
-	Status       string
-	DurationMs   float64 // -1 when not recorded
-	Result       string
-	ResultBytes  int64
-	ResultTokens int64
+	ID             string
+	Tool, Server   string
+	Args           json.RawMessage // raw, decoded only when validated
+	ArgsUnrecorded bool            // args not recorded (Args empty): not validated
+	Status         string
+	DurationMs     float64 // -1 when not recorded
+	Result         string
+	ResultBytes    int64
+	ResultTokens   int64
 	// ArgTokens and NameTokens are filled by Engine.prepare.
 	ArgTokens  int64
 	NameTokens int64
@@ -363,7 +364,7 @@ func (b *needBuffers) add(n *Need, ev *traces.Event, line int) {
 			dur = float64(ev.DurationMs)
 		}
 		b.pcalls = append(b.pcalls, Call{ID: ev.CallID, Tool: ev.Tool, Server: ev.Server,
-			Args: ev.Args, Status: ev.Status, DurationMs: dur, Result: ev.Result,
+			Args: ev.Args, ArgsUnrecorded: ev.ArgsUnrecorded() && len(ev.Args) == 0, Status: ev.Status, DurationMs: dur, Result: ev.Result,
 			ResultBytes: ev.ResultBytes, ResultTokens: ev.ResultTokens})
 		b.pstep = append(b.pstep, int32(idx))
 	case traces.CatalogChange:

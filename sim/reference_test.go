@@ -398,7 +398,11 @@ func (r *refReplay) modelStep(st *Step) {
 				r.touch(ti)
 				if seen.fp != ti.fp {
 					r.out.Values[MStaleWarmCalls]++
-					classify(&r.out.Values, e.validate(seen, ti, c.Args))
+					if c.ArgsUnrecorded {
+						r.out.Values[MCallsUnchecked]++
+					} else {
+						classify(&r.out.Values, e.validate(seen, ti, c.Args))
+					}
 				}
 			case expCold:
 				r.out.Values[MCallsWithoutSchema]++
@@ -418,6 +422,9 @@ func (r *refReplay) modelStep(st *Step) {
 			r.clock += c.DurationMs
 		} else {
 			r.clock += e.params.DefaultToolMs
+		}
+		if c.ResultTokens == 0 {
+			r.out.Values[MCallsWithoutResult]++
 		}
 		r.appendMsg(c.ResultTokens, false)
 	}

@@ -62,7 +62,11 @@ func (r *replayer) modelStep(st *pstep, wantFid bool) {
 				r.st.warm.touch(ti.ident)
 				if seen.fp != ti.fp {
 					r.out.Values[MStaleWarmCalls]++
-					classify(&r.out.Values, e.validate(seen, ti, c.args))
+					if c.unrecorded {
+						r.out.Values[MCallsUnchecked]++ // nothing to check: not {}
+					} else {
+						classify(&r.out.Values, e.validate(seen, ti, c.args))
+					}
 				}
 			case expCold:
 				r.out.Values[MCallsWithoutSchema]++
@@ -80,6 +84,9 @@ func (r *replayer) modelStep(st *pstep, wantFid bool) {
 			r.st.clock += c.dur
 		} else {
 			r.st.clock += e.params.DefaultToolMs
+		}
+		if c.resTok == 0 {
+			r.out.Values[MCallsWithoutResult]++
 		}
 		r.appendMsg(c.resTok, false)
 	}

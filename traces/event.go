@@ -122,7 +122,8 @@ type StartFields struct {
 }
 
 // ChangeFields are the fields of tool_search, catalog_change and
-// deferral_change lines, behind a pointer in Event as StartFields are.
+// deferral_change lines, and tool_call's rare args_unrecorded, behind a
+// pointer in Event as StartFields are.
 type ChangeFields struct {
 	// tool_search
 	Query    string   `json:"query,omitempty"`
@@ -134,6 +135,13 @@ type ChangeFields struct {
 	// deferral_change
 	Added   []string `json:"added,omitempty"`
 	Removed []string `json:"removed,omitempty"`
+
+	// tool_call: the source did not record the call's arguments (an
+	// export without content capture): Args is absent for want of a
+	// record, not because the call had none, and the replay validates no
+	// such call (docs/trace-format.md). Here, behind the pointer, since
+	// few calls carry it: an Event stays as small.
+	ArgsUnrecorded bool `json:"args_unrecorded,omitempty"`
 }
 
 // Call statuses recorded on tool_call events.

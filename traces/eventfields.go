@@ -73,6 +73,11 @@ func (e *Event) Meta() map[string]string {
 	return e.StartFields.Meta
 }
 
+// ArgsUnrecorded says a tool_call's arguments were not recorded.
+func (e *Event) ArgsUnrecorded() bool {
+	return e.ChangeFields != nil && e.ChangeFields.ArgsUnrecorded
+}
+
 // Query is the query of a tool_search.
 func (e *Event) Query() string {
 	if e.ChangeFields == nil {

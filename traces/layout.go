@@ -112,6 +112,7 @@ const (
 	fResult
 	fResultBytes
 	fResultTokens
+	fArgsUnrecorded
 	fQuery
 	fReturned
 	fVersion
@@ -174,6 +175,8 @@ func topField(key []byte) int {
 		return fResultBytes
 	case "result_tokens":
 		return fResultTokens
+	case "args_unrecorded":
+		return fArgsUnrecorded
 	case "query":
 		return fQuery
 	case "returned":
@@ -219,6 +222,8 @@ func decodeTopField(b []byte, i, f int, ev *Event, tab *strtab, ks *keyStack) in
 			ev.Args = append(json.RawMessage(nil), b[i:end]...)
 		}
 		return end
+	case fArgsUnrecorded:
+		return decodeBool(b, i, &ev.EnsureChange().ArgsUnrecorded)
 	case fReturned:
 		return decodeStrings(b, i, &ev.EnsureChange().Returned, tab)
 	case fAdded:
@@ -375,6 +380,20 @@ func decodeEnum(b []byte, i int, dst *string, known []string) int {
 		}
 	}
 	return decodeString(b, i, dst, nil)
+}
+
+// decodeBool decodes the literal true or false at b[i] into dst; it
+// declines (-1) any other value.
+func decodeBool(b []byte, i int, dst *bool) int {
+	switch {
+	case len(b)-i >= 4 && string(b[i:i+4]) == "true":
+		*dst = true
+		return i + 4
+	case len(b)-i >= 5 && string(b[i:i+5]) == "false":
+		*dst = false
+		return i + 5
+	}
+	return -1
 }
 
 // strtab shares the strings of short values that repeat from line to line

@@ -75,9 +75,9 @@ func TestRunAndStatsFlagCatalogNotes(t *testing.T) {
 			trace := `{"v":1,"type":"session_start","session":"s1","t":"2026-01-01T10:00:00Z","servers":[{"name":"files","version":"1"}]}
 {"type":"user","session":"s1","t":"2026-01-01T10:00:05Z","text":"read the file"}
 {"type":"model_request","session":"s1","t":"2026-01-01T10:00:06Z","id":"r1","usage":{"input":100,"output":10}}
-{"type":"tool_call","session":"s1","t":"2026-01-01T10:00:07Z","request":"r1","call_id":"c1","tool":"read_file","server":"files","status":"ok","args":{"path":"a"}}
+{"type":"tool_call","session":"s1","t":"2026-01-01T10:00:07Z","request":"r1","call_id":"c1","tool":"read_file","server":"files","status":"ok","args":{"path":"a"},"result":"text of a"}
 {"type":"model_request","session":"s1","t":"2026-01-01T10:00:08Z","id":"r2","usage":{"input":120,"output":10}}
-{"type":"tool_call","session":"s1","t":"2026-01-01T10:00:09Z","request":"r2","call_id":"c2","tool":"read_file","server":"files","status":"ok","args":{"path":"b"}}
+{"type":"tool_call","session":"s1","t":"2026-01-01T10:00:09Z","request":"r2","call_id":"c2","tool":"read_file","server":"files","status":"ok","args":{"path":"b"},"result":"text of b"}
 {"type":"session_end","session":"s1","t":"2026-01-01T10:00:10Z"}
 `
 			tracePath := filepath.Join(dir, "trace.jsonl")

@@ -158,6 +158,7 @@ func recommendDocReading(t *testing.T, prose string) {
 		Catalog   int     `json:"registry_estimated_tokens"`
 		Uncertain int     `json:"uncertain_decisions"`
 		LeftOut   int     `json:"uncertain_decisions_left_out"`
+		AboveOnly int     `json:"uncertain_decisions_above_budget_only"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &rec); err != nil {
 		t.Fatal(err)
@@ -207,7 +208,7 @@ func recommendDocReading(t *testing.T, prose string) {
 	for _, want := range []string{
 		fmt.Sprintf("`get_user_details`, opens %s of sessions but is never called before the first reply, and `get_reservation_details` is called before it in %s of training sessions", pct1(user.Open), pct1(res.Before)),
 		fmt.Sprintf("`update_reservation_passengers` (%d tokens, called in %s of sessions)", pass.Schema.Tokens, pct1(pass.Use)),
-		fmt.Sprintf("**%d of %d decisions uncertain, %d more left out.**", rec.Uncertain, len(rec.Tools), rec.LeftOut),
+		fmt.Sprintf("**%d of %d decisions uncertain, %d of them only above the budget, %d left out.**", rec.Uncertain, len(rec.Tools), rec.AboveOnly, rec.LeftOut),
 		fmt.Sprintf("in any of the %d training sessions, but 0 of %d only bounds the share below %s at 95%%", rec.Training, rec.Training, pct1(zeroHigh)),
 		fmt.Sprintf("(%.0f–%.0f tokens, %.0f–%.0f ms of prefill against a %.0f ms round trip) break even at shares of %s–%s%%",
 			tok[0], tok[1], ms[0], ms[1], rec.RoundTrip, pctFine(be[0]), pctFine(be[1])),

@@ -298,7 +298,8 @@ func skippedSessions(stderr io.Writer, out *runner.Output) error {
 
 // runWarnings are a run's warnings, which run, merge and sweep print in
 // one order: input notes, unmatched entries, unreplayed entries, requests
-// over the context window, catalog versions no session replayed, and
+// over the context window, calls whose arguments or results the traces
+// did not record, catalog versions no session replayed, and
 // strategies recommended for another setup.
 type runWarnings struct {
 	notes   inputnotes.Notes
@@ -332,6 +333,7 @@ const (
 	warnContextOverflow    = "context_overflow"
 	warnUnreplayedVersions = "unreplayed_versions"
 	warnRecommendedFor     = "recommended_for"
+	warnUnrecorded         = "unrecorded_content"
 )
 
 // warnSection is one kind of run's warnings.
@@ -356,6 +358,7 @@ func (r runWarnings) sections() []warnSection {
 		{warnUnmatchedEntries, func(w io.Writer) { runsummary.WarnUnmatched(w, "defersim", r.info.UnmatchedEntries) }},
 		{warnUnreplayedEntries, func(w io.Writer) { runsummary.WarnUnreplayedEntries(w, "defersim", r.info.UnreplayedEntries) }},
 		{warnContextOverflow, overflow},
+		{warnUnrecorded, func(w io.Writer) { runsummary.WarnUnrecorded(w, "defersim", r.last) }},
 		{warnUnreplayedVersions, func(w io.Writer) { runsummary.WarnUnreplayed(w, "defersim", r.last) }},
 		{warnRecommendedFor, func(w io.Writer) { runsummary.WarnRecommendedFor(w, "defersim", recommended...) }},
 	}

@@ -132,8 +132,14 @@ type Proposal struct {
 	// UncertainLeftOut counts the uncertain decisions UncertainDecisions
 	// leaves out: those that cannot change a run of the proposal's mode
 	// (Assessment.UncertainCounted false), under scope always-defer-only
-	// never-defer against by budget. They take effect above the budget.
+	// with the mode settled, never-defer against by budget. They take
+	// effect above the budget.
 	UncertainLeftOut int `json:"uncertain_decisions_left_out"`
+	// UncertainAboveOnly counts, of UncertainDecisions, those that take
+	// effect only above the budget (never-defer against by budget) when the
+	// proposal runs scope always-defer-only and its mode is uncertain: they
+	// are counted then, not left out, since the catalog could be above it.
+	UncertainAboveOnly int `json:"uncertain_decisions_above_budget_only"`
 	// ProposalUncertain and ProposalUncertainReasons are the proposal's
 	// own uncertainty as the CSV ends every row with it: UncertainReasons,
 	// set once the proposal is complete (settleVerdict); true exactly when

@@ -355,20 +355,29 @@ func (c *rule) nameThreshold(share string, x float64, at func(float64) point) (f
 // them, the mode, decisions that did not settle (Unsettled), and a
 // proposal no held-out session checks.
 func summarize(p *Proposal) {
-	p.UncertainDecisions, p.UncertainLeftOut = 0, 0
+	p.UncertainDecisions, p.UncertainLeftOut, p.UncertainAboveOnly = 0, 0, 0
 	p.Warnings = nil
 	settle, last, onThreshold, unserved := 0, "", 0, 0
+	// Under scope always-defer-only a decision that cannot join or leave
+	// the list sends its tool alike, so it is left out of the count — but
+	// only while the mode is settled: when the catalog could be above the
+	// budget (ModeUncertain), scope mcp is as likely and such a decision
+	// takes effect there, so it is counted (UncertainAboveOnly says how many).
 	only := p.Strategy.Scope == sim.ScopeAlwaysDeferOnly
+	open := only && p.ModeUncertain()
 	for i := range p.Tools {
 		a := &p.Tools[i]
 		u := a.Uncertainty
-		a.UncertainCounted = u != nil && (!only || a.listUncertain)
+		a.UncertainCounted = u != nil && (!only || open || a.listUncertain)
 		if u == nil {
 			continue
 		}
 		if !a.UncertainCounted {
 			p.UncertainLeftOut++
 			continue
+		}
+		if open && !a.listUncertain {
+			p.UncertainAboveOnly++
 		}
 		p.UncertainDecisions++
 		switch n := u.trainingToSettle(); {
@@ -437,8 +446,13 @@ func settleWhich(settleable, uncertain int) string {
 // leftOutWords says how many uncertain decisions UncertainDecisions leaves
 // out and why: "; 10 more uncertain decisions left out: never-defer or by
 // budget whichever side, which scope always-defer-only sends alike (they
-// take effect above the budget)"; "" when none is.
+// take effect above the budget)"; with the mode uncertain, how many of
+// those it counts matter only above the budget; "" when neither.
 func leftOutWords(p *Proposal) string {
+	if n := p.UncertainAboveOnly; n > 0 {
+		return fmt.Sprintf("; %d of them %s only above the budget (never-defer or by budget whichever side, which scope always-defer-only sends alike), which the mode's uncertainty leaves open",
+			n, nouns.Form(n, "takes effect", "take effect"))
+	}
 	n := p.UncertainLeftOut
 	if n == 0 {
 		return ""

@@ -82,12 +82,24 @@ func TestTauBenchSampleSize(t *testing.T) {
 			}
 			warnings := strings.Join(p.Warnings, "\n")
 			if tc.small {
-				// Every decision is uncertain; under scope always-defer-only
-				// the count leaves out those between never-defer and by
-				// budget, which the mode sends alike, and says so.
-				if p.Training != 1 || p.UncertainDecisions+p.UncertainLeftOut != len(p.Tools) || len(p.Tools) != 14 || p.Strategy.Scope != sim.ScopeAlwaysDeferOnly {
-					t.Errorf("%d training sessions, %d of %d decisions uncertain (%d left out) under scope %s, want 1 and 14 of 14 under always-defer-only",
+				// Every decision is uncertain. Under scope always-defer-only
+				// those between never-defer and by budget send the tool
+				// alike, but the mode is uncertain too: above the budget
+				// they take effect, so all 14 are counted (none left out)
+				// and the text says how many matter only there. The count
+				// left them out before, saying 3 of 14 where 14 could be.
+				if p.Training != 1 || p.UncertainDecisions != len(p.Tools) || p.UncertainLeftOut != 0 || len(p.Tools) != 14 || p.Strategy.Scope != sim.ScopeAlwaysDeferOnly {
+					t.Errorf("%d training sessions, %d of %d decisions uncertain (%d left out) under scope %s, want 1 and 14 of 14 (0 left out) under always-defer-only",
 						p.Training, p.UncertainDecisions, len(p.Tools), p.UncertainLeftOut, p.Strategy.Scope)
+				}
+				aboveOnly := 0
+				for _, a := range p.Tools {
+					if !a.listUncertain {
+						aboveOnly++
+					}
+				}
+				if aboveOnly == 0 || p.UncertainAboveOnly != aboveOnly {
+					t.Errorf("%d decisions counted as taking effect only above the budget, want %d (> 0)", p.UncertainAboveOnly, aboveOnly)
 				}
 				for _, a := range p.Tools {
 					if u := a.Uncertainty; u != nil && !a.UncertainCounted && (a.Decision == alwaysDefer || u.Alternative == alwaysDefer) {
@@ -100,7 +112,7 @@ func TestTauBenchSampleSize(t *testing.T) {
 					t.Errorf("budget spread %+v: want an uncertain mode whose alternative runs scope mcp", s)
 				}
 				for _, w := range []string{fmt.Sprintf("%d of 14 decisions are uncertain: learnt from 1 session, ", p.UncertainDecisions),
-					fmt.Sprintf("; %d more uncertain decisions left out: never-defer or by budget", p.UncertainLeftOut),
+					fmt.Sprintf("; %d of them take effect only above the budget (never-defer or by budget whichever side, which scope always-defer-only sends alike), which the mode's uncertainty leaves open", aboveOnly),
 					"the bounds keep the lists as proposed, the always-defer list priced in scope always-defer-only",
 					"no session was held apart for validation (1 session, "} {
 					if !strings.Contains(warnings, w) {

@@ -18,7 +18,9 @@ import (
 // decisions that cannot change a run of that mode: never-defer against by
 // budget, which the mode sends alike. It counted them, so a proposal whose
 // only doubt was an opener above the budget failed --fail-on-uncertain.
-// The text says how many it left out; text, CSV and JSON agree.
+// The text says how many it left out; text, CSV and JSON agree. With the
+// mode itself uncertain nothing is left out (above the budget the
+// decisions take effect) and the text says how many matter only there.
 func TestUncertainCountsWhatTheModeRuns(t *testing.T) {
 	e := toolsArrayEconomy()
 	// Seen twice before the first reply in 200 sessions: by budget, or
@@ -37,15 +39,22 @@ func TestUncertainCountsWhatTheModeRuns(t *testing.T) {
 		counted     int
 		leftOut     int
 		wantReasons string
+		modeOpen    bool
+		aboveOnly   int
 	}{
-		{"scope mcp counts both", sim.ScopeMCP, []Assessment{opener, rare}, 2, 0, "decisions"},
-		{"always-defer-only counts the list's", sim.ScopeAlwaysDeferOnly, []Assessment{opener, rare}, 1, 1, "decisions"},
-		{"always-defer-only, the opener alone", sim.ScopeAlwaysDeferOnly, []Assessment{opener}, 0, 1, ""},
+		{"scope mcp counts both", sim.ScopeMCP, []Assessment{opener, rare}, 2, 0, "decisions", false, 0},
+		{"always-defer-only counts the list's", sim.ScopeAlwaysDeferOnly, []Assessment{opener, rare}, 1, 1, "decisions", false, 0},
+		{"always-defer-only, the opener alone", sim.ScopeAlwaysDeferOnly, []Assessment{opener}, 0, 1, "", false, 0},
+		{"always-defer-only, mode uncertain, counts both", sim.ScopeAlwaysDeferOnly, []Assessment{opener, rare}, 2, 0, "decisions;mode", true, 1},
+		{"always-defer-only, mode uncertain, the opener alone", sim.ScopeAlwaysDeferOnly, []Assessment{opener}, 1, 0, "decisions;mode", true, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &Proposal{Tools: append([]Assessment(nil), tc.tools...), Rules: DefaultRules(), Training: 200, HeldOut: 1, TestShare: 0.3}
 			p.Strategy.Scope = tc.scope
+			if tc.modeOpen {
+				p.Spread = &BudgetSpread{Uncertain: true}
+			}
 			summarize(p)
 			settleVerdict(p)
 			if p.UncertainDecisions != tc.counted || p.UncertainLeftOut != tc.leftOut {
@@ -60,6 +69,10 @@ func TestUncertainCountsWhatTheModeRuns(t *testing.T) {
 			}
 			if said := strings.Contains(line, "left out: never-defer or by budget"); said != (tc.leftOut > 0) {
 				t.Errorf("uncertain line %q says what it left out: %t, want %t", line, said, tc.leftOut > 0)
+			}
+			above := fmt.Sprintf("; %d of them %s only above the budget", tc.aboveOnly, nouns.Form(tc.aboveOnly, "takes effect", "take effect"))
+			if p.UncertainAboveOnly != tc.aboveOnly || strings.Contains(line, above) != (tc.aboveOnly > 0) {
+				t.Errorf("%d above the budget only, line %q; want %d said", p.UncertainAboveOnly, line, tc.aboveOnly)
 			}
 			// The CSV's uncertain_counted column and the JSON's agree.
 			var buf bytes.Buffer
@@ -89,6 +102,7 @@ func TestUncertainCountsWhatTheModeRuns(t *testing.T) {
 			var j struct {
 				Counted int `json:"uncertain_decisions"`
 				LeftOut int `json:"uncertain_decisions_left_out"`
+				Above   int `json:"uncertain_decisions_above_budget_only"`
 				Tools   []struct {
 					Uncertain bool `json:"uncertain"`
 					Counted   bool `json:"uncertain_counted"`
@@ -106,7 +120,7 @@ func TestUncertainCountsWhatTheModeRuns(t *testing.T) {
 					jsonUncertain++
 				}
 			}
-			if csvCounted != tc.counted || jsonCounted != tc.counted || j.Counted != tc.counted || j.LeftOut != tc.leftOut || jsonUncertain != tc.counted+tc.leftOut {
+			if csvCounted != tc.counted || jsonCounted != tc.counted || j.Counted != tc.counted || j.LeftOut != tc.leftOut || j.Above != tc.aboveOnly || jsonUncertain != tc.counted+tc.leftOut {
 				t.Errorf("CSV counts %d, JSON tools %d (of %d uncertain), JSON uncertain_decisions %d, left out %d; want %d counted, %d left out",
 					csvCounted, jsonCounted, jsonUncertain, j.Counted, j.LeftOut, tc.counted, tc.leftOut)
 			}

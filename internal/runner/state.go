@@ -72,8 +72,10 @@ import (
 // no replayed version serves (run.scenario_entries_unreplayed) over shards
 // and resumes; version 19 carries the factor a growth point replays beside
 // the one asked (sim.GrowthPoint.Replayed), which results.json records
-// (run.growth_point.replayed_factor).
-const StateVersion = 19
+// (run.growth_point.replayed_factor); version 20 has two more metrics per
+// session, calls_unchecked and calls_without_result (sim.MCallsUnchecked,
+// sim.MCallsWithoutResult), so a state of 19 holds fewer values.
+const StateVersion = 20
 
 // Kinds of state files.
 const (

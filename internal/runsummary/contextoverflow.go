@@ -37,3 +37,19 @@ func WarnUnmatched(w io.Writer, program string, names []string) {
 		fmt.Fprintf(w, "  %s\n", n)
 	}
 }
+
+// WarnUnrecorded warns on w, as program, of the calls whose arguments
+// (report.UnrecordedArgsText) or results (report.UnrecordedResultsText)
+// the traces did not record, in the report's words; `defersim run`,
+// `defersim merge`, `defersim sweep` and `defersim-beam` print it. Nothing
+// when every call's were recorded.
+func WarnUnrecorded(w io.Writer, program string, res *report.Results) {
+	if res == nil {
+		return
+	}
+	for _, t := range []string{report.UnrecordedArgsText(res), report.UnrecordedResultsText(res)} {
+		if t != "" {
+			fmt.Fprintf(w, "%s: warning: %s (results.json strategies[].metrics)\n", program, t)
+		}
+	}
+}

@@ -2,8 +2,11 @@ package importers_test
 
 import (
 	"bytes"
+	"maps"
 	"strings"
 	"testing"
+
+	"github.com/defersim/defersim/traces"
 )
 
 // TestCallsWithoutContentCounted pins that the import counts the tool
@@ -11,10 +14,11 @@ import (
 // OpenTelemetry export without content capture, the conventions'
 // default: execute_tool spans without gen_ai.tool.call.arguments or
 // gen_ai.tool.call.result), and says what a replay does with them: it
-// checks such a call as {} against a changed schema (a stale warm entry
-// then counts it malformed on a required property) and adds no tokens
-// for the result. They imported without a word. A call whose source
-// records them is not counted.
+// validates no call whose arguments were not recorded (written
+// args_unrecorded; it checked such a call as {}, and a stale warm entry
+// counted it malformed on a required property) and adds no tokens for the
+// result. They imported without a word. A call whose source records them
+// is not counted.
 func TestCallsWithoutContentCounted(t *testing.T) {
 	span := func(id, attrs string, start int) string {
 		return `{"traceId":"t1","spanId":"` + id + `","name":"x","startTimeUnixNano":"175930920` + string(rune('0'+start)) +
@@ -29,15 +33,37 @@ func TestCallsWithoutContentCounted(t *testing.T) {
 		span("c", tool+kv("gen_ai.tool.call.id", `"c2"`)+kv("gen_ai.tool.call.arguments", `"{\"path\":\"a\"}"`), 4) + "," + // arguments only
 		span("d", tool+kv("gen_ai.tool.call.id", `"c3"`)+kv("gen_ai.tool.call.arguments", `"{}"`)+kv("gen_ai.tool.call.result", `"x"`), 6) +
 		`]}]}]}`
-	rep, _ := importText(t, "otel", export)
-	if rep.ToolCalls != 3 || rep.CallsWithoutArgs != 1 || rep.CallsWithoutResult != 2 {
-		t.Errorf("calls %d, without arguments %d, without a result %d; want 3, 1, 2", rep.ToolCalls, rep.CallsWithoutArgs, rep.CallsWithoutResult)
+	rep, out := importText(t, "otel", export)
+	if rep.ToolCalls != 3 || rep.CallsWithoutArgs != 1 || rep.CallsArgsUnrecorded != 1 || rep.CallsWithoutResult != 2 {
+		t.Errorf("calls %d, without arguments %d (not recorded %d), without a result %d; want 3, 1 (1), 2",
+			rep.ToolCalls, rep.CallsWithoutArgs, rep.CallsArgsUnrecorded, rep.CallsWithoutResult)
+	}
+	// The call whose span holds no arguments is written args_unrecorded,
+	// so the replay validates it against no schema; the others are not.
+	unrecorded := map[string]bool{}
+	r, err := traces.Open(out, traces.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for s, err := range r.Sessions() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range s.Events {
+			if ev.Type == traces.ToolCall {
+				unrecorded[ev.CallID] = ev.ArgsUnrecorded()
+			}
+		}
+	}
+	if want := map[string]bool{"c1": true, "c2": false, "c3": false}; !maps.Equal(unrecorded, want) {
+		t.Errorf("args_unrecorded by call = %v, want %v", unrecorded, want)
 	}
 	var text bytes.Buffer
 	if err := rep.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"tool calls without arguments:", "1 of 3", "as {}", "tool calls without a recorded result:", "2 of 3"} {
+	for _, want := range []string{"tool calls whose arguments were not recorded:", "1 of 3", "calls_unchecked", "tool calls without a recorded result:", "2 of 3"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, text.String())
 		}

@@ -170,6 +170,9 @@ func (p *pipeline) servers(s *ingest.Session) {
 		}
 		if len(ev.Args) == 0 && !p.scan {
 			p.rep.CallsWithoutArgs++
+			if ev.ArgsUnrecorded() {
+				p.rep.CallsArgsUnrecorded++
+			}
 		}
 		for _, set := range sets {
 			p.used(set, ev)

@@ -106,6 +106,7 @@ func summarize(stdout, stderr io.Writer, res *report.Results, failures []string,
 	runsummary.WarnUnmatched(stderr, "defersim-beam", res.Run.UnmatchedEntries)
 	runsummary.WarnUnreplayedEntries(stderr, "defersim-beam", res.Run.UnreplayedEntries)
 	runsummary.WarnContextOverflow(stderr, "defersim-beam", res)
+	runsummary.WarnUnrecorded(stderr, "defersim-beam", res)
 	runsummary.WarnUnreplayed(stderr, "defersim-beam", res)
 	runsummary.WarnRecommendedFor(stderr, "defersim-beam", res)
 	if n := c.SessionsSkipped; n > 0 {

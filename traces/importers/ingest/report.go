@@ -28,12 +28,16 @@ type Report struct {
 	// tokens end where the limit cut them. Trace v1 has no field for it.
 	// Absent when 0.
 	CutAtOutputLimit int `json:"replies_cut_at_output_limit,omitempty"`
-	// CallsWithoutArgs counts the tool calls written without arguments
-	// (the source recorded none: an OpenTelemetry export without content
-	// capture): a replay that checks such a call against a schema other
-	// than the one its model saw checks it as {} (docs/validation.md).
-	// Absent when 0.
+	// CallsWithoutArgs counts the tool calls written without arguments:
+	// a replay that checks such a call against a schema other than the
+	// one its model saw checks it as {} (docs/validation.md), unless it is
+	// marked args_unrecorded. Absent when 0.
 	CallsWithoutArgs int `json:"calls_without_arguments,omitempty"`
+	// CallsArgsUnrecorded counts those of them written args_unrecorded:
+	// the source did not record their arguments (an OpenTelemetry export
+	// without content capture), and the replay validates none of them
+	// (calls_unchecked). Absent when 0.
+	CallsArgsUnrecorded int `json:"calls_args_unrecorded,omitempty"`
 	// CallsWithoutResult counts the answered tool calls whose result the
 	// source did not record (an execute_tool span without
 	// gen_ai.tool.call.result): the replay adds no tokens for it, so

@@ -38,9 +38,13 @@ func (r *Report) WriteText(w io.Writer) error {
 		p("model requests without usage:\t%d of %d (the source recorded none: run.fidelity does not compare their prompt tokens)\n",
 			r.RequestsWithoutUsage, r.Events[traces.ModelRequest])
 	}
-	if r.CallsWithoutArgs > 0 {
+	if n := r.CallsWithoutArgs - r.CallsArgsUnrecorded; n > 0 {
 		p("tool calls without arguments: %d of %d (the source recorded none: a replay checks such a call against a changed schema as {}, so a stale schema's required properties count it malformed)\n",
-			r.CallsWithoutArgs, r.ToolCalls)
+			n, r.ToolCalls)
+	}
+	if r.CallsArgsUnrecorded > 0 {
+		p("tool calls whose arguments were not recorded: %d of %d (written args_unrecorded: a replay validates none of them against a changed schema, counting them in calls_unchecked, not as valid or malformed)\n",
+			r.CallsArgsUnrecorded, r.ToolCalls)
 	}
 	if r.CallsWithoutResult > 0 {
 		p("tool calls without a recorded result: %d of %d (the replay adds no tokens for such a result: the session's later prompts lack it)\n",

@@ -212,6 +212,14 @@ func (c *converter) tool(sp *span) {
 	if i < 0 {
 		oc := outputCall{req: c.lastReq, name: name, args: jsonAttr(a, "gen_ai.tool.call.arguments"), at: sp.start}
 		i = c.addCall(oc, id, true)
+		if _, recorded := a["gen_ai.tool.call.arguments"]; !recorded {
+			// No chat span's output recorded the call and its span holds
+			// no arguments: content capture was off, not a call without
+			// arguments (the replay validates no such call).
+			if ev := c.b.At(i); ev.Type == traces.ToolCall && len(ev.Args) == 0 {
+				ev.EnsureChange().ArgsUnrecorded = true
+			}
+		}
 	}
 	result := str(a, "gen_ai.tool.call.result")
 	_, recorded := a["gen_ai.tool.call.result"]
