@@ -35,6 +35,13 @@ func (panicky) Check(seen, served, args json.RawMessage) string {
 // the scenario's path.
 func failingFixture(t *testing.T) string {
 	t.Helper()
+	return failingFixtureOf(t, "s1", "s2-boom", "s3")
+}
+
+// failingFixtureOf is failingFixture with the sessions ids; under
+// panicky those whose id holds "boom" fail to replay.
+func failingFixtureOf(t *testing.T, ids ...string) string {
+	t.Helper()
 	dir := t.TempDir()
 	cat := filepath.Join(dir, "catalog")
 	if err := os.MkdirAll(cat, 0o755); err != nil {
@@ -50,7 +57,7 @@ func failingFixture(t *testing.T) string {
 		}
 	}
 	var b strings.Builder
-	for _, id := range []string{"s1", "s2-boom", "s3"} {
+	for _, id := range ids {
 		line := func(sec int, typ, extra string) {
 			v := ""
 			if typ == "session_start" {
@@ -79,8 +86,8 @@ func failingFixture(t *testing.T) string {
 	return path
 }
 
-// cliRunFailing is cliRun with panicky planted for the replays of sweep
-// and plan --growth (withValidator).
+// cliRunFailing is cliRun with panicky planted for the replays of run,
+// sweep and plan --growth (withValidator).
 func cliRunFailing(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	root := newRootCmd()
