@@ -94,11 +94,12 @@ func TestRunExitsOnSkippedSession(t *testing.T) {
 	}
 }
 
-// TestMergeExitsOnShardsSkippedSession pins that a session a shard
-// failed to replay is listed again by merge, which exits 1 as the
-// shard's run did and counts it in the merged results.json: the shard
-// that holds it exits 1, the other 0.
-func TestMergeExitsOnShardsSkippedSession(t *testing.T) {
+// TestShardReplayFailureReachesMerge pins, end to end, that a session a
+// shard's replay failed (not planted in its state, as
+// TestMergeExitsOnShardsSkippedSessions does) is listed again by merge,
+// which exits 1 as the shard's run did and counts it in the merged
+// results.json: the shard that holds it exits 1, the other 0.
+func TestShardReplayFailureReachesMerge(t *testing.T) {
 	sc := failingFixtureOf(t, "s1", "s2-boom", "s3", "s4", "s5", "s6", "s7")
 	dir := t.TempDir()
 	var shards []string

@@ -10,9 +10,10 @@ import (
 
 // skippedAtPoints lists, as run lists a run's (skippedSessions), the
 // sessions the points of a sweep or growth series failed to replay: each
-// once, with the points that skipped it ("at every value" when all did;
-// every names a point: "value", "size"), and makes them the command's
-// exit status 1. The points' results cover the other sessions.
+// once, with each reason and the points that gave it ("at every value"
+// when all did; every names a point: "value", "size"), and makes them
+// the command's exit status 1. The points' results cover the other
+// sessions.
 func skippedAtPoints(stderr io.Writer, every string, points []plan.Point) error {
 	groups := plan.SkippedSessions(points)
 	unlisted := plan.SkippedUnlisted(points)
@@ -20,7 +21,7 @@ func skippedAtPoints(stderr io.Writer, every string, points []plan.Point) error 
 		return nil
 	}
 	for _, g := range groups {
-		fmt.Fprintf(stderr, "defersim: skipped %s (%s)\n", g.Failure, g.Where(every))
+		fmt.Fprintf(stderr, "defersim: skipped %s\n", g.Line(every))
 	}
 	n := len(groups)
 	msg := fmt.Sprintf("%s failed to replay and %s skipped (see above); each %s's results cover the rest",

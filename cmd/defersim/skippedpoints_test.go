@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/defersim/defersim/internal/plan"
 )
 
 // panicky is a stale-call validator with a bug: it panics on the
@@ -152,16 +154,20 @@ func TestSweepExitsOnSkippedSessions(t *testing.T) {
 					Skipped int64  `json:"sessions_skipped"`
 				} `json:"points"`
 				Skipped []struct {
-					Failure string   `json:"failure"`
-					Points  []string `json:"points"`
-					Every   bool     `json:"every_point"`
+					Session string `json:"session"`
+					Reasons []struct {
+						Reason string   `json:"reason"`
+						Points []string `json:"points"`
+						Every  bool     `json:"every_point"`
+					} `json:"reasons"`
 				} `json:"skipped_sessions"`
 			}
 			if err := json.Unmarshal(data, &doc); err != nil {
 				t.Fatal(err)
 			}
-			if len(doc.Skipped) != 1 || !doc.Skipped[0].Every || doc.Skipped[0].Failure != strings.TrimPrefix(skippedLine, "defersim: skipped ") ||
-				!cmp.Equal(doc.Skipped[0].Points, []string{"strategy.warm.max_tools=2", "strategy.warm.max_tools=4"}) {
+			if len(doc.Skipped) != 1 || doc.Skipped[0].Session != "s2-boom" || len(doc.Skipped[0].Reasons) != 1 ||
+				!doc.Skipped[0].Reasons[0].Every || doc.Skipped[0].Reasons[0].Reason != "internal error (please report): validator bug" ||
+				!cmp.Equal(doc.Skipped[0].Reasons[0].Points, []string{"strategy.warm.max_tools=2", "strategy.warm.max_tools=4"}) {
 				t.Errorf("sweep.json skipped_sessions %+v", doc.Skipped)
 			}
 			for _, p := range doc.Points {
@@ -226,14 +232,40 @@ func TestPlanGrowthExitsOnSkippedSessions(t *testing.T) {
 	}
 	var doc struct {
 		Skipped []struct {
-			Failure string `json:"failure"`
-			Every   bool   `json:"every_point"`
+			Session string `json:"session"`
+			Reasons []struct {
+				Every bool `json:"every_point"`
+			} `json:"reasons"`
 		} `json:"growth_skipped_sessions"`
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if len(doc.Skipped) != 1 || !doc.Skipped[0].Every {
+	if len(doc.Skipped) != 1 || doc.Skipped[0].Session != "s2-boom" || len(doc.Skipped[0].Reasons) != 1 || !doc.Skipped[0].Reasons[0].Every {
 		t.Errorf("plan.json growth_skipped_sessions %+v, want the one session at every size", doc.Skipped)
+	}
+}
+
+// TestSkippedAtPointsCountsSessions pins that sweep and plan --growth
+// count and list skipped sessions, not failure lines: a session failing
+// with one message at one value and another at the next is one line
+// naming both, and "1 session failed"; grouped by the whole line it was
+// listed twice and counted as 2 sessions.
+func TestSkippedAtPointsCountsSessions(t *testing.T) {
+	pts := []plan.Point{
+		{Label: "k=1", Skipped: 1, Failures: []plan.Failure{{Session: "x", Line: "session x: bug one"}}},
+		{Label: "k=2", Skipped: 1, Failures: []plan.Failure{{Session: "x", Line: "session x: bug two"}}},
+	}
+	var stderr bytes.Buffer
+	err := skippedAtPoints(&stderr, "value", pts)
+	var ex exitError
+	if !errors.As(err, &ex) || ex.code != 1 {
+		t.Fatalf("err %v, want exit 1", err)
+	}
+	if want := "defersim: skipped session x: bug one (at k=1); bug two (at k=2)\n"; stderr.String() != want {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
+	if !strings.HasPrefix(ex.msg, "1 session failed to replay and was skipped") {
+		t.Errorf("exit message %q, want it to count 1 session", ex.msg)
 	}
 }

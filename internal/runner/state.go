@@ -72,8 +72,11 @@ import (
 // no replayed version serves (run.scenario_entries_unreplayed) over shards
 // and resumes; version 19 carries the factor a growth point replays beside
 // the one asked (sim.GrowthPoint.Replayed), which results.json records
-// (run.growth_point.replayed_factor).
-const StateVersion = 19
+// (run.growth_point.replayed_factor); version 20 carries the id of each
+// failed session beside its message (sim.IndexedFailure.Session), by
+// which sweep and plan --growth group a session's failures over their
+// points.
+const StateVersion = 20
 
 // Kinds of state files.
 const (
