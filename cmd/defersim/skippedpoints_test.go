@@ -113,6 +113,10 @@ func cliRunFailing(t *testing.T, args ...string) (stdout, stderr string, code in
 
 const skippedLine = "defersim: skipped session s2-boom: internal error (please report): validator bug"
 
+// mdSkippedLine is skippedLine as the Markdown of sweep and plan --growth
+// warns of it.
+const mdSkippedLine = "skipped session s2-boom: internal error (please report): validator bug"
+
 // TestSweepExitsOnSkippedSessions pins that sweep lists the sessions a
 // value failed to replay and exits 1, as run does: it exited 0 and said
 // nothing, its points keeping only a count (sweep.json
@@ -120,13 +124,14 @@ const skippedLine = "defersim: skipped session s2-boom: internal error (please r
 // every value is listed once ("at every value"), in every format; the
 // JSON holds it in skipped_sessions and each point's sessions_skipped,
 // the CSV ends each row with sessions_skipped and warnings
-// (skipped_sessions).
+// (skipped_sessions), and the Markdown warns of it with the table (it
+// said it only on stderr).
 func TestSweepExitsOnSkippedSessions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays a sweep three times")
 	}
 	sc := failingFixture(t)
-	for _, format := range []string{"text", "json", "csv"} {
+	for _, format := range []string{"text", "json", "csv", "markdown"} {
 		t.Run(format, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "sw")
 			stdout, stderr, code := cliRunFailing(t, "sweep", sc, "--param", "strategy.warm.max_tools=2:4:2", "--bootstrap", "-1",
@@ -176,6 +181,13 @@ func TestSweepExitsOnSkippedSessions(t *testing.T) {
 				}
 			}
 			switch format {
+			case "markdown":
+				for _, want := range []string{"> **Warning:** " + mdSkippedLine + " (at every value).\n\n",
+					"> **Warning:** 1 session failed to replay and was skipped; each value's results cover the rest.\n\n"} {
+					if !strings.Contains(stdout, want) {
+						t.Errorf("--format markdown lacks %q:\n%s", want, stdout)
+					}
+				}
 			case "json":
 				if !strings.Contains(stdout, `"skipped_sessions"`) {
 					t.Errorf("--format json lacks skipped_sessions:\n%s", stdout)
@@ -202,7 +214,9 @@ func TestSweepExitsOnSkippedSessions(t *testing.T) {
 // TestPlanGrowthExitsOnSkippedSessions pins the same for plan --growth,
 // whose sizes are replays too: it exited 0 and said nothing of a session
 // every size failed to replay. It now lists it once ("at every size"),
-// records it in plan.json growth_skipped_sessions, and exits 1.
+// records it in plan.json growth_skipped_sessions, and exits 1; with
+// --format markdown the Markdown warns of it too (it said it only on
+// stderr).
 func TestPlanGrowthExitsOnSkippedSessions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays the catalog at two sizes")
@@ -243,6 +257,18 @@ func TestPlanGrowthExitsOnSkippedSessions(t *testing.T) {
 	}
 	if len(doc.Skipped) != 1 || doc.Skipped[0].Session != "s2-boom" || len(doc.Skipped[0].Reasons) != 1 || !doc.Skipped[0].Reasons[0].Every {
 		t.Errorf("plan.json growth_skipped_sessions %+v, want the one session at every size", doc.Skipped)
+	}
+
+	stdout, stderr, code = cliRunFailing(t, "plan", filepath.Join(base, "results.json"), "--sessions-per-day", "1000",
+		"--growth", "1,3", "--scenario", sc, "--bootstrap", "-1", "--format", "markdown", "-o", filepath.Join(dir, "plan-md"))
+	if code != 1 || !strings.Contains(stderr, want) {
+		t.Fatalf("--format markdown: exit %d, want 1 and the stderr line\n%s%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"> **Warning:** " + mdSkippedLine + " (at every size).\n\n",
+		"> **Warning:** 1 session failed to replay and was skipped; each size's results cover the rest.\n\n"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("--format markdown lacks %q:\n%s", want, stdout)
+		}
 	}
 }
 
