@@ -74,8 +74,11 @@ import (
 // the one asked (sim.GrowthPoint.Replayed), which results.json records
 // (run.growth_point.replayed_factor); version 20 has two more metrics per
 // session, calls_unchecked and calls_without_result (sim.MCallsUnchecked,
-// sim.MCallsWithoutResult), so a state of 19 holds fewer values.
-const StateVersion = 20
+// sim.MCallsWithoutResult), so a state of 19 holds fewer values; version
+// 21 carries the id of each failed session beside its message
+// (sim.IndexedFailure.Session), by which sweep and plan --growth group a
+// session's failures over their points.
+const StateVersion = 21
 
 // Kinds of state files.
 const (
