@@ -72,8 +72,11 @@ import (
 // no replayed version serves (run.scenario_entries_unreplayed) over shards
 // and resumes; version 19 carries the factor a growth point replays beside
 // the one asked (sim.GrowthPoint.Replayed), which results.json records
-// (run.growth_point.replayed_factor).
-const StateVersion = 19
+// (run.growth_point.replayed_factor); version 20 carries the scenario's
+// servers block and its fingerprint without it (sim.RunInfo.Servers,
+// FingerprintExceptServers), which results.json records (run.servers,
+// run.scenario_fingerprint_except_servers) for check --allow servers.
+const StateVersion = 20
 
 // Kinds of state files.
 const (
