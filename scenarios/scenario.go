@@ -173,6 +173,19 @@ func (s *Scenario) Strategy(name string) (sim.Strategy, bool) {
 // Two results with the same fingerprint (and the same input files) are
 // comparable. Key order, comments and anchors in the YAML do not matter.
 func (s *Scenario) Fingerprint() string {
+	return s.fingerprint(s.Servers)
+}
+
+// FingerprintExceptServers is Fingerprint of the scenario without its
+// servers block: equal for two scenarios that differ in their servers
+// block alone (an upgrade, a local server), which `check --allow servers`
+// compares. It equals Fingerprint when the scenario has no servers block.
+func (s *Scenario) FingerprintExceptServers() string {
+	return s.fingerprint(nil)
+}
+
+// fingerprint is Fingerprint with servers for the servers block.
+func (s *Scenario) fingerprint(servers map[string]Server) string {
 	strategies := make([]sim.Strategy, len(s.Strategies))
 	for i, st := range s.Strategies {
 		st.Description, st.Source = "", ""
@@ -194,7 +207,7 @@ func (s *Scenario) Fingerprint() string {
 		// Fingerprint is "" for the default scope, so the fingerprints of
 		// scenarios that do not set it are unchanged.
 		Fingerprint catalog.FingerprintScope `json:"catalog_fingerprint,omitempty"`
-	}{1, s.Seed, s.Model, params, strategies, s.Baseline, s.Permissions, s.Servers, s.fingerprintScope()}
+	}{1, s.Seed, s.Model, params, strategies, s.Baseline, s.Permissions, servers, s.fingerprintScope()}
 	b, err := json.Marshal(canon)
 	if err != nil {
 		// The value holds only strings, numbers, bools, slices and maps

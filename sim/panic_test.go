@@ -134,6 +134,9 @@ func TestWorkerPanicSkipsSession(t *testing.T) {
 			if len(res.Failures) != 1 || !strings.HasPrefix(res.Failures[0], bug+"\n") || !strings.Contains(res.Failures[0], "panic_test.go") {
 				t.Errorf("failures = %q, want one starting %q with the stack", res.Failures, bug)
 			}
+			if !cmp.Equal(res.FailedSessions, []string{"s2-boom"}) {
+				t.Errorf("failed sessions = %q, want s2-boom (aligned with the failures)", res.FailedSessions)
+			}
 			if diff := cmp.Diff([]string{"s1", "s3", "s4"}, res.Outcomes.SessionIDs); diff != "" {
 				t.Errorf("replayed sessions (-want +got):\n%s", diff)
 			}

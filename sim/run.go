@@ -64,6 +64,9 @@ type RunResult struct {
 	// session order, at most maxFailureMessages of them (Counts.SessionsSkipped
 	// counts them all).
 	Failures []string
+	// FailedSessions are the ids of Failures' sessions, aligned with it
+	// (a session's failures at several points are grouped by its id).
+	FailedSessions []string
 	// Resolution says how the replayed sessions' inputs resolved against
 	// the catalogs (a copy of State.Resolution).
 	Resolution Resolution
@@ -280,7 +283,7 @@ func (e *Engine) run(parent context.Context, sessions iter.Seq2[input, error], o
 			}
 			if r.err != nil {
 				for _, c := range cols {
-					c.st.fail(r.idx, fmt.Sprintf("session %s: %v", r.id, r.err))
+					c.st.fail(r.idx, r.id, fmt.Sprintf("session %s: %v", r.id, r.err))
 				}
 				if opt.Strict && firstErr == nil {
 					firstErr = fmt.Errorf("session %s: %w", r.id, r.err)

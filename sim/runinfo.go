@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/defersim/defersim/catalog"
@@ -80,18 +81,72 @@ type Assumption struct {
 	Source string `json:"source,omitempty"`
 }
 
+// ScenarioServer is one entry of a scenario's servers block, as
+// results.json records it (run.servers, by server name).
+type ScenarioServer struct {
+	Server   string            `json:"server"`
+	Local    bool              `json:"local,omitempty"`
+	Upgrades []ScenarioUpgrade `json:"upgrades,omitempty"`
+}
+
+// ScenarioUpgrade is one servers.NAME.upgrades entry as the scenario
+// writes it: To, at At (RFC 3339) when set, else after AfterSession
+// sessions. AfterSession is no pointer: a gob-encoded state drops a
+// pointer to 0 ("after_session: 0" would come back from a shard unset).
+type ScenarioUpgrade struct {
+	To           string
+	AfterSession int64
+	At           string
+}
+
+// scenarioUpgradeJSON is ScenarioUpgrade's JSON form: "after_session" or
+// "at", as the scenario writes it.
+type scenarioUpgradeJSON struct {
+	To           string `json:"to"`
+	AfterSession *int64 `json:"after_session,omitempty"`
+	At           string `json:"at,omitempty"`
+}
+
+// MarshalJSON writes "after_session" (0 included) when At is unset.
+func (u ScenarioUpgrade) MarshalJSON() ([]byte, error) {
+	j := scenarioUpgradeJSON{To: u.To, At: u.At}
+	if u.At == "" {
+		j.AfterSession = &u.AfterSession
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (u *ScenarioUpgrade) UnmarshalJSON(b []byte) error {
+	var j scenarioUpgradeJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*u = ScenarioUpgrade{To: j.To, At: j.At}
+	if j.AfterSession != nil {
+		u.AfterSession = *j.AfterSession
+	}
+	return nil
+}
+
 // RunInfo describes a run for its results file.
 type RunInfo struct {
-	Scenario            string       `json:"scenario"`
-	ScenarioFingerprint string       `json:"scenario_fingerprint"`
-	Seed                int64        `json:"seed"`
-	Baseline            string       `json:"baseline"`
-	Tokenizer           string       `json:"tokenizer"`
-	Model               string       `json:"model"`
-	CacheModel          string       `json:"cache_model"`
-	Assumptions         []Assumption `json:"assumptions"`
-	Inputs              []Input      `json:"inputs"`
-	Counts              Counts       `json:"counts"`
+	Scenario            string `json:"scenario"`
+	ScenarioFingerprint string `json:"scenario_fingerprint"`
+	// FingerprintExceptServers is the scenario's fingerprint without its
+	// servers block, when it has one (absent: it equals
+	// ScenarioFingerprint); Servers is that block. `check --allow
+	// servers` compares two runs whose scenarios differ in it alone.
+	FingerprintExceptServers string           `json:"scenario_fingerprint_except_servers,omitempty"`
+	Servers                  []ScenarioServer `json:"servers,omitempty"`
+	Seed                     int64            `json:"seed"`
+	Baseline                 string           `json:"baseline"`
+	Tokenizer                string           `json:"tokenizer"`
+	Model                    string           `json:"model"`
+	CacheModel               string           `json:"cache_model"`
+	Assumptions              []Assumption     `json:"assumptions"`
+	Inputs                   []Input          `json:"inputs"`
+	Counts                   Counts           `json:"counts"`
 	// Shard names the share of the sessions a `run --shard I/N` replayed
 	// (N > 1); nil for a whole run and for merged shards.
 	Shard *ShardInfo `json:"shard,omitempty"`

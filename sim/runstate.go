@@ -62,10 +62,12 @@ type IndexedPair struct {
 	Pair  FidelityPair
 }
 
-// IndexedFailure is a failure message with the stream index of its session.
+// IndexedFailure is a failure message with the stream index and the id
+// of its session.
 type IndexedFailure struct {
-	Index int64
-	Msg   string
+	Index   int64
+	Session string
+	Msg     string
 }
 
 // RunState is everything a run has accumulated over the sessions it
@@ -322,10 +324,10 @@ func (st *RunState) add(r *jobResult) {
 	}
 }
 
-func (st *RunState) fail(idx int64, msg string) {
+func (st *RunState) fail(idx int64, session, msg string) {
 	st.Skipped++
 	if len(st.Failures) < maxFailureMessages {
-		st.Failures = append(st.Failures, IndexedFailure{Index: idx, Msg: msg})
+		st.Failures = append(st.Failures, IndexedFailure{Index: idx, Session: session, Msg: msg})
 	}
 }
 
@@ -473,6 +475,16 @@ func (st *RunState) FailureMessages() []string {
 	out := make([]string, len(st.Failures))
 	for i, f := range st.Failures {
 		out[i] = f.Msg
+	}
+	return out
+}
+
+// FailedSessions returns the ids of the kept failures' sessions, aligned
+// with FailureMessages.
+func (st *RunState) FailedSessions() []string {
+	out := make([]string, len(st.Failures))
+	for i, f := range st.Failures {
+		out[i] = f.Session
 	}
 	return out
 }

@@ -90,7 +90,7 @@ func (c *collector) add(r *jobResult) {
 func (c *collector) result(read int64) *RunResult {
 	st := c.st
 	out := &RunResult{Outcomes: st.Outcomes(c.strategies), Fidelity: st.Fidelity(), State: st,
-		Failures: st.FailureMessages()}
+		Failures: st.FailureMessages(), FailedSessions: st.FailedSessions()}
 	out.Counts.SessionsRead = read
 	out.Counts.SessionsReplayed = st.Replayed
 	out.Counts.SessionsSkipped = st.Skipped

@@ -117,10 +117,12 @@ files were written by different defersim or Go versions.`,
 				al.Policy = true
 			case "traces":
 				al.Traces = true
+			case "servers":
+				al.Servers = true
 			case "unreplayed":
 				al.Unreplayed = true
 			default:
-				return exitError{code: 2, msg: fmt.Sprintf("--allow: want policy, traces or unreplayed, not %q", a)}
+				return exitError{code: 2, msg: fmt.Sprintf("--allow: want policy, servers, traces or unreplayed, not %q", a)}
 			}
 		}
 		if baseline == cliout.Stdio && args[0] == cliout.Stdio {
@@ -208,7 +210,7 @@ files were written by different defersim or Go versions.`,
 	fl.StringArrayVar(&abs, "abs", nil, "absolute tolerance of one check in the metric's unit, KEY=VALUE; repeatable")
 	fl.StringSliceVar(&metrics, "metrics", nil, "checks to make instead of the defaults (METRIC or METRIC.STAT, comma-separated)")
 	fl.StringSliceVar(&strategies, "strategies", nil, "strategies to check (default: all; each must be in both files)")
-	fl.StringSliceVar(&allow, "allow", nil, "accept these differences: policy (strategies changed), traces (other trace files), unreplayed (new catalog versions no session replayed)")
+	fl.StringSliceVar(&allow, "allow", nil, "accept these differences: policy (strategies changed), servers (the scenario's servers block changed: a catalog upgrade), traces (other trace files), unreplayed (new catalog versions no session replayed)")
 	fl.StringVar(&noise, "noise", check.NoiseAuto, "noise model: auto (paired when both runs replayed the same traces and seed, else ci), ci or paired")
 	fl.BoolVar(&all, "all", false, "print every check, not only those outside tolerance")
 	fl.StringVar(&markdown, "markdown", "", "also write the Markdown block for a CI job summary to this file (- is --format markdown)")

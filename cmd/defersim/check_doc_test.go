@@ -22,7 +22,9 @@ import (
 // page quoted at "line 101, near column 2" after results.json's layout had
 // moved the cut to line 96. And the gate's failure on a catalog upgrade no
 // session replayed (Catalog upgrades), whose quote was not tested: the
-// catalogs it is run on are made by the cp lines before it. `go test ./cmd/defersim -run TestCheckDocOutput
+// catalogs it is run on are made by the cp lines before it. And the gate
+// that follows the warning's advice (gate.yaml, gate-up.yaml: the upgrade
+// refused without --allow servers, compared paired with it). `go test ./cmd/defersim -run TestCheckDocOutput
 // -update` rewrites the quotes that elide nothing.
 func TestCheckDocOutput(t *testing.T) {
 	t.Setenv("DEFERSIM_SHARED_DATA", shareddata.Dir(t))
@@ -35,7 +37,12 @@ func TestCheckDocOutput(t *testing.T) {
 		t.Fatalf("docs/check.md: taubench.yaml has not one %q line", strings.TrimSpace(base))
 	}
 	t.Chdir(t.TempDir())
-	for file, text := range map[string]string{"taubench.yaml": scen, "taubench-pr.yaml": strings.Replace(scen, base, base+warm, 1)} {
+	files := map[string]string{"taubench.yaml": scen, "taubench-pr.yaml": strings.Replace(scen, base, base+warm, 1)}
+	// The upgrade gate's two scenarios, quoted whole.
+	for _, f := range []string{"gate.yaml", "gate-up.yaml"} {
+		files[f] = checkDocYAML(t, raw, "`"+f+"`:")
+	}
+	for file, text := range files {
 		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -351,7 +350,7 @@ func (d *planDoc) writeText(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "\ncatalog growth (same %s; added servers offered to every session):\n", nouns.Count(d.Growth[0].Results.Sessions, "session"))
 	for _, p := range d.Growth {
-		fmt.Fprintf(w, "  ×%g: %s\n", p.Factor, p.SizeText())
+		fmt.Fprintf(w, "  %s: %s\n", p.FactorText(""), p.SizeText())
 		for _, n := range p.Notes {
 			fmt.Fprintf(w, "    note: %s\n", n)
 		}
@@ -388,13 +387,14 @@ func (d *planDoc) writeMarkdown(w io.Writer) error {
 		if i == 0 {
 			sep = ""
 		}
-		fmt.Fprintf(w, "%s ×%g (%s)", sep, p.Factor, p.SizeText())
+		fmt.Fprintf(w, "%s %s", sep, p.FactorText(p.SizeText()))
 	}
 	fmt.Fprint(w, ". Added servers are offered to every session.\n\n")
 	writeGrowthNotesMarkdown(w, d.Growth)
 	for _, l := range d.growthLines {
 		fmt.Fprint(w, l.Markdown())
 	}
+	writeSkippedMarkdown(w, "size", d.points())
 	if d.fingerprintNote != "" {
 		fmt.Fprintf(w, "> Note: %s\n\n", cliout.MDEscape(d.fingerprintNote))
 	}
@@ -420,6 +420,6 @@ func writeGrowthNotesMarkdown(w io.Writer, growth []plan.GrowthPoint) {
 		}
 	}
 	for _, n := range order {
-		fmt.Fprintf(w, "> Note (%s): %s.\n\n", strings.Join(at[n], ", "), cliout.MDEscape(n))
+		fmt.Fprintf(w, "> Note %s: %s.\n\n", plan.FactorsAt(at[n]), cliout.MDEscape(n))
 	}
 }

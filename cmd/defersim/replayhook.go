@@ -7,11 +7,12 @@ import (
 )
 
 // validatorKey is the context key of the stale-call validator a test
-// plants (withValidator) for the replays of sweep and plan --growth
+// plants (withValidator) for the replays of run, sweep and plan --growth
 // (runner.Config.Validator): a session fails to replay only by a bug, so
 // a test cannot make one from the command line, and the lines and exit
 // status a failed session gives are tested through a planted panicking
-// validator (TestSweepExitsOnSkippedSessions).
+// validator (TestRunExitsOnSkippedSession,
+// TestSweepExitsOnSkippedSessions).
 type validatorKey struct{}
 
 // withValidator returns ctx carrying v for the commands' replays.

@@ -158,6 +158,7 @@ func doRun(cmd *cobra.Command, path string, f *runFlags) (retErr error) {
 		fmt.Fprintf(cmd.ErrOrStderr(), "defersim: note: %s\n", note)
 	}
 	cfg.Workers, cfg.SkipBad, cfg.Strict, cfg.Bootstrap = f.workers, f.skipBad, f.strict, f.bootstrap
+	cfg.Validator = contextValidator(cmd.Context())
 	cfg.BootstrapMemory = int64(f.bootMem)
 	cfg.ExactSessions, cfg.KeepFidelityPairs = f.exact, f.perRequest != ""
 	if f.sessions {

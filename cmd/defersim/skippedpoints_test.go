@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/defersim/defersim/internal/plan"
 )
 
 // panicky is a stale-call validator with a bug: it panics on the
@@ -35,6 +37,13 @@ func (panicky) Check(seen, served, args json.RawMessage) string {
 // the scenario's path.
 func failingFixture(t *testing.T) string {
 	t.Helper()
+	return failingFixtureOf(t, "s1", "s2-boom", "s3")
+}
+
+// failingFixtureOf is failingFixture with the sessions ids; under
+// panicky those whose id holds "boom" fail to replay.
+func failingFixtureOf(t *testing.T, ids ...string) string {
+	t.Helper()
 	dir := t.TempDir()
 	cat := filepath.Join(dir, "catalog")
 	if err := os.MkdirAll(cat, 0o755); err != nil {
@@ -50,7 +59,7 @@ func failingFixture(t *testing.T) string {
 		}
 	}
 	var b strings.Builder
-	for _, id := range []string{"s1", "s2-boom", "s3"} {
+	for _, id := range ids {
 		line := func(sec int, typ, extra string) {
 			v := ""
 			if typ == "session_start" {
@@ -79,8 +88,8 @@ func failingFixture(t *testing.T) string {
 	return path
 }
 
-// cliRunFailing is cliRun with panicky planted for the replays of sweep
-// and plan --growth (withValidator).
+// cliRunFailing is cliRun with panicky planted for the replays of run,
+// sweep and plan --growth (withValidator).
 func cliRunFailing(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	root := newRootCmd()
@@ -104,6 +113,10 @@ func cliRunFailing(t *testing.T, args ...string) (stdout, stderr string, code in
 
 const skippedLine = "defersim: skipped session s2-boom: internal error (please report): validator bug"
 
+// mdSkippedLine is skippedLine as the Markdown of sweep and plan --growth
+// warns of it.
+const mdSkippedLine = "skipped session s2-boom: internal error (please report): validator bug"
+
 // TestSweepExitsOnSkippedSessions pins that sweep lists the sessions a
 // value failed to replay and exits 1, as run does: it exited 0 and said
 // nothing, its points keeping only a count (sweep.json
@@ -111,13 +124,14 @@ const skippedLine = "defersim: skipped session s2-boom: internal error (please r
 // every value is listed once ("at every value"), in every format; the
 // JSON holds it in skipped_sessions and each point's sessions_skipped,
 // the CSV ends each row with sessions_skipped and warnings
-// (skipped_sessions).
+// (skipped_sessions), and the Markdown warns of it with the table (it
+// said it only on stderr).
 func TestSweepExitsOnSkippedSessions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays a sweep three times")
 	}
 	sc := failingFixture(t)
-	for _, format := range []string{"text", "json", "csv"} {
+	for _, format := range []string{"text", "json", "csv", "markdown"} {
 		t.Run(format, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "sw")
 			stdout, stderr, code := cliRunFailing(t, "sweep", sc, "--param", "strategy.warm.max_tools=2:4:2", "--bootstrap", "-1",
@@ -145,16 +159,20 @@ func TestSweepExitsOnSkippedSessions(t *testing.T) {
 					Skipped int64  `json:"sessions_skipped"`
 				} `json:"points"`
 				Skipped []struct {
-					Failure string   `json:"failure"`
-					Points  []string `json:"points"`
-					Every   bool     `json:"every_point"`
+					Session string `json:"session"`
+					Reasons []struct {
+						Reason string   `json:"reason"`
+						Points []string `json:"points"`
+						Every  bool     `json:"every_point"`
+					} `json:"reasons"`
 				} `json:"skipped_sessions"`
 			}
 			if err := json.Unmarshal(data, &doc); err != nil {
 				t.Fatal(err)
 			}
-			if len(doc.Skipped) != 1 || !doc.Skipped[0].Every || doc.Skipped[0].Failure != strings.TrimPrefix(skippedLine, "defersim: skipped ") ||
-				!cmp.Equal(doc.Skipped[0].Points, []string{"strategy.warm.max_tools=2", "strategy.warm.max_tools=4"}) {
+			if len(doc.Skipped) != 1 || doc.Skipped[0].Session != "s2-boom" || len(doc.Skipped[0].Reasons) != 1 ||
+				!doc.Skipped[0].Reasons[0].Every || doc.Skipped[0].Reasons[0].Reason != "internal error (please report): validator bug" ||
+				!cmp.Equal(doc.Skipped[0].Reasons[0].Points, []string{"strategy.warm.max_tools=2", "strategy.warm.max_tools=4"}) {
 				t.Errorf("sweep.json skipped_sessions %+v", doc.Skipped)
 			}
 			for _, p := range doc.Points {
@@ -163,6 +181,13 @@ func TestSweepExitsOnSkippedSessions(t *testing.T) {
 				}
 			}
 			switch format {
+			case "markdown":
+				for _, want := range []string{"> **Warning:** " + mdSkippedLine + " (at every value).\n\n",
+					"> **Warning:** 1 session failed to replay and was skipped; each value's results cover the rest.\n\n"} {
+					if !strings.Contains(stdout, want) {
+						t.Errorf("--format markdown lacks %q:\n%s", want, stdout)
+					}
+				}
 			case "json":
 				if !strings.Contains(stdout, `"skipped_sessions"`) {
 					t.Errorf("--format json lacks skipped_sessions:\n%s", stdout)
@@ -189,7 +214,9 @@ func TestSweepExitsOnSkippedSessions(t *testing.T) {
 // TestPlanGrowthExitsOnSkippedSessions pins the same for plan --growth,
 // whose sizes are replays too: it exited 0 and said nothing of a session
 // every size failed to replay. It now lists it once ("at every size"),
-// records it in plan.json growth_skipped_sessions, and exits 1.
+// records it in plan.json growth_skipped_sessions, and exits 1; with
+// --format markdown the Markdown warns of it too (it said it only on
+// stderr).
 func TestPlanGrowthExitsOnSkippedSessions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays the catalog at two sizes")
@@ -219,14 +246,52 @@ func TestPlanGrowthExitsOnSkippedSessions(t *testing.T) {
 	}
 	var doc struct {
 		Skipped []struct {
-			Failure string `json:"failure"`
-			Every   bool   `json:"every_point"`
+			Session string `json:"session"`
+			Reasons []struct {
+				Every bool `json:"every_point"`
+			} `json:"reasons"`
 		} `json:"growth_skipped_sessions"`
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if len(doc.Skipped) != 1 || !doc.Skipped[0].Every {
+	if len(doc.Skipped) != 1 || doc.Skipped[0].Session != "s2-boom" || len(doc.Skipped[0].Reasons) != 1 || !doc.Skipped[0].Reasons[0].Every {
 		t.Errorf("plan.json growth_skipped_sessions %+v, want the one session at every size", doc.Skipped)
+	}
+
+	stdout, stderr, code = cliRunFailing(t, "plan", filepath.Join(base, "results.json"), "--sessions-per-day", "1000",
+		"--growth", "1,3", "--scenario", sc, "--bootstrap", "-1", "--format", "markdown", "-o", filepath.Join(dir, "plan-md"))
+	if code != 1 || !strings.Contains(stderr, want) {
+		t.Fatalf("--format markdown: exit %d, want 1 and the stderr line\n%s%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"> **Warning:** " + mdSkippedLine + " (at every size).\n\n",
+		"> **Warning:** 1 session failed to replay and was skipped; each size's results cover the rest.\n\n"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("--format markdown lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+// TestSkippedAtPointsCountsSessions pins that sweep and plan --growth
+// count and list skipped sessions, not failure lines: a session failing
+// with one message at one value and another at the next is one line
+// naming both, and "1 session failed"; grouped by the whole line it was
+// listed twice and counted as 2 sessions.
+func TestSkippedAtPointsCountsSessions(t *testing.T) {
+	pts := []plan.Point{
+		{Label: "k=1", Skipped: 1, Failures: []plan.Failure{{Session: "x", Line: "session x: bug one"}}},
+		{Label: "k=2", Skipped: 1, Failures: []plan.Failure{{Session: "x", Line: "session x: bug two"}}},
+	}
+	var stderr bytes.Buffer
+	err := skippedAtPoints(&stderr, "value", pts)
+	var ex exitError
+	if !errors.As(err, &ex) || ex.code != 1 {
+		t.Fatalf("err %v, want exit 1", err)
+	}
+	if want := "defersim: skipped session x: bug one (at k=1); bug two (at k=2)\n"; stderr.String() != want {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
+	if !strings.HasPrefix(ex.msg, "1 session failed to replay and was skipped") {
+		t.Errorf("exit message %q, want it to count 1 session", ex.msg)
 	}
 }

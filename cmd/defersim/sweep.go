@@ -221,6 +221,7 @@ func writeSweep(cmd *cobra.Command, format cliout.Format, sw *plan.SweepResult, 
 				fmt.Fprintf(w, "> Note (%s): %s\n\n", cliout.MDEscape(p.Label), cliout.MDEscape(n))
 			}
 		}
+		writeSkippedMarkdown(w, "value", pts)
 		if err := plan.WriteSeriesMarkdown(w, rows); err != nil {
 			return err
 		}

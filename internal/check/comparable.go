@@ -23,6 +23,10 @@ type Allow struct {
 	// Traces accepts different trace files (the sessions differ, so the
 	// comparison is between two samples, not one replayed twice).
 	Traces bool
+	// Servers accepts a different scenario fingerprint when the scenarios
+	// differ in their servers block alone (run.servers: an upgrade, a
+	// local server): a catalog upgrade replayed over the same sessions.
+	Servers bool
 	// Unreplayed accepts catalog changes of the current run that no
 	// session replayed (Report.Unreplayed): they are warned of, and no
 	// longer fail the gate.
@@ -124,9 +128,28 @@ func checkComparable(base, cur *report.Results, only []string, allow Allow) *Inc
 		why = append(why, r)
 	}
 	if base.Run.ScenarioFingerprint != cur.Run.ScenarioFingerprint {
-		diffs := scenarioDiffs(base, cur)
-		if !allow.Policy || !policyOnly(diffs) {
-			why = append(why, scenarioReason(base, cur, diffs))
+		diffs, servers := scenarioDiffsBesideServers(base, cur)
+		switch {
+		case serversOnly(base, cur):
+			if !allow.Servers {
+				why = append(why, serversReason(base, cur, ""))
+			}
+		case servers && policyOnly(diffs):
+			// A policy change beside a servers change is two changes:
+			// each needs its --allow.
+			if !allow.Servers {
+				why = append(why, serversReason(base, cur, " beside a policy change (--allow policy)"))
+			}
+			if !allow.Policy {
+				why = append(why, scenarioReason(base, cur, diffs))
+			}
+		case !servers && allow.Policy && policyOnly(diffs):
+		default:
+			r := scenarioReason(base, cur, diffs)
+			if servers {
+				r.Details = append(r.Details, serverChanges(base, cur)...)
+			}
+			why = append(why, r)
 		}
 	}
 	if !allow.Traces {
@@ -160,18 +183,18 @@ func schemaReason(base, cur int) Reason {
 func scenarioReason(base, cur *report.Results, diffs []scenarioDiff) Reason {
 	r := Reason{What: "their scenarios", Line: fmt.Sprintf("scenario fingerprint %s (baseline, scenario %q%s) vs %s (current, scenario %q%s)",
 		short(base.Run.ScenarioFingerprint), base.Run.Scenario, base.Run.PointAt(), short(cur.Run.ScenarioFingerprint), cur.Run.Scenario, cur.Run.PointAt())}
-	if len(diffs) == 0 {
-		r.Line += " (the difference is in permissions or servers, which results files do not record)"
-		r.Remedy = "replay both runs with the same scenario"
-		return r
-	}
-	if onlyCatalogs(base, cur, diffs) {
+	if len(diffs) == 0 || onlyCatalogs(base, cur, diffs) {
 		// The fingerprint does not hold the catalogs, so they are not why
 		// it differs: naming them, and "the same catalogs" as the remedy,
-		// sent a catalog upgrade's CI gate the wrong way.
-		r.Line += " (the difference is in permissions or servers, which results files do not record: a servers.NAME.upgrades entry is one; the catalogs, which also differ, are not part of the fingerprint)"
-		r.Details = append(r.Details, diffs[0].detail())
-		r.Remedy = "replay both runs with the same permissions and servers blocks: two runs of one scenario over other catalogs compare, their catalog changes listed"
+		// sent a catalog upgrade's CI gate the wrong way. Files of this
+		// build record the servers block (run.servers), and a difference
+		// in it alone is serversOnly: what is left is a servers block a
+		// file of an earlier build did not record.
+		r.Line += " (no part the results files record differs: the difference is in a part they do not record, such as the servers block of a file written before results files recorded it)"
+		if len(diffs) > 0 {
+			r.Details = append(r.Details, diffs[0].detail()+" (the catalogs are not part of the fingerprint)")
+		}
+		r.Remedy = "replay both runs with this build and the same scenario: a change of the servers block alone is then compared with --allow servers"
 		return r
 	}
 	var derived, derivedKeys, other []string
@@ -198,6 +221,16 @@ func scenarioReason(base, cur *report.Results, diffs []scenarioDiff) Reason {
 	default:
 		r.Remedy = "replay both runs with the same " + nouns.And(other) + ": the scenarios differ in more than strategies, which no --allow accepts (--allow policy accepts changed strategies alone)"
 	}
+	return r
+}
+
+// serversReason is the reason two scenarios that differ in their servers
+// blocks give without --allow servers; beside says what else differs.
+func serversReason(base, cur *report.Results, beside string) Reason {
+	r := Reason{What: "their scenarios' servers blocks", Line: fmt.Sprintf("scenario fingerprint %s (baseline, scenario %q%s) vs %s (current, scenario %q%s): the servers blocks differ%s",
+		short(base.Run.ScenarioFingerprint), base.Run.Scenario, base.Run.PointAt(), short(cur.Run.ScenarioFingerprint), cur.Run.Scenario, cur.Run.PointAt(), beside)}
+	r.Details = serverChanges(base, cur)
+	r.Remedy = "pass --allow servers to compare a servers change (a catalog upgrade) over the same sessions"
 	return r
 }
 

@@ -52,7 +52,17 @@ func Run(cfg Config) (*Report, error) {
 		rep.Warnings = append(rep.Warnings, unreplayedWarning(u, cfg.Allow.Unreplayed))
 	}
 	if base.Run.ScenarioFingerprint != cur.Run.ScenarioFingerprint {
-		rep.Notes = append(rep.Notes, "policy change allowed: "+strings.Join(ScenarioDifferences(base, cur), ", "))
+		if !serversOnly(base, cur) {
+			diffs, _ := scenarioDiffsBesideServers(base, cur)
+			var words []string
+			for _, d := range diffs {
+				words = append(words, d.text())
+			}
+			rep.Notes = append(rep.Notes, "policy change allowed: "+strings.Join(words, ", "))
+		}
+		if ch := serverChanges(base, cur); len(ch) > 0 {
+			rep.Notes = append(rep.Notes, "servers change allowed: "+strings.Join(ch, "; "))
+		}
 	}
 	sameTraces := inputDiff(base, cur, "trace") == ""
 	sameSessions := sameTraces && sessionsDiff(base, cur) == ""

@@ -62,7 +62,7 @@ func unreplayedWarning(u Unreplayed, allowed bool) string {
 	if len(u.Versions) > 1 {
 		it = "them"
 	}
-	s := fmt.Sprintf("the catalog change %s %s was not replayed: no session used %s (the current run's sessions replayed %s), so this comparison says nothing about %s; to test %s, add servers.%s.upgrades to the current run's scenario or record traces that name %s (docs/check.md#catalog-upgrades)",
+	s := fmt.Sprintf("the catalog change %s %s was not replayed: no session used %s (the current run's sessions replayed %s), so this comparison says nothing about %s; to test %s, add servers.%s.upgrades to the current run's scenario and check with --allow servers, or record traces that name %s (docs/check.md#catalog-upgrades)",
 		u.Server, u.Change, nouns.And(u.Versions), nouns.And(u.Replayed), it, it, u.Server, it)
 	if !allowed {
 		s += "; --allow unreplayed accepts " + it

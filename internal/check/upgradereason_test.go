@@ -10,13 +10,16 @@ import (
 
 // TestServersDifferenceNotBlamedOnCatalogs pins the refusal of two runs of
 // a catalog upgrade whose scenarios differ in a servers.NAME.upgrades entry
-// (what results files do not record) and whose catalogs differ too: it
-// named the catalogs as the difference and said "replay both runs with the
-// same catalogs", although the fingerprint leaves the catalogs out (two
-// runs of one scenario over other catalogs compare). It now says the
-// difference is in permissions or servers and keeps the catalogs as a
-// detail. A catalogs difference beside a recorded one (the seed) keeps the
-// remedy that names both.
+// and whose catalogs differ too: it named the catalogs as the difference
+// and said "replay both runs with the same catalogs", although the
+// fingerprint leaves the catalogs out (two runs of one scenario over other
+// catalogs compare). Files of this build record the servers block
+// (run.servers, run.scenario_fingerprint_except_servers): a difference in
+// it alone is refused with --allow servers as the remedy, and compared
+// with it. Files that do not record it (an earlier build's) say that no
+// recorded part differs and keep the catalogs as a detail. A catalogs
+// difference beside a recorded one (the seed) keeps the remedy that names
+// both.
 func TestServersDifferenceNotBlamedOnCatalogs(t *testing.T) {
 	d := map[string]report.Distribution{"cost_usd": dist(1, 1, 1)}
 	run := func(fp, catalogs, sha string, seed int64) *report.Results {
@@ -27,22 +30,45 @@ func TestServersDifferenceNotBlamedOnCatalogs(t *testing.T) {
 			{Kind: "catalog", Path: catalogs + "/cdt@x.json", SHA256: sha, Server: "cdt", Version: "x"}}
 		return r
 	}
+	// upgraded is run g over catAB with its servers block recorded: an
+	// upgrade of cdt to y, its fingerprint without the block except.
+	upgraded := func(except string) *report.Results {
+		r := run("g", "catAB", "bb", 1)
+		r.Run.FingerprintExceptServers = except
+		r.Run.Servers = []sim.ScenarioServer{{Server: "cdt", Upgrades: []sim.ScenarioUpgrade{{To: "y", AfterSession: 3}}}}
+		return r
+	}
 	for _, tc := range []struct {
-		name      string
-		base, cur *report.Results
-		want, not []string
+		name       string
+		base, cur  *report.Results
+		allow      Allow
+		comparable bool
+		want, not  []string
 	}{
-		{"servers and catalogs differ", run("f", "catA", "aa", 1), run("g", "catAB", "bb", 1),
-			[]string{"(the difference is in permissions or servers, which results files do not record: a servers.NAME.upgrades entry is one",
-				"\n    catalogs: the scenario's catalogs: catA vs the scenario's catalogs: catAB\n",
-				"replay both runs with the same permissions and servers blocks"},
+		{"servers recorded: refused without --allow servers", run("f", "catA", "aa", 1), upgraded("f"), Allow{Policy: true}, false,
+			[]string{"differ in their scenarios' servers blocks", "cdt upgrades x → y after session 3 (not in the baseline's scenario)", "pass --allow servers"},
+			[]string{"same catalogs", "permissions"}},
+		{"servers recorded: compared with --allow servers", run("f", "catA", "aa", 1), upgraded("f"), Allow{Servers: true}, true, nil, nil},
+		{"servers and more differ: --allow servers is not enough", run("f", "catA", "aa", 1), upgraded("h"), Allow{Servers: true}, false,
+			[]string{"(no part the results files record differs", "cdt upgrades x → y"},
+			[]string{"pass --allow servers"}},
+		{"servers not recorded, catalogs differ", run("f", "catA", "aa", 1), run("g", "catAB", "bb", 1), Allow{Policy: true, Servers: true}, false,
+			[]string{"(no part the results files record differs: the difference is in a part they do not record, such as the servers block of a file written before",
+				"\n    catalogs: the scenario's catalogs: catA vs the scenario's catalogs: catAB (the catalogs are not part of the fingerprint)\n",
+				"replay both runs with this build and the same scenario"},
 			[]string{"replay both runs with the same catalogs"}},
-		{"seed and catalogs differ", run("f", "catA", "aa", 1), run("g", "catAB", "bb", 7),
+		{"seed and catalogs differ", run("f", "catA", "aa", 1), run("g", "catAB", "bb", 7), Allow{Policy: true}, false,
 			[]string{"seed: 1 vs 7", "replay both runs with the same seed and catalogs"},
 			[]string{"permissions or servers"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			inc := checkComparable(tc.base, tc.cur, nil, Allow{Policy: true})
+			inc := checkComparable(tc.base, tc.cur, nil, tc.allow)
+			if tc.comparable {
+				if inc != nil {
+					t.Fatalf("incomparable, want comparable: %v", inc)
+				}
+				return
+			}
 			if inc == nil {
 				t.Fatal("comparable, want incomparable")
 			}

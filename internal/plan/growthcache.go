@@ -52,15 +52,15 @@ func GrowthCache(proj *Projection, pts []GrowthPoint) []Line {
 	var lines []Line
 	off := map[string][]string{}
 	for _, p := range pts {
-		lines = append(lines, Line{Text: fmt.Sprintf("cache (%s): %s", p.FactorText(""), p.Cache.verdict())})
+		lines = append(lines, Line{Text: fmt.Sprintf("cache %s: %s", FactorsAt([]string{p.FactorText("")}), p.Cache.verdict())})
 		if m := p.Cache.Mismatch; m != "" {
 			off[m] = append(off[m], p.FactorText(""))
 		}
 	}
 	for _, m := range []string{assumedColder, assumedWarmer} {
 		if len(off[m]) > 0 {
-			lines = append(lines, Line{Warning: true, Text: fmt.Sprintf("at %s the points were replayed with a params.cache_warm_start %s than %s sessions/day implies, by more than the %g tolerance: %s",
-				strings.Join(off[m], ", "), m, count(perDay), tol, offFigures(m))})
+			lines = append(lines, Line{Warning: true, Text: fmt.Sprintf("%s the points were replayed with a params.cache_warm_start %s than %s sessions/day implies, by more than the %g tolerance: %s",
+				FactorsAt(off[m]), m, count(perDay), tol, offFigures(m))})
 		}
 	}
 	return lines

@@ -47,7 +47,7 @@ func TestGrowthCacheSaysEachPointsAssumption(t *testing.T) {
 			[]string{"cache (every point): params.cache_warm_start 1 (every session finds its static prefix already cached by another session), against a warm start of 1 implied when a session starts every 8.64 s on average and the 300 s cache TTL: the assumption holds within the 0.1 tolerance; the growth factors multiply the catalog, not the traffic, so this is so at every size (not the projection's assumption, params.cache_warm_start 0 (every session starts with a cold prompt cache), against a warm start of 1"},
 			[]string{"", ""}},
 		{"points differ", 10000, "0", []string{"1", "0", "0"},
-			[]string{"cache (×1): params.cache_warm_start 1", "cache (×2): params.cache_warm_start 0 (every session starts with a cold prompt cache), against a warm start of 1", "cache (×4): ",
+			[]string{"cache at ×1: params.cache_warm_start 1", "cache at ×2: params.cache_warm_start 0 (every session starts with a cold prompt cache), against a warm start of 1", "cache at ×4: ",
 				"warning: at ×2, ×4 the points were replayed with a params.cache_warm_start colder than 10K sessions/day implies, by more than the 0.1 tolerance: "},
 			[]string{"", "colder", "colder"}},
 	}

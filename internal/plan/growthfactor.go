@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/sim"
@@ -47,18 +48,26 @@ func factorText(f float64) string {
 // FactorText names the size by the factor it replays and, where it
 // differs, the one asked beside it, with more in the parentheses:
 // "×3.214 (×3 asked)"; "×2" when the size replays the factor asked
-// (sim.GrowthPoint.FactorText).
+// (sim.GrowthPoint.FactorText). It is the size's one label: plan's text
+// and Markdown, the report and check name the size by it, never inside
+// parentheses of their own ("cache at ×3.214 (×3 asked): …"; FactorsAt).
 func (p GrowthPoint) FactorText(more string) string {
 	return sim.GrowthPoint{Factor: p.Factor, Replayed: p.Replayed}.FactorText(more)
 }
 
-// SizeText says a growth size in the plan's list of sizes: its servers and
-// tools and, past ×1, the factor of today's tools it replays ("2 servers,
-// 45 tools: ×3.214 of today's 14").
+// FactorsAt is "at " and the labels of sizes (FactorText("") each),
+// joined by ", ": "at ×1, ×3.214 (×3 asked)".
+func FactorsAt(labels []string) string {
+	return "at " + strings.Join(labels, ", ")
+}
+
+// SizeText says a growth size in the plan's list of sizes, after its
+// label (FactorText): its servers and tools and, past ×1, today's tools
+// ("2 servers, 45 tools against today's 14").
 func (p GrowthPoint) SizeText() string {
 	s := nouns.Count(p.Servers, "server") + ", " + nouns.Count(p.Tools, "tool")
 	if p.BaseTools > 0 && p.Factor != 1 {
-		s += fmt.Sprintf(": %s of today's %d", factorText(p.Replayed), p.BaseTools)
+		s += fmt.Sprintf(" against today's %d", p.BaseTools)
 	}
 	return s
 }

@@ -75,7 +75,7 @@ func TestGrowthSaysTheFactorItReplays(t *testing.T) {
 			}
 			want := []size{
 				{1, 1, 68, 68, false, nil, "6 servers, 68 tools"},
-				{1.2, 118.0 / 68, 118, 68, tc.overshoot, tc.notes, "7 servers, 118 tools: ×1.735 of today's 68"},
+				{1.2, 118.0 / 68, 118, 68, tc.overshoot, tc.notes, "7 servers, 118 tools against today's 68"},
 			}
 			if d := cmp.Diff(want, got); d != "" {
 				t.Errorf("growth sizes (-want +got):\n%s", d)

@@ -18,7 +18,8 @@ import (
 // while the size list said the size replays ×1.735 of today's 68 tools.
 // results.json now records run.growth_point.replayed_factor and the
 // point reads "×1.735 (×1.2 asked; 118 tools, …)"; the lines say
-// "×1.735 (×1.2 asked)". A size that replays its factor reads as before
+// "at ×1.735 (×1.2 asked)", not inside brackets of their own (they read
+// "cache (×1.735 (×1.2 asked)): …"). A size that replays its factor reads as before
 // ("×1 (68 tools, nothing added)"), and so does a file of an earlier
 // build, which records no replayed factor.
 func TestGrowthOutputsNameTheReplayedFactor(t *testing.T) {
@@ -68,7 +69,7 @@ func TestGrowthOutputsNameTheReplayedFactor(t *testing.T) {
 	for _, l := range lines {
 		text = append(text, l.Text)
 	}
-	if all := strings.Join(text, "\n"); !strings.Contains(all, "cache (×1.735 (×1.2 asked)): ") || strings.Contains(all, "cache (×1.2)") {
+	if all := strings.Join(text, "\n"); !strings.Contains(all, "cache at ×1.735 (×1.2 asked): ") || strings.Contains(all, "×1.2)") || strings.Contains(all, "((") {
 		t.Errorf("cache lines do not name the replayed factor:\n%s", all)
 	}
 	pts[1].ContextOverflow = []StrategyOverflow{{Strategy: "eager", ContextOverflow: sim.ContextOverflow{Requests: 3, Sessions: 1}}}

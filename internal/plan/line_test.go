@@ -20,8 +20,8 @@ func TestLineRendersEachFormat(t *testing.T) {
 		line     Line
 		text, md string
 	}{
-		{"statement", Line{Text: "cache (×1): params.cache_warm_start 0.5"},
-			"cache (×1): params.cache_warm_start 0.5", "> Cache (×1): params.cache\\_warm\\_start 0.5.\n\n"},
+		{"statement", Line{Text: "cache at ×1: params.cache_warm_start 0.5"},
+			"cache at ×1: params.cache_warm_start 0.5", "> Cache at ×1: params.cache\\_warm\\_start 0.5.\n\n"},
 		{"warning", Line{Warning: true, Text: "from ×2 the points were replayed cold"},
 			"warning: from ×2 the points were replayed cold", "> **Warning:** from ×2 the points were replayed cold.\n\n"},
 		{"a statement that reads like a warning", Line{Text: "warning: not one"},

@@ -84,15 +84,16 @@ func failingScenario(t *testing.T) *scenarios.Scenario {
 }
 
 // TestSweepListsSkippedSessions pins that a sweep keeps, per point, the
-// sessions its replay failed to replay (Point.Failures, the first line of
-// each error as run lists it), and that SkippedSessions names a session
+// sessions its replay failed to replay (Point.Failures, each session's id
+// and the first line of its error as run lists it), and that
+// SkippedSessions names a session
 // that failed at every value once: a point kept only the count
 // (run.counts.sessions_skipped), so sweep could neither list the sessions
 // nor exit 1 as run does. Both a sweep replayed per value (model.*) and
 // one replayed once for every value (strategy.*, runner.RunShared).
 func TestSweepListsSkippedSessions(t *testing.T) {
 	sc := failingScenario(t)
-	const failure = "session s2-boom: internal error (please report): validator bug"
+	const reason = "internal error (please report): validator bug"
 	for _, param := range []string{"model.latency.overhead_ms=500:1500:1000", "strategy.warm.max_tools=2:4:2"} {
 		t.Run(param, func(t *testing.T) {
 			spec, err := ParseSweep(param)
@@ -108,7 +109,7 @@ func TestSweepListsSkippedSessions(t *testing.T) {
 					t.Errorf("%s: %d skipped, %d replayed; want 1 and 2", p.Label, p.Skipped, p.Results.Run.Counts.SessionsReplayed)
 				}
 			}
-			want := []SkippedSession{{Failure: failure, Points: []string{sw.Points[0].Label, sw.Points[1].Label}, Every: true}}
+			want := []SkippedSession{{Session: "s2-boom", Reasons: []SkipReason{{Reason: reason, Points: []string{sw.Points[0].Label, sw.Points[1].Label}, Every: true}}}}
 			if diff := cmp.Diff(want, SkippedSessions(sw.Points)); diff != "" {
 				t.Errorf("skipped sessions (-want +got):\n%s", diff)
 			}
@@ -137,9 +138,16 @@ func TestGrowthListsSkippedSessions(t *testing.T) {
 		points[i] = p.Point
 	}
 	got := SkippedSessions(points)
-	if len(got) != 1 || !got[0].Every || got[0].Failure != "session s2-boom: internal error (please report): validator bug" {
+	want := []SkippedSession{{Session: "s2-boom", Reasons: []SkipReason{{Reason: "internal error (please report): validator bug",
+		Points: []string{points[0].Label, points[1].Label}, Every: true}}}}
+	if !cmp.Equal(got, want) {
 		t.Errorf("skipped sessions %+v, want s2-boom's failure at every size", got)
 	}
+}
+
+// fail is the failure of session id with reason, as a replay gives it.
+func fail(id, reason string) Failure {
+	return Failure{Session: id, Line: "session " + id + ": " + reason}
 }
 
 // TestSkippedSessionsGroupsBySession pins the grouping: a failure at some
@@ -147,24 +155,54 @@ func TestGrowthListsSkippedSessions(t *testing.T) {
 // points' (then the sessions').
 func TestSkippedSessionsGroupsBySession(t *testing.T) {
 	pts := []Point{
-		{Label: "a=1", Skipped: 2, Failures: []string{"session x: bug", "session y: bug"}},
-		{Label: "a=2", Skipped: 3, Failures: []string{"session x: bug"}},
+		{Label: "a=1", Skipped: 2, Failures: []Failure{fail("x", "bug"), fail("y", "bug")}},
+		{Label: "a=2", Skipped: 3, Failures: []Failure{fail("x", "bug")}},
 	}
 	want := []SkippedSession{
-		{Failure: "session x: bug", Points: []string{"a=1", "a=2"}, Every: true},
-		{Failure: "session y: bug", Points: []string{"a=1"}},
+		{Session: "x", Reasons: []SkipReason{{Reason: "bug", Points: []string{"a=1", "a=2"}, Every: true}}},
+		{Session: "y", Reasons: []SkipReason{{Reason: "bug", Points: []string{"a=1"}}}},
 	}
 	got := SkippedSessions(pts)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if w := got[0].Where("value"); w != "at every value" {
-		t.Errorf("Where = %q", w)
+	if l := got[0].Line("value"); l != "session x: bug (at every value)" {
+		t.Errorf("Line = %q", l)
 	}
-	if w := got[1].Where("value"); w != "at a=1" {
-		t.Errorf("Where = %q", w)
+	if l := got[1].Line("value"); l != "session y: bug (at a=1)" {
+		t.Errorf("Line = %q", l)
 	}
 	if n := SkippedUnlisted(pts); n != 2 {
 		t.Errorf("unlisted %d, want 2 (a=2 skipped 3, listed 1)", n)
+	}
+}
+
+// TestSkippedSessionsGroupsReasonsBySession pins that a session failing
+// with different messages at different points is one entry, its distinct
+// reasons each with their points: grouped by the whole failure line, it
+// was listed and counted once per message (two "sessions" here, where
+// one failed). A session id holding ": " is kept whole.
+func TestSkippedSessionsGroupsReasonsBySession(t *testing.T) {
+	pts := []Point{
+		{Label: "a=1", Skipped: 2, Failures: []Failure{fail("x", "bug one"), fail("p: q", "bug")}},
+		{Label: "a=2", Skipped: 1, Failures: []Failure{fail("x", "bug two")}},
+		{Label: "a=3", Skipped: 2, Failures: []Failure{fail("x", "bug one"), fail("p: q", "bug")}},
+	}
+	want := []SkippedSession{
+		{Session: "x", Reasons: []SkipReason{
+			{Reason: "bug one", Points: []string{"a=1", "a=3"}},
+			{Reason: "bug two", Points: []string{"a=2"}},
+		}},
+		{Session: "p: q", Reasons: []SkipReason{{Reason: "bug", Points: []string{"a=1", "a=3"}}}},
+	}
+	got := SkippedSessions(pts)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if l, w := got[0].Line("value"), "session x: bug one (at a=1, a=3); bug two (at a=2)"; l != w {
+		t.Errorf("Line = %q, want %q", l, w)
+	}
+	if n := SkippedUnlisted(pts); n != 0 {
+		t.Errorf("unlisted %d, want 0", n)
 	}
 }

@@ -82,10 +82,11 @@ type Point struct {
 	// parameters stood in for (fillReason).
 	Fills Fills `json:"-"`
 	// Skipped counts the sessions the point failed to replay (its
-	// results' run.counts.sessions_skipped); Failures are the first lines
-	// of their errors, as `defersim run` lists them (SkippedSessions).
-	Skipped  int64    `json:"sessions_skipped,omitempty"`
-	Failures []string `json:"-"`
+	// results' run.counts.sessions_skipped); Failures are the sessions
+	// with the first lines of their errors, as `defersim run` lists them
+	// (SkippedSessions).
+	Skipped  int64     `json:"sessions_skipped,omitempty"`
+	Failures []Failure `json:"-"`
 }
 
 // Sweep replays the scenario at each value and writes each results file,
@@ -322,7 +323,7 @@ func writePoint(out *runner.Output, dir string, x float64, label string) (Point,
 	pt := Point{X: x, Label: label, ResultsPath: path, Results: out.Results, Inputs: out.InputNotes(),
 		Skipped: out.Info.Counts.SessionsSkipped}
 	if out.Run != nil {
-		pt.Failures = failureLines(out.Run.Failures)
+		pt.Failures = failuresOf(out.Run.FailedSessions, out.Run.Failures)
 		if out.Run.State != nil {
 			pt.Fills = fillsOf(out.Run.State)
 		}

@@ -29,10 +29,15 @@ type Source struct {
 type Config struct {
 	Scenario            string
 	ScenarioFingerprint string
-	Seed                int64
-	Baseline            string
-	Strategies          []sim.Strategy
-	Model               sim.Model
+	// FingerprintExceptServers and Servers are the scenario's fingerprint
+	// without its servers block and that block (sim.RunInfo's fields of
+	// those names; "" and nil without a servers block).
+	FingerprintExceptServers string
+	Servers                  []sim.ScenarioServer
+	Seed                     int64
+	Baseline                 string
+	Strategies               []sim.Strategy
+	Model                    sim.Model
 	// ModelPreset names the preset Model was built from ("" for a model
 	// written out in full): the assumptions say whose latency defaults the
 	// run used, whatever the model is called.

@@ -103,7 +103,7 @@ func mergeBy(ctx context.Context, files []*StateFile, workers int, bootMem int64
 // resultOf describes a merged state as the result of one run.
 func resultOf(st *sim.RunState, strategies []sim.Strategy) *sim.RunResult {
 	res := &sim.RunResult{Outcomes: st.Outcomes(strategies), Fidelity: st.Fidelity(), State: st,
-		Failures: st.FailureMessages()}
+		Failures: st.FailureMessages(), FailedSessions: st.FailedSessions()}
 	res.Counts.SessionsReplayed, res.Counts.SessionsSkipped, res.Counts.StepsRemoved = st.Replayed, st.Skipped, st.StepsRemoved
 	res.Counts.SessionsEpochDated = st.EpochDated
 	res.Counts.UserPausesFromParams = st.UserPausesFromParams

@@ -269,6 +269,7 @@ func prepare(cfg Config) (*prepared, error) {
 	}
 	eng, cat, scope, reg, srdInfo := b.eng, b.cat, b.scope, b.reg, b.srdInfo
 	info := sim.RunInfo{Scenario: cfg.Scenario, ScenarioFingerprint: cfg.ScenarioFingerprint, Seed: cfg.Seed,
+		FingerprintExceptServers: cfg.FingerprintExceptServers, Servers: cfg.Servers,
 		Baseline: cfg.Baseline, Tokenizer: cfg.Params.Tokenizer, Model: cfg.Model.Name, CacheModel: cacheLabel(cfg.Model.Cache),
 		SRD: srdInfo, ModelPreset: presets.PresetNotNamed(cfg.ModelPreset, cfg.Model.Name), SweepPoint: cfg.SweepPoint, GrowthPoint: cfg.GrowthPoint}
 	if info.Baseline == "" {

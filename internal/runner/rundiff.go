@@ -79,7 +79,7 @@ func runDiff(f, o *StateFile, fo, oo *sim.SummaryOptions) string {
 	}
 	info := func(k runKey) sim.RunInfo {
 		i := k.Info
-		i.Scenario, i.ScenarioFingerprint = "", ""
+		i.Scenario, i.ScenarioFingerprint, i.FingerprintExceptServers, i.Servers = "", "", "", nil
 		return i
 	}
 	parts = append(parts,

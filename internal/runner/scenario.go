@@ -77,6 +77,9 @@ func FromScenario(sc *scenarios.Scenario, ov Overrides, embedded fs.FS) (Config,
 		cfg.MaxUnresolved = nil // the default
 		cfg.Notes = append(cfg.Notes, sim.Assumption{Name: "max_unresolved", Value: sim.SharePercent(DefaultMaxUnresolved), Source: note})
 	}
+	if fp := sc.FingerprintExceptServers(); fp != cfg.ScenarioFingerprint {
+		cfg.FingerprintExceptServers = fp
+	}
 	names := make([]string, 0, len(sc.Servers))
 	for name := range sc.Servers {
 		names = append(names, name)
@@ -84,6 +87,15 @@ func FromScenario(sc *scenarios.Scenario, ov Overrides, embedded fs.FS) (Config,
 	sort.Strings(names)
 	for _, name := range names {
 		s := sc.Servers[name]
+		rec := sim.ScenarioServer{Server: name, Local: s.Local}
+		for _, u := range s.Upgrades {
+			su := sim.ScenarioUpgrade{To: u.To, At: u.At}
+			if u.AfterSession != nil {
+				su.AfterSession = *u.AfterSession
+			}
+			rec.Upgrades = append(rec.Upgrades, su)
+		}
+		cfg.Servers = append(cfg.Servers, rec)
 		if s.Local {
 			cfg.LocalServers = append(cfg.LocalServers, name)
 		}

@@ -188,6 +188,7 @@ func sharable(base, c *Config) error {
 	// sweep or growth point's among it) and the per-run hooks.
 	key := func(c *Config) Config {
 		k := *c
+		k.FingerprintExceptServers = ""
 		k.Scenario, k.ScenarioFingerprint, k.Baseline, k.Strategies, k.Notes, k.SweepPoint, k.GrowthPoint = "", "", "", nil, nil, nil, nil
 		k.CheckReads, k.Wrote, k.Progress, k.AfterSession = nil, nil, nil, nil
 		k.Registry, k.Validator = nil, nil

@@ -74,8 +74,14 @@ import (
 // the one asked (sim.GrowthPoint.Replayed), which results.json records
 // (run.growth_point.replayed_factor); version 20 has two more metrics per
 // session, calls_unchecked and calls_without_result (sim.MCallsUnchecked,
-// sim.MCallsWithoutResult), so a state of 19 holds fewer values.
-const StateVersion = 20
+// sim.MCallsWithoutResult), so a state of 19 holds fewer values; version
+// 21 carries the id of each failed session beside its message
+// (sim.IndexedFailure.Session), by which sweep and plan --growth group a
+// session's failures over their points; version 22 carries the scenario's
+// servers block and its fingerprint without it (sim.RunInfo.Servers,
+// FingerprintExceptServers), which results.json records (run.servers,
+// run.scenario_fingerprint_except_servers) for check --allow servers.
+const StateVersion = 22
 
 // Kinds of state files.
 const (
