@@ -106,7 +106,7 @@ func TestSweepWarnsInRunsOrder(t *testing.T) {
 		{"scenario", []string{sc, "--catalogs", "embedded:catalog"}, []string{
 			"defersim: warning: the scenario names tools or servers the run's catalogs do not have",
 			"defersim: warning: requests over the context window in the sweep:",
-			"defersim: warning: Strategy a was recommended for model gpt-4o",
+			"defersim: warning: at every value: Strategy a was recommended for model gpt-4o",
 		}, ""},
 		{"unreplayed version", []string{"--traces", filepath.Join(up, "gen", "trace.jsonl.gz"), "--catalogs", filepath.Join(up, "cat", "both"), "--strategies", "eager,claude-code-default"}, []string{
 			"defersim: warning: catalog versions no session replayed",

@@ -317,6 +317,10 @@ type runWarnings struct {
 	// compared with their run (a sweep's every value: a sweep over the
 	// model's values moves them); last when empty.
 	recommended []*report.Results
+	// recommendedAt, when set, labels recommended's points (a sweep's
+	// values), and each finding says at which it holds
+	// (runsummary.WarnRecommendedForAt).
+	recommendedAt []string
 }
 
 func (r runWarnings) write(stderr io.Writer) {
@@ -361,7 +365,13 @@ func (r runWarnings) sections() []warnSection {
 		{warnContextOverflow, overflow},
 		{warnUnrecorded, func(w io.Writer) { runsummary.WarnUnrecorded(w, "defersim", r.last) }},
 		{warnUnreplayedVersions, func(w io.Writer) { runsummary.WarnUnreplayed(w, "defersim", r.last) }},
-		{warnRecommendedFor, func(w io.Writer) { runsummary.WarnRecommendedFor(w, "defersim", recommended...) }},
+		{warnRecommendedFor, func(w io.Writer) {
+			if r.recommendedAt != nil {
+				runsummary.WarnRecommendedForAt(w, "defersim", "value", r.recommendedAt, recommended)
+				return
+			}
+			runsummary.WarnRecommendedFor(w, "defersim", recommended...)
+		}},
 	}
 }
 

@@ -148,8 +148,9 @@ the notes go to stderr) with --format.`,
 		// model.* or params.* moves the model's values recommended_for
 		// records) (TestSweepWarnsInRunsOrder).
 		results := make([]*report.Results, len(pts))
+		labels := make([]string, len(pts))
 		for i := range pts {
-			results[i] = pts[i].Results
+			results[i], labels[i] = pts[i].Results, pts[i].Label
 		}
 		last := results[len(results)-1]
 		warn := runWarnings{notes: sw.Inputs, notesAt: sweepNotesAt, last: last, info: &last.Run,
@@ -158,7 +159,7 @@ the notes go to stderr) with --format.`,
 					// Like input warnings, --quiet does not silence it.
 					fmt.Fprintf(stderr, "defersim: warning: %s\n", warn)
 				}
-			}, recommended: results}
+			}, recommended: results, recommendedAt: labels}
 		if err := writeSweep(cmd, *format, sw, &doc, warn.kinds()); err != nil {
 			return err
 		}

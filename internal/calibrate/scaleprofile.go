@@ -26,15 +26,23 @@ const (
 	// linear estimate, and beyond the interval on each side.
 	ScaleProfileMinPoints = 10
 	// ScaleProfileTieTolerance is the relative difference below which two
-	// grid scales' objectives count as equal (gridMinimum). The objectives
-	// are float sums over the fit requests, so scales whose objectives are
-	// equal but for the order of the additions (a scale that moves every
-	// request by the same tokens, which the constant absorbs) differ by
-	// about 1e-15 of them; compared exactly, which of them was the
-	// estimate depended on that rounding (TestNearTiesFromSummationOrder).
-	// 1e-9 is far above the rounding of sums of a few thousand terms and
-	// far below a difference of one token in one request's residual.
+	// grid scales' objectives count as equal (gridMinimum), unless
+	// ScaleProfileTieTokens is less. The objectives are float sums over
+	// the fit requests, so scales whose objectives are equal but for the
+	// order of the additions (a scale that moves every request by the
+	// same tokens, which the constant absorbs) differ by about 1e-15 of
+	// them; compared exactly, which of them was the estimate depended on
+	// that rounding (TestNearTiesFromSummationOrder). 1e-9 is far above
+	// the rounding of sums of a few thousand terms.
 	ScaleProfileTieTolerance = 1e-9
+	// ScaleProfileTieTokens caps the tie tolerance at this fraction of
+	// one token's weight in the objective: what moving one request's
+	// residual by one token from the mean absolute residual at the least
+	// objective adds (1 under lad, 2m+1 under ols, m the mean, and ρ's
+	// step under huber). A relative 1e-9 alone is not always below it: a
+	// lad objective of 1e9 (1e5 requests ~1e4 tokens off) tied scales a
+	// token apart (TestTieToleranceAtScale).
+	ScaleProfileTieTokens = 0.01
 )
 
 // reqKey names a recorded model request: its session and position.
@@ -245,7 +253,7 @@ func profilePass(sims *scaleSims, rec, msg, tool []float64, fitMsg, fitTool bool
 			}
 			obj[k], res[k], params = o, r, max(params, p)
 		}
-		best, ties := gridMinimum(obj, lo, hi)
+		best, ties := gridMinimum(obj, lo, hi, func(k int) float64 { return tokenWeight(res[k], loss, sigma) })
 		// Equal objectives (a step of the replay wider than the grid, or
 		// sums equal but for rounding): the middle of them.
 		e := middleTie(ties)
@@ -285,21 +293,40 @@ func profilePass(sims *scaleSims, rec, msg, tool []float64, fitMsg, fitTool bool
 
 // gridMinimum returns the least of the objectives at grid scales lo..hi
 // and, in increasing order, the scales tied with it: those whose
-// objective exceeds it by at most ScaleProfileTieTolerance of it. Which
-// scales tie does not depend on the order of the sums (but where a
-// difference lies within rounding of the tolerance itself).
-func gridMinimum(obj map[int]float64, lo, hi int) (float64, []int) {
-	best := math.Inf(1)
+// objective exceeds it by at most ScaleProfileTieTolerance of it, and at
+// most ScaleProfileTieTokens of token(k), one token's weight in the
+// objective at the first scale k with the least. Which scales tie does
+// not depend on the order of the sums (but where a difference lies
+// within rounding of the tolerance itself).
+func gridMinimum(obj map[int]float64, lo, hi int, token func(k int) float64) (float64, []int) {
+	best, kb := math.Inf(1), lo
 	for k := lo; k <= hi; k++ {
-		best = min(best, obj[k])
+		if obj[k] < best {
+			best, kb = obj[k], k
+		}
 	}
+	tol := min(ScaleProfileTieTolerance*math.Abs(best), ScaleProfileTieTokens*token(kb))
 	var ties []int
 	for k := lo; k <= hi; k++ {
-		if obj[k]-best <= ScaleProfileTieTolerance*math.Abs(best) {
+		if obj[k]-best <= tol {
 			ties = append(ties, k)
 		}
 	}
 	return best, ties
+}
+
+// tokenWeight is one token's weight in the objective of residuals res
+// under loss (huber dividing by sigma): how much moving one residual
+// from the mean absolute residual m to m+1 adds (lad 1, ols 2m+1).
+func tokenWeight(res []float64, loss Loss, sigma float64) float64 {
+	var m float64
+	for _, r := range res {
+		m += math.Abs(r)
+	}
+	if len(res) > 0 {
+		m /= float64(len(res))
+	}
+	return lossObjective([]float64{m + 1}, loss, sigma) - lossObjective([]float64{m}, loss, sigma)
 }
 
 // middleTie is the estimate among tied grid scales (increasing): the

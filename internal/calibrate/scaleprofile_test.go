@@ -41,7 +41,7 @@ func TestNearTiedObjectivesTie(t *testing.T) {
 		{"least 0: only exact zeros tie", map[int]float64{998: 1e-300, 999: 0, 1000: 0, 1001: 1, 1002: 2}, []int{999, 1000}, 1000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			best, ties := gridMinimum(tc.obj, 998, 1002)
+			best, ties := gridMinimum(tc.obj, 998, 1002, noTokenCap)
 			if want := slices.Min(slices.Collect(maps.Values(tc.obj))); best != want {
 				t.Errorf("least %v, want %v", best, want)
 			}
@@ -50,6 +50,51 @@ func TestNearTiedObjectivesTie(t *testing.T) {
 			}
 			if e := middleTie(ties); e != tc.estimate {
 				t.Errorf("estimate %d, want %d", e, tc.estimate)
+			}
+		})
+	}
+}
+
+// noTokenCap is a token weight that leaves the relative tie tolerance.
+func noTokenCap(int) float64 { return math.Inf(1) }
+
+// TestTieToleranceAtScale pins that objectives one token apart do not
+// tie at any scale: the tolerance was a relative 1e-9 alone, and a lad
+// objective near 1e9 (1e5 requests ~1e4 tokens off) tied a scale whose
+// sum was one token more, as ols near 1e14 and huber with a σ of 3e4 did
+// (the estimate was the middle of scales a token apart, not the least).
+// The tolerance is now at most ScaleProfileTieTokens of one token's
+// weight (tokenWeight); sums equal but for their order still tie.
+func TestTieToleranceAtScale(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		loss   Loss
+		sigma  float64
+		center float64
+	}{
+		{"lad", LAD, 0, 1e4},
+		{"ols", OLS, 0, 3e4},
+		{"huber", Huber, 3e4, 3e4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := make([]float64, 100_000)
+			for i := range res {
+				res[i] = tc.center + float64(i%37)*0.1 - 1.7
+			}
+			rev := slices.Clone(res)
+			slices.Reverse(rev)
+			a, b := lossObjective(res, tc.loss, tc.sigma), lossObjective(rev, tc.loss, tc.sigma)
+			moved := slices.Clone(res)
+			moved[0]++ // one request one token further off
+			c := lossObjective(moved, tc.loss, tc.sigma)
+			best := min(a, b)
+			if c-best > ScaleProfileTieTolerance*best {
+				t.Fatalf("one token adds %g to %g: outside the relative tolerance, no scale to test", c-best, best)
+			}
+			token := func(int) float64 { return tokenWeight(res, tc.loss, tc.sigma) }
+			obj := map[int]float64{1: c, 2: a, 3: b, 4: c}
+			if _, ties := gridMinimum(obj, 1, 4, token); !slices.Equal(ties, []int{2, 3}) {
+				t.Errorf("%v and %v, one token more %v: tied %v, want [2 3]", a, b, c, ties)
 			}
 		})
 	}
@@ -71,7 +116,7 @@ func TestNearTiesFromSummationOrder(t *testing.T) {
 		t.Fatalf("the two orders sum to the same %v: no rounding to test", a)
 	}
 	obj := map[int]float64{1: 2 * a, 2: a, 3: b, 4: 2 * a}
-	if _, ties := gridMinimum(obj, 1, 4); !slices.Equal(ties, []int{2, 3}) {
+	if _, ties := gridMinimum(obj, 1, 4, noTokenCap); !slices.Equal(ties, []int{2, 3}) {
 		t.Errorf("%v and %v: tied %v, want [2 3]", a, b, ties)
 	}
 }

@@ -104,3 +104,46 @@ func TestTraceSplitOverFiles(t *testing.T) {
 		t.Error("a failed import wrote its trace")
 	}
 }
+
+// TestSpanWithoutIDReadTwice pins that a span without a trace or span id
+// read from two inputs (a file given twice) stops the import, as one with
+// ids does: the check keyed spans by their ids and skipped these, so the
+// file given twice was imported with every such span counted twice, exit
+// 0. Such spans are compared by content (every member, resource and
+// scope) across files; one file alone imports as before.
+func TestSpanWithoutIDReadTwice(t *testing.T) {
+	dir := t.TempDir()
+	noIDs := func(s string) string {
+		return strings.NewReplacer(`"traceId":"t1",`, ``, `"spanId":"s1",`, `"spanId":"",`, `"spanId":"s2",`, ``).Replace(s)
+	}
+	data := noIDs(otelSpan("s1", "chat", "c1", 0, true) + "\n" + otelSpan("s2", "execute_tool", "c1", 2, true) + "\n")
+	if strings.Contains(data, `"t1"`) || strings.Contains(data, `"s1"`) {
+		t.Fatalf("the spans still have ids: %s", data)
+	}
+	// other differs from data in one span's times only: no repeat.
+	other := noIDs(otelSpan("s1", "chat", "c1", 4, true) + "\n")
+	p := filepath.Join(dir, "a.jsonl")
+	po := filepath.Join(dir, "o.jsonl")
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(po, []byte(other), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := importers.Run(importers.Request{Format: "otel", Inputs: []string{p, po}, Out: filepath.Join(dir, "once.jsonl")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Sessions != 1 || rep.ToolCalls != 2 {
+		t.Errorf("once: %d sessions, %d tool calls; want 1 and 2", rep.Sessions, rep.ToolCalls)
+	}
+	out := filepath.Join(dir, "twice.jsonl")
+	_, err = importers.Run(importers.Request{Format: "otel", Inputs: []string{p, po, p}, Out: out})
+	want := `a.jsonl: line 1: resourceSpans[0].scopeSpans[0].spans[0]: span "chat" (no trace or span id), the same in every member, is also at a.jsonl: line 1: `
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "nothing was written") {
+		t.Errorf("a file given twice: err = %v, want it to hold %q", err, want)
+	}
+	if _, serr := os.Stat(out); serr == nil {
+		t.Error("a failed import wrote its trace")
+	}
+}

@@ -46,6 +46,10 @@ func (im *Importer) ImportFile(path string, opts *ingest.Options, sink ingest.Si
 func (im *Importer) ImportFiles(paths []string, opts *ingest.Options, sink ingest.Sink, rep *ingest.Report) error {
 	var all []*span
 	first := map[[2]string]*span{}
+	// byContent holds the spans without a trace or span id, by content:
+	// one in an earlier file with the same content is the same span read
+	// twice (TestSpanWithoutIDReadTwice).
+	byContent := map[string]*span{}
 	for _, path := range paths {
 		name := filepath.Base(path)
 		data, err := ingest.ReadFile(path)
@@ -56,9 +60,20 @@ func (im *Importer) ImportFiles(paths []string, opts *ingest.Options, sink inges
 		if err != nil {
 			return &ingest.InputError{Path: path, Err: fmt.Errorf("%s: %w", name, err)}
 		}
+		here := map[string]*span{}
 		for _, sp := range spans {
-			sp.file = name
+			sp.file, sp.path = name, path
 			if sp.TraceID == "" || sp.SpanID == "" {
+				key, err := contentKey(sp)
+				if err != nil {
+					return &ingest.InputError{Path: path, Err: fmt.Errorf("%s: %s: %w", name, sp.pos, err)}
+				}
+				if f, ok := byContent[key]; ok {
+					return &ingest.InputError{Path: path, Err: repeatedSpan(sp, f)}
+				}
+				if _, ok := here[key]; !ok {
+					here[key] = sp
+				}
 				continue
 			}
 			key := [2]string{sp.TraceID, sp.SpanID}
@@ -67,16 +82,36 @@ func (im *Importer) ImportFiles(paths []string, opts *ingest.Options, sink inges
 			}
 			first[key] = sp
 		}
+		for k, sp := range here {
+			byContent[k] = sp
+		}
 		all = append(all, spans...)
 	}
 	return emit(all, opts, sink, rep)
 }
 
-// repeatedSpan is the error of span sp whose trace and span ids the
-// earlier span f already had.
+// contentKey is the content of span sp (every member read, its resource
+// and scope), which identifies a span without ids. Two such spans of one
+// file are not compared: without ids or times, two equal spans of one
+// export may be two requests.
+func contentKey(sp *span) (string, error) {
+	b, err := json.Marshal(sp) // every member as read (raw values)
+	if err != nil {
+		return "", err
+	}
+	// fmt prints a map's keys sorted, and a NaN json.Marshal refuses.
+	return fmt.Sprintf("%s\x00%d\x00%d\x00%v\x00%s", b, sp.start.UnixNano(), sp.end.UnixNano(), sp.resource, sp.scope), nil
+}
+
+// repeatedSpan is the error of span sp whose trace and span ids (or,
+// without them, whose content) the earlier span f already had.
 func repeatedSpan(sp, f *span) error {
-	return fmt.Errorf("%s: %s: span %q of trace %q is also at %s: %s: an input given twice, or overlapping "+
-		"exports? Import each span once; nothing was written", sp.file, sp.pos, sp.SpanID, sp.TraceID, f.file, f.pos)
+	what := fmt.Sprintf("span %q of trace %q", sp.SpanID, sp.TraceID)
+	if sp.TraceID == "" || sp.SpanID == "" {
+		what = fmt.Sprintf("span %q (no trace or span id), the same in every member,", sp.Name)
+	}
+	return fmt.Errorf("%s: %s: %s is also at %s: %s: an input given twice, or overlapping "+
+		"exports? Import each span once; nothing was written", sp.file, sp.pos, what, f.file, f.pos)
 }
 
 // Import imports the sessions of one export read from r: a JSON object
@@ -92,7 +127,7 @@ func (im *Importer) Import(name string, r io.Reader, opts *ingest.Options, sink 
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	for _, sp := range spans {
-		sp.file = name
+		sp.file, sp.path = name, name
 	}
 	return emit(spans, opts, sink, rep)
 }
@@ -156,6 +191,7 @@ func readSpans(data []byte) ([]*span, error) {
 					}
 					sp.resource = res
 					sp.scope = strings.TrimSpace(ss.Scope.Name + " " + ss.Scope.Version)
+					sp.seq = len(spans)
 					spans = append(spans, sp)
 				}
 			}
@@ -239,14 +275,21 @@ type sessionSpans struct {
 }
 
 // group puts spans into sessions: by gen_ai.conversation.id when a span of
-// the trace carries one, else by trace id; sessions in order of first span.
+// the trace carries one (that of the trace's earliest such span), else by
+// trace id; sessions in order of first span, then of id. Nothing depends
+// on the order the files were given in (TestOTelImportIndependentOfFileOrder):
+// spans of every file are grouped together, and the first conversation id
+// read and first-appearance order decided before.
 func group(spans []*span) []*sessionSpans {
 	convOfTrace := map[string]string{}
+	convSpan := map[string]*span{}
 	for _, sp := range spans {
-		if c := str(sp.attrs, "gen_ai.conversation.id"); c != "" {
-			if _, ok := convOfTrace[sp.TraceID]; !ok {
-				convOfTrace[sp.TraceID] = c
-			}
+		c := str(sp.attrs, "gen_ai.conversation.id")
+		if c == "" {
+			continue
+		}
+		if f, ok := convSpan[sp.TraceID]; !ok || spanBefore(sp, f) || (!spanBefore(f, sp) && c < convOfTrace[sp.TraceID]) {
+			convSpan[sp.TraceID], convOfTrace[sp.TraceID] = sp, c
 		}
 	}
 	byID := map[string]*sessionSpans{}
@@ -271,19 +314,44 @@ func group(spans []*span) []*sessionSpans {
 		g.spans = append(g.spans, sp)
 	}
 	for _, g := range out {
-		sort.SliceStable(g.spans, func(i, j int) bool {
-			a, b := g.spans[i], g.spans[j]
-			if !a.start.Equal(b.start) {
-				return a.start.Before(b.start)
-			}
-			if !a.end.Equal(b.end) {
-				return a.end.Before(b.end)
-			}
-			return a.SpanID < b.SpanID
-		})
+		sort.Slice(g.spans, func(i, j int) bool { return spanOrder(g.spans[i], g.spans[j]) })
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		return out[i].spans[0].start.Before(out[j].spans[0].start)
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i].spans[0], out[j].spans[0]
+		if !a.start.Equal(b.start) {
+			return a.start.Before(b.start)
+		}
+		return out[i].id < out[j].id
 	})
 	return out
+}
+
+// spanBefore orders spans by start, end and span id.
+func spanBefore(a, b *span) bool {
+	if !a.start.Equal(b.start) {
+		return a.start.Before(b.start)
+	}
+	if !a.end.Equal(b.end) {
+		return a.end.Before(b.end)
+	}
+	return a.SpanID < b.SpanID
+}
+
+// spanOrder is the order of a session's spans: spanBefore, then (spans
+// without ids) trace id, name, and the file (its path as given, which
+// does not depend on the order of the files) and place in it.
+func spanOrder(a, b *span) bool {
+	if spanBefore(a, b) || spanBefore(b, a) {
+		return spanBefore(a, b)
+	}
+	if a.TraceID != b.TraceID {
+		return a.TraceID < b.TraceID
+	}
+	if a.Name != b.Name {
+		return a.Name < b.Name
+	}
+	if a.path != b.path {
+		return a.path < b.path
+	}
+	return a.seq < b.seq
 }

@@ -50,6 +50,8 @@ type span struct {
 	scope      string
 	pos        string
 	file       string // the base name of the file it was read from
+	path       string // the file's path as given
+	seq        int    // the span's place in its file
 }
 
 // keyValue is an OTLP attribute.
