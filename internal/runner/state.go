@@ -74,8 +74,11 @@ import (
 // the one asked (sim.GrowthPoint.Replayed), which results.json records
 // (run.growth_point.replayed_factor); version 20 has two more metrics per
 // session, calls_unchecked and calls_without_result (sim.MCallsUnchecked,
-// sim.MCallsWithoutResult), so a state of 19 holds fewer values.
-const StateVersion = 20
+// sim.MCallsWithoutResult), so a state of 19 holds fewer values; version
+// 21 counts, in the latter's place, calls_result_unrecorded (calls marked
+// result_unrecorded, sim.MCallsResultUnrecorded), where a state of 20
+// counted every call without a result, empty ones too.
+const StateVersion = 21
 
 // Kinds of state files.
 const (
