@@ -22,24 +22,25 @@ func UnrecordedArgsText(res *Results) string {
 		strings.Join(parts, "; "))
 }
 
-// UnrecordedResultsText says, when some tool calls that ran have no
-// result in the traces (calls_without_result: empty, or not recorded),
-// that their result tokens are counted as 0: the report's finding and run's, merge's and defersim-beam's
-// warning. "" when none.
+// UnrecordedResultsText says, when some tool calls that ran have a
+// result the traces did not record (calls_result_unrecorded: marked
+// result_unrecorded), that their result tokens are counted as 0: the
+// report's finding and run's, merge's and defersim-beam's warning. "" when
+// none. An empty result (tau-bench's think) is not one of them.
 func UnrecordedResultsText(res *Results) string {
-	parts, same := perStrategy(res, sim.MCallsWithoutResult)
+	parts, same := perStrategy(res, sim.MCallsResultUnrecorded)
 	if len(parts) == 0 {
 		return ""
 	}
 	which, verb, each := "tool calls", "have", strings.Join(parts, "; ")
 	if same {
-		verb = nouns.Form(int64(res.Strategies[0].Metrics[sim.Metrics[sim.MCallsWithoutResult].Name].Sum), "has", "have")
-		which = fmtNoun(int64(res.Strategies[0].Metrics[sim.Metrics[sim.MCallsWithoutResult].Name].Sum), "tool call")
+		n := int64(res.Strategies[0].Metrics[sim.Metrics[sim.MCallsResultUnrecorded].Name].Sum)
+		verb, which = nouns.Form(n, "has", "have"), fmtNoun(n, "tool call")
 		each = "the same under every strategy"
 	}
-	return fmt.Sprintf("results empty or not recorded: %s %s no result in the traces (no text, result_bytes or result_tokens: an empty result, "+
-		"or one the source did not record; calls_without_result, %s): each is counted as 0 tokens, so where the source did not record one, "+
-		"the prompts after it lack it, and input tokens, cost and times are low by its size",
+	return fmt.Sprintf("results not recorded: %s %s a result the traces did not record (result_unrecorded: an export without content capture; "+
+		"calls_result_unrecorded, %s): each is counted as 0 tokens, so the prompts after it lack it, "+
+		"and input tokens, cost and times are low by its size",
 		which, verb, each)
 }
 

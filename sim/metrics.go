@@ -46,7 +46,7 @@ const (
 	MDeferredModeRequests
 	MRecordedQuerySearches
 	MCallsUnchecked
-	MCallsWithoutResult
+	MCallsResultUnrecorded
 	NumMetrics
 )
 
@@ -89,8 +89,8 @@ var Metrics = [NumMetrics]Metric{
 	MRecordedQuerySearches: {"recorded_query_searches", "calls", "ranked searches whose query is one the trace recorded (the rest come from the query model)", false},
 	MCallsUnchecked: {"calls_unchecked", "calls", "stale-warm calls whose arguments the trace did not record (args_unrecorded): " +
 		"not validated, neither valid nor malformed; malformed-call counts exclude them", false},
-	MCallsWithoutResult: {"calls_without_result", "calls", "calls that ran with no result in the trace (no text, result_bytes or result_tokens: " +
-		"empty, or not recorded): their result adds 0 tokens to the conversation", false},
+	MCallsResultUnrecorded: {"calls_result_unrecorded", "calls", "calls that ran whose result the trace did not record (result_unrecorded): " +
+		"their result adds 0 tokens to the conversation, which lacks it from then on", false},
 }
 
 // MetricIndex returns the index of the metric called name, or -1.

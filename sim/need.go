@@ -80,15 +80,16 @@ type Step struct {
 
 // Call is one tool call of a model step.
 type Call struct {
-	ID             string
-	Tool, Server   string
-	Args           json.RawMessage // raw, decoded only when validated
-	ArgsUnrecorded bool            // args not recorded (Args empty): not validated
-	Status         string
-	DurationMs     float64 // -1 when not recorded
-	Result         string
-	ResultBytes    int64
-	ResultTokens   int64
+	ID               string
+	Tool, Server     string
+	Args             json.RawMessage // raw, decoded only when validated
+	ArgsUnrecorded   bool            // args not recorded (Args empty): not validated
+	ResultUnrecorded bool            // result not recorded (none of Result, ResultBytes, ResultTokens): counted
+	Status           string
+	DurationMs       float64 // -1 when not recorded
+	Result           string
+	ResultBytes      int64
+	ResultTokens     int64
 	// ArgTokens and NameTokens are filled by Engine.prepare.
 	ArgTokens  int64
 	NameTokens int64
@@ -365,7 +366,7 @@ func (b *needBuffers) add(n *Need, ev *traces.Event, line int) {
 		}
 		b.pcalls = append(b.pcalls, Call{ID: ev.CallID, Tool: ev.Tool, Server: ev.Server,
 			Args: ev.Args, ArgsUnrecorded: ev.ArgsUnrecorded() && len(ev.Args) == 0, Status: ev.Status, DurationMs: dur, Result: ev.Result,
-			ResultBytes: ev.ResultBytes, ResultTokens: ev.ResultTokens})
+			ResultBytes: ev.ResultBytes, ResultTokens: ev.ResultTokens, ResultUnrecorded: ev.ResultUnrecorded() && ev.Result == "" && ev.ResultBytes == 0 && ev.ResultTokens == 0})
 		b.pstep = append(b.pstep, int32(idx))
 	case traces.CatalogChange:
 		b.addStep(n, Step{Kind: StepCatalogChange, Server: ev.Server, Version: ev.Version(), Line: line, T: ev.T})

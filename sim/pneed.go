@@ -51,6 +51,8 @@ type pcall struct {
 	args         []byte // raw, validated only against a stale schema
 	// unrecorded: the trace did not record args (Call.ArgsUnrecorded).
 	unrecorded bool
+	// resUnrecorded: the trace did not record the result (Call.ResultUnrecorded).
+	resUnrecorded bool
 	// result is the result text, kept only while its tokens are to be
 	// counted (no result_tokens recorded).
 	result   string
@@ -128,7 +130,7 @@ func (p *pneed) add(st *Step) {
 	}
 	for j := range st.Calls {
 		c := &st.Calls[j]
-		p.calls = append(p.calls, pcall{tool: c.Tool, server: c.Server, args: c.Args, unrecorded: c.ArgsUnrecorded, result: c.Result,
+		p.calls = append(p.calls, pcall{tool: c.Tool, server: c.Server, args: c.Args, unrecorded: c.ArgsUnrecorded, resUnrecorded: c.ResultUnrecorded, result: c.Result,
 			dur: c.DurationMs, resBytes: c.ResultBytes, resTok: c.ResultTokens, argTok: c.ArgTokens,
 			nameTok: c.NameTokens})
 	}

@@ -423,8 +423,8 @@ func (r *refReplay) modelStep(st *Step) {
 		} else {
 			r.clock += e.params.DefaultToolMs
 		}
-		if c.ResultTokens == 0 {
-			r.out.Values[MCallsWithoutResult]++
+		if c.ResultUnrecorded {
+			r.out.Values[MCallsResultUnrecorded]++
 		}
 		r.appendMsg(c.ResultTokens, false)
 	}

@@ -85,8 +85,8 @@ func (r *replayer) modelStep(st *pstep, wantFid bool) {
 		} else {
 			r.st.clock += e.params.DefaultToolMs
 		}
-		if c.resTok == 0 {
-			r.out.Values[MCallsWithoutResult]++
+		if c.resUnrecorded {
+			r.out.Values[MCallsResultUnrecorded]++ // 0 tokens: not sized, not empty
 		}
 		r.appendMsg(c.resTok, false)
 	}

@@ -30,6 +30,8 @@ func FuzzDecoderAgreement(f *testing.F) {
 		`{"usage":{"input":1,"output":2,"extra":3},"servers":[{"name":"a"},{"NAME":"b"}]}`,
 		`{"type":"tool_call","session":"s","t":"2026-01-01T00:00:00Z","args_unrecorded":true}`,
 		`{"type":"tool_call","args_unrecorded":fals}`,
+		`{"type":"tool_call","session":"s","t":"2026-01-01T00:00:00Z","result_unrecorded":true}`,
+		`{"type":"tool_call","result_unrecorded":nul}`,
 		`{"t":"0000-01-01V00:00:00Z"}`, // the fast decoder's own time parser accepts this
 		`{"t":"2026-01-01T00:00:00Z","t":null}`,
 		`{"type":"tool_call","args":` + strings.Repeat("[", stdMaxDepth+1) + strings.Repeat("]", stdMaxDepth+1) + `}`,

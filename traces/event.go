@@ -122,8 +122,8 @@ type StartFields struct {
 }
 
 // ChangeFields are the fields of tool_search, catalog_change and
-// deferral_change lines, and tool_call's rare args_unrecorded, behind a
-// pointer in Event as StartFields are.
+// deferral_change lines, and tool_call's rare args_unrecorded and
+// result_unrecorded, behind a pointer in Event as StartFields are.
 type ChangeFields struct {
 	// tool_search
 	Query    string   `json:"query,omitempty"`
@@ -142,6 +142,11 @@ type ChangeFields struct {
 	// such call (docs/trace-format.md). Here, behind the pointer, since
 	// few calls carry it: an Event stays as small.
 	ArgsUnrecorded bool `json:"args_unrecorded,omitempty"`
+	// tool_call: the source did not record the call's result (an export
+	// without content capture): no result, result_bytes or result_tokens
+	// for want of a record, not because the result was empty, and the
+	// replay counts such a call (docs/trace-format.md).
+	ResultUnrecorded bool `json:"result_unrecorded,omitempty"`
 }
 
 // Call statuses recorded on tool_call events.

@@ -78,6 +78,11 @@ func (e *Event) ArgsUnrecorded() bool {
 	return e.ChangeFields != nil && e.ChangeFields.ArgsUnrecorded
 }
 
+// ResultUnrecorded says a tool_call's result was not recorded.
+func (e *Event) ResultUnrecorded() bool {
+	return e.ChangeFields != nil && e.ChangeFields.ResultUnrecorded
+}
+
 // Query is the query of a tool_search.
 func (e *Event) Query() string {
 	if e.ChangeFields == nil {

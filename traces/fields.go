@@ -16,7 +16,7 @@ func isEventField(name string) bool {
 		"text", "text_tokens",
 		"id", "request", "ttft_ms", "duration_ms", "usage",
 		"call_id", "tool", "server", "args", "status", "error", "result", "result_bytes", "result_tokens",
-		"args_unrecorded",
+		"args_unrecorded", "result_unrecorded",
 		"query", "returned",
 		"version",
 		"added", "removed":

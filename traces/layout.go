@@ -113,6 +113,7 @@ const (
 	fResultBytes
 	fResultTokens
 	fArgsUnrecorded
+	fResultUnrecorded
 	fQuery
 	fReturned
 	fVersion
@@ -177,6 +178,8 @@ func topField(key []byte) int {
 		return fResultTokens
 	case "args_unrecorded":
 		return fArgsUnrecorded
+	case "result_unrecorded":
+		return fResultUnrecorded
 	case "query":
 		return fQuery
 	case "returned":
@@ -224,6 +227,8 @@ func decodeTopField(b []byte, i, f int, ev *Event, tab *strtab, ks *keyStack) in
 		return end
 	case fArgsUnrecorded:
 		return decodeBool(b, i, &ev.EnsureChange().ArgsUnrecorded)
+	case fResultUnrecorded:
+		return decodeBool(b, i, &ev.EnsureChange().ResultUnrecorded)
 	case fReturned:
 		return decodeStrings(b, i, &ev.EnsureChange().Returned, tab)
 	case fAdded:

@@ -12,6 +12,7 @@ import (
 
 	"github.com/defersim/defersim/internal/shareddata"
 	"github.com/defersim/defersim/report"
+	"github.com/defersim/defersim/sim"
 	"github.com/defersim/defersim/sim/presets"
 	"github.com/defersim/defersim/traces"
 )
@@ -229,7 +230,10 @@ func TestImportedTau2FirstRequest(t *testing.T) {
 // no other input flag replays with the catalog the import wrote (every
 // call resolves to an exact definition, and the catalog is among the
 // run's inputs); with --catalogs ../shared/data/catalogs, which serve none
-// of its tools, the run exits 2 naming them.
+// of its tools, the run exits 2 naming them. Its 92 think calls return an
+// empty result, which the import does not mark result_unrecorded: the run
+// counts none in calls_result_unrecorded and warns of none (every
+// tau-bench run warned of them as "results empty or not recorded").
 func TestImportedTauBenchUsesItsCatalog(t *testing.T) {
 	src := shareddata.Path(t, "sessions", "tau-bench", "historical_trajectories", "gpt-4o-airline.json")
 	cats := shareddata.Path(t, "catalogs")
@@ -238,6 +242,17 @@ func TestImportedTauBenchUsesItsCatalog(t *testing.T) {
 	res := runTrace(t, trace, "--strategies", "eager,claude-code-default")
 	if r := res.Run.Resolution; r == nil || r.Calls != 1164 || r.Resolved != 1164 {
 		t.Errorf("resolution = %+v, want all 1,164 calls resolved exactly", r)
+	}
+	if n := emptyResults(t, trace); n != 92 {
+		t.Errorf("%d calls without a result in the trace, want tau-bench's 92 think calls", n)
+	}
+	for _, s := range res.Strategies {
+		if n := s.Metrics[sim.Metrics[sim.MCallsResultUnrecorded].Name].Sum; n != 0 {
+			t.Errorf("%s: calls_result_unrecorded = %v, want 0 (an empty result is recorded)", s.Name, n)
+		}
+	}
+	if w := report.UnrecordedResultsText(res); w != "" {
+		t.Errorf("the run warns: %s", w)
 	}
 	found := false
 	for _, in := range res.Run.Inputs {
@@ -376,4 +391,32 @@ func TestImportedGatewayRuns(t *testing.T) {
 	if !found {
 		t.Errorf("the report does not state the share of recorded queries: %q", report.Findings(res))
 	}
+}
+
+// emptyResults counts the tool calls of the trace at path with no result,
+// result_bytes or result_tokens, and fails on one marked result_unrecorded.
+func emptyResults(t *testing.T, path string) int {
+	t.Helper()
+	r, err := traces.Open(path, traces.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	n := 0
+	for s, err := range r.Sessions() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range s.Events {
+			ev := &s.Events[i]
+			if ev.Type != traces.ToolCall || ev.Result != "" || ev.ResultBytes != 0 || ev.ResultTokens != 0 {
+				continue
+			}
+			n++
+			if ev.ResultUnrecorded() {
+				t.Errorf("session %s: call %s marked result_unrecorded", s.ID, ev.CallID)
+			}
+		}
+	}
+	return n
 }

@@ -16,10 +16,13 @@ import (
 // a description-only upgrade. With the arguments marked not recorded
 // (args_unrecorded), run counts the stale-warm calls in calls_unchecked
 // and none malformed (it counted 3 malformed_missing_required, checking
-// them as {}), and with no result recorded it counts the calls in
-// calls_without_result; run, merge over shards and sweep warn of both on
-// stderr in the same words, and the report says them. Arguments recorded
-// as none, without the mark, keep their meaning: {} (3 malformed).
+// them as {}), and with the results marked not recorded
+// (result_unrecorded) it counts the calls in calls_result_unrecorded; run,
+// merge over shards and sweep warn of both on stderr in the same words,
+// and the report says them. Arguments recorded as none, without the mark,
+// keep their meaning: {} (3 malformed); and a call without a result,
+// without the mark, had an empty one (tau-bench's think): it is counted
+// and warned of nowhere, where every tau-bench run warned of its 92.
 func TestRunWarnsOfUnrecordedContent(t *testing.T) {
 	dir := t.TempDir()
 	cats := filepath.Join(dir, "catalogs")
@@ -53,7 +56,7 @@ func TestRunWarnsOfUnrecordedContent(t *testing.T) {
 		return b.String()
 	}
 	const argsWarning = "defersim: warning: arguments not recorded: the traces did not record the arguments of stale-warm calls"
-	const resultsWarning = "defersim: warning: results empty or not recorded: 6 tool calls have no result in the traces"
+	const resultsWarning = "defersim: warning: results not recorded: 6 tool calls have a result the traces did not record"
 	for _, tc := range []struct {
 		name, call                     string
 		malformed, unchecked, noResult float64
@@ -61,7 +64,10 @@ func TestRunWarnsOfUnrecordedContent(t *testing.T) {
 	}{
 		{"recorded", `,"args":{"id":"42"},"result":"issue 42: open"`, 0, 0, 0, false, false},
 		{"recorded without arguments", `,"result":"issue 42: open"`, 3, 0, 0, false, false},
-		{"not recorded", `,"args_unrecorded":true`, 0, 3, 6, true, true},
+		{"not recorded", `,"args_unrecorded":true,"result_unrecorded":true`, 0, 3, 6, true, true},
+		{"result empty", `,"args":{"id":"42"}`, 0, 0, 0, false, false},
+		{"arguments not recorded and result empty", `,"args_unrecorded":true`, 0, 3, 0, true, false},
+		{"result recorded and marked too", `,"args":{"id":"42"},"result":"issue 42: open","result_unrecorded":true`, 0, 0, 0, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -120,7 +126,7 @@ func TestRunWarnsOfUnrecordedContent(t *testing.T) {
 			for name, want := range map[string]float64{
 				sim.Metrics[sim.MMalformedMissingRequired].Name: tc.malformed,
 				sim.Metrics[sim.MCallsUnchecked].Name:           tc.unchecked,
-				sim.Metrics[sim.MCallsWithoutResult].Name:       tc.noResult,
+				sim.Metrics[sim.MCallsResultUnrecorded].Name:    tc.noResult,
 				sim.Metrics[sim.MStaleWarmCalls].Name:           3,
 			} {
 				if got := m[name].Sum; got != want {
@@ -131,7 +137,7 @@ func TestRunWarnsOfUnrecordedContent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for finding, want := range map[string]bool{"Arguments not recorded:": tc.warnArgs, "Results empty or not recorded:": tc.warnResults} {
+			for finding, want := range map[string]bool{"Arguments not recorded:": tc.warnArgs, "Results not recorded:": tc.warnResults} {
 				if got := strings.Contains(string(md), finding); got != want {
 					t.Errorf("report.md says %q: %v, want %v", finding, got, want)
 				}

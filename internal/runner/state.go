@@ -80,8 +80,12 @@ import (
 // session's failures over their points; version 22 carries the scenario's
 // servers block and its fingerprint without it (sim.RunInfo.Servers,
 // FingerprintExceptServers), which results.json records (run.servers,
-// run.scenario_fingerprint_except_servers) for check --allow servers.
-const StateVersion = 22
+// run.scenario_fingerprint_except_servers) for check --allow servers;
+// version 23 counts, in calls_without_result's place,
+// calls_result_unrecorded (calls marked result_unrecorded,
+// sim.MCallsResultUnrecorded), where a state of 22 counted every call
+// without a result, empty ones too.
+const StateVersion = 23
 
 // Kinds of state files.
 const (

@@ -10,10 +10,10 @@ import (
 
 // TestUnrecordedContentCountedAndMerged pins that a run over sessions
 // whose tool calls record neither arguments (args_unrecorded) nor
-// results, as an OpenTelemetry export without content capture writes
-// them, validates none of their stale-warm calls (calls_unchecked equals
+// results (result_unrecorded), as an OpenTelemetry export without content
+// capture writes them, validates none of their stale-warm calls (calls_unchecked equals
 // stale_warm_calls; no validation class counts one: they were validated
-// as {} before) and counts every call that ran in calls_without_result,
+// as {} before) and counts every call that ran in calls_result_unrecorded,
 // and that shards merged and a resumed run give results byte-identical
 // to the single run's.
 func TestUnrecordedContentCountedAndMerged(t *testing.T) {
@@ -33,6 +33,7 @@ func TestUnrecordedContentCountedAndMerged(t *testing.T) {
 			delete(ev, "result_tokens")
 			delete(ev, "result_bytes")
 			ev["args_unrecorded"] = true
+			ev["result_unrecorded"] = true
 		}
 		return []map[string]any{ev}
 	})
@@ -53,8 +54,8 @@ func TestUnrecordedContentCountedAndMerged(t *testing.T) {
 				t.Errorf("%s: %s = %v, want 0 (no call had arguments to check)", s.Name, sim.Metrics[m].Name, v)
 			}
 		}
-		if got, want := sum(i, sim.MCallsWithoutResult), float64(calls)-sum(i, sim.MDeniedCalls); got != want {
-			t.Errorf("%s: calls_without_result %v, want every call that ran, %v", s.Name, got, want)
+		if got, want := sum(i, sim.MCallsResultUnrecorded), float64(calls)-sum(i, sim.MDeniedCalls); got != want {
+			t.Errorf("%s: calls_result_unrecorded %v, want every call that ran, %v", s.Name, got, want)
 		}
 	}
 	if stale == 0 {

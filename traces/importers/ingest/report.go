@@ -40,8 +40,9 @@ type Report struct {
 	CallsArgsUnrecorded int `json:"calls_args_unrecorded,omitempty"`
 	// CallsWithoutResult counts the answered tool calls whose result the
 	// source did not record (an execute_tool span without
-	// gen_ai.tool.call.result): the replay adds no tokens for it, so
-	// every later prompt of the session lacks the result. Absent when 0.
+	// gen_ai.tool.call.result), written result_unrecorded: the replay adds
+	// no tokens for it, so every later prompt of the session lacks the
+	// result, and counts it (calls_result_unrecorded). Absent when 0.
 	CallsWithoutResult int `json:"calls_without_result,omitempty"`
 	// Models counts the sessions written by the model their session_start
 	// names (after --model; "" for the sessions that name none), the most

@@ -47,7 +47,7 @@ func (r *Report) WriteText(w io.Writer) error {
 			r.CallsArgsUnrecorded, r.ToolCalls)
 	}
 	if r.CallsWithoutResult > 0 {
-		p("tool calls without a recorded result: %d of %d (the replay adds no tokens for such a result: the session's later prompts lack it)\n",
+		p("tool calls without a recorded result: %d of %d (written result_unrecorded: the replay adds no tokens for such a result, so the session's later prompts lack it, and counts them in calls_result_unrecorded)\n",
 			r.CallsWithoutResult, r.ToolCalls)
 	}
 	if r.CutAtOutputLimit > 0 {

@@ -235,7 +235,10 @@ func (c *converter) tool(sp *span) {
 	c.b.Result(i, result, failed)
 	ev := c.b.At(i)
 	if !recorded && ev.Type == traces.ToolCall {
-		c.rep.CallsWithoutResult++ // content capture off: the result's size is unknown
+		// Content capture off: the result's size is unknown, not 0 (the
+		// replay counts such a call in calls_result_unrecorded).
+		c.rep.CallsWithoutResult++
+		ev.EnsureChange().ResultUnrecorded = true
 	}
 	ev.DurationMs = ingest.Millis(ev.T, sp.end)
 	if failed != "" && ev.Type == traces.ToolCall {
