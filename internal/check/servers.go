@@ -2,7 +2,6 @@ package check
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/defersim/defersim/report"
@@ -59,16 +58,7 @@ func serversDiffer(base, cur *report.Results) bool {
 // CURRENT" otherwise.
 func serverChanges(base, cur *report.Results) []string {
 	bs, cs := serverMap(base), serverMap(cur)
-	var names []string
-	for n := range bs {
-		names = append(names, n)
-	}
-	for n := range cs {
-		if _, ok := bs[n]; !ok {
-			names = append(names, n)
-		}
-	}
-	slices.Sort(names)
+	names := unionKeys(bs, cs)
 	bv := catalogVersions(base)
 	var out []string
 	for _, n := range names {
