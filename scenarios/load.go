@@ -23,9 +23,13 @@ const maxFileBytes = 4 << 20
 
 // defaultSeed and defaultModel apply when a scenario does not say.
 const (
-	defaultSeed  = 1
+	defaultSeed  = DefaultSeed
 	defaultModel = "claude-sonnet-4.5"
 )
+
+// DefaultSeed is the seed of a scenario file that writes none (the
+// embedded default writes its own).
+const DefaultSeed = 1
 
 //go:embed default.yaml
 var defaultYAML []byte

@@ -100,6 +100,7 @@ func TestComparable(t *testing.T) {
 		return r
 	}
 	seed := func(r *report.Results) *report.Results { r.Run.Seed = 7; return r }
+	seedAt := func(r *report.Results, n int64) *report.Results { r.Run.Seed = n; return r }
 	assume := func(r *report.Results, as ...sim.Assumption) *report.Results {
 		r.Run.Assumptions = append(r.Run.Assumptions, as...)
 		return r
@@ -125,6 +126,11 @@ func TestComparable(t *testing.T) {
 		{"fingerprint: policy allowed", results("f", two), policy(results("g", two)), nil, Allow{Policy: true}, nil},
 		{"fingerprint: seed not allowed", results("f", two), seed(policy(results("g", two))), nil, Allow{Policy: true},
 			[]string{"seed: 1 vs 7", "replay both runs with the same seed"}},
+		// A run of a scenario file without seed: (1) against run --traces
+		// (the embedded default's 42) could never compare, and the message
+		// did not say why the seeds differ: it now names both defaults.
+		{"fingerprint: the two default seeds", seedAt(results("f", two), 42), seedAt(results("g", two), scenarios.DefaultSeed), nil, Allow{},
+			[]string{"seed: 42 vs 1 (a scenario file that writes no seed replays with 1; run --traces without a scenario takes the embedded default's, 42: write the same seed: in the scenario, or pass --seed to both runs)"}},
 		// Assumptions that follow from the strategies (the query models of
 		// their ranked searches, a param no strategy reads) change with a
 		// policy change: --allow policy refused a search.mode change.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/defersim/defersim/internal/nouns"
 	"github.com/defersim/defersim/report"
+	"github.com/defersim/defersim/scenarios"
 )
 
 // Allow relaxes comparability for the cases a CI job expects.
@@ -205,7 +206,7 @@ func scenarioReason(base, cur *report.Results, diffs []scenarioDiff) Reason {
 			derivedKeys = append(derivedKeys, d.key)
 		case diffRun, diffAssumption:
 			other = append(other, d.key)
-			r.Details = append(r.Details, d.detail())
+			r.Details = append(r.Details, d.detail()+seedHint(d))
 		default:
 			r.Details = append(r.Details, d.detail())
 		}
@@ -358,4 +359,24 @@ func directoryHint(path string) string {
 	}
 	return "is a directory without a results.json: give the results.json of a finished run " +
 		"(defersim run -o DIR writes DIR/results.json when it finishes; an interrupted run leaves DIR/checkpoint, finished with --resume DIR)"
+}
+
+// seedHint explains a seed difference that is the two defaults' — a
+// scenario file that writes no seed (scenarios.DefaultSeed) against the
+// embedded default's, which run --traces replays without a scenario —
+// and how to align them; "" for any other difference.
+func seedHint(d scenarioDiff) string {
+	if d.key != "seed" {
+		return ""
+	}
+	def, err := scenarios.Default()
+	if err != nil || def.Seed == scenarios.DefaultSeed {
+		return ""
+	}
+	file, embedded := fmt.Sprint(scenarios.DefaultSeed), fmt.Sprint(def.Seed)
+	if (d.base != file || d.cur != embedded) && (d.base != embedded || d.cur != file) {
+		return ""
+	}
+	return fmt.Sprintf(" (a scenario file that writes no seed replays with %d; run --traces without a scenario takes the embedded default's, %d: write the same seed: in the scenario, or pass --seed to both runs)",
+		scenarios.DefaultSeed, def.Seed)
 }
