@@ -149,6 +149,9 @@ func checkComparable(base, cur *report.Results, only []string, allow Allow) *Inc
 			r := scenarioReason(base, cur, diffs)
 			if servers {
 				r.Details = append(r.Details, serverChanges(base, cur)...)
+				if !strings.Contains(r.Remedy, "--allow servers") {
+					r.Remedy += "; the servers blocks differ too, which --allow servers accepts once nothing else does"
+				}
 			}
 			why = append(why, r)
 		}

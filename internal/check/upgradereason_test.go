@@ -57,6 +57,12 @@ func TestServersDifferenceNotBlamedOnCatalogs(t *testing.T) {
 				"\n    catalogs: the scenario's catalogs: catA vs the scenario's catalogs: catAB (the catalogs are not part of the fingerprint)\n",
 				"replay both runs with this build and the same scenario"},
 			[]string{"replay both runs with the same catalogs"}},
+		// A seed difference beside a recorded servers change: the remedy
+		// named the seed alone, leaving the servers change to a second
+		// refusal.
+		{"seed and servers differ", run("f", "catA", "aa", 1), func() *report.Results { r := upgraded("h"); r.Run.Seed = 7; return r }(), Allow{Servers: true}, false,
+			[]string{"seed: 1 vs 7", "cdt upgrades x → y", "replay both runs with the same seed", "; the servers blocks differ too, which --allow servers accepts once nothing else does"},
+			nil},
 		{"seed and catalogs differ", run("f", "catA", "aa", 1), run("g", "catAB", "bb", 7), Allow{Policy: true}, false,
 			[]string{"seed: 1 vs 7", "replay both runs with the same seed and catalogs"},
 			[]string{"permissions or servers"}},
