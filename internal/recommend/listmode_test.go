@@ -2,8 +2,12 @@ package recommend
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/defersim/defersim/internal/runner"
@@ -96,4 +100,15 @@ func TestAlwaysDeferRulePricedInItsMode(t *testing.T) {
 			added, cert.DirectUSD, cert.ModeDeferUSD)
 	}
 	t.Logf("send_certificate: direct $%.5f, scope mcp $%.5f, mode $%.5f; replay adds %+.5f per session", cert.DirectUSD, cert.DeferUSD, cert.ModeDeferUSD, added)
+	// docs/recommend.md (the always-defer rule) quotes these four figures.
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "recommend.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := strings.Join(strings.Fields(string(doc)), " ")
+	want := fmt.Sprintf("always-deferred at $%.5f deferred against $%.5f direct, where its loads in the mode cost $%.5f, and a replay with it on the list cost $%.5f more per session",
+		cert.DeferUSD, cert.DirectUSD, cert.ModeDeferUSD, added)
+	if !strings.Contains(page, want) {
+		t.Errorf("docs/recommend.md lacks %q (this test's figures)", want)
+	}
 }

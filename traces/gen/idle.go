@@ -65,10 +65,7 @@ func (p *Params) idleKeys(over bool) (n int, groups []string) {
 // noCallKeys are the parameters of tool calls: with no turn calling a tool
 // they change nothing (TestNoCallKeysAreIdle generates with each changed
 // and gets the same files).
-var noCallKeys = []struct {
-	key string
-	get func(p *Params) any
-}{
+var noCallKeys = []paramKey{
 	{"steps_per_tool_turn", func(p *Params) any { return p.StepsPerToolTurn }},
 	{"calls_per_step", func(p *Params) any { return p.CallsPerStep }},
 	{"locality", func(p *Params) any { return p.Locality }},

@@ -9,10 +9,7 @@ import (
 
 // catalogKeys are the parameters that shape a generated catalog. A
 // generation over an external catalog (NewOver) does not use them.
-var catalogKeys = []struct {
-	key string
-	get func(p *Params) any
-}{
+var catalogKeys = []paramKey{
 	{"servers", func(p *Params) any { return p.Servers }},
 	{"server_specs", func(p *Params) any { return p.ServerSpecs }},
 	{"tools_per_server", func(p *Params) any { return p.ToolsPerServer }},
@@ -81,3 +78,10 @@ const overParamsHeader = `# Generated over a catalog (trace gen --catalogs): ser
 # not used (they are at their defaults, the only values accepted over a
 # catalog); the over: block and the session parameters were.
 `
+
+// paramKey is a parameter's key and how to read its value, for the lists
+// of parameters a generation does not use (noCallKeys, catalogKeys).
+type paramKey struct {
+	key string
+	get func(p *Params) any
+}
